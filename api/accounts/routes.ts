@@ -1,0 +1,233 @@
+// The account area (spec: "Accounts"): list, create, read, update, delete, start, stop, reconnect.
+import { randomUUID } from 'node:crypto';
+import { type Static, Type } from '@sinclair/typebox';
+import type { AccountCommand } from '../../domain/account/commands.js';
+import { accountDecider } from '../../domain/account/decider.js';
+import { accountStream, type AccountSettings } from '../../domain/account/events.js';
+import { findAccount, findSameLogin, listAccounts } from '../../projections/accounts/queries.js';
+import { ApiError } from '../errors.js';
+import type { Caller, Routes } from '../route.js';
+import { commandMetadata, execute, type Services } from '../services.js';
+import { errorResponses } from '../shared/schemas.js';
+import { toAccountDTO } from './dto.js';
+import { AccountCreateDTO, AccountDTO, AccountIdParams, AccountQuery, AccountUpdateDTO } from './schemas.js';
+
+type CreateBody = Static<typeof AccountCreateDTO>;
+type UpdateBody = Partial<Record<string, unknown>> & Partial<Static<typeof AccountCreateDTO>>;
+
+const notFound = (accountId: string) => new ApiError(404, '[ACCOUNT_NOT_FOUND]', `account ${accountId} not found`);
+
+/** An account-level key sees only its own account; anything else looks like a missing account. */
+export const checkAccountScope = (caller: Caller, accountId: string): void => {
+  if (caller.accountId && caller.accountId !== accountId) throw notFound(accountId);
+};
+
+export const loadAccount = async (services: Services, caller: Caller, accountId: string) => {
+  checkAccountScope(caller, accountId);
+  const row = await findAccount(services.db, caller.projectId, accountId);
+  if (!row) throw notFound(accountId);
+  return row;
+};
+
+/** Spec "Errors": callback URL checks run before anything else is done. */
+const checkCallbackUrl = (url: string): void => {
+  if (url.trim() === '') throw new ApiError(400, '[CALLBACK_URL_REQUIRED]', 'callbackUrl is present but empty');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ApiError(400, '[CALLBACK_URL_INVALID]', 'callbackUrl is not a valid URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ApiError(400, '[CALLBACK_URL_INVALID_PROTOCOL]', 'callbackUrl must use http or https');
+  }
+};
+
+const settingsChanges = (services: Services, body: UpdateBody): Partial<AccountSettings> => {
+  const changes: Record<string, unknown> = {};
+  const copy = ['loginServer', 'loginAccountNumber', 'alias', 'accountTypeId', 'regionId', 'propFirm', 'tradingDisabled',
+    'nativeMode', 'closeUnmanagedPositions', 'dedicatedIp', 'myHomeIp'] as const;
+  for (const key of copy) if (body[key] !== undefined) changes[key] = body[key];
+  if (body.proxy !== undefined) changes.proxy = body.proxy === null ? null : { username: null, ...body.proxy };
+  if (body.loginAccountPassword !== undefined) {
+    changes.passwordCiphertext = services.cipher.encrypt(body.loginAccountPassword);
+  }
+  return changes as Partial<AccountSettings>;
+};
+
+const accountResponses = { 200: { description: 'the account', schema: AccountDTO }, ...errorResponses(400, 401, 404, 409) };
+
+export const accountRoutes = (routes: Routes, services: Services): void => {
+  const run = (accountId: string, command: AccountCommand) =>
+    execute(services, accountStream(accountId), accountDecider, command);
+
+  const respondWithAccount = async (caller: Caller, accountId: string) => ({
+    body: toAccountDTO(await loadAccount(services, caller, accountId)),
+  });
+
+  routes.add<unknown, Static<typeof AccountQuery>, unknown>({
+    method: 'get',
+    path: '/accounts',
+    tag: 'Accounts',
+    operationId: 'listAccounts',
+    summary: 'List the accounts of the project',
+    description: 'Filters combine with AND. Text filters are case-insensitive partial matches. Ordered by creation time.',
+    query: AccountQuery,
+    responses: { 200: { description: 'accounts', schema: Type.Array(AccountDTO) }, ...errorResponses(400, 401) },
+    async handler({ query, caller }) {
+      const rows = await listAccounts(services.db, caller.projectId, { limit: 1000, ...query });
+      return { body: rows.filter((r) => !caller.accountId || r.id === caller.accountId).map(toAccountDTO) };
+    },
+  });
+
+  routes.add<unknown, unknown, CreateBody>({
+    method: 'post',
+    path: '/accounts',
+    tag: 'Accounts',
+    operationId: 'createAccount',
+    summary: 'Create an account',
+    description:
+      'Synchronous: answers once the account exists and every read model includes it. The account starts in status New (1); POST .../actions/start connects it.',
+    body: AccountCreateDTO,
+    bodyRequired: true,
+    responses: {
+      200: { description: 'the created account', schema: AccountDTO },
+      ...errorResponses(400, 401, 403, 404, 409),
+      501: { description: 'asynchronous creation (callbackUrl) is not available in this version' },
+    },
+    async handler({ body, caller, context }) {
+      if (caller.level === 'ACCOUNT') {
+        throw new ApiError(403, '[ACCOUNT_LEVEL_API_KEY_CANNOT_CREATE_ACCOUNTS]', 'creating accounts needs a project-level API key');
+      }
+      if (body.callbackUrl !== undefined) checkCallbackUrl(body.callbackUrl);
+      const settings: AccountSettings = {
+        loginServer: body.loginServer,
+        loginAccountNumber: body.loginAccountNumber,
+        passwordCiphertext: services.cipher.encrypt(body.loginAccountPassword),
+        alias: body.alias ?? null,
+        accountTypeId: body.accountTypeId,
+        regionId: body.regionId,
+        propFirm: body.propFirm ?? false,
+        tradingDisabled: body.tradingDisabled ?? false,
+        nativeMode: body.nativeMode ?? false,
+        closeUnmanagedPositions: body.closeUnmanagedPositions ?? false,
+        dedicatedIp: body.dedicatedIp ?? null,
+        myHomeIp: body.myHomeIp ?? null,
+        proxy: body.proxy ? { username: null, ...body.proxy } : null,
+      };
+      const accountId = randomUUID();
+      const command: AccountCommand = {
+        type: 'CreateAccount',
+        data: { accountId, projectId: caller.projectId, settings },
+        metadata: commandMetadata(services, context),
+      };
+      // Codes first (spec: region and type errors come before anything else), then duplicates.
+      accountDecider.decide(command, accountDecider.initialState);
+      if (body.callbackUrl !== undefined) {
+        throw new ApiError(501, '[ASYNC_CREATION_NOT_AVAILABLE]', 'asynchronous account creation (callbackUrl) is not available yet; omit callbackUrl');
+      }
+      if (body.failIfAccountExistsInProject && (await findSameLogin(services.db, caller.projectId, settings))) {
+        throw new ApiError(409, '[ACCOUNT_ALREADY_EXISTS]', 'an account with this login, server and type already exists in the project');
+      }
+      await run(accountId, command);
+      return respondWithAccount(caller, accountId);
+    },
+  });
+
+  routes.add<{ accountId: string }, unknown, unknown>({
+    method: 'get',
+    path: '/accounts/{accountId}',
+    tag: 'Accounts',
+    operationId: 'getAccount',
+    summary: 'One account',
+    params: AccountIdParams,
+    responses: accountResponses,
+    handler: ({ params, caller }) => respondWithAccount(caller, params.accountId),
+  });
+
+  routes.add<{ accountId: string }, unknown, UpdateBody>({
+    method: 'put',
+    path: '/accounts/{accountId}',
+    tag: 'Accounts',
+    operationId: 'updateAccount',
+    summary: 'Change an account',
+    description: 'Members present are changed, members left out keep their value. A deleted account gives 409 [ACCOUNT_DELETED].',
+    params: AccountIdParams,
+    body: AccountUpdateDTO,
+    bodyRequired: true,
+    responses: accountResponses,
+    async handler({ params, body, caller, context }) {
+      checkAccountScope(caller, params.accountId);
+      await run(params.accountId, {
+        type: 'UpdateAccount',
+        data: { accountId: params.accountId, projectId: caller.projectId, changes: settingsChanges(services, body) },
+        metadata: commandMetadata(services, context),
+      });
+      return respondWithAccount(caller, params.accountId);
+    },
+  });
+
+  routes.add<{ accountId: string }, unknown, unknown>({
+    method: 'delete',
+    path: '/accounts/{accountId}',
+    tag: 'Accounts',
+    operationId: 'deleteAccount',
+    summary: 'Delete an account (final)',
+    description: 'The account moves to status Deleted (4) and refuses every later change. Deleting it again changes nothing. Answers with the deleted account.',
+    params: AccountIdParams,
+    responses: accountResponses,
+    async handler({ params, caller, context }) {
+      checkAccountScope(caller, params.accountId);
+      await run(params.accountId, {
+        type: 'DeleteAccount',
+        data: { accountId: params.accountId, projectId: caller.projectId },
+        metadata: commandMetadata(services, context),
+      });
+      return respondWithAccount(caller, params.accountId);
+    },
+  });
+
+  const lifecycle = (action: 'start' | 'stop', type: 'StartAccount' | 'StopAccount', summary: string, description: string) =>
+    routes.add<{ accountId: string }, unknown, unknown>({
+      method: 'post',
+      path: `/accounts/{accountId}/actions/${action}`,
+      tag: 'Accounts',
+      operationId: `${action}Account`,
+      summary,
+      description,
+      params: AccountIdParams,
+      responses: accountResponses,
+      async handler({ params, caller, context }) {
+        checkAccountScope(caller, params.accountId);
+        await run(params.accountId, {
+          type,
+          data: { accountId: params.accountId, projectId: caller.projectId },
+          metadata: commandMetadata(services, context),
+        });
+        return respondWithAccount(caller, params.accountId);
+      },
+    });
+  lifecycle('start', 'StartAccount', 'Start (connect) an account', 'New or Stopped becomes Active; Active stays Active. A deleted account gives 409 [ACCOUNT_DELETED].');
+  lifecycle('stop', 'StopAccount', 'Stop (disconnect) an account', 'New or Active becomes Stopped; Stopped stays Stopped. A deleted account gives 409 [ACCOUNT_DELETED].');
+
+  routes.add<{ accountId: string }, unknown, unknown>({
+    method: 'post',
+    path: '/accounts/{accountId}/actions/reconnect',
+    tag: 'Accounts',
+    operationId: 'reconnectAccount',
+    summary: 'Reconnect to the broker without a restart',
+    description:
+      'Only an Active account (409 [ACCOUNT_NOT_ACTIVE] otherwise). At most once every 30 minutes per account: earlier gives 429 [RECONNECT_TOO_FREQUENT] with a Retry-After header and details.nextAllowedAt.',
+    params: AccountIdParams,
+    responses: { 204: { description: 'reconnect requested' }, ...errorResponses(400, 401, 404, 409, 429) },
+    async handler({ params, caller, context }) {
+      checkAccountScope(caller, params.accountId);
+      await run(params.accountId, {
+        type: 'ReconnectAccount',
+        data: { accountId: params.accountId, projectId: caller.projectId },
+        metadata: commandMetadata(services, context),
+      });
+      return { status: 204 };
+    },
+  });
+};

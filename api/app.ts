@@ -1,0 +1,49 @@
+// The express application: correlation ids, JSON bodies, authentication, one router per area of the
+// spec, and errors in the spec's format.
+import express, { type Request, type Response } from 'express';
+import { accountRoutes } from './accounts/routes.js';
+import { auditLogRoutes } from './auditLogs/routes.js';
+import { authenticate } from './auth.js';
+import { correlationId, requestContext } from './context.js';
+import { errorHandler, notFoundHandler } from './errors.js';
+import { API_PREFIX, buildOpenApi } from './openapi.js';
+import { type Caller, Routes } from './route.js';
+import type { Services } from './services.js';
+import { typeRoutes } from './types/routes.js';
+
+export const INTERFACE_VERSION = '1.2.6';
+
+export const declareRoutes = (services: Services): Routes => {
+  const routes = new Routes();
+  accountRoutes(routes, services);
+  auditLogRoutes(routes, services);
+  typeRoutes(routes);
+  return routes;
+};
+
+export const createApp = (services: Services): express.Express => {
+  const app = express();
+  app.disable('x-powered-by');
+  // Only configured proxies may set the client address through X-Forwarded-For.
+  app.set('trust proxy', services.config.trustedProxies.length ? [...services.config.trustedProxies] : false);
+  app.set('query parser', 'simple');
+  app.use(correlationId);
+  app.use(express.json({ limit: '1mb', strict: true, type: ['application/json', 'application/*+json'] }));
+
+  const routes = declareRoutes(services);
+  const openApi = buildOpenApi(routes.specs, INTERFACE_VERSION);
+
+  const api = express.Router();
+  api.get('/openapi.json', (_req, res) => {
+    res.json(openApi);
+  });
+  api.use(authenticate(services));
+  routes.mount(api, (req: Request, res: Response) => {
+    const caller = res.locals.caller as Caller;
+    return { caller, context: requestContext(req, res.locals.correlationId as string, caller) };
+  });
+  app.use(API_PREFIX, api);
+  app.use(notFoundHandler);
+  app.use(errorHandler((m, e) => services.log.error(m, e)));
+  return app;
+};

@@ -1,0 +1,67 @@
+// Every error leaves the service as { "error": "[CODE]", "message": "..." } (spec "Errors"), with
+// `details` where it helps (the failing fields of a body).
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { DomainError, type DomainErrorKind } from '../domain/shared/errors.js';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+}
+
+const statusOf: Record<DomainErrorKind, number> = {
+  validation: 400,
+  notFound: 404,
+  conflict: 409,
+  forbidden: 403,
+  tooManyRequests: 429,
+};
+
+export const toApiError = (error: unknown): ApiError | null => {
+  if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) {
+    const headers: Record<string, string> = {};
+    const retry = error.details?.retryAfterSeconds;
+    if (typeof retry === 'number') headers['Retry-After'] = String(retry);
+    return new ApiError(statusOf[error.kind], error.code, error.message, error.details, headers);
+  }
+  // body-parser's errors carry a status and a type.
+  const e = error as { status?: number; type?: string; message?: string };
+  if (e && e.type === 'entity.parse.failed') return new ApiError(400, '[MALFORMED_JSON]', 'the request body is not valid JSON');
+  if (e && e.type === 'entity.too.large') return new ApiError(413, '[PAYLOAD_TOO_LARGE]', 'the request body is too large');
+  if (e && (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported')) {
+    return new ApiError(415, '[UNSUPPORTED_MEDIA_TYPE]', e.message ?? 'unsupported encoding');
+  }
+  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+    return new ApiError(e.status, '[BAD_REQUEST]', e.message ?? 'bad request');
+  }
+  return null;
+};
+
+export const errorBody = (error: ApiError) =>
+  error.details === undefined
+    ? { error: error.code, message: error.message }
+    : { error: error.code, message: error.message, details: error.details };
+
+export const errorHandler =
+  (log: (message: string, error: unknown) => void): ErrorRequestHandler =>
+  (error, req, res, _next) => {
+    const apiError = toApiError(error);
+    if (res.headersSent) return;
+    if (apiError) {
+      res.set(apiError.headers).status(apiError.status).json(errorBody(apiError));
+      return;
+    }
+    log(`unhandled error on ${req.method} ${req.path}`, error);
+    res.status(500).json({ error: '[INTERNAL_ERROR]', message: 'an unexpected error occurred; it was logged' });
+  };
+
+export const notFoundHandler: RequestHandler = (req, res) => {
+  res.status(404).json({ error: '[ENDPOINT_NOT_FOUND]', message: `no endpoint ${req.method} ${req.path}` });
+};

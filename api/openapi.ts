@@ -1,0 +1,93 @@
+// The OpenAPI document, generated from the route declarations and the very schemas that validate requests.
+import type { TSchema } from '@sinclair/typebox';
+import type { RouteSpec } from './route.js';
+
+export const API_PREFIX = '/rest/api/v1';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Moves every schema with an $id into components and refers to it from where it stood. */
+const collect = (schema: TSchema, components: Record<string, Json>): Json => {
+  const walk = (node: unknown): Json => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node && typeof node === 'object') {
+      const entries = Object.entries(node as Record<string, unknown>);
+      const id = (node as { $id?: unknown }).$id;
+      const out: Record<string, Json> = {};
+      for (const [k, v] of entries) if (k !== '$id') out[k] = walk(v);
+      if (typeof id === 'string') {
+        components[id] = out;
+        return { $ref: `#/components/schemas/${id}` };
+      }
+      return out;
+    }
+    return node as Json;
+  };
+  return walk(schema);
+};
+
+const parametersOf = (spec: RouteSpec, components: Record<string, Json>): Json[] => {
+  const params: Json[] = [];
+  const add = (where: 'path' | 'query', object: TSchema | undefined) => {
+    const props = (object as { properties?: Record<string, TSchema> } | undefined)?.properties ?? {};
+    const required = new Set((object as { required?: string[] } | undefined)?.required ?? []);
+    for (const [name, schema] of Object.entries(props)) {
+      const { description } = schema as { description?: string };
+      params.push({
+        name,
+        in: where,
+        required: where === 'path' || required.has(name),
+        ...(description ? { description } : {}),
+        schema: collect(schema, components),
+      });
+    }
+  };
+  add('path', spec.params);
+  add('query', spec.query);
+  return params;
+};
+
+export const buildOpenApi = (specs: readonly RouteSpec[], version: string): Json => {
+  const components: Record<string, Json> = {};
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const spec of specs) {
+    const responses: Record<string, Json> = {};
+    for (const [status, r] of Object.entries(spec.responses)) {
+      responses[status] = r.schema
+        ? { description: r.description, content: { 'application/json': { schema: collect(r.schema, components) } } }
+        : { description: r.description };
+    }
+    const operation: Record<string, Json> = {
+      operationId: spec.operationId,
+      tags: [spec.tag],
+      summary: spec.summary,
+      ...(spec.description ? { description: spec.description } : {}),
+      parameters: parametersOf(spec, components),
+      responses,
+      ...(spec.authenticated === false ? { security: [] } : {}),
+    };
+    if (spec.body) {
+      operation.requestBody = {
+        required: spec.bodyRequired ?? false,
+        content: { 'application/json': { schema: collect(spec.body, components) } },
+      };
+    }
+    (paths[spec.path] ??= {})[spec.method] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Copy-trading service',
+      version,
+      description:
+        'Every path starts with /rest/api/v1. Errors are { "error": "[CODE]", "message": "..." }. Writes answer after the read models include them, so a GET right after sees the change. Every response carries X-Correlation-Id (send one to choose it).',
+    },
+    servers: [{ url: API_PREFIX }],
+    security: [{ ApiKeyAuth: [] }],
+    paths: paths as Json,
+    components: {
+      securitySchemes: { ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-KEY' } },
+      schemas: components,
+    },
+  };
+};

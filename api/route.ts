@@ -1,0 +1,100 @@
+// One declaration per endpoint: the express route and its OpenAPI operation come from the same
+// schemas, and every path parameter, query and body is validated before the handler runs.
+import { type TObject, type TSchema, Type } from '@sinclair/typebox';
+import express, { type Request, type Response } from 'express';
+import type { RequestContext } from '../domain/shared/command.js';
+import { ApiError } from './errors.js';
+import { validate } from './validation.js';
+
+export type Method = 'get' | 'post' | 'put' | 'delete';
+
+export interface Caller {
+  readonly apiKeyId: string;
+  readonly projectId: string;
+  readonly level: 'PROJECT' | 'ACCOUNT';
+  readonly accountId: string | null;
+}
+
+export interface HandlerInput<P, Q, B> {
+  readonly params: P;
+  readonly query: Q;
+  readonly body: B;
+  readonly caller: Caller;
+  readonly context: RequestContext;
+  readonly req: Request;
+}
+
+export interface HandlerOutput {
+  readonly status?: number;
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface ResponseSpec {
+  readonly description: string;
+  readonly schema?: TSchema;
+}
+
+export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
+  readonly method: Method;
+  /** OpenAPI form, relative to /rest/api/v1: `/accounts/{accountId}`. */
+  readonly path: string;
+  readonly tag: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly params?: TObject;
+  readonly query?: TObject;
+  readonly body?: TSchema;
+  readonly bodyRequired?: boolean;
+  readonly responses: Readonly<Record<number, ResponseSpec>>;
+  /** Default true: the X-API-KEY header is required. */
+  readonly authenticated?: boolean;
+  readonly handler: (input: HandlerInput<P, Q, B>) => Promise<HandlerOutput>;
+}
+
+const EMPTY_QUERY = Type.Object({}, { additionalProperties: false });
+
+export const expressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+const isEmptyBody = (req: Request): boolean =>
+  req.body === undefined || (typeof req.body === 'object' && req.body !== null && Object.keys(req.body).length === 0 && !req.headers['content-length']);
+
+export class Routes {
+  readonly specs: RouteSpec[] = [];
+
+  add<P, Q, B>(spec: RouteSpec<P, Q, B>): void {
+    this.specs.push(spec as unknown as RouteSpec);
+  }
+
+  mount(router: express.Router, resolve: (req: Request, res: Response) => { caller: Caller | null; context: RequestContext }): void {
+    for (const spec of this.specs) {
+      router[spec.method](expressPath(spec.path), async (req, res, next) => {
+        try {
+          const params = spec.params ? validate(spec.params, { ...req.params }, 'path') : {};
+          const query = validate(spec.query ?? EMPTY_QUERY, { ...(req.query as object) }, 'query');
+          let body: unknown = undefined;
+          if (spec.body) {
+            if (req.body === undefined || isEmptyBody(req)) {
+              if (spec.bodyRequired) throw new ApiError(400, '[VALIDATION_FAILED]', 'a JSON request body is required');
+              body = {};
+            } else {
+              body = validate(spec.body, req.body, 'body');
+            }
+          } else if (req.body !== undefined && Number(req.headers['content-length'] ?? 0) > 0 && req.is('application/json')) {
+            const empty = typeof req.body === 'object' && req.body !== null && Object.keys(req.body).length === 0;
+            if (!empty) throw new ApiError(400, '[VALIDATION_FAILED]', 'this endpoint takes no request body');
+          }
+          const { caller, context } = resolve(req, res);
+          const out = await spec.handler({ params, query, body, caller: caller!, context, req } as HandlerInput<unknown, unknown, unknown>);
+          if (out.headers) res.set(out.headers);
+          const status = out.status ?? 200;
+          if (out.body === undefined) res.status(status).end();
+          else res.status(status).json(out.body);
+        } catch (error) {
+          next(error);
+        }
+      });
+    }
+  }
+}

@@ -1,0 +1,110 @@
+// The composition root: database (embedded or external), event store (PostgreSQL or EventStoreDB),
+// read models, the default project and its key, and the HTTP server.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
+import { migrateReadModels } from '../projections/migrations.js';
+import { allProjections } from '../projections/all.js';
+import { createReadModelDb } from '../projections/database.js';
+import { ProjectionRunner } from '../projections/runner.js';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from '../store/postgres/embedded.js';
+import { PostgresEventStore } from '../store/postgres/postgresEventStore.js';
+import { migrateEventStore } from '../store/postgres/schema.js';
+import type { EventStore } from '../store/port.js';
+import { createApp } from './app.js';
+import { type IssuedKey, bootstrap } from './bootstrap.js';
+import type { Config } from './config.js';
+import { credentialCipher, loadCredentialKey } from './credentials.js';
+import { createLogger, type Logger } from './logger.js';
+import type { Services } from './services.js';
+
+export interface RunningService {
+  readonly url: string;
+  readonly port: number;
+  readonly services: Services;
+  readonly connectionString: string;
+  readonly eventStoreKind: 'postgres' | 'eventstoredb';
+  /** Set when this start had to generate the project key; show it once. */
+  readonly generatedKey: IssuedKey | null;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly log?: Logger;
+  readonly clock?: () => Date;
+}
+
+export const openDatabase = async (config: Config, log: Logger): Promise<{ connectionString: string; embedded: EmbeddedDatabase | null }> => {
+  if (config.databaseUrl) return { connectionString: config.databaseUrl, embedded: null };
+  log.info(`starting embedded PostgreSQL under ${config.dataDir}`);
+  const embedded = await startEmbeddedPostgres(config.dataDir);
+  return { connectionString: embedded.connectionString, embedded };
+};
+
+export const openEventStore = async (config: Config, connectionString: string): Promise<EventStore> => {
+  if (config.eventStoreConnectionString) {
+    const { createEventStoreDbStore } = await import('../store/esdb/eventStoreDb.js');
+    return createEventStoreDbStore(config.eventStoreConnectionString);
+  }
+  return PostgresEventStore.connect(connectionString);
+};
+
+export const startService = async (config: Config, options: StartOptions = {}): Promise<RunningService> => {
+  const log = options.log ?? createLogger();
+  const cleanup: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const step of cleanup.reverse()) await step().catch((e) => log.error('stopping failed', e));
+    cleanup.length = 0;
+  };
+  try {
+    const { connectionString, embedded } = await openDatabase(config, log);
+    if (embedded) cleanup.push(() => embedded.stop());
+    const { db } = createReadModelDb(connectionString);
+    cleanup.push(() => db.destroy());
+    await sql`SELECT 1`.execute(db);
+    if (!config.eventStoreConnectionString) await migrateEventStore(db);
+    await migrateReadModels(db);
+    const store = await openEventStore(config, connectionString);
+    cleanup.push(() => store.dispose());
+    const runner = new ProjectionRunner(db, store, allProjections, log);
+    await runner.start();
+    cleanup.push(() => runner.stop());
+    const services: Services = {
+      db,
+      store,
+      runner,
+      cipher: credentialCipher(loadCredentialKey(config.credentialsKey, config.dataDir)),
+      config,
+      log,
+      clock: options.clock ?? (() => new Date()),
+    };
+    const generatedKey = await bootstrap(services);
+    const server = http.createServer(createApp(services));
+    server.keepAliveTimeout = 5000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+    cleanup.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    );
+    const port = (server.address() as AddressInfo).port;
+    const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    return {
+      url: `http://${host}:${port}/rest/api/v1`,
+      port,
+      services,
+      connectionString,
+      eventStoreKind: config.eventStoreConnectionString ? 'eventstoredb' : 'postgres',
+      generatedKey,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+};

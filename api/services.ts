@@ -1,0 +1,41 @@
+// What the routers need: the read-model database, the event store, the projection runner (a write
+// answers only after the read models include its events), the credential cipher and the clock.
+import type { Kysely } from 'kysely';
+import type { CommandMetadata, Decider, RequestContext } from '../domain/shared/command.js';
+import type { ProjectionRunner } from '../projections/runner.js';
+import type { ReadModels } from '../projections/schema.js';
+import { type DomainEvent, handleCommand, type HandledCommand } from '../store/commandHandler.js';
+import type { EventStore } from '../store/port.js';
+import type { Config } from './config.js';
+import type { CredentialCipher } from './credentials.js';
+import type { Logger } from './logger.js';
+
+export interface Services {
+  readonly db: Kysely<ReadModels>;
+  readonly store: EventStore;
+  readonly runner: ProjectionRunner;
+  readonly cipher: CredentialCipher;
+  readonly config: Config;
+  readonly log: Logger;
+  readonly clock: () => Date;
+}
+
+export const commandMetadata = (services: Services, context: RequestContext): CommandMetadata => ({
+  now: services.clock().toISOString(),
+  context,
+});
+
+/** Runs a command and waits until every read model includes its events. */
+export const execute = async <Command extends { metadata: CommandMetadata }, Event extends DomainEvent, State>(
+  services: Services,
+  streamName: string,
+  decider: Decider<Command, Event, State>,
+  command: Command,
+): Promise<HandledCommand<State, Event>> => {
+  const result = await handleCommand(services.store, streamName, decider, command);
+  if (result.position) {
+    const caughtUp = await services.runner.waitFor(result.position, services.config.readModelWaitMs);
+    if (!caughtUp) services.log.warn(`read models did not reach ${streamName} within ${services.config.readModelWaitMs} ms`);
+  }
+  return result;
+};

@@ -1,0 +1,36 @@
+// Schemas shared by every area of the API.
+import { type TSchema, Type } from '@sinclair/typebox';
+
+export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
+export const IsoDateTime = Type.String({ format: 'date-time', description: 'ISO 8601 date-time with offset' });
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const ErrorDTO = Type.Object(
+  {
+    error: Type.String({ description: 'error code in square brackets, e.g. [ACCOUNT_NOT_FOUND]' }),
+    message: Type.String(),
+    details: Type.Optional(Type.Unknown({ description: 'for [VALIDATION_FAILED]: the failing fields' })),
+  },
+  { $id: 'ErrorDTO' },
+);
+
+export const Int32 = (options: { minimum?: number; maximum?: number; description?: string; default?: number } = {}) =>
+  Type.Integer({ minimum: -2147483648, maximum: 2147483647, ...options });
+
+export const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((s) => [
+      s,
+      {
+        description: {
+          400: 'invalid path, query or body ([VALIDATION_FAILED], [MALFORMED_JSON])',
+          401: 'missing, unknown, expired or revoked API key',
+          403: 'the key may not do this',
+          404: 'unknown resource, or one of another project',
+          409: 'the resource is in a state that does not allow this',
+          429: 'too frequent',
+        }[s] ?? 'error',
+        schema: ErrorDTO,
+      },
+    ]),
+  );

@@ -1,0 +1,54 @@
+// Request validation with ajv over TypeBox schemas: the same schema objects feed the OpenAPI document.
+import type { TSchema } from '@sinclair/typebox';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { ApiError } from './errors.js';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
+
+const bodies = addFormats(new Ajv({ allErrors: true, strict: false, useDefaults: false }));
+// Query strings and path parameters arrive as text: integers and booleans are coerced.
+const strings = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: true, useDefaults: true }));
+
+const cache = new WeakMap<object, ValidateFunction>();
+
+const compile = (ajv: Ajv, schema: TSchema): ValidateFunction => {
+  const key = schema as object;
+  let fn = cache.get(key);
+  if (!fn) {
+    fn = ajv.compile(schema);
+    cache.set(key, fn);
+  }
+  return fn;
+};
+
+const describeError = (where: string, e: ErrorObject): { field: string; message: string } => {
+  const base = `${where}${e.instancePath.replace(/\//g, '.')}`;
+  if (e.keyword === 'additionalProperties') {
+    const extra = (e.params as { additionalProperty: string }).additionalProperty;
+    return { field: `${base}.${extra}`, message: 'unknown member' };
+  }
+  if (e.keyword === 'required') {
+    return { field: `${base}.${(e.params as { missingProperty: string }).missingProperty}`, message: 'is required' };
+  }
+  return { field: base, message: e.message ?? 'is invalid' };
+};
+
+const unique = <T extends { field: string; message: string }>(items: T[]): T[] =>
+  items.filter((item, i) => items.findIndex((o) => o.field === item.field && o.message === item.message) === i);
+
+export const validate = <T>(schema: TSchema, value: unknown, where: 'body' | 'query' | 'path'): T => {
+  const fn = compile(where === 'body' ? bodies : strings, schema);
+  if (fn(value)) return value as T;
+  const errors = unique((fn.errors ?? []).map((e) => describeError(where, e)));
+  const first = errors[0];
+  throw new ApiError(
+    400,
+    '[VALIDATION_FAILED]',
+    first ? `${first.field} ${first.message}` + (errors.length > 1 ? ` (and ${errors.length - 1} more)` : '') : `${where} is invalid`,
+    errors,
+  );
+};

@@ -1,0 +1,60 @@
+// Enumerations of the account area (spec: "Enumerations"). Platform names are neutral on purpose:
+// the interface does not reproduce third-party names.
+
+export interface AccountType {
+  readonly id: number;
+  readonly name: string;
+  /** Spec: ids 1 and 2 are the two platform types with native pending-order expiry. */
+  readonly supportsPendingExpiry: boolean;
+}
+
+const typeNames = [
+  'FX terminal, classic',
+  'FX terminal, current generation',
+  'Web FX platform',
+  'Broker web terminal',
+  'ECN desktop platform',
+  'Futures platform',
+  'Broker REST platform',
+  'Spread-betting platform',
+  'Options platform',
+  'Social trading platform',
+  'Crypto spot exchange A',
+  'Crypto derivatives exchange A',
+  'Crypto derivatives exchange B',
+  'Crypto spot exchange B',
+  'Multi-asset broker API',
+  'Prop-firm evaluation platform',
+  'FIX gateway',
+] as const;
+
+export const accountTypes: readonly AccountType[] = typeNames.map((name, i) => ({
+  id: i + 1,
+  name,
+  supportsPendingExpiry: i < 2,
+}));
+
+export interface Region {
+  readonly id: number;
+  readonly name: string;
+}
+
+export const regions: readonly Region[] = [
+  { id: 1, name: 'New York' },
+  { id: 2, name: 'London' },
+  { id: 3, name: 'Singapore' },
+  { id: 4, name: 'Berlin' },
+];
+
+export const AccountStatus = { New: 1, Active: 2, Stopped: 3, Deleted: 4 } as const;
+export type AccountStatusId = (typeof AccountStatus)[keyof typeof AccountStatus];
+
+export const accountStatuses: readonly { id: AccountStatusId; name: string }[] = [
+  { id: 1, name: 'New' },
+  { id: 2, name: 'Active' },
+  { id: 3, name: 'Stopped' },
+  { id: 4, name: 'Deleted' },
+];
+
+export const isAccountType = (id: number): boolean => accountTypes.some((t) => t.id === id);
+export const isRegion = (id: number): boolean => regions.some((r) => r.id === id);

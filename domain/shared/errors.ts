@@ -1,0 +1,20 @@
+// Domain errors carry the spec's error code (`[CODE]`); the API maps each kind to an HTTP status.
+
+export type DomainErrorKind = 'validation' | 'notFound' | 'conflict' | 'forbidden' | 'tooManyRequests';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    readonly code: string,
+    message: string,
+    readonly details?: Readonly<Record<string, unknown>>,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const illegalState = (code: string, message: string): DomainError => new DomainError('conflict', code, message);
+export const notFound = (code: string, message: string): DomainError => new DomainError('notFound', code, message);
+export const invalid = (code: string, message: string, details?: Record<string, unknown>): DomainError =>
+  new DomainError('validation', code, message, details);

@@ -1,0 +1,54 @@
+// Queries of GET /accounts and GET /accounts/{accountId}.
+import type { Kysely } from 'kysely';
+import { AccountStatus } from '../../domain/account/enums.js';
+import type { ReadModels } from '../schema.js';
+
+export interface AccountFilter {
+  readonly accountTypeId?: number;
+  readonly loginServer?: string;
+  readonly loginAccountNumber?: string;
+  readonly alias?: string;
+  readonly regionId?: number;
+  readonly accountStatusId?: number;
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+/** A LIKE pattern that matches `text` anywhere, with its own wildcards taken literally. */
+export const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export const listAccounts = (db: Kysely<ReadModels>, projectId: string, filter: AccountFilter) => {
+  let q = db.selectFrom('accounts').selectAll().where('project_id', '=', projectId);
+  if (filter.accountTypeId !== undefined) q = q.where('account_type_id', '=', filter.accountTypeId);
+  if (filter.regionId !== undefined) q = q.where('region_id', '=', filter.regionId);
+  // Deleted accounts are listed only when asked for by status.
+  q = filter.accountStatusId !== undefined
+    ? q.where('account_status_id', '=', filter.accountStatusId)
+    : q.where('account_status_id', '<>', AccountStatus.Deleted);
+  if (filter.loginServer !== undefined) q = q.where('login_server', 'ilike', containsPattern(filter.loginServer));
+  if (filter.loginAccountNumber !== undefined) {
+    q = q.where('login_account_number', 'ilike', containsPattern(filter.loginAccountNumber));
+  }
+  if (filter.alias !== undefined) q = q.where('alias', 'ilike', containsPattern(filter.alias));
+  q = q.orderBy('created').orderBy('id');
+  if (filter.limit !== undefined) q = q.limit(filter.limit);
+  if (filter.offset !== undefined) q = q.offset(filter.offset);
+  return q.execute();
+};
+
+export const findAccount = (db: Kysely<ReadModels>, projectId: string, accountId: string) =>
+  db.selectFrom('accounts').selectAll().where('project_id', '=', projectId).where('id', '=', accountId)
+    .executeTakeFirst();
+
+/** Accounts of the project with the same login at the same server and platform (failIfAccountExistsInProject). */
+export const findSameLogin = (
+  db: Kysely<ReadModels>,
+  projectId: string,
+  login: { loginServer: string; loginAccountNumber: string; accountTypeId: number },
+) =>
+  db.selectFrom('accounts').select('id').where('project_id', '=', projectId)
+    .where('account_status_id', '<>', AccountStatus.Deleted)
+    .where('account_type_id', '=', login.accountTypeId)
+    .where((eb) => eb(eb.fn('lower', ['login_server']), '=', login.loginServer.toLowerCase()))
+    .where('login_account_number', '=', login.loginAccountNumber)
+    .executeTakeFirst();

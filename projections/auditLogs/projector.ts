@@ -1,0 +1,100 @@
+// The audit log: one row per change made through the API (or by the system), with who, from where and
+// when, taken from the event metadata. Secrets never reach it: passwords and key hashes are masked.
+import { sql } from 'kysely';
+import { accountEventTypes, type AccountEvent } from '../../domain/account/events.js';
+import { apiKeyEventTypes, type ApiKeyEvent } from '../../domain/apiKey/events.js';
+import { projectEventTypes, type ProjectEvent } from '../../domain/project/events.js';
+import type { RecordedEvent } from '../../store/port.js';
+import type { Projection } from '../projection.js';
+
+const MASK = '***';
+
+const masked = (settings: object): Record<string, unknown> => {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(settings)) {
+    if (key === 'passwordCiphertext') out.loginAccountPassword = MASK;
+    else out[key] = value;
+  }
+  return out;
+};
+
+const statusNames: Record<string, number> = { AccountStarted: 2, AccountStopped: 3, AccountDeleted: 4 };
+
+const describe = (recorded: RecordedEvent): { projectId: string | null; accountId: string | null; changes: unknown } => {
+  const event = recorded as unknown as AccountEvent | ProjectEvent | ApiKeyEvent;
+  const contextProject = typeof recorded.metadata.projectId === 'string' ? recorded.metadata.projectId : null;
+  switch (event.type) {
+    case 'AccountCreated':
+      return { projectId: event.data.projectId, accountId: event.data.accountId, changes: masked(event.data.settings) };
+    case 'AccountUpdated':
+      return { projectId: contextProject, accountId: event.data.accountId, changes: masked(event.data.changes) };
+    case 'AccountStarted':
+    case 'AccountStopped':
+    case 'AccountDeleted':
+      return {
+        projectId: contextProject,
+        accountId: event.data.accountId,
+        changes: { accountStatusId: { from: event.data.from, to: statusNames[event.type] } },
+      };
+    case 'AccountReconnectRequested':
+      return { projectId: contextProject, accountId: event.data.accountId, changes: {} };
+    case 'ProjectCreated':
+      return { projectId: event.data.projectId, accountId: null, changes: { name: event.data.name } };
+    case 'ApiKeyIssued': {
+      const { keyHash: _hash, ...visible } = event.data;
+      return { projectId: event.data.projectId, accountId: event.data.accountId, changes: visible };
+    }
+  }
+};
+
+export const auditLogsProjection: Projection = {
+  name: 'audit_logs',
+  version: 1,
+  handles: [...accountEventTypes, ...projectEventTypes, ...apiKeyEventTypes],
+  tables: ['audit_logs'],
+  async createTables(db, schema) {
+    await sql`CREATE TABLE ${sql.id(schema, 'audit_logs')} (
+      id uuid PRIMARY KEY,
+      position_commit numeric(20) NOT NULL,
+      position_prepare bigint NOT NULL,
+      project_id uuid NOT NULL,
+      account_id uuid,
+      action text NOT NULL,
+      changes jsonb NOT NULL,
+      api_key_id uuid,
+      client_ip text,
+      method text,
+      path text,
+      correlation_id text,
+      created timestamptz NOT NULL)`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'audit_logs')} (project_id, created)`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'audit_logs')} (account_id, created)`.execute(db);
+  },
+  async apply(db, recorded) {
+    let { projectId, accountId, changes } = describe(recorded);
+    if (!projectId && accountId) {
+      // A system-initiated account change: the project comes from the account's earlier rows.
+      const first = await db.selectFrom('audit_logs').select('project_id').where('account_id', '=', accountId)
+        .limit(1).executeTakeFirst();
+      projectId = first?.project_id ?? null;
+    }
+    if (!projectId) return;
+    const m = recorded.metadata;
+    const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+    await db.insertInto('audit_logs').values({
+      id: recorded.id,
+      position_commit: recorded.position.commit.toString(),
+      position_prepare: recorded.position.prepare.toString(),
+      project_id: projectId,
+      account_id: accountId,
+      action: recorded.type,
+      changes: JSON.stringify(changes),
+      api_key_id: text(m.apiKeyId),
+      client_ip: text(m.clientIp),
+      method: text(m.method),
+      path: text(m.path),
+      correlation_id: text(m.correlationId),
+      created: recorded.created,
+    }).onConflict((oc) => oc.column('id').doNothing()).execute();
+  },
+};

@@ -1,0 +1,20 @@
+// A read model: its name, version, the event types it handles, its tables and how an event changes them.
+// The projector writes into the schema of one generation; the API reads public views of the same names.
+import type { Kysely, Transaction } from 'kysely';
+import type { RecordedEvent } from '../store/port.js';
+import type { ReadModels } from './schema.js';
+
+export interface Projection {
+  readonly name: string;
+  /** Raise it when the tables or the fold change: the next start rebuilds the read model blue-green. */
+  readonly version: number;
+  readonly handles: readonly string[];
+  /** Tables of one generation; each is exposed as a public view with the same name. */
+  readonly tables: readonly (keyof ReadModels)[];
+  /** Creates the tables inside `schema` (an empty schema of a new generation). */
+  readonly createTables: (db: Kysely<ReadModels> | Transaction<ReadModels>, schema: string) => Promise<void>;
+  /** Applies one event; `db` is already scoped to the generation's schema. */
+  readonly apply: (db: Kysely<ReadModels>, event: RecordedEvent) => Promise<void>;
+}
+
+export const generationSchema = (name: string, generation: number): string => `rm_${name}_g${generation}`;

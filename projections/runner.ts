@@ -1,0 +1,172 @@
+// The projection runner: one catch-up subscription to `$all` feeds every read model. Each batch is
+// applied and checkpointed in one Postgres transaction (exactly-once effects), under a row lock on the
+// registry, so a second service instance or a blue-green rebuild never applies an event twice.
+import { EventEmitter } from 'node:events';
+import type { Kysely } from 'kysely';
+import {
+  comparePositions,
+  type EventStore,
+  type Position,
+  positionFromString,
+  positionToString,
+  type RecordedEvent,
+  type Subscription,
+} from '../store/port.js';
+import { generationSchema, type Projection } from './projection.js';
+import { applyEvents, rebuildProjection } from './rebuild.js';
+import type { ReadModels } from './schema.js';
+
+const MAX_BATCH = 500;
+const RETRY_MS = 1000;
+
+class Restart extends Error {}
+
+const earlier = (a: Position | null, b: Position | null): boolean =>
+  a === null ? b !== null : b !== null && comparePositions(a, b) < 0;
+
+export interface RunnerLog {
+  info(message: string): void;
+  error(message: string, error: unknown): void;
+}
+
+export class ProjectionRunner extends EventEmitter {
+  private cursor: Position | null = null;
+  private subscription: Subscription | null = null;
+  private stopped = false;
+  private loop: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Kysely<ReadModels>,
+    private readonly store: EventStore,
+    private readonly projections: readonly Projection[],
+    private readonly log: RunnerLog,
+  ) {
+    super();
+    this.setMaxListeners(0);
+  }
+
+  /** Builds missing or outdated read models (blue-green), then follows `$all`. */
+  async start(): Promise<void> {
+    const rows = await this.registry();
+    for (const projection of this.projections) {
+      const row = rows.get(projection.name);
+      if (!row || row.version !== projection.version) {
+        this.log.info(`read model ${projection.name}: building version ${projection.version}`);
+        const result = await rebuildProjection(this.db, this.store, projection);
+        this.log.info(`read model ${projection.name}: ${result.events} events, generation ${result.generation}`);
+      }
+    }
+    this.cursor = await this.lowestCheckpoint();
+    this.loop = this.run();
+  }
+
+  /** The position every read model has reached. */
+  get position(): Position | null {
+    return this.cursor;
+  }
+
+  /** Resolves true once every read model includes `position`, false after `timeoutMs`. */
+  waitFor(position: Position, timeoutMs: number): Promise<boolean> {
+    if (!earlier(this.cursor, position)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const onAdvance = (): void => {
+        if (earlier(this.cursor, position)) return;
+        done(true);
+      };
+      const done = (value: boolean): void => {
+        clearTimeout(timer);
+        this.off('advanced', onAdvance);
+        resolve(value);
+      };
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.on('advanced', onAdvance);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.subscription?.unsubscribe();
+    await this.loop;
+  }
+
+  private async registry() {
+    const rows = await this.db.selectFrom('projection_registry').selectAll().execute();
+    return new Map(rows.map((r) => [r.name, r]));
+  }
+
+  private async lowestCheckpoint(): Promise<Position | null> {
+    const rows = await this.registry();
+    let lowest: Position | null | undefined;
+    for (const p of this.projections) {
+      const cp = rows.get(p.name)?.checkpoint;
+      const pos = cp ? positionFromString(cp) : null;
+      if (lowest === undefined || earlier(pos, lowest)) lowest = pos;
+    }
+    return lowest ?? null;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      const subscription = this.store.subscribeToAll({ fromPosition: this.cursor ?? 'start' });
+      this.subscription = subscription;
+      try {
+        await this.consume(subscription);
+      } catch (error) {
+        if (this.stopped) break;
+        if (error instanceof Restart) {
+          this.cursor = await this.lowestCheckpoint();
+          continue;
+        }
+        this.log.error('projection runner failed; retrying', error);
+        await new Promise((r) => setTimeout(r, RETRY_MS));
+        this.cursor = await this.lowestCheckpoint().catch(() => this.cursor);
+      } finally {
+        await subscription.unsubscribe();
+      }
+    }
+  }
+
+  /** Takes what the subscription has buffered (up to MAX_BATCH) as one batch, without waiting for more. */
+  private async consume(subscription: Subscription): Promise<void> {
+    const iterator = subscription[Symbol.asyncIterator]();
+    const idle = Symbol('idle');
+    let pending = iterator.next();
+    while (!this.stopped) {
+      const first = await pending;
+      if (first.done) return;
+      const batch: RecordedEvent[] = [first.value.event];
+      pending = iterator.next();
+      while (batch.length < MAX_BATCH) {
+        const next = await Promise.race([pending, new Promise<typeof idle>((r) => setImmediate(() => r(idle)))]);
+        if (next === idle || next.done) break;
+        batch.push(next.value.event);
+        pending = iterator.next();
+      }
+      await this.applyBatch(batch);
+    }
+  }
+
+  private async applyBatch(batch: readonly RecordedEvent[]): Promise<void> {
+    const before = this.cursor;
+    const last = batch[batch.length - 1]!.position;
+    await this.db.transaction().execute(async (trx) => {
+      const rows = await trx.selectFrom('projection_registry').selectAll()
+        .where('name', 'in', this.projections.map((p) => p.name)).orderBy('name').forUpdate().execute();
+      for (const projection of this.projections) {
+        const row = rows.find((r) => r.name === projection.name);
+        if (!row) throw new Restart();
+        const checkpoint = row.checkpoint ? positionFromString(row.checkpoint) : null;
+        // Behind our cursor means events were missed (e.g. a rebuild switched generations): resume lower.
+        if (earlier(checkpoint, before)) throw new Restart();
+        const fresh = checkpoint ? batch.filter((e) => comparePositions(e.position, checkpoint) > 0) : batch;
+        if (fresh.length === 0) continue;
+        await applyEvents(trx, generationSchema(projection.name, row.generation), projection, fresh);
+        await trx.updateTable('projection_registry')
+          .set({ checkpoint: positionToString(last), updated: new Date() })
+          .where('name', '=', projection.name).execute();
+      }
+    });
+    this.cursor = last;
+    this.emit('advanced', last);
+  }
+}

@@ -1,0 +1,68 @@
+// npm start: the service with everything embedded unless DATABASE_URL / EVENTSTORE_CONNECTION_STRING say
+// otherwise. Prints where it listens and how to authenticate; stops cleanly on SIGINT and SIGTERM.
+import { ConfigError, loadConfig } from '../api/config.js';
+import { createLogger } from '../api/logger.js';
+import { startService } from '../api/service.js';
+
+const log = createLogger();
+
+const main = async (): Promise<void> => {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`configuration error: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const service = await startService(config, { log });
+  const lines = [
+    '',
+    `Copy-trading service listening on ${service.url}`,
+    `  OpenAPI document: ${service.url}/openapi.json`,
+    `  Event store: ${service.eventStoreKind === 'postgres' ? 'PostgreSQL' : 'EventStoreDB'}; database: ${config.databaseUrl ? 'external (DATABASE_URL)' : `embedded PostgreSQL under ${config.dataDir}`}`,
+  ];
+  if (service.generatedKey) {
+    lines.push(
+      '',
+      '  First start: a project-level API key was created for the default project.',
+      '  It is shown only this once; keep it safe:',
+      '',
+      `    X-API-KEY: ${service.generatedKey.key}`,
+      '',
+      `  Try: curl -H 'X-API-KEY: ${service.generatedKey.key}' ${service.url}/accounts`,
+    );
+  } else if (config.bootstrapApiKey) {
+    lines.push(`  Authenticate with the header X-API-KEY set to the value of BOOTSTRAP_API_KEY.`);
+  } else {
+    lines.push('  Authenticate with the header X-API-KEY: the key printed at the first start (or set BOOTSTRAP_API_KEY).');
+  }
+  lines.push('  Stop with Ctrl+C.', '');
+  console.log(lines.join('\n'));
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal} received, stopping`);
+    service.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error('stop failed', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+};
+
+process.on('unhandledRejection', (error) => log.error('unhandled rejection', error));
+
+main().catch((error: unknown) => {
+  log.error('the service could not start', error);
+  console.error(`the service could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

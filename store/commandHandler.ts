@@ -1,0 +1,97 @@
+// Command handling: read the stream, fold it, decide, append with the expected revision, and retry a
+// bounded number of times when another writer got there first.
+import { v5 as uuidv5 } from 'uuid';
+import type { CommandMetadata, Decider } from '../domain/shared/command.js';
+import { StreamNotFoundError, TransientAppendError, WrongExpectedVersionError } from './errors.js';
+import type { AppendExpectedRevision, EventMetadata, EventStore, Position, RecordedEvent } from './port.js';
+
+/** Namespace of deterministic event ids (uuid v5). */
+export const EVENT_ID_NAMESPACE = '8f0d1c1e-5a52-4f7e-9a8e-3f4b2a1c9d70';
+
+export interface DomainEvent {
+  readonly type: string;
+  readonly data: unknown;
+}
+
+export interface HandledCommand<State, Event> {
+  readonly state: State;
+  readonly events: readonly Event[];
+  /** `$all` position of the last appended event; null when the decision produced no event. */
+  readonly position: Position | null;
+  readonly nextExpectedRevision: bigint | null;
+}
+
+export interface AggregateState<State> {
+  readonly state: State;
+  readonly revision: bigint | null;
+}
+
+export const aggregateStream = async <Event extends DomainEvent, State>(
+  store: EventStore,
+  streamName: string,
+  evolve: (state: State, event: Event) => State,
+  initialState: State,
+  until?: (event: RecordedEvent) => boolean,
+): Promise<AggregateState<State>> => {
+  let state = initialState;
+  let revision: bigint | null = null;
+  try {
+    for await (const { event } of store.readStream(streamName)) {
+      if (until && !until(event)) break;
+      state = evolve(state, { type: event.type, data: event.data } as Event);
+      revision = event.revision;
+    }
+  } catch (error) {
+    if (!(error instanceof StreamNotFoundError)) throw error;
+  }
+  return { state, revision };
+};
+
+const MAX_ATTEMPTS = 5;
+
+export const eventMetadataOf = (metadata: CommandMetadata): EventMetadata => ({
+  ...metadata.context,
+  receivedAt: metadata.now,
+});
+
+/**
+ * Handles one command against one stream. When `commandId` is given, event ids derive from it, so a
+ * retried request (or a crash and replay) appends each event once.
+ */
+export const handleCommand = async <Command extends { metadata: CommandMetadata }, Event extends DomainEvent, State>(
+  store: EventStore,
+  streamName: string,
+  decider: Decider<Command, Event, State>,
+  command: Command,
+  options: { commandId?: string } = {},
+): Promise<HandledCommand<State, Event>> => {
+  for (let attempt = 1; ; attempt++) {
+    const { state, revision } = await aggregateStream(store, streamName, decider.evolve, decider.initialState);
+    const events = decider.decide(command, state);
+    if (events.length === 0) return { state, events, position: null, nextExpectedRevision: revision };
+    const expectedRevision: AppendExpectedRevision = revision === null ? 'no_stream' : revision;
+    const metadata = eventMetadataOf(command.metadata);
+    const seed = options.commandId;
+    try {
+      const result = await store.appendToStream(
+        streamName,
+        events.map((e, i) => ({
+          id: seed ? uuidv5(`${seed}:${i}`, EVENT_ID_NAMESPACE) : crypto.randomUUID(),
+          type: e.type,
+          data: e.data,
+          metadata,
+        })),
+        { expectedRevision },
+      );
+      return {
+        state: events.reduce(decider.evolve, state),
+        events,
+        position: result.position,
+        nextExpectedRevision: result.nextExpectedRevision,
+      };
+    } catch (error) {
+      const retryable = error instanceof WrongExpectedVersionError || error instanceof TransientAppendError;
+      if (!retryable || attempt >= MAX_ATTEMPTS) throw error;
+    }
+  }
+};
