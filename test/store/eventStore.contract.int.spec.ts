@@ -1,0 +1,354 @@
+// The event store contract: one suite, run against every adapter. The PostgreSQL run always happens;
+// the EventStoreDB run happens when EVENTSTORE_CONNECTION_STRING is set.
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { StreamNotFoundError, WrongExpectedVersionError } from '../../store/errors.js';
+import { PostgresEventStore } from '../../store/postgres/postgresEventStore.js';
+import { migrateEventStore } from '../../store/postgres/schema.js';
+import {
+  type AppendExpectedRevision,
+  comparePositions,
+  type EventData,
+  type EventStore,
+  type Position,
+  type RecordedEvent,
+  type Subscription,
+} from '../../store/port.js';
+import { freshDatabase } from '../support/postgres.js';
+
+const event = (type = 'Thing', data: unknown = { n: 1 }): EventData => ({ id: randomUUID(), type, data, metadata: { by: 'test' } });
+const streamName = (prefix = 'contract') => `${prefix}-${randomUUID()}`;
+
+const readAllOf = async (store: EventStore, stream: string): Promise<RecordedEvent[]> => {
+  const out: RecordedEvent[] = [];
+  for await (const { event: e } of store.readStream(stream)) out.push(e);
+  return out;
+};
+
+/** Collects events of a subscription until `count` arrived (or the deadline passes). */
+const take = async (subscription: Subscription, count: number, ms = 10000): Promise<RecordedEvent[]> => {
+  const got: RecordedEvent[] = [];
+  const deadline = setTimeout(() => void subscription.unsubscribe(), ms);
+  for await (const { event: e } of subscription) {
+    got.push(e);
+    if (got.length >= count) break;
+  }
+  clearTimeout(deadline);
+  await subscription.unsubscribe();
+  return got;
+};
+
+const rejectsWrongVersion = async (promise: Promise<unknown>): Promise<WrongExpectedVersionError> => {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(WrongExpectedVersionError);
+    return error as WrongExpectedVersionError;
+  }
+  throw new Error('expected WrongExpectedVersionError');
+};
+
+export const eventStoreContract = (name: string, open: () => Promise<EventStore | null>): void => {
+  describe(`event store contract: ${name}`, function () {
+    let store: EventStore;
+
+    before(async function () {
+      const opened = await open();
+      if (!opened) this.skip();
+      store = opened!;
+    });
+    after(async () => {
+      await store?.dispose();
+    });
+
+    describe('expected revision', () => {
+      const cases: { name: string; existing: number; expected: AppendExpectedRevision; ok: boolean }[] = [
+        { name: 'no_stream on a new stream appends', existing: 0, expected: 'no_stream', ok: true },
+        { name: 'no_stream on an existing stream is refused', existing: 1, expected: 'no_stream', ok: false },
+        { name: 'stream_exists on a new stream is refused', existing: 0, expected: 'stream_exists', ok: false },
+        { name: 'stream_exists on an existing stream appends', existing: 2, expected: 'stream_exists', ok: true },
+        { name: 'any on a new stream appends', existing: 0, expected: 'any', ok: true },
+        { name: 'any on an existing stream appends', existing: 3, expected: 'any', ok: true },
+        { name: 'the exact current revision appends', existing: 2, expected: 1n, ok: true },
+        { name: 'an older exact revision is refused', existing: 3, expected: 1n, ok: false },
+        { name: 'a newer exact revision is refused', existing: 1, expected: 4n, ok: false },
+        { name: 'an exact revision on a new stream is refused', existing: 0, expected: 0n, ok: false },
+      ];
+      for (const c of cases) {
+        it(c.name, async () => {
+          const stream = streamName();
+          for (let i = 0; i < c.existing; i++) await store.appendToStream(stream, event());
+          const attempt = store.appendToStream(stream, event('Next'), { expectedRevision: c.expected });
+          if (c.ok) {
+            const result = await attempt;
+            expect(result.nextExpectedRevision).to.equal(BigInt(c.existing));
+            expect((await readAllOf(store, stream)).map((e) => e.type).at(-1)).to.equal('Next');
+          } else {
+            const error = await rejectsWrongVersion(attempt);
+            expect(error.actualVersion).to.equal(c.existing === 0 ? 'no_stream' : BigInt(c.existing - 1));
+            expect(await readAllOf(store, stream).catch(() => [])).to.have.length(c.existing);
+          }
+        });
+      }
+    });
+
+    describe('idempotent appends', () => {
+      it('re-appending the same event ids with the same expected revision is a no-op', async () => {
+        const stream = streamName();
+        const batch = [event('A'), event('B')];
+        const first = await store.appendToStream(stream, batch, { expectedRevision: 'no_stream' });
+        const again = await store.appendToStream(stream, batch, { expectedRevision: 'no_stream' });
+        expect(again.nextExpectedRevision).to.equal(first.nextExpectedRevision);
+        expect(await readAllOf(store, stream)).to.have.length(2);
+      });
+
+      it('re-appending the same event ids with any is a no-op', async () => {
+        const stream = streamName();
+        const one = event('A');
+        await store.appendToStream(stream, one);
+        await store.appendToStream(stream, event('B'));
+        await store.appendToStream(stream, one, { expectedRevision: 'any' });
+        expect((await readAllOf(store, stream)).map((e) => e.type)).to.deep.equal(['A', 'B']);
+      });
+
+      it('re-appending after the stream moved on, with the old exact revision, is a no-op', async () => {
+        const stream = streamName();
+        const a = event('A');
+        await store.appendToStream(stream, a, { expectedRevision: 'no_stream' });
+        await store.appendToStream(stream, event('B'), { expectedRevision: 0n });
+        const replay = await store.appendToStream(stream, a, { expectedRevision: 'no_stream' });
+        expect(replay.nextExpectedRevision).to.equal(0n);
+        expect(await readAllOf(store, stream)).to.have.length(2);
+      });
+
+      it('a batch of which only some ids were appended is refused', async () => {
+        const stream = streamName();
+        const a = event('A');
+        await store.appendToStream(stream, a);
+        await rejectsWrongVersion(store.appendToStream(stream, [a, event('New')], { expectedRevision: 'any' }));
+        expect(await readAllOf(store, stream)).to.have.length(1);
+      });
+
+      it('the same event id may be used in another stream', async () => {
+        const e = event('A');
+        await store.appendToStream(streamName(), e);
+        const other = streamName();
+        await store.appendToStream(other, e);
+        expect(await readAllOf(store, other)).to.have.length(1);
+      });
+    });
+
+    it('of N concurrent appenders with the same expected revision exactly one wins', async () => {
+      const stream = streamName();
+      await store.appendToStream(stream, event('Seed'));
+      const results = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) => store.appendToStream(stream, event(`W${i}`), { expectedRevision: 0n })),
+      );
+      const won = results.filter((r) => r.status === 'fulfilled');
+      const lost = results.filter((r) => r.status === 'rejected');
+      expect(won).to.have.length(1);
+      for (const r of lost) expect((r as PromiseRejectedResult).reason).to.be.instanceOf(WrongExpectedVersionError);
+      expect(await readAllOf(store, stream)).to.have.length(2);
+    });
+
+    describe('reading', () => {
+      it('reads a stream forwards, backwards, from a revision and with a maximum count', async () => {
+        const stream = streamName();
+        await store.appendToStream(stream, ['A', 'B', 'C', 'D'].map((t) => event(t)));
+        const types = async (opts: Parameters<EventStore['readStream']>[1]) => {
+          const out: string[] = [];
+          for await (const { event: e } of store.readStream(stream, opts)) out.push(e.type);
+          return out;
+        };
+        expect(await types({})).to.deep.equal(['A', 'B', 'C', 'D']);
+        expect(await types({ direction: 'backwards' })).to.deep.equal(['D', 'C', 'B', 'A']);
+        expect(await types({ fromRevision: 2n })).to.deep.equal(['C', 'D']);
+        expect(await types({ maxCount: 2 })).to.deep.equal(['A', 'B']);
+      });
+
+      it('keeps data, metadata, revision and creation time', async () => {
+        const stream = streamName();
+        const e = event('Shaped', { nested: { list: [1, 'two'], flag: true } });
+        await store.appendToStream(stream, e);
+        const [read] = await readAllOf(store, stream);
+        expect(read!.id).to.equal(e.id);
+        expect(read!.data).to.deep.equal({ nested: { list: [1, 'two'], flag: true } });
+        expect(read!.metadata).to.deep.include({ by: 'test' });
+        expect(read!.revision).to.equal(0n);
+        expect(read!.created).to.be.instanceOf(Date);
+      });
+
+      it('reading a missing stream throws StreamNotFoundError', async () => {
+        let caught: unknown;
+        try {
+          await readAllOf(store, streamName());
+        } catch (error) {
+          caught = error;
+        }
+        expect(caught).to.be.instanceOf(StreamNotFoundError);
+      });
+
+      it('readAll returns appended events in $all order, from an inclusive position', async () => {
+        const stream = streamName();
+        await store.appendToStream(stream, [event('A'), event('B'), event('C')]);
+        const [, second] = await readAllOf(store, stream);
+        const types: string[] = [];
+        for await (const { event: e } of store.readAll({ fromPosition: second!.position, maxCount: 2 })) types.push(e.type);
+        expect(types).to.deep.equal(['B', 'C']);
+      });
+    });
+
+    describe('soft delete', () => {
+      it('a deleted stream reads as not found, and a later append continues its numbering', async () => {
+        const stream = streamName();
+        await store.appendToStream(stream, [event('A'), event('B')]);
+        await store.deleteStream(stream);
+        let caught: unknown;
+        try {
+          await readAllOf(store, stream);
+        } catch (error) {
+          caught = error;
+        }
+        expect(caught).to.be.instanceOf(StreamNotFoundError);
+        const result = await store.appendToStream(stream, event('C'));
+        expect(result.nextExpectedRevision).to.equal(2n);
+        const after = await readAllOf(store, stream);
+        expect(after.map((e) => [e.type, e.revision])).to.deep.equal([['C', 2n]]);
+      });
+    });
+
+    describe('subscriptions', () => {
+      it('delivers past and live events after the start position, and signals when caught up', async () => {
+        const prefix = `sub${randomUUID().slice(0, 8)}`;
+        const stream = streamName(prefix);
+        await store.appendToStream(stream, [event('Past1'), event('Past2')]);
+        const subscription = store.subscribeToAll({ fromPosition: 'start', filter: { streamNamePrefixes: [prefix] } });
+        let caughtUp = false;
+        subscription.on('caughtUp', () => (caughtUp = true));
+        const received = take(subscription, 3);
+        await new Promise((r) => setTimeout(r, 300));
+        await store.appendToStream(stream, event('Live'));
+        expect((await received).map((e) => e.type)).to.deep.equal(['Past1', 'Past2', 'Live']);
+        expect(caughtUp).to.equal(true);
+      });
+
+      it('a subscriber resumed from a checkpoint sees every later event exactly once', async () => {
+        const prefix = `res${randomUUID().slice(0, 8)}`;
+        const stream = streamName(prefix);
+        const filter = { streamNamePrefixes: [prefix] };
+        await store.appendToStream(stream, ['E0', 'E1', 'E2', 'E3', 'E4'].map((t) => event(t)));
+        const first = await take(store.subscribeToAll({ fromPosition: 'start', filter }), 3);
+        const checkpoint: Position = first[2]!.position;
+        await store.appendToStream(stream, ['E5', 'E6'].map((t) => event(t)));
+        const resumed = await take(store.subscribeToAll({ fromPosition: checkpoint, filter }), 4);
+        expect(resumed.map((e) => e.type)).to.deep.equal(['E3', 'E4', 'E5', 'E6']);
+        for (let i = 1; i < resumed.length; i++) {
+          expect(comparePositions(resumed[i - 1]!.position, resumed[i]!.position)).to.be.lessThan(0);
+        }
+      });
+    });
+  });
+};
+
+// PostgreSQL: always.
+let postgresUrl = '';
+eventStoreContract('PostgreSQL', async () => {
+  postgresUrl = await freshDatabase();
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgresUrl, max: 2 }) }) });
+  await migrateEventStore(db);
+  await db.destroy();
+  return PostgresEventStore.connect(postgresUrl);
+});
+
+// EventStoreDB: when a server is configured.
+eventStoreContract('EventStoreDB', async () => {
+  const connection = process.env.EVENTSTORE_CONNECTION_STRING;
+  if (!connection) {
+    console.log('    EventStoreDB contract run skipped: EVENTSTORE_CONNECTION_STRING is not set (no EventStoreDB server here)');
+    return null;
+  }
+  const { createEventStoreDbStore } = await import('../../store/esdb/eventStoreDb.js');
+  return createEventStoreDbStore(connection);
+});
+
+describe('PostgreSQL event store: ordering of $all across transactions', () => {
+  let url: string;
+  let store: PostgresEventStore;
+  before(async () => {
+    url = await freshDatabase();
+    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 2 }) }) });
+    await migrateEventStore(db);
+    await db.destroy();
+    store = await PostgresEventStore.connect(url);
+  });
+  after(async () => store?.dispose());
+
+  /** Appends inside an open transaction on its own connection; returns the commit function. */
+  const openAppend = async (stream: string, type: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query('BEGIN');
+    await client.query(
+      `SELECT * FROM es_append($1, 'any', NULL, ARRAY[$2::uuid], ARRAY[$3::text], ARRAY['{}'::jsonb], ARRAY['{}'::jsonb])`,
+      [stream, randomUUID(), type],
+    );
+    return {
+      commit: async () => {
+        await client.query('COMMIT');
+        await client.end();
+      },
+    };
+  };
+
+  it('delivers both of two transactions that commit out of sequence order to a live subscriber', async () => {
+    const prefix = `xid${randomUUID().slice(0, 8)}`;
+    const subscription = store.subscribeToAll({ fromPosition: 'end', filter: { streamNamePrefixes: [prefix] } });
+    const received = take(subscription, 2);
+    await new Promise((r) => setTimeout(r, 200));
+    const slow = await openAppend(`${prefix}-a`, 'Slow'); // takes the lower sequence value and xid
+    const fast = await openAppend(`${prefix}-b`, 'Fast');
+    await fast.commit(); // commits first, with the higher position
+    await new Promise((r) => setTimeout(r, 700));
+    await slow.commit();
+    expect((await received).map((e) => e.type)).to.deep.equal(['Slow', 'Fast']);
+  });
+
+  it('does not expose a newer commit while an older transaction is still open', async () => {
+    const prefix = `hold${randomUUID().slice(0, 8)}`;
+    const slow = await openAppend(`${prefix}-a`, 'Slow');
+    const fast = await openAppend(`${prefix}-b`, 'Fast');
+    await fast.commit();
+    const visible: string[] = [];
+    for await (const { event: e } of store.readAll({ fromPosition: 'start' })) {
+      if (e.streamId.startsWith(prefix)) visible.push(e.type);
+    }
+    expect(visible).to.deep.equal([]);
+    await slow.commit();
+    for await (const { event: e } of store.readAll({ fromPosition: 'start' })) {
+      if (e.streamId.startsWith(prefix)) visible.push(e.type);
+    }
+    expect(visible).to.deep.equal(['Slow', 'Fast']);
+  });
+
+  it('keeps the revision order of one stream when its writers began out of order', async () => {
+    const stream = `inv-${randomUUID()}`;
+    await store.appendToStream(stream, event('R0'));
+    // A transaction that took its xid early, then appends after a later transaction did.
+    const early = new pg.Client({ connectionString: url });
+    await early.connect();
+    await early.query('BEGIN');
+    await early.query('SELECT pg_current_xact_id()');
+    await store.appendToStream(stream, event('R1'));
+    const { rows } = await early.query(
+      `SELECT result FROM es_append($1, 'any', NULL, ARRAY[$2::uuid], ARRAY['R2'], ARRAY['{}'::jsonb], ARRAY['{}'::jsonb])`,
+      [stream, randomUUID()],
+    );
+    await early.query('ROLLBACK');
+    await early.end();
+    // The early writer is told to retry rather than appending a revision that $all would order first.
+    expect(rows[0].result).to.equal('xid_inversion');
+    expect((await readAllOf(store, stream)).map((e) => e.type)).to.deep.equal(['R0', 'R1']);
+  });
+});

@@ -1,0 +1,91 @@
+// A started service for end-to-end specs: real HTTP on a free port, a fresh database on the shared
+// embedded PostgreSQL, a known project key, and helpers to call it.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { issueProjectKey, ensureProject } from '../../api/bootstrap.js';
+import { loadConfig } from '../../api/config.js';
+import { silentLogger } from '../../api/logger.js';
+import { type RunningService, startService } from '../../api/service.js';
+import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
+import { freshDatabase } from './postgres.js';
+
+export const TEST_KEY = 'test-key-0123456789abcdef-project-one';
+
+export interface TestService {
+  readonly service: RunningService;
+  readonly url: string;
+  readonly key: string;
+  readonly databaseUrl: string;
+  readonly dataDir: string;
+  call(method: string, route: string, options?: CallOptions): Promise<TestResponse>;
+  stop(): Promise<void>;
+}
+
+export interface CallOptions {
+  readonly body?: unknown;
+  /** Sent as is (for malformed JSON). */
+  readonly rawBody?: string;
+  readonly key?: string | null;
+  readonly headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response bodies freely
+  readonly body: any;
+}
+
+export const callService = async (baseUrl: string, defaultKey: string, method: string, route: string, options: CallOptions = {}): Promise<TestResponse> => {
+  const headers: Record<string, string> = { ...options.headers };
+  const key = options.key === undefined ? defaultKey : options.key;
+  if (key !== null) headers['X-API-KEY'] = key;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers['content-type'] ??= 'application/json';
+  const res = await fetch(`${baseUrl}${route}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: kept as text
+  }
+  return { status: res.status, headers: res.headers, body: parsed };
+};
+
+/** Starts the service on a fresh database (or the given one, to test a restart). */
+export const startTestService = async (options: { databaseUrl?: string; dataDir?: string; clock?: () => Date } = {}): Promise<TestService> => {
+  const databaseUrl = options.databaseUrl ?? (await freshDatabase());
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'ct-test-data-'));
+  const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEY: TEST_KEY });
+  const service = await startService(config, { log: silentLogger, ...(options.clock ? { clock: options.clock } : {}) });
+  return {
+    service,
+    url: service.url,
+    key: TEST_KEY,
+    databaseUrl,
+    dataDir,
+    call: (method, route, callOptions) => callService(service.url, TEST_KEY, method, route, callOptions),
+    stop: () => service.stop(),
+  };
+};
+
+/** A second project with its own project-level key, for isolation tests. */
+export const createOtherProject = async (t: TestService, projectId: string, key: string): Promise<void> => {
+  if (projectId === DEFAULT_PROJECT_ID) throw new Error('pick another project id');
+  await ensureProject(t.service.services, projectId, 'Other project');
+  await issueProjectKey(t.service.services, projectId, key, 'other project key');
+};
+
+export const validAccount = (overrides: Record<string, unknown> = {}) => ({
+  loginServer: 'Demo-Server-01',
+  loginAccountNumber: '5001234',
+  loginAccountPassword: 'secret-password',
+  accountTypeId: 1,
+  regionId: 2,
+  alias: 'Main account',
+  ...overrides,
+});
