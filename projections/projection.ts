@@ -13,7 +13,10 @@ export interface Projection {
   readonly tables: readonly (keyof ReadModels)[];
   /** Creates the tables inside `schema` (an empty schema of a new generation). */
   readonly createTables: (db: Kysely<ReadModels> | Transaction<ReadModels>, schema: string) => Promise<void>;
-  /** Applies one event; `db` is already scoped to the generation's schema. */
+  /**
+   * Applies one event; `db` is already scoped to the generation's schema. Use the query builder: raw SQL
+   * is not scoped and would write through the public view into the serving generation.
+   */
   readonly apply: (db: Kysely<ReadModels>, event: RecordedEvent) => Promise<void>;
 }
 

@@ -210,7 +210,10 @@ export class PostgresEventStore implements EventStore {
 
   /** The schema must exist (migrateEventStore). */
   static async connect(connectionString: string, pool?: pg.Pool): Promise<PostgresEventStore> {
-    const store = new PostgresEventStore(pool ?? new pg.Pool({ connectionString, max: 10 }), connectionString);
+    const own = pool ?? new pg.Pool({ connectionString, max: 10 });
+    // An idle client that loses its server emits 'error' on the pool; unhandled, it would end the process.
+    own.on('error', () => undefined);
+    const store = new PostgresEventStore(own, connectionString);
     await store.signal.start();
     return store;
   }
