@@ -1,0 +1,59 @@
+// npm run rebuild [-- --projection NAME]: rebuilds read models from the event store, blue-green (the old
+// generation keeps serving until the new one has caught up), with a progress bar and a final count.
+import cliProgress from 'cli-progress';
+import { sql } from 'kysely';
+import { allProjections, projectionByName } from '../projections/all.js';
+import { rebuildProjection } from '../projections/rebuild.js';
+import { connect, parseArgs } from './support/connect.js';
+
+const main = async (): Promise<void> => {
+  const args = parseArgs(process.argv.slice(2), ['projection', 'help']);
+  if (args.has('help')) {
+    console.log(`usage: npm run rebuild [-- --projection NAME]\nread models: ${allProjections.map((p) => p.name).join(', ')}`);
+    return;
+  }
+  const names = (args.get('projection') ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !projectionByName(n));
+  if (unknown.length) {
+    throw new Error(`unknown read model ${unknown.join(', ')}; known: ${allProjections.map((p) => p.name).join(', ')}`);
+  }
+  const chosen = names.length ? names.map((n) => projectionByName(n)!) : allProjections;
+  const { db, store, config, close } = await connect();
+  try {
+    const total = config.eventStoreConnectionString
+      ? 0
+      : Number((await sql<{ n: string }>`SELECT count(*) AS n FROM es_events`.execute(db)).rows[0]!.n);
+    const tty = process.stdout.isTTY === true;
+    for (const projection of chosen) {
+      const started = Date.now();
+      const bar = new cliProgress.SingleBar(
+        { format: `${projection.name.padEnd(12)} [{bar}] {percentage}% | {value}/{total} events | {eta_formatted} left`, noTTYOutput: false },
+        cliProgress.Presets.shades_classic,
+      );
+      if (tty) bar.start(Math.max(total, 1), 0);
+      let lastLine = 0;
+      const result = await rebuildProjection(db, store, projection, ({ processed }) => {
+        if (tty) bar.update(Math.min(processed, Math.max(total, processed)), { total: Math.max(total, processed) });
+        else if (Date.now() - lastLine > 2000) {
+          lastLine = Date.now();
+          console.log(`${projection.name}: ${processed}${total ? `/${total}` : ''} events`);
+        }
+      });
+      if (tty) {
+        bar.update(result.events);
+        bar.stop();
+      }
+      const seconds = (Date.now() - started) / 1000;
+      console.log(
+        `rebuilt ${projection.name}: ${result.events} events read, ${result.applied} applied, generation ${result.generation}, ${seconds.toFixed(1)} s`,
+      );
+    }
+  } finally {
+    await close();
+  }
+};
+
+main().catch((error: unknown) => {
+  console.error(`rebuild failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
