@@ -71,7 +71,9 @@ export const auditLogsProjection: Projection = {
     await sql`CREATE INDEX ON ${sql.id(schema, 'audit_logs')} (account_id, created)`.execute(db);
   },
   async apply(db, recorded) {
-    let { projectId, accountId, changes } = describe(recorded);
+    const described = describe(recorded);
+    const { accountId, changes } = described;
+    let { projectId } = described;
     if (!projectId && accountId) {
       // A system-initiated account change: the project comes from the account's earlier rows.
       const first = await db.selectFrom('audit_logs').select('project_id').where('account_id', '=', accountId)
