@@ -184,16 +184,21 @@ class PostgresSubscription extends EventEmitter implements Subscription {
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<ResolvedEvent> {
-    while (true) {
-      const next = this.queue.shift();
-      if (next) {
-        if (this.queue.length === 0) this.wakeReader();
-        yield next;
-        continue;
+    try {
+      while (true) {
+        const next = this.queue.shift();
+        if (next) {
+          if (this.queue.length === 0) this.wakeReader();
+          yield next;
+          continue;
+        }
+        if (this.failure) throw this.failure;
+        if (this.stopped) return;
+        await new Promise<void>((resolve) => (this.notify = resolve));
       }
-      if (this.failure) throw this.failure;
-      if (this.stopped) return;
-      await new Promise<void>((resolve) => (this.notify = resolve));
+    } finally {
+      // Leaving the loop (break, return, error) ends the subscription, as with EventStoreDB.
+      await this.unsubscribe();
     }
   }
 }
