@@ -5,7 +5,7 @@ import { accountRoutes } from './accounts/routes.js';
 import { auditLogRoutes } from './auditLogs/routes.js';
 import { authenticate } from './auth.js';
 import { correlationId, requestContext } from './context.js';
-import { errorHandler, notFoundHandler } from './errors.js';
+import { errorHandler, methodNotAllowed, notFoundHandler } from './errors.js';
 import { API_PREFIX, buildOpenApi } from './openapi.js';
 import { type Caller, Routes } from './route.js';
 import type { Services } from './services.js';
@@ -28,7 +28,6 @@ export const createApp = (services: Services): express.Express => {
   app.set('trust proxy', services.config.trustedProxies.length ? [...services.config.trustedProxies] : false);
   app.set('query parser', 'simple');
   app.use(correlationId);
-  app.use(express.json({ limit: '1mb', strict: true, type: ['application/json', 'application/*+json'] }));
 
   const routes = declareRoutes(services);
   const openApi = buildOpenApi(routes.specs, INTERFACE_VERSION);
@@ -38,11 +37,14 @@ export const createApp = (services: Services): express.Express => {
     res.json(openApi);
   });
   api.use(authenticate(services));
+  // Bodies are parsed only for authenticated callers.
+  api.use(express.json({ limit: '1mb', strict: true, type: ['application/json', 'application/*+json'] }));
   routes.mount(api, (req: Request, res: Response) => {
     const caller = res.locals.caller as Caller;
     return { caller, context: requestContext(req, res.locals.correlationId as string, caller) };
   });
   app.use(API_PREFIX, api);
+  app.use(methodNotAllowed(routes, API_PREFIX));
   app.use(notFoundHandler);
   app.use(errorHandler((m, e) => services.log.error(m, e)));
   return app;

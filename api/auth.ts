@@ -13,7 +13,8 @@ export const hashApiKey = (key: string): string => createHash('sha256').update(k
 
 export const generateApiKey = (): string => `ct_${randomBytes(32).toString('base64url')}`;
 
-export const keyPrefix = (key: string): string => key.slice(0, 10);
+/** Enough to recognise a key in a list (`ct_` and four characters), far too little to guess it. */
+export const keyPrefix = (key: string): string => key.slice(0, 7);
 
 export const authenticate =
   (services: Services): RequestHandler =>

@@ -62,6 +62,20 @@ export const errorHandler =
     res.status(500).json({ error: '[INTERNAL_ERROR]', message: 'an unexpected error occurred; it was logged' });
   };
 
+/** A known path asked with a method it does not have: 405 with the methods it does have. */
+export const methodNotAllowed =
+  (routes: { specs: readonly { method: string; path: string }[] }, prefix: string): RequestHandler =>
+  (req, res, next) => {
+    if (!req.path.startsWith(`${prefix}/`)) return next();
+    const path = req.path.slice(prefix.length);
+    const allowed = routes.specs
+      .filter((r) => new RegExp(`^${r.path.replace(/\{\w+\}/g, '[^/]+')}/?$`).test(path))
+      .map((r) => r.method.toUpperCase());
+    if (allowed.length === 0) return next();
+    res.set('Allow', [...new Set(allowed)].join(', '));
+    res.status(405).json({ error: '[METHOD_NOT_ALLOWED]', message: `${req.method} is not allowed here; use ${allowed.join(' or ')}` });
+  };
+
 export const notFoundHandler: RequestHandler = (req, res) => {
   res.status(404).json({ error: '[ENDPOINT_NOT_FOUND]', message: `no endpoint ${req.method} ${req.path}` });
 };

@@ -1,6 +1,7 @@
 // The OpenAPI document, generated from the route declarations and the very schemas that validate requests.
 import type { TSchema } from '@sinclair/typebox';
-import type { RouteSpec } from './route.js';
+import type { ResponseSpec, RouteSpec } from './route.js';
+import { errorResponses } from './shared/schemas.js';
 
 export const API_PREFIX = '/rest/api/v1';
 
@@ -52,10 +53,16 @@ export const buildOpenApi = (specs: readonly RouteSpec[], version: string): Json
   const paths: Record<string, Record<string, Json>> = {};
   for (const spec of specs) {
     const responses: Record<string, Json> = {};
-    for (const [status, r] of Object.entries(spec.responses)) {
-      responses[status] = r.schema
-        ? { description: r.description, content: { 'application/json': { schema: collect(r.schema, components) } } }
-        : { description: r.description };
+    const generic = { ...(spec.body ? errorResponses(413, 415) : {}), ...errorResponses(500), ...spec.responses };
+    for (const [status, r] of Object.entries(generic) as [string, ResponseSpec][]) {
+      const out: Record<string, Json> = { description: r.description };
+      if (r.schema) out.content = { 'application/json': { schema: collect(r.schema, components) } };
+      if (r.headers) {
+        out.headers = Object.fromEntries(
+          Object.entries(r.headers).map(([name, h]) => [name, { description: h.description, schema: collect(h.schema, components) }]),
+        );
+      }
+      responses[status] = out;
     }
     const operation: Record<string, Json> = {
       operationId: spec.operationId,

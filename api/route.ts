@@ -33,6 +33,7 @@ export interface HandlerOutput {
 export interface ResponseSpec {
   readonly description: string;
   readonly schema?: TSchema;
+  readonly headers?: Readonly<Record<string, { readonly description: string; readonly schema: TSchema }>>;
 }
 
 export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
@@ -75,6 +76,10 @@ export class Routes {
           const query = validate(spec.query ?? EMPTY_QUERY, { ...(req.query as object) }, 'query');
           let body: unknown = undefined;
           if (spec.body) {
+            const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+            if (hasBody && !req.is(['application/json', 'application/*+json'])) {
+              throw new ApiError(415, '[UNSUPPORTED_MEDIA_TYPE]', 'send the body as application/json');
+            }
             if (req.body === undefined || isEmptyBody(req)) {
               if (spec.bodyRequired) throw new ApiError(400, '[VALIDATION_FAILED]', 'a JSON request body is required');
               body = {};

@@ -1,6 +1,6 @@
 // What the routers need: the read-model database, the event store, the projection runner (a write
 // answers only after the read models include its events), the credential cipher and the clock.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { CommandMetadata, Decider, RequestContext } from '../domain/shared/command.js';
 import type { ProjectionRunner } from '../projections/runner.js';
 import type { ReadModels } from '../projections/schema.js';
@@ -39,3 +39,17 @@ export const execute = async <Command extends { metadata: CommandMetadata }, Eve
   }
   return result;
 };
+
+/**
+ * Runs `work` while holding a PostgreSQL advisory lock named `name`, so every instance of the service
+ * takes its turn. The lock belongs to one pooled session and is released even when `work` fails.
+ */
+export const oneAtATime = <T>(services: Services, name: string, work: () => Promise<T>): Promise<T> =>
+  services.db.connection().execute(async (conn) => {
+    await sql`SELECT pg_advisory_lock(hashtext(${name}))`.execute(conn);
+    try {
+      return await work();
+    } finally {
+      await sql`SELECT pg_advisory_unlock(hashtext(${name}))`.execute(conn);
+    }
+  });

@@ -37,13 +37,42 @@ const describeError = (where: string, e: ErrorObject): { field: string; message:
   return { field: base, message: e.message ?? 'is invalid' };
 };
 
+/** One message per field: a nullable or anyOf member otherwise reports every branch it did not match. */
 const unique = <T extends { field: string; message: string }>(items: T[]): T[] =>
-  items.filter((item, i) => items.findIndex((o) => o.field === item.field && o.message === item.message) === i);
+  items.filter((item, i) => items.findIndex((o) => o.field === item.field) === i);
+
+/** The first string (or member name) PostgreSQL cannot store: a NUL character or a lone surrogate. */
+const unstorableText = (value: unknown, at: string): string | null => {
+  if (typeof value === 'string') return value.includes('\u0000') || !value.isWellFormed() ? at : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = unstorableText(value[i], `${at}.${i}`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, member] of Object.entries(value)) {
+      const found = unstorableText(key, `${at}.${key}`) ?? unstorableText(member, `${at}.${key}`);
+      if (found) return found;
+    }
+  }
+  return null;
+};
 
 export const validate = <T>(schema: TSchema, value: unknown, where: 'body' | 'query' | 'path'): T => {
+  const unstorable = unstorableText(value, where);
+  if (unstorable) {
+    const message = 'contains a NUL character or an unpaired surrogate';
+    throw new ApiError(400, '[VALIDATION_FAILED]', `${unstorable} ${message}`, [{ field: unstorable, message }]);
+  }
   const fn = compile(where === 'body' ? bodies : strings, schema);
   if (fn(value)) return value as T;
-  const errors = unique((fn.errors ?? []).map((e) => describeError(where, e)));
+  const branchNoise = new Set(['anyOf', 'oneOf', 'type']);
+  const described = (fn.errors ?? []).map((e) => ({ ...describeError(where, e), keyword: e.keyword }));
+  // Prefer the telling error (format, maxLength...) over "must be null" / "must match a schema in anyOf".
+  described.sort((a, b) => Number(branchNoise.has(a.keyword)) - Number(branchNoise.has(b.keyword)));
+  const errors = unique(described).map(({ field, message }) => ({ field, message }));
   const first = errors[0];
   throw new ApiError(
     400,

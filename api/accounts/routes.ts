@@ -7,8 +7,8 @@ import { accountStream, type AccountSettings } from '../../domain/account/events
 import { findAccount, findSameLogin, listAccounts } from '../../projections/accounts/queries.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
-import { commandMetadata, execute, type Services } from '../services.js';
-import { errorResponses } from '../shared/schemas.js';
+import { commandMetadata, execute, oneAtATime, type Services } from '../services.js';
+import { ErrorDTO, errorResponses } from '../shared/schemas.js';
 import { toAccountDTO } from './dto.js';
 import { AccountCreateDTO, AccountDTO, AccountIdParams, AccountQuery, AccountUpdateDTO } from './schemas.js';
 
@@ -71,12 +71,13 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
     tag: 'Accounts',
     operationId: 'listAccounts',
     summary: 'List the accounts of the project',
-    description: 'Filters combine with AND. Text filters are case-insensitive partial matches. Ordered by creation time.',
+    description:
+      'Filters combine with AND. Text filters are case-insensitive partial matches (% and _ match themselves; an empty filter matches everything). Ordered by creation time. An account-level key sees only its own account.',
     query: AccountQuery,
     responses: { 200: { description: 'accounts', schema: Type.Array(AccountDTO) }, ...errorResponses(400, 401) },
     async handler({ query, caller }) {
-      const rows = await listAccounts(services.db, caller.projectId, { limit: 1000, ...query });
-      return { body: rows.filter((r) => !caller.accountId || r.id === caller.accountId).map(toAccountDTO) };
+      const rows = await listAccounts(services.db, caller.projectId, { limit: 1000, ...query, onlyAccountId: caller.accountId });
+      return { body: rows.map(toAccountDTO) };
     },
   });
 
@@ -93,7 +94,7 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
     responses: {
       200: { description: 'the created account', schema: AccountDTO },
       ...errorResponses(400, 401, 403, 404, 409),
-      501: { description: 'asynchronous creation (callbackUrl) is not available in this version' },
+      501: { description: 'asynchronous creation (callbackUrl) is not available in this version', schema: ErrorDTO },
     },
     async handler({ body, caller, context }) {
       if (caller.level === 'ACCOUNT') {
@@ -126,10 +127,13 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
       if (body.callbackUrl !== undefined) {
         throw new ApiError(501, '[ASYNC_CREATION_NOT_AVAILABLE]', 'asynchronous account creation (callbackUrl) is not available yet; omit callbackUrl');
       }
-      if (body.failIfAccountExistsInProject && (await findSameLogin(services.db, caller.projectId, settings))) {
-        throw new ApiError(409, '[ACCOUNT_ALREADY_EXISTS]', 'an account with this login, server and type already exists in the project');
-      }
-      await run(accountId, command);
+      // One creation at a time per project (spec "Limits"), so the duplicate check and the write are one step.
+      await oneAtATime(services, `create-account:${caller.projectId}`, async () => {
+        if (body.failIfAccountExistsInProject && (await findSameLogin(services.db, caller.projectId, settings))) {
+          throw new ApiError(409, '[ACCOUNT_ALREADY_EXISTS]', 'an account with this login, server and type already exists in the project');
+        }
+        await run(accountId, command);
+      });
       return respondWithAccount(caller, accountId);
     },
   });
@@ -219,7 +223,15 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
     description:
       'Only an Active account (409 [ACCOUNT_NOT_ACTIVE] otherwise). At most once every 30 minutes per account: earlier gives 429 [RECONNECT_TOO_FREQUENT] with a Retry-After header and details.nextAllowedAt.',
     params: AccountIdParams,
-    responses: { 204: { description: 'reconnect requested' }, ...errorResponses(400, 401, 404, 409, 429) },
+    responses: {
+      204: { description: 'reconnect requested' },
+      ...errorResponses(400, 401, 404, 409),
+      429: {
+        description: 'reconnected less than 30 minutes ago ([RECONNECT_TOO_FREQUENT]); details.nextAllowedAt says when',
+        schema: ErrorDTO,
+        headers: { 'Retry-After': { description: 'seconds until a reconnect is allowed', schema: Type.Integer({ minimum: 1 }) } },
+      },
+    },
     async handler({ params, caller, context }) {
       checkAccountScope(caller, params.accountId);
       await run(params.accountId, {

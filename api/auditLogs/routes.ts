@@ -1,12 +1,13 @@
 // Audit logs (spec: GET /accounts/{accountId}/auditLogs, GET /projects/{projectId}/auditLogs): every change
 // made through the API, newest first, with who (API key id), from where (client IP), what and when.
 import { type Static, Type } from '@sinclair/typebox';
+import { DateTime } from 'luxon';
 import { listAuditLogs } from '../../projections/auditLogs/queries.js';
 import { loadAccount } from '../accounts/routes.js';
 import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
 import type { Services } from '../services.js';
-import { errorResponses, Int32, IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
+import { errorResponses, Int32, IsoDateOrDateTime, IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
 
 export const AuditLogDTO = Type.Object(
   {
@@ -31,28 +32,37 @@ const AuditLogQuery = Type.Object(
   {
     limit: Type.Optional(Int32({ minimum: 1, maximum: 1000, description: 'default 100' })),
     offset: Type.Optional(Int32({ minimum: 0, description: 'default 0' })),
-    startDate: Type.Optional(IsoDateTime),
-    endDate: Type.Optional(IsoDateTime),
+    startDate: Type.Optional(IsoDateOrDateTime),
+    endDate: Type.Optional(IsoDateOrDateTime),
   },
   { additionalProperties: false },
 );
 type Query = Static<typeof AuditLogQuery>;
 
-const checkRange = (q: Query): void => {
-  if (q.startDate && q.endDate && new Date(q.startDate) > new Date(q.endDate)) {
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A date-time as given; a whole day as its first (start) or last (end) millisecond in UTC. */
+const bound = (value: string | undefined, edge: 'start' | 'end'): string | undefined => {
+  if (!value || !DAY.test(value)) return value;
+  const day = DateTime.fromISO(value, { zone: 'utc' });
+  return (edge === 'start' ? day.startOf('day') : day.endOf('day')).toISO()!;
+};
+
+const range = (q: Query): { startDate?: string; endDate?: string } => {
+  const startDate = bound(q.startDate, 'start');
+  const endDate = bound(q.endDate, 'end');
+  if (startDate && endDate && new Date(startDate) > new Date(endDate)) {
     throw new ApiError(400, '[VALIDATION_FAILED]', 'startDate must not be after endDate');
   }
+  return { ...(startDate ? { startDate } : {}), ...(endDate ? { endDate } : {}) };
 };
 
 const iso = (v: Date | string): string => new Date(v).toISOString();
 
 export const auditLogRoutes = (routes: Routes, services: Services): void => {
   const list = async (projectId: string, q: Query, accountId?: string) => {
-    checkRange(q);
     const rows = await listAuditLogs(services.db, projectId, {
       ...(accountId ? { accountId } : {}),
-      ...(q.startDate ? { startDate: q.startDate } : {}),
-      ...(q.endDate ? { endDate: q.endDate } : {}),
+      ...range(q),
       limit: q.limit ?? 100,
       offset: q.offset ?? 0,
     });

@@ -3,6 +3,11 @@ import { type TSchema, Type } from '@sinclair/typebox';
 
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
 export const IsoDateTime = Type.String({ format: 'date-time', description: 'ISO 8601 date-time with offset' });
+/** A query bound: a date-time, or a whole day (YYYY-MM-DD, UTC: from its first to its last millisecond). */
+export const IsoDateOrDateTime = Type.String({
+  anyOf: [{ format: 'date-time' }, { format: 'date' }],
+  description: 'ISO 8601 date-time with offset, or a date (YYYY-MM-DD, a whole UTC day)',
+});
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const ErrorDTO = Type.Object(
@@ -28,7 +33,10 @@ export const errorResponses = (...statuses: number[]) =>
           403: 'the key may not do this',
           404: 'unknown resource, or one of another project',
           409: 'the resource is in a state that does not allow this',
-          429: 'too frequent',
+          413: 'the body is larger than 1 MB',
+          415: 'the body is not application/json',
+          429: 'too frequent; Retry-After says when to try again',
+          500: 'unexpected error (logged); nothing was changed unless the write was acknowledged',
         }[s] ?? 'error',
         schema: ErrorDTO,
       },

@@ -12,6 +12,8 @@ export interface AccountFilter {
   readonly accountStatusId?: number;
   readonly limit?: number;
   readonly offset?: number;
+  /** An account-level API key sees its own account only. */
+  readonly onlyAccountId?: string | null;
 }
 
 /** A LIKE pattern that matches `text` anywhere, with its own wildcards taken literally. */
@@ -19,17 +21,18 @@ export const containsPattern = (text: string): string => `%${text.replace(/[\\%_
 
 export const listAccounts = (db: Kysely<ReadModels>, projectId: string, filter: AccountFilter) => {
   let q = db.selectFrom('accounts').selectAll().where('project_id', '=', projectId);
+  if (filter.onlyAccountId) q = q.where('id', '=', filter.onlyAccountId);
   if (filter.accountTypeId !== undefined) q = q.where('account_type_id', '=', filter.accountTypeId);
   if (filter.regionId !== undefined) q = q.where('region_id', '=', filter.regionId);
   // Deleted accounts are listed only when asked for by status.
   q = filter.accountStatusId !== undefined
     ? q.where('account_status_id', '=', filter.accountStatusId)
     : q.where('account_status_id', '<>', AccountStatus.Deleted);
-  if (filter.loginServer !== undefined) q = q.where('login_server', 'ilike', containsPattern(filter.loginServer));
-  if (filter.loginAccountNumber !== undefined) {
+  if (filter.loginServer) q = q.where('login_server', 'ilike', containsPattern(filter.loginServer));
+  if (filter.loginAccountNumber) {
     q = q.where('login_account_number', 'ilike', containsPattern(filter.loginAccountNumber));
   }
-  if (filter.alias !== undefined) q = q.where('alias', 'ilike', containsPattern(filter.alias));
+  if (filter.alias) q = q.where('alias', 'ilike', containsPattern(filter.alias));
   q = q.orderBy('created').orderBy('id');
   if (filter.limit !== undefined) q = q.limit(filter.limit);
   if (filter.offset !== undefined) q = q.offset(filter.offset);

@@ -49,7 +49,7 @@ const describe = (recorded: RecordedEvent): { projectId: string | null; accountI
 
 export const auditLogsProjection: Projection = {
   name: 'audit_logs',
-  version: 1,
+  version: 2,
   handles: [...accountEventTypes, ...projectEventTypes, ...apiKeyEventTypes],
   tables: ['audit_logs'],
   async createTables(db, schema) {
@@ -96,7 +96,8 @@ export const auditLogsProjection: Projection = {
       method: text(m.method),
       path: text(m.path),
       correlation_id: text(m.correlationId),
-      created: recorded.created,
+      // When the request was received (the command's clock), not when the row was written.
+      created: typeof m.receivedAt === 'string' && !Number.isNaN(Date.parse(m.receivedAt)) ? m.receivedAt : recorded.created,
     }).onConflict((oc) => oc.column('id').doNothing()).execute();
   },
 };

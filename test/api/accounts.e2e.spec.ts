@@ -196,8 +196,8 @@ describe('accounts API end to end', () => {
         expect(res.body.id).not.to.be.oneOf([gone.id, elsewhere.body.id]);
       });
 
-      // BUG (see report): the duplicate check reads the read model and then appends, with nothing in
-      // between that stops a concurrent request doing the same, so all five requests create an account.
+      // Regression: the duplicate check read the read model, then appended, with nothing in between to stop
+      // a concurrent request; five racing requests created five accounts. Creation is now one at a time.
       it('concurrent creations of the same login with the flag create exactly one account', async () => {
         const race = { loginServer: 'Race-Server', loginAccountNumber: '920001', accountTypeId: 8 };
 

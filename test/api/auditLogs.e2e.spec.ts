@@ -83,7 +83,7 @@ describe('audit logs end to end', () => {
     await write('DELETE', `/accounts/${b}`);
     await write('POST', '/accounts', { body: validAccount({ alias: 'Elsewhere' }), key: OTHER_KEY });
 
-    const issued = (await projectLogs('?limit=1000')).find((l) => l.action === 'ApiKeyIssued' && l.changes.keyPrefix === TEST_KEY.slice(0, 10));
+    const issued = (await projectLogs('?limit=1000')).find((l) => l.action === 'ApiKeyIssued' && l.changes.keyPrefix === TEST_KEY.slice(0, 7));
     expect(issued, 'the ApiKeyIssued entry of the test key').not.to.equal(undefined);
     testKeyId = issued!.changes.apiKeyId as string;
   });
@@ -325,5 +325,24 @@ describe('audit logs end to end', () => {
       expect(unsafeLog.correlationId).to.equal(unsafe.headers.get('x-correlation-id'));
       expect(unsafeLog.correlationId).not.to.equal(noneLog.correlationId);
     });
+  });
+});
+
+describe('audit log date filters with whole days', () => {
+  let t: Awaited<ReturnType<typeof startTestService>>;
+  before(async () => {
+    t = await startTestService({ clock: () => new Date('2026-03-10T23:59:30.000Z') });
+    await t.call('POST', '/accounts', { body: validAccount({ alias: 'late in the day' }) });
+  });
+  after(() => t.stop());
+
+  it('a date (YYYY-MM-DD) covers the whole UTC day, at both ends', async () => {
+    const same = await t.call('GET', '/projects/00000000-0000-4000-8000-000000000001/auditLogs?startDate=2026-03-10&endDate=2026-03-10');
+    expect(same.status).to.equal(200);
+    expect(same.body.map((l: { action: string }) => l.action)).to.include('AccountCreated');
+    const next = await t.call('GET', '/projects/00000000-0000-4000-8000-000000000001/auditLogs?startDate=2026-03-11');
+    expect(next.body).to.deep.equal([]);
+    const entry = same.body.find((l: { action: string }) => l.action === 'AccountCreated');
+    expect(entry.created).to.equal('2026-03-10T23:59:30.000Z');
   });
 });

@@ -124,12 +124,12 @@ describe('bad input end to end', () => {
       });
     });
 
-    it('no body at all, or a body that is not JSON, gives 400 [VALIDATION_FAILED] on POST and PUT', async () => {
+    it('no body at all gives 400 [VALIDATION_FAILED] on POST and PUT; a body that is not JSON gives 415', async () => {
       await expectNothingChanged(async () => {
         expectError(await t.call('POST', '/accounts'), 400, '[VALIDATION_FAILED]');
         expectError(await t.call('PUT', `/accounts/${accountId}`), 400, '[VALIDATION_FAILED]');
         const text = await t.call('POST', '/accounts', { rawBody: JSON.stringify(validAccount()), headers: { 'content-type': 'text/plain' } });
-        expectError(text, 400, '[VALIDATION_FAILED]');
+        expectError(text, 415, '[UNSUPPORTED_MEDIA_TYPE]');
       });
     });
 
@@ -179,8 +179,8 @@ describe('bad input end to end', () => {
       });
     });
 
-    // BUG (see report): PostgreSQL cannot store U+0000 or a lone surrogate in jsonb, so the append fails
-    // and the service answers 500 [INTERNAL_ERROR]. Correct: refuse the text up front with a 400.
+    // Regression: PostgreSQL cannot store U+0000 or a lone surrogate in jsonb; the append failed with
+    // 500 [INTERNAL_ERROR]. Such text is now refused up front with a 400.
     it('text the store cannot hold (a NUL character, a lone surrogate) gives 400 [VALIDATION_FAILED], not a server error', async () => {
       await expectNothingChanged(async () => {
         const nul = await t.call('POST', '/accounts', { body: validAccount({ alias: 'before\u0000after' }) });
@@ -276,9 +276,20 @@ describe('bad input end to end', () => {
       await expectNothingChanged(async () => {
         expectError(await t.call('GET', '/no-such-thing'), 404, '[ENDPOINT_NOT_FOUND]');
         expectError(await t.call('POST', '/accounts/no/such/route', { body: {} }), 404, '[ENDPOINT_NOT_FOUND]');
-        expectError(await t.call('PATCH', `/accounts/${accountId}`, { body: { alias: 'x' } }), 404, '[ENDPOINT_NOT_FOUND]');
         expectError(await t.call('POST', `/accounts/${accountId}/actions/explode`), 404, '[ENDPOINT_NOT_FOUND]');
       });
+    });
+
+    it('a known path with a method it does not have gives 405 [METHOD_NOT_ALLOWED] with an Allow header', async () => {
+      await expectNothingChanged(async () => {
+        const res = await t.call('PATCH', `/accounts/${accountId}`, { body: { alias: 'x' } });
+        expectError(res, 405, '[METHOD_NOT_ALLOWED]');
+        expect(res.headers.get('allow')).to.equal('GET, PUT, DELETE');
+      });
+    });
+
+    it('a malformed body from a caller without a key is refused as unauthenticated, before it is parsed', async () => {
+      expectError(await t.call('POST', '/accounts', { rawBody: '{not json', key: null }), 401, '[API_KEY_MISSING]');
     });
   });
 
@@ -338,8 +349,7 @@ describe('bad input end to end', () => {
       }
     });
 
-    // BUG (see report): a NUL byte in a text filter reaches PostgreSQL, which refuses it, and the service
-    // answers 500 [INTERNAL_ERROR]. Correct: 400 [VALIDATION_FAILED] for the parameter, or simply no match.
+    // Regression: a NUL byte in a text filter reached PostgreSQL, which refused it: 500 [INTERNAL_ERROR].
     it('a NUL character in a text filter is refused with 400 or matches nothing, never a server error', async () => {
       for (const filter of ['loginServer', 'loginAccountNumber', 'alias']) {
         const res = await t.call('GET', `/accounts?${filter}=a%00b`);
