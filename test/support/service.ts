@@ -8,6 +8,7 @@ import { loadConfig } from '../../api/config.js';
 import { silentLogger } from '../../api/logger.js';
 import { type RunningService, startService } from '../../api/service.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
+import { checkResponse } from './contract.js';
 import { freshDatabase } from './postgres.js';
 
 export const TEST_KEY = 'test-key-0123456789abcdef-project-one';
@@ -28,6 +29,8 @@ export interface CallOptions {
   readonly rawBody?: string;
   readonly key?: string | null;
   readonly headers?: Record<string, string>;
+  /** Default true: the response must match the route's OpenAPI declaration. */
+  readonly checkContract?: boolean;
 }
 
 export interface TestResponse {
@@ -53,6 +56,7 @@ export const callService = async (baseUrl: string, defaultKey: string, method: s
   } catch {
     // not JSON: kept as text
   }
+  if (options.checkContract !== false) checkResponse(method, route, res.status, parsed);
   return { status: res.status, headers: res.headers, body: parsed };
 };
 
