@@ -171,32 +171,20 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
     },
   });
 
-  routes.add<{ accountId: string }, unknown, unknown>({
-    method: 'delete',
-    path: '/accounts/{accountId}',
-    tag: 'Accounts',
-    operationId: 'deleteAccount',
-    summary: 'Delete an account (final)',
-    description: 'The account moves to status Deleted (4) and refuses every later change. Deleting it again changes nothing. Answers with the deleted account.',
-    params: AccountIdParams,
-    responses: accountResponses,
-    async handler({ params, caller, context }) {
-      checkAccountScope(caller, params.accountId);
-      await run(params.accountId, {
-        type: 'DeleteAccount',
-        data: { accountId: params.accountId, projectId: caller.projectId },
-        metadata: commandMetadata(services, context),
-      });
-      return respondWithAccount(caller, params.accountId);
-    },
-  });
-
-  const lifecycle = (action: 'start' | 'stop', type: 'StartAccount' | 'StopAccount', summary: string, description: string) =>
+  /** delete, start, stop: a command on one account that answers with the account as it is afterwards. */
+  const lifecycle = (
+    method: 'post' | 'delete',
+    path: string,
+    type: 'DeleteAccount' | 'StartAccount' | 'StopAccount',
+    operationId: string,
+    summary: string,
+    description: string,
+  ) =>
     routes.add<{ accountId: string }, unknown, unknown>({
-      method: 'post',
-      path: `/accounts/{accountId}/actions/${action}`,
+      method,
+      path,
       tag: 'Accounts',
-      operationId: `${action}Account`,
+      operationId,
       summary,
       description,
       params: AccountIdParams,
@@ -211,8 +199,10 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
         return respondWithAccount(caller, params.accountId);
       },
     });
-  lifecycle('start', 'StartAccount', 'Start (connect) an account', 'New or Stopped becomes Active; Active stays Active. A deleted account gives 409 [ACCOUNT_DELETED].');
-  lifecycle('stop', 'StopAccount', 'Stop (disconnect) an account', 'New or Active becomes Stopped; Stopped stays Stopped. A deleted account gives 409 [ACCOUNT_DELETED].');
+  lifecycle('delete', '/accounts/{accountId}', 'DeleteAccount', 'deleteAccount', 'Delete an account (final)',
+    'The account moves to status Deleted (4) and refuses every later change. Deleting it again changes nothing. Answers with the deleted account.');
+  lifecycle('post', '/accounts/{accountId}/actions/start', 'StartAccount', 'startAccount', 'Start (connect) an account', 'New or Stopped becomes Active; Active stays Active. A deleted account gives 409 [ACCOUNT_DELETED].');
+  lifecycle('post', '/accounts/{accountId}/actions/stop', 'StopAccount', 'stopAccount', 'Stop (disconnect) an account', 'New or Active becomes Stopped; Stopped stays Stopped. A deleted account gives 409 [ACCOUNT_DELETED].');
 
   routes.add<{ accountId: string }, unknown, unknown>({
     method: 'post',
