@@ -4,6 +4,7 @@ import express, { type Request, type Response } from 'express';
 import { accountRoutes } from './accounts/routes.js';
 import { auditLogRoutes } from './auditLogs/routes.js';
 import { authenticate } from './auth.js';
+import { copierRoutes } from './copiers/routes.js';
 import { correlationId, requestContext } from './context.js';
 import { errorHandler, methodNotAllowed, notFoundHandler } from './errors.js';
 import { API_PREFIX, buildOpenApi } from './openapi.js';
@@ -15,6 +16,8 @@ export const INTERFACE_VERSION = '1.2.6';
 
 export const declareRoutes = (services: Services): Routes => {
   const routes = new Routes();
+  // Copier routes first: /accounts/masters and /accounts/activateAllCopiers precede /accounts/{accountId}.
+  copierRoutes(routes, services);
   accountRoutes(routes, services);
   auditLogRoutes(routes, services);
   typeRoutes(routes);

@@ -2,6 +2,7 @@
 import { accountsProjection } from './accounts/projector.js';
 import { apiKeysProjection } from './apiKeys/projector.js';
 import { auditLogsProjection } from './auditLogs/projector.js';
+import { copiersProjection } from './copiers/projector.js';
 import type { Projection } from './projection.js';
 import { projectsProjection } from './projects/projector.js';
 
@@ -9,6 +10,7 @@ export const allProjections: readonly Projection[] = [
   projectsProjection,
   apiKeysProjection,
   accountsProjection,
+  copiersProjection,
   auditLogsProjection,
 ];
 

@@ -63,6 +63,18 @@ export interface ProjectsTable {
   created: Timestamp;
 }
 
+export interface CopiersTable {
+  id: string;
+  project_id: string;
+  from_account_id: string;
+  to_account_id: string;
+  active: boolean;
+  monitor_only: boolean;
+  settings: ColumnType<unknown, string, string>;
+  created: Timestamp;
+  updated: Timestamp;
+}
+
 export interface ProjectionRegistryTable {
   name: string;
   version: number;
@@ -77,5 +89,6 @@ export interface ReadModels {
   audit_logs: AuditLogsTable;
   api_keys: ApiKeysTable;
   projects: ProjectsTable;
+  copiers: CopiersTable;
   projection_registry: ProjectionRegistryTable;
 }

@@ -1,10 +1,11 @@
-import type { Selectable } from 'kysely';
-import type { AccountsTable } from '../../projections/schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import { copierFlags } from '../../projections/copiers/queries.js';
+import type { AccountsTable, ReadModels } from '../../projections/schema.js';
 
 const iso = (value: Date | string): string => new Date(value).toISOString();
 
 /** AccountDTO from the accounts read model. The password never leaves the service. */
-export const toAccountDTO = (row: Selectable<AccountsTable>) => ({
+export const toAccountDTO = (row: Selectable<AccountsTable>, flags = { monitorOnly: false, disabled: false }) => ({
   id: row.id,
   created: iso(row.created),
   loginServer: row.login_server,
@@ -15,12 +16,17 @@ export const toAccountDTO = (row: Selectable<AccountsTable>) => ({
   accountStatusId: row.account_status_id,
   propFirm: row.prop_firm,
   tradingDisabled: row.trading_disabled,
-  // Copiers arrive with the copier area; until then no account has any.
-  hasMonitorOnlyCopiers: false,
-  hasDisabledCopiers: false,
+  hasMonitorOnlyCopiers: flags.monitorOnly,
+  hasDisabledCopiers: flags.disabled,
   nativeMode: row.native_mode,
   closeUnmanagedPositions: row.close_unmanaged_positions,
   dedicatedIp: row.dedicated_ip,
   myHomeIp: row.my_home_ip,
   proxy: (row.proxy ?? null) as { host: string; port: number; username?: string | null } | null,
 });
+
+/** AccountDTOs with the copier flags of each account (its own copiers, as the slave). */
+export const toAccountDTOs = async (db: Kysely<ReadModels>, projectId: string, rows: readonly Selectable<AccountsTable>[]) => {
+  const flags = await copierFlags(db, projectId, rows.map((r) => r.id));
+  return rows.map((r) => toAccountDTO(r, flags.get(r.id)));
+};

@@ -9,7 +9,7 @@ import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
 import { commandMetadata, execute, oneAtATime, type Services } from '../services.js';
 import { ErrorDTO, errorResponses } from '../shared/schemas.js';
-import { toAccountDTO } from './dto.js';
+import { toAccountDTOs } from './dto.js';
 import { AccountCreateDTO, AccountDTO, AccountIdParams, AccountQuery, AccountUpdateDTO } from './schemas.js';
 
 type CreateBody = Static<typeof AccountCreateDTO>;
@@ -62,7 +62,7 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
     execute(services, accountStream(accountId), accountDecider, command);
 
   const respondWithAccount = async (caller: Caller, accountId: string) => ({
-    body: toAccountDTO(await loadAccount(services, caller, accountId)),
+    body: (await toAccountDTOs(services.db, caller.projectId, [await loadAccount(services, caller, accountId)]))[0],
   });
 
   routes.add<unknown, Static<typeof AccountQuery>, unknown>({
@@ -77,7 +77,7 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
     responses: { 200: { description: 'accounts', schema: Type.Array(AccountDTO) }, ...errorResponses(400, 401) },
     async handler({ query, caller }) {
       const rows = await listAccounts(services.db, caller.projectId, { limit: 1000, ...query, onlyAccountId: caller.accountId });
-      return { body: rows.map(toAccountDTO) };
+      return { body: await toAccountDTOs(services.db, caller.projectId, rows) };
     },
   });
 

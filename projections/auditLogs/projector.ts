@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import { accountEventTypes, type AccountEvent } from '../../domain/account/events.js';
 import { apiKeyEventTypes, type ApiKeyEvent } from '../../domain/apiKey/events.js';
+import { copierEventTypes, type CopierEvent } from '../../domain/copier/events.js';
 import { projectEventTypes, type ProjectEvent } from '../../domain/project/events.js';
 import type { RecordedEvent } from '../../store/port.js';
 import type { Projection } from '../projection.js';
@@ -21,7 +22,7 @@ const masked = (settings: object): Record<string, unknown> => {
 const statusNames: Record<string, number> = { AccountStarted: 2, AccountStopped: 3, AccountDeleted: 4 };
 
 const describe = (recorded: RecordedEvent): { projectId: string | null; accountId: string | null; changes: unknown } => {
-  const event = recorded as unknown as AccountEvent | ProjectEvent | ApiKeyEvent;
+  const event = recorded as unknown as AccountEvent | ProjectEvent | ApiKeyEvent | CopierEvent;
   const contextProject = typeof recorded.metadata.projectId === 'string' ? recorded.metadata.projectId : null;
   switch (event.type) {
     case 'AccountCreated':
@@ -38,6 +39,15 @@ const describe = (recorded: RecordedEvent): { projectId: string | null; accountI
       };
     case 'AccountReconnectRequested':
       return { projectId: contextProject, accountId: event.data.accountId, changes: {} };
+    case 'CopierCreated': {
+      const { copierId, fromAccountId, settings } = event.data;
+      return { projectId: event.data.projectId, accountId: event.data.toAccountId, changes: { copierId, fromAccountId, ...settings } };
+    }
+    case 'CopierUpdated':
+      return { projectId: contextProject, accountId: event.data.toAccountId, changes: { copierId: event.data.copierId, ...event.data.changes } };
+    case 'CopierResyncRequested':
+    case 'CopierDeleted':
+      return { projectId: contextProject, accountId: event.data.toAccountId, changes: { copierId: event.data.copierId } };
     case 'ProjectCreated':
       return { projectId: event.data.projectId, accountId: null, changes: { name: event.data.name } };
     case 'ApiKeyIssued': {
@@ -49,8 +59,8 @@ const describe = (recorded: RecordedEvent): { projectId: string | null; accountI
 
 export const auditLogsProjection: Projection = {
   name: 'audit_logs',
-  version: 2,
-  handles: [...accountEventTypes, ...projectEventTypes, ...apiKeyEventTypes],
+  version: 3,
+  handles: [...accountEventTypes, ...copierEventTypes, ...projectEventTypes, ...apiKeyEventTypes],
   tables: ['audit_logs'],
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'audit_logs')} (

@@ -30,7 +30,8 @@ export const checkResponse = (method: string, route: string, status: number, bod
   }
   let validate = compiled.get(declared.schema);
   if (!validate) {
-    validate = ajv.compile(JSON.parse(JSON.stringify(declared.schema)));
+    // The same named schema may appear twice (AccountDTO in MasterAccountSummaryDTO): drop the $id names.
+    validate = ajv.compile(JSON.parse(JSON.stringify(declared.schema), (key, value: unknown) => (key === '$id' ? undefined : value)));
     compiled.set(declared.schema, validate);
   }
   if (!validate(body)) {

@@ -1,0 +1,19 @@
+import type { CommandMetadata } from '../shared/command.js';
+import type { CopierSettings } from './settings.js';
+
+interface Target {
+  readonly copierId: string;
+  readonly projectId: string;
+  /** The slave account in the request path: a copier is reached only through its own account. */
+  readonly toAccountId: string;
+}
+
+export type CopierCommand =
+  | {
+      type: 'CreateCopier';
+      data: Target & { fromAccountId: string; settings: CopierSettings };
+      metadata: CommandMetadata;
+    }
+  | { type: 'UpdateCopier'; data: Target & { changes: Partial<CopierSettings> }; metadata: CommandMetadata }
+  | { type: 'ResyncCopier'; data: Target; metadata: CommandMetadata }
+  | { type: 'DeleteCopier'; data: Target; metadata: CommandMetadata };

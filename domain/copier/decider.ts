@@ -1,0 +1,101 @@
+// The copier aggregate: a link from a master account to the slave account it belongs to. Whether the
+// two accounts exist, and whether the link would close a cycle, is checked against the read models
+// before the command (they span several aggregates); the decider keeps the copier's own rules.
+import type { Decider } from '../shared/command.js';
+import { illegalState, invalid, notFound } from '../shared/errors.js';
+import type { CopierCommand } from './commands.js';
+import type { CopierEvent } from './events.js';
+import type { CopierSettings } from './settings.js';
+
+export interface Copier {
+  readonly exists: boolean;
+  readonly deleted: boolean;
+  readonly projectId: string;
+  readonly fromAccountId: string;
+  readonly toAccountId: string;
+  readonly settings: CopierSettings | null;
+}
+
+export const initialState: Copier = { exists: false, deleted: false, projectId: '', fromAccountId: '', toAccountId: '', settings: null };
+
+/** Rules between members, beyond what the request schema checks one member at a time. */
+export const checkSettings = (s: CopierSettings): void => {
+  if (s.scaleType === 'FIXED_LOT' && !(s.fixedLotSize && s.fixedLotSize > 0)) {
+    throw invalid('[VALIDATION_FAILED]', 'scaleType FIXED_LOT needs fixedLotSize above 0', { field: 'body.fixedLotSize' });
+  }
+  if (s.maxLotSize !== null && s.maxLotSize <= 0) {
+    throw invalid('[VALIDATION_FAILED]', 'maxLotSize must be above 0, or null for no cap', { field: 'body.maxLotSize' });
+  }
+  if (s.maximumLot !== null && s.maximumLot <= 0) {
+    throw invalid('[VALIDATION_FAILED]', 'maximumLot must be above 0, or null for none', { field: 'body.maximumLot' });
+  }
+};
+
+const existing = (state: Copier, data: { copierId: string; projectId: string; toAccountId: string }): Copier & { settings: CopierSettings } => {
+  if (!state.exists || state.deleted || state.projectId !== data.projectId || state.toAccountId !== data.toAccountId || !state.settings) {
+    throw notFound('[COPIER_NOT_FOUND]', `copier ${data.copierId} not found`);
+  }
+  return state as Copier & { settings: CopierSettings };
+};
+
+const changed = (current: CopierSettings, changes: Partial<CopierSettings>): Partial<CopierSettings> => {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(changes)) {
+    if (value !== undefined && JSON.stringify(current[key as keyof CopierSettings]) !== JSON.stringify(value)) out[key] = value;
+  }
+  return out as Partial<CopierSettings>;
+};
+
+export const decide = (command: CopierCommand, state: Copier): CopierEvent[] => {
+  const at = command.metadata.now;
+  const { copierId, toAccountId } = command.data;
+  switch (command.type) {
+    case 'CreateCopier': {
+      if (state.exists) throw illegalState('[COPIER_ALREADY_EXISTS]', `copier ${copierId} already exists`);
+      const { projectId, fromAccountId, settings } = command.data;
+      if (fromAccountId === toAccountId) {
+        throw invalid('[COPIER_SELF_REFERENCE]', 'a copier cannot copy an account to itself');
+      }
+      checkSettings(settings);
+      return [{ type: 'CopierCreated', data: { copierId, projectId, fromAccountId, toAccountId, settings, at } }];
+    }
+    case 'UpdateCopier': {
+      const copier = existing(state, command.data);
+      checkSettings({ ...copier.settings, ...command.data.changes });
+      const changes = changed(copier.settings, command.data.changes);
+      return Object.keys(changes).length ? [{ type: 'CopierUpdated', data: { copierId, toAccountId, changes, at } }] : [];
+    }
+    case 'ResyncCopier':
+      existing(state, command.data);
+      return [{ type: 'CopierResyncRequested', data: { copierId, toAccountId, at } }];
+    case 'DeleteCopier':
+      existing(state, command.data);
+      return [{ type: 'CopierDeleted', data: { copierId, toAccountId, at } }];
+    default: {
+      const unhandled: never = command;
+      throw new Error(`unhandled command ${JSON.stringify(unhandled)}`);
+    }
+  }
+};
+
+export const evolve = (state: Copier, event: CopierEvent): Copier => {
+  switch (event.type) {
+    case 'CopierCreated':
+      return {
+        exists: true,
+        deleted: false,
+        projectId: event.data.projectId,
+        fromAccountId: event.data.fromAccountId,
+        toAccountId: event.data.toAccountId,
+        settings: event.data.settings,
+      };
+    case 'CopierUpdated':
+      return { ...state, settings: state.settings && { ...state.settings, ...event.data.changes } };
+    case 'CopierDeleted':
+      return { ...state, deleted: true };
+    default:
+      return state;
+  }
+};
+
+export const copierDecider: Decider<CopierCommand, CopierEvent, Copier> = { decide, evolve, initialState };
