@@ -1,0 +1,13 @@
+// Deterministic slave order ids (ARCHITECTURE.md, "Engine"): uuid v5 of the master event id, the
+// copier id and the action. A crash and replay of the same master event computes the same id, and the
+// venue, which gets it as the client order id, refuses to place the order a second time.
+import { v5 as uuidv5 } from 'uuid';
+import type { TradeAction } from './types.js';
+
+/** Fixed forever: changing it would give every replayed event new ids. */
+export const SLAVE_ORDER_ID_NAMESPACE = '66d53390-b185-48ce-8135-05019e88f64e';
+
+export type SlaveOrderAction = TradeAction['type'];
+
+export const slaveOrderId = (masterEventId: string, copierId: string, action: SlaveOrderAction): string =>
+  uuidv5(`${masterEventId}/${copierId}/${action}`, SLAVE_ORDER_ID_NAMESPACE);

@@ -1,0 +1,226 @@
+// What the copy rules see and what they answer. The engine turns venue changes of a master account
+// into MasterEvents, gathers the slave's view and the symbol data, and asks `decideCopy` what to do;
+// the answer is a list of CopyActions, each either an order to place or a skip with its reason.
+import type { CopierSettings } from '../copier/settings.js';
+
+/** Volume in lots. */
+export type Lots = number;
+
+/** The spelling of PositionRequestDTO `orderType` and FeatureOrderTypeFilterDTO. */
+export type MarketOrderType = 'Buy' | 'Sell';
+export type PendingOrderType = 'BuyLimit' | 'SellLimit' | 'BuyStop' | 'SellStop';
+export type OrderType = MarketOrderType | PendingOrderType;
+
+/** A symbol's trading specification at one broker (venues.md §5.2: MT's SYMBOL_VOLUME_* and digits). */
+export interface SymbolSpec {
+  readonly symbol: string;
+  readonly minLot: Lots;
+  readonly maxLot: Lots;
+  readonly lotStep: Lots;
+  readonly digits: number;
+  /** 10^-digits. */
+  readonly point: number;
+  /** Units of the base asset per lot. */
+  readonly contractSize: number;
+}
+
+/** What a master position or pending order carries when it appears. */
+export interface MasterTrade<T extends OrderType = OrderType> {
+  readonly masterPositionId: string;
+  readonly symbol: string;
+  readonly orderType: T;
+  readonly volume: Lots;
+  /** Fill price of a position; trigger price of a pending order. */
+  readonly openPrice: number;
+  /** Absolute prices; null = none. */
+  readonly stopLoss: number | null;
+  readonly takeProfit: number | null;
+  readonly comment: string | null;
+  readonly magicNumber: number | null;
+}
+
+interface MasterRef {
+  readonly masterPositionId: string;
+  readonly symbol: string;
+}
+
+interface Event<Type extends string, Data> {
+  readonly type: Type;
+  /** The id of the master's event in the store: the seed of the slave's client order ids. */
+  readonly eventId: string;
+  readonly data: Data;
+}
+
+export type MasterPositionOpened = Event<'MasterPositionOpened', MasterTrade<MarketOrderType>>;
+export type MasterPositionModified = Event<
+  'MasterPositionModified',
+  MasterRef & { readonly stopLoss: number | null; readonly takeProfit: number | null }
+>;
+/** closedVolume + remainingVolume is the master's volume before the close. */
+export type MasterPositionPartiallyClosed = Event<
+  'MasterPositionPartiallyClosed',
+  MasterRef & { readonly closedVolume: Lots; readonly remainingVolume: Lots }
+>;
+export type MasterPositionClosed = Event<'MasterPositionClosed', MasterRef>;
+export type MasterPendingOrderPlaced = Event<'MasterPendingOrderPlaced', MasterTrade<PendingOrderType>>;
+export type MasterPendingOrderModified = Event<
+  'MasterPendingOrderModified',
+  MasterRef & { readonly openPrice: number; readonly stopLoss: number | null; readonly takeProfit: number | null }
+>;
+export type MasterPendingOrderCancelled = Event<'MasterPendingOrderCancelled', MasterRef>;
+/** The pending order became a position under the same masterPositionId; the trade is that position. */
+export type MasterPendingOrderFilled = Event<'MasterPendingOrderFilled', MasterTrade<MarketOrderType>>;
+
+export type MasterEvent =
+  | MasterPositionOpened
+  | MasterPositionModified
+  | MasterPositionPartiallyClosed
+  | MasterPositionClosed
+  | MasterPendingOrderPlaced
+  | MasterPendingOrderModified
+  | MasterPendingOrderCancelled
+  | MasterPendingOrderFilled;
+
+export interface AccountFunds {
+  readonly balance: number;
+  readonly equity: number;
+  /** ISO 4217 code. */
+  readonly currency: string;
+}
+
+/** A slave position or pending order that copies one master position of this copier. */
+export interface SlaveCopy {
+  readonly masterPositionId: string;
+  readonly slavePositionId: string;
+  readonly kind: 'position' | 'pendingOrder';
+  /** The slave's symbol. */
+  readonly symbol: string;
+  readonly orderType: OrderType;
+  readonly volume: Lots;
+}
+
+/** Folded from the copier's closed copies by `nextMartingaleState`. */
+export interface MartingaleState {
+  readonly consecutiveLosses: number;
+}
+
+export interface SlaveState extends AccountFunds {
+  /** The open copies of this copier; at most one per master position. */
+  readonly copies: readonly SlaveCopy[];
+  readonly martingale: MartingaleState;
+}
+
+export interface CopyAccounts {
+  readonly master: AccountFunds;
+  readonly slave: SlaveState;
+}
+
+export interface CopierView {
+  readonly id: string;
+  readonly settings: CopierSettings;
+  /** Explicit symbol mappings, master symbol -> slave symbol; they win over automatic mapping. */
+  readonly symbolOverrides: Readonly<Record<string, string>>;
+}
+
+export interface MarketData {
+  /** The master broker's specification of the event's symbol. */
+  readonly masterSymbol: SymbolSpec;
+  /** Every symbol the slave's broker offers. */
+  readonly slaveSymbols: readonly SymbolSpec[];
+  /**
+   * The value of one unit of the slave's currency in the master's currency (slave EUR, master USD:
+   * EURUSD, about 1.08). Needed by the ratio scale types when the currencies differ.
+   */
+  readonly slaveToMasterRate: number | null;
+}
+
+export type SkipReason =
+  | 'COPIER_INACTIVE'
+  | 'MONITOR_ONLY'
+  | 'ALREADY_COPIED'
+  | 'SYMBOL_NOT_MAPPED'
+  | 'SYMBOL_SPEC_INVALID'
+  | 'FIXED_LOT_SIZE_MISSING'
+  | 'CURRENCY_RATE_MISSING'
+  | 'MASTER_FUNDS_NOT_POSITIVE'
+  | 'VOLUME_NOT_POSITIVE'
+  | 'VOLUME_BELOW_MINIMUM'
+  | 'MIN_VOLUME_SAFETY'
+  | 'MAXIMUM_LOT_REACHED'
+  | 'PARTIAL_CLOSE_ROUNDS_TO_ZERO'
+  | 'NO_SLAVE_POSITION'
+  | 'NO_SLAVE_ORDER';
+
+interface SlaveOrder {
+  /** Deterministic (slaveOrderId): the venue's client order id, so a replay never places twice. */
+  readonly clientOrderId: string;
+  readonly masterPositionId: string;
+  /** The slave's symbol. */
+  readonly symbol: string;
+}
+
+export interface OpenAction extends SlaveOrder {
+  readonly type: 'open';
+  readonly orderType: OrderType;
+  readonly volume: Lots;
+  /** Pending orders: the trigger price; market orders: null. */
+  readonly openPrice: number | null;
+  readonly stopLoss: number | null;
+  readonly takeProfit: number | null;
+  readonly comment: string | null;
+  readonly magicNumber: number | null;
+  /**
+   * Set when the master's pending order filled before the slave's: the slave's pending order to
+   * cancel first. The open is placed only once that cancel succeeded; if the slave's order filled
+   * meanwhile, the open is dropped.
+   */
+  readonly replacesPendingOrderId: string | null;
+}
+
+export interface ModifyAction extends SlaveOrder {
+  readonly type: 'modify';
+  readonly slavePositionId: string;
+  readonly stopLoss: number | null;
+  readonly takeProfit: number | null;
+  /** Pending orders: the new trigger price; positions: null. */
+  readonly openPrice: number | null;
+}
+
+export interface PartialCloseAction extends SlaveOrder {
+  readonly type: 'partialClose';
+  readonly slavePositionId: string;
+  /** Lots to close. */
+  readonly volume: Lots;
+  readonly remainingVolume: Lots;
+}
+
+export interface CloseAction extends SlaveOrder {
+  readonly type: 'close';
+  readonly slavePositionId: string;
+  readonly volume: Lots;
+}
+
+export interface CancelAction extends SlaveOrder {
+  readonly type: 'cancel';
+  readonly slavePositionId: string;
+}
+
+export type TradeAction = OpenAction | ModifyAction | PartialCloseAction | CloseAction | CancelAction;
+
+export interface SkipAction {
+  readonly type: 'skip';
+  readonly masterPositionId: string;
+  readonly reason: SkipReason;
+  /** For the account's log: what was not copied and why, in words. */
+  readonly message: string;
+  /** MONITOR_ONLY: what a live copier would have done; empty otherwise. */
+  readonly wouldHave: readonly CopyAction[];
+}
+
+export type CopyAction = TradeAction | SkipAction;
+
+/** A rule's refusal, before it becomes a SkipAction. */
+export interface Skip {
+  readonly reason: SkipReason;
+  readonly message: string;
+}
