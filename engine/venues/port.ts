@@ -47,6 +47,8 @@ export interface PendingOrderRequest extends OrderRequestBase {
 
 export type OrderRequest = MarketOrderRequest | PendingOrderRequest;
 
+export const isPendingOrderRequest = (request: OrderRequest): request is PendingOrderRequest => isPendingOrderType(request.orderType);
+
 /** What modifyPosition may change (spec "PositionDTO and PositionRequestDTO"). Omitted = unchanged, null = removed. */
 export interface PositionChanges {
   /** A lower volume on an open position is a partial close; on a pending order, the new volume. */
@@ -296,13 +298,14 @@ export type VenueErrorCode =
   | '[INVALID_PRICE]'
   | '[INVALID_STOPS]'
   | '[INVALID_EXPIRATION]'
-  | '[INVALID_ORDER]'
+  | '[INVALID_REQUEST]'
   | '[NOT_ENOUGH_MONEY]'
   | '[MARKET_CLOSED]'
   | '[POSITION_NOT_FOUND]'
   | '[ORDER_NOT_FOUND]'
   | '[NOT_CONNECTED]'
   | '[INVALID_CREDENTIALS]'
+  | '[ACCOUNT_NOT_FOUND]'
   | '[ACCOUNT_EXISTS]';
 
 const kindOf: Readonly<Record<VenueErrorCode, DomainErrorKind>> = {
@@ -311,13 +314,14 @@ const kindOf: Readonly<Record<VenueErrorCode, DomainErrorKind>> = {
   '[INVALID_PRICE]': 'validation',
   '[INVALID_STOPS]': 'validation',
   '[INVALID_EXPIRATION]': 'validation',
-  '[INVALID_ORDER]': 'validation',
+  '[INVALID_REQUEST]': 'validation',
   '[NOT_ENOUGH_MONEY]': 'conflict',
   '[MARKET_CLOSED]': 'conflict',
   '[POSITION_NOT_FOUND]': 'notFound',
   '[ORDER_NOT_FOUND]': 'notFound',
   '[NOT_CONNECTED]': 'conflict',
   '[INVALID_CREDENTIALS]': 'validation',
+  '[ACCOUNT_NOT_FOUND]': 'notFound',
   '[ACCOUNT_EXISTS]': 'conflict',
 };
 
