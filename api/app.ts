@@ -5,6 +5,8 @@ import { accountRoutes } from './accounts/routes.js';
 import { auditLogRoutes } from './auditLogs/routes.js';
 import { authenticate } from './auth.js';
 import { copierRoutes } from './copiers/routes.js';
+import { logRoutes } from './logs/routes.js';
+import { tradingRoutes } from './trading/routes.js';
 import { correlationId, requestContext } from './context.js';
 import { errorHandler, methodNotAllowed, notFoundHandler } from './errors.js';
 import { API_PREFIX, buildOpenApi } from './openapi.js';
@@ -19,6 +21,8 @@ export const declareRoutes = (services: Services): Routes => {
   // Copier routes first: /accounts/masters and /accounts/activateAllCopiers precede /accounts/{accountId}.
   copierRoutes(routes, services);
   accountRoutes(routes, services);
+  tradingRoutes(routes, services);
+  logRoutes(routes, services);
   auditLogRoutes(routes, services);
   typeRoutes(routes);
   return routes;

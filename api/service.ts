@@ -10,7 +10,10 @@ import { ProjectionRunner } from '../projections/runner.js';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../store/postgres/embedded.js';
 import { PostgresEventStore } from '../store/postgres/postgresEventStore.js';
 import { migrateEventStore } from '../store/postgres/schema.js';
-import type { EventStore } from '../store/port.js';
+import type { EventStore, Position } from '../store/port.js';
+import { CopyEngine } from '../engine/copy/engine.js';
+import { AccountConnections } from '../engine/venues/connections.js';
+import { VenueHost } from '../engine/venues/host.js';
 import { createApp } from './app.js';
 import { type IssuedKey, bootstrap } from './bootstrap.js';
 import type { Config } from './config.js';
@@ -32,6 +35,10 @@ export interface RunningService {
 export interface StartOptions {
   readonly log?: Logger;
   readonly clock?: () => Date;
+  /** Default true: the simulated venue's clock moves every second. */
+  readonly venueTicker?: boolean;
+  /** The copy engine's open-retry interval; default 30 s (spec: every 30 seconds). */
+  readonly openRetryIntervalMs?: number;
 }
 
 export const openDatabase = async (config: Config, log: Logger): Promise<{ connectionString: string; embedded: EmbeddedDatabase | null }> => {
@@ -69,16 +76,19 @@ export const startService = async (config: Config, options: StartOptions = {}): 
     const runner = new ProjectionRunner(db, store, allProjections, log);
     await runner.start();
     cleanup.push(() => runner.stop());
-    const services: Services = {
-      db,
-      store,
-      runner,
-      cipher: credentialCipher(loadCredentialKey(config.credentialsKey, config.dataDir)),
-      config,
-      log,
-      clock: options.clock ?? (() => new Date()),
-    };
+    const clock = options.clock ?? (() => new Date());
+    const cipher = credentialCipher(loadCredentialKey(config.credentialsKey, config.dataDir));
+    const venues = await VenueHost.start({ db, clock, log, ticker: options.venueTicker ?? true });
+    cleanup.push(() => venues.stop());
+    const waitForReadModels = (position: Position, timeoutMs = config.readModelWaitMs) => runner.waitFor(position, timeoutMs);
+    const connections = new AccountConnections({ store, db, host: venues, decryptPassword: (c) => cipher.decrypt(c), clock, log, waitForReadModels });
+    cleanup.push(() => connections.stop());
+    const engine = new CopyEngine({ store, db, connections, waitForReadModels, clock, log, ...(options.openRetryIntervalMs ? { retryIntervalMs: options.openRetryIntervalMs } : {}) });
+    const services: Services = { db, store, runner, cipher, config, log, clock, venues, connections, engine };
     const generatedKey = await bootstrap(services);
+    await connections.connectActiveAccounts();
+    await engine.start();
+    cleanup.push(() => engine.stop());
     const server = http.createServer(createApp(services));
     server.keepAliveTimeout = 5000;
     await new Promise<void>((resolve, reject) => {

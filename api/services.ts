@@ -6,6 +6,9 @@ import type { ProjectionRunner } from '../projections/runner.js';
 import type { ReadModels } from '../projections/schema.js';
 import { type DomainEvent, handleCommand, type HandledCommand } from '../store/commandHandler.js';
 import type { EventStore } from '../store/port.js';
+import type { CopyEngine } from '../engine/copy/engine.js';
+import type { AccountConnections } from '../engine/venues/connections.js';
+import type { VenueHost } from '../engine/venues/host.js';
 import type { Config } from './config.js';
 import type { CredentialCipher } from './credentials.js';
 import type { Logger } from './logger.js';
@@ -18,6 +21,10 @@ export interface Services {
   readonly config: Config;
   readonly log: Logger;
   readonly clock: () => Date;
+  /** The venues (the built-in simulated one) and the live session of every started account. */
+  readonly venues: VenueHost;
+  readonly connections: AccountConnections;
+  readonly engine: CopyEngine;
 }
 
 export const commandMetadata = (services: Services, context: RequestContext): CommandMetadata => ({
@@ -38,6 +45,14 @@ export const execute = async <Command extends { metadata: CommandMetadata }, Eve
     if (!caughtUp) services.log.warn(`read models did not reach ${streamName} within ${services.config.readModelWaitMs} ms`);
   }
   return result;
+};
+
+/** Waits until the read models include every event in the store now (writes that span several streams). */
+export const settle = async (services: Services): Promise<void> => {
+  const head = await services.store.headPosition();
+  if (head && !(await services.runner.waitFor(head, services.config.readModelWaitMs))) {
+    services.log.warn(`read models did not reach the head of the store within ${services.config.readModelWaitMs} ms`);
+  }
 };
 
 /**

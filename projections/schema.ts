@@ -71,8 +71,80 @@ export interface CopiersTable {
   active: boolean;
   monitor_only: boolean;
   settings: ColumnType<unknown, string, string>;
+  symbol_mappings: ColumnType<unknown, string | undefined, string | undefined>;
   created: Timestamp;
   updated: Timestamp;
+}
+
+export interface PositionsTable {
+  account_id: string;
+  id: string;
+  kind: 'position' | 'order';
+  symbol: string;
+  order_type: string;
+  volume: number;
+  open_price: number;
+  open_time: Timestamp;
+  stop_loss: number | null;
+  take_profit: number | null;
+  expiry: Timestamp | null;
+  comment: string | null;
+  magic_number: ColumnType<string | null, number | null, number | null>;
+  client_order_id: string | null;
+  updated: Timestamp;
+}
+
+export interface VenueActivityTable {
+  account_id: string;
+  last_change_at: Timestamp;
+  connected: boolean;
+}
+
+export interface CopiesTable {
+  copier_id: string;
+  master_position_id: string;
+  master_account_id: string;
+  slave_account_id: string;
+  slave_position_id: string;
+  kind: 'position' | 'pendingOrder';
+  symbol: string;
+  order_type: string;
+  volume: number;
+  client_order_id: string;
+  status: 'open' | 'closed';
+  opened_at: Timestamp;
+  closed_at: Timestamp | null;
+  /** COPIER (the engine closed it) or SLAVE_VENUE (its own stop, a manual close, a cancel). */
+  closed_by: string | null;
+}
+
+export interface CopierMartingaleTable {
+  copier_id: string;
+  consecutive_losses: number;
+}
+
+export interface CopyRetriesTable {
+  client_order_id: string;
+  copier_id: string;
+  master_account_id: string;
+  slave_account_id: string;
+  action: ColumnType<unknown, string, string>;
+  source: ColumnType<unknown, string, string>;
+  retry_until: Timestamp;
+}
+
+export interface AccountLogsTable {
+  id: string;
+  account_id: string;
+  position_commit: ColumnType<string, string, string>;
+  position_prepare: ColumnType<string, string, string>;
+  time: Timestamp;
+  log_type_id: number;
+  category: string;
+  message: string;
+  code: string | null;
+  copier_id: string | null;
+  position_id: string | null;
 }
 
 export interface ProjectionRegistryTable {
@@ -90,5 +162,11 @@ export interface ReadModels {
   api_keys: ApiKeysTable;
   projects: ProjectsTable;
   copiers: CopiersTable;
+  positions: PositionsTable;
+  venue_activity: VenueActivityTable;
+  copies: CopiesTable;
+  copier_martingale: CopierMartingaleTable;
+  copy_retries: CopyRetriesTable;
+  account_logs: AccountLogsTable;
   projection_registry: ProjectionRegistryTable;
 }

@@ -3,11 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import type { AccountCommand } from '../../domain/account/commands.js';
 import { accountDecider } from '../../domain/account/decider.js';
+import { AccountStatus } from '../../domain/account/enums.js';
 import { accountStream, type AccountSettings } from '../../domain/account/events.js';
 import { findAccount, findSameLogin, listAccounts } from '../../projections/accounts/queries.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
-import { commandMetadata, execute, oneAtATime, type Services } from '../services.js';
+import { commandMetadata, execute, oneAtATime, type Services, settle } from '../services.js';
 import { ErrorDTO, errorResponses } from '../shared/schemas.js';
 import { toAccountDTOs } from './dto.js';
 import { AccountCreateDTO, AccountDTO, AccountIdParams, AccountQuery, AccountUpdateDTO } from './schemas.js';
@@ -171,7 +172,10 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
     },
   });
 
-  /** delete, start, stop: a command on one account that answers with the account as it is afterwards. */
+  /**
+   * delete, start, stop: a command on one account that answers with the account as it is afterwards.
+   * Start opens the venue session first, so a refused login changes nothing; stop and delete end it.
+   */
   const lifecycle = (
     method: 'post' | 'delete',
     path: string,
@@ -190,19 +194,30 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
       params: AccountIdParams,
       responses: accountResponses,
       async handler({ params, caller, context }) {
-        checkAccountScope(caller, params.accountId);
+        const account = await loadAccount(services, caller, params.accountId);
+        if (type === 'StartAccount' && account.account_status_id !== AccountStatus.Deleted) {
+          await services.connections.connect(params.accountId);
+        }
         await run(params.accountId, {
           type,
           data: { accountId: params.accountId, projectId: caller.projectId },
           metadata: commandMetadata(services, context),
         });
+        if (type !== 'StartAccount') {
+          await services.connections.disconnect(params.accountId, type === 'StopAccount' ? 'stopped' : 'deleted');
+          await settle(services);
+        }
         return respondWithAccount(caller, params.accountId);
       },
     });
   lifecycle('delete', '/accounts/{accountId}', 'DeleteAccount', 'deleteAccount', 'Delete an account (final)',
-    'The account moves to status Deleted (4) and refuses every later change. Deleting it again changes nothing. Answers with the deleted account.');
-  lifecycle('post', '/accounts/{accountId}/actions/start', 'StartAccount', 'startAccount', 'Start (connect) an account', 'New or Stopped becomes Active; Active stays Active. A deleted account gives 409 [ACCOUNT_DELETED].');
-  lifecycle('post', '/accounts/{accountId}/actions/stop', 'StopAccount', 'stopAccount', 'Stop (disconnect) an account', 'New or Active becomes Stopped; Stopped stays Stopped. A deleted account gives 409 [ACCOUNT_DELETED].');
+    'The account moves to status Deleted (4) and refuses every later change; its broker session ends and copying from and to it stops. Deleting it again changes nothing. Answers with the deleted account.');
+  lifecycle('post', '/accounts/{accountId}/actions/start', 'StartAccount', 'startAccount', 'Start (connect) an account',
+    `New or Stopped becomes Active; Active stays Active. A deleted account gives 409 [ACCOUNT_DELETED].
+
+Start connects to the account's venue first; when the broker refuses the login the status does not change and the answer is 400 [INVALID_CREDENTIALS] (the account's logs keep the refusal). Every account type trades at the built-in simulated venue, whose rule is: the venue login is \`<loginServer>/<loginAccountNumber>\`; the first connection to a login it does not know opens a demo account there with that password (10,000 USD, leverage 1:100, netting when loginServer contains "netting", hedging otherwise); every later connection must present the same password.`);
+  lifecycle('post', '/accounts/{accountId}/actions/stop', 'StopAccount', 'stopAccount', 'Stop (disconnect) an account',
+    'New or Active becomes Stopped; Stopped stays Stopped. The broker session ends: nothing is copied from or to the account until it starts again; positions stay open at the broker. A deleted account gives 409 [ACCOUNT_DELETED].');
 
   routes.add<{ accountId: string }, unknown, unknown>({
     method: 'post',
@@ -229,6 +244,9 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
         data: { accountId: params.accountId, projectId: caller.projectId },
         metadata: commandMetadata(services, context),
       });
+      await services.connections.disconnect(params.accountId, 'reconnect');
+      await services.connections.connect(params.accountId);
+      await settle(services);
       return { status: 204 };
     },
   });

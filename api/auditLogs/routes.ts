@@ -13,7 +13,7 @@ export const AuditLogDTO = Type.Object(
   {
     id: Uuid,
     created: IsoDateTime,
-    action: Type.String({ description: 'the event: AccountCreated, AccountUpdated, AccountStarted, AccountStopped, AccountReconnectRequested, AccountDeleted, CopierCreated, CopierUpdated, CopierResyncRequested, CopierDeleted, ProjectCreated, ApiKeyIssued' }),
+    action: Type.String({ description: 'the event: AccountCreated, AccountUpdated, AccountStarted, AccountStopped, AccountReconnectRequested, AccountDeleted, CopierCreated, CopierUpdated, CopierResyncRequested, CopierSymbolMappingsSet, CopierDeleted, TradeRequested, ProjectCreated, ApiKeyIssued' }),
     changes: Type.Unknown({ description: 'members set or changed; status changes as { accountStatusId: { from, to } }; secrets shown as ***' }),
     accountId: Nullable(Uuid),
     accountAlias: Nullable(Type.String({ readOnly: true, description: 'current alias of the account' })),

@@ -20,7 +20,9 @@ import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
 import { commandMetadata, execute, oneAtATime, type Services } from '../services.js';
 import { errorResponses } from '../shared/schemas.js';
-import { CopierCreateDTO, CopierDTO, CopierParams, CopierUpdateDTO, MasterAccountSummaryDTO } from './schemas.js';
+import { CopierCreateDTO, CopierDTO, CopierParams, CopierUpdateDTO, MasterAccountSummaryDTO, SymbolMappingDTO, SymbolMappingWriteDTO } from './schemas.js';
+import { mapSymbol } from '../../domain/copy/symbolMapping.js';
+import { settle } from '../services.js';
 
 type CopierRow = Selectable<CopiersTable> & { from_account_alias: string | null };
 
@@ -56,6 +58,15 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
     return row as CopierRow;
   };
   const run = (command: CopierCommand) => execute(services, copierStream(command.data.copierId), copierDecider, command);
+  /** Answers after the copy engine handled the event at `position` and the read models include what it did. */
+  const afterEngine = async (position: Position | null) => {
+    if (!position) return;
+    if (!(await services.engine.handled(position, services.config.readModelWaitMs))) {
+      services.log.warn('the copy engine did not handle a copier event in time');
+    }
+    await settle(services);
+  };
+
   const copierResponses = { 200: { description: 'the copier', schema: CopierDTO }, ...errorResponses(400, 401, 404, 409) };
 
   /** Applies a mode to many copiers, then waits once for the read models. */
@@ -203,6 +214,7 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
         metadata: commandMetadata(services, context),
       };
       copierDecider.decide(command, copierDecider.initialState);
+      let position: Position | null = null;
       // The graph checks and the write are one step per project.
       await oneAtATime(services, `copier-graph:${caller.projectId}`, async () => {
         const master = await findAccount(services.db, caller.projectId, body.fromAccountId);
@@ -219,8 +231,11 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
         if (wouldCloseCycle(edges, body.fromAccountId, params.accountId)) {
           throw new ApiError(409, '[COPIER_CYCLE]', 'this copier would close a cycle: the master already copies from this account, directly or through others');
         }
-        await run(command);
+        const result = await run(command);
+        if (settings.copyOpenPositions && settings.active) position = result.position;
       });
+      // With copyOpenPositions, the master's open positions are copied before the answer.
+      await afterEngine(position);
       return { body: toCopierDTO(await loadCopier(caller, params.accountId, copierId)) };
     },
   });
@@ -252,11 +267,15 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
       if (body.fromAccountId !== undefined && body.fromAccountId !== current.from_account_id) {
         throw new ApiError(400, '[COPIER_MASTER_IMMUTABLE]', 'the master of a copier cannot change');
       }
-      await run({
+      const result = await run({
         type: 'UpdateCopier',
         data: { copierId: params.copierId, projectId: caller.projectId, toAccountId: params.accountId, changes: pickSettings(body) },
         metadata: commandMetadata(services, context),
       });
+      // An activation with copyOpenPositions copies the master's open positions before the answer.
+      if (result.events.some((e) => e.type === 'CopierUpdated' && e.data.changes.active === true) && result.state.settings?.copyOpenPositions) {
+        await afterEngine(result.position);
+      }
       return { body: toCopierDTO(await loadCopier(caller, params.accountId, params.copierId)) };
     },
   });
@@ -278,6 +297,102 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
         metadata: commandMetadata(services, context),
       });
       return { status: 200 };
+    },
+  });
+
+  const explicitMappings = (row: CopierRow): Record<string, string> => (row.symbol_mappings ?? {}) as Record<string, string>;
+
+  routes.add<{ accountId: string; copierId: string }, unknown, unknown>({
+    method: 'post',
+    path: '/accounts/{accountId}/copiers/{copierId}/resync',
+    tag: 'Copiers',
+    operationId: 'resyncCopier',
+    summary: 'Copy again what the slave is missing',
+    description:
+      'Every position and pending order open on the master that this copier holds no live copy of (never copied, or closed on the slave by hand or by its own stop) is copied now, sized and filtered like a new trade; what cannot be copied is logged with the reason. Answers once the engine has handled it.',
+    params: CopierParams,
+    responses: { 204: { description: 'resynced' }, ...errorResponses(400, 401, 404) },
+    async handler({ params, caller, context }) {
+      await loadCopier(caller, params.accountId, params.copierId);
+      const result = await run({
+        type: 'ResyncCopier',
+        data: { copierId: params.copierId, projectId: caller.projectId, toAccountId: params.accountId },
+        metadata: commandMetadata(services, context),
+      });
+      await afterEngine(result.position);
+      return { status: 204 };
+    },
+  });
+
+  routes.add<{ accountId: string; copierId: string }, unknown, unknown>({
+    method: 'get',
+    path: '/accounts/{accountId}/copiers/{copierId}/symbolMappings',
+    tag: 'Copiers',
+    operationId: 'listSymbolMappings',
+    summary: 'The explicit symbol mappings of the copier',
+    params: CopierParams,
+    responses: { 200: { description: 'explicit mappings', schema: Type.Array(SymbolMappingDTO) }, ...errorResponses(400, 401, 404) },
+    async handler({ params, caller }) {
+      const row = await loadCopier(caller, params.accountId, params.copierId);
+      return { body: Object.entries(explicitMappings(row)).map(([masterSymbol, slaveSymbol]) => ({ masterSymbol, slaveSymbol, source: 'EXPLICIT' as const })) };
+    },
+  });
+
+  routes.add<{ accountId: string; copierId: string }, unknown, Static<typeof SymbolMappingWriteDTO>[]>({
+    method: 'put',
+    path: '/accounts/{accountId}/copiers/{copierId}/symbolMappings',
+    tag: 'Copiers',
+    operationId: 'setSymbolMappings',
+    summary: 'Replace the explicit symbol mappings of the copier',
+    description:
+      'Brokers name the same instrument differently (EURUSD, EURUSD.m, EURUSDpro, GOLD for XAUUSD). Without a mapping the copier finds the slave symbol by name; an explicit mapping wins over that, and a mapping to a symbol the slave does not offer means the symbol is not copied (SYMBOL_NOT_MAPPED). An empty array removes them all. One mapping per master symbol (case-insensitive), or 400.',
+    params: CopierParams,
+    body: Type.Array(SymbolMappingWriteDTO, { maxItems: 500 }),
+    bodyRequired: true,
+    responses: { 200: { description: 'the explicit mappings now', schema: Type.Array(SymbolMappingDTO) }, ...errorResponses(400, 401, 404) },
+    async handler({ params, caller, body, context }) {
+      await loadCopier(caller, params.accountId, params.copierId);
+      await run({
+        type: 'SetSymbolMappings',
+        data: {
+          copierId: params.copierId,
+          projectId: caller.projectId,
+          toAccountId: params.accountId,
+          mappings: Object.fromEntries(body.map((m) => [m.masterSymbol, m.slaveSymbol])),
+        },
+        metadata: commandMetadata(services, context),
+      });
+      const row = await loadCopier(caller, params.accountId, params.copierId);
+      return { body: Object.entries(explicitMappings(row)).map(([masterSymbol, slaveSymbol]) => ({ masterSymbol, slaveSymbol, source: 'EXPLICIT' as const })) };
+    },
+  });
+
+  routes.add<{ accountId: string; copierId: string }, unknown, unknown>({
+    method: 'get',
+    path: '/accounts/{accountId}/copiers/{copierId}/symbolMappings/current',
+    tag: 'Copiers',
+    operationId: 'currentSymbolMappings',
+    summary: 'Where each master symbol goes on the slave, now',
+    description: 'For every symbol of the master\'s broker: the slave symbol its trades are copied to and why (EXPLICIT, AUTOMATIC), or null (UNMAPPED: no unique match, nothing is copied). Uses the brokers\' symbol lists of the connected accounts, or the built-in venue\'s catalogue.',
+    params: CopierParams,
+    responses: { 200: { description: 'mappings in effect', schema: Type.Array(SymbolMappingDTO) }, ...errorResponses(400, 401, 404) },
+    async handler({ params, caller }) {
+      const row = await loadCopier(caller, params.accountId, params.copierId);
+      const symbolsOf = async (accountId: string) => {
+        const connection = services.connections.connection(accountId);
+        return (connection ? await connection.symbols() : services.venues.simulated.symbols()).map((s) => s.symbol);
+      };
+      const masterSymbols = await symbolsOf(row.from_account_id);
+      const slaveSymbols = await symbolsOf(row.to_account_id);
+      const overrides = explicitMappings(row);
+      const explicit = new Set(Object.keys(overrides).map((k) => k.toLowerCase()));
+      return {
+        body: masterSymbols.map((masterSymbol) => {
+          const slaveSymbol = mapSymbol(masterSymbol, slaveSymbols, overrides);
+          const source = slaveSymbol === null ? 'UNMAPPED' : explicit.has(masterSymbol.toLowerCase()) ? 'EXPLICIT' : 'AUTOMATIC';
+          return { masterSymbol, slaveSymbol, source } as const;
+        }),
+      };
     },
   });
 };

@@ -5,7 +5,12 @@ import type { Routes } from '../route.js';
 import { errorResponses } from '../shared/schemas.js';
 
 const AccountTypeDTO = Type.Object(
-  { id: Type.Integer(), name: Type.String(), supportsPendingExpiry: Type.Boolean() },
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    supportsPendingExpiry: Type.Boolean({ description: 'PositionRequestDTO.pendingExpirySeconds works (ids 1 and 2)' }),
+    supportsRelativeTpSl: Type.Boolean({ description: 'PositionRequestDTO.relativeTpSl works (id 5 only)' }),
+  },
   { $id: 'AccountTypeDTO', additionalProperties: false },
 );
 const RegionDTO = Type.Object({ id: Type.Integer(), name: Type.String() }, { $id: 'RegionDTO', additionalProperties: false });

@@ -6,7 +6,14 @@ export interface AccountType {
   readonly name: string;
   /** Spec: ids 1 and 2 are the two platform types with native pending-order expiry. */
   readonly supportsPendingExpiry: boolean;
+  /**
+   * PositionRequestDTO.relativeTpSl works on one platform type only (spec); ours is type 5, the ECN
+   * desktop platform, whose API takes stops as distances from the entry.
+   */
+  readonly supportsRelativeTpSl: boolean;
 }
+
+export const RELATIVE_TP_SL_ACCOUNT_TYPE = 5;
 
 const typeNames = [
   'FX terminal, classic',
@@ -32,7 +39,10 @@ export const accountTypes: readonly AccountType[] = typeNames.map((name, i) => (
   id: i + 1,
   name,
   supportsPendingExpiry: i < 2,
+  supportsRelativeTpSl: i + 1 === RELATIVE_TP_SL_ACCOUNT_TYPE,
 }));
+
+export const accountTypeOf = (id: number): AccountType | undefined => accountTypes.find((t) => t.id === id);
 
 export interface Region {
   readonly id: number;

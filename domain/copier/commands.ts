@@ -16,4 +16,6 @@ export type CopierCommand =
     }
   | { type: 'UpdateCopier'; data: Target & { changes: Partial<CopierSettings> }; metadata: CommandMetadata }
   | { type: 'ResyncCopier'; data: Target; metadata: CommandMetadata }
+  /** Replaces the explicit symbol mappings (master symbol -> slave symbol). */
+  | { type: 'SetSymbolMappings'; data: Target & { mappings: Readonly<Record<string, string>> }; metadata: CommandMetadata }
   | { type: 'DeleteCopier'; data: Target; metadata: CommandMetadata };

@@ -14,9 +14,33 @@ export interface Copier {
   readonly fromAccountId: string;
   readonly toAccountId: string;
   readonly settings: CopierSettings | null;
+  readonly symbolMappings: Readonly<Record<string, string>>;
 }
 
-export const initialState: Copier = { exists: false, deleted: false, projectId: '', fromAccountId: '', toAccountId: '', settings: null };
+export const initialState: Copier = {
+  exists: false,
+  deleted: false,
+  projectId: '',
+  fromAccountId: '',
+  toAccountId: '',
+  settings: null,
+  symbolMappings: {},
+};
+
+/** Symbol names are what brokers call them: non-blank, at most 64 characters, one mapping per master symbol. */
+const checkMappings = (mappings: Readonly<Record<string, string>>): void => {
+  const seen = new Set<string>();
+  for (const [master, slave] of Object.entries(mappings)) {
+    for (const name of [master, slave]) {
+      if (name.trim() === '' || name.length > 64) {
+        throw invalid('[VALIDATION_FAILED]', `symbol names must be 1 to 64 characters, got "${name}"`, { field: 'body' });
+      }
+    }
+    const key = master.toLowerCase();
+    if (seen.has(key)) throw invalid('[VALIDATION_FAILED]', `master symbol ${master} is mapped twice`, { field: 'body' });
+    seen.add(key);
+  }
+};
 
 /** Rules between members, beyond what the request schema checks one member at a time. */
 export const checkSettings = (s: CopierSettings): void => {
@@ -68,6 +92,12 @@ export const decide = (command: CopierCommand, state: Copier): CopierEvent[] => 
     case 'ResyncCopier':
       existing(state, command.data);
       return [{ type: 'CopierResyncRequested', data: { copierId, toAccountId, at } }];
+    case 'SetSymbolMappings': {
+      const copier = existing(state, command.data);
+      checkMappings(command.data.mappings);
+      if (JSON.stringify(copier.symbolMappings) === JSON.stringify(command.data.mappings)) return [];
+      return [{ type: 'CopierSymbolMappingsSet', data: { copierId, toAccountId, mappings: command.data.mappings, at } }];
+    }
     case 'DeleteCopier':
       existing(state, command.data);
       return [{ type: 'CopierDeleted', data: { copierId, toAccountId, at } }];
@@ -88,7 +118,10 @@ export const evolve = (state: Copier, event: CopierEvent): Copier => {
         fromAccountId: event.data.fromAccountId,
         toAccountId: event.data.toAccountId,
         settings: event.data.settings,
+        symbolMappings: {},
       };
+    case 'CopierSymbolMappingsSet':
+      return { ...state, symbolMappings: event.data.mappings };
     case 'CopierUpdated':
       return { ...state, settings: state.settings && { ...state.settings, ...event.data.changes } };
     case 'CopierDeleted':

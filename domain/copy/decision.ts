@@ -248,7 +248,7 @@ const decideLive = (context: Context): CopyAction[] => {
   }
 };
 
-const describeAction = (action: CopyAction): string => {
+export const describeAction = (action: CopyAction): string => {
   switch (action.type) {
     case 'open': {
       const at = action.openPrice === null ? '' : ` at ${action.openPrice}`;

@@ -273,12 +273,18 @@ export interface VenueConnection {
   history(from: string, to: string): Promise<readonly HistoryEntry[]>;
   /** Placing again with the same clientOrderId returns the first result and places nothing. */
   placeOrder(request: OrderRequest, clientOrderId: string): Promise<PlaceOrderResult>;
-  modifyPosition(id: string, changes: PositionChanges): Promise<VenuePosition>;
+  /**
+   * modify, close and cancel take an optional client request id with the same promise: a repeat
+   * answers the first result and changes nothing, so a replayed copy never closes twice.
+   */
+  modifyPosition(id: string, changes: PositionChanges, clientRequestId?: string): Promise<VenuePosition>;
   /** Closes all of an open position, or `volume` lots of it. */
-  closePosition(id: string, volume?: number): Promise<ClosedTrade>;
-  cancelOrder(id: string): Promise<PendingOrder>;
+  closePosition(id: string, volume?: number, clientRequestId?: string): Promise<ClosedTrade>;
+  cancelOrder(id: string, clientRequestId?: string): Promise<PendingOrder>;
   quote(symbol: string): Promise<Quote>;
   symbolInfo(symbol: string): Promise<SymbolInfo>;
+  /** Every symbol the account can trade. */
+  symbols(): Promise<readonly SymbolInfo[]>;
   /** Changes of this account, whoever caused them, delivered while connected, in sequence order. */
   subscribe(listener: VenueChangeListener): Unsubscribe;
 }

@@ -45,6 +45,8 @@ const describe = (recorded: RecordedEvent): { projectId: string | null; accountI
     }
     case 'CopierUpdated':
       return { projectId: contextProject, accountId: event.data.toAccountId, changes: { copierId: event.data.copierId, ...event.data.changes } };
+    case 'CopierSymbolMappingsSet':
+      return { projectId: contextProject, accountId: event.data.toAccountId, changes: { copierId: event.data.copierId, symbolMappings: event.data.mappings } };
     case 'CopierResyncRequested':
     case 'CopierDeleted':
       return { projectId: contextProject, accountId: event.data.toAccountId, changes: { copierId: event.data.copierId } };
@@ -59,7 +61,7 @@ const describe = (recorded: RecordedEvent): { projectId: string | null; accountI
 
 export const auditLogsProjection: Projection = {
   name: 'audit_logs',
-  version: 3,
+  version: 4,
   handles: [...accountEventTypes, ...copierEventTypes, ...projectEventTypes, ...apiKeyEventTypes],
   tables: ['audit_logs'],
   async createTables(db, schema) {

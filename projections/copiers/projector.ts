@@ -6,7 +6,7 @@ import type { Projection } from '../projection.js';
 
 export const copiersProjection: Projection = {
   name: 'copiers',
-  version: 1,
+  version: 2,
   handles: copierEventTypes,
   tables: ['copiers'],
   async createTables(db, schema) {
@@ -18,6 +18,7 @@ export const copiersProjection: Projection = {
       active boolean NOT NULL,
       monitor_only boolean NOT NULL,
       settings jsonb NOT NULL,
+      symbol_mappings jsonb NOT NULL DEFAULT '{}'::jsonb,
       created timestamptz NOT NULL,
       updated timestamptz NOT NULL)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'copiers')} (project_id, to_account_id)`.execute(db);
@@ -46,6 +47,10 @@ export const copiersProjection: Projection = {
       }
       case 'CopierDeleted':
         await db.deleteFrom('copiers').where('id', '=', event.data.copierId).execute();
+        return;
+      case 'CopierSymbolMappingsSet':
+        await db.updateTable('copiers').set({ symbol_mappings: JSON.stringify(event.data.mappings), updated: event.data.at })
+          .where('id', '=', event.data.copierId).execute();
         return;
       case 'CopierResyncRequested':
         return;

@@ -24,6 +24,9 @@ import {
 const CHANNEL = 'es_events';
 const PAGE = 500;
 const POLL_MS = 500;
+/** While committed events wait below the snapshot horizon, readers look again after 1, 2, 4 ... 50 ms. */
+const HELD_BACK_FIRST_MS = 1;
+const HELD_BACK_MAX_MS = 50;
 const APPEND_ATTEMPTS = 5;
 
 interface EventRow {
@@ -75,6 +78,8 @@ class AppendSignal {
   private client: pg.Client | null = null;
   private readonly waiters = new Set<() => void>();
   private closed = false;
+  /** Counts wake-ups, so a reader can tell whether one came while it was reading. */
+  generation = 0;
 
   constructor(private readonly connectionString: string) {}
 
@@ -93,11 +98,13 @@ class AppendSignal {
   }
 
   wakeAll(): void {
+    this.generation += 1;
     for (const wake of [...this.waiters]) wake();
   }
 
-  /** Resolves at the next append, or after `ms` at the latest. */
-  wait(ms: number): Promise<void> {
+  /** Resolves at the next append after generation `seen` (at once if one came already), or after `ms` at the latest. */
+  wait(ms: number, seen: number = this.generation): Promise<void> {
+    if (this.generation !== seen) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
@@ -141,11 +148,13 @@ class PostgresSubscription extends EventEmitter implements Subscription {
           : this.options.fromPosition === 'start' || this.options.fromPosition === undefined
             ? null
             : this.options.fromPosition;
+      let heldBackWait = HELD_BACK_FIRST_MS;
       while (!this.stopped) {
         if (this.queue.length > 0) {
           await new Promise<void>((resolve) => (this.notify = resolve));
           continue;
         }
+        const seen = this.signal.generation;
         const page = await this.store.readPageAfter(after, PAGE, this.options.filter);
         if (this.stopped) break;
         if (page.length > 0) {
@@ -158,7 +167,17 @@ class PostgresSubscription extends EventEmitter implements Subscription {
             this.caughtUp = true;
             this.emit('caughtUp');
           }
-          if (page.length === 0) await this.signal.wait(POLL_MS);
+          if (page.length === 0) {
+            // Committed events an older, still running transaction keeps invisible (event-store.md
+            // §2.2) show up as soon as it ends, which sends no notification: look again shortly.
+            if (await this.store.hasHeldBack()) {
+              await new Promise((r) => setTimeout(r, heldBackWait));
+              heldBackWait = Math.min(heldBackWait * 2, HELD_BACK_MAX_MS);
+            } else {
+              heldBackWait = HELD_BACK_FIRST_MS;
+              await this.signal.wait(POLL_MS, seen);
+            }
+          }
         } else if (this.caughtUp) {
           this.caughtUp = false;
           this.emit('fellBehind');
@@ -353,6 +372,14 @@ export class PostgresEventStore implements EventStore {
       params,
     );
     return rows.map(toResolved);
+  }
+
+  /** Whether committed events exist that readers cannot see yet (an older transaction is still running). */
+  async hasHeldBack(): Promise<boolean> {
+    const { rows } = await this.pool.query<{ held: boolean }>(
+      'SELECT EXISTS (SELECT 1 FROM es_events WHERE transaction_id >= pg_snapshot_xmin(pg_current_snapshot())) AS held',
+    );
+    return rows[0]?.held === true;
   }
 
   subscribeToAll(options: SubscribeToAllOptions = {}): Subscription {

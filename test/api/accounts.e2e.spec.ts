@@ -622,8 +622,9 @@ describe('accounts API end to end', () => {
       expect(res.status).to.equal(200);
       expect(res.body).to.have.length(17);
       expect(res.body.map((x: { id: number }) => x.id)).to.deep.equal(Array.from({ length: 17 }, (_, i) => i + 1));
-      for (const type of res.body as { id: number; name: string; supportsPendingExpiry: boolean }[]) {
-        expect(Object.keys(type)).to.have.members(['id', 'name', 'supportsPendingExpiry']);
+      for (const type of res.body as { id: number; name: string; supportsPendingExpiry: boolean; supportsRelativeTpSl: boolean }[]) {
+        expect(Object.keys(type)).to.have.members(['id', 'name', 'supportsPendingExpiry', 'supportsRelativeTpSl']);
+        expect(type.supportsRelativeTpSl).to.equal(type.id === 5);
         expect(type.name).to.be.a('string').and.not.equal('');
         expect(type.supportsPendingExpiry).to.equal(type.id <= 2);
       }

@@ -113,8 +113,36 @@ export interface AccountRecord {
   readonly positions: readonly PositionRecord[];
   readonly orders: readonly OrderRecord[];
   readonly history: readonly HistoryEntry[];
-  /** Every successful placement, for clientOrderId idempotency. */
-  readonly placements: readonly PlaceOrderResult[];
+  /** Every successful request that carried a client id, for idempotency. */
+  readonly requests: readonly RecordedRequest[];
+}
+
+/** A request that succeeded under a client id; repeating the id returns `result` and changes nothing. */
+export type RecordedRequest =
+  | { readonly kind: 'place'; readonly id: string; readonly result: PlaceOrderResult }
+  | { readonly kind: 'modify'; readonly id: string; readonly result: VenuePosition }
+  | { readonly kind: 'close'; readonly id: string; readonly result: ClosedTrade }
+  | { readonly kind: 'cancel'; readonly id: string; readonly result: PendingOrder };
+
+type RequestKind = RecordedRequest['kind'];
+type ResultOf<K extends RequestKind> = Extract<RecordedRequest, { kind: K }>['result'];
+
+/** What changed since the last save: what a store must write to keep the venue durable. */
+export interface SimulatedVenueJournal {
+  readonly processedStep: number;
+  readonly nextTicket: number;
+  readonly prices: PriceFeedState;
+  readonly accounts: readonly {
+    /** The account without its history and requests, which only ever grow: their new entries follow. */
+    readonly account: Omit<AccountRecord, 'history' | 'requests'>;
+    readonly version: number;
+    /** Index in the account's history of the first new entry. */
+    readonly historyFrom: number;
+    readonly newHistory: readonly HistoryEntry[];
+    /** Index in the account's requests of the first new one. */
+    readonly requestsFrom: number;
+    readonly newRequests: readonly RecordedRequest[];
+  }[];
 }
 
 export interface SimulatedVenueSnapshot {
@@ -359,8 +387,15 @@ class Book {
   readonly positions = new Map<string, PositionRecord>();
   readonly orders = new Map<string, OrderRecord>();
   readonly history: HistoryEntry[];
-  readonly placements = new Map<string, PlaceOrderResult>();
+  readonly requests = new Map<string, RecordedRequest>();
   readonly sessions = new Set<Session>();
+  /** Every recorded request in order, so the unsaved ones are a tail. */
+  readonly requestLog: RecordedRequest[];
+  /** Raised by every change; the store has saved up to these marks. */
+  version = 0;
+  savedVersion = 0;
+  savedHistory: number;
+  savedRequests: number;
 
   constructor(record: AccountRecord) {
     const { login, passwordHash, currency, leverage, marginMode, stopOutLevel, credit } = record;
@@ -370,7 +405,18 @@ class Book {
     for (const position of record.positions) this.positions.set(position.id, position);
     for (const order of record.orders) this.orders.set(order.id, order);
     this.history = [...record.history];
-    for (const placement of record.placements) this.placements.set(placement.clientOrderId, placement);
+    this.savedHistory = this.history.length;
+    this.requestLog = [...record.requests];
+    this.savedRequests = this.requestLog.length;
+    for (const request of record.requests) this.requests.set(request.id, request);
+  }
+
+  get dirty(): boolean {
+    return this.version !== this.savedVersion;
+  }
+
+  touch(): void {
+    this.version += 1;
   }
 
   get login(): string {
@@ -389,8 +435,14 @@ class Book {
       positions: [...this.positions.values()],
       orders: [...this.orders.values()],
       history: [...this.history],
-      placements: [...this.placements.values()],
+      requests: [...this.requests.values()],
     };
+  }
+
+  record(request: RecordedRequest): void {
+    this.requests.set(request.id, request);
+    this.requestLog.push(request);
+    this.touch();
   }
 }
 
@@ -480,6 +532,44 @@ export class SimulatedVenue implements Venue {
     };
   }
 
+  /**
+   * What changed since the last markSaved, for a store that keeps the venue durable: the clock
+   * marks always, and each changed account with its new history entries and requests. Nothing is
+   * forgotten until markSaved confirms the write, so a failed save is simply taken again.
+   */
+  journal(): SimulatedVenueJournal {
+    const accounts = [];
+    for (const book of this.books.values()) {
+      if (!book.dirty) continue;
+      const { history: _history, requests: _requests, ...account } = book.export();
+      accounts.push({
+        account,
+        version: book.version,
+        historyFrom: book.savedHistory,
+        newHistory: book.history.slice(book.savedHistory),
+        requestsFrom: book.savedRequests,
+        newRequests: book.requestLog.slice(book.savedRequests),
+      });
+    }
+    return { processedStep: this.processedStep, nextTicket: this.nextTicket, prices: this.feed.state(), accounts };
+  }
+
+  /** The store wrote `journal`: what it held is no longer new. Changes made since stay pending. */
+  markSaved(journal: SimulatedVenueJournal): void {
+    for (const entry of journal.accounts) {
+      const book = this.books.get(entry.account.login);
+      if (!book) continue;
+      book.savedVersion = Math.max(book.savedVersion, entry.version);
+      book.savedHistory = Math.max(book.savedHistory, entry.historyFrom + entry.newHistory.length);
+      book.savedRequests = Math.max(book.savedRequests, entry.requestsFrom + entry.newRequests.length);
+    }
+  }
+
+  /** The symbol catalogue with its price-path parameters. */
+  catalogue(): readonly SimulatedSymbol[] {
+    return [...this.symbolSpecs.values()];
+  }
+
   // ------------------------------------------------------------------ the dealer's desk
 
   /** Opens an account with its initial deposit. Refuses a login already taken. */
@@ -501,8 +591,9 @@ export class SimulatedVenue implements Venue {
         positions: [],
         orders: [],
         history: [],
-        placements: [],
+        requests: [],
       });
+      book.touch();
       this.books.set(request.login, book);
       if (request.balance !== 0) this.balanceOperation(book, request.balance, 'initial deposit');
     });
@@ -637,12 +728,15 @@ export class SimulatedVenue implements Venue {
           ];
         }),
       history: (from, to) => run((found) => this.historyOf(found, from, to)),
-      placeOrder: (request, clientOrderId) => run((found) => this.place(found, request, clientOrderId)),
-      modifyPosition: (id, changes) => run((found) => this.modify(found, id, changes)),
-      closePosition: (id, volume) => run((found) => this.close(found, id, volume)),
-      cancelOrder: (id) => run((found) => this.cancel(found, id)),
+      placeOrder: (request, clientOrderId) => run((found) => this.once(found, 'place', clientOrderId, () => this.place(found, request, clientOrderId))),
+      modifyPosition: (id, changes, clientRequestId) =>
+        run((found) => this.once(found, 'modify', clientRequestId, () => this.modify(found, id, changes))),
+      closePosition: (id, volume, clientRequestId) =>
+        run((found) => this.once(found, 'close', clientRequestId, () => this.close(found, id, volume))),
+      cancelOrder: (id, clientRequestId) => run((found) => this.once(found, 'cancel', clientRequestId, () => this.cancel(found, id))),
       quote: (symbol) => run(() => this.quote(symbol)),
       symbolInfo: (symbol) => run(() => this.spec(symbol).info),
+      symbols: () => run(() => this.symbols()),
       subscribe: (listener) => {
         listeners.add(listener);
         return () => listeners.delete(listener);
@@ -652,10 +746,24 @@ export class SimulatedVenue implements Venue {
 
   // ------------------------------------------------------------------ trading
 
+  /**
+   * Runs a request at most once per client id: a repeat answers the first result and changes
+   * nothing. Without an id (modify, close, cancel allow that) the request simply runs.
+   */
+  private once<K extends RequestKind>(book: Book, kind: K, id: string | undefined, work: () => ResultOf<K>): ResultOf<K> {
+    if (id === undefined && kind !== 'place') return work();
+    if (typeof id !== 'string' || id.length === 0) return fail('[INVALID_REQUEST]', 'a client request id must be a non-empty string');
+    const earlier = book.requests.get(id);
+    if (earlier) {
+      if (earlier.kind !== kind) fail('[INVALID_REQUEST]', `client request id ${id} was already used for a ${earlier.kind} request`);
+      return earlier.result as ResultOf<K>;
+    }
+    const result = work();
+    book.record({ kind, id, result } as RecordedRequest);
+    return result;
+  }
+
   private place(book: Book, request: OrderRequest, clientOrderId: string): PlaceOrderResult {
-    if (typeof clientOrderId !== 'string' || clientOrderId.length === 0) fail('[INVALID_REQUEST]', 'clientOrderId must be a non-empty string');
-    const earlier = book.placements.get(clientOrderId);
-    if (earlier) return earlier;
 
     const spec = this.spec(request.symbol);
     const { info } = spec;
@@ -715,7 +823,6 @@ export class SimulatedVenue implements Venue {
       this.emit(book, { type: 'orderPlaced', order: this.orderView(order, now) }, now);
       result = { status: 'placed', orderId: order.id, clientOrderId, openPrice, volume, time: iso(now) };
     }
-    book.placements.set(clientOrderId, result);
     return result;
   }
 
@@ -1066,7 +1173,10 @@ export class SimulatedVenue implements Venue {
         .times(this.rate(exact, info.profitCurrency, time))
         .toDecimalPlaces(2)
         .toNumber();
-      if (amount !== 0) book.positions.set(position.id, { ...position, swap: money(position.swap, amount) });
+      if (amount !== 0) {
+        book.positions.set(position.id, { ...position, swap: money(position.swap, amount) });
+        book.touch();
+      }
     }
   }
 
@@ -1271,6 +1381,7 @@ export class SimulatedVenue implements Venue {
 
   private emit(book: Book, change: DistributiveOmit<VenueChange, 'login' | 'sequence' | 'at'>, at: number): void {
     book.sequence += 1;
+    book.touch();
     this.outbox.push({ book, change: { ...change, login: book.login, sequence: book.sequence, at: iso(at) } as VenueChange });
   }
 

@@ -1,0 +1,49 @@
+// GET /accounts/{accountId}/logs (spec: "Accounts"): the account logs, newest first.
+import { type Static, Type } from '@sinclair/typebox';
+import { LogType } from '../../projections/accountLogs/projector.js';
+import { loadAccount } from '../accounts/routes.js';
+import { AccountIdParams } from '../accounts/schemas.js';
+import type { Routes } from '../route.js';
+import type { Services } from '../services.js';
+import { errorResponses } from '../shared/schemas.js';
+import { LogDTO, LogQuery } from '../trading/schemas.js';
+
+const DEFAULT_LIMIT = 100;
+const NAMES = { [LogType.Error]: 'Error', [LogType.Warning]: 'Warning', [LogType.Info]: 'Info' } as const;
+
+export const logRoutes = (routes: Routes, services: Services): void => {
+  routes.add<{ accountId: string }, Static<typeof LogQuery>, unknown>({
+    method: 'get',
+    path: '/accounts/{accountId}/logs',
+    tag: 'Logs',
+    operationId: 'accountLogs',
+    summary: 'What happened on the account, newest first',
+    description:
+      'Connection changes, positions and orders at the broker, trading requests the broker refused, and for a slave account every copy the engine made and every master trade it did not copy, with the reason (code) and in words (message). limit: the last N entries (default 100, at most 1000); offset skips from the newest; start and stop bound the time; logTypeId 1 = errors, 2 = errors and warnings, 3 (default) = everything.',
+    params: AccountIdParams,
+    query: LogQuery,
+    responses: { 200: { description: 'log entries', schema: Type.Array(LogDTO) }, ...errorResponses(400, 401, 404) },
+    async handler({ params, caller, query }) {
+      await loadAccount(services, caller, params.accountId);
+      let q = services.db.selectFrom('account_logs').selectAll().where('account_id', '=', params.accountId)
+        .where('log_type_id', '<=', query.logTypeId ?? LogType.Info);
+      if (query.start) q = q.where('time', '>=', new Date(query.start));
+      if (query.stop) q = q.where('time', '<=', new Date(query.stop));
+      const rows = await q.orderBy('time', 'desc').orderBy('position_commit', 'desc').orderBy('position_prepare', 'desc')
+        .limit(query.limit ?? DEFAULT_LIMIT).offset(query.offset ?? 0).execute();
+      return {
+        body: rows.map((r) => ({
+          id: r.id,
+          time: new Date(r.time).toISOString(),
+          logTypeId: r.log_type_id,
+          logType: NAMES[r.log_type_id as keyof typeof NAMES],
+          category: r.category as Static<typeof LogDTO>['category'],
+          message: r.message,
+          code: r.code,
+          copierId: r.copier_id,
+          positionId: r.position_id,
+        })),
+      };
+    },
+  });
+};

@@ -1,0 +1,79 @@
+// Events of copying (stream `copies-<copierId>`): for each master event the engine handled for this
+// copier, what it did at the slave's venue or why it did nothing. One append per master event and
+// copier, so "handled" is all or nothing; `source` says which event of the store caused it.
+import type { CopyAction, SkipReason, TradeAction } from './types.js';
+
+/** What caused the engine to act: an event of the store, or a retry of an earlier failed open. */
+export interface CopySource {
+  /** Id of the event in the store (master position event, copier event). */
+  readonly eventId: string;
+  /** Its `$all` position, `commit:prepare`. */
+  readonly position: string;
+  readonly type: string;
+}
+
+/** What the slave's venue answered. */
+export type ExecutionResult =
+  | { readonly type: 'opened'; readonly slavePositionId: string; readonly kind: 'position' | 'pendingOrder'; readonly price: number; readonly volume: number; readonly time: string }
+  | { readonly type: 'modified'; readonly time: string }
+  | {
+      readonly type: 'closed';
+      readonly volume: number;
+      /** Profit + swap + commission of the closed volume, in the slave's currency. */
+      readonly result: number;
+      readonly closePrice: number;
+      readonly time: string;
+    }
+  | { readonly type: 'cancelled'; readonly time: string };
+
+interface Base {
+  readonly copierId: string;
+  readonly masterAccountId: string;
+  readonly slaveAccountId: string;
+  readonly source: CopySource;
+  /** When the engine recorded it. */
+  readonly at: string;
+}
+
+/** Reasons the engine adds to those of the copy rules (domain/copy/types.ts). */
+export type EngineSkipReason =
+  | 'SLAVE_NOT_CONNECTED'
+  | 'SLAVE_TRADING_DISABLED'
+  | 'SLAVE_ORDER_ALREADY_FILLED'
+  | 'SLAVE_POSITION_ALREADY_CLOSED'
+  | 'MASTER_DATA_UNAVAILABLE'
+  | 'NETTING_INCREASE_NOT_COPIED'
+  | 'OPEN_RETRY_EXPIRED';
+
+export type CopySkipReason = SkipReason | EngineSkipReason;
+
+export type CopyEvent =
+  | { type: 'CopyExecuted'; data: Base & { action: TradeAction; result: ExecutionResult; masterEventAt: string | null } }
+  | {
+      type: 'CopyFailed';
+      data: Base & {
+        action: TradeAction;
+        /** The venue's code, e.g. [NOT_ENOUGH_MONEY]. */
+        code: string;
+        message: string;
+        /** Set when the copier's openRetry resends the open until then (every 30 seconds). */
+        retryUntil: string | null;
+      };
+    }
+  | {
+      type: 'TradeSkipped';
+      data: Base & {
+        masterPositionId: string;
+        reason: CopySkipReason;
+        message: string;
+        /** MONITOR_ONLY: what a live copier would have done. */
+        wouldHave: readonly CopyAction[];
+      };
+    };
+
+export type CopyEventType = CopyEvent['type'];
+
+export const copyEventTypes: readonly CopyEventType[] = ['CopyExecuted', 'CopyFailed', 'TradeSkipped'];
+
+export const COPIES_STREAM_PREFIX = 'copies-';
+export const copiesStream = (copierId: string): string => `${COPIES_STREAM_PREFIX}${copierId}`;

@@ -1,0 +1,146 @@
+// Events of an account's trading (stream `positions-<accountId>`): what happened at its venue, in the
+// order the venue reports it (positions, pending orders, balance, the connection), and the trading
+// requests made through the API with who made them. Venue facts are recorded, never decided: the
+// venue is the authority on its own book. Order types use the spec's spelling (Buy, SellLimit, ...).
+import type { MarketOrderType, OrderType, PendingOrderType } from '../copy/types.js';
+
+export interface PositionData {
+  readonly positionId: string;
+  readonly symbol: string;
+  readonly orderType: MarketOrderType;
+  readonly volume: number;
+  readonly openPrice: number;
+  readonly openTime: string;
+  readonly stopLoss: number | null;
+  readonly takeProfit: number | null;
+  readonly swap: number;
+  readonly commission: number;
+  readonly comment: string | null;
+  readonly magicNumber: number | null;
+  /** The client id the position was opened with: a copy's deterministic slave order id. */
+  readonly clientOrderId: string | null;
+}
+
+export interface PendingOrderData {
+  readonly orderId: string;
+  readonly symbol: string;
+  readonly orderType: PendingOrderType;
+  readonly volume: number;
+  readonly openPrice: number;
+  readonly openTime: string;
+  readonly stopLoss: number | null;
+  readonly takeProfit: number | null;
+  readonly expiry: string | null;
+  readonly comment: string | null;
+  readonly magicNumber: number | null;
+  readonly clientOrderId: string | null;
+}
+
+export type CloseReason = 'manual' | 'stopLoss' | 'takeProfit' | 'stopOut';
+export type CancelReason = 'manual' | 'expired' | 'notEnoughMoney';
+
+/** One closed volume of a position: a full close or one partial close. */
+export interface ClosedTradeData {
+  readonly tradeId: string;
+  readonly positionId: string;
+  readonly symbol: string;
+  readonly orderType: MarketOrderType;
+  readonly volume: number;
+  readonly openPrice: number;
+  readonly openTime: string;
+  readonly closePrice: number;
+  readonly closeTime: string;
+  readonly profit: number;
+  readonly swap: number;
+  readonly commission: number;
+  readonly reason: CloseReason;
+  readonly comment: string | null;
+  readonly magicNumber: number | null;
+  readonly clientOrderId: string | null;
+}
+
+export interface BalanceOperationData {
+  readonly operationId: string;
+  readonly time: string;
+  /** Positive = deposit, negative = withdrawal. */
+  readonly amount: number;
+  readonly comment: string | null;
+}
+
+/** What a trading request through the API asked for. */
+export type TradeRequest =
+  | {
+      readonly action: 'open';
+      readonly symbol: string;
+      readonly orderType: OrderType;
+      readonly volume: number;
+      readonly openPrice: number | null;
+      readonly stopLoss: number | null;
+      readonly takeProfit: number | null;
+      readonly comment: string | null;
+      readonly magicNumber: number | null;
+      readonly expiry: string | null;
+      /** POST /orders: answered before the venue did. */
+      readonly async: boolean;
+    }
+  | {
+      readonly action: 'modify';
+      readonly positionId: string;
+      readonly volume?: number;
+      readonly openPrice?: number;
+      readonly stopLoss?: number | null;
+      readonly takeProfit?: number | null;
+    }
+  | { readonly action: 'close'; readonly positionId: string; readonly pendingOnly: boolean }
+  | { readonly action: 'closeAll' };
+
+interface Base {
+  readonly accountId: string;
+  /** When the venue says it happened (venue facts) or the request arrived (requests). */
+  readonly at: string;
+}
+
+export type PositionsEvent =
+  /** `fromPendingOrder`: the position a pending order became (PendingOrderFilled came just before). */
+  | { type: 'PositionOpened'; data: Base & { position: PositionData; fromPendingOrder?: boolean } }
+  /** Netting: a same-side deal added `volume` at `price`; `position` is the result. */
+  | { type: 'PositionIncreased'; data: Base & { position: PositionData; volume: number; price: number } }
+  | { type: 'PositionModified'; data: Base & { position: PositionData } }
+  | { type: 'PositionPartiallyClosed'; data: Base & { position: PositionData; trade: ClosedTradeData } }
+  | { type: 'PositionClosed'; data: Base & { trade: ClosedTradeData } }
+  | { type: 'PendingOrderPlaced'; data: Base & { order: PendingOrderData } }
+  | { type: 'PendingOrderModified'; data: Base & { order: PendingOrderData } }
+  /** The order became the position with the same id; its opening follows as PositionOpened or PositionIncreased. */
+  | { type: 'PendingOrderFilled'; data: Base & { order: PendingOrderData; price: number } }
+  | { type: 'PendingOrderCancelled'; data: Base & { order: PendingOrderData; reason: CancelReason } }
+  | { type: 'BalanceChanged'; data: Base & { operation: BalanceOperationData } }
+  | { type: 'VenueConnected'; data: Base & { venue: string; login: string } }
+  | { type: 'VenueConnectionFailed'; data: Base & { venue: string; login: string; code: string; message: string } }
+  | { type: 'VenueDisconnected'; data: Base & { reason: 'stopped' | 'deleted' | 'reconnect' } }
+  | { type: 'TradeRequested'; data: Base & { requestId: string; request: TradeRequest } }
+  | { type: 'TradeRequestRejected'; data: Base & { requestId: string; code: string; message: string } };
+
+export type PositionsEventType = PositionsEvent['type'];
+
+export const positionsEventTypes: readonly PositionsEventType[] = [
+  'PositionOpened',
+  'PositionIncreased',
+  'PositionModified',
+  'PositionPartiallyClosed',
+  'PositionClosed',
+  'PendingOrderPlaced',
+  'PendingOrderModified',
+  'PendingOrderFilled',
+  'PendingOrderCancelled',
+  'BalanceChanged',
+  'VenueConnected',
+  'VenueConnectionFailed',
+  'VenueDisconnected',
+  'TradeRequested',
+  'TradeRequestRejected',
+];
+
+export const POSITIONS_STREAM_PREFIX = 'positions-';
+export const positionsStream = (accountId: string): string => `${POSITIONS_STREAM_PREFIX}${accountId}`;
+export const accountIdOfPositionsStream = (stream: string): string | null =>
+  stream.startsWith(POSITIONS_STREAM_PREFIX) ? stream.slice(POSITIONS_STREAM_PREFIX.length) : null;

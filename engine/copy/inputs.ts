@@ -1,0 +1,128 @@
+// What a copy decision needs, gathered per master event: the master's funds and the symbol's
+// specification once, then per copier the slave's funds, symbols and live copies. The copier rows and
+// copies come from the read models (the engine waits for them to include everything before the
+// event); funds and specifications come from the venues.
+import type { Kysely, Selectable } from 'kysely';
+import { AccountStatus } from '../../domain/account/enums.js';
+import type { CopierSettings } from '../../domain/copier/settings.js';
+import { initialMartingaleState } from '../../domain/copy/martingale.js';
+import type { AccountFunds, CopierView, MartingaleState, OrderType, SlaveCopy, SymbolSpec } from '../../domain/copy/types.js';
+import type { CopiersTable, ReadModels } from '../../projections/schema.js';
+import type { AccountConnections } from '../venues/connections.js';
+import type { AccountInformation, SymbolInfo, VenueConnection } from '../venues/port.js';
+
+export type CopierRow = Selectable<CopiersTable>;
+
+export const specOf = (info: SymbolInfo): SymbolSpec => ({
+  symbol: info.symbol,
+  minLot: info.minVolume,
+  maxLot: info.maxVolume,
+  lotStep: info.volumeStep,
+  digits: info.digits,
+  point: info.point,
+  contractSize: info.contractSize,
+});
+
+export const fundsOf = (info: AccountInformation): AccountFunds => ({ balance: info.balance, equity: info.equity, currency: info.currency });
+
+export const copierViewOf = (row: CopierRow): CopierView => ({
+  id: row.id,
+  settings: row.settings as CopierSettings,
+  symbolOverrides: (row.symbol_mappings ?? {}) as Record<string, string>,
+});
+
+export interface MasterSide {
+  readonly funds: AccountFunds | null;
+  readonly symbol: SymbolSpec | null;
+}
+
+export type SlaveSide =
+  | {
+      readonly ok: true;
+      readonly connection: VenueConnection;
+      readonly info: AccountInformation;
+      readonly symbols: readonly SymbolSpec[];
+    }
+  | { readonly ok: false; readonly reason: 'SLAVE_NOT_CONNECTED' | 'SLAVE_TRADING_DISABLED'; readonly message: string };
+
+export class CopyInputs {
+  private readonly symbolsByLogin = new Map<string, readonly SymbolSpec[]>();
+
+  constructor(
+    private readonly db: Kysely<ReadModels>,
+    private readonly connections: AccountConnections,
+  ) {}
+
+  copiersOf(masterAccountId: string): Promise<CopierRow[]> {
+    return this.db.selectFrom('copiers').selectAll().where('from_account_id', '=', masterAccountId).orderBy('created').orderBy('id').execute();
+  }
+
+  copier(copierId: string): Promise<CopierRow | undefined> {
+    return this.db.selectFrom('copiers').selectAll().where('id', '=', copierId).executeTakeFirst();
+  }
+
+  async master(masterAccountId: string, symbol: string | null): Promise<MasterSide> {
+    const connection = this.connections.connection(masterAccountId);
+    if (!connection) return { funds: null, symbol: null };
+    const info = await connection.accountInformation();
+    const spec = symbol === null ? null : await connection.symbolInfo(symbol).then(specOf, () => null);
+    return { funds: fundsOf(info), symbol: spec };
+  }
+
+  async slave(slaveAccountId: string): Promise<SlaveSide> {
+    const account = await this.db.selectFrom('accounts').select(['account_status_id', 'trading_disabled']).where('id', '=', slaveAccountId).executeTakeFirst();
+    if (!account || account.account_status_id !== AccountStatus.Active) {
+      return { ok: false, reason: 'SLAVE_NOT_CONNECTED', message: 'the slave account is not started' };
+    }
+    if (account.trading_disabled) return { ok: false, reason: 'SLAVE_TRADING_DISABLED', message: 'trading is disabled on the slave account (tradingDisabled)' };
+    const connection = this.connections.connection(slaveAccountId);
+    if (!connection) return { ok: false, reason: 'SLAVE_NOT_CONNECTED', message: 'the slave account is not connected to its broker' };
+    const info = await connection.accountInformation();
+    let symbols = this.symbolsByLogin.get(connection.login);
+    if (!symbols) {
+      symbols = (await connection.symbols()).map(specOf);
+      this.symbolsByLogin.set(connection.login, symbols);
+    }
+    return { ok: true, connection, info, symbols };
+  }
+
+  /** The open copies of every copier of the master, by copier. */
+  async copiesOf(masterAccountId: string): Promise<Map<string, SlaveCopy[]>> {
+    const rows = await this.db.selectFrom('copies').selectAll().where('master_account_id', '=', masterAccountId).where('status', '=', 'open').execute();
+    const out = new Map<string, SlaveCopy[]>();
+    for (const row of rows) {
+      const list = out.get(row.copier_id) ?? [];
+      list.push({
+        masterPositionId: row.master_position_id,
+        slavePositionId: row.slave_position_id,
+        kind: row.kind,
+        symbol: row.symbol,
+        orderType: row.order_type as OrderType,
+        volume: row.volume,
+      });
+      out.set(row.copier_id, list);
+    }
+    return out;
+  }
+
+  async martingaleOf(copierIds: readonly string[]): Promise<Map<string, MartingaleState>> {
+    if (copierIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('copier_martingale').selectAll().where('copier_id', 'in', copierIds).execute();
+    const out = new Map<string, MartingaleState>(copierIds.map((id) => [id, initialMartingaleState]));
+    for (const row of rows) out.set(row.copier_id, { consecutiveLosses: row.consecutive_losses });
+    return out;
+  }
+
+  /**
+   * One unit of the slave's currency in the master's (null when the same, or when no quote links
+   * them): from the slave's venue, SLAVEMASTER or the inverse of MASTERSLAVE at the mid.
+   */
+  async slaveToMasterRate(slave: VenueConnection, slaveCurrency: string, masterCurrency: string): Promise<number | null> {
+    if (slaveCurrency.toUpperCase() === masterCurrency.toUpperCase()) return null;
+    const mid = async (symbol: string) => slave.quote(symbol).then((q) => (q.bid + q.ask) / 2, () => null);
+    const direct = await mid(`${slaveCurrency}${masterCurrency}`);
+    if (direct) return direct;
+    const inverse = await mid(`${masterCurrency}${slaveCurrency}`);
+    return inverse ? 1 / inverse : null;
+  }
+}

@@ -1,0 +1,200 @@
+// The venues the service trades at, and what keeps the built-in simulated venue alive: its state is
+// loaded at start, saved after every request before the request answers (an acknowledged trade
+// survives a crash), and a ticker moves its clock every second so stops, pending orders, swaps and
+// stop-outs happen without anyone asking.
+//
+// Every account type trades at the simulated venue until a real adapter is configured for it.
+// The simulated venue's login rule (documented in the OpenAPI text of actions/start):
+//   - the venue login is `<loginServer>/<loginAccountNumber>`;
+//   - the first connection to a login the venue does not know opens a demo account there with that
+//     password: 10,000 USD, leverage 1:100, netting when the server name contains "netting"
+//     (case-insensitive), hedging otherwise;
+//   - every later connection must present the same password, or fails with [INVALID_CREDENTIALS].
+import type { Kysely } from 'kysely';
+import type {
+  ClosedTrade,
+  OrderRequest,
+  PendingOrder,
+  PlaceOrderResult,
+  PositionChanges,
+  Venue,
+  VenueConnection,
+  VenueCredentials,
+  VenuePosition,
+} from './port.js';
+import { type Clock, SimulatedVenue } from './simulated/simulatedVenue.js';
+import { SimulatedVenueStore } from './simulated/venueStore.js';
+
+export const SIMULATED_VENUE_NAME = 'Simulated';
+export const DEMO_BALANCE = 10_000;
+export const DEMO_LEVERAGE = 100;
+const TICK_MS = 1000;
+const SAVE_RETRY_MS = 1000;
+
+export interface VenueHostLog {
+  error(message: string, error: unknown): void;
+}
+
+export interface VenueHostOptions {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the venue's tables are not read models
+  readonly db: Kysely<any>;
+  readonly clock: () => Date;
+  readonly log: VenueHostLog;
+  /** Seed of the simulated price paths on first start; later starts continue the saved ones. */
+  readonly seed?: string;
+  /** Default true; specs that drive the clock by hand turn the ticker off. */
+  readonly ticker?: boolean;
+}
+
+/** What an account connects with. */
+export interface AccountLogin {
+  readonly accountTypeId: number;
+  readonly loginServer: string;
+  readonly loginAccountNumber: string;
+  readonly password: string;
+}
+
+export const simulatedLogin = (login: Pick<AccountLogin, 'loginServer' | 'loginAccountNumber'>): string =>
+  `${login.loginServer}/${login.loginAccountNumber}`;
+
+export class VenueHost {
+  private requested = 0;
+  private saved = 0;
+  private saving: Promise<void> | null = null;
+  private waiters: { ticket: number; resolve: () => void }[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  private constructor(
+    readonly simulated: SimulatedVenue,
+    private readonly store: SimulatedVenueStore,
+    private readonly log: VenueHostLog,
+  ) {}
+
+  static async start(options: VenueHostOptions): Promise<VenueHost> {
+    await SimulatedVenueStore.migrate(options.db);
+    const store = new SimulatedVenueStore(options.db);
+    const clock: Clock = { now: () => options.clock().getTime() };
+    const onListenerError = (error: unknown) => options.log.error('a venue change listener failed', error);
+    const saved = await store.load(SIMULATED_VENUE_NAME);
+    const simulated = saved
+      ? SimulatedVenue.restore(saved, { clock, onListenerError })
+      : SimulatedVenue.create({ clock, seed: options.seed ?? 'copy-trading-service', name: SIMULATED_VENUE_NAME, onListenerError });
+    const host = new VenueHost(simulated, store, options.log);
+    if (!saved) await host.persist();
+    if (options.ticker !== false) {
+      host.timer = setInterval(() => {
+        host.desk((venue) => venue.tick()).catch((error: unknown) => options.log.error('simulated venue tick failed', error));
+      }, TICK_MS);
+      host.timer.unref();
+    }
+    return host;
+  }
+
+  /** The venue an account type trades at. */
+  venueFor(_accountTypeId: number): Venue {
+    return { name: this.simulated.name, connection: (credentials) => this.durable(this.simulated.connection(credentials)) };
+  }
+
+  /**
+   * A connection for an account's login, under the simulated venue's rule above (a first login opens
+   * the demo account).
+   */
+  async connectionFor(login: AccountLogin): Promise<VenueConnection> {
+    const venueLogin = simulatedLogin(login);
+    if (!this.simulated.hasAccount(venueLogin)) {
+      await this.desk((venue) => {
+        if (venue.hasAccount(venueLogin)) return;
+        venue.openAccount({
+          login: venueLogin,
+          password: login.password,
+          balance: DEMO_BALANCE,
+          leverage: DEMO_LEVERAGE,
+          marginMode: /netting/i.test(login.loginServer) ? 'netting' : 'hedging',
+        });
+      });
+    }
+    return this.venueFor(login.accountTypeId).connection({ login: venueLogin, password: login.password } satisfies VenueCredentials);
+  }
+
+  /** Works on the simulated dealer's desk (quotes, deposits, the clock) and saves what changed. */
+  async desk<T>(work: (venue: SimulatedVenue) => T): Promise<T> {
+    try {
+      return work(this.simulated);
+    } finally {
+      await this.persist();
+    }
+  }
+
+  /** Resolves once everything the venue did before this call is saved. */
+  persist(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    const ticket = ++this.requested;
+    const done = new Promise<void>((resolve) => this.waiters.push({ ticket, resolve }));
+    this.saving ??= this.saveLoop();
+    return done;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.saving;
+    this.stopped = true;
+  }
+
+  /** One save at a time; requests that arrive meanwhile share the next one. */
+  private async saveLoop(): Promise<void> {
+    while (this.saved < this.requested) {
+      const target = this.requested;
+      const journal = this.simulated.journal();
+      try {
+        await this.store.save(this.simulated.name, this.simulated.catalogue(), journal);
+        this.simulated.markSaved(journal);
+      } catch (error) {
+        this.log.error('saving the simulated venue failed; retrying', error);
+        await new Promise((r) => setTimeout(r, SAVE_RETRY_MS));
+        continue;
+      }
+      this.saved = target;
+      const ready = this.waiters.filter((w) => w.ticket <= target);
+      this.waiters = this.waiters.filter((w) => w.ticket > target);
+      for (const waiter of ready) waiter.resolve();
+    }
+    this.saving = null;
+  }
+
+  /**
+   * Every request that changes the book answers only after the venue state it produced is saved.
+   * Reads do not wait: what their catching up changed is saved by the ticker within a second, and
+   * the recorder saves before it records any change.
+   */
+  private durable(inner: VenueConnection): VenueConnection {
+    const saved = async <T>(work: () => Promise<T>): Promise<T> => {
+      try {
+        return await work();
+      } finally {
+        await this.persist();
+      }
+    };
+    return {
+      login: inner.login,
+      connect: () => saved(() => inner.connect()),
+      disconnect: () => inner.disconnect(),
+      isConnected: () => inner.isConnected(),
+      accountInformation: () => inner.accountInformation(),
+      positions: () => inner.positions(),
+      history: (from, to) => inner.history(from, to),
+      placeOrder: (request: OrderRequest, clientOrderId: string): Promise<PlaceOrderResult> =>
+        saved(() => inner.placeOrder(request, clientOrderId)),
+      modifyPosition: (id: string, changes: PositionChanges, clientRequestId?: string): Promise<VenuePosition> =>
+        saved(() => inner.modifyPosition(id, changes, clientRequestId)),
+      closePosition: (id: string, volume?: number, clientRequestId?: string): Promise<ClosedTrade> =>
+        saved(() => inner.closePosition(id, volume, clientRequestId)),
+      cancelOrder: (id: string, clientRequestId?: string): Promise<PendingOrder> => saved(() => inner.cancelOrder(id, clientRequestId)),
+      quote: (symbol) => inner.quote(symbol),
+      symbolInfo: (symbol) => inner.symbolInfo(symbol),
+      symbols: () => inner.symbols(),
+      subscribe: (listener) => inner.subscribe(listener),
+    };
+  }
+}

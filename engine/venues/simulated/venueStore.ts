@@ -1,0 +1,144 @@
+// The simulated venue's own storage in PostgreSQL. The venue stands in for a broker's servers, so its
+// state lives apart from the event store and the read models, in tables of its own (prefix sim_):
+// the venue row (clock marks, ticket counter, price feed state), one row per account (positions,
+// orders, balance), and the account history and client requests as append-only rows, so a save
+// writes what changed and never rewrites a long history.
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { StaticMigrations } from '../../../store/postgres/schema.js';
+import type { AccountRecord, RecordedRequest, SimulatedVenueJournal, SimulatedVenueSnapshot } from './simulatedVenue.js';
+import type { SimulatedSymbol } from './symbols.js';
+
+const migrations: Record<string, Migration> = {
+  '0001_simulated_venue': {
+    async up(db) {
+      await sql`CREATE TABLE sim_venues (
+        name text PRIMARY KEY,
+        symbols jsonb NOT NULL,
+        processed_step bigint NOT NULL,
+        next_ticket bigint NOT NULL,
+        prices jsonb NOT NULL,
+        updated timestamptz NOT NULL DEFAULT now())`.execute(db);
+      await sql`CREATE TABLE sim_accounts (
+        venue text NOT NULL REFERENCES sim_venues (name),
+        login text NOT NULL,
+        account jsonb NOT NULL,
+        PRIMARY KEY (venue, login))`.execute(db);
+      await sql`CREATE TABLE sim_history (
+        venue text NOT NULL,
+        login text NOT NULL,
+        seq int NOT NULL,
+        entry jsonb NOT NULL,
+        PRIMARY KEY (venue, login, seq))`.execute(db);
+      await sql`CREATE TABLE sim_requests (
+        venue text NOT NULL,
+        login text NOT NULL,
+        id text NOT NULL,
+        request jsonb NOT NULL,
+        PRIMARY KEY (venue, login, id))`.execute(db);
+    },
+  },
+};
+
+/** Rows per INSERT: far below PostgreSQL's 65,535 parameters. */
+const CHUNK = 500;
+
+const chunks = <T>(items: readonly T[]): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the venue's tables are not read models
+type AnyDb = Kysely<any>;
+
+export class SimulatedVenueStore {
+  constructor(private readonly db: AnyDb) {}
+
+  static async migrate(db: AnyDb): Promise<void> {
+    const migrator = new Migrator({
+      db,
+      provider: new StaticMigrations(migrations),
+      migrationTableName: 'sim_migrations',
+      migrationLockTableName: 'sim_migrations_lock',
+    });
+    const { error } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+  }
+
+  /** The venue as last saved, or null when it was never saved. */
+  async load(name: string): Promise<SimulatedVenueSnapshot | null> {
+    const venue = await this.db.selectFrom('sim_venues').selectAll().where('name', '=', name).executeTakeFirst();
+    if (!venue) return null;
+    const accounts = await this.db.selectFrom('sim_accounts').select(['login', 'account']).where('venue', '=', name).orderBy('login').execute();
+    const history = await this.db.selectFrom('sim_history').select(['login', 'entry']).where('venue', '=', name).orderBy('login').orderBy('seq').execute();
+    const requests = await this.db.selectFrom('sim_requests').select(['login', 'request']).where('venue', '=', name).execute();
+    const historyOf = new Map<string, AccountRecord['history'][number][]>();
+    for (const row of history) {
+      const list = historyOf.get(row.login) ?? [];
+      list.push(row.entry);
+      historyOf.set(row.login, list);
+    }
+    const requestsOf = new Map<string, RecordedRequest[]>();
+    for (const row of requests) {
+      const list = requestsOf.get(row.login) ?? [];
+      list.push(row.request);
+      requestsOf.set(row.login, list);
+    }
+    return {
+      version: 1,
+      name,
+      processedStep: Number(venue.processed_step),
+      nextTicket: Number(venue.next_ticket),
+      symbols: venue.symbols as SimulatedSymbol[],
+      prices: venue.prices,
+      accounts: accounts.map((row) => ({
+        ...(row.account as Omit<AccountRecord, 'history' | 'requests'>),
+        history: historyOf.get(row.login) ?? [],
+        requests: requestsOf.get(row.login) ?? [],
+      })),
+    };
+  }
+
+  /** Writes one journal in one transaction: a crash keeps the venue as it was before or after it. */
+  async save(name: string, symbols: readonly SimulatedSymbol[], journal: SimulatedVenueJournal): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('sim_venues')
+        .values({
+          name,
+          symbols: JSON.stringify(symbols),
+          processed_step: journal.processedStep,
+          next_ticket: journal.nextTicket,
+          prices: JSON.stringify(journal.prices),
+        })
+        .onConflict((oc) =>
+          oc.column('name').doUpdateSet({
+            processed_step: journal.processedStep,
+            next_ticket: journal.nextTicket,
+            prices: JSON.stringify(journal.prices),
+            updated: sql`now()`,
+          }),
+        )
+        .execute();
+      for (const part of chunks(journal.accounts)) {
+        await trx
+          .insertInto('sim_accounts')
+          .values(part.map((a) => ({ venue: name, login: a.account.login, account: JSON.stringify(a.account) })))
+          .onConflict((oc) => oc.columns(['venue', 'login']).doUpdateSet({ account: sql`excluded.account` }))
+          .execute();
+      }
+      const history = journal.accounts.flatMap((a) =>
+        a.newHistory.map((entry, i) => ({ venue: name, login: a.account.login, seq: a.historyFrom + i, entry: JSON.stringify(entry) })),
+      );
+      for (const part of chunks(history)) {
+        await trx.insertInto('sim_history').values(part).onConflict((oc) => oc.doNothing()).execute();
+      }
+      const requests = journal.accounts.flatMap((a) =>
+        a.newRequests.map((request) => ({ venue: name, login: a.account.login, id: request.id, request: JSON.stringify(request) })),
+      );
+      for (const part of chunks(requests)) {
+        await trx.insertInto('sim_requests').values(part).onConflict((oc) => oc.doNothing()).execute();
+      }
+    });
+  }
+}

@@ -1,0 +1,155 @@
+// The account logs (LogDTO): what happened on an account, in words, at three levels (spec:
+// logTypeId 1 = Error, 2 = Warning, 3 = Info). Venue facts and connection changes go to the account
+// they happened on; what the engine did for a copier, and every trade it did not copy with the
+// reason, goes to the copier's slave account.
+import { sql } from 'kysely';
+import { describeAction } from '../../domain/copy/decision.js';
+import { copyEventTypes, type CopyEvent } from '../../domain/copy/events.js';
+import { type ClosedTradeData, type PositionData, positionsEventTypes, type PositionsEvent } from '../../domain/positions/events.js';
+import type { Projection } from '../projection.js';
+
+export const LogType = { Error: 1, Warning: 2, Info: 3 } as const;
+export type LogTypeId = (typeof LogType)[keyof typeof LogType];
+export type LogCategory = 'CONNECTION' | 'TRADING' | 'COPY' | 'BALANCE';
+
+export interface LogLine {
+  readonly accountId: string;
+  readonly logTypeId: LogTypeId;
+  readonly category: LogCategory;
+  readonly message: string;
+  /** A code: the skip reason, the venue's error code. */
+  readonly code: string | null;
+  readonly copierId: string | null;
+  readonly positionId: string | null;
+}
+
+const stops = (p: { stopLoss: number | null; takeProfit: number | null }): string =>
+  `${p.stopLoss === null ? '' : `, SL ${p.stopLoss}`}${p.takeProfit === null ? '' : `, TP ${p.takeProfit}`}`;
+const lots = (volume: number): string => `${volume} ${volume === 1 ? 'lot' : 'lots'}`;
+const money = (amount: number): string => amount.toFixed(2);
+const REASONS: Record<ClosedTradeData['reason'], string> = { manual: 'closed', stopLoss: 'stop loss hit', takeProfit: 'take profit hit', stopOut: 'stopped out' };
+const describePosition = (p: PositionData): string => `${p.orderType} ${lots(p.volume)} ${p.symbol} at ${p.openPrice}${stops(p)}`;
+const net = (t: ClosedTradeData): number => t.profit + t.swap + t.commission;
+
+/** The log line an event becomes, or null. Exported for the specs. */
+export const logLineOf = (event: PositionsEvent | CopyEvent): LogLine | null => {
+  const line = (accountId: string, logTypeId: LogTypeId, category: LogCategory, message: string, extra: Partial<LogLine> = {}): LogLine => ({
+    accountId, logTypeId, category, message, code: null, copierId: null, positionId: null, ...extra,
+  });
+  switch (event.type) {
+    case 'PositionOpened':
+      return line(event.data.accountId, LogType.Info, 'TRADING', `Position #${event.data.position.positionId} opened: ${describePosition(event.data.position)}`,
+        { positionId: event.data.position.positionId });
+    case 'PositionIncreased':
+      return line(event.data.accountId, LogType.Info, 'TRADING',
+        `Position #${event.data.position.positionId} increased by ${lots(event.data.volume)} at ${event.data.price}: now ${describePosition(event.data.position)}`,
+        { positionId: event.data.position.positionId });
+    case 'PositionModified':
+      return line(event.data.accountId, LogType.Info, 'TRADING',
+        `Position #${event.data.position.positionId} modified: SL ${event.data.position.stopLoss ?? 'none'}, TP ${event.data.position.takeProfit ?? 'none'}`,
+        { positionId: event.data.position.positionId });
+    case 'PositionPartiallyClosed': {
+      const { trade, position } = event.data;
+      return line(event.data.accountId, LogType.Info, 'TRADING',
+        `Position #${trade.positionId} partially closed: ${lots(trade.volume)} at ${trade.closePrice}, result ${money(net(trade))}; ${lots(position.volume)} remain open`,
+        { positionId: trade.positionId });
+    }
+    case 'PositionClosed': {
+      const { trade } = event.data;
+      const level = trade.reason === 'stopOut' ? LogType.Warning : LogType.Info;
+      return line(event.data.accountId, level, 'TRADING',
+        `Position #${trade.positionId} ${REASONS[trade.reason]}: ${trade.orderType} ${lots(trade.volume)} ${trade.symbol} at ${trade.closePrice}, result ${money(net(trade))}`,
+        { positionId: trade.positionId });
+    }
+    case 'PendingOrderPlaced':
+    case 'PendingOrderModified': {
+      const o = event.data.order;
+      const verb = event.type === 'PendingOrderPlaced' ? 'placed' : 'modified';
+      return line(event.data.accountId, LogType.Info, 'TRADING',
+        `Pending order #${o.orderId} ${verb}: ${o.orderType} ${lots(o.volume)} ${o.symbol} at ${o.openPrice}${stops(o)}${o.expiry ? `, expires ${o.expiry}` : ''}`,
+        { positionId: o.orderId });
+    }
+    case 'PendingOrderFilled':
+      return line(event.data.accountId, LogType.Info, 'TRADING', `Pending order #${event.data.order.orderId} filled at ${event.data.price}`,
+        { positionId: event.data.order.orderId });
+    case 'PendingOrderCancelled': {
+      const why = { manual: 'cancelled', expired: 'expired', notEnoughMoney: 'cancelled at its trigger: not enough free margin' }[event.data.reason];
+      return line(event.data.accountId, event.data.reason === 'notEnoughMoney' ? LogType.Warning : LogType.Info, 'TRADING',
+        `Pending order #${event.data.order.orderId} ${why}`, { positionId: event.data.order.orderId });
+    }
+    case 'BalanceChanged': {
+      const { amount, comment } = event.data.operation;
+      return line(event.data.accountId, LogType.Info, 'BALANCE',
+        `${amount >= 0 ? 'Deposit' : 'Withdrawal'} of ${money(Math.abs(amount))}${comment ? ` (${comment})` : ''}`);
+    }
+    case 'VenueConnected':
+      return line(event.data.accountId, LogType.Info, 'CONNECTION', `Connected to ${event.data.venue} as ${event.data.login}`);
+    case 'VenueConnectionFailed':
+      return line(event.data.accountId, LogType.Error, 'CONNECTION',
+        `Connection to ${event.data.venue} as ${event.data.login} failed: ${event.data.message}`, { code: event.data.code });
+    case 'VenueDisconnected':
+      return line(event.data.accountId, LogType.Info, 'CONNECTION', `Disconnected (${event.data.reason})`);
+    case 'TradeRequested':
+      return null;
+    case 'TradeRequestRejected':
+      return line(event.data.accountId, LogType.Error, 'TRADING', `Trading request rejected: ${event.data.message}`, { code: event.data.code });
+    case 'CopyExecuted': {
+      const { action, copierId, slaveAccountId, masterAccountId } = event.data;
+      return line(slaveAccountId, LogType.Info, 'COPY',
+        `Copied from master ${masterAccountId} (position #${action.masterPositionId}): ${describeAction(action)}`,
+        { copierId, positionId: action.type === 'open' && event.data.result.type === 'opened' ? event.data.result.slavePositionId : ('slavePositionId' in action ? action.slavePositionId : null) });
+    }
+    case 'CopyFailed': {
+      const { action, copierId, slaveAccountId, code, message, retryUntil } = event.data;
+      return line(slaveAccountId, LogType.Error, 'COPY',
+        `Copy of master position #${action.masterPositionId} refused by the slave's broker (${describeAction(action)}): ${message}${retryUntil ? `; retrying every 30 seconds until ${retryUntil}` : ''}`,
+        { copierId, code });
+    }
+    case 'TradeSkipped': {
+      const { reason, message, copierId, slaveAccountId, masterPositionId } = event.data;
+      const level = reason === 'MONITOR_ONLY' || reason === 'COPIER_INACTIVE' ? LogType.Info : LogType.Warning;
+      return line(slaveAccountId, level, 'COPY', message, { copierId, code: reason, positionId: masterPositionId });
+    }
+    default:
+      return null;
+  }
+};
+
+export const accountLogsProjection: Projection = {
+  name: 'account_logs',
+  version: 1,
+  handles: [...positionsEventTypes, ...copyEventTypes],
+  tables: ['account_logs'],
+  async createTables(db, schema) {
+    await sql`CREATE TABLE ${sql.id(schema, 'account_logs')} (
+      id uuid PRIMARY KEY,
+      account_id uuid NOT NULL,
+      position_commit numeric(20) NOT NULL,
+      position_prepare bigint NOT NULL,
+      time timestamptz NOT NULL,
+      log_type_id int NOT NULL,
+      category text NOT NULL,
+      message text NOT NULL,
+      code text,
+      copier_id uuid,
+      position_id text)`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'account_logs')} (account_id, time DESC, position_commit DESC, position_prepare DESC)`.execute(db);
+  },
+  async apply(db, recorded) {
+    const log = logLineOf(recorded as unknown as PositionsEvent | CopyEvent);
+    if (!log) return;
+    await db.insertInto('account_logs').values({
+      id: recorded.id,
+      account_id: log.accountId,
+      position_commit: recorded.position.commit.toString(),
+      position_prepare: recorded.position.prepare.toString(),
+      time: recorded.created,
+      log_type_id: log.logTypeId,
+      category: log.category,
+      message: log.message,
+      code: log.code,
+      copier_id: log.copierId,
+      position_id: log.positionId,
+    }).onConflict((oc) => oc.column('id').doNothing()).execute();
+  },
+};

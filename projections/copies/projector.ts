@@ -1,0 +1,141 @@
+// The copies read model: which slave position or pending order copies which master position, per
+// copier, and whether it is still open; the martingale state of each copier; and the failed opens
+// whose open-retry window is still running. It follows the engine's own events (copies-*) and what
+// the slaves' venues report about those positions (positions-*): a slave position closed by its own
+// stop loss is no longer a live copy.
+import { type Insertable, sql } from 'kysely';
+import { copyEventTypes, type CopyEvent } from '../../domain/copy/events.js';
+import { initialMartingaleState, nextMartingaleState } from '../../domain/copy/martingale.js';
+import type { PositionsEvent } from '../../domain/positions/events.js';
+import type { Projection } from '../projection.js';
+import type { CopiesTable } from '../schema.js';
+
+const slaveEvents = ['PositionClosed', 'PositionPartiallyClosed', 'PendingOrderFilled', 'PendingOrderCancelled'] as const;
+
+export const copiesProjection: Projection = {
+  name: 'copies',
+  version: 1,
+  handles: [...copyEventTypes, ...slaveEvents],
+  tables: ['copies', 'copier_martingale', 'copy_retries'],
+  async createTables(db, schema) {
+    await sql`CREATE TABLE ${sql.id(schema, 'copies')} (
+      copier_id uuid NOT NULL,
+      master_position_id text NOT NULL,
+      master_account_id uuid NOT NULL,
+      slave_account_id uuid NOT NULL,
+      slave_position_id text NOT NULL,
+      kind text NOT NULL,
+      symbol text NOT NULL,
+      order_type text NOT NULL,
+      volume double precision NOT NULL,
+      client_order_id text NOT NULL,
+      status text NOT NULL,
+      opened_at timestamptz NOT NULL,
+      closed_at timestamptz,
+      closed_by text,
+      PRIMARY KEY (copier_id, master_position_id))`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'copies')} (slave_account_id, slave_position_id)`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'copies')} (master_account_id, master_position_id)`.execute(db);
+    await sql`CREATE TABLE ${sql.id(schema, 'copier_martingale')} (
+      copier_id uuid PRIMARY KEY,
+      consecutive_losses int NOT NULL)`.execute(db);
+    await sql`CREATE TABLE ${sql.id(schema, 'copy_retries')} (
+      client_order_id text PRIMARY KEY,
+      copier_id uuid NOT NULL,
+      master_account_id uuid NOT NULL,
+      slave_account_id uuid NOT NULL,
+      action jsonb NOT NULL,
+      source jsonb NOT NULL,
+      retry_until timestamptz NOT NULL)`.execute(db);
+  },
+  async apply(db, recorded) {
+    const event = recorded as unknown as CopyEvent | PositionsEvent;
+    /** A live copy ended: closed rows fold their result into the copier's martingale state. */
+    const ended = async (where: { copierId?: string; masterPositionId?: string; slaveAccountId?: string; slavePositionId?: string; kind?: CopiesTable['kind'] },
+      at: string, by: string, result: number | null) => {
+      let q = db.updateTable('copies').set({ status: 'closed', closed_at: at, closed_by: by }).where('status', '=', 'open');
+      if (where.copierId) q = q.where('copier_id', '=', where.copierId);
+      if (where.masterPositionId) q = q.where('master_position_id', '=', where.masterPositionId);
+      if (where.slaveAccountId) q = q.where('slave_account_id', '=', where.slaveAccountId);
+      if (where.slavePositionId) q = q.where('slave_position_id', '=', where.slavePositionId);
+      if (where.kind) q = q.where('kind', '=', where.kind);
+      const closed = await q.returning(['copier_id', 'kind']).execute();
+      if (result === null) return;
+      for (const row of closed) {
+        if (row.kind !== 'position') continue;
+        const current = await db.selectFrom('copier_martingale').select('consecutive_losses').where('copier_id', '=', row.copier_id).executeTakeFirst();
+        const next = nextMartingaleState({ consecutiveLosses: current?.consecutive_losses ?? initialMartingaleState.consecutiveLosses }, result);
+        await db.insertInto('copier_martingale').values({ copier_id: row.copier_id, consecutive_losses: next.consecutiveLosses })
+          .onConflict((oc) => oc.column('copier_id').doUpdateSet({ consecutive_losses: next.consecutiveLosses })).execute();
+      }
+    };
+    switch (event.type) {
+      case 'CopyExecuted': {
+        const { action, result, copierId, masterAccountId, slaveAccountId, at } = event.data;
+        await db.deleteFrom('copy_retries').where('client_order_id', '=', action.clientOrderId).execute();
+        if (action.type === 'open' && result.type === 'opened') {
+          const row: Insertable<CopiesTable> = {
+            copier_id: copierId,
+            master_position_id: action.masterPositionId,
+            master_account_id: masterAccountId,
+            slave_account_id: slaveAccountId,
+            slave_position_id: result.slavePositionId,
+            kind: result.kind,
+            symbol: action.symbol,
+            order_type: action.orderType,
+            volume: result.volume,
+            client_order_id: action.clientOrderId,
+            status: 'open',
+            opened_at: at,
+            closed_at: null,
+            closed_by: null,
+          };
+          await db.insertInto('copies').values(row).onConflict((oc) => oc.columns(['copier_id', 'master_position_id']).doUpdateSet(row)).execute();
+        } else if (action.type === 'partialClose' && result.type === 'closed') {
+          await db.updateTable('copies').set({ volume: action.remainingVolume }).where('copier_id', '=', copierId)
+            .where('master_position_id', '=', action.masterPositionId).where('status', '=', 'open').execute();
+        } else if (action.type === 'close' && result.type === 'closed') {
+          await ended({ copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId }, at, 'COPIER', result.result);
+        } else if (action.type === 'cancel') {
+          await ended({ copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId }, at, 'COPIER', null);
+        }
+        return;
+      }
+      case 'CopyFailed': {
+        const { action, retryUntil, copierId, masterAccountId, slaveAccountId, source } = event.data;
+        if (retryUntil === null || action.type !== 'open') return;
+        const row = {
+          client_order_id: action.clientOrderId, copier_id: copierId, master_account_id: masterAccountId, slave_account_id: slaveAccountId,
+          action: JSON.stringify(action), source: JSON.stringify(source), retry_until: retryUntil,
+        };
+        await db.insertInto('copy_retries').values(row).onConflict((oc) => oc.column('client_order_id').doNothing()).execute();
+        return;
+      }
+      case 'TradeSkipped':
+        if (event.data.reason === 'OPEN_RETRY_EXPIRED') {
+          await db.deleteFrom('copy_retries').where('copier_id', '=', event.data.copierId)
+            .where(sql<string>`action->>'masterPositionId'`, '=', event.data.masterPositionId).execute();
+        }
+        return;
+      case 'PositionClosed': {
+        const { trade } = event.data;
+        const result = trade.profit + trade.swap + trade.commission;
+        await ended({ slaveAccountId: event.data.accountId, slavePositionId: trade.positionId, kind: 'position' }, trade.closeTime, 'SLAVE_VENUE', result);
+        return;
+      }
+      case 'PositionPartiallyClosed':
+        await db.updateTable('copies').set({ volume: event.data.position.volume }).where('slave_account_id', '=', event.data.accountId)
+          .where('slave_position_id', '=', event.data.position.positionId).where('status', '=', 'open').where('kind', '=', 'position').execute();
+        return;
+      case 'PendingOrderFilled':
+        await db.updateTable('copies').set({ kind: 'position' }).where('slave_account_id', '=', event.data.accountId)
+          .where('slave_position_id', '=', event.data.order.orderId).where('status', '=', 'open').where('kind', '=', 'pendingOrder').execute();
+        return;
+      case 'PendingOrderCancelled':
+        await ended({ slaveAccountId: event.data.accountId, slavePositionId: event.data.order.orderId, kind: 'pendingOrder' }, event.data.at, 'SLAVE_VENUE', null);
+        return;
+      default:
+        return;
+    }
+  },
+};

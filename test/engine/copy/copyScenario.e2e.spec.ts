@@ -1,0 +1,120 @@
+// The copy engine end to end, over HTTP against the simulated venue: a master trades, the slave follows.
+import { expect } from 'chai';
+import { startTestService, type TestService } from '../../support/service.js';
+import { bookWhere, eventually, marketHoursClock, pinQuotes, positionsOf, startedAccount } from '../../support/trading.js';
+
+describe('copy engine end to end', function () {
+  this.timeout(60_000);
+  let t: TestService;
+
+  before(async () => {
+    t = await startTestService({ clock: marketHoursClock() });
+    await pinQuotes(t, { EURUSD: [1.085, 1.0851], XAUUSD: [2350, 2350.25], BTCUSD: [65_000, 65_025] });
+  });
+  after(() => t?.stop());
+
+  const open = async (accountId: string, body: Record<string, unknown>) => {
+    const res = await t.call('POST', `/accounts/${accountId}/positions`, { body });
+    expect(res.status, JSON.stringify(res.body)).to.equal(204);
+    return res.headers.get('x-position-id')!;
+  };
+  const logsOf = async (accountId: string, query = '') => (await t.call('GET', `/accounts/${accountId}/logs${query}`)).body as {
+    message: string; code: string | null; logTypeId: number; category: string;
+  }[];
+
+  describe('a copier with multiplier 2', () => {
+    let master: string;
+    let slave: string;
+    let copierId: string;
+
+    before(async () => {
+      master = await startedAccount(t, 'scenario-master');
+      slave = await startedAccount(t, 'scenario-slave');
+      const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master, multiplier: 2 } });
+      expect(copier.status).to.equal(200);
+      copierId = copier.body.id;
+    });
+
+    it('copies an open of 1.00 lot as 2.00 lots, a half close as a half close, and the close', async () => {
+      const id = await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 1, stopLoss: 1.08, takeProfit: 1.09, comment: 'signal 7' });
+      const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the slave copy');
+      expect(copy).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', volume: 2, stopLoss: 1.08, takeProfit: 1.09, comment: 'signal 7' });
+
+      expect((await t.call('PUT', `/accounts/${master}/positions/${id}`, { body: { volume: 0.5 } })).status).to.equal(204);
+      await bookWhere(t, slave, (b) => b.length === 1 && b[0]!.volume === 1, 'the slave half close');
+
+      expect((await t.call('PUT', `/accounts/${master}/positions/${id}`, { body: { stopLoss: 1.081 } })).status).to.equal(204);
+      await bookWhere(t, slave, (b) => b[0]?.stopLoss === 1.081, 'the slave stop loss move');
+
+      expect((await t.call('DELETE', `/accounts/${master}/positions/${id}`)).status).to.equal(204);
+      await bookWhere(t, slave, (b) => b.length === 0, 'the slave close');
+
+      const logs = await logsOf(slave);
+      const copies = logs.filter((l) => l.category === 'COPY').map((l) => l.message);
+      expect(copies.some((m) => /open Buy 2 EURUSD/.test(m))).to.equal(true);
+      expect(copies.some((m) => /close 1 of #/.test(m))).to.equal(true);
+    });
+
+    it('reverses: a master Buy of 1 lot becomes a slave Sell of 2 with the stops swapped', async () => {
+      await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { reverse: true } });
+      const id = await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 1, stopLoss: 1.08, takeProfit: 1.09 });
+      const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the reversed copy');
+      expect(copy).to.deep.include({ orderType: 'Sell', volume: 2, stopLoss: 1.09, takeProfit: 1.08 });
+      await t.call('DELETE', `/accounts/${master}/positions/${id}`);
+      await bookWhere(t, slave, (b) => b.length === 0, 'the reversed close');
+      await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { reverse: false } });
+    });
+
+    it('copies a pending order, and holds one position once it fills on the master and then on the slave', async () => {
+      await open(master, { symbol: 'EURUSD', orderType: 'BuyLimit', volume: 1, openPrice: 1.08 });
+      const [pending] = await bookWhere(t, slave, (b) => b.length === 1, 'the slave pending order');
+      expect(pending).to.deep.include({ orderType: 'BuyLimit', volume: 2, openPrice: 1.08 });
+
+      await pinQuotes(t, { EURUSD: [1.0799, 1.08] });
+      const [filled] = await bookWhere(t, slave, (b) => b.length === 1 && b[0]!.orderType === 'Buy', 'the slave position after the fill');
+      expect(filled).to.deep.include({ orderType: 'Buy', volume: 2 });
+      const masterBook = await positionsOf(t, master);
+      expect(masterBook.map((p) => p.orderType)).to.deep.equal(['Buy']);
+
+      await t.call('POST', `/accounts/${master}/actions/closeAllPositions`);
+      await bookWhere(t, slave, (b) => b.length === 0, 'the close after the fill');
+      await pinQuotes(t, { EURUSD: [1.085, 1.0851] });
+    });
+
+    it('says in the slave logs why a trade was not copied: below the slave minimum', async () => {
+      await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { multiplier: 0.1 } });
+      await open(master, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.05 });
+      const skip = await eventually(async () => (await logsOf(slave, '?logTypeId=2')).find((l) => l.code === 'VOLUME_BELOW_MINIMUM'), 5000, 'the skip');
+      expect(skip.logTypeId).to.equal(2);
+      expect(skip.message).to.match(/0\.005 lots is below the minimum 0\.01 of EURUSD/);
+      expect(await positionsOf(t, slave)).to.deep.equal([]);
+      await t.call('POST', `/accounts/${master}/actions/closeAllPositions`);
+      await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { multiplier: 2 } });
+    });
+
+    it('records what a monitor-only copier would have done, placing nothing', async () => {
+      await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { monitorOnly: true } });
+      await open(master, { symbol: 'XAUUSD', orderType: 'Buy', volume: 0.1 });
+      const log = await eventually(async () => (await logsOf(slave)).find((l) => l.code === 'MONITOR_ONLY'), 5000, 'the monitor-only entry');
+      expect(log.message).to.match(/would have: open Buy 0\.2 XAUUSD/);
+      expect(await positionsOf(t, slave)).to.deep.equal([]);
+      await t.call('POST', `/accounts/${master}/actions/closeAllPositions`);
+      await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { monitorOnly: false } });
+    });
+  });
+
+  describe('chains', () => {
+    it('copies A to B to C', async () => {
+      const a = await startedAccount(t, 'chain-a');
+      const b = await startedAccount(t, 'chain-b');
+      const c = await startedAccount(t, 'chain-c');
+      await t.call('POST', `/accounts/${b}/copiers`, { body: { fromAccountId: a, multiplier: 2 } });
+      await t.call('POST', `/accounts/${c}/copiers`, { body: { fromAccountId: b, multiplier: 3 } });
+      const id = await open(a, { symbol: 'BTCUSD', orderType: 'Sell', volume: 0.01 });
+      const [atC] = await bookWhere(t, c, (book) => book.length === 1, 'the copy at the end of the chain');
+      expect(atC).to.deep.include({ symbol: 'BTCUSD', orderType: 'Sell', volume: 0.06 });
+      await t.call('DELETE', `/accounts/${a}/positions/${id}`);
+      await bookWhere(t, c, (book) => book.length === 0, 'the close at the end of the chain');
+    });
+  });
+});
