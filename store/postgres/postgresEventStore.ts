@@ -41,6 +41,8 @@ interface EventRow {
   global_position: string;
 }
 
+// ORDER BY names the table's columns: the text cast of transaction_id is an output column of the same
+// name, and ordering by it would sort 1000 before 999.
 const COLUMNS = 'stream_name, revision, event_id, event_type, data, metadata, created, transaction_id::text, global_position';
 const VISIBLE = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
 
@@ -348,7 +350,7 @@ export class PostgresEventStore implements EventStore {
         where += ' AND (transaction_id, global_position) < ($2::text::xid8, $3::bigint)';
       }
       const { rows } = await this.pool.query<EventRow>(
-        `SELECT ${COLUMNS} FROM es_events WHERE ${where} ORDER BY transaction_id DESC, global_position DESC LIMIT $1`,
+        `SELECT ${COLUMNS} FROM es_events WHERE ${where} ORDER BY es_events.transaction_id DESC, es_events.global_position DESC LIMIT $1`,
         params,
       );
       for (const row of rows) yield toResolved(row);
@@ -368,7 +370,7 @@ export class PostgresEventStore implements EventStore {
     }
     where += filterSql(filter, params);
     const { rows } = await this.pool.query<EventRow>(
-      `SELECT ${COLUMNS} FROM es_events WHERE ${where} ORDER BY transaction_id, global_position LIMIT $1`,
+      `SELECT ${COLUMNS} FROM es_events WHERE ${where} ORDER BY es_events.transaction_id, es_events.global_position LIMIT $1`,
       params,
     );
     return rows.map(toResolved);
@@ -389,7 +391,7 @@ export class PostgresEventStore implements EventStore {
   async headPosition(): Promise<Position | null> {
     const { rows } = await this.pool.query<{ transaction_id: string; global_position: string }>(
       `SELECT transaction_id::text, global_position FROM es_events WHERE ${VISIBLE}
-       ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+       ORDER BY es_events.transaction_id DESC, es_events.global_position DESC LIMIT 1`,
     );
     const row = rows[0];
     return row ? { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) } : null;

@@ -332,6 +332,32 @@ describe('PostgreSQL event store: ordering of $all across transactions', () => {
     expect(visible).to.deep.equal(['Slow', 'Fast']);
   });
 
+  it('orders $all by transaction id as a number, across changes in its number of digits (9 before 10, 99 before 100)', async () => {
+    // Regression: ORDER BY transaction_id resolved to the text column of the select list, so once
+    // transaction ids grew a digit, readers received 1000 before 999 and a resumed subscriber skipped
+    // events. Rows with chosen transaction ids (long committed, so visible) pin the order.
+    const prefix = `digits${randomUUID().slice(0, 8)}`;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    // Ids below any live transaction's, so readers see them as committed long ago.
+    for (const [xid, type] of [[100, 'Xid100'], [9, 'Xid9'], [99, 'Xid99'], [10, 'Xid10']] as const) {
+      await client.query(
+        `INSERT INTO es_events (transaction_id, stream_name, revision, event_id, event_type, data) VALUES ($1::text::xid8, $2, 0, $3, $4, '{}')`,
+        [String(xid), `${prefix}-${xid}`, randomUUID(), type],
+      );
+    }
+    await client.end();
+    const mine = (events: { streamId: string; type: string }[]) => events.filter((e) => e.streamId.startsWith(prefix)).map((e) => e.type);
+    const all: { streamId: string; type: string }[] = [];
+    for await (const { event: e } of store.readAll({ fromPosition: 'start' })) all.push(e);
+    expect(mine(all)).to.deep.equal(['Xid9', 'Xid10', 'Xid99', 'Xid100']);
+    const backwards: { streamId: string; type: string }[] = [];
+    for await (const { event: e } of store.readAll({ fromPosition: 'end', direction: 'backwards' })) backwards.push(e);
+    expect(mine(backwards)).to.deep.equal(['Xid100', 'Xid99', 'Xid10', 'Xid9']);
+    const subscription = store.subscribeToAll({ fromPosition: 'start', filter: { streamNamePrefixes: [prefix] } });
+    expect((await take(subscription, 4)).map((e) => e.type)).to.deep.equal(['Xid9', 'Xid10', 'Xid99', 'Xid100']);
+  });
+
   it('keeps the revision order of one stream when its writers began out of order', async () => {
     const stream = `inv-${randomUUID()}`;
     await store.appendToStream(stream, event('R0'));
