@@ -47,9 +47,12 @@ export const execute = async <Command extends { metadata: CommandMetadata }, Eve
   return result;
 };
 
-/** Waits until the read models include every event in the store now (writes that span several streams). */
+/**
+ * Waits until the read models include every event committed before the call (writes that span
+ * several streams, or that a venue session recorded on its own).
+ */
 export const settle = async (services: Services): Promise<void> => {
-  const head = await services.store.headPosition();
+  const head = await services.store.lastCommittedPosition();
   if (head && !(await services.runner.waitFor(head, services.config.readModelWaitMs))) {
     services.log.warn(`read models did not reach the head of the store within ${services.config.readModelWaitMs} ms`);
   }

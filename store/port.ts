@@ -93,6 +93,12 @@ export interface EventStore {
   subscribeToAll(options?: SubscribeToAllOptions): Subscription;
   /** The position of the newest event in `$all` that readers may see now, or null for an empty store. */
   headPosition(): Promise<Position | null>;
+  /**
+   * The position of the newest committed event, whether readers can see it yet or not (PostgreSQL:
+   * an older transaction may still hold it back). Once a subscriber has reached it, every write
+   * that finished before the call is visible to it: read-your-writes across streams.
+   */
+  lastCommittedPosition(): Promise<Position | null>;
   setStreamMetadata(streamName: string, metadata: StreamMetadata): Promise<void>;
   getStreamMetadata(streamName: string): Promise<{ streamName: string; metadata?: StreamMetadata }>;
   /** Soft delete: reads then fail with StreamNotFoundError; a later append continues the numbering. */

@@ -196,7 +196,11 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
       async handler({ params, caller, context }) {
         const account = await loadAccount(services, caller, params.accountId);
         if (type === 'StartAccount' && account.account_status_id !== AccountStatus.Deleted) {
-          await services.connections.connect(params.accountId);
+          // A refused login is in the account logs by the time the 400 answers.
+          await services.connections.connect(params.accountId).catch(async (error: unknown) => {
+            await settle(services);
+            throw error;
+          });
         }
         await run(params.accountId, {
           type,

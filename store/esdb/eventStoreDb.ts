@@ -238,6 +238,11 @@ class EventStoreDbStore implements EventStore {
     return null;
   }
 
+  /** EventStoreDB shows every committed event to readers at once: the head is the last commit. */
+  lastCommittedPosition(): Promise<Position | null> {
+    return this.headPosition();
+  }
+
   async setStreamMetadata(streamName: string, metadata: StreamMetadata): Promise<void> {
     try {
       await this.client.setStreamMetadata(streamName, { ...metadata });

@@ -151,6 +151,8 @@ class PostgresSubscription extends EventEmitter implements Subscription {
             ? null
             : this.options.fromPosition;
       let heldBackWait = HELD_BACK_FIRST_MS;
+      /** An empty page was followed by one more read before waiting for a notification. */
+      let lookedAgain = false;
       while (!this.stopped) {
         if (this.queue.length > 0) {
           await new Promise<void>((resolve) => (this.notify = resolve));
@@ -172,13 +174,19 @@ class PostgresSubscription extends EventEmitter implements Subscription {
           if (page.length === 0) {
             // Committed events an older, still running transaction keeps invisible (event-store.md
             // §2.2) show up as soon as it ends, which sends no notification: look again shortly.
+            // When nothing is held back any more but something was at the last look, it may have
+            // become visible since the page was read: look once more before sleeping.
             if (await this.store.hasHeldBack()) {
               await new Promise((r) => setTimeout(r, heldBackWait));
               heldBackWait = Math.min(heldBackWait * 2, HELD_BACK_MAX_MS);
-            } else {
+            } else if (heldBackWait !== HELD_BACK_FIRST_MS || !lookedAgain) {
               heldBackWait = HELD_BACK_FIRST_MS;
+              lookedAgain = true;
+            } else {
               await this.signal.wait(POLL_MS, seen);
             }
+          } else {
+            lookedAgain = false;
           }
         } else if (this.caughtUp) {
           this.caughtUp = false;
@@ -374,6 +382,15 @@ export class PostgresEventStore implements EventStore {
       params,
     );
     return rows.map(toResolved);
+  }
+
+  async lastCommittedPosition(): Promise<Position | null> {
+    const { rows } = await this.pool.query<{ transaction_id: string; global_position: string }>(
+      `SELECT transaction_id::text, global_position FROM es_events
+       ORDER BY es_events.transaction_id DESC, es_events.global_position DESC LIMIT 1`,
+    );
+    const row = rows[0];
+    return row ? { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) } : null;
   }
 
   /** Whether committed events exist that readers cannot see yet (an older transaction is still running). */
