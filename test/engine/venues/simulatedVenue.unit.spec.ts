@@ -820,3 +820,259 @@ describe('simulated venue', () => {
     });
   });
 });
+
+describe('simulated venue: client request ids and the save journal', () => {
+  const opened = async (world: World, volume = 1): Promise<string> => {
+    const result = await buy(world, 'EURUSD', volume);
+    if (result.status !== 'filled' || result.positionId === null) return expect.fail('expected a filled buy') as never;
+    return result.positionId;
+  };
+  const pendingLimit = async (world: World): Promise<string> =>
+    (await place(world, { symbol: 'EURUSD', orderType: 'buyLimit', volume: 0.5, openPrice: 1.08 })).orderId;
+  const accountOf = (world: World) => world.venue.snapshot().accounts.find((a) => a.login === '1001');
+  const recorded = (world: World) => (accountOf(world)?.requests ?? []).map((r) => [r.kind, r.id]);
+
+  describe('repeated requests', () => {
+    it('closes once when a close is repeated with its client request id, and answers the same trade', async () => {
+      const world = await given();
+      const positionId = await opened(world);
+      world.quote('EURUSD', 1.086, 1.0861);
+      const first = await world.trader.closePosition(positionId, undefined, 'slave-1:close');
+      world.quote('EURUSD', 1.09, 1.0901);
+      const again = await world.trader.closePosition(positionId, undefined, 'slave-1:close');
+      expect(first).to.deep.include({ positionId, volume: 1, closePrice: 1.086, profit: 90 });
+      expect(again).to.deep.equal(first);
+      expect(await closedTrades(world)).to.deep.equal([first]);
+      // 10,000 − 7 commission + 90 profit, once.
+      expect((await world.trader.accountInformation()).balance).to.equal(10_083);
+      expect(changeTypes(world).filter((t) => t === 'positionClosed')).to.have.length(1);
+    });
+
+    it('closes a partial close repeated with its id only once, leaving the rest open', async () => {
+      const world = await given();
+      const positionId = await opened(world);
+      const first = await world.trader.closePosition(positionId, 0.4, 'slave-1:partial-1');
+      const again = await world.trader.closePosition(positionId, 0.4, 'slave-1:partial-1');
+      expect(first).to.deep.include({ positionId, volume: 0.4 });
+      expect(again).to.deep.equal(first);
+      expect((await openPositions(world)).map((p) => [p.id, p.volume])).to.deep.equal([[positionId, 0.6]]);
+      expect(await closedTrades(world)).to.have.length(1);
+      expect(changeTypes(world).filter((t) => t === 'positionPartiallyClosed')).to.have.length(1);
+    });
+
+    it('modifies once when a modification is repeated with its id, even if the repeat asks for other stops', async () => {
+      const world = await given();
+      const positionId = await opened(world);
+      const first = await world.trader.modifyPosition(positionId, { stopLoss: 1.08 }, 'slave-1:modify-1');
+      const again = await world.trader.modifyPosition(positionId, { stopLoss: 1.07, takeProfit: 1.1 }, 'slave-1:modify-1');
+      expect(first).to.deep.include({ id: positionId, stopLoss: 1.08, takeProfit: null });
+      expect(again).to.deep.equal(first);
+      expect((await openPositions(world))[0]).to.deep.include({ stopLoss: 1.08, takeProfit: null });
+      expect(changeTypes(world).filter((t) => t === 'positionModified')).to.have.length(1);
+    });
+
+    it('keeps a partial close made by lowering the volume in modify to one close when repeated', async () => {
+      const world = await given();
+      const positionId = await opened(world);
+      const first = await world.trader.modifyPosition(positionId, { volume: 0.7 }, 'slave-1:shrink');
+      world.quote('EURUSD', 1.086, 1.0861);
+      const again = await world.trader.modifyPosition(positionId, { volume: 0.4 }, 'slave-1:shrink');
+      expect(first).to.deep.include({ volume: 0.7 });
+      expect(again).to.deep.equal(first);
+      expect((await closedTrades(world)).map((t) => t.volume)).to.deep.equal([0.3]);
+      expect((await openPositions(world))[0]?.volume).to.equal(0.7);
+    });
+
+    it('cancels once when a cancel is repeated with its id, and answers the same order', async () => {
+      const world = await given();
+      const orderId = await pendingLimit(world);
+      const first = await world.trader.cancelOrder(orderId, 'slave-1:cancel');
+      const again = await world.trader.cancelOrder(orderId, 'slave-1:cancel');
+      expect(first).to.deep.include({ kind: 'order', id: orderId, orderType: 'buyLimit', openPrice: 1.08 });
+      expect(again).to.deep.equal(first);
+      expect(await pendingOrders(world)).to.deep.equal([]);
+      expect(changeTypes(world).filter((t) => t === 'orderCancelled')).to.have.length(1);
+    });
+
+    it('simply runs a modify, close or cancel without an id each time, and remembers none of them', async () => {
+      const world = await given();
+      const positionId = await opened(world);
+      const orderId = await pendingLimit(world);
+      await world.trader.modifyPosition(positionId, { stopLoss: 1.08 });
+      expect(await world.trader.modifyPosition(positionId, { stopLoss: 1.07 })).to.deep.include({ stopLoss: 1.07 });
+      await world.trader.closePosition(positionId, 0.5);
+      expect(await world.trader.closePosition(positionId, 0.5)).to.deep.include({ volume: 0.5 });
+      expect(await refusal(world.trader.closePosition(positionId))).to.equal('[POSITION_NOT_FOUND]');
+      await world.trader.cancelOrder(orderId);
+      expect(await refusal(world.trader.cancelOrder(orderId))).to.equal('[ORDER_NOT_FOUND]');
+      expect((await closedTrades(world)).map((t) => t.volume)).to.deep.equal([0.5, 0.5]);
+      expect(recorded(world).map(([kind]) => kind)).to.deep.equal(['place', 'place']);
+    });
+
+    it('refuses an id already used for another kind of request with [INVALID_REQUEST], changing nothing', async () => {
+      const world = await given();
+      const result = await world.trader.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 1 }, 'slave-1:x');
+      const orderId = await pendingLimit(world);
+      await world.trader.modifyPosition(result.orderId, { stopLoss: 1.08 }, 'slave-1:y');
+      expect(await refusal(world.trader.closePosition(result.orderId, undefined, 'slave-1:x'))).to.equal('[INVALID_REQUEST]');
+      expect(await refusal(world.trader.cancelOrder(orderId, 'slave-1:y'))).to.equal('[INVALID_REQUEST]');
+      expect(await refusal(world.trader.modifyPosition(result.orderId, { takeProfit: 1.09 }, 'slave-1:x'))).to.equal('[INVALID_REQUEST]');
+      expect((await world.trader.positions()).map((p) => [p.kind, p.id, p.stopLoss, p.takeProfit])).to.deep.equal([
+        ['position', result.orderId, 1.08, null],
+        ['order', orderId, null, null],
+      ]);
+      expect(await closedTrades(world)).to.deep.equal([]);
+    });
+
+    it('refuses an empty client request id with [INVALID_REQUEST]', async () => {
+      const world = await given();
+      const positionId = await opened(world);
+      expect(await refusal(world.trader.closePosition(positionId, undefined, ''))).to.equal('[INVALID_REQUEST]');
+      expect(await openPositions(world)).to.have.length(1);
+    });
+
+    it('keeps ids per account: another account may use the same id for its own request', async () => {
+      const world = await given();
+      world.venue.openAccount({ login: '2002', password: 'other', balance: 10_000, leverage: 100, marginMode: 'hedging' });
+      const other = world.venue.connection({ login: '2002', password: 'other' });
+      await other.connect();
+      const mine = await opened(world);
+      const theirs = await other.placeOrder({ symbol: 'EURUSD', orderType: 'sell', volume: 0.2 }, 'shared-open');
+      const myTrade = await world.trader.closePosition(mine, undefined, 'shared-close');
+      const theirTrade = await other.closePosition(theirs.orderId, undefined, 'shared-close');
+      expect(myTrade).to.deep.include({ positionId: mine, orderType: 'buy', volume: 1 });
+      expect(theirTrade).to.deep.include({ positionId: theirs.orderId, orderType: 'sell', volume: 0.2 });
+      expect(await other.positions()).to.deep.equal([]);
+    });
+
+    it('does not remember a refused request, so a later one with the same id can succeed', async () => {
+      const world = await given();
+      const positionId = await opened(world);
+      const orderId = await pendingLimit(world);
+      expect(await refusal(world.trader.closePosition('999', undefined, 'retry-close'))).to.equal('[POSITION_NOT_FOUND]');
+      expect(await refusal(world.trader.closePosition(positionId, 1.5, 'retry-partial'))).to.equal('[INVALID_VOLUME]');
+      expect(await refusal(world.trader.modifyPosition(positionId, { stopLoss: 1.08495 }, 'retry-modify'))).to.equal('[INVALID_STOPS]');
+      expect(await refusal(world.trader.cancelOrder('999', 'retry-cancel'))).to.equal('[ORDER_NOT_FOUND]');
+      expect(recorded(world).map(([kind]) => kind)).to.deep.equal(['place', 'place']);
+      expect(await world.trader.modifyPosition(positionId, { stopLoss: 1.08 }, 'retry-modify')).to.deep.include({ stopLoss: 1.08 });
+      expect(await world.trader.closePosition(positionId, 0.5, 'retry-partial')).to.deep.include({ volume: 0.5 });
+      expect(await world.trader.closePosition(positionId, undefined, 'retry-close')).to.deep.include({ positionId, volume: 0.5 });
+      expect(await world.trader.cancelOrder(orderId, 'retry-cancel')).to.deep.include({ id: orderId });
+      expect(await world.trader.positions()).to.deep.equal([]);
+    });
+  });
+
+  describe('the save journal', () => {
+    /** A venue with two accounts, everything so far marked saved. */
+    const savedWorld = async () => {
+      const world = await given();
+      world.venue.openAccount({ login: '2002', password: 'other', balance: 5_000, leverage: 100, marginMode: 'netting' });
+      world.venue.markSaved(world.venue.journal());
+      return world;
+    };
+
+    it('holds every account of a new venue, with its whole history', async () => {
+      const world = await given();
+      const journal = world.venue.journal();
+      expect(journal.accounts.map((a) => [a.account.login, a.historyFrom, a.newHistory.length, a.requestsFrom, a.newRequests.length])).to.deep.equal([
+        ['1001', 0, 1, 0, 0],
+      ]);
+      expect(journal.accounts[0]?.newHistory[0]).to.deep.include({ kind: 'balance', amount: 10_000, comment: 'initial deposit' });
+    });
+
+    it('lists only the changed accounts, with their state, their new history entries and their new requests', async () => {
+      const world = await savedWorld();
+      const { orderId: positionId } = await world.trader.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 1 }, 'j-open');
+      const partial = await world.trader.closePosition(positionId, 0.4, 'j-partial');
+      const journal = world.venue.journal();
+      const snapshot = world.venue.snapshot();
+      expect(journal.accounts).to.have.length(1);
+      const [entry] = journal.accounts;
+      const { history: _history, requests, ...account } = snapshot.accounts.find((a) => a.login === '1001')!;
+      expect(entry?.account).to.deep.equal(account);
+      expect(entry?.account.positions.map((p) => p.volume)).to.deep.equal([0.6]);
+      expect(entry).to.deep.include({ historyFrom: 1, newHistory: [partial], requestsFrom: 0 });
+      expect(entry?.newRequests).to.deep.equal(requests);
+      expect(entry?.newRequests.map((r) => [r.kind, r.id])).to.deep.equal([
+        ['place', 'j-open'],
+        ['close', 'j-partial'],
+      ]);
+      expect(journal).to.deep.include({ processedStep: snapshot.processedStep, nextTicket: snapshot.nextTicket, prices: snapshot.prices });
+    });
+
+    it('answers the same journal until markSaved, and nothing new right after it', async () => {
+      const world = await savedWorld();
+      await opened(world);
+      world.venue.deposit('2002', 250, 'top up');
+      const first = world.venue.journal();
+      expect(first.accounts.map((a) => a.account.login)).to.deep.equal(['1001', '2002']);
+      expect(world.venue.journal()).to.deep.equal(first);
+      world.venue.markSaved(first);
+      expect(world.venue.journal().accounts).to.deep.equal([]);
+    });
+
+    it('after markSaved, shows a further change with only its own new entries', async () => {
+      const world = await savedWorld();
+      const positionId = await opened(world);
+      await world.trader.closePosition(positionId, 0.4, 'j-partial');
+      world.venue.markSaved(world.venue.journal());
+      const rest = await world.trader.closePosition(positionId, undefined, 'j-rest');
+      const [entry, ...others] = world.venue.journal().accounts;
+      expect(others).to.deep.equal([]);
+      expect(entry).to.deep.include({ historyFrom: 2, newHistory: [rest], requestsFrom: 2 });
+      expect(entry?.newRequests).to.deep.equal([{ kind: 'close', id: 'j-rest', result: rest }]);
+      expect(entry?.account.positions).to.deep.equal([]);
+    });
+
+    it('keeps changes made between journal() and markSaved pending, history, requests and state alike', async () => {
+      const world = await savedWorld();
+      const positionId = await opened(world);
+      const taken = world.venue.journal();
+      world.venue.deposit('1001', 100, 'during the save');
+      const trade = await world.trader.closePosition(positionId, undefined, 'j-during');
+      world.venue.markSaved(taken);
+      const [entry, ...others] = world.venue.journal().accounts;
+      expect(others).to.deep.equal([]);
+      expect(entry?.historyFrom).to.equal(1);
+      expect(entry?.newHistory.map((h) => h.kind)).to.deep.equal(['balance', 'trade']);
+      expect(entry?.newHistory[1]).to.deep.equal(trade);
+      expect(entry).to.deep.include({ requestsFrom: 1 });
+      expect(entry?.newRequests.map((r) => r.id)).to.deep.equal(['j-during']);
+      expect(entry?.account).to.deep.include({ balance: accountOf(world)?.balance, positions: [] });
+    });
+
+    it('keeps a change that adds no history or request pending when it came after journal()', async () => {
+      const world = await savedWorld();
+      const positionId = await opened(world);
+      const taken = world.venue.journal();
+      await world.trader.modifyPosition(positionId, { stopLoss: 1.08 });
+      world.venue.markSaved(taken);
+      const [entry, ...others] = world.venue.journal().accounts;
+      expect(others).to.deep.equal([]);
+      expect(entry).to.deep.include({ newHistory: [], newRequests: [] });
+      expect(entry?.account.positions.map((p) => p.stopLoss)).to.deep.equal([1.08]);
+    });
+
+    it('does not bring changes back when an older journal is marked saved after a newer one', async () => {
+      const world = await savedWorld();
+      await opened(world);
+      const older = world.venue.journal();
+      await opened(world);
+      const newer = world.venue.journal();
+      world.venue.markSaved(newer);
+      world.venue.markSaved(older);
+      expect(world.venue.journal().accounts).to.deep.equal([]);
+    });
+
+    it('lists an account whose swap the clock charged, though no one asked anything', async () => {
+      const world = await savedWorld();
+      await opened(world);
+      world.venue.markSaved(world.venue.journal());
+      world.after(13 * HOUR);
+      const [entry] = world.venue.journal().accounts;
+      expect(entry?.account.login).to.equal('1001');
+      expect(entry?.account.positions.map((p) => p.swap)).to.deep.equal([-7.2]);
+      expect(entry).to.deep.include({ newHistory: [], newRequests: [] });
+    });
+  });
+});

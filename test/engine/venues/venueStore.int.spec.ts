@@ -1,0 +1,229 @@
+import { expect } from 'chai';
+import { type Kysely, sql } from 'kysely';
+import type { ClosedTrade, PendingOrder, PlaceOrderResult, VenueConnection, VenuePosition } from '../../../engine/venues/port.js';
+import { type Clock, SimulatedVenue } from '../../../engine/venues/simulated/simulatedVenue.js';
+import { SimulatedVenueStore } from '../../../engine/venues/simulated/venueStore.js';
+import { createReadModelDb } from '../../../projections/database.js';
+import type { ReadModels } from '../../../projections/schema.js';
+import { freshDatabase } from '../../support/postgres.js';
+
+const TUESDAY_10 = Date.parse('2026-01-06T10:00:00.000Z');
+const HOUR = 3_600_000;
+
+class TestClock implements Clock {
+  constructor(public time: number) {}
+  now(): number {
+    return this.time;
+  }
+}
+
+/** Writes what changed since the last save, as the venue host does. */
+const saveChanges = async (store: SimulatedVenueStore, venue: SimulatedVenue): Promise<void> => {
+  const journal = venue.journal();
+  await store.save(venue.name, venue.catalogue(), journal);
+  venue.markSaved(journal);
+};
+
+const connected = async (venue: SimulatedVenue, login: string, password: string): Promise<VenueConnection> => {
+  const connection = venue.connection({ login, password });
+  await connection.connect();
+  return connection;
+};
+
+interface Traded {
+  readonly venue: SimulatedVenue;
+  readonly clock: TestClock;
+  readonly openEur: PlaceOrderResult;
+  readonly pending: PlaceOrderResult;
+  readonly partial: ClosedTrade;
+  readonly modified: VenuePosition;
+  readonly cancelled: PendingOrder;
+}
+
+/**
+ * Two accounts (hedging and netting) trade on pinned quotes: positions with stops, a partial close,
+ * pending orders (one cancelled), a deposit, netting deals, a swap charged at rollover, every
+ * request under a client id, saved after each step.
+ */
+const tradedVenue = async (store: SimulatedVenueStore, name: string): Promise<Traded> => {
+  const clock = new TestClock(TUESDAY_10);
+  const venue = SimulatedVenue.create({ clock, seed: `store-${name}`, name });
+  venue.openAccount({ login: '1001', password: 'hedger', balance: 10_000, leverage: 100, marginMode: 'hedging' });
+  venue.openAccount({ login: '2002', password: 'netter', balance: 5_000, leverage: 100, marginMode: 'netting' });
+  venue.setQuote('EURUSD', { bid: 1.085, ask: 1.0851 });
+  venue.setQuote('XAUUSD', { bid: 2350, ask: 2350.25 });
+  await saveChanges(store, venue);
+
+  const hedger = await connected(venue, '1001', 'hedger');
+  const netter = await connected(venue, '2002', 'netter');
+  const openEur = await hedger.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 1, stopLoss: 1.08, comment: 'copy of #7', magicNumber: 7 }, 'open-eur');
+  await hedger.placeOrder({ symbol: 'XAUUSD', orderType: 'sell', volume: 0.1 }, 'open-gold');
+  await saveChanges(store, venue);
+
+  const pending = await hedger.placeOrder(
+    { symbol: 'EURUSD', orderType: 'buyLimit', volume: 0.5, openPrice: 1.08, expiry: '2026-01-08T00:00:00.000Z' },
+    'pending-eur',
+  );
+  const goldLimit = await hedger.placeOrder({ symbol: 'XAUUSD', orderType: 'sellLimit', volume: 0.1, openPrice: 2400 }, 'pending-gold');
+  await saveChanges(store, venue);
+
+  venue.setQuote('EURUSD', { bid: 1.086, ask: 1.0861 });
+  const partial = await hedger.closePosition(openEur.orderId, 0.4, 'partial-eur');
+  const modified = await hedger.modifyPosition(openEur.orderId, { takeProfit: 1.09 }, 'modify-eur');
+  const cancelled = await hedger.cancelOrder(goldLimit.orderId, 'cancel-gold');
+  await saveChanges(store, venue);
+
+  venue.deposit('1001', 500, 'top up');
+  await netter.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 0.3 }, 'net-1');
+  venue.setQuote('EURUSD', { bid: 1.0865, ask: 1.0866 });
+  await netter.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 0.2 }, 'net-2');
+  await netter.placeOrder({ symbol: 'EURUSD', orderType: 'sell', volume: 0.1 }, 'net-3');
+  await saveChanges(store, venue);
+
+  // Past Tuesday's 22:00 rollover: swaps charged without a request.
+  clock.time += 13 * HOUR;
+  venue.tick();
+  await saveChanges(store, venue);
+  return { venue, clock, openEur, pending, partial, modified, cancelled };
+};
+
+/** The venue's error code, or null when the request went through. */
+const refusal = async (attempt: Promise<unknown>): Promise<string | null> => {
+  try {
+    await attempt;
+    return null;
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  }
+};
+
+const rowCount = async (db: Kysely<ReadModels>, table: 'sim_history' | 'sim_requests', venue: string): Promise<number> => {
+  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)} WHERE venue = ${venue}`.execute(db);
+  return rows[0]?.n ?? -1;
+};
+
+describe('simulated venue store', () => {
+  let db: Kysely<ReadModels>;
+  let store: SimulatedVenueStore;
+
+  before(async () => {
+    ({ db } = createReadModelDb(await freshDatabase()));
+    await SimulatedVenueStore.migrate(db);
+    // A second start migrates again: nothing to do.
+    await SimulatedVenueStore.migrate(db);
+    store = new SimulatedVenueStore(db);
+  });
+  after(async () => {
+    await db.destroy();
+  });
+
+  it('loads nothing for a venue never saved', async () => {
+    expect(await store.load('Never saved')).to.equal(null);
+  });
+
+  it('loads a venue saved journal by journal as exactly the snapshot of the original', async () => {
+    const { venue } = await tradedVenue(store, 'Round trip');
+    const original = venue.snapshot();
+    expect(original.accounts.map((a) => [a.login, a.positions.length, a.orders.length, a.history.length, a.requests.length])).to.deep.equal([
+      ['1001', 2, 1, 3, 7],
+      ['2002', 1, 0, 2, 3],
+    ]);
+    expect(original.accounts[0]?.positions[0]?.swap).to.equal(-4.32);
+    expect(await store.load('Round trip')).to.deep.equal(original);
+  });
+
+  it('restores a loaded venue that carries on where the original stood', async () => {
+    const traded = await tradedVenue(store, 'Restored');
+    const { venue, clock } = traded;
+    const loaded = await store.load('Restored');
+    const restored = SimulatedVenue.restore(loaded!, { clock });
+    expect(restored.snapshot()).to.deep.equal(venue.snapshot());
+
+    // The same requests on both venues lead to the same state, tickets included.
+    for (const subject of [venue, restored]) {
+      const hedger = await connected(subject, '1001', 'hedger');
+      subject.setQuote('EURUSD', { bid: 1.0875, ask: 1.0876 });
+      await hedger.closePosition(traded.openEur.orderId, undefined, 'close-eur');
+      await hedger.placeOrder({ symbol: 'XAUUSD', orderType: 'buy', volume: 0.2 }, 'after-restore');
+    }
+    expect(restored.snapshot()).to.deep.equal(venue.snapshot());
+    expect(restored.snapshot().accounts[0]?.history.at(-1)).to.deep.include({ positionId: traded.openEur.orderId, volume: 0.6, closePrice: 1.0875 });
+  });
+
+  it('remembers client ids across save and load: a repeat on the restored venue answers the first result and changes nothing', async () => {
+    const traded = await tradedVenue(store, 'Replayed');
+    const restored = SimulatedVenue.restore((await store.load('Replayed'))!, { clock: traded.clock });
+    const before = restored.snapshot();
+    const hedger = await connected(restored, '1001', 'hedger');
+    const netter = await connected(restored, '2002', 'netter');
+    expect(await hedger.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 1 }, 'open-eur')).to.deep.equal(traded.openEur);
+    expect(
+      await hedger.placeOrder({ symbol: 'EURUSD', orderType: 'buyLimit', volume: 0.5, openPrice: 1.08, expiry: '2026-01-08T00:00:00.000Z' }, 'pending-eur'),
+    ).to.deep.equal(traded.pending);
+    expect(await hedger.closePosition(traded.openEur.orderId, 0.4, 'partial-eur')).to.deep.equal(traded.partial);
+    expect(await hedger.modifyPosition(traded.openEur.orderId, { takeProfit: 1.1 }, 'modify-eur')).to.deep.equal(traded.modified);
+    expect(await hedger.cancelOrder(traded.cancelled.id, 'cancel-gold')).to.deep.equal(traded.cancelled);
+    expect(await netter.placeOrder({ symbol: 'EURUSD', orderType: 'sell', volume: 0.1 }, 'net-3')).to.deep.include({ status: 'filled', volume: 0.1 });
+    expect(await refusal(hedger.closePosition(traded.openEur.orderId, undefined, 'open-eur'))).to.equal('[INVALID_REQUEST]');
+    expect(restored.snapshot()).to.deep.equal(before);
+  });
+
+  it('takes the same journal saved twice without harm', async () => {
+    const clock = new TestClock(TUESDAY_10);
+    const venue = SimulatedVenue.create({ clock, seed: 'twice', name: 'Twice' });
+    venue.openAccount({ login: '1001', password: 'pw', balance: 10_000, leverage: 100, marginMode: 'hedging' });
+    const trader = await connected(venue, '1001', 'pw');
+    const { orderId } = await trader.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 1 }, 'open');
+    await trader.closePosition(orderId, 0.5, 'partial');
+    const journal = venue.journal();
+    await store.save(venue.name, venue.catalogue(), journal);
+    await store.save(venue.name, venue.catalogue(), journal);
+    venue.markSaved(journal);
+    expect(await rowCount(db, 'sim_history', 'Twice')).to.equal(2);
+    expect(await rowCount(db, 'sim_requests', 'Twice')).to.equal(2);
+    expect(await store.load('Twice')).to.deep.equal(venue.snapshot());
+  });
+
+  it('writes a journal whose save was never confirmed again with the next one, each entry once', async () => {
+    const clock = new TestClock(TUESDAY_10);
+    const venue = SimulatedVenue.create({ clock, seed: 'unconfirmed', name: 'Unconfirmed' });
+    venue.openAccount({ login: '1001', password: 'pw', balance: 10_000, leverage: 100, marginMode: 'hedging' });
+    const trader = await connected(venue, '1001', 'pw');
+    const { orderId } = await trader.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 1 }, 'open');
+    // Saved, but the process died before markSaved: the venue still counts it as new.
+    await store.save(venue.name, venue.catalogue(), venue.journal());
+    await trader.closePosition(orderId, undefined, 'close');
+    const journal = venue.journal();
+    expect(journal.accounts[0]).to.deep.include({ historyFrom: 0, requestsFrom: 0 });
+    await store.save(venue.name, venue.catalogue(), journal);
+    venue.markSaved(journal);
+    expect(await rowCount(db, 'sim_history', 'Unconfirmed')).to.equal(2);
+    expect(await store.load('Unconfirmed')).to.deep.equal(venue.snapshot());
+  });
+
+  it('keeps two venue names apart, even with the same logins', async () => {
+    const clock = new TestClock(TUESDAY_10);
+    const practice = SimulatedVenue.create({ clock, seed: 'practice', name: 'Practice' });
+    const contest = SimulatedVenue.create({ clock, seed: 'contest', name: 'Contest' });
+    practice.openAccount({ login: '1001', password: 'a', balance: 10_000, leverage: 100, marginMode: 'hedging' });
+    contest.openAccount({ login: '1001', password: 'b', balance: 2_500, leverage: 30, marginMode: 'netting' });
+    contest.openAccount({ login: '3003', password: 'c', balance: 1_000, leverage: 30, marginMode: 'hedging' });
+    await saveChanges(store, practice);
+    await saveChanges(store, contest);
+    const trader = await connected(practice, '1001', 'a');
+    await trader.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 1 }, 'same-id');
+    await (await connected(contest, '1001', 'b')).placeOrder({ symbol: 'XAUUSD', orderType: 'sell', volume: 0.01 }, 'same-id');
+    await saveChanges(store, practice);
+    await saveChanges(store, contest);
+
+    const loadedPractice = await store.load('Practice');
+    const loadedContest = await store.load('Contest');
+    expect(loadedPractice).to.deep.equal(practice.snapshot());
+    expect(loadedContest).to.deep.equal(contest.snapshot());
+    expect(loadedPractice?.accounts.map((a) => [a.login, a.balance, a.positions.map((p) => p.symbol)])).to.deep.equal([['1001', 9993, ['EURUSD']]]);
+    expect(loadedContest?.accounts.map((a) => [a.login, a.balance])).to.deep.equal([
+      ['1001', 2499.93],
+      ['3003', 1000],
+    ]);
+  });
+});
