@@ -1,13 +1,13 @@
 // The commands a person runs: npm start (embedded everything, restart keeps data, clean stop), replay
 // and rebuild, each as a real child process.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { exitOf, ROOT, startProcess } from '../support/process.js';
 import { callService, startTestService, type TestService, validAccount } from '../support/service.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 
 const run = (script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> =>
   new Promise((resolve) => {
@@ -18,31 +18,6 @@ const run = (script: string, args: string[], env: Record<string, string>): Promi
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('close', (code) => resolve({ code, out, err }));
   });
-
-/** Starts scripts/start.ts and resolves once it printed where it listens. */
-const startProcess = (env: Record<string, string>): Promise<{ child: ChildProcess; out: () => string; url: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 90000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match && out.includes('Stop with Ctrl+C')) {
-        clearTimeout(timer);
-        resolve({ child, out: () => out, url: match[1]! });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`service exited with ${code}:\n${out}`)));
-  });
-
-const exitOf = (child: ChildProcess): Promise<number | null> =>
-  new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code))));
 
 describe('npm start with everything embedded', function () {
   this.timeout(180000);

@@ -1,0 +1,36 @@
+// The service as a real child process (npm start's script), for specs that stop, kill and restart it.
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface ServiceProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+  out(): string;
+}
+
+/** Starts scripts/start.ts and resolves once it printed where it listens. */
+export const startProcess = (env: Record<string, string>): Promise<ServiceProcess> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 90000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match && out.includes('Stop with Ctrl+C')) {
+        clearTimeout(timer);
+        resolve({ child, out: () => out, url: match[1]! });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`service exited with ${code}:\n${out}`)));
+  });
+
+export const exitOf = (child: ChildProcess): Promise<number | null> =>
+  new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code))));
