@@ -222,7 +222,8 @@ const money = (...parts: number[]): number => parts.reduce((sum, part) => sum.pl
 
 /** Charged once, when volume opens: negative. */
 const commissionFor = (info: SymbolInfo, lots: number): number =>
-  new Money(info.commissionPerLot).times(lots).negated().toDecimalPlaces(2).toNumber();
+  // + 0: a free symbol's negated zero is -0, which JSON and PostgreSQL turn into 0.
+  new Money(info.commissionPerLot).times(lots).negated().toDecimalPlaces(2).toNumber() + 0;
 
 /** What margin depends on. */
 interface Exposure {

@@ -18,9 +18,12 @@ const migrations: Record<string, Migration> = {
         next_ticket bigint NOT NULL,
         prices jsonb NOT NULL,
         updated timestamptz NOT NULL DEFAULT now())`.execute(db);
+      // opened: the order accounts were opened in, which is the order the dealer walks them every
+      // second (and hands out tickets in): a restored venue must keep it.
       await sql`CREATE TABLE sim_accounts (
         venue text NOT NULL REFERENCES sim_venues (name),
         login text NOT NULL,
+        opened bigserial NOT NULL,
         account jsonb NOT NULL,
         PRIMARY KEY (venue, login))`.execute(db);
       await sql`CREATE TABLE sim_history (
@@ -33,6 +36,7 @@ const migrations: Record<string, Migration> = {
         venue text NOT NULL,
         login text NOT NULL,
         id text NOT NULL,
+        seq int NOT NULL,
         request jsonb NOT NULL,
         PRIMARY KEY (venue, login, id))`.execute(db);
     },
@@ -69,9 +73,9 @@ export class SimulatedVenueStore {
   async load(name: string): Promise<SimulatedVenueSnapshot | null> {
     const venue = await this.db.selectFrom('sim_venues').selectAll().where('name', '=', name).executeTakeFirst();
     if (!venue) return null;
-    const accounts = await this.db.selectFrom('sim_accounts').select(['login', 'account']).where('venue', '=', name).orderBy('login').execute();
+    const accounts = await this.db.selectFrom('sim_accounts').select(['login', 'account']).where('venue', '=', name).orderBy('opened').execute();
     const history = await this.db.selectFrom('sim_history').select(['login', 'entry']).where('venue', '=', name).orderBy('login').orderBy('seq').execute();
-    const requests = await this.db.selectFrom('sim_requests').select(['login', 'request']).where('venue', '=', name).execute();
+    const requests = await this.db.selectFrom('sim_requests').select(['login', 'request']).where('venue', '=', name).orderBy('login').orderBy('seq').execute();
     const historyOf = new Map<string, AccountRecord['history'][number][]>();
     for (const row of history) {
       const list = historyOf.get(row.login) ?? [];
@@ -134,7 +138,7 @@ export class SimulatedVenueStore {
         await trx.insertInto('sim_history').values(part).onConflict((oc) => oc.doNothing()).execute();
       }
       const requests = journal.accounts.flatMap((a) =>
-        a.newRequests.map((request) => ({ venue: name, login: a.account.login, id: request.id, request: JSON.stringify(request) })),
+        a.newRequests.map((request, i) => ({ venue: name, login: a.account.login, id: request.id, seq: a.requestsFrom + i, request: JSON.stringify(request) })),
       );
       for (const part of chunks(requests)) {
         await trx.insertInto('sim_requests').values(part).onConflict((oc) => oc.doNothing()).execute();

@@ -168,6 +168,33 @@ describe('simulated venue store', () => {
     expect(restored.snapshot()).to.deep.equal(before);
   });
 
+  it('restores accounts in the order they were opened, so the dealer hands out the same tickets as the original (regression: loaded by login)', async () => {
+    const clock = new TestClock(TUESDAY_10);
+    const venue = SimulatedVenue.create({ clock, seed: 'opening-order', name: 'Opening order' });
+    venue.openAccount({ login: 'b', password: 'pw', balance: 10_000, leverage: 100, marginMode: 'hedging' });
+    venue.openAccount({ login: 'a', password: 'pw', balance: 10_000, leverage: 100, marginMode: 'hedging' });
+    venue.setQuote('EURUSD', { bid: 1.085, ask: 1.0851 });
+    for (const login of ['b', 'a']) await (await connected(venue, login, 'pw')).placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 0.1, stopLoss: 1.08 }, `open-${login}`);
+    await saveChanges(store, venue);
+    const restored = SimulatedVenue.restore((await store.load('Opening order'))!, { clock });
+    // Both stop losses hit in the same second: each venue closes b first, then a.
+    venue.setQuote('EURUSD', { bid: 1.079, ask: 1.0791 });
+    restored.setQuote('EURUSD', { bid: 1.079, ask: 1.0791 });
+    expect(restored.snapshot()).to.deep.equal(venue.snapshot());
+  });
+
+  it('keeps a free symbol\'s commission 0, not -0, through save and load (regression)', async () => {
+    const clock = new TestClock(TUESDAY_10);
+    const venue = SimulatedVenue.create({ clock, seed: 'free', name: 'Free symbol' });
+    venue.openAccount({ login: '1001', password: 'pw', balance: 10_000, leverage: 100, marginMode: 'hedging' });
+    const trader = await connected(venue, '1001', 'pw');
+    const { orderId } = await trader.placeOrder({ symbol: 'BTCUSD', orderType: 'buy', volume: 0.1 }, 'btc');
+    await trader.closePosition(orderId, 0.05, 'half');
+    await saveChanges(store, venue);
+    expect(Object.is(venue.snapshot().accounts[0]?.positions[0]?.commission, 0)).to.equal(true);
+    expect(await store.load('Free symbol')).to.deep.equal(venue.snapshot());
+  });
+
   it('takes the same journal saved twice without harm', async () => {
     const clock = new TestClock(TUESDAY_10);
     const venue = SimulatedVenue.create({ clock, seed: 'twice', name: 'Twice' });
