@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { accountEventTypes, type AccountEvent } from '../../domain/account/events.js';
 import { apiKeyEventTypes, type ApiKeyEvent } from '../../domain/apiKey/events.js';
 import { copierEventTypes, type CopierEvent } from '../../domain/copier/events.js';
+import type { PositionsEvent } from '../../domain/positions/events.js';
 import { projectEventTypes, type ProjectEvent } from '../../domain/project/events.js';
 import type { RecordedEvent } from '../../store/port.js';
 import type { Projection } from '../projection.js';
@@ -22,7 +23,7 @@ const masked = (settings: object): Record<string, unknown> => {
 const statusNames: Record<string, number> = { AccountStarted: 2, AccountStopped: 3, AccountDeleted: 4 };
 
 const describe = (recorded: RecordedEvent): { projectId: string | null; accountId: string | null; changes: unknown } => {
-  const event = recorded as unknown as AccountEvent | ProjectEvent | ApiKeyEvent | CopierEvent;
+  const event = recorded as unknown as AccountEvent | ProjectEvent | ApiKeyEvent | CopierEvent | Extract<PositionsEvent, { type: 'TradeRequested' }>;
   const contextProject = typeof recorded.metadata.projectId === 'string' ? recorded.metadata.projectId : null;
   switch (event.type) {
     case 'AccountCreated':
@@ -50,6 +51,9 @@ const describe = (recorded: RecordedEvent): { projectId: string | null; accountI
     case 'CopierResyncRequested':
     case 'CopierDeleted':
       return { projectId: contextProject, accountId: event.data.toAccountId, changes: { copierId: event.data.copierId } };
+    case 'TradeRequested':
+      // Trading through the API: who asked for which order, close or change.
+      return { projectId: contextProject, accountId: event.data.accountId, changes: { requestId: event.data.requestId, ...event.data.request } };
     case 'ProjectCreated':
       return { projectId: event.data.projectId, accountId: null, changes: { name: event.data.name } };
     case 'ApiKeyIssued': {
@@ -61,8 +65,8 @@ const describe = (recorded: RecordedEvent): { projectId: string | null; accountI
 
 export const auditLogsProjection: Projection = {
   name: 'audit_logs',
-  version: 4,
-  handles: [...accountEventTypes, ...copierEventTypes, ...projectEventTypes, ...apiKeyEventTypes],
+  version: 5,
+  handles: [...accountEventTypes, ...copierEventTypes, ...projectEventTypes, ...apiKeyEventTypes, 'TradeRequested'],
   tables: ['audit_logs'],
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'audit_logs')} (

@@ -121,6 +121,15 @@ describe('Trading API end to end', function () {
       nearNow(position.openTime);
     });
 
+    it('records who asked for the trade in the account audit log', async () => {
+      await open(account, { symbol: 'XAUUSD', orderType: 'Buy', volume: 0.01, comment: 'audited' });
+      const res = await t.call('GET', `/accounts/${account}/auditLogs`);
+      const entry = (res.body as { action: string; changes: Record<string, unknown>; method: string; path: string }[])
+        .find((e) => e.action === 'TradeRequested' && e.changes.comment === 'audited');
+      expect(entry).to.deep.include({ method: 'POST', path: `/rest/api/v1/accounts/${account}/positions` });
+      expect(entry!.changes).to.deep.include({ action: 'open', symbol: 'XAUUSD', orderType: 'Buy', volume: 0.01, async: false });
+    });
+
     it('fills a market Sell at the bid; comment and magic number default to null', async () => {
       const id = await open(account, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.2 });
       const sell = (await positionsOf(t, account)).find((p) => p.id === id);

@@ -81,6 +81,16 @@ describe('copy engine end to end', function () {
       await pinQuotes(t, { EURUSD: [1.085, 1.0851] });
     });
 
+    it('moves the slave pending order when the master moves its own, and cancels it when the master cancels', async () => {
+      const id = await open(master, { symbol: 'EURUSD', orderType: 'SellStop', volume: 0.5, openPrice: 1.08, stopLoss: 1.083 });
+      await bookWhere(t, slave, (b) => b.length === 1 && b[0]!.orderType === 'SellStop', 'the slave SellStop');
+      expect((await t.call('PUT', `/accounts/${master}/positions/${id}`, { body: { openPrice: 1.079, takeProfit: 1.07 } })).status).to.equal(204);
+      const [moved] = await bookWhere(t, slave, (b) => b[0]?.openPrice === 1.079, 'the moved slave order');
+      expect(moved).to.deep.include({ orderType: 'SellStop', volume: 1, openPrice: 1.079, stopLoss: 1.083, takeProfit: 1.07 });
+      expect((await t.call('DELETE', `/accounts/${master}/positions/${id}`)).status).to.equal(204);
+      await bookWhere(t, slave, (b) => b.length === 0, 'the cancelled slave order');
+    });
+
     it('says in the slave logs why a trade was not copied: below the slave minimum', async () => {
       await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { multiplier: 0.1 } });
       await open(master, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.05 });
