@@ -150,6 +150,7 @@ export class ProjectionRunner extends EventEmitter {
     const before = this.cursor;
     const last = batch[batch.length - 1]!.position;
     await this.db.transaction().execute(async (trx) => {
+      const advanced: string[] = [];
       const rows = await trx.selectFrom('projection_registry').selectAll()
         .where('name', 'in', this.projections.map((p) => p.name)).orderBy('name').forUpdate().execute();
       for (const projection of this.projections) {
@@ -161,9 +162,12 @@ export class ProjectionRunner extends EventEmitter {
         const fresh = checkpoint ? batch.filter((e) => comparePositions(e.position, checkpoint) > 0) : batch;
         if (fresh.length === 0) continue;
         await applyEvents(trx, generationSchema(projection.name, row.generation), projection, fresh);
-        await trx.updateTable('projection_registry')
-          .set({ checkpoint: positionToString(last), updated: new Date() })
-          .where('name', '=', projection.name).execute();
+        advanced.push(projection.name);
+      }
+      // One statement moves every checkpoint the batch advanced.
+      if (advanced.length > 0) {
+        await trx.updateTable('projection_registry').set({ checkpoint: positionToString(last), updated: new Date() })
+          .where('name', 'in', advanced).execute();
       }
     });
     this.cursor = last;

@@ -301,6 +301,8 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
   });
 
   const explicitMappings = (row: CopierRow): Record<string, string> => (row.symbol_mappings ?? {}) as Record<string, string>;
+  const explicitList = (row: CopierRow) =>
+    Object.entries(explicitMappings(row)).map(([masterSymbol, slaveSymbol]) => ({ masterSymbol, slaveSymbol, source: 'EXPLICIT' as const }));
 
   routes.add<{ accountId: string; copierId: string }, unknown, unknown>({
     method: 'post',
@@ -333,8 +335,7 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
     params: CopierParams,
     responses: { 200: { description: 'explicit mappings', schema: Type.Array(SymbolMappingDTO) }, ...errorResponses(400, 401, 404) },
     async handler({ params, caller }) {
-      const row = await loadCopier(caller, params.accountId, params.copierId);
-      return { body: Object.entries(explicitMappings(row)).map(([masterSymbol, slaveSymbol]) => ({ masterSymbol, slaveSymbol, source: 'EXPLICIT' as const })) };
+      return { body: explicitList(await loadCopier(caller, params.accountId, params.copierId)) };
     },
   });
 
@@ -363,7 +364,7 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
         metadata: commandMetadata(services, context),
       });
       const row = await loadCopier(caller, params.accountId, params.copierId);
-      return { body: Object.entries(explicitMappings(row)).map(([masterSymbol, slaveSymbol]) => ({ masterSymbol, slaveSymbol, source: 'EXPLICIT' as const })) };
+      return { body: explicitList(row) };
     },
   });
 

@@ -54,41 +54,24 @@ const tradingErrors = {
   409: { description: 'the account is deleted ([ACCOUNT_DELETED]), not started ([ACCOUNT_NOT_ACTIVE]), not connected ([ACCOUNT_NOT_CONNECTED]), trading is disabled ([TRADING_DISABLED]), or the broker refused: [NOT_ENOUGH_MONEY], [MARKET_CLOSED]', schema: ErrorDTO },
 };
 
-export const positionView = (item: VenuePosition): PositionView =>
-  item.kind === 'position'
-    ? {
-        id: item.id,
-        symbol: item.symbol,
-        orderType: specOrderType(item.orderType),
-        volume: item.volume,
-        openPrice: item.openPrice,
-        openTime: item.openTime,
-        stopLoss: item.stopLoss,
-        takeProfit: item.takeProfit,
-        profit: item.profit,
-        swap: item.swap,
-        commission: item.commission,
-        comment: item.comment,
-        magicNumber: item.magicNumber,
-        currentPrice: item.currentPrice,
-      }
-    : {
-        id: item.id,
-        symbol: item.symbol,
-        orderType: specOrderType(item.orderType),
-        volume: item.volume,
-        openPrice: item.openPrice,
-        openTime: item.openTime,
-        stopLoss: item.stopLoss,
-        takeProfit: item.takeProfit,
-        profit: 0,
-        swap: 0,
-        commission: 0,
-        comment: item.comment,
-        magicNumber: item.magicNumber,
-        currentPrice: item.currentPrice,
-        expiry: item.expiry,
-      };
+export const positionView = (item: VenuePosition): PositionView => {
+  const common = {
+    id: item.id,
+    symbol: item.symbol,
+    orderType: specOrderType(item.orderType),
+    volume: item.volume,
+    openPrice: item.openPrice,
+    openTime: item.openTime,
+    stopLoss: item.stopLoss,
+    takeProfit: item.takeProfit,
+    comment: item.comment,
+    magicNumber: item.magicNumber,
+    currentPrice: item.currentPrice,
+  };
+  return item.kind === 'position'
+    ? { ...common, profit: item.profit, swap: item.swap, commission: item.commission }
+    : { ...common, profit: 0, swap: 0, commission: 0, expiry: item.expiry };
+};
 
 const historyView = (trade: ClosedTrade): PositionView => ({
   id: trade.positionId,

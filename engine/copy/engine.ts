@@ -37,7 +37,7 @@ import { StreamNotFoundError } from '../../store/errors.js';
 import type { AccountConnections } from '../venues/connections.js';
 import { orderData, positionData } from '../venues/recorder.js';
 import { executeActions } from './executor.js';
-import { type CopierRow, copierViewOf, CopyInputs, fundsOf, type MasterSide, specOf } from './inputs.js';
+import { type CopierRow, copierViewOf, CopyInputs, fundsOf, type MasterSide, type SlaveAccount, specOf } from './inputs.js';
 import { copierTriggerOf, masterTriggerOf, openingEventOf, type CopierTriggerKind, type MasterTrigger } from './triggers.js';
 
 /** Fixed forever: the ids of the engine's events derive from it. */
@@ -66,7 +66,15 @@ export interface CopyEngineDeps {
 }
 
 type Work =
-  | { readonly kind: 'master'; readonly group: string; readonly recorded: RecordedEvent; readonly trigger: MasterTrigger; readonly masterAccountId: string }
+  | {
+      readonly kind: 'master';
+      readonly group: string;
+      readonly recorded: RecordedEvent;
+      readonly trigger: MasterTrigger;
+      readonly masterAccountId: string;
+      /** The newest event before this one that changes what the engine reads (see route). */
+      readonly stateBefore: Position | null;
+    }
   | { readonly kind: 'copier'; readonly group: string; readonly recorded: RecordedEvent; readonly copierId: string; readonly trigger: CopierTriggerKind }
   | { readonly kind: 'retry'; readonly group: string; readonly clientOrderId: string };
 
@@ -76,6 +84,9 @@ interface Tracked {
 }
 
 const earlier = (a: Position, b: Position): boolean => comparePositions(a, b) < 0;
+
+/** Positions events the copies read model folds: a slave's copy ended or changed at its venue. */
+const STATE_EVENTS: ReadonlySet<string> = new Set(['PositionClosed', 'PositionPartiallyClosed', 'PendingOrderFilled', 'PendingOrderCancelled']);
 
 export class CopyEngine {
   private readonly inputs: CopyInputs;
@@ -89,6 +100,12 @@ export class CopyEngine {
   /** Per copier, the `$all` position of the last cause its copies stream holds an outcome of. */
   private readonly handledUpTo = new Map<string, Position | null>();
   private readonly masterOfCopier = new Map<string, string>();
+  /**
+   * The newest routed event that changes a read model the engine decides with: every copier event
+   * (copiers), and the slave-side ends of copies (copies). A master event waits for the read models
+   * to include this and the engine's own appends, not for itself: what it says, the engine has.
+   */
+  private lastStateEvent: Position | null = null;
   private readonly inFlight: Tracked[] = [];
   private checkpointSaved: string | null = null;
   private savingCheckpoint = false;
@@ -185,10 +202,13 @@ export class CopyEngine {
     };
     const masterAccountId = accountIdOfPositionsStream(recorded.streamId);
     if (masterAccountId) {
+      const stateBefore = this.lastStateEvent;
+      if (STATE_EVENTS.has(recorded.type)) this.lastStateEvent = recorded.position;
       const trigger = masterTriggerOf(recorded as unknown as PositionsEvent, recorded.id);
       if (!trigger) return skip();
-      return { kind: 'master', group: masterAccountId, recorded, trigger, masterAccountId };
+      return { kind: 'master', group: masterAccountId, recorded, trigger, masterAccountId, stateBefore };
     }
+    this.lastStateEvent = recorded.position;
     const event = recorded as unknown as CopierEvent;
     if (event.type === 'CopierCreated') this.masterOfCopier.set(event.data.copierId, event.data.fromAccountId);
     const trigger = copierTriggerOf(event);
@@ -227,7 +247,8 @@ export class CopyEngine {
 
   private async handleMasterEvent(work: Extract<Work, { kind: 'master' }>): Promise<void> {
     const { recorded, trigger, masterAccountId } = work;
-    await this.catchUpReadModels(recorded.position);
+    if (work.stateBefore) await this.catchUpReadModels(work.stateBefore);
+    else if (this.lastAppend) await this.catchUpReadModels(this.lastAppend);
     const copiers = await this.inputs.copiersOf(masterAccountId);
     if (copiers.length === 0) return;
     const source: CopySource = { eventId: recorded.id, position: positionToString(recorded.position), type: recorded.type };
@@ -253,8 +274,9 @@ export class CopyEngine {
     const master = await this.inputs.master(masterAccountId, trigger.event.type === 'MasterPositionOpened' || trigger.event.type === 'MasterPendingOrderPlaced' || trigger.event.type === 'MasterPendingOrderFilled' ? symbol : null);
     const copies = await this.inputs.copiesOf(masterAccountId);
     const martingale = await this.inputs.martingaleOf(copiers.map((c) => c.id));
+    const slaves = await this.inputs.slaveAccounts(copiers.map((c) => c.to_account_id));
     await this.forEachCopier(copiers, recorded.position, (copier) =>
-      this.copyForCopier(copier, masterAccountId, source, masterEventAt, [trigger.event], master, copies.get(copier.id) ?? [], martingale.get(copier.id)!),
+      this.copyForCopier(copier, masterAccountId, source, masterEventAt, [trigger.event], master, copies.get(copier.id) ?? [], martingale.get(copier.id)!, undefined, slaves),
     );
   }
 
@@ -302,11 +324,12 @@ export class CopyEngine {
     liveCopies: readonly SlaveCopy[],
     martingale: { consecutiveLosses: number },
     masterSymbolOf?: (symbol: string) => Promise<MasterSide['symbol']>,
+    slaveAccounts?: ReadonlyMap<string, SlaveAccount>,
   ): Promise<void> {
     if (!(await this.notHandled(copier.id, positionFromString(source.position)))) return;
     const view = copierViewOf(copier);
     const live = view.settings.active && !view.settings.monitorOnly;
-    const slave = await this.inputs.slave(copier.to_account_id);
+    const slave = await this.inputs.slave(copier.to_account_id, slaveAccounts);
     const context = this.executionContext(copier, masterAccountId, source, masterEventAt, slave);
     const copies = [...liveCopies];
     const outcome: CopyEvent[] = [];

@@ -45,6 +45,11 @@ export type SlaveSide =
     }
   | { readonly ok: false; readonly reason: 'SLAVE_NOT_CONNECTED' | 'SLAVE_TRADING_DISABLED'; readonly message: string };
 
+export interface SlaveAccount {
+  readonly account_status_id: number;
+  readonly trading_disabled: boolean;
+}
+
 export class CopyInputs {
   private readonly symbolsByLogin = new Map<string, readonly SymbolSpec[]>();
 
@@ -69,8 +74,15 @@ export class CopyInputs {
     return { funds: fundsOf(info), symbol: spec };
   }
 
-  async slave(slaveAccountId: string): Promise<SlaveSide> {
-    const account = await this.db.selectFrom('accounts').select(['account_status_id', 'trading_disabled']).where('id', '=', slaveAccountId).executeTakeFirst();
+  /** Status and trading flag of the slave accounts, in one query for a whole fan-out. */
+  async slaveAccounts(ids: readonly string[]): Promise<Map<string, SlaveAccount>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('accounts').select(['id', 'account_status_id', 'trading_disabled']).where('id', 'in', [...new Set(ids)]).execute();
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  async slave(slaveAccountId: string, known?: ReadonlyMap<string, SlaveAccount>): Promise<SlaveSide> {
+    const account = known ? known.get(slaveAccountId) : (await this.slaveAccounts([slaveAccountId])).get(slaveAccountId);
     if (!account || account.account_status_id !== AccountStatus.Active) {
       return { ok: false, reason: 'SLAVE_NOT_CONNECTED', message: 'the slave account is not started' };
     }

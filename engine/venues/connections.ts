@@ -9,13 +9,13 @@
 // compared with the positions read model, and what was missed while nobody listened is recorded:
 // positions and pending orders that appeared, changed, filled, were cancelled, partially closed or
 // closed. Ids are deterministic (recorder.ts), so a change seen live and again here is stored once.
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { accountDecider } from '../../domain/account/decider.js';
 import { accountStream } from '../../domain/account/events.js';
 import { AccountStatus } from '../../domain/account/enums.js';
 import { systemContext } from '../../domain/shared/command.js';
-import { type PositionsEvent, positionsStream } from '../../domain/positions/events.js';
-import type { ReadModels } from '../../projections/schema.js';
+import { type PendingOrderData, type PositionsEvent, positionsStream } from '../../domain/positions/events.js';
+import type { PositionsTable, ReadModels } from '../../projections/schema.js';
 import { aggregateStream } from '../../store/commandHandler.js';
 import type { EventStore, Position } from '../../store/port.js';
 import type { VenueHost } from './host.js';
@@ -55,6 +55,22 @@ interface Session {
 export type DisconnectReason = 'stopped' | 'deleted' | 'reconnect';
 
 const isTrade = (entry: HistoryEntry): entry is ClosedTrade => entry.kind === 'trade';
+
+/** A pending order as the positions read model last saw it. */
+const orderOfRow = (row: Selectable<PositionsTable>): PendingOrderData => ({
+  orderId: row.id,
+  symbol: row.symbol,
+  orderType: row.order_type as PendingOrderData['orderType'],
+  volume: row.volume,
+  openPrice: row.open_price,
+  openTime: new Date(row.open_time).toISOString(),
+  stopLoss: row.stop_loss,
+  takeProfit: row.take_profit,
+  expiry: row.expiry ? new Date(row.expiry).toISOString() : null,
+  comment: row.comment,
+  magicNumber: row.magic_number === null ? null : Number(row.magic_number),
+  clientOrderId: row.client_order_id,
+});
 
 export class AccountConnections {
   private readonly sessions = new Map<string, Session>();
@@ -224,12 +240,7 @@ export class AccountConnections {
               accountId,
               at: item.openTime,
               price: item.openPrice,
-              order: {
-                orderId: row.id, symbol: row.symbol, orderType: row.order_type as never, volume: row.volume, openPrice: row.open_price,
-                openTime: new Date(row.open_time).toISOString(), stopLoss: row.stop_loss, takeProfit: row.take_profit,
-                expiry: row.expiry ? new Date(row.expiry).toISOString() : null, comment: row.comment,
-                magicNumber: row.magic_number === null ? null : Number(row.magic_number), clientOrderId: row.client_order_id,
-              },
+              order: orderOfRow(row),
             },
           });
         }
@@ -269,12 +280,7 @@ export class AccountConnections {
         await record(`closed/${row.id}`, { type: 'PositionClosed', data: { accountId, at: last.closeTime, trade: tradeData(last) } });
       } else {
         const expired = row.expiry !== null && new Date(row.expiry).getTime() <= Date.parse(now);
-        const order = {
-          orderId: row.id, symbol: row.symbol, orderType: row.order_type as never, volume: row.volume, openPrice: row.open_price,
-          openTime: new Date(row.open_time).toISOString(), stopLoss: row.stop_loss, takeProfit: row.take_profit,
-          expiry: row.expiry ? new Date(row.expiry).toISOString() : null, comment: row.comment,
-          magicNumber: row.magic_number === null ? null : Number(row.magic_number), clientOrderId: row.client_order_id,
-        };
+        const order = orderOfRow(row);
         const filled = tradesOf(row.id).length > 0;
         if (filled) {
           // Filled and closed while away: the fill, then the close.

@@ -1,6 +1,7 @@
 // The positions read model: each account's open positions and pending orders as its venue last
-// reported them (one row each, id shared when a pending order fills), and per account when the
-// venue last reported anything. Reconciliation after a reconnect compares the venue with it.
+// reported them (one row each, id shared when a pending order fills), and per account whether it is
+// connected and its last balance operation. Reconciliation after a reconnect compares the venue
+// with it.
 import { type Insertable, sql } from 'kysely';
 import { type PendingOrderData, type PositionData, positionsEventTypes, type PositionsEvent } from '../../domain/positions/events.js';
 import type { Projection } from '../projection.js';
@@ -46,7 +47,7 @@ const orderRow = (accountId: string, o: PendingOrderData, at: string): Row => ({
 
 export const positionsProjection: Projection = {
   name: 'positions',
-  version: 1,
+  version: 2,
   handles: positionsEventTypes,
   tables: ['positions', 'venue_activity'],
   async createTables(db, schema) {
@@ -110,11 +111,12 @@ export const positionsProjection: Projection = {
         await activity({ connected: false });
         return;
       case 'BalanceChanged':
-        break;
+        // Reconciliation looks for balance operations since the last one it knows.
+        await activity({ last_change_at: at });
+        return;
       case 'TradeRequested':
       case 'TradeRequestRejected':
         return;
     }
-    await activity({ last_change_at: at });
   },
 };

@@ -24,8 +24,12 @@ import {
 const CHANNEL = 'es_events';
 const PAGE = 500;
 const POLL_MS = 500;
-/** While committed events wait below the snapshot horizon, readers look again after 1, 2, 4 ... 50 ms. */
+/**
+ * While committed events wait below the snapshot horizon, readers look again every millisecond for
+ * the first 16 ms (a read-model or venue transaction usually ends within that), then back off to 50.
+ */
 const HELD_BACK_FIRST_MS = 1;
+const HELD_BACK_EAGER_TRIES = 16;
 const HELD_BACK_MAX_MS = 50;
 const APPEND_ATTEMPTS = 5;
 
@@ -151,8 +155,7 @@ class PostgresSubscription extends EventEmitter implements Subscription {
             ? null
             : this.options.fromPosition;
       let heldBackWait = HELD_BACK_FIRST_MS;
-      /** An empty page was followed by one more read before waiting for a notification. */
-      let lookedAgain = false;
+      let heldBackTries = 0;
       while (!this.stopped) {
         if (this.queue.length > 0) {
           await new Promise<void>((resolve) => (this.notify = resolve));
@@ -172,21 +175,20 @@ class PostgresSubscription extends EventEmitter implements Subscription {
             this.emit('caughtUp');
           }
           if (page.length === 0) {
-            // Committed events an older, still running transaction keeps invisible (event-store.md
-            // §2.2) show up as soon as it ends, which sends no notification: look again shortly.
-            // When nothing is held back any more but something was at the last look, it may have
-            // become visible since the page was read: look once more before sleeping.
-            if (await this.store.hasHeldBack()) {
+            // Nothing visible after `after`. Committed events may still wait below the snapshot
+            // horizon of an older, running transaction (event-store.md §2.2); they show up when it
+            // ends, which sends no notification: while any exist, look again shortly. Otherwise
+            // sleep until the next append; one that committed after this check notifies after
+            // `seen` was taken, so the wait cannot miss it.
+            if (await this.store.hasCommittedAfter(after, this.options.filter)) {
               await new Promise((r) => setTimeout(r, heldBackWait));
-              heldBackWait = Math.min(heldBackWait * 2, HELD_BACK_MAX_MS);
-            } else if (heldBackWait !== HELD_BACK_FIRST_MS || !lookedAgain) {
-              heldBackWait = HELD_BACK_FIRST_MS;
-              lookedAgain = true;
+              heldBackTries += 1;
+              if (heldBackTries >= HELD_BACK_EAGER_TRIES) heldBackWait = Math.min(heldBackWait * 2, HELD_BACK_MAX_MS);
             } else {
+              heldBackWait = HELD_BACK_FIRST_MS;
+              heldBackTries = 0;
               await this.signal.wait(POLL_MS, seen);
             }
-          } else {
-            lookedAgain = false;
           }
         } else if (this.caughtUp) {
           this.caughtUp = false;
@@ -393,12 +395,20 @@ export class PostgresEventStore implements EventStore {
     return row ? { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) } : null;
   }
 
-  /** Whether committed events exist that readers cannot see yet (an older transaction is still running). */
-  async hasHeldBack(): Promise<boolean> {
-    const { rows } = await this.pool.query<{ held: boolean }>(
-      'SELECT EXISTS (SELECT 1 FROM es_events WHERE transaction_id >= pg_snapshot_xmin(pg_current_snapshot())) AS held',
-    );
-    return rows[0]?.held === true;
+  /**
+   * Whether events after `after` (matching `filter`) have committed, visible to readers yet or not.
+   * MVCC shows every committed row; the snapshot horizon only decides what readers may take.
+   */
+  async hasCommittedAfter(after: Position | null, filter?: SubscriptionFilter): Promise<boolean> {
+    const params: unknown[] = [];
+    let where = 'TRUE';
+    if (after) {
+      params.push(after.commit.toString(), after.prepare.toString());
+      where = '(transaction_id, global_position) > ($1::text::xid8, $2::bigint)';
+    }
+    where += filterSql(filter, params);
+    const { rows } = await this.pool.query<{ unread: boolean }>(`SELECT EXISTS (SELECT 1 FROM es_events WHERE ${where}) AS unread`, params);
+    return rows[0]?.unread === true;
   }
 
   subscribeToAll(options: SubscribeToAllOptions = {}): Subscription {

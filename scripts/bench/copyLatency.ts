@@ -1,0 +1,161 @@
+// Copy latency and fan-out (issue: "Figures to report"): from a master fill to each slave order
+// accepted by the venue, for 1, 10, 100 and 1,000 slaves on one master, and the time until the last
+// slave order of the fan-out is placed. The whole service runs in this process on an embedded
+// PostgreSQL, with the simulated venue; trades go through the REST API like a user's.
+//
+// Latency of one copy = venue time of the slave fill - venue time of the master fill. Both are the
+// service clock's milliseconds, stamped by the venue, so neither HTTP nor the benchmark's own polling
+// is counted. Fan-out completion = the latest slave fill of a master trade - the master fill.
+//
+//   npx tsx scripts/bench/copyLatency.ts [--slaves 1,10,100,1000] [--trades 20]
+// prints a table and writes bench-results/copyLatency.json.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import cliProgress from 'cli-progress';
+import { loadConfig } from '../../api/config.js';
+import { silentLogger } from '../../api/logger.js';
+import { startService } from '../../api/service.js';
+import type { CopyEvent } from '../../domain/copy/events.js';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string): string => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+};
+const FAN_OUTS = option('slaves', '1,10,100,1000').split(',').map(Number);
+const TRADES = Number(option('trades', '20'));
+/** Fewer trades where one trade is a thousand copies. */
+const tradesFor = (slaves: number): number => (slaves >= 1000 ? Math.max(3, Math.ceil(TRADES / 4)) : TRADES);
+const KEY = 'bench-key-0123456789abcdef-copy-latency';
+/** Forex markets close on weekends: the service's clock runs from a Wednesday 10:00 UTC. */
+const CLOCK_START = Date.parse('2026-01-07T10:00:00.000Z');
+
+const percentile = (sorted: readonly number[], p: number): number => {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length) - 1;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))]!;
+};
+
+const main = async (): Promise<void> => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ct-bench-copy-'));
+  const offset = CLOCK_START - Date.now();
+  const clock = () => new Date(Date.now() + offset);
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEY: KEY, READ_MODEL_WAIT_MS: '60000' });
+  console.log('starting the service (embedded PostgreSQL, simulated venue) ...');
+  const service = await startService(config, { log: silentLogger, clock });
+  const call = async (method: string, route: string, body?: unknown) => {
+    const res = await fetch(`${service.url}${route}`, {
+      method,
+      headers: { 'X-API-KEY': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text}`);
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  };
+  const account = async (alias: string): Promise<string> => {
+    const created = await call('POST', '/accounts', {
+      loginServer: 'Bench-Demo', loginAccountNumber: alias, loginAccountPassword: 'bench', accountTypeId: 1, regionId: 2, alias,
+    });
+    await call('POST', `/accounts/${created.body.id}/actions/start`);
+    return created.body.id as string;
+  };
+
+  // Every CopyExecuted open, by the master event that caused it.
+  const fills = new Map<string, { masterAt: number; slaveAt: number[] }>();
+  const subscription = service.services.store.subscribeToAll({ fromPosition: 'end', filter: { streamNamePrefixes: ['copies-'] } });
+  const collecting = (async () => {
+    for await (const { event } of subscription) {
+      const copy = event as unknown as CopyEvent;
+      if (copy.type !== 'CopyExecuted' || copy.data.action.type !== 'open' || copy.data.result.type !== 'opened') continue;
+      const entry = fills.get(copy.data.source.eventId) ?? { masterAt: Date.parse(copy.data.masterEventAt ?? ''), slaveAt: [] };
+      entry.slaveAt.push(Date.parse(copy.data.result.time));
+      fills.set(copy.data.source.eventId, entry);
+    }
+  })();
+
+  const master = await account('bench-master');
+  await service.services.venues.desk((venue) => venue.setQuote('EURUSD', { bid: 1.085, ask: 1.0851 }));
+  const slaves: string[] = [];
+  const results: Record<string, number>[] = [];
+  const bar = new cliProgress.SingleBar(
+    { format: '{task} [{bar}] {value}/{total}', hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000 },
+    cliProgress.Presets.shades_classic,
+  );
+
+  for (const fanOut of FAN_OUTS) {
+    if (slaves.length < fanOut) {
+      bar.start(fanOut - slaves.length, 0, { task: `adding slaves up to ${fanOut}` });
+      const missing = fanOut - slaves.length;
+      let next = 0;
+      const worker = async () => {
+        while (next < missing) {
+          next += 1;
+          const slave = await account(`bench-slave-${slaves.length + next}-${Math.random().toString(36).slice(2, 8)}`);
+          await call('POST', `/accounts/${slave}/copiers`, { fromAccountId: master, multiplier: 1 });
+          slaves.push(slave);
+          bar.increment();
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, worker));
+      bar.stop();
+    }
+
+    const latencies: number[] = [];
+    const fanOutTimes: number[] = [];
+    const trades = tradesFor(fanOut);
+    bar.start(trades, 0, { task: `${fanOut} slave${fanOut === 1 ? '' : 's'}: master trades` });
+    for (let i = 0; i < trades; i++) {
+      await call('POST', `/accounts/${master}/positions`, { symbol: 'EURUSD', orderType: i % 2 ? 'Sell' : 'Buy', volume: 0.01 });
+      // Wait for every copy of this trade (the newest master event with copies).
+      const deadline = Date.now() + 120_000;
+      let entry: { masterAt: number; slaveAt: number[] } | undefined;
+      for (;;) {
+        entry = [...fills.values()].find((e) => e.slaveAt.length >= fanOut && !('done' in e));
+        if (entry) break;
+        if (Date.now() > deadline) throw new Error(`the copies of trade ${i} did not arrive in 2 minutes`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      Object.assign(entry, { done: true });
+      for (const at of entry.slaveAt) latencies.push(at - entry.masterAt);
+      fanOutTimes.push(Math.max(...entry.slaveAt) - entry.masterAt);
+      await call('POST', `/accounts/${master}/actions/closeAllPositions`);
+      await service.services.engine.idle();
+      bar.increment();
+    }
+    bar.stop();
+    latencies.sort((a, b) => a - b);
+    fanOutTimes.sort((a, b) => a - b);
+    results.push({
+      slaves: fanOut,
+      trades,
+      copies: latencies.length,
+      p50Ms: percentile(latencies, 50),
+      p99Ms: percentile(latencies, 99),
+      maxMs: latencies[latencies.length - 1] ?? Number.NaN,
+      fanOutP50Ms: percentile(fanOutTimes, 50),
+      fanOutMaxMs: fanOutTimes[fanOutTimes.length - 1] ?? Number.NaN,
+    });
+  }
+
+  await subscription.unsubscribe();
+  await collecting;
+  await service.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+
+  console.log('\nCopy latency: master fill -> slave order accepted by the venue (ms)');
+  console.table(results);
+  const machine = `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  mkdirSync('bench-results', { recursive: true });
+  writeFileSync(
+    path.join('bench-results', 'copyLatency.json'),
+    `${JSON.stringify({ name: 'copyLatency', machine, results, ratios: {}, ofLimit: {} }, null, 2)}\n`,
+  );
+  console.log(`machine: ${machine}\nwritten: bench-results/copyLatency.json`);
+};
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
