@@ -107,7 +107,7 @@ const UNIT_T = Math.sqrt((T_DEGREES - 2) / T_DEGREES);
 // ---------------------------------------------------------------------------------------------
 // One symbol's path
 
-interface PathState {
+export interface PathState {
   step: number;
   logReturn: number;
   logVol: number;
@@ -141,6 +141,19 @@ class PricePath {
     const volMultiplier = Math.exp(logVol - VOL_OF_VOL * VOL_OF_VOL);
     this.cursor = { step: 0, logReturn: 0, logVol, volMultiplier, frozenStep: 0, frozenLogReturn: 0, frozenVolMultiplier: volMultiplier };
     this.checkpoints.set(0, { ...this.cursor });
+  }
+
+  /** Continues from a saved hourly checkpoint instead of walking from step 0. */
+  resumeFrom(checkpoint: Readonly<PathState>): void {
+    this.checkpoints.set(checkpoint.step, { ...checkpoint });
+    if (this.cursor.step < checkpoint.step) Object.assign(this.cursor, checkpoint);
+  }
+
+  /** The hourly checkpoint at or below `step`, walking there if needed. */
+  checkpointAtOrBelow(step: number): Readonly<PathState> {
+    const mark = Math.floor(step / CHECKPOINT_STEPS) * CHECKPOINT_STEPS;
+    if (!this.checkpoints.has(mark)) this.stateAt(Math.max(mark, this.cursor.step));
+    return this.checkpoints.get(mark) ?? this.stateAt(mark);
   }
 
   stateAt(step: number): Readonly<PathState> {
@@ -213,6 +226,12 @@ export interface PriceFeedState {
   readonly origin: string;
   readonly pins: Readonly<Record<string, PinnedQuote>>;
   readonly anchors: Readonly<Record<string, PathAnchor>>;
+  /**
+   * Per symbol, the path's hourly checkpoint at or below the step the dealer has processed: a
+   * restored feed continues from there instead of walking every second since the origin (a month
+   * of seconds is about a second per symbol). Quotes before it are not available after a restore.
+   */
+  readonly resume?: Readonly<Record<string, PathState>>;
 }
 
 /** Rounds to `digits` decimals; dividing two exact integers gives the double nearest the decimal. */
@@ -251,8 +270,13 @@ export class PriceFeed {
     return new PriceFeed(symbols, { seed: String(seed), origin, pins: {}, anchors: {} });
   }
 
-  state(): PriceFeedState {
-    return { seed: this.initial.seed, origin: this.initial.origin, pins: { ...this.pins }, anchors: { ...this.anchors } };
+  /** The feed's state; with `processedStep`, the checkpoints to resume the paths from. */
+  state(processedStep?: number): PriceFeedState {
+    const base = { seed: this.initial.seed, origin: this.initial.origin, pins: { ...this.pins }, anchors: { ...this.anchors } };
+    if (processedStep === undefined) return base;
+    const resume: Record<string, PathState> = { ...this.initial.resume };
+    for (const [symbol, path] of this.paths) resume[symbol] = { ...path.checkpointAtOrBelow(processedStep) };
+    return Object.keys(resume).length > 0 ? { ...base, resume } : base;
   }
 
   stepAt(timeMs: number): number {
@@ -319,6 +343,8 @@ export class PriceFeed {
     let path = this.paths.get(symbol);
     if (!path) {
       path = new PricePath(this.spec(symbol), combine(this.seedHash, hashSeed(symbol)), this.originMs);
+      const saved = this.initial.resume?.[symbol];
+      if (saved) path.resumeFrom(saved);
       this.paths.set(symbol, path);
     }
     return path;

@@ -528,7 +528,7 @@ export class SimulatedVenue implements Venue {
       processedStep: this.processedStep,
       nextTicket: this.nextTicket,
       symbols: [...this.symbolSpecs.values()],
-      prices: this.feed.state(),
+      prices: this.feed.state(this.processedStep),
       accounts: [...this.books.values()].map((book) => book.export()),
     };
   }
@@ -552,7 +552,7 @@ export class SimulatedVenue implements Venue {
         newRequests: book.requestLog.slice(book.savedRequests),
       });
     }
-    return { processedStep: this.processedStep, nextTicket: this.nextTicket, prices: this.feed.state(), accounts };
+    return { processedStep: this.processedStep, nextTicket: this.nextTicket, prices: this.feed.state(this.processedStep), accounts };
   }
 
   /** The store wrote `journal`: what it held is no longer new. Changes made since stay pending. */

@@ -149,4 +149,17 @@ describe('simulated venue: price paths', () => {
     }
     expect(copy.quoteAt('USDJPY', TUESDAY + 9 * HOUR)).to.deep.include({ bid: 140, ask: 140.008 });
   });
+
+  it('resumes its paths from the hourly checkpoint below the processed step, not from the origin', () => {
+    const prices = feed('resume');
+    const later = TUESDAY + 3 * DAY + 5 * HOUR + 17 * MINUTE;
+    const expected = defaultSymbols.map((s) => prices.quoteAt(s.info.symbol, later + 10 * MINUTE));
+    const state = JSON.parse(JSON.stringify(prices.state(prices.stepAt(later))));
+    expect(Object.keys(state.resume).sort()).to.deep.equal(defaultSymbols.map((s) => s.info.symbol).sort());
+    expect(state.resume.EURUSD.step).to.equal(prices.stepAt(TUESDAY + 3 * DAY + 5 * HOUR));
+    const copy = new PriceFeed(defaultSymbols, state);
+    expect(defaultSymbols.map((s) => copy.quoteAt(s.info.symbol, later + 10 * MINUTE))).to.deep.equal(expected);
+    // What lies before the checkpoint was never walked again.
+    expect(() => copy.quoteAt('EURUSD', TUESDAY + HOUR)).to.throw(/no checkpoint below step/);
+  });
 });
