@@ -9,7 +9,9 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
   ajv: Ajv,
 ) => Ajv;
 
-const bodies = addFormats(new Ajv({ allErrors: true, strict: false, useDefaults: false }));
+// discriminator: a polymorphic body (FeatureSettingDTO) is checked against the one branch its `type` names,
+// so its errors speak of that feature's members, not of every other feature's.
+const bodies = addFormats(new Ajv({ allErrors: true, strict: false, useDefaults: false, discriminator: true }));
 // Query strings and path parameters arrive as text: integers and booleans are coerced.
 const strings = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: true, useDefaults: true }));
 

@@ -7,6 +7,7 @@
 import { DateTime } from 'luxon';
 import type { Decider } from '../shared/command.js';
 import { DomainError, illegalState, notFound } from '../shared/errors.js';
+import { sameJson } from '../shared/json.js';
 import type { AccountCommand } from './commands.js';
 import { AccountStatus, type AccountStatusId, isAccountType, isRegion } from './enums.js';
 import type { AccountEvent, AccountSettings } from './events.js';
@@ -59,7 +60,7 @@ const changedMembers = (current: AccountSettings, changes: Partial<AccountSettin
   for (const [key, value] of Object.entries(changes)) {
     if (value === undefined) continue;
     const before = current[key as keyof AccountSettings];
-    if (JSON.stringify(before) !== JSON.stringify(value)) out[key] = value;
+    if (!sameJson(before, value)) out[key] = value;
   }
   return out as Partial<AccountSettings>;
 };

@@ -3,6 +3,7 @@
 // before the command (they span several aggregates); the decider keeps the copier's own rules.
 import type { Decider } from '../shared/command.js';
 import { illegalState, invalid, notFound } from '../shared/errors.js';
+import { sameJson } from '../shared/json.js';
 import type { CopierCommand } from './commands.js';
 import type { CopierEvent } from './events.js';
 import type { CopierSettings } from './settings.js';
@@ -65,7 +66,7 @@ const existing = (state: Copier, data: { copierId: string; projectId: string; to
 const changed = (current: CopierSettings, changes: Partial<CopierSettings>): Partial<CopierSettings> => {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(changes)) {
-    if (value !== undefined && JSON.stringify(current[key as keyof CopierSettings]) !== JSON.stringify(value)) out[key] = value;
+    if (value !== undefined && !sameJson(current[key as keyof CopierSettings], value)) out[key] = value;
   }
   return out as Partial<CopierSettings>;
 };
@@ -95,7 +96,7 @@ export const decide = (command: CopierCommand, state: Copier): CopierEvent[] => 
     case 'SetSymbolMappings': {
       const copier = existing(state, command.data);
       checkMappings(command.data.mappings);
-      if (JSON.stringify(copier.symbolMappings) === JSON.stringify(command.data.mappings)) return [];
+      if (sameJson(copier.symbolMappings, command.data.mappings)) return [];
       return [{ type: 'CopierSymbolMappingsSet', data: { copierId, toAccountId, mappings: command.data.mappings, at } }];
     }
     case 'DeleteCopier':

@@ -15,22 +15,25 @@
 //                                          does; with no copy at all, an open like PositionOpened
 // An inactive copier does nothing at all, closes included; a monitor-only copier answers one
 // MONITOR_ONLY skip that carries what it would have done.
-import { add, exact, toNumber, ZERO } from './fraction.js';
+import type { ActiveFeature, ChangeContext, CopyRecord, FeatureRunContext, OpenContext, QuoteView, SlaveAccountView } from './features/rules.js';
+import { add, compare, exact, toNumber, ZERO } from './fraction.js';
 import { slaveComment, slaveMagicNumber } from './labels.js';
 import { slaveOrderId } from './orderIds.js';
 import { partialCloseVolume } from './partialClose.js';
 import { slaveOrderType, slaveStops, type Stops } from './reverse.js';
-import { roundPrice } from './rounding.js';
+import { floorToStep, roundPrice } from './rounding.js';
 import { slaveVolume } from './sizing.js';
 import { mapSymbol } from './symbolMapping.js';
 import type {
   CopierView,
   CopyAccounts,
   CopyAction,
+  DeferAction,
   MarketData,
   MasterEvent,
   MasterTrade,
   OpenAction,
+  Skip,
   SkipAction,
   SkipReason,
   SlaveCopy,
@@ -38,13 +41,58 @@ import type {
   TradeAction,
 } from './types.js';
 
+/** What the copier's features need beside the master event (see features/rules.ts). */
+export interface FeatureInputs {
+  /** The copier's features and those of its slave account that apply to copying, in catalogue order. */
+  readonly active: readonly ActiveFeature[];
+  /** ISO 8601: the engine's clock. */
+  readonly now: string;
+  readonly history: readonly CopyRecord[];
+  readonly quotes: { readonly master: QuoteView | null; readonly slave: QuoteView | null };
+  readonly slaveAccount: SlaveAccountView | null;
+  readonly marginPerLot: number | null;
+  /** Feature types that held this event back so far (a hook decides by time whether to again). */
+  readonly deferredBy: readonly string[];
+  /** The master event's venue time. */
+  readonly eventTime: string | null;
+}
+
+export const NO_FEATURES: FeatureInputs = {
+  active: [],
+  now: new Date(0).toISOString(),
+  history: [],
+  quotes: { master: null, slave: null },
+  slaveAccount: null,
+  marginPerLot: null,
+  deferredBy: [],
+  eventTime: null,
+};
+
 interface Context {
   readonly event: MasterEvent;
   readonly copier: CopierView;
   readonly accounts: CopyAccounts;
   readonly market: MarketData;
   readonly copy: SlaveCopy | undefined;
+  readonly features: FeatureInputs;
 }
+
+const runContext = (features: FeatureInputs, feature: ActiveFeature, copier: CopierView): FeatureRunContext => ({
+  now: features.now,
+  history: features.history,
+  resets: feature.resets,
+  copier: copier.settings,
+  eventTime: features.eventTime,
+  deferredBy: features.deferredBy,
+});
+
+const deferred = (masterPositionId: string, until: string, by: string, message: string): DeferAction => ({
+  type: 'defer',
+  masterPositionId,
+  until,
+  by,
+  message,
+});
 
 const skipped = (masterPositionId: string, reason: SkipReason, message: string): SkipAction => ({
   type: 'skip',
@@ -119,7 +167,10 @@ const openAction = (
   };
 };
 
-/** A new copy: symbol mapping, then sizing. */
+/**
+ * A new copy: symbol mapping, then the features (defer, filters, sizing settings), sizing, the
+ * features again (the sized lot, the order), in that order.
+ */
 const open = (context: Context, trade: MasterTrade): CopyAction[] => {
   const what = describeTrade(trade);
   if (context.copy)
@@ -130,7 +181,7 @@ const open = (context: Context, trade: MasterTrade): CopyAction[] => {
         `${what} not copied again: slave ${context.copy.kind} #${context.copy.slavePositionId} already copies it`,
       ),
     ];
-  const { copier, accounts, market } = context;
+  const { copier, accounts, market, features } = context;
   const symbol = mapSymbol(
     trade.symbol,
     market.slaveSymbols.map((spec) => spec.symbol),
@@ -141,7 +192,33 @@ const open = (context: Context, trade: MasterTrade): CopyAction[] => {
     return [
       skipped(trade.masterPositionId, 'SYMBOL_NOT_MAPPED', `${what} not copied: no unique slave symbol for ${trade.symbol}`),
     ];
-  const sized = slaveVolume(trade.volume, copier.settings, {
+  const contextOf = (feature: ActiveFeature): OpenContext => ({
+    ...runContext(features, feature, copier),
+    trade,
+    slaveSymbol: symbol,
+    slaveSpec: spec,
+    masterSpec: market.masterSymbol,
+    copies: accounts.slave.copies,
+    quotes: features.quotes,
+    slaveAccount: features.slaveAccount,
+    marginPerLot: features.marginPerLot,
+  });
+  const refused = (skip: Skip): CopyAction[] => [skipped(trade.masterPositionId, skip.reason, `${what} not copied: ${skip.message}`)];
+
+  for (const feature of features.active) {
+    const skip = feature.feature.rules.filterOpen?.(feature.settings, contextOf(feature));
+    if (skip) return refused(skip);
+  }
+  // After the filters, so a trade they refuse is refused at once rather than later.
+  for (const feature of features.active) {
+    const until = feature.feature.rules.deferOpen?.(feature.settings, contextOf(feature)) ?? null;
+    if (until !== null) return [deferred(trade.masterPositionId, until, feature.feature.type, `${what} held back by ${feature.feature.type} until ${until}`)];
+  }
+  const settings = features.active.reduce(
+    (current, feature) => feature.feature.rules.sizing?.(feature.settings, current, contextOf(feature)) ?? current,
+    copier.settings,
+  );
+  const sized = slaveVolume(trade.volume, settings, {
     master: accounts.master,
     slave: accounts.slave,
     slaveToMasterRate: market.slaveToMasterRate,
@@ -150,8 +227,52 @@ const open = (context: Context, trade: MasterTrade): CopyAction[] => {
     openLots: openLotsOf(context),
     martingale: accounts.slave.martingale,
   });
-  if (!sized.ok) return [skipped(trade.masterPositionId, sized.reason, `${what} not copied: ${sized.message}`)];
-  return [openAction(context, trade, symbol, sized.volume, spec, null)];
+  let volume: number;
+  if (sized.ok) volume = sized.volume;
+  else {
+    const fallback = features.active
+      .map((feature) => feature.feature.rules.fallback?.(feature.settings, sized, contextOf(feature)) ?? null)
+      .find((answer) => answer !== null);
+    if (!fallback) return refused(sized);
+    const stepped = floorToStep(exact(fallback.volume), exact(spec.lotStep));
+    if (compare(stepped, exact(spec.minLot)) < 0 || compare(stepped, exact(spec.maxLot)) > 0) return refused(sized);
+    volume = toNumber(stepped);
+  }
+  for (const feature of features.active) {
+    const adjust = feature.feature.rules.adjustVolume;
+    if (!adjust) continue;
+    const adjusted = adjust(feature.settings, volume, contextOf(feature));
+    if ('reason' in adjusted) return refused(adjusted);
+    // A feature's lot goes to the broker as whole steps too.
+    const stepped = floorToStep(exact(adjusted.volume), exact(spec.lotStep));
+    if (compare(stepped, exact(spec.minLot)) < 0) {
+      return refused({ reason: 'VOLUME_BELOW_MINIMUM', message: `${feature.feature.type} leaves ${adjusted.volume} lots, below the minimum ${spec.minLot} of ${spec.symbol}` });
+    }
+    volume = toNumber(stepped);
+  }
+  let action = openAction(context, trade, symbol, volume, spec, null);
+  for (const feature of features.active) {
+    const adjust = feature.feature.rules.adjustOpen;
+    if (adjust) action = adjust(feature.settings, action, contextOf(feature));
+  }
+  return [action];
+};
+
+/** The features' say on a change (stops, a close) of a position this copier copies. */
+const changeVerdict = (context: Context, hook: 'onModify' | 'onClose'): CopyAction | null => {
+  const { features, event, copy } = context;
+  const id = event.data.masterPositionId;
+  const record = features.history.find((r) => r.masterPositionId === id);
+  for (const feature of features.active) {
+    const rule = feature.feature.rules[hook];
+    if (!rule) continue;
+    const ctx: ChangeContext = { ...runContext(features, feature, context.copier), event, copy, record };
+    const verdict = rule(feature.settings as never, ctx);
+    if (verdict === null) continue;
+    if ('until' in verdict) return deferred(id, verdict.until, feature.feature.type, `${notCopied(event)} yet: ${feature.feature.type} holds it until ${verdict.until}`);
+    return skipped(id, verdict.reason, `${notCopied(event)}: ${verdict.message}`);
+  }
+  return null;
 };
 
 const cancel = (context: Context, copy: SlaveCopy): CopyAction => ({
@@ -179,8 +300,10 @@ const decideLive = (context: Context): CopyAction[] => {
     case 'MasterPendingOrderPlaced':
       return open(context, event.data);
 
-    case 'MasterPositionModified':
+    case 'MasterPositionModified': {
       if (!position) return [noPosition()];
+      const verdict = changeVerdict(context, 'onModify');
+      if (verdict) return [verdict];
       return [
         {
           ...orderOf(context, 'modify', position.symbol),
@@ -189,6 +312,7 @@ const decideLive = (context: Context): CopyAction[] => {
           openPrice: null,
         },
       ];
+    }
 
     case 'MasterPendingOrderModified': {
       if (!pendingOrder) return [noOrder()];
@@ -205,6 +329,8 @@ const decideLive = (context: Context): CopyAction[] => {
 
     case 'MasterPositionPartiallyClosed': {
       if (!position) return [noPosition()];
+      const verdict = changeVerdict(context, 'onClose');
+      if (verdict) return [verdict];
       const spec = specOf(context, position.symbol);
       if (!spec) return [because('SYMBOL_SPEC_INVALID', `no specification of ${position.symbol} at the slave`)];
       const part = partialCloseVolume(position.volume, event.data.closedVolume, event.data.remainingVolume, spec);
@@ -220,10 +346,13 @@ const decideLive = (context: Context): CopyAction[] => {
       ];
     }
 
-    case 'MasterPositionClosed':
+    case 'MasterPositionClosed': {
       // A copy still pending (its fill was never seen) has nothing left to follow.
       if (pendingOrder) return [cancel(context, pendingOrder)];
-      return position ? [close(context, position)] : [noPosition()];
+      if (!position) return [noPosition()];
+      const verdict = changeVerdict(context, 'onClose');
+      return [verdict ?? close(context, position)];
+    }
 
     case 'MasterPendingOrderCancelled':
       // The slave's copy filled at its own broker while the master's order never did: the master
@@ -266,6 +395,8 @@ export const describeAction = (action: CopyAction): string => {
       return `cancel #${action.slavePositionId}`;
     case 'skip':
       return `skip (${action.reason})`;
+    case 'defer':
+      return `wait until ${action.until} (${action.by})`;
   }
 };
 
@@ -286,14 +417,21 @@ const monitorOnly = (masterPositionId: string, actions: CopyAction[]): CopyActio
 
 export const decideCopy = (
   event: MasterEvent,
-  copier: CopierView,
+  copierView: CopierView,
   accounts: CopyAccounts,
   market: MarketData,
+  features: FeatureInputs = NO_FEATURES,
 ): readonly CopyAction[] => {
+  // Features may change the copier's settings for every decision (adjustSettings).
+  const settings = features.active.reduce(
+    (current, feature) => feature.feature.rules.adjustSettings?.(feature.settings, current) ?? current,
+    copierView.settings,
+  );
+  const copier: CopierView = settings === copierView.settings ? copierView : { ...copierView, settings };
   const masterPositionId = event.data.masterPositionId;
   if (!copier.settings.active)
     return [skipped(masterPositionId, 'COPIER_INACTIVE', `${notCopied(event)}: the copier is inactive`)];
   const copy = accounts.slave.copies.find((candidate) => candidate.masterPositionId === masterPositionId);
-  const actions = decideLive({ event, copier, accounts, market, copy });
+  const actions = decideLive({ event, copier, accounts, market, copy, features });
   return copier.settings.monitorOnly ? monitorOnly(masterPositionId, actions) : actions;
 };

@@ -1,7 +1,12 @@
 // Events of copying (stream `copies-<copierId>`): for each master event the engine handled for this
 // copier, what it did at the slave's venue or why it did nothing. One append per master event and
 // copier, so "handled" is all or nothing; `source` says which event of the store caused it.
-import type { CopyAction, SkipReason, TradeAction } from './types.js';
+import type { CopyAction, MasterEvent, SkipReason, TradeAction } from './types.js';
+
+/** The source type of what the engine does when a deferral falls due; `eventId` is the CopyDeferred event's id. */
+export const DEFERRAL_SOURCE = 'Deferral';
+/** The source type of what periodic management does (trailing stops, scheduled closes ...). */
+export const MANAGEMENT_SOURCE = 'Management';
 
 /** What caused the engine to act: an event of the store, or a retry of an earlier failed open. */
 export interface CopySource {
@@ -43,12 +48,22 @@ export type EngineSkipReason =
   | 'SLAVE_POSITION_ALREADY_CLOSED'
   | 'MASTER_DATA_UNAVAILABLE'
   | 'NETTING_INCREASE_NOT_COPIED'
-  | 'OPEN_RETRY_EXPIRED';
+  | 'OPEN_RETRY_EXPIRED'
+  | 'MASTER_POSITION_GONE';
 
 export type CopySkipReason = SkipReason | EngineSkipReason;
 
 export type CopyEvent =
-  | { type: 'CopyExecuted'; data: Base & { action: TradeAction; result: ExecutionResult; masterEventAt: string | null } }
+  | {
+      type: 'CopyExecuted';
+      data: Base & {
+        action: TradeAction;
+        result: ExecutionResult;
+        masterEventAt: string | null;
+        /** Set when a feature's rule did it (a trailing stop, a scheduled close): the feature type. */
+        by?: string;
+      };
+    }
   | {
       type: 'CopyFailed';
       data: Base & {
@@ -58,6 +73,22 @@ export type CopyEvent =
         message: string;
         /** Set when the copier's openRetry resends the open until then (every 30 seconds). */
         retryUntil: string | null;
+      };
+    }
+  | {
+      /** A rule holds the master event back: the engine decides it again at `until`. */
+      type: 'CopyDeferred';
+      data: Base & {
+        masterPositionId: string;
+        until: string;
+        /** The feature type that held it back. */
+        by: string;
+        message: string;
+        masterEvent: MasterEvent;
+        /** Feature types that held this event back so far, `by` included: they do not again. */
+        deferredBy: readonly string[];
+        /** The master event's venue time, for latency figures. */
+        masterEventAt: string | null;
       };
     }
   | {
@@ -73,7 +104,7 @@ export type CopyEvent =
 
 export type CopyEventType = CopyEvent['type'];
 
-export const copyEventTypes: readonly CopyEventType[] = ['CopyExecuted', 'CopyFailed', 'TradeSkipped'];
+export const copyEventTypes: readonly CopyEventType[] = ['CopyExecuted', 'CopyFailed', 'CopyDeferred', 'TradeSkipped'];
 
 export const COPIES_STREAM_PREFIX = 'copies-';
 export const copiesStream = (copierId: string): string => `${COPIES_STREAM_PREFIX}${copierId}`;

@@ -22,6 +22,11 @@ export interface SymbolSpec {
   readonly point: number;
   /** Units of the base asset per lot. */
   readonly contractSize: number;
+  /** Minimum distance in points of stops from the market (MT StopLevel); 0 when unknown. */
+  readonly stopsLevel?: number;
+  /** Swap rates of a buy and a sell (points per lot per day; negative = the position pays); absent when unknown. */
+  readonly swapLong?: number;
+  readonly swapShort?: number;
 }
 
 /** What a master position or pending order carries when it appears. */
@@ -149,7 +154,27 @@ export type SkipReason =
   | 'MAXIMUM_LOT_REACHED'
   | 'PARTIAL_CLOSE_ROUNDS_TO_ZERO'
   | 'NO_SLAVE_POSITION'
-  | 'NO_SLAVE_ORDER';
+  | 'NO_SLAVE_ORDER'
+  // Copier features (domain/copy/features): each skip names the feature's rule.
+  | 'LOT_FILTERED'
+  | 'ORDER_TYPE_FILTERED'
+  | 'SYMBOL_NOT_PERMITTED'
+  | 'POSITION_SKIPPED'
+  | 'HEDGING_BLOCKED'
+  | 'MAX_OPEN_POSITIONS_REACHED'
+  | 'COOLDOWN'
+  | 'SPREAD_TOO_WIDE'
+  | 'PRICE_MISSING'
+  | 'NO_TP_SL'
+  | 'TP_SL_LOCKED'
+  | 'GUARDRAIL'
+  | 'MARGIN_CAP'
+  | 'MAX_LOT_SIZE_EXCEEDED'
+  | 'SCHEDULED_PAUSE'
+  | 'MASTER_CLOSED_BEFORE_REOPEN'
+  | 'REOPEN_SLIPPAGE_EXCEEDED'
+  | 'EXIT_SIGNAL_OVERRIDDEN'
+  | 'MASANIELLO_SERIES_OVER';
 
 interface SlaveOrder {
   /** Deterministic (slaveOrderId): the venue's client order id, so a replay never places twice. */
@@ -217,7 +242,21 @@ export interface SkipAction {
   readonly wouldHave: readonly CopyAction[];
 }
 
-export type CopyAction = TradeAction | SkipAction;
+/**
+ * Not now: a rule (a delayed execution, a minimum holding time) wants the master event decided
+ * again at `until`. The engine keeps it and brings the event back then, with `deferredBy` set so
+ * that rule does not defer it again.
+ */
+export interface DeferAction {
+  readonly type: 'defer';
+  readonly masterPositionId: string;
+  readonly until: string;
+  /** The feature type that deferred it. */
+  readonly by: string;
+  readonly message: string;
+}
+
+export type CopyAction = TradeAction | SkipAction | DeferAction;
 
 /** A rule's refusal, before it becomes a SkipAction. */
 export interface Skip {

@@ -20,8 +20,10 @@ import { sql } from 'kysely';
 import { COPIER_STREAM_PREFIX, type CopierEvent } from '../../domain/copier/events.js';
 import type { CopierSettings } from '../../domain/copier/settings.js';
 import { decideCopy } from '../../domain/copy/decision.js';
-import { copiesStream, type CopyEvent, type CopySource } from '../../domain/copy/events.js';
-import type { MasterEvent, OpenAction, SlaveCopy } from '../../domain/copy/types.js';
+import { copiesStream, type CopyEvent, type CopySource, DEFERRAL_SOURCE, MANAGEMENT_SOURCE } from '../../domain/copy/events.js';
+import type { ActiveFeature, CopyRecord } from '../../domain/copy/features/rules.js';
+import { slaveComment, slaveMagicNumber } from '../../domain/copy/labels.js';
+import type { MasterEvent, MasterTrade, OpenAction, SlaveCopy } from '../../domain/copy/types.js';
 import { accountIdOfPositionsStream, POSITIONS_STREAM_PREFIX, type PositionsEvent } from '../../domain/positions/events.js';
 import type { ReadModels } from '../../projections/schema.js';
 import {
@@ -37,13 +39,21 @@ import { StreamNotFoundError } from '../../store/errors.js';
 import type { AccountConnections } from '../venues/connections.js';
 import { orderData, positionData } from '../venues/recorder.js';
 import { executeActions } from './executor.js';
-import { type CopierRow, copierViewOf, CopyInputs, fundsOf, type MasterSide, type SlaveAccount, specOf } from './inputs.js';
+import { featureInputs } from './featureInputs.js';
+import { activeFeatures, copyHistory, type CopierRow, copierViewOf, CopyInputs, fundsOf, type MasterSide, type SlaveAccount, specOf } from './inputs.js';
+import { copyActionOf, manage, managedFeatures, managingFeatureTypes } from './management.js';
 import { copierTriggerOf, masterTriggerOf, openingEventOf, type CopierTriggerKind, type MasterTrigger } from './triggers.js';
 
 /** Fixed forever: the ids of the engine's events derive from it. */
 export const COPY_EVENT_NAMESPACE = '3c1f8a52-7e0b-4b7d-a0c4-5a9e61d2f3b8';
 const CHECKPOINT_NAME = 'copy-engine';
 const RETRY_INTERVAL_MS = 30_000;
+/** How often due deferrals are taken up and features manage open copies. */
+const TICK_MS = 1000;
+/** A management request the venue refused is recorded again only after this long. */
+const MANAGEMENT_FAILURE_QUIET_MS = 10 * 60_000;
+/** The `$all` position a non-store source carries: it marks nothing handled. */
+const NO_POSITION = '0:0';
 const FAILURE_RETRY_MS = 1000;
 /** Copiers of one master handled at once for one event. */
 const FAN_OUT_CONCURRENCY = 32;
@@ -63,6 +73,8 @@ export interface CopyEngineDeps {
   readonly log: EngineLog;
   /** Default 30 s; specs shorten it. */
   readonly retryIntervalMs?: number;
+  /** Default 1 s: deferrals and management. */
+  readonly tickMs?: number;
 }
 
 type Work =
@@ -76,7 +88,28 @@ type Work =
       readonly stateBefore: Position | null;
     }
   | { readonly kind: 'copier'; readonly group: string; readonly recorded: RecordedEvent; readonly copierId: string; readonly trigger: CopierTriggerKind }
-  | { readonly kind: 'retry'; readonly group: string; readonly clientOrderId: string };
+  | { readonly kind: 'retry'; readonly group: string; readonly clientOrderId: string }
+  | { readonly kind: 'deferral'; readonly group: string; readonly deferralId: string }
+  | { readonly kind: 'manage'; readonly group: string; readonly copierId: string };
+
+/** One decision run for one copier: its inputs and how its outcome is recorded. */
+interface CopyRun {
+  readonly copier: CopierRow;
+  readonly masterAccountId: string;
+  readonly source: CopySource;
+  readonly masterEventAt: string | null;
+  readonly events: readonly MasterEvent[];
+  readonly master: MasterSide;
+  readonly liveCopies: readonly SlaveCopy[];
+  readonly martingale: { readonly consecutiveLosses: number };
+  readonly masterSymbolOf?: (symbol: string) => Promise<MasterSide['symbol']>;
+  readonly slaveAccounts?: ReadonlyMap<string, SlaveAccount>;
+  readonly features: readonly ActiveFeature[];
+  readonly history: readonly CopyRecord[];
+  /** Caused by an event of the store: checked and marked as handled by its position. */
+  readonly storeCause: boolean;
+  readonly deferredBy: readonly string[];
+}
 
 interface Tracked {
   readonly recorded: RecordedEvent;
@@ -94,6 +127,10 @@ export class CopyEngine {
   private subscription: Subscription | null = null;
   private pipeline: RxSubscription | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
+  private tickTimer: NodeJS.Timeout | null = null;
+  /** Scheduled work queued and not yet done, so a tick does not queue it twice. */
+  private readonly queued = new Set<string>();
+  private readonly managementFailures = new Map<string, number>();
   private stopped = false;
   /** Newest `$all` position of an append of ours: later decisions wait for the read models to include it. */
   private lastAppend: Position | null = null;
@@ -159,11 +196,16 @@ export class CopyEngine {
       )
       .subscribe({ error: (error: unknown) => this.deps.log.error('the copy engine stopped', error) });
     await this.scheduleRetries();
+    this.tickTimer = setInterval(() => {
+      if (!this.stopped) this.tick().catch((error: unknown) => this.deps.log.error('copy engine tick failed', error));
+    }, this.deps.tickMs ?? TICK_MS);
+    this.tickTimer.unref();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.retryTimer) clearInterval(this.retryTimer);
+    if (this.tickTimer) clearInterval(this.tickTimer);
     await this.subscription?.unsubscribe();
     this.pipeline?.unsubscribe();
     await this.flushCheckpoint();
@@ -231,7 +273,9 @@ export class CopyEngine {
       try {
         if (work.kind === 'master') await this.handleMasterEvent(work);
         else if (work.kind === 'copier') await this.handleCopierEvent(work);
-        else await this.handleRetry(work.clientOrderId);
+        else if (work.kind === 'retry') await this.handleRetry(work.clientOrderId);
+        else if (work.kind === 'deferral') await this.handleDeferral(work.deferralId);
+        else await this.handleManagement(work.copierId);
         break;
       } catch (error) {
         if (this.stopped) return;
@@ -239,9 +283,11 @@ export class CopyEngine {
         await new Promise((r) => setTimeout(r, FAILURE_RETRY_MS));
       }
     }
-    if (work.kind !== 'retry') {
+    if (work.kind === 'master' || work.kind === 'copier') {
       const tracked = this.inFlight.find((t) => t.recorded === work.recorded);
       if (tracked) this.finish(tracked);
+    } else {
+      this.queued.delete(this.queueKey(work));
     }
   }
 
@@ -266,7 +312,7 @@ export class CopyEngine {
               wouldHave: [],
             },
           },
-        ]),
+        ], true),
       );
       return;
     }
@@ -275,8 +321,14 @@ export class CopyEngine {
     const copies = await this.inputs.copiesOf(masterAccountId);
     const martingale = await this.inputs.martingaleOf(copiers.map((c) => c.id));
     const slaves = await this.inputs.slaveAccounts(copiers.map((c) => c.to_account_id));
+    const features = await activeFeatures(this.deps.db, copiers);
+    const history = await copyHistory(this.deps.db, [...features.keys()]);
     await this.forEachCopier(copiers, recorded.position, (copier) =>
-      this.copyForCopier(copier, masterAccountId, source, masterEventAt, [trigger.event], master, copies.get(copier.id) ?? [], martingale.get(copier.id)!, undefined, slaves),
+      this.copyForCopier({
+        copier, masterAccountId, source, masterEventAt, events: [trigger.event], master,
+        liveCopies: copies.get(copier.id) ?? [], martingale: martingale.get(copier.id)!, slaveAccounts: slaves,
+        features: features.get(copier.id) ?? [], history: history.get(copier.id) ?? [], storeCause: true, deferredBy: [],
+      }),
     );
   }
 
@@ -300,42 +352,35 @@ export class CopyEngine {
       openingEventOf(uuidv5(`${recorded.id}/${item.id}`, COPY_EVENT_NAMESPACE), item.kind === 'position' ? { kind: 'position', data: positionData(item) } : { kind: 'order', data: orderData(item) }),
     );
     if (events.length === 0) {
-      await this.append(copier, masterAccountId, source, []);
+      await this.append(copier, masterAccountId, source, [], true);
       return;
     }
     const master: MasterSide = masterConnection ? { funds: fundsOf(await masterConnection.accountInformation()), symbol: null } : { funds: null, symbol: null };
     const martingale = (await this.inputs.martingaleOf([copier.id])).get(copier.id)!;
-    await this.copyForCopier(copier, masterAccountId, source, null, events, master, copies, martingale, async (symbol) =>
-      masterConnection ? specOf(await masterConnection.symbolInfo(symbol)) : null,
-    );
+    const features = (await activeFeatures(this.deps.db, [copier])).get(copier.id) ?? [];
+    const history = (await copyHistory(this.deps.db, features.length ? [copier.id] : [])).get(copier.id) ?? [];
+    await this.copyForCopier({
+      copier, masterAccountId, source, masterEventAt: null, events, master, liveCopies: copies, martingale,
+      masterSymbolOf: async (symbol) => (masterConnection ? specOf(await masterConnection.symbolInfo(symbol)) : null),
+      features, history, storeCause: true, deferredBy: [],
+    });
   }
 
   /**
-   * Decides and executes `events` for one copier and appends the outcome. When the master side has
-   * no symbol specification, `masterSymbolOf` looks it up per event.
+   * Decides and executes the run's master events for one copier and appends the outcome. When the
+   * master side has no symbol specification, `masterSymbolOf` looks it up per event.
    */
-  private async copyForCopier(
-    copier: CopierRow,
-    masterAccountId: string,
-    source: CopySource,
-    masterEventAt: string | null,
-    events: readonly MasterEvent[],
-    master: MasterSide,
-    liveCopies: readonly SlaveCopy[],
-    martingale: { consecutiveLosses: number },
-    masterSymbolOf?: (symbol: string) => Promise<MasterSide['symbol']>,
-    slaveAccounts?: ReadonlyMap<string, SlaveAccount>,
-  ): Promise<void> {
-    if (!(await this.notHandled(copier.id, positionFromString(source.position)))) return;
+  private async copyForCopier(run: CopyRun): Promise<void> {
+    const { copier, masterAccountId, source, master } = run;
+    if (run.storeCause && !(await this.notHandled(copier.id, positionFromString(source.position)))) return;
     const view = copierViewOf(copier);
     const live = view.settings.active && !view.settings.monitorOnly;
-    const slave = await this.inputs.slave(copier.to_account_id, slaveAccounts);
-    const context = this.executionContext(copier, masterAccountId, source, masterEventAt, slave);
-    const copies = [...liveCopies];
+    const slave = await this.inputs.slave(copier.to_account_id, run.slaveAccounts);
+    const copies = [...run.liveCopies];
     const outcome: CopyEvent[] = [];
     const skip = (masterPositionId: string, reason: 'SLAVE_NOT_CONNECTED' | 'SLAVE_TRADING_DISABLED' | 'MASTER_DATA_UNAVAILABLE', message: string) =>
       outcome.push({ type: 'TradeSkipped', data: { ...this.base(copier, masterAccountId, source), masterPositionId, reason, message, wouldHave: [] } });
-    for (const event of events) {
+    for (const event of run.events) {
       const id = event.data.masterPositionId;
       if (live && !slave.ok) {
         skip(id, slave.reason, `master #${id} not copied: ${slave.message}`);
@@ -343,7 +388,7 @@ export class CopyEngine {
       }
       const opening = event.type === 'MasterPositionOpened' || event.type === 'MasterPendingOrderPlaced' || event.type === 'MasterPendingOrderFilled';
       const symbol = 'symbol' in event.data ? event.data.symbol : '';
-      const masterSymbol = master.symbol ?? (opening && masterSymbolOf ? await masterSymbolOf(symbol).catch(() => null) : null);
+      const masterSymbol = master.symbol ?? (opening && run.masterSymbolOf ? await run.masterSymbolOf(symbol).catch(() => null) : null);
       if (live && opening && (!master.funds || !masterSymbol)) {
         skip(id, 'MASTER_DATA_UNAVAILABLE', `master #${id} not copied: the master account's funds or its ${symbol} specification are not available (is it connected?)`);
         continue;
@@ -352,17 +397,32 @@ export class CopyEngine {
       const slaveFunds = slave.ok ? fundsOf(slave.info) : { balance: 0, equity: 0, currency: master.funds?.currency ?? 'USD' };
       const masterFunds = master.funds ?? slaveFunds;
       const rate = slave.ok ? await this.inputs.slaveToMasterRate(slave.connection, slaveFunds.currency, masterFunds.currency) : null;
+      const features = await featureInputs(event, {
+        active: run.features,
+        history: run.history,
+        now: this.deps.clock().toISOString(),
+        eventTime: run.masterEventAt,
+        deferredBy: run.deferredBy,
+        master: this.deps.connections.connection(masterAccountId),
+        slave: slave.ok ? slave : null,
+        copier: view,
+      });
       const actions = decideCopy(
         event,
         view,
-        { master: masterFunds, slave: { ...slaveFunds, copies, martingale } },
+        { master: masterFunds, slave: { ...slaveFunds, copies, martingale: run.martingale } },
         {
           masterSymbol: masterSymbol ?? { symbol, minLot: 0, maxLot: 0, lotStep: 0, digits: 0, point: 1, contractSize: 1 },
           slaveSymbols: slave.ok ? slave.symbols : [],
           slaveToMasterRate: rate,
         },
+        features,
       );
-      const results = await executeActions(actions, context);
+      const results = await executeActions(actions, {
+        ...this.executionContext(copier, masterAccountId, source, run.masterEventAt, slave),
+        masterEvent: event,
+        deferredBy: run.deferredBy,
+      });
       for (const result of results) {
         if (result.type === 'CopyExecuted' && result.data.action.type === 'open' && result.data.result.type === 'opened') {
           const { action, result: opened } = result.data;
@@ -371,7 +431,136 @@ export class CopyEngine {
       }
       outcome.push(...results);
     }
-    await this.append(copier, masterAccountId, source, outcome);
+    await this.append(copier, masterAccountId, source, outcome, run.storeCause);
+  }
+
+  /**
+   * A deferral fell due: the master event is decided again. An open whose master position is gone
+   * meanwhile is not copied.
+   */
+  private async handleDeferral(deferralId: string): Promise<void> {
+    const row = await this.deps.db.selectFrom('copy_deferrals').selectAll().where('id', '=', deferralId).executeTakeFirst();
+    if (!row) return;
+    const source: CopySource = { eventId: row.id, position: NO_POSITION, type: DEFERRAL_SOURCE };
+    const event = row.master_event as MasterEvent;
+    const masterAccountId = row.master_account_id;
+    const copier = await this.inputs.copier(row.copier_id);
+    if (!copier) {
+      // The copier was deleted: its deferral ends with it.
+      await this.deps.db.deleteFrom('copy_deferrals').where('id', '=', row.id).execute();
+      return;
+    }
+    const opening = event.type === 'MasterPositionOpened' || event.type === 'MasterPendingOrderPlaced' || event.type === 'MasterPendingOrderFilled';
+    if (opening) {
+      const held = await this.deps.db.selectFrom('positions').select('id').where('account_id', '=', masterAccountId).where('id', '=', event.data.masterPositionId).executeTakeFirst();
+      if (!held) {
+        await this.append(copier, masterAccountId, source, [{
+          type: 'TradeSkipped',
+          data: {
+            ...this.base(copier, masterAccountId, source),
+            masterPositionId: event.data.masterPositionId,
+            reason: 'MASTER_POSITION_GONE',
+            message: `${event.data.symbol} of master #${event.data.masterPositionId} not copied: the master no longer holds it when the wait ended`,
+            wouldHave: [],
+          },
+        }], false);
+        return;
+      }
+    }
+    const master = await this.inputs.master(masterAccountId, opening && 'symbol' in event.data ? event.data.symbol : null);
+    const copies = (await this.inputs.copiesOf(masterAccountId)).get(copier.id) ?? [];
+    const martingale = (await this.inputs.martingaleOf([copier.id])).get(copier.id)!;
+    const features = (await activeFeatures(this.deps.db, [copier])).get(copier.id) ?? [];
+    const history = (await copyHistory(this.deps.db, [copier.id])).get(copier.id) ?? [];
+    await this.copyForCopier({
+      copier, masterAccountId, source,
+      masterEventAt: row.master_event_at ? new Date(row.master_event_at).toISOString() : null,
+      events: [event], master, liveCopies: copies, martingale, features, history, storeCause: false,
+      deferredBy: row.deferred_by as string[],
+    });
+  }
+
+  /** A tick of the copier's management features (trailing stops, scheduled closes ...). */
+  private async handleManagement(copierId: string): Promise<void> {
+    const copier = await this.inputs.copier(copierId);
+    if (!copier) return;
+    const active = (await activeFeatures(this.deps.db, [copier])).get(copier.id) ?? [];
+    // The settings the decisions use: a feature (a signal follower) may make the copier monitor-only.
+    const settings = active.reduce((current, f) => f.feature.rules.adjustSettings?.(f.settings, current) ?? current, copier.settings as CopierSettings);
+    if (!settings.active || settings.monitorOnly) return;
+    if (managedFeatures(active).length === 0) return;
+    const slave = await this.inputs.slave(copier.to_account_id);
+    if (!slave.ok) return;
+    const masterAccountId = copier.from_account_id;
+    const masterRows = await this.deps.db.selectFrom('positions').selectAll().where('account_id', '=', masterAccountId).where('kind', '=', 'position').execute();
+    const masterPositions: MasterTrade[] = masterRows.map((r) => ({
+      masterPositionId: r.id, symbol: r.symbol, orderType: r.order_type as MasterTrade['orderType'], volume: r.volume, openPrice: r.open_price,
+      stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, magicNumber: r.magic_number === null ? null : Number(r.magic_number),
+    }));
+    const now = this.deps.clock().toISOString();
+    const liveCopies = (await this.inputs.copiesOf(masterAccountId)).get(copier.id) ?? [];
+    const asks = await manage({
+      now,
+      active,
+      history: (await copyHistory(this.deps.db, [copier.id])).get(copier.id) ?? [],
+      liveCopies,
+      slave: slave.connection,
+      slaveSymbols: slave.symbols,
+      masterPositions,
+      copier: settings,
+    });
+    // One live copy per master position: two features reopening the same one in a tick place one.
+    const copied = new Set(liveCopies.map((c) => c.masterPositionId));
+    for (const ask of asks) {
+      let action = copyActionOf(copier.id, ask);
+      if (action.type === 'open') {
+        if (copied.has(action.masterPositionId)) continue;
+        copied.add(action.masterPositionId);
+        const trade = masterPositions.find((p) => p.masterPositionId === action.masterPositionId);
+        action = { ...action, comment: slaveComment(settings, trade?.comment ?? null), magicNumber: slaveMagicNumber(settings, trade?.magicNumber ?? null) };
+      }
+      const key = action.type === 'skip' ? `skip/${ask.feature.featureId}/${action.masterPositionId}/${action.reason}` : action.clientOrderId;
+      const source: CopySource = { eventId: key, position: NO_POSITION, type: MANAGEMENT_SOURCE };
+      const results = (await executeActions([action], { ...this.executionContext(copier, masterAccountId, source, null, slave), openRetryMinutes: 0 }))
+        .map((event) => (event.type === 'CopyExecuted' ? { ...event, data: { ...event.data, by: ask.feature.feature.type } } : event));
+      // A request the venue keeps refusing (each second) is recorded once in a while, not each time.
+      if (results.some((e) => e.type === 'CopyFailed')) {
+        const last = this.managementFailures.get(key);
+        if (last !== undefined && Date.now() - last < MANAGEMENT_FAILURE_QUIET_MS) continue;
+        this.managementFailures.set(key, Date.now());
+      }
+      if (action.type === 'skip' && this.managementFailures.has(key)) continue;
+      if (action.type === 'skip') this.managementFailures.set(key, Date.now());
+      await this.appendWithIds(copier, masterAccountId, source, results.map((event, i) => ({ id: uuidv5(`${key}/${i}`, COPY_EVENT_NAMESPACE), event })), false);
+    }
+  }
+
+  private queueKey(work: Work): string {
+    return work.kind === 'retry' ? `retry:${work.clientOrderId}` : work.kind === 'deferral' ? `deferral:${work.deferralId}` : work.kind === 'manage' ? `manage:${work.copierId}` : '';
+  }
+
+  /** Queues scheduled work into its master's group, once while it waits. */
+  private schedule(work: Work): void {
+    const key = this.queueKey(work);
+    if (this.queued.has(key)) return;
+    this.queued.add(key);
+    this.retries$.next(work);
+  }
+
+  /** Every tick: due deferrals, and management for every copier with a managing feature. */
+  private async tick(): Promise<void> {
+    const now = this.deps.clock();
+    const due = await this.deps.db.selectFrom('copy_deferrals').select(['id', 'master_account_id']).where('due_at', '<=', now).orderBy('due_at').execute();
+    for (const row of due) this.schedule({ kind: 'deferral', group: row.master_account_id, deferralId: row.id });
+    const managing = managingFeatureTypes();
+    if (managing.length === 0) return;
+    const copiers = await this.deps.db.selectFrom('features').innerJoin('copiers', (join) =>
+      join.on((eb) => eb.or([
+        eb.and([eb('features.scope_kind', '=', 'copier'), eb('features.copier_id', '=', eb.ref('copiers.id'))]),
+        eb.and([eb('features.scope_kind', '=', 'account'), eb('features.account_id', '=', eb.ref('copiers.to_account_id'))]),
+      ])))
+      .select(['copiers.id as copier_id', 'copiers.from_account_id']).where('features.type', 'in', managing).distinct().execute();
+    for (const row of copiers) this.schedule({ kind: 'manage', group: row.from_account_id, copierId: row.copier_id });
   }
 
   private executionContext(copier: CopierRow, masterAccountId: string, source: CopySource, masterEventAt: string | null, slave: Awaited<ReturnType<CopyInputs['slave']>> | null) {
@@ -407,7 +596,7 @@ export class CopyEngine {
             data: { ...this.base(copier, retry.master_account_id, source), masterPositionId: action.masterPositionId, reason: 'OPEN_RETRY_EXPIRED', message, wouldHave: [] },
           },
         },
-      ]);
+      ], false);
     };
     if (!copier) return;
     if (new Date(retry.retry_until).getTime() <= this.deps.clock().getTime()) {
@@ -426,14 +615,14 @@ export class CopyEngine {
     const events = await executeActions([action], { ...this.executionContext(copier, retry.master_account_id, source, null, slave), openRetryMinutes: 0 });
     const executed = events.find((e) => e.type === 'CopyExecuted');
     if (!executed) return;
-    await this.appendWithIds(copier, retry.master_account_id, source, [{ id: uuidv5(`${clientOrderId}/retried`, COPY_EVENT_NAMESPACE), event: executed }]);
+    await this.appendWithIds(copier, retry.master_account_id, source, [{ id: uuidv5(`${clientOrderId}/retried`, COPY_EVENT_NAMESPACE), event: executed }], false);
   }
 
   private async scheduleRetries(): Promise<void> {
     const interval = this.deps.retryIntervalMs ?? RETRY_INTERVAL_MS;
     const tick = async () => {
       const due = await this.deps.db.selectFrom('copy_retries').select(['client_order_id', 'master_account_id']).execute();
-      for (const row of due) this.retries$.next({ kind: 'retry', group: row.master_account_id, clientOrderId: row.client_order_id });
+      for (const row of due) this.schedule({ kind: 'retry', group: row.master_account_id, clientOrderId: row.client_order_id });
     };
     this.retryTimer = setInterval(() => {
       if (!this.stopped) tick().catch((error: unknown) => this.deps.log.error('scheduling open retries failed', error));
@@ -463,9 +652,13 @@ export class CopyEngine {
     if (!this.handledUpTo.has(copierId)) {
       let last: Position | null = null;
       try {
-        for await (const { event } of this.deps.store.readStream(copiesStream(copierId), { direction: 'backwards', fromRevision: 'end', maxCount: 1 })) {
+        // The newest outcome of a store event: deferrals, retries and management carry no position.
+        for await (const { event } of this.deps.store.readStream(copiesStream(copierId), { direction: 'backwards', fromRevision: 'end' })) {
           const cause = event.metadata.sourcePosition;
-          if (typeof cause === 'string') last = positionFromString(cause);
+          if (typeof cause === 'string') {
+            last = positionFromString(cause);
+            break;
+          }
         }
       } catch (error) {
         if (!(error instanceof StreamNotFoundError)) throw error;
@@ -476,15 +669,23 @@ export class CopyEngine {
     return handled === null || earlier(handled, position);
   }
 
-  private append(copier: CopierRow, masterAccountId: string, source: CopySource, events: readonly CopyEvent[]): Promise<void> {
-    return this.appendWithIds(copier, masterAccountId, source, events.map((event, i) => ({ id: uuidv5(`${source.eventId}/${copier.id}/${i}`, COPY_EVENT_NAMESPACE), event })));
+  private append(copier: CopierRow, masterAccountId: string, source: CopySource, events: readonly CopyEvent[], storeCause: boolean): Promise<void> {
+    return this.appendWithIds(copier, masterAccountId, source, events.map((event, i) => ({ id: uuidv5(`${source.eventId}/${copier.id}/${i}`, COPY_EVENT_NAMESPACE), event })), storeCause);
   }
 
-  /** An event-less outcome is recorded as nothing, but still marks the cause handled in memory. */
-  private async appendWithIds(copier: CopierRow, masterAccountId: string, source: CopySource, events: readonly { id: string; event: CopyEvent }[]): Promise<void> {
-    const cause = positionFromString(source.position);
+  /**
+   * The outcome in one append. Caused by a store event: its metadata names the cause's position, and an
+   * event-less outcome still marks the cause handled in memory.
+   */
+  private async appendWithIds(copier: CopierRow, masterAccountId: string, source: CopySource, events: readonly { id: string; event: CopyEvent }[], storeCause: boolean): Promise<void> {
     if (events.length > 0) {
-      const metadata = { correlationId: `copy:${source.eventId}`, sourcePosition: source.position, sourceEventId: source.eventId, masterAccountId, receivedAt: this.deps.clock().toISOString() };
+      const metadata = {
+        correlationId: `copy:${source.eventId}`,
+        ...(storeCause ? { sourcePosition: source.position } : { cause: source.type }),
+        sourceEventId: source.eventId,
+        masterAccountId,
+        receivedAt: this.deps.clock().toISOString(),
+      };
       const result = await this.deps.store.appendToStream(
         copiesStream(copier.id),
         events.map(({ id, event }) => ({ id, type: event.type, data: event.data, metadata })),
@@ -492,6 +693,8 @@ export class CopyEngine {
       );
       if (!this.lastAppend || earlier(this.lastAppend, result.position)) this.lastAppend = result.position;
     }
+    if (!storeCause) return;
+    const cause = positionFromString(source.position);
     const handled = this.handledUpTo.get(copier.id) ?? null;
     if (handled === null || earlier(handled, cause)) this.handledUpTo.set(copier.id, cause);
   }

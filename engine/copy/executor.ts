@@ -10,7 +10,7 @@
 //     the position already), otherwise the position is closed, as the master holds nothing.
 import type { CopyEvent, CopySkipReason, CopySource, ExecutionResult } from '../../domain/copy/events.js';
 import { slaveOrderId } from '../../domain/copy/orderIds.js';
-import type { CloseAction, CopyAction, OpenAction, TradeAction } from '../../domain/copy/types.js';
+import type { CloseAction, CopyAction, MasterEvent, OpenAction, TradeAction } from '../../domain/copy/types.js';
 import type { ClosedTrade, MarginMode, OrderRequest, VenueConnection } from '../venues/port.js';
 import { VenueError } from '../venues/port.js';
 import { venueOrderType } from '../venues/recorder.js';
@@ -26,6 +26,10 @@ export interface ExecutionContext {
   readonly openRetryMinutes: number;
   readonly masterEventAt: string | null;
   readonly now: () => Date;
+  /** The master event decided, kept with a deferral so it can be decided again. */
+  readonly masterEvent?: MasterEvent;
+  /** Feature types that already held this event back. */
+  readonly deferredBy?: readonly string[];
 }
 
 const RETRY_MS_PER_MINUTE = 60_000;
@@ -98,6 +102,22 @@ export const executeActions = async (actions: readonly CopyAction[], ctx: Execut
         events.push({
           type: 'TradeSkipped',
           data: { ...base(), masterPositionId: action.masterPositionId, reason: action.reason, message: action.message, wouldHave: action.wouldHave },
+        });
+        break;
+      case 'defer':
+        if (!ctx.masterEvent) throw new Error('a deferral needs the master event');
+        events.push({
+          type: 'CopyDeferred',
+          data: {
+            ...base(),
+            masterPositionId: action.masterPositionId,
+            until: action.until,
+            by: action.by,
+            message: action.message,
+            masterEvent: ctx.masterEvent,
+            deferredBy: [...(ctx.deferredBy ?? []), action.by],
+            masterEventAt: ctx.masterEventAt,
+          },
         });
         break;
       case 'open': {

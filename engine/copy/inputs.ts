@@ -2,11 +2,15 @@
 // specification once, then per copier the slave's funds, symbols and live copies. The copier rows and
 // copies come from the read models (the engine waits for them to include everything before the
 // event); funds and specifications come from the venues.
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { AccountStatus } from '../../domain/account/enums.js';
 import type { CopierSettings } from '../../domain/copier/settings.js';
 import { initialMartingaleState } from '../../domain/copy/martingale.js';
 import type { AccountFunds, CopierView, MartingaleState, OrderType, SlaveCopy, SymbolSpec } from '../../domain/copy/types.js';
+import { copierFeatures } from '../../domain/copy/features/catalogue.js';
+import type { ActiveFeature, CopyRecord } from '../../domain/copy/features/rules.js';
+import { membersOf } from '../../domain/feature/definition.js';
+import { featuresFor, resetsOf } from '../../projections/features/queries.js';
 import type { CopiersTable, ReadModels } from '../../projections/schema.js';
 import type { AccountConnections } from '../venues/connections.js';
 import type { AccountInformation, SymbolInfo, VenueConnection } from '../venues/port.js';
@@ -21,6 +25,9 @@ export const specOf = (info: SymbolInfo): SymbolSpec => ({
   digits: info.digits,
   point: info.point,
   contractSize: info.contractSize,
+  stopsLevel: info.stopsLevel,
+  swapLong: info.swapLong,
+  swapShort: info.swapShort,
 });
 
 export const fundsOf = (info: AccountInformation): AccountFunds => ({ balance: info.balance, equity: info.equity, currency: info.currency });
@@ -138,3 +145,66 @@ export class CopyInputs {
     return inverse ? 1 / inverse : null;
   }
 }
+
+/** The copier features configured for each copier, its slave account's copy features included, in catalogue order. */
+export const activeFeatures = async (
+  db: Kysely<ReadModels>,
+  copiers: readonly { readonly id: string; readonly to_account_id: string }[],
+): Promise<Map<string, ActiveFeature[]>> => {
+  const out = new Map<string, ActiveFeature[]>();
+  if (copiers.length === 0) return out;
+  const rows = await featuresFor(db, copiers.map((c) => c.id), [...new Set(copiers.map((c) => c.to_account_id))]);
+  if (rows.length === 0) return out;
+  const resets = await resetsOf(db, rows.map((r) => r.id));
+  const order = new Map(copierFeatures.map((f, i) => [f.type, i]));
+  for (const copier of copiers) {
+    const mine = rows
+      .filter((r) => (r.scope_kind === 'copier' && r.copier_id === copier.id) || (r.scope_kind === 'account' && r.account_id === copier.to_account_id))
+      .filter((r) => order.has(r.type))
+      .sort((a, b) => order.get(a.type)! - order.get(b.type)!)
+      .map((r) => ({
+        featureId: r.id,
+        feature: copierFeatures[order.get(r.type)!]!,
+        settings: membersOf<object>(r.setting),
+        resets: resets.get(r.id) ?? {},
+      }));
+    if (mine.length > 0) out.set(copier.id, mine);
+  }
+  return out;
+};
+
+/** Per copier, its copies newest first: every open one and the last HISTORY_DEPTH in all. */
+export const HISTORY_DEPTH = 500;
+
+export const copyHistory = async (db: Kysely<ReadModels>, copierIds: readonly string[]): Promise<Map<string, CopyRecord[]>> => {
+  const out = new Map<string, CopyRecord[]>();
+  if (copierIds.length === 0) return out;
+  const rows = await db
+    .selectFrom((eb) =>
+      eb.selectFrom('copies').selectAll()
+        .select(sql<number>`row_number() OVER (PARTITION BY copier_id ORDER BY opened_at DESC)`.as('n'))
+        .where('copier_id', 'in', [...copierIds])
+        .as('ranked'),
+    )
+    .selectAll()
+    .where((eb) => eb.or([eb('n', '<=', HISTORY_DEPTH), eb('status', '=', 'open')]))
+    .orderBy('opened_at', 'desc')
+    .execute();
+  for (const row of rows) {
+    const list = out.get(row.copier_id) ?? [];
+    list.push({
+      masterPositionId: row.master_position_id,
+      slavePositionId: row.slave_position_id,
+      symbol: row.symbol,
+      side: row.order_type.startsWith('Buy') ? 'Buy' : 'Sell',
+      volume: row.volume,
+      openedAt: new Date(row.opened_at).toISOString(),
+      closedAt: row.closed_at ? new Date(row.closed_at).toISOString() : null,
+      result: row.result,
+      closePrice: row.close_price,
+      closedBy: row.closed_by,
+    });
+    out.set(row.copier_id, list);
+  }
+  return out;
+};

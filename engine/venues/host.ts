@@ -194,6 +194,7 @@ export class VenueHost {
       quote: (symbol) => inner.quote(symbol),
       symbolInfo: (symbol) => inner.symbolInfo(symbol),
       symbols: () => inner.symbols(),
+      marginRequired: (symbol, side, volume) => inner.marginRequired(symbol, side, volume),
       subscribe: (listener) => inner.subscribe(listener),
     };
   }

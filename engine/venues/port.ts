@@ -285,6 +285,8 @@ export interface VenueConnection {
   symbolInfo(symbol: string): Promise<SymbolInfo>;
   /** Every symbol the account can trade. */
   symbols(): Promise<readonly SymbolInfo[]>;
+  /** The margin `volume` lots of `symbol` on `side` would hold now, in the account currency (MT5 OrderCalcMargin). */
+  marginRequired(symbol: string, side: Side, volume: number): Promise<number>;
   /** Changes of this account, whoever caused them, delivered while connected, in sequence order. */
   subscribe(listener: VenueChangeListener): Unsubscribe;
 }

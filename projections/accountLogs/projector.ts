@@ -105,6 +105,10 @@ export const logLineOf = (event: PositionsEvent | CopyEvent): LogLine | null => 
         `Copy of master position #${action.masterPositionId} refused by the slave's broker (${describeAction(action)}): ${message}${retryUntil ? `; retrying every 30 seconds until ${retryUntil}` : ''}`,
         { copierId, code });
     }
+    case 'CopyDeferred': {
+      const { copierId, slaveAccountId, masterPositionId, message, by } = event.data;
+      return line(slaveAccountId, LogType.Info, 'COPY', message, { copierId, code: by, positionId: masterPositionId });
+    }
     case 'TradeSkipped': {
       const { reason, message, copierId, slaveAccountId, masterPositionId } = event.data;
       const level = reason === 'MONITOR_ONLY' || reason === 'COPIER_INACTIVE' ? LogType.Info : LogType.Warning;

@@ -4,7 +4,7 @@
 // the slaves' venues report about those positions (positions-*): a slave position closed by its own
 // stop loss is no longer a live copy.
 import { type Insertable, sql } from 'kysely';
-import { copyEventTypes, type CopyEvent } from '../../domain/copy/events.js';
+import { copyEventTypes, type CopyEvent, DEFERRAL_SOURCE } from '../../domain/copy/events.js';
 import { initialMartingaleState, nextMartingaleState } from '../../domain/copy/martingale.js';
 import type { PositionsEvent } from '../../domain/positions/events.js';
 import type { Projection } from '../projection.js';
@@ -14,9 +14,9 @@ const slaveEvents = ['PositionClosed', 'PositionPartiallyClosed', 'PendingOrderF
 
 export const copiesProjection: Projection = {
   name: 'copies',
-  version: 1,
+  version: 4,
   handles: [...copyEventTypes, ...slaveEvents],
-  tables: ['copies', 'copier_martingale', 'copy_retries'],
+  tables: ['copies', 'copier_martingale', 'copy_retries', 'copy_deferrals', 'slave_closures'],
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'copies')} (
       copier_id uuid NOT NULL,
@@ -33,12 +33,33 @@ export const copiesProjection: Projection = {
       opened_at timestamptz NOT NULL,
       closed_at timestamptz,
       closed_by text,
+      result double precision,
+      close_price double precision,
       PRIMARY KEY (copier_id, master_position_id))`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'copies')} (copier_id, opened_at DESC)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'copies')} (slave_account_id, slave_position_id)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'copies')} (master_account_id, master_position_id)`.execute(db);
     await sql`CREATE TABLE ${sql.id(schema, 'copier_martingale')} (
       copier_id uuid PRIMARY KEY,
       consecutive_losses int NOT NULL)`.execute(db);
+    // Positions that closed (or orders cancelled) with no live copy matching them yet: a copy whose
+    // CopyExecuted arrives after its slave position already closed is recorded as closed. Kept a day.
+    await sql`CREATE TABLE ${sql.id(schema, 'slave_closures')} (
+      slave_account_id uuid NOT NULL,
+      slave_position_id text NOT NULL,
+      closed_at timestamptz NOT NULL,
+      result double precision,
+      close_price double precision,
+      PRIMARY KEY (slave_account_id, slave_position_id))`.execute(db);
+    await sql`CREATE TABLE ${sql.id(schema, 'copy_deferrals')} (
+      id uuid PRIMARY KEY,
+      copier_id uuid NOT NULL,
+      master_account_id uuid NOT NULL,
+      due_at timestamptz NOT NULL,
+      master_event jsonb NOT NULL,
+      deferred_by jsonb NOT NULL,
+      master_event_at timestamptz)`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'copy_deferrals')} (due_at)`.execute(db);
     await sql`CREATE TABLE ${sql.id(schema, 'copy_retries')} (
       client_order_id text PRIMARY KEY,
       copier_id uuid NOT NULL,
@@ -52,14 +73,20 @@ export const copiesProjection: Projection = {
     const event = recorded as unknown as CopyEvent | PositionsEvent;
     /** A live copy ended: closed rows fold their result into the copier's martingale state. */
     const ended = async (where: { copierId?: string; masterPositionId?: string; slaveAccountId?: string; slavePositionId?: string; kind?: CopiesTable['kind'] },
-      at: string, by: string, result: number | null) => {
-      let q = db.updateTable('copies').set({ status: 'closed', closed_at: at, closed_by: by }).where('status', '=', 'open');
+      at: string, by: string, result: number | null, closePrice: number | null = null) => {
+      let q = db.updateTable('copies').set({ status: 'closed', closed_at: at, closed_by: by, result, close_price: closePrice }).where('status', '=', 'open');
       if (where.copierId) q = q.where('copier_id', '=', where.copierId);
       if (where.masterPositionId) q = q.where('master_position_id', '=', where.masterPositionId);
       if (where.slaveAccountId) q = q.where('slave_account_id', '=', where.slaveAccountId);
       if (where.slavePositionId) q = q.where('slave_position_id', '=', where.slavePositionId);
       if (where.kind) q = q.where('kind', '=', where.kind);
       const closed = await q.returning(['copier_id', 'kind']).execute();
+      if (closed.length === 0 && where.slaveAccountId && where.slavePositionId) {
+        // No live copy yet: its CopyExecuted may still come (see slave_closures).
+        await db.insertInto('slave_closures').values({ slave_account_id: where.slaveAccountId, slave_position_id: where.slavePositionId, closed_at: at, result, close_price: closePrice })
+          .onConflict((oc) => oc.columns(['slave_account_id', 'slave_position_id']).doNothing()).execute();
+        await db.deleteFrom('slave_closures').where('closed_at', '<', new Date(Date.parse(at) - 86_400_000)).execute();
+      }
       if (result === null) return;
       for (const row of closed) {
         if (row.kind !== 'position') continue;
@@ -69,7 +96,20 @@ export const copiesProjection: Projection = {
           .onConflict((oc) => oc.column('copier_id').doUpdateSet({ consecutive_losses: next.consecutiveLosses })).execute();
       }
     };
+    // The outcome of a deferral ends it, whatever it was.
+    if ((event.type === 'CopyExecuted' || event.type === 'CopyFailed' || event.type === 'TradeSkipped' || event.type === 'CopyDeferred')
+      && event.data.source.type === DEFERRAL_SOURCE) {
+      await db.deleteFrom('copy_deferrals').where('id', '=', event.data.source.eventId).execute();
+    }
     switch (event.type) {
+      case 'CopyDeferred': {
+        const d = event.data;
+        await db.insertInto('copy_deferrals').values({
+          id: recorded.id, copier_id: d.copierId, master_account_id: d.masterAccountId, due_at: d.until,
+          master_event: JSON.stringify(d.masterEvent), deferred_by: JSON.stringify(d.deferredBy), master_event_at: d.masterEventAt,
+        }).onConflict((oc) => oc.column('id').doNothing()).execute();
+        return;
+      }
       case 'CopyExecuted': {
         const { action, result, copierId, masterAccountId, slaveAccountId, at } = event.data;
         await db.deleteFrom('copy_retries').where('client_order_id', '=', action.clientOrderId).execute();
@@ -89,13 +129,25 @@ export const copiesProjection: Projection = {
             opened_at: at,
             closed_at: null,
             closed_by: null,
+            result: null,
+            close_price: null,
           };
           await db.insertInto('copies').values(row).onConflict((oc) => oc.columns(['copier_id', 'master_position_id']).doUpdateSet(row)).execute();
+          const gone = await db.selectFrom('slave_closures').selectAll().where('slave_account_id', '=', slaveAccountId)
+            .where('slave_position_id', '=', result.slavePositionId).executeTakeFirst();
+          if (gone) {
+            await db.deleteFrom('slave_closures').where('slave_account_id', '=', slaveAccountId).where('slave_position_id', '=', result.slavePositionId).execute();
+            await ended({ copierId, masterPositionId: action.masterPositionId }, new Date(gone.closed_at).toISOString(), 'SLAVE_VENUE', gone.result, gone.close_price);
+          }
         } else if (action.type === 'partialClose' && result.type === 'closed') {
           await db.updateTable('copies').set({ volume: action.remainingVolume }).where('copier_id', '=', copierId)
             .where('master_position_id', '=', action.masterPositionId).where('status', '=', 'open').execute();
         } else if (action.type === 'close' && result.type === 'closed') {
-          await ended({ copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId }, at, 'COPIER', result.result);
+          await ended({ copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId }, at, event.data.by ?? 'COPIER', result.result, result.closePrice);
+          // The slave's venue may have reported the close first: it was this close all the same.
+          await db.updateTable('copies').set({ closed_by: event.data.by ?? 'COPIER' }).where('copier_id', '=', copierId)
+            .where('master_position_id', '=', action.masterPositionId).where('slave_position_id', '=', action.slavePositionId)
+            .where('status', '=', 'closed').where('closed_by', '=', 'SLAVE_VENUE').execute();
         } else if (action.type === 'cancel') {
           await ended({ copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId }, at, 'COPIER', null);
         }
@@ -120,7 +172,7 @@ export const copiesProjection: Projection = {
       case 'PositionClosed': {
         const { trade } = event.data;
         const result = trade.profit + trade.swap + trade.commission;
-        await ended({ slaveAccountId: event.data.accountId, slavePositionId: trade.positionId, kind: 'position' }, trade.closeTime, 'SLAVE_VENUE', result);
+        await ended({ slaveAccountId: event.data.accountId, slavePositionId: trade.positionId, kind: 'position' }, trade.closeTime, 'SLAVE_VENUE', result, trade.closePrice);
         return;
       }
       case 'PositionPartiallyClosed':

@@ -11,6 +11,17 @@ export const marketHoursClock = (start = Date.parse('2026-01-07T10:00:00.000Z'))
   return () => new Date(Date.now() + offset);
 };
 
+/** marketHoursClock that a spec can move forward: `clock.advance(ms)`; it keeps ticking in real time. */
+export const movableClock = (start = Date.parse('2026-01-07T10:00:00.000Z')): (() => Date) & { advance(ms: number): void } => {
+  let offset = start - Date.now();
+  const clock = () => new Date(Date.now() + offset);
+  return Object.assign(clock, {
+    advance: (ms: number) => {
+      offset += ms;
+    },
+  });
+};
+
 /** Polls `probe` until it returns a value that is not undefined (or `timeoutMs` passes, then throws). */
 export const eventually = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 5000, what = 'a condition'): Promise<T> => {
   const deadline = Date.now() + timeoutMs;

@@ -738,6 +738,11 @@ export class SimulatedVenue implements Venue {
       quote: (symbol) => run(() => this.quote(symbol)),
       symbolInfo: (symbol) => run(() => this.spec(symbol).info),
       symbols: () => run(() => this.symbols()),
+      marginRequired: (symbol, side, volume) =>
+        run((found) => {
+          this.spec(symbol);
+          return this.positionMargin(exact, found, { symbol, side, volume }, this.now()).toDecimalPlaces(2).toNumber();
+        }),
       subscribe: (listener) => {
         listeners.add(listener);
         return () => listeners.delete(listener);

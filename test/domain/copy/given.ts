@@ -2,7 +2,8 @@
 // with plain defaults a spec overrides only where its behaviour lives.
 import { expect } from 'chai';
 import { type CopierSettings, defaultCopierSettings } from '../../../domain/copier/settings.js';
-import { decideCopy } from '../../../domain/copy/decision.js';
+import { decideCopy, type FeatureInputs, NO_FEATURES } from '../../../domain/copy/decision.js';
+import type { CopierFeature, CopyRecord, ManageContext, ManagedAction, ManagedCopy, QuoteView, SlaveAccountView } from '../../../domain/copy/features/rules.js';
 import type {
   AccountFunds,
   CopierView,
@@ -117,8 +118,40 @@ export const masterPendingFilled = (overrides: Partial<MasterTrade<MarketOrderTy
   data: trade<MarketOrderType>(overrides),
 });
 
+/** A feature as a spec configures it: the catalogue's entry, its members (defaults filled in), its resets. */
+export interface Configured {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each spec's feature has its own settings type
+  readonly feature: CopierFeature<any>;
+  readonly settings: object;
+  readonly resets?: Readonly<Record<string, string>>;
+}
+
+export const NOW = '2026-01-07T10:00:00.000Z';
+
+/** A copy in the copier's history. */
+export const record = (overrides: Partial<CopyRecord> = {}): CopyRecord => ({
+  masterPositionId: 'm-900',
+  slavePositionId: 's-900',
+  symbol: 'EURUSD',
+  side: 'Buy',
+  volume: 1,
+  openedAt: '2026-01-07T09:00:00.000Z',
+  closedAt: '2026-01-07T09:30:00.000Z',
+  result: 10,
+  closedBy: 'COPIER',
+  ...overrides,
+});
+
 export interface World {
   readonly settings?: Partial<CopierSettings>;
+  readonly features?: readonly Configured[];
+  readonly history?: readonly CopyRecord[];
+  readonly now?: string;
+  readonly eventTime?: string | null;
+  readonly deferredBy?: readonly string[];
+  readonly quotes?: { readonly master?: QuoteView | null; readonly slave?: QuoteView | null };
+  readonly slaveAccount?: SlaveAccountView | null;
+  readonly marginPerLot?: number | null;
   readonly overrides?: Readonly<Record<string, string>>;
   readonly master?: Partial<AccountFunds>;
   readonly slave?: Partial<SlaveState>;
@@ -140,9 +173,25 @@ export const given = (world: World = {}) => {
     slaveToMasterRate: world.slaveToMasterRate ?? null,
   };
   const accounts = { master: funds(world.master), slave: slaveState(world.slave) };
+  const features: FeatureInputs = {
+    ...NO_FEATURES,
+    active: (world.features ?? []).map((f, i) => ({
+      featureId: `f-${i}`,
+      feature: f.feature,
+      settings: { ...f.feature.defaults, ...f.settings },
+      resets: f.resets ?? {},
+    })),
+    now: world.now ?? NOW,
+    history: world.history ?? [],
+    quotes: { master: world.quotes?.master ?? null, slave: world.quotes?.slave ?? null },
+    slaveAccount: world.slaveAccount ?? null,
+    marginPerLot: world.marginPerLot ?? null,
+    deferredBy: world.deferredBy ?? [],
+    eventTime: world.eventTime === undefined ? NOW : world.eventTime,
+  };
   return {
     when: (event: MasterEvent) => {
-      const actions = decideCopy(event, copier, accounts, market);
+      const actions = decideCopy(event, copier, accounts, market, features);
       return {
         actions,
         /** Each expected object is a subset of the action at its place; the counts are equal. */
@@ -164,4 +213,42 @@ export const given = (world: World = {}) => {
       };
     },
   };
+};
+
+/** A slave position as management sees it. */
+export const managed = (overrides: Partial<ManagedCopy> = {}): ManagedCopy => ({
+  masterPositionId: MASTER_POSITION,
+  slavePositionId: SLAVE_POSITION,
+  symbol: 'EURUSD',
+  side: 'Buy',
+  volume: 1,
+  openPrice: 1.1,
+  openTime: '2026-01-07T09:00:00.000Z',
+  stopLoss: null,
+  takeProfit: 1.11,
+  currentPrice: 1.1,
+  profit: 0,
+  swap: 0,
+  spec: symbolSpec({ stopsLevel: 0 }),
+  ...overrides,
+});
+
+/** What a feature's management asks for, given these copies and that time. */
+export const manageWith = (configured: Configured, context: Partial<ManageContext> = {}): readonly ManagedAction[] => {
+  const settings = { ...configured.feature.defaults, ...configured.settings };
+  const ctx: ManageContext = {
+    now: NOW,
+    history: [],
+    resets: configured.resets ?? {},
+    copier: copierSettings(),
+    eventTime: null,
+    deferredBy: [],
+    copies: [],
+    masterOpen: new Set(),
+    masterPositions: [],
+    quotes: new Map(),
+    specs: new Map([['EURUSD', symbolSpec({ stopsLevel: 0 })]]),
+    ...context,
+  };
+  return configured.feature.rules.manage!(settings, ctx, 'f-0');
 };

@@ -119,7 +119,7 @@ describe('copy engine end to end', function () {
   describe('rebuilding from the events', () => {
     it('gives the trading read models (positions, copies, martingale, account logs) exactly as live', async () => {
       const { db, store } = t.service.services;
-      const tables = ['positions', 'venue_activity', 'copies', 'copier_martingale', 'copy_retries', 'account_logs'] as const;
+      const tables = ['positions', 'venue_activity', 'copies', 'copier_martingale', 'copy_retries', 'copy_deferrals', 'slave_closures', 'account_logs'] as const;
       const snapshot = async () => {
         const out: Record<string, unknown[]> = {};
         for (const table of tables) out[table] = (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)} ORDER BY 1, 2`.execute(db)).rows;

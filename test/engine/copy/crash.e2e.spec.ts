@@ -51,7 +51,7 @@ describe('a crash during a burst of master trades', function () {
     service = await startProcess(env);
     const account = async (alias: string) => {
       const created = await call('POST', '/accounts', validAccount({ alias, loginServer: 'Crash-Demo', loginAccountNumber: alias }));
-      expect(created.status).to.equal(200);
+      expect(created.status, JSON.stringify(created.body)).to.equal(200);
       expect((await call('POST', `/accounts/${created.body.id}/actions/start`)).status).to.equal(200);
       return created.body.id as string;
     };

@@ -1,0 +1,272 @@
+// The feature area (spec: "Copiers" feature rows, "Account features and risk limits", the Masaniello
+// reset): features attached to a copier (reached through its slave account) or to an account.
+import { randomUUID } from 'node:crypto';
+import { type Static, Type } from '@sinclair/typebox';
+import { featureDefinition } from '../../domain/feature/catalogue.js';
+import { membersOf } from '../../domain/feature/definition.js';
+import type { FeatureCommand } from '../../domain/feature/commands.js';
+import { featureDecider } from '../../domain/feature/decider.js';
+import { type FeatureScope, type FeatureSetting, featureStream } from '../../domain/feature/events.js';
+import { findCopier } from '../../projections/copiers/queries.js';
+import { accountFeatureRows, copierFeatureRows, type FeatureRow } from '../../projections/features/queries.js';
+import { checkAccountScope, loadAccount } from '../accounts/routes.js';
+import { AccountIdParams } from '../accounts/schemas.js';
+import { ApiError } from '../errors.js';
+import type { Caller, Routes } from '../route.js';
+import { commandMetadata, execute, oneAtATime, type Services } from '../services.js';
+import { errorResponses, Uuid } from '../shared/schemas.js';
+import { AccountFeatureIdParams, CopierFeatureIdParams, CopierFeatureParams, FeatureDTO, FeatureWriteDTO } from './schemas.js';
+
+type WriteBody = Static<typeof FeatureWriteDTO>;
+
+const featureNotFound = (featureId: string) => new ApiError(404, '[FEATURE_NOT_FOUND]', `feature ${featureId} not found`);
+
+export const toFeatureDTO = (row: FeatureRow) => ({
+  featureId: row.id,
+  featureSetting: row.setting,
+  created: new Date(row.created).toISOString(),
+  updated: new Date(row.updated).toISOString(),
+});
+
+/** The stored setting: the catalogue's defaults for members left out, checked against the feature's own rules. */
+export const completeSetting = (sent: { type: string }, scope: FeatureScope['kind']): FeatureSetting => {
+  const definition = featureDefinition(sent.type);
+  if (!definition) throw new ApiError(400, '[FEATURE_TYPE_UNKNOWN]', `no feature type ${sent.type}`);
+  if (!definition.scopes.includes(scope)) {
+    throw new ApiError(400, '[FEATURE_SCOPE_NOT_ALLOWED]', `${sent.type} attaches to a ${definition.scopes.join(' or ')}, not to a ${scope}`);
+  }
+  const setting = { ...definition.defaults, ...sent, type: sent.type } as FeatureSetting;
+  const problem = definition.check?.(membersOf(setting));
+  if (problem) throw new ApiError(400, '[VALIDATION_FAILED]', `body.featureSetting: ${problem}`, [{ field: 'body.featureSetting', message: problem }]);
+  return setting;
+};
+
+const scopeKey = (scope: FeatureScope): string =>
+  scope.kind === 'copier' ? `copier:${scope.copierId}` : scope.kind === 'account' ? `account:${scope.accountId}` : `project:${scope.projectId}`;
+
+export const featureRoutes = (routes: Routes, services: Services): void => {
+  const run = (command: FeatureCommand) => execute(services, featureStream(command.data.featureId), featureDecider, command);
+
+  const copierScope = async (caller: Caller, accountId: string, copierId: string): Promise<FeatureScope> => {
+    checkAccountScope(caller, accountId);
+    const copier = await findCopier(services.db, caller.projectId, accountId, copierId);
+    if (!copier) throw new ApiError(404, '[COPIER_NOT_FOUND]', `copier ${copierId} not found`);
+    return { kind: 'copier', accountId, copierId };
+  };
+  const accountScope = async (caller: Caller, accountId: string): Promise<FeatureScope> => {
+    await loadAccount(services, caller, accountId);
+    return { kind: 'account', accountId };
+  };
+  const rowsOf = (caller: Caller, scope: FeatureScope) =>
+    scope.kind === 'copier' ? copierFeatureRows(services.db, caller.projectId, scope.copierId) : accountFeatureRows(services.db, caller.projectId, scope.kind === 'account' ? scope.accountId : '');
+  const rowOf = async (caller: Caller, scope: FeatureScope, featureId: string): Promise<FeatureRow> => {
+    const row = (await rowsOf(caller, scope)).find((r) => r.id === featureId);
+    if (!row) throw featureNotFound(featureId);
+    return row;
+  };
+
+  const add = async (caller: Caller, context: Parameters<typeof commandMetadata>[1], scope: FeatureScope, body: WriteBody) => {
+    const setting = completeSetting(body.featureSetting, scope.kind);
+    const definition = featureDefinition(setting.type)!;
+    const featureId = randomUUID();
+    // The single-instance check and the write are one step per copier or account.
+    await oneAtATime(services, `features:${scopeKey(scope)}`, async () => {
+      if (!definition.multiple && (await rowsOf(caller, scope)).some((r) => r.type === setting.type)) {
+        throw new ApiError(409, '[FEATURE_ALREADY_EXISTS]', `this ${scope.kind} has a ${setting.type} already; change it with PUT, or delete it first`);
+      }
+      await run({ type: 'AddFeature', data: { featureId, projectId: caller.projectId, scope, setting }, metadata: commandMetadata(services, context) });
+    });
+    return { body: toFeatureDTO(await rowOf(caller, scope, featureId)) };
+  };
+
+  const update = async (caller: Caller, context: Parameters<typeof commandMetadata>[1], scope: FeatureScope, featureId: string, body: WriteBody) => {
+    const current = await rowOf(caller, scope, featureId);
+    if (current.type !== body.featureSetting.type) {
+      throw new ApiError(400, '[FEATURE_TYPE_IMMUTABLE]', `feature ${featureId} is a ${current.type}; its type cannot change (delete it and add another)`);
+    }
+    const setting = completeSetting(body.featureSetting, scope.kind);
+    await run({ type: 'UpdateFeature', data: { featureId, projectId: caller.projectId, scope, setting }, metadata: commandMetadata(services, context) });
+    return { body: toFeatureDTO(await rowOf(caller, scope, featureId)) };
+  };
+
+  const remove = async (caller: Caller, context: Parameters<typeof commandMetadata>[1], scope: FeatureScope, featureId: string) => {
+    await rowOf(caller, scope, featureId);
+    await run({ type: 'RemoveFeature', data: { featureId, projectId: caller.projectId, scope }, metadata: commandMetadata(services, context) });
+    return { status: 200 };
+  };
+
+  const writeDescription =
+    'featureSetting.type names the feature (a feature DTO of the spec); members left out take their defaults. A feature that attaches elsewhere gives 400 [FEATURE_SCOPE_NOT_ALLOWED]; a second instance of a single-instance feature 409 [FEATURE_ALREADY_EXISTS]; an unknown type or member, or a value out of bounds, 400 [VALIDATION_FAILED]. Nothing is stored then.';
+  const one = { 200: { description: 'the feature', schema: FeatureDTO }, ...errorResponses(400, 401, 404, 409) };
+  const list = { 200: { description: 'the features', schema: Type.Array(FeatureDTO) }, ...errorResponses(400, 401, 404) };
+
+  // ------------------------------------------------------------------ copier features
+  routes.add<{ accountId: string; copierId: string }, unknown, unknown>({
+    method: 'get',
+    path: '/accounts/{accountId}/copiers/{copierId}/features',
+    tag: 'Features',
+    operationId: 'listCopierFeatures',
+    summary: 'The features of a copier',
+    params: CopierFeatureParams,
+    responses: list,
+    async handler({ params, caller }) {
+      const scope = await copierScope(caller, params.accountId, params.copierId);
+      return { body: (await rowsOf(caller, scope)).map(toFeatureDTO) };
+    },
+  });
+  routes.add<{ accountId: string; copierId: string }, unknown, WriteBody>({
+    method: 'post',
+    path: '/accounts/{accountId}/copiers/{copierId}/features',
+    tag: 'Features',
+    operationId: 'addCopierFeature',
+    summary: 'Attach a feature to a copier',
+    description: writeDescription,
+    params: CopierFeatureParams,
+    body: FeatureWriteDTO,
+    bodyRequired: true,
+    responses: one,
+    async handler({ params, caller, context, body }) {
+      return add(caller, context, await copierScope(caller, params.accountId, params.copierId), body);
+    },
+  });
+  routes.add<{ accountId: string; copierId: string; featureId: string }, unknown, unknown>({
+    method: 'get',
+    path: '/accounts/{accountId}/copiers/{copierId}/features/{featureId}',
+    tag: 'Features',
+    operationId: 'getCopierFeature',
+    summary: 'One feature of a copier',
+    params: CopierFeatureIdParams,
+    responses: one,
+    async handler({ params, caller }) {
+      return { body: toFeatureDTO(await rowOf(caller, await copierScope(caller, params.accountId, params.copierId), params.featureId)) };
+    },
+  });
+  routes.add<{ accountId: string; copierId: string; featureId: string }, unknown, WriteBody>({
+    method: 'put',
+    path: '/accounts/{accountId}/copiers/{copierId}/features/{featureId}',
+    tag: 'Features',
+    operationId: 'updateCopierFeature',
+    summary: 'Replace the setting of a copier feature',
+    description: `The whole setting is replaced (members left out take their defaults); its type cannot change (400 [FEATURE_TYPE_IMMUTABLE]). ${writeDescription}`,
+    params: CopierFeatureIdParams,
+    body: FeatureWriteDTO,
+    bodyRequired: true,
+    responses: one,
+    async handler({ params, caller, context, body }) {
+      return update(caller, context, await copierScope(caller, params.accountId, params.copierId), params.featureId, body);
+    },
+  });
+  routes.add<{ accountId: string; copierId: string; featureId: string }, unknown, unknown>({
+    method: 'delete',
+    path: '/accounts/{accountId}/copiers/{copierId}/features/{featureId}',
+    tag: 'Features',
+    operationId: 'removeCopierFeature',
+    summary: 'Remove a feature from a copier',
+    params: CopierFeatureIdParams,
+    responses: { 200: { description: 'removed' }, ...errorResponses(400, 401, 404) },
+    async handler({ params, caller, context }) {
+      return remove(caller, context, await copierScope(caller, params.accountId, params.copierId), params.featureId);
+    },
+  });
+
+  // ------------------------------------------------------------------ account features
+  routes.add<{ accountId: string }, unknown, unknown>({
+    method: 'get',
+    path: '/accounts/{accountId}/features',
+    tag: 'Features',
+    operationId: 'listAccountFeatures',
+    summary: 'The features of an account',
+    params: AccountIdParams,
+    responses: list,
+    async handler({ params, caller }) {
+      const scope = await accountScope(caller, params.accountId);
+      return { body: (await rowsOf(caller, scope)).map(toFeatureDTO) };
+    },
+  });
+  routes.add<{ accountId: string }, unknown, WriteBody>({
+    method: 'post',
+    path: '/accounts/{accountId}/features',
+    tag: 'Features',
+    operationId: 'addAccountFeature',
+    summary: 'Attach a feature to an account',
+    description: writeDescription,
+    params: AccountIdParams,
+    body: FeatureWriteDTO,
+    bodyRequired: true,
+    responses: one,
+    async handler({ params, caller, context, body }) {
+      return add(caller, context, await accountScope(caller, params.accountId), body);
+    },
+  });
+  routes.add<{ accountId: string; featureId: string }, unknown, unknown>({
+    method: 'get',
+    path: '/accounts/{accountId}/features/{featureId}',
+    tag: 'Features',
+    operationId: 'getAccountFeature',
+    summary: 'One feature of an account',
+    params: AccountFeatureIdParams,
+    responses: one,
+    async handler({ params, caller }) {
+      return { body: toFeatureDTO(await rowOf(caller, await accountScope(caller, params.accountId), params.featureId)) };
+    },
+  });
+  routes.add<{ accountId: string; featureId: string }, unknown, WriteBody>({
+    method: 'put',
+    path: '/accounts/{accountId}/features/{featureId}',
+    tag: 'Features',
+    operationId: 'updateAccountFeature',
+    summary: 'Replace the setting of an account feature',
+    description: `The whole setting is replaced (members left out take their defaults); its type cannot change (400 [FEATURE_TYPE_IMMUTABLE]). ${writeDescription}`,
+    params: AccountFeatureIdParams,
+    body: FeatureWriteDTO,
+    bodyRequired: true,
+    responses: one,
+    async handler({ params, caller, context, body }) {
+      return update(caller, context, await accountScope(caller, params.accountId), params.featureId, body);
+    },
+  });
+  routes.add<{ accountId: string; featureId: string }, unknown, unknown>({
+    method: 'delete',
+    path: '/accounts/{accountId}/features/{featureId}',
+    tag: 'Features',
+    operationId: 'removeAccountFeature',
+    summary: 'Remove a feature from an account',
+    params: AccountFeatureIdParams,
+    responses: { 200: { description: 'removed' }, ...errorResponses(400, 401, 404) },
+    async handler({ params, caller, context }) {
+      return remove(caller, context, await accountScope(caller, params.accountId), params.featureId);
+    },
+  });
+
+  // ------------------------------------------------------------------ Masaniello reset
+  routes.add<{ accountId: string; masanielloFeatureId: string }, { symbol?: string }, unknown>({
+    method: 'put',
+    path: '/accounts/{accountId}/masaniello/{masanielloFeatureId}/reset',
+    tag: 'Features',
+    operationId: 'resetMasaniello',
+    summary: 'Start the Masaniello series of a copier feature over',
+    description:
+      'masanielloFeatureId is a FeatureMasanielloDTO of one of this account\'s copiers. With symbol, only that symbol\'s series restarts; without, every series. Trades closed before the reset no longer count.',
+    params: Type.Object({ accountId: Uuid, masanielloFeatureId: Uuid }, { additionalProperties: false }),
+    query: Type.Object({ symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'the slave symbol whose series restarts; omitted = all' })) }, { additionalProperties: false }),
+    responses: { 200: { description: 'reset' }, ...errorResponses(400, 401, 404) },
+    async handler({ params, query, caller, context }) {
+      checkAccountScope(caller, params.accountId);
+      const row = await services.db.selectFrom('features').select(['id', 'copier_id', 'type']).where('project_id', '=', caller.projectId)
+        .where('id', '=', params.masanielloFeatureId).where('account_id', '=', params.accountId).where('scope_kind', '=', 'copier').executeTakeFirst();
+      if (!row || row.type !== 'FeatureMasanielloDTO' || !row.copier_id) throw featureNotFound(params.masanielloFeatureId);
+      await run({
+        type: 'ResetFeatureState',
+        data: {
+          featureId: row.id,
+          projectId: caller.projectId,
+          scope: { kind: 'copier', accountId: params.accountId, copierId: row.copier_id },
+          key: query.symbol ?? null,
+          expectedType: 'FeatureMasanielloDTO',
+        },
+        metadata: commandMetadata(services, context),
+      });
+      return { status: 200 };
+    },
+  });
+};

@@ -1,0 +1,24 @@
+// Every copier-scope feature, in the order the engine applies them (rules.ts): filters before sizing,
+// caps after money management, time rules last.
+import { copierFilter } from './copierFilter.js';
+import { delayedExecution } from './delayedExecution.js';
+import { maxLotSize } from './maxLotSize.js';
+import { orderTypeFilter } from './orderTypeFilter.js';
+import { type CopierFeature, erased } from './rules.js';
+import { sizingFeatures } from './sizingFeatures.js';
+import { timingFeatures } from './timingFeatures.js';
+import { spreadFilter } from './spreadFilter.js';
+import { tradeCooldown } from './tradeCooldown.js';
+import { trailingStop } from './trailingStop.js';
+
+export const copierFeatures: readonly CopierFeature<object>[] = [
+  erased(copierFilter),
+  erased(orderTypeFilter),
+  erased(tradeCooldown),
+  erased(spreadFilter),
+  ...timingFeatures,
+  ...sizingFeatures,
+  erased(maxLotSize),
+  erased(delayedExecution),
+  erased(trailingStop),
+];

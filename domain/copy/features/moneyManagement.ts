@@ -1,0 +1,52 @@
+// What the money-management features (martingale, progressive sizing, Masaniello) share: the closed
+// copies they count, in the order they closed, and a factor on the lot the copier's scale type gives.
+import type { CopierSettings } from '../../copier/settings.js';
+import { compare, exact, type Fraction, fraction, mul, toNumber } from '../fraction.js';
+import { sameSymbol } from './perSymbol.js';
+import type { CopyRecord } from './rules.js';
+
+/** A closed copy that counts as a trade: it has a net result (a cancelled pending order has none). */
+export interface ClosedTrade {
+  readonly symbol: string;
+  readonly closedAt: string;
+  readonly result: number;
+}
+
+/**
+ * The copier's closed trades, oldest close first (the history comes newest opened first), optionally
+ * of one slave symbol and closed after `after` (ISO).
+ */
+export const closedTrades = (history: readonly CopyRecord[], options: { readonly symbol?: string; readonly after?: string | null } = {}): ClosedTrade[] => {
+  const after = options.after ? Date.parse(options.after) : null;
+  return history
+    .filter((r): r is CopyRecord & { closedAt: string; result: number } => r.closedAt !== null && r.result !== null)
+    .filter((r) => options.symbol === undefined || sameSymbol(r.symbol, options.symbol))
+    .filter((r) => after === null || Date.parse(r.closedAt) > after)
+    .map((r) => ({ symbol: r.symbol, closedAt: r.closedAt, result: r.result }))
+    .sort((a, b) => Date.parse(a.closedAt) - Date.parse(b.closedAt));
+};
+
+/**
+ * The copier's settings with the lot its scale type gives multiplied by `factor`: the multiplier of
+ * MULTIPLIER and the ratio types, the fixedLotSize of FIXED_LOT; NONE becomes MULTIPLIER x factor.
+ * Applied before sizing (domain/copy/sizing.ts), so maxLotSize, the broker's limits, the minimum and
+ * maximumLot still bound the result, as they bound the copier's own martingale doubling.
+ */
+export const withLotFactor = (copier: CopierSettings, factor: Fraction): CopierSettings => {
+  if (compare(factor, fraction(1n)) === 0) return copier;
+  const times = (value: number): number => toNumber(mul(exact(value), factor));
+  switch (copier.scaleType) {
+    case 'NONE':
+      return { ...copier, scaleType: 'MULTIPLIER', multiplier: toNumber(factor) };
+    case 'FIXED_LOT':
+      return copier.fixedLotSize === null ? copier : { ...copier, fixedLotSize: times(copier.fixedLotSize) };
+    case 'MULTIPLIER':
+    case 'BALANCE_RATIO':
+    case 'EQUITY_RATIO':
+      return { ...copier, multiplier: times(copier.multiplier) };
+    default: {
+      const unhandled: never = copier.scaleType;
+      throw new Error(`unhandled scale type ${String(unhandled)}`);
+    }
+  }
+};

@@ -1,0 +1,198 @@
+// How a copier feature changes what the engine does (spec "Feature DTOs", scope copier). A feature is
+// a definition (domain/feature/definition.ts) plus any of these pure hooks; the decision
+// (decision.ts) and the engine's periodic management call them in the order of the catalogue.
+//
+//   open of a master position or pending order:
+//     filterOpen  -> a skip, or go on                  (filters, cooldowns, spread, pauses)
+//     sizing      -> the copier settings sizing uses   (fixed balances, maximum lot, martingale)
+//     fallback    -> a lot when sizing refused         (a fallback lot)
+//     adjustVolume-> the sized lot, or a skip          (caps, margin, money management)
+//     adjustOpen  -> the open order                    (stops)
+//     deferOpen   -> decide again at a later time      (delays)
+//   stop loss / take profit change:   onModify -> a skip, or go on
+//   close and partial close:          onClose  -> a skip, a later time, or go on
+//   every tick, per open copy:        manage   -> modifications, closes, reopens
+// adjustSettings changes the copier settings of every decision (monitor-only for a signal follower).
+// Hooks never read a clock or a venue: `now` and the venue data arrive in the context.
+import type { CopierSettings } from '../../copier/settings.js';
+import type { FeatureDefinition } from '../../feature/definition.js';
+import type { MasterEvent, MasterTrade, OpenAction, Skip, SkipReason, SlaveCopy, SymbolSpec } from '../types.js';
+
+/** A copy of this copier, open or closed, for rules that look back (cooldowns, counts, series). */
+export interface CopyRecord {
+  readonly masterPositionId: string;
+  readonly slavePositionId: string;
+  /** The slave's symbol. */
+  readonly symbol: string;
+  readonly side: 'Buy' | 'Sell';
+  readonly volume: number;
+  readonly openedAt: string;
+  readonly closedAt: string | null;
+  /** Net result (profit + swap + commission) in the slave's currency, once closed. */
+  readonly result: number | null;
+  /** The price it closed at, when known (a close by the engine or at the slave's venue). */
+  readonly closePrice?: number | null;
+  /** Who closed it: COPIER (the master closed), SLAVE_VENUE (its own stop, by hand) or a feature rule. */
+  readonly closedBy: string | null;
+}
+
+export interface QuoteView {
+  readonly bid: number;
+  readonly ask: number;
+}
+
+export interface SlaveAccountView {
+  readonly balance: number;
+  readonly equity: number;
+  readonly usedMargin: number;
+  readonly freeMargin: number;
+  readonly leverage: number;
+  readonly currency: string;
+}
+
+/** What the engine reads for the features of a copier; a rule declares what it needs. */
+export type FeatureNeed = 'quotes' | 'margin';
+
+export interface FeatureRunContext {
+  /** ISO 8601: the engine's clock. */
+  readonly now: string;
+  /** This copier's copies, newest first: the open ones and at least the last few hundred closed. */
+  readonly history: readonly CopyRecord[];
+  /** When the feature's running state was last reset (PUT .../masaniello/{id}/reset), by key ('*' = all). */
+  readonly resets: Readonly<Record<string, string>>;
+  /** The copier's own settings (openRetry, maxLotSize ...). */
+  readonly copier: CopierSettings;
+  /** The venue time of the master event being decided; null outside one (management). */
+  readonly eventTime: string | null;
+  /** Feature types that held this master event back before (a deferral decided again). */
+  readonly deferredBy: readonly string[];
+}
+
+export interface OpenContext extends FeatureRunContext {
+  readonly trade: MasterTrade;
+  readonly slaveSymbol: string;
+  readonly slaveSpec: SymbolSpec;
+  readonly masterSpec: SymbolSpec;
+  /** This copier's live copies. */
+  readonly copies: readonly SlaveCopy[];
+  /** With 'quotes': the master's and the slave's quote of the symbol now; null when not available. */
+  readonly quotes: { readonly master: QuoteView | null; readonly slave: QuoteView | null };
+  /** With 'margin': the slave account's figures and the margin one lot of the slave symbol needs now. */
+  readonly slaveAccount: SlaveAccountView | null;
+  readonly marginPerLot: number | null;
+}
+
+export interface ChangeContext extends FeatureRunContext {
+  readonly event: MasterEvent;
+  /** The slave's live copy of the master position, if any. */
+  readonly copy: SlaveCopy | undefined;
+  readonly record: CopyRecord | undefined;
+}
+
+/** A slave position copied by this copier, as its venue shows it now. */
+export interface ManagedCopy {
+  readonly masterPositionId: string;
+  readonly slavePositionId: string;
+  readonly symbol: string;
+  readonly side: 'Buy' | 'Sell';
+  readonly volume: number;
+  readonly openPrice: number;
+  readonly openTime: string;
+  readonly stopLoss: number | null;
+  readonly takeProfit: number | null;
+  /** The close side of the market: bid for a buy, ask for a sell. */
+  readonly currentPrice: number;
+  readonly profit: number;
+  readonly swap: number;
+  readonly spec: SymbolSpec;
+}
+
+export interface ManageContext extends FeatureRunContext {
+  readonly copies: readonly ManagedCopy[];
+  /** The master's open positions (ids), to tell whether a master still holds what it opened. */
+  readonly masterOpen: ReadonlySet<string>;
+  /** Master positions still open, with what a reopen needs. */
+  readonly masterPositions: readonly MasterTrade[];
+  readonly quotes: ReadonlyMap<string, QuoteView>;
+  readonly specs: ReadonlyMap<string, SymbolSpec>;
+}
+
+export type ManagedAction =
+  | {
+      readonly kind: 'modify';
+      readonly slavePositionId: string;
+      readonly masterPositionId: string;
+      readonly symbol: string;
+      readonly stopLoss: number | null;
+      readonly takeProfit: number | null;
+      readonly message: string;
+    }
+  | {
+      readonly kind: 'close';
+      readonly slavePositionId: string;
+      readonly masterPositionId: string;
+      readonly symbol: string;
+      readonly volume: number;
+      readonly message: string;
+    }
+  | {
+      readonly kind: 'reopen';
+      /** Names this reopen (a schedule and its day): the same key reopens once. */
+      readonly key: string;
+      readonly masterPositionId: string;
+      readonly symbol: string;
+      readonly side: 'Buy' | 'Sell';
+      readonly volume: number;
+      readonly stopLoss: number | null;
+      readonly takeProfit: number | null;
+      readonly message: string;
+    }
+  | { readonly kind: 'skip'; readonly masterPositionId: string; readonly reason: SkipReason; readonly message: string };
+
+export interface CopierRules<S> {
+  readonly needs?: readonly FeatureNeed[];
+  /** The copier settings every decision of this copier uses (monitor-only, reverse ...), before anything else. */
+  adjustSettings?(settings: S, copier: CopierSettings): CopierSettings;
+  filterOpen?(settings: S, ctx: OpenContext): Skip | null;
+  sizing?(settings: S, copier: CopierSettings, ctx: OpenContext): CopierSettings;
+  /**
+   * Sizing refused the trade (below the minimum, no rate, no master funds ...): a lot to open instead,
+   * or null to let the refusal stand. The first feature that answers a lot wins.
+   */
+  fallback?(settings: S, refusal: Skip, ctx: OpenContext): { readonly volume: number } | null;
+  adjustVolume?(settings: S, volume: number, ctx: OpenContext): { readonly volume: number } | Skip;
+  adjustOpen?(settings: S, open: OpenAction, ctx: OpenContext): OpenAction;
+  /** An ISO time to decide the open again at, or null to open now. */
+  deferOpen?(settings: S, ctx: OpenContext): string | null;
+  onModify?(settings: S, ctx: ChangeContext): Skip | null;
+  /** A close or partial close: a skip, a time to decide it again at, or null to copy it now. */
+  onClose?(settings: S, ctx: ChangeContext): Skip | { readonly until: string } | null;
+  manage?(settings: S, ctx: ManageContext, featureId: string): readonly ManagedAction[];
+}
+
+export interface CopierFeature<S extends object = Record<string, unknown>> extends FeatureDefinition<S> {
+  readonly rules: CopierRules<S>;
+}
+
+/** A configured feature of one copier (or of its slave account) with its members. */
+export interface ActiveFeature {
+  readonly featureId: string;
+  readonly feature: CopierFeature<object>;
+  readonly settings: object;
+  readonly resets: Readonly<Record<string, string>>;
+}
+
+export const skip = (reason: SkipReason, message: string): Skip => ({ reason, message });
+export const isSkip = (value: unknown): value is Skip => typeof value === 'object' && value !== null && 'reason' in value && 'message' in value;
+/** Management's close of the whole of a copy. */
+export const closeOf = (copy: ManagedCopy, message: string): ManagedAction => ({
+  kind: 'close',
+  slavePositionId: copy.slavePositionId,
+  masterPositionId: copy.masterPositionId,
+  symbol: copy.symbol,
+  volume: copy.volume,
+  message,
+});
+
+/** A feature as the catalogue holds it: its settings type forgotten (the API checked them against `members`). */
+export const erased = <S extends object>(feature: CopierFeature<S>): CopierFeature<object> => feature as unknown as CopierFeature<object>;

@@ -1,0 +1,59 @@
+// What the copier features of one decision need from the venues (features/rules.ts: `needs`): the
+// master's and the slave's quote of the symbol, the slave's margin figures and the margin of one lot.
+// Read only when a configured feature asks, and only for opens.
+import { type FeatureInputs, NO_FEATURES } from '../../domain/copy/decision.js';
+import type { ActiveFeature, CopyRecord, FeatureNeed, QuoteView } from '../../domain/copy/features/rules.js';
+import { mapSymbol } from '../../domain/copy/symbolMapping.js';
+import type { CopierView, MasterEvent, SymbolSpec } from '../../domain/copy/types.js';
+import type { AccountInformation, VenueConnection } from '../venues/port.js';
+
+export interface FeatureSources {
+  readonly active: readonly ActiveFeature[];
+  readonly history: readonly CopyRecord[];
+  readonly now: string;
+  readonly eventTime: string | null;
+  readonly deferredBy: readonly string[];
+  readonly master: VenueConnection | null;
+  readonly slave: { readonly connection: VenueConnection; readonly info: AccountInformation; readonly symbols: readonly SymbolSpec[] } | null;
+  readonly copier: CopierView;
+}
+
+const quoteOf = async (connection: VenueConnection | null, symbol: string | null): Promise<QuoteView | null> => {
+  if (!connection || !symbol) return null;
+  return connection.quote(symbol).then((q) => ({ bid: q.bid, ask: q.ask }), () => null);
+};
+
+const opening = (event: MasterEvent): boolean =>
+  event.type === 'MasterPositionOpened' || event.type === 'MasterPendingOrderPlaced' || event.type === 'MasterPendingOrderFilled';
+
+export const featureInputs = async (event: MasterEvent, sources: FeatureSources): Promise<FeatureInputs> => {
+  if (sources.active.length === 0) return { ...NO_FEATURES, now: sources.now, eventTime: sources.eventTime, deferredBy: sources.deferredBy };
+  const needs = new Set<FeatureNeed>(sources.active.flatMap((f) => f.feature.rules.needs ?? []));
+  const base: FeatureInputs = {
+    active: sources.active,
+    now: sources.now,
+    history: sources.history,
+    quotes: { master: null, slave: null },
+    slaveAccount: null,
+    marginPerLot: null,
+    deferredBy: sources.deferredBy,
+    eventTime: sources.eventTime,
+  };
+  if (!opening(event) || !('symbol' in event.data)) return base;
+  const trade = event.data as { symbol: string; orderType: string };
+  const slaveSymbol = sources.slave
+    ? mapSymbol(trade.symbol, sources.slave.symbols.map((s) => s.symbol), sources.copier.symbolOverrides)
+    : null;
+  const quotes = needs.has('quotes')
+    ? { master: await quoteOf(sources.master, trade.symbol), slave: await quoteOf(sources.slave?.connection ?? null, slaveSymbol) }
+    : base.quotes;
+  let marginPerLot: number | null = null;
+  let slaveAccount: FeatureInputs['slaveAccount'] = null;
+  if (needs.has('margin') && sources.slave) {
+    const { info, connection } = sources.slave;
+    slaveAccount = { balance: info.balance, equity: info.equity, usedMargin: info.margin, freeMargin: info.freeMargin, leverage: info.leverage, currency: info.currency };
+    const side = trade.orderType.startsWith('Buy') ? 'buy' : 'sell';
+    marginPerLot = slaveSymbol ? await connection.marginRequired(slaveSymbol, side, 1).catch(() => null) : null;
+  }
+  return { ...base, quotes, slaveAccount, marginPerLot };
+};

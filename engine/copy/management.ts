@@ -1,0 +1,133 @@
+// Periodic management of a copier's open copies by its features (features/rules.ts `manage`): break-
+// even, trailing stops, keep-alive and guardrail closes, scheduled closes and reopens. The rules see
+// each copy as the slave's venue shows it now; what they ask for becomes ordinary copy actions with
+// client ids that depend only on what is asked (the same stop twice is one request).
+import { v5 as uuidv5 } from 'uuid';
+import type { ActiveFeature, CopyRecord, ManageContext, ManagedAction, ManagedCopy, QuoteView } from '../../domain/copy/features/rules.js';
+import type { CopierSettings } from '../../domain/copier/settings.js';
+import { copierFeatures } from '../../domain/copy/features/catalogue.js';
+import type { OpenAction, ModifyAction, CloseAction, SkipAction, MasterTrade, SlaveCopy, SymbolSpec } from '../../domain/copy/types.js';
+import type { VenueConnection } from '../venues/port.js';
+
+/** Fixed forever: management's client ids derive from it. */
+export const MANAGEMENT_NAMESPACE = '9e2b7c41-5d3a-4f8e-b1c6-27a4d0e8f315';
+
+export const managedFeatures = (active: readonly ActiveFeature[]): ActiveFeature[] => active.filter((f) => f.feature.rules.manage !== undefined);
+
+/** The feature types that manage open copies. */
+export const managingFeatureTypes = (): string[] => copierFeatures.filter((f) => f.rules.manage !== undefined).map((f) => f.type);
+
+export interface ManagementInputs {
+  readonly now: string;
+  readonly active: readonly ActiveFeature[];
+  readonly history: readonly CopyRecord[];
+  readonly liveCopies: readonly SlaveCopy[];
+  readonly slave: VenueConnection;
+  readonly slaveSymbols: readonly SymbolSpec[];
+  readonly masterPositions: readonly MasterTrade[];
+  readonly copier: CopierSettings;
+}
+
+/** Every rule's asks for this copier now, with the feature that asked. */
+export const manage = async (inputs: ManagementInputs): Promise<{ readonly feature: ActiveFeature; readonly action: ManagedAction }[]> => {
+  const features = managedFeatures(inputs.active);
+  if (features.length === 0) return [];
+  const book = await inputs.slave.positions();
+  const specs = new Map(inputs.slaveSymbols.map((s) => [s.symbol, s]));
+  const copies: ManagedCopy[] = [];
+  for (const copy of inputs.liveCopies) {
+    if (copy.kind !== 'position') continue;
+    const position = book.find((p) => p.kind === 'position' && p.id === copy.slavePositionId);
+    const spec = specs.get(copy.symbol);
+    if (!position || position.kind !== 'position' || !spec) continue;
+    copies.push({
+      masterPositionId: copy.masterPositionId,
+      slavePositionId: copy.slavePositionId,
+      symbol: copy.symbol,
+      side: position.orderType === 'buy' ? 'Buy' : 'Sell',
+      volume: position.volume,
+      openPrice: position.openPrice,
+      openTime: position.openTime,
+      stopLoss: position.stopLoss,
+      takeProfit: position.takeProfit,
+      currentPrice: position.currentPrice,
+      profit: position.profit,
+      swap: position.swap,
+      spec,
+    });
+  }
+  const quotes = new Map<string, QuoteView>();
+  for (const symbol of new Set([...copies.map((c) => c.symbol), ...inputs.history.map((h) => h.symbol)])) {
+    if (!specs.has(symbol)) continue;
+    const quote = await inputs.slave.quote(symbol).catch(() => null);
+    if (quote) quotes.set(symbol, { bid: quote.bid, ask: quote.ask });
+  }
+  const asks: { feature: ActiveFeature; action: ManagedAction }[] = [];
+  for (const feature of features) {
+    const ctx: ManageContext = {
+      now: inputs.now,
+      history: inputs.history,
+      resets: feature.resets,
+      copier: inputs.copier,
+      eventTime: null,
+      deferredBy: [],
+      copies,
+      masterOpen: new Set(inputs.masterPositions.map((p) => p.masterPositionId)),
+      masterPositions: inputs.masterPositions,
+      quotes,
+      specs,
+    };
+    for (const action of feature.feature.rules.manage!(feature.settings, ctx, feature.featureId)) asks.push({ feature, action });
+  }
+  return asks;
+};
+
+const id = (copierId: string, parts: readonly (string | number | null)[]): string =>
+  uuidv5(`${copierId}/${parts.map((p) => String(p)).join('/')}`, MANAGEMENT_NAMESPACE);
+
+/** A rule's ask as a copy action the executor carries out. */
+export const copyActionOf = (
+  copierId: string,
+  ask: { readonly feature: ActiveFeature; readonly action: ManagedAction },
+): OpenAction | ModifyAction | CloseAction | SkipAction => {
+  const { action, feature } = ask;
+  switch (action.kind) {
+    case 'modify':
+      return {
+        type: 'modify',
+        clientOrderId: id(copierId, ['modify', action.slavePositionId, action.stopLoss, action.takeProfit]),
+        masterPositionId: action.masterPositionId,
+        symbol: action.symbol,
+        slavePositionId: action.slavePositionId,
+        stopLoss: action.stopLoss,
+        takeProfit: action.takeProfit,
+        openPrice: null,
+      };
+    case 'close':
+      return {
+        type: 'close',
+        clientOrderId: id(copierId, ['close', action.slavePositionId, feature.featureId]),
+        masterPositionId: action.masterPositionId,
+        symbol: action.symbol,
+        slavePositionId: action.slavePositionId,
+        volume: action.volume,
+      };
+    case 'reopen':
+      return {
+        type: 'open',
+        clientOrderId: id(copierId, ['reopen', action.masterPositionId, feature.featureId, action.key]),
+        masterPositionId: action.masterPositionId,
+        symbol: action.symbol,
+        orderType: action.side,
+        volume: action.volume,
+        openPrice: null,
+        stopLoss: action.stopLoss,
+        takeProfit: action.takeProfit,
+        comment: null,
+        magicNumber: null,
+        replacesPendingOrderId: null,
+      };
+    case 'skip':
+      return { type: 'skip', masterPositionId: action.masterPositionId, reason: action.reason, message: action.message, wouldHave: [] };
+  }
+};

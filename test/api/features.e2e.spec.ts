@@ -1,0 +1,105 @@
+// The feature area over HTTP: CRUD of copier and account features, validation of every bound, the
+// single-instance rule, the polymorphic FeatureSettingDTO, and isolation between projects.
+import { expect } from 'chai';
+import { createOtherProject, startTestService, type TestService, validAccount } from '../support/service.js';
+
+const OTHER_PROJECT = '66666666-6666-4666-8666-666666666666';
+const OTHER_KEY = 'features-other-project-key-012345';
+
+describe('features end to end', function () {
+  this.timeout(60_000);
+  let t: TestService;
+  let master: string;
+  let slave: string;
+  let copierId: string;
+  let base: string;
+
+  before(async () => {
+    t = await startTestService();
+    await createOtherProject(t, OTHER_PROJECT, OTHER_KEY);
+    master = (await t.call('POST', '/accounts', { body: validAccount({ alias: 'features master', loginAccountNumber: 'fm' }) })).body.id;
+    slave = (await t.call('POST', '/accounts', { body: validAccount({ alias: 'features slave', loginAccountNumber: 'fs' }) })).body.id;
+    copierId = (await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master } })).body.id;
+    base = `/accounts/${slave}/copiers/${copierId}/features`;
+  });
+  after(() => t?.stop());
+
+  it('adds a copier feature with its defaults filled in, lists it, reads it', async () => {
+    const res = await t.call('POST', base, { body: { featureSetting: { type: 'FeatureTradeCooldownDTO', cooldownMinutes: 15 } } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.featureSetting).to.deep.equal({
+      type: 'FeatureTradeCooldownDTO', cooldownMinutes: 15, cooldownAnchor: 'CLOSE', trackDirection: false, symbolOverrides: [], correlationGroups: [],
+    });
+    const id = res.body.featureId;
+    expect((await t.call('GET', base)).body.map((f: { featureId: string }) => f.featureId)).to.deep.equal([id]);
+    expect((await t.call('GET', `${base}/${id}`)).body.featureSetting.cooldownMinutes).to.equal(15);
+  });
+
+  it('refuses a second instance of a single-instance feature with 409 [FEATURE_ALREADY_EXISTS], storing nothing', async () => {
+    const res = await t.call('POST', base, { body: { featureSetting: { type: 'FeatureTradeCooldownDTO', cooldownMinutes: 30 } } });
+    expect(res.status).to.equal(409);
+    expect(res.body.error).to.equal('[FEATURE_ALREADY_EXISTS]');
+    expect((await t.call('GET', base)).body).to.have.length(1);
+  });
+
+  it('refuses an unknown type, an unknown member, a missing member and a value out of bounds with 400, storing nothing', async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ type: 'FeatureNoSuchThingDTO' }, /type/],
+      [{ type: 'FeatureCopierFilterDTO', minLotSize: 0.1, maxLotSize: 1, colour: 'blue' }, /colour/],
+      [{ type: 'FeatureSpreadFilterDTO' }, /threshold/],
+      [{ type: 'FeatureTradeCooldownDTO', cooldownMinutes: 0 }, /cooldownMinutes/],
+      [{ type: 'FeatureTrailingStopDTO', activationThresholdPercentage: 120, trailingStepPercentage: 10 }, /activationThresholdPercentage/],
+      [{ type: 'FeatureCopierFilterDTO', minLotSize: 2, maxLotSize: 1 }, /minLotSize 2 is above maxLotSize 1/],
+    ];
+    for (const [featureSetting, field] of cases) {
+      const res = await t.call('POST', base, { body: { featureSetting } });
+      expect(res.status, JSON.stringify(featureSetting)).to.equal(400);
+      expect(res.body.error).to.equal('[VALIDATION_FAILED]');
+      expect(res.body.message, JSON.stringify(featureSetting)).to.match(field);
+    }
+    expect((await t.call('GET', base)).body).to.have.length(1);
+  });
+
+  it('replaces a setting with PUT, refuses a type change, and deletes', async () => {
+    const added = await t.call('POST', base, { body: { featureSetting: { type: 'FeatureCopierFilterDTO', minLotSize: 0.1, maxLotSize: null } } });
+    const id = added.body.featureId;
+    const put = await t.call('PUT', `${base}/${id}`, { body: { featureId: id, featureSetting: { type: 'FeatureCopierFilterDTO', minLotSize: 0.2, maxLotSize: 5 } } });
+    expect(put.status, JSON.stringify(put.body)).to.equal(200);
+    expect(put.body.featureSetting).to.deep.equal({ type: 'FeatureCopierFilterDTO', minLotSize: 0.2, maxLotSize: 5 });
+    const changed = await t.call('PUT', `${base}/${id}`, { body: { featureSetting: { type: 'FeatureOrderTypeFilterDTO', allowedOrderTypes: ['Buy'] } } });
+    expect(changed.status).to.equal(400);
+    expect(changed.body.error).to.equal('[FEATURE_TYPE_IMMUTABLE]');
+    expect((await t.call('DELETE', `${base}/${id}`)).status).to.equal(200);
+    expect((await t.call('GET', `${base}/${id}`)).status).to.equal(404);
+  });
+
+  it('refuses a copier feature on an account with 400 [FEATURE_SCOPE_NOT_ALLOWED]', async () => {
+    const res = await t.call('POST', `/accounts/${slave}/features`, { body: { featureSetting: { type: 'FeatureCopierFilterDTO', minLotSize: 1, maxLotSize: null } } });
+    expect(res.status).to.equal(400);
+    expect(res.body.error).to.equal('[FEATURE_SCOPE_NOT_ALLOWED]');
+    expect((await t.call('GET', `/accounts/${slave}/features`)).body).to.deep.equal([]);
+  });
+
+  it('reaches a copier feature only through its own copier and account', async () => {
+    const [feature] = (await t.call('GET', base)).body;
+    expect((await t.call('GET', `/accounts/${master}/copiers/${copierId}/features/${feature.featureId}`)).status).to.equal(404);
+    const other = await t.call('GET', `${base}/${feature.featureId}`, { key: OTHER_KEY });
+    expect(other.status).to.equal(404);
+    const changed = await t.call('PUT', `${base}/${feature.featureId}`, { key: OTHER_KEY, body: { featureSetting: { type: 'FeatureTradeCooldownDTO', cooldownMinutes: 1 } } });
+    expect(changed.status).to.equal(404);
+    expect((await t.call('GET', `${base}/${feature.featureId}`)).body.featureSetting.cooldownMinutes).to.equal(15);
+  });
+
+  it('documents every feature in the OpenAPI document as a FeatureSettingDTO branch with a discriminator', async () => {
+    const doc = (await t.call('GET', '/openapi.json', { key: null, checkContract: false })).body;
+    const setting = doc.components.schemas.FeatureSettingDTO;
+    expect(setting.discriminator).to.deep.equal({ propertyName: 'type' });
+    expect(setting.oneOf.length).to.be.greaterThan(5);
+    expect(doc.components.schemas.FeatureTradeCooldownDTO.description).to.match(/cooldown/i);
+  });
+
+  it('records feature changes in the audit log of the slave account', async () => {
+    const logs = (await t.call('GET', `/accounts/${slave}/auditLogs`)).body as { action: string }[];
+    expect(logs.map((l) => l.action)).to.include.members(['FeatureAdded', 'FeatureUpdated', 'FeatureRemoved']);
+  });
+});

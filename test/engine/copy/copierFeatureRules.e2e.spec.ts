@@ -1,0 +1,115 @@
+// Copier features at work, over HTTP against the simulated venue: the lot filter, the cooldown, the
+// spread filter (with retry through the open-retry window), the trailing stop and a delayed execution.
+import { expect } from 'chai';
+import { startTestService, type TestService } from '../../support/service.js';
+import { bookWhere, eventually, movableClock, pinQuotes, positionsOf, startedAccount } from '../../support/trading.js';
+
+interface LogEntry {
+  readonly message: string;
+  readonly code: string | null;
+  readonly logTypeId: number;
+}
+
+describe('copier feature rules end to end', function () {
+  this.timeout(60_000);
+  let t: TestService;
+  const clock = movableClock();
+
+  before(async () => {
+    t = await startTestService({ clock });
+    await pinQuotes(t, { EURUSD: [1.085, 1.0851], GBPUSD: [1.27, 1.27009], XAUUSD: [2350, 2350.25] });
+  });
+  after(() => t?.stop());
+
+  const pair = async (name: string) => {
+    const master = await startedAccount(t, `${name}-master`);
+    const slave = await startedAccount(t, `${name}-slave`);
+    const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master } });
+    return { master, slave, copierId: copier.body.id as string };
+  };
+  const feature = async (slave: string, copierId: string, featureSetting: Record<string, unknown>) => {
+    const res = await t.call('POST', `/accounts/${slave}/copiers/${copierId}/features`, { body: { featureSetting } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  };
+  const open = async (accountId: string, body: Record<string, unknown>) => {
+    const res = await t.call('POST', `/accounts/${accountId}/positions`, { body });
+    expect(res.status, JSON.stringify(res.body)).to.equal(204);
+    return res.headers.get('x-position-id')!;
+  };
+  const logWith = (accountId: string, code: string, timeoutMs = 5000) =>
+    eventually(async () => ((await t.call('GET', `/accounts/${accountId}/logs`)).body as LogEntry[]).find((l) => l.code === code), timeoutMs, `a ${code} log entry`);
+
+  it('the lot filter copies master lots inside its range and says why it skips the others', async () => {
+    const { master, slave, copierId } = await pair('lot-filter');
+    await feature(slave, copierId, { type: 'FeatureCopierFilterDTO', minLotSize: 0.1, maxLotSize: 1 });
+    await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.05 });
+    const skip = await logWith(slave, 'LOT_FILTERED');
+    expect(skip.message).to.match(/master lot 0\.05 is below the filter's minimum 0\.1/);
+    await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.5 });
+    const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the copy inside the range');
+    expect(copy!.volume).to.equal(0.5);
+  });
+
+  it('the cooldown skips an open on the symbol just traded and its correlated partner, not another symbol', async () => {
+    const { master, slave, copierId } = await pair('cooldown');
+    await feature(slave, copierId, { type: 'FeatureTradeCooldownDTO', cooldownMinutes: 10, cooldownAnchor: 'OPEN', correlationGroups: [['EURUSD', 'GBPUSD']] });
+    await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
+    await bookWhere(t, slave, (b) => b.length === 1, 'the first copy');
+    await open(master, { symbol: 'GBPUSD', orderType: 'Sell', volume: 0.1 });
+    const skip = await logWith(slave, 'COOLDOWN');
+    expect(skip.message).to.match(/a Buy on EURUSD opened at .*: cooldown of 10 minutes until/);
+    await open(master, { symbol: 'XAUUSD', orderType: 'Buy', volume: 0.01 });
+    await bookWhere(t, slave, (b) => b.length === 2 && b.some((p) => p.symbol === 'XAUUSD'), 'the uncorrelated copy');
+  });
+
+  it('the spread filter holds an open back while the spread is too wide and copies it once it narrows within the open-retry window', async () => {
+    const { master, slave, copierId } = await pair('spread');
+    await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { openRetry: 5 } });
+    await feature(slave, copierId, { type: 'FeatureSpreadFilterDTO', threshold: 15, retryOnBlock: true });
+    await pinQuotes(t, { GBPUSD: [1.27, 1.2705] });
+    await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.1 });
+    const held = await logWith(slave, 'FeatureSpreadFilterDTO');
+    expect(held.message).to.match(/held back by FeatureSpreadFilterDTO until/);
+    expect(await positionsOf(t, slave)).to.deep.equal([]);
+    // The spread narrows; the deferral falls due 30 s later on the service clock: move the clock on.
+    await pinQuotes(t, { GBPUSD: [1.27, 1.27009] });
+    clock.advance(31_000);
+    const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the copy after the spread narrowed', 10_000);
+    expect(copy).to.deep.include({ symbol: 'GBPUSD', orderType: 'Buy', volume: 0.1 });
+  });
+
+  it('the spread filter without retry skips at once and says how wide the spread was', async () => {
+    const { master, slave, copierId } = await pair('spread-skip');
+    await feature(slave, copierId, { type: 'FeatureSpreadFilterDTO', threshold: 15 });
+    await pinQuotes(t, { XAUUSD: [2350, 2351] });
+    await open(master, { symbol: 'XAUUSD', orderType: 'Sell', volume: 0.01 });
+    const skip = await logWith(slave, 'SPREAD_TOO_WIDE');
+    expect(skip.message).to.match(/slave spread is 100 points, above 15/);
+    await pinQuotes(t, { XAUUSD: [2350, 2350.25] });
+  });
+
+  it('the trailing stop moves the copy\'s stop loss behind the price once it has moved far enough', async () => {
+    const { master, slave, copierId } = await pair('trailing');
+    await feature(slave, copierId, { type: 'FeatureTrailingStopDTO', activationThresholdPercentage: 50, trailingStepPercentage: 20 });
+    await pinQuotes(t, { EURUSD: [1.085, 1.0851] });
+    // Entry 1.0851, take profit 1.0951: D = 1,000 points.
+    await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, takeProfit: 1.0951 });
+    await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
+    await pinQuotes(t, { EURUSD: [1.0905, 1.0906] });
+    // Gain 540 points >= 500: the stop trails 200 points behind the bid.
+    const [trailed] = await bookWhere(t, slave, (b) => b[0]?.stopLoss !== null, 'the trailed stop loss', 10_000);
+    expect(trailed!.stopLoss).to.equal(1.0885);
+    expect((await positionsOf(t, master))[0]!.stopLoss).to.equal(null);
+    await pinQuotes(t, { EURUSD: [1.085, 1.0851] });
+  });
+
+  it('a delayed execution copies the open only when its delay has run out', async () => {
+    const { master, slave, copierId } = await pair('delayed');
+    await feature(slave, copierId, { type: 'FeatureDelayedExecutionDTO', delaySeconds: 3 });
+    await open(master, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.2 });
+    await logWith(slave, 'FeatureDelayedExecutionDTO');
+    expect(await positionsOf(t, slave)).to.deep.equal([]);
+    const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the delayed copy', 10_000);
+    expect(copy).to.deep.include({ orderType: 'Sell', volume: 0.2 });
+  });
+});

@@ -1,0 +1,162 @@
+// The sizing and risk features at work, over HTTP against the simulated venue: the margin cap (both
+// behaviors, both kinds, following the balance), the Masaniello series and its reset endpoint, the
+// guardrail's time limit and the signal follower's monitor-only. A demo account holds 10,000 USD at
+// 1:100; one lot of EURUSD (100,000 EUR at about 1.085) needs about 1,085 USD of margin.
+import { expect } from 'chai';
+import { simulatedLogin } from '../../../engine/venues/host.js';
+import { startTestService, type TestService } from '../../support/service.js';
+import { bookWhere, eventually, marketHoursClock, pinQuotes, positionsOf, startedAccount } from '../../support/trading.js';
+
+interface LogEntry {
+  readonly message: string;
+  readonly code: string | null;
+}
+
+describe('sizing features end to end', function () {
+  this.timeout(60_000);
+  let t: TestService;
+
+  before(async () => {
+    t = await startTestService({ clock: marketHoursClock() });
+    await pinQuotes(t, { EURUSD: [1.085, 1.0851], GBPUSD: [1.27, 1.27009] });
+  });
+  after(() => t?.stop());
+
+  const pair = async (name: string, copierBody: Record<string, unknown> = {}) => {
+    const master = await startedAccount(t, `${name}-master`);
+    const slave = await startedAccount(t, `${name}-slave`);
+    const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master, ...copierBody } });
+    expect(copier.status, JSON.stringify(copier.body)).to.equal(200);
+    return { master, slave, copierId: copier.body.id as string };
+  };
+  const feature = async (slave: string, copierId: string, featureSetting: Record<string, unknown>): Promise<string> => {
+    const res = await t.call('POST', `/accounts/${slave}/copiers/${copierId}/features`, { body: { featureSetting } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body.featureId as string;
+  };
+  const open = async (accountId: string, body: Record<string, unknown>) => {
+    const res = await t.call('POST', `/accounts/${accountId}/positions`, { body });
+    expect(res.status, JSON.stringify(res.body)).to.equal(204);
+    return res.headers.get('x-position-id')!;
+  };
+  const close = async (master: string, slave: string, positionId: string) => {
+    expect((await t.call('DELETE', `/accounts/${master}/positions/${positionId}`)).status).to.equal(204);
+    await bookWhere(t, slave, (b) => b.length === 0, 'the copy closed');
+  };
+  const logsWith = async (accountId: string, code: string) => ((await t.call('GET', `/accounts/${accountId}/logs`)).body as LogEntry[]).filter((l) => l.code === code);
+  const logWith = (accountId: string, code: string) => eventually(async () => (await logsWith(accountId, code))[0], 5000, `a ${code} log entry`);
+
+  describe('FeatureMarginCapDTO', () => {
+    it("PER_TRADE with REDUCE_LOT_SIZE opens the most that fits in the cap, and the cap follows the balance", async () => {
+      const { master, slave, copierId } = await pair('cap-reduce');
+      await feature(slave, copierId, { type: 'FeatureMarginCapDTO', marginCapPercentage: 5, kind: 'PER_TRADE', behavior: 'REDUCE_LOT_SIZE' });
+      // 5 % of 10,000 = 500 USD: 500 / 1,085 = 0.46 lots.
+      await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 1 });
+      const [first] = await bookWhere(t, slave, (b) => b.length === 1, 'the reduced copy');
+      expect(first!.volume).to.equal(0.46);
+      // 10,000 more: 1,000 USD of margin, 0.92 lots; PER_TRADE does not count the first copy's margin.
+      const login = simulatedLogin((await t.call('GET', `/accounts/${slave}`)).body);
+      await t.service.services.venues.desk((venue) => venue.deposit(login, 10_000, 'second deposit'));
+      await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 1 });
+      const book = await bookWhere(t, slave, (b) => b.length === 2, 'the second copy');
+      expect(book.map((p) => p.volume).sort()).to.deep.equal([0.46, 0.92]);
+    });
+
+    it('PER_TRADE with SKIP_TRADE skips an open over the cap and copies one inside it', async () => {
+      const { master, slave, copierId } = await pair('cap-skip');
+      await feature(slave, copierId, { type: 'FeatureMarginCapDTO', marginCapPercentage: 5, kind: 'PER_TRADE', behavior: 'SKIP_TRADE' });
+      await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 1 });
+      const skip = await logWith(slave, 'MARGIN_CAP');
+      expect(skip.message).to.match(/1 lots of EURUSD need 108\d\.?\d* USD margin above the cap of 5 % of the balance \(500\)/);
+      expect(await positionsOf(t, slave)).to.deep.equal([]);
+      await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.4 });
+      const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the copy inside the cap');
+      expect(copy!.volume).to.equal(0.4);
+    });
+
+    it('CUMULATIVE counts the margin the account already uses', async () => {
+      const { master, slave, copierId } = await pair('cap-cumulative');
+      await feature(slave, copierId, { type: 'FeatureMarginCapDTO', marginCapPercentage: 5 });
+      await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.3 });
+      await bookWhere(t, slave, (b) => b.length === 1, 'the first copy, inside the cap');
+      // About 325.5 in use: (500 - 325.5) / 1,085 = 0.16 lots.
+      await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.3 });
+      const book = await bookWhere(t, slave, (b) => b.length === 2, 'the reduced second copy');
+      expect(book.map((p) => p.volume).sort()).to.deep.equal([0.16, 0.3]);
+    });
+  });
+
+  describe('FeatureMasanielloDTO', () => {
+    // Capital 1,100, 4 trades, 2 wins at odds 2, 10,000 points of risk: a lot of EURUSD risks 10,000 USD.
+    //   first stake 1,100 x 3/11 = 300 -> 0.03 lots; after a small loss (spread and commission, under
+    //   10 USD), n 3, k 2: about 1,099 / 2 -> 0.05; after a second, n 2, k 2: all of about 1,098 -> 0.10.
+    it('sizes the series from the closed copies and starts it over on PUT .../masaniello/{id}/reset', async () => {
+      const { master, slave, copierId } = await pair('masaniello');
+      const featureId = await feature(slave, copierId, { type: 'FeatureMasanielloDTO', capital: 1100, trades: 4, expectedWins: 2, assumedPointRisk: 10_000 });
+      const reset = (query = '') => t.call('PUT', `/accounts/${slave}/masaniello/${featureId}/reset${query}`);
+
+      const a = await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.5 });
+      expect((await bookWhere(t, slave, (b) => b.length === 1, 'the first stake'))[0]!.volume).to.equal(0.03);
+      await close(master, slave, a);
+      const b = await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.5 });
+      expect((await bookWhere(t, slave, (x) => x.length === 1, 'the stake after a loss'))[0]!.volume).to.equal(0.05);
+      await close(master, slave, b);
+
+      // Another symbol's reset leaves the EURUSD series alone.
+      expect((await reset('?symbol=GBPUSD')).status).to.equal(200);
+      await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.5 });
+      expect((await bookWhere(t, slave, (x) => x.length === 1, 'the all-in stake'))[0]!.volume).to.equal(0.1);
+
+      // The symbol's reset: the two losses no longer count (the open copy has no result yet).
+      expect((await reset('?symbol=EURUSD')).status).to.equal(200);
+      await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.5 });
+      const book = await bookWhere(t, slave, (x) => x.length === 2, 'the first stake of a new series');
+      expect(book.map((p) => p.volume).sort()).to.deep.equal([0.03, 0.1]);
+    });
+
+    it('the reset endpoint answers 404 for a feature that is not a Masaniello of the account', async () => {
+      const { slave, copierId } = await pair('masaniello-404');
+      const other = await feature(slave, copierId, { type: 'FeatureMarginCapDTO', marginCapPercentage: 5 });
+      expect((await t.call('PUT', `/accounts/${slave}/masaniello/${other}/reset`)).status).to.equal(404);
+      const masaniello = await feature(slave, copierId, { type: 'FeatureMasanielloDTO', capital: 1000, trades: 5, expectedWins: 3, assumedPointRisk: 100 });
+      const stranger = await startedAccount(t, 'masaniello-stranger');
+      expect((await t.call('PUT', `/accounts/${stranger}/masaniello/${masaniello}/reset`)).status).to.equal(404);
+      expect((await t.call('PUT', `/accounts/${slave}/masaniello/${masaniello}/reset`)).status).to.equal(200);
+    });
+  });
+
+  it('FeatureTradeGuardrailsDTO closes a copy held longer than maxOpenTimeSeconds while the master keeps its position', async () => {
+    const { master, slave, copierId } = await pair('guardrail');
+    await feature(slave, copierId, { type: 'FeatureTradeGuardrailsDTO', maxOpenTimeSeconds: 1 });
+    await open(master, { symbol: 'GBPUSD', orderType: 'Sell', volume: 0.1 });
+    const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
+    await bookWhere(t, slave, (b) => b.length === 0, 'the copy closed by the guardrail', 10_000);
+    expect((await positionsOf(t, master)).map((p) => [p.symbol, p.volume])).to.deep.equal([['GBPUSD', 0.1]]);
+    const closed = await eventually(async () =>
+      ((await t.call('GET', `/accounts/${slave}/logs`)).body as LogEntry[]).find((l) => l.message.includes(`close #${copy!.id} (0.1)`)), 5000, 'the log of the close');
+    expect(closed.message).to.match(/^Copied from master .*: close #/);
+  });
+
+  it('FeatureSignalFollowerDTO with monitorOnly on the slave account makes its copiers monitor-only', async () => {
+    const { master, slave } = await pair('follower');
+    const res = await t.call('POST', `/accounts/${slave}/features`, { body: { featureSetting: { type: 'FeatureSignalFollowerDTO', monitorOnly: true } } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.2 });
+    const skip = await logWith(slave, 'MONITOR_ONLY');
+    expect(skip.message).to.match(/would have: open Buy 0\.2 EURUSD/);
+    expect(await positionsOf(t, slave)).to.deep.equal([]);
+  });
+
+  it("a monitor-only signal follower's copiers leave their copies to themselves: no feature manages them", async () => {
+    const { master, slave, copierId } = await pair('follower-manage');
+    await open(master, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.1 });
+    await bookWhere(t, slave, (b) => b.length === 1, 'the copy, before the follower feature');
+    const follower = await t.call('POST', `/accounts/${slave}/features`, { body: { featureSetting: { type: 'FeatureSignalFollowerDTO', monitorOnly: true } } });
+    await feature(slave, copierId, { type: 'FeatureTradeGuardrailsDTO', maxOpenTimeSeconds: 1 });
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await positionsOf(t, slave)).to.have.length(1);
+    // Without the follower the guardrail closes it.
+    expect((await t.call('DELETE', `/accounts/${slave}/features/${follower.body.featureId}`)).status).to.equal(200);
+    await bookWhere(t, slave, (b) => b.length === 0, 'the copy closed by the guardrail', 10_000);
+  });
+});

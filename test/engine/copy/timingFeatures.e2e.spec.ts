@@ -1,0 +1,160 @@
+// Timing features at work, over HTTP against the simulated venue, with a service clock the spec moves:
+// the scheduled close and reopen (a copier's and an account's, across a restart between the two), the
+// pause of new trades until the reopen, the minimum holding time (a deferred close) and the live delay
+// (a deferred open).
+import { expect } from 'chai';
+import { startTestService, type TestService } from '../../support/service.js';
+import { bookWhere, eventually, movableClock, pinQuotes, positionsOf, startedAccount } from '../../support/trading.js';
+
+interface LogEntry {
+  readonly message: string;
+  readonly code: string | null;
+}
+
+const SCHEDULED = 'FeatureScheduledCloseReopenDTO';
+
+describe('timing features end to end', function () {
+  this.timeout(90_000);
+  // A Wednesday morning, UTC: forex markets are open.
+  const clock = movableClock(Date.parse('2026-01-07T10:00:05.000Z'));
+  let t: TestService;
+
+  const started = async () => {
+    const service = await startTestService({ clock });
+    await pinQuotes(service, { EURUSD: [1.085, 1.0851], GBPUSD: [1.27, 1.27009] });
+    return service;
+  };
+  before(async () => {
+    t = await started();
+  });
+  after(() => t?.stop());
+
+  const pair = async (name: string) => {
+    const master = await startedAccount(t, `${name}-master`);
+    const slave = await startedAccount(t, `${name}-slave`);
+    const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master } });
+    expect(copier.status, JSON.stringify(copier.body)).to.equal(200);
+    return { master, slave, copierId: copier.body.id as string };
+  };
+  const feature = async (path: string, featureSetting: Record<string, unknown>) => {
+    const res = await t.call('POST', `${path}/features`, { body: { featureSetting } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  };
+  const open = async (accountId: string, body: Record<string, unknown>) => {
+    const res = await t.call('POST', `/accounts/${accountId}/positions`, { body });
+    expect(res.status, JSON.stringify(res.body)).to.equal(204);
+    return res.headers.get('x-position-id')!;
+  };
+  const logWith = (accountId: string, code: string, timeoutMs = 5000) =>
+    eventually(async () => ((await t.call('GET', `/accounts/${accountId}/logs`)).body as LogEntry[]).find((l) => l.code === code), timeoutMs, `a ${code} log entry`);
+  /** Who closed the copier's copy of the master position, as the history shows it. */
+  const closedBy = async (copierId: string, masterPositionId: string) =>
+    (await t.service.services.db.selectFrom('copies').select(['status', 'closed_by', 'close_price']).where('copier_id', '=', copierId)
+      .where('master_position_id', '=', masterPositionId).executeTakeFirst());
+
+  /** A whole minute at least `lead` seconds ahead of the service clock, as HH:mm and as a time. */
+  const minuteAhead = (lead: number) => {
+    const at = Math.ceil((clock().getTime() + lead * 1000) / 60_000) * 60_000;
+    return { at, hhmm: new Date(at).toISOString().slice(11, 16) };
+  };
+  /** Moves the service clock to `seconds` before `at`. */
+  const moveTo = (at: number, seconds: number) => clock.advance(Math.max(0, at - seconds * 1000 - clock().getTime()));
+
+  it("a copier's schedule closes the copy at closeTime, skips new trades meanwhile and reopens it with the master's stops", async () => {
+    const { master, slave, copierId } = await pair('scheduled');
+    const close = minuteAhead(20);
+    const reopen = { at: close.at + 60_000, hhmm: new Date(close.at + 60_000).toISOString().slice(11, 16) };
+    await feature(`/accounts/${slave}/copiers/${copierId}`, {
+      type: SCHEDULED,
+      schedules: [{ label: 'lunch', closeTime: close.hhmm, reopenTime: reopen.hhmm, skipNewTradesUntilReopen: true }],
+    });
+    const held = await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, stopLoss: 1.08, takeProfit: 1.095 });
+    const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
+
+    moveTo(close.at, 2);
+    await bookWhere(t, slave, (b) => b.length === 0, 'the scheduled close', 10_000);
+    expect((await positionsOf(t, master)).map((p) => p.id)).to.deep.equal([held]);
+    // The history names the feature as the closer (the venue's own report of the close may come first).
+    const record = await eventually(async () => {
+      const row = await closedBy(copierId, held);
+      return row?.closed_by === SCHEDULED ? row : undefined;
+    }, 5000, 'the close in the history');
+    expect(record).to.deep.include({ status: 'closed', close_price: 1.085 });
+
+    // Between the close and the reopen a new master trade is not copied.
+    await open(master, { symbol: 'GBPUSD', orderType: 'Sell', volume: 0.1 });
+    const pause = await logWith(slave, 'SCHEDULED_PAUSE');
+    expect(pause.message).to.match(/schedule 'lunch' closed at .*: new trades wait for the reopen at/);
+
+    moveTo(reopen.at, 2);
+    const [reopened] = await bookWhere(t, slave, (b) => b.length === 1, 'the reopened copy', 10_000);
+    expect(reopened).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, stopLoss: 1.08, takeProfit: 1.095 });
+    expect(reopened!.id).not.to.equal(copy!.id);
+    // Once: the next seconds reopen nothing more, and the copy is the copier's live copy again.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await positionsOf(t, slave)).to.have.length(1);
+    expect(await closedBy(copierId, held)).to.deep.include({ status: 'open', closed_by: null });
+  });
+
+  it('refuses a schedule time that is no time, a reopen before its close, and a symbol pattern that could stall the engine', async () => {
+    const { slave, copierId } = await pair('refused');
+    const post = (featureSetting: Record<string, unknown>) => t.call('POST', `/accounts/${slave}/copiers/${copierId}/features`, { body: { featureSetting } });
+    const badTime = await post({ type: SCHEDULED, schedules: [{ label: 'x', closeTime: '24:00' }] });
+    expect(badTime.status).to.equal(400);
+    const backwards = await post({ type: SCHEDULED, schedules: [{ label: 'x', closeTime: '22:00', reopenTime: '21:00' }] });
+    expect(backwards.status).to.equal(400);
+    expect(JSON.stringify(backwards.body)).to.match(/reopenTime 21:00 must be after closeTime 22:00/);
+    const stars = await post({ type: 'FeaturePermittedSymbolsDTO', permittedSymbols: ['*E*U*R*'] });
+    expect(stars.status).to.equal(400);
+    expect(JSON.stringify(stars.body)).to.match(/more than 3/);
+    expect((await t.call('GET', `/accounts/${slave}/copiers/${copierId}/features`)).body).to.deep.equal([]);
+  });
+
+  it('a minimum holding time holds the master\'s close back until the copy is old enough', async () => {
+    const { master, slave, copierId } = await pair('holding');
+    await feature(`/accounts/${slave}/copiers/${copierId}`, { type: 'FeatureMinimumHoldingTimeDTO', minimumSeconds: 30 });
+    const id = await open(master, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.2 });
+    await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
+    expect((await t.call('DELETE', `/accounts/${master}/positions/${id}`)).status).to.equal(204);
+    const held = await logWith(slave, 'FeatureMinimumHoldingTimeDTO');
+    expect(held.message).to.match(/close of master #.* not copied yet: FeatureMinimumHoldingTimeDTO holds it until/);
+    expect(await positionsOf(t, slave)).to.have.length(1);
+    clock.advance(31_000);
+    await bookWhere(t, slave, (b) => b.length === 0, 'the close once the copy is old enough', 10_000);
+  });
+
+  it('a live delay defers a second open on the symbol until the delay after the first copy, then copies it', async () => {
+    const { master, slave, copierId } = await pair('live-delay');
+    await feature(`/accounts/${slave}/copiers/${copierId}`, { type: 'FeatureLiveDelayDTO', delaySeconds: 20 });
+    await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.1 });
+    await bookWhere(t, slave, (b) => b.length === 1, 'the first copy at once');
+    await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.3 });
+    const deferred = await logWith(slave, 'FeatureLiveDelayDTO');
+    expect(deferred.message).to.match(/held back by FeatureLiveDelayDTO until/);
+    expect(await positionsOf(t, slave)).to.have.length(1);
+    clock.advance(21_000);
+    const book = await bookWhere(t, slave, (b) => b.length === 2, 'the second copy after the delay', 10_000);
+    expect(book.map((p) => p.volume).sort()).to.deep.equal([0.1, 0.3]);
+  });
+
+  it("an account's schedule closes its copiers' copies, and a restart between close and reopen still reopens them", async () => {
+    const { master, slave, copierId } = await pair('account-schedule');
+    const close = minuteAhead(20);
+    const reopen = { at: close.at + 60_000, hhmm: new Date(close.at + 60_000).toISOString().slice(11, 16) };
+    await feature(`/accounts/${slave}`, { type: SCHEDULED, schedules: [{ label: 'account', closeTime: close.hhmm, reopenTime: reopen.hhmm, restoreSlTp: false }] });
+    const held = await open(master, { symbol: 'GBPUSD', orderType: 'Sell', volume: 0.1, stopLoss: 1.28 });
+    await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
+
+    moveTo(close.at, 2);
+    await bookWhere(t, slave, (b) => b.length === 0, 'the scheduled close', 10_000);
+    await eventually(async () => ((await closedBy(copierId, held))?.closed_by === SCHEDULED ? true : undefined), 5000, 'the close in the history');
+
+    // A new service on the same database: nothing it needs was in the old one's memory.
+    const { databaseUrl, dataDir } = t;
+    await t.stop();
+    t = await startTestService({ databaseUrl, dataDir, clock });
+    moveTo(reopen.at, 2);
+    const [reopened] = await bookWhere(t, slave, (b) => b.length === 1, 'the reopen after the restart', 15_000);
+    expect(reopened).to.deep.include({ symbol: 'GBPUSD', orderType: 'Sell', volume: 0.1, stopLoss: null });
+  });
+});
