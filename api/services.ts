@@ -9,6 +9,8 @@ import type { EventStore } from '../store/port.js';
 import type { CopyEngine } from '../engine/copy/engine.js';
 import type { AccountConnections } from '../engine/venues/connections.js';
 import type { VenueHost } from '../engine/venues/host.js';
+import type { Outbox } from '../engine/delivery/outbox.js';
+import type { AccountCreationQueue } from './accounts/asyncCreation.js';
 import type { Config } from './config.js';
 import type { CredentialCipher } from './credentials.js';
 import type { Logger } from './logger.js';
@@ -25,6 +27,10 @@ export interface Services {
   readonly venues: VenueHost;
   readonly connections: AccountConnections;
   readonly engine: CopyEngine;
+  /** Outgoing HTTP deliveries (callbacks): a durable outbox. */
+  readonly outbox: Outbox;
+  /** Queued asynchronous account creations (POST /accounts with callbackUrl). */
+  readonly accountCreations: AccountCreationQueue;
 }
 
 export const commandMetadata = (services: Services, context: RequestContext): CommandMetadata => ({
@@ -58,16 +64,30 @@ export const settle = async (services: Services): Promise<void> => {
   }
 };
 
+const localTurns = new Map<string, Promise<unknown>>();
+
 /**
  * Runs `work` while holding a PostgreSQL advisory lock named `name`, so every instance of the service
  * takes its turn. The lock belongs to one pooled session and is released even when `work` fails.
+ * Callers in this process first queue in memory, so at most one pooled connection per name waits on
+ * the lock: otherwise a burst of waiters holds every connection of the pool while the holder needs one
+ * to finish (15 concurrent POST /accounts of one project hung the service).
  */
-export const oneAtATime = <T>(services: Services, name: string, work: () => Promise<T>): Promise<T> =>
-  services.db.connection().execute(async (conn) => {
-    await sql`SELECT pg_advisory_lock(hashtext(${name}))`.execute(conn);
-    try {
-      return await work();
-    } finally {
-      await sql`SELECT pg_advisory_unlock(hashtext(${name}))`.execute(conn);
-    }
+export const oneAtATime = <T>(services: Services, name: string, work: () => Promise<T>): Promise<T> => {
+  const previous = localTurns.get(name) ?? Promise.resolve();
+  const turn = previous.then(() =>
+    services.db.connection().execute(async (conn) => {
+      await sql`SELECT pg_advisory_lock(hashtext(${name}))`.execute(conn);
+      try {
+        return await work();
+      } finally {
+        await sql`SELECT pg_advisory_unlock(hashtext(${name}))`.execute(conn);
+      }
+    }));
+  const done = turn.then(() => undefined, () => undefined);
+  localTurns.set(name, done);
+  void done.then(() => {
+    if (localTurns.get(name) === done) localTurns.delete(name);
   });
+  return turn;
+};

@@ -1,19 +1,21 @@
-// The account area (spec: "Accounts"): list, create, read, update, delete, start, stop, reconnect.
+// The account area (spec: "Accounts"): list, create (synchronous, or asynchronous with callbackUrl),
+// read, update, delete, start, stop, reconnect.
 import { randomUUID } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import type { AccountCommand } from '../../domain/account/commands.js';
 import { accountDecider } from '../../domain/account/decider.js';
 import { AccountStatus } from '../../domain/account/enums.js';
 import { accountStream, type AccountSettings } from '../../domain/account/events.js';
-import { findAccount, findSameLogin, listAccounts } from '../../projections/accounts/queries.js';
+import { checkOutboundUrl, OutboundUrlError, type OutboundRefusal, parseOutboundUrl } from '../../engine/delivery/outboundUrl.js';
+import { findAccount, listAccounts } from '../../projections/accounts/queries.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
-import { commandMetadata, execute, oneAtATime, type Services, settle } from '../services.js';
+import { commandMetadata, execute, type Services, settle } from '../services.js';
 import { ErrorDTO, errorResponses } from '../shared/schemas.js';
+import { AsyncAccountCreationResponseDTO, asyncCreationRoutes, toAsyncDTO } from './asyncRoutes.js';
+import { type AccountCreation, type CreateBody, createAccountNow, precheckCreation, settingsOf } from './create.js';
 import { toAccountDTOs } from './dto.js';
 import { AccountCreateDTO, AccountDTO, AccountIdParams, AccountQuery, AccountUpdateDTO } from './schemas.js';
-
-type CreateBody = Static<typeof AccountCreateDTO>;
 type UpdateBody = Partial<Record<string, unknown>> & Partial<Static<typeof AccountCreateDTO>>;
 
 const notFound = (accountId: string) => new ApiError(404, '[ACCOUNT_NOT_FOUND]', `account ${accountId} not found`);
@@ -30,17 +32,28 @@ export const loadAccount = async (services: Services, caller: Caller, accountId:
   return row;
 };
 
-/** Spec "Errors": callback URL checks run before anything else is done. */
-const checkCallbackUrl = (url: string): void => {
-  if (url.trim() === '') throw new ApiError(400, '[CALLBACK_URL_REQUIRED]', 'callbackUrl is present but empty');
-  let parsed: URL;
+const callbackCodes: Record<OutboundRefusal, string> = {
+  EMPTY: '[CALLBACK_URL_REQUIRED]',
+  INVALID: '[CALLBACK_URL_INVALID]',
+  PROTOCOL: '[CALLBACK_URL_INVALID_PROTOCOL]',
+  NOT_ALLOWED: '[CALLBACK_URL_NOT_ALLOWED]',
+};
+
+const callbackError = (error: unknown): unknown =>
+  error instanceof OutboundUrlError ? new ApiError(400, callbackCodes[error.reason], `callbackUrl: ${error.message}`) : error;
+
+/**
+ * Spec "Errors" 1: callback URL checks run before anything else, the address check (engine/delivery/
+ * outboundUrl.ts: no loopback, private, link-local... host, also after DNS resolution) after the region
+ * and type codes, all before the 202.
+ */
+const checkCallbackSyntax = (url: string, allowPrivate: boolean): void => {
   try {
-    parsed = new URL(url);
-  } catch {
-    throw new ApiError(400, '[CALLBACK_URL_INVALID]', 'callbackUrl is not a valid URL');
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ApiError(400, '[CALLBACK_URL_INVALID_PROTOCOL]', 'callbackUrl must use http or https');
+    parseOutboundUrl(url, allowPrivate);
+  } catch (error) {
+    // The address of an IP literal is judged with the DNS check, after the region and type codes.
+    if (error instanceof OutboundUrlError && error.reason === 'NOT_ALLOWED') return;
+    throw callbackError(error);
   }
 };
 
@@ -66,6 +79,9 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
     body: (await toAccountDTOs(services.db, caller.projectId, [await loadAccount(services, caller, accountId)]))[0],
   });
 
+  // Before /accounts/{accountId}: the router tries routes in order.
+  asyncCreationRoutes(routes, services);
+
   routes.add<unknown, Static<typeof AccountQuery>, unknown>({
     method: 'get',
     path: '/accounts',
@@ -88,54 +104,57 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
     tag: 'Accounts',
     operationId: 'createAccount',
     summary: 'Create an account',
-    description:
-      'Synchronous: answers once the account exists and every read model includes it. The account starts in status New (1); POST .../actions/start connects it.',
+    description: `Synchronous (no callbackUrl): answers 200 once the account exists and every read model includes it. The account starts in status New (1); POST .../actions/start connects it.
+
+Every account gets an account-level API key (it sees only this account and cannot create accounts; GET /accounts/{accountId}/apiKeys lists it). Its value is shown once: in the X-Account-Api-Key header of the 200 answer (its id in X-Account-Api-Key-Id), or in the callback body of an asynchronous creation (member accountApiKey). Lost values are replaced with POST /projects/{projectId}/apiKeys/{apiKeyId}/rotate.
+
+Asynchronous (callbackUrl): the URL is checked first ([CALLBACK_URL_REQUIRED], [CALLBACK_URL_INVALID], [CALLBACK_URL_INVALID_PROTOCOL]), then the region and account type (404), then its address: a host that is or resolves to a loopback, private, link-local, unique-local, CGNAT or metadata address gives 400 [CALLBACK_URL_NOT_ALLOWED]. Then 202 with the requestId; creations of a project run one at a time, in the order accepted (failIfAccountExistsInProject is judged when the turn comes: a duplicate ends FAILED with [ACCOUNT_ALREADY_EXISTS]). The outcome is POSTed to callbackUrl once (Content-Type: application/json, X-Request-Id: the requestId; body: requestId, status, and account with accountApiKey, or error); any 2xx acknowledges; 3 attempts, 2 s after the first and 4 s after the second; redirects are not followed. Delivery is at least once: a receiver should deduplicate by X-Request-Id. GET /accounts/async/{requestId} tells the same for 1 hour after completion.`,
     body: AccountCreateDTO,
     bodyRequired: true,
     responses: {
-      200: { description: 'the created account', schema: AccountDTO },
+      200: {
+        description: 'the created account',
+        schema: AccountDTO,
+        headers: {
+          'X-Account-Api-Key': { description: "the value of the account's account-level API key; shown only here", schema: Type.String() },
+          'X-Account-Api-Key-Id': { description: 'its id', schema: Type.String({ format: 'uuid' }) },
+        },
+      },
+      202: { description: 'queued (callbackUrl given)', schema: AsyncAccountCreationResponseDTO },
       ...errorResponses(400, 401, 403, 404, 409),
-      501: { description: 'asynchronous creation (callbackUrl) is not available in this version', schema: ErrorDTO },
     },
     async handler({ body, caller, context }) {
       if (caller.level === 'ACCOUNT') {
         throw new ApiError(403, '[ACCOUNT_LEVEL_API_KEY_CANNOT_CREATE_ACCOUNTS]', 'creating accounts needs a project-level API key');
       }
-      if (body.callbackUrl !== undefined) checkCallbackUrl(body.callbackUrl);
-      const settings: AccountSettings = {
-        loginServer: body.loginServer,
-        loginAccountNumber: body.loginAccountNumber,
-        passwordCiphertext: services.cipher.encrypt(body.loginAccountPassword),
-        alias: body.alias ?? null,
-        accountTypeId: body.accountTypeId,
-        regionId: body.regionId,
-        propFirm: body.propFirm ?? false,
-        tradingDisabled: body.tradingDisabled ?? false,
-        nativeMode: body.nativeMode ?? false,
-        closeUnmanagedPositions: body.closeUnmanagedPositions ?? false,
-        dedicatedIp: body.dedicatedIp ?? null,
-        myHomeIp: body.myHomeIp ?? null,
-        proxy: body.proxy ? { username: null, ...body.proxy } : null,
-      };
-      const accountId = randomUUID();
-      const command: AccountCommand = {
-        type: 'CreateAccount',
-        data: { accountId, projectId: caller.projectId, settings },
-        metadata: commandMetadata(services, context),
+      const allowPrivate = services.config.allowPrivateOutbound;
+      if (body.callbackUrl !== undefined) checkCallbackSyntax(body.callbackUrl, allowPrivate);
+      const creation: AccountCreation = {
+        accountId: randomUUID(),
+        projectId: caller.projectId,
+        settings: settingsOf(services, body),
+        failIfAccountExistsInProject: body.failIfAccountExistsInProject ?? false,
+        context,
       };
       // Codes first (spec: region and type errors come before anything else), then duplicates.
-      accountDecider.decide(command, accountDecider.initialState);
+      precheckCreation(services, creation);
       if (body.callbackUrl !== undefined) {
-        throw new ApiError(501, '[ASYNC_CREATION_NOT_AVAILABLE]', 'asynchronous account creation (callbackUrl) is not available yet; omit callbackUrl');
+        const url = await checkOutboundUrl(body.callbackUrl, { allowPrivate }).catch((error: unknown) => {
+          throw callbackError(error);
+        });
+        const row = await services.accountCreations.enqueue({
+          requestId: randomUUID(),
+          projectId: creation.projectId,
+          accountId: creation.accountId,
+          settings: creation.settings,
+          failIfExists: creation.failIfAccountExistsInProject,
+          callbackUrl: url.toString(),
+          context,
+        });
+        return { status: 202, body: await toAsyncDTO(services.db, row) };
       }
-      // One creation at a time per project (spec "Limits"), so the duplicate check and the write are one step.
-      await oneAtATime(services, `create-account:${caller.projectId}`, async () => {
-        if (body.failIfAccountExistsInProject && (await findSameLogin(services.db, caller.projectId, settings))) {
-          throw new ApiError(409, '[ACCOUNT_ALREADY_EXISTS]', 'an account with this login, server and type already exists in the project');
-        }
-        await run(accountId, command);
-      });
-      return respondWithAccount(caller, accountId);
+      const key = await createAccountNow(services, creation);
+      return { ...(await respondWithAccount(caller, creation.accountId)), headers: { 'X-Account-Api-Key': key.key, 'X-Account-Api-Key-Id': key.apiKeyId } };
     },
   });
 

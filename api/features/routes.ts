@@ -9,6 +9,7 @@ import { featureDecider } from '../../domain/feature/decider.js';
 import { type FeatureScope, type FeatureSetting, featureStream } from '../../domain/feature/events.js';
 import { findCopier } from '../../projections/copiers/queries.js';
 import { accountFeatureRows, copierFeatureRows, type FeatureRow } from '../../projections/features/queries.js';
+import { withMaintenanceState } from '../../projections/maintenanceWindows/queries.js';
 import { checkAccountScope, loadAccount } from '../accounts/routes.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
@@ -16,6 +17,7 @@ import type { Caller, Routes } from '../route.js';
 import { commandMetadata, execute, oneAtATime, type Services } from '../services.js';
 import { errorResponses, Uuid } from '../shared/schemas.js';
 import { AccountFeatureIdParams, CopierFeatureIdParams, CopierFeatureParams, FeatureDTO, FeatureWriteDTO } from './schemas.js';
+import { prepareSetting, presentSetting } from './settingHooks.js';
 
 type WriteBody = Static<typeof FeatureWriteDTO>;
 
@@ -23,7 +25,7 @@ const featureNotFound = (featureId: string) => new ApiError(404, '[FEATURE_NOT_F
 
 export const toFeatureDTO = (row: FeatureRow) => ({
   featureId: row.id,
-  featureSetting: row.setting,
+  featureSetting: presentSetting(row.setting),
   created: new Date(row.created).toISOString(),
   updated: new Date(row.updated).toISOString(),
 });
@@ -35,7 +37,9 @@ export const completeSetting = (sent: { type: string }, scope: FeatureScope['kin
   if (!definition.scopes.includes(scope)) {
     throw new ApiError(400, '[FEATURE_SCOPE_NOT_ALLOWED]', `${sent.type} attaches to a ${definition.scopes.join(' or ')}, not to a ${scope}`);
   }
-  const setting = { ...definition.defaults, ...sent, type: sent.type } as FeatureSetting;
+  // Read-only state members (definition.stateMembers) are the service's: what was sent for them is dropped.
+  const sentMembers = Object.fromEntries(Object.entries(sent).filter(([name]) => !(definition.stateMembers ?? []).includes(name)));
+  const setting = { ...definition.defaults, ...sentMembers, type: sent.type } as FeatureSetting;
   const problem = definition.check?.(membersOf(setting));
   if (problem) throw new ApiError(400, '[VALIDATION_FAILED]', `body.featureSetting: ${problem}`, [{ field: 'body.featureSetting', message: problem }]);
   return setting;
@@ -58,7 +62,9 @@ export const featureRoutes = (routes: Routes, services: Services): void => {
     return { kind: 'account', accountId };
   };
   const rowsOf = (caller: Caller, scope: FeatureScope) =>
-    scope.kind === 'copier' ? copierFeatureRows(services.db, caller.projectId, scope.copierId) : accountFeatureRows(services.db, caller.projectId, scope.kind === 'account' ? scope.accountId : '');
+    scope.kind === 'copier'
+      ? copierFeatureRows(services.db, caller.projectId, scope.copierId)
+      : accountFeatureRows(services.db, caller.projectId, scope.kind === 'account' ? scope.accountId : '').then((rows) => withMaintenanceState(services.db, rows));
   const rowOf = async (caller: Caller, scope: FeatureScope, featureId: string): Promise<FeatureRow> => {
     const row = (await rowsOf(caller, scope)).find((r) => r.id === featureId);
     if (!row) throw featureNotFound(featureId);
@@ -66,7 +72,7 @@ export const featureRoutes = (routes: Routes, services: Services): void => {
   };
 
   const add = async (caller: Caller, context: Parameters<typeof commandMetadata>[1], scope: FeatureScope, body: WriteBody) => {
-    const setting = completeSetting(body.featureSetting, scope.kind);
+    const setting = await prepareSetting(services, completeSetting(body.featureSetting, scope.kind), null);
     const definition = featureDefinition(setting.type)!;
     const featureId = randomUUID();
     // The single-instance check and the write are one step per copier or account.
@@ -84,7 +90,7 @@ export const featureRoutes = (routes: Routes, services: Services): void => {
     if (current.type !== body.featureSetting.type) {
       throw new ApiError(400, '[FEATURE_TYPE_IMMUTABLE]', `feature ${featureId} is a ${current.type}; its type cannot change (delete it and add another)`);
     }
-    const setting = completeSetting(body.featureSetting, scope.kind);
+    const setting = await prepareSetting(services, completeSetting(body.featureSetting, scope.kind), current.setting);
     await run({ type: 'UpdateFeature', data: { featureId, projectId: caller.projectId, scope, setting }, metadata: commandMetadata(services, context) });
     return { body: toFeatureDTO(await rowOf(caller, scope, featureId)) };
   };

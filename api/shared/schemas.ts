@@ -30,7 +30,7 @@ export const errorResponses = (...statuses: number[]) =>
         description: {
           400: 'invalid path, query or body ([VALIDATION_FAILED], [MALFORMED_JSON])',
           401: 'missing, unknown, expired or revoked API key',
-          403: 'the key may not do this',
+          403: "the key may not do this, or its access policy refuses it ([FORBIDDEN_ENDPOINT_NOT_ALLOWED], [FORBIDDEN_IP_NOT_ALLOWED], [FORBIDDEN_ORIGIN_NOT_ALLOWED], [AI_KEY_ACCESS_POLICY_REQUIRED])",
           404: 'unknown resource, or one of another project',
           409: 'the resource is in a state that does not allow this',
           413: 'the body is larger than 1 MB',

@@ -1,23 +1,47 @@
 // Events of the API key aggregate (stream `apiKey-<id>`). The key value itself is never stored: only
-// its SHA-256 hash and a short prefix that helps a person recognise it.
+// its SHA-256 hash and a short prefix that helps a person recognise it. Every change to a key is one of
+// these events; only lastUsedAt, usage telemetry rather than a change, lives outside the stream.
+import type { AccessPolicy } from './accessPolicy.js';
+
 export type ApiKeyLevel = 'PROJECT' | 'ACCOUNT';
 export type ApiKeyType = 'INTEGRATION' | 'AI';
+/** Why a key was revoked: by a request, or because another key of the project became the AI key. */
+export type RevocationReason = 'REVOKED' | 'REPLACED_BY_NEW_AI_KEY';
 
-export type ApiKeyEvent = {
-  type: 'ApiKeyIssued';
-  data: {
-    apiKeyId: string;
-    projectId: string;
-    accountId: string | null;
-    level: ApiKeyLevel;
-    keyType: ApiKeyType;
-    name: string;
-    keyHash: string;
-    keyPrefix: string;
-    expiresAt: string | null;
-    at: string;
-  };
-};
+export type ApiKeyEvent =
+  | {
+      type: 'ApiKeyIssued';
+      data: {
+        apiKeyId: string;
+        projectId: string;
+        accountId: string | null;
+        level: ApiKeyLevel;
+        keyType: ApiKeyType;
+        name: string;
+        keyHash: string;
+        keyPrefix: string;
+        expiresAt: string | null;
+        at: string;
+      };
+    }
+  | { type: 'ApiKeyRenamed'; data: { apiKeyId: string; name: string; at: string } }
+  | { type: 'ApiKeyExpiryChanged'; data: { apiKeyId: string; expiresAt: string | null; at: string } }
+  | { type: 'ApiKeyTypeChanged'; data: { apiKeyId: string; from: ApiKeyType; to: ApiKeyType; at: string } }
+  | { type: 'ApiKeyRotated'; data: { apiKeyId: string; keyHash: string; keyPrefix: string; at: string } }
+  | { type: 'ApiKeyRevoked'; data: { apiKeyId: string; reason: RevocationReason; replacedBy: string | null; at: string } }
+  | { type: 'ApiKeyAccessPolicySet'; data: { apiKeyId: string; accessPolicy: AccessPolicy; at: string } }
+  | { type: 'ApiKeyAccessPolicyRemoved'; data: { apiKeyId: string; at: string } };
 
-export const apiKeyEventTypes: readonly ApiKeyEvent['type'][] = ['ApiKeyIssued'];
+export type ApiKeyEventType = ApiKeyEvent['type'];
+
+export const apiKeyEventTypes: readonly ApiKeyEventType[] = [
+  'ApiKeyIssued',
+  'ApiKeyRenamed',
+  'ApiKeyExpiryChanged',
+  'ApiKeyTypeChanged',
+  'ApiKeyRotated',
+  'ApiKeyRevoked',
+  'ApiKeyAccessPolicySet',
+  'ApiKeyAccessPolicyRemoved',
+];
 export const apiKeyStream = (apiKeyId: string): string => `apiKey-${apiKeyId}`;

@@ -245,18 +245,23 @@ describe('audit logs end to end', () => {
       // (filtered to the accounts of the scenario, so other specs of this file may add accounts of their own)
       const logs = (await projectLogs('?limit=1000')).filter((l) => [a, b, null].includes(l.accountId));
 
+      // Each account gets an account-level key; key entries belong to the project log only.
       expect(logs.map((l) => [l.action, l.accountId])).to.deep.equal([
         ['AccountDeleted', b],
+        ['ApiKeyIssued', null],
         ['AccountCreated', b],
         ['AccountReconnectRequested', a],
         ['AccountStarted', a],
         ['AccountStopped', a],
         ['AccountStarted', a],
         ['AccountUpdated', a],
+        ['ApiKeyIssued', null],
         ['AccountCreated', a],
         ['ApiKeyIssued', null],
         ['ProjectCreated', null],
       ]);
+      expect(logs[1]!.changes).to.deep.include({ level: 'ACCOUNT', accountId: b });
+      expect(logs[8]!.changes).to.deep.include({ level: 'ACCOUNT', accountId: a });
       for (const log of logs) {
         expect(Object.keys(log)).to.have.members(AUDIT_MEMBERS);
         expect(log).to.deep.include({ projectId: DEFAULT_PROJECT_ID, projectName: 'Default project' });
@@ -293,9 +298,9 @@ describe('audit logs end to end', () => {
     it("the other project's key sees only the other project's entries", async () => {
       const logs = await logsOf(`/projects/${OTHER_PROJECT_ID}/auditLogs`, { key: OTHER_KEY });
 
-      expect(logs.map((l) => l.action)).to.deep.equal(['AccountCreated', 'ApiKeyIssued', 'ProjectCreated']);
+      expect(logs.map((l) => l.action)).to.deep.equal(['ApiKeyIssued', 'AccountCreated', 'ApiKeyIssued', 'ProjectCreated']);
       expect(logs.every((l) => l.projectId === OTHER_PROJECT_ID && l.projectName === 'Other project')).to.equal(true);
-      expect(logs[0]!.accountAlias).to.equal('Elsewhere');
+      expect(logs[1]!.accountAlias).to.equal('Elsewhere');
       expect(logs.map((l) => l.accountId)).not.to.include.members([a, b]);
     });
   });

@@ -1,0 +1,28 @@
+import type { Selectable } from 'kysely';
+import type { AccessPolicy } from '../../domain/apiKey/accessPolicy.js';
+import type { ApiKeysTable } from '../../projections/schema.js';
+
+const iso = (value: Date | string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
+
+/** ApiKeyDTO from the api_keys read model and the key's last use; never the value, never the hash. */
+export const toApiKeyDTO = (row: Selectable<ApiKeysTable>, lastUsedAt: Date | string | null | undefined, now: Date) => {
+  const revoked = row.revoked_at !== null;
+  const expired = row.expires_at !== null && new Date(row.expires_at).getTime() <= now.getTime();
+  return {
+    id: row.id,
+    name: row.name,
+    level: row.level as 'PROJECT' | 'ACCOUNT',
+    projectId: row.project_id,
+    accountId: row.account_id,
+    keyType: row.key_type as 'INTEGRATION' | 'AI',
+    keyPrefix: row.key_prefix,
+    expiresAt: iso(row.expires_at),
+    revokedAt: iso(row.revoked_at),
+    revokedReason: (row.revoked_reason ?? null) as 'REVOKED' | 'REPLACED_BY_NEW_AI_KEY' | null,
+    lastUsedAt: iso(lastUsedAt),
+    rotatedAt: iso(row.rotated_at),
+    created: iso(row.created)!,
+    active: !revoked && !expired,
+    accessPolicy: (row.access_policy ?? null) as AccessPolicy | null,
+  };
+};

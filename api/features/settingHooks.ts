@@ -1,0 +1,58 @@
+// What some features need between the request and the store, beyond their schema and `check`: a
+// webhook's URL is checked against the outbound rules (the operator's ALLOW_PRIVATE_OUTBOUND and DNS),
+// and its secrets are sealed before they reach an event and masked in every answer
+// (domain/webhook/secrets.ts). Features without hooks pass through unchanged.
+import type { FeatureSetting } from '../../domain/feature/events.js';
+import { WEBHOOK_FEATURE_TYPE } from '../../domain/webhook/feature.js';
+import { maskWebhookSecrets, sealWebhookSecrets } from '../../domain/webhook/secrets.js';
+import { checkOutboundUrl, OutboundUrlError } from '../../engine/delivery/outboundUrl.js';
+import { ApiError } from '../errors.js';
+import type { Services } from '../services.js';
+
+interface SettingHooks {
+  /** The setting to store; `previous` is the stored one on a PUT. Throws ApiError with what is wrong. */
+  prepare(services: Services, setting: FeatureSetting, previous: FeatureSetting | null): Promise<FeatureSetting>;
+  /** The stored setting as answered. */
+  present(setting: FeatureSetting): FeatureSetting;
+}
+
+const WEBHOOK_URL_CODES = {
+  EMPTY: '[WEBHOOK_URL_INVALID]',
+  INVALID: '[WEBHOOK_URL_INVALID]',
+  PROTOCOL: '[WEBHOOK_URL_INVALID_PROTOCOL]',
+  NOT_ALLOWED: '[WEBHOOK_URL_NOT_ALLOWED]',
+} as const;
+
+/** https only, http too when the operator allows private outbound (closed networks, tests); no private address either way unless allowed. */
+const checkWebhookUrl = async (services: Services, raw: string): Promise<void> => {
+  const allowPrivate = services.config.allowPrivateOutbound;
+  let url: URL;
+  try {
+    url = await checkOutboundUrl(raw, { allowPrivate });
+  } catch (error) {
+    if (error instanceof OutboundUrlError) throw new ApiError(400, WEBHOOK_URL_CODES[error.reason], `featureSetting.url: ${error.message}`);
+    throw error;
+  }
+  if (url.protocol !== 'https:' && !allowPrivate) {
+    throw new ApiError(400, WEBHOOK_URL_CODES.PROTOCOL, 'featureSetting.url: the protocol must be https (http needs ALLOW_PRIVATE_OUTBOUND)');
+  }
+};
+
+const webhookHooks: SettingHooks = {
+  async prepare(services, setting, previous) {
+    await checkWebhookUrl(services, String(setting.url));
+    const sealed = sealWebhookSecrets(setting, previous, { seal: (p) => services.cipher.encrypt(p), unseal: (c) => services.cipher.decrypt(c) });
+    if (!sealed.ok) {
+      throw new ApiError(400, '[VALIDATION_FAILED]', `body.featureSetting: ${sealed.problem}`, [{ field: 'body.featureSetting.authentication', message: sealed.problem }]);
+    }
+    return sealed.setting;
+  },
+  present: maskWebhookSecrets,
+};
+
+const hooks: Readonly<Record<string, SettingHooks>> = { [WEBHOOK_FEATURE_TYPE]: webhookHooks };
+
+export const prepareSetting = (services: Services, setting: FeatureSetting, previous: FeatureSetting | null): Promise<FeatureSetting> =>
+  hooks[setting.type]?.prepare(services, setting, previous) ?? Promise.resolve(setting);
+
+export const presentSetting = (setting: FeatureSetting): FeatureSetting => hooks[setting.type]?.present(setting) ?? setting;

@@ -1,0 +1,135 @@
+// No endpoint returns or changes another project's data (OWASP API1, BOLA). Every operation of the
+// OpenAPI document (taken from the route declarations, so a new route is walked without editing this
+// file) is called with a key of project B, its path parameters filled with ids of project A's
+// resources and its body valid where this file knows how. None may answer 2xx for A's ids; an
+// operation without ids may answer, but never with anything of A; and afterwards A is exactly as it
+// was, and no event B caused touches a stream of A.
+import { expect } from 'chai';
+import { sql } from 'kysely';
+import { declareRoutes } from '../../api/app.js';
+import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
+import { createOtherProject, startTestService, type TestService, validAccount } from '../support/service.js';
+import { eventually, startedAccount } from '../support/trading.js';
+
+const A = DEFAULT_PROJECT_ID;
+const B = '99999999-9999-4999-8999-999999999999';
+const B_KEY = 'isolation-project-b-key-0123456789abcdef';
+
+/** Bodies valid for the operations this file knows, so the walk reaches the ownership check behind validation. */
+const bodies = (a: Record<string, string>): Record<string, unknown> => ({
+  createCopier: { fromAccountId: a.master },
+  updateCopier: { multiplier: 3 },
+  setSymbolMappings: [{ masterSymbol: 'BTCUSD', slaveSymbol: 'BTCUSD' }],
+  createAccount: validAccount({ alias: 'B account from the walk', loginAccountNumber: '8800777' }),
+  updateAccount: { alias: 'taken over' },
+  openPosition: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 },
+  sendOrder: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 },
+  modifyPosition: { stopLoss: null },
+  createApiKey: { name: 'walk' },
+  updateApiKey: { name: 'taken over' },
+  setApiKeyAccessPolicy: { enabled: true, ipWhitelist: ['192.0.2.1'] },
+});
+
+const queries: Record<string, string> = {
+  positionHistory: '?start=2020-01-01T00:00:00Z&stop=2030-01-01T00:00:00Z',
+};
+
+describe('no endpoint reveals or changes another project\'s data', function () {
+  this.timeout(60000);
+  let t: TestService;
+  /** Ids of project A's resources, by path parameter name. */
+  const a: Record<string, string> = {};
+
+  /** Everything A can see of itself, as A sees it. */
+  const snapshotOfA = async () => {
+    const get = async (path: string) => (await t.call('GET', path)).body;
+    const keys = ((await get(`/projects/${A}/apiKeys`)) as Record<string, unknown>[]).map(({ lastUsedAt: _used, ...rest }) => rest);
+    return {
+      accounts: await get('/accounts?limit=1000'),
+      deleted: await get('/accounts?accountStatusId=4'),
+      master: await get(`/accounts/${a.master}`),
+      slave: await get(`/accounts/${a.accountId}`),
+      copiers: await get(`/accounts/${a.accountId}/copiers`),
+      mappings: await get(`/accounts/${a.accountId}/copiers/${a.copierId}/symbolMappings`),
+      // what the position is, not what it is worth at the moment
+      positions: ((await get(`/accounts/${a.accountId}/positions`)) as Record<string, unknown>[]).map(({ currentPrice: _p, profit: _v, ...rest }) => rest),
+      keys,
+      async: await get('/accounts/async'),
+      auditEntries: ((await get(`/projects/${A}/auditLogs?limit=1000`)) as unknown[]).length,
+    };
+  };
+
+  before(async () => {
+    t = await startTestService();
+    await createOtherProject(t, B, B_KEY);
+    a.master = await startedAccount(t, 'A master');
+    a.accountId = await startedAccount(t, 'A slave');
+    const copier = await t.call('POST', `/accounts/${a.accountId}/copiers`, { body: { fromAccountId: a.master } });
+    a.copierId = copier.body.id;
+    const opened = await t.call('POST', `/accounts/${a.accountId}/positions`, { body: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 } });
+    expect(opened.status, JSON.stringify(opened.body)).to.equal(204);
+    a.positionId = opened.headers.get('x-position-id')!;
+    a.symbol = 'BTCUSD';
+    a.projectId = A;
+    a.apiKeyId = (await t.call('GET', `/accounts/${a.accountId}/apiKeys`)).body[0].id;
+    // accepted (the name never resolves, so it is checked again, and fails, at delivery)
+    const queued = await t.call('POST', '/accounts', { body: validAccount({ alias: 'A async', loginAccountNumber: '8800778', callbackUrl: 'https://callback.invalid/cb' }) });
+    expect(queued.status, JSON.stringify(queued.body)).to.equal(202);
+    a.requestId = queued.body.requestId;
+    await eventually(async () => ((await t.call('GET', `/accounts/async/${a.requestId}`)).body.status === 'COMPLETED' ? true : undefined), 10000, 'the async creation');
+  });
+  after(() => t?.stop());
+
+  it("walks every operation with project B's key and A's ids: never 2xx, nothing of A in any answer, A unchanged", async () => {
+    const before = await snapshotOfA();
+    const ids = Object.values(a).filter((v) => v !== 'BTCUSD');
+    const specs = declareRoutes(t.service.services).specs;
+    const sample = bodies(a);
+    const findings: string[] = [];
+
+    for (const spec of specs) {
+      const names = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      // a parameter this file does not know (a feature id...) gets a fresh UUID: nothing of anyone
+      const path = spec.path.replace(/\{(\w+)\}/g, (_m, name: string) => a[name] ?? crypto.randomUUID());
+      const known = sample[spec.operationId];
+      const body = spec.body ? (known ?? {}) : undefined;
+      const res = await t.call(spec.method.toUpperCase(), `${path}${queries[spec.operationId] ?? ''}`, { key: B_KEY, ...(body !== undefined ? { body } : {}) });
+      const text = JSON.stringify(res.body ?? '') + JSON.stringify([...res.headers.entries()]);
+      const label = `${spec.method.toUpperCase()} ${spec.path} -> ${res.status}`;
+      if (names.length > 0) {
+        // validation may answer first where this file does not know a valid body; it reveals nothing
+        const allowed = spec.body && known === undefined ? [400, 403, 404] : [403, 404];
+        if (!allowed.includes(res.status)) findings.push(`${label}: ${text.slice(0, 200)}`);
+      }
+      // an error may repeat what was asked ("account X not found"); anything else of A is a leak
+      const asked = path + JSON.stringify(body ?? '');
+      for (const id of ids) if (text.includes(id) && !asked.includes(id)) findings.push(`${label} shows ${id}`);
+    }
+
+    expect(findings).to.deep.equal([]);
+    expect(await snapshotOfA()).to.deep.equal(before);
+    // what B wrote during the walk is B's alone
+    const events = await sql<{ stream_name: string; data: unknown }>`SELECT stream_name, data FROM es_events WHERE metadata->>'projectId' = ${B}`
+      .execute(t.service.services.db);
+    expect(events.rows.length, 'the walk created B\'s own account').to.be.greaterThan(0);
+    for (const row of events.rows) {
+      for (const id of ids) expect(`${row.stream_name} ${JSON.stringify(row.data)}`, `an event of B`).not.to.include(id);
+    }
+  });
+
+  it("B's own resources cannot point at A's: a copier from A's account, a key for A's account, A's ids in filters", async () => {
+    const own = await t.call('POST', '/accounts', { key: B_KEY, body: validAccount({ alias: 'B own' }) });
+    expect(own.status).to.equal(200);
+
+    const copier = await t.call('POST', `/accounts/${own.body.id}/copiers`, { key: B_KEY, body: { fromAccountId: a.master } });
+    const key = await t.call('POST', `/projects/${B}/apiKeys`, { key: B_KEY, body: { name: 'for A', accountId: a.accountId } });
+    const audit = await t.call('GET', `/accounts/${a.accountId}/auditLogs`, { key: B_KEY });
+
+    expect(copier.status).to.equal(404);
+    expect(key.status).to.equal(404);
+    expect(audit.status).to.equal(404);
+    expect((await t.call('GET', `/accounts/${own.body.id}/copiers`, { key: B_KEY })).body).to.deep.equal([]);
+    expect((await t.call('GET', `/projects/${B}/apiKeys`, { key: B_KEY })).body.map((k: { accountId: string | null }) => k.accountId))
+      .not.to.include(a.accountId);
+  });
+});
