@@ -1,5 +1,6 @@
 // Configuration comes from environment variables only, validated at start with a clear message.
 import path from 'node:path';
+import { isTimeZone } from '../domain/analytics/periods.js';
 
 export interface Config {
   readonly port: number;
@@ -13,6 +14,12 @@ export interface Config {
   readonly trustedProxies: readonly string[];
   /** How long a write waits for the read models to include its events. */
   readonly readModelWaitMs: number;
+  /** The operator's own domain: it and its subdomains are allowed CORS origins of every key. */
+  readonly operatorDomain: string | null;
+  /** Callbacks (and webhooks) may go to loopback, private, link-local... addresses: for tests and closed networks. */
+  readonly allowPrivateOutbound: boolean;
+  /** IANA time zone of days, weeks and months (profits, metrics, limits, targets). */
+  readonly timeZone: string;
 }
 
 export class ConfigError extends Error {}
@@ -27,6 +34,15 @@ const integer = (name: string, value: string | undefined, fallback: number, min:
 
 const optional = (value: string | undefined): string | null => (value === undefined || value.trim() === '' ? null : value.trim());
 
+const flag = (name: string, value: string | undefined): boolean => {
+  const text = optional(value)?.toLowerCase();
+  if (text === undefined || text === null || text === 'false' || text === '0') return false;
+  if (text === 'true' || text === '1') return true;
+  throw new ConfigError(`${name} must be true or false, got "${value}"`);
+};
+
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   const databaseUrl = optional(env.DATABASE_URL);
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -40,6 +56,12 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   if (bootstrapApiKey && bootstrapApiKey.length < 16) {
     throw new ConfigError('BOOTSTRAP_API_KEY must be at least 16 characters long');
   }
+  const operatorDomain = optional(env.OPERATOR_DOMAIN)?.toLowerCase() ?? null;
+  if (operatorDomain && !DOMAIN.test(operatorDomain)) {
+    throw new ConfigError(`OPERATOR_DOMAIN must be a domain name such as copytrade.example.com, got "${env.OPERATOR_DOMAIN}"`);
+  }
+  const timeZone = optional(env.TIME_ZONE) ?? 'UTC';
+  if (!isTimeZone(timeZone)) throw new ConfigError(`TIME_ZONE must be an IANA time zone such as Europe/London, got "${timeZone}"`);
   return {
     port: integer('PORT', env.PORT, 8080, 0, 65535),
     host: optional(env.HOST) ?? '0.0.0.0',
@@ -50,5 +72,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     credentialsKey: optional(env.CREDENTIALS_KEY),
     trustedProxies: (optional(env.TRUSTED_PROXIES) ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     readModelWaitMs: integer('READ_MODEL_WAIT_MS', env.READ_MODEL_WAIT_MS, 10000, 100, 600000),
+    operatorDomain,
+    allowPrivateOutbound: flag('ALLOW_PRIVATE_OUTBOUND', env.ALLOW_PRIVATE_OUTBOUND),
+    timeZone,
   };
 };

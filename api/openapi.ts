@@ -56,7 +56,7 @@ export const buildOpenApi = (specs: readonly RouteSpec[], version: string): Json
     const generic = { ...(spec.body ? errorResponses(413, 415) : {}), ...errorResponses(500), ...spec.responses };
     for (const [status, r] of Object.entries(generic) as [string, ResponseSpec][]) {
       const out: Record<string, Json> = { description: r.description };
-      if (r.schema) out.content = { 'application/json': { schema: collect(r.schema, components) } };
+      if (r.schema) out.content = { [r.contentType ?? 'application/json']: { schema: collect(r.schema, components) } };
       if (r.headers) {
         out.headers = Object.fromEntries(
           Object.entries(r.headers).map(([name, h]) => [name, { description: h.description, schema: collect(h.schema, components) }]),

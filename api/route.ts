@@ -2,8 +2,11 @@
 // schemas, and every path parameter, query and body is validated before the handler runs.
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import express, { type Request, type Response } from 'express';
+import type { AccessPolicy } from '../domain/apiKey/accessPolicy.js';
 import type { RequestContext } from '../domain/shared/command.js';
+import { applyFieldAccess, enforceEndpointAccess, withHideableFields } from './apiKeys/enforcement.js';
 import { ApiError } from './errors.js';
+import { errorResponses } from './shared/schemas.js';
 import { validate } from './validation.js';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
@@ -13,6 +16,8 @@ export interface Caller {
   readonly projectId: string;
   readonly level: 'PROJECT' | 'ACCOUNT';
   readonly accountId: string | null;
+  /** The key's access policy when it is enabled (spec "Access policy of an API key"); null restricts nothing. */
+  readonly accessPolicy?: AccessPolicy | null;
 }
 
 export interface HandlerInput<P, Q, B> {
@@ -27,12 +32,16 @@ export interface HandlerInput<P, Q, B> {
 export interface HandlerOutput {
   readonly status?: number;
   readonly body?: unknown;
+  /** A body that is not JSON (an SVG picture), sent as is with its content type. */
+  readonly raw?: { readonly contentType: string; readonly body: string };
   readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface ResponseSpec {
   readonly description: string;
   readonly schema?: TSchema;
+  /** Default application/json; another type means the body is sent raw (HandlerOutput.raw). */
+  readonly contentType?: string;
   readonly headers?: Readonly<Record<string, { readonly description: string; readonly schema: TSchema }>>;
 }
 
@@ -65,13 +74,22 @@ export class Routes {
   readonly specs: RouteSpec[] = [];
 
   add<P, Q, B>(spec: RouteSpec<P, Q, B>): void {
-    this.specs.push(spec as unknown as RouteSpec);
+    // Declared as a restricted key may receive them: see api/apiKeys/enforcement.ts.
+    // Any authenticated operation may meet the key's access policy (IP, endpoint, origin, AI key): 403.
+    const declared = spec.authenticated === false ? spec.responses : { ...errorResponses(403), ...spec.responses };
+    const responses = Object.fromEntries(
+      Object.entries(declared).map(([status, r]) => [status, r.schema ? { ...r, schema: withHideableFields(r.schema) } : r]),
+    );
+    this.specs.push({ ...spec, responses } as unknown as RouteSpec);
   }
 
   mount(router: express.Router, resolve: (req: Request, res: Response) => { caller: Caller | null; context: RequestContext }): void {
     for (const spec of this.specs) {
       router[spec.method](expressPath(spec.path), async (req, res, next) => {
         try {
+          const { caller, context } = resolve(req, res);
+          // Before anything else looks at the request: a blocked call learns nothing, not even about its input.
+          enforceEndpointAccess(caller?.accessPolicy, spec.path, req);
           const params = spec.params ? validate(spec.params, { ...req.params }, 'path') : {};
           const query = validate(spec.query ?? EMPTY_QUERY, { ...(req.query as object) }, 'query');
           let body: unknown = undefined;
@@ -90,12 +108,12 @@ export class Routes {
             const empty = typeof req.body === 'object' && req.body !== null && Object.keys(req.body).length === 0;
             if (!empty) throw new ApiError(400, '[VALIDATION_FAILED]', 'this endpoint takes no request body');
           }
-          const { caller, context } = resolve(req, res);
           const out = await spec.handler({ params, query, body, caller: caller!, context, req } as HandlerInput<unknown, unknown, unknown>);
           if (out.headers) res.set(out.headers);
           const status = out.status ?? 200;
-          if (out.body === undefined) res.status(status).end();
-          else res.status(status).json(out.body);
+          if (out.raw) res.status(status).type(out.raw.contentType).send(out.raw.body);
+          else if (out.body === undefined) res.status(status).end();
+          else res.status(status).json(applyFieldAccess(caller?.accessPolicy, spec.responses[status]?.schema, out.body));
         } catch (error) {
           next(error);
         }

@@ -4,7 +4,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { declareRoutes } from '../../api/app.js';
 import { errorResponses } from '../../api/shared/schemas.js';
-import type { RouteSpec } from '../../api/route.js';
+import type { ResponseSpec, RouteSpec } from '../../api/route.js';
 import type { Services } from '../../api/services.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
@@ -24,6 +24,11 @@ export const checkResponse = (method: string, route: string, status: number, bod
   if (!match) return; // unknown routes and methods: 404/405, checked by their own specs
   const declared = match.spec.responses[status] ?? (generic as Record<number, (typeof generic)[401]>)[status];
   if (!declared) throw new Error(`${method} ${match.spec.path} answered ${status}, which its OpenAPI operation does not declare`);
+  const { contentType } = declared as ResponseSpec;
+  if (contentType && contentType !== 'application/json') {
+    if (typeof body !== 'string' || body.length === 0) throw new Error(`${method} ${match.spec.path} ${status} should send a ${contentType} body`);
+    return;
+  }
   if (!declared.schema) {
     if (body !== undefined && body !== '') throw new Error(`${method} ${match.spec.path} ${status} declares no body but sent one`);
     return;

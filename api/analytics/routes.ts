@@ -1,0 +1,139 @@
+// Performance metrics, their picture and the data collector (spec: "Accounts": performanceMetrics,
+// dataCollector). Everything is computed from the read models of events (history, data_collector), so
+// a rebuild gives the same numbers.
+import { type Static, Type } from '@sinclair/typebox';
+import { performanceMetrics, type MetricsInput, type PerformanceMetrics } from '../../domain/analytics/metrics.js';
+import { boundOf } from '../../domain/analytics/periods.js';
+import { balanceOperationsOf, tradesOf } from '../../projections/history/queries.js';
+import { loadAccount } from '../accounts/routes.js';
+import { AccountIdParams } from '../accounts/schemas.js';
+import { ApiError } from '../errors.js';
+import type { Routes } from '../route.js';
+import type { Services } from '../services.js';
+import { errorResponses } from '../shared/schemas.js';
+import { type CurvePoint, equityChartSvg } from './chart.js';
+import { DataCollectorQuery, DataCollectorRecordDTO, MetricsQuery, PerformanceMetricsDTO } from './schemas.js';
+
+const DEFAULT_SAMPLE_LIMIT = 10_000;
+
+const METRICS_DESCRIPTION = `Computed from the account's closed trades, balance operations and data-collector samples (the read models of its events). startDate and endDate (inclusive; a date means the whole day in the service's TIME_ZONE) bound trades by close time, balance operations and samples by time; without them, the whole history.
+
+Definitions: a trade is one closed volume (a position closed in parts counts each part); its result is profit + swap + commission; a win is a result above 0, a loss below 0, break-even exactly 0. The balance curve is the balance after each trade and balance operation, from the balance at the start of the range; a drawdown episode runs from a peak until the balance reaches a new peak, its depth is (peak - balance) / peak, and deposits and withdrawals shift the peak instead of counting as results. Recovery time: hours from a peak to the new peak, over recovered episodes. Time in drawdown: the share of the range's time spent below the peak. Smoothness: R² of a straight line fitted to the equity curve (samples when at least two, else the balance curve). Volatility: standard deviation of day-to-day returns of end-of-day equity. Collector members come from the samples (equity drawdown from the running peak of equity, floating P&L). Score: 30 % profit factor (3 or more = 100), 20 % win rate, 25 % drawdown (100 - 2 x max drawdown %), 15 % smoothness, 10 % experience (30 trading days = 100). Days, weeks (ISO, from Monday) and months are those of the service's TIME_ZONE (default UTC).`;
+
+/** Everything performanceMetrics needs for one account and range. */
+export const metricsInput = async (services: Services, accountId: string, from: string | null, to: string | null): Promise<MetricsInput> => {
+  let samples = services.db.selectFrom('data_collector_samples').selectAll().where('account_id', '=', accountId);
+  if (from) samples = samples.where('time', '>=', new Date(from));
+  if (to) samples = samples.where('time', '<=', new Date(to));
+  const collector = await services.db.selectFrom('features').select('id').where('scope_kind', '=', 'account').where('account_id', '=', accountId)
+    .where('type', '=', 'FeatureDataCollectorDTO').executeTakeFirst();
+  return {
+    trades: await tradesOf(services.db, accountId, to),
+    balanceOperations: await balanceOperationsOf(services.db, accountId, to),
+    samples: (await samples.orderBy('time').execute()).map((s) => ({
+      time: new Date(s.time).toISOString(), balance: s.balance, equity: s.equity, floating: s.floating_pnl,
+    })),
+    from,
+    to,
+    zone: services.config.timeZone,
+    dataCollectorEnabled: collector !== undefined,
+  };
+};
+
+export const analyticsRoutes = (routes: Routes, services: Services): void => {
+  const range = (query: Static<typeof MetricsQuery>) => {
+    const zone = services.config.timeZone;
+    const from = query.startDate ? boundOf(query.startDate, false, zone) : null;
+    const to = query.endDate ? boundOf(query.endDate, true, zone) : null;
+    if (from && to && Date.parse(from) > Date.parse(to)) throw new ApiError(400, '[VALIDATION_FAILED]', 'startDate must not be after endDate');
+    return { from, to };
+  };
+  const metricsOf = async (accountId: string, query: Static<typeof MetricsQuery>): Promise<{ input: MetricsInput; metrics: PerformanceMetrics }> => {
+    const { from, to } = range(query);
+    const input = await metricsInput(services, accountId, from, to);
+    return { input, metrics: performanceMetrics(input) };
+  };
+
+  routes.add<{ accountId: string }, Static<typeof MetricsQuery>, unknown>({
+    method: 'get',
+    path: '/accounts/{accountId}/performanceMetrics',
+    tag: 'Analytics',
+    operationId: 'performanceMetrics',
+    summary: 'Performance metrics of the account',
+    description: METRICS_DESCRIPTION,
+    params: AccountIdParams,
+    query: MetricsQuery,
+    responses: { 200: { description: 'the metrics', schema: PerformanceMetricsDTO }, ...errorResponses(400, 401, 404) },
+    async handler({ params, caller, query }) {
+      await loadAccount(services, caller, params.accountId);
+      return { body: (await metricsOf(params.accountId, query)).metrics };
+    },
+  });
+
+  routes.add<{ accountId: string }, Static<typeof MetricsQuery>, unknown>({
+    method: 'get',
+    path: '/accounts/{accountId}/performanceMetrics/chart.svg',
+    tag: 'Analytics',
+    operationId: 'performanceChart',
+    summary: 'Equity and drawdown chart (SVG)',
+    description:
+      'An SVG picture to open in a browser: equity (and balance, dashed) over time, and the drawdown from the running peak beneath, for the same range as performanceMetrics. Drawn from the data-collector samples when there are at least two, else from the balance after each closed trade and balance operation.',
+    params: AccountIdParams,
+    query: MetricsQuery,
+    responses: { 200: { description: 'the chart', contentType: 'image/svg+xml', schema: Type.String() }, ...errorResponses(400, 401, 404) },
+    async handler({ params, caller, query }) {
+      const account = await loadAccount(services, caller, params.accountId);
+      const { input, metrics } = await metricsOf(params.accountId, query);
+      let points: CurvePoint[];
+      if (input.samples.length >= 2) {
+        points = input.samples.map((s) => ({ time: Date.parse(s.time), equity: s.equity, balance: s.balance }));
+      } else {
+        // The balance curve: everything before the range sums into its starting level.
+        const events = [
+          ...input.trades.map((t) => ({ time: Date.parse(t.closeTime), amount: t.profit + t.swap + t.commission })),
+          ...input.balanceOperations.map((b) => ({ time: Date.parse(b.time), amount: b.amount })),
+        ].sort((a, b) => a.time - b.time);
+        const fromMs = input.from ? Date.parse(input.from) : Number.NEGATIVE_INFINITY;
+        let level = events.filter((e) => e.time < fromMs).reduce((s, e) => s + e.amount, 0);
+        points = events.filter((e) => e.time >= fromMs).map((e) => {
+          level += e.amount;
+          return { time: e.time, equity: Math.round(level * 100) / 100, balance: Math.round(level * 100) / 100 };
+        });
+      }
+      const name = account.alias ?? `${account.login_server} / ${account.login_account_number}`;
+      const subtitle = `${metrics.totalTrades} trades, net ${metrics.netProfit.toFixed(2)}, max drawdown ${metrics.maxDrawdown.toFixed(2)} %, score ${metrics.score}` +
+        (input.samples.length >= 2 ? ' (equity from the data collector)' : ' (balance after each close)');
+      return { raw: { contentType: 'image/svg+xml', body: equityChartSvg(name, subtitle, points) } };
+    },
+  });
+
+  routes.add<{ accountId: string }, Static<typeof DataCollectorQuery>, unknown>({
+    method: 'get',
+    path: '/accounts/{accountId}/dataCollector',
+    tag: 'Analytics',
+    operationId: 'dataCollector',
+    summary: 'The data collector time series (equity, balance, floating P&L)',
+    description:
+      'Samples taken while FeatureDataCollectorDTO is on (every intervalSeconds, default 60, while the account is connected), oldest first. limit: the last N samples of the range (default 10000); -1 = all. startTime and endTime (inclusive) bound the range.',
+    params: AccountIdParams,
+    query: DataCollectorQuery,
+    responses: { 200: { description: 'samples, oldest first', schema: Type.Array(DataCollectorRecordDTO) }, ...errorResponses(400, 401, 404) },
+    async handler({ params, caller, query }) {
+      await loadAccount(services, caller, params.accountId);
+      const limit = query.limit ?? DEFAULT_SAMPLE_LIMIT;
+      if (limit === 0) throw new ApiError(400, '[VALIDATION_FAILED]', 'query.limit must be -1 (all) or at least 1', [{ field: 'query.limit', message: 'must be -1 or at least 1' }]);
+      if (query.startTime && query.endTime && Date.parse(query.startTime) > Date.parse(query.endTime)) {
+        throw new ApiError(400, '[VALIDATION_FAILED]', 'startTime must not be after endTime');
+      }
+      let q = services.db.selectFrom('data_collector_samples').selectAll().where('account_id', '=', params.accountId);
+      if (query.startTime) q = q.where('time', '>=', new Date(query.startTime));
+      if (query.endTime) q = q.where('time', '<=', new Date(query.endTime));
+      q = q.orderBy('time', 'desc');
+      if (limit !== -1) q = q.limit(limit);
+      const rows = (await q.execute()).reverse();
+      return {
+        body: rows.map((r) => ({ time: new Date(r.time).toISOString(), balance: r.balance, equity: r.equity, floatingPnl: r.floating_pnl, margin: r.margin })),
+      };
+    },
+  });
+};

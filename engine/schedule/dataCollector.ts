@@ -1,0 +1,81 @@
+// The data collector's sampler (spec: FeatureDataCollectorDTO): every second it looks for connected
+// accounts whose feature is on and whose interval has passed, reads their venue and records an
+// AccountSampled event. A sample's time is the start of its interval and its event id derives from
+// it, so a restart or a second look in the same interval records it once.
+import type { Kysely } from 'kysely';
+import { v5 as uuidv5 } from 'uuid';
+import { DEFAULT_SAMPLE_INTERVAL_SECONDS, samplesStream, type SampleEvent } from '../../domain/analytics/dataCollector.js';
+import type { ReadModels } from '../../projections/schema.js';
+import type { EventStore } from '../../store/port.js';
+import type { AccountConnections } from '../venues/connections.js';
+
+const SAMPLE_NAMESPACE = 'c2d8e5a1-7b44-4f0e-9d3a-51e6b8f0c7d2';
+const TICK_MS = 1000;
+
+export interface DataCollectorDeps {
+  readonly store: EventStore;
+  readonly db: Kysely<ReadModels>;
+  readonly connections: AccountConnections;
+  readonly clock: () => Date;
+  readonly log: { error(message: string, error: unknown): void };
+}
+
+export class DataCollector {
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  /** Per account, the start of the last interval sampled. */
+  private readonly sampled = new Map<string, number>();
+
+  constructor(private readonly deps: DataCollectorDeps) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = true;
+      this.tick().catch((error: unknown) => this.deps.log.error('data collector tick failed', error)).finally(() => {
+        this.running = false;
+      });
+    }, TICK_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Samples every account that is due now. */
+  async tick(): Promise<void> {
+    const rows = await this.deps.db.selectFrom('features').select(['account_id', 'setting'])
+      .where('scope_kind', '=', 'account').where('type', '=', 'FeatureDataCollectorDTO').execute();
+    const now = this.deps.clock().getTime();
+    for (const row of rows) {
+      const accountId = row.account_id;
+      if (!accountId) continue;
+      const interval = ((row.setting as { intervalSeconds?: number }).intervalSeconds ?? DEFAULT_SAMPLE_INTERVAL_SECONDS) * 1000;
+      const bucket = Math.floor(now / interval) * interval;
+      if (this.sampled.get(accountId) === bucket) continue;
+      const connection = this.deps.connections.connection(accountId);
+      if (!connection) continue;
+      const info = await connection.accountInformation();
+      const at = new Date(bucket).toISOString();
+      const event: SampleEvent = {
+        type: 'AccountSampled',
+        data: {
+          accountId,
+          at,
+          balance: info.balance,
+          equity: info.equity,
+          floatingPnl: Math.round((info.equity - info.balance - info.credit) * 100) / 100,
+          margin: info.margin,
+        },
+      };
+      await this.deps.store.appendToStream(
+        samplesStream(accountId),
+        { id: uuidv5(`${accountId}/${at}`, SAMPLE_NAMESPACE), type: event.type, data: event.data, metadata: { correlationId: `sample:${accountId}`, receivedAt: new Date(now).toISOString() } },
+        { expectedRevision: 'any' },
+      );
+      this.sampled.set(accountId, bucket);
+    }
+  }
+}

@@ -1,0 +1,27 @@
+// The data-collector read model: one row per sample (DataCollectorRecordDTO).
+import { sql } from 'kysely';
+import type { SampleEvent } from '../../domain/analytics/dataCollector.js';
+import type { Projection } from '../projection.js';
+
+export const dataCollectorProjection: Projection = {
+  name: 'data_collector',
+  version: 1,
+  handles: ['AccountSampled'],
+  tables: ['data_collector_samples'],
+  async createTables(db, schema) {
+    await sql`CREATE TABLE ${sql.id(schema, 'data_collector_samples')} (
+      account_id uuid NOT NULL,
+      time timestamptz NOT NULL,
+      balance double precision NOT NULL,
+      equity double precision NOT NULL,
+      floating_pnl double precision NOT NULL,
+      margin double precision NOT NULL,
+      PRIMARY KEY (account_id, time))`.execute(db);
+  },
+  async apply(db, recorded) {
+    const { data } = recorded as unknown as SampleEvent;
+    await db.insertInto('data_collector_samples').values({
+      account_id: data.accountId, time: data.at, balance: data.balance, equity: data.equity, floating_pnl: data.floatingPnl, margin: data.margin,
+    }).onConflict((oc) => oc.columns(['account_id', 'time']).doNothing()).execute();
+  },
+};

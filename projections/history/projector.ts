@@ -1,0 +1,73 @@
+// The history read model: every closed volume (full and partial closes) and every balance operation
+// of every account, as its venue reported them. Performance metrics and account information's results
+// are computed from it (domain/analytics/metrics.ts), so they can be explained from the events.
+import { sql } from 'kysely';
+import type { PositionsEvent } from '../../domain/positions/events.js';
+import type { Projection } from '../projection.js';
+
+export const historyProjection: Projection = {
+  name: 'history',
+  version: 1,
+  handles: ['PositionPartiallyClosed', 'PositionClosed', 'BalanceChanged'],
+  tables: ['closed_trades', 'balance_operations'],
+  async createTables(db, schema) {
+    await sql`CREATE TABLE ${sql.id(schema, 'closed_trades')} (
+      account_id uuid NOT NULL,
+      trade_id text NOT NULL,
+      position_id text NOT NULL,
+      symbol text NOT NULL,
+      side text NOT NULL,
+      volume double precision NOT NULL,
+      open_price double precision NOT NULL,
+      open_time timestamptz NOT NULL,
+      close_price double precision NOT NULL,
+      close_time timestamptz NOT NULL,
+      profit double precision NOT NULL,
+      swap double precision NOT NULL,
+      commission double precision NOT NULL,
+      reason text NOT NULL,
+      PRIMARY KEY (account_id, trade_id))`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'closed_trades')} (account_id, close_time)`.execute(db);
+    await sql`CREATE TABLE ${sql.id(schema, 'balance_operations')} (
+      account_id uuid NOT NULL,
+      operation_id text NOT NULL,
+      time timestamptz NOT NULL,
+      amount double precision NOT NULL,
+      comment text,
+      PRIMARY KEY (account_id, operation_id))`.execute(db);
+  },
+  async apply(db, recorded) {
+    const event = recorded as unknown as PositionsEvent;
+    switch (event.type) {
+      case 'PositionPartiallyClosed':
+      case 'PositionClosed': {
+        const t = event.data.trade;
+        await db.insertInto('closed_trades').values({
+          account_id: event.data.accountId,
+          trade_id: t.tradeId,
+          position_id: t.positionId,
+          symbol: t.symbol,
+          side: t.orderType,
+          volume: t.volume,
+          open_price: t.openPrice,
+          open_time: t.openTime,
+          close_price: t.closePrice,
+          close_time: t.closeTime,
+          profit: t.profit,
+          swap: t.swap,
+          commission: t.commission,
+          reason: t.reason,
+        }).onConflict((oc) => oc.columns(['account_id', 'trade_id']).doNothing()).execute();
+        return;
+      }
+      case 'BalanceChanged': {
+        const o = event.data.operation;
+        await db.insertInto('balance_operations').values({ account_id: event.data.accountId, operation_id: o.operationId, time: o.time, amount: o.amount, comment: o.comment })
+          .onConflict((oc) => oc.columns(['account_id', 'operation_id']).doNothing()).execute();
+        return;
+      }
+      default:
+        return;
+    }
+  },
+};

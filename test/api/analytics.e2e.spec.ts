@@ -1,0 +1,234 @@
+// Performance metrics, the chart and the data collector end to end (spec: "Accounts":
+// performanceMetrics, dataCollector): trades at the simulated venue with pinned quotes, so every
+// result is known in advance, and the metrics worked out by hand below.
+//
+// Day 1, Wednesday 2026-01-07 (UTC), balance 10,000 (the initial deposit):
+//   1. EURUSD Buy 1 at 1.0851, closed at 1.0871: profit 200, commission -7   ->  +193   balance 10,193 (peak)
+//   2. EURUSD Sell 0.5 at 1.0871, closed at 1.0891: profit -100, commission -3.5 -> -103.5 balance 10,089.5
+//   3. US500 Buy 1 at 5200 (bid = ask), closed at 5200: 0, no commission     ->    0    break-even
+// Day 2, Thursday 2026-01-08:
+//   deposit 1,000 (balance 11,089.5; the peak shifts to 11,193)
+//   4. EURUSD Buy 0.2 at 1.0891, closed at 1.0951: profit 120, commission -1.4 ->  +118.6 balance 11,208.1 (new peak)
+// So: 4 trades, 2 wins, 1 loss, 1 break-even; gross profit 311.6, gross loss -103.5, net 208.1;
+// one drawdown episode of 103.5 / 10,193 = 1.0154 %, recovered a day after its peak.
+import { expect } from 'chai';
+import { sql } from 'kysely';
+import { simulatedLogin } from '../../engine/venues/host.js';
+import { allProjections } from '../../projections/all.js';
+import { rebuildProjection } from '../../projections/rebuild.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { eventually, movableClock, pinQuotes, positionsOf, startedAccount } from '../support/trading.js';
+
+const DAY = 24 * 3_600_000;
+
+describe('Performance metrics, chart and data collector end to end', function () {
+  this.timeout(60_000);
+  const clock = movableClock();
+  let t: TestService;
+  let account: string;
+  let login: string;
+  let live: Record<string, unknown>;
+
+  const metrics = async (query = '') => {
+    const res = await t.call('GET', `/accounts/${account}/performanceMetrics${query}`);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response bodies freely
+    return res.body as Record<string, any>;
+  };
+  const open = async (body: Record<string, unknown>): Promise<string> => {
+    const res = await t.call('POST', `/accounts/${account}/positions`, { body });
+    expect(res.status, JSON.stringify(res.body)).to.equal(204);
+    return res.headers.get('x-position-id')!;
+  };
+  const close = async (id: string, trades: number) => {
+    expect((await t.call('DELETE', `/accounts/${account}/positions/${id}`)).status).to.equal(204);
+    expect(await positionsOf(t, account)).to.deep.equal([]);
+    await eventually(async () => ((await metrics()).totalTrades === trades ? true : undefined), 5000, `trade ${trades} in the history`);
+  };
+
+  before(async () => {
+    t = await startTestService({ clock });
+    account = await startedAccount(t, 'analytics');
+    login = simulatedLogin((await t.call('GET', `/accounts/${account}`)).body);
+
+    await pinQuotes(t, { EURUSD: [1.085, 1.0851], US500: [5200, 5200] });
+    const first = await open({ symbol: 'EURUSD', orderType: 'Buy', volume: 1 });
+    await pinQuotes(t, { EURUSD: [1.0871, 1.0872] });
+    await close(first, 1);
+    const second = await open({ symbol: 'EURUSD', orderType: 'Sell', volume: 0.5 });
+    await pinQuotes(t, { EURUSD: [1.089, 1.0891] });
+    await close(second, 2);
+    await close(await open({ symbol: 'US500', orderType: 'Buy', volume: 1 }), 3);
+
+    clock.advance(DAY);
+    await t.service.services.venues.desk((venue) => venue.deposit(login, 1000, 'top up'));
+    await eventually(async () => ((await metrics()).deposits === 11_000 ? true : undefined), 5000, 'the deposit in the history');
+    const fourth = await open({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.2 });
+    await pinQuotes(t, { EURUSD: [1.0951, 1.0952] });
+    await close(fourth, 4);
+  });
+  after(() => t?.stop());
+
+  it('computes the hand-worked figures from the trades at the venue', async () => {
+    const m = await metrics();
+    live = m;
+    expect(m).to.deep.include({
+      totalTrades: 4,
+      winningTrades: 2,
+      losingTrades: 1,
+      breakevenTrades: 1,
+      winRate: 50,
+      grossProfit: 311.6,
+      grossLoss: -103.5,
+      netProfit: 208.1,
+      profitFactor: 3.0106,
+      avgWin: 155.8,
+      avgLoss: -103.5,
+      maxLotSize: 1,
+      avgLotSize: 0.675,
+      totalCommission: -11.9,
+      avgCommissionPerTrade: -2.98,
+      totalSwap: 0,
+      deposits: 11_000,
+      withdrawals: 0,
+      maxDrawdown: 1.02,
+      avgDrawdown: 1.02,
+    });
+    // The episode ran from the first close (day 1) to the fourth (day 2): a day and the seconds the spec took.
+    expect(m.maxRecoveryTimeHours).to.be.closeTo(24, 0.1);
+    expect(m.avgRecoveryTimeHours).to.equal(m.maxRecoveryTimeHours);
+    expect(m.tradesPerDay).to.deep.equal({ '2026-01-07': 3, '2026-01-08': 1 });
+    expect(m.dailyBalanceTransactions).to.deep.equal({ '2026-01-07': 10_000, '2026-01-08': 1000 });
+    expect(m.tradesPerWeekday).to.deep.equal({ WEDNESDAY: 3, THURSDAY: 1 });
+    expect(m.profitPerWeekday).to.deep.equal({ WEDNESDAY: 89.5, THURSDAY: 118.6 });
+    expect(m.bestDay).to.deep.equal({ label: '2026-01-08', netProfit: 118.6 });
+    expect(m.worstDay).to.deep.equal({ label: '2026-01-07', netProfit: 89.5 });
+    expect(m.bestMonth).to.deep.equal({ label: '2026-01', netProfit: 208.1 });
+    expect(m.directionPerformance).to.deep.equal({
+      buyTrades: 3, sellTrades: 1, buyWinRate: 66.67, sellWinRate: 0, buyNetProfit: 311.6, sellNetProfit: -103.5,
+    });
+    expect(m.symbolAnalytics).to.deep.equal([
+      { symbol: 'EURUSD', trades: 3, winRate: 66.67, netProfit: 208.1, avgProfitPerTrade: 69.37 },
+      { symbol: 'US500', trades: 1, winRate: 0, netProfit: 0, avgProfitPerTrade: 0 },
+    ]);
+    expect(m.tradesByHoldingBucket['<1m']).to.equal(4);
+    expect(m.score).to.be.within(0, 100);
+    const b = m.scoreBreakdown;
+    expect(b).to.include({ profitFactor: 100, winRate: 50, drawdown: 97.97, experience: 6.67 });
+    const weighted = 0.3 * b.profitFactor + 0.2 * b.winRate + 0.25 * b.drawdown + 0.15 * b.consistency + 0.1 * b.experience;
+    expect(m.score).to.equal(Math.round(weighted));
+    // Without the data collector the equity members stay empty.
+    expect(m).to.deep.include({ dataCollectorEnabled: false, advancedAnalyticsAvailable: false, dataCollectorSamples: 0, currentEquityDrawdown: null });
+  });
+
+  it('agrees with account information', async () => {
+    const info = (await t.call('GET', `/accounts/${account}/information`)).body;
+    expect(info).to.deep.include({ profitToday: 118.6, profitThisWeek: 208.1, profitThisMonth: 208.1, maxDrawdown: 1.02, avgDrawdown: 1.02, balance: 11_208.1 });
+  });
+
+  it('filters by startDate and endDate (whole days in the service time zone)', async () => {
+    const day1 = await metrics('?endDate=2026-01-07');
+    expect(day1).to.deep.include({ totalTrades: 3, netProfit: 89.5, deposits: 10_000, maxDrawdown: 1.02 });
+    expect(day1.maxRecoveryTimeHours).to.equal(null);
+    const day2 = await metrics('?startDate=2026-01-08');
+    // The range starts at 10,089.5 (everything before it): no drawdown within day 2.
+    expect(day2).to.deep.include({ totalTrades: 1, netProfit: 118.6, deposits: 1000, maxDrawdown: 0 });
+    expect(day2.tradesPerDay).to.deep.equal({ '2026-01-08': 1 });
+    const both = await metrics('?startDate=2026-01-07T00:00:00Z&endDate=2026-01-08T23:59:59Z');
+    expect(both).to.deep.include({ totalTrades: 4, netProfit: 208.1 });
+    expect(await metrics('?startDate=2026-02-01')).to.deep.include({ totalTrades: 0, netProfit: 0, score: 0, bestDay: null });
+
+    for (const query of ['?startDate=2026-01-09&endDate=2026-01-08', '?startDate=yesterday', '?endDate=2026-13-01', '?other=1']) {
+      const res = await t.call('GET', `/accounts/${account}/performanceMetrics${query}`);
+      expect(res.status, query).to.equal(400);
+      expect(res.body.error, query).to.equal('[VALIDATION_FAILED]');
+    }
+  });
+
+  it('draws the equity and drawdown chart as SVG', async () => {
+    const res = await t.call('GET', `/accounts/${account}/performanceMetrics/chart.svg`);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^image\/svg\+xml/);
+    expect(res.body).to.match(/^<svg[^>]+xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(res.body).to.contain('4 trades, net 208.10');
+    expect(res.body).to.match(/<path[^>]+d="M/);
+    const missing = await t.call('GET', '/accounts/00000000-0000-4000-8000-000000000001/performanceMetrics/chart.svg');
+    expect(missing.status).to.equal(404);
+    expect(missing.body.error).to.be.a('string');
+  });
+
+  it('samples equity while the data collector is on, and serves them with the limit rules', async () => {
+    // The position first, so every sample sees it.
+    await pinQuotes(t, { EURUSD: [1.0951, 1.0952] });
+    await open({ symbol: 'EURUSD', orderType: 'Buy', volume: 1 });
+    const added = await t.call('POST', `/accounts/${account}/features`, { body: { featureSetting: { type: 'FeatureDataCollectorDTO', intervalSeconds: 10 } } });
+    expect(added.status, JSON.stringify(added.body)).to.equal(200);
+    const samples = async (query = '') => {
+      const res = await t.call('GET', `/accounts/${account}/dataCollector${query}`);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return res.body as { time: string; balance: number; equity: number; floatingPnl: number; margin: number }[];
+    };
+    const sampled = async (n: number) => {
+      await eventually(async () => ((await samples()).length >= n ? true : undefined), 5000, `sample ${n}`);
+      clock.advance(10_000);
+    };
+    await sampled(1);
+    await sampled(2);
+    // The price falls 10 pips: floating -110, equity 100 below its peak.
+    await pinQuotes(t, { EURUSD: [1.0941, 1.0942] });
+    await sampled(3);
+    await sampled(4);
+    const all = await samples('?limit=-1');
+    expect(all.length).to.be.at.least(4);
+    // Commission 7 is paid; the floating loss is the spread on 1 lot.
+    expect(all[0]).to.deep.include({ balance: 11_201.1, equity: 11_191.1, floatingPnl: -10 });
+    expect(all[3]).to.deep.include({ balance: 11_201.1, equity: 11_091.1, floatingPnl: -110 });
+    expect(all.map((s) => s.time)).to.deep.equal([...all.map((s) => s.time)].sort());
+    expect(new Set(all.map((s) => s.time)).size).to.equal(all.length);
+    expect(Date.parse(all[1]!.time) - Date.parse(all[0]!.time)).to.equal(10_000);
+
+    expect(await samples('?limit=2')).to.deep.equal(all.slice(-2));
+    expect(await samples()).to.deep.equal(all);
+    expect(await samples(`?startTime=${all[1]!.time}&endTime=${all[2]!.time}`)).to.deep.equal(all.slice(1, 3));
+    expect(await samples(`?startTime=${all[1]!.time}&limit=1`)).to.deep.equal(all.slice(-1));
+    for (const query of ['?limit=0', '?limit=-2', '?limit=1.5', '?limit=ten', '?startTime=soon', `?startTime=${all[2]!.time}&endTime=${all[1]!.time}`]) {
+      const res = await t.call('GET', `/accounts/${account}/dataCollector${query}`);
+      expect(res.status, query).to.equal(400);
+      expect(res.body.error, query).to.equal('[VALIDATION_FAILED]');
+    }
+
+    const m = await metrics();
+    expect(m).to.deep.include({
+      dataCollectorEnabled: true, advancedAnalyticsAvailable: true, currentFloatingPnl: -110, maxFloatingLoss: -110, maxFloatingProfit: 0,
+      peakFloatingPnl: -10, troughFloatingPnl: -110, maxCollectorDrawdown: 0.89, currentEquityDrawdown: 0.89, intradayMaxDrawdown: 0.89,
+    });
+    expect(m.dataCollectorSamples).to.equal((await samples('?limit=-1')).length);
+    expect(m.dataCollectorHistoryStartAt).to.equal(all[0]!.time);
+  });
+
+  it('rebuilds the history and data collector read models from the events, with the same metrics', async () => {
+    const { db, store } = t.service.services;
+    const tables = ['closed_trades', 'balance_operations', 'data_collector_samples'] as const;
+    const snapshot = async () => {
+      const out: Record<string, unknown[]> = {};
+      for (const table of tables) out[table] = (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)} ORDER BY 1, 2`.execute(db)).rows;
+      return out;
+    };
+    // Sampling stops with the feature; the samples stay.
+    const [collector] = (await t.call('GET', `/accounts/${account}/features`)).body as { featureId: string }[];
+    expect((await t.call('DELETE', `/accounts/${account}/features/${collector!.featureId}`)).status).to.equal(200);
+    await new Promise((r) => setTimeout(r, 1500));
+    const before = await eventually(async () => {
+      const a = await snapshot();
+      await new Promise((r) => setTimeout(r, 300));
+      return JSON.stringify(await snapshot()) === JSON.stringify(a) ? a : undefined;
+    }, 5000, 'the read models at rest');
+    const metricsBefore = await metrics();
+    expect(before.closed_trades!.length).to.equal(4);
+    expect(before.data_collector_samples!.length).to.be.at.least(4);
+    for (const name of ['history', 'data_collector']) await rebuildProjection(db, store, allProjections.find((p) => p.name === name)!);
+    expect(await snapshot()).to.deep.equal(before);
+    expect(await metrics()).to.deep.equal(metricsBefore);
+    expect(live.netProfit).to.equal(metricsBefore.netProfit);
+  });
+});
