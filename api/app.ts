@@ -2,10 +2,18 @@
 // spec, and errors in the spec's format.
 import express, { type Request, type Response } from 'express';
 import { accountRoutes } from './accounts/routes.js';
+import { analyticsRoutes } from './analytics/routes.js';
+import { approvalRoutes } from './approvals/routes.js';
+import { corsForKey, corsPreflight } from './apiKeys/cors.js';
+import { apiKeyRoutes } from './apiKeys/routes.js';
 import { auditLogRoutes } from './auditLogs/routes.js';
 import { authenticate } from './auth.js';
 import { copierRoutes } from './copiers/routes.js';
+import { featureRoutes } from './features/routes.js';
+import { projectFeatureRoutes } from './features/projectRoutes.js';
 import { logRoutes } from './logs/routes.js';
+import { profitTargetRoutes } from './profitTargets/routes.js';
+import { riskLimitRoutes } from './riskLimits/routes.js';
 import { tradingRoutes } from './trading/routes.js';
 import { correlationId, requestContext } from './context.js';
 import { errorHandler, methodNotAllowed, notFoundHandler } from './errors.js';
@@ -22,8 +30,15 @@ export const declareRoutes = (services: Services): Routes => {
   copierRoutes(routes, services);
   accountRoutes(routes, services);
   tradingRoutes(routes, services);
+  featureRoutes(routes, services);
+  riskLimitRoutes(routes, services);
+  profitTargetRoutes(routes, services);
+  approvalRoutes(routes, services);
+  projectFeatureRoutes(routes, services);
+  analyticsRoutes(routes, services);
   logRoutes(routes, services);
   auditLogRoutes(routes, services);
+  apiKeyRoutes(routes, services);
   typeRoutes(routes);
   return routes;
 };
@@ -43,7 +58,10 @@ export const createApp = (services: Services): express.Express => {
   api.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });
+  // A preflight carries no key: see apiKeys/cors.ts for how per-key origins work.
+  api.use(corsPreflight);
   api.use(authenticate(services));
+  api.use(corsForKey(services.config.operatorDomain));
   // Bodies are parsed only for authenticated callers.
   api.use(express.json({ limit: '1mb', strict: true, type: ['application/json', 'application/*+json'] }));
   routes.mount(api, (req: Request, res: Response) => {

@@ -12,8 +12,16 @@ import { PostgresEventStore } from '../store/postgres/postgresEventStore.js';
 import { migrateEventStore } from '../store/postgres/schema.js';
 import type { EventStore, Position } from '../store/port.js';
 import { CopyEngine } from '../engine/copy/engine.js';
+import { DataCollector } from '../engine/schedule/dataCollector.js';
+import { MaintenanceWindowRunner } from '../engine/schedule/maintenanceWindows.js';
+import { ProtectionMonitor } from '../engine/protection/monitor.js';
 import { AccountConnections } from '../engine/venues/connections.js';
 import { VenueHost } from '../engine/venues/host.js';
+import { Outbox } from '../engine/delivery/outbox.js';
+import { WebhookDispatcher } from '../engine/webhooks/dispatcher.js';
+import { AccountCreationQueue } from './accounts/asyncCreation.js';
+import { processAsyncCreation } from './accounts/asyncRoutes.js';
+import { migrateApiKeyUsage } from './apiKeys/usage.js';
 import { createApp } from './app.js';
 import { type IssuedKey, bootstrap } from './bootstrap.js';
 import type { Config } from './config.js';
@@ -29,6 +37,8 @@ export interface RunningService {
   readonly eventStoreKind: 'postgres' | 'eventstoredb';
   /** Set when this start had to generate the project key; show it once. */
   readonly generatedKey: IssuedKey | null;
+  /** Risk limits and profit targets at work (specs wait for its ticks). */
+  readonly protection: ProtectionMonitor;
   stop(): Promise<void>;
 }
 
@@ -84,11 +94,34 @@ export const startService = async (config: Config, options: StartOptions = {}): 
     const connections = new AccountConnections({ store, db, host: venues, decryptPassword: (c) => cipher.decrypt(c), clock, log, waitForReadModels });
     cleanup.push(() => connections.stop());
     const engine = new CopyEngine({ store, db, connections, waitForReadModels, clock, log, ...(options.openRetryIntervalMs ? { retryIntervalMs: options.openRetryIntervalMs } : {}) });
-    const services: Services = { db, store, runner, cipher, config, log, clock, venues, connections, engine };
+    await migrateApiKeyUsage(db);
+    await Outbox.migrate(db);
+    await AccountCreationQueue.migrate(db);
+    const outbox = new Outbox({ db, log, allowPrivateOutbound: config.allowPrivateOutbound, unseal: (c) => cipher.decrypt(c) });
+    const accountCreations = new AccountCreationQueue({ db, outbox, clock, log });
+    const services: Services = { db, store, runner, cipher, config, log, clock, venues, connections, engine, outbox, accountCreations };
     const generatedKey = await bootstrap(services);
     await connections.connectActiveAccounts();
     await engine.start();
     cleanup.push(() => engine.stop());
+    const dataCollector = new DataCollector({ store, db, connections, clock, log });
+    dataCollector.start();
+    cleanup.push(async () => dataCollector.stop());
+    const maintenance = new MaintenanceWindowRunner({ store, db, connections, clock, log, waitForReadModels });
+    maintenance.start();
+    cleanup.push(async () => maintenance.stop());
+    const protection = new ProtectionMonitor({ store, db, connections, clock, zone: config.timeZone, waitForReadModels, log });
+    protection.start();
+    cleanup.push(() => protection.stop());
+    // Queued creations and undelivered callbacks of an earlier run continue here.
+    await outbox.start();
+    cleanup.push(() => outbox.stop());
+    // Position events become webhook deliveries from the dispatcher's own checkpoint on.
+    const webhooks = new WebhookDispatcher({ store, db, outbox, log });
+    await webhooks.start();
+    cleanup.push(() => webhooks.stop());
+    await accountCreations.start(processAsyncCreation(services));
+    cleanup.push(() => accountCreations.stop());
     const server = http.createServer(createApp(services));
     server.keepAliveTimeout = 5000;
     await new Promise<void>((resolve, reject) => {
@@ -111,6 +144,7 @@ export const startService = async (config: Config, options: StartOptions = {}): 
       connectionString,
       eventStoreKind: config.eventStoreConnectionString ? 'eventstoredb' : 'postgres',
       generatedKey,
+      protection,
       stop: stopAll,
     };
   } catch (error) {

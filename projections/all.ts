@@ -1,23 +1,37 @@
 // Every read model of the service, in the order they are built.
 import { accountLogsProjection } from './accountLogs/projector.js';
 import { accountsProjection } from './accounts/projector.js';
+import { approvalsProjection } from './approvals/projector.js';
 import { apiKeysProjection } from './apiKeys/projector.js';
 import { auditLogsProjection } from './auditLogs/projector.js';
 import { copiesProjection } from './copies/projector.js';
 import { copiersProjection } from './copiers/projector.js';
+import { dataCollectorProjection } from './dataCollector/projector.js';
+import { featuresProjection } from './features/projector.js';
+import { historyProjection } from './history/projector.js';
+import { maintenanceWindowsProjection } from './maintenanceWindows/projector.js';
 import type { Projection } from './projection.js';
 import { positionsProjection } from './positions/projector.js';
 import { projectsProjection } from './projects/projector.js';
+import { protectionsProjection } from './protections/projector.js';
+import { riskLimitsProjection } from './riskLimits/projector.js';
 
 export const allProjections: readonly Projection[] = [
   projectsProjection,
   apiKeysProjection,
   accountsProjection,
   copiersProjection,
+  featuresProjection,
   positionsProjection,
+  historyProjection,
+  dataCollectorProjection,
   copiesProjection,
+  riskLimitsProjection,
+  protectionsProjection,
   accountLogsProjection,
   auditLogsProjection,
+  approvalsProjection,
+  maintenanceWindowsProjection,
 ];
 
 export const projectionByName = (name: string): Projection | undefined => allProjections.find((p) => p.name === name);

@@ -53,7 +53,12 @@ export interface ApiKeysTable {
   key_prefix: string;
   expires_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  revoked_reason: string | null;
+  replaced_by: string | null;
+  access_policy: ColumnType<unknown, string | null, string | null>;
+  rotated_at: Timestamp | null;
   created: Timestamp;
+  updated: Timestamp;
 }
 
 export interface ProjectsTable {
@@ -114,13 +119,35 @@ export interface CopiesTable {
   status: 'open' | 'closed';
   opened_at: Timestamp;
   closed_at: Timestamp | null;
-  /** COPIER (the engine closed it) or SLAVE_VENUE (its own stop, a manual close, a cancel). */
+  /** COPIER (the engine closed it), SLAVE_VENUE (its own stop, a manual close, a cancel) or a feature type. */
   closed_by: string | null;
+  /** Net result of the closed copy (profit + swap + commission), when known. */
+  result: number | null;
+  /** The price the copy closed at, when known. */
+  close_price: number | null;
 }
 
 export interface CopierMartingaleTable {
   copier_id: string;
   consecutive_losses: number;
+}
+
+export interface SlaveClosuresTable {
+  slave_account_id: string;
+  slave_position_id: string;
+  closed_at: Timestamp;
+  result: number | null;
+  close_price: number | null;
+}
+
+export interface CopyDeferralsTable {
+  id: string;
+  copier_id: string;
+  master_account_id: string;
+  due_at: Timestamp;
+  master_event: ColumnType<unknown, string, string>;
+  deferred_by: ColumnType<unknown, string, string>;
+  master_event_at: Timestamp | null;
 }
 
 export interface CopyRetriesTable {
@@ -131,6 +158,24 @@ export interface CopyRetriesTable {
   action: ColumnType<unknown, string, string>;
   source: ColumnType<unknown, string, string>;
   retry_until: Timestamp;
+}
+
+export interface FeaturesTable {
+  id: string;
+  project_id: string;
+  scope_kind: string;
+  account_id: string | null;
+  copier_id: string | null;
+  type: string;
+  setting: ColumnType<unknown, string, string>;
+  created: Timestamp;
+  updated: Timestamp;
+}
+
+export interface FeatureResetsTable {
+  feature_id: string;
+  key: string;
+  at: Timestamp;
 }
 
 export interface AccountLogsTable {
@@ -145,6 +190,114 @@ export interface AccountLogsTable {
   code: string | null;
   copier_id: string | null;
   position_id: string | null;
+}
+
+export interface ClosedTradesTable {
+  account_id: string;
+  trade_id: string;
+  position_id: string;
+  symbol: string;
+  side: string;
+  volume: number;
+  open_price: number;
+  open_time: Timestamp;
+  close_price: number;
+  close_time: Timestamp;
+  profit: number;
+  swap: number;
+  commission: number;
+  reason: string;
+}
+
+export interface BalanceOperationsTable {
+  account_id: string;
+  operation_id: string;
+  time: Timestamp;
+  amount: number;
+  comment: string | null;
+}
+
+export interface DataCollectorSamplesTable {
+  account_id: string;
+  time: Timestamp;
+  balance: number;
+  equity: number;
+  floating_pnl: number;
+  margin: number;
+}
+
+/** Master opens held for approval (FeatureApprovalDTO), their decision and what came of them. */
+export interface ApprovalsTable {
+  /** The id of the CopyDeferred event that holds the open back. */
+  id: string;
+  copier_id: string;
+  master_account_id: string;
+  slave_account_id: string;
+  master_position_id: string;
+  symbol: string;
+  order_type: string;
+  volume: number;
+  open_price: number;
+  stop_loss: number | null;
+  take_profit: number | null;
+  requested_at: Timestamp;
+  expires_at: Timestamp;
+  /** approved or rejected; null while nobody decided. */
+  decision: string | null;
+  decided_at: Timestamp | null;
+  /** What the engine did when it decided the open again: COPIED, FAILED, DEFERRED or a skip reason; null while waiting. */
+  outcome: string | null;
+  resolved_at: Timestamp | null;
+}
+
+/** One window of a FeatureMaintenanceWindowDTO, as its events tell. */
+export interface MaintenanceWindowsTable {
+  feature_id: string;
+  window_key: string;
+  account_id: string;
+  project_id: string;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  affected_account_ids: ColumnType<unknown, string, string>;
+  copier_states: ColumnType<unknown, string, string>;
+  copiers_switched: boolean;
+  closed_for: ColumnType<unknown, string, string>;
+  entry_completed: boolean;
+  exited: boolean;
+  entered_at: Timestamp;
+  exited_at: Timestamp | null;
+}
+
+/** A risk limit (RiskLimitDTO): its settings as stored. */
+export interface RiskLimitsTable {
+  id: string;
+  project_id: string;
+  account_id: string;
+  settings: ColumnType<unknown, string, string>;
+  active: boolean;
+  created: Timestamp;
+  updated: Timestamp;
+}
+
+/** A protection trigger in force on an account: a risk limit hit, a profit target locked. */
+export interface AccountProtectionsTable {
+  account_id: string;
+  trigger_id: string;
+  rule_kind: string;
+  rule_id: string;
+  rule_type: string;
+  level: string;
+  anchor: string;
+  symbol: string | null;
+  until: Timestamp | null;
+  action: string;
+  measured: number;
+  threshold: number;
+  threshold_member: string;
+  currency: string;
+  message: string;
+  at: Timestamp;
+  positions_closed_at: Timestamp | null;
 }
 
 export interface ProjectionRegistryTable {
@@ -167,6 +320,17 @@ export interface ReadModels {
   copies: CopiesTable;
   copier_martingale: CopierMartingaleTable;
   copy_retries: CopyRetriesTable;
+  copy_deferrals: CopyDeferralsTable;
+  slave_closures: SlaveClosuresTable;
   account_logs: AccountLogsTable;
+  features: FeaturesTable;
+  closed_trades: ClosedTradesTable;
+  balance_operations: BalanceOperationsTable;
+  data_collector_samples: DataCollectorSamplesTable;
+  feature_resets: FeatureResetsTable;
+  approvals: ApprovalsTable;
+  maintenance_windows: MaintenanceWindowsTable;
+  risk_limits: RiskLimitsTable;
+  account_protections: AccountProtectionsTable;
   projection_registry: ProjectionRegistryTable;
 }

@@ -5,9 +5,12 @@
 // changes arrive as events of their own.
 import { randomUUID } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
-import { DateTime } from 'luxon';
 import { v5 as uuidv5 } from 'uuid';
-import { drawdownOf } from '../../domain/analytics/drawdown.js';
+import { netProfitSince, performanceMetrics } from '../../domain/analytics/metrics.js';
+import { periodStart } from '../../domain/analytics/periods.js';
+import { balanceOperationsOf, tradesOf } from '../../projections/history/queries.js';
+import { pendingApprovals } from '../../projections/approvals/queries.js';
+import { accountProtections } from '../riskLimits/views.js';
 import { accountTypeOf, AccountStatus } from '../../domain/account/enums.js';
 import { type TradeRequest, positionsStream } from '../../domain/positions/events.js';
 import { commandMetadata } from '../services.js';
@@ -114,6 +117,8 @@ const symbolView = (info: SymbolInfo): Static<typeof SymbolInfoDTO> => ({
 const round = (value: number, digits: number): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
 export const tradingRoutes = (routes: Routes, services: Services): void => {
+  const resultsOf = (accountId: string) => accountResults(services, accountId);
+
   /** The account's live venue session; `write` also refuses an account whose trading is disabled. */
   const session = async (caller: Caller, accountId: string, write: boolean) => {
     const account = await loadAccount(services, caller, accountId);
@@ -391,13 +396,17 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
         .where('account_type_id', '=', account.account_type_id).where('login_account_number', '=', account.login_account_number)
         .where((eb) => eb.fn('lower', ['login_server']), '=', account.login_server.toLowerCase()).executeTakeFirst();
       const mismatch = await positionMismatch(services, params.accountId);
+      const results = await resultsOf(params.accountId);
+      const protections = await accountProtections(services, params.accountId);
       const common = {
+        ...results,
+        ...protections,
         connected: connection !== null,
         status: account.account_status_id,
         isNative: account.native_mode,
         historyDeactivated: false,
         accountDuplicationInProjectDetected: duplicates !== undefined,
-        pendingApprovals: 0,
+        pendingApprovals: (await pendingApprovals(services.db, params.accountId, services.clock())).length,
         positionMismatch: mismatch,
       };
       if (!connection) {
@@ -409,7 +418,6 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
             marginLevel: null, marginMode: null, environment: null,
             openPositionsCount: known.filter((r) => r.kind === 'position').length,
             pendingOrdersCount: known.filter((r) => r.kind === 'order').length,
-            profitToday: 0, profitThisWeek: 0, profitThisMonth: 0, avgDrawdown: 0, maxDrawdown: 0, isHyperactive: false,
             openPositions: known.filter((r) => r.kind === 'position').map((r) => ({
               id: r.id, symbol: r.symbol, orderType: r.order_type as PositionView['orderType'], volume: r.volume, openPrice: r.open_price,
               openTime: new Date(r.open_time).toISOString(), stopLoss: r.stop_loss, takeProfit: r.take_profit, profit: null, swap: null,
@@ -420,12 +428,6 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
       }
       const info = await connection.accountInformation();
       const book = await connection.positions();
-      const now = DateTime.fromJSDate(services.clock()).toUTC();
-      const history = await connection.history(new Date(0).toISOString(), now.toISO()!);
-      const trades = history.filter((e): e is ClosedTrade => e.kind === 'trade');
-      const since = (start: DateTime) => round(trades.filter((t) => Date.parse(t.closeTime) >= start.toMillis()).reduce((sum, t) => sum + t.profit + t.swap + t.commission, 0), 2);
-      const drawdown = drawdownOf(history.map((e) => (e.kind === 'trade' ? { kind: 'trade', result: e.profit + e.swap + e.commission } : { kind: 'balance', amount: e.amount })));
-      const dayAgo = now.minus({ days: 1 }).toMillis();
       return {
         body: {
           ...common,
@@ -442,11 +444,6 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
           environment: info.environment,
           openPositionsCount: info.openPositionsCount,
           pendingOrdersCount: info.pendingOrdersCount,
-          profitToday: since(now.startOf('day')),
-          profitThisWeek: since(now.startOf('week')),
-          profitThisMonth: since(now.startOf('month')),
-          ...drawdown,
-          isHyperactive: trades.filter((t) => Date.parse(t.closeTime) >= dayAgo).length > HYPERACTIVE_TRADES_PER_DAY,
           openPositions: book.filter((p): p is OpenPosition => p.kind === 'position').map(positionView),
         },
       };
@@ -488,12 +485,35 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
 };
 
 /**
+ * The results members of AccountInformationDTO, from the same history and formulas as the performance
+ * metrics (domain/analytics/metrics.ts), in the service's time zone.
+ */
+const accountResults = async (services: Services, accountId: string) => {
+  const zone = services.config.timeZone;
+  const now = services.clock();
+  const trades = await tradesOf(services.db, accountId);
+  const balanceOperations = await balanceOperationsOf(services.db, accountId);
+  const { maxDrawdown, avgDrawdown } = performanceMetrics({ trades, balanceOperations, samples: [], from: null, to: null, zone, dataCollectorEnabled: false });
+  const dayAgo = now.getTime() - 86_400_000;
+  return {
+    profitToday: netProfitSince(trades, periodStart('day', now, zone)),
+    profitThisWeek: netProfitSince(trades, periodStart('week', now, zone)),
+    profitThisMonth: netProfitSince(trades, periodStart('month', now, zone)),
+    avgDrawdown,
+    maxDrawdown,
+    isHyperactive: trades.filter((t) => Date.parse(t.closeTime) >= dayAgo).length > HYPERACTIVE_TRADES_PER_DAY,
+  };
+};
+
+/**
  * As a slave: a live copy whose master position is no longer open, or a master position still open
  * whose copy was closed at the slave by something other than the copier.
  */
 export const positionMismatch = async (services: Services, slaveAccountId: string): Promise<boolean> => {
   const orphan = await services.db.selectFrom('copies').select('copies.copier_id').where('copies.slave_account_id', '=', slaveAccountId)
     .where('copies.status', '=', 'open')
+    // A feature's own trade (keep-alive: `feature:<featureId>:<key>`) copies no master position.
+    .where('copies.master_position_id', 'not like', 'feature:%')
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom('positions').select('positions.id').whereRef('positions.account_id', '=', 'copies.master_account_id')
         .whereRef('positions.id', '=', 'copies.master_position_id'))))

@@ -3,6 +3,7 @@
 // SellStop. Volumes are lots; prices are the symbol's prices; money is the account's currency.
 import { Type } from '@sinclair/typebox';
 import { Int32, IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
+import { ProfitTargetLockDTO, RiskLimitHitDTO } from '../riskLimits/schemas.js';
 
 export const orderTypes = ['Buy', 'Sell', 'BuyLimit', 'SellLimit', 'BuyStop', 'SellStop'] as const;
 
@@ -168,9 +169,9 @@ export const AccountInformationDTO = Type.Object(
     usedMargin: Money('margin held by open positions'),
     freeMargin: Money('equity - used margin'),
     unrealizedProfit: Money('floating profit and swap of open positions'),
-    profitToday: Type.Number({ description: 'net result (profit + swap + commission) of the trades closed since 00:00 UTC today' }),
-    profitThisWeek: Type.Number({ description: 'the same since Monday 00:00 UTC' }),
-    profitThisMonth: Type.Number({ description: 'the same since the first of the month 00:00 UTC' }),
+    profitToday: Type.Number({ description: 'net result (profit + swap + commission) of the trades closed since 00:00 today in the service TIME_ZONE' }),
+    profitThisWeek: Type.Number({ description: 'the same since Monday 00:00 (TIME_ZONE)' }),
+    profitThisMonth: Type.Number({ description: 'the same since the first of the month 00:00 (TIME_ZONE)' }),
     avgDrawdown: Type.Number({
       description: 'percent: the mean depth of the drawdown episodes of the balance curve of closed trades (an episode runs from a peak until a new peak; depth = (peak - balance) / peak; deposits and withdrawals shift the peak and are not results)',
     }),
@@ -180,7 +181,13 @@ export const AccountInformationDTO = Type.Object(
     isHyperactive: Type.Boolean({ description: 'more than 500 trades closed in the last 24 hours' }),
     historyDeactivated: Type.Boolean({ description: 'history fetching is switched off for this account; this service never does' }),
     accountDuplicationInProjectDetected: Type.Boolean({ description: 'another account of the project (not deleted) has the same loginServer (case-insensitive), loginAccountNumber and accountTypeId' }),
-    pendingApprovals: Type.Integer({ description: 'trades waiting for approval (FeatureApprovalDTO); 0 without that feature' }),
+    riskLimitsHit: Type.Array(RiskLimitHitDTO, {
+      description: 'the risk limits hit in force (GET .../riskLimits): while any is, no new trade is copied to the account; each lasts until its period ends (until) or PUT .../riskLimits/{riskLimitId}/reset',
+    }),
+    profitTargetsLocked: Type.Array(ProfitTargetLockDTO, {
+      description: 'the profit targets locked (account features FeatureDaily/Weekly/MonthlyProfitTargetDTO, FeatureOverallTargetDTO): while any is, no new trade is copied to the account (a per-symbol one: on that symbol)',
+    }),
+    pendingApprovals: Type.Integer({ description: 'master opens waiting for a decision on this account (FeatureApprovalDTO; listed by GET /accounts/{accountId}/approvals); 0 without that feature' }),
     positionMismatch: Type.Boolean({
       description: 'as a slave: a live copy whose master position is closed, or a master position still open whose copy the slave closed by itself',
     }),
@@ -208,7 +215,9 @@ export const LogDTO = Type.Object(
     time: IsoDateTime,
     logTypeId: Type.Integer({ description: '1 Error, 2 Warning, 3 Info' }),
     logType: Type.Union([Type.Literal('Error'), Type.Literal('Warning'), Type.Literal('Info')]),
-    category: Type.Union([Type.Literal('CONNECTION'), Type.Literal('TRADING'), Type.Literal('COPY'), Type.Literal('BALANCE')]),
+    category: Type.Union([Type.Literal('CONNECTION'), Type.Literal('TRADING'), Type.Literal('COPY'), Type.Literal('BALANCE'), Type.Literal('PROTECTION')], {
+      description: 'PROTECTION: risk limits and profit targets (period references, hits, locks, closes, resets)',
+    }),
     message: Type.String({ description: 'what happened, in words; for a trade not copied, why' }),
     code: Nullable(Type.String({ description: 'skip reason (e.g. VOLUME_BELOW_MINIMUM) or the broker\'s error code (e.g. [NOT_ENOUGH_MONEY])' })),
     copierId: Nullable(Uuid),

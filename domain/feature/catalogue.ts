@@ -1,13 +1,19 @@
 // Every feature the service knows (spec "Feature DTOs"), by its DTO name. Copier features carry the
 // copy rules (domain/copy/features); account and project features arrive with their areas.
+import { accountFeatureDefinitions } from '../accountFeatures/catalogue.js';
 import { dataCollectorFeature } from '../analytics/dataCollector.js';
 import { copierFeatures } from '../copy/features/catalogue.js';
+import { overallTargetFeature, periodTargetFeatures } from '../profitTarget/features.js';
+import { webhookFeature } from '../webhook/feature.js';
 import type { FeatureDefinition } from './definition.js';
 
 /** Account features without copy rules: their areas read them (the data collector's sampler, ...). */
-const accountFeatures: readonly FeatureDefinition<object>[] = [dataCollectorFeature as unknown as FeatureDefinition<object>];
+const accountFeatures: readonly FeatureDefinition<object>[] = [dataCollectorFeature as unknown as FeatureDefinition<object>, webhookFeature as unknown as FeatureDefinition<object>];
 
-export const featureCatalogue: readonly FeatureDefinition<object>[] = [...copierFeatures, ...accountFeatures];
+/** Profit targets: the protection monitor reads them (domain/protection). */
+const profitTargetFeatures = [...periodTargetFeatures, overallTargetFeature] as unknown as readonly FeatureDefinition<object>[];
+
+export const featureCatalogue: readonly FeatureDefinition<object>[] = [...copierFeatures, ...accountFeatures, ...accountFeatureDefinitions, ...profitTargetFeatures];
 
 const byType = new Map(featureCatalogue.map((f) => [f.type, f]));
 

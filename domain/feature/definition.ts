@@ -18,6 +18,11 @@ export interface FeatureDefinition<S extends object = Record<string, unknown>> {
   readonly description: string;
   /** Rules between members the schema cannot say: the first problem in words, or null. */
   readonly check?: (settings: S) => string | null;
+  /**
+   * Members that show the feature's own state (a maintenance window's recorded copier states): read-only,
+   * so values sent are replaced by their defaults, and answers show the state kept by the service.
+   */
+  readonly stateMembers?: readonly string[];
 }
 
 /** The members of a stored setting, without `type`. */

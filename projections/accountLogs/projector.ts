@@ -7,10 +7,13 @@ import { describeAction } from '../../domain/copy/decision.js';
 import { copyEventTypes, type CopyEvent } from '../../domain/copy/events.js';
 import { type ClosedTradeData, type PositionData, positionsEventTypes, type PositionsEvent } from '../../domain/positions/events.js';
 import type { Projection } from '../projection.js';
+import { accountFeatureLogEventTypes, accountFeatureLogLineOf } from './accountFeatures.js';
+import { protectionEventTypes, type ProtectionEvent } from '../../domain/protection/events.js';
+import { protectionLogLine } from '../protections/logLines.js';
 
 export const LogType = { Error: 1, Warning: 2, Info: 3 } as const;
 export type LogTypeId = (typeof LogType)[keyof typeof LogType];
-export type LogCategory = 'CONNECTION' | 'TRADING' | 'COPY' | 'BALANCE';
+export type LogCategory = 'CONNECTION' | 'TRADING' | 'COPY' | 'BALANCE' | 'PROTECTION';
 
 export interface LogLine {
   readonly accountId: string;
@@ -94,13 +97,16 @@ export const logLineOf = (event: PositionsEvent | CopyEvent): LogLine | null => 
     case 'TradeRequestRejected':
       return line(event.data.accountId, LogType.Error, 'TRADING', `Trading request rejected: ${event.data.message}`, { code: event.data.code });
     case 'CopyExecuted': {
-      const { action, copierId, slaveAccountId, masterAccountId } = event.data;
+      const { action, copierId, slaveAccountId, masterAccountId, note, result } = event.data;
+      // A feature's own trade (a keep-alive trade) is no copy: its note says what it is.
+      const outcome = result.type === 'opened' ? ` opened as #${result.slavePositionId} at ${result.price}` : result.type === 'closed' ? ` closed at ${result.closePrice}, result ${money(result.result)}` : ` ${result.type}`;
       return line(slaveAccountId, LogType.Info, 'COPY',
-        `Copied from master ${masterAccountId} (position #${action.masterPositionId}): ${describeAction(action)}`,
+        note ? `${note}${outcome}` : `Copied from master ${masterAccountId} (position #${action.masterPositionId}): ${describeAction(action)}`,
         { copierId, positionId: action.type === 'open' && event.data.result.type === 'opened' ? event.data.result.slavePositionId : ('slavePositionId' in action ? action.slavePositionId : null) });
     }
     case 'CopyFailed': {
-      const { action, copierId, slaveAccountId, code, message, retryUntil } = event.data;
+      const { action, copierId, slaveAccountId, code, message, retryUntil, note } = event.data;
+      if (note) return line(slaveAccountId, LogType.Error, 'COPY', `${note} refused by the slave's broker (${describeAction(action)}): ${message}`, { copierId, code });
       return line(slaveAccountId, LogType.Error, 'COPY',
         `Copy of master position #${action.masterPositionId} refused by the slave's broker (${describeAction(action)}): ${message}${retryUntil ? `; retrying every 30 seconds until ${retryUntil}` : ''}`,
         { copierId, code });
@@ -122,7 +128,7 @@ export const logLineOf = (event: PositionsEvent | CopyEvent): LogLine | null => 
 export const accountLogsProjection: Projection = {
   name: 'account_logs',
   version: 1,
-  handles: [...positionsEventTypes, ...copyEventTypes],
+  handles: [...positionsEventTypes, ...copyEventTypes, ...accountFeatureLogEventTypes, ...protectionEventTypes],
   tables: ['account_logs'],
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'account_logs')} (
@@ -140,7 +146,11 @@ export const accountLogsProjection: Projection = {
     await sql`CREATE INDEX ON ${sql.id(schema, 'account_logs')} (account_id, time DESC, position_commit DESC, position_prepare DESC)`.execute(db);
   },
   async apply(db, recorded) {
-    const log = logLineOf(recorded as unknown as PositionsEvent | CopyEvent);
+    const log = accountFeatureLogEventTypes.includes(recorded.type)
+      ? accountFeatureLogLineOf(recorded as unknown as Parameters<typeof accountFeatureLogLineOf>[0])
+      : (protectionEventTypes as readonly string[]).includes(recorded.type)
+        ? protectionLogLine(recorded as unknown as ProtectionEvent)
+        : logLineOf(recorded as unknown as PositionsEvent | CopyEvent);
     if (!log) return;
     await db.insertInto('account_logs').values({
       id: recorded.id,

@@ -4,8 +4,11 @@ import { sql } from 'kysely';
 import { accountEventTypes, type AccountEvent } from '../../domain/account/events.js';
 import { apiKeyEventTypes, type ApiKeyEvent } from '../../domain/apiKey/events.js';
 import { copierEventTypes, type CopierEvent } from '../../domain/copier/events.js';
+import { featureEventTypes, type FeatureEvent } from '../../domain/feature/events.js';
 import type { PositionsEvent } from '../../domain/positions/events.js';
 import { projectEventTypes, type ProjectEvent } from '../../domain/project/events.js';
+import type { ProtectionEvent } from '../../domain/protection/events.js';
+import { riskLimitEventTypes, type RiskLimitEvent } from '../../domain/riskLimit/events.js';
 import type { RecordedEvent } from '../../store/port.js';
 import type { Projection } from '../projection.js';
 
@@ -22,8 +25,16 @@ const masked = (settings: object): Record<string, unknown> => {
 
 const statusNames: Record<string, number> = { AccountStarted: 2, AccountStopped: 3, AccountDeleted: 4 };
 
-const describe = (recorded: RecordedEvent): { projectId: string | null; accountId: string | null; changes: unknown } => {
-  const event = recorded as unknown as AccountEvent | ProjectEvent | ApiKeyEvent | CopierEvent | Extract<PositionsEvent, { type: 'TradeRequested' }>;
+interface Described {
+  readonly projectId: string | null;
+  readonly accountId: string | null;
+  readonly changes: unknown;
+  /** A change to an existing key: without a project in the request context, it comes from the key's ApiKeyIssued row. */
+  readonly apiKeyId?: string;
+}
+
+const describe = (recorded: RecordedEvent): Described => {
+  const event = recorded as unknown as AccountEvent | ProjectEvent | ApiKeyEvent | CopierEvent | FeatureEvent | RiskLimitEvent | Extract<ProtectionEvent, { type: 'ProtectionReset' }> | Extract<PositionsEvent, { type: 'TradeRequested' }>;
   const contextProject = typeof recorded.metadata.projectId === 'string' ? recorded.metadata.projectId : null;
   switch (event.type) {
     case 'AccountCreated':
@@ -51,22 +62,60 @@ const describe = (recorded: RecordedEvent): { projectId: string | null; accountI
     case 'CopierResyncRequested':
     case 'CopierDeleted':
       return { projectId: contextProject, accountId: event.data.toAccountId, changes: { copierId: event.data.copierId } };
+    case 'FeatureAdded':
+    case 'FeatureUpdated':
+    case 'FeatureRemoved':
+    case 'FeatureStateReset': {
+      const { scope, at: _at, featureId } = event.data;
+      const changes = event.type === 'FeatureAdded' || event.type === 'FeatureUpdated' ? { featureId, scope, ...event.data.setting }
+        : event.type === 'FeatureStateReset' ? { featureId, scope, key: event.data.key } : { featureId, scope };
+      return { projectId: contextProject, accountId: scope.kind === 'project' ? null : scope.accountId, changes };
+    }
+    case 'RiskLimitCreated':
+      return { projectId: event.data.projectId, accountId: event.data.accountId, changes: { riskLimitId: event.data.riskLimitId, ...event.data.settings } };
+    case 'RiskLimitUpdated':
+      return { projectId: contextProject, accountId: event.data.accountId, changes: { riskLimitId: event.data.riskLimitId, ...event.data.settings } };
+    case 'RiskLimitDeleted':
+      return { projectId: contextProject, accountId: event.data.accountId, changes: { riskLimitId: event.data.riskLimitId } };
+    case 'ProtectionReset':
+      // A reset of a risk limit or profit target: through the API, or by the target's own rules (no project in the context).
+      return { projectId: contextProject, accountId: event.data.accountId, changes: { ruleId: event.data.ruleId, ruleKind: event.data.ruleKind, reason: event.data.reason } };
     case 'TradeRequested':
       // Trading through the API: who asked for which order, close or change.
       return { projectId: contextProject, accountId: event.data.accountId, changes: { requestId: event.data.requestId, ...event.data.request } };
     case 'ProjectCreated':
       return { projectId: event.data.projectId, accountId: null, changes: { name: event.data.name } };
     case 'ApiKeyIssued': {
+      // Keys are the project's business: their entries are in the project log, even for account-level keys.
       const { keyHash: _hash, ...visible } = event.data;
-      return { projectId: event.data.projectId, accountId: event.data.accountId, changes: visible };
+      return { projectId: event.data.projectId, accountId: null, changes: visible };
+    }
+    case 'ApiKeyRotated': {
+      const { keyHash: _hash, at: _at, ...visible } = event.data;
+      return { projectId: contextProject, accountId: null, changes: visible, apiKeyId: event.data.apiKeyId };
+    }
+    case 'ApiKeyTypeChanged':
+      return {
+        projectId: contextProject,
+        accountId: null,
+        changes: { apiKeyId: event.data.apiKeyId, keyType: { from: event.data.from, to: event.data.to } },
+        apiKeyId: event.data.apiKeyId,
+      };
+    case 'ApiKeyRenamed':
+    case 'ApiKeyExpiryChanged':
+    case 'ApiKeyRevoked':
+    case 'ApiKeyAccessPolicySet':
+    case 'ApiKeyAccessPolicyRemoved': {
+      const { at: _at, ...visible } = event.data;
+      return { projectId: contextProject, accountId: null, changes: visible, apiKeyId: event.data.apiKeyId };
     }
   }
 };
 
 export const auditLogsProjection: Projection = {
   name: 'audit_logs',
-  version: 5,
-  handles: [...accountEventTypes, ...copierEventTypes, ...projectEventTypes, ...apiKeyEventTypes, 'TradeRequested'],
+  version: 6,
+  handles: [...accountEventTypes, ...copierEventTypes, ...projectEventTypes, ...apiKeyEventTypes, ...featureEventTypes, ...riskLimitEventTypes, 'ProtectionReset', 'TradeRequested'],
   tables: ['audit_logs'],
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'audit_logs')} (
@@ -90,6 +139,11 @@ export const auditLogsProjection: Projection = {
     const described = describe(recorded);
     const { accountId, changes } = described;
     let { projectId } = described;
+    if (!projectId && described.apiKeyId) {
+      const issued = await db.selectFrom('audit_logs').select('project_id').where('action', '=', 'ApiKeyIssued')
+        .where(sql<string>`changes->>'apiKeyId'`, '=', described.apiKeyId).limit(1).executeTakeFirst();
+      projectId = issued?.project_id ?? null;
+    }
     if (!projectId && accountId) {
       // A system-initiated account change: the project comes from the account's earlier rows.
       const first = await db.selectFrom('audit_logs').select('project_id').where('account_id', '=', accountId)

@@ -529,6 +529,8 @@ describe('Trading API end to end', function () {
         historyDeactivated: false,
         accountDuplicationInProjectDetected: false,
         pendingApprovals: 0,
+        riskLimitsHit: [],
+        profitTargetsLocked: [],
         positionMismatch: false,
         openPositions: [],
         marginLevel: null,

@@ -62,14 +62,23 @@ export const callService = async (baseUrl: string, defaultKey: string, method: s
 
 /** Starts the service on a fresh database (or the given one, to test a restart). */
 export const startTestService = async (
-  options: { databaseUrl?: string; dataDir?: string; clock?: () => Date; openRetryIntervalMs?: number } = {},
+  options: {
+    databaseUrl?: string;
+    dataDir?: string;
+    clock?: () => Date;
+    openRetryIntervalMs?: number;
+    /** More configuration variables (ALLOW_PRIVATE_OUTBOUND, OPERATOR_DOMAIN, TRUSTED_PROXIES...). */
+    env?: Record<string, string>;
+    venueTicker?: boolean;
+  } = {},
 ): Promise<TestService> => {
   const databaseUrl = options.databaseUrl ?? (await freshDatabase());
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'ct-test-data-'));
-  const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEY: TEST_KEY });
+  const config = loadConfig({ ...options.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEY: TEST_KEY });
   const service = await startService(config, {
     log: silentLogger,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.venueTicker !== undefined ? { venueTicker: options.venueTicker } : {}),
     ...(options.openRetryIntervalMs ? { openRetryIntervalMs: options.openRetryIntervalMs } : {}),
   });
   return {

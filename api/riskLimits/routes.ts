@@ -1,0 +1,233 @@
+// Risk limits (spec "Account features and risk limits": GET/POST /accounts/{accountId}/riskLimits;
+// the spec leaves the rest open): one limit, its replacement, deletion and reset, and the risk types
+// (GET /types/riskTypes, RiskTypeDTO). The limits are watched by the protection monitor
+// (engine/protection); a hit is in the protections read model.
+import { randomUUID } from 'node:crypto';
+import { type Static, Type } from '@sinclair/typebox';
+import { AccountStatus } from '../../domain/account/enums.js';
+import { protectionDecider } from '../../domain/protection/decider.js';
+import { protectionStream } from '../../domain/protection/events.js';
+import type { RiskLimitCommand } from '../../domain/riskLimit/commands.js';
+import { riskLimitDecider } from '../../domain/riskLimit/decider.js';
+import { riskLimitStream } from '../../domain/riskLimit/events.js';
+import { RISK_TYPES, riskTypeById } from '../../domain/riskLimit/riskTypes.js';
+import { checkRiskLimit, RISK_LIMIT_DEFAULTS, type RiskLimitSettings } from '../../domain/riskLimit/settings.js';
+import { protectionsInForce } from '../../projections/protections/queries.js';
+import { findRiskLimit, type RiskLimitRow, riskLimitsOf } from '../../projections/riskLimits/queries.js';
+import { loadAccount } from '../accounts/routes.js';
+import { AccountIdParams } from '../accounts/schemas.js';
+import { ApiError } from '../errors.js';
+import type { Caller, Routes } from '../route.js';
+import { commandMetadata, execute, type Services } from '../services.js';
+import { ErrorDTO, errorResponses, Uuid } from '../shared/schemas.js';
+import { RiskLimitDTO, RiskLimitWriteDTO, RiskTypeDTO } from './schemas.js';
+import { riskLimitHitView } from './views.js';
+
+type WriteBody = Static<typeof RiskLimitWriteDTO>;
+type Context = Parameters<typeof commandMetadata>[1];
+
+const RiskLimitParams = Type.Object({ accountId: Uuid, riskLimitId: Uuid }, { additionalProperties: false });
+
+const riskTypeView = (id: number) => {
+  const t = riskTypeById(id)!;
+  return { id: t.id, name: t.name, period: t.period, measure: t.measure, description: t.description };
+};
+
+const notFound = (riskLimitId: string) => new ApiError(404, '[RISK_LIMIT_NOT_FOUND]', `risk limit ${riskLimitId} not found`);
+
+/** The stored settings: defaults for members left out, read-only members dropped, the rules between members checked. */
+const settingsOf = (body: WriteBody): RiskLimitSettings => {
+  const settings: RiskLimitSettings = {
+    riskTypeId: body.riskTypeId,
+    absoluteRiskLimit: body.absoluteRiskLimit ?? RISK_LIMIT_DEFAULTS.absoluteRiskLimit,
+    riskLimit: body.riskLimit ?? RISK_LIMIT_DEFAULTS.riskLimit,
+    relativeRiskLimit: body.relativeRiskLimit ?? RISK_LIMIT_DEFAULTS.relativeRiskLimit,
+    fallbackAbsoluteRiskLimit: body.fallbackAbsoluteRiskLimit ?? RISK_LIMIT_DEFAULTS.fallbackAbsoluteRiskLimit,
+    fallbackRiskLimit: body.fallbackRiskLimit ?? RISK_LIMIT_DEFAULTS.fallbackRiskLimit,
+    fallbackRelativeRiskLimit: body.fallbackRelativeRiskLimit ?? RISK_LIMIT_DEFAULTS.fallbackRelativeRiskLimit,
+    closeAllOpenPositions: body.closeAllOpenPositions ?? RISK_LIMIT_DEFAULTS.closeAllOpenPositions,
+    active: body.active ?? RISK_LIMIT_DEFAULTS.active,
+  };
+  const problem = checkRiskLimit(settings);
+  if (problem) throw new ApiError(400, '[VALIDATION_FAILED]', `${problem.field}: ${problem.message}`, [{ field: problem.field, message: problem.message }]);
+  return settings;
+};
+
+export const riskLimitRoutes = (routes: Routes, services: Services): void => {
+  const run = (command: RiskLimitCommand) => execute(services, riskLimitStream(command.data.riskLimitId), riskLimitDecider, command);
+
+  /** The account for a change: a deleted one refuses every change. */
+  const writableAccount = async (caller: Caller, accountId: string) => {
+    const account = await loadAccount(services, caller, accountId);
+    if (account.account_status_id === AccountStatus.Deleted) throw new ApiError(409, '[ACCOUNT_DELETED]', `account ${accountId} was deleted`);
+    return account;
+  };
+
+  const views = async (rows: readonly RiskLimitRow[]): Promise<Static<typeof RiskLimitDTO>[]> => {
+    const inForce = rows.length === 0 ? [] : await protectionsInForce(services.db, [rows[0]!.account_id], services.clock());
+    return rows.map((row) => {
+      const s = { ...RISK_LIMIT_DEFAULTS, ...row.settings };
+      const hits = inForce.filter((p) => p.rule_id === row.id).map(riskLimitHitView);
+      return {
+        id: row.id,
+        accountId: row.account_id,
+        riskTypeId: s.riskTypeId,
+        riskType: riskTypeView(s.riskTypeId),
+        absoluteRiskLimit: s.absoluteRiskLimit,
+        riskLimit: s.riskLimit,
+        relativeRiskLimit: s.relativeRiskLimit,
+        fallbackAbsoluteRiskLimit: s.fallbackAbsoluteRiskLimit,
+        fallbackRiskLimit: s.fallbackRiskLimit,
+        fallbackRelativeRiskLimit: s.fallbackRelativeRiskLimit,
+        closeAllOpenPositions: s.closeAllOpenPositions,
+        active: s.active,
+        status: !s.active ? 'INACTIVE' : hits.some((h) => h.level === 'FALLBACK') ? 'FALLBACK_HIT' : hits.length > 0 ? 'HIT' : 'ARMED',
+        hits,
+        created: new Date(row.created).toISOString(),
+        updated: new Date(row.updated).toISOString(),
+      };
+    });
+  };
+
+  const viewOf = async (caller: Caller, accountId: string, riskLimitId: string) => {
+    const row = await findRiskLimit(services.db, caller.projectId, accountId, riskLimitId);
+    if (!row) throw notFound(riskLimitId);
+    return (await views([row]))[0]!;
+  };
+
+  const target = (caller: Caller, accountId: string, riskLimitId: string) => ({ riskLimitId, projectId: caller.projectId, accountId });
+  const existing = async (caller: Caller, accountId: string, riskLimitId: string) => {
+    const row = await findRiskLimit(services.db, caller.projectId, accountId, riskLimitId);
+    if (!row) throw notFound(riskLimitId);
+    return row;
+  };
+  const write = async (caller: Caller, context: Context, accountId: string, riskLimitId: string | null, body: WriteBody) => {
+    await writableAccount(caller, accountId);
+    const settings = settingsOf(body);
+    const id = riskLimitId ?? randomUUID();
+    if (riskLimitId) await existing(caller, accountId, riskLimitId);
+    await run({ type: riskLimitId ? 'UpdateRiskLimit' : 'CreateRiskLimit', data: { ...target(caller, accountId, id), settings }, metadata: commandMetadata(services, context) });
+    return { body: await viewOf(caller, accountId, id) };
+  };
+
+  const one = { 200: { description: 'the risk limit', schema: RiskLimitDTO }, ...errorResponses(400, 401, 404) };
+  const changeErrors = {
+    ...errorResponses(400, 401, 404),
+    404: { description: 'no such account ([ACCOUNT_NOT_FOUND]) or risk limit of it ([RISK_LIMIT_NOT_FOUND])', schema: ErrorDTO },
+    409: { description: 'the account was deleted ([ACCOUNT_DELETED])', schema: ErrorDTO },
+  };
+  const writeDescription =
+    'Members left out take their defaults (every limit and fallback 0 = off, closeAllOpenPositions true, active true). Refused with 400 [VALIDATION_FAILED]: an unknown riskTypeId, no limit above 0, a fallback with closeAllOpenPositions true, a fallback not above its limit of the same kind (fallbackAbsoluteRiskLimit above absoluteRiskLimit, and so on).';
+
+  routes.add<{ accountId: string }, unknown, unknown>({
+    method: 'get',
+    path: '/accounts/{accountId}/riskLimits',
+    tag: 'Risk limits',
+    operationId: 'listRiskLimits',
+    summary: 'The risk limits of an account, with their hits in force',
+    params: AccountIdParams,
+    responses: { 200: { description: 'the risk limits, oldest first', schema: Type.Array(RiskLimitDTO) }, ...errorResponses(400, 401, 404) },
+    async handler({ params, caller }) {
+      await loadAccount(services, caller, params.accountId);
+      return { body: await views(await riskLimitsOf(services.db, caller.projectId, params.accountId)) };
+    },
+  });
+
+  routes.add<{ accountId: string }, unknown, WriteBody>({
+    method: 'post',
+    path: '/accounts/{accountId}/riskLimits',
+    tag: 'Risk limits',
+    operationId: 'createRiskLimit',
+    summary: 'Add a risk limit to an account',
+    description: `The limit is watched from its first check (within a second): the current period's loss is measured from then if the period has no reference yet. ${writeDescription}`,
+    params: AccountIdParams,
+    body: RiskLimitWriteDTO,
+    bodyRequired: true,
+    responses: { 200: { description: 'the new risk limit', schema: RiskLimitDTO }, ...changeErrors },
+    async handler({ params, caller, context, body }) {
+      return write(caller, context, params.accountId, null, body);
+    },
+  });
+
+  routes.add<{ accountId: string; riskLimitId: string }, unknown, unknown>({
+    method: 'get',
+    path: '/accounts/{accountId}/riskLimits/{riskLimitId}',
+    tag: 'Risk limits',
+    operationId: 'getRiskLimit',
+    summary: 'One risk limit, with its hits in force',
+    params: RiskLimitParams,
+    responses: { ...one, 404: changeErrors[404] },
+    async handler({ params, caller }) {
+      await loadAccount(services, caller, params.accountId);
+      return { body: await viewOf(caller, params.accountId, params.riskLimitId) };
+    },
+  });
+
+  routes.add<{ accountId: string; riskLimitId: string }, unknown, WriteBody>({
+    method: 'put',
+    path: '/accounts/{accountId}/riskLimits/{riskLimitId}',
+    tag: 'Risk limits',
+    operationId: 'updateRiskLimit',
+    summary: 'Replace the settings of a risk limit',
+    description: `The whole setting is replaced. A hit in force stays until its period ends or a reset, whatever the new settings; active false lifts it at once. ${writeDescription}`,
+    params: RiskLimitParams,
+    body: RiskLimitWriteDTO,
+    bodyRequired: true,
+    responses: { 200: { description: 'the risk limit', schema: RiskLimitDTO }, ...changeErrors },
+    async handler({ params, caller, context, body }) {
+      return write(caller, context, params.accountId, params.riskLimitId, body);
+    },
+  });
+
+  routes.add<{ accountId: string; riskLimitId: string }, unknown, unknown>({
+    method: 'delete',
+    path: '/accounts/{accountId}/riskLimits/{riskLimitId}',
+    tag: 'Risk limits',
+    operationId: 'deleteRiskLimit',
+    summary: 'Remove a risk limit',
+    description: 'A hit of it is lifted at once: new copies to the account resume unless another protection holds them. Positions it closed stay closed.',
+    params: RiskLimitParams,
+    responses: { 200: { description: 'removed' }, ...changeErrors },
+    async handler({ params, caller, context }) {
+      await writableAccount(caller, params.accountId);
+      await existing(caller, params.accountId, params.riskLimitId);
+      await run({ type: 'DeleteRiskLimit', data: target(caller, params.accountId, params.riskLimitId), metadata: commandMetadata(services, context) });
+      return { status: 200 };
+    },
+  });
+
+  routes.add<{ accountId: string; riskLimitId: string }, unknown, unknown>({
+    method: 'put',
+    path: '/accounts/{accountId}/riskLimits/{riskLimitId}/reset',
+    tag: 'Risk limits',
+    operationId: 'resetRiskLimit',
+    summary: 'Lift a risk limit\'s hit and measure again from now',
+    description:
+      'The hit and its fallback are lifted at once (status ARMED in the answer; new copies resume). Until the period ends, the loss is measured from a new reference: the balance and equity at the first check after the reset (within a second). Positions closed by the hit stay closed. A limit that is not hit is reset the same way (its measuring starts over). The next period measures from its own start as always.',
+    params: RiskLimitParams,
+    responses: { 200: { description: 'the risk limit after the reset', schema: RiskLimitDTO }, ...changeErrors },
+    async handler({ params, caller, context }) {
+      await writableAccount(caller, params.accountId);
+      const row = await existing(caller, params.accountId, params.riskLimitId);
+      const riskType = riskTypeById({ ...RISK_LIMIT_DEFAULTS, ...row.settings }.riskTypeId);
+      await execute(services, protectionStream(params.accountId), protectionDecider, {
+        type: 'ResetProtection',
+        data: { accountId: params.accountId, ruleId: row.id, ruleKind: 'RISK_LIMIT', ruleType: riskType?.name ?? 'risk limit' },
+        metadata: commandMetadata(services, context),
+      });
+      return { body: await viewOf(caller, params.accountId, params.riskLimitId) };
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/types/riskTypes',
+    tag: 'Types',
+    operationId: 'listRiskTypes',
+    summary: 'Risk types 1 to 12 (RiskLimitDTO.riskTypeId)',
+    description:
+      'Each is a period (DAILY, WEEKLY, MONTHLY in the service TIME_ZONE) and a measure: EQUITY_TO_EQUITY, BALANCE_TO_EQUITY, BALANCE_TO_BALANCE, SMART_REFERENCE. The reference is read at the period start (the first check inside it).',
+    responses: { 200: { description: 'the risk types', schema: Type.Array(RiskTypeDTO) }, ...errorResponses(401) },
+    handler: async () => ({ body: RISK_TYPES.map((t) => riskTypeView(t.id)) }),
+  });
+};

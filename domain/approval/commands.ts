@@ -1,0 +1,15 @@
+import type { CommandMetadata } from '../shared/command.js';
+
+export type ApprovalCommand = {
+  type: 'DecideApproval';
+  data: {
+    readonly approvalId: string;
+    readonly accountId: string;
+    readonly copierId: string;
+    readonly masterPositionId: string;
+    readonly approved: boolean;
+    /** When the wait ends: a decision at or after it comes too late. */
+    readonly expiresAt: string;
+  };
+  metadata: CommandMetadata;
+};

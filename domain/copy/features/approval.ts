@@ -1,0 +1,48 @@
+// FeatureApprovalDTO (spec: account feature, named only; POST /accounts/{accountId}/approvals with
+// ApprovalDTO; AccountInformationDTO.pendingApprovals). Our reading: every master open (market or
+// pending) that the account's copiers would copy waits for a person's decision instead of being copied
+// at once.
+//   - The wait is a deferral (CopyDeferred by this feature, until the expiry): it is an event, so a
+//     restart keeps it; the wait's event id is the approval's id.
+//   - Approved in time: the open is decided again at once, with the rules of that moment (filters,
+//     sizing, prices), and copied. Rejected: skipped with APPROVAL_REJECTED. No decision before
+//     expirySeconds: skipped with APPROVAL_EXPIRED.
+//   - It asks after the other filters: an open they refuse is refused at once and never waits. A
+//     monitor-only or inactive copier asks nothing.
+//   - Closes, partial closes and stop changes are never held: they follow the master as usual.
+// The decision reaches the rule as `approval` in the context; only the first decision counts. Removing
+// the feature releases the waiting opens: the engine decides them again at once, without this rule.
+import { type Static, Type } from '@sinclair/typebox';
+import { type CopierFeature, skip } from './rules.js';
+
+export const APPROVAL = 'FeatureApprovalDTO';
+export const DEFAULT_APPROVAL_EXPIRY_SECONDS = 300;
+
+const members = Type.Object({
+  expirySeconds: Type.Integer({
+    minimum: 10,
+    maximum: 604_800,
+    description: `seconds an open waits for a decision before it is skipped (APPROVAL_EXPIRED); default ${DEFAULT_APPROVAL_EXPIRY_SECONDS}, at most 7 days`,
+  }),
+});
+export type ApprovalSettings = Static<typeof members>;
+
+export const approval: CopierFeature<ApprovalSettings> = {
+  type: APPROVAL,
+  scopes: ['account'],
+  multiple: false,
+  members,
+  defaults: { expirySeconds: DEFAULT_APPROVAL_EXPIRY_SECONDS },
+  description:
+    `Manual approval of copied trades: every master open (market or pending) that a copier of this account would copy waits for a person's decision instead of being copied at once. A waiting open is listed by GET /accounts/{accountId}/approvals (its approvalId) and counted in AccountInformationDTO.pendingApprovals; POST /accounts/{accountId}/approvals decides it. Approved before it expires: the open is decided again at that moment (the account's other rules, its sizing and prices then) and copied. Rejected: skipped with APPROVAL_REJECTED. No decision within expirySeconds (default ${DEFAULT_APPROVAL_EXPIRY_SECONDS}): skipped with APPROVAL_EXPIRED. Opens that other rules refuse are refused at once and never wait; monitor-only and inactive copiers ask nothing. Closes, partial closes and stop changes are copied as usual. A waiting open survives a restart of the service. Removing the feature releases the waiting opens: they are decided again at once without it (copied unless another rule refuses them).`,
+  rules: {
+    filterOpen: (_s, ctx) => {
+      if (!ctx.deferredBy.includes(APPROVAL)) return null;
+      if (ctx.approval === 'approved') return null;
+      return ctx.approval === 'rejected'
+        ? skip('APPROVAL_REJECTED', 'the copy was rejected (POST .../approvals)')
+        : skip('APPROVAL_EXPIRED', 'no decision on the copy before the approval expired');
+    },
+    deferOpen: (s, ctx) => (ctx.deferredBy.includes(APPROVAL) ? null : new Date(Date.parse(ctx.now) + s.expirySeconds * 1000).toISOString()),
+  },
+};

@@ -1,0 +1,183 @@
+// FeatureRiskPerTradeDTO (spec: account feature; aggregateRiskPerSymbol, correctLotSizeBasedOnTheStopLoss,
+// autoCloseOnRiskThresholdReached (default true; only with SL-based lot correction; a position without
+// stop loss is still auto-closed)). Our reading:
+//   - The risk of a trade: riskAmount in the account's currency, or riskPercent of its balance now.
+//   - correctLotSizeBasedOnTheStopLoss (default true): an open with a stop loss gets the lot whose loss
+//     at that stop loss is the risk: lot = risk / (points from the open price to the stop loss x the
+//     value of a point of one lot); it replaces the copier's lot (and a Masaniello's), and the copier's
+//     and the broker's caps still apply. An open without a stop loss keeps the copier's lot.
+//     false: the copier's lot stays, and an open whose loss at its stop loss would exceed the risk is
+//     skipped (RISK_PER_TRADE).
+//   - aggregateRiskPerSymbol (default false): the account's open positions on the symbol share one
+//     risk. Their risk (loss at their stop losses; none when the stop locks in profit; a position
+//     without a stop loss counts as the whole risk) is taken from it first; nothing left: skipped.
+//   - autoCloseOnRiskThresholdReached (default true; only with the correction on): a copy whose loss
+//     (floating profit + swap) reaches the risk is closed, whether it has a stop loss (a gap, a stop the
+//     broker did not take) or not. Aggregated, the loss of all the account's positions on the symbol is
+//     measured and the copies on it are closed; positions the engine did not copy are counted but left
+//     alone.
+//   - Prices: the master's open price (a pending order's trigger price) and the slave's stop loss (the
+//     master's, swapped under reverse). The value of a point comes from the slave's venue in the
+//     slave's currency (see engine/copy/accountViews.ts).
+import { type Static, Type } from '@sinclair/typebox';
+import type { CopierSettings } from '../../copier/settings.js';
+import { add, compare, div, exact, type Fraction, isPositive, mul, show, sub, toNumber, ZERO } from '../fraction.js';
+import { slaveStops } from '../reverse.js';
+import type { MasterTrade, Skip, SymbolSpec } from '../types.js';
+import { type AccountPosition, closeOf, type CopierFeature, type ManageContext, type ManagedAction, type OpenContext, skip } from './rules.js';
+
+export const RISK_PER_TRADE = 'FeatureRiskPerTradeDTO';
+
+const members = Type.Object({
+  riskPercent: Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 100 }), Type.Null()], {
+    description: "the risk of one trade in percent of the slave account's balance at the time; set this or riskAmount",
+  }),
+  riskAmount: Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 1e12 }), Type.Null()], {
+    description: "the risk of one trade in the slave account's currency; set this or riskPercent",
+  }),
+  aggregateRiskPerSymbol: Type.Boolean({ description: "true: the account's open positions on a symbol share one risk; default false" }),
+  correctLotSizeBasedOnTheStopLoss: Type.Boolean({ description: 'true (default): an open with a stop loss gets the lot whose loss at the stop loss is the risk' }),
+  autoCloseOnRiskThresholdReached: Type.Boolean({
+    description: 'true (default): a copy whose loss reaches the risk is closed, with or without a stop loss; only with correctLotSizeBasedOnTheStopLoss',
+  }),
+});
+export type RiskPerTradeSettings = Static<typeof members>;
+
+/** The risk of one trade now: the amount, or the percentage of the balance; null without a balance. */
+export const riskOf = (s: RiskPerTradeSettings, balance: number | null): Fraction | null => {
+  if (s.riskAmount !== null) return exact(s.riskAmount);
+  if (s.riskPercent === null || balance === null) return null;
+  return div(mul(exact(balance), exact(s.riskPercent)), exact(100));
+};
+
+/** Whole points between two prices (prices sit on the point grid; rounding drops float noise). */
+const pointsBetween = (a: number, b: number, spec: SymbolSpec): Fraction => exact(Math.round(Math.abs(a - b) / spec.point));
+
+/** The stop loss the slave's copy gets: the master's, or its take profit under reverse. */
+const slaveStopLoss = (trade: MasterTrade, copier: CopierSettings): number | null => slaveStops(trade, copier.reverse).stopLoss;
+
+/** What an open position may still lose down to its stop loss; the whole risk without one. */
+const openRisk = (p: AccountPosition, spec: SymbolSpec, pointValue: Fraction, risk: Fraction): Fraction => {
+  if (p.stopLoss === null) return risk;
+  const losing = p.side === 'Buy' ? p.stopLoss < p.openPrice : p.stopLoss > p.openPrice;
+  if (!losing) return ZERO;
+  return mul(mul(pointsBetween(p.openPrice, p.stopLoss, spec), pointValue), exact(p.volume));
+};
+
+interface Budget {
+  readonly risk: Fraction;
+  /** What is left for this open: the risk, less the open risk on the symbol when aggregated. */
+  readonly left: Fraction;
+  readonly used: Fraction;
+}
+
+/** The risk this open may take, or why there is none. */
+const budgetOf = (s: RiskPerTradeSettings, ctx: OpenContext): Budget | Skip => {
+  const risk = riskOf(s, ctx.slaveAccount?.balance ?? null);
+  if (risk === null) return skip('RISK_PER_TRADE', "the slave account's balance is not available to measure riskPercent");
+  if (!s.aggregateRiskPerSymbol) return { risk, left: risk, used: ZERO };
+  const positions = ctx.slavePositions ?? null;
+  if (positions === null) return skip('RISK_PER_TRADE', `the open positions of the slave account are not available to aggregate the risk on ${ctx.slaveSymbol}`);
+  const onSymbol = positions.filter((p) => p.symbol === ctx.slaveSymbol);
+  if (onSymbol.some((p) => p.stopLoss !== null) && !(ctx.pointValue && ctx.pointValue > 0)) {
+    return skip('RISK_PER_TRADE', `no value of a point of ${ctx.slaveSymbol} to measure the open risk`);
+  }
+  const used = onSymbol.reduce((sum, p) => add(sum, openRisk(p, ctx.slaveSpec, exact(ctx.pointValue ?? 0), risk)), ZERO);
+  return { risk, left: sub(risk, used), used };
+};
+
+/** The loss of `volume` lots from the master's open price to `stopLoss`. */
+const lossAtStop = (volume: number, stopLoss: number, ctx: OpenContext): Fraction => mul(mul(pointsBetween(ctx.trade.openPrice, stopLoss, ctx.slaveSpec), exact(ctx.pointValue ?? 0)), exact(volume));
+
+/** An amount rounded to cents, with the account's currency when known. */
+const money = (f: Fraction | number, currency: string | undefined): string => {
+  const cents = Math.round(toNumber(typeof f === 'number' ? exact(f) : f) * 100) / 100;
+  return currency ? `${show(cents)} ${currency}` : show(cents);
+};
+
+/** Refusals before sizing: what the rule needs, and a budget the symbol's open risk has used up. */
+const filter = (s: RiskPerTradeSettings, ctx: OpenContext): Skip | null => {
+  const budget = budgetOf(s, ctx);
+  if ('reason' in budget) return budget;
+  const currency = ctx.slaveAccount?.currency;
+  const stopLoss = slaveStopLoss(ctx.trade, ctx.copier);
+  // A trade without a stop loss takes the whole risk: aggregated, only while nothing else is at risk.
+  if (!isPositive(budget.left) || (stopLoss === null && isPositive(budget.used))) {
+    return skip('RISK_PER_TRADE', `the open positions on ${ctx.slaveSymbol} already risk ${money(budget.used, currency)} of the ${money(budget.risk, currency)} the symbol may risk`);
+  }
+  if (stopLoss === null) return null;
+  if (!(ctx.pointValue && ctx.pointValue > 0)) return skip('RISK_PER_TRADE', `no value of a point of ${ctx.slaveSymbol} to size the trade by its stop loss`);
+  if (!isPositive(pointsBetween(ctx.trade.openPrice, stopLoss, ctx.slaveSpec))) return skip('RISK_PER_TRADE', `the stop loss ${stopLoss} is at the open price`);
+  return null;
+};
+
+const sizing = (s: RiskPerTradeSettings, copier: CopierSettings, ctx: OpenContext): CopierSettings => {
+  const stopLoss = slaveStopLoss(ctx.trade, ctx.copier);
+  if (!s.correctLotSizeBasedOnTheStopLoss || stopLoss === null || !(ctx.pointValue && ctx.pointValue > 0)) return copier;
+  const budget = budgetOf(s, ctx);
+  if ('reason' in budget || !isPositive(budget.left)) return copier;
+  const perLot = lossAtStop(1, stopLoss, ctx);
+  if (!isPositive(perLot)) return copier;
+  return { ...copier, scaleType: 'FIXED_LOT', fixedLotSize: toNumber(div(budget.left, perLot)), martingaleStrategy: false };
+};
+
+/** Without the correction: the copier's lot, unless its loss at the stop loss exceeds the risk left. */
+const checkVolume = (s: RiskPerTradeSettings, volume: number, ctx: OpenContext): { readonly volume: number } | Skip => {
+  if (s.correctLotSizeBasedOnTheStopLoss) return { volume };
+  const stopLoss = slaveStopLoss(ctx.trade, ctx.copier);
+  if (stopLoss === null) return { volume };
+  const budget = budgetOf(s, ctx);
+  if ('reason' in budget) return budget;
+  const loss = lossAtStop(volume, stopLoss, ctx);
+  if (compare(loss, budget.left) <= 0) return { volume };
+  const currency = ctx.slaveAccount?.currency;
+  const left = s.aggregateRiskPerSymbol ? ` (${money(budget.left, currency)} left on the symbol)` : '';
+  return skip('RISK_PER_TRADE', `${volume} lots of ${ctx.slaveSymbol} would lose ${money(loss, currency)} at the stop loss ${stopLoss}, above the risk of ${money(budget.risk, currency)}${left}`);
+};
+
+const autoClose = (s: RiskPerTradeSettings, ctx: ManageContext): ManagedAction[] => {
+  if (!s.correctLotSizeBasedOnTheStopLoss || !s.autoCloseOnRiskThresholdReached || ctx.copies.length === 0) return [];
+  const risk = riskOf(s, ctx.slaveAccount?.balance ?? null);
+  if (risk === null) return [];
+  const threshold = -toNumber(risk);
+  const currency = ctx.slaveAccount?.currency;
+  const reached = (loss: number) => `loss of ${money(-loss, currency)} reaches the risk of ${money(risk, currency)}`;
+  if (!s.aggregateRiskPerSymbol) {
+    return ctx.copies
+      .filter((copy) => copy.profit + copy.swap <= threshold)
+      .map((copy) => closeOf(copy, `risk per trade: #${copy.slavePositionId} closed, its ${reached(copy.profit + copy.swap)}`));
+  }
+  const actions: ManagedAction[] = [];
+  for (const symbol of new Set(ctx.copies.map((c) => c.symbol))) {
+    const positions = (ctx.slavePositions ?? []).filter((p) => p.symbol === symbol);
+    const loss = positions.length > 0
+      ? positions.reduce((sum, p) => sum + p.result, 0)
+      : ctx.copies.filter((c) => c.symbol === symbol).reduce((sum, c) => sum + c.profit + c.swap, 0);
+    if (loss > threshold) continue;
+    for (const copy of ctx.copies.filter((c) => c.symbol === symbol)) {
+      actions.push(closeOf(copy, `risk per trade: #${copy.slavePositionId} closed, the ${symbol} positions' ${reached(loss)}`));
+    }
+  }
+  return actions;
+};
+
+export const riskPerTrade: CopierFeature<RiskPerTradeSettings> = {
+  type: RISK_PER_TRADE,
+  scopes: ['account'],
+  multiple: false,
+  members,
+  defaults: { riskPercent: null, riskAmount: null, aggregateRiskPerSymbol: false, correctLotSizeBasedOnTheStopLoss: true, autoCloseOnRiskThresholdReached: true },
+  description:
+    "Stop-loss based sizing and a loss limit per trade, for every copier of the account. The risk of a trade is riskAmount (the account's currency) or riskPercent of the balance at the time (exactly one is set). correctLotSizeBasedOnTheStopLoss (default true): an open with a stop loss gets the lot whose loss at that stop loss is the risk, lot = risk / (points from the master's open price to the copy's stop loss x the value of one point of one lot in the account's currency, from the slave's broker); it replaces the copier's lot, and maxLotSize, maximumLot, the margin cap and the broker's limits still apply (below the minimum lot: skipped, unless forcePositionLotSize). An open without a stop loss keeps the copier's lot. With false, the copier's lot stays and an open whose loss at its stop loss would exceed the risk is skipped. aggregateRiskPerSymbol (default false): the account's open positions on the symbol share one risk; their risk at their stop losses (none when the stop locks in profit, the whole risk for a position without one) is used first, and an open is skipped when nothing is left (an open without a stop loss needs the whole risk). autoCloseOnRiskThresholdReached (default true, only with the correction): a copy whose loss (floating profit + swap) reaches the risk is closed, with or without a stop loss; aggregated, the loss of all the account's positions on the symbol is measured and the copies on it are closed (positions the engine did not open count but are left alone). Skip reason RISK_PER_TRADE.",
+  check: (s) => {
+    if ((s.riskPercent === null) === (s.riskAmount === null)) return 'set exactly one of riskPercent and riskAmount';
+    return null;
+  },
+  rules: {
+    needs: ['margin', 'positions', 'pointValue'],
+    filterOpen: filter,
+    sizing,
+    adjustVolume: checkVolume,
+    manage: autoClose,
+  },
+};

@@ -1,0 +1,66 @@
+import type { CommandMetadata } from '../shared/command.js';
+import type { ProtectionRule, RuleKind } from './rules.js';
+
+/** An open position or pending order of the account, as the rules need it. */
+export interface BookItem {
+  readonly id: string;
+  readonly kind: 'position' | 'order';
+  readonly symbol: string;
+  readonly openTime: string;
+  /** Positions: floating profit + swap + commission; orders: 0. */
+  readonly result: number;
+}
+
+export interface ClosedTradeItem {
+  readonly symbol: string;
+  readonly openTime: string;
+  readonly closeTime: string;
+  /** profit + swap + commission */
+  readonly result: number;
+}
+
+export interface BalanceOperationItem {
+  readonly id: string;
+  readonly time: string;
+  /** Positive: a deposit; negative: a withdrawal. */
+  readonly amount: number;
+}
+
+/** What the monitor read from the account's venue at `metadata.now`. */
+export interface Observation {
+  readonly balance: number;
+  readonly equity: number;
+  readonly currency: string;
+  readonly book: readonly BookItem[];
+  /** The two lists below hold everything from this time to now (historyStartFor says how far back). */
+  readonly historyFrom: string;
+  readonly balanceOperations: readonly BalanceOperationItem[];
+  readonly closedTrades: readonly ClosedTradeItem[];
+  /** Highest value of each measure since its anchor that the monitor saw while it ran, by `${anchor}|${measure}`. */
+  readonly peaks: Readonly<Record<string, number>>;
+}
+
+export interface EvaluateData {
+  readonly accountId: string;
+  /** TIME_ZONE: where days, weeks and months begin. */
+  readonly zone: string;
+  /** Every active rule of the account; a trigger of a rule not listed is cleared. */
+  readonly rules: readonly ProtectionRule[];
+  /** null: the account has no venue session; only clears are decided. */
+  readonly observation: Observation | null;
+}
+
+export type ProtectionCommand =
+  | { type: 'EvaluateProtection'; data: EvaluateData; metadata: CommandMetadata }
+  | { type: 'ResetProtection'; data: { accountId: string; ruleId: string; ruleKind: RuleKind; ruleType: string }; metadata: CommandMetadata }
+  | {
+      type: 'RecordCloseOutcome';
+      data: {
+        accountId: string;
+        triggerId: string;
+        closedPositions: readonly string[];
+        cancelledOrders: readonly string[];
+        failures: readonly { positionId: string; code: string; message: string }[];
+      };
+      metadata: CommandMetadata;
+    };

@@ -1,0 +1,144 @@
+// The protection aggregate: one account's risk limits and profit targets at work (stream
+// `protection-<accountId>`). The protection monitor (engine/protection/monitor.ts) sends what it sees
+// every second (EvaluateProtection: the rules, the account's funds, book and recent history); the API
+// sends resets; the decider answers with the references, triggers, clears and resets to record, by
+// the rules of evaluate.ts. State keeps only what is still current: a trigger once recorded is never
+// recorded again, so a restart or a replay does not hit a limit twice.
+import type { Decider } from '../shared/command.js';
+import { invalid } from '../shared/errors.js';
+import type { ProtectionCommand } from './commands.js';
+import { evaluate } from './evaluate.js';
+import type { ProtectionAction, ProtectionEvent, TriggerLevel } from './events.js';
+import type { RuleKind } from './rules.js';
+
+export interface Reference {
+  readonly anchor: string;
+  readonly kind: 'PERIOD' | 'RESET' | 'OVERALL';
+  readonly ruleId: string | null;
+  readonly unit: string | null;
+  readonly start: string;
+  readonly balance: number;
+  readonly equity: number;
+  readonly observedAt: string;
+}
+
+export interface ActiveTrigger {
+  readonly triggerId: string;
+  readonly ruleId: string;
+  readonly ruleKind: RuleKind;
+  readonly ruleType: string;
+  readonly level: TriggerLevel;
+  readonly anchor: string;
+  readonly symbol: string | null;
+  readonly until: string | null;
+  readonly action: ProtectionAction;
+  /** CLOSE_ALL: the positions were closed (ProtectionPositionsClosed). */
+  readonly closed: boolean;
+  readonly at: string;
+}
+
+export interface ProtectionState {
+  /** By anchor key: the current period references and each rule's current reset or overall reference. */
+  readonly references: Readonly<Record<string, Reference>>;
+  /** By `${anchor}|${measure}`: the highest value recorded since the anchor. */
+  readonly peaks: Readonly<Record<string, number>>;
+  /** By rule id: the time of its last reset. */
+  readonly resets: Readonly<Record<string, string>>;
+  /** By trigger id: triggers not yet cleared or reset. */
+  readonly triggers: Readonly<Record<string, ActiveTrigger>>;
+}
+
+export const initialState: ProtectionState = { references: {}, peaks: {}, resets: {}, triggers: {} };
+
+const without = <T>(record: Readonly<Record<string, T>>, drop: (key: string, value: T) => boolean): Record<string, T> =>
+  Object.fromEntries(Object.entries(record).filter(([key, value]) => !drop(key, value)));
+
+const anchorOfPeak = (key: string): string => key.slice(0, key.lastIndexOf('|'));
+
+export const evolve = (state: ProtectionState, event: ProtectionEvent): ProtectionState => {
+  switch (event.type) {
+    case 'ProtectionReferenceRecorded': {
+      const d = event.data;
+      // A newer anchor of the same period unit, or of the same rule, replaces the older ones.
+      // (A new period also retires the resets of the period before.)
+      const replaced = (r: Reference) =>
+        d.kind === 'PERIOD'
+          ? r.kind !== 'OVERALL' && r.unit === d.unit && Date.parse(r.start) < Date.parse(d.start)
+          : r.kind === d.kind && r.ruleId === d.ruleId && r.anchor !== d.anchor;
+      const references = without(state.references, (_k, r) => replaced(r));
+      references[d.anchor] = { anchor: d.anchor, kind: d.kind, ruleId: d.ruleId, unit: d.unit, start: d.start, balance: d.balance, equity: d.equity, observedAt: d.observedAt };
+      const peaks = without(state.peaks, (key) => !references[anchorOfPeak(key)]);
+      return { ...state, references, peaks };
+    }
+    case 'ProtectionPeakRecorded': {
+      const key = `${event.data.anchor}|${event.data.measure}`;
+      return { ...state, peaks: { ...state.peaks, [key]: Math.max(state.peaks[key] ?? -Infinity, event.data.value) } };
+    }
+    case 'ProtectionTriggered': {
+      const d = event.data;
+      const trigger: ActiveTrigger = {
+        triggerId: d.triggerId, ruleId: d.ruleId, ruleKind: d.ruleKind, ruleType: d.ruleType, level: d.level, anchor: d.anchor,
+        symbol: d.symbol, until: d.until, action: d.action, closed: false, at: d.at,
+      };
+      return { ...state, triggers: { ...state.triggers, [d.triggerId]: trigger } };
+    }
+    case 'ProtectionCleared': {
+      const ids = new Set(event.data.triggerIds);
+      return { ...state, triggers: without(state.triggers, (id) => ids.has(id)) };
+    }
+    case 'ProtectionReset':
+      return {
+        ...state,
+        resets: { ...state.resets, [event.data.ruleId]: event.data.at },
+        triggers: without(state.triggers, (_id, t) => t.ruleId === event.data.ruleId),
+      };
+    case 'ProtectionPositionsClosed': {
+      const trigger = state.triggers[event.data.triggerId];
+      return trigger ? { ...state, triggers: { ...state.triggers, [trigger.triggerId]: { ...trigger, closed: true } } } : state;
+    }
+    case 'ProtectionCloseFailed':
+      return state;
+    default: {
+      const unhandled: never = event;
+      throw new Error(`unhandled event ${JSON.stringify(unhandled)}`);
+    }
+  }
+};
+
+const RULE_WORDS: Readonly<Record<RuleKind, string>> = { RISK_LIMIT: 'Risk limit', PROFIT_TARGET: 'Profit target', OVERALL_TARGET: 'Overall target' };
+
+export const decide = (command: ProtectionCommand, state: ProtectionState): ProtectionEvent[] => {
+  const at = command.metadata.now;
+  switch (command.type) {
+    case 'EvaluateProtection':
+      return evaluate(command.data, state, at, evolve);
+    case 'ResetProtection': {
+      const { accountId, ruleId, ruleKind, ruleType } = command.data;
+      const wasActive = Object.values(state.triggers).some((t) => t.ruleId === ruleId);
+      const measure = ruleKind === 'OVERALL_TARGET' ? 'its per-symbol results count from now' : 'it measures from now until its period ends';
+      return [{
+        type: 'ProtectionReset',
+        data: {
+          accountId, ruleId, ruleKind, reason: 'API', at,
+          message: `${RULE_WORDS[ruleKind]} ${ruleType} reset${wasActive ? ': new copies to this account resume' : ''}; ${measure}`,
+        },
+      }];
+    }
+    case 'RecordCloseOutcome': {
+      const { accountId, triggerId, closedPositions, cancelledOrders, failures } = command.data;
+      const trigger = state.triggers[triggerId];
+      if (!trigger) throw invalid('[PROTECTION_TRIGGER_UNKNOWN]', `no active protection trigger ${triggerId}`);
+      if (trigger.closed) return [];
+      if (failures.length > 0) {
+        return failures.map((f) => ({ type: 'ProtectionCloseFailed', data: { accountId, triggerId, ruleId: trigger.ruleId, positionId: f.positionId, code: f.code, message: f.message, at } }));
+      }
+      return [{ type: 'ProtectionPositionsClosed', data: { accountId, triggerId, ruleId: trigger.ruleId, closedPositions, cancelledOrders, at } }];
+    }
+    default: {
+      const unhandled: never = command;
+      throw new Error(`unhandled command ${JSON.stringify(unhandled)}`);
+    }
+  }
+};
+
+export const protectionDecider: Decider<ProtectionCommand, ProtectionEvent, ProtectionState> = { decide, evolve, initialState };

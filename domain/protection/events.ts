@@ -1,0 +1,113 @@
+// Events of an account's protection (stream `protection-<accountId>`): what the protection monitor
+// (engine/protection) saw and decided for the account's risk limits and profit targets, and the resets
+// asked for through the API. The period references are recorded here because equity at a period start
+// cannot be worked out from the history afterwards.
+import type { PeriodUnit } from '../analytics/periods.js';
+import type { RuleKind } from './rules.js';
+
+/** How a trigger stops the account: no new copies, and maybe closing its positions. */
+export type ProtectionAction = 'STOP_COPYING' | 'CLOSE_ALL';
+
+/** LIMIT, FALLBACK: risk limits; TARGET: a profit target; LOSS_LIMIT: the overall target's loss limit. */
+export type TriggerLevel = 'LIMIT' | 'FALLBACK' | 'TARGET' | 'LOSS_LIMIT';
+
+export type ResetReason = 'API' | 'BALANCE_BELOW' | 'BALANCE_CHANGED';
+export type ClearReason = 'NEXT_PERIOD' | 'RULE_REMOVED';
+
+export interface ReferenceData {
+  readonly accountId: string;
+  /** Names the period, reset or overall target the values are the start of (anchors.ts). */
+  readonly anchor: string;
+  readonly kind: 'PERIOD' | 'RESET' | 'OVERALL';
+  /** RESET and OVERALL: the rule; PERIOD: null (shared by every rule of that period). */
+  readonly ruleId: string | null;
+  readonly unit: PeriodUnit | null;
+  /** When what the values measure from began: the period start, the reset, or the first look at an overall target. */
+  readonly start: string;
+  /** PERIOD: its label in TIME_ZONE (2026-01-07, 2026-W02, 2026-01). */
+  readonly label: string | null;
+  readonly balance: number;
+  readonly equity: number;
+  readonly currency: string;
+  /** When the monitor read the values; deposits and withdrawals after it move what is measured. */
+  readonly observedAt: string;
+  /** PERIOD: observed more than a minute after the period began (the service was down or the account offline). */
+  readonly late: boolean;
+}
+
+export interface TriggerData {
+  readonly accountId: string;
+  /** `${ruleId}|${anchor}|${level}|${symbol or *}`: the same trigger is never recorded twice. */
+  readonly triggerId: string;
+  readonly ruleKind: RuleKind;
+  readonly ruleId: string;
+  /** The risk type's or the feature DTO's name. */
+  readonly ruleType: string;
+  readonly level: TriggerLevel;
+  readonly anchor: string;
+  /** Per-symbol overall targets: the symbol it locks; null = the whole account. */
+  readonly symbol: string | null;
+  /** The end of the period the trigger lasts for; null = until reset. */
+  readonly until: string | null;
+  readonly action: ProtectionAction;
+  /** The loss (risk limits, loss limits) or profit (targets) measured, in the account currency or percent as `unit` says. */
+  readonly measured: number;
+  readonly threshold: number;
+  readonly thresholdMember: string;
+  readonly currency: string;
+  readonly at: string;
+  readonly message: string;
+}
+
+export type ProtectionEvent =
+  | { type: 'ProtectionReferenceRecorded'; data: ReferenceData }
+  /** The highest value of a measure since an anchor (trailing relative limits), recorded in steps. */
+  | { type: 'ProtectionPeakRecorded'; data: { accountId: string; anchor: string; measure: string; value: number; at: string } }
+  | { type: 'ProtectionTriggered'; data: TriggerData }
+  | { type: 'ProtectionCleared'; data: { accountId: string; ruleId: string; triggerIds: readonly string[]; reason: ClearReason; at: string } }
+  /** A rule starts over: its triggers end and it measures from `at` until its period ends. */
+  | { type: 'ProtectionReset'; data: { accountId: string; ruleId: string; ruleKind: RuleKind; reason: ResetReason; at: string; message: string } }
+  | { type: 'ProtectionPositionsClosed'; data: { accountId: string; triggerId: string; ruleId: string; closedPositions: readonly string[]; cancelledOrders: readonly string[]; at: string } }
+  | { type: 'ProtectionCloseFailed'; data: { accountId: string; triggerId: string; ruleId: string; positionId: string; code: string; message: string; at: string } };
+
+export type ProtectionEventType = ProtectionEvent['type'];
+
+export const protectionEventTypes: readonly ProtectionEventType[] = [
+  'ProtectionReferenceRecorded',
+  'ProtectionPeakRecorded',
+  'ProtectionTriggered',
+  'ProtectionCleared',
+  'ProtectionReset',
+  'ProtectionPositionsClosed',
+  'ProtectionCloseFailed',
+];
+
+export const PROTECTION_STREAM_PREFIX = 'protection-';
+export const protectionStream = (accountId: string): string => `${PROTECTION_STREAM_PREFIX}${accountId}`;
+
+/**
+ * What makes an event the same event: the monitor's event ids derive from it (uuid v5). It names what
+ * the event is about and when it was decided, since a rule may legitimately meet the same state again
+ * (a limit deactivated and activated within its period triggers again under the same trigger id). That
+ * nothing is decided twice comes from deciding on the state folded from the stream and appending at
+ * the revision decided on; the ids make a repeated append of one decision a no-op.
+ */
+export const protectionEventKey = (event: ProtectionEvent): string => {
+  const d = event.data;
+  switch (event.type) {
+    case 'ProtectionReferenceRecorded':
+      return `reference/${d.accountId}/${event.data.anchor}/${event.data.observedAt}`;
+    case 'ProtectionPeakRecorded':
+      return `peak/${d.accountId}/${event.data.anchor}/${event.data.measure}/${event.data.value}/${event.data.at}`;
+    case 'ProtectionTriggered':
+      return `trigger/${d.accountId}/${event.data.triggerId}/${event.data.at}`;
+    case 'ProtectionCleared':
+      return `cleared/${d.accountId}/${event.data.reason}/${event.data.triggerIds.join(',')}/${event.data.at}`;
+    case 'ProtectionReset':
+      return `reset/${d.accountId}/${event.data.ruleId}/${event.data.reason}/${event.data.at}`;
+    case 'ProtectionPositionsClosed':
+      return `closed/${d.accountId}/${event.data.triggerId}/${event.data.at}`;
+    case 'ProtectionCloseFailed':
+      return `closeFailed/${d.accountId}/${event.data.triggerId}/${event.data.positionId}/${event.data.code}/${event.data.at}`;
+  }
+};

@@ -1,0 +1,44 @@
+// What the protection monitor watches on an account, whatever configured it: a risk limit
+// (domain/riskLimit), a period profit target or the overall target (domain/profitTarget). The rules
+// arrive in the monitor's commands as data, read from the read models of their own aggregates.
+import type { PeriodUnit } from '../analytics/periods.js';
+import type { OverallTargetSettings, PeriodTargetSettings, PeriodTargetType } from '../profitTarget/features.js';
+import { riskTypeById, type RiskType, UNIT_OF_PERIOD } from '../riskLimit/riskTypes.js';
+import type { RiskLimitSettings } from '../riskLimit/settings.js';
+
+export type RuleKind = 'RISK_LIMIT' | 'PROFIT_TARGET' | 'OVERALL_TARGET';
+
+export interface RiskLimitRule {
+  readonly kind: 'RISK_LIMIT';
+  /** The risk limit's id. */
+  readonly id: string;
+  readonly riskType: RiskType;
+  readonly unit: PeriodUnit;
+  readonly settings: RiskLimitSettings;
+}
+
+export interface PeriodTargetRule {
+  readonly kind: 'PROFIT_TARGET';
+  /** The feature's id. */
+  readonly id: string;
+  readonly type: PeriodTargetType;
+  readonly unit: PeriodUnit;
+  readonly settings: PeriodTargetSettings;
+}
+
+export interface OverallTargetRule {
+  readonly kind: 'OVERALL_TARGET';
+  readonly id: string;
+  readonly settings: OverallTargetSettings;
+}
+
+export type ProtectionRule = RiskLimitRule | PeriodTargetRule | OverallTargetRule;
+
+export const riskLimitRule = (id: string, settings: RiskLimitSettings): RiskLimitRule | null => {
+  const riskType = riskTypeById(settings.riskTypeId);
+  return riskType ? { kind: 'RISK_LIMIT', id, riskType, unit: UNIT_OF_PERIOD[riskType.period], settings } : null;
+};
+
+/** The name a rule goes by in messages and DTOs: the risk type's name or the feature DTO's. */
+export const ruleTypeName = (rule: ProtectionRule): string =>
+  rule.kind === 'RISK_LIMIT' ? rule.riskType.name : rule.kind === 'PROFIT_TARGET' ? rule.type : 'FeatureOverallTargetDTO';

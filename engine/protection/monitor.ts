@@ -1,0 +1,277 @@
+// The protection monitor: every second, on the service clock, for each account with risk limits or
+// profit targets (or triggers still to clear), it reads the account's venue (funds, book, recent
+// history), asks the protection aggregate's pure rules what to record (domain/protection), appends
+// that to the account's `protection-<accountId>` stream with the revision it decided on, and closes
+// positions where a trigger says so.
+//
+// Restarts and replays: the decision is made on the state folded from the stream and appended at the
+// revision it was made on, so a trigger recorded once is never recorded again; every event id derives
+// from what the event is and when it was decided (protectionEventKey). Closing is idempotent too: each
+// close carries a client request id derived from the trigger and the position, and a trigger whose
+// closing never finished (a crash, a closed market) is taken up again at the next tick until
+// ProtectionPositionsClosed is recorded.
+//
+// A period starts with the first look inside it: its reference (balance and equity) is what the
+// monitor sees then. If the service was down or the account offline at the boundary, the reference is
+// read at the first look afterwards and recorded as late (the account logs say so).
+import type { Kysely } from 'kysely';
+import { v5 as uuidv5 } from 'uuid';
+import { systemContext } from '../../domain/shared/command.js';
+import type { Observation } from '../../domain/protection/commands.js';
+import { decide, evolve, initialState, type ProtectionState } from '../../domain/protection/decider.js';
+import { historyStartFor, trailingValues } from '../../domain/protection/evaluate.js';
+import { type ProtectionEvent, protectionEventKey, protectionStream } from '../../domain/protection/events.js';
+import { riskLimitRule, type ProtectionRule } from '../../domain/protection/rules.js';
+import { isPeriodTargetType, OVERALL_TARGET_TYPE, overallTargetFeature, type OverallTargetSettings, periodTargetSettings } from '../../domain/profitTarget/features.js';
+import { RISK_LIMIT_DEFAULTS, type RiskLimitSettings } from '../../domain/riskLimit/settings.js';
+import { membersOf } from '../../domain/feature/definition.js';
+import type { FeatureSetting } from '../../domain/feature/events.js';
+import { activeRiskLimits } from '../../projections/riskLimits/queries.js';
+import type { ReadModels } from '../../projections/schema.js';
+import { StreamNotFoundError, WrongExpectedVersionError } from '../../store/errors.js';
+import { type EventStore, type Position, START } from '../../store/port.js';
+import type { AccountConnections } from '../venues/connections.js';
+import { type HistoryEntry, VenueError, type VenueConnection } from '../venues/port.js';
+
+/** Fixed forever: the ids of the monitor's events derive from it. */
+export const PROTECTION_EVENT_NAMESPACE = '6b1e0f3a-9d24-4c57-b8a2-2f7c5e1d0a93';
+const TICK_MS = 1000;
+const READ_MODEL_WAIT_MS = 5000;
+const PROFIT_TARGET_TYPES = ['FeatureDailyProfitTargetDTO', 'FeatureWeeklyProfitTargetDTO', 'FeatureMonthlyProfitTargetDTO', OVERALL_TARGET_TYPE];
+
+export interface ProtectionMonitorDeps {
+  readonly store: EventStore;
+  readonly db: Kysely<ReadModels>;
+  readonly connections: AccountConnections;
+  readonly clock: () => Date;
+  /** TIME_ZONE. */
+  readonly zone: string;
+  readonly waitForReadModels: (position: Position, timeoutMs: number) => Promise<boolean>;
+  readonly log: { error(message: string, error: unknown): void };
+}
+
+interface Cached {
+  state: ProtectionState;
+  revision: bigint | null;
+}
+
+export class ProtectionMonitor {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  private readonly cache = new Map<string, Cached>();
+  /** Per account, the highest measured values seen since each anchor (evaluate.ts trailingValues). */
+  private readonly peaks = new Map<string, Record<string, number>>();
+  /** Close failures recorded by this process: each is recorded once, the closing is retried every tick. */
+  private readonly reportedFailures = new Set<string>();
+  private waiting: (() => void)[] = [];
+
+  constructor(private readonly deps: ProtectionMonitorDeps) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      if (this.running || this.stopped) return;
+      this.running = this.tick()
+        .catch((error: unknown) => this.deps.log.error('protection monitor tick failed', error))
+        .finally(() => {
+          this.running = null;
+        });
+    }, TICK_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Resolves once a whole tick that began after the call has finished (for specs). */
+  afterNextTick(): Promise<void> {
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** One look at every account that has rules or triggers. */
+  async tick(): Promise<void> {
+    const waiters = this.waiting;
+    this.waiting = [];
+    try {
+      const rules = await this.rules();
+      const withTriggers = await this.deps.db.selectFrom('account_protections').select('account_id').distinct().execute();
+      const accounts = new Set([...rules.keys(), ...withTriggers.map((r) => r.account_id)]);
+      for (const [accountId, cached] of this.cache) if (Object.keys(cached.state.triggers).length > 0) accounts.add(accountId);
+      for (const accountId of accounts) {
+        if (this.stopped) return;
+        await this.check(accountId, rules.get(accountId) ?? []).catch((error: unknown) => {
+          if (error instanceof WrongExpectedVersionError) this.cache.delete(accountId);
+          else this.deps.log.error(`protection check of account ${accountId} failed`, error);
+        });
+      }
+    } finally {
+      for (const resolve of waiters) resolve();
+    }
+  }
+
+  /** Every active rule, by account: risk limits and profit target features. */
+  private async rules(): Promise<Map<string, ProtectionRule[]>> {
+    const out = new Map<string, ProtectionRule[]>();
+    const add = (accountId: string, rule: ProtectionRule | null) => {
+      if (!rule) return;
+      const list = out.get(accountId) ?? [];
+      list.push(rule);
+      out.set(accountId, list);
+    };
+    for (const row of await activeRiskLimits(this.deps.db)) {
+      add(row.account_id, riskLimitRule(row.id, { ...RISK_LIMIT_DEFAULTS, ...(row.settings as Partial<RiskLimitSettings>) } as RiskLimitSettings));
+    }
+    const features = await this.deps.db.selectFrom('features').select(['id', 'account_id', 'type', 'setting']).where('scope_kind', '=', 'account')
+      .where('type', 'in', PROFIT_TARGET_TYPES).orderBy('created').orderBy('id').execute();
+    for (const row of features) {
+      if (!row.account_id) continue;
+      const members = membersOf<Record<string, unknown>>(row.setting as FeatureSetting);
+      if (isPeriodTargetType(row.type)) {
+        const settings = periodTargetSettings(row.type, members);
+        add(row.account_id, { kind: 'PROFIT_TARGET', id: row.id, type: row.type, unit: settings.unit, settings });
+      } else {
+        add(row.account_id, { kind: 'OVERALL_TARGET', id: row.id, settings: { ...overallTargetFeature.defaults, ...members } as OverallTargetSettings });
+      }
+    }
+    return out;
+  }
+
+  private async check(accountId: string, rules: readonly ProtectionRule[]): Promise<void> {
+    const cached = await this.load(accountId);
+    const connection = rules.length > 0 ? this.deps.connections.connection(accountId) : null;
+    let now = this.deps.clock().toISOString();
+    let observation: Observation | null = null;
+    if (connection) {
+      const seen = await this.observe(accountId, connection, cached.state, rules);
+      if (!seen) return;
+      ({ now, observation } = seen);
+    }
+    const events = decide({ type: 'EvaluateProtection', data: { accountId, zone: this.deps.zone, rules, observation }, metadata: this.metadata(accountId, now) }, cached.state);
+    if (events.length > 0) await this.append(accountId, cached, events, now);
+    if (observation) this.rememberPeaks(accountId, cached.state, rules, observation, now);
+    if (connection) await this.closeWhereTriggered(accountId, cached, connection);
+  }
+
+  /**
+   * The account as the rules need it. The history is read before and after the funds: a deposit in
+   * between would be counted in one and not the other, so the look is skipped (null) and made again
+   * at the next tick.
+   */
+  private async observe(accountId: string, connection: VenueConnection, state: ProtectionState, rules: readonly ProtectionRule[]): Promise<{ now: string; observation: Observation } | null> {
+    const historyFrom = historyStartFor(state, rules, this.deps.clock().toISOString(), this.deps.zone);
+    const until = () => new Date(this.deps.clock().getTime() + 86_400_000).toISOString();
+    const operations = (entries: readonly HistoryEntry[]) => entries.filter((e) => e.kind === 'balance').map((e) => e.id).join(',');
+    const before = await connection.history(historyFrom, until());
+    const now = this.deps.clock().toISOString();
+    const info = await connection.accountInformation();
+    const book = await connection.positions();
+    const history = await connection.history(historyFrom, until());
+    if (operations(before) !== operations(history)) return null;
+    return {
+      now,
+      observation: {
+        balance: info.balance,
+        equity: info.equity,
+        currency: info.currency,
+        book: book.map((p) => ({
+          id: p.id,
+          kind: p.kind === 'position' ? 'position' : 'order',
+          symbol: p.symbol,
+          openTime: p.openTime,
+          result: p.kind === 'position' ? p.profit + p.swap + p.commission : 0,
+        })),
+        historyFrom,
+        balanceOperations: history.flatMap((e) => (e.kind === 'balance' ? [{ id: e.id, time: e.time, amount: e.amount }] : [])),
+        closedTrades: history.flatMap((e) => (e.kind === 'trade' ? [{ symbol: e.symbol, openTime: e.openTime, closeTime: e.closeTime, result: e.profit + e.swap + e.commission }] : [])),
+        peaks: this.peaks.get(accountId) ?? {},
+      },
+    };
+  }
+
+  private rememberPeaks(accountId: string, state: ProtectionState, rules: readonly ProtectionRule[], observation: Observation, now: string): void {
+    const current = trailingValues(state, rules, observation, now, this.deps.zone);
+    const known = this.peaks.get(accountId) ?? {};
+    const next: Record<string, number> = {};
+    for (const [key, value] of Object.entries(current)) next[key] = Math.max(known[key] ?? value, value);
+    this.peaks.set(accountId, next);
+  }
+
+  /** Closes (or cancels) what a CLOSE_ALL trigger covers, until a pass finishes without a refusal. */
+  private async closeWhereTriggered(accountId: string, cached: Cached, connection: VenueConnection): Promise<void> {
+    for (const trigger of Object.values(cached.state.triggers)) {
+      if (trigger.action !== 'CLOSE_ALL' || trigger.closed) continue;
+      const book = await connection.positions();
+      const closedPositions: string[] = [];
+      const cancelledOrders: string[] = [];
+      const failures: { positionId: string; code: string; message: string }[] = [];
+      for (const item of book) {
+        if (trigger.symbol !== null && item.symbol.toUpperCase() !== trigger.symbol) continue;
+        const requestId = uuidv5(`${trigger.triggerId}/${trigger.at}/${item.id}`, PROTECTION_EVENT_NAMESPACE);
+        try {
+          if (item.kind === 'position') {
+            await connection.closePosition(item.id, undefined, requestId);
+            closedPositions.push(item.id);
+          } else {
+            await connection.cancelOrder(item.id, requestId);
+            cancelledOrders.push(item.id);
+          }
+        } catch (error) {
+          if (error instanceof VenueError && (error.code === '[POSITION_NOT_FOUND]' || error.code === '[ORDER_NOT_FOUND]')) continue;
+          const code = error instanceof VenueError ? error.code : '[CLOSE_FAILED]';
+          failures.push({ positionId: item.id, code, message: error instanceof Error ? error.message : String(error) });
+        }
+      }
+      const fresh = failures.filter((f) => !this.reportedFailures.has(`${trigger.triggerId}/${f.positionId}/${f.code}`));
+      if (failures.length > 0 && fresh.length === 0) continue;
+      const now = this.deps.clock().toISOString();
+      const events = decide({
+        type: 'RecordCloseOutcome',
+        data: { accountId, triggerId: trigger.triggerId, closedPositions, cancelledOrders, failures: fresh },
+        metadata: this.metadata(accountId, now),
+      }, cached.state);
+      if (events.length > 0) await this.append(accountId, cached, events, now);
+      for (const f of fresh) this.reportedFailures.add(`${trigger.triggerId}/${f.positionId}/${f.code}`);
+    }
+  }
+
+  /** The account's protection state, caught up with its stream (resets through the API land there too). */
+  private async load(accountId: string): Promise<Cached> {
+    const cached = this.cache.get(accountId) ?? { state: initialState, revision: null };
+    try {
+      const from = cached.revision === null ? START : cached.revision + 1n;
+      for await (const { event } of this.deps.store.readStream(protectionStream(accountId), { fromRevision: from })) {
+        cached.state = evolve(cached.state, { type: event.type, data: event.data } as ProtectionEvent);
+        cached.revision = event.revision;
+      }
+    } catch (error) {
+      if (!(error instanceof StreamNotFoundError)) throw error;
+    }
+    this.cache.set(accountId, cached);
+    return cached;
+  }
+
+  /**
+   * Appends with the revision the events were decided on (a reset through the API in between makes
+   * it fail; the next tick decides again), then waits for the read models, so the copy engine sees a
+   * new trigger before any position is closed for it.
+   */
+  private async append(accountId: string, cached: Cached, events: readonly ProtectionEvent[], now: string): Promise<void> {
+    const metadata = { correlationId: `protection:${accountId}`, receivedAt: now };
+    const result = await this.deps.store.appendToStream(
+      protectionStream(accountId),
+      events.map((e) => ({ id: uuidv5(protectionEventKey(e), PROTECTION_EVENT_NAMESPACE), type: e.type, data: e.data, metadata })),
+      { expectedRevision: cached.revision === null ? 'no_stream' : cached.revision },
+    );
+    cached.state = events.reduce(evolve, cached.state);
+    cached.revision = result.nextExpectedRevision;
+    await this.deps.waitForReadModels(result.position, READ_MODEL_WAIT_MS);
+  }
+
+  private metadata(accountId: string, now: string) {
+    return { now, context: systemContext(`protection:${accountId}`) };
+  }
+}

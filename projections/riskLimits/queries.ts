@@ -1,0 +1,26 @@
+// Queries of the risk limits read model.
+import type { Kysely } from 'kysely';
+import type { RiskLimitSettings } from '../../domain/riskLimit/settings.js';
+import type { ReadModels } from '../schema.js';
+
+export interface RiskLimitRow {
+  readonly id: string;
+  readonly project_id: string;
+  readonly account_id: string;
+  readonly settings: RiskLimitSettings;
+  readonly active: boolean;
+  readonly created: Date;
+  readonly updated: Date;
+}
+
+export const riskLimitsOf = (db: Kysely<ReadModels>, projectId: string, accountId: string): Promise<RiskLimitRow[]> =>
+  db.selectFrom('risk_limits').selectAll().where('project_id', '=', projectId).where('account_id', '=', accountId)
+    .orderBy('created').orderBy('id').execute() as Promise<RiskLimitRow[]>;
+
+export const findRiskLimit = (db: Kysely<ReadModels>, projectId: string, accountId: string, riskLimitId: string): Promise<RiskLimitRow | undefined> =>
+  db.selectFrom('risk_limits').selectAll().where('project_id', '=', projectId).where('account_id', '=', accountId)
+    .where('id', '=', riskLimitId).executeTakeFirst() as Promise<RiskLimitRow | undefined>;
+
+/** Every active limit, for the protection monitor. */
+export const activeRiskLimits = (db: Kysely<ReadModels>): Promise<RiskLimitRow[]> =>
+  db.selectFrom('risk_limits').selectAll().where('active', '=', true).orderBy('created').orderBy('id').execute() as Promise<RiskLimitRow[]>;
