@@ -15,7 +15,7 @@
 //                                          does; with no copy at all, an open like PositionOpened
 // An inactive copier does nothing at all, closes included; a monitor-only copier answers one
 // MONITOR_ONLY skip that carries what it would have done.
-import type { ActiveFeature, ChangeContext, CopyRecord, FeatureRunContext, OpenContext, QuoteView, SlaveAccountView } from './features/rules.js';
+import type { AccountPosition, ActiveFeature, ApprovalDecision, ChangeContext, CopyRecord, FeatureRunContext, OpenContext, QuoteView, SlaveAccountView } from './features/rules.js';
 import { add, compare, exact, toNumber, ZERO } from './fraction.js';
 import { slaveComment, slaveMagicNumber } from './labels.js';
 import { slaveOrderId } from './orderIds.js';
@@ -24,6 +24,7 @@ import { slaveOrderType, slaveStops, type Stops } from './reverse.js';
 import { floorToStep, roundPrice } from './rounding.js';
 import { slaveVolume } from './sizing.js';
 import { mapSymbol } from './symbolMapping.js';
+import { protectionSkip, type ProtectionBlock } from '../protection/blocks.js';
 import type {
   CopierView,
   CopyAccounts,
@@ -55,6 +56,16 @@ export interface FeatureInputs {
   readonly deferredBy: readonly string[];
   /** The master event's venue time. */
   readonly eventTime: string | null;
+  /** The decision on this master event if it was held back for approval. */
+  readonly approval?: ApprovalDecision | null;
+  /** The slave account's open positions (rules that need 'positions'). */
+  readonly slavePositions?: readonly AccountPosition[] | null;
+  /** The value of a point of one lot of the slave symbol (rules that need 'pointValue'). */
+  readonly pointValue?: number | null;
+  /** The master's orders on the trade's symbol (rules that need 'masterOrders'). */
+  readonly masterOrders?: OpenContext['masterOrders'];
+  /** The slave account's protections in force (a risk limit hit, a profit target locked): no new copies. */
+  readonly protections?: readonly ProtectionBlock[];
 }
 
 export const NO_FEATURES: FeatureInputs = {
@@ -84,6 +95,8 @@ const runContext = (features: FeatureInputs, feature: ActiveFeature, copier: Cop
   copier: copier.settings,
   eventTime: features.eventTime,
   deferredBy: features.deferredBy,
+  approval: features.approval ?? null,
+  ...(feature.configuredAt === undefined ? {} : { configuredAt: feature.configuredAt }),
 });
 
 const deferred = (masterPositionId: string, until: string, by: string, message: string): DeferAction => ({
@@ -181,6 +194,9 @@ const open = (context: Context, trade: MasterTrade): CopyAction[] => {
         `${what} not copied again: slave ${context.copy.kind} #${context.copy.slavePositionId} already copies it`,
       ),
     ];
+  // The account's protections come before the features: while one is in force nothing new is copied.
+  const blocked = protectionSkip(context.features.protections ?? [], null);
+  if (blocked) return [skipped(trade.masterPositionId, blocked.reason, `${what} not copied: ${blocked.message}`)];
   const { copier, accounts, market, features } = context;
   const symbol = mapSymbol(
     trade.symbol,
@@ -192,6 +208,8 @@ const open = (context: Context, trade: MasterTrade): CopyAction[] => {
     return [
       skipped(trade.masterPositionId, 'SYMBOL_NOT_MAPPED', `${what} not copied: no unique slave symbol for ${trade.symbol}`),
     ];
+  const symbolBlocked = protectionSkip(features.protections ?? [], symbol);
+  if (symbolBlocked) return [skipped(trade.masterPositionId, symbolBlocked.reason, `${what} not copied: ${symbolBlocked.message}`)];
   const contextOf = (feature: ActiveFeature): OpenContext => ({
     ...runContext(features, feature, copier),
     trade,
@@ -202,6 +220,9 @@ const open = (context: Context, trade: MasterTrade): CopyAction[] => {
     quotes: features.quotes,
     slaveAccount: features.slaveAccount,
     marginPerLot: features.marginPerLot,
+    slavePositions: features.slavePositions ?? null,
+    pointValue: features.pointValue ?? null,
+    masterOrders: features.masterOrders ?? null,
   });
   const refused = (skip: Skip): CopyAction[] => [skipped(trade.masterPositionId, skip.reason, `${what} not copied: ${skip.message}`)];
 

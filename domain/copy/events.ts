@@ -62,6 +62,8 @@ export type CopyEvent =
         masterEventAt: string | null;
         /** Set when a feature's rule did it (a trailing stop, a scheduled close): the feature type. */
         by?: string;
+        /** A feature's own trade (a keep-alive trade, no copy): what it is, in words, for the log. */
+        note?: string;
       };
     }
   | {
@@ -73,6 +75,8 @@ export type CopyEvent =
         message: string;
         /** Set when the copier's openRetry resends the open until then (every 30 seconds). */
         retryUntil: string | null;
+        /** A feature's own trade (a keep-alive trade, no copy): what it is, in words, for the log. */
+        note?: string;
       };
     }
   | {

@@ -42,6 +42,11 @@ export interface MasterTrade<T extends OrderType = OrderType> {
   readonly takeProfit: number | null;
   readonly comment: string | null;
   readonly magicNumber: number | null;
+  /**
+   * When the master placed it (ISO 8601, the venue's time): a market open's open time, a pending
+   * order's placement (also when its fill is decided). Absent where not known.
+   */
+  readonly openTime?: string;
 }
 
 interface MasterRef {
@@ -174,7 +179,17 @@ export type SkipReason =
   | 'MASTER_CLOSED_BEFORE_REOPEN'
   | 'REOPEN_SLIPPAGE_EXCEEDED'
   | 'EXIT_SIGNAL_OVERRIDDEN'
-  | 'MASANIELLO_SERIES_OVER';
+  | 'MASANIELLO_SERIES_OVER'
+  | 'LIVE_DELAY'
+  // Account features applied to every copier of the slave account.
+  | 'RISK_PER_TRADE'
+  | 'OUTSIDE_TRADING_WINDOW'
+  | 'APPROVAL_REJECTED'
+  | 'APPROVAL_EXPIRED'
+  // Account protections (domain/protection/blocks.ts): a risk limit hit or a profit target locked.
+  | 'RISK_LIMIT_HIT'
+  | 'PROFIT_TARGET_LOCKED'
+  | 'OVERALL_TARGET_REACHED';
 
 interface SlaveOrder {
   /** Deterministic (slaveOrderId): the venue's client order id, so a replay never places twice. */

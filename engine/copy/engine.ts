@@ -20,8 +20,9 @@ import { sql } from 'kysely';
 import { COPIER_STREAM_PREFIX, type CopierEvent } from '../../domain/copier/events.js';
 import type { CopierSettings } from '../../domain/copier/settings.js';
 import { decideCopy } from '../../domain/copy/decision.js';
+import { protectionSkip } from '../../domain/protection/blocks.js';
 import { copiesStream, type CopyEvent, type CopySource, DEFERRAL_SOURCE, MANAGEMENT_SOURCE } from '../../domain/copy/events.js';
-import type { ActiveFeature, CopyRecord } from '../../domain/copy/features/rules.js';
+import { type ActiveFeature, type CopyRecord, isStandaloneTrade, type MasterOrderRecord } from '../../domain/copy/features/rules.js';
 import { slaveComment, slaveMagicNumber } from '../../domain/copy/labels.js';
 import type { MasterEvent, MasterTrade, OpenAction, SlaveCopy } from '../../domain/copy/types.js';
 import { accountIdOfPositionsStream, POSITIONS_STREAM_PREFIX, type PositionsEvent } from '../../domain/positions/events.js';
@@ -38,9 +39,10 @@ import {
 import { StreamNotFoundError } from '../../store/errors.js';
 import type { AccountConnections } from '../venues/connections.js';
 import { orderData, positionData } from '../venues/recorder.js';
+import { approvalOfDeferral, decidedApprovals } from './approvals.js';
 import { executeActions } from './executor.js';
 import { featureInputs } from './featureInputs.js';
-import { activeFeatures, copyHistory, type CopierRow, copierViewOf, CopyInputs, fundsOf, type MasterSide, type SlaveAccount, specOf } from './inputs.js';
+import { activeFeatures, copyHistory, type CopierRow, copierViewOf, CopyInputs, fundsOf, type MasterSide, masterOrdersOf, type SlaveAccount, slaveLastTradeAt, specOf, standaloneTrades } from './inputs.js';
 import { copyActionOf, manage, managedFeatures, managingFeatureTypes } from './management.js';
 import { copierTriggerOf, masterTriggerOf, openingEventOf, type CopierTriggerKind, type MasterTrigger } from './triggers.js';
 
@@ -109,6 +111,8 @@ interface CopyRun {
   /** Caused by an event of the store: checked and marked as handled by its position. */
   readonly storeCause: boolean;
   readonly deferredBy: readonly string[];
+  /** The decision on the event when it was held back for approval (FeatureApprovalDTO). */
+  readonly approval?: 'approved' | 'rejected' | null;
 }
 
 interface Tracked {
@@ -151,7 +155,7 @@ export class CopyEngine {
   private handledWaiters: { position: Position; resolve: (value: boolean) => void }[] = [];
 
   constructor(private readonly deps: CopyEngineDeps) {
-    this.inputs = new CopyInputs(deps.db, deps.connections);
+    this.inputs = new CopyInputs(deps.db, deps.connections, deps.clock);
   }
 
   static async migrate(db: Kysely<ReadModels>): Promise<void> {
@@ -323,13 +327,13 @@ export class CopyEngine {
     const slaves = await this.inputs.slaveAccounts(copiers.map((c) => c.to_account_id));
     const features = await activeFeatures(this.deps.db, copiers);
     const history = await copyHistory(this.deps.db, [...features.keys()]);
-    await this.forEachCopier(copiers, recorded.position, (copier) =>
-      this.copyForCopier({
+    await this.forEachCopier(copiers, recorded.position, async (copier) => {
+      await this.copyForCopier({
         copier, masterAccountId, source, masterEventAt, events: [trigger.event], master,
         liveCopies: copies.get(copier.id) ?? [], martingale: martingale.get(copier.id)!, slaveAccounts: slaves,
         features: features.get(copier.id) ?? [], history: history.get(copier.id) ?? [], storeCause: true, deferredBy: [],
-      }),
-    );
+      });
+    });
   }
 
   /** Copies the master's open positions and pending orders that this copier holds no live copy of. */
@@ -370,9 +374,9 @@ export class CopyEngine {
    * Decides and executes the run's master events for one copier and appends the outcome. When the
    * master side has no symbol specification, `masterSymbolOf` looks it up per event.
    */
-  private async copyForCopier(run: CopyRun): Promise<void> {
+  private async copyForCopier(run: CopyRun): Promise<readonly CopyEvent[]> {
     const { copier, masterAccountId, source, master } = run;
-    if (run.storeCause && !(await this.notHandled(copier.id, positionFromString(source.position)))) return;
+    if (run.storeCause && !(await this.notHandled(copier.id, positionFromString(source.position)))) return [];
     const view = copierViewOf(copier);
     const live = view.settings.active && !view.settings.monitorOnly;
     const slave = await this.inputs.slave(copier.to_account_id, run.slaveAccounts);
@@ -403,9 +407,11 @@ export class CopyEngine {
         now: this.deps.clock().toISOString(),
         eventTime: run.masterEventAt,
         deferredBy: run.deferredBy,
+        approval: run.approval ?? null,
         master: this.deps.connections.connection(masterAccountId),
         slave: slave.ok ? slave : null,
         copier: view,
+        masterOrders: (symbol, since) => this.masterOrders(masterAccountId, symbol, since, run.storeCause ? source.position : null),
       });
       const actions = decideCopy(
         event,
@@ -416,7 +422,7 @@ export class CopyEngine {
           slaveSymbols: slave.ok ? slave.symbols : [],
           slaveToMasterRate: rate,
         },
-        features,
+        slave.ok ? { ...features, protections: slave.protections } : features,
       );
       const results = await executeActions(actions, {
         ...this.executionContext(copier, masterAccountId, source, run.masterEventAt, slave),
@@ -432,6 +438,7 @@ export class CopyEngine {
       outcome.push(...results);
     }
     await this.append(copier, masterAccountId, source, outcome, run.storeCause);
+    return outcome;
   }
 
   /**
@@ -472,12 +479,36 @@ export class CopyEngine {
     const martingale = (await this.inputs.martingaleOf([copier.id])).get(copier.id)!;
     const features = (await activeFeatures(this.deps.db, [copier])).get(copier.id) ?? [];
     const history = (await copyHistory(this.deps.db, [copier.id])).get(copier.id) ?? [];
-    await this.copyForCopier({
+    const outcome = await this.copyForCopier({
       copier, masterAccountId, source,
       masterEventAt: row.master_event_at ? new Date(row.master_event_at).toISOString() : null,
       events: [event], master, liveCopies: copies, martingale, features, history, storeCause: false,
       deferredBy: row.deferred_by as string[],
+      approval: await approvalOfDeferral(this.deps.db, copier.id, event, row.deferred_by as string[]),
     });
+    if (outcome.length === 0) {
+      // Nothing left to do (the slave's copy of a filled pending order is there already): the wait
+      // still needs an outcome, or it would be decided again every tick.
+      await this.append(copier, masterAccountId, source, [{
+        type: 'TradeSkipped',
+        data: {
+          ...this.base(copier, masterAccountId, source),
+          masterPositionId: event.data.masterPositionId,
+          reason: 'ALREADY_COPIED',
+          message: `master #${event.data.masterPositionId}: nothing to copy when the wait ended, the slave already holds its copy`,
+          wouldHave: [],
+        },
+      }], false);
+    }
+  }
+
+  /**
+   * The master's orders on a symbol (features/rules.ts 'masterOrders'), once the read models include
+   * the store event decided and everything before it: the master's orders just before count.
+   */
+  private async masterOrders(masterAccountId: string, symbol: string, since: string | null, position: string | null): Promise<MasterOrderRecord[]> {
+    if (position !== null && position !== NO_POSITION) await this.waitForReadModels(positionFromString(position));
+    return masterOrdersOf(this.deps.db, masterAccountId, symbol, since);
   }
 
   /** A tick of the copier's management features (trailing stops, scheduled closes ...). */
@@ -487,7 +518,10 @@ export class CopyEngine {
     const active = (await activeFeatures(this.deps.db, [copier])).get(copier.id) ?? [];
     // The settings the decisions use: a feature (a signal follower) may make the copier monitor-only.
     const settings = active.reduce((current, f) => f.feature.rules.adjustSettings?.(f.settings, current) ?? current, copier.settings as CopierSettings);
-    if (!settings.active || settings.monitorOnly) return;
+    // Not copying: nothing is placed or managed, but a standalone trade (keep-alive) still closes on time.
+    const live = settings.active && !settings.monitorOnly;
+    const standalone = await standaloneTrades(this.deps.db, copier.id);
+    if (!live && !standalone.some((t) => t.closedAt === null)) return;
     if (managedFeatures(active).length === 0) return;
     const slave = await this.inputs.slave(copier.to_account_id);
     if (!slave.ok) return;
@@ -508,13 +542,18 @@ export class CopyEngine {
       slaveSymbols: slave.symbols,
       masterPositions,
       copier: settings,
+      standalone,
+      slaveLastTradeAt: active.some((f) => f.feature.rules.needs?.includes('slaveActivity')) ? await slaveLastTradeAt(this.deps.db, copier.to_account_id) : null,
     });
     // One live copy per master position: two features reopening the same one in a tick place one.
     const copied = new Set(liveCopies.map((c) => c.masterPositionId));
     for (const ask of asks) {
+      if (!live && !(ask.action.kind === 'close' && isStandaloneTrade(ask.action.masterPositionId))) continue;
       let action = copyActionOf(copier.id, ask);
       if (action.type === 'open') {
         if (copied.has(action.masterPositionId)) continue;
+        // A risk limit hit or a profit target locked: nothing new opens on the account.
+        if (protectionSkip(slave.protections, action.symbol)) continue;
         copied.add(action.masterPositionId);
         const trade = masterPositions.find((p) => p.masterPositionId === action.masterPositionId);
         action = { ...action, comment: slaveComment(settings, trade?.comment ?? null), magicNumber: slaveMagicNumber(settings, trade?.magicNumber ?? null) };
@@ -522,7 +561,12 @@ export class CopyEngine {
       const key = action.type === 'skip' ? `skip/${ask.feature.featureId}/${action.masterPositionId}/${action.reason}` : action.clientOrderId;
       const source: CopySource = { eventId: key, position: NO_POSITION, type: MANAGEMENT_SOURCE };
       const results = (await executeActions([action], { ...this.executionContext(copier, masterAccountId, source, null, slave), openRetryMinutes: 0 }))
-        .map((event) => (event.type === 'CopyExecuted' ? { ...event, data: { ...event.data, by: ask.feature.feature.type } } : event));
+        .map((event): CopyEvent => {
+          // A standalone trade (keep-alive) is no copy: the log says what it is in the feature's words.
+          const note = isStandaloneTrade(action.masterPositionId) ? { note: ask.action.message } : {};
+          if (event.type === 'CopyExecuted') return { ...event, data: { ...event.data, by: ask.feature.feature.type, ...note } };
+          return event.type === 'CopyFailed' ? { ...event, data: { ...event.data, ...note } } : event;
+        });
       // A request the venue keeps refusing (each second) is recorded once in a while, not each time.
       if (results.some((e) => e.type === 'CopyFailed')) {
         const last = this.managementFailures.get(key);
@@ -552,6 +596,8 @@ export class CopyEngine {
     const now = this.deps.clock();
     const due = await this.deps.db.selectFrom('copy_deferrals').select(['id', 'master_account_id']).where('due_at', '<=', now).orderBy('due_at').execute();
     for (const row of due) this.schedule({ kind: 'deferral', group: row.master_account_id, deferralId: row.id });
+    // Approved or rejected opens are decided again at once, not at their expiry.
+    for (const row of await decidedApprovals(this.deps.db)) this.schedule({ kind: 'deferral', group: row.master_account_id, deferralId: row.id });
     const managing = managingFeatureTypes();
     if (managing.length === 0) return;
     const copiers = await this.deps.db.selectFrom('features').innerJoin('copiers', (join) =>
@@ -612,6 +658,8 @@ export class CopyEngine {
     }
     const slave = await this.inputs.slave(copier.to_account_id);
     if (!slave.ok) return;
+    // Tried again at the next interval while a protection holds new opens back.
+    if (protectionSkip(slave.protections, action.symbol)) return;
     const events = await executeActions([action], { ...this.executionContext(copier, retry.master_account_id, source, null, slave), openRetryMinutes: 0 });
     const executed = events.find((e) => e.type === 'CopyExecuted');
     if (!executed) return;

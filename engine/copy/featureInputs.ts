@@ -6,6 +6,7 @@ import type { ActiveFeature, CopyRecord, FeatureNeed, QuoteView } from '../../do
 import { mapSymbol } from '../../domain/copy/symbolMapping.js';
 import type { CopierView, MasterEvent, SymbolSpec } from '../../domain/copy/types.js';
 import type { AccountInformation, VenueConnection } from '../venues/port.js';
+import { accountPositionsOf, pointValueOf } from './accountViews.js';
 
 export interface FeatureSources {
   readonly active: readonly ActiveFeature[];
@@ -16,7 +17,18 @@ export interface FeatureSources {
   readonly master: VenueConnection | null;
   readonly slave: { readonly connection: VenueConnection; readonly info: AccountInformation; readonly symbols: readonly SymbolSpec[] } | null;
   readonly copier: CopierView;
+  /** The decision on the event when it was held back for approval. */
+  readonly approval?: FeatureInputs['approval'];
+  /**
+   * With 'masterOrders': the master's orders on a symbol from the read models, positions closed
+   * since `since` (the earliest addition of a feature that needs them) included.
+   */
+  readonly masterOrders?: (symbol: string, since: string | null) => Promise<NonNullable<FeatureInputs['masterOrders']>>;
 }
+
+/** The earliest addition of a configured feature that needs the master's orders. */
+const masterOrdersSince = (active: readonly ActiveFeature[]): string | null =>
+  active.filter((f) => f.feature.rules.needs?.includes('masterOrders')).map((f) => f.configuredAt ?? new Date(0).toISOString()).sort()[0] ?? null;
 
 const quoteOf = async (connection: VenueConnection | null, symbol: string | null): Promise<QuoteView | null> => {
   if (!connection || !symbol) return null;
@@ -38,6 +50,7 @@ export const featureInputs = async (event: MasterEvent, sources: FeatureSources)
     marginPerLot: null,
     deferredBy: sources.deferredBy,
     eventTime: sources.eventTime,
+    approval: sources.approval ?? null,
   };
   if (!opening(event) || !('symbol' in event.data)) return base;
   const trade = event.data as { symbol: string; orderType: string };
@@ -55,5 +68,10 @@ export const featureInputs = async (event: MasterEvent, sources: FeatureSources)
     const side = trade.orderType.startsWith('Buy') ? 'buy' : 'sell';
     marginPerLot = slaveSymbol ? await connection.marginRequired(slaveSymbol, side, 1).catch(() => null) : null;
   }
-  return { ...base, quotes, slaveAccount, marginPerLot };
+  const slavePositions = needs.has('positions') && sources.slave ? accountPositionsOf(await sources.slave.connection.positions()) : null;
+  const pointValue = needs.has('pointValue') && sources.slave && slaveSymbol
+    ? await pointValueOf(sources.slave.connection, slaveSymbol, sources.slave.info.currency)
+    : null;
+  const masterOrders = needs.has('masterOrders') && sources.masterOrders ? await sources.masterOrders(trade.symbol, masterOrdersSince(sources.active)) : null;
+  return { ...base, quotes, slaveAccount, marginPerLot, slavePositions, pointValue, masterOrders };
 };

@@ -8,10 +8,12 @@ import type { CopierSettings } from '../../domain/copier/settings.js';
 import { initialMartingaleState } from '../../domain/copy/martingale.js';
 import type { AccountFunds, CopierView, MartingaleState, OrderType, SlaveCopy, SymbolSpec } from '../../domain/copy/types.js';
 import { copierFeatures } from '../../domain/copy/features/catalogue.js';
-import type { ActiveFeature, CopyRecord } from '../../domain/copy/features/rules.js';
+import { type ActiveFeature, type CopyRecord, type MasterOrderRecord, STANDALONE_PREFIX } from '../../domain/copy/features/rules.js';
 import { membersOf } from '../../domain/feature/definition.js';
 import { featuresFor, resetsOf } from '../../projections/features/queries.js';
-import type { CopiersTable, ReadModels } from '../../projections/schema.js';
+import type { ProtectionBlock } from '../../domain/protection/blocks.js';
+import { protectionBlocksOf } from '../../projections/protections/queries.js';
+import type { CopiersTable, CopiesTable, ReadModels } from '../../projections/schema.js';
 import type { AccountConnections } from '../venues/connections.js';
 import type { AccountInformation, SymbolInfo, VenueConnection } from '../venues/port.js';
 
@@ -49,12 +51,15 @@ export type SlaveSide =
       readonly connection: VenueConnection;
       readonly info: AccountInformation;
       readonly symbols: readonly SymbolSpec[];
+      /** The account's protections in force (a risk limit hit, a profit target locked). */
+      readonly protections: readonly ProtectionBlock[];
     }
   | { readonly ok: false; readonly reason: 'SLAVE_NOT_CONNECTED' | 'SLAVE_TRADING_DISABLED'; readonly message: string };
 
 export interface SlaveAccount {
   readonly account_status_id: number;
   readonly trading_disabled: boolean;
+  readonly protections?: readonly ProtectionBlock[];
 }
 
 export class CopyInputs {
@@ -63,6 +68,8 @@ export class CopyInputs {
   constructor(
     private readonly db: Kysely<ReadModels>,
     private readonly connections: AccountConnections,
+    /** The service clock: a protection lasts until a time on it. */
+    private readonly clock: () => Date = () => new Date(),
   ) {}
 
   copiersOf(masterAccountId: string): Promise<CopierRow[]> {
@@ -85,7 +92,8 @@ export class CopyInputs {
   async slaveAccounts(ids: readonly string[]): Promise<Map<string, SlaveAccount>> {
     if (ids.length === 0) return new Map();
     const rows = await this.db.selectFrom('accounts').select(['id', 'account_status_id', 'trading_disabled']).where('id', 'in', [...new Set(ids)]).execute();
-    return new Map(rows.map((r) => [r.id, r]));
+    const protections = await protectionBlocksOf(this.db, ids, this.clock());
+    return new Map(rows.map((r) => [r.id, { ...r, protections: protections.get(r.id) ?? [] }]));
   }
 
   async slave(slaveAccountId: string, known?: ReadonlyMap<string, SlaveAccount>): Promise<SlaveSide> {
@@ -102,12 +110,13 @@ export class CopyInputs {
       symbols = (await connection.symbols()).map(specOf);
       this.symbolsByLogin.set(connection.login, symbols);
     }
-    return { ok: true, connection, info, symbols };
+    return { ok: true, connection, info, symbols, protections: account.protections ?? [] };
   }
 
   /** The open copies of every copier of the master, by copier. */
   async copiesOf(masterAccountId: string): Promise<Map<string, SlaveCopy[]>> {
-    const rows = await this.db.selectFrom('copies').selectAll().where('master_account_id', '=', masterAccountId).where('status', '=', 'open').execute();
+    const rows = await this.db.selectFrom('copies').selectAll().where('master_account_id', '=', masterAccountId).where('status', '=', 'open')
+      .where('master_position_id', 'not like', STANDALONE_LIKE).execute();
     const out = new Map<string, SlaveCopy[]>();
     for (const row of rows) {
       const list = out.get(row.copier_id) ?? [];
@@ -167,6 +176,7 @@ export const activeFeatures = async (
         feature: copierFeatures[order.get(r.type)!]!,
         settings: membersOf<object>(r.setting),
         resets: resets.get(r.id) ?? {},
+        configuredAt: new Date(r.created).toISOString(),
       }));
     if (mine.length > 0) out.set(copier.id, mine);
   }
@@ -176,6 +186,22 @@ export const activeFeatures = async (
 /** Per copier, its copies newest first: every open one and the last HISTORY_DEPTH in all. */
 export const HISTORY_DEPTH = 500;
 
+/** Standalone trades (features/rules.ts standaloneTradeId) are no copies: every copy rule's view leaves them out. */
+const STANDALONE_LIKE = `${STANDALONE_PREFIX}%`;
+
+const recordOf = (row: Selectable<CopiesTable>): CopyRecord => ({
+    masterPositionId: row.master_position_id,
+    slavePositionId: row.slave_position_id,
+    symbol: row.symbol,
+    side: row.order_type.startsWith('Buy') ? 'Buy' : 'Sell',
+    volume: row.volume,
+    openedAt: new Date(row.opened_at).toISOString(),
+    closedAt: row.closed_at ? new Date(row.closed_at).toISOString() : null,
+    result: row.result,
+    closePrice: row.close_price,
+    closedBy: row.closed_by,
+});
+
 export const copyHistory = async (db: Kysely<ReadModels>, copierIds: readonly string[]): Promise<Map<string, CopyRecord[]>> => {
   const out = new Map<string, CopyRecord[]>();
   if (copierIds.length === 0) return out;
@@ -184,6 +210,7 @@ export const copyHistory = async (db: Kysely<ReadModels>, copierIds: readonly st
       eb.selectFrom('copies').selectAll()
         .select(sql<number>`row_number() OVER (PARTITION BY copier_id ORDER BY opened_at DESC)`.as('n'))
         .where('copier_id', 'in', [...copierIds])
+        .where('master_position_id', 'not like', STANDALONE_LIKE)
         .as('ranked'),
     )
     .selectAll()
@@ -192,19 +219,69 @@ export const copyHistory = async (db: Kysely<ReadModels>, copierIds: readonly st
     .execute();
   for (const row of rows) {
     const list = out.get(row.copier_id) ?? [];
-    list.push({
-      masterPositionId: row.master_position_id,
-      slavePositionId: row.slave_position_id,
-      symbol: row.symbol,
-      side: row.order_type.startsWith('Buy') ? 'Buy' : 'Sell',
-      volume: row.volume,
-      openedAt: new Date(row.opened_at).toISOString(),
-      closedAt: row.closed_at ? new Date(row.closed_at).toISOString() : null,
-      result: row.result,
-      closePrice: row.close_price,
-      closedBy: row.closed_by,
-    });
+    list.push(recordOf(row));
     out.set(row.copier_id, list);
   }
   return out;
+};
+
+/** The copier's standalone trades (a keep-alive's): every open one and the last HISTORY_DEPTH in all, newest first. */
+export const standaloneTrades = async (db: Kysely<ReadModels>, copierId: string): Promise<CopyRecord[]> => {
+  const rows = await db.selectFrom('copies').selectAll().where('copier_id', '=', copierId).where('master_position_id', 'like', STANDALONE_LIKE)
+    .orderBy('opened_at', 'desc').limit(HISTORY_DEPTH).execute();
+  const open = await db.selectFrom('copies').selectAll().where('copier_id', '=', copierId).where('master_position_id', 'like', STANDALONE_LIKE)
+    .where('status', '=', 'open').execute();
+  const seen = new Set(rows.map((r) => r.master_position_id));
+  return [...rows, ...open.filter((r) => !seen.has(r.master_position_id))].map(recordOf);
+};
+
+/** Closed positions a live delay looks back over at most: enough for any count it makes (LIVE_DELAY_MAX_ORDERS). */
+const MASTER_ORDERS_DEPTH = 1000;
+
+/**
+ * The master's orders on a symbol, oldest first: its open positions and pending orders (positions read
+ * model) and its positions closed since `since` (history read model; the newest MASTER_ORDERS_DEPTH).
+ */
+export const masterOrdersOf = async (db: Kysely<ReadModels>, masterAccountId: string, symbol: string, since: string | null): Promise<MasterOrderRecord[]> => {
+  const open = await db.selectFrom('positions').select(['id', 'kind', 'order_type', 'open_time']).where('account_id', '=', masterAccountId)
+    .where('symbol', '=', symbol).execute();
+  let closedQuery = db.selectFrom('closed_trades')
+    .select(['position_id', 'side', sql<Date>`min(open_time)`.as('opened'), sql<Date>`max(close_time)`.as('closed')])
+    .where('account_id', '=', masterAccountId).where('symbol', '=', symbol);
+  if (since !== null) closedQuery = closedQuery.where('close_time', '>=', new Date(since));
+  const closed = await closedQuery.groupBy(['position_id', 'side']).orderBy(sql`max(close_time)`, 'desc').limit(MASTER_ORDERS_DEPTH).execute();
+  const openIds = new Set(open.map((o) => o.id));
+  const records: MasterOrderRecord[] = [
+    ...open.map((o): MasterOrderRecord => ({
+      masterPositionId: o.id,
+      side: o.order_type.startsWith('Buy') ? 'Buy' : 'Sell',
+      kind: o.kind === 'order' ? 'pendingOrder' : 'position',
+      openedAt: new Date(o.open_time).toISOString(),
+      closedAt: null,
+    })),
+    // A partial close of a position still open is no close of it.
+    ...closed.filter((c) => !openIds.has(c.position_id)).map((c): MasterOrderRecord => ({
+      masterPositionId: c.position_id,
+      side: c.side.startsWith('Buy') ? 'Buy' : 'Sell',
+      kind: 'position',
+      openedAt: new Date(c.opened).toISOString(),
+      closedAt: new Date(c.closed).toISOString(),
+    })),
+  ];
+  return records.sort((a, b) => a.openedAt.localeCompare(b.openedAt) || a.masterPositionId.localeCompare(b.masterPositionId));
+};
+
+/**
+ * When the slave account last opened or closed a position (positions and history read models), its
+ * standalone trades aside; null when never.
+ */
+export const slaveLastTradeAt = async (db: Kysely<ReadModels>, slaveAccountId: string): Promise<string | null> => {
+  const standalone = db.selectFrom('copies').select('slave_position_id').where('slave_account_id', '=', slaveAccountId)
+    .where('master_position_id', 'like', STANDALONE_LIKE);
+  const open = await db.selectFrom('positions').select(sql<Date | null>`max(open_time)`.as('at')).where('account_id', '=', slaveAccountId)
+    .where('kind', '=', 'position').where('id', 'not in', standalone).executeTakeFirst();
+  const closed = await db.selectFrom('closed_trades').select(sql<Date | null>`max(greatest(open_time, close_time))`.as('at'))
+    .where('account_id', '=', slaveAccountId).where('position_id', 'not in', standalone).executeTakeFirst();
+  const times = [open?.at, closed?.at].filter((t): t is Date => t !== null && t !== undefined).map((t) => new Date(t).getTime());
+  return times.length === 0 ? null : new Date(Math.max(...times)).toISOString();
 };

@@ -1,13 +1,15 @@
 // Periodic management of a copier's open copies by its features (features/rules.ts `manage`): break-
-// even, trailing stops, keep-alive and guardrail closes, scheduled closes and reopens. The rules see
+// even, trailing stops, guardrail closes, scheduled closes and reopens, and the features' own
+// standalone trades (keep-alive trades: opened and closed, never shown to other rules). The rules see
 // each copy as the slave's venue shows it now; what they ask for becomes ordinary copy actions with
 // client ids that depend only on what is asked (the same stop twice is one request).
 import { v5 as uuidv5 } from 'uuid';
-import type { ActiveFeature, CopyRecord, ManageContext, ManagedAction, ManagedCopy, QuoteView } from '../../domain/copy/features/rules.js';
+import { type ActiveFeature, type CopyRecord, type ManageContext, type ManagedAction, type ManagedCopy, type QuoteView, standaloneOf } from '../../domain/copy/features/rules.js';
 import type { CopierSettings } from '../../domain/copier/settings.js';
 import { copierFeatures } from '../../domain/copy/features/catalogue.js';
 import type { OpenAction, ModifyAction, CloseAction, SkipAction, MasterTrade, SlaveCopy, SymbolSpec } from '../../domain/copy/types.js';
 import type { VenueConnection } from '../venues/port.js';
+import { accountPositionsOf, slaveAccountViewOf } from './accountViews.js';
 
 /** Fixed forever: management's client ids derive from it. */
 export const MANAGEMENT_NAMESPACE = '9e2b7c41-5d3a-4f8e-b1c6-27a4d0e8f315';
@@ -26,6 +28,10 @@ export interface ManagementInputs {
   readonly slaveSymbols: readonly SymbolSpec[];
   readonly masterPositions: readonly MasterTrade[];
   readonly copier: CopierSettings;
+  /** The copier's standalone trades (keep-alive trades), each shown to the feature that placed it. */
+  readonly standalone?: readonly CopyRecord[];
+  /** For 'slaveActivity': when the slave account last traded, standalone trades aside. */
+  readonly slaveLastTradeAt?: string | null;
 }
 
 /** Every rule's asks for this copier now, with the feature that asked. */
@@ -62,6 +68,8 @@ export const manage = async (inputs: ManagementInputs): Promise<{ readonly featu
     const quote = await inputs.slave.quote(symbol).catch(() => null);
     if (quote) quotes.set(symbol, { bid: quote.bid, ask: quote.ask });
   }
+  const slavePositions = accountPositionsOf(book);
+  const slaveAccount = features.some((f) => f.feature.rules.needs?.includes('margin')) ? slaveAccountViewOf(await inputs.slave.accountInformation()) : null;
   const asks: { feature: ActiveFeature; action: ManagedAction }[] = [];
   for (const feature of features) {
     const ctx: ManageContext = {
@@ -76,6 +84,11 @@ export const manage = async (inputs: ManagementInputs): Promise<{ readonly featu
       masterPositions: inputs.masterPositions,
       quotes,
       specs,
+      slavePositions,
+      slaveAccount,
+      configuredAt: feature.configuredAt,
+      standalone: standaloneOf(feature.featureId, inputs.standalone ?? []),
+      slaveLastTradeAt: inputs.slaveLastTradeAt ?? null,
     };
     for (const action of feature.feature.rules.manage!(feature.settings, ctx, feature.featureId)) asks.push({ feature, action });
   }
@@ -123,6 +136,22 @@ export const copyActionOf = (
         openPrice: null,
         stopLoss: action.stopLoss,
         takeProfit: action.takeProfit,
+        comment: null,
+        magicNumber: null,
+        replacesPendingOrderId: null,
+      };
+    case 'standaloneOpen':
+      // The key is in the id: the same standalone trade is one request, after a restart too.
+      return {
+        type: 'open',
+        clientOrderId: id(copierId, ['standalone', action.masterPositionId]),
+        masterPositionId: action.masterPositionId,
+        symbol: action.symbol,
+        orderType: action.side,
+        volume: action.volume,
+        openPrice: null,
+        stopLoss: null,
+        takeProfit: null,
         comment: null,
         magicNumber: null,
         replacesPendingOrderId: null,

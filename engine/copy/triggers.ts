@@ -15,6 +15,7 @@ const tradeOf = (p: PositionData): MasterTrade<MarketOrderType> => ({
   takeProfit: p.takeProfit,
   comment: p.comment,
   magicNumber: p.magicNumber,
+  openTime: p.openTime,
 });
 
 const orderTradeOf = (o: PendingOrderData): MasterTrade<PendingOrderType> => ({
@@ -27,6 +28,8 @@ const orderTradeOf = (o: PendingOrderData): MasterTrade<PendingOrderType> => ({
   takeProfit: o.takeProfit,
   comment: o.comment,
   magicNumber: o.magicNumber,
+  // The placement: kept when the fill is decided.
+  openTime: o.openTime,
 });
 
 export const sideOfPending = (type: PendingOrderType): MarketOrderType => (type.startsWith('Buy') ? 'Buy' : 'Sell');

@@ -5,6 +5,7 @@
 // stop loss is no longer a live copy.
 import { type Insertable, sql } from 'kysely';
 import { copyEventTypes, type CopyEvent, DEFERRAL_SOURCE } from '../../domain/copy/events.js';
+import { isStandaloneTrade } from '../../domain/copy/features/rules.js';
 import { initialMartingaleState, nextMartingaleState } from '../../domain/copy/martingale.js';
 import type { PositionsEvent } from '../../domain/positions/events.js';
 import type { Projection } from '../projection.js';
@@ -80,7 +81,7 @@ export const copiesProjection: Projection = {
       if (where.slaveAccountId) q = q.where('slave_account_id', '=', where.slaveAccountId);
       if (where.slavePositionId) q = q.where('slave_position_id', '=', where.slavePositionId);
       if (where.kind) q = q.where('kind', '=', where.kind);
-      const closed = await q.returning(['copier_id', 'kind']).execute();
+      const closed = await q.returning(['copier_id', 'kind', 'master_position_id']).execute();
       if (closed.length === 0 && where.slaveAccountId && where.slavePositionId) {
         // No live copy yet: its CopyExecuted may still come (see slave_closures).
         await db.insertInto('slave_closures').values({ slave_account_id: where.slaveAccountId, slave_position_id: where.slavePositionId, closed_at: at, result, close_price: closePrice })
@@ -89,7 +90,8 @@ export const copiesProjection: Projection = {
       }
       if (result === null) return;
       for (const row of closed) {
-        if (row.kind !== 'position') continue;
+        // A feature's own trade (a keep-alive trade) is no copy: it is no step of a martingale.
+        if (row.kind !== 'position' || isStandaloneTrade(row.master_position_id)) continue;
         const current = await db.selectFrom('copier_martingale').select('consecutive_losses').where('copier_id', '=', row.copier_id).executeTakeFirst();
         const next = nextMartingaleState({ consecutiveLosses: current?.consecutive_losses ?? initialMartingaleState.consecutiveLosses }, result);
         await db.insertInto('copier_martingale').values({ copier_id: row.copier_id, consecutive_losses: next.consecutiveLosses })

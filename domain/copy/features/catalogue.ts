@@ -1,5 +1,6 @@
 // Every copier-scope feature, in the order the engine applies them (rules.ts): filters before sizing,
 // caps after money management, time rules last.
+import { accountCopyFeatures } from './accountScope.js';
 import { copierFilter } from './copierFilter.js';
 import { delayedExecution } from './delayedExecution.js';
 import { maxLotSize } from './maxLotSize.js';
@@ -21,4 +22,6 @@ export const copierFeatures: readonly CopierFeature<object>[] = [
   erased(maxLotSize),
   erased(delayedExecution),
   erased(trailingStop),
+  // Account-scope features with copy rules, applied to every copier of the account (accountScope.ts).
+  ...accountCopyFeatures,
 ];

@@ -1,30 +1,98 @@
-// FeatureLiveDelayDTO (spec: resetOnPositionClose, trackByDirection). Our reading: spacing of opens on
-// a symbol. Each copy this copier opens on a slave symbol holds later master opens on that symbol back
-// until delaySeconds after it opened; they are deferred, not skipped, and copied when the wait ends
-// (the engine decides them again then, at the market of that moment, if the master still holds them).
-//   - trackByDirection: only a copy of the same side (the slave's) holds an open back; a buy does
-//     not delay a sell.
-//   - resetOnPositionClose: a copy that has closed holds nothing back any more. The wait is then
-//     taken in steps of at most 30 seconds, each decided again, so it ends within 30 seconds of the
-//     close (a deferral is only looked at when it falls due).
-//   - Symbols are the slave's, compared without case. Market opens and pending orders alike; closes
-//     and changes are never delayed.
-// Two opens that wait for the same copy are both decided again when it ends: the first is copied,
-// and its copy holds the second back in turn.
+// FeatureLiveDelayDTO (spec: resetOnPositionClose, trackByDirection; research, copy-trading.md: MetaCopier's
+// "live delay" skips the first N master orders). Our reading:
+//   - skipFirstOrders = N: the first N master orders of a group are not copied (LIVE_DELAY); the
+//     (N+1)-th and every later one are, as any other feature lets them.
+//   - The group is the master's symbol. A master's series (a grid, a martingale basket, a scaled
+//     entry) lives on one symbol, and those first orders are the ones a copier joining it late should
+//     leave out. Counted per copier overall instead, a busy symbol would use the delay up before a
+//     quiet one's series began, and resetOnPositionClose would wait for the master to be flat on every
+//     symbol at once, which a master trading several symbols seldom is.
+//   - trackByDirection: the master's buys and sells are counted apart (and reset apart), the master's
+//     side, whatever the copier's reverse.
+//   - What counts: the master's market opens and pending orders placed on the symbol, in the order it
+//     placed them, from the moment the feature was added; orders placed before are neither counted nor
+//     skipped (copyOpenPositions and resync decide them as usual). Netting additions to a position are
+//     not orders. A pending order counts from its placement while it waits and, in the read models,
+//     from its fill once filled; one the master cancels (or that expires) before it fills leaves the
+//     count, as it never traded.
+//   - resetOnPositionClose: a close that leaves the master with no open position of the group ends the
+//     count: the next order is order 1 again, so it and the N - 1 after it are skipped. Pending orders
+//     still waiting do not keep the group open.
+//   - Nothing is kept in memory: the count is derived, at each decision, from the master's orders in
+//     the read models (open positions and pending orders, and positions closed since the feature was
+//     added: OpenContext.masterOrders), so a restart changes nothing. An order decided again (its
+//     pending order filled while the slave held no copy, a deferral fell due, a resync) keeps the
+//     place of its placement, so a skipped order stays skipped; only a resync after a skipped pending
+//     order filled counts it from its fill (the master's book no longer tells when it was placed).
+// Closes and stop changes are never held: the slave holds no copy of a skipped order.
 import { type Static, Type } from '@sinclair/typebox';
-import { DateTime } from 'luxon';
-import { slaveOrderType } from '../reverse.js';
-import type { CopierFeature } from './rules.js';
+import type { MarketOrderType, OrderType } from '../types.js';
+import { type CopierFeature, type MasterOrderRecord, type OpenContext, skip } from './rules.js';
+
+export const LIVE_DELAY_MAX_ORDERS = 100;
 
 const members = Type.Object({
-  delaySeconds: Type.Integer({ minimum: 1, maximum: 86_400, description: 'seconds after a copy opened during which later opens on its symbol wait' }),
-  resetOnPositionClose: Type.Boolean({ description: 'true: the wait ends as soon as the copy that started it has closed; default false' }),
-  trackByDirection: Type.Boolean({ description: 'true: only a copy of the same side holds an open back; default false' }),
+  skipFirstOrders: Type.Integer({ minimum: 1, maximum: LIVE_DELAY_MAX_ORDERS, description: 'N: the first N master orders of each group (the master symbol, and its side with trackByDirection) are not copied' }),
+  resetOnPositionClose: Type.Boolean({ description: 'true: once the master has closed every position of the group, the count starts again and the next N orders are skipped again; default false (the first N orders after the feature was added, once)' }),
+  trackByDirection: Type.Boolean({ description: "true: the master's buys and sells on a symbol are counted (and reset) apart; default false" }),
 });
 export type LiveDelaySettings = Static<typeof members>;
 
-/** With resetOnPositionClose, how long one step of the wait is at most. */
-export const LIVE_DELAY_RECHECK_SECONDS = 30;
+const sideOf = (orderType: OrderType): MarketOrderType => (orderType.startsWith('Buy') ? 'Buy' : 'Sell');
+
+/**
+ * The latest close at or before `at` after which the master held no position of the group, or null.
+ * A position opened at the very moment of a close keeps the group open.
+ */
+const lastFlatteningClose = (orders: readonly MasterOrderRecord[], at: number): number | null => {
+  const moves: { time: number; delta: 1 | -1 }[] = [];
+  for (const order of orders) {
+    if (order.kind !== 'position') continue;
+    const opened = Date.parse(order.openedAt);
+    if (opened > at) continue;
+    moves.push({ time: opened, delta: 1 });
+    if (order.closedAt !== null && Date.parse(order.closedAt) <= at) moves.push({ time: Date.parse(order.closedAt), delta: -1 });
+  }
+  moves.sort((a, b) => a.time - b.time || b.delta - a.delta);
+  let open = 0;
+  let flat: number | null = null;
+  for (const move of moves) {
+    open += move.delta;
+    if (move.delta === -1 && open === 0) flat = move.time;
+  }
+  return flat;
+};
+
+export interface LiveDelayPlace {
+  /** 1 for the first order of the count. */
+  readonly ordinal: number;
+  /** When the count began: the feature's addition, or the close that left the group flat. */
+  readonly since: number | null;
+  readonly sinceClose: boolean;
+}
+
+/** The place of the decided order in its group's count, or null when it was placed before the feature was added. */
+export const liveDelayPlace = (s: LiveDelaySettings, ctx: OpenContext): LiveDelayPlace | null => {
+  const { trade } = ctx;
+  const side = sideOf(trade.orderType);
+  const group = (ctx.masterOrders ?? []).filter((o) => !s.trackByDirection || o.side === side);
+  const self = group.find((o) => o.masterPositionId === trade.masterPositionId);
+  const placedAt = Date.parse(trade.openTime ?? self?.openedAt ?? ctx.eventTime ?? ctx.now);
+  const added = ctx.configuredAt === undefined ? null : Date.parse(ctx.configuredAt);
+  if (added !== null && placedAt < added) return null;
+  const others = group.filter((o) => o.masterPositionId !== trade.masterPositionId);
+  const close = s.resetOnPositionClose ? lastFlatteningClose(others, placedAt) : null;
+  const since = close !== null && (added === null || close >= added) ? close : added;
+  const before = others.filter((o) => {
+    const at = Date.parse(o.openedAt);
+    if (since !== null && at < since) return false;
+    // Two orders in the same millisecond: by id, so every decision orders them alike.
+    return at < placedAt || (at === placedAt && o.masterPositionId < trade.masterPositionId);
+  });
+  return { ordinal: before.length + 1, since, sinceClose: since !== null && since === close };
+};
+
+const iso = (millis: number): string => new Date(millis).toISOString();
 
 export const liveDelay: CopierFeature<LiveDelaySettings> = {
   type: 'FeatureLiveDelayDTO',
@@ -33,24 +101,21 @@ export const liveDelay: CopierFeature<LiveDelaySettings> = {
   members,
   defaults: { resetOnPositionClose: false, trackByDirection: false },
   description:
-    "Spaces opens on a symbol: after this copier opened a copy on a slave symbol, later master opens (market or pending) on that symbol wait until delaySeconds after that copy opened. They are deferred, not skipped: copied when the wait ends if the master still holds them. trackByDirection: only a copy of the same side (the slave's) holds an open back. resetOnPositionClose: a copy that has closed holds nothing back, so the wait ends when it closes (looked at every 30 seconds). Symbols compared without case; closes and changes are never delayed.",
+    `Live delay: the first skipFirstOrders (N, 1 to ${LIVE_DELAY_MAX_ORDERS}) master orders of each group are not copied (skip reason LIVE_DELAY, its message says which order of N it was); later ones are. The group is the master's symbol (a master's series, such as a grid or a martingale basket, lives on one symbol); trackByDirection: the master's buys and sells on it are counted apart. What counts: the master's market opens and pending orders placed, in the order it placed them, from when the feature was added (orders placed before are neither counted nor skipped); a pending order the master cancels or that expires before it fills leaves the count. resetOnPositionClose: a close that leaves the master with no open position of the group (pending orders aside) starts the count again, so the next N orders are skipped again. The count is derived from the master's orders in the read models, so a restart does not reset it; an order decided again (the fill of a skipped pending order, a deferral falling due, a resync of a market order) keeps its place, so a skipped order stays skipped; a resync of a skipped pending order that has since filled counts it from its fill. Closes and stop changes are never held.`,
   rules: {
-    deferOpen: (s, { trade, slaveSymbol, history, now, copier }) => {
-      const side = slaveOrderType(trade.orderType, copier.reverse).startsWith('Buy') ? 'Buy' : 'Sell';
-      const at = Date.parse(now);
-      let until = at;
-      for (const copy of history) {
-        if (copy.masterPositionId === trade.masterPositionId) continue;
-        if (copy.symbol.toLowerCase() !== slaveSymbol.toLowerCase()) continue;
-        if (s.trackByDirection && copy.side !== side) continue;
-        if (s.resetOnPositionClose && copy.closedAt !== null && Date.parse(copy.closedAt) <= at) continue;
-        const opened = Date.parse(copy.openedAt);
-        if (opened > at) continue;
-        until = Math.max(until, DateTime.fromMillis(opened).plus({ seconds: s.delaySeconds }).toMillis());
-      }
-      if (until <= at) return null;
-      const step = s.resetOnPositionClose ? Math.min(until, at + LIVE_DELAY_RECHECK_SECONDS * 1000) : until;
-      return DateTime.fromMillis(step, { zone: 'utc' }).toISO();
+    needs: ['masterOrders'],
+    filterOpen: (s, ctx) => {
+      // A setting stored under the earlier reading (delaySeconds, no count) skips nothing.
+      if (!Number.isInteger(s.skipFirstOrders)) return null;
+      const place = liveDelayPlace(s, ctx);
+      if (place === null || place.ordinal > s.skipFirstOrders) return null;
+      const side = s.trackByDirection ? ` ${sideOf(ctx.trade.orderType).toLowerCase()}` : '';
+      const from = place.since === null
+        ? ''
+        : place.sinceClose
+          ? ` (counted since the master's last${side} ${ctx.trade.symbol} position closed at ${iso(place.since)})`
+          : ` (counted since the feature was added at ${iso(place.since)})`;
+      return skip('LIVE_DELAY', `live delay: master${side} order ${place.ordinal} of the first ${s.skipFirstOrders} on ${ctx.trade.symbol} is skipped${from}`);
     },
   },
 };

@@ -50,8 +50,49 @@ export interface SlaveAccountView {
   readonly currency: string;
 }
 
-/** What the engine reads for the features of a copier; a rule declares what it needs. */
-export type FeatureNeed = 'quotes' | 'margin';
+/**
+ * What the engine reads for the features of a copier; a rule declares what it needs. 'positions': the
+ * slave account's open positions (OpenContext and ManageContext.slavePositions); 'pointValue': the value
+ * of a point of the slave symbol (OpenContext.pointValue); 'margin' also fills ManageContext.slaveAccount.
+ */
+export type FeatureNeed = 'quotes' | 'margin' | 'positions' | 'pointValue' | HistoryNeed;
+
+/**
+ * Needs read from the read models' history: 'masterOrders', the master's orders on the decided trade's
+ * symbol (OpenContext.masterOrders); 'slaveActivity', when the slave account last traded
+ * (ManageContext.slaveLastTradeAt).
+ */
+export type HistoryNeed = 'masterOrders' | 'slaveActivity';
+
+/**
+ * One of the master's orders on the symbol of the trade being decided, as the read models hold it
+ * (open positions and pending orders, and positions closed since the feature was configured).
+ */
+export interface MasterOrderRecord {
+  readonly masterPositionId: string;
+  readonly side: 'Buy' | 'Sell';
+  /** 'pendingOrder' while it waits; 'position' for a market open or a pending order that filled. */
+  readonly kind: 'position' | 'pendingOrder';
+  /** A pending order's placement; a position's open (a filled pending order's fill). */
+  readonly openedAt: string;
+  /** When the position closed in full; null while open or pending. */
+  readonly closedAt: string | null;
+}
+
+/** An open position of the slave account as its venue shows it, whoever opened it. */
+export interface AccountPosition {
+  readonly positionId: string;
+  readonly symbol: string;
+  readonly side: 'Buy' | 'Sell';
+  readonly volume: number;
+  readonly openPrice: number;
+  readonly stopLoss: number | null;
+  /** Floating profit plus swap, in the account's currency. */
+  readonly result: number;
+}
+
+/** A person's decision on a master open held back for approval (FeatureApprovalDTO). */
+export type ApprovalDecision = 'approved' | 'rejected';
 
 export interface FeatureRunContext {
   /** ISO 8601: the engine's clock. */
@@ -66,6 +107,10 @@ export interface FeatureRunContext {
   readonly eventTime: string | null;
   /** Feature types that held this master event back before (a deferral decided again). */
   readonly deferredBy: readonly string[];
+  /** The decision on this master event, held back for approval (POST .../approvals); null or absent: none. */
+  readonly approval?: ApprovalDecision | null;
+  /** When the feature was configured (added); absent when not known. */
+  readonly configuredAt?: string;
 }
 
 export interface OpenContext extends FeatureRunContext {
@@ -80,6 +125,15 @@ export interface OpenContext extends FeatureRunContext {
   /** With 'margin': the slave account's figures and the margin one lot of the slave symbol needs now. */
   readonly slaveAccount: SlaveAccountView | null;
   readonly marginPerLot: number | null;
+  /** With 'positions': the slave account's open positions; null or absent when not read. */
+  readonly slavePositions?: readonly AccountPosition[] | null;
+  /** With 'pointValue': what a one-point move of one lot of the slave symbol is worth in the slave's currency now; null when unknown. */
+  readonly pointValue?: number | null;
+  /**
+   * With 'masterOrders': the master's orders on trade.symbol, oldest first (the trade itself included
+   * once the read models hold it); null or absent when not read.
+   */
+  readonly masterOrders?: readonly MasterOrderRecord[] | null;
 }
 
 export interface ChangeContext extends FeatureRunContext {
@@ -115,6 +169,17 @@ export interface ManageContext extends FeatureRunContext {
   readonly masterPositions: readonly MasterTrade[];
   readonly quotes: ReadonlyMap<string, QuoteView>;
   readonly specs: ReadonlyMap<string, SymbolSpec>;
+  /** The slave account's open positions, every copier's and those it did not copy. */
+  readonly slavePositions?: readonly AccountPosition[];
+  /** With 'margin': the slave account's figures now; null or absent otherwise. */
+  readonly slaveAccount?: SlaveAccountView | null;
+  /** This feature's standalone trades (standaloneTradeId), open and recently closed, newest first. */
+  readonly standalone?: readonly CopyRecord[];
+  /**
+   * With 'slaveActivity': the latest open or close of a position at the slave account, whoever made
+   * it, standalone trades aside; null when it never traded.
+   */
+  readonly slaveLastTradeAt?: string | null;
 }
 
 export type ManagedAction =
@@ -147,7 +212,20 @@ export type ManagedAction =
       readonly takeProfit: number | null;
       readonly message: string;
     }
-  | { readonly kind: 'skip'; readonly masterPositionId: string; readonly reason: SkipReason; readonly message: string };
+  | { readonly kind: 'skip'; readonly masterPositionId: string; readonly reason: SkipReason; readonly message: string }
+  | {
+      /**
+       * A trade of the feature's own, tied to no master position (a keep-alive trade): opened at market
+       * with no stops under masterPositionId = standaloneTradeId(featureId, key), so the same key is
+       * placed once; it is not a copy (see standaloneTradeId). Closed with a 'close' of that id.
+       */
+      readonly kind: 'standaloneOpen';
+      readonly masterPositionId: string;
+      readonly symbol: string;
+      readonly side: 'Buy' | 'Sell';
+      readonly volume: number;
+      readonly message: string;
+    };
 
 export interface CopierRules<S> {
   readonly needs?: readonly FeatureNeed[];
@@ -180,6 +258,8 @@ export interface ActiveFeature {
   readonly feature: CopierFeature<object>;
   readonly settings: object;
   readonly resets: Readonly<Record<string, string>>;
+  /** When the feature was added (its creation), ISO 8601. */
+  readonly configuredAt?: string;
 }
 
 export const skip = (reason: SkipReason, message: string): Skip => ({ reason, message });
@@ -196,3 +276,15 @@ export const closeOf = (copy: ManagedCopy, message: string): ManagedAction => ({
 
 /** A feature as the catalogue holds it: its settings type forgotten (the API checked them against `members`). */
 export const erased = <S extends object>(feature: CopierFeature<S>): CopierFeature<object> => feature as unknown as CopierFeature<object>;
+
+/**
+ * The masterPositionId of a trade a feature places on its own (ManagedAction 'standaloneOpen'): not a
+ * copy of any master position. The engine keeps such trades out of every copy rule's view (history,
+ * live copies, the martingale state) and shows them only to the feature that placed them.
+ */
+export const STANDALONE_PREFIX = 'feature:';
+export const standaloneTradeId = (featureId: string, key: string): string => `${STANDALONE_PREFIX}${featureId}:${key}`;
+export const isStandaloneTrade = (masterPositionId: string): boolean => masterPositionId.startsWith(STANDALONE_PREFIX);
+/** The standalone trades of one feature among records. */
+export const standaloneOf = (featureId: string, records: readonly CopyRecord[]): CopyRecord[] =>
+  records.filter((r) => r.masterPositionId.startsWith(`${STANDALONE_PREFIX}${featureId}:`));

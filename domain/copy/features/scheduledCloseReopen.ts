@@ -38,10 +38,10 @@ export const REOPEN_WINDOW_SECONDS = 1800;
 /** A close recorded a little after the close window (the venue's answer took time) still belongs to it. */
 const CLOSE_RECORD_SLACK_SECONDS = 60;
 
-const WEEKDAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'] as const;
-type Weekday = (typeof WEEKDAYS)[number];
+export const WEEKDAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
 
-const TimeOfDay = (description: string) => Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description });
+export const TimeOfDay = (description: string) => Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description });
 
 export const CloseReopenScheduleDTO = Type.Object(
   {

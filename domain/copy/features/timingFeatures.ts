@@ -4,8 +4,10 @@
 // FeatureBreakEvenDTO, FeatureKeepAliveTradeDTO, FeatureScheduledCloseReopenDTO. In the order the
 // engine applies them: what refuses a trade for what it is (symbol, magic number, comment) before what
 // refuses it for the moment (a scheduled pause, a hedge, a throttle); the stops after the filters; the
-// delay last among opens, so a refused trade is refused at once rather than after waiting. For closes,
-// the exit override before the minimum holding time, so an ignored close is not first held back.
+// live delay after them: it counts the master's orders whatever the filters say, so a trade they refuse
+// shows their reason. For closes, the exit override before the minimum holding time, so an
+// ignored close is not first held back. The keep-alive trade is the slave's own, no copy (rules.ts
+// standaloneTradeId).
 import { blockHedging } from './blockHedging.js';
 import { breakEven } from './breakEven.js';
 import { exitSignalOverride } from './exitSignalOverride.js';

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { type CopierSettings, defaultCopierSettings } from '../../../domain/copier/settings.js';
 import { decideCopy, type FeatureInputs, NO_FEATURES } from '../../../domain/copy/decision.js';
-import type { CopierFeature, CopyRecord, ManageContext, ManagedAction, ManagedCopy, QuoteView, SlaveAccountView } from '../../../domain/copy/features/rules.js';
+import type { AccountPosition, ApprovalDecision, CopierFeature, CopyRecord, ManageContext, ManagedAction, ManagedCopy, MasterOrderRecord, QuoteView, SlaveAccountView } from '../../../domain/copy/features/rules.js';
 import type {
   AccountFunds,
   CopierView,
@@ -124,6 +124,8 @@ export interface Configured {
   readonly feature: CopierFeature<any>;
   readonly settings: object;
   readonly resets?: Readonly<Record<string, string>>;
+  /** When the feature was added (ActiveFeature.configuredAt). */
+  readonly configuredAt?: string;
 }
 
 export const NOW = '2026-01-07T10:00:00.000Z';
@@ -158,6 +160,11 @@ export interface World {
   readonly masterSymbol?: Partial<SymbolSpec>;
   readonly slaveSymbols?: readonly SymbolSpec[];
   readonly slaveToMasterRate?: number | null;
+  readonly approval?: ApprovalDecision | null;
+  readonly slavePositions?: readonly AccountPosition[] | null;
+  readonly pointValue?: number | null;
+  /** The master's orders on the trade's symbol (features that need 'masterOrders'). */
+  readonly masterOrders?: readonly MasterOrderRecord[];
 }
 
 /** given a copier and both accounts, when a master event, then these actions. */
@@ -180,6 +187,7 @@ export const given = (world: World = {}) => {
       feature: f.feature,
       settings: { ...f.feature.defaults, ...f.settings },
       resets: f.resets ?? {},
+      ...(f.configuredAt === undefined ? {} : { configuredAt: f.configuredAt }),
     })),
     now: world.now ?? NOW,
     history: world.history ?? [],
@@ -188,6 +196,10 @@ export const given = (world: World = {}) => {
     marginPerLot: world.marginPerLot ?? null,
     deferredBy: world.deferredBy ?? [],
     eventTime: world.eventTime === undefined ? NOW : world.eventTime,
+    approval: world.approval ?? null,
+    slavePositions: world.slavePositions ?? null,
+    pointValue: world.pointValue ?? null,
+    masterOrders: world.masterOrders ?? null,
   };
   return {
     when: (event: MasterEvent) => {

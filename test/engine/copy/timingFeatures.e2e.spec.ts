@@ -1,7 +1,8 @@
 // Timing features at work, over HTTP against the simulated venue, with a service clock the spec moves:
 // the scheduled close and reopen (a copier's and an account's, across a restart between the two), the
-// pause of new trades until the reopen, the minimum holding time (a deferred close) and the live delay
-// (a deferred open).
+// pause of new trades until the reopen, the minimum holding time (a deferred close), the live delay (the
+// first orders of a symbol skipped, counted across a restart) and the keep-alive trade (placed and closed
+// on the clock, once across a restart).
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../support/service.js';
 import { bookWhere, eventually, movableClock, pinQuotes, positionsOf, startedAccount } from '../../support/trading.js';
@@ -45,6 +46,7 @@ describe('timing features end to end', function () {
     expect(res.status, JSON.stringify(res.body)).to.equal(204);
     return res.headers.get('x-position-id')!;
   };
+  const logsOf = async (accountId: string) => (await t.call('GET', `/accounts/${accountId}/logs`)).body as LogEntry[];
   const logWith = (accountId: string, code: string, timeoutMs = 5000) =>
     eventually(async () => ((await t.call('GET', `/accounts/${accountId}/logs`)).body as LogEntry[]).find((l) => l.code === code), timeoutMs, `a ${code} log entry`);
   /** Who closed the copier's copy of the master position, as the history shows it. */
@@ -123,18 +125,38 @@ describe('timing features end to end', function () {
     await bookWhere(t, slave, (b) => b.length === 0, 'the close once the copy is old enough', 10_000);
   });
 
-  it('a live delay defers a second open on the symbol until the delay after the first copy, then copies it', async () => {
+  it('a live delay skips the first orders on each master symbol, keeps its count across a restart, and starts again once the master is flat', async () => {
     const { master, slave, copierId } = await pair('live-delay');
-    await feature(`/accounts/${slave}/copiers/${copierId}`, { type: 'FeatureLiveDelayDTO', delaySeconds: 20 });
-    await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.1 });
-    await bookWhere(t, slave, (b) => b.length === 1, 'the first copy at once');
-    await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.3 });
-    const deferred = await logWith(slave, 'FeatureLiveDelayDTO');
-    expect(deferred.message).to.match(/held back by FeatureLiveDelayDTO until/);
-    expect(await positionsOf(t, slave)).to.have.length(1);
-    clock.advance(21_000);
-    const book = await bookWhere(t, slave, (b) => b.length === 2, 'the second copy after the delay', 10_000);
-    expect(book.map((p) => p.volume).sort()).to.deep.equal([0.1, 0.3]);
+    await feature(`/accounts/${slave}/copiers/${copierId}`, { type: 'FeatureLiveDelayDTO', skipFirstOrders: 2, resetOnPositionClose: true });
+    const first = await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.1 });
+    const second = await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.2 });
+    // Another symbol has its own count.
+    await open(master, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.1 });
+    const skips = await eventually(async () => {
+      const lines = (await logsOf(slave)).filter((l) => l.code === 'LIVE_DELAY');
+      return lines.length === 3 ? lines.map((l) => l.message.replace(/.* not copied: /, '')).sort() : undefined;
+    }, 5000, 'three live delay skips');
+    expect(skips).to.have.length(3);
+    expect(skips[0]).to.match(/^live delay: master order 1 of the first 2 on EURUSD is skipped \(counted since the feature was added at /);
+    expect(skips[1]).to.match(/^live delay: master order 1 of the first 2 on GBPUSD is skipped/);
+    expect(skips[2]).to.match(/^live delay: master order 2 of the first 2 on GBPUSD is skipped/);
+    expect(await positionsOf(t, slave)).to.deep.equal([]);
+
+    // A new service on the same database: the count is the master's history, not the old one's memory.
+    const { databaseUrl, dataDir } = t;
+    await t.stop();
+    t = await startTestService({ databaseUrl, dataDir, clock });
+    const third = await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.3 });
+    const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the third GBPUSD order copied', 10_000);
+    expect(copy).to.deep.include({ symbol: 'GBPUSD', orderType: 'Buy', volume: 0.3 });
+
+    // The master closes every GBPUSD position: the next GBPUSD order is order 1 again.
+    for (const id of [first, second, third]) expect((await t.call('DELETE', `/accounts/${master}/positions/${id}`)).status).to.equal(204);
+    await bookWhere(t, slave, (b) => b.length === 0, "the copy closed with the master's", 10_000);
+    await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.4 });
+    const again = await eventually(async () => (await logsOf(slave)).find((l) => l.code === 'LIVE_DELAY' && /since the master's last GBPUSD position closed/.test(l.message)), 5000, 'the count started again');
+    expect(again.message).to.match(/master order 1 of the first 2 on GBPUSD is skipped \(counted since the master's last GBPUSD position closed at /);
+    expect(await positionsOf(t, slave)).to.deep.equal([]);
   });
 
   it("an account's schedule closes its copiers' copies, and a restart between close and reopen still reopens them", async () => {
@@ -156,5 +178,34 @@ describe('timing features end to end', function () {
     moveTo(reopen.at, 2);
     const [reopened] = await bookWhere(t, slave, (b) => b.length === 1, 'the reopen after the restart', 15_000);
     expect(reopened).to.deep.include({ symbol: 'GBPUSD', orderType: 'Sell', volume: 0.1, stopLoss: null });
+  });
+
+  it('a keep-alive trade opens at its due time, is no copy to a resync or a restart, and closes closeAfterInSeconds later, once', async () => {
+    const { slave, copierId } = await pair('keep-alive');
+    await feature(`/accounts/${slave}/copiers/${copierId}`, { type: 'FeatureKeepAliveTradeDTO', symbol: 'EURUSD', volume: 0.02, intervalHours: 1, closeAfterInSeconds: 60 });
+    const hour = Math.ceil((clock().getTime() + 5000) / 3_600_000) * 3_600_000;
+    moveTo(hour, 2);
+    const [placed] = await bookWhere(t, slave, (b) => b.length === 1, 'the keep-alive trade', 10_000);
+    expect(placed).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.02, stopLoss: null, takeProfit: null });
+    const due = new Date(hour).toISOString();
+    const openedLog = await eventually(async () => (await logsOf(slave)).find((l) => l.message.startsWith('Keep-alive trade due')), 5000, 'the open in the log');
+    expect(openedLog.message).to.equal(`Keep-alive trade due at ${due} (to close after 60 seconds): Buy 0.02 EURUSD opened as #${placed!.id} at ${placed!.openPrice}`);
+
+    // No copy: a resync leaves it open, and a new service places it no second time.
+    expect((await t.call('POST', `/accounts/${slave}/copiers/${copierId}/resync`)).status).to.equal(204);
+    const { databaseUrl, dataDir } = t;
+    await t.stop();
+    t = await startTestService({ databaseUrl, dataDir, clock });
+    await new Promise((r) => setTimeout(r, 2500));
+    expect((await positionsOf(t, slave)).map((p) => p.id)).to.deep.equal([placed!.id]);
+
+    clock.advance(61_000);
+    await bookWhere(t, slave, (b) => b.length === 0, 'the close after 60 seconds', 10_000);
+    const closedLog = await eventually(async () => (await logsOf(slave)).find((l) => l.message.startsWith(`Keep-alive trade #${placed!.id}`)), 5000, 'the close in the log');
+    expect(closedLog.message).to.match(new RegExp(`^Keep-alive trade #${placed!.id} \\(Buy 0.02 EURUSD, opened at .*, held 60 seconds\\) closed at [0-9.]+, result -?[0-9]+\\.[0-9]{2}$`));
+    // Once: the rest of the hour places nothing more.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await positionsOf(t, slave)).to.deep.equal([]);
+    expect((await logsOf(slave)).filter((l) => l.message.startsWith('Keep-alive trade due'))).to.have.length(1);
   });
 });

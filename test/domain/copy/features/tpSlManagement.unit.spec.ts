@@ -1,6 +1,6 @@
 import { liveDelay } from '../../../../domain/copy/features/liveDelay.js';
 import { tpSlManagement } from '../../../../domain/copy/features/tpSlManagement.js';
-import { given, masterModified, masterOpened, masterPendingPlaced, record, slaveCopy } from '../given.js';
+import { given, masterModified, masterOpened, masterPendingPlaced, slaveCopy } from '../given.js';
 
 describe('feature: FeatureTpSlManagementDTO', () => {
   const manage = (settings: Record<string, unknown>) => ({ feature: tpSlManagement, settings });
@@ -71,9 +71,9 @@ describe('feature: FeatureTpSlManagementDTO', () => {
       given({ features: [manage({ lockTpSl: false })], slave: { copies: [slaveCopy()] } }).when(masterModified(1.09, 1.12)).then([{ type: 'modify', stopLoss: 1.09, takeProfit: 1.12 }]));
   });
 
-  it('with a live delay beside it, a blocked trade is refused at once instead of waiting', () =>
+  it("with a live delay beside it, a trade without stops is refused with its own reason, not the delay's", () =>
     given({
-      features: [manage({ blockTradeWithoutTpSl: true }), { feature: liveDelay, settings: { delaySeconds: 60 } }],
-      history: [record({ openedAt: '2026-01-07T09:59:30.000Z', closedAt: null })],
+      features: [manage({ blockTradeWithoutTpSl: true }), { feature: liveDelay, settings: { skipFirstOrders: 1, resetOnPositionClose: false, trackByDirection: false } }],
+      masterOrders: [],
     }).when(masterOpened(noStops)).thenSkips('NO_TP_SL'));
 });
