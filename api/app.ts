@@ -1,6 +1,7 @@
 // The express application: correlation ids, JSON bodies, authentication, one router per area of the
 // spec, and errors in the spec's format.
 import express, { type Request, type Response } from 'express';
+import { configurationSummaryRoutes } from './accounts/configurationSummary.js';
 import { accountRoutes } from './accounts/routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { approvalRoutes } from './approvals/routes.js';
@@ -26,8 +27,9 @@ export const INTERFACE_VERSION = '1.2.6';
 
 export const declareRoutes = (services: Services): Routes => {
   const routes = new Routes();
-  // Copier routes first: /accounts/masters and /accounts/activateAllCopiers precede /accounts/{accountId}.
+  // Copier routes first: /accounts/masters, /accounts/activateAllCopiers and /accounts/configurationSummary precede /accounts/{accountId}.
   copierRoutes(routes, services);
+  configurationSummaryRoutes(routes, services);
   accountRoutes(routes, services);
   tradingRoutes(routes, services);
   featureRoutes(routes, services);

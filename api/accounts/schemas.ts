@@ -114,6 +114,9 @@ export const AccountDTO = Type.Object(
     dedicatedIp: Nullable(Type.String()),
     myHomeIp: Nullable(Type.String()),
     proxy: Nullable(ProxyDTO),
+    copiers: Type.Optional(Type.Array(Type.Unknown(), { description: 'CopierDTO list (its copiers as the slave); only GET /accounts/configurationSummary fills it' })),
+    riskLimits: Type.Optional(Type.Array(Type.Unknown(), { description: 'RiskLimitDTO list; only GET /accounts/configurationSummary fills it' })),
+    features: Type.Optional(Type.Array(Type.Unknown(), { description: 'FeatureDTO list (account-scope features); only GET /accounts/configurationSummary fills it' })),
   },
   { $id: 'AccountDTO', additionalProperties: false },
 );

@@ -28,7 +28,7 @@ type CopierRow = Selectable<CopiersTable> & { from_account_alias: string | null 
 
 const settingKeys = Object.keys(defaultCopierSettings) as (keyof CopierSettings)[];
 
-const toCopierDTO = (row: CopierRow) => ({
+export const toCopierDTO = (row: CopierRow) => ({
   id: row.id,
   fromAccountId: row.from_account_id,
   fromAccountAlias: row.from_account_alias,

@@ -53,6 +53,33 @@ const settingsOf = (body: WriteBody): RiskLimitSettings => {
   return settings;
 };
 
+/** RiskLimitDTOs of one account's rows, with the hits in force now. */
+export const riskLimitViews = async (services: Services, rows: readonly RiskLimitRow[]): Promise<Static<typeof RiskLimitDTO>[]> => {
+  const inForce = rows.length === 0 ? [] : await protectionsInForce(services.db, [rows[0]!.account_id], services.clock());
+  return rows.map((row) => {
+    const s = { ...RISK_LIMIT_DEFAULTS, ...row.settings };
+    const hits = inForce.filter((p) => p.rule_id === row.id).map(riskLimitHitView);
+    return {
+      id: row.id,
+      accountId: row.account_id,
+      riskTypeId: s.riskTypeId,
+      riskType: riskTypeView(s.riskTypeId),
+      absoluteRiskLimit: s.absoluteRiskLimit,
+      riskLimit: s.riskLimit,
+      relativeRiskLimit: s.relativeRiskLimit,
+      fallbackAbsoluteRiskLimit: s.fallbackAbsoluteRiskLimit,
+      fallbackRiskLimit: s.fallbackRiskLimit,
+      fallbackRelativeRiskLimit: s.fallbackRelativeRiskLimit,
+      closeAllOpenPositions: s.closeAllOpenPositions,
+      active: s.active,
+      status: !s.active ? 'INACTIVE' : hits.some((h) => h.level === 'FALLBACK') ? 'FALLBACK_HIT' : hits.length > 0 ? 'HIT' : 'ARMED',
+      hits,
+      created: new Date(row.created).toISOString(),
+      updated: new Date(row.updated).toISOString(),
+    };
+  });
+};
+
 export const riskLimitRoutes = (routes: Routes, services: Services): void => {
   const run = (command: RiskLimitCommand) => execute(services, riskLimitStream(command.data.riskLimitId), riskLimitDecider, command);
 
@@ -63,31 +90,7 @@ export const riskLimitRoutes = (routes: Routes, services: Services): void => {
     return account;
   };
 
-  const views = async (rows: readonly RiskLimitRow[]): Promise<Static<typeof RiskLimitDTO>[]> => {
-    const inForce = rows.length === 0 ? [] : await protectionsInForce(services.db, [rows[0]!.account_id], services.clock());
-    return rows.map((row) => {
-      const s = { ...RISK_LIMIT_DEFAULTS, ...row.settings };
-      const hits = inForce.filter((p) => p.rule_id === row.id).map(riskLimitHitView);
-      return {
-        id: row.id,
-        accountId: row.account_id,
-        riskTypeId: s.riskTypeId,
-        riskType: riskTypeView(s.riskTypeId),
-        absoluteRiskLimit: s.absoluteRiskLimit,
-        riskLimit: s.riskLimit,
-        relativeRiskLimit: s.relativeRiskLimit,
-        fallbackAbsoluteRiskLimit: s.fallbackAbsoluteRiskLimit,
-        fallbackRiskLimit: s.fallbackRiskLimit,
-        fallbackRelativeRiskLimit: s.fallbackRelativeRiskLimit,
-        closeAllOpenPositions: s.closeAllOpenPositions,
-        active: s.active,
-        status: !s.active ? 'INACTIVE' : hits.some((h) => h.level === 'FALLBACK') ? 'FALLBACK_HIT' : hits.length > 0 ? 'HIT' : 'ARMED',
-        hits,
-        created: new Date(row.created).toISOString(),
-        updated: new Date(row.updated).toISOString(),
-      };
-    });
-  };
+  const views = (rows: readonly RiskLimitRow[]) => riskLimitViews(services, rows);
 
   const viewOf = async (caller: Caller, accountId: string, riskLimitId: string) => {
     const row = await findRiskLimit(services.db, caller.projectId, accountId, riskLimitId);

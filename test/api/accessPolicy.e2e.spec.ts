@@ -73,6 +73,7 @@ describe('access policy of an API key end to end', () => {
       const copiers = await t.call('GET', `/accounts/${slave}/copiers`, { key });
       const copier = await t.call('GET', `/accounts/${slave}/copiers/${copierId}`, { key });
       const updated = await t.call('PUT', `/accounts/${slave}`, { key, body: { propFirm: true } });
+      const summary = await t.call('GET', '/accounts/configurationSummary', { key });
 
       expect(list.status).to.equal(200);
       expect(list.body.map((a: { alias: unknown }) => a.alias)).to.deep.equal([null, null]);
@@ -85,6 +86,10 @@ describe('access policy of an API key end to end', () => {
       expect(copiers.body[0]).to.deep.include({ id: copierId, multiplier: null, fromAccountId: master });
       expect(copier.body.multiplier).to.equal(null);
       expect(updated.body).to.deep.include({ alias: null, propFirm: true });
+      // The configuration summary nests CopierDTOs in AccountDTOs: both are filtered.
+      const slaveSummary = summary.body.find((a: { id: string }) => a.id === slave);
+      expect(slaveSummary).to.deep.include({ alias: null });
+      expect(slaveSummary.copiers[0]).to.deep.include({ id: copierId, multiplier: null, fromAccountId: master });
       // filtered on a copy: the project key, at the same time, sees everything
       expect((await t.call('GET', `/accounts/${master}`)).body.alias).to.equal('Master A');
       expect((await t.call('GET', `/accounts/${slave}/copiers/${copierId}`)).body.multiplier).to.equal(2);

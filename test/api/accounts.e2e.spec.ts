@@ -615,6 +615,39 @@ describe('accounts API end to end', () => {
     });
   });
 
+  describe('GET /accounts/configurationSummary', () => {
+    it('answers the accounts with their copiers, risk limits and account features, and only there', async () => {
+      const master = await create({ alias: 'summary master', loginAccountNumber: 'summary-m' });
+      const slave = await create({ alias: 'summary slave', loginAccountNumber: 'summary-s' });
+      const copier = await t.call('POST', `/accounts/${slave.id}/copiers`, { body: { fromAccountId: master.id, multiplier: 2 } });
+      expect(copier.status, JSON.stringify(copier.body)).to.equal(200);
+      const limit = await t.call('POST', `/accounts/${slave.id}/riskLimits`, { body: { riskTypeId: 1, absoluteRiskLimit: 250 } });
+      expect(limit.status, JSON.stringify(limit.body)).to.equal(200);
+      const feature = await t.call('POST', `/accounts/${slave.id}/features`, { body: { featureSetting: { type: 'FeatureDataCollectorDTO', intervalSeconds: 60 } } });
+      expect(feature.status, JSON.stringify(feature.body)).to.equal(200);
+
+      const res = await t.call('GET', '/accounts/configurationSummary?alias=summary');
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const byId = new Map((res.body as (Record<string, unknown> & { id: string; copiers: Record<string, unknown>[]; riskLimits: Record<string, unknown>[] })[]).map((a) => [a.id, a]));
+      expect([...byId.keys()].sort()).to.deep.equal([master.id, slave.id].sort());
+      expect(byId.get(master.id)).to.deep.include({ copiers: [], riskLimits: [], features: [] });
+      const summary = byId.get(slave.id)!;
+      expect(summary).to.deep.include({ alias: 'summary slave', accountStatusId: 1 });
+      expect(summary.copiers).to.have.length(1);
+      expect(summary.copiers[0]).to.deep.include({ id: copier.body.id, fromAccountId: master.id, multiplier: 2 });
+      expect(summary.riskLimits).to.have.length(1);
+      expect(summary.riskLimits[0]).to.deep.include({ id: limit.body.id, riskTypeId: 1, absoluteRiskLimit: 250, status: 'ARMED' });
+      expect(summary.features).to.deep.equal([feature.body]);
+      expectNoPassword(res);
+
+      // Every other AccountDTO leaves the collections out.
+      const one = await t.call('GET', `/accounts/${slave.id}`);
+      expect(Object.keys(one.body)).to.have.members(ACCOUNT_MEMBERS);
+      const bad = await t.call('GET', '/accounts/configurationSummary?limit=0');
+      expectError(bad, 400, '[VALIDATION_FAILED]');
+    });
+  });
+
   describe('GET /types', () => {
     it('/types/accountTypes lists the 17 platform types; only 1 and 2 support pending-order expiry', async () => {
       const res = await t.call('GET', '/types/accountTypes');
@@ -711,7 +744,7 @@ describe('accounts API end to end', () => {
       }
       expect(Object.keys(schemas)).to.include.members(['AccountDTO', 'ErrorDTO', 'AuditLogDTO']);
       const accountDto = schemas.AccountDTO as { properties: Record<string, unknown> };
-      expect(Object.keys(accountDto.properties)).to.have.members(ACCOUNT_MEMBERS);
+      expect(Object.keys(accountDto.properties)).to.have.members([...ACCOUNT_MEMBERS, 'copiers', 'riskLimits', 'features']);
       expect(res.body.paths['/accounts/{accountId}'].get.responses['200'].content['application/json'].schema)
         .to.deep.equal({ $ref: '#/components/schemas/AccountDTO' });
     });
