@@ -82,3 +82,43 @@ export const bookWhere = (t: TestService, accountId: string, test: (book: Positi
     const book = await positionsOf(t, accountId);
     return test(book) ? book : undefined;
   }, timeoutMs, what);
+
+/** An account log entry (LogDTO) as the specs read it. */
+export interface LogEntry {
+  readonly message: string;
+  readonly code: string | null;
+  readonly logTypeId: number;
+  readonly category: string;
+  readonly copierId: string | null;
+  readonly positionId: string | null;
+}
+
+/** Opens or places at the account over the Trading API, expecting 204, and answers the X-Position-Id. */
+export const openPosition = async (t: TestService, accountId: string, body: Record<string, unknown>): Promise<string> => {
+  const res = await t.call('POST', `/accounts/${accountId}/positions`, { body });
+  if (res.status !== 204) throw new Error(`opening at ${accountId}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.headers.get('x-position-id')!;
+};
+
+/** A started master, a started slave and a copier between them. */
+export const copyPair = async (t: TestService, name: string, copierBody: Record<string, unknown> = {}) => {
+  const master = await startedAccount(t, `${name}-master`);
+  const slave = await startedAccount(t, `${name}-slave`);
+  const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master, ...copierBody } });
+  if (copier.status !== 200) throw new Error(`copier for ${name}: ${copier.status} ${JSON.stringify(copier.body)}`);
+  return { master, slave, copierId: copier.body.id as string };
+};
+
+/** Adds a feature under `owner` (`/accounts/{id}` or `/accounts/{id}/copiers/{copierId}`), expecting 200; answers its id. */
+export const addFeature = async (t: TestService, owner: string, featureSetting: Record<string, unknown>): Promise<string> => {
+  const res = await t.call('POST', `${owner}/features`, { body: { featureSetting } });
+  if (res.status !== 200) throw new Error(`adding ${String(featureSetting.type)}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.featureId as string;
+};
+
+export const logsOf = async (t: TestService, accountId: string): Promise<LogEntry[]> =>
+  (await t.call('GET', `/accounts/${accountId}/logs?limit=1000`)).body as LogEntry[];
+
+/** Waits for the account's newest log entry with `code` (and `category`, when given). */
+export const logWith = (t: TestService, accountId: string, code: string, timeoutMs = 5000, category?: string): Promise<LogEntry> =>
+  eventually(async () => (await logsOf(t, accountId)).find((l) => l.code === code && (!category || l.category === category)), timeoutMs, `a ${code} log entry`);

@@ -7,12 +7,8 @@
 import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import { startTestService, type TestService } from '../../support/service.js';
+import * as trading from '../../support/trading.js';
 import { bookWhere, eventually, movableClock, pinQuotes, positionsOf, startedAccount } from '../../support/trading.js';
-
-interface LogEntry {
-  readonly message: string;
-  readonly code: string | null;
-}
 
 const QUOTES = { EURUSD: [1.085, 1.0851], GBPUSD: [1.27, 1.27009] } as const;
 
@@ -38,19 +34,10 @@ describe('account features end to end', function () {
     const slave = await startedAccount(t, `${name}-slave`);
     return { master, slave, copierId: await copier(master, slave) };
   };
-  const accountFeature = async (accountId: string, featureSetting: Record<string, unknown>) => {
-    const res = await t.call('POST', `/accounts/${accountId}/features`, { body: { featureSetting } });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body.featureId as string;
-  };
-  const open = async (accountId: string, body: Record<string, unknown>) => {
-    const res = await t.call('POST', `/accounts/${accountId}/positions`, { body });
-    expect(res.status, JSON.stringify(res.body)).to.equal(204);
-    return res.headers.get('x-position-id')!;
-  };
-  const logs = async (accountId: string) => (await t.call('GET', `/accounts/${accountId}/logs`)).body as LogEntry[];
-  const logWith = (accountId: string, code: string, timeoutMs = 8000) =>
-    eventually(async () => (await logs(accountId)).find((l) => l.code === code), timeoutMs, `a ${code} log entry`);
+  const accountFeature = (accountId: string, featureSetting: Record<string, unknown>) => trading.addFeature(t, `/accounts/${accountId}`, featureSetting);
+  const open = (accountId: string, body: Record<string, unknown>) => trading.openPosition(t, accountId, body);
+  const logs = (accountId: string) => trading.logsOf(t, accountId);
+  const logWith = (accountId: string, code: string, timeoutMs = 8000) => trading.logWith(t, accountId, code, timeoutMs);
   /** A whole minute at least `lead` seconds ahead of the service clock. */
   const minuteAhead = (lead: number) => Math.ceil((clock().getTime() + lead * 1000) / 60_000) * 60_000;
   /** Moves the service clock to `seconds` before `at`. */

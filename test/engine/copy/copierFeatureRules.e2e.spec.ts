@@ -2,13 +2,8 @@
 // spread filter (with retry through the open-retry window), the trailing stop and a delayed execution.
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../support/service.js';
-import { bookWhere, eventually, movableClock, pinQuotes, positionsOf, startedAccount } from '../../support/trading.js';
-
-interface LogEntry {
-  readonly message: string;
-  readonly code: string | null;
-  readonly logTypeId: number;
-}
+import * as trading from '../../support/trading.js';
+import { bookWhere, movableClock, pinQuotes, positionsOf } from '../../support/trading.js';
 
 describe('copier feature rules end to end', function () {
   this.timeout(60_000);
@@ -21,23 +16,10 @@ describe('copier feature rules end to end', function () {
   });
   after(() => t?.stop());
 
-  const pair = async (name: string) => {
-    const master = await startedAccount(t, `${name}-master`);
-    const slave = await startedAccount(t, `${name}-slave`);
-    const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master } });
-    return { master, slave, copierId: copier.body.id as string };
-  };
-  const feature = async (slave: string, copierId: string, featureSetting: Record<string, unknown>) => {
-    const res = await t.call('POST', `/accounts/${slave}/copiers/${copierId}/features`, { body: { featureSetting } });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-  };
-  const open = async (accountId: string, body: Record<string, unknown>) => {
-    const res = await t.call('POST', `/accounts/${accountId}/positions`, { body });
-    expect(res.status, JSON.stringify(res.body)).to.equal(204);
-    return res.headers.get('x-position-id')!;
-  };
-  const logWith = (accountId: string, code: string, timeoutMs = 5000) =>
-    eventually(async () => ((await t.call('GET', `/accounts/${accountId}/logs`)).body as LogEntry[]).find((l) => l.code === code), timeoutMs, `a ${code} log entry`);
+  const pair = (name: string) => trading.copyPair(t, name);
+  const feature = (slave: string, copierId: string, featureSetting: Record<string, unknown>) => trading.addFeature(t, `/accounts/${slave}/copiers/${copierId}`, featureSetting);
+  const open = (accountId: string, body: Record<string, unknown>) => trading.openPosition(t, accountId, body);
+  const logWith = (accountId: string, code: string, timeoutMs = 5000) => trading.logWith(t, accountId, code, timeoutMs);
 
   it('the lot filter copies master lots inside its range and says why it skips the others', async () => {
     const { master, slave, copierId } = await pair('lot-filter');

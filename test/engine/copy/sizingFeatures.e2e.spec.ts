@@ -5,12 +5,8 @@
 import { expect } from 'chai';
 import { simulatedLogin } from '../../../engine/venues/host.js';
 import { startTestService, type TestService } from '../../support/service.js';
-import { bookWhere, eventually, marketHoursClock, pinQuotes, positionsOf, startedAccount } from '../../support/trading.js';
-
-interface LogEntry {
-  readonly message: string;
-  readonly code: string | null;
-}
+import * as trading from '../../support/trading.js';
+import { bookWhere, eventually, type LogEntry, marketHoursClock, pinQuotes, positionsOf, startedAccount } from '../../support/trading.js';
 
 describe('sizing features end to end', function () {
   this.timeout(60_000);
@@ -22,23 +18,9 @@ describe('sizing features end to end', function () {
   });
   after(() => t?.stop());
 
-  const pair = async (name: string, copierBody: Record<string, unknown> = {}) => {
-    const master = await startedAccount(t, `${name}-master`);
-    const slave = await startedAccount(t, `${name}-slave`);
-    const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master, ...copierBody } });
-    expect(copier.status, JSON.stringify(copier.body)).to.equal(200);
-    return { master, slave, copierId: copier.body.id as string };
-  };
-  const feature = async (slave: string, copierId: string, featureSetting: Record<string, unknown>): Promise<string> => {
-    const res = await t.call('POST', `/accounts/${slave}/copiers/${copierId}/features`, { body: { featureSetting } });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body.featureId as string;
-  };
-  const open = async (accountId: string, body: Record<string, unknown>) => {
-    const res = await t.call('POST', `/accounts/${accountId}/positions`, { body });
-    expect(res.status, JSON.stringify(res.body)).to.equal(204);
-    return res.headers.get('x-position-id')!;
-  };
+  const pair = (name: string, copierBody: Record<string, unknown> = {}) => trading.copyPair(t, name, copierBody);
+  const feature = (slave: string, copierId: string, featureSetting: Record<string, unknown>) => trading.addFeature(t, `/accounts/${slave}/copiers/${copierId}`, featureSetting);
+  const open = (accountId: string, body: Record<string, unknown>) => trading.openPosition(t, accountId, body);
   const close = async (master: string, slave: string, positionId: string) => {
     expect((await t.call('DELETE', `/accounts/${master}/positions/${positionId}`)).status).to.equal(204);
     await bookWhere(t, slave, (b) => b.length === 0, 'the copy closed');

@@ -5,12 +5,8 @@
 // on the clock, once across a restart).
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../support/service.js';
-import { bookWhere, eventually, movableClock, pinQuotes, positionsOf, startedAccount } from '../../support/trading.js';
-
-interface LogEntry {
-  readonly message: string;
-  readonly code: string | null;
-}
+import * as trading from '../../support/trading.js';
+import { bookWhere, eventually, movableClock, pinQuotes, positionsOf } from '../../support/trading.js';
 
 const SCHEDULED = 'FeatureScheduledCloseReopenDTO';
 
@@ -30,25 +26,11 @@ describe('timing features end to end', function () {
   });
   after(() => t?.stop());
 
-  const pair = async (name: string) => {
-    const master = await startedAccount(t, `${name}-master`);
-    const slave = await startedAccount(t, `${name}-slave`);
-    const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master } });
-    expect(copier.status, JSON.stringify(copier.body)).to.equal(200);
-    return { master, slave, copierId: copier.body.id as string };
-  };
-  const feature = async (path: string, featureSetting: Record<string, unknown>) => {
-    const res = await t.call('POST', `${path}/features`, { body: { featureSetting } });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-  };
-  const open = async (accountId: string, body: Record<string, unknown>) => {
-    const res = await t.call('POST', `/accounts/${accountId}/positions`, { body });
-    expect(res.status, JSON.stringify(res.body)).to.equal(204);
-    return res.headers.get('x-position-id')!;
-  };
-  const logsOf = async (accountId: string) => (await t.call('GET', `/accounts/${accountId}/logs`)).body as LogEntry[];
-  const logWith = (accountId: string, code: string, timeoutMs = 5000) =>
-    eventually(async () => ((await t.call('GET', `/accounts/${accountId}/logs`)).body as LogEntry[]).find((l) => l.code === code), timeoutMs, `a ${code} log entry`);
+  const pair = (name: string) => trading.copyPair(t, name);
+  const feature = (path: string, featureSetting: Record<string, unknown>) => trading.addFeature(t, path, featureSetting);
+  const open = (accountId: string, body: Record<string, unknown>) => trading.openPosition(t, accountId, body);
+  const logsOf = (accountId: string) => trading.logsOf(t, accountId);
+  const logWith = (accountId: string, code: string, timeoutMs = 5000) => trading.logWith(t, accountId, code, timeoutMs);
   /** Who closed the copier's copy of the master position, as the history shows it. */
   const closedBy = async (copierId: string, masterPositionId: string) =>
     (await t.service.services.db.selectFrom('copies').select(['status', 'closed_by', 'close_price']).where('copier_id', '=', copierId)
