@@ -1,48 +1,53 @@
-// Copy latency and fan-out (issue: "Figures to report"): from a master fill to each slave order
+// Copy latency and fan-out (item 4 of the benchmark issue): from a master fill to each slave order
 // accepted by the venue, for 1, 10, 100 and 1,000 slaves on one master, and the time until the last
 // slave order of the fan-out is placed. The whole service runs in this process on an embedded
 // PostgreSQL, with the simulated venue; trades go through the REST API like a user's.
 //
 // Latency of one copy = venue time of the slave fill - venue time of the master fill. Both are the
 // service clock's milliseconds, stamped by the venue, so neither HTTP nor the benchmark's own polling
-// is counted. Fan-out completion = the latest slave fill of a master trade - the master fill.
+// is counted. Fan-out completion = the latest slave fill of a master trade - the master fill. Each
+// master trade is one run: p50/p99 are over every copy of every trade, the fan-out figures over trades.
+// There is no peer to compare with and no limit to reach, so ratios and ofLimit stay empty.
 //
-//   npx tsx scripts/bench/copyLatency.ts [--slaves 1,10,100,1000] [--trades 20]
+//   npm run bench:copy-latency [-- --slaves 1,10,100,1000 --trades 20] [--database-url postgres://...] [--out bench-results]
 // prints a table and writes bench-results/copyLatency.json.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import cliProgress from 'cli-progress';
 import { loadConfig } from '../../api/config.js';
 import { silentLogger } from '../../api/logger.js';
 import { startService } from '../../api/service.js';
 import type { CopyEvent } from '../../domain/copy/events.js';
+import { parseArgs } from '../support/connect.js';
+import { serverVersion, startBenchServer } from './support/postgres.js';
+import { progress } from './support/progress.js';
+import { machine, percentile, publish } from './support/report.js';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
-const FAN_OUTS = option('slaves', '1,10,100,1000').split(',').map(Number);
-const TRADES = Number(option('trades', '20'));
+const args = parseArgs(process.argv.slice(2), ['slaves', 'trades', 'database-url', 'out']);
+const FAN_OUTS = (args.get('slaves')?.[0] ?? '1,10,100,1000').split(',').map(Number);
+const TRADES = Number(args.get('trades')?.[0] ?? '20');
+if (FAN_OUTS.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(TRADES) || TRADES < 1) {
+  throw new Error('--slaves takes positive integers separated by commas, --trades a positive integer');
+}
+const OUT = args.get('out')?.[0] ?? 'bench-results';
 /** Fewer trades where one trade is a thousand copies. */
 const tradesFor = (slaves: number): number => (slaves >= 1000 ? Math.max(3, Math.ceil(TRADES / 4)) : TRADES);
 const KEY = 'bench-key-0123456789abcdef-copy-latency';
 /** Forex markets close on weekends: the service's clock runs from a Wednesday 10:00 UTC. */
 const CLOCK_START = Date.parse('2026-01-07T10:00:00.000Z');
 
-const percentile = (sorted: readonly number[], p: number): number => {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.ceil((p / 100) * sorted.length) - 1;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))]!;
-};
-
 const main = async (): Promise<void> => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ct-bench-copy-'));
   const offset = CLOCK_START - Date.now();
   const clock = () => new Date(Date.now() + offset);
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEY: KEY, READ_MODEL_WAIT_MS: '60000' });
-  console.log('starting the service (embedded PostgreSQL, simulated venue) ...');
+  // With --database-url the service uses a database of its own on that server; else its embedded one.
+  const databaseUrl = args.get('database-url')?.[0];
+  const external = databaseUrl ? await startBenchServer(databaseUrl) : null;
+  const config = loadConfig({
+    DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEY: KEY, READ_MODEL_WAIT_MS: '60000',
+    ...(external ? { DATABASE_URL: await external.database('copy_latency') } : {}),
+  });
+  console.log(`starting the service (${external ? 'the PostgreSQL of --database-url' : 'embedded PostgreSQL'}, simulated venue) ...`);
   const service = await startService(config, { log: silentLogger, clock });
   const call = async (method: string, route: string, body?: unknown) => {
     const res = await fetch(`${service.url}${route}`, {
@@ -79,14 +84,10 @@ const main = async (): Promise<void> => {
   await service.services.venues.desk((venue) => venue.setQuote('EURUSD', { bid: 1.085, ask: 1.0851 }));
   const slaves: string[] = [];
   const results: Record<string, number>[] = [];
-  const bar = new cliProgress.SingleBar(
-    { format: '{task} [{bar}] {value}/{total}', hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000 },
-    cliProgress.Presets.shades_classic,
-  );
 
   for (const fanOut of FAN_OUTS) {
     if (slaves.length < fanOut) {
-      bar.start(fanOut - slaves.length, 0, { task: `adding slaves up to ${fanOut}` });
+      const bar = progress(`adding slaves up to ${fanOut}`, fanOut - slaves.length);
       const missing = fanOut - slaves.length;
       let next = 0;
       const worker = async () => {
@@ -105,7 +106,7 @@ const main = async (): Promise<void> => {
     const latencies: number[] = [];
     const fanOutTimes: number[] = [];
     const trades = tradesFor(fanOut);
-    bar.start(trades, 0, { task: `${fanOut} slave${fanOut === 1 ? '' : 's'}: master trades` });
+    const bar = progress(`${fanOut} slave${fanOut === 1 ? '' : 's'}: master trades`, trades);
     for (let i = 0; i < trades; i++) {
       await call('POST', `/accounts/${master}/positions`, { symbol: 'EURUSD', orderType: i % 2 ? 'Sell' : 'Buy', volume: 0.01 });
       // Wait for every copy of this trade (the newest master event with copies).
@@ -141,18 +142,16 @@ const main = async (): Promise<void> => {
 
   await subscription.unsubscribe();
   await collecting;
+  const postgres = await serverVersion(service.connectionString);
   await service.stop();
+  await external?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 
-  console.log('\nCopy latency: master fill -> slave order accepted by the venue (ms)');
-  console.table(results);
-  const machine = `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-  mkdirSync('bench-results', { recursive: true });
-  writeFileSync(
-    path.join('bench-results', 'copyLatency.json'),
-    `${JSON.stringify({ name: 'copyLatency', machine, results, ratios: {}, ofLimit: {} }, null, 2)}\n`,
+  publish(
+    { name: 'copyLatency', machine: machine(postgres), results, ratios: {}, ofLimit: {} },
+    OUT,
+    'Copy latency: master fill -> slave order accepted by the venue (ms)',
   );
-  console.log(`machine: ${machine}\nwritten: bench-results/copyLatency.json`);
 };
 
 main().catch((error: unknown) => {
