@@ -1,5 +1,6 @@
-// Blue-green rebuild of one read model: build generation N+1 in its own schema beside N while N keeps
+// Blue-green rebuild of read models: build generation N+1 in its own schema beside N while N keeps
 // serving, catch up under the registry lock, point the public views at N+1, drop N.
+import { performance } from 'node:perf_hooks';
 import { type Kysely, sql } from 'kysely';
 import { comparePositions, type EventStore, type Position, positionToString, type RecordedEvent } from '../store/port.js';
 import { generationSchema, type Projection } from './projection.js';
@@ -30,6 +31,11 @@ export const applyEvents = async (
   events: readonly RecordedEvent[],
 ): Promise<number> => {
   const scoped = db.withSchema(schema);
+  if (projection.applyBatch) {
+    const handled = events.filter((e) => projection.handles.includes(e.type));
+    if (handled.length > 0) await projection.applyBatch(scoped, handled);
+    return handled.length;
+  }
   let applied = 0;
   for (const event of events) {
     if (!projection.handles.includes(event.type)) continue;
@@ -39,6 +45,19 @@ export const applyEvents = async (
   return applied;
 };
 
+/** The events a projection handles, in `count` groups by partition key (order kept within each). */
+const partitions = (projection: Projection, batch: readonly RecordedEvent[], count: number): RecordedEvent[][] => {
+  const groups: RecordedEvent[][] = Array.from({ length: count }, () => []);
+  for (const event of batch) {
+    if (!projection.handles.includes(event.type)) continue;
+    const key = projection.partitionOf!(event);
+    let hash = 0;
+    for (let i = 0; i < key.length; i++) hash = (Math.imul(hash, 31) + key.charCodeAt(i)) | 0;
+    groups[Math.abs(hash) % count]!.push(event);
+  }
+  return groups.filter((g) => g.length > 0);
+};
+
 const pointViews = async (db: Kysely<ReadModels>, projection: Projection, schema: string): Promise<void> => {
   for (const table of projection.tables) {
     await sql`DROP VIEW IF EXISTS ${sql.id('public', table)}`.execute(db);
@@ -46,87 +65,175 @@ const pointViews = async (db: Kysely<ReadModels>, projection: Projection, schema
   }
 };
 
-export const rebuildProjection = async (
+export interface RebuildOptions {
+  readonly onProgress?: (p: RebuildProgress) => void;
+  /**
+   * How many read models apply a batch at the same time, each in a transaction of its own on its own
+   * connection: the pool needs this many connections plus one (the session holding the locks).
+   */
+  readonly lanes?: number;
+}
+
+/** How much longer than the rest a read model took: the time its batches spent applying. */
+export interface RebuildTiming extends RebuildResult {
+  readonly applySeconds: number;
+}
+
+const DEFAULT_LANES = 4;
+
+/**
+ * Rebuilds several read models blue-green in one pass over `$all`: the history is read once and each
+ * batch is applied to every read model, up to `lanes` of them at once. Each gets generation N+1 beside
+ * N, which keeps serving until the tail is caught up and every view switches, in one transaction under
+ * the registry locks (the same rows, in the same order, the live runner locks for its batches).
+ */
+export const rebuildProjections = async (
   db: Kysely<ReadModels>,
   store: EventStore,
-  projection: Projection,
-  onProgress: (p: RebuildProgress) => void = () => undefined,
-): Promise<RebuildResult> => {
-  // One session holds the advisory lock, so two processes never build the same read model at once.
+  projections: readonly Projection[],
+  options: RebuildOptions = {},
+): Promise<RebuildTiming[]> => {
+  if (projections.length === 0) return [];
+  const onProgress = options.onProgress ?? (() => undefined);
+  const lanes = Math.max(1, Math.min(options.lanes ?? DEFAULT_LANES, projections.length));
+  const ordered = [...projections].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const label = ordered.length === 1 ? ordered[0]!.name : `${ordered.length} read models`;
+  // One session holds the advisory locks (in name order, so two rebuilds never wait on each other in a
+  // cycle): two processes never build the same read model at once.
   return db.connection().execute(async (conn) => {
-    await sql`SELECT ${lockKey(projection.name)}`.execute(conn);
+    for (const projection of ordered) await sql`SELECT ${lockKey(projection.name)}`.execute(conn);
     try {
-      const current = await conn.selectFrom('projection_registry').selectAll().where('name', '=', projection.name)
-        .executeTakeFirst();
-      const generation = (current ? Math.max(current.generation, current.building_generation ?? 0) : 0) + 1;
-      const schema = generationSchema(projection.name, generation);
-      await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(conn);
-      await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(conn);
-      await projection.createTables(conn, schema);
-      if (current) {
-        await conn.updateTable('projection_registry').set({ building_generation: generation })
-          .where('name', '=', projection.name).execute();
+      const builds: { projection: Projection; schema: string; generation: number; current: { generation: number } | undefined; applied: number; ms: number }[] = [];
+      for (const projection of ordered) {
+        const current = await conn.selectFrom('projection_registry').selectAll().where('name', '=', projection.name)
+          .executeTakeFirst();
+        const generation = (current ? Math.max(current.generation, current.building_generation ?? 0) : 0) + 1;
+        const schema = generationSchema(projection.name, generation);
+        await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(conn);
+        await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(conn);
+        await projection.createTables(conn, schema);
+        if (current) {
+          await conn.updateTable('projection_registry').set({ building_generation: generation })
+            .where('name', '=', projection.name).execute();
+        }
+        builds.push({ projection, schema, generation, current, applied: 0, ms: 0 });
       }
 
       let checkpoint: Position | null = null;
       let processed = 0;
-      let applied = 0;
-      const flush = async (batch: RecordedEvent[], trx: Kysely<ReadModels>): Promise<void> => {
-        applied += await applyEvents(trx, schema, projection, batch);
+      const relevant = (build: (typeof builds)[number], batch: readonly RecordedEvent[]) =>
+        batch.some((e) => build.projection.handles.includes(e.type));
+      // Bulk of the history: each batch applied to every read model, `lanes` at a time, each in its own
+      // transaction. These generations serve nobody yet, so their commits need not wait for the disk:
+      // a crash leaves a building generation the next rebuild starts again.
+      // A read model that names its partitions (Projection.partitionOf) gives one piece of work per
+      // partition; the pieces go first, as they belong to the read models with the most to do.
+      const applyBulk = async (batch: readonly RecordedEvent[]): Promise<void> => {
+        const work: { build: (typeof builds)[number]; events: readonly RecordedEvent[] }[] = [];
+        for (const build of builds.filter((b) => b.projection.partitionOf && relevant(b, batch))) {
+          for (const events of partitions(build.projection, batch, lanes)) work.push({ build, events });
+        }
+        for (const build of builds.filter((b) => !b.projection.partitionOf && relevant(b, batch))) work.push({ build, events: batch });
+        const lane = async (): Promise<void> => {
+          for (let piece = work.shift(); piece; piece = work.shift()) {
+            const began = performance.now();
+            const { build, events } = piece;
+            const applied = await db.transaction().execute(async (trx) => {
+              await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+              return applyEvents(trx, build.schema, build.projection, events);
+            });
+            build.applied += applied;
+            build.ms += performance.now() - began;
+          }
+        };
+        await Promise.all(Array.from({ length: lanes }, lane));
+      };
+      const done = (batch: readonly RecordedEvent[]): void => {
         processed += batch.length;
         checkpoint = batch[batch.length - 1]!.position;
-        onProgress({ projection: projection.name, processed });
+        onProgress({ projection: label, processed });
       };
-      const catchUp = async (trx: Kysely<ReadModels>): Promise<void> => {
-        let batch: RecordedEvent[] = [];
-        const from = checkpoint ?? 'start';
-        for await (const { event } of store.readAll({ fromPosition: from })) {
-          if (checkpoint && comparePositions(event.position, checkpoint) <= 0) continue;
-          batch.push(event);
-          if (batch.length >= BATCH) {
-            await flush(batch, trx);
-            batch = [];
-          }
-        }
-        if (batch.length) await flush(batch, trx);
-      };
-
-      // Bulk of the history, in batches of their own transactions while generation N keeps serving.
+      // The next batch is read while the previous one is applied.
+      let applying: Promise<void> = Promise.resolve();
       let batch: RecordedEvent[] = [];
       for await (const { event } of store.readAll({ fromPosition: 'start' })) {
         batch.push(event);
         if (batch.length >= BATCH) {
           const full = batch;
           batch = [];
-          await conn.transaction().execute((trx) => flush(full, trx));
+          await applying;
+          applying = applyBulk(full).then(() => done(full));
+          // Handled when awaited with the next batch; until then a failure must not count as unhandled.
+          applying.catch(() => undefined);
         }
       }
-      if (batch.length) await conn.transaction().execute((trx) => flush(batch, trx));
+      await applying;
+      if (batch.length) {
+        await applyBulk(batch);
+        done(batch);
+      }
 
-      // The tail, and the switch, under the registry lock the live runner takes for every batch.
+      // The tail, and the switch, under the registry locks the live runner takes for every batch.
       await conn.transaction().execute(async (trx) => {
-        const locked = await trx.selectFrom('projection_registry').selectAll().where('name', '=', projection.name)
-          .forUpdate().executeTakeFirst();
-        await catchUp(trx);
+        const locked = await trx.selectFrom('projection_registry').select('name')
+          .where('name', 'in', ordered.map((p) => p.name)).orderBy('name').forUpdate().execute();
+        const tail: RecordedEvent[] = [];
+        const apply = async (events: readonly RecordedEvent[]): Promise<void> => {
+          for (const build of builds) {
+            const began = performance.now();
+            const applied = await applyEvents(trx, build.schema, build.projection, events);
+            build.applied += applied;
+            build.ms += performance.now() - began;
+          }
+          done(events);
+        };
+        const after: Position | null = checkpoint;
+        for await (const { event } of store.readAll({ fromPosition: after ?? 'start' })) {
+          if (after && comparePositions(event.position, after) <= 0) continue;
+          tail.push(event);
+          if (tail.length >= BATCH) await apply(tail.splice(0));
+        }
+        if (tail.length) await apply(tail);
         // Our tail reaches the visible head, so the live checkpoint is never ahead of it; should it be,
         // the live runner sees a checkpoint behind its cursor and resumes from ours (runner.ts).
         const final: Position | null = checkpoint;
-        await pointViews(trx, projection, schema);
-        const values = {
-          version: projection.version,
-          generation,
-          checkpoint: final ? positionToString(final) : null,
-          building_generation: null,
-        };
-        if (locked) await trx.updateTable('projection_registry').set(values).where('name', '=', projection.name).execute();
-        else await trx.insertInto('projection_registry').values({ name: projection.name, ...values }).execute();
+        for (const build of builds) {
+          await pointViews(trx, build.projection, build.schema);
+          const values = {
+            version: build.projection.version,
+            generation: build.generation,
+            checkpoint: final ? positionToString(final) : null,
+            building_generation: null,
+          };
+          if (locked.some((r) => r.name === build.projection.name)) {
+            await trx.updateTable('projection_registry').set(values).where('name', '=', build.projection.name).execute();
+          } else {
+            await trx.insertInto('projection_registry').values({ name: build.projection.name, ...values }).execute();
+          }
+        }
       });
-      if (current) {
-        await sql`DROP SCHEMA IF EXISTS ${sql.id(generationSchema(projection.name, current.generation))} CASCADE`.execute(conn);
+      for (const build of builds) {
+        if (build.current) {
+          await sql`DROP SCHEMA IF EXISTS ${sql.id(generationSchema(build.projection.name, build.current.generation))} CASCADE`.execute(conn);
+        }
       }
-      return { projection: projection.name, generation, events: processed, applied };
+      return builds.map((b) => ({
+        projection: b.projection.name, generation: b.generation, events: processed, applied: b.applied, applySeconds: b.ms / 1000,
+      }));
     } finally {
-      await sql`SELECT ${unlockKey(projection.name)}`.execute(conn);
+      for (const projection of [...ordered].reverse()) await sql`SELECT ${unlockKey(projection.name)}`.execute(conn);
     }
   });
+};
+
+/** Rebuilds one read model blue-green (rebuildProjections of one). */
+export const rebuildProjection = async (
+  db: Kysely<ReadModels>,
+  store: EventStore,
+  projection: Projection,
+  onProgress: (p: RebuildProgress) => void = () => undefined,
+): Promise<RebuildResult> => {
+  const [result] = await rebuildProjections(db, store, [projection], { onProgress, lanes: 1 });
+  const { applySeconds: _, ...rest } = result!;
+  return rest;
 };

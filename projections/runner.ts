@@ -13,7 +13,7 @@ import {
   type Subscription,
 } from '../store/port.js';
 import { generationSchema, type Projection } from './projection.js';
-import { applyEvents, rebuildProjection } from './rebuild.js';
+import { applyEvents, rebuildProjections } from './rebuild.js';
 import type { ReadModels } from './schema.js';
 
 const MAX_BATCH = 500;
@@ -48,12 +48,11 @@ export class ProjectionRunner extends EventEmitter {
   /** Builds missing or outdated read models (blue-green), then follows `$all`. */
   async start(): Promise<void> {
     const rows = await this.registry();
-    for (const projection of this.projections) {
-      const row = rows.get(projection.name);
-      if (!row || row.version !== projection.version) {
-        this.log.info(`read model ${projection.name}: building version ${projection.version}`);
-        const result = await rebuildProjection(this.db, this.store, projection);
-        this.log.info(`read model ${projection.name}: ${result.events} events, generation ${result.generation}`);
+    const outdated = this.projections.filter((p) => rows.get(p.name)?.version !== p.version);
+    if (outdated.length > 0) {
+      this.log.info(`read models ${outdated.map((p) => `${p.name} v${p.version}`).join(', ')}: building`);
+      for (const result of await rebuildProjections(this.db, this.store, outdated)) {
+        this.log.info(`read model ${result.projection}: ${result.events} events, generation ${result.generation}`);
       }
     }
     this.cursor = await this.lowestCheckpoint();

@@ -2,11 +2,13 @@
 // logTypeId 1 = Error, 2 = Warning, 3 = Info). Venue facts and connection changes go to the account
 // they happened on; what the engine did for a copier, and every trade it did not copy with the
 // reason, goes to the copier's slave account.
-import { sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import { describeAction } from '../../domain/copy/decision.js';
 import { copyEventTypes, type CopyEvent } from '../../domain/copy/events.js';
 import { type ClosedTradeData, type PositionData, positionsEventTypes, type PositionsEvent } from '../../domain/positions/events.js';
+import type { RecordedEvent } from '../../store/port.js';
 import type { Projection } from '../projection.js';
+import type { AccountLogsTable, ReadModels } from '../schema.js';
 import { accountFeatureLogEventTypes, accountFeatureLogLineOf } from './accountFeatures.js';
 import { protectionEventTypes, type ProtectionEvent } from '../../domain/protection/events.js';
 import { protectionLogLine } from '../protections/logLines.js';
@@ -125,6 +127,41 @@ export const logLineOf = (event: PositionsEvent | CopyEvent): LogLine | null => 
   }
 };
 
+/** Rows per INSERT: 11 parameters each, far below PostgreSQL's 65,535. */
+const ROWS_PER_INSERT = 1000;
+
+const logLineOfRecorded = (recorded: RecordedEvent): LogLine | null =>
+  accountFeatureLogEventTypes.includes(recorded.type)
+    ? accountFeatureLogLineOf(recorded as unknown as Parameters<typeof accountFeatureLogLineOf>[0])
+    : (protectionEventTypes as readonly string[]).includes(recorded.type)
+      ? protectionLogLine(recorded as unknown as ProtectionEvent)
+      : logLineOf(recorded as unknown as PositionsEvent | CopyEvent);
+
+/** One multi-row INSERT per thousand lines: a batch of events costs a round trip, not one per event. */
+const insertLogRows = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
+  const rows: Insertable<AccountLogsTable>[] = [];
+  for (const recorded of events) {
+    const log = logLineOfRecorded(recorded);
+    if (!log) continue;
+    rows.push({
+      id: recorded.id,
+      account_id: log.accountId,
+      position_commit: recorded.position.commit.toString(),
+      position_prepare: recorded.position.prepare.toString(),
+      time: recorded.created,
+      log_type_id: log.logTypeId,
+      category: log.category,
+      message: log.message,
+      code: log.code,
+      copier_id: log.copierId,
+      position_id: log.positionId,
+    });
+  }
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    await db.insertInto('account_logs').values(rows.slice(i, i + ROWS_PER_INSERT)).onConflict((oc) => oc.column('id').doNothing()).execute();
+  }
+};
+
 export const accountLogsProjection: Projection = {
   name: 'account_logs',
   version: 1,
@@ -146,24 +183,9 @@ export const accountLogsProjection: Projection = {
     await sql`CREATE INDEX ON ${sql.id(schema, 'account_logs')} (account_id, time DESC, position_commit DESC, position_prepare DESC)`.execute(db);
   },
   async apply(db, recorded) {
-    const log = accountFeatureLogEventTypes.includes(recorded.type)
-      ? accountFeatureLogLineOf(recorded as unknown as Parameters<typeof accountFeatureLogLineOf>[0])
-      : (protectionEventTypes as readonly string[]).includes(recorded.type)
-        ? protectionLogLine(recorded as unknown as ProtectionEvent)
-        : logLineOf(recorded as unknown as PositionsEvent | CopyEvent);
-    if (!log) return;
-    await db.insertInto('account_logs').values({
-      id: recorded.id,
-      account_id: log.accountId,
-      position_commit: recorded.position.commit.toString(),
-      position_prepare: recorded.position.prepare.toString(),
-      time: recorded.created,
-      log_type_id: log.logTypeId,
-      category: log.category,
-      message: log.message,
-      code: log.code,
-      copier_id: log.copierId,
-      position_id: log.positionId,
-    }).onConflict((oc) => oc.column('id').doNothing()).execute();
+    await insertLogRows(db, [recorded]);
+  },
+  async applyBatch(db, events) {
+    await insertLogRows(db, events);
   },
 };

@@ -3,13 +3,20 @@
 // whose open-retry window is still running. It follows the engine's own events (copies-*) and what
 // the slaves' venues report about those positions (positions-*): a slave position closed by its own
 // stop loss is no longer a live copy.
-import { type Insertable, sql } from 'kysely';
+import { type Insertable, type QueryCreator, sql } from 'kysely';
 import { copyEventTypes, type CopyEvent, DEFERRAL_SOURCE } from '../../domain/copy/events.js';
 import { isStandaloneTrade } from '../../domain/copy/features/rules.js';
 import { initialMartingaleState, nextMartingaleState } from '../../domain/copy/martingale.js';
 import type { PositionsEvent } from '../../domain/positions/events.js';
 import type { Projection } from '../projection.js';
-import type { CopiesTable } from '../schema.js';
+import type { CopiesTable, ReadModels } from '../schema.js';
+
+/** What nextMartingaleState does to any count for this result: one more, back to the start, or nothing. */
+const martingaleStep = (result: number): 'up' | 'reset' | 'none' => {
+  const probe = { consecutiveLosses: 1 };
+  const next = nextMartingaleState(probe, result).consecutiveLosses;
+  return next === 2 ? 'up' : next === probe.consecutiveLosses ? 'none' : 'reset';
+};
 
 const slaveEvents = ['PositionClosed', 'PositionPartiallyClosed', 'PendingOrderFilled', 'PendingOrderCancelled'] as const;
 
@@ -18,6 +25,12 @@ export const copiesProjection: Projection = {
   version: 4,
   handles: [...copyEventTypes, ...slaveEvents],
   tables: ['copies', 'copier_martingale', 'copy_retries', 'copy_deferrals', 'slave_closures'],
+  // Every row belongs to one slave account (a copier has one slave), and every event names it: the
+  // engine's events their slave, a venue's events the account they happened on.
+  partitionOf: (recorded) => {
+    const data = recorded.data as { slaveAccountId?: string; accountId?: string };
+    return data.slaveAccountId ?? data.accountId ?? '';
+  },
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'copies')} (
       copier_id uuid NOT NULL,
@@ -44,7 +57,8 @@ export const copiesProjection: Projection = {
       copier_id uuid PRIMARY KEY,
       consecutive_losses int NOT NULL)`.execute(db);
     // Positions that closed (or orders cancelled) with no live copy matching them yet: a copy whose
-    // CopyExecuted arrives after its slave position already closed is recorded as closed. Kept a day.
+    // CopyExecuted arrives after its slave position already closed is recorded as closed. Kept a day (until the
+    // account's next closure after that).
     await sql`CREATE TABLE ${sql.id(schema, 'slave_closures')} (
       slave_account_id uuid NOT NULL,
       slave_position_id text NOT NULL,
@@ -86,16 +100,22 @@ export const copiesProjection: Projection = {
         // No live copy yet: its CopyExecuted may still come (see slave_closures).
         await db.insertInto('slave_closures').values({ slave_account_id: where.slaveAccountId, slave_position_id: where.slavePositionId, closed_at: at, result, close_price: closePrice })
           .onConflict((oc) => oc.columns(['slave_account_id', 'slave_position_id']).doNothing()).execute();
-        await db.deleteFrom('slave_closures').where('closed_at', '<', new Date(Date.parse(at) - 86_400_000)).execute();
+        // The account's closures older than a day go (per account, so accounts never touch each other's rows).
+        await db.deleteFrom('slave_closures').where('slave_account_id', '=', where.slaveAccountId)
+          .where('closed_at', '<', new Date(Date.parse(at) - 86_400_000)).execute();
       }
       if (result === null) return;
       for (const row of closed) {
         // A feature's own trade (a keep-alive trade) is no copy: it is no step of a martingale.
         if (row.kind !== 'position' || isStandaloneTrade(row.master_position_id)) continue;
-        const current = await db.selectFrom('copier_martingale').select('consecutive_losses').where('copier_id', '=', row.copier_id).executeTakeFirst();
-        const next = nextMartingaleState({ consecutiveLosses: current?.consecutive_losses ?? initialMartingaleState.consecutiveLosses }, result);
-        await db.insertInto('copier_martingale').values({ copier_id: row.copier_id, consecutive_losses: next.consecutiveLosses })
-          .onConflict((oc) => oc.column('copier_id').doUpdateSet({ consecutive_losses: next.consecutiveLosses })).execute();
+        // The rule folds a result into a count as a step up, a reset or nothing; one upsert takes that step.
+        const step = martingaleStep(result);
+        if (step === 'none') continue;
+        const first = nextMartingaleState(initialMartingaleState, result).consecutiveLosses;
+        await db.insertInto('copier_martingale').values({ copier_id: row.copier_id, consecutive_losses: first })
+          .onConflict((oc) => oc.column('copier_id').doUpdateSet({
+            consecutive_losses: step === 'up' ? sql<number>`copier_martingale.consecutive_losses + 1` : first,
+          })).execute();
       }
     };
     // The outcome of a deferral ends it, whatever it was.
@@ -114,7 +134,9 @@ export const copiesProjection: Projection = {
       }
       case 'CopyExecuted': {
         const { action, result, copierId, masterAccountId, slaveAccountId, at } = event.data;
-        await db.deleteFrom('copy_retries').where('client_order_id', '=', action.clientOrderId).execute();
+        // Only opens are retried (CopyFailed below): any other action has no retry to end.
+        const endRetry = (qb: QueryCreator<ReadModels>) => qb.deleteFrom('copy_retries').where('client_order_id', '=', action.clientOrderId);
+        if (action.type === 'open' && result.type !== 'opened') await endRetry(db).execute();
         if (action.type === 'open' && result.type === 'opened') {
           const row: Insertable<CopiesTable> = {
             copier_id: copierId,
@@ -134,8 +156,11 @@ export const copiesProjection: Projection = {
             result: null,
             close_price: null,
           };
-          await db.insertInto('copies').values(row).onConflict((oc) => oc.columns(['copier_id', 'master_position_id']).doUpdateSet(row)).execute();
-          const gone = await db.selectFrom('slave_closures').selectAll().where('slave_account_id', '=', slaveAccountId)
+          // One round trip: the retry ends, the copy is recorded, and a close its venue reported first is found.
+          const gone = await db
+            .with('ended_retry', (qb) => endRetry(qb))
+            .with('recorded', (qb) => qb.insertInto('copies').values(row).onConflict((oc) => oc.columns(['copier_id', 'master_position_id']).doUpdateSet(row)))
+            .selectFrom('slave_closures').selectAll().where('slave_account_id', '=', slaveAccountId)
             .where('slave_position_id', '=', result.slavePositionId).executeTakeFirst();
           if (gone) {
             await db.deleteFrom('slave_closures').where('slave_account_id', '=', slaveAccountId).where('slave_position_id', '=', result.slavePositionId).execute();

@@ -1,9 +1,45 @@
 // The history read model: every closed volume (full and partial closes) and every balance operation
 // of every account, as its venue reported them. Performance metrics and account information's results
 // are computed from it (domain/analytics/metrics.ts), so they can be explained from the events.
-import { sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import type { PositionsEvent } from '../../domain/positions/events.js';
+import type { RecordedEvent } from '../../store/port.js';
 import type { Projection } from '../projection.js';
+import type { BalanceOperationsTable, ClosedTradesTable, ReadModels } from '../schema.js';
+
+/** Rows per INSERT (14 parameters a closed trade: far below PostgreSQL's 65,535). */
+const ROWS_PER_INSERT = 1000;
+
+type ClosedTradeRow = Insertable<ClosedTradesTable>;
+type BalanceOperationRow = Insertable<BalanceOperationsTable>;
+
+/** Every closed volume and balance operation of a batch, in two multi-row INSERTs; a replay adds nothing. */
+const insertHistory = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
+  const trades: ClosedTradeRow[] = [];
+  const operations: BalanceOperationRow[] = [];
+  for (const recorded of events) {
+    const event = recorded as unknown as PositionsEvent;
+    if (event.type === 'PositionPartiallyClosed' || event.type === 'PositionClosed') {
+      const t = event.data.trade;
+      trades.push({
+        account_id: event.data.accountId, trade_id: t.tradeId, position_id: t.positionId, symbol: t.symbol, side: t.orderType,
+        volume: t.volume, open_price: t.openPrice, open_time: t.openTime, close_price: t.closePrice, close_time: t.closeTime,
+        profit: t.profit, swap: t.swap, commission: t.commission, reason: t.reason,
+      });
+    } else if (event.type === 'BalanceChanged') {
+      const o = event.data.operation;
+      operations.push({ account_id: event.data.accountId, operation_id: o.operationId, time: o.time, amount: o.amount, comment: o.comment });
+    }
+  }
+  for (let i = 0; i < trades.length; i += ROWS_PER_INSERT) {
+    await db.insertInto('closed_trades').values(trades.slice(i, i + ROWS_PER_INSERT))
+      .onConflict((oc) => oc.columns(['account_id', 'trade_id']).doNothing()).execute();
+  }
+  for (let i = 0; i < operations.length; i += ROWS_PER_INSERT) {
+    await db.insertInto('balance_operations').values(operations.slice(i, i + ROWS_PER_INSERT))
+      .onConflict((oc) => oc.columns(['account_id', 'operation_id']).doNothing()).execute();
+  }
+};
 
 export const historyProjection: Projection = {
   name: 'history',
@@ -37,37 +73,9 @@ export const historyProjection: Projection = {
       PRIMARY KEY (account_id, operation_id))`.execute(db);
   },
   async apply(db, recorded) {
-    const event = recorded as unknown as PositionsEvent;
-    switch (event.type) {
-      case 'PositionPartiallyClosed':
-      case 'PositionClosed': {
-        const t = event.data.trade;
-        await db.insertInto('closed_trades').values({
-          account_id: event.data.accountId,
-          trade_id: t.tradeId,
-          position_id: t.positionId,
-          symbol: t.symbol,
-          side: t.orderType,
-          volume: t.volume,
-          open_price: t.openPrice,
-          open_time: t.openTime,
-          close_price: t.closePrice,
-          close_time: t.closeTime,
-          profit: t.profit,
-          swap: t.swap,
-          commission: t.commission,
-          reason: t.reason,
-        }).onConflict((oc) => oc.columns(['account_id', 'trade_id']).doNothing()).execute();
-        return;
-      }
-      case 'BalanceChanged': {
-        const o = event.data.operation;
-        await db.insertInto('balance_operations').values({ account_id: event.data.accountId, operation_id: o.operationId, time: o.time, amount: o.amount, comment: o.comment })
-          .onConflict((oc) => oc.columns(['account_id', 'operation_id']).doNothing()).execute();
-        return;
-      }
-      default:
-        return;
-    }
+    await insertHistory(db, [recorded]);
+  },
+  async applyBatch(db, events) {
+    await insertHistory(db, events);
   },
 };

@@ -2,10 +2,11 @@
 // reported them (one row each, id shared when a pending order fills), and per account whether it is
 // connected and its last balance operation. Reconciliation after a reconnect compares the venue
 // with it.
-import { type Insertable, sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import { type PendingOrderData, type PositionData, positionsEventTypes, type PositionsEvent } from '../../domain/positions/events.js';
+import type { RecordedEvent } from '../../store/port.js';
 import type { Projection } from '../projection.js';
-import type { PositionsTable } from '../schema.js';
+import type { PositionsTable, ReadModels } from '../schema.js';
 
 type Row = Insertable<PositionsTable>;
 
@@ -45,6 +46,131 @@ const orderRow = (accountId: string, o: PendingOrderData, at: string): Row => ({
   updated: at,
 });
 
+type Kind = Row['kind'];
+/** What a batch leaves of one position row: its last state, or a delete of it if it is of one of these kinds. */
+type RowChange = { readonly upsert: Row } | { readonly deleteKinds: ReadonlySet<Kind> };
+interface ActivityValues { last_change_at?: string; connected?: boolean }
+/** What a batch leaves of an account's venue activity: the row if it is new, and the members it sets. */
+interface ActivityChange { readonly insert: Required<ActivityValues>; readonly set: ActivityValues }
+
+export interface PositionsChanges {
+  readonly rows: ReadonlyMap<string, { readonly accountId: string; readonly id: string; readonly change: RowChange }>;
+  readonly activity: ReadonlyMap<string, ActivityChange>;
+}
+
+/**
+ * Folds events, in order, into the changes they make, with the effect of applying them one by one: a
+ * later upsert replaces what came before; a remove deletes the row only if it is of the removed kind
+ * (a pending order that filled shares its id with the position it became).
+ */
+export const changesOf = (events: readonly RecordedEvent[]): PositionsChanges => {
+  const rows = new Map<string, { accountId: string; id: string; change: RowChange }>();
+  const activity = new Map<string, ActivityChange>();
+  for (const recorded of events) {
+    const event = recorded as unknown as PositionsEvent;
+    const { accountId, at } = event.data;
+    const upsert = (row: Row): void => {
+      rows.set(`${accountId}/${row.id}`, { accountId, id: row.id, change: { upsert: row } });
+    };
+    const remove = (id: string, kind: Kind): void => {
+      const key = `${accountId}/${id}`;
+      const before = rows.get(key)?.change;
+      if (before && 'upsert' in before) {
+        if (before.upsert.kind === kind) rows.set(key, { accountId, id, change: { deleteKinds: new Set<Kind>(['position', 'order']) } });
+        return;
+      }
+      rows.set(key, { accountId, id, change: { deleteKinds: new Set<Kind>([...(before?.deleteKinds ?? []), kind]) } });
+    };
+    const touch = (values: ActivityValues): void => {
+      const before = activity.get(accountId);
+      activity.set(accountId, before
+        ? { insert: { ...before.insert, ...values }, set: { ...before.set, ...values } }
+        : { insert: { last_change_at: values.last_change_at ?? at, connected: values.connected ?? false }, set: values });
+    };
+    switch (event.type) {
+      case 'PositionOpened':
+      case 'PositionIncreased':
+      case 'PositionModified':
+      case 'PositionPartiallyClosed':
+        upsert(positionRow(accountId, event.data.position, at));
+        break;
+      case 'PositionClosed':
+        remove(event.data.trade.positionId, 'position');
+        break;
+      case 'PendingOrderPlaced':
+      case 'PendingOrderModified':
+        upsert(orderRow(accountId, event.data.order, at));
+        break;
+      case 'PendingOrderFilled':
+      case 'PendingOrderCancelled':
+        remove(event.data.order.orderId, 'order');
+        break;
+      case 'VenueConnected':
+        touch({ connected: true });
+        break;
+      case 'VenueConnectionFailed':
+      case 'VenueDisconnected':
+        touch({ connected: false });
+        break;
+      case 'BalanceChanged':
+        // Reconciliation looks for balance operations since the last one it knows.
+        touch({ last_change_at: at });
+        break;
+      case 'TradeRequested':
+      case 'TradeRequestRejected':
+        break;
+    }
+  }
+  return { rows, activity };
+};
+
+/** Rows per statement (15 parameters a position row: far below PostgreSQL's 65,535). */
+const ROWS_PER_STATEMENT = 1000;
+const chunks = <T>(items: readonly T[]): T[][] =>
+  Array.from({ length: Math.ceil(items.length / ROWS_PER_STATEMENT) }, (_, i) => items.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT));
+const POSITION_COLUMNS = ['kind', 'symbol', 'order_type', 'volume', 'open_price', 'open_time', 'stop_loss', 'take_profit', 'expiry', 'comment',
+  'magic_number', 'client_order_id', 'updated'] as const;
+
+/** The changes in a few statements: deletes by the kinds they may remove, upserts, activity by the members it sets. */
+const writeChanges = async (db: Kysely<ReadModels>, changes: PositionsChanges): Promise<void> => {
+  const upserts: Row[] = [];
+  const deletes = new Map<string, { kinds: Kind[]; keys: { accountId: string; id: string }[] }>();
+  for (const { accountId, id, change } of changes.rows.values()) {
+    if ('upsert' in change) {
+      upserts.push(change.upsert);
+      continue;
+    }
+    const kinds = [...change.deleteKinds].sort();
+    const group = deletes.get(kinds.join()) ?? { kinds, keys: [] };
+    group.keys.push({ accountId, id });
+    deletes.set(kinds.join(), group);
+  }
+  for (const { kinds, keys } of deletes.values()) {
+    for (const chunk of chunks(keys)) {
+      await db.deleteFrom('positions')
+        .where(({ eb, refTuple, tuple }) => eb(refTuple('account_id', 'id'), 'in', chunk.map((k) => tuple(k.accountId, k.id))))
+        .where('kind', 'in', kinds).execute();
+    }
+  }
+  for (const chunk of chunks(upserts)) {
+    await db.insertInto('positions').values(chunk).onConflict((oc) => oc.columns(['account_id', 'id'])
+      .doUpdateSet((eb) => Object.fromEntries(POSITION_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])))).execute();
+  }
+  const activity = new Map<string, { members: (keyof ActivityValues)[]; rows: { account_id: string; last_change_at: string; connected: boolean }[] }>();
+  for (const [accountId, change] of changes.activity) {
+    const members = (Object.keys(change.set) as (keyof ActivityValues)[]).sort();
+    const group = activity.get(members.join()) ?? { members, rows: [] };
+    group.rows.push({ account_id: accountId, ...change.insert });
+    activity.set(members.join(), group);
+  }
+  for (const { members, rows } of activity.values()) {
+    for (const chunk of chunks(rows)) {
+      await db.insertInto('venue_activity').values(chunk).onConflict((oc) => oc.column('account_id')
+        .doUpdateSet((eb) => Object.fromEntries(members.map((m) => [m, eb.ref(`excluded.${m}`)])))).execute();
+    }
+  }
+};
+
 export const positionsProjection: Projection = {
   name: 'positions',
   version: 2,
@@ -74,49 +200,9 @@ export const positionsProjection: Projection = {
       connected boolean NOT NULL)`.execute(db);
   },
   async apply(db, recorded) {
-    const event = recorded as unknown as PositionsEvent;
-    const { accountId, at } = event.data;
-    const upsert = (row: Row) =>
-      db.insertInto('positions').values(row).onConflict((oc) => oc.columns(['account_id', 'id']).doUpdateSet(row)).execute();
-    const remove = (id: string, kind: 'position' | 'order') =>
-      db.deleteFrom('positions').where('account_id', '=', accountId).where('id', '=', id).where('kind', '=', kind).execute();
-    const activity = (values: { last_change_at?: string; connected?: boolean }) =>
-      db.insertInto('venue_activity')
-        .values({ account_id: accountId, last_change_at: values.last_change_at ?? at, connected: values.connected ?? false })
-        .onConflict((oc) => oc.column('account_id').doUpdateSet(values))
-        .execute();
-    switch (event.type) {
-      case 'PositionOpened':
-      case 'PositionIncreased':
-      case 'PositionModified':
-      case 'PositionPartiallyClosed':
-        await upsert(positionRow(accountId, event.data.position, at));
-        break;
-      case 'PositionClosed':
-        await remove(event.data.trade.positionId, 'position');
-        break;
-      case 'PendingOrderPlaced':
-      case 'PendingOrderModified':
-        await upsert(orderRow(accountId, event.data.order, at));
-        break;
-      case 'PendingOrderFilled':
-      case 'PendingOrderCancelled':
-        await remove(event.data.order.orderId, 'order');
-        break;
-      case 'VenueConnected':
-        await activity({ connected: true });
-        return;
-      case 'VenueConnectionFailed':
-      case 'VenueDisconnected':
-        await activity({ connected: false });
-        return;
-      case 'BalanceChanged':
-        // Reconciliation looks for balance operations since the last one it knows.
-        await activity({ last_change_at: at });
-        return;
-      case 'TradeRequested':
-      case 'TradeRequestRejected':
-        return;
-    }
+    await writeChanges(db, changesOf([recorded]));
+  },
+  async applyBatch(db, events) {
+    await writeChanges(db, changesOf(events));
   },
 };

@@ -16,7 +16,7 @@ export const connect = async () => {
     connectionString = embedded.connectionString;
     stopEmbedded = () => embedded.stop();
   }
-  const { db } = createReadModelDb(connectionString, 4);
+  const { db } = createReadModelDb(connectionString, 6);
   if (!config.eventStoreConnectionString) await migrateEventStore(db);
   await migrateReadModels(db);
   const store = await openEventStore(config, connectionString);
