@@ -88,8 +88,15 @@ export const copiesProjection: Projection = {
     const event = recorded as unknown as CopyEvent | PositionsEvent;
     /** A live copy ended: closed rows fold their result into the copier's martingale state. */
     const ended = async (where: { copierId?: string; masterPositionId?: string; slaveAccountId?: string; slavePositionId?: string; kind?: CopiesTable['kind'] },
-      at: string, by: string, result: number | null, closePrice: number | null = null) => {
-      let q = db.updateTable('copies').set({ status: 'closed', closed_at: at, closed_by: by, result, close_price: closePrice }).where('status', '=', 'open');
+      at: string, by: string, result: number | null, closePrice: number | null = null, alsoAfterVenue = false) => {
+      // The slave's venue may have reported the close first (the copy is closed by SLAVE_VENUE): then it
+      // was this close all the same. Both updates in one statement: they match different rows (open, closed).
+      const creator = alsoAfterVenue && where.copierId && where.masterPositionId && where.slavePositionId
+        ? db.with('after_venue', (qb) => qb.updateTable('copies').set({ closed_by: by }).where('copier_id', '=', where.copierId!)
+          .where('master_position_id', '=', where.masterPositionId!).where('slave_position_id', '=', where.slavePositionId!)
+          .where('status', '=', 'closed').where('closed_by', '=', 'SLAVE_VENUE')) as unknown as QueryCreator<ReadModels>
+        : db;
+      let q = creator.updateTable('copies').set({ status: 'closed', closed_at: at, closed_by: by, result, close_price: closePrice }).where('status', '=', 'open');
       if (where.copierId) q = q.where('copier_id', '=', where.copierId);
       if (where.masterPositionId) q = q.where('master_position_id', '=', where.masterPositionId);
       if (where.slaveAccountId) q = q.where('slave_account_id', '=', where.slaveAccountId);
@@ -170,11 +177,8 @@ export const copiesProjection: Projection = {
           await db.updateTable('copies').set({ volume: action.remainingVolume }).where('copier_id', '=', copierId)
             .where('master_position_id', '=', action.masterPositionId).where('status', '=', 'open').execute();
         } else if (action.type === 'close' && result.type === 'closed') {
-          await ended({ copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId }, at, event.data.by ?? 'COPIER', result.result, result.closePrice);
-          // The slave's venue may have reported the close first: it was this close all the same.
-          await db.updateTable('copies').set({ closed_by: event.data.by ?? 'COPIER' }).where('copier_id', '=', copierId)
-            .where('master_position_id', '=', action.masterPositionId).where('slave_position_id', '=', action.slavePositionId)
-            .where('status', '=', 'closed').where('closed_by', '=', 'SLAVE_VENUE').execute();
+          await ended({ copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId }, at, event.data.by ?? 'COPIER',
+            result.result, result.closePrice, true);
         } else if (action.type === 'cancel') {
           await ended({ copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId }, at, 'COPIER', null);
         }

@@ -82,6 +82,20 @@ describe('the copies read model', () => {
     expect(await losses()).to.equal(3);
   });
 
+  it('a close the slave venue reported first is the close the copier made all the same, and counts once', async () => {
+    await db.withSchema(schema).deleteFrom('copier_martingale').execute();
+    const [open, close] = copyClosedWith(++n, -3);
+    const time = new Date().toISOString();
+    const venueClose = recorded({ type: 'PositionClosed', data: { accountId: SLAVE, at: time, trade: {
+      positionId: `s${n}`, tradeId: `t${n}`, symbol: 'EURUSD', orderType: 'Buy', volume: 1, openPrice: 1.1, openTime: time, closePrice: 1.2,
+      closeTime: time, profit: -3, swap: 0, commission: 0, reason: 'manual' } } } as unknown as CopyEvent);
+    await apply(copiesProjection, [open!, venueClose, { ...close!, data: { ...(close!.data as object), by: 'FeatureScheduledCloseReopenDTO' } }]);
+    const row = await db.withSchema(schema).selectFrom('copies').select(['status', 'closed_by', 'result']).where('master_position_id', '=', `m${n}`)
+      .executeTakeFirstOrThrow();
+    expect(row).to.deep.equal({ status: 'closed', closed_by: 'FeatureScheduledCloseReopenDTO', result: -3 });
+    expect(await losses()).to.equal(1);
+  });
+
   it('writes the log line of every event of a batch (one INSERT for the batch), and a replayed batch adds none', async () => {
     const events = [1, -1, 2].flatMap((r) => copyClosedWith(++n, r));
     const count = async () => Number((await db.withSchema(schema).selectFrom('account_logs')
