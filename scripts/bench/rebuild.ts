@@ -105,7 +105,8 @@ const main = async (): Promise<void> => {
           events: loaded,
           applied: timings[0]!.applied,
           seconds: round(median(timings.map((t) => t.seconds))),
-          eventsPerSec: Math.round(median(timings.map((t) => loaded / t.seconds))),
+          // Events read per second of its own applying; none for a read model the history never touched.
+          eventsPerSec: timings[0]!.applied > 0 ? Math.round(median(timings.map((t) => loaded / t.seconds))) : null,
           peakRssMiB: null,
           runs: runs.length,
         };
