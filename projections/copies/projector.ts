@@ -9,14 +9,8 @@ import { isStandaloneTrade } from '../../domain/copy/features/rules.js';
 import { initialMartingaleState, nextMartingaleState } from '../../domain/copy/martingale.js';
 import type { PositionsEvent } from '../../domain/positions/events.js';
 import type { Projection } from '../projection.js';
+import { applyCopiesBatch, martingaleStep } from './batch.js';
 import type { CopiesTable, ReadModels } from '../schema.js';
-
-/** What nextMartingaleState does to any count for this result: one more, back to the start, or nothing. */
-const martingaleStep = (result: number): 'up' | 'reset' | 'none' => {
-  const probe = { consecutiveLosses: 1 };
-  const next = nextMartingaleState(probe, result).consecutiveLosses;
-  return next === 2 ? 'up' : next === probe.consecutiveLosses ? 'none' : 'reset';
-};
 
 const slaveEvents = ['PositionClosed', 'PositionPartiallyClosed', 'PendingOrderFilled', 'PendingOrderCancelled'] as const;
 
@@ -84,6 +78,8 @@ export const copiesProjection: Projection = {
       source jsonb NOT NULL,
       retry_until timestamptz NOT NULL)`.execute(db);
   },
+  // A batch at a time (batch.ts) with the effect of apply below on each event in turn.
+  applyBatch: applyCopiesBatch,
   async apply(db, recorded) {
     const event = recorded as unknown as CopyEvent | PositionsEvent;
     /** A live copy ended: closed rows fold their result into the copier's martingale state. */

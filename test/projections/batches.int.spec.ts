@@ -49,8 +49,8 @@ describe('read models that apply a batch at once', function () {
   });
   after(() => db.destroy());
 
-  it('are the ones that matter for a rebuild: positions, history and account logs', () => {
-    expect(batched.map((p) => p.name).sort()).to.deep.equal(['account_logs', 'history', 'positions']);
+  it('are the ones that matter for a rebuild: copies, positions, history and account logs', () => {
+    expect(batched.map((p) => p.name).sort()).to.deep.equal(['account_logs', 'copies', 'history', 'positions']);
   });
 
   for (const size of [7, 1000]) {
@@ -106,6 +106,80 @@ describe('read models that apply a batch at once', function () {
       expect(split, `first ${cut} one by one`).to.deep.equal(oneByOne);
       expect(oneByOne.positions!.map((r) => JSON.parse(String(r)) as { id: string; kind: string }).map((r) => `${r.id}:${r.kind}`))
         .to.deep.equal(['X:position', 'Y:position']);
+    }
+  });
+
+  it('copies: retries, deferrals, a close seen before its copy, fills, partial closes and old closures, cut anywhere, as one by one', async () => {
+    const copies = batched.find((p) => p.name === 'copies')!;
+    const copier = '44444444-4444-4444-8444-444444444444';
+    const master = '55555555-5555-4555-8555-555555555555';
+    const slave = '66666666-6666-4666-8666-666666666666';
+    const day = (d: number, h = 0) => new Date(Date.UTC(2026, 10, d, h)).toISOString();
+    let i = 0;
+    const recorded = (type: string, data: object): RecordedEvent => {
+      i++;
+      return { streamId: `copies-${copier}`, id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, revision: BigInt(i), type, data,
+        metadata: {}, created: new Date(day(20)), position: { commit: 1n, prepare: BigInt(i) } };
+    };
+    const base = (at: string, source: object = { eventId: 'e', position: '1:1', type: 'PositionOpened' }) =>
+      ({ copierId: copier, masterAccountId: master, slaveAccountId: slave, at, source, masterEventAt: null });
+    const open = (m: string, clientOrderId = `c-${m}`) =>
+      ({ type: 'open', clientOrderId, masterPositionId: m, symbol: 'EURUSD', orderType: 'Buy', volume: 1, openPrice: null, stopLoss: null, takeProfit: null, comment: null, magicNumber: null });
+    const opened = (s: string, at: string, kind = 'position') => ({ type: 'opened', slavePositionId: s, kind, price: 1.1, volume: 1, time: at });
+    const trade = (s: string, at: string, profit: number) => ({ positionId: s, tradeId: `t-${s}-${at}`, symbol: 'EURUSD', orderType: 'Buy', volume: 1,
+      openPrice: 1.1, openTime: at, closePrice: 1.2, closeTime: at, profit, swap: 0, commission: 0, reason: 'manual' });
+    const deferred = recorded('CopyDeferred', { ...base(day(20, 1)), masterPositionId: 'm5', until: day(20, 2), masterEvent: { type: 'PositionOpened' },
+      deferredBy: { type: 'LiveDelay' }, masterEventAt: day(20, 1), message: 'later', by: 'LiveDelay' });
+    const sequence = [
+      recorded('CopyFailed', { ...base(day(20, 1)), action: open('m1'), code: '[NOT_ENOUGH_MONEY]', message: 'no', retryUntil: day(20, 3) }),
+      recorded('CopyFailed', { ...base(day(20, 1)), action: open('m2'), code: '[NOT_ENOUGH_MONEY]', message: 'no', retryUntil: day(20, 3) }),
+      recorded('CopyExecuted', { ...base(day(20, 2)), action: open('m1'), result: opened('s1', day(20, 2)) }),
+      recorded('TradeSkipped', { ...base(day(20, 3)), masterPositionId: 'm2', reason: 'OPEN_RETRY_EXPIRED', message: 'expired' }),
+      // The slave's venue reports s3 closed before the engine records the copy that opened it.
+      recorded('PositionClosed', { accountId: slave, at: day(20, 4), trade: trade('s3', day(20, 4), -2) }),
+      recorded('CopyExecuted', { ...base(day(20, 4)), action: open('m3'), result: opened('s3', day(20, 4)) }),
+      recorded('CopyExecuted', { ...base(day(20, 5)), action: open('m4'), result: opened('o4', day(20, 5), 'pendingOrder') }),
+      recorded('PendingOrderFilled', { accountId: slave, at: day(20, 6), order: { orderId: 'o4' }, price: 1.1 }),
+      recorded('PositionPartiallyClosed', { accountId: slave, at: day(20, 6), position: { positionId: 'o4', volume: 0.4 }, trade: trade('o4', day(20, 6), 1) }),
+      recorded('CopyExecuted', { ...base(day(20, 7)), action: { type: 'partialClose', clientOrderId: 'p1', masterPositionId: 'm1', symbol: 'EURUSD', slavePositionId: 's1', volume: 0.5, remainingVolume: 0.5 },
+        result: { type: 'closed', volume: 0.5, result: 3, closePrice: 1.2, time: day(20, 7) } }),
+      deferred,
+      recorded('CopyExecuted', { ...base(day(20, 8), { eventId: deferred.id, position: '1:1', type: 'Deferral' }), action: open('m5'), result: opened('s5', day(20, 8)) }),
+      recorded('PositionClosed', { accountId: slave, at: day(20, 9), trade: trade('s1', day(20, 9), -5) }),
+      recorded('CopyExecuted', { ...base(day(20, 9)), action: { type: 'close', clientOrderId: 'k1', masterPositionId: 'm1', symbol: 'EURUSD', slavePositionId: 's1', volume: 0.5 },
+        result: { type: 'closed', volume: 0.5, result: -5, closePrice: 1.2, time: day(20, 9) }, by: 'FeatureTrailingStopDTO' }),
+      recorded('CopyExecuted', { ...base(day(20, 10)), action: { type: 'close', clientOrderId: 'k4', masterPositionId: 'm4', symbol: 'EURUSD', slavePositionId: 'o4', volume: 0.4 },
+        result: { type: 'closed', volume: 0.4, result: -1, closePrice: 1.2, time: day(20, 10) } }),
+      recorded('CopyExecuted', { ...base(day(20, 11)), action: open('m6'), result: opened('o6', day(20, 11), 'pendingOrder') }),
+      recorded('PendingOrderCancelled', { accountId: slave, at: day(20, 12), order: { orderId: 'o6' }, reason: 'expired' }),
+      // Closures of positions nobody copied: the second, a day and more later, clears the first.
+      recorded('PositionClosed', { accountId: slave, at: day(20, 13), trade: trade('x1', day(20, 13), 1) }),
+      recorded('PositionClosed', { accountId: slave, at: day(22, 1), trade: trade('x2', day(22, 1), 1) }),
+      recorded('CopyExecuted', { ...base(day(22, 2)), action: open('m7'), result: opened('x2', day(22, 2)) }),
+      recorded('CopyExecuted', { ...base(day(22, 3)), action: { type: 'close', clientOrderId: 'k5', masterPositionId: 'm5', symbol: 'EURUSD', slavePositionId: 's5', volume: 1 },
+        result: { type: 'closed', volume: 1, result: 4, closePrice: 1.2, time: day(22, 3) } }),
+    ];
+    const oneByOne = await build(copies, async (scoped) => {
+      for (const event of sequence) await copies.apply(scoped, event);
+    });
+    expect(oneByOne.copies).to.have.length(6);
+    expect(oneByOne.copy_retries).to.have.length(0);
+    expect(oneByOne.copy_deferrals).to.have.length(0);
+    for (let cut = 0; cut <= sequence.length; cut += 3) {
+      const split = await build(copies, async (scoped) => {
+        for (const event of sequence.slice(0, cut)) await copies.apply(scoped, event);
+        await copies.applyBatch!(scoped, sequence.slice(cut));
+      });
+      expect(split, `first ${cut} one by one`).to.deep.equal(oneByOne);
+    }
+    // And stopped part-way: retries and deferrals still pending are the same rows too.
+    for (const end of [2, 11]) {
+      const partOneByOne = await build(copies, async (scoped) => {
+        for (const event of sequence.slice(0, end)) await copies.apply(scoped, event);
+      });
+      const partBatch = await build(copies, (scoped) => copies.applyBatch!(scoped, sequence.slice(0, end)));
+      expect(partBatch, `the first ${end}`).to.deep.equal(partOneByOne);
+      expect([...partOneByOne.copy_retries!, ...partOneByOne.copy_deferrals!]).to.not.have.length(0);
     }
   });
 });
