@@ -279,8 +279,9 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
 
   // Deletes first (in the batch's order they may only remove what was there before), then the rows as
   // the batch leaves them.
-  for (const [accountId, cutoff] of cleanups) {
-    await db.deleteFrom('slave_closures').where('slave_account_id', '=', accountId).where('closed_at', '<', new Date(cutoff)).execute();
+  for (const chunk of chunks([...cleanups])) {
+    await db.deleteFrom('slave_closures').where(({ eb, or, and }) =>
+      or(chunk.map(([accountId, cutoff]) => and([eb('slave_account_id', '=', accountId), eb('closed_at', '<', new Date(cutoff))])))).execute();
   }
   for (const chunk of chunks([...deletedClosures].map((k) => closureKeyOf(k)))) {
     await db.deleteFrom('slave_closures')
