@@ -4,8 +4,8 @@
 // INSERTs interleaved, so both comparisons are taken within the same runs.
 //
 //   npm run bench [-- --only eventStore,rebuild,copyLatency,api] [--full] [--out bench-results]
-// Under 15 minutes on 2 cores. The rebuild then replays 200,000 events twice; --full replays the
-// issue's 1,000,000 once instead (about 11 more minutes on such a machine, BENCHMARKS.md).
+// About 13 minutes on 2 cores. The rebuild replays 1,000,000 events once (about 4.5 minutes with the
+// bulk load); --full replays them three times for a median (about 5 more minutes, BENCHMARKS.md).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -34,7 +34,7 @@ const BENCHMARKS: readonly Benchmark[] = [
     items: '3',
     title: 'rebuild of every read model',
     script: 'scripts/bench/rebuild.ts',
-    args: (full) => (full ? ['--events', '1000000', '--runs', '1'] : ['--events', '200000', '--runs', '2']),
+    args: (full) => ['--events', '1000000', '--runs', full ? '3' : '1'],
   },
   { name: 'copyLatency', items: '4', title: 'copy latency and fan-out', script: 'scripts/bench/copyLatency.ts', args: () => [] },
   { name: 'api', items: '5', title: 'API throughput vs a bare express route (limit)', script: 'scripts/bench/api.ts', args: () => [] },
