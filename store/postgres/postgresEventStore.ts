@@ -22,6 +22,8 @@ import {
 } from '../port.js';
 
 const CHANNEL = 'es_events';
+/** Appends of other processes wake our subscribers this much later at most; our own, at once. */
+const NOTIFY_GATHER_MS = 2;
 const PAGE = 500;
 const POLL_MS = 500;
 /**
@@ -244,6 +246,36 @@ export class PostgresEventStore implements EventStore {
     this.signal = new AppendSignal(connectionString);
   }
 
+  private announcing = false;
+  private announceAgain = false;
+
+  /**
+   * Tells subscribers that an append committed: this process's at once, other processes by a NOTIFY
+   * sent after the commit, at most one per NOTIFY_GATHER_MS (es_append no longer notifies inside its
+   * transaction: PostgreSQL's notify lock, taken at commit, serialised concurrent appends and cost them
+   * their shared disk flush). If a NOTIFY is lost (a crash right after a commit), other processes'
+   * subscribers find the event at their next poll.
+   */
+  private announce(): void {
+    this.signal.wakeAll();
+    if (this.announcing) {
+      this.announceAgain = true;
+      return;
+    }
+    this.announcing = true;
+    const send = (): void => {
+      this.pool.query(`SELECT pg_notify('${CHANNEL}', '')`).catch(() => undefined).finally(() => {
+        if (this.announceAgain) {
+          this.announceAgain = false;
+          setTimeout(send, NOTIFY_GATHER_MS).unref();
+        } else {
+          this.announcing = false;
+        }
+      });
+    };
+    setTimeout(send, NOTIFY_GATHER_MS).unref();
+  }
+
   /** The schema must exist (migrateEventStore). */
   static async connect(connectionString: string, pool?: pg.Pool): Promise<PostgresEventStore> {
     const own = pool ?? new pg.Pool({ connectionString, max: 10 });
@@ -287,6 +319,12 @@ export class PostgresEventStore implements EventStore {
       const current = BigInt(row.current_revision);
       switch (row.result) {
         case 'ok':
+          this.announce();
+          return {
+            success: true,
+            nextExpectedRevision: current,
+            position: { commit: BigInt(row.out_commit!), prepare: BigInt(row.out_prepare!) },
+          };
         case 'idempotent':
           return {
             success: true,

@@ -3,35 +3,15 @@
 // last_xid monotonicity), §3.3 (idempotency matrix), §3.7 (soft delete keeps the revision).
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 
-const createEventStore: Migration = {
-  async up(db) {
-    await sql`
-      CREATE TABLE es_streams (
-        stream_name      text PRIMARY KEY,
-        revision         bigint NOT NULL DEFAULT -1,
-        last_xid         xid8,
-        truncate_before  bigint,
-        metadata         jsonb
-      );
-      CREATE SEQUENCE es_global_position;
-      CREATE TABLE es_events (
-        global_position  bigint NOT NULL DEFAULT nextval('es_global_position'),
-        transaction_id   xid8 NOT NULL DEFAULT pg_current_xact_id(),
-        stream_name      text NOT NULL,
-        revision         bigint NOT NULL,
-        event_id         uuid NOT NULL,
-        event_type       text NOT NULL,
-        data             jsonb NOT NULL,
-        metadata         jsonb NOT NULL DEFAULT '{}'::jsonb,
-        created          timestamptz NOT NULL DEFAULT clock_timestamp(),
-        PRIMARY KEY (stream_name, revision),
-        UNIQUE (stream_name, event_id)
-      );
-      CREATE INDEX es_events_all_order ON es_events (transaction_id, global_position);
-
+/**
+ * es_append, one round trip per append. `notify`: 0001 created it with a NOTIFY at commit; 0002 takes
+ * it out (the store notifies after the commit instead, see postgresEventStore.ts), because the NOTIFY
+ * took PostgreSQL's global notify lock at every append's commit and serialised concurrent appends.
+ */
+export const appendFunction = (notify: boolean): string => `
       -- One round trip per append. Result codes: ok, idempotent, wrong_expected, xid_inversion.
       -- p_kind: any | no_stream | stream_exists | exact (then p_expected holds the revision).
-      CREATE FUNCTION es_append(
+      CREATE OR REPLACE FUNCTION es_append(
         p_stream text, p_kind text, p_expected bigint,
         p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
       ) RETURNS TABLE (result text, current_revision bigint, out_commit xid8, out_prepare bigint)
@@ -87,12 +67,48 @@ const createEventStore: Migration = {
           WHERE e.stream_name = p_stream AND e.revision = v_revision + v_count;
         UPDATE es_streams SET revision = v_revision + v_count, last_xid = pg_current_xact_id()
           WHERE stream_name = p_stream;
-        -- Delivered at commit, so a listener never wakes before the rows are visible.
-        PERFORM pg_notify('es_events', '');
-        RETURN QUERY SELECT 'ok'::text, v_revision + v_count, v_commit, v_prepare;
+${notify ? NOTIFY_AT_COMMIT : ''}        RETURN QUERY SELECT 'ok'::text, v_revision + v_count, v_commit, v_prepare;
       END;
       $$;
+`;
+
+const NOTIFY_AT_COMMIT = `        -- Delivered at commit, so a listener never wakes before the rows are visible.
+        PERFORM pg_notify('es_events', '');
+`;
+
+const createEventStore: Migration = {
+  async up(db) {
+    await sql`
+      CREATE TABLE es_streams (
+        stream_name      text PRIMARY KEY,
+        revision         bigint NOT NULL DEFAULT -1,
+        last_xid         xid8,
+        truncate_before  bigint,
+        metadata         jsonb
+      );
+      CREATE SEQUENCE es_global_position;
+      CREATE TABLE es_events (
+        global_position  bigint NOT NULL DEFAULT nextval('es_global_position'),
+        transaction_id   xid8 NOT NULL DEFAULT pg_current_xact_id(),
+        stream_name      text NOT NULL,
+        revision         bigint NOT NULL,
+        event_id         uuid NOT NULL,
+        event_type       text NOT NULL,
+        data             jsonb NOT NULL,
+        metadata         jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created          timestamptz NOT NULL DEFAULT clock_timestamp(),
+        PRIMARY KEY (stream_name, revision),
+        UNIQUE (stream_name, event_id)
+      );
+      CREATE INDEX es_events_all_order ON es_events (transaction_id, global_position);
     `.execute(db);
+    await sql.raw(appendFunction(true)).execute(db);
+  },
+};
+
+const appendWithoutNotify: Migration = {
+  async up(db) {
+    await sql.raw(appendFunction(false)).execute(db);
   },
 };
 
@@ -107,7 +123,7 @@ class StaticMigrations implements MigrationProvider {
 export const migrateEventStore = async (db: Kysely<any>): Promise<void> => {
   const migrator = new Migrator({
     db,
-    provider: new StaticMigrations({ '0001_event_store': createEventStore }),
+    provider: new StaticMigrations({ '0001_event_store': createEventStore, '0002_append_notifies_after_commit': appendWithoutNotify }),
     migrationTableName: 'es_migrations',
     migrationLockTableName: 'es_migrations_lock',
   });

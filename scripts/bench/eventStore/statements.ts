@@ -1,8 +1,9 @@
 // Profiling aid for the event store benchmark (not one of the five): where a single-event append spends
 // its time on the server, per statement, for ours, Emmett's and plain INSERTs (pg_stat_statements with
 // track = all, so the statements inside es_append and emt_append_to_stream are listed too); then what
-// the NOTIFY in es_append costs: our store against a copy of it whose es_append does not notify,
-// interleaved runs of 1 and 8 writers. Uses an embedded PostgreSQL of its own, preloaded with
+// the NOTIFY cost where it was: our store against a copy of it with migration 0001's es_append, which
+// notified inside the appending transaction (now the store notifies after the commit), interleaved runs
+// of 1 and 8 writers. Uses an embedded PostgreSQL of its own, preloaded with
 // pg_stat_statements.
 //
 //   npx tsx scripts/bench/eventStore/statements.ts [--appends 1000 --runs 3]
@@ -12,6 +13,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../../store/postgres/embedded.js';
+import { appendFunction } from '../../../store/postgres/schema.js';
 import { parseArgs } from '../../support/connect.js';
 import { median, round } from '../support/report.js';
 import { openOurs } from './ours.js';
@@ -66,7 +68,7 @@ const main = async (): Promise<void> => {
     server = await startEmbeddedPostgres(dir, { database: 'postgres' });
     const admin = server.connectionString;
     await query(admin, 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-    const databases = ['ours', 'emmett', 'raw', 'ours_no_notify'];
+    const databases = ['ours', 'emmett', 'raw', 'ours_notify_at_commit'];
     for (const name of databases) await query(admin, `CREATE DATABASE stmt_${name}`);
     const url = (name: string) => withDatabase(admin, `stmt_${name}`);
 
@@ -75,10 +77,9 @@ const main = async (): Promise<void> => {
     // Emmett in this process too: its pg type parsers do not change what the server spends.
     const { openEmmett } = await import('../peer/emmett.js');
     const emmett = await openEmmett(url('emmett'));
-    const quiet = await openOurs(url('ours_no_notify'));
-    const definition = String((await query(url('ours_no_notify'), "SELECT pg_get_functiondef('es_append'::regproc) AS d")).rows[0].d);
-    if (!definition.includes("PERFORM pg_notify('es_events', '');")) throw new Error('es_append no longer notifies as this script expects');
-    await query(url('ours_no_notify'), definition.replace("PERFORM pg_notify('es_events', '');", ''));
+    // Our store with the es_append of migration 0001, which notified inside the appending transaction.
+    const atCommit = await openOurs(url('ours_notify_at_commit'));
+    await query(url('ours_notify_at_commit'), appendFunction(true));
 
     console.log(`\nServer time per statement of ${APPENDS} single-event appends, 1 writer (pg_stat_statements, track = all)`);
     for (const [name, store] of [['ours', ours], ['emmett', emmett], ['raw', raw]] as const) {
@@ -100,20 +101,20 @@ const main = async (): Promise<void> => {
       })));
     }
 
-    console.log(`\nThe NOTIFY of es_append: our store as it is vs the same without pg_notify, ${RUNS} interleaved runs`);
+    console.log(`\nWhere the NOTIFY goes: inside es_append's transaction (migration 0001) vs after the commit (as it is), ${RUNS} interleaved runs`);
     const rows: Record<string, string | number>[] = [];
     for (const writers of [1, 8]) {
-      const withNotify: number[] = [];
-      const without: number[] = [];
+      const inside: number[] = [];
+      const after: number[] = [];
       for (let run = 0; run < RUNS; run++) {
-        const order = run % 2 ? [[quiet, without], [ours, withNotify]] as const : [[ours, withNotify], [quiet, without]] as const;
+        const order = run % 2 ? [[ours, after], [atCommit, inside]] as const : [[atCommit, inside], [ours, after]] as const;
         for (const [store, figures] of order) figures.push(await appendRun(store, `notify-${writers}-${run}`, writers, APPENDS));
       }
-      const gains = without.map((value, run) => value / withNotify[run]!);
-      rows.push({ writers, 'appends/s as is': Math.round(median(withNotify)), 'appends/s without NOTIFY': Math.round(median(without)), 'without/as is': round(median(gains)) });
+      const gains = after.map((value, run) => value / inside[run]!);
+      rows.push({ writers, 'appends/s, NOTIFY at commit': Math.round(median(inside)), 'appends/s, NOTIFY after commit': Math.round(median(after)), 'after/at commit': round(median(gains)) });
     }
     console.table(rows);
-    for (const store of [ours, raw, emmett, quiet]) await store.close();
+    for (const store of [ours, raw, emmett, atCommit]) await store.close();
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
