@@ -28,6 +28,8 @@ const APPENDS = option('appends', 1000);
 const CONCURRENT_APPENDS = option('concurrent-appends', 2000);
 const BATCHES = option('batches', 40);
 const READ = option('read', 100_000);
+/** Per system, the most events a read of $all left out (see Worker.play). */
+const shortReads = new Map<SystemName, number>();
 const BATCH_SIZE = 100;
 const OUT = args.get('out')?.[0] ?? 'bench-results';
 
@@ -78,7 +80,13 @@ class Worker {
     const reply = await this.ask({ scenario });
     if (reply.error) throw new Error(`${this.system}: ${reply.error}`);
     if (scenario.kind === 'read' && reply.events !== scenario.count) {
-      throw new Error(`${this.system} read ${reply.events} events of $all, expected ${scenario.count}`);
+      // Emmett's batch reader has come back a few events short after the 8-writer runs (BENCHMARKS.md):
+      // said, counted, and its rate taken over what it read; far short, or ours short, is a failure.
+      if (this.system === 'ours' || reply.events! < scenario.count * 0.99) {
+        throw new Error(`${this.system} read ${reply.events} events of $all, expected ${scenario.count}`);
+      }
+      console.warn(`\n  ${this.system} read ${reply.events} of the first ${scenario.count} events of $all (after 10 tries)`);
+      shortReads.set(this.system, Math.max(shortReads.get(this.system) ?? 0, scenario.count - reply.events!));
     }
     return (reply.events! / reply.ms!) * 1000;
   }
@@ -138,6 +146,8 @@ const main = async (): Promise<void> => {
         min: Math.round(Math.min(...values)),
         max: Math.round(Math.max(...values)),
         runs: values.length,
+        // Events a read left out (the most of any run), where a store came back short.
+        ...(scenario === readLabel && shortReads.has(system) ? { missedOnRead: shortReads.get(system) } : {}),
       };
     });
     const pick = (suffix: string) =>
