@@ -31,4 +31,11 @@ export interface Projection {
   readonly partitionOf?: (event: RecordedEvent) => string;
 }
 
+/** Rows per multi-row statement of a batch: far below PostgreSQL's 65,535 parameters for any read model. */
+const ROWS_PER_STATEMENT = 1000;
+
+/** `rows` in groups of at most ROWS_PER_STATEMENT, one statement each (applyBatch). */
+export const statementChunks = <T>(rows: readonly T[]): T[][] =>
+  Array.from({ length: Math.ceil(rows.length / ROWS_PER_STATEMENT) }, (_, i) => rows.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT));
+
 export const generationSchema = (name: string, generation: number): string => `rm_${name}_g${generation}`;

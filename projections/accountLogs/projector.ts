@@ -7,7 +7,7 @@ import { describeAction } from '../../domain/copy/decision.js';
 import { copyEventTypes, type CopyEvent } from '../../domain/copy/events.js';
 import { type ClosedTradeData, type PositionData, positionsEventTypes, type PositionsEvent } from '../../domain/positions/events.js';
 import type { RecordedEvent } from '../../store/port.js';
-import type { Projection } from '../projection.js';
+import { type Projection, statementChunks } from '../projection.js';
 import type { AccountLogsTable, ReadModels } from '../schema.js';
 import { accountFeatureLogEventTypes, accountFeatureLogLineOf } from './accountFeatures.js';
 import { protectionEventTypes, type ProtectionEvent } from '../../domain/protection/events.js';
@@ -127,9 +127,6 @@ export const logLineOf = (event: PositionsEvent | CopyEvent): LogLine | null => 
   }
 };
 
-/** Rows per INSERT: 11 parameters each, far below PostgreSQL's 65,535. */
-const ROWS_PER_INSERT = 1000;
-
 const logLineOfRecorded = (recorded: RecordedEvent): LogLine | null =>
   accountFeatureLogEventTypes.includes(recorded.type)
     ? accountFeatureLogLineOf(recorded as unknown as Parameters<typeof accountFeatureLogLineOf>[0])
@@ -157,8 +154,8 @@ const insertLogRows = async (db: Kysely<ReadModels>, events: readonly RecordedEv
       position_id: log.positionId,
     });
   }
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    await db.insertInto('account_logs').values(rows.slice(i, i + ROWS_PER_INSERT)).onConflict((oc) => oc.column('id').doNothing()).execute();
+  for (const chunk of statementChunks(rows)) {
+    await db.insertInto('account_logs').values(chunk).onConflict((oc) => oc.column('id').doNothing()).execute();
   }
 };
 

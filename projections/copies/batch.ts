@@ -9,6 +9,7 @@ import { isStandaloneTrade } from '../../domain/copy/features/rules.js';
 import { initialMartingaleState, nextMartingaleState } from '../../domain/copy/martingale.js';
 import type { PositionsEvent } from '../../domain/positions/events.js';
 import type { RecordedEvent } from '../../store/port.js';
+import { statementChunks } from '../projection.js';
 import type { CopiesTable, ReadModels, SlaveClosuresTable } from '../schema.js';
 
 type CopyRow = Insertable<CopiesTable>;
@@ -25,23 +26,20 @@ export const martingaleStep = (result: number): 'up' | 'reset' | 'none' => {
   const next = nextMartingaleState(probe, result).consecutiveLosses;
   return next === 2 ? 'up' : next === probe.consecutiveLosses ? 'none' : 'reset';
 };
-const ROWS_PER_STATEMENT = 1000;
 const copyKey = (copierId: string, masterPositionId: string) => `${copierId}/${masterPositionId}`;
 const slaveKey = (slaveAccountId: string, slavePositionId: string) => `${slaveAccountId}/${slavePositionId}`;
 const time = (value: unknown): number => (value instanceof Date ? value.getTime() : Date.parse(String(value)));
 const iso = (value: unknown): string => new Date(time(value)).toISOString();
-const chunks = <T>(items: readonly T[]): T[][] =>
-  Array.from({ length: Math.ceil(items.length / ROWS_PER_STATEMENT) }, (_, i) => items.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT));
 
 const SLAVE_EVENTS = new Set(['PositionClosed', 'PositionPartiallyClosed', 'PendingOrderFilled', 'PendingOrderCancelled']);
 
-/** The slave position a venue event is about, if the copies read model cares. */
-const venueSlaveKey = (event: PositionsEvent): string | null => {
+/** The slave account and position a venue event is about, if the copies read model cares. */
+const venueSlavePosition = (event: PositionsEvent): [string, string] | null => {
   switch (event.type) {
-    case 'PositionClosed': return slaveKey(event.data.accountId, event.data.trade.positionId);
-    case 'PositionPartiallyClosed': return slaveKey(event.data.accountId, event.data.position.positionId);
+    case 'PositionClosed': return [event.data.accountId, event.data.trade.positionId];
+    case 'PositionPartiallyClosed': return [event.data.accountId, event.data.position.positionId];
     case 'PendingOrderFilled':
-    case 'PendingOrderCancelled': return slaveKey(event.data.accountId, event.data.order.orderId);
+    case 'PendingOrderCancelled': return [event.data.accountId, event.data.order.orderId];
     default: return null;
   }
 };
@@ -59,9 +57,8 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
       copyKeys.set(copyKey(copierId, action.masterPositionId), [copierId, action.masterPositionId]);
       if (result.type === 'opened') slaveKeys.set(slaveKey(slaveAccountId, result.slavePositionId), [slaveAccountId, result.slavePositionId]);
     } else if (SLAVE_EVENTS.has(event.type)) {
-      const key = venueSlaveKey(event as PositionsEvent)!;
-      const [account, ...rest] = key.split('/');
-      slaveKeys.set(key, [account!, rest.join('/')]);
+      const [account, position] = venueSlavePosition(event as PositionsEvent)!;
+      slaveKeys.set(slaveKey(account, position), [account, position]);
     }
   }
   const copies = new Map<string, CopyRow>();
@@ -78,7 +75,7 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
       ...[...copyKeys.values()].map((k) => ['c', k[0], k[1]] as const),
       ...[...slaveKeys.values()].map((k) => ['s', k[0], k[1]] as const),
     ];
-    for (const chunk of chunks(lookups)) {
+    for (const chunk of statementChunks(lookups)) {
       const byCopy = chunk.filter((k) => k[0] === 'c');
       const bySlaveKey = chunk.filter((k) => k[0] === 's');
       const rows = await db.selectFrom('copies').selectAll().where(({ eb, or, refTuple, tuple }) => or([
@@ -90,7 +87,7 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
         index(row);
       }
     }
-    for (const chunk of chunks([...slaveKeys.values()])) {
+    for (const chunk of statementChunks([...slaveKeys.values()])) {
       const rows = await db.selectFrom('slave_closures').selectAll()
         .where(({ eb, refTuple, tuple }) => eb(refTuple('slave_account_id', 'slave_position_id'), 'in', chunk.map((k) => tuple(k[0], k[1])))).execute();
       for (const row of rows) closures.set(slaveKey(row.slave_account_id, row.slave_position_id), row);
@@ -99,7 +96,7 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
   const copierIds = new Set<string>([...copies.values()].map((r) => r.copier_id));
   for (const { event } of typed) if (event.type === 'CopyExecuted') copierIds.add(event.data.copierId);
   const martingale = new Map<string, number>();
-  for (const chunk of chunks([...copierIds])) {
+  for (const chunk of statementChunks([...copierIds])) {
     const rows = await db.selectFrom('copier_martingale').selectAll().where('copier_id', 'in', chunk).execute();
     for (const row of rows) martingale.set(row.copier_id, row.consecutive_losses);
   }
@@ -107,7 +104,7 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
   // What the batch writes.
   const changedCopies = new Set<string>();
   const changedMartingale = new Set<string>();
-  const deletedClosures = new Set<string>();
+  const deletedClosures = new Map<string, [string, string]>();
   const insertedClosures = new Set<string>();
   /** Per account, the latest cutoff of a cleanup of its closures (rows the batch did not read go by it). */
   const cleanups = new Map<string, number>();
@@ -155,7 +152,7 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
         if (row.slave_account_id === where.slaveAccountId && time(row.closed_at) < cutoff) {
           closures.delete(k);
           insertedClosures.delete(k);
-          deletedClosures.add(k);
+          deletedClosures.set(k, [row.slave_account_id, row.slave_position_id]);
         }
       }
       cleanups.set(where.slaveAccountId, Math.max(cleanups.get(where.slaveAccountId) ?? -Infinity, cutoff));
@@ -214,7 +211,7 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
           if (gone) {
             closures.delete(closureKey);
             insertedClosures.delete(closureKey);
-            deletedClosures.add(closureKey);
+            deletedClosures.set(closureKey, [slaveAccountId, result.slavePositionId]);
             ended({ copierId, masterPositionId: action.masterPositionId }, iso(gone.closed_at), 'SLAVE_VENUE', gone.result ?? null, gone.close_price ?? null);
           }
         } else if (action.type === 'partialClose' && result.type === 'closed') {
@@ -279,15 +276,15 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
 
   // Deletes first (in the batch's order they may only remove what was there before), then the rows as
   // the batch leaves them.
-  for (const chunk of chunks([...cleanups])) {
+  for (const chunk of statementChunks([...cleanups])) {
     await db.deleteFrom('slave_closures').where(({ eb, or, and }) =>
       or(chunk.map(([accountId, cutoff]) => and([eb('slave_account_id', '=', accountId), eb('closed_at', '<', new Date(cutoff))])))).execute();
   }
-  for (const chunk of chunks([...deletedClosures].map((k) => closureKeyOf(k)))) {
+  for (const chunk of statementChunks([...deletedClosures.values()])) {
     await db.deleteFrom('slave_closures')
       .where(({ eb, refTuple, tuple }) => eb(refTuple('slave_account_id', 'slave_position_id'), 'in', chunk.map((k) => tuple(k[0], k[1])))).execute();
   }
-  for (const chunk of chunks([...insertedClosures].map((k) => closures.get(k)!))) {
+  for (const chunk of statementChunks([...insertedClosures].map((k) => closures.get(k)!))) {
     await db.insertInto('slave_closures').values(chunk).onConflict((oc) => oc.columns(['slave_account_id', 'slave_position_id']).doNothing()).execute();
   }
   for (const op of retryDeletes) {
@@ -295,28 +292,23 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
     await db.deleteFrom('copy_retries').where('copier_id', '=', op.copierId).where(sql<string>`action->>'masterPositionId'`, '=', op.masterPositionId).execute();
   }
   const retryIds = retryDeletes.flatMap((op) => (op.kind === 'id' ? [op.id] : []));
-  for (const chunk of chunks(retryIds)) await db.deleteFrom('copy_retries').where('client_order_id', 'in', chunk).execute();
-  for (const chunk of chunks([...retries.values()].filter((r): r is RetryRow => r !== null))) {
+  for (const chunk of statementChunks(retryIds)) await db.deleteFrom('copy_retries').where('client_order_id', 'in', chunk).execute();
+  for (const chunk of statementChunks([...retries.values()].filter((r): r is RetryRow => r !== null))) {
     await db.insertInto('copy_retries').values(chunk).onConflict((oc) => oc.column('client_order_id').doNothing()).execute();
   }
-  for (const chunk of chunks(deferralDeletes)) await db.deleteFrom('copy_deferrals').where('id', 'in', chunk).execute();
-  for (const chunk of chunks([...deferrals.values()].filter((r): r is DeferralRow => r !== null))) {
+  for (const chunk of statementChunks(deferralDeletes)) await db.deleteFrom('copy_deferrals').where('id', 'in', chunk).execute();
+  for (const chunk of statementChunks([...deferrals.values()].filter((r): r is DeferralRow => r !== null))) {
     await db.insertInto('copy_deferrals').values(chunk).onConflict((oc) => oc.column('id').doNothing()).execute();
   }
   const COPY_COLUMNS = ['master_account_id', 'slave_account_id', 'slave_position_id', 'kind', 'symbol', 'order_type', 'volume', 'client_order_id',
     'status', 'opened_at', 'closed_at', 'closed_by', 'result', 'close_price'] as const;
-  for (const chunk of chunks([...changedCopies].map((k) => copies.get(k)!))) {
+  for (const chunk of statementChunks([...changedCopies].map((k) => copies.get(k)!))) {
     await db.insertInto('copies').values(chunk).onConflict((oc) => oc.columns(['copier_id', 'master_position_id'])
       .doUpdateSet((eb) => Object.fromEntries(COPY_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])))).execute();
   }
-  for (const chunk of chunks([...changedMartingale].map((id) => ({ copier_id: id, consecutive_losses: martingale.get(id)! })))) {
+  for (const chunk of statementChunks([...changedMartingale].map((id) => ({ copier_id: id, consecutive_losses: martingale.get(id)! })))) {
     await db.insertInto('copier_martingale').values(chunk)
       .onConflict((oc) => oc.column('copier_id').doUpdateSet((eb) => ({ consecutive_losses: eb.ref('excluded.consecutive_losses') }))).execute();
   }
-};
-
-const closureKeyOf = (key: string): [string, string] => {
-  const [account, ...rest] = key.split('/');
-  return [account!, rest.join('/')];
 };
 

@@ -4,11 +4,8 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { PositionsEvent } from '../../domain/positions/events.js';
 import type { RecordedEvent } from '../../store/port.js';
-import type { Projection } from '../projection.js';
+import { type Projection, statementChunks } from '../projection.js';
 import type { BalanceOperationsTable, ClosedTradesTable, ReadModels } from '../schema.js';
-
-/** Rows per INSERT (14 parameters a closed trade: far below PostgreSQL's 65,535). */
-const ROWS_PER_INSERT = 1000;
 
 type ClosedTradeRow = Insertable<ClosedTradesTable>;
 type BalanceOperationRow = Insertable<BalanceOperationsTable>;
@@ -31,12 +28,12 @@ const insertHistory = async (db: Kysely<ReadModels>, events: readonly RecordedEv
       operations.push({ account_id: event.data.accountId, operation_id: o.operationId, time: o.time, amount: o.amount, comment: o.comment });
     }
   }
-  for (let i = 0; i < trades.length; i += ROWS_PER_INSERT) {
-    await db.insertInto('closed_trades').values(trades.slice(i, i + ROWS_PER_INSERT))
+  for (const chunk of statementChunks(trades)) {
+    await db.insertInto('closed_trades').values(chunk)
       .onConflict((oc) => oc.columns(['account_id', 'trade_id']).doNothing()).execute();
   }
-  for (let i = 0; i < operations.length; i += ROWS_PER_INSERT) {
-    await db.insertInto('balance_operations').values(operations.slice(i, i + ROWS_PER_INSERT))
+  for (const chunk of statementChunks(operations)) {
+    await db.insertInto('balance_operations').values(chunk)
       .onConflict((oc) => oc.columns(['account_id', 'operation_id']).doNothing()).execute();
   }
 };

@@ -5,7 +5,7 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { type PendingOrderData, type PositionData, positionsEventTypes, type PositionsEvent } from '../../domain/positions/events.js';
 import type { RecordedEvent } from '../../store/port.js';
-import type { Projection } from '../projection.js';
+import { type Projection, statementChunks } from '../projection.js';
 import type { PositionsTable, ReadModels } from '../schema.js';
 
 type Row = Insertable<PositionsTable>;
@@ -124,10 +124,6 @@ export const changesOf = (events: readonly RecordedEvent[]): PositionsChanges =>
   return { rows, activity };
 };
 
-/** Rows per statement (15 parameters a position row: far below PostgreSQL's 65,535). */
-const ROWS_PER_STATEMENT = 1000;
-const chunks = <T>(items: readonly T[]): T[][] =>
-  Array.from({ length: Math.ceil(items.length / ROWS_PER_STATEMENT) }, (_, i) => items.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT));
 const POSITION_COLUMNS = ['kind', 'symbol', 'order_type', 'volume', 'open_price', 'open_time', 'stop_loss', 'take_profit', 'expiry', 'comment',
   'magic_number', 'client_order_id', 'updated'] as const;
 
@@ -146,13 +142,13 @@ const writeChanges = async (db: Kysely<ReadModels>, changes: PositionsChanges): 
     deletes.set(kinds.join(), group);
   }
   for (const { kinds, keys } of deletes.values()) {
-    for (const chunk of chunks(keys)) {
+    for (const chunk of statementChunks(keys)) {
       await db.deleteFrom('positions')
         .where(({ eb, refTuple, tuple }) => eb(refTuple('account_id', 'id'), 'in', chunk.map((k) => tuple(k.accountId, k.id))))
         .where('kind', 'in', kinds).execute();
     }
   }
-  for (const chunk of chunks(upserts)) {
+  for (const chunk of statementChunks(upserts)) {
     await db.insertInto('positions').values(chunk).onConflict((oc) => oc.columns(['account_id', 'id'])
       .doUpdateSet((eb) => Object.fromEntries(POSITION_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])))).execute();
   }
@@ -164,7 +160,7 @@ const writeChanges = async (db: Kysely<ReadModels>, changes: PositionsChanges): 
     activity.set(members.join(), group);
   }
   for (const { members, rows } of activity.values()) {
-    for (const chunk of chunks(rows)) {
+    for (const chunk of statementChunks(rows)) {
       await db.insertInto('venue_activity').values(chunk).onConflict((oc) => oc.column('account_id')
         .doUpdateSet((eb) => Object.fromEntries(members.map((m) => [m, eb.ref(`excluded.${m}`)])))).execute();
     }
