@@ -16,15 +16,12 @@ import { runningEmbeddedPostgres } from '../../store/postgres/embedded.js';
 import { parseArgs } from '../support/connect.js';
 import { type ListeningProcess, startListening } from './support/listening.js';
 import { serverVersion, startBenchServer } from './support/postgres.js';
+import { apiCaller, integerOption } from './support/options.js';
 import { progress } from './support/progress.js';
 import { machine, median, publish, round } from './support/report.js';
 
 const args = parseArgs(process.argv.slice(2), ['accounts', 'connections', 'seconds', 'warm-up-seconds', 'runs', 'database-url', 'out', 'cpu-prof-dir']);
-const option = (name: string, fallback: number, least = 1): number => {
-  const value = Number(args.get(name)?.[0] ?? fallback);
-  if (!Number.isInteger(value) || value < least) throw new Error(`--${name} must be an integer of at least ${least}`);
-  return value;
-};
+const option = (name: string, fallback: number, least = 1): number => integerOption(args, name, fallback, least);
 const ACCOUNTS = option('accounts', 1000);
 const CONNECTIONS = option('connections', 50);
 const SECONDS = option('seconds', 5);
@@ -62,16 +59,8 @@ const main = async (): Promise<void> => {
     const startOurs = (nodeOptions: readonly string[] = []) => startListening('scripts/start.ts', [], env, { ready: 'Stop with Ctrl+C', nodeOptions });
     let ours = await startOurs();
     servers.push(ours);
-    const call = async (method: string, route: string, body?: unknown) => {
-      const res = await fetch(`${ours.url}${route}`, {
-        method,
-        headers: { 'X-API-KEY': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text}`);
-      return JSON.parse(text) as unknown;
-    };
+    const api = apiCaller(() => ours.url, KEY);
+    const call = async (method: string, route: string, body?: unknown): Promise<unknown> => (await api(method, route, body)).body;
 
     const bar = progress(`creating ${ACCOUNTS} accounts`, ACCOUNTS);
     const ids: string[] = [];

@@ -19,6 +19,7 @@ import { silentLogger } from '../../api/logger.js';
 import { startService } from '../../api/service.js';
 import type { CopyEvent } from '../../domain/copy/events.js';
 import { parseArgs } from '../support/connect.js';
+import { apiCaller } from './support/options.js';
 import { serverVersion, startBenchServer } from './support/postgres.js';
 import { progress } from './support/progress.js';
 import { machine, percentile, publish } from './support/report.js';
@@ -49,16 +50,7 @@ const main = async (): Promise<void> => {
   });
   console.log(`starting the service (${external ? 'the PostgreSQL of --database-url' : 'embedded PostgreSQL'}, simulated venue) ...`);
   const service = await startService(config, { log: silentLogger, clock });
-  const call = async (method: string, route: string, body?: unknown) => {
-    const res = await fetch(`${service.url}${route}`, {
-      method,
-      headers: { 'X-API-KEY': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text}`);
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-  };
+  const call = apiCaller(() => service.url, KEY);
   const account = async (alias: string): Promise<string> => {
     const created = await call('POST', '/accounts', {
       loginServer: 'Bench-Demo', loginAccountNumber: alias, loginAccountPassword: 'bench', accountTypeId: 1, regionId: 2, alias,

@@ -14,15 +14,12 @@ import { parseArgs } from '../support/connect.js';
 import { SYSTEMS, type SystemName } from './eventStore/system.js';
 import type { Reply, Request, Scenario } from './eventStore/worker.js';
 import { startBenchServer } from './support/postgres.js';
+import { integerOption } from './support/options.js';
 import { progress } from './support/progress.js';
 import { machine, median, publish, round } from './support/report.js';
 
 const args = parseArgs(process.argv.slice(2), ['runs', 'appends', 'concurrent-appends', 'batches', 'read', 'database-url', 'out']);
-const option = (name: string, fallback: number): number => {
-  const value = Number(args.get(name)?.[0] ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
-  return value;
-};
+const option = (name: string, fallback: number): number => integerOption(args, name, fallback);
 const RUNS = option('runs', 5);
 const APPENDS = option('appends', 1000);
 const CONCURRENT_APPENDS = option('concurrent-appends', 2000);

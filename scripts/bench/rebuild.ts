@@ -21,15 +21,12 @@ import { generateHistory } from './rebuild/history.js';
 import { loadHistory } from './rebuild/load.js';
 import type { MeasureMessage } from './rebuild/measure.js';
 import { startBenchServer } from './support/postgres.js';
+import { integerOption } from './support/options.js';
 import { progress } from './support/progress.js';
 import { machine, median, publish, round } from './support/report.js';
 
 const args = parseArgs(process.argv.slice(2), ['events', 'runs', 'masters', 'slaves-per-master', 'sampled-accounts', 'database-url', 'out', 'cpu-prof-dir']);
-const option = (name: string, fallback: number): number => {
-  const value = Number(args.get(name)?.[0] ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
-  return value;
-};
+const option = (name: string, fallback: number): number => integerOption(args, name, fallback);
 const EVENTS = option('events', 1_000_000);
 const RUNS = option('runs', 2);
 const SHAPE = { masters: option('masters', 50), slavesPerMaster: option('slaves-per-master', 20), sampledAccounts: option('sampled-accounts', 50) };
