@@ -12,6 +12,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from '../store/port.js';
+import { bufferedBatches } from '../store/batches.js';
 import { generationSchema, type Projection } from './projection.js';
 import { applyEvents, rebuildProjections } from './rebuild.js';
 import type { ReadModels } from './schema.js';
@@ -125,24 +126,8 @@ export class ProjectionRunner extends EventEmitter {
     }
   }
 
-  /** Takes what the subscription has buffered (up to MAX_BATCH) as one batch, without waiting for more. */
   private async consume(subscription: Subscription): Promise<void> {
-    const iterator = subscription[Symbol.asyncIterator]();
-    const idle = Symbol('idle');
-    let pending = iterator.next();
-    while (!this.stopped) {
-      const first = await pending;
-      if (first.done) return;
-      const batch: RecordedEvent[] = [first.value.event];
-      pending = iterator.next();
-      while (batch.length < MAX_BATCH) {
-        const next = await Promise.race([pending, new Promise<typeof idle>((r) => setImmediate(() => r(idle)))]);
-        if (next === idle || next.done) break;
-        batch.push(next.value.event);
-        pending = iterator.next();
-      }
-      await this.applyBatch(batch);
-    }
+    for await (const batch of bufferedBatches(subscription, MAX_BATCH, () => this.stopped)) await this.applyBatch(batch);
   }
 
   private async applyBatch(batch: readonly RecordedEvent[]): Promise<void> {

@@ -21,6 +21,7 @@ import { WEBHOOK_FEATURE_TYPE, type WebhookSettings } from '../../domain/webhook
 import { fixedWebhookHeaders, WEBHOOK_EVENT_HEADER, WEBHOOK_ID_HEADER } from '../../domain/webhook/headers.js';
 import { type AccountMetadata, buildWebhookPayload, webhookKindsOf } from '../../domain/webhook/payload.js';
 import { sealedAuthenticationOf } from '../../domain/webhook/secrets.js';
+import { bufferedBatches } from '../../store/batches.js';
 import { migrateOwnTables } from '../../store/postgres/schema.js';
 import {
   comparePositions,
@@ -136,24 +137,8 @@ export class WebhookDispatcher {
     }
   }
 
-  /** What the subscription has buffered (up to MAX_BATCH) is one batch, as in the projection runner. */
   private async consume(subscription: Subscription): Promise<void> {
-    const iterator = subscription[Symbol.asyncIterator]();
-    const idle = Symbol('idle');
-    let pending = iterator.next();
-    while (!this.stopped) {
-      const first = await pending;
-      if (first.done) return;
-      const batch: RecordedEvent[] = [first.value.event];
-      pending = iterator.next();
-      while (batch.length < MAX_BATCH) {
-        const next = await Promise.race([pending, new Promise<typeof idle>((r) => setImmediate(() => r(idle)))]);
-        if (next === idle || next.done) break;
-        batch.push(next.value.event);
-        pending = iterator.next();
-      }
-      await this.applyBatch(batch);
-    }
+    for await (const batch of bufferedBatches(subscription, MAX_BATCH, () => this.stopped)) await this.applyBatch(batch);
   }
 
   private async applyBatch(batch: readonly RecordedEvent[]): Promise<void> {

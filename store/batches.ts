@@ -1,0 +1,23 @@
+// Batches of a subscription: what it has buffered when the consumer is ready (up to `max`) is one
+// batch, without waiting for more. The projection runner and the webhook dispatcher consume `$all`
+// this way: a burst becomes a few transactions, a lone event is handled at once.
+import type { RecordedEvent, Subscription } from './port.js';
+
+export async function* bufferedBatches(subscription: Subscription, max: number, stopped: () => boolean): AsyncGenerator<RecordedEvent[]> {
+  const iterator = subscription[Symbol.asyncIterator]();
+  const idle = Symbol('idle');
+  let pending = iterator.next();
+  while (!stopped()) {
+    const first = await pending;
+    if (first.done) return;
+    const batch: RecordedEvent[] = [first.value.event];
+    pending = iterator.next();
+    while (batch.length < max) {
+      const next = await Promise.race([pending, new Promise<typeof idle>((r) => setImmediate(() => r(idle)))]);
+      if (next === idle || next.done) break;
+      batch.push(next.value.event);
+      pending = iterator.next();
+    }
+    yield batch;
+  }
+}
