@@ -30,10 +30,54 @@ export type Resolver = (hostname: string, options: { all: true; family?: number 
 
 const systemResolver: Resolver = (hostname, options, callback) => dns.lookup(hostname, options, callback);
 
-/** Only a canonical address that ipaddr.js classes as plain unicast is public. */
+/** IANA's global unicast block: every public IPv6 address is in it. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+
+/**
+ * The IPv4 address an ISATAP interface identifier carries (RFC 5214: ::0000:5efe:a.b.c.d, or
+ * ::0200:5efe:a.b.c.d with the universal/local bit set, in any /64): a host with an ISATAP interface
+ * in that prefix tunnels the packet to that IPv4 address.
+ */
+const isatapIpv4 = (address: ipaddr.IPv6): ipaddr.IPv4 | null => {
+  const [, , , , w4, w5, w6, w7] = address.parts as [number, number, number, number, number, number, number, number];
+  if ((w4 & 0xfcff) !== 0 || w5 !== 0x5efe) return null;
+  return new ipaddr.IPv4([w6 >> 8, w6 & 0xff, w7 >> 8, w7 & 0xff]);
+};
+
+/**
+ * The WHATWG form of an IPv6 literal (::7f00:1 for ::127.0.0.1), or null (a zone id). ipaddr.js reads
+ * a dotted tail as IPv4-mapped whatever precedes it (::8.8.8.8 as ::ffff:8.8.8.8), but the socket
+ * connects to the IPv4-compatible ::808:808: judge the address the socket would use.
+ */
+const canonicalIpv6 = (address: string): string | null => {
+  try {
+    return hostOf(new URL(`http://[${address}]/`));
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Only plain unicast is public: IPv4 that ipaddr.js classes as unicast, or IPv6 in 2000::/3 that it
+ * classes as unicast and that does not carry a non-public IPv4 address. Every IPv6 form that embeds an
+ * IPv4 address is judged by that address or refused outright: IPv4-mapped ::ffff:a.b.c.d (judged as
+ * the IPv4 address by ipaddr.process), IPv4-compatible ::a.b.c.d (outside 2000::/3, like all of ::/8),
+ * IPv4-translated ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96 and 64:ff9b:1::/48 (outside 2000::/3), 6to4
+ * 2002::/16 and Teredo 2001::/32 (ranges of their own, refused whatever they carry), and ISATAP
+ * identifiers (judged by their IPv4 address).
+ */
 export const isPublicAddress = (address: string): boolean => {
-  if (net.isIP(address) === 0) return false;
-  return ipaddr.process(address).range() === 'unicast';
+  const family = net.isIP(address);
+  if (family === 0) return false;
+  const canonical = family === 6 ? canonicalIpv6(address) : address;
+  if (canonical === null) return false;
+  const parsed = ipaddr.process(canonical);
+  if (parsed.range() !== 'unicast') return false;
+  if (parsed.kind() === 'ipv4') return true;
+  const v6 = parsed as ipaddr.IPv6;
+  if (!v6.match(GLOBAL_UNICAST_V6)) return false;
+  const tunnelled = isatapIpv4(v6);
+  return tunnelled === null || tunnelled.range() === 'unicast';
 };
 
 /** The host of a parsed URL without IPv6 brackets. */

@@ -47,10 +47,41 @@ describe('outbound URLs: refused addresses', () => {
     });
   }
 
+  // Issue 13 item 10: IPv4-compatible literals (::127.0.0.1, normalised by the URL parser to ::7f00:1)
+  // were classed as unicast and accepted.
+  const embeddedIpv4Literals = [
+    'http://[::127.0.0.1]/cb', 'http://[::7f00:1]/cb', 'http://[::a9fe:a9fe]/latest/meta-data/', 'http://[::10.0.0.1]/cb',
+    'http://[::192.168.1.1]/cb', 'http://[0:0:0:0:0:0:7f00:1]/cb', 'http://[::ffff:0:7f00:1]/cb', 'http://[::ffff:169.254.169.254]/cb',
+    'http://[64:ff9b::a9fe:a9fe]/cb', 'http://[64:ff9b:1::a00:1]/cb', 'http://[2002:a9fe:a9fe::1]/cb', 'http://[2002:c0a8:101::]/cb',
+    'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/cb', 'http://[2001:db8::5efe:7f00:1]/cb', 'http://[2a00:1450::5efe:a9fe:a9fe]/cb',
+    'http://[2a00:1450::200:5efe:a00:1]/cb', 'http://[100::7f00:1]/cb',
+  ];
+  for (const url of embeddedIpv4Literals) {
+    it(`refuses ${url}: an IPv6 address that embeds or maps a non-public IPv4 address`, async () => {
+      expect(await refusal(url)).to.equal('NOT_ALLOWED');
+    });
+  }
+
+  it('judges a resolved address the way the socket would use it: ::8.8.8.8 is IPv4-compatible, not mapped, and refused', () => {
+    expect(isPublicAddress('::8.8.8.8')).to.equal(false);
+    expect(isPublicAddress('::808:808')).to.equal(false);
+    expect(isPublicAddress('::ffff:8.8.8.8')).to.equal(true);
+    expect(isPublicAddress('fe80::1%eth0')).to.equal(false);
+  });
+
+  it('refuses names resolving to an IPv6 address that embeds a non-public IPv4 address', async () => {
+    const { resolve } = fakeDns({ 'compat.example': ['::7f00:1'], 'nat64.example': ['64:ff9b::a00:5'], 'isatap.example': ['2a00:1450::5efe:c0a8:101'] });
+    expect(await refusal('https://compat.example/cb', resolve)).to.equal('NOT_ALLOWED');
+    expect(await refusal('https://nat64.example/cb', resolve)).to.equal('NOT_ALLOWED');
+    expect(await refusal('https://isatap.example/cb', resolve)).to.equal('NOT_ALLOWED');
+  });
+
   it('allows public addresses, in both families', async () => {
     expect(await refusal('https://8.8.8.8/cb')).to.equal(null);
     expect(await refusal('https://[2001:4860:4860::8888]:8443/cb?x=1')).to.equal(null);
     expect(isPublicAddress('1.1.1.1')).to.equal(true);
+    expect(isPublicAddress('2a00:1450:4001:82b::200e')).to.equal(true);
+    expect(isPublicAddress('2a00:1450::200:5efe:808:808')).to.equal(true);
     expect(isPublicAddress('0177.0.0.1')).to.equal(false);
   });
 
