@@ -2,6 +2,7 @@
 // `details` where it helps (the failing fields of a body).
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { DomainError, type DomainErrorKind } from '../domain/shared/errors.js';
+import { TransientAppendError, WrongExpectedVersionError } from '../store/errors.js';
 
 export class ApiError extends Error {
   constructor(
@@ -30,6 +31,12 @@ export const toApiError = (error: unknown): ApiError | null => {
     const retry = error.details?.retryAfterSeconds;
     if (typeof retry === 'number') headers['Retry-After'] = String(retry);
     return new ApiError(statusOf[error.kind], error.code, error.message, error.details, headers);
+  }
+  // Another writer kept getting to the same stream first, after the command handler's retries.
+  if (error instanceof WrongExpectedVersionError || error instanceof TransientAppendError) {
+    return new ApiError(409, '[CONCURRENT_MODIFICATION]',
+      'the resource was changed by concurrent requests and this change could not be applied; nothing was changed: read it again and retry',
+      undefined, { 'Retry-After': '1' });
   }
   // body-parser's errors carry a status and a type.
   const e = error as { status?: number; type?: string; message?: string };

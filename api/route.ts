@@ -76,7 +76,9 @@ export class Routes {
   add<P, Q, B>(spec: RouteSpec<P, Q, B>): void {
     // Declared as a restricted key may receive them: see api/apiKeys/enforcement.ts.
     // Any authenticated operation may meet the key's access policy (IP, endpoint, origin, AI key): 403.
-    const declared = spec.authenticated === false ? spec.responses : { ...errorResponses(403), ...spec.responses };
+    const withPolicy = spec.authenticated === false ? spec.responses : { ...errorResponses(403), ...spec.responses };
+    // Any write may keep losing to concurrent writers of the same aggregate: 409 [CONCURRENT_MODIFICATION].
+    const declared = spec.method === 'get' ? withPolicy : { ...errorResponses(409), ...withPolicy };
     const responses = Object.fromEntries(
       Object.entries(declared).map(([status, r]) => [status, r.schema ? { ...r, schema: withHideableFields(r.schema) } : r]),
     );

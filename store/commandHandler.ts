@@ -1,5 +1,5 @@
-// Command handling: read the stream, fold it, decide, append with the expected revision, and retry a
-// bounded number of times when another writer got there first.
+// Command handling: read the stream, fold it, decide, append with the expected revision, and retry with
+// jittered, capped backoff (bounded in attempts and in time) when another writer got there first.
 import { v5 as uuidv5 } from 'uuid';
 import type { CommandMetadata, Decider } from '../domain/shared/command.js';
 import { StreamNotFoundError, TransientAppendError, WrongExpectedVersionError } from './errors.js';
@@ -47,7 +47,31 @@ export const aggregateStream = async <Event extends DomainEvent, State>(
   return { state, revision };
 };
 
-const MAX_ATTEMPTS = 5;
+/** How hard a command tries again when another writer appended to its stream first. */
+export interface ConflictRetryPolicy {
+  /** Attempts in all, the first included. */
+  readonly maxAttempts: number;
+  /** No new attempt starts after this long from the first one. */
+  readonly budgetMs: number;
+  /** The first backoff's ceiling; each later one doubles it, up to `capMs`. */
+  readonly baseMs: number;
+  readonly capMs: number;
+}
+
+/**
+ * 50 concurrent PUTs of one account take about a second to drain one after another, so the budget
+ * leaves room for that; five immediate retries (the old policy) gave up on two thirds of them.
+ */
+export const DEFAULT_CONFLICT_RETRY: ConflictRetryPolicy = { maxAttempts: 30, budgetMs: 5_000, baseMs: 5, capMs: 250 };
+
+/**
+ * The pause before attempt `attempt + 1` ("full jitter"): uniform in [0, min(cap, base * 2^(attempt-1))),
+ * so writers that collided once spread out instead of colliding again in lockstep.
+ */
+export const conflictRetryDelay = (policy: ConflictRetryPolicy, attempt: number, random: () => number = Math.random): number =>
+  Math.floor(random() * Math.min(policy.capMs, policy.baseMs * 2 ** Math.min(attempt - 1, 30)));
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export const eventMetadataOf = (metadata: CommandMetadata): EventMetadata => ({
   ...metadata.context,
@@ -56,15 +80,20 @@ export const eventMetadataOf = (metadata: CommandMetadata): EventMetadata => ({
 
 /**
  * Handles one command against one stream. When `commandId` is given, event ids derive from it, so a
- * retried request (or a crash and replay) appends each event once.
+ * retried request (or a crash and replay) appends each event once. Each retry reads the stream again and
+ * decides again, so no writer's change is lost; when the conflicts outlast the policy the last
+ * `WrongExpectedVersionError` (or `TransientAppendError`) is thrown, which the API answers with 409
+ * [CONCURRENT_MODIFICATION].
  */
 export const handleCommand = async <Command extends { metadata: CommandMetadata }, Event extends DomainEvent, State>(
   store: EventStore,
   streamName: string,
   decider: Decider<Command, Event, State>,
   command: Command,
-  options: { commandId?: string } = {},
+  options: { commandId?: string; retry?: ConflictRetryPolicy } = {},
 ): Promise<HandledCommand<State, Event>> => {
+  const policy = options.retry ?? DEFAULT_CONFLICT_RETRY;
+  const deadline = Date.now() + policy.budgetMs;
   for (let attempt = 1; ; attempt++) {
     const { state, revision } = await aggregateStream(store, streamName, decider.evolve, decider.initialState);
     const events = decider.decide(command, state);
@@ -91,7 +120,10 @@ export const handleCommand = async <Command extends { metadata: CommandMetadata 
       };
     } catch (error) {
       const retryable = error instanceof WrongExpectedVersionError || error instanceof TransientAppendError;
-      if (!retryable || attempt >= MAX_ATTEMPTS) throw error;
+      if (!retryable || attempt >= policy.maxAttempts) throw error;
+      const delay = conflictRetryDelay(policy, attempt);
+      if (Date.now() + delay >= deadline) throw error;
+      await sleep(delay);
     }
   }
 };

@@ -32,7 +32,7 @@ export const errorResponses = (...statuses: number[]) =>
           401: 'missing, unknown, expired or revoked API key',
           403: "the key may not do this, or its access policy refuses it ([FORBIDDEN_ENDPOINT_NOT_ALLOWED], [FORBIDDEN_IP_NOT_ALLOWED], [FORBIDDEN_ORIGIN_NOT_ALLOWED], [AI_KEY_ACCESS_POLICY_REQUIRED])",
           404: 'unknown resource, or one of another project',
-          409: 'the resource is in a state that does not allow this',
+          409: 'the resource is in a state that does not allow this, or concurrent requests kept changing it ([CONCURRENT_MODIFICATION]: nothing was changed; read it again and retry)',
           413: 'the body is larger than 1 MB',
           415: 'the body is not application/json',
           429: 'too frequent; Retry-After says when to try again',

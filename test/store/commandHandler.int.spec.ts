@@ -4,7 +4,9 @@ import pg from 'pg';
 import { accountDecider } from '../../domain/account/decider.js';
 import { accountStream, type AccountSettings } from '../../domain/account/events.js';
 import { systemContext } from '../../domain/shared/command.js';
-import { aggregateStream, handleCommand } from '../../store/commandHandler.js';
+import { aggregateStream, type ConflictRetryPolicy, conflictRetryDelay, handleCommand } from '../../store/commandHandler.js';
+import { WrongExpectedVersionError } from '../../store/errors.js';
+import type { EventStore } from '../../store/port.js';
 import { PostgresEventStore } from '../../store/postgres/postgresEventStore.js';
 import { migrateEventStore } from '../../store/postgres/schema.js';
 import { freshDatabase } from '../support/postgres.js';
@@ -85,5 +87,78 @@ describe('command handling: read, fold, decide, append with the expected revisio
     const replay = await store.appendToStream(stream, [{ id: ids[1]!, type: 'AccountUpdated', data: first.events[0]!.data }], { expectedRevision: 0n });
     expect(replay.nextExpectedRevision).to.equal(1n);
     expect(ids).to.have.length(2);
+  });
+
+  it('50 concurrent commands on one stream all land (the old five immediate retries lost two thirds of them)', async () => {
+    const accountId = crypto.randomUUID();
+    const stream = accountStream(accountId);
+    await handleCommand(store, stream, accountDecider, { type: 'CreateAccount', data: { accountId, projectId: PROJECT, settings }, metadata: metadata() });
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        handleCommand(store, stream, accountDecider, {
+          type: 'UpdateAccount', data: { accountId, projectId: PROJECT, changes: { alias: `alias-${i}` } }, metadata: metadata(),
+        }),
+      ),
+    );
+    const aliases = new Set<unknown>();
+    for await (const { event } of store.readStream(stream)) if (event.type === 'AccountUpdated') aliases.add((event.data as { changes: { alias: string } }).changes.alias);
+    expect(aliases.size).to.equal(50);
+  });
+
+  it('gives up with the WrongExpectedVersionError once the conflicts outlast its attempts, having appended nothing', async () => {
+    const accountId = crypto.randomUUID();
+    const stream = accountStream(accountId);
+    await handleCommand(store, stream, accountDecider, { type: 'CreateAccount', data: { accountId, projectId: PROJECT, settings }, metadata: metadata() });
+    // Another writer gets to the stream between every read and append of ours.
+    let rivals = 0;
+    const contended: EventStore = Object.assign(Object.create(store) as EventStore, {
+      appendToStream: async (...args: Parameters<EventStore['appendToStream']>) => {
+        rivals++;
+        await store.appendToStream(stream, [{ id: crypto.randomUUID(), type: 'AccountUpdated', data: { accountId, changes: { alias: `rival-${rivals}` } } }], { expectedRevision: 'any' });
+        return store.appendToStream(...args);
+      },
+    });
+    const policy: ConflictRetryPolicy = { maxAttempts: 4, budgetMs: 10_000, baseMs: 1, capMs: 2 };
+
+    const attempt = handleCommand(contended, stream, accountDecider, {
+      type: 'UpdateAccount', data: { accountId, projectId: PROJECT, changes: { alias: 'mine' } }, metadata: metadata(),
+    }, { retry: policy });
+
+    const error = await attempt.then(() => null, (e: unknown) => e);
+    expect(error).to.be.instanceOf(WrongExpectedVersionError);
+    expect(rivals).to.equal(4);
+    const aliases: string[] = [];
+    for await (const { event } of store.readStream(stream)) if (event.type === 'AccountUpdated') aliases.push((event.data as { changes: { alias: string } }).changes.alias);
+    expect(aliases).to.deep.equal(['rival-1', 'rival-2', 'rival-3', 'rival-4']);
+  });
+
+  it('gives up before its time budget runs out, however many attempts it has left', async () => {
+    const accountId = crypto.randomUUID();
+    const stream = accountStream(accountId);
+    await handleCommand(store, stream, accountDecider, { type: 'CreateAccount', data: { accountId, projectId: PROJECT, settings }, metadata: metadata() });
+    let appends = 0;
+    const contended: EventStore = Object.assign(Object.create(store) as EventStore, {
+      appendToStream: async (...args: Parameters<EventStore['appendToStream']>) => {
+        appends++;
+        await store.appendToStream(stream, [{ id: crypto.randomUUID(), type: 'AccountUpdated', data: { accountId, changes: { alias: 'rival' } } }], { expectedRevision: 'any' });
+        return store.appendToStream(...args);
+      },
+    });
+    const started = Date.now();
+
+    const error = await handleCommand(contended, stream, accountDecider, {
+      type: 'UpdateAccount', data: { accountId, projectId: PROJECT, changes: { alias: 'mine' } }, metadata: metadata(),
+    }, { retry: { maxAttempts: 1000, budgetMs: 300, baseMs: 20, capMs: 40 } }).then(() => null, (e: unknown) => e);
+
+    expect(error).to.be.instanceOf(WrongExpectedVersionError);
+    expect(Date.now() - started).to.be.lessThan(1_000);
+    expect(appends).to.be.greaterThan(1).and.lessThan(1000);
+  });
+
+  it('backs off with full jitter, doubling up to the cap', () => {
+    const policy: ConflictRetryPolicy = { maxAttempts: 30, budgetMs: 5_000, baseMs: 5, capMs: 250 };
+    expect([1, 2, 3, 4, 10, 100].map((n) => conflictRetryDelay(policy, n, () => 0.999999))).to.deep.equal([4, 9, 19, 39, 249, 249]);
+    expect(conflictRetryDelay(policy, 7, () => 0)).to.equal(0);
+    expect(conflictRetryDelay(policy, 7, () => 0.5)).to.equal(125);
   });
 });
