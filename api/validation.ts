@@ -43,30 +43,61 @@ const describeError = (where: string, e: ErrorObject): { field: string; message:
 const unique = <T extends { field: string; message: string }>(items: T[]): T[] =>
   items.filter((item, i) => items.findIndex((o) => o.field === item.field) === i);
 
-/** The first string (or member name) PostgreSQL cannot store: a NUL character or a lone surrogate. */
-const unstorableText = (value: unknown, at: string): string | null => {
-  if (typeof value === 'string') return value.includes('\u0000') || !value.isWellFormed() ? at : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = unstorableText(value[i], `${at}.${i}`);
-      if (found) return found;
+/** Deeper JSON is refused: no body of the API nests beyond a handful of levels (a webhook setting is 4). */
+export const MAX_JSON_DEPTH = 64;
+
+type TextProblem = { readonly at: string; readonly kind: 'unstorable' | 'tooDeep' };
+
+interface Visit {
+  readonly value: unknown;
+  readonly key: string | null;
+  readonly parent: Visit | null;
+  readonly depth: number;
+}
+
+/** `body.a.0.b`: built only for the one value named in an error. */
+const pathOf = (visit: Visit, root: string): string => {
+  const keys: string[] = [];
+  for (let v: Visit | null = visit; v && v.key !== null; v = v.parent) keys.push(v.key);
+  return [root, ...keys.reverse()].join('.');
+};
+
+/**
+ * The first string (or member name) PostgreSQL cannot store (a NUL character or a lone surrogate), or
+ * the first value nested deeper than MAX_JSON_DEPTH, in document order. A loop over an explicit stack,
+ * not recursion: hostile input (10,000 nested arrays) must not reach the call stack's limit.
+ */
+const textProblem = (root: unknown, rootAt: string): TextProblem | null => {
+  const unstorable = (text: string) => text.includes('\u0000') || !text.isWellFormed();
+  const stack: Visit[] = [{ value: root, key: null, parent: null, depth: 0 }];
+  for (let visit = stack.pop(); visit; visit = stack.pop()) {
+    const { value, key, parent, depth } = visit;
+    if (key !== null && parent && !Array.isArray(parent.value) && unstorable(key)) return { at: pathOf(visit, rootAt), kind: 'unstorable' };
+    if (typeof value === 'string') {
+      if (unstorable(value)) return { at: pathOf(visit, rootAt), kind: 'unstorable' };
+      continue;
     }
-    return null;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, member] of Object.entries(value)) {
-      const found = unstorableText(key, `${at}.${key}`) ?? unstorableText(member, `${at}.${key}`);
-      if (found) return found;
+    if (!value || typeof value !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) return { at: pathOf(visit, rootAt), kind: 'tooDeep' };
+    // Pushed in reverse, so the members are visited in document order.
+    const keys = Array.isArray(value) ? null : Object.keys(value);
+    const count = keys ? keys.length : (value as unknown[]).length;
+    for (let i = count - 1; i >= 0; i--) {
+      const k = keys ? keys[i]! : String(i);
+      stack.push({ value: (value as Record<string, unknown>)[k], key: k, parent: visit, depth: depth + 1 });
     }
   }
   return null;
 };
 
 export const validate = <T>(schema: TSchema, value: unknown, where: 'body' | 'query' | 'path'): T => {
-  const unstorable = unstorableText(value, where);
-  if (unstorable) {
+  const problem = textProblem(value, where);
+  if (problem?.kind === 'tooDeep') {
+    throw new ApiError(400, '[JSON_TOO_DEEP]', `${where} nests deeper than ${MAX_JSON_DEPTH} levels (at ${problem.at.slice(0, 200)})`);
+  }
+  if (problem) {
     const message = 'contains a NUL character or an unpaired surrogate';
-    throw new ApiError(400, '[VALIDATION_FAILED]', `${unstorable} ${message}`, [{ field: unstorable, message }]);
+    throw new ApiError(400, '[VALIDATION_FAILED]', `${problem.at} ${message}`, [{ field: problem.at, message }]);
   }
   const fn = compile(where === 'body' ? bodies : strings, schema);
   if (fn(value)) return value as T;

@@ -1,5 +1,6 @@
 // Schemas shared by every area of the API.
 import { type TSchema, Type } from '@sinclair/typebox';
+import { MAX_JSON_DEPTH } from '../validation.js';
 
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
 export const IsoDateTime = Type.String({ format: 'date-time', description: 'ISO 8601 date-time with offset' });
@@ -28,7 +29,7 @@ export const errorResponses = (...statuses: number[]) =>
       s,
       {
         description: {
-          400: 'invalid path, query or body ([VALIDATION_FAILED], [MALFORMED_JSON])',
+          400: `invalid path, query or body ([VALIDATION_FAILED], [MALFORMED_JSON], [JSON_TOO_DEEP] when it nests deeper than ${MAX_JSON_DEPTH} levels)`,
           401: 'missing, unknown, expired or revoked API key',
           403: "the key may not do this, or its access policy refuses it ([FORBIDDEN_ENDPOINT_NOT_ALLOWED], [FORBIDDEN_IP_NOT_ALLOWED], [FORBIDDEN_ORIGIN_NOT_ALLOWED], [AI_KEY_ACCESS_POLICY_REQUIRED])",
           404: 'unknown resource, or one of another project',
@@ -37,6 +38,7 @@ export const errorResponses = (...statuses: number[]) =>
           415: 'the body is not application/json',
           429: 'too frequent; Retry-After says when to try again',
           500: 'unexpected error (logged); nothing was changed unless the write was acknowledged',
+          503: 'the database cannot be reached ([DATABASE_UNAVAILABLE]) or the service has more requests than it takes ([SERVICE_BUSY]); Retry-After says when to try again',
         }[s] ?? 'error',
         schema: ErrorDTO,
       },
