@@ -45,6 +45,9 @@ const Authentication = Type.Unsafe<
 >({
   description:
     'HMAC_SHA256: every request carries X-Webhook-Signature (t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">) made with `secret`; BEARER: `Authorization: Bearer <token>`; NONE: neither.',
+  // The discriminator checks objects only: `type: 'object'` refuses null, strings, numbers and arrays.
+  type: 'object',
+  required: ['type'],
   oneOf: [
     Type.Object(
       { type: Type.Literal('HMAC_SHA256'), secret: Type.Optional(Secret(`the shared signing key, ${HMAC_SECRET_MIN_LENGTH} to 512 characters (its UTF-8 bytes are the HMAC key); required when the webhook is added`)) },
