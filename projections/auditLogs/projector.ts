@@ -1,5 +1,6 @@
 // The audit log: one row per change made through the API (or by the system), with who, from where and
-// when, taken from the event metadata. Secrets never reach it: passwords and key hashes are masked.
+// when, taken from the event metadata. Secrets never reach it: passwords, webhook secrets and key hashes
+// are masked or left out.
 import { sql } from 'kysely';
 import { accountEventTypes, type AccountEvent } from '../../domain/account/events.js';
 import { apiKeyEventTypes, type ApiKeyEvent } from '../../domain/apiKey/events.js';
@@ -9,6 +10,7 @@ import type { PositionsEvent } from '../../domain/positions/events.js';
 import { projectEventTypes, type ProjectEvent } from '../../domain/project/events.js';
 import type { ProtectionEvent } from '../../domain/protection/events.js';
 import { riskLimitEventTypes, type RiskLimitEvent } from '../../domain/riskLimit/events.js';
+import { maskWebhookSecrets } from '../../domain/webhook/secrets.js';
 import type { RecordedEvent } from '../../store/port.js';
 import type { Projection } from '../projection.js';
 
@@ -67,7 +69,8 @@ const describe = (recorded: RecordedEvent): Described => {
     case 'FeatureRemoved':
     case 'FeatureStateReset': {
       const { scope, at: _at, featureId } = event.data;
-      const changes = event.type === 'FeatureAdded' || event.type === 'FeatureUpdated' ? { featureId, scope, ...event.data.setting }
+      // A webhook's secret is sealed in the event; the log shows the mask its answers show (secrets.ts).
+      const changes = event.type === 'FeatureAdded' || event.type === 'FeatureUpdated' ? { featureId, scope, ...maskWebhookSecrets(event.data.setting) }
         : event.type === 'FeatureStateReset' ? { featureId, scope, key: event.data.key } : { featureId, scope };
       return { projectId: contextProject, accountId: scope.kind === 'project' ? null : scope.accountId, changes };
     }
@@ -114,7 +117,8 @@ const describe = (recorded: RecordedEvent): Described => {
 
 export const auditLogsProjection: Projection = {
   name: 'audit_logs',
-  version: 6,
+  // 7: webhook secrets masked; a start rebuilds the log, so rows written before hold no ciphertext either.
+  version: 7,
   handles: [...accountEventTypes, ...copierEventTypes, ...projectEventTypes, ...apiKeyEventTypes, ...featureEventTypes, ...riskLimitEventTypes, 'ProtectionReset', 'TradeRequested'],
   tables: ['audit_logs'],
   async createTables(db, schema) {
