@@ -29,7 +29,7 @@ const collect = (schema: TSchema, components: Record<string, Json>): Json => {
 
 const parametersOf = (spec: RouteSpec, components: Record<string, Json>): Json[] => {
   const params: Json[] = [];
-  const add = (where: 'path' | 'query', object: TSchema | undefined) => {
+  const add = (where: 'path' | 'query' | 'header', object: TSchema | undefined) => {
     const props = (object as { properties?: Record<string, TSchema> } | undefined)?.properties ?? {};
     const required = new Set((object as { required?: string[] } | undefined)?.required ?? []);
     for (const [name, schema] of Object.entries(props)) {
@@ -45,6 +45,7 @@ const parametersOf = (spec: RouteSpec, components: Record<string, Json>): Json[]
   };
   add('path', spec.params);
   add('query', spec.query);
+  add('header', spec.headers);
   return params;
 };
 
@@ -53,7 +54,7 @@ export const buildOpenApi = (specs: readonly RouteSpec[], version: string): Json
   const paths: Record<string, Record<string, Json>> = {};
   for (const spec of specs) {
     const responses: Record<string, Json> = {};
-    const generic = { ...(spec.body ? errorResponses(413, 415) : {}), ...errorResponses(500), ...spec.responses };
+    const generic = { ...(spec.body ? errorResponses(413, 415) : {}), ...errorResponses(500, 503), ...spec.responses };
     for (const [status, r] of Object.entries(generic) as [string, ResponseSpec][]) {
       const out: Record<string, Json> = { description: r.description };
       if (r.schema) out.content = { [r.contentType ?? 'application/json']: { schema: collect(r.schema, components) } };

@@ -55,6 +55,8 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   readonly description?: string;
   readonly params?: TObject;
   readonly query?: TObject;
+  /** Request headers the handler reads (Idempotency-Key): documented in the OpenAPI document; the handler checks them. */
+  readonly headers?: TObject;
   readonly body?: TSchema;
   readonly bodyRequired?: boolean;
   readonly responses: Readonly<Record<number, ResponseSpec>>;

@@ -31,6 +31,7 @@ import { ApiError } from '../errors.js';
 import type { Caller, HandlerInput, Routes } from '../route.js';
 import { type Services, settle } from '../services.js';
 import { ErrorDTO, errorResponses } from '../shared/schemas.js';
+import { claimIdempotencyKey, IdempotencyKeyHeader, idempotencyKeyOf, requestFingerprint } from './idempotency.js';
 import {
   AccountInformationDTO,
   DeleteQuery,
@@ -56,6 +57,18 @@ const tradingErrors = {
   ...errorResponses(400, 401, 404, 409),
   409: { description: 'the account is deleted ([ACCOUNT_DELETED]), not started ([ACCOUNT_NOT_ACTIVE]), not connected ([ACCOUNT_NOT_CONNECTED]), trading is disabled ([TRADING_DISABLED]), or the broker refused: [NOT_ENOUGH_MONEY], [MARKET_CLOSED]', schema: ErrorDTO },
 };
+
+/** The trading requests that take an Idempotency-Key. */
+const keyedErrors = {
+  ...tradingErrors,
+  422: { description: 'the Idempotency-Key was used on this account for another request ([IDEMPOTENCY_KEY_REUSED]); nothing was done', schema: ErrorDTO },
+};
+
+/** A trading request's client order id, and the fingerprint to record when an Idempotency-Key named it. */
+interface RequestIdentity {
+  readonly requestId: string;
+  readonly fingerprint: string | null;
+}
 
 export const positionView = (item: VenuePosition): PositionView => {
   const common = {
@@ -133,9 +146,10 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
   };
 
   /** Records who asked for what, before the venue hears of it. */
-  const requested = async (input: HandlerInput<{ accountId: string }, unknown, unknown>, requestId: string, request: TradeRequest) => {
+  const requested = async (input: HandlerInput<{ accountId: string }, unknown, unknown>, { requestId, fingerprint }: RequestIdentity, request: TradeRequest) => {
     const { accountId } = input.params;
     const metadata = eventMetadataOf(commandMetadata(services, input.context));
+    if (fingerprint !== null) await claimIdempotencyKey(services.store, { requestId, accountId, fingerprint, at: String(metadata.receivedAt) }, metadata);
     await services.store.appendToStream(
       positionsStream(accountId),
       { id: uuidv5(`${requestId}/requested`, IDEMPOTENCY_NAMESPACE), type: 'TradeRequested', data: { accountId, at: metadata.receivedAt, requestId, request }, metadata },
@@ -176,12 +190,18 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
     await settle(services);
   };
 
-  /** The client order id: from Idempotency-Key when given (a retried request places nothing twice), else new. */
-  const requestIdOf = (input: HandlerInput<{ accountId: string }, unknown, unknown>): string => {
-    const key = input.req.header('idempotency-key');
-    if (key === undefined) return randomUUID();
-    if (!/^[\x21-\x7e]{1,128}$/.test(key)) throw new ApiError(400, '[VALIDATION_FAILED]', 'Idempotency-Key must be 1 to 128 visible ASCII characters');
-    return uuidv5(`${input.params.accountId}/${key}`, IDEMPOTENCY_NAMESPACE);
+  /**
+   * The client order id: from Idempotency-Key when given (a retried request places nothing twice), else
+   * new. Call it after every check that can refuse the request: `requested` then records the key's use.
+   */
+  const requestIdOf = (input: HandlerInput<{ accountId: string }, unknown, unknown>): RequestIdentity => {
+    const key = idempotencyKeyOf(input.req.header('idempotency-key'));
+    if (key === null) return { requestId: randomUUID(), fingerprint: null };
+    const { method } = input.req;
+    return {
+      requestId: uuidv5(`${input.params.accountId}/${key}`, IDEMPOTENCY_NAMESPACE),
+      fingerprint: requestFingerprint({ method, path: input.context.path ?? input.req.path, query: input.query, body: input.body }),
+    };
   };
 
   /** PositionRequestDTO as a venue order: relative stops resolved, expiry from pendingExpirySeconds. */
@@ -251,6 +271,7 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
       summary,
       description,
       params: AccountIdParams,
+      headers: IdempotencyKeyHeader,
       body: PositionRequestDTO,
       bodyRequired: true,
       responses: {
@@ -258,14 +279,15 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
           description: async ? 'accepted; the outcome shows in positions and logs' : 'filled (market) or placed (pending)',
           headers: async ? undefined : { 'X-Position-Id': { description: 'the id of the position or pending order', schema: Type.String() } },
         },
-        ...tradingErrors,
+        ...keyedErrors,
       },
       async handler(input) {
         const { params, caller, body } = input;
         const { account, connection } = await session(caller, params.accountId, true);
-        const requestId = requestIdOf(input);
         const { order, expiry } = await orderOf(account.account_type_id, connection, body);
-        const metadata = await requested(input, requestId, openRequest(body, order, expiry, async));
+        const identity = requestIdOf(input);
+        const { requestId } = identity;
+        const metadata = await requested(input, identity, openRequest(body, order, expiry, async));
         const place = () => atVenue(params.accountId, requestId, metadata, () => connection.placeOrder(order, requestId));
         if (async) {
           place().then(() => recorded(params.accountId), () => undefined).catch((error: unknown) => services.log.error('an order failed', error));
@@ -278,7 +300,7 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
       },
     });
   placing('/accounts/{accountId}/positions', 'openPosition', 'Open a position or place a pending order', false,
-    'Answers once the broker filled or placed it (204, X-Position-Id says which) or refused it (4xx, nothing placed). An Idempotency-Key header makes a retry safe: the same key on the same account places once and answers the same.');
+    'Answers once the broker filled or placed it (204, X-Position-Id says which) or refused it (4xx, nothing placed). An Idempotency-Key header makes a retry safe: the same key on the same account with the same body places once and answers the same; the same key with another body (or on another trading operation) gives 422 [IDEMPOTENCY_KEY_REUSED] and places nothing.');
   placing('/accounts/{accountId}/orders', 'sendOrder', 'Send an order without waiting for the broker', true,
     'Answers 204 at once after the checks that need no broker (account state, body, relativeTpSl); the broker\'s answer shows in GET .../positions, and a refusal in GET .../logs as an Error entry. Idempotency-Key as for POST .../positions.');
 
@@ -291,14 +313,16 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
     description:
       'Positions: a lower volume closes the difference (partial close; what remains must be at least the symbol\'s minimum), stop loss and take profit move or (null) go; the open price cannot change (400 [INVALID_PRICE]). Pending orders: volume, open price, stop loss and take profit all change. Unknown id: 404 [POSITION_NOT_FOUND].',
     params: PositionParams,
+    headers: IdempotencyKeyHeader,
     body: PositionUpdateDTO,
     bodyRequired: true,
-    responses: { 204: { description: 'changed' }, ...tradingErrors },
+    responses: { 204: { description: 'changed' }, ...keyedErrors },
     async handler(input) {
       const { params, caller, body } = input;
       const { connection } = await session(caller, params.accountId, true);
-      const requestId = requestIdOf(input as never);
-      const metadata = await requested(input as never, requestId, { action: 'modify', positionId: params.positionId, ...body });
+      const identity = requestIdOf(input as never);
+      const { requestId } = identity;
+      const metadata = await requested(input as never, identity, { action: 'modify', positionId: params.positionId, ...body });
       await atVenue(params.accountId, requestId, metadata, () => connection.modifyPosition(params.positionId, body, requestId));
       await recorded(params.accountId);
       return { status: 204 };
@@ -314,15 +338,17 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
     description: 'pendingOnly=false (default) closes a live position or cancels a pending order; pendingOnly=true cancels only a pending order and leaves a filled position untouched (204, nothing done). Unknown id: 404 [POSITION_NOT_FOUND].',
     params: PositionParams,
     query: DeleteQuery,
-    responses: { 204: { description: 'closed, cancelled, or (pendingOnly on a position) left alone' }, ...tradingErrors },
+    headers: IdempotencyKeyHeader,
+    responses: { 204: { description: 'closed, cancelled, or (pendingOnly on a position) left alone' }, ...keyedErrors },
     async handler(input) {
       const { params, caller, query } = input;
       const { connection } = await session(caller, params.accountId, true);
       const item = (await connection.positions()).find((p) => p.id === params.positionId);
       if (!item) throw new ApiError(404, '[POSITION_NOT_FOUND]', `no open position or pending order ${params.positionId}`);
       if (item.kind === 'position' && query.pendingOnly) return { status: 204 };
-      const requestId = requestIdOf(input as never);
-      const metadata = await requested(input as never, requestId, { action: 'close', positionId: params.positionId, pendingOnly: query.pendingOnly ?? false });
+      const identity = requestIdOf(input as never);
+      const { requestId } = identity;
+      const metadata = await requested(input as never, identity, { action: 'close', positionId: params.positionId, pendingOnly: query.pendingOnly ?? false });
       await atVenue<unknown>(params.accountId, requestId, metadata, () =>
         item.kind === 'order' ? connection.cancelOrder(item.id, requestId) : connection.closePosition(item.id, undefined, requestId));
       await recorded(params.accountId);
@@ -343,7 +369,7 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
       const { params, caller } = input;
       const { connection } = await session(caller, params.accountId, true);
       const requestId = randomUUID();
-      const metadata = await requested(input, requestId, { action: 'closeAll' });
+      const metadata = await requested(input, { requestId, fingerprint: null }, { action: 'closeAll' });
       const failures: { positionId: string; error: string; message: string }[] = [];
       for (const item of await connection.positions()) {
         try {
