@@ -50,7 +50,8 @@ export interface ApiKeysTable {
   key_type: string;
   name: string;
   key_hash: string;
-  key_prefix: string;
+  /** null: a value the operator chose (BOOTSTRAP_API_KEY), none of which is shown. */
+  key_prefix: string | null;
   expires_at: Timestamp | null;
   revoked_at: Timestamp | null;
   revoked_reason: string | null;

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { AccessPolicy } from '../../domain/apiKey/accessPolicy.js';
+import type { RevocationReason } from '../../domain/apiKey/events.js';
 import type { ApiKeysTable } from '../../projections/schema.js';
 
 const iso = (value: Date | string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
@@ -18,7 +19,7 @@ export const toApiKeyDTO = (row: Selectable<ApiKeysTable>, lastUsedAt: Date | st
     keyPrefix: row.key_prefix,
     expiresAt: iso(row.expires_at),
     revokedAt: iso(row.revoked_at),
-    revokedReason: (row.revoked_reason ?? null) as 'REVOKED' | 'REPLACED_BY_NEW_AI_KEY' | null,
+    revokedReason: (row.revoked_reason ?? null) as RevocationReason | null,
     lastUsedAt: iso(lastUsedAt),
     rotatedAt: iso(row.rotated_at),
     created: iso(row.created)!,

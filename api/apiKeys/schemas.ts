@@ -87,10 +87,14 @@ const apiKeyProperties = {
   projectId: Uuid,
   accountId: Nullable(Uuid),
   keyType: KeyType,
-  keyPrefix: Type.String({ description: 'the first characters of the key value, to recognise it; the value itself is shown only when issued or rotated' }),
+  keyPrefix: Nullable(Type.String({
+    description: 'the first characters of a value the service generated, to recognise it; null for a value the operator chose (BOOTSTRAP_API_KEY). The value itself is shown only when issued or rotated',
+  })),
   expiresAt: Nullable(IsoDateTime),
   revokedAt: Nullable(IsoDateTime),
-  revokedReason: Nullable(Type.Union([Type.Literal('REVOKED'), Type.Literal('REPLACED_BY_NEW_AI_KEY')])),
+  revokedReason: Nullable(Type.Union([Type.Literal('REVOKED'), Type.Literal('REPLACED_BY_NEW_AI_KEY'), Type.Literal('REPLACED_BY_NEW_BOOTSTRAP_KEY')], {
+    description: 'REVOKED: by a request; REPLACED_BY_NEW_AI_KEY: another key became the AI key; REPLACED_BY_NEW_BOOTSTRAP_KEY: the service started with another BOOTSTRAP_API_KEY',
+  })),
   lastUsedAt: Nullable(Type.String({ format: 'date-time', description: 'last successful authentication, updated at most once per minute' })),
   rotatedAt: Nullable(IsoDateTime),
   created: IsoDateTime,

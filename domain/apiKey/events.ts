@@ -1,12 +1,16 @@
 // Events of the API key aggregate (stream `apiKey-<id>`). The key value itself is never stored: only
-// its SHA-256 hash and a short prefix that helps a person recognise it. Every change to a key is one of
+// its SHA-256 hash and, for a value the service generated, a short prefix that helps a person recognise
+// it (a value the operator chose, BOOTSTRAP_API_KEY, may be a guessable word: none of it is kept). Every change to a key is one of
 // these events; only lastUsedAt, usage telemetry rather than a change, lives outside the stream.
 import type { AccessPolicy } from './accessPolicy.js';
 
 export type ApiKeyLevel = 'PROJECT' | 'ACCOUNT';
 export type ApiKeyType = 'INTEGRATION' | 'AI';
-/** Why a key was revoked: by a request, or because another key of the project became the AI key. */
-export type RevocationReason = 'REVOKED' | 'REPLACED_BY_NEW_AI_KEY';
+/**
+ * Why a key was revoked: by a request, because another key of the project became the AI key, or
+ * because the service started with another BOOTSTRAP_API_KEY.
+ */
+export type RevocationReason = 'REVOKED' | 'REPLACED_BY_NEW_AI_KEY' | 'REPLACED_BY_NEW_BOOTSTRAP_KEY';
 
 export type ApiKeyEvent =
   | {
@@ -19,7 +23,8 @@ export type ApiKeyEvent =
         keyType: ApiKeyType;
         name: string;
         keyHash: string;
-        keyPrefix: string;
+        /** null: the operator chose the value (BOOTSTRAP_API_KEY). */
+        keyPrefix: string | null;
         expiresAt: string | null;
         at: string;
       };

@@ -25,3 +25,11 @@ export const countActiveProjectKeys = async (db: Kysely<ReadModels>, projectId: 
     .executeTakeFirstOrThrow();
   return Number(row.n);
 };
+
+/**
+ * The project's live project-level keys whose value the operator chose (no prefix shown): the keys
+ * BOOTSTRAP_API_KEY made, the current one and any it replaced.
+ */
+export const listLiveOperatorKeys = (db: Kysely<ReadModels>, projectId: string) =>
+  db.selectFrom('api_keys').select(['id', 'key_hash']).where('project_id', '=', projectId).where('level', '=', 'PROJECT')
+    .where('key_prefix', 'is', null).where('revoked_at', 'is', null).orderBy('created').orderBy('id').execute();

@@ -83,7 +83,7 @@ describe('audit logs end to end', () => {
     await write('DELETE', `/accounts/${b}`);
     await write('POST', '/accounts', { body: validAccount({ alias: 'Elsewhere' }), key: OTHER_KEY });
 
-    const issued = (await projectLogs('?limit=1000')).find((l) => l.action === 'ApiKeyIssued' && l.changes.keyPrefix === TEST_KEY.slice(0, 7));
+    const issued = (await projectLogs('?limit=1000')).find((l) => l.action === 'ApiKeyIssued' && l.changes.name === 'bootstrap key (BOOTSTRAP_API_KEY)');
     expect(issued, 'the ApiKeyIssued entry of the test key').not.to.equal(undefined);
     testKeyId = issued!.changes.apiKeyId as string;
   });
