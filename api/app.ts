@@ -8,6 +8,7 @@ import { approvalRoutes } from './approvals/routes.js';
 import { corsForKey, corsPreflight } from './apiKeys/cors.js';
 import { apiKeyRoutes } from './apiKeys/routes.js';
 import { auditLogRoutes } from './auditLogs/routes.js';
+import { databaseGate, databaseUnavailable, loadShedding } from './availability.js';
 import { authenticate } from './auth.js';
 import { copierRoutes } from './copiers/routes.js';
 import { featureRoutes } from './features/routes.js';
@@ -22,6 +23,7 @@ import { API_PREFIX, buildOpenApi } from './openapi.js';
 import { type Caller, Routes } from './route.js';
 import type { Services } from './services.js';
 import { typeRoutes } from './types/routes.js';
+import { isDatabaseUnavailable } from '../store/recovery.js';
 
 export const INTERFACE_VERSION = '1.2.6';
 
@@ -60,6 +62,9 @@ export const createApp = (services: Services): express.Express => {
   api.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });
+  // Bounded queues before any work, then 503 at once while the database is down.
+  api.use(loadShedding());
+  api.use(databaseGate(services.health));
   // A preflight carries no key: see apiKeys/cors.ts for how per-key origins work.
   api.use(corsPreflight);
   api.use(authenticate(services));
@@ -73,6 +78,15 @@ export const createApp = (services: Services): express.Express => {
   app.use(API_PREFIX, api);
   app.use(methodNotAllowed(routes, API_PREFIX));
   app.use(notFoundHandler);
-  app.use(errorHandler((m, e) => services.log.error(m, e)));
+  app.use(
+    errorHandler(
+      (m, e) => services.log.error(m, e),
+      (e) => {
+        if (!isDatabaseUnavailable(e)) return null;
+        services.health.observe(e);
+        return databaseUnavailable(services.health);
+      },
+    ),
+  );
   return app;
 };

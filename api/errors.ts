@@ -57,9 +57,10 @@ export const errorBody = (error: ApiError) =>
     : { error: error.code, message: error.message, details: error.details };
 
 export const errorHandler =
-  (log: (message: string, error: unknown) => void): ErrorRequestHandler =>
+  (log: (message: string, error: unknown) => void, unavailable?: (error: unknown) => ApiError | null): ErrorRequestHandler =>
   (error, req, res, _next) => {
-    const apiError = toApiError(error);
+    // A lost database connection is the database's state, not a defect: 503 with Retry-After.
+    const apiError = toApiError(error) ?? unavailable?.(error) ?? null;
     if (res.headersSent) return;
     if (apiError) {
       res.set(apiError.headers).status(apiError.status).json(errorBody(apiError));

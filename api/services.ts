@@ -6,6 +6,7 @@ import type { ProjectionRunner } from '../projections/runner.js';
 import type { ReadModels } from '../projections/schema.js';
 import { type DomainEvent, handleCommand, type HandledCommand } from '../store/commandHandler.js';
 import type { EventStore } from '../store/port.js';
+import type { DatabaseHealth } from '../store/postgres/health.js';
 import type { CopyEngine } from '../engine/copy/engine.js';
 import type { AccountConnections } from '../engine/venues/connections.js';
 import type { VenueHost } from '../engine/venues/host.js';
@@ -31,6 +32,8 @@ export interface Services {
   readonly outbox: Outbox;
   /** Queued asynchronous account creations (POST /accounts with callbackUrl). */
   readonly accountCreations: AccountCreationQueue;
+  /** Whether the database can be reached (503 [DATABASE_UNAVAILABLE] while it cannot). */
+  readonly health: DatabaseHealth;
 }
 
 export const commandMetadata = (services: Services, context: RequestContext): CommandMetadata => ({

@@ -13,22 +13,19 @@ import {
   type Subscription,
 } from '../store/port.js';
 import { bufferedBatches } from '../store/batches.js';
+import { Recovery, type RecoveryLog } from '../store/recovery.js';
 import { generationSchema, type Projection } from './projection.js';
 import { applyEvents, rebuildProjections } from './rebuild.js';
 import type { ReadModels } from './schema.js';
 
 const MAX_BATCH = 500;
-const RETRY_MS = 1000;
 
 class Restart extends Error {}
 
 const earlier = (a: Position | null, b: Position | null): boolean =>
   a === null ? b !== null : b !== null && comparePositions(a, b) < 0;
 
-export interface RunnerLog {
-  info(message: string): void;
-  error(message: string, error: unknown): void;
-}
+export type RunnerLog = RecoveryLog;
 
 export class ProjectionRunner extends EventEmitter {
   private cursor: Position | null = null;
@@ -106,19 +103,20 @@ export class ProjectionRunner extends EventEmitter {
   }
 
   private async run(): Promise<void> {
+    const recovery = new Recovery('the projection runner', this.log, { action: 'resubscribes from its checkpoint' });
     while (!this.stopped) {
       const subscription = this.store.subscribeToAll({ fromPosition: this.cursor ?? 'start' });
       this.subscription = subscription;
+      subscription.on('caughtUp', () => recovery.succeeded());
       try {
-        await this.consume(subscription);
+        await this.consume(subscription, recovery);
       } catch (error) {
         if (this.stopped) break;
         if (error instanceof Restart) {
-          this.cursor = await this.lowestCheckpoint();
+          this.cursor = await this.lowestCheckpoint().catch(() => this.cursor);
           continue;
         }
-        this.log.error('projection runner failed; retrying', error);
-        await new Promise((r) => setTimeout(r, RETRY_MS));
+        await recovery.failed(error, () => this.stopped);
         this.cursor = await this.lowestCheckpoint().catch(() => this.cursor);
       } finally {
         await subscription.unsubscribe();
@@ -126,8 +124,11 @@ export class ProjectionRunner extends EventEmitter {
     }
   }
 
-  private async consume(subscription: Subscription): Promise<void> {
-    for await (const batch of bufferedBatches(subscription, MAX_BATCH, () => this.stopped)) await this.applyBatch(batch);
+  private async consume(subscription: Subscription, recovery: Recovery): Promise<void> {
+    for await (const batch of bufferedBatches(subscription, MAX_BATCH, () => this.stopped)) {
+      await this.applyBatch(batch);
+      recovery.succeeded();
+    }
   }
 
   private async applyBatch(batch: readonly RecordedEvent[]): Promise<void> {

@@ -16,6 +16,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { AccountSettings } from '../../domain/account/events.js';
 import type { RequestContext } from '../../domain/shared/command.js';
 import { migrateOwnTables } from '../../store/postgres/schema.js';
+import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 import type { Outbox } from '../../engine/delivery/outbox.js';
 import { Waker } from '../../engine/delivery/waker.js';
 import { creationLock } from './create.js';
@@ -80,23 +81,26 @@ export interface QueueDeps {
   readonly db: AnyDb;
   readonly outbox: Outbox;
   readonly clock: () => Date;
-  readonly log: { warn(message: string): void; error(message: string, error: unknown): void };
+  readonly log: RecoveryLog;
 }
 
 const POLL_MS = 1000;
-const RETRY_MS = 1000;
 const MAX_PROJECTS_AT_ONCE = 2;
 const CLEANUP_EVERY_MS = 60_000;
 
 export class AccountCreationQueue {
   private stopped = true;
+  /** Failures of a project's creations: logged once per run of failures, retried with backoff. */
+  private readonly projects: Recovery;
   private loop: Promise<void> | null = null;
   private process: ((row: AsyncRequestRow) => Promise<Outcome>) | null = null;
   private readonly working = new Map<string, Promise<void>>();
   private readonly waker = new Waker();
   private lastCleanup = 0;
 
-  constructor(private readonly deps: QueueDeps) {}
+  constructor(private readonly deps: QueueDeps) {
+    this.projects = new Recovery('async account creation', deps.log, { action: 'tries the request again' });
+  }
 
   static migrate(db: AnyDb): Promise<void> {
     return migrateOwnTables(db, migrations, 'account_creation_migrations');
@@ -164,7 +168,9 @@ export class AccountCreationQueue {
   }
 
   private async run(): Promise<void> {
+    const recovery = new Recovery('the async account creation queue', this.deps.log, { action: 'looks for queued creations again' });
     while (!this.stopped) {
+      let waitMs = POLL_MS;
       try {
         if (this.deps.clock().getTime() - this.lastCleanup > CLEANUP_EVERY_MS) await this.cleanup();
         const pending = await sql<{ project_id: string }>`SELECT DISTINCT project_id FROM account_creation_requests
@@ -172,17 +178,18 @@ export class AccountCreationQueue {
         for (const { project_id: projectId } of pending.rows) {
           if (this.working.has(projectId) || this.working.size >= MAX_PROJECTS_AT_ONCE) continue;
           const work = this.workProject(projectId)
-            .catch((error: unknown) => this.deps.log.error(`async account creation of project ${projectId} failed; retrying`, error))
+            .then(() => this.projects.succeeded(), (error: unknown) => void this.projects.noted(error))
             .finally(() => {
               this.working.delete(projectId);
               this.wake();
             });
           this.working.set(projectId, work);
         }
+        recovery.succeeded();
       } catch (error) {
-        this.deps.log.error('async account creation queue pass failed; retrying', error);
+        waitMs = Math.max(POLL_MS, recovery.noted(error));
       }
-      if (!this.stopped) await this.waker.sleep(POLL_MS);
+      if (!this.stopped) await this.waker.sleep(waitMs);
     }
   }
 
@@ -210,8 +217,7 @@ export class AccountCreationQueue {
             // Not a refusal of the request (those are FAILED outcomes) but trouble of our own: retry until the spec's 300 s.
             const startedAt = new Date(row.started_at ?? row.created).getTime();
             if (this.deps.clock().getTime() - startedAt < MAX_DURATION_MS) {
-              this.deps.log.error(`async account creation ${row.request_id} failed; retrying`, error);
-              await new Promise((r) => setTimeout(r, RETRY_MS));
+              await this.projects.failed(error, () => this.stopped);
               continue;
             }
             outcome = { status: 'FAILED', error: { error: '[ACCOUNT_CREATION_FAILED]', message: 'the account could not be created in time; try again' } };

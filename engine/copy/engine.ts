@@ -37,6 +37,7 @@ import {
   type Subscription,
 } from '../../store/port.js';
 import { StreamNotFoundError } from '../../store/errors.js';
+import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 import type { AccountConnections } from '../venues/connections.js';
 import { orderData, positionData } from '../venues/recorder.js';
 import { approvalOfDeferral, decidedApprovals } from './approvals.js';
@@ -56,15 +57,11 @@ const TICK_MS = 1000;
 const MANAGEMENT_FAILURE_QUIET_MS = 10 * 60_000;
 /** The `$all` position a non-store source carries: it marks nothing handled. */
 const NO_POSITION = '0:0';
-const FAILURE_RETRY_MS = 1000;
 /** Copiers of one master handled at once for one event. */
 const FAN_OUT_CONCURRENCY = 32;
 const READ_MODEL_WAIT_MS = 5000;
 
-export interface EngineLog {
-  info(message: string): void;
-  error(message: string, error: unknown): void;
-}
+export type EngineLog = RecoveryLog;
 
 export interface CopyEngineDeps {
   readonly store: EventStore;
@@ -128,6 +125,8 @@ const STATE_EVENTS: ReadonlySet<string> = new Set(['PositionClosed', 'PositionPa
 export class CopyEngine {
   private readonly inputs: CopyInputs;
   private readonly retries$ = new Subject<Work>();
+  /** Failures of routing and handling: logged once per run of failures, retried with backoff. */
+  private readonly handling: Recovery;
   private subscription: Subscription | null = null;
   private pipeline: RxSubscription | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
@@ -156,6 +155,7 @@ export class CopyEngine {
 
   constructor(private readonly deps: CopyEngineDeps) {
     this.inputs = new CopyInputs(deps.db, deps.connections, deps.clock);
+    this.handling = new Recovery('copy engine handling', deps.log, { action: 'tries the same event again' });
   }
 
   static async migrate(db: Kysely<ReadModels>): Promise<void> {
@@ -171,24 +171,8 @@ export class CopyEngine {
     let resumeFrom: Position | 'start' = head ?? 'start';
     if (saved.rows[0]) resumeFrom = positionFromString(saved.rows[0].position);
     else if (head) await this.saveCheckpoint(positionToString(head));
-    this.subscription = this.deps.store.subscribeToAll({
-      fromPosition: resumeFrom,
-      filter: { streamNamePrefixes: [POSITIONS_STREAM_PREFIX, COPIER_STREAM_PREFIX] },
-    });
-    const storeEvents$ = new Observable<RecordedEvent>((subscriber) => {
-      const subscription = this.subscription!;
-      (async () => {
-        try {
-          for await (const { event } of subscription) subscriber.next(event);
-          subscriber.complete();
-        } catch (error) {
-          if (this.stopped) subscriber.complete();
-          else subscriber.error(error);
-        }
-      })();
-    });
     this.pipeline = merge(
-      storeEvents$.pipe(
+      this.storeEvents(resumeFrom).pipe(
         concatMap((recorded) => from(this.route(recorded))),
         filter((work): work is Work => work !== null),
       ),
@@ -198,10 +182,13 @@ export class CopyEngine {
         groupBy((work) => work.group),
         mergeMap((group$) => group$.pipe(concatMap((work) => from(this.process(work))))),
       )
-      .subscribe({ error: (error: unknown) => this.deps.log.error('the copy engine stopped', error) });
+      // route and process retry their own failures; this would be a defect of the pipeline itself.
+      .subscribe({ error: (error: unknown) => this.deps.log.error('the copy engine pipeline failed; copying has stopped until a restart', error) });
     await this.scheduleRetries();
+    const ticks = new Recovery('the copy engine tick (deferrals, management)', this.deps.log, { action: 'runs at the next tick' });
     this.tickTimer = setInterval(() => {
-      if (!this.stopped) this.tick().catch((error: unknown) => this.deps.log.error('copy engine tick failed', error));
+      if (this.stopped) return;
+      this.tick().then(() => ticks.succeeded(), (error: unknown) => ticks.noted(error));
     }, this.deps.tickMs ?? TICK_MS);
     this.tickTimer.unref();
   }
@@ -213,6 +200,41 @@ export class CopyEngine {
     await this.subscription?.unsubscribe();
     this.pipeline?.unsubscribe();
     await this.flushCheckpoint();
+  }
+
+  /**
+   * The positions-* and copier-* events of `$all` after `resumeFrom`. A subscription that fails (a
+   * dropped connection, a restarted server) is taken up again after the last event it delivered, with
+   * backoff; what was delivered is handled already or in the pipeline, so nothing is read twice or lost.
+   */
+  private storeEvents(resumeFrom: Position | 'start'): Observable<RecordedEvent> {
+    return new Observable<RecordedEvent>((subscriber) => {
+      const recovery = new Recovery('the copy engine', this.deps.log, { action: 'resubscribes from the last event it read' });
+      let after = resumeFrom;
+      (async () => {
+        while (!this.stopped) {
+          const subscription = this.deps.store.subscribeToAll({
+            fromPosition: after,
+            filter: { streamNamePrefixes: [POSITIONS_STREAM_PREFIX, COPIER_STREAM_PREFIX] },
+          });
+          this.subscription = subscription;
+          subscription.on('caughtUp', () => recovery.succeeded());
+          try {
+            for await (const { event } of subscription) {
+              after = event.position;
+              recovery.succeeded();
+              subscriber.next(event);
+            }
+          } catch (error) {
+            if (this.stopped) break;
+            await recovery.failed(error, () => this.stopped);
+          } finally {
+            await subscription.unsubscribe();
+          }
+        }
+        subscriber.complete();
+      })();
+    });
   }
 
   /** Resolves once every store event read so far is handled (for specs and benchmarks). */
@@ -239,9 +261,23 @@ export class CopyEngine {
 
   // ------------------------------------------------------------------ routing
 
+  /** Routes an event, trying again while what it reads cannot be read (the event stays in order). */
   private async route(recorded: RecordedEvent): Promise<Work | null> {
     const tracked: Tracked = { recorded, done: false };
     this.inFlight.push(tracked);
+    for (;;) {
+      try {
+        const work = await this.routeOnce(recorded, tracked);
+        this.handling.succeeded();
+        return work;
+      } catch (error) {
+        if (this.stopped) return null;
+        await this.handling.failed(error, () => this.stopped);
+      }
+    }
+  }
+
+  private async routeOnce(recorded: RecordedEvent, tracked: Tracked): Promise<Work | null> {
     const skip = (): null => {
       this.finish(tracked);
       return null;
@@ -281,10 +317,10 @@ export class CopyEngine {
         else if (work.kind === 'deferral') await this.handleDeferral(work.deferralId);
         else await this.handleManagement(work.copierId);
         break;
+        this.handling.succeeded();
       } catch (error) {
         if (this.stopped) return;
-        this.deps.log.error('copy engine: handling failed; trying again', error);
-        await new Promise((r) => setTimeout(r, FAILURE_RETRY_MS));
+        await this.handling.failed(error, () => this.stopped);
       }
     }
     if (work.kind === 'master' || work.kind === 'copier') {
@@ -668,12 +704,13 @@ export class CopyEngine {
 
   private async scheduleRetries(): Promise<void> {
     const interval = this.deps.retryIntervalMs ?? RETRY_INTERVAL_MS;
+    const recovery = new Recovery('scheduling open retries', this.deps.log, { action: 'runs at the next interval' });
     const tick = async () => {
       const due = await this.deps.db.selectFrom('copy_retries').select(['client_order_id', 'master_account_id']).execute();
       for (const row of due) this.schedule({ kind: 'retry', group: row.master_account_id, clientOrderId: row.client_order_id });
     };
     this.retryTimer = setInterval(() => {
-      if (!this.stopped) tick().catch((error: unknown) => this.deps.log.error('scheduling open retries failed', error));
+      if (!this.stopped) tick().then(() => recovery.succeeded(), (error: unknown) => recovery.noted(error));
     }, interval);
     this.retryTimer.unref();
   }

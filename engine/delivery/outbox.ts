@@ -15,6 +15,7 @@
 // every other one back; and for webhooks, the authentication of each attempt (the sealed secret,
 // unsealed only for the attempt; the signature covers the attempt's own timestamp).
 import { type Kysely, type Migration, sql } from 'kysely';
+import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 import { migrateOwnTables } from '../../store/postgres/schema.js';
 import { attemptHeaders, type AttemptAuthentication } from '../../domain/webhook/headers.js';
 import { type AttemptResult, postJson } from './httpSender.js';
@@ -144,7 +145,7 @@ export interface WebhookDeliveryRow {
 
 export interface OutboxDeps {
   readonly db: AnyDb;
-  readonly log: { warn(message: string): void; error(message: string, error: unknown): void };
+  readonly log: RecoveryLog;
   readonly allowPrivateOutbound: boolean;
   /** Decrypts `sealed` (the credential cipher). */
   readonly unseal: (ciphertext: string) => string;
@@ -241,6 +242,7 @@ export class Outbox {
   }
 
   private async run(): Promise<void> {
+    const recovery = new Recovery('the delivery outbox', this.deps.log, { action: 'looks for due deliveries again' });
     while (!this.stopped) {
       let waitMs = IDLE_POLL_MS;
       try {
@@ -254,8 +256,9 @@ export class Outbox {
         }
         if (claimed.length === 0) waitMs = await this.untilNextDue();
         else waitMs = 0;
+        recovery.succeeded();
       } catch (error) {
-        this.deps.log.error('delivery outbox pass failed; retrying', error);
+        waitMs = recovery.noted(error);
       }
       if (waitMs > 0 && !this.stopped) await this.waker.sleep(waitMs);
     }

@@ -32,6 +32,7 @@ import { StreamNotFoundError, WrongExpectedVersionError } from '../../store/erro
 import { type EventStore, type Position, START } from '../../store/port.js';
 import type { AccountConnections } from '../venues/connections.js';
 import { type HistoryEntry, VenueError, type VenueConnection } from '../venues/port.js';
+import { isDatabaseUnavailable, Recovery, type RecoveryLog } from '../../store/recovery.js';
 
 /** Fixed forever: the ids of the monitor's events derive from it. */
 export const PROTECTION_EVENT_NAMESPACE = '6b1e0f3a-9d24-4c57-b8a2-2f7c5e1d0a93';
@@ -47,7 +48,7 @@ export interface ProtectionMonitorDeps {
   /** TIME_ZONE. */
   readonly zone: string;
   readonly waitForReadModels: (position: Position, timeoutMs: number) => Promise<boolean>;
-  readonly log: { error(message: string, error: unknown): void };
+  readonly log: RecoveryLog;
 }
 
 interface Cached {
@@ -66,13 +67,17 @@ export class ProtectionMonitor {
   private readonly reportedFailures = new Set<string>();
   private waiting: (() => void)[] = [];
 
-  constructor(private readonly deps: ProtectionMonitorDeps) {}
+  private readonly recovery: Recovery;
+
+  constructor(private readonly deps: ProtectionMonitorDeps) {
+    this.recovery = new Recovery('the protection monitor', deps.log, { action: 'checks again at the next tick' });
+  }
 
   start(): void {
     this.timer = setInterval(() => {
       if (this.running || this.stopped) return;
       this.running = this.tick()
-        .catch((error: unknown) => this.deps.log.error('protection monitor tick failed', error))
+        .then(() => this.recovery.succeeded(), (error: unknown) => void this.recovery.noted(error))
         .finally(() => {
           this.running = null;
         });
@@ -105,6 +110,7 @@ export class ProtectionMonitor {
         if (this.stopped) return;
         await this.check(accountId, rules.get(accountId) ?? []).catch((error: unknown) => {
           if (error instanceof WrongExpectedVersionError) this.cache.delete(accountId);
+          else if (isDatabaseUnavailable(error)) throw error;
           else this.deps.log.error(`protection check of account ${accountId} failed`, error);
         });
       }

@@ -8,6 +8,7 @@ import { DEFAULT_SAMPLE_INTERVAL_SECONDS, samplesStream, type SampleEvent } from
 import type { ReadModels } from '../../projections/schema.js';
 import type { EventStore } from '../../store/port.js';
 import type { AccountConnections } from '../venues/connections.js';
+import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 
 const SAMPLE_NAMESPACE = 'c2d8e5a1-7b44-4f0e-9d3a-51e6b8f0c7d2';
 const TICK_MS = 1000;
@@ -17,7 +18,7 @@ export interface DataCollectorDeps {
   readonly db: Kysely<ReadModels>;
   readonly connections: AccountConnections;
   readonly clock: () => Date;
-  readonly log: { error(message: string, error: unknown): void };
+  readonly log: RecoveryLog;
 }
 
 export class DataCollector {
@@ -26,13 +27,17 @@ export class DataCollector {
   /** Per account, the start of the last interval sampled. */
   private readonly sampled = new Map<string, number>();
 
-  constructor(private readonly deps: DataCollectorDeps) {}
+  private readonly recovery: Recovery;
+
+  constructor(private readonly deps: DataCollectorDeps) {
+    this.recovery = new Recovery('the data collector', deps.log, { action: 'samples again at the next tick' });
+  }
 
   start(): void {
     this.timer = setInterval(() => {
       if (this.running) return;
       this.running = true;
-      this.tick().catch((error: unknown) => this.deps.log.error('data collector tick failed', error)).finally(() => {
+      this.tick().then(() => this.recovery.succeeded(), (error: unknown) => void this.recovery.noted(error)).finally(() => {
         this.running = false;
       });
     }, TICK_MS);

@@ -34,6 +34,7 @@ import { aggregateStream, handleCommand } from '../../store/commandHandler.js';
 import type { EventStore, Position } from '../../store/port.js';
 import type { AccountConnections } from '../venues/connections.js';
 import { VenueError } from '../venues/port.js';
+import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 
 /** Fixed forever: the client ids of a window's closes derive from it. */
 const MAINTENANCE_NAMESPACE = '5b8e2f17-93c4-4d2a-8f61-0c7a9e3d4b25';
@@ -47,7 +48,7 @@ export interface MaintenanceWindowDeps {
   readonly connections: AccountConnections;
   readonly clock: () => Date;
   readonly waitForReadModels: (position: Position, timeoutMs: number) => Promise<boolean>;
-  readonly log: { info(message: string): void; error(message: string, error: unknown): void };
+  readonly log: RecoveryLog;
 }
 
 interface FeatureRow {
@@ -61,13 +62,17 @@ export class MaintenanceWindowRunner {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
 
-  constructor(private readonly deps: MaintenanceWindowDeps) {}
+  private readonly recovery: Recovery;
+
+  constructor(private readonly deps: MaintenanceWindowDeps) {
+    this.recovery = new Recovery('the maintenance window scheduler', deps.log, { action: 'runs again at the next tick' });
+  }
 
   start(tickMs = TICK_MS): void {
     this.timer = setInterval(() => {
       if (this.running) return;
       this.running = true;
-      this.tick().catch((error: unknown) => this.deps.log.error('maintenance windows tick failed', error)).finally(() => {
+      this.tick().then(() => this.recovery.succeeded(), (error: unknown) => void this.recovery.noted(error)).finally(() => {
         this.running = false;
       });
     }, tickMs);

@@ -22,8 +22,8 @@ import type { VenueHost } from './host.js';
 import type { ClosedTrade, HistoryEntry, VenueChange, VenueConnection } from './port.js';
 import { VenueError } from './port.js';
 import { orderData, positionData, positionsEventId, recordChange, tradeData } from './recorder.js';
+import { Recovery } from '../../store/recovery.js';
 
-const APPEND_RETRY_MS = 500;
 
 export interface ConnectionsLog {
   info(message: string): void;
@@ -76,7 +76,12 @@ export class AccountConnections {
   private readonly sessions = new Map<string, Session>();
   private stopped = false;
 
-  constructor(private readonly deps: ConnectionsDeps) {}
+  /** Failures to record venue changes: logged once per run of failures, retried with backoff until recorded. */
+  private readonly recording: Recovery;
+
+  constructor(private readonly deps: ConnectionsDeps) {
+    this.recording = new Recovery('recording venue changes', deps.log, { action: 'records the change again' });
+  }
 
   connection(accountId: string): VenueConnection | null {
     const session = this.sessions.get(accountId);
@@ -194,11 +199,11 @@ export class AccountConnections {
     for (;;) {
       try {
         await this.deps.store.appendToStream(positionsStream(accountId), { id, type: event.type, data: event.data, metadata }, { expectedRevision: 'any' });
+        this.recording.succeeded();
         return;
       } catch (error) {
         if (this.stopped) throw error;
-        this.deps.log.error(`recording ${event.type} of account ${accountId} failed; retrying`, error);
-        await new Promise((r) => setTimeout(r, APPEND_RETRY_MS));
+        await this.recording.failed(error, () => this.stopped);
       }
     }
   }

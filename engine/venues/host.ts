@@ -24,16 +24,14 @@ import type {
 } from './port.js';
 import { type Clock, SimulatedVenue } from './simulated/simulatedVenue.js';
 import { SimulatedVenueStore } from './simulated/venueStore.js';
+import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 
 export const SIMULATED_VENUE_NAME = 'Simulated';
 export const DEMO_BALANCE = 10_000;
 export const DEMO_LEVERAGE = 100;
 const TICK_MS = 1000;
-const SAVE_RETRY_MS = 1000;
 
-export interface VenueHostLog {
-  error(message: string, error: unknown): void;
-}
+export type VenueHostLog = RecoveryLog;
 
 export interface VenueHostOptions {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the venue's tables are not read models
@@ -61,6 +59,7 @@ export class VenueHost {
   private requested = 0;
   private saved = 0;
   private saving: Promise<void> | null = null;
+  private readonly saveFailures: Recovery;
   private waiters: { ticket: number; resolve: () => void }[] = [];
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
@@ -69,7 +68,9 @@ export class VenueHost {
     readonly simulated: SimulatedVenue,
     private readonly store: SimulatedVenueStore,
     private readonly log: VenueHostLog,
-  ) {}
+  ) {
+    this.saveFailures = new Recovery('saving the simulated venue', log, { action: 'saves again' });
+  }
 
   static async start(options: VenueHostOptions): Promise<VenueHost> {
     await SimulatedVenueStore.migrate(options.db);
@@ -83,8 +84,9 @@ export class VenueHost {
     const host = new VenueHost(simulated, store, options.log);
     if (!saved) await host.persist();
     if (options.ticker !== false) {
+      const ticks = new Recovery('the simulated venue ticker', options.log, { action: 'ticks again every second' });
       host.timer = setInterval(() => {
-        host.desk((venue) => venue.tick()).catch((error: unknown) => options.log.error('simulated venue tick failed', error));
+        host.desk((venue) => venue.tick()).then(() => ticks.succeeded(), (error: unknown) => void ticks.noted(error));
       }, TICK_MS);
       host.timer.unref();
     }
@@ -151,10 +153,10 @@ export class VenueHost {
         await this.store.save(this.simulated.name, this.simulated.catalogue(), journal);
         this.simulated.markSaved(journal);
       } catch (error) {
-        this.log.error('saving the simulated venue failed; retrying', error);
-        await new Promise((r) => setTimeout(r, SAVE_RETRY_MS));
+        await this.saveFailures.failed(error);
         continue;
       }
+      this.saveFailures.succeeded();
       this.saved = target;
       const ready = this.waiters.filter((w) => w.ticket <= target);
       this.waiters = this.waiters.filter((w) => w.ticket > target);

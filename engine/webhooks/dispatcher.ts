@@ -17,6 +17,7 @@ import { type FeatureEvent, FEATURE_STREAM_PREFIX, type FeatureSetting } from '.
 import { membersOf } from '../../domain/feature/definition.js';
 import { accountIdOfPositionsStream, POSITIONS_STREAM_PREFIX, type PositionsEvent } from '../../domain/positions/events.js';
 import { backoffScheduleMs } from '../../domain/webhook/backoff.js';
+import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 import { WEBHOOK_FEATURE_TYPE, type WebhookSettings } from '../../domain/webhook/feature.js';
 import { fixedWebhookHeaders, WEBHOOK_EVENT_HEADER, WEBHOOK_ID_HEADER } from '../../domain/webhook/headers.js';
 import { type AccountMetadata, buildWebhookPayload, webhookKindsOf } from '../../domain/webhook/payload.js';
@@ -39,7 +40,6 @@ type AnyDb = Kysely<any>;
 
 const CHECKPOINT = 'webhooks';
 const MAX_BATCH = 200;
-const RETRY_MS = 1000;
 
 const migrations: Record<string, Migration> = {
   '0001_webhook_dispatch': {
@@ -61,7 +61,7 @@ export interface WebhookDispatcherDeps {
   readonly store: EventStore;
   readonly db: AnyDb;
   readonly outbox: Outbox;
-  readonly log: { error(message: string, error: unknown): void };
+  readonly log: RecoveryLog;
   /** Wall clock, for the time a removal cancels pending deliveries. */
   readonly now?: () => Date;
 }
@@ -118,18 +118,19 @@ export class WebhookDispatcher {
   }
 
   private async run(): Promise<void> {
+    const recovery = new Recovery('the webhook dispatcher', this.deps.log, { action: 'resubscribes from its checkpoint' });
     while (!this.stopped) {
       const subscription = this.deps.store.subscribeToAll({
         fromPosition: this.cursor ?? 'start',
         filter: { streamNamePrefixes: [POSITIONS_STREAM_PREFIX, FEATURE_STREAM_PREFIX, ACCOUNT_STREAM_PREFIX_FOR_WEBHOOKS] },
       });
       this.subscription = subscription;
+      subscription.on('caughtUp', () => recovery.succeeded());
       try {
-        await this.consume(subscription);
+        await this.consume(subscription, recovery);
       } catch (error) {
         if (this.stopped) break;
-        this.deps.log.error('webhook dispatcher failed; retrying', error);
-        await new Promise((r) => setTimeout(r, RETRY_MS));
+        await recovery.failed(error, () => this.stopped);
         this.cursor = await this.savedCheckpoint().catch(() => this.cursor);
       } finally {
         await subscription.unsubscribe();
@@ -137,8 +138,11 @@ export class WebhookDispatcher {
     }
   }
 
-  private async consume(subscription: Subscription): Promise<void> {
-    for await (const batch of bufferedBatches(subscription, MAX_BATCH, () => this.stopped)) await this.applyBatch(batch);
+  private async consume(subscription: Subscription, recovery: Recovery): Promise<void> {
+    for await (const batch of bufferedBatches(subscription, MAX_BATCH, () => this.stopped)) {
+      await this.applyBatch(batch);
+      recovery.succeeded();
+    }
   }
 
   private async applyBatch(batch: readonly RecordedEvent[]): Promise<void> {

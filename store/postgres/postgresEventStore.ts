@@ -5,6 +5,8 @@ import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import { v4 as uuidv4, validate as isUuid } from 'uuid';
 import { StreamNotFoundError, TransientAppendError, WrongExpectedVersionError } from '../errors.js';
+import { Backoff } from '../recovery.js';
+import { type ConnectionFaults, createPool } from './pool.js';
 import {
   type AppendExpectedRevision,
   type AppendResult,
@@ -89,19 +91,47 @@ class AppendSignal {
   /** Counts wake-ups, so a reader can tell whether one came while it was reading. */
   generation = 0;
 
-  constructor(private readonly connectionString: string) {}
+  constructor(
+    private readonly connectionString: string,
+    private readonly faults?: ConnectionFaults,
+  ) {}
 
+  /** Connects and listens; while the server cannot be reached it tries again with backoff (subscribers poll meanwhile). */
   async start(): Promise<void> {
-    if (this.closed) return;
+    const backoff = new Backoff(250, 5000);
+    while (!this.closed) {
+      try {
+        await this.listen();
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, backoff.next()).unref());
+      }
+    }
+  }
+
+  private async listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.connectionString });
     client.on('notification', () => this.wakeAll());
-    client.on('error', () => {
+    client.on('error', (error) => {
+      this.faults?.observe(error);
+      if (this.client !== client) return;
       this.client = null;
       client.end().catch(() => undefined);
-      if (!this.closed) setTimeout(() => this.start().catch(() => undefined), 1000).unref();
+      // Nothing was heard while it was away: wake every subscriber to look, then listen again.
+      this.wakeAll();
+      if (!this.closed) void this.start();
     });
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
     this.client = client;
   }
 
@@ -242,8 +272,9 @@ export class PostgresEventStore implements EventStore {
   private constructor(
     readonly pool: pg.Pool,
     connectionString: string,
+    faults?: ConnectionFaults,
   ) {
-    this.signal = new AppendSignal(connectionString);
+    this.signal = new AppendSignal(connectionString, faults);
   }
 
   private announcing = false;
@@ -276,12 +307,12 @@ export class PostgresEventStore implements EventStore {
     setTimeout(send, NOTIFY_GATHER_MS).unref();
   }
 
-  /** The schema must exist (migrateEventStore). */
-  static async connect(connectionString: string, pool?: pg.Pool): Promise<PostgresEventStore> {
-    const own = pool ?? new pg.Pool({ connectionString, max: 10 });
-    // An idle client that loses its server emits 'error' on the pool; unhandled, it would end the process.
-    own.on('error', () => undefined);
-    const store = new PostgresEventStore(own, connectionString);
+  /**
+   * The schema must exist (migrateEventStore). Without a pool of the caller's, the store makes one
+   * (createPool: no client without an error listener); `faults` hears of every connection error.
+   */
+  static async connect(connectionString: string, pool?: pg.Pool, faults?: ConnectionFaults): Promise<PostgresEventStore> {
+    const store = new PostgresEventStore(pool ?? createPool(connectionString, 10, faults), connectionString, faults);
     await store.signal.start();
     return store;
   }

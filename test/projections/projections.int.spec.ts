@@ -18,7 +18,7 @@ import type { Position } from '../../store/port.js';
 import { freshDatabase } from '../support/postgres.js';
 
 const PROJECT = '22222222-2222-4222-8222-222222222222';
-const quiet = { info: () => undefined, error: () => undefined };
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const settings = (i: number): AccountSettings => ({
   loginServer: `Server-${i % 3}`, loginAccountNumber: String(1000 + i), passwordCiphertext: 'c', alias: `acct ${i}`,
   accountTypeId: (i % 17) + 1, regionId: (i % 4) + 1, propFirm: i % 2 === 0, tradingDisabled: false, nativeMode: false,

@@ -42,7 +42,7 @@ describe('delivery outbox: rate limit and per-webhook concurrency', function () 
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    outbox = new Outbox({ db, log: { warn: () => undefined, error: () => undefined }, allowPrivateOutbound: true, unseal: (c) => c });
+    outbox = new Outbox({ db, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, allowPrivateOutbound: true, unseal: (c) => c });
     await outbox.start();
   });
   after(async () => {

@@ -40,7 +40,7 @@ describe('venue host', () => {
     const host = await VenueHost.start({
       db,
       clock: () => new Date(now),
-      log: { error: (message, error) => errors.push([message, error]) },
+      log: { info: () => undefined, warn: () => undefined, error: (message, error) => errors.push([message, error]) },
       ticker: false,
       ...(seed === undefined ? {} : { seed }),
     });

@@ -1,0 +1,21 @@
+// Every pool of the service comes from here, so no pg client is ever without an 'error' listener. A
+// pooled client that loses its server while checked out (a transaction, an advisory lock, a long read
+// of `$all`) emits 'error' besides rejecting its query; pg-pool listens only while the client is idle,
+// and an unheard 'error' event ends the process (issue 13: terminated backends crashed the service).
+import pg from 'pg';
+
+/** Told of every connection-level error a pool or its clients see (DatabaseHealth). */
+export interface ConnectionFaults {
+  observe(error: unknown): void;
+}
+
+/** How long a request may wait for a connection: a hung server answers 503, not never. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+export const createPool = (connectionString: string, max: number, faults?: ConnectionFaults): pg.Pool => {
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const report = (error: unknown): void => faults?.observe(error);
+  pool.on('error', report);
+  pool.on('connect', (client) => client.on('error', report));
+  return pool;
+};
