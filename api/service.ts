@@ -10,6 +10,8 @@ import { ProjectionRunner } from '../projections/runner.js';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../store/postgres/embedded.js';
 import { PostgresEventStore } from '../store/postgres/postgresEventStore.js';
 import { migrateEventStore } from '../store/postgres/schema.js';
+import { DatabaseHealth } from '../store/postgres/health.js';
+import type { ConnectionFaults } from '../store/postgres/pool.js';
 import type { EventStore, Position } from '../store/port.js';
 import { CopyEngine } from '../engine/copy/engine.js';
 import { DataCollector } from '../engine/schedule/dataCollector.js';
@@ -49,21 +51,27 @@ export interface StartOptions {
   readonly venueTicker?: boolean;
   /** The copy engine's open-retry interval; default 30 s (spec: every 30 seconds). */
   readonly openRetryIntervalMs?: number;
+  /** The embedded PostgreSQL died and could not be started again (npm start exits non-zero). */
+  readonly onDatabaseLost?: (error: Error) => void;
 }
 
-export const openDatabase = async (config: Config, log: Logger): Promise<{ connectionString: string; embedded: EmbeddedDatabase | null }> => {
+export const openDatabase = async (
+  config: Config,
+  log: Logger,
+  onFatal?: (error: Error) => void,
+): Promise<{ connectionString: string; embedded: EmbeddedDatabase | null }> => {
   if (config.databaseUrl) return { connectionString: config.databaseUrl, embedded: null };
   log.info(`starting embedded PostgreSQL under ${config.dataDir}`);
-  const embedded = await startEmbeddedPostgres(config.dataDir);
+  const embedded = await startEmbeddedPostgres(config.dataDir, { log, ...(onFatal ? { onFatal } : {}) });
   return { connectionString: embedded.connectionString, embedded };
 };
 
-export const openEventStore = async (config: Config, connectionString: string): Promise<EventStore> => {
+export const openEventStore = async (config: Config, connectionString: string, faults?: ConnectionFaults): Promise<EventStore> => {
   if (config.eventStoreConnectionString) {
     const { createEventStoreDbStore } = await import('../store/esdb/eventStoreDb.js');
     return createEventStoreDbStore(config.eventStoreConnectionString);
   }
-  return PostgresEventStore.connect(connectionString);
+  return PostgresEventStore.connect(connectionString, undefined, faults);
 };
 
 export const startService = async (config: Config, options: StartOptions = {}): Promise<RunningService> => {
@@ -74,14 +82,16 @@ export const startService = async (config: Config, options: StartOptions = {}): 
     cleanup.length = 0;
   };
   try {
-    const { connectionString, embedded } = await openDatabase(config, log);
+    const { connectionString, embedded } = await openDatabase(config, log, options.onDatabaseLost);
     if (embedded) cleanup.push(() => embedded.stop());
-    const { db } = createReadModelDb(connectionString);
+    const health = new DatabaseHealth(connectionString, log);
+    cleanup.push(async () => health.close());
+    const { db } = createReadModelDb(connectionString, 10, health);
     cleanup.push(() => db.destroy());
     await sql`SELECT 1`.execute(db);
     if (!config.eventStoreConnectionString) await migrateEventStore(db);
     await migrateReadModels(db);
-    const store = await openEventStore(config, connectionString);
+    const store = await openEventStore(config, connectionString, health);
     cleanup.push(() => store.dispose());
     const runner = new ProjectionRunner(db, store, allProjections, log);
     await runner.start();
@@ -99,7 +109,7 @@ export const startService = async (config: Config, options: StartOptions = {}): 
     await AccountCreationQueue.migrate(db);
     const outbox = new Outbox({ db, log, allowPrivateOutbound: config.allowPrivateOutbound, unseal: (c) => cipher.decrypt(c) });
     const accountCreations = new AccountCreationQueue({ db, outbox, clock, log });
-    const services: Services = { db, store, runner, cipher, config, log, clock, venues, connections, engine, outbox, accountCreations };
+    const services: Services = { db, store, runner, cipher, config, log, clock, venues, connections, engine, outbox, accountCreations, health };
     const generatedKey = await bootstrap(services);
     await connections.connectActiveAccounts();
     await engine.start();

@@ -20,14 +20,24 @@ export const freshDatabase = async (): Promise<string> => {
   server ??= start();
   const { db } = await server;
   const name = `t_${process.pid}_${++counter}`;
-  const admin = new pg.Client({ connectionString: db.connectionString });
+  const admin = new pg.Client({ connectionString: db.adminConnectionString });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    // Owned by the service role, as the service's own database is: specs run without a superuser.
+    await admin.query(`CREATE DATABASE ${name} OWNER ${admin.escapeIdentifier(serviceRoleOf(db.connectionString))}`);
   } finally {
     await admin.end();
   }
   return db.connectionString.replace(/\/postgres$/, `/${name}`);
+};
+
+const serviceRoleOf = (connectionString: string): string => decodeURIComponent(new URL(connectionString).username);
+
+/** The superuser's connection to `database` on the shared test server (to terminate backends, for one). */
+export const adminConnection = async (database = 'postgres'): Promise<string> => {
+  server ??= start();
+  const { db } = await server;
+  return db.adminConnectionString.replace(/\/postgres$/, `/${database}`);
 };
 
 export const stopTestPostgres = async (): Promise<void> => {

@@ -62,11 +62,11 @@ const main = async (): Promise<void> => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ct-bench-stmt-'));
   let server = await startEmbeddedPostgres(dir, { database: 'postgres' });
   try {
-    await query(server.connectionString, "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'");
-    await query(server.connectionString, "ALTER SYSTEM SET pg_stat_statements.track = 'all'");
+    await query(server.adminConnectionString, "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'");
+    await query(server.adminConnectionString, "ALTER SYSTEM SET pg_stat_statements.track = 'all'");
     await server.stop();
     server = await startEmbeddedPostgres(dir, { database: 'postgres' });
-    const admin = server.connectionString;
+    const admin = server.adminConnectionString;
     await query(admin, 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     const databases = ['ours', 'emmett', 'raw', 'ours_notify_at_commit'];
     for (const name of databases) await query(admin, `CREATE DATABASE stmt_${name}`);

@@ -40,7 +40,7 @@ export const startBenchServer = async (databaseUrl?: string): Promise<BenchServe
   } else {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'ct-bench-pg-'));
     const embedded = await startEmbeddedPostgres(dir, { database: 'postgres' });
-    admin = embedded.connectionString;
+    admin = embedded.adminConnectionString;
     stopServer = async () => {
       process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
       await embedded.stop();
