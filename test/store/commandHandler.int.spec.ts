@@ -105,54 +105,49 @@ describe('command handling: read, fold, decide, append with the expected revisio
     expect(aliases.size).to.equal(50);
   });
 
-  it('gives up with the WrongExpectedVersionError once the conflicts outlast its attempts, having appended nothing', async () => {
+  /**
+   * An account whose stream another writer appends to between every read and append of ours: the
+   * store to hand the command handler, and the aliases the rival wrote so far.
+   */
+  const contendedAccount = async () => {
     const accountId = crypto.randomUUID();
     const stream = accountStream(accountId);
     await handleCommand(store, stream, accountDecider, { type: 'CreateAccount', data: { accountId, projectId: PROJECT, settings }, metadata: metadata() });
-    // Another writer gets to the stream between every read and append of ours.
-    let rivals = 0;
+    const rivals: string[] = [];
     const contended: EventStore = Object.assign(Object.create(store) as EventStore, {
       appendToStream: async (...args: Parameters<EventStore['appendToStream']>) => {
-        rivals++;
-        await store.appendToStream(stream, [{ id: crypto.randomUUID(), type: 'AccountUpdated', data: { accountId, changes: { alias: `rival-${rivals}` } } }], { expectedRevision: 'any' });
+        rivals.push(`rival-${rivals.length + 1}`);
+        await store.appendToStream(stream, [{ id: crypto.randomUUID(), type: 'AccountUpdated', data: { accountId, changes: { alias: rivals.at(-1) } } }], { expectedRevision: 'any' });
         return store.appendToStream(...args);
       },
     });
-    const policy: ConflictRetryPolicy = { maxAttempts: 4, budgetMs: 10_000, baseMs: 1, capMs: 2 };
-
-    const attempt = handleCommand(contended, stream, accountDecider, {
+    const update = (retry: ConflictRetryPolicy) => handleCommand(contended, stream, accountDecider, {
       type: 'UpdateAccount', data: { accountId, projectId: PROJECT, changes: { alias: 'mine' } }, metadata: metadata(),
-    }, { retry: policy });
+    }, { retry }).then(() => null, (e: unknown) => e);
+    return { stream, rivals, update };
+  };
 
-    const error = await attempt.then(() => null, (e: unknown) => e);
+  it('gives up with the WrongExpectedVersionError once the conflicts outlast its attempts, having appended nothing', async () => {
+    const { stream, rivals, update } = await contendedAccount();
+
+    const error = await update({ maxAttempts: 4, budgetMs: 10_000, baseMs: 1, capMs: 2 });
+
     expect(error).to.be.instanceOf(WrongExpectedVersionError);
-    expect(rivals).to.equal(4);
     const aliases: string[] = [];
     for await (const { event } of store.readStream(stream)) if (event.type === 'AccountUpdated') aliases.push((event.data as { changes: { alias: string } }).changes.alias);
     expect(aliases).to.deep.equal(['rival-1', 'rival-2', 'rival-3', 'rival-4']);
+    expect(rivals).to.have.length(4);
   });
 
   it('gives up before its time budget runs out, however many attempts it has left', async () => {
-    const accountId = crypto.randomUUID();
-    const stream = accountStream(accountId);
-    await handleCommand(store, stream, accountDecider, { type: 'CreateAccount', data: { accountId, projectId: PROJECT, settings }, metadata: metadata() });
-    let appends = 0;
-    const contended: EventStore = Object.assign(Object.create(store) as EventStore, {
-      appendToStream: async (...args: Parameters<EventStore['appendToStream']>) => {
-        appends++;
-        await store.appendToStream(stream, [{ id: crypto.randomUUID(), type: 'AccountUpdated', data: { accountId, changes: { alias: 'rival' } } }], { expectedRevision: 'any' });
-        return store.appendToStream(...args);
-      },
-    });
+    const { rivals, update } = await contendedAccount();
     const started = Date.now();
 
-    const error = await handleCommand(contended, stream, accountDecider, {
-      type: 'UpdateAccount', data: { accountId, projectId: PROJECT, changes: { alias: 'mine' } }, metadata: metadata(),
-    }, { retry: { maxAttempts: 1000, budgetMs: 300, baseMs: 20, capMs: 40 } }).then(() => null, (e: unknown) => e);
+    const error = await update({ maxAttempts: 1000, budgetMs: 300, baseMs: 20, capMs: 40 });
 
     expect(error).to.be.instanceOf(WrongExpectedVersionError);
     expect(Date.now() - started).to.be.lessThan(1_000);
-    expect(appends).to.be.greaterThan(1).and.lessThan(1000);
+    expect(rivals.length).to.be.greaterThan(1).and.lessThan(1000);
   });
 
   it('backs off with full jitter, doubling up to the cap', () => {
