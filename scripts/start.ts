@@ -1,5 +1,8 @@
 // npm start: the service with everything embedded unless DATABASE_URL / EVENTSTORE_CONNECTION_STRING say
 // otherwise. Prints where it listens and how to authenticate; stops cleanly on SIGINT and SIGTERM.
+// package.json runs it with `exec node`, so the process npm starts is this one: a signal to npm (npm
+// forwards it), or to this process alone (a process manager that signals its direct child), stops the
+// service and its embedded PostgreSQL; no shell or wrapper in between swallows one or orphans us.
 import { ConfigError, loadConfig } from '../api/config.js';
 import { createLogger } from '../api/logger.js';
 import { startService } from '../api/service.js';
@@ -17,7 +20,38 @@ const main = async (): Promise<void> => {
     }
     throw error;
   }
-  const service = await startService(config, { log });
+  // Signals count from the first moment: one that comes while the service starts stops it once started.
+  let signalled: string | null = null;
+  let stop: (() => void) | null = null;
+  const shutdown = (signal: string): void => {
+    if (signalled) return;
+    signalled = signal;
+    log.info(`${signal} received, stopping`);
+    stop?.();
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  let service: Awaited<ReturnType<typeof startService>> | null = null;
+  // The embedded PostgreSQL died and could not be started again: stop, and say so with a non-zero exit.
+  const onDatabaseLost = (error: Error): void => {
+    console.error(`the service stops: ${error.message}`);
+    void (service?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
+  };
+  service = await startService(config, { log, onDatabaseLost });
+  const running = service;
+  stop = () => {
+    running.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error('stop failed', error);
+        process.exit(1);
+      },
+    );
+  };
+  if (signalled) {
+    stop();
+    return;
+  }
   const lines = [
     '',
     `Copy-trading service listening on ${service.url}`,
@@ -41,28 +75,12 @@ const main = async (): Promise<void> => {
   }
   lines.push('  Stop with Ctrl+C.', '');
   console.log(lines.join('\n'));
-
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info(`${signal} received, stopping`);
-    service.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error('stop failed', error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
 };
 
 process.on('unhandledRejection', (error) => log.error('unhandled rejection', error));
 
 main().catch((error: unknown) => {
   log.error('the service could not start', error);
-  console.error(`the service could not start: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`the service could not start: ${error instanceof Error ? error.message || error.name : String(error ?? 'no reason was given')}`);
   process.exit(1);
 });
