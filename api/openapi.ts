@@ -54,7 +54,8 @@ export const buildOpenApi = (specs: readonly RouteSpec[], version: string): Json
   const paths: Record<string, Record<string, Json>> = {};
   for (const spec of specs) {
     const responses: Record<string, Json> = {};
-    const generic = { ...(spec.body ? errorResponses(413, 415) : {}), ...errorResponses(500, 503), ...spec.responses };
+    // 400 on every operation: each refuses unknown query members, and a body sent where none is taken.
+    const generic = { ...(spec.body ? errorResponses(413, 415) : {}), ...errorResponses(400, 500, 503), ...spec.responses };
     for (const [status, r] of Object.entries(generic) as [string, ResponseSpec][]) {
       const out: Record<string, Json> = { description: r.description };
       if (r.schema) out.content = { [r.contentType ?? 'application/json']: { schema: collect(r.schema, components) } };

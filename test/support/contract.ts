@@ -15,8 +15,9 @@ const compiled = new Map<object, ValidateFunction>();
 const matcher = (spec: RouteSpec) => new RegExp(`^${spec.path.replace(/\{\w+\}/g, '[^/]+')}/?$`);
 const routes = specs.map((spec) => ({ spec, re: matcher(spec) }));
 
-// Statuses any operation may give (see buildOpenApi) besides those it declares.
-const generic = { ...errorResponses(401, 413, 415, 500) };
+// Statuses any operation may give (see buildOpenApi) besides those it declares: 400 for an unknown
+// query member or a body where none is taken.
+const generic = { ...errorResponses(400, 401, 413, 415, 500) };
 
 export const checkResponse = (method: string, route: string, status: number, body: unknown): void => {
   const path = route.split('?')[0]!;
