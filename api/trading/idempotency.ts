@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { v5 as uuidv5 } from 'uuid';
+import { canonicalJson } from '../../domain/shared/json.js';
 import type { EventStore, EventMetadata } from '../../store/port.js';
 import { WrongExpectedVersionError } from '../../store/errors.js';
 import { ApiError } from '../errors.js';
@@ -40,17 +41,10 @@ export const idempotencyKeyOf = (header: string | undefined): string | null => {
   return header;
 };
 
-/** Members sorted at every level: bodies that differ only in member order are the same request. */
-const canonicalJson = (value: unknown): string => {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const members = Object.keys(value).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined);
-    return `{${members.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-};
-
-/** SHA-256 of the request as the service read it (bodies are validated, so their depth is bounded). */
+/**
+ * SHA-256 of the request as the service read it; bodies that differ only in member order are the same
+ * request (they are validated first, so their depth is bounded).
+ */
 export const requestFingerprint = (request: { method: string; path: string; query: unknown; body: unknown }): string =>
   createHash('sha256')
     .update(`${request.method.toUpperCase()}\n${request.path}\n${canonicalJson(request.query ?? {})}\n${canonicalJson(request.body ?? null)}`)

@@ -12,5 +12,8 @@ const canonical = (value: unknown): unknown =>
         )
       : value;
 
+/** JSON text with the members of every object in sorted order: equal values give equal text. */
+export const canonicalJson = (value: unknown): string => JSON.stringify(canonical(value ?? null));
+
 /** Equal JSON values, whatever the order of their object members. */
 export const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
