@@ -127,6 +127,8 @@ export class CopyEngine {
   private readonly retries$ = new Subject<Work>();
   /** Failures of routing and handling: logged once per run of failures, retried with backoff. */
   private readonly handling: Recovery;
+  private readonly pipelineFailures: Recovery;
+  private readonly checkpointFailures: Recovery;
   private subscription: Subscription | null = null;
   private pipeline: RxSubscription | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
@@ -156,6 +158,8 @@ export class CopyEngine {
   constructor(private readonly deps: CopyEngineDeps) {
     this.inputs = new CopyInputs(deps.db, deps.connections, deps.clock);
     this.handling = new Recovery('copy engine handling', deps.log, { action: 'tries the same event again' });
+    this.pipelineFailures = new Recovery('the copy engine pipeline', deps.log, { action: 'starts again after the last event it handled' });
+    this.checkpointFailures = new Recovery('saving the copy engine checkpoint', deps.log, { action: 'saves it with the next event handled' });
   }
 
   static async migrate(db: Kysely<ReadModels>): Promise<void> {
@@ -171,6 +175,22 @@ export class CopyEngine {
     let resumeFrom: Position | 'start' = head ?? 'start';
     if (saved.rows[0]) resumeFrom = positionFromString(saved.rows[0].position);
     else if (head) await this.saveCheckpoint(positionToString(head));
+    this.startPipeline(resumeFrom);
+    await this.scheduleRetries();
+    const ticks = new Recovery('the copy engine tick (deferrals, management)', this.deps.log, { action: 'runs at the next tick' });
+    this.tickTimer = setInterval(() => {
+      if (this.stopped) return;
+      this.tick().then(() => ticks.succeeded(), (error: unknown) => ticks.noted(error));
+    }, this.deps.tickMs ?? TICK_MS);
+    this.tickTimer.unref();
+  }
+
+  /**
+   * The pipeline from `resumeFrom` on. route and process retry their own failures; should the pipeline
+   * itself fail (a defect), it starts again after the last event handled in order: handling an event
+   * again places nothing twice (deterministic client ids, outcomes recognised in the copies streams).
+   */
+  private startPipeline(resumeFrom: Position | 'start'): void {
     this.pipeline = merge(
       this.storeEvents(resumeFrom).pipe(
         concatMap((recorded) => from(this.route(recorded))),
@@ -182,15 +202,18 @@ export class CopyEngine {
         groupBy((work) => work.group),
         mergeMap((group$) => group$.pipe(concatMap((work) => from(this.process(work))))),
       )
-      // route and process retry their own failures; this would be a defect of the pipeline itself.
-      .subscribe({ error: (error: unknown) => this.deps.log.error('the copy engine pipeline failed; copying has stopped until a restart', error) });
-    await this.scheduleRetries();
-    const ticks = new Recovery('the copy engine tick (deferrals, management)', this.deps.log, { action: 'runs at the next tick' });
-    this.tickTimer = setInterval(() => {
-      if (this.stopped) return;
-      this.tick().then(() => ticks.succeeded(), (error: unknown) => ticks.noted(error));
-    }, this.deps.tickMs ?? TICK_MS);
-    this.tickTimer.unref();
+      .subscribe({
+        error: (error: unknown) => {
+          if (this.stopped) return;
+          const from = this.handledThrough ?? resumeFrom;
+          const delay = this.pipelineFailures.noted(error);
+          this.inFlight.length = 0;
+          void this.subscription?.unsubscribe();
+          setTimeout(() => {
+            if (!this.stopped) this.startPipeline(from);
+          }, delay).unref();
+        },
+      });
   }
 
   async stop(): Promise<void> {
@@ -211,13 +234,17 @@ export class CopyEngine {
     return new Observable<RecordedEvent>((subscriber) => {
       const recovery = new Recovery('the copy engine', this.deps.log, { action: 'resubscribes from the last event it read' });
       let after = resumeFrom;
+      let closed = false;
+      const done = () => this.stopped || closed;
+      let current: Subscription | null = null;
       (async () => {
-        while (!this.stopped) {
+        while (!done()) {
           const subscription = this.deps.store.subscribeToAll({
             fromPosition: after,
             filter: { streamNamePrefixes: [POSITIONS_STREAM_PREFIX, COPIER_STREAM_PREFIX] },
           });
           this.subscription = subscription;
+          current = subscription;
           subscription.on('caughtUp', () => recovery.succeeded());
           try {
             for await (const { event } of subscription) {
@@ -226,14 +253,19 @@ export class CopyEngine {
               subscriber.next(event);
             }
           } catch (error) {
-            if (this.stopped) break;
-            await recovery.failed(error, () => this.stopped);
+            if (done()) break;
+            await recovery.failed(error, done);
           } finally {
             await subscription.unsubscribe();
           }
         }
         subscriber.complete();
       })();
+      // The pipeline let go of us (it failed, or the engine stops): end the subscription and the loop.
+      return () => {
+        closed = true;
+        void current?.unsubscribe();
+      };
     });
   }
 
@@ -828,9 +860,10 @@ export class CopyEngine {
         await sql`INSERT INTO engine_checkpoints (name, position) VALUES (${CHECKPOINT_NAME}, ${value})
           ON CONFLICT (name) DO UPDATE SET position = excluded.position, updated = now()`.execute(this.deps.db);
         this.checkpointSaved = value;
+        this.checkpointFailures.succeeded();
       }
     } catch (error) {
-      if (!this.stopped) this.deps.log.error('saving the copy engine checkpoint failed', error);
+      if (!this.stopped) this.checkpointFailures.noted(error);
     } finally {
       this.savingCheckpoint = false;
     }

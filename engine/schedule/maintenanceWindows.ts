@@ -34,7 +34,7 @@ import { aggregateStream, handleCommand } from '../../store/commandHandler.js';
 import type { EventStore, Position } from '../../store/port.js';
 import type { AccountConnections } from '../venues/connections.js';
 import { VenueError } from '../venues/port.js';
-import { Recovery, type RecoveryLog } from '../../store/recovery.js';
+import { isDatabaseUnavailable, Recovery, type RecoveryLog } from '../../store/recovery.js';
 
 /** Fixed forever: the client ids of a window's closes derive from it. */
 const MAINTENANCE_NAMESPACE = '5b8e2f17-93c4-4d2a-8f61-0c7a9e3d4b25';
@@ -79,6 +79,12 @@ export class MaintenanceWindowRunner {
     this.timer.unref();
   }
 
+  /** One window failed: a lost database ends the tick (logged once by its recovery); anything else is logged. */
+  private failedWindow(what: string, error: unknown): void {
+    if (isDatabaseUnavailable(error)) throw error;
+    this.deps.log.error(`${what} failed`, error);
+  }
+
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
@@ -101,13 +107,13 @@ export class MaintenanceWindowRunner {
       // Cheap check on the read model first; the steps themselves go by the stream.
       if (maintenanceStep(feature.setting, progress, progress?.affectedAccountIds ?? [], now) === 'none') continue;
       await this.advance(feature.id, feature.account_id, feature.project_id, key, feature.setting, now).catch((error: unknown) =>
-        this.deps.log.error(`maintenance window ${feature.id} ${key} failed`, error));
+        this.failedWindow(`maintenance window ${feature.id} ${key}`, error));
     }
     // Windows entered and not exited whose feature is gone or now has other times end now.
     for (const window of known) {
       if (window.exited || current.has(`${window.featureId}/${window.windowKey}`)) continue;
       await this.advance(window.featureId, window.accountId, window.projectId, window.windowKey, null, now).catch((error: unknown) =>
-        this.deps.log.error(`maintenance window ${window.featureId} ${window.windowKey} failed`, error));
+        this.failedWindow(`maintenance window ${window.featureId} ${window.windowKey}`, error));
     }
   }
 
