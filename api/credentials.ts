@@ -1,7 +1,7 @@
 // Broker passwords are kept only as AES-256-GCM ciphertext (in events and everywhere else). The key comes
 // from CREDENTIALS_KEY (base64, 32 bytes) or is generated once into DATA_DIR/credentials.key.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface CredentialCipher {
@@ -16,7 +16,11 @@ export const loadCredentialKey = (configured: string | null, dataDir: string): B
     return key;
   }
   const file = path.join(dataDir, 'credentials.key');
-  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  if (existsSync(file)) {
+    // Only the service's user may read it, whatever mode an older version left it with.
+    chmodSync(file, 0o600);
+    return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  }
   mkdirSync(dataDir, { recursive: true });
   const key = randomBytes(32);
   writeFileSync(file, key.toString('base64'), { mode: 0o600 });

@@ -67,7 +67,7 @@ describe('npm start and signals', function () {
     const { child, out } = await npmStart(dataDir);
     try {
       expect(statSync(dataDir).mode & 0o007, 'others on DATA_DIR').to.equal(0);
-      for (const file of ['postgres-runtime.json', 'postgres-credentials.json']) {
+      for (const file of ['postgres-runtime.json', 'postgres-credentials.json', 'credentials.key']) {
         expect(statSync(path.join(dataDir, file)).mode & 0o077, file).to.equal(0);
       }
       const runtime = readFileSync(path.join(dataDir, 'postgres-runtime.json'), 'utf8');
