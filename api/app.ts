@@ -63,7 +63,7 @@ export const createApp = (services: Services): express.Express => {
     res.json(openApi);
   });
   // Bounded queues before any work, then 503 at once while the database is down.
-  api.use(loadShedding());
+  if (services.config.loadShedding) api.use(loadShedding());
   api.use(databaseGate(services.health));
   // A preflight carries no key: see apiKeys/cors.ts for how per-key origins work.
   api.use(corsPreflight);

@@ -35,8 +35,9 @@ export interface SheddingOptions {
 }
 
 export const DEFAULT_SHEDDING: SheddingOptions = {
-  reads: { concurrent: 24, queued: 512, maxWaitMs: 5000 },
-  trading: { concurrent: 16, queued: 256, maxWaitMs: 10_000 },
+  // Fewer reads at once than the pool has connections: the engine and trading always find one.
+  reads: { concurrent: 8, queued: 128, maxWaitMs: 1000 },
+  trading: { concurrent: 8, queued: 256, maxWaitMs: 10_000 },
   retryAfterSeconds: 1,
 };
 
@@ -90,8 +91,27 @@ export const loadShedding = (options: SheddingOptions = DEFAULT_SHEDDING): Reque
   const trading = new Lane(options.trading);
   return (req, res, next) => {
     const lane = isTradingRequest(req) ? trading : reads;
+    // Watched from arrival: a client that leaves while queued must not hold the slot it is granted later.
+    let gone = false;
+    let held: (() => void) | null = null;
+    const leave = (): void => {
+      gone = true;
+      held?.();
+    };
+    res.once('finish', leave);
+    res.once('close', leave);
     void lane.acquire().then((release) => {
+      if (release && gone) {
+        release();
+        return;
+      }
       if (!release) {
+        // Backpressure on a client that floods: its connection is not read again until Retry-After has
+        // passed, so one ignoring it costs a 503 a second rather than the whole event loop.
+        res.once('finish', () => {
+          req.socket.pause();
+          setTimeout(() => req.socket.resume(), options.retryAfterSeconds * 1000).unref();
+        });
         next(
           new ApiError(503, '[SERVICE_BUSY]', 'the service has more requests than it can take right now; nothing was changed, try again shortly', undefined, {
             'Retry-After': String(options.retryAfterSeconds),
@@ -99,8 +119,7 @@ export const loadShedding = (options: SheddingOptions = DEFAULT_SHEDDING): Reque
         );
         return;
       }
-      res.once('finish', release);
-      res.once('close', release);
+      held = release;
       next();
     });
   };

@@ -20,6 +20,8 @@ export interface Config {
   readonly allowPrivateOutbound: boolean;
   /** IANA time zone of days, weeks and months (profits, metrics, limits, targets). */
   readonly timeZone: string;
+  /** Bounded request queues that shed excess with 503 [SERVICE_BUSY] (api/availability.ts); off only to measure without them. */
+  readonly loadShedding: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -75,5 +77,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     operatorDomain,
     allowPrivateOutbound: flag('ALLOW_PRIVATE_OUTBOUND', env.ALLOW_PRIVATE_OUTBOUND),
     timeZone,
+    loadShedding: optional(env.LOAD_SHEDDING) === null ? true : flag('LOAD_SHEDDING', env.LOAD_SHEDDING),
   };
 };
