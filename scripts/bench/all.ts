@@ -1,10 +1,10 @@
-// npm run bench: the five benchmarks of the benchmark issue, one after the other, each in a process of
-// its own (so one's heap, pools and PostgreSQL never weigh on the next), with their progress, then a
-// summary of every ratio. Items 1 and 2 are one run of eventStore.ts: our store, Emmett's and plain
+// npm run bench: the five benchmarks of the benchmark issue and the load benchmark of issue 13, one
+// after the other, each in a process of its own (so one's heap, pools and PostgreSQL never weigh on the
+// next), with their progress, then a summary of every ratio. Items 1 and 2 are one run of eventStore.ts: our store, Emmett's and plain
 // INSERTs interleaved, so both comparisons are taken within the same runs.
 //
-//   npm run bench [-- --only eventStore,rebuild,copyLatency,api] [--full] [--out bench-results]
-// About 13 minutes on 2 cores. The rebuild replays 1,000,000 events once (about 4.5 minutes with the
+//   npm run bench [-- --only eventStore,rebuild,copyLatency,api,load] [--full] [--out bench-results]
+// About 15 minutes on 2 cores. The rebuild replays 1,000,000 events once (about 4.5 minutes with the
 // bulk load); --full replays them three times for a median (about 5 more minutes, BENCHMARKS.md).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -38,6 +38,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   },
   { name: 'copyLatency', items: '4', title: 'copy latency and fan-out', script: 'scripts/bench/copyLatency.ts', args: () => [] },
   { name: 'api', items: '5', title: 'API throughput vs a bare express route (limit)', script: 'scripts/bench/api.ts', args: () => [] },
+  { name: 'load', items: 'issue 13 #7', title: 'trading under a flood of reads, load shedding off and on', script: 'scripts/bench/load.ts', args: () => [] },
 ];
 
 const run = (script: string, args: readonly string[]): Promise<number | null> =>

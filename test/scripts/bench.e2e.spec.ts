@@ -8,7 +8,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { BenchReport } from '../../scripts/bench/support/report.js';
 import { ROOT } from '../support/process.js';
-import { freshDatabase } from '../support/postgres.js';
+import { adminConnection } from '../support/postgres.js';
 
 const run = (script: string, args: string[]): Promise<{ code: number | null; out: string }> =>
   new Promise((resolve) => {
@@ -30,7 +30,7 @@ describe('npm run bench: each benchmark at a tiny size', function () {
   before(async () => {
     out = mkdtempSync(path.join(os.tmpdir(), 'ct-bench-smoke-'));
     // The shared test server: each benchmark makes (and drops) databases of its own on it.
-    server = await freshDatabase();
+    server = await adminConnection();
   });
   after(() => rmSync(out, { recursive: true, force: true }));
 
@@ -97,6 +97,16 @@ describe('npm run bench: each benchmark at a tiny size', function () {
       'GET /accounts/{accountId} ours', 'GET /accounts/{accountId} bare express', 'GET /accounts (3 accounts) ours', 'GET /accounts (3 accounts) bare express',
     ]);
     expect(Object.keys(result.ofLimit)).to.have.length(4);
+    positive(result.ofLimit);
+  });
+
+  it('load floods reads with shedding off and on and reports the trades answered meanwhile', async () => {
+    const { code, out: printed } = await run('scripts/bench/load.ts', ['--connections', '20', '--seconds', '2', '--trade-every-ms', '250', '--database-url', server, '--out', out]);
+    expect(code, printed).to.equal(0);
+    const result = report('load');
+    expect(result.results.map((r) => r.shedding)).to.deep.equal(['off', 'on']);
+    expect(result.results.every((r) => Number(r.trades) > 0), printed).to.equal(true);
+    positive(result.ratios);
     positive(result.ofLimit);
   });
 });
