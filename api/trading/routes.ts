@@ -52,6 +52,8 @@ type PositionView = Static<typeof PositionDTO>;
 
 const IDEMPOTENCY_NAMESPACE = 'a4d0c8e2-61f3-4b7a-9e25-0c7d3b1f6a94';
 const HYPERACTIVE_TRADES_PER_DAY = 500;
+/** How long account information waits for the copy engine to finish what it has in hand. */
+const ENGINE_IDLE_WAIT_MS = 2000;
 
 const tradingErrors = {
   ...errorResponses(400, 401, 404, 409),
@@ -421,6 +423,11 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
         .where('id', '<>', account.id).where('account_status_id', '<>', AccountStatus.Deleted)
         .where('account_type_id', '=', account.account_type_id).where('login_account_number', '=', account.login_account_number)
         .where((eb) => eb.fn('lower', ['login_server']), '=', account.login_server.toLowerCase()).executeTakeFirst();
+      // positionMismatch reads the engine's outcomes (CopyExecuted), which it appends after the slave's
+      // venue reported the fill: a close of that copy right after could otherwise be judged before the
+      // copy was known (the race behind copierFeatures "resync reopens on the slave"). Bounded wait.
+      await Promise.race([services.engine.idle(), new Promise((r) => setTimeout(r, ENGINE_IDLE_WAIT_MS).unref())]);
+      await settle(services);
       const mismatch = await positionMismatch(services, params.accountId);
       const results = await resultsOf(params.accountId);
       const protections = await accountProtections(services, params.accountId);
