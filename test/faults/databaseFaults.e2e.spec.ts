@@ -132,6 +132,7 @@ describe('database faults', function () {
       }
     }
     await terminator;
+    console.log(`      ${terminated} backends terminated during ${trades} master trades`);
     expect(terminated, 'backends terminated').to.be.greaterThan(20);
     expect(running.child.exitCode, running.out()).to.equal(null);
 
