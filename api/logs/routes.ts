@@ -1,6 +1,6 @@
 // GET /accounts/{accountId}/logs (spec: "Accounts"): the account logs, newest first.
 import { type Static, Type } from '@sinclair/typebox';
-import { LogType } from '../../projections/accountLogs/projector.js';
+import { LogType } from '../../projections/accountLogs/logLine.js';
 import { loadAccount } from '../accounts/routes.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import type { Routes } from '../route.js';

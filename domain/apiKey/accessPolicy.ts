@@ -4,7 +4,7 @@
 // none). A section left empty restricts nothing: no field or endpoint section, an empty IP whitelist,
 // no CORS origins. A change takes effect on the next request.
 import { invalid } from '../shared/errors.js';
-import type { ApiKeyType } from './events.js';
+import type { ApiKeyType } from './kinds.js';
 import { type EndpointAccess, patternProblem } from './endpointRules.js';
 import { type FieldAccess, formatFieldEntry, parseFieldEntry } from './fieldAccess.js';
 import { ipEntryProblem } from './ipWhitelist.js';

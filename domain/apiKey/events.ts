@@ -3,9 +3,9 @@
 // it (a value the operator chose, BOOTSTRAP_API_KEY, may be a guessable word: none of it is kept). Every change to a key is one of
 // these events; only lastUsedAt, usage telemetry rather than a change, lives outside the stream.
 import type { AccessPolicy } from './accessPolicy.js';
+import type { ApiKeyLevel, ApiKeyType } from './kinds.js';
 
-export type ApiKeyLevel = 'PROJECT' | 'ACCOUNT';
-export type ApiKeyType = 'INTEGRATION' | 'AI';
+export type { ApiKeyLevel, ApiKeyType } from './kinds.js';
 /**
  * Why a key was revoked: by a request, because another key of the project became the AI key, or
  * because the service started with another BOOTSTRAP_API_KEY.

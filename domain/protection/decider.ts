@@ -8,47 +8,12 @@ import type { Decider } from '../shared/command.js';
 import { invalid } from '../shared/errors.js';
 import type { ProtectionCommand } from './commands.js';
 import { evaluate } from './evaluate.js';
-import type { ProtectionAction, ProtectionEvent, TriggerLevel } from './events.js';
+import type { ProtectionEvent } from './events.js';
 import type { RuleKind } from './rules.js';
+import { type ActiveTrigger, initialState, type ProtectionState, type Reference } from './state.js';
 
-export interface Reference {
-  readonly anchor: string;
-  readonly kind: 'PERIOD' | 'RESET' | 'OVERALL';
-  readonly ruleId: string | null;
-  readonly unit: string | null;
-  readonly start: string;
-  readonly balance: number;
-  readonly equity: number;
-  readonly observedAt: string;
-}
+export { type ActiveTrigger, initialState, type ProtectionState, type Reference } from './state.js';
 
-export interface ActiveTrigger {
-  readonly triggerId: string;
-  readonly ruleId: string;
-  readonly ruleKind: RuleKind;
-  readonly ruleType: string;
-  readonly level: TriggerLevel;
-  readonly anchor: string;
-  readonly symbol: string | null;
-  readonly until: string | null;
-  readonly action: ProtectionAction;
-  /** CLOSE_ALL: the positions were closed (ProtectionPositionsClosed). */
-  readonly closed: boolean;
-  readonly at: string;
-}
-
-export interface ProtectionState {
-  /** By anchor key: the current period references and each rule's current reset or overall reference. */
-  readonly references: Readonly<Record<string, Reference>>;
-  /** By `${anchor}|${measure}`: the highest value recorded since the anchor. */
-  readonly peaks: Readonly<Record<string, number>>;
-  /** By rule id: the time of its last reset. */
-  readonly resets: Readonly<Record<string, string>>;
-  /** By trigger id: triggers not yet cleared or reset. */
-  readonly triggers: Readonly<Record<string, ActiveTrigger>>;
-}
-
-export const initialState: ProtectionState = { references: {}, peaks: {}, resets: {}, triggers: {} };
 
 const without = <T>(record: Readonly<Record<string, T>>, drop: (key: string, value: T) => boolean): Record<string, T> =>
   Object.fromEntries(Object.entries(record).filter(([key, value]) => !drop(key, value)));

@@ -8,7 +8,7 @@
 import { referenceValue, measuredValue } from '../riskLimit/riskTypes.js';
 import { type Anchor, overallLockAnchor, ruleAnchor, triggerIdOf } from './anchors.js';
 import type { EvaluateData, Observation } from './commands.js';
-import type { ProtectionState, Reference } from './decider.js';
+import type { ProtectionState, Reference } from './state.js';
 import type { ClearReason, ProtectionAction, ProtectionEvent, ResetReason, TriggerLevel } from './events.js';
 import type { OverallTargetRule, PeriodTargetRule, ProtectionRule, RiskLimitRule } from './rules.js';
 import { ruleTypeName } from './rules.js';

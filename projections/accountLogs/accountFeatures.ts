@@ -3,7 +3,7 @@
 import type { ApprovalEvent } from '../../domain/approval/events.js';
 import { approvalEventTypes } from '../../domain/approval/events.js';
 import { maintenanceEventTypes, type MaintenanceEvent } from '../../domain/maintenanceWindow/events.js';
-import type { LogLine } from './projector.js';
+import type { LogLine } from './logLine.js';
 
 export const accountFeatureLogEventTypes: readonly string[] = [...approvalEventTypes, ...maintenanceEventTypes];
 

@@ -10,23 +10,9 @@ import type { RecordedEvent } from '../../store/port.js';
 import { type Projection, statementChunks } from '../projection.js';
 import type { AccountLogsTable, ReadModels } from '../schema.js';
 import { accountFeatureLogEventTypes, accountFeatureLogLineOf } from './accountFeatures.js';
+import { type LogCategory, type LogLine, LogType, type LogTypeId } from './logLine.js';
 import { protectionEventTypes, type ProtectionEvent } from '../../domain/protection/events.js';
 import { protectionLogLine } from '../protections/logLines.js';
-
-export const LogType = { Error: 1, Warning: 2, Info: 3 } as const;
-export type LogTypeId = (typeof LogType)[keyof typeof LogType];
-export type LogCategory = 'CONNECTION' | 'TRADING' | 'COPY' | 'BALANCE' | 'PROTECTION';
-
-export interface LogLine {
-  readonly accountId: string;
-  readonly logTypeId: LogTypeId;
-  readonly category: LogCategory;
-  readonly message: string;
-  /** A code: the skip reason, the venue's error code. */
-  readonly code: string | null;
-  readonly copierId: string | null;
-  readonly positionId: string | null;
-}
 
 const stops = (p: { stopLoss: number | null; takeProfit: number | null }): string =>
   `${p.stopLoss === null ? '' : `, SL ${p.stopLoss}`}${p.takeProfit === null ? '' : `, TP ${p.takeProfit}`}`;

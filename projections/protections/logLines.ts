@@ -2,7 +2,7 @@
 // reference, every limit hit and target locked with its reason code, the closing of positions, resets
 // and clears. The copy engine's skips (RISK_LIMIT_HIT ...) are logged with the copies.
 import type { ProtectionEvent } from '../../domain/protection/events.js';
-import { type LogLine, LogType } from '../accountLogs/projector.js';
+import { type LogLine, LogType } from '../accountLogs/logLine.js';
 
 const money = (amount: number): string => amount.toFixed(2);
 const PERIOD = { day: 'Day', week: 'Week', month: 'Month' } as const;

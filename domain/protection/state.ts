@@ -1,0 +1,43 @@
+// The state of the protection aggregate: what the decider (decider.ts) folds its events into and the
+// rules of evaluate.ts read. Its own module, so those two do not import each other.
+import type { ProtectionAction, TriggerLevel } from './events.js';
+import type { RuleKind } from './rules.js';
+
+export interface Reference {
+  readonly anchor: string;
+  readonly kind: 'PERIOD' | 'RESET' | 'OVERALL';
+  readonly ruleId: string | null;
+  readonly unit: string | null;
+  readonly start: string;
+  readonly balance: number;
+  readonly equity: number;
+  readonly observedAt: string;
+}
+
+export interface ActiveTrigger {
+  readonly triggerId: string;
+  readonly ruleId: string;
+  readonly ruleKind: RuleKind;
+  readonly ruleType: string;
+  readonly level: TriggerLevel;
+  readonly anchor: string;
+  readonly symbol: string | null;
+  readonly until: string | null;
+  readonly action: ProtectionAction;
+  /** CLOSE_ALL: the positions were closed (ProtectionPositionsClosed). */
+  readonly closed: boolean;
+  readonly at: string;
+}
+
+export interface ProtectionState {
+  /** By anchor key: the current period references and each rule's current reset or overall reference. */
+  readonly references: Readonly<Record<string, Reference>>;
+  /** By `${anchor}|${measure}`: the highest value recorded since the anchor. */
+  readonly peaks: Readonly<Record<string, number>>;
+  /** By rule id: the time of its last reset. */
+  readonly resets: Readonly<Record<string, string>>;
+  /** By trigger id: triggers not yet cleared or reset. */
+  readonly triggers: Readonly<Record<string, ActiveTrigger>>;
+}
+
+export const initialState: ProtectionState = { references: {}, peaks: {}, resets: {}, triggers: {} };
