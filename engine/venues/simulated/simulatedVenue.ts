@@ -11,7 +11,7 @@
 // cents, computed with decimal.js; volumes are whole numbers of 10^-8 lots. Prices are the doubles
 // nearest their decimals, which compare exactly.
 import { createHash, scryptSync, timingSafeEqual } from 'node:crypto';
-import { Decimal } from 'decimal.js';
+import type { Decimal } from 'decimal.js';
 import {
   type AccountInformation,
   type BalanceOperation,
@@ -36,11 +36,28 @@ import {
   type VenueChangeListener,
   type VenueConnection,
   type VenueCredentials,
-  VenueError,
   type VenuePosition,
 } from '../port.js';
-import { type FeedQuote, PriceFeed, type PriceFeedState, roundToDigits } from './prices.js';
+import { approx, commissionFor, exact, Money, money, type Numbers } from './arithmetic.js';
+import { type FeedQuote, PriceFeed } from './prices.js';
+import type { AccountRecord, OrderRecord, PositionRecord, RecordedRequest, RequestKind, ResultOf, SimulatedVenueJournal, SimulatedVenueSnapshot } from './state.js';
 import { defaultSymbols, isMarketOpen, type SimulatedSymbol, swapDaysAt } from './symbols.js';
+import {
+  checkedMagic,
+  checkedPrice,
+  checkedText,
+  checkedTime,
+  checkedVolume,
+  checkPendingPrice,
+  checkStops,
+  fail,
+  iso,
+  lotsOf,
+  optionalStop,
+  volumeUnits,
+} from './validation.js';
+
+export type { AccountRecord, OrderRecord, PositionRecord, RecordedRequest, SimulatedVenueJournal, SimulatedVenueSnapshot } from './state.js';
 
 export interface Clock {
   /** Milliseconds since the epoch. */
@@ -50,111 +67,12 @@ export interface Clock {
 const ACCOUNT_CURRENCY = 'USD';
 const DEFAULT_STOP_OUT_LEVEL = 50;
 const FIRST_TICKET = 1_000_001;
-/**
- * Volumes are read to 8 decimals: enough to absorb binary noise (0.1 + 0.2 = 0.30000000000000004
- * is 0.3 lots) while 0.075 stays 0.075 and fails a 0.01 step.
- */
-const VOLUME_UNITS_PER_LOT = 1e8;
-/** Prices are read to within a millionth of a point of the tick grid, for the same reason. */
-const PRICE_TOLERANCE_TICKS = 1e-6;
 /** Averaged netting open prices keep this many decimals beyond the symbol's digits. */
 const AVERAGE_PRICE_EXTRA_DIGITS = 5;
 /** The per-second stop-out screen runs in floats; within this factor of the level it rechecks exactly. */
 const STOP_OUT_SCREEN_MARGIN = 1.02;
 /** scrypt cost for the venue's password hashes: cheap, since the secret is a simulator's. */
 const PASSWORD_HASH_COST = 1024;
-
-const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
-
-// ---------------------------------------------------------------------------------------------
-// State: plain JSON data, what snapshot() exports
-
-export interface PositionRecord {
-  readonly id: string;
-  readonly symbol: string;
-  readonly side: Side;
-  readonly volume: number;
-  readonly openPrice: number;
-  readonly openTime: string;
-  readonly stopLoss: number | null;
-  readonly takeProfit: number | null;
-  readonly swap: number;
-  readonly commission: number;
-  readonly comment: string | null;
-  readonly magicNumber: number | null;
-  readonly clientOrderId: string | null;
-}
-
-export interface OrderRecord {
-  readonly id: string;
-  readonly symbol: string;
-  readonly orderType: PendingOrderType;
-  readonly volume: number;
-  readonly openPrice: number;
-  readonly openTime: string;
-  readonly stopLoss: number | null;
-  readonly takeProfit: number | null;
-  readonly expiry: string | null;
-  readonly comment: string | null;
-  readonly magicNumber: number | null;
-  readonly clientOrderId: string | null;
-}
-
-export interface AccountRecord {
-  readonly login: string;
-  readonly passwordHash: string;
-  readonly currency: string;
-  readonly leverage: number;
-  readonly marginMode: MarginMode;
-  readonly stopOutLevel: number;
-  readonly balance: number;
-  readonly credit: number;
-  readonly sequence: number;
-  readonly positions: readonly PositionRecord[];
-  readonly orders: readonly OrderRecord[];
-  readonly history: readonly HistoryEntry[];
-  /** Every successful request that carried a client id, for idempotency. */
-  readonly requests: readonly RecordedRequest[];
-}
-
-/** A request that succeeded under a client id; repeating the id returns `result` and changes nothing. */
-export type RecordedRequest =
-  | { readonly kind: 'place'; readonly id: string; readonly result: PlaceOrderResult }
-  | { readonly kind: 'modify'; readonly id: string; readonly result: VenuePosition }
-  | { readonly kind: 'close'; readonly id: string; readonly result: ClosedTrade }
-  | { readonly kind: 'cancel'; readonly id: string; readonly result: PendingOrder };
-
-type RequestKind = RecordedRequest['kind'];
-type ResultOf<K extends RequestKind> = Extract<RecordedRequest, { kind: K }>['result'];
-
-/** What changed since the last save: what a store must write to keep the venue durable. */
-export interface SimulatedVenueJournal {
-  readonly processedStep: number;
-  readonly nextTicket: number;
-  readonly prices: PriceFeedState;
-  readonly accounts: readonly {
-    /** The account without its history and requests, which only ever grow: their new entries follow. */
-    readonly account: Omit<AccountRecord, 'history' | 'requests'>;
-    readonly version: number;
-    /** Index in the account's history of the first new entry. */
-    readonly historyFrom: number;
-    readonly newHistory: readonly HistoryEntry[];
-    /** Index in the account's requests of the first new one. */
-    readonly requestsFrom: number;
-    readonly newRequests: readonly RecordedRequest[];
-  }[];
-}
-
-export interface SimulatedVenueSnapshot {
-  readonly version: 1;
-  readonly name: string;
-  /** The last feed step (second since the price origin) the dealer has processed. */
-  readonly processedStep: number;
-  readonly nextTicket: number;
-  readonly symbols: readonly SimulatedSymbol[];
-  readonly prices: PriceFeedState;
-  readonly accounts: readonly AccountRecord[];
-}
 
 export interface OpenAccountRequest {
   readonly login: string;
@@ -183,48 +101,6 @@ export interface RestoreOptions {
   readonly onListenerError?: (error: unknown) => void;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Arithmetic: one set of formulas, run exactly (decimals) for money and in floats for the
-// per-second stop-out screen.
-
-interface Numbers<T> {
-  of(value: number): T;
-  add(a: T, b: T): T;
-  sub(a: T, b: T): T;
-  mul(a: T, b: T): T;
-  div(a: T, b: T): T;
-  max(a: T, b: T): T;
-  /** To the account currency's cents (exact only). */
-  cents(a: T): T;
-}
-
-const exact: Numbers<Decimal> = {
-  of: (value) => new Money(value),
-  add: (a, b) => a.plus(b),
-  sub: (a, b) => a.minus(b),
-  mul: (a, b) => a.times(b),
-  div: (a, b) => a.dividedBy(b),
-  max: (a, b) => (a.greaterThan(b) ? a : b),
-  cents: (a) => a.toDecimalPlaces(2),
-};
-
-const approx: Numbers<number> = {
-  of: (value) => value,
-  add: (a, b) => a + b,
-  sub: (a, b) => a - b,
-  mul: (a, b) => a * b,
-  div: (a, b) => a / b,
-  max: (a, b) => Math.max(a, b),
-  cents: (a) => a,
-};
-
-const money = (...parts: number[]): number => parts.reduce((sum, part) => sum.plus(part), new Money(0)).toDecimalPlaces(2).toNumber();
-
-/** Charged once, when volume opens: negative. */
-const commissionFor = (info: SymbolInfo, lots: number): number =>
-  // + 0: a free symbol's negated zero is -0, which JSON and PostgreSQL turn into 0.
-  new Money(info.commissionPerLot).times(lots).negated().toDecimalPlaces(2).toNumber() + 0;
-
 /** What margin depends on. */
 interface Exposure {
   readonly symbol: string;
@@ -241,83 +117,7 @@ interface Valuation<T> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Validation helpers
-
-const fail = (code: ConstructorParameters<typeof VenueError>[0], message: string, details?: Record<string, unknown>): never => {
-  throw new VenueError(code, message, details);
-};
-
-const volumeUnits = (lots: number): number => Math.round(lots * VOLUME_UNITS_PER_LOT);
-const lotsOf = (units: number): number => units / VOLUME_UNITS_PER_LOT;
-
-/** The volume as exact lots, or [INVALID_VOLUME] when off the step or outside min..max. */
-const checkedVolume = (info: SymbolInfo, lots: unknown): number => {
-  if (typeof lots !== 'number' || !Number.isFinite(lots) || lots <= 0) {
-    return fail('[INVALID_VOLUME]', `volume must be a positive number of lots`, { volume: lots });
-  }
-  const units = volumeUnits(lots);
-  const step = volumeUnits(info.volumeStep);
-  if (units < volumeUnits(info.minVolume) || units > volumeUnits(info.maxVolume) || units % step !== 0) {
-    return fail(
-      '[INVALID_VOLUME]',
-      `${info.symbol} takes ${info.minVolume} to ${info.maxVolume} lots in steps of ${info.volumeStep}, not ${lots}`,
-      { volume: lots, minVolume: info.minVolume, maxVolume: info.maxVolume, volumeStep: info.volumeStep },
-    );
-  }
-  return lotsOf(units);
-};
-
-const ticksOf = (price: number, digits: number): number => Math.round(price * 10 ** digits);
-
-/** The price on the symbol's tick grid, or the given error code. */
-const checkedPrice = (info: SymbolInfo, price: unknown, code: '[INVALID_PRICE]' | '[INVALID_STOPS]', what: string): number => {
-  if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0) return fail(code, `${what} must be a positive price`);
-  const scaled = price * 10 ** info.digits;
-  if (Math.abs(scaled - Math.round(scaled)) > PRICE_TOLERANCE_TICKS) {
-    return fail(code, `${what} ${price} is not a multiple of ${info.symbol}'s point ${info.point}`);
-  }
-  return roundToDigits(price, info.digits);
-};
-
-const optionalStop = (info: SymbolInfo, price: number | null | undefined, what: string): number | null =>
-  price === undefined || price === null ? null : checkedPrice(info, price, '[INVALID_STOPS]', what);
-
-/** `from` must be at least the stops level (and one point) above `to` (venues.md §5.4). */
-const requireGap = (info: SymbolInfo, above: number, below: number, code: '[INVALID_PRICE]' | '[INVALID_STOPS]', what: string): void => {
-  const gap = ticksOf(above, info.digits) - ticksOf(below, info.digits);
-  const needed = Math.max(1, info.stopsLevel);
-  if (gap < needed) {
-    fail(code, `${what}: ${info.symbol} needs ${needed} points on the right side, got ${gap}`, { points: gap, stopsLevel: info.stopsLevel });
-  }
-};
-
-/**
- * SL and TP against their reference price: the close side of the market for a position (bid for a
- * buy, ask for a sell), the open price for a pending order (venues.md §5.4).
- */
-const checkStops = (info: SymbolInfo, side: Side, reference: number, stopLoss: number | null, takeProfit: number | null): void => {
-  if (side === 'buy') {
-    if (stopLoss !== null) requireGap(info, reference, stopLoss, '[INVALID_STOPS]', 'stop loss of a buy');
-    if (takeProfit !== null) requireGap(info, takeProfit, reference, '[INVALID_STOPS]', 'take profit of a buy');
-  } else {
-    if (stopLoss !== null) requireGap(info, stopLoss, reference, '[INVALID_STOPS]', 'stop loss of a sell');
-    if (takeProfit !== null) requireGap(info, reference, takeProfit, '[INVALID_STOPS]', 'take profit of a sell');
-  }
-};
-
-/** Limits below/above the market, stops beyond it, each at least the stops level away (venues.md §5.4). */
-const checkPendingPrice = (info: SymbolInfo, type: PendingOrderType, price: number, quote: FeedQuote): void => {
-  switch (type) {
-    case 'buyLimit':
-      return requireGap(info, quote.ask, price, '[INVALID_PRICE]', 'a buy limit goes below the ask');
-    case 'sellLimit':
-      return requireGap(info, price, quote.bid, '[INVALID_PRICE]', 'a sell limit goes above the bid');
-    case 'buyStop':
-      return requireGap(info, price, quote.ask, '[INVALID_PRICE]', 'a buy stop goes above the ask');
-    case 'sellStop':
-      return requireGap(info, quote.bid, price, '[INVALID_PRICE]', 'a sell stop goes below the bid');
-  }
-};
+// Triggers
 
 /** Buy limit: ask ≤ price; sell limit: bid ≥ price; buy stop: ask ≥ price; sell stop: bid ≤ price (venues.md §5.4). */
 const isTriggered = (type: PendingOrderType, price: number, quote: FeedQuote): boolean => {
@@ -346,25 +146,6 @@ const stopHit = (position: PositionRecord, quote: FeedQuote): CloseReason | null
   return null;
 };
 
-const checkedText = (value: unknown, what: string): string | null => {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') return fail('[INVALID_REQUEST]', `${what} must be a string`);
-  return value;
-};
-
-const checkedMagic = (value: unknown): number | null => {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) return fail('[INVALID_REQUEST]', 'magicNumber must be an integer');
-  return value;
-};
-
-const checkedTime = (value: string, what: string, code: '[INVALID_REQUEST]' | '[INVALID_EXPIRATION]'): number => {
-  const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-  if (!Number.isFinite(ms)) fail(code, `${what} must be an ISO 8601 time`);
-  return ms;
-};
-
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 const hashPassword = (venue: string, login: string, password: string): string => {
   const salt = createHash('sha256').update(`${venue}\u0000${login}`).digest();

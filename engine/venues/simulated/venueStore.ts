@@ -5,7 +5,7 @@
 // writes what changed and never rewrites a long history.
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { StaticMigrations } from '../../../store/postgres/schema.js';
-import type { AccountRecord, RecordedRequest, SimulatedVenueJournal, SimulatedVenueSnapshot } from './simulatedVenue.js';
+import type { AccountRecord, RecordedRequest, SimulatedVenueJournal, SimulatedVenueSnapshot } from './state.js';
 import type { SimulatedSymbol } from './symbols.js';
 
 const migrations: Record<string, Migration> = {

@@ -1,0 +1,92 @@
+// The simulated venue's state as plain JSON data: what snapshot() exports, restore() reads and the
+// journal hands a store to keep the venue durable.
+import type { ClosedTrade, HistoryEntry, MarginMode, PendingOrder, PendingOrderType, PlaceOrderResult, Side, VenuePosition } from '../port.js';
+import type { PriceFeedState } from './prices.js';
+import type { SimulatedSymbol } from './symbols.js';
+
+export interface PositionRecord {
+  readonly id: string;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly volume: number;
+  readonly openPrice: number;
+  readonly openTime: string;
+  readonly stopLoss: number | null;
+  readonly takeProfit: number | null;
+  readonly swap: number;
+  readonly commission: number;
+  readonly comment: string | null;
+  readonly magicNumber: number | null;
+  readonly clientOrderId: string | null;
+}
+
+export interface OrderRecord {
+  readonly id: string;
+  readonly symbol: string;
+  readonly orderType: PendingOrderType;
+  readonly volume: number;
+  readonly openPrice: number;
+  readonly openTime: string;
+  readonly stopLoss: number | null;
+  readonly takeProfit: number | null;
+  readonly expiry: string | null;
+  readonly comment: string | null;
+  readonly magicNumber: number | null;
+  readonly clientOrderId: string | null;
+}
+
+export interface AccountRecord {
+  readonly login: string;
+  readonly passwordHash: string;
+  readonly currency: string;
+  readonly leverage: number;
+  readonly marginMode: MarginMode;
+  readonly stopOutLevel: number;
+  readonly balance: number;
+  readonly credit: number;
+  readonly sequence: number;
+  readonly positions: readonly PositionRecord[];
+  readonly orders: readonly OrderRecord[];
+  readonly history: readonly HistoryEntry[];
+  /** Every successful request that carried a client id, for idempotency. */
+  readonly requests: readonly RecordedRequest[];
+}
+
+/** A request that succeeded under a client id; repeating the id returns `result` and changes nothing. */
+export type RecordedRequest =
+  | { readonly kind: 'place'; readonly id: string; readonly result: PlaceOrderResult }
+  | { readonly kind: 'modify'; readonly id: string; readonly result: VenuePosition }
+  | { readonly kind: 'close'; readonly id: string; readonly result: ClosedTrade }
+  | { readonly kind: 'cancel'; readonly id: string; readonly result: PendingOrder };
+
+export type RequestKind = RecordedRequest['kind'];
+export type ResultOf<K extends RequestKind> = Extract<RecordedRequest, { kind: K }>['result'];
+
+/** What changed since the last save: what a store must write to keep the venue durable. */
+export interface SimulatedVenueJournal {
+  readonly processedStep: number;
+  readonly nextTicket: number;
+  readonly prices: PriceFeedState;
+  readonly accounts: readonly {
+    /** The account without its history and requests, which only ever grow: their new entries follow. */
+    readonly account: Omit<AccountRecord, 'history' | 'requests'>;
+    readonly version: number;
+    /** Index in the account's history of the first new entry. */
+    readonly historyFrom: number;
+    readonly newHistory: readonly HistoryEntry[];
+    /** Index in the account's requests of the first new one. */
+    readonly requestsFrom: number;
+    readonly newRequests: readonly RecordedRequest[];
+  }[];
+}
+
+export interface SimulatedVenueSnapshot {
+  readonly version: 1;
+  readonly name: string;
+  /** The last feed step (second since the price origin) the dealer has processed. */
+  readonly processedStep: number;
+  readonly nextTicket: number;
+  readonly symbols: readonly SimulatedSymbol[];
+  readonly prices: PriceFeedState;
+  readonly accounts: readonly AccountRecord[];
+}
