@@ -1,0 +1,133 @@
+// The copy engine's intake: the positions-* and copier-* events of `$all`, each routed to a work item
+// in the group of the master account it belongs to, or marked handled at once when it asks nothing of
+// the engine.
+import { Observable } from 'rxjs';
+import { COPIER_STREAM_PREFIX, type CopierEvent } from '../../domain/copier/events.js';
+import { accountIdOfPositionsStream, POSITIONS_STREAM_PREFIX, type PositionsEvent } from '../../domain/positions/events.js';
+import type { EventStore, Position, RecordedEvent, Subscription } from '../../store/port.js';
+import { Recovery, type RecoveryLog } from '../../store/recovery.js';
+import type { CopyInputs } from './inputs.js';
+import type { Outcomes } from './outcomes.js';
+import type { Tracked, Tracking } from './tracking.js';
+import { copierTriggerOf, masterTriggerOf } from './triggers.js';
+import type { Work } from './work.js';
+
+/** Positions events the copies read model folds: a slave's copy ended or changed at its venue. */
+const STATE_EVENTS: ReadonlySet<string> = new Set(['PositionClosed', 'PositionPartiallyClosed', 'PendingOrderFilled', 'PendingOrderCancelled']);
+
+export interface IntakeParts {
+  readonly store: EventStore;
+  readonly log: RecoveryLog;
+  readonly inputs: CopyInputs;
+  readonly outcomes: Outcomes;
+  readonly tracking: Tracking;
+  /** Failures of routing and handling: logged once per run of failures, retried with backoff. */
+  readonly handling: Recovery;
+  readonly stopped: () => boolean;
+}
+
+export class Intake {
+  private subscription: Subscription | null = null;
+  private readonly masterOfCopier = new Map<string, string>();
+  /**
+   * The newest routed event that changes a read model the engine decides with: every copier event
+   * (copiers), and the slave-side ends of copies (copies). A master event waits for the read models
+   * to include this and the engine's own appends, not for itself: what it says, the engine has.
+   */
+  private lastStateEvent: Position | null = null;
+
+  constructor(private readonly parts: IntakeParts) {}
+
+  /** Ends the current subscription to the store. */
+  unsubscribe(): Promise<void> | undefined {
+    return this.subscription?.unsubscribe();
+  }
+
+  /**
+   * The positions-* and copier-* events of `$all` after `resumeFrom`. A subscription that fails (a
+   * dropped connection, a restarted server) is taken up again after the last event it delivered, with
+   * backoff; what was delivered is handled already or in the pipeline, so nothing is read twice or lost.
+   */
+  storeEvents(resumeFrom: Position | 'start'): Observable<RecordedEvent> {
+    return new Observable<RecordedEvent>((subscriber) => {
+      const recovery = new Recovery('the copy engine', this.parts.log, { action: 'resubscribes from the last event it read' });
+      let after = resumeFrom;
+      let closed = false;
+      const done = () => this.parts.stopped() || closed;
+      let current: Subscription | null = null;
+      void (async () => {
+        while (!done()) {
+          const subscription = this.parts.store.subscribeToAll({
+            fromPosition: after,
+            filter: { streamNamePrefixes: [POSITIONS_STREAM_PREFIX, COPIER_STREAM_PREFIX] },
+          });
+          this.subscription = subscription;
+          current = subscription;
+          subscription.on('caughtUp', () => recovery.succeeded());
+          try {
+            for await (const { event } of subscription) {
+              after = event.position;
+              recovery.succeeded();
+              subscriber.next(event);
+            }
+          } catch (error) {
+            if (done()) break;
+            await recovery.failed(error, done);
+          } finally {
+            await subscription.unsubscribe();
+          }
+        }
+        subscriber.complete();
+      })();
+      // The pipeline let go of us (it failed, or the engine stops): end the subscription and the loop.
+      return () => {
+        closed = true;
+        void current?.unsubscribe();
+      };
+    });
+  }
+
+  /** Routes an event, trying again while what it reads cannot be read (the event stays in order). */
+  async route(recorded: RecordedEvent): Promise<Work | null> {
+    const tracked = this.parts.tracking.track(recorded);
+    for (;;) {
+      try {
+        const work = await this.routeOnce(recorded, tracked);
+        this.parts.handling.succeeded();
+        return work;
+      } catch (error) {
+        if (this.parts.stopped()) return null;
+        await this.parts.handling.failed(error, this.parts.stopped);
+      }
+    }
+  }
+
+  private async routeOnce(recorded: RecordedEvent, tracked: Tracked): Promise<Work | null> {
+    const skip = (): null => {
+      this.parts.tracking.finish(tracked);
+      return null;
+    };
+    const masterAccountId = accountIdOfPositionsStream(recorded.streamId);
+    if (masterAccountId) {
+      const stateBefore = this.lastStateEvent;
+      if (STATE_EVENTS.has(recorded.type)) this.lastStateEvent = recorded.position;
+      const trigger = masterTriggerOf(recorded as unknown as PositionsEvent, recorded.id);
+      if (!trigger) return skip();
+      return { kind: 'master', group: masterAccountId, recorded, trigger, masterAccountId, stateBefore };
+    }
+    this.lastStateEvent = recorded.position;
+    const event = recorded as unknown as CopierEvent;
+    if (event.type === 'CopierCreated') this.masterOfCopier.set(event.data.copierId, event.data.fromAccountId);
+    const trigger = copierTriggerOf(event);
+    if (!trigger) return skip();
+    const copierId = event.data.copierId;
+    let master = this.masterOfCopier.get(copierId);
+    if (!master) {
+      await this.parts.outcomes.waitForReadModels(recorded.position);
+      master = (await this.parts.inputs.copier(copierId))?.from_account_id;
+      if (!master) return skip();
+      this.masterOfCopier.set(copierId, master);
+    }
+    return { kind: 'copier', group: master, recorded, copierId, trigger };
+  }
+}

@@ -1,0 +1,106 @@
+// The outcome of one copy run for one copier, recorded once: one append to the copier's copies stream
+// with deterministic event ids, so appending it again is a no-op. An outcome caused by a store event
+// records that event's `$all` position, and an event whose outcome the stream already holds is not
+// handled again (`notHandled`). Later decisions wait for the read models to include the engine's own
+// appends (`catchUpReadModels`).
+import { v5 as uuidv5 } from 'uuid';
+import { copiesStream, type CopyEvent, type CopySource } from '../../domain/copy/events.js';
+import { type EventStore, type Position, positionFromString } from '../../store/port.js';
+import { StreamNotFoundError } from '../../store/errors.js';
+import type { RecoveryLog } from '../../store/recovery.js';
+import type { CopierRow } from './inputs.js';
+import { earlier } from './tracking.js';
+
+/** Fixed forever: the ids of the engine's events derive from it. */
+export const COPY_EVENT_NAMESPACE = '3c1f8a52-7e0b-4b7d-a0c4-5a9e61d2f3b8';
+/** The `$all` position a non-store source carries: it marks nothing handled. */
+export const NO_POSITION = '0:0';
+const READ_MODEL_WAIT_MS = 5000;
+
+export interface OutcomesDeps {
+  readonly store: EventStore;
+  readonly waitForReadModels: (position: Position, timeoutMs: number) => Promise<boolean>;
+  readonly clock: () => Date;
+  readonly log: RecoveryLog;
+}
+
+export class Outcomes {
+  /** Newest `$all` position of an append of ours: later decisions wait for the read models to include it. */
+  private lastAppend: Position | null = null;
+  /** Per copier, the `$all` position of the last cause its copies stream holds an outcome of. */
+  private readonly handledUpTo = new Map<string, Position | null>();
+
+  constructor(
+    private readonly deps: OutcomesDeps,
+    private readonly stopped: () => boolean,
+  ) {}
+
+  /** False when the copier's copies stream already holds the outcome of the event at `position`. */
+  async notHandled(copierId: string, position: Position): Promise<boolean> {
+    if (!this.handledUpTo.has(copierId)) {
+      let last: Position | null = null;
+      try {
+        // The newest outcome of a store event: deferrals, retries and management carry no position.
+        for await (const { event } of this.deps.store.readStream(copiesStream(copierId), { direction: 'backwards', fromRevision: 'end' })) {
+          const cause = event.metadata.sourcePosition;
+          if (typeof cause === 'string') {
+            last = positionFromString(cause);
+            break;
+          }
+        }
+      } catch (error) {
+        if (!(error instanceof StreamNotFoundError)) throw error;
+      }
+      this.handledUpTo.set(copierId, last);
+    }
+    const handled = this.handledUpTo.get(copierId) ?? null;
+    return handled === null || earlier(handled, position);
+  }
+
+  append(copier: CopierRow, masterAccountId: string, source: CopySource, events: readonly CopyEvent[], storeCause: boolean): Promise<void> {
+    return this.appendWithIds(copier, masterAccountId, source, events.map((event, i) => ({ id: uuidv5(`${source.eventId}/${copier.id}/${i}`, COPY_EVENT_NAMESPACE), event })), storeCause);
+  }
+
+  /**
+   * The outcome in one append. Caused by a store event: its metadata names the cause's position, and an
+   * event-less outcome still marks the cause handled in memory.
+   */
+  async appendWithIds(copier: CopierRow, masterAccountId: string, source: CopySource, events: readonly { id: string; event: CopyEvent }[], storeCause: boolean): Promise<void> {
+    if (events.length > 0) {
+      const metadata = {
+        correlationId: `copy:${source.eventId}`,
+        ...(storeCause ? { sourcePosition: source.position } : { cause: source.type }),
+        sourceEventId: source.eventId,
+        masterAccountId,
+        receivedAt: this.deps.clock().toISOString(),
+      };
+      const result = await this.deps.store.appendToStream(
+        copiesStream(copier.id),
+        events.map(({ id, event }) => ({ id, type: event.type, data: event.data, metadata })),
+        { expectedRevision: 'any' },
+      );
+      if (!this.lastAppend || earlier(this.lastAppend, result.position)) this.lastAppend = result.position;
+    }
+    if (!storeCause) return;
+    const cause = positionFromString(source.position);
+    const handled = this.handledUpTo.get(copier.id) ?? null;
+    if (handled === null || earlier(handled, cause)) this.handledUpTo.set(copier.id, cause);
+  }
+
+  /** The newest append of ours, if any. */
+  get newestAppend(): Position | null {
+    return this.lastAppend;
+  }
+
+  async waitForReadModels(position: Position): Promise<void> {
+    while (!this.stopped() && !(await this.deps.waitForReadModels(position, READ_MODEL_WAIT_MS))) {
+      this.deps.log.info('copy engine: waiting for the read models');
+    }
+  }
+
+  /** The read models must include the event and every outcome this engine appended before it. */
+  async catchUpReadModels(position: Position): Promise<void> {
+    const target = this.lastAppend && earlier(position, this.lastAppend) ? this.lastAppend : position;
+    await this.waitForReadModels(target);
+  }
+}

@@ -1,0 +1,138 @@
+// How far the copy engine has got: the store events read and not yet handled (in `$all` order), the
+// last of them handled with everything before it (what `handled` and `idle` wait for, and where the
+// pipeline starts again after a defect), and the checkpoint that says where to resume reading after a
+// restart.
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { ReadModels } from '../../projections/schema.js';
+import { comparePositions, type Position, positionFromString, positionToString, type RecordedEvent } from '../../store/port.js';
+import { Recovery, type RecoveryLog } from '../../store/recovery.js';
+
+const CHECKPOINT_NAME = 'copy-engine';
+
+export const earlier = (a: Position, b: Position): boolean => comparePositions(a, b) < 0;
+
+export interface Tracked {
+  readonly recorded: RecordedEvent;
+  done: boolean;
+}
+
+export class Tracking {
+  private readonly checkpointFailures: Recovery;
+  private readonly inFlight: Tracked[] = [];
+  private checkpointSaved: string | null = null;
+  private savingCheckpoint = false;
+  private pendingCheckpoint: string | null = null;
+  private idleWaiters: (() => void)[] = [];
+  private through: Position | null = null;
+  private handledWaiters: { position: Position; resolve: (value: boolean) => void }[] = [];
+
+  constructor(
+    private readonly db: Kysely<ReadModels>,
+    log: RecoveryLog,
+    private readonly stopped: () => boolean,
+  ) {
+    this.checkpointFailures = new Recovery('saving the copy engine checkpoint', log, { action: 'saves it with the next event handled' });
+  }
+
+  static async migrate(db: Kysely<ReadModels>): Promise<void> {
+    await sql`CREATE TABLE IF NOT EXISTS engine_checkpoints (name text PRIMARY KEY, position text NOT NULL, updated timestamptz NOT NULL DEFAULT now())`.execute(db);
+  }
+
+  /** Where reading starts: the saved checkpoint, else the store's `head`. */
+  async resumeFrom(head: Position | null): Promise<Position | 'start'> {
+    const saved = await sql<{ position: string }>`SELECT position FROM engine_checkpoints WHERE name = ${CHECKPOINT_NAME}`.execute(this.db);
+    // A first start copies from now on, never the history of the store.
+    let resumeFrom: Position | 'start' = head ?? 'start';
+    if (saved.rows[0]) resumeFrom = positionFromString(saved.rows[0].position);
+    else if (head) await this.saveCheckpoint(positionToString(head));
+    return resumeFrom;
+  }
+
+  /** The newest store event handled with every one before it. */
+  get handledThrough(): Position | null {
+    return this.through;
+  }
+
+  /** A store event read: it is in flight until `finish`. */
+  track(recorded: RecordedEvent): Tracked {
+    const tracked: Tracked = { recorded, done: false };
+    this.inFlight.push(tracked);
+    return tracked;
+  }
+
+  finishEvent(recorded: RecordedEvent): void {
+    const tracked = this.inFlight.find((t) => t.recorded === recorded);
+    if (tracked) this.finish(tracked);
+  }
+
+  /** The pipeline failed: what it held in flight is read again from `handledThrough`. */
+  forgetInFlight(): void {
+    this.inFlight.length = 0;
+  }
+
+  /** Resolves once every store event read so far is handled (for specs and benchmarks). */
+  idle(): Promise<void> {
+    if (this.inFlight.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Resolves true once the engine has handled the event at `position` (a positions-* or copier-*
+   * event) and everything before it; false after `timeoutMs`.
+   */
+  handled(position: Position, timeoutMs: number): Promise<boolean> {
+    if (this.through && !earlier(this.through, position)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = { position, resolve: (value: boolean) => { clearTimeout(timer); resolve(value); } };
+      const timer = setTimeout(() => {
+        this.handledWaiters = this.handledWaiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, timeoutMs);
+      this.handledWaiters.push(waiter);
+    });
+  }
+
+  finish(tracked: Tracked): void {
+    tracked.done = true;
+    let last: Tracked | undefined;
+    while (this.inFlight[0]?.done) last = this.inFlight.shift();
+    if (last) {
+      this.through = last.recorded.position;
+      void this.saveCheckpoint(positionToString(last.recorded.position));
+      const through = last.recorded.position;
+      const ready = this.handledWaiters.filter((w) => !earlier(through, w.position));
+      this.handledWaiters = this.handledWaiters.filter((w) => earlier(through, w.position));
+      for (const waiter of ready) waiter.resolve(true);
+    }
+    if (this.inFlight.length === 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const resolve of waiters) resolve();
+    }
+  }
+
+  /** Writes the newest checkpoint; calls that arrive while one is written coalesce. */
+  private async saveCheckpoint(position: string): Promise<void> {
+    this.pendingCheckpoint = position;
+    if (this.savingCheckpoint) return;
+    this.savingCheckpoint = true;
+    try {
+      while (this.pendingCheckpoint !== null && this.pendingCheckpoint !== this.checkpointSaved) {
+        const value = this.pendingCheckpoint;
+        await sql`INSERT INTO engine_checkpoints (name, position) VALUES (${CHECKPOINT_NAME}, ${value})
+          ON CONFLICT (name) DO UPDATE SET position = excluded.position, updated = now()`.execute(this.db);
+        this.checkpointSaved = value;
+        this.checkpointFailures.succeeded();
+      }
+    } catch (error) {
+      if (!this.stopped()) this.checkpointFailures.noted(error);
+    } finally {
+      this.savingCheckpoint = false;
+    }
+  }
+
+  async flushCheckpoint(): Promise<void> {
+    while (this.savingCheckpoint) await new Promise((r) => setTimeout(r, 5));
+  }
+}
