@@ -11,4 +11,15 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
+  // Type-checked rules for the TypeScript sources (all inside tsconfig.json's include): a promise
+  // nobody awaits must say so with `void`, and an async function must not be handed to a caller
+  // that ignores the promise it returns.
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
 );
