@@ -100,6 +100,7 @@ export const loadShedding = (options: SheddingOptions = DEFAULT_SHEDDING): Reque
     };
     res.once('finish', leave);
     res.once('close', leave);
+    // acquire() never rejects: a full lane resolves to null, which answers 503 below.
     void lane.acquire().then((release) => {
       if (release && gone) {
         release();

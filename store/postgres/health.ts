@@ -35,6 +35,7 @@ export class DatabaseHealth extends EventEmitter implements ConnectionFaults {
   /** A connection-level error was seen: make sure (one probe at a time) whether the database is down. */
   observe(error: unknown): void {
     if (this.closed || !isDatabaseUnavailable(error) || this.downSince !== null) return;
+    // A probe never rejects: an unreachable database resolves to false.
     void this.probe().then((up) => {
       if (!up) this.markDown(error);
     });

@@ -119,6 +119,7 @@ class AppendSignal {
       client.end().catch(() => undefined);
       // Nothing was heard while it was away: wake every subscriber to look, then listen again.
       this.wakeAll();
+      // Not awaited: start() retries until it listens or the store closes, and never rejects.
       if (!this.closed) void this.start();
     });
     try {
@@ -175,6 +176,7 @@ class PostgresSubscription extends EventEmitter implements Subscription {
     private readonly options: SubscribeToAllOptions,
   ) {
     super();
+    // Not awaited: run() catches every failure and hands it to the reader (and any 'error' listener).
     void this.run();
   }
 
