@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import type { CopierSettings } from '../../domain/copier/settings.js';
 import { decideCopy } from '../../domain/copy/decision.js';
 import { protectionSkip } from '../../domain/protection/blocks.js';
-import { type CopyEvent, type CopySource, DEFERRAL_SOURCE, MANAGEMENT_SOURCE } from '../../domain/copy/events.js';
+import { type CopyEvent, type CopySkipReason, type CopySource, DEFERRAL_SOURCE, MANAGEMENT_SOURCE } from '../../domain/copy/events.js';
 import { type ActiveFeature, type CopyRecord, isStandaloneTrade, type MasterOrderRecord } from '../../domain/copy/features/rules.js';
 import { slaveComment, slaveMagicNumber } from '../../domain/copy/labels.js';
 import type { MasterEvent, MasterTrade, OpenAction, SlaveCopy } from '../../domain/copy/types.js';
@@ -86,16 +86,8 @@ export class CopyHandlers {
     if (trigger.kind === 'increase') {
       await this.forEachCopier(copiers, recorded.position, async (copier) =>
         this.outcomes.append(copier, masterAccountId, source, [
-          {
-            type: 'TradeSkipped',
-            data: {
-              ...this.base(copier, masterAccountId, source),
-              masterPositionId: trigger.masterPositionId,
-              reason: 'NETTING_INCREASE_NOT_COPIED',
-              message: `volume added to master position #${trigger.masterPositionId} (${trigger.volume} lots ${trigger.symbol}, netting) not copied: only new positions are copied`,
-              wouldHave: [],
-            },
-          },
+          this.skipped(copier, masterAccountId, source, trigger.masterPositionId, 'NETTING_INCREASE_NOT_COPIED',
+            `volume added to master position #${trigger.masterPositionId} (${trigger.volume} lots ${trigger.symbol}, netting) not copied: only new positions are copied`),
         ], true),
       );
       return;
@@ -163,7 +155,7 @@ export class CopyHandlers {
     const copies = [...run.liveCopies];
     const outcome: CopyEvent[] = [];
     const skip = (masterPositionId: string, reason: 'SLAVE_NOT_CONNECTED' | 'SLAVE_TRADING_DISABLED' | 'MASTER_DATA_UNAVAILABLE', message: string) =>
-      outcome.push({ type: 'TradeSkipped', data: { ...this.base(copier, masterAccountId, source), masterPositionId, reason, message, wouldHave: [] } });
+      outcome.push(this.skipped(copier, masterAccountId, source, masterPositionId, reason, message));
     for (const event of run.events) {
       const id = event.data.masterPositionId;
       if (live && !slave.ok) {
@@ -241,16 +233,10 @@ export class CopyHandlers {
     if (opening) {
       const held = await this.deps.db.selectFrom('positions').select('id').where('account_id', '=', masterAccountId).where('id', '=', event.data.masterPositionId).executeTakeFirst();
       if (!held) {
-        await this.outcomes.append(copier, masterAccountId, source, [{
-          type: 'TradeSkipped',
-          data: {
-            ...this.base(copier, masterAccountId, source),
-            masterPositionId: event.data.masterPositionId,
-            reason: 'MASTER_POSITION_GONE',
-            message: `${event.data.symbol} of master #${event.data.masterPositionId} not copied: the master no longer holds it when the wait ended`,
-            wouldHave: [],
-          },
-        }], false);
+        await this.outcomes.append(copier, masterAccountId, source, [
+          this.skipped(copier, masterAccountId, source, event.data.masterPositionId, 'MASTER_POSITION_GONE',
+            `${event.data.symbol} of master #${event.data.masterPositionId} not copied: the master no longer holds it when the wait ended`),
+        ], false);
         return;
       }
     }
@@ -269,16 +255,10 @@ export class CopyHandlers {
     if (outcome.length === 0) {
       // Nothing left to do (the slave's copy of a filled pending order is there already): the wait
       // still needs an outcome, or it would be decided again every tick.
-      await this.outcomes.append(copier, masterAccountId, source, [{
-        type: 'TradeSkipped',
-        data: {
-          ...this.base(copier, masterAccountId, source),
-          masterPositionId: event.data.masterPositionId,
-          reason: 'ALREADY_COPIED',
-          message: `master #${event.data.masterPositionId}: nothing to copy when the wait ended, the slave already holds its copy`,
-          wouldHave: [],
-        },
-      }], false);
+      await this.outcomes.append(copier, masterAccountId, source, [
+        this.skipped(copier, masterAccountId, source, event.data.masterPositionId, 'ALREADY_COPIED',
+          `master #${event.data.masterPositionId}: nothing to copy when the wait ended, the slave already holds its copy`),
+      ], false);
     }
   }
 
@@ -385,13 +365,7 @@ export class CopyHandlers {
     const giveUp = async (message: string) => {
       if (!copier) return;
       await this.outcomes.appendWithIds(copier, retry.master_account_id, source, [
-        {
-          id: expiredId,
-          event: {
-            type: 'TradeSkipped',
-            data: { ...this.base(copier, retry.master_account_id, source), masterPositionId: action.masterPositionId, reason: 'OPEN_RETRY_EXPIRED', message, wouldHave: [] },
-          },
-        },
+        { id: expiredId, event: this.skipped(copier, retry.master_account_id, source, action.masterPositionId, 'OPEN_RETRY_EXPIRED', message) },
       ], false);
     };
     if (!copier) return;
@@ -416,8 +390,10 @@ export class CopyHandlers {
     await this.outcomes.appendWithIds(copier, retry.master_account_id, source, [{ id: uuidv5(`${clientOrderId}/retried`, COPY_EVENT_NAMESPACE), event: executed }], false);
   }
 
-  private base(copier: CopierRow, masterAccountId: string, source: CopySource) {
-    return { copierId: copier.id, masterAccountId, slaveAccountId: copier.to_account_id, source, at: this.deps.clock().toISOString() };
+  /** A skip with its reason, so the account log says why the trade was not copied. */
+  private skipped(copier: CopierRow, masterAccountId: string, source: CopySource, masterPositionId: string, reason: CopySkipReason, message: string): CopyEvent {
+    const base = { copierId: copier.id, masterAccountId, slaveAccountId: copier.to_account_id, source, at: this.deps.clock().toISOString() };
+    return { type: 'TradeSkipped', data: { ...base, masterPositionId, reason, message, wouldHave: [] } };
   }
 
   private async forEachCopier(copiers: readonly CopierRow[], _position: Position, work: (copier: CopierRow) => Promise<void>): Promise<void> {
