@@ -21,7 +21,7 @@ import { correlationId, requestContext } from './context.js';
 import { errorHandler, methodNotAllowed, notFoundHandler } from './errors.js';
 import { API_PREFIX, buildOpenApi } from './openapi.js';
 import { type Caller, Routes } from './route.js';
-import type { Services } from './services.js';
+import type { Services } from '../app/services.js';
 import { typeRoutes } from './types/routes.js';
 import { isDatabaseUnavailable } from '../store/recovery.js';
 

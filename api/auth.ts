@@ -6,24 +6,17 @@
 // key without an enabled access policy is denied (403 [AI_KEY_ACCESS_POLICY_REQUIRED]), and the IP
 // whitelist (403 [FORBIDDEN_IP_NOT_ALLOWED]) against req.ip, which believes X-Forwarded-For only from
 // TRUSTED_PROXIES. Nothing is cached: a revocation or a policy change applies to the next request.
-import { createHash, randomBytes } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { type AccessPolicy, effectivePolicy } from '../domain/apiKey/accessPolicy.js';
+import { hashApiKey } from '../domain/apiKey/secret.js';
 import type { ApiKeyType } from '../domain/apiKey/events.js';
 import { ipAllowed } from '../domain/apiKey/ipWhitelist.js';
-import { recordUsage, usageDb, usageIsStale } from './apiKeys/usage.js';
+import { recordUsage, usageDb, usageIsStale } from '../app/apiKeyUsage.js';
 import { ApiError } from './errors.js';
 import type { Caller } from './route.js';
-import type { Services } from './services.js';
+import type { Services } from '../app/services.js';
 
 export const API_KEY_HEADER = 'X-API-KEY';
-
-export const hashApiKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
-
-export const generateApiKey = (): string => `ct_${randomBytes(32).toString('base64url')}`;
-
-/** Enough to recognise a key in a list (`ct_` and four characters), far too little to guess it. */
-export const keyPrefix = (key: string): string => key.slice(0, 7);
 
 export const authenticate =
   (services: Services): RequestHandler =>

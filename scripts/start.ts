@@ -3,9 +3,10 @@
 // package.json runs it with `exec node`, so the process npm starts is this one: a signal to npm (npm
 // forwards it), or to this process alone (a process manager that signals its direct child), stops the
 // service and its embedded PostgreSQL; no shell or wrapper in between swallows one or orphans us.
-import { ConfigError, loadConfig } from '../api/config.js';
-import { createLogger } from '../api/logger.js';
-import { startService } from '../api/service.js';
+import { ConfigError, loadConfig } from '../app/config.js';
+import { createLogger } from '../app/logger.js';
+import { startService } from '../app/service.js';
+import { httpLayer } from '../api/httpLayer.js';
 
 const log = createLogger();
 
@@ -37,7 +38,7 @@ const main = async (): Promise<void> => {
     console.error(`the service stops: ${error.message}`);
     void (service?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
   };
-  service = await startService(config, { log, onDatabaseLost });
+  service = await startService(config, { http: httpLayer, log, onDatabaseLost });
   const running = service;
   stop = () => {
     running.stop().then(

@@ -7,10 +7,10 @@ import { findAccount } from '../../projections/accounts/queries.js';
 import type { ReadModels } from '../../projections/schema.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../app/services.js';
 import { errorResponses, IsoDateTime, Nullable } from '../shared/schemas.js';
-import type { AsyncRequestRow, Outcome } from './asyncCreation.js';
-import { createAccountLocked } from './create.js';
+import type { AsyncRequestRow, Outcome } from '../../app/accounts/asyncCreation.js';
+import { createAccountLocked } from '../../app/commands/createAccount.js';
 import { toAccountDTOs } from './dto.js';
 import { AccountDTO } from './schemas.js';
 

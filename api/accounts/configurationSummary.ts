@@ -12,7 +12,7 @@ import { CopierDTO } from '../copiers/schemas.js';
 import { toFeatureDTO } from '../features/routes.js';
 import type { Routes } from '../route.js';
 import { riskLimitViews } from '../riskLimits/routes.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../app/services.js';
 import { errorResponses } from '../shared/schemas.js';
 import { toAccountDTOs } from './dto.js';
 import { AccountDTO, AccountQuery } from './schemas.js';

@@ -10,10 +10,11 @@ import { checkOutboundUrl, OutboundUrlError, type OutboundRefusal, parseOutbound
 import { findAccount, listAccounts } from '../../projections/accounts/queries.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
-import { commandMetadata, execute, type Services, settle } from '../services.js';
+import { commandMetadata, execute, type Services, settle } from '../../app/services.js';
 import { ErrorDTO, errorResponses } from '../shared/schemas.js';
 import { AsyncAccountCreationResponseDTO, asyncCreationRoutes, toAsyncDTO } from './asyncRoutes.js';
-import { type AccountCreation, type CreateBody, createAccountNow, precheckCreation, settingsOf } from './create.js';
+import { type AccountCreation, createAccountNow, precheckCreation } from '../../app/commands/createAccount.js';
+import { type CreateBody, settingsOf } from './settings.js';
 import { toAccountDTOs } from './dto.js';
 import { AccountCreateDTO, AccountDTO, AccountIdParams, AccountQuery, AccountUpdateDTO } from './schemas.js';
 type UpdateBody = Partial<Record<string, unknown>> & Partial<Static<typeof AccountCreateDTO>>;

@@ -9,7 +9,7 @@ import { loadAccount } from '../accounts/routes.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../app/services.js';
 import { errorResponses } from '../shared/schemas.js';
 import { type CurvePoint, equityChartSvg } from './chart.js';
 import { DataCollectorQuery, DataCollectorRecordDTO, MetricsQuery, PerformanceMetricsDTO } from './schemas.js';

@@ -17,12 +17,12 @@ import { findAccount } from '../../projections/accounts/queries.js';
 import { loadAccount } from '../accounts/routes.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../app/services.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { errorResponses } from '../shared/schemas.js';
 import { FRONTEND_FEATURES, policyCatalog, restrictableFields } from './catalog.js';
 import { toApiKeyDTO } from './dto.js';
-import { changeKey, issueKey, removeAccessPolicy, revokeKey, rotateKey, setAccessPolicy } from './keys.js';
+import { changeKey, issueKey, removeAccessPolicy, revokeKey, rotateKey, setAccessPolicy } from '../../app/commands/apiKeys.js';
 import {
   AccessPolicyWriteDTO,
   ApiKeyCreateDTO,
@@ -35,7 +35,7 @@ import {
   ProjectParams,
   RestEndpointMetadataDTO,
 } from './schemas.js';
-import { lastUsedOf } from './usage.js';
+import { lastUsedOf } from '../../app/apiKeyUsage.js';
 
 type KeyParams = Static<typeof ProjectKeyParams>;
 type PolicyBody = Static<typeof AccessPolicyWriteDTO>;

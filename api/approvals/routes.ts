@@ -12,7 +12,7 @@ import { loadAccount } from '../accounts/routes.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
-import { commandMetadata, execute, type Services } from '../services.js';
+import { commandMetadata, execute, type Services } from '../../app/services.js';
 import { errorResponses } from '../shared/schemas.js';
 import { ApprovalDTO, PendingApprovalDTO } from './schemas.js';
 

@@ -6,7 +6,7 @@ import { listAuditLogs } from '../../projections/auditLogs/queries.js';
 import { loadAccount } from '../accounts/routes.js';
 import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../app/services.js';
 import { errorResponses, Int32, IsoDateOrDateTime, IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
 
 export const AuditLogDTO = Type.Object(

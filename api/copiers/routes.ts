@@ -18,11 +18,11 @@ import { checkAccountScope, loadAccount } from '../accounts/routes.js';
 import { AccountDTO, AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
-import { commandMetadata, execute, oneAtATime, type Services } from '../services.js';
+import { commandMetadata, execute, oneAtATime, type Services } from '../../app/services.js';
 import { errorResponses } from '../shared/schemas.js';
 import { CopierCreateDTO, CopierDTO, CopierParams, CopierUpdateDTO, MasterAccountSummaryDTO, SymbolMappingDTO, SymbolMappingWriteDTO } from './schemas.js';
 import { mapSymbol } from '../../domain/copy/symbolMapping.js';
-import { settle } from '../services.js';
+import { settle } from '../../app/services.js';
 
 type CopierRow = Selectable<CopiersTable> & { from_account_alias: string | null };
 

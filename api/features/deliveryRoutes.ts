@@ -10,7 +10,7 @@ import { accountFeatureRows } from '../../projections/features/queries.js';
 import { loadAccount } from '../accounts/routes.js';
 import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../app/services.js';
 import { errorResponses, IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
 import { projectFeatureRow, projectFeatureScope } from './projectScope.js';
 

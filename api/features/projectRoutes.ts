@@ -11,7 +11,7 @@ import { featureDecider } from '../../domain/feature/decider.js';
 import { type FeatureScope, featureStream } from '../../domain/feature/events.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
-import { commandMetadata, execute, oneAtATime, type Services } from '../services.js';
+import { commandMetadata, execute, oneAtATime, type Services } from '../../app/services.js';
 import { errorResponses, Uuid } from '../shared/schemas.js';
 import { webhookDeliveryRoutes } from './deliveryRoutes.js';
 import { completeSetting, toFeatureDTO } from './routes.js';

@@ -5,7 +5,7 @@ import type { FeatureScope } from '../../domain/feature/events.js';
 import type { FeatureRow } from '../../projections/features/queries.js';
 import { ApiError } from '../errors.js';
 import type { Caller } from '../route.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../app/services.js';
 
 /** The project in the path, as the caller may reach it. */
 export const projectFeatureScope = (caller: Caller, projectId: string): FeatureScope & { kind: 'project' } => {

@@ -14,7 +14,7 @@ import { checkAccountScope, loadAccount } from '../accounts/routes.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
-import { commandMetadata, execute, oneAtATime, type Services } from '../services.js';
+import { commandMetadata, execute, oneAtATime, type Services } from '../../app/services.js';
 import { errorResponses, Uuid } from '../shared/schemas.js';
 import { AccountFeatureIdParams, CopierFeatureIdParams, CopierFeatureParams, FeatureDTO, FeatureWriteDTO } from './schemas.js';
 import { prepareSetting, presentSetting } from './settingHooks.js';

@@ -7,7 +7,7 @@ import { WEBHOOK_FEATURE_TYPE } from '../../domain/webhook/feature.js';
 import { maskWebhookSecrets, sealWebhookSecrets } from '../../domain/webhook/secrets.js';
 import { checkOutboundUrl, OutboundUrlError } from '../../engine/delivery/outboundUrl.js';
 import { ApiError } from '../errors.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../app/services.js';
 
 interface SettingHooks {
   /** The setting to store; `previous` is the stored one on a PUT. Throws ApiError with what is wrong. */

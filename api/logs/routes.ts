@@ -4,7 +4,7 @@ import { LogType } from '../../projections/accountLogs/logLine.js';
 import { loadAccount } from '../accounts/routes.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import type { Routes } from '../route.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../app/services.js';
 import { errorResponses } from '../shared/schemas.js';
 import { LogDTO, LogQuery } from '../trading/schemas.js';
 

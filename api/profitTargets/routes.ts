@@ -9,7 +9,7 @@ import { isPeriodTargetType, isProfitTargetType } from '../../domain/profitTarge
 import { loadAccount } from '../accounts/routes.js';
 import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
-import { commandMetadata, execute, type Services } from '../services.js';
+import { commandMetadata, execute, type Services } from '../../app/services.js';
 import { ErrorDTO, errorResponses, Uuid } from '../shared/schemas.js';
 
 export const profitTargetRoutes = (routes: Routes, services: Services): void => {

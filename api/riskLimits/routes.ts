@@ -18,7 +18,7 @@ import { loadAccount } from '../accounts/routes.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
-import { commandMetadata, execute, type Services } from '../services.js';
+import { commandMetadata, execute, type Services } from '../../app/services.js';
 import { ErrorDTO, errorResponses, Uuid } from '../shared/schemas.js';
 import { RiskLimitDTO, RiskLimitWriteDTO, RiskTypeDTO } from './schemas.js';
 import { riskLimitHitView } from './views.js';

@@ -3,7 +3,7 @@
 import type { Static } from '@sinclair/typebox';
 import { RISK_TYPES } from '../../domain/riskLimit/riskTypes.js';
 import { type ProtectionRow, protectionsInForce } from '../../projections/protections/queries.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../app/services.js';
 import type { ProfitTargetLockDTO, RiskLimitHitDTO } from './schemas.js';
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());

@@ -13,7 +13,7 @@ import { pendingApprovals } from '../../projections/approvals/queries.js';
 import { accountProtections } from '../riskLimits/views.js';
 import { accountTypeOf, AccountStatus } from '../../domain/account/enums.js';
 import { type TradeRequest, positionsStream } from '../../domain/positions/events.js';
-import { commandMetadata } from '../services.js';
+import { commandMetadata } from '../../app/services.js';
 import type {
   ClosedTrade,
   OpenPosition,
@@ -29,7 +29,7 @@ import { loadAccount } from '../accounts/routes.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
 import type { Caller, HandlerInput, Routes } from '../route.js';
-import { type Services, settle } from '../services.js';
+import { type Services, settle } from '../../app/services.js';
 import { ErrorDTO, errorResponses } from '../shared/schemas.js';
 import { claimIdempotencyKey, IdempotencyKeyHeader, idempotencyKeyOf, requestFingerprint } from './idempotency.js';
 import {

@@ -141,8 +141,8 @@ export class CopyEngine {
     for (;;) {
       try {
         await this.handlers.handle(work);
-        break;
         this.handling.succeeded();
+        break;
       } catch (error) {
         if (this.stopped) return;
         await this.handling.failed(error, () => this.stopped);

@@ -78,11 +78,13 @@ export class Intake {
           }
         }
         subscriber.complete();
-      })();
+        // Should the loop itself fail (an unsubscribe that rejects), the pipeline's error path starts
+        // everything again after the last event handled.
+      })().catch((error: unknown) => subscriber.error(error));
       // The pipeline let go of us (it failed, or the engine stops): end the subscription and the loop.
       return () => {
         closed = true;
-        void current?.unsubscribe();
+        void current?.unsubscribe().catch(() => undefined);
       };
     });
   }

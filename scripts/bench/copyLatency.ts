@@ -14,9 +14,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../api/config.js';
-import { silentLogger } from '../../api/logger.js';
-import { startService } from '../../api/service.js';
+import { loadConfig } from '../../app/config.js';
+import { silentLogger } from '../../app/logger.js';
+import { startService } from '../../app/service.js';
+import { httpLayer } from '../../api/httpLayer.js';
 import type { CopyEvent } from '../../domain/copy/events.js';
 import { parseArgs } from '../support/connect.js';
 import { apiCaller } from './support/options.js';
@@ -49,7 +50,7 @@ const main = async (): Promise<void> => {
     ...(external ? { DATABASE_URL: await external.database('copy_latency') } : {}),
   });
   console.log(`starting the service (${external ? 'the PostgreSQL of --database-url' : 'embedded PostgreSQL'}, simulated venue) ...`);
-  const service = await startService(config, { log: silentLogger, clock });
+  const service = await startService(config, { http: httpLayer, log: silentLogger, clock });
   const call = apiCaller(() => service.url, KEY);
   const account = async (alias: string): Promise<string> => {
     const created = await call('POST', '/accounts', {

@@ -1,7 +1,7 @@
 // How the command-line scripts reach the data: DATABASE_URL if set; else the embedded PostgreSQL that a
 // running service started under DATA_DIR; else that embedded PostgreSQL, started for the script alone.
-import { loadConfig } from '../../api/config.js';
-import { openEventStore } from '../../api/service.js';
+import { loadConfig } from '../../app/config.js';
+import { openEventStore } from '../../app/service.js';
 import { createReadModelDb } from '../../projections/database.js';
 import { migrateReadModels } from '../../projections/migrations.js';
 import { runningEmbeddedPostgres, startEmbeddedPostgres } from '../../store/postgres/embedded.js';

@@ -1,8 +1,8 @@
 // An account-level key (issued directly here; its REST management arrives with the API-key area) sees
 // only its own account and cannot create accounts (spec "Authentication", 2).
 import { expect } from 'chai';
-import { hashApiKey, keyPrefix } from '../../api/auth.js';
-import { execute } from '../../api/services.js';
+import { hashApiKey, keyPrefix } from '../../domain/apiKey/secret.js';
+import { execute } from '../../app/services.js';
 import { apiKeyDecider } from '../../domain/apiKey/decider.js';
 import { apiKeyStream } from '../../domain/apiKey/events.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';

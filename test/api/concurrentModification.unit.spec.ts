@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { declareRoutes } from '../../api/app.js';
 import { errorBody, toApiError } from '../../api/errors.js';
-import type { Services } from '../../api/services.js';
+import type { Services } from '../../app/services.js';
 import { TransientAppendError, WrongExpectedVersionError } from '../../store/errors.js';
 
 describe('concurrent modification', () => {

@@ -3,7 +3,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
 import { declareRoutes } from '../../api/app.js';
 import { buildOpenApi } from '../../api/openapi.js';
-import type { Services } from '../../api/services.js';
+import type { Services } from '../../app/services.js';
 
 // Declaring routes touches no service; handlers are not called here.
 const routes = declareRoutes({} as Services);

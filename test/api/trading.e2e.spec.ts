@@ -2,8 +2,8 @@
 // over HTTP against the simulated venue with pinned quotes: EURUSD 1.08500 / 1.08510, so a Buy fills
 // at 1.0851, a Sell at 1.085, and the stops level (10 points) is 0.0001 away.
 import { expect } from 'chai';
-import { hashApiKey, keyPrefix } from '../../api/auth.js';
-import { execute } from '../../api/services.js';
+import { hashApiKey, keyPrefix } from '../../domain/apiKey/secret.js';
+import { execute } from '../../app/services.js';
 import { apiKeyDecider } from '../../domain/apiKey/decider.js';
 import { apiKeyStream } from '../../domain/apiKey/events.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';

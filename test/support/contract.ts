@@ -5,7 +5,7 @@ import addFormatsModule from 'ajv-formats';
 import { declareRoutes } from '../../api/app.js';
 import { errorResponses } from '../../api/shared/schemas.js';
 import type { ResponseSpec, RouteSpec } from '../../api/route.js';
-import type { Services } from '../../api/services.js';
+import type { Services } from '../../app/services.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
 const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));

@@ -3,10 +3,11 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { issueProjectKey, ensureProject } from '../../api/bootstrap.js';
-import { loadConfig } from '../../api/config.js';
-import { silentLogger } from '../../api/logger.js';
-import { type RunningService, startService } from '../../api/service.js';
+import { issueProjectKey, ensureProject } from '../../app/bootstrap.js';
+import { loadConfig } from '../../app/config.js';
+import { silentLogger } from '../../app/logger.js';
+import { type RunningService, startService } from '../../app/service.js';
+import { httpLayer } from '../../api/httpLayer.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { checkResponse } from './contract.js';
 import { freshDatabase } from './postgres.js';
@@ -76,6 +77,7 @@ export const startTestService = async (
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'ct-test-data-'));
   const config = loadConfig({ ...options.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEY: TEST_KEY });
   const service = await startService(config, {
+    http: httpLayer,
     log: silentLogger,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.venueTicker !== undefined ? { venueTicker: options.venueTicker } : {}),

@@ -10,7 +10,7 @@ import type { RequestContext } from '../../domain/shared/command.js';
 import { DomainError } from '../../domain/shared/errors.js';
 import { listLiveAiKeys } from '../../projections/apiKeys/queries.js';
 import { aggregateStream, EVENT_ID_NAMESPACE } from '../../store/commandHandler.js';
-import { generateApiKey, hashApiKey, keyPrefix } from '../auth.js';
+import { generateApiKey, hashApiKey, keyPrefix } from '../../domain/apiKey/secret.js';
 import { commandMetadata, execute, oneAtATime, type Services, settle } from '../services.js';
 
 export interface IssuedKey {

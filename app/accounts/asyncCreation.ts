@@ -19,7 +19,7 @@ import { migrateOwnTables } from '../../store/postgres/schema.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 import type { Outbox } from '../../engine/delivery/outbox.js';
 import { Waker } from '../../engine/delivery/waker.js';
-import { creationLock } from './create.js';
+import { creationLock } from './creationLock.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the queue's tables are not read models
 type AnyDb = Kysely<any>;

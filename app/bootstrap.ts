@@ -12,7 +12,7 @@ import { DEFAULT_PROJECT_ID, DEFAULT_PROJECT_NAME, projectDecider } from '../dom
 import { projectStream } from '../domain/project/events.js';
 import { BOOTSTRAP_KEY_NAME } from '../projections/apiKeys/projector.js';
 import { countActiveProjectKeys, findApiKeyByHash, listLiveOperatorKeys } from '../projections/apiKeys/queries.js';
-import { generateApiKey, hashApiKey, keyPrefix } from './auth.js';
+import { generateApiKey, hashApiKey, keyPrefix } from '../domain/apiKey/secret.js';
 import { execute, oneAtATime, type Services, settle } from './services.js';
 
 export interface IssuedKey {

@@ -2,19 +2,16 @@
 // the same settings, the same checks, the same events, and the account-level key every account gets
 // (spec "Authentication" 2). One creation at a time per project (spec "Limits"), across instances: a
 // PostgreSQL advisory lock named by `creationLock` is held around the duplicate check and the write.
-import type { Static } from '@sinclair/typebox';
 import type { AccountCommand } from '../../domain/account/commands.js';
 import { accountDecider } from '../../domain/account/decider.js';
 import { accountStream, type AccountSettings } from '../../domain/account/events.js';
 import type { RequestContext } from '../../domain/shared/command.js';
 import { findSameLogin } from '../../projections/accounts/queries.js';
 import { aggregateStream } from '../../store/commandHandler.js';
-import { issueAccountKey, type IssuedKey } from '../apiKeys/keys.js';
-import { ApiError } from '../errors.js';
+import { issueAccountKey, type IssuedKey } from './apiKeys.js';
+import { illegalState } from '../../domain/shared/errors.js';
 import { commandMetadata, execute, oneAtATime, type Services } from '../services.js';
-import type { AccountCreateDTO } from './schemas.js';
-
-export type CreateBody = Static<typeof AccountCreateDTO>;
+import { creationLock } from '../accounts/creationLock.js';
 
 export interface AccountCreation {
   readonly accountId: string;
@@ -24,24 +21,6 @@ export interface AccountCreation {
   readonly context: RequestContext;
 }
 
-export const creationLock = (projectId: string): string => `create-account:${projectId}`;
-
-/** The settings of a new account from the request body; the password only as ciphertext from here on. */
-export const settingsOf = (services: Services, body: CreateBody): AccountSettings => ({
-  loginServer: body.loginServer,
-  loginAccountNumber: body.loginAccountNumber,
-  passwordCiphertext: services.cipher.encrypt(body.loginAccountPassword),
-  alias: body.alias ?? null,
-  accountTypeId: body.accountTypeId,
-  regionId: body.regionId,
-  propFirm: body.propFirm ?? false,
-  tradingDisabled: body.tradingDisabled ?? false,
-  nativeMode: body.nativeMode ?? false,
-  closeUnmanagedPositions: body.closeUnmanagedPositions ?? false,
-  dedicatedIp: body.dedicatedIp ?? null,
-  myHomeIp: body.myHomeIp ?? null,
-  proxy: body.proxy ? { username: null, ...body.proxy } : null,
-});
 
 const commandOf = (services: Services, creation: AccountCreation): AccountCommand => ({
   type: 'CreateAccount',
@@ -63,7 +42,7 @@ export const createAccountLocked = async (services: Services, creation: AccountC
   const { state } = await aggregateStream(services.store, accountStream(creation.accountId), accountDecider.evolve, accountDecider.initialState);
   if (!state.exists) {
     if (creation.failIfAccountExistsInProject && (await findSameLogin(services.db, creation.projectId, creation.settings))) {
-      throw new ApiError(409, '[ACCOUNT_ALREADY_EXISTS]', 'an account with this login, server and type already exists in the project');
+      throw illegalState('[ACCOUNT_ALREADY_EXISTS]', 'an account with this login, server and type already exists in the project');
     }
     await execute(services, accountStream(creation.accountId), accountDecider, commandOf(services, creation));
   }

@@ -3,7 +3,7 @@
 // upsert only when the authenticating lookup saw a value older than a minute. Most requests write
 // nothing; the row's condition keeps two concurrent requests (or instances) from both writing.
 import { type Kysely, sql } from 'kysely';
-import type { ReadModels } from '../../projections/schema.js';
+import type { ReadModels } from '../projections/schema.js';
 
 export const USAGE_INTERVAL_MS = 60_000;
 

@@ -21,10 +21,8 @@ import { AccountConnections } from '../engine/venues/connections.js';
 import { VenueHost } from '../engine/venues/host.js';
 import { Outbox } from '../engine/delivery/outbox.js';
 import { WebhookDispatcher } from '../engine/webhooks/dispatcher.js';
-import { AccountCreationQueue } from './accounts/asyncCreation.js';
-import { processAsyncCreation } from './accounts/asyncRoutes.js';
-import { migrateApiKeyUsage } from './apiKeys/usage.js';
-import { createApp } from './app.js';
+import { AccountCreationQueue, type AsyncRequestRow, type Outcome } from './accounts/asyncCreation.js';
+import { migrateApiKeyUsage } from './apiKeyUsage.js';
 import { type IssuedKey, bootstrap } from './bootstrap.js';
 import type { Config } from './config.js';
 import { credentialCipher, loadCredentialKey } from './credentials.js';
@@ -44,7 +42,18 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/**
+ * What the HTTP layer (api/httpLayer.ts) gives the composition root: the request handler of the REST
+ * API, and what a queued asynchronous creation answers its callback with (AccountDTO is wire format).
+ * Passed in, so app/ never imports api/ (ARCHITECTURE.md: api -> app -> engine/projections -> store).
+ */
+export interface HttpLayer {
+  createApp(services: Services): http.RequestListener;
+  asyncCreation(services: Services): (row: AsyncRequestRow) => Promise<Outcome>;
+}
+
 export interface StartOptions {
+  readonly http: HttpLayer;
   readonly log?: Logger;
   readonly clock?: () => Date;
   /** Default true: the simulated venue's clock moves every second. */
@@ -74,7 +83,7 @@ export const openEventStore = async (config: Config, connectionString: string, f
   return PostgresEventStore.connect(connectionString, undefined, faults);
 };
 
-export const startService = async (config: Config, options: StartOptions = {}): Promise<RunningService> => {
+export const startService = async (config: Config, options: StartOptions): Promise<RunningService> => {
   const log = options.log ?? createLogger();
   const cleanup: (() => Promise<void>)[] = [];
   const stopAll = async () => {
@@ -130,9 +139,9 @@ export const startService = async (config: Config, options: StartOptions = {}): 
     const webhooks = new WebhookDispatcher({ store, db, outbox, log });
     await webhooks.start();
     cleanup.push(() => webhooks.stop());
-    await accountCreations.start(processAsyncCreation(services));
+    await accountCreations.start(options.http.asyncCreation(services));
     cleanup.push(() => accountCreations.stop());
-    const server = http.createServer(createApp(services));
+    const server = http.createServer(options.http.createApp(services));
     server.keepAliveTimeout = 5000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
