@@ -5,7 +5,7 @@ import type { CommandMetadata, Decider, RequestContext } from '../domain/shared/
 import type { ProjectionRunner } from '../projections/runner.js';
 import type { ReadModels } from '../projections/schema.js';
 import { type DomainEvent, handleCommand, type HandledCommand } from '../store/commandHandler.js';
-import type { EventStore } from '../store/port.js';
+import type { EventStore, Position } from '../store/port.js';
 import type { DatabaseHealth } from '../store/postgres/health.js';
 import type { CopyEngine } from '../engine/copy/engine.js';
 import type { AccountConnections } from '../engine/venues/connections.js';
@@ -54,6 +54,18 @@ export const execute = async <Command extends { metadata: CommandMetadata }, Eve
     if (!caughtUp) services.log.warn(`read models did not reach ${streamName} within ${services.config.readModelWaitMs} ms`);
   }
   return result;
+};
+
+/**
+ * Waits until the copy engine has handled the event at `position` (a copier event it acts on: resync,
+ * copyOpenPositions) and the read models include what it did, so the answer shows the copies.
+ */
+export const afterCopyEngine = async (services: Services, position: Position | null): Promise<void> => {
+  if (!position) return;
+  if (!(await services.engine.handled(position, services.config.readModelWaitMs))) {
+    services.log.warn('the copy engine did not handle a copier event in time');
+  }
+  await settle(services);
 };
 
 /**

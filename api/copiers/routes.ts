@@ -1,6 +1,5 @@
 // The copier area (spec: "Copiers", "Copier mode", and the copier rows of "Accounts"): copiers under their
 // slave account, the six copier-mode operations, slaves of a master, and the masters summary.
-import { randomUUID } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import { AccountStatus } from '../../domain/account/enums.js';
@@ -9,7 +8,8 @@ import { copierDecider } from '../../domain/copier/decider.js';
 import { copierStream } from '../../domain/copier/events.js';
 import { type CopierSettings, defaultCopierSettings } from '../../domain/copier/settings.js';
 import { findAccount } from '../../projections/accounts/queries.js';
-import { copierEdges, copierIdsFor, findCopier, listCopiers, slaveLinks, wouldCloseCycle } from '../../projections/copiers/queries.js';
+import { copierIdsFor, findCopier, listCopiers, slaveLinks } from '../../projections/copiers/queries.js';
+import { createCopier } from '../../app/commands/createCopier.js';
 import type { CopiersTable } from '../../projections/schema.js';
 import { handleCommand } from '../../store/commandHandler.js';
 import { comparePositions, type Position } from '../../store/port.js';
@@ -18,11 +18,10 @@ import { checkAccountScope, loadAccount } from '../accounts/routes.js';
 import { AccountDTO, AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
-import { commandMetadata, execute, oneAtATime, type Services } from '../../app/services.js';
+import { afterCopyEngine, commandMetadata, execute, type Services } from '../../app/services.js';
 import { errorResponses } from '../shared/schemas.js';
 import { CopierCreateDTO, CopierDTO, CopierParams, CopierUpdateDTO, MasterAccountSummaryDTO, SymbolMappingDTO, SymbolMappingWriteDTO } from './schemas.js';
 import { mapSymbol } from '../../domain/copy/symbolMapping.js';
-import { settle } from '../../app/services.js';
 
 type CopierRow = Selectable<CopiersTable> & { from_account_alias: string | null };
 
@@ -59,13 +58,7 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
   };
   const run = (command: CopierCommand) => execute(services, copierStream(command.data.copierId), copierDecider, command);
   /** Answers after the copy engine handled the event at `position` and the read models include what it did. */
-  const afterEngine = async (position: Position | null) => {
-    if (!position) return;
-    if (!(await services.engine.handled(position, services.config.readModelWaitMs))) {
-      services.log.warn('the copy engine did not handle a copier event in time');
-    }
-    await settle(services);
-  };
+  const afterEngine = (position: Position | null) => afterCopyEngine(services, position);
 
   const copierResponses = { 200: { description: 'the copier', schema: CopierDTO }, ...errorResponses(400, 401, 404, 409) };
 
@@ -206,36 +199,8 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
     responses: copierResponses,
     async handler({ params, body, caller, context }) {
       const slave = await loadAccount(services, caller, params.accountId);
-      const copierId = randomUUID();
       const settings: CopierSettings = { ...defaultCopierSettings, ...pickSettings(body) };
-      const command: CopierCommand = {
-        type: 'CreateCopier',
-        data: { copierId, projectId: caller.projectId, toAccountId: params.accountId, fromAccountId: body.fromAccountId, settings },
-        metadata: commandMetadata(services, context),
-      };
-      copierDecider.decide(command, copierDecider.initialState);
-      let position: Position | null = null;
-      // The graph checks and the write are one step per project.
-      await oneAtATime(services, `copier-graph:${caller.projectId}`, async () => {
-        const master = await findAccount(services.db, caller.projectId, body.fromAccountId);
-        if (!master) throw new ApiError(404, '[ACCOUNT_NOT_FOUND]', `master account ${body.fromAccountId} not found`);
-        for (const account of [master, slave]) {
-          if (account.account_status_id === AccountStatus.Deleted) {
-            throw new ApiError(409, '[ACCOUNT_DELETED]', `account ${account.id} was deleted`);
-          }
-        }
-        const edges = await copierEdges(services.db, caller.projectId);
-        if (edges.some((e) => e.from_account_id === body.fromAccountId && e.to_account_id === params.accountId)) {
-          throw new ApiError(409, '[COPIER_ALREADY_EXISTS]', 'this account already copies from that master');
-        }
-        if (wouldCloseCycle(edges, body.fromAccountId, params.accountId)) {
-          throw new ApiError(409, '[COPIER_CYCLE]', 'this copier would close a cycle: the master already copies from this account, directly or through others');
-        }
-        const result = await run(command);
-        if (settings.copyOpenPositions && settings.active) position = result.position;
-      });
-      // With copyOpenPositions, the master's open positions are copied before the answer.
-      await afterEngine(position);
+      const copierId = await createCopier(services, { projectId: caller.projectId, slave, fromAccountId: body.fromAccountId, settings, context });
       return { body: toCopierDTO(await loadCopier(caller, params.accountId, copierId)) };
     },
   });

@@ -27,22 +27,6 @@ export const copierIdsFor = async (db: Kysely<ReadModels>, projectId: string, fr
 export const copierEdges = (db: Kysely<ReadModels>, projectId: string) =>
   db.selectFrom('copiers').select(['from_account_id', 'to_account_id']).where('project_id', '=', projectId).execute();
 
-/** True when `to` already reaches `from` through copiers: a copier from -> to would close a cycle. */
-export const wouldCloseCycle = (edges: readonly { from_account_id: string; to_account_id: string }[], from: string, to: string): boolean => {
-  const next = new Map<string, string[]>();
-  for (const e of edges) next.set(e.from_account_id, [...(next.get(e.from_account_id) ?? []), e.to_account_id]);
-  const seen = new Set<string>();
-  const stack = [to];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (node === from) return true;
-    if (seen.has(node)) continue;
-    seen.add(node);
-    stack.push(...(next.get(node) ?? []));
-  }
-  return false;
-};
-
 /** Direct slaves (not deleted) of each master (not deleted) of the project. */
 export const slaveLinks = (db: Kysely<ReadModels>, projectId: string, masterId?: string) => {
   let q = db.selectFrom('copiers as c')

@@ -1,0 +1,27 @@
+// The copy network of a project as a graph: accounts are nodes, copiers are edges master -> slave.
+// Trades flow along the edges, so a cycle would copy a trade back to where it came from, forever.
+
+export interface CopierEdge {
+  readonly from_account_id: string;
+  readonly to_account_id: string;
+}
+
+/** True when `to` already reaches `from` through copiers: a copier from -> to would close a cycle. */
+export const wouldCloseCycle = (edges: readonly CopierEdge[], from: string, to: string): boolean => {
+  const next = new Map<string, string[]>();
+  for (const e of edges) next.set(e.from_account_id, [...(next.get(e.from_account_id) ?? []), e.to_account_id]);
+  const seen = new Set<string>();
+  const stack = [to];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node === from) return true;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    stack.push(...(next.get(node) ?? []));
+  }
+  return false;
+};
+
+/** True when a copier from `from` to `to` exists already. */
+export const copierExists = (edges: readonly CopierEdge[], from: string, to: string): boolean =>
+  edges.some((e) => e.from_account_id === from && e.to_account_id === to);
