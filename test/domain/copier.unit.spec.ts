@@ -2,11 +2,11 @@
 // accounts exist and whether a link closes a cycle are checked before the command, not here.
 import { expect } from 'chai';
 import type { CopierCommand } from '../../domain/copier/commands.js';
-import { type Copier, copierDecider } from '../../domain/copier/decider.js';
+import { copierDecider } from '../../domain/copier/decider.js';
 import type { CopierEvent } from '../../domain/copier/events.js';
 import { type CopierSettings, defaultCopierSettings } from '../../domain/copier/settings.js';
 import { systemContext } from '../../domain/shared/command.js';
-import { DomainError } from '../../domain/shared/errors.js';
+import { givenDecider } from './givenDecider.js';
 
 const NOW = '2026-03-02T09:30:00.000Z';
 const EARLIER = '2026-03-01T08:00:00.000Z';
@@ -43,25 +43,7 @@ const update = (changes: Partial<CopierSettings>) => command('UpdateCopier', { c
 const setMappings = (mappings: Record<string, string>) => command('SetSymbolMappings', { mappings });
 
 /** given past events, when a command, then exactly these events, or a refusal with its code and kind. */
-const given = (events: readonly CopierEvent[]) => {
-  const state: Copier = events.reduce(copierDecider.evolve, copierDecider.initialState);
-  return {
-    when: (cmd: CopierCommand) => ({
-      then: (expected: readonly CopierEvent[]) => expect(copierDecider.decide(cmd, state)).to.deep.equal(expected),
-      thenRefuses: (code: string, kind: DomainError['kind']): DomainError => {
-        try {
-          copierDecider.decide(cmd, state);
-        } catch (error) {
-          expect(error).to.be.instanceOf(DomainError);
-          expect((error as DomainError).code).to.equal(code);
-          expect((error as DomainError).kind).to.equal(kind);
-          return error as DomainError;
-        }
-        return expect.fail(`expected ${code}`);
-      },
-    }),
-  };
-};
+const given = givenDecider(copierDecider);
 
 describe('copier decider', () => {
   describe('create', () => {

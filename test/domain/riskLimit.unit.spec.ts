@@ -3,11 +3,11 @@
 // the command; what a limit measures and when it is hit are the protection specs'.
 import { expect } from 'chai';
 import type { RiskLimitCommand } from '../../domain/riskLimit/commands.js';
-import { type RiskLimit, riskLimitDecider } from '../../domain/riskLimit/decider.js';
+import { riskLimitDecider } from '../../domain/riskLimit/decider.js';
 import type { RiskLimitEvent } from '../../domain/riskLimit/events.js';
 import { RISK_LIMIT_DEFAULTS, type RiskLimitSettings } from '../../domain/riskLimit/settings.js';
 import { systemContext } from '../../domain/shared/command.js';
-import { DomainError } from '../../domain/shared/errors.js';
+import { givenDecider } from './givenDecider.js';
 
 const NOW = '2026-03-02T09:30:00.000Z';
 const EARLIER = '2026-03-01T08:00:00.000Z';
@@ -45,25 +45,7 @@ const update = (overrides: Partial<RiskLimitSettings> = {}, reach: Reach = {}): 
 const remove = (reach: Reach = {}): RiskLimitCommand => ({ type: 'DeleteRiskLimit', data: target(reach), metadata });
 
 /** given past events, when a command, then exactly these events, or a refusal with its code and kind. */
-const given = (events: readonly RiskLimitEvent[]) => {
-  const state: RiskLimit = events.reduce(riskLimitDecider.evolve, riskLimitDecider.initialState);
-  return {
-    when: (cmd: RiskLimitCommand) => ({
-      then: (expected: readonly RiskLimitEvent[]) => expect(riskLimitDecider.decide(cmd, state)).to.deep.equal(expected),
-      thenRefuses: (code: string, kind: DomainError['kind']): DomainError => {
-        try {
-          riskLimitDecider.decide(cmd, state);
-        } catch (error) {
-          expect(error).to.be.instanceOf(DomainError);
-          expect((error as DomainError).code).to.equal(code);
-          expect((error as DomainError).kind).to.equal(kind);
-          return error as DomainError;
-        }
-        return expect.fail(`expected ${code}`);
-      },
-    }),
-  };
-};
+const given = givenDecider(riskLimitDecider);
 
 /** The member a [VALIDATION_FAILED] refusal of these settings names, on create. */
 const refusedMember = (overrides: Partial<RiskLimitSettings>): unknown =>
