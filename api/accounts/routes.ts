@@ -7,31 +7,19 @@ import { accountDecider } from '../../domain/account/decider.js';
 import { AccountStatus } from '../../domain/account/enums.js';
 import { accountStream, type AccountSettings } from '../../domain/account/events.js';
 import { checkOutboundUrl, OutboundUrlError, type OutboundRefusal, parseOutboundUrl } from '../../engine/delivery/outboundUrl.js';
-import { findAccount, listAccounts } from '../../projections/accounts/queries.js';
+import { listAccounts } from '../../projections/accounts/queries.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
 import { commandMetadata, execute, type Services, settle } from '../../app/services.js';
+import { checkAccountScope, loadAccount } from '../shared/accounts.js';
 import { ErrorDTO, errorResponses } from '../shared/schemas.js';
 import { AsyncAccountCreationResponseDTO, asyncCreationRoutes, toAsyncDTO } from './asyncRoutes.js';
 import { type AccountCreation, createAccountNow, precheckCreation } from '../../app/commands/createAccount.js';
 import { type CreateBody, settingsOf } from './settings.js';
 import { toAccountDTOs } from './dto.js';
 import { AccountCreateDTO, AccountDTO, AccountIdParams, AccountQuery, AccountUpdateDTO } from './schemas.js';
+
 type UpdateBody = Partial<Record<string, unknown>> & Partial<Static<typeof AccountCreateDTO>>;
-
-const notFound = (accountId: string) => new ApiError(404, '[ACCOUNT_NOT_FOUND]', `account ${accountId} not found`);
-
-/** An account-level key sees only its own account; anything else looks like a missing account. */
-export const checkAccountScope = (caller: Caller, accountId: string): void => {
-  if (caller.accountId && caller.accountId !== accountId) throw notFound(accountId);
-};
-
-export const loadAccount = async (services: Services, caller: Caller, accountId: string) => {
-  checkAccountScope(caller, accountId);
-  const row = await findAccount(services.db, caller.projectId, accountId);
-  if (!row) throw notFound(accountId);
-  return row;
-};
 
 const callbackCodes: Record<OutboundRefusal, string> = {
   EMPTY: '[CALLBACK_URL_REQUIRED]',

@@ -5,7 +5,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { performanceMetrics, type MetricsInput, type PerformanceMetrics } from '../../domain/analytics/metrics.js';
 import { boundOf } from '../../domain/analytics/periods.js';
 import { balanceOperationsOf, tradesOf } from '../../projections/history/queries.js';
-import { loadAccount } from '../accounts/routes.js';
+import { loadAccount } from '../shared/accounts.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';

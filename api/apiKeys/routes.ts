@@ -14,7 +14,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { type AccessPolicy, checkAccessPolicy } from '../../domain/apiKey/accessPolicy.js';
 import { findApiKey, listApiKeys } from '../../projections/apiKeys/queries.js';
 import { findAccount } from '../../projections/accounts/queries.js';
-import { loadAccount } from '../accounts/routes.js';
+import { loadAccount } from '../shared/accounts.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
 import type { Services } from '../../app/services.js';

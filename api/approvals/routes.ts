@@ -8,7 +8,7 @@ import type { ApprovalCommand } from '../../domain/approval/commands.js';
 import { approvalDecider } from '../../domain/approval/decider.js';
 import { approvalStream } from '../../domain/approval/events.js';
 import { type ApprovalRow, approvalsAskedOn, approvalsFor, masterStillHolds, pendingApprovals } from '../../projections/approvals/queries.js';
-import { loadAccount } from '../accounts/routes.js';
+import { loadAccount } from '../shared/accounts.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';

@@ -3,7 +3,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime } from 'luxon';
 import { listAuditLogs } from '../../projections/auditLogs/queries.js';
-import { loadAccount } from '../accounts/routes.js';
+import { loadAccount } from '../shared/accounts.js';
 import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
 import type { Services } from '../../app/services.js';

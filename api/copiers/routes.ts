@@ -14,7 +14,7 @@ import type { CopiersTable } from '../../projections/schema.js';
 import { handleCommand } from '../../store/commandHandler.js';
 import { comparePositions, type Position } from '../../store/port.js';
 import { toAccountDTOs } from '../accounts/dto.js';
-import { checkAccountScope, loadAccount } from '../accounts/routes.js';
+import { checkAccountScope, loadAccount } from '../shared/accounts.js';
 import { AccountDTO, AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';

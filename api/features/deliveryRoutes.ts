@@ -7,7 +7,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { WEBHOOK_EVENT_KINDS, WEBHOOK_FEATURE_TYPE } from '../../domain/webhook/feature.js';
 import { type DeliveryStatus, Outbox, type WebhookDeliveryRow } from '../../engine/delivery/outbox.js';
 import { accountFeatureRows } from '../../projections/features/queries.js';
-import { loadAccount } from '../accounts/routes.js';
+import { loadAccount } from '../shared/accounts.js';
 import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
 import type { Services } from '../../app/services.js';

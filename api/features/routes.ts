@@ -10,7 +10,7 @@ import { type FeatureScope, type FeatureSetting, featureStream } from '../../dom
 import { findCopier } from '../../projections/copiers/queries.js';
 import { accountFeatureRows, copierFeatureRows, type FeatureRow } from '../../projections/features/queries.js';
 import { withMaintenanceState } from '../../projections/maintenanceWindows/queries.js';
-import { checkAccountScope, loadAccount } from '../accounts/routes.js';
+import { checkAccountScope, loadAccount } from '../shared/accounts.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';

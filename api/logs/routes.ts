@@ -1,7 +1,7 @@
 // GET /accounts/{accountId}/logs (spec: "Accounts"): the account logs, newest first.
 import { type Static, Type } from '@sinclair/typebox';
 import { LogType } from '../../projections/accountLogs/logLine.js';
-import { loadAccount } from '../accounts/routes.js';
+import { loadAccount } from '../shared/accounts.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import type { Routes } from '../route.js';
 import type { Services } from '../../app/services.js';

@@ -6,7 +6,7 @@ import { AccountStatus } from '../../domain/account/enums.js';
 import { protectionDecider } from '../../domain/protection/decider.js';
 import { protectionStream } from '../../domain/protection/events.js';
 import { isPeriodTargetType, isProfitTargetType } from '../../domain/profitTarget/features.js';
-import { loadAccount } from '../accounts/routes.js';
+import { loadAccount } from '../shared/accounts.js';
 import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
 import { commandMetadata, execute, type Services } from '../../app/services.js';

@@ -14,7 +14,7 @@ import { RISK_TYPES, riskTypeById } from '../../domain/riskLimit/riskTypes.js';
 import { checkRiskLimit, RISK_LIMIT_DEFAULTS, type RiskLimitSettings } from '../../domain/riskLimit/settings.js';
 import { protectionsInForce } from '../../projections/protections/queries.js';
 import { findRiskLimit, type RiskLimitRow, riskLimitsOf } from '../../projections/riskLimits/queries.js';
-import { loadAccount } from '../accounts/routes.js';
+import { loadAccount } from '../shared/accounts.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';

@@ -25,7 +25,7 @@ import type {
 import { VenueError } from '../../engine/venues/port.js';
 import { specOrderType, venueOrderType } from '../../engine/venues/recorder.js';
 import { eventMetadataOf } from '../../store/commandHandler.js';
-import { loadAccount } from '../accounts/routes.js';
+import { loadAccount } from '../shared/accounts.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
 import type { Caller, HandlerInput, Routes } from '../route.js';
