@@ -2,13 +2,12 @@
 // slave account, the six copier-mode operations, slaves of a master, and the masters summary.
 import { type Static, Type } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
-import { AccountStatus } from '../../domain/account/enums.js';
 import type { CopierCommand } from '../../domain/copier/commands.js';
 import { copierDecider } from '../../domain/copier/decider.js';
 import { copierStream } from '../../domain/copier/events.js';
 import { type CopierSettings, defaultCopierSettings } from '../../domain/copier/settings.js';
-import { findAccount } from '../../projections/accounts/queries.js';
-import { copierIdsFor, findCopier, listCopiers, slaveLinks } from '../../projections/copiers/queries.js';
+import { findAccount, liveAccountsAmong } from '../../projections/accounts/queries.js';
+import { activeSlaveAccountIds, copierIdsFor, findCopier, listCopiers, slaveLinks } from '../../projections/copiers/queries.js';
 import { createCopier } from '../../app/commands/createCopier.js';
 import type { CopiersTable } from '../../projections/schema.js';
 import { handleCommand } from '../../store/commandHandler.js';
@@ -82,13 +81,9 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
   };
 
   const activeSlaveAccounts = async (projectId: string, masterId: string) => {
-    const copiers = await services.db.selectFrom('copiers').select('to_account_id').where('project_id', '=', projectId)
-      .where('from_account_id', '=', masterId).where('active', '=', true).execute();
-    const ids = [...new Set(copiers.map((c) => c.to_account_id))];
+    const ids = await activeSlaveAccountIds(services.db, projectId, masterId);
     if (ids.length === 0) return [];
-    const rows = await services.db.selectFrom('accounts').selectAll().where('project_id', '=', projectId).where('id', 'in', ids)
-      .where('account_status_id', '<>', AccountStatus.Deleted).orderBy('created').orderBy('id').execute();
-    return toAccountDTOs(services.db, projectId, rows);
+    return toAccountDTOs(services.db, projectId, await liveAccountsAmong(services.db, projectId, ids));
   };
 
   // Fixed paths under /accounts come before /accounts/{accountId}.

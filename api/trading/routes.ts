@@ -9,7 +9,10 @@ import { v5 as uuidv5 } from 'uuid';
 import { netProfitSince, performanceMetrics } from '../../domain/analytics/metrics.js';
 import { periodStart } from '../../domain/analytics/periods.js';
 import { balanceOperationsOf, tradesOf } from '../../projections/history/queries.js';
+import { otherAccountWithSameLogin } from '../../projections/accounts/queries.js';
 import { pendingApprovals } from '../../projections/approvals/queries.js';
+import { positionMismatchOf } from '../../projections/copies/queries.js';
+import { openPositionsOf } from '../../projections/positions/queries.js';
 import { accountProtections } from '../riskLimits/views.js';
 import { accountTypeOf, AccountStatus } from '../../domain/account/enums.js';
 import { type TradeRequest, positionsStream } from '../../domain/positions/events.js';
@@ -419,16 +422,13 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
     async handler({ params, caller }) {
       const account = await loadAccount(services, caller, params.accountId);
       const connection = services.connections.connection(params.accountId);
-      const duplicates = await services.db.selectFrom('accounts').select('id').where('project_id', '=', caller.projectId)
-        .where('id', '<>', account.id).where('account_status_id', '<>', AccountStatus.Deleted)
-        .where('account_type_id', '=', account.account_type_id).where('login_account_number', '=', account.login_account_number)
-        .where((eb) => eb.fn('lower', ['login_server']), '=', account.login_server.toLowerCase()).executeTakeFirst();
+      const duplicates = await otherAccountWithSameLogin(services.db, caller.projectId, account);
       // positionMismatch reads the engine's outcomes (CopyExecuted), which it appends after the slave's
       // venue reported the fill: a close of that copy right after could otherwise be judged before the
       // copy was known (the race behind copierFeatures "resync reopens on the slave"). Bounded wait.
       await Promise.race([services.engine.idle(), new Promise((r) => setTimeout(r, ENGINE_IDLE_WAIT_MS).unref())]);
       await settle(services);
-      const mismatch = await positionMismatch(services, params.accountId);
+      const mismatch = await positionMismatchOf(services.db, params.accountId);
       const results = await resultsOf(params.accountId);
       const protections = await accountProtections(services, params.accountId);
       const common = {
@@ -443,7 +443,7 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
         positionMismatch: mismatch,
       };
       if (!connection) {
-        const known = await services.db.selectFrom('positions').selectAll().where('account_id', '=', params.accountId).orderBy('open_time').execute();
+        const known = await openPositionsOf(services.db, params.accountId);
         return {
           body: {
             ...common,
@@ -538,26 +538,4 @@ const accountResults = async (services: Services, accountId: string) => {
   };
 };
 
-/**
- * As a slave: a live copy whose master position is no longer open, or a master position still open
- * whose copy was closed at the slave by something other than the copier.
- */
-export const positionMismatch = async (services: Services, slaveAccountId: string): Promise<boolean> => {
-  const orphan = await services.db.selectFrom('copies').select('copies.copier_id').where('copies.slave_account_id', '=', slaveAccountId)
-    .where('copies.status', '=', 'open')
-    // A feature's own trade (keep-alive: `feature:<featureId>:<key>`) copies no master position.
-    .where('copies.master_position_id', 'not like', 'feature:%')
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('positions').select('positions.id').whereRef('positions.account_id', '=', 'copies.master_account_id')
-        .whereRef('positions.id', '=', 'copies.master_position_id'))))
-    .executeTakeFirst();
-  if (orphan) return true;
-  const lost = await services.db.selectFrom('copies').select('copies.copier_id').where('copies.slave_account_id', '=', slaveAccountId)
-    .where('copies.status', '=', 'closed').where('copies.closed_by', '=', 'SLAVE_VENUE')
-    .where(({ exists, selectFrom }) =>
-      exists(selectFrom('positions').select('positions.id').whereRef('positions.account_id', '=', 'copies.master_account_id')
-        .whereRef('positions.id', '=', 'copies.master_position_id')))
-    .executeTakeFirst();
-  return lost !== undefined;
-};
 

@@ -55,3 +55,21 @@ export const findSameLogin = (
     .where((eb) => eb(eb.fn('lower', ['login_server']), '=', login.loginServer.toLowerCase()))
     .where('login_account_number', '=', login.loginAccountNumber)
     .executeTakeFirst();
+
+/** The project's accounts among `ids` that are not deleted, oldest first. */
+export const liveAccountsAmong = async (db: Kysely<ReadModels>, projectId: string, ids: readonly string[]) => {
+  if (ids.length === 0) return [];
+  return db.selectFrom('accounts').selectAll().where('project_id', '=', projectId).where('id', 'in', [...ids])
+    .where('account_status_id', '<>', AccountStatus.Deleted).orderBy('created').orderBy('id').execute();
+};
+
+/** Another account of the project, not deleted, with the same login at the same server and platform as `account`. */
+export const otherAccountWithSameLogin = (
+  db: Kysely<ReadModels>,
+  projectId: string,
+  account: { id: string; account_type_id: number; login_account_number: string; login_server: string },
+) =>
+  db.selectFrom('accounts').select('id').where('project_id', '=', projectId)
+    .where('id', '<>', account.id).where('account_status_id', '<>', AccountStatus.Deleted)
+    .where('account_type_id', '=', account.account_type_id).where('login_account_number', '=', account.login_account_number)
+    .where((eb) => eb.fn('lower', ['login_server']), '=', account.login_server.toLowerCase()).executeTakeFirst();

@@ -52,3 +52,10 @@ export const copierFlags = async (db: Kysely<ReadModels>, projectId: string, acc
   }
   return flags;
 };
+
+/** The slave account ids of a master's active copiers (monitor-only included), each once. */
+export const activeSlaveAccountIds = async (db: Kysely<ReadModels>, projectId: string, masterId: string): Promise<string[]> => {
+  const copiers = await db.selectFrom('copiers').select('to_account_id').where('project_id', '=', projectId)
+    .where('from_account_id', '=', masterId).where('active', '=', true).execute();
+  return [...new Set(copiers.map((c) => c.to_account_id))];
+};
