@@ -4,6 +4,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { performanceMetrics, type MetricsInput, type PerformanceMetrics } from '../../domain/analytics/metrics.js';
 import { boundOf } from '../../domain/analytics/periods.js';
+import { lastSamplesOf, samplesOf } from '../../projections/dataCollector/queries.js';
+import { hasDataCollectorFeature } from '../../projections/features/queries.js';
 import { balanceOperationsOf, tradesOf } from '../../projections/history/queries.js';
 import { loadAccount } from '../shared/accounts.js';
 import { AccountIdParams } from '../accounts/schemas.js';
@@ -22,21 +24,17 @@ Definitions: a trade is one closed volume (a position closed in parts counts eac
 
 /** Everything performanceMetrics needs for one account and range. */
 export const metricsInput = async (services: Services, accountId: string, from: string | null, to: string | null): Promise<MetricsInput> => {
-  let samples = services.db.selectFrom('data_collector_samples').selectAll().where('account_id', '=', accountId);
-  if (from) samples = samples.where('time', '>=', new Date(from));
-  if (to) samples = samples.where('time', '<=', new Date(to));
-  const collector = await services.db.selectFrom('features').select('id').where('scope_kind', '=', 'account').where('account_id', '=', accountId)
-    .where('type', '=', 'FeatureDataCollectorDTO').executeTakeFirst();
+  const dataCollectorEnabled = await hasDataCollectorFeature(services.db, accountId);
   return {
     trades: await tradesOf(services.db, accountId, to),
     balanceOperations: await balanceOperationsOf(services.db, accountId, to),
-    samples: (await samples.orderBy('time').execute()).map((s) => ({
+    samples: (await samplesOf(services.db, accountId, from, to)).map((s) => ({
       time: new Date(s.time).toISOString(), balance: s.balance, equity: s.equity, floating: s.floating_pnl,
     })),
     from,
     to,
     zone: services.config.timeZone,
-    dataCollectorEnabled: collector !== undefined,
+    dataCollectorEnabled,
   };
 };
 
@@ -125,12 +123,7 @@ export const analyticsRoutes = (routes: Routes, services: Services): void => {
       if (query.startTime && query.endTime && Date.parse(query.startTime) > Date.parse(query.endTime)) {
         throw new ApiError(400, '[VALIDATION_FAILED]', 'startTime must not be after endTime');
       }
-      let q = services.db.selectFrom('data_collector_samples').selectAll().where('account_id', '=', params.accountId);
-      if (query.startTime) q = q.where('time', '>=', new Date(query.startTime));
-      if (query.endTime) q = q.where('time', '<=', new Date(query.endTime));
-      q = q.orderBy('time', 'desc');
-      if (limit !== -1) q = q.limit(limit);
-      const rows = (await q.execute()).reverse();
+      const rows = await lastSamplesOf(services.db, params.accountId, { startTime: query.startTime, endTime: query.endTime, limit });
       return {
         body: rows.map((r) => ({ time: new Date(r.time).toISOString(), balance: r.balance, equity: r.equity, floatingPnl: r.floating_pnl, margin: r.margin })),
       };

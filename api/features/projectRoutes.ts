@@ -9,6 +9,7 @@ import { featureDefinition } from '../../domain/feature/catalogue.js';
 import type { FeatureCommand } from '../../domain/feature/commands.js';
 import { featureDecider } from '../../domain/feature/decider.js';
 import { type FeatureScope, featureStream } from '../../domain/feature/events.js';
+import { projectFeatureRows } from '../../projections/features/queries.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
 import { commandMetadata, execute, oneAtATime, type Services } from '../../app/services.js';
@@ -16,7 +17,7 @@ import { errorResponses, Uuid } from '../shared/schemas.js';
 import { webhookDeliveryRoutes } from './deliveryRoutes.js';
 import { completeSetting, toFeatureDTO } from './routes.js';
 import { FeatureDTO, FeatureWriteDTO } from './schemas.js';
-import { projectFeatureRow, projectFeatureRows, projectFeatureScope } from './projectScope.js';
+import { projectFeatureRow, projectFeatureScope } from './projectScope.js';
 import { prepareSetting } from './settingHooks.js';
 
 type WriteBody = Static<typeof FeatureWriteDTO>;
@@ -35,7 +36,7 @@ export const projectFeatureRoutes = (routes: Routes, services: Services): void =
     const definition = featureDefinition(setting.type)!;
     const featureId = randomUUID();
     await oneAtATime(services, `features:project:${scope.projectId}`, async () => {
-      if (!definition.multiple && (await projectFeatureRows(services, scope.projectId)).some((r) => r.type === setting.type)) {
+      if (!definition.multiple && (await projectFeatureRows(services.db, scope.projectId)).some((r) => r.type === setting.type)) {
         throw new ApiError(409, '[FEATURE_ALREADY_EXISTS]', `this project has a ${setting.type} already; change it with PUT, or delete it first`);
       }
       await run({ type: 'AddFeature', data: { featureId, projectId: caller.projectId, scope, setting }, metadata: commandMetadata(services, context) });
@@ -58,7 +59,7 @@ export const projectFeatureRoutes = (routes: Routes, services: Services): void =
     responses: { 200: { description: 'the features', schema: Type.Array(FeatureDTO) }, ...errorResponses(400, 401, 403, 404) },
     async handler({ params, caller }) {
       const scope = projectFeatureScope(caller, params.projectId);
-      return { body: (await projectFeatureRows(services, scope.projectId)).map(toFeatureDTO) };
+      return { body: (await projectFeatureRows(services.db, scope.projectId)).map(toFeatureDTO) };
     },
   });
   routes.add<{ projectId: string }, unknown, WriteBody>({

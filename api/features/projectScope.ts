@@ -2,7 +2,7 @@
 // looks like a missing project (404 [PROJECT_NOT_FOUND], as under /projects/{projectId}/apiKeys), an
 // account-level key gets 403 [PROJECT_LEVEL_API_KEY_REQUIRED].
 import type { FeatureScope } from '../../domain/feature/events.js';
-import type { FeatureRow } from '../../projections/features/queries.js';
+import { type FeatureRow, projectFeatureRows } from '../../projections/features/queries.js';
 import { ApiError } from '../errors.js';
 import type { Caller } from '../route.js';
 import type { Services } from '../../app/services.js';
@@ -14,12 +14,8 @@ export const projectFeatureScope = (caller: Caller, projectId: string): FeatureS
   return { kind: 'project', projectId };
 };
 
-export const projectFeatureRows = (services: Services, projectId: string): Promise<FeatureRow[]> =>
-  services.db.selectFrom('features').selectAll().where('project_id', '=', projectId).where('scope_kind', '=', 'project')
-    .orderBy('created').orderBy('id').execute() as Promise<FeatureRow[]>;
-
 export const projectFeatureRow = async (services: Services, projectId: string, featureId: string): Promise<FeatureRow> => {
-  const row = (await projectFeatureRows(services, projectId)).find((r) => r.id === featureId);
+  const row = (await projectFeatureRows(services.db, projectId)).find((r) => r.id === featureId);
   if (!row) throw new ApiError(404, '[FEATURE_NOT_FOUND]', `feature ${featureId} not found`);
   return row;
 };

@@ -8,7 +8,7 @@ import type { FeatureCommand } from '../../domain/feature/commands.js';
 import { featureDecider } from '../../domain/feature/decider.js';
 import { type FeatureScope, type FeatureSetting, featureStream } from '../../domain/feature/events.js';
 import { findCopier } from '../../projections/copiers/queries.js';
-import { accountFeatureRows, copierFeatureRows, type FeatureRow } from '../../projections/features/queries.js';
+import { accountFeatureRows, copierFeatureRows, type FeatureRow, findCopierFeatureOfAccount } from '../../projections/features/queries.js';
 import { withMaintenanceState } from '../../projections/maintenanceWindows/queries.js';
 import { checkAccountScope, loadAccount } from '../shared/accounts.js';
 import { AccountIdParams } from '../accounts/schemas.js';
@@ -258,8 +258,7 @@ export const featureRoutes = (routes: Routes, services: Services): void => {
     responses: { 200: { description: 'reset' }, ...errorResponses(400, 401, 404) },
     async handler({ params, query, caller, context }) {
       checkAccountScope(caller, params.accountId);
-      const row = await services.db.selectFrom('features').select(['id', 'copier_id', 'type']).where('project_id', '=', caller.projectId)
-        .where('id', '=', params.masanielloFeatureId).where('account_id', '=', params.accountId).where('scope_kind', '=', 'copier').executeTakeFirst();
+      const row = await findCopierFeatureOfAccount(services.db, caller.projectId, params.accountId, params.masanielloFeatureId);
       if (!row || row.type !== 'FeatureMasanielloDTO' || !row.copier_id) throw featureNotFound(params.masanielloFeatureId);
       await run({
         type: 'ResetFeatureState',

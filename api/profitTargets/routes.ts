@@ -6,6 +6,7 @@ import { AccountStatus } from '../../domain/account/enums.js';
 import { protectionDecider } from '../../domain/protection/decider.js';
 import { protectionStream } from '../../domain/protection/events.js';
 import { isPeriodTargetType, isProfitTargetType } from '../../domain/profitTarget/features.js';
+import { findAccountFeature } from '../../projections/features/queries.js';
 import { loadAccount } from '../shared/accounts.js';
 import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
@@ -31,8 +32,7 @@ export const profitTargetRoutes = (routes: Routes, services: Services): void => 
     },
     async handler({ params, caller, context }) {
       const account = await loadAccount(services, caller, params.accountId);
-      const row = await services.db.selectFrom('features').select(['id', 'type']).where('project_id', '=', caller.projectId)
-        .where('scope_kind', '=', 'account').where('account_id', '=', params.accountId).where('id', '=', params.profitTargetFeatureId).executeTakeFirst();
+      const row = await findAccountFeature(services.db, caller.projectId, params.accountId, params.profitTargetFeatureId);
       if (!row || !isProfitTargetType(row.type)) throw new ApiError(404, '[FEATURE_NOT_FOUND]', `no profit target feature ${params.profitTargetFeatureId} on this account`);
       if (account.account_status_id === AccountStatus.Deleted) throw new ApiError(409, '[ACCOUNT_DELETED]', `account ${params.accountId} was deleted`);
       await execute(services, protectionStream(params.accountId), protectionDecider, {

@@ -46,3 +46,22 @@ export const resetsOf = async (db: Kysely<ReadModels>, featureIds: readonly stri
   }
   return out;
 };
+
+export const projectFeatureRows = (db: Kysely<ReadModels>, projectId: string): Promise<FeatureRow[]> =>
+  db.selectFrom('features').selectAll().where('project_id', '=', projectId).where('scope_kind', '=', 'project')
+    .orderBy('created').orderBy('id').execute() as Promise<FeatureRow[]>;
+
+/** A copier feature of one of the account's copiers, by id. */
+export const findCopierFeatureOfAccount = (db: Kysely<ReadModels>, projectId: string, accountId: string, featureId: string) =>
+  db.selectFrom('features').select(['id', 'copier_id', 'type']).where('project_id', '=', projectId)
+    .where('id', '=', featureId).where('account_id', '=', accountId).where('scope_kind', '=', 'copier').executeTakeFirst();
+
+/** An account feature of the account, by id. */
+export const findAccountFeature = (db: Kysely<ReadModels>, projectId: string, accountId: string, featureId: string) =>
+  db.selectFrom('features').select(['id', 'type']).where('project_id', '=', projectId)
+    .where('scope_kind', '=', 'account').where('account_id', '=', accountId).where('id', '=', featureId).executeTakeFirst();
+
+/** Whether the account has FeatureDataCollectorDTO on. */
+export const hasDataCollectorFeature = async (db: Kysely<ReadModels>, accountId: string): Promise<boolean> =>
+  (await db.selectFrom('features').select('id').where('scope_kind', '=', 'account').where('account_id', '=', accountId)
+    .where('type', '=', 'FeatureDataCollectorDTO').executeTakeFirst()) !== undefined;

@@ -1,0 +1,25 @@
+// Queries of the data-collector read model.
+import type { Kysely } from 'kysely';
+import type { ReadModels } from '../schema.js';
+
+/** The account's samples from `from` to `to` (inclusive; null = unbounded), oldest first. */
+export const samplesOf = (db: Kysely<ReadModels>, accountId: string, from: string | null, to: string | null) => {
+  let q = db.selectFrom('data_collector_samples').selectAll().where('account_id', '=', accountId);
+  if (from) q = q.where('time', '>=', new Date(from));
+  if (to) q = q.where('time', '<=', new Date(to));
+  return q.orderBy('time').execute();
+};
+
+/** The last `limit` samples (-1 = all) of the account between the optional bounds (inclusive), oldest first. */
+export const lastSamplesOf = async (
+  db: Kysely<ReadModels>,
+  accountId: string,
+  range: { readonly startTime?: string; readonly endTime?: string; readonly limit: number },
+) => {
+  let q = db.selectFrom('data_collector_samples').selectAll().where('account_id', '=', accountId);
+  if (range.startTime) q = q.where('time', '>=', new Date(range.startTime));
+  if (range.endTime) q = q.where('time', '<=', new Date(range.endTime));
+  q = q.orderBy('time', 'desc');
+  if (range.limit !== -1) q = q.limit(range.limit);
+  return (await q.execute()).reverse();
+};
