@@ -1,6 +1,7 @@
 // GET /accounts/{accountId}/logs (spec: "Accounts"): the account logs, newest first.
 import { type Static, Type } from '@sinclair/typebox';
 import { LogType } from '../../projections/accountLogs/logLine.js';
+import { accountLogPage } from '../../projections/accountLogs/queries.js';
 import { loadAccount } from '../shared/accounts.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import type { Routes } from '../route.js';
@@ -25,12 +26,13 @@ export const logRoutes = (routes: Routes, services: Services): void => {
     responses: { 200: { description: 'log entries', schema: Type.Array(LogDTO) }, ...errorResponses(400, 401, 404) },
     async handler({ params, caller, query }) {
       await loadAccount(services, caller, params.accountId);
-      let q = services.db.selectFrom('account_logs').selectAll().where('account_id', '=', params.accountId)
-        .where('log_type_id', '<=', query.logTypeId ?? LogType.Info);
-      if (query.start) q = q.where('time', '>=', new Date(query.start));
-      if (query.stop) q = q.where('time', '<=', new Date(query.stop));
-      const rows = await q.orderBy('time', 'desc').orderBy('position_commit', 'desc').orderBy('position_prepare', 'desc')
-        .limit(query.limit ?? DEFAULT_LIMIT).offset(query.offset ?? 0).execute();
+      const rows = await accountLogPage(services.db, params.accountId, {
+        maxLogTypeId: query.logTypeId ?? LogType.Info,
+        start: query.start,
+        stop: query.stop,
+        limit: query.limit ?? DEFAULT_LIMIT,
+        offset: query.offset ?? 0,
+      });
       return {
         body: rows.map((r) => ({
           id: r.id,
