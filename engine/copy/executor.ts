@@ -59,147 +59,184 @@ export const openRequest = (action: OpenAction): OrderRequest => {
 
 const isCode = (error: unknown, ...codes: string[]): error is VenueError => error instanceof VenueError && codes.includes(error.code);
 
-export const executeActions = async (actions: readonly CopyAction[], ctx: ExecutionContext): Promise<CopyEvent[]> => {
-  const base = () => ({
-    copierId: ctx.copierId,
-    masterAccountId: ctx.masterAccountId,
-    slaveAccountId: ctx.slaveAccountId,
-    source: ctx.source,
-    at: ctx.now().toISOString(),
-  });
-  const events: CopyEvent[] = [];
-  const executed = (action: TradeAction, result: ExecutionResult) =>
-    events.push({ type: 'CopyExecuted', data: { ...base(), action, result, masterEventAt: ctx.masterEventAt } satisfies Data<'CopyExecuted'> });
-  const skipped = (masterPositionId: string, reason: CopySkipReason, message: string) =>
-    events.push({ type: 'TradeSkipped', data: { ...base(), masterPositionId, reason, message, wouldHave: [] } });
-  const failed = (action: TradeAction, error: unknown) => {
-    if (!(error instanceof VenueError)) throw error;
-    const retry = action.type === 'open' && ctx.openRetryMinutes > 0;
-    const retryUntil = retry ? new Date(ctx.now().getTime() + ctx.openRetryMinutes * RETRY_MS_PER_MINUTE).toISOString() : null;
-    events.push({ type: 'CopyFailed', data: { ...base(), action, code: error.code, message: error.message, retryUntil } });
-  };
-  const alreadyClosed = (action: TradeAction & { slavePositionId: string }) =>
-    skipped(action.masterPositionId, 'SLAVE_POSITION_ALREADY_CLOSED',
-      `${action.type} of master #${action.masterPositionId} not copied: slave position #${action.slavePositionId} is already closed at the slave's broker`);
-
-  const close = async (action: CloseAction) => {
-    // Hedging: the position is the copy's alone. Netting: it may hold other copies too; close this one's volume.
-    const volume = ctx.slaveMarginMode === 'netting' ? action.volume : undefined;
-    try {
-      executed(action, closedResult(await ctx.slave.closePosition(action.slavePositionId, volume, action.clientOrderId)));
-    } catch (error) {
-      if (isCode(error, '[POSITION_NOT_FOUND]')) alreadyClosed(action);
-      else failed(action, error);
-    }
-  };
-
+/**
+ * One copier's actions for one cause, executed at the slave in order. Each outcome becomes one event:
+ * executed, skipped (with a reason a user can read), deferred or failed (with a retry window for opens).
+ */
+class ActionRun {
+  readonly events: CopyEvent[] = [];
   /** Pending orders of the slave cancelled in this run, and whether they had filled instead. */
-  const cancelOutcome = new Map<string, 'cancelled' | 'filled' | 'failed'>();
+  private readonly cancelOutcome = new Map<string, 'cancelled' | 'filled' | 'failed'>();
 
-  for (const action of actions) {
-    switch (action.type) {
-      case 'skip':
-        events.push({
-          type: 'TradeSkipped',
-          data: { ...base(), masterPositionId: action.masterPositionId, reason: action.reason, message: action.message, wouldHave: action.wouldHave },
-        });
-        break;
-      case 'defer':
-        if (!ctx.masterEvent) throw new Error('a deferral needs the master event');
-        events.push({
-          type: 'CopyDeferred',
-          data: {
-            ...base(),
-            masterPositionId: action.masterPositionId,
-            until: action.until,
-            by: action.by,
-            message: action.message,
-            masterEvent: ctx.masterEvent,
-            deferredBy: [...(ctx.deferredBy ?? []), action.by],
-            masterEventAt: ctx.masterEventAt,
-          },
-        });
-        break;
-      case 'open': {
-        if (action.replacesPendingOrderId !== null) {
-          const outcome = cancelOutcome.get(action.replacesPendingOrderId);
-          if (outcome === 'filled') {
-            skipped(action.masterPositionId, 'SLAVE_ORDER_ALREADY_FILLED',
-              `fill of master #${action.masterPositionId} needs no market open: the slave's pending order #${action.replacesPendingOrderId} filled too`);
-            break;
-          }
-          if (outcome !== 'cancelled') break;
+  constructor(
+    private readonly actions: readonly CopyAction[],
+    private readonly ctx: ExecutionContext,
+  ) {}
+
+  async run(): Promise<CopyEvent[]> {
+    for (const action of this.actions) {
+      switch (action.type) {
+        case 'skip':
+          this.events.push({
+            type: 'TradeSkipped',
+            data: { ...this.base(), masterPositionId: action.masterPositionId, reason: action.reason, message: action.message, wouldHave: action.wouldHave },
+          });
+          break;
+        case 'defer':
+          this.defer(action);
+          break;
+        case 'open':
+          await this.open(action);
+          break;
+        case 'modify':
+          await this.modify(action);
+          break;
+        case 'partialClose':
+          await this.atPosition(action, async () => closedResult(await this.ctx.slave.closePosition(action.slavePositionId, action.volume, action.clientOrderId)));
+          break;
+        case 'close':
+          await this.close(action);
+          break;
+        case 'cancel':
+          await this.cancel(action);
+          break;
+        default: {
+          const unhandled: never = action;
+          throw new Error(`unhandled copy action ${JSON.stringify(unhandled)}`);
         }
-        try {
-          const placed = await ctx.slave.placeOrder(openRequest(action), action.clientOrderId);
-          executed(action, placed.status === 'filled'
-            ? { type: 'opened', slavePositionId: placed.positionId ?? placed.orderId, kind: 'position', price: placed.price, volume: placed.volume, time: placed.time }
-            : { type: 'opened', slavePositionId: placed.orderId, kind: 'pendingOrder', price: placed.openPrice, volume: placed.volume, time: placed.time });
-        } catch (error) {
-          failed(action, error);
-        }
-        break;
       }
-      case 'modify':
-        try {
-          const changes = action.openPrice === null
-            ? { stopLoss: action.stopLoss, takeProfit: action.takeProfit }
-            : { stopLoss: action.stopLoss, takeProfit: action.takeProfit, openPrice: action.openPrice };
-          await ctx.slave.modifyPosition(action.slavePositionId, changes, action.clientOrderId);
-          executed(action, { type: 'modified', time: ctx.now().toISOString() });
-        } catch (error) {
-          if (isCode(error, '[POSITION_NOT_FOUND]')) alreadyClosed(action);
-          else failed(action, error);
-        }
-        break;
-      case 'partialClose':
-        try {
-          executed(action, closedResult(await ctx.slave.closePosition(action.slavePositionId, action.volume, action.clientOrderId)));
-        } catch (error) {
-          if (isCode(error, '[POSITION_NOT_FOUND]')) alreadyClosed(action);
-          else failed(action, error);
-        }
-        break;
-      case 'close':
-        await close(action);
-        break;
-      case 'cancel':
-        try {
-          await ctx.slave.cancelOrder(action.slavePositionId, action.clientOrderId);
-          cancelOutcome.set(action.slavePositionId, 'cancelled');
-          executed(action, { type: 'cancelled', time: ctx.now().toISOString() });
-        } catch (error) {
-          if (!isCode(error, '[ORDER_NOT_FOUND]')) {
-            cancelOutcome.set(action.slavePositionId, 'failed');
-            failed(action, error);
-            break;
-          }
-          const position = (await ctx.slave.positions()).find((p) => p.kind === 'position' && p.id === action.slavePositionId);
-          if (!position || position.kind !== 'position') {
-            cancelOutcome.set(action.slavePositionId, 'cancelled');
-            skipped(action.masterPositionId, 'SLAVE_POSITION_ALREADY_CLOSED',
-              `cancellation of master #${action.masterPositionId} not copied: the slave's pending order #${action.slavePositionId} is already gone`);
-            break;
-          }
-          cancelOutcome.set(action.slavePositionId, 'filled');
-          const replaced = actions.some((a) => a.type === 'open' && a.replacesPendingOrderId === action.slavePositionId);
-          if (!replaced) {
-            await close({
-              type: 'close',
-              clientOrderId: slaveOrderId(ctx.source.eventId, ctx.copierId, 'close'),
-              masterPositionId: action.masterPositionId,
-              symbol: action.symbol,
-              slavePositionId: action.slavePositionId,
-              volume: position.volume,
-            });
-          }
-        }
-        break;
-      default: {
-        const unhandled: never = action;
-        throw new Error(`unhandled copy action ${JSON.stringify(unhandled)}`);
-      }
+    }
+    return this.events;
+  }
+
+  private base() {
+    const { ctx } = this;
+    return { copierId: ctx.copierId, masterAccountId: ctx.masterAccountId, slaveAccountId: ctx.slaveAccountId, source: ctx.source, at: ctx.now().toISOString() };
+  }
+
+  private executed(action: TradeAction, result: ExecutionResult): void {
+    this.events.push({ type: 'CopyExecuted', data: { ...this.base(), action, result, masterEventAt: this.ctx.masterEventAt } satisfies Data<'CopyExecuted'> });
+  }
+
+  private skipped(masterPositionId: string, reason: CopySkipReason, message: string): void {
+    this.events.push({ type: 'TradeSkipped', data: { ...this.base(), masterPositionId, reason, message, wouldHave: [] } });
+  }
+
+  /** A refusal of the venue is recorded (an open may be retried until retryUntil); anything else is thrown. */
+  private failed(action: TradeAction, error: unknown): void {
+    if (!(error instanceof VenueError)) throw error;
+    const retry = action.type === 'open' && this.ctx.openRetryMinutes > 0;
+    const retryUntil = retry ? new Date(this.ctx.now().getTime() + this.ctx.openRetryMinutes * RETRY_MS_PER_MINUTE).toISOString() : null;
+    this.events.push({ type: 'CopyFailed', data: { ...this.base(), action, code: error.code, message: error.message, retryUntil } });
+  }
+
+  private alreadyClosed(action: TradeAction & { slavePositionId: string }): void {
+    this.skipped(action.masterPositionId, 'SLAVE_POSITION_ALREADY_CLOSED',
+      `${action.type} of master #${action.masterPositionId} not copied: slave position #${action.slavePositionId} is already closed at the slave's broker`);
+  }
+
+  /** Runs a request on an existing slave position: a position gone already is a skip, not a failure. */
+  private async atPosition(action: TradeAction & { slavePositionId: string }, request: () => Promise<ExecutionResult>): Promise<void> {
+    try {
+      this.executed(action, await request());
+    } catch (error) {
+      if (isCode(error, '[POSITION_NOT_FOUND]')) this.alreadyClosed(action);
+      else this.failed(action, error);
     }
   }
-  return events;
-};
+
+  private defer(action: Extract<CopyAction, { type: 'defer' }>): void {
+    const { ctx } = this;
+    if (!ctx.masterEvent) throw new Error('a deferral needs the master event');
+    this.events.push({
+      type: 'CopyDeferred',
+      data: {
+        ...this.base(),
+        masterPositionId: action.masterPositionId,
+        until: action.until,
+        by: action.by,
+        message: action.message,
+        masterEvent: ctx.masterEvent,
+        deferredBy: [...(ctx.deferredBy ?? []), action.by],
+        masterEventAt: ctx.masterEventAt,
+      },
+    });
+  }
+
+  private async open(action: Extract<CopyAction, { type: 'open' }>): Promise<void> {
+    if (action.replacesPendingOrderId !== null) {
+      const outcome = this.cancelOutcome.get(action.replacesPendingOrderId);
+      if (outcome === 'filled') {
+        this.skipped(action.masterPositionId, 'SLAVE_ORDER_ALREADY_FILLED',
+          `fill of master #${action.masterPositionId} needs no market open: the slave's pending order #${action.replacesPendingOrderId} filled too`);
+        return;
+      }
+      if (outcome !== 'cancelled') return;
+    }
+    try {
+      const placed = await this.ctx.slave.placeOrder(openRequest(action), action.clientOrderId);
+      this.executed(action, placed.status === 'filled'
+        ? { type: 'opened', slavePositionId: placed.positionId ?? placed.orderId, kind: 'position', price: placed.price, volume: placed.volume, time: placed.time }
+        : { type: 'opened', slavePositionId: placed.orderId, kind: 'pendingOrder', price: placed.openPrice, volume: placed.volume, time: placed.time });
+    } catch (error) {
+      this.failed(action, error);
+    }
+  }
+
+  private modify(action: Extract<CopyAction, { type: 'modify' }>): Promise<void> {
+    return this.atPosition(action, async () => {
+      const changes = action.openPrice === null
+        ? { stopLoss: action.stopLoss, takeProfit: action.takeProfit }
+        : { stopLoss: action.stopLoss, takeProfit: action.takeProfit, openPrice: action.openPrice };
+      await this.ctx.slave.modifyPosition(action.slavePositionId, changes, action.clientOrderId);
+      return { type: 'modified', time: this.ctx.now().toISOString() };
+    });
+  }
+
+  private close(action: CloseAction): Promise<void> {
+    // Hedging: the position is the copy's alone. Netting: it may hold other copies too; close this one's volume.
+    const volume = this.ctx.slaveMarginMode === 'netting' ? action.volume : undefined;
+    return this.atPosition(action, async () => closedResult(await this.ctx.slave.closePosition(action.slavePositionId, volume, action.clientOrderId)));
+  }
+
+  /**
+   * Cancels a slave's pending order. One the venue no longer knows either went away (a skip) or filled
+   * meanwhile: the position it became is closed, unless an open of this run replaces the order.
+   */
+  private async cancel(action: Extract<CopyAction, { type: 'cancel' }>): Promise<void> {
+    const { ctx } = this;
+    try {
+      await ctx.slave.cancelOrder(action.slavePositionId, action.clientOrderId);
+      this.cancelOutcome.set(action.slavePositionId, 'cancelled');
+      this.executed(action, { type: 'cancelled', time: ctx.now().toISOString() });
+      return;
+    } catch (error) {
+      if (!isCode(error, '[ORDER_NOT_FOUND]')) {
+        this.cancelOutcome.set(action.slavePositionId, 'failed');
+        this.failed(action, error);
+        return;
+      }
+    }
+    const position = (await ctx.slave.positions()).find((p) => p.kind === 'position' && p.id === action.slavePositionId);
+    if (!position || position.kind !== 'position') {
+      this.cancelOutcome.set(action.slavePositionId, 'cancelled');
+      this.skipped(action.masterPositionId, 'SLAVE_POSITION_ALREADY_CLOSED',
+        `cancellation of master #${action.masterPositionId} not copied: the slave's pending order #${action.slavePositionId} is already gone`);
+      return;
+    }
+    this.cancelOutcome.set(action.slavePositionId, 'filled');
+    const replaced = this.actions.some((a) => a.type === 'open' && a.replacesPendingOrderId === action.slavePositionId);
+    if (!replaced) {
+      await this.close({
+        type: 'close',
+        clientOrderId: slaveOrderId(ctx.source.eventId, ctx.copierId, 'close'),
+        masterPositionId: action.masterPositionId,
+        symbol: action.symbol,
+        slavePositionId: action.slavePositionId,
+        volume: position.volume,
+      });
+    }
+  }
+}
+
+export const executeActions = (actions: readonly CopyAction[], ctx: ExecutionContext): Promise<CopyEvent[]> => new ActionRun(actions, ctx).run();
