@@ -71,7 +71,7 @@ export const openDatabase = async (
 ): Promise<{ connectionString: string; embedded: EmbeddedDatabase | null }> => {
   if (config.databaseUrl) return { connectionString: config.databaseUrl, embedded: null };
   log.info(`starting embedded PostgreSQL under ${config.dataDir}`);
-  const embedded = await startEmbeddedPostgres(config.dataDir, { log, ...(onFatal ? { onFatal } : {}) });
+  const embedded = await startEmbeddedPostgres(config.dataDir, { log: log.child({ component: 'embedded-postgres' }), ...(onFatal ? { onFatal } : {}) });
   return { connectionString: embedded.connectionString, embedded };
 };
 
@@ -93,7 +93,7 @@ export const startService = async (config: Config, options: StartOptions): Promi
   try {
     const { connectionString, embedded } = await openDatabase(config, log, options.onDatabaseLost);
     if (embedded) cleanup.push(() => embedded.stop());
-    const health = new DatabaseHealth(connectionString, log);
+    const health = new DatabaseHealth(connectionString, log.child({ component: 'database' }));
     cleanup.push(async () => health.close());
     const { db } = createReadModelDb(connectionString, 10, health);
     cleanup.push(() => db.destroy());
@@ -102,41 +102,41 @@ export const startService = async (config: Config, options: StartOptions): Promi
     await migrateReadModels(db);
     const store = await openEventStore(config, connectionString, health);
     cleanup.push(() => store.dispose());
-    const runner = new ProjectionRunner(db, store, allProjections, log);
+    const runner = new ProjectionRunner(db, store, allProjections, log.child({ component: 'projections' }));
     await runner.start();
     cleanup.push(() => runner.stop());
     const clock = options.clock ?? (() => new Date());
     const cipher = credentialCipher(loadCredentialKey(config.credentialsKey, config.dataDir));
-    const venues = await VenueHost.start({ db, clock, log, ticker: options.venueTicker ?? true });
+    const venues = await VenueHost.start({ db, clock, log: log.child({ component: 'venues' }), ticker: options.venueTicker ?? true });
     cleanup.push(() => venues.stop());
     const waitForReadModels = (position: Position, timeoutMs = config.readModelWaitMs) => runner.waitFor(position, timeoutMs);
-    const connections = new AccountConnections({ store, db, host: venues, decryptPassword: (c) => cipher.decrypt(c), clock, log, waitForReadModels });
+    const connections = new AccountConnections({ store, db, host: venues, decryptPassword: (c) => cipher.decrypt(c), clock, log: log.child({ component: 'connections' }), waitForReadModels });
     cleanup.push(() => connections.stop());
-    const engine = new CopyEngine({ store, db, connections, waitForReadModels, clock, log, ...(options.openRetryIntervalMs ? { retryIntervalMs: options.openRetryIntervalMs } : {}) });
+    const engine = new CopyEngine({ store, db, connections, waitForReadModels, clock, log: log.child({ component: 'copy-engine' }), ...(options.openRetryIntervalMs ? { retryIntervalMs: options.openRetryIntervalMs } : {}) });
     await migrateApiKeyUsage(db);
     await Outbox.migrate(db);
     await AccountCreationQueue.migrate(db);
-    const outbox = new Outbox({ db, log, allowPrivateOutbound: config.allowPrivateOutbound, unseal: (c) => cipher.decrypt(c) });
-    const accountCreations = new AccountCreationQueue({ db, outbox, clock, log });
+    const outbox = new Outbox({ db, log: log.child({ component: 'outbox' }), allowPrivateOutbound: config.allowPrivateOutbound, unseal: (c) => cipher.decrypt(c) });
+    const accountCreations = new AccountCreationQueue({ db, outbox, clock, log: log.child({ component: 'account-creations' }) });
     const services: Services = { db, store, runner, cipher, config, log, clock, venues, connections, engine, outbox, accountCreations, health };
     const generatedKey = await bootstrap(services);
     await connections.connectActiveAccounts();
     await engine.start();
     cleanup.push(() => engine.stop());
-    const dataCollector = new DataCollector({ store, db, connections, clock, log });
+    const dataCollector = new DataCollector({ store, db, connections, clock, log: log.child({ component: 'data-collector' }) });
     dataCollector.start();
     cleanup.push(async () => dataCollector.stop());
-    const maintenance = new MaintenanceWindowRunner({ store, db, connections, clock, log, waitForReadModels });
+    const maintenance = new MaintenanceWindowRunner({ store, db, connections, clock, log: log.child({ component: 'maintenance-windows' }), waitForReadModels });
     maintenance.start();
     cleanup.push(async () => maintenance.stop());
-    const protection = new ProtectionMonitor({ store, db, connections, clock, zone: config.timeZone, waitForReadModels, log });
+    const protection = new ProtectionMonitor({ store, db, connections, clock, zone: config.timeZone, waitForReadModels, log: log.child({ component: 'protection' }) });
     protection.start();
     cleanup.push(() => protection.stop());
     // Queued creations and undelivered callbacks of an earlier run continue here.
     await outbox.start();
     cleanup.push(() => outbox.stop());
     // Position events become webhook deliveries from the dispatcher's own checkpoint on.
-    const webhooks = new WebhookDispatcher({ store, db, outbox, log });
+    const webhooks = new WebhookDispatcher({ store, db, outbox, log: log.child({ component: 'webhooks' }) });
     await webhooks.start();
     cleanup.push(() => webhooks.stop());
     await accountCreations.start(options.http.asyncCreation(services));

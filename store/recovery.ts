@@ -4,10 +4,11 @@
 // when it resumes, not once per attempt (an outage of a minute is not six hundred lines).
 import { setTimeout as sleep } from 'node:timers/promises';
 
+/** What a consumer logs through (app/logger.ts's Logger fits); fields become structured members of the line. */
 export interface RecoveryLog {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string, error?: unknown): void;
+  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  error(message: string, error?: unknown, fields?: Readonly<Record<string, unknown>>): void;
 }
 
 /** SQLSTATE classes and codes that mean the server or the connection went away, not the statement. */
@@ -99,8 +100,9 @@ export class Recovery {
     if (cause !== this.lastCause) {
       this.lastCause = cause;
       const message = `${this.name} failed: ${cause}; it ${this.action} with backoff (up to ${this.backoff.maxMs / 1000} s between attempts)`;
-      if (isDatabaseUnavailable(error)) this.log.warn(message);
-      else this.log.error(message, error);
+      const fields = { consumer: this.name, state: 'failing', databaseUnavailable: isDatabaseUnavailable(error) };
+      if (fields.databaseUnavailable) this.log.warn(message, fields);
+      else this.log.error(message, error, fields);
     }
     return delay;
   }
@@ -115,7 +117,11 @@ export class Recovery {
   succeeded(): void {
     if (this.failures === 0) return;
     const seconds = ((Date.now() - this.since) / 1000).toFixed(1);
-    this.log.info(`${this.name} resumed after ${this.failures} failed attempt${this.failures === 1 ? '' : 's'} over ${seconds} s`);
+    this.log.info(`${this.name} resumed after ${this.failures} failed attempt${this.failures === 1 ? '' : 's'} over ${seconds} s`, {
+      consumer: this.name,
+      state: 'resumed',
+      failedAttempts: this.failures,
+    });
     this.failures = 0;
     this.lastCause = null;
     this.backoff.reset();
