@@ -11,7 +11,7 @@ import { type AccessPolicy, effectivePolicy } from '../domain/apiKey/accessPolic
 import { hashApiKey } from '../domain/apiKey/secret.js';
 import type { ApiKeyType } from '../domain/apiKey/events.js';
 import { ipAllowed } from '../domain/apiKey/ipWhitelist.js';
-import { recordUsage, usageDb, usageIsStale } from '../app/apiKeyUsage.js';
+import { keyWithLastUse, recordUsage, usageIsStale } from '../app/apiKeyUsage.js';
 import { ApiError } from './errors.js';
 import type { Caller } from './route.js';
 import type { Services } from '../app/services.js';
@@ -25,10 +25,7 @@ export const authenticate =
       const key = req.header(API_KEY_HEADER);
       if (!key) throw new ApiError(401, '[API_KEY_MISSING]', `send your API key in the ${API_KEY_HEADER} header`);
       if (key.length > 512) throw new ApiError(401, '[API_KEY_INVALID]', 'the API key is not valid');
-      const row = await usageDb(services.db).selectFrom('api_keys')
-        .leftJoin('api_key_usage', 'api_key_usage.api_key_id', 'api_keys.id')
-        .selectAll('api_keys').select('api_key_usage.last_used_at')
-        .where('api_keys.key_hash', '=', hashApiKey(key)).executeTakeFirst();
+      const row = await keyWithLastUse(services.db, hashApiKey(key));
       if (!row) throw new ApiError(401, '[API_KEY_INVALID]', 'the API key is not valid');
       if (row.revoked_at) throw new ApiError(401, '[API_KEY_REVOKED]', 'the API key was revoked');
       const now = services.clock();
