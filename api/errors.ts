@@ -34,9 +34,13 @@ export const toApiError = (error: unknown): ApiError | null => {
   }
   // Another writer kept getting to the same stream first, after the command handler's retries.
   if (error instanceof WrongExpectedVersionError || error instanceof TransientAppendError) {
-    return new ApiError(409, '[CONCURRENT_MODIFICATION]',
+    return new ApiError(
+      409,
+      '[CONCURRENT_MODIFICATION]',
       'the resource was changed by concurrent requests and this change could not be applied; nothing was changed: read it again and retry',
-      undefined, { 'Retry-After': '1' });
+      undefined,
+      { 'Retry-After': '1' },
+    );
   }
   // body-parser's errors carry a status and a type.
   const e = error as { status?: number; type?: string; message?: string };
@@ -52,9 +56,7 @@ export const toApiError = (error: unknown): ApiError | null => {
 };
 
 export const errorBody = (error: ApiError) =>
-  error.details === undefined
-    ? { error: error.code, message: error.message }
-    : { error: error.code, message: error.message, details: error.details };
+  error.details === undefined ? { error: error.code, message: error.message } : { error: error.code, message: error.message, details: error.details };
 
 export const errorHandler =
   (log: (message: string, error: unknown) => void, unavailable?: (error: unknown) => ApiError | null): ErrorRequestHandler =>
@@ -76,9 +78,7 @@ export const methodNotAllowed =
   (req, res, next) => {
     if (!req.path.startsWith(`${prefix}/`)) return next();
     const path = req.path.slice(prefix.length);
-    const allowed = routes.specs
-      .filter((r) => new RegExp(`^${r.path.replace(/\{\w+\}/g, '[^/]+')}/?$`).test(path))
-      .map((r) => r.method.toUpperCase());
+    const allowed = routes.specs.filter((r) => new RegExp(`^${r.path.replace(/\{\w+\}/g, '[^/]+')}/?$`).test(path)).map((r) => r.method.toUpperCase());
     if (allowed.length === 0) return next();
     res.set('Allow', [...new Set(allowed)].join(', '));
     res.status(405).json({ error: '[METHOD_NOT_ALLOWED]', message: `${req.method} is not allowed here; use ${allowed.join(' or ')}` });

@@ -5,9 +5,7 @@ import addFormatsModule from 'ajv-formats';
 import { ApiError } from './errors.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-  ajv: Ajv,
-) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
 // discriminator: a polymorphic body (FeatureSettingDTO) is checked against the one branch its `type` names,
 // so its errors speak of that feature's members, not of every other feature's.

@@ -20,10 +20,13 @@ export const usageDb = (db: Kysely<ReadModels>) => db.withTables<UsageTables>();
 /** Needs a write when never used, or last used a minute or more before `now`. */
 /** The key with this hash, with its last use: one round trip per authenticated request. */
 export const keyWithLastUse = (db: Kysely<ReadModels>, keyHash: string) =>
-  usageDb(db).selectFrom('api_keys')
+  usageDb(db)
+    .selectFrom('api_keys')
     .leftJoin('api_key_usage', 'api_key_usage.api_key_id', 'api_keys.id')
-    .selectAll('api_keys').select('api_key_usage.last_used_at')
-    .where('api_keys.key_hash', '=', keyHash).executeTakeFirst();
+    .selectAll('api_keys')
+    .select('api_key_usage.last_used_at')
+    .where('api_keys.key_hash', '=', keyHash)
+    .executeTakeFirst();
 
 export const usageIsStale = (lastUsedAt: Date | string | null | undefined, now: Date): boolean =>
   !lastUsedAt || now.getTime() - new Date(lastUsedAt).getTime() >= USAGE_INTERVAL_MS;

@@ -37,7 +37,17 @@ const issue = async (services: Services, projectId: string, key: string, name: s
   const apiKeyId = randomUUID();
   await execute(services, apiKeyStream(apiKeyId), apiKeyDecider, {
     type: 'IssueApiKey',
-    data: { apiKeyId, projectId, accountId: null, level: 'PROJECT', keyType: 'INTEGRATION', name, keyHash: hashApiKey(key), keyPrefix: prefix, expiresAt: null },
+    data: {
+      apiKeyId,
+      projectId,
+      accountId: null,
+      level: 'PROJECT',
+      keyType: 'INTEGRATION',
+      name,
+      keyHash: hashApiKey(key),
+      keyPrefix: prefix,
+      expiresAt: null,
+    },
     metadata: bootstrapMetadata(services, projectId),
   });
   return { apiKeyId, key };
@@ -87,7 +97,9 @@ export const bootstrap = async (services: Services): Promise<IssuedKey | null> =
       const current = await ensureOperatorKey(services, DEFAULT_PROJECT_ID, bootstrapKey, BOOTSTRAP_KEY_NAME);
       if (current.revoked) {
         // Revocation is final, and the keys that work now stay as they are.
-        services.log.warn(`BOOTSTRAP_API_KEY is the value of key ${current.apiKeyId}, which was revoked: it does not authenticate; set another value for a working bootstrap key`);
+        services.log.warn(
+          `BOOTSTRAP_API_KEY is the value of key ${current.apiKeyId}, which was revoked: it does not authenticate; set another value for a working bootstrap key`,
+        );
         return null;
       }
       await revokeReplaced(services, DEFAULT_PROJECT_ID, current);

@@ -72,7 +72,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     eventStoreConnectionString: esdb,
     bootstrapApiKey,
     credentialsKey: optional(env.CREDENTIALS_KEY),
-    trustedProxies: (optional(env.TRUSTED_PROXIES) ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    trustedProxies: (optional(env.TRUSTED_PROXIES) ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     readModelWaitMs: integer('READ_MODEL_WAIT_MS', env.READ_MODEL_WAIT_MS, 10000, 100, 600000),
     operatorDomain,
     allowPrivateOutbound: flag('ALLOW_PRIVATE_OUTBOUND', env.ALLOW_PRIVATE_OUTBOUND),

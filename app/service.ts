@@ -110,13 +110,34 @@ export const startService = async (config: Config, options: StartOptions): Promi
     const venues = await VenueHost.start({ db, clock, log: log.child({ component: 'venues' }), ticker: options.venueTicker ?? true });
     cleanup.push(() => venues.stop());
     const waitForReadModels = (position: Position, timeoutMs = config.readModelWaitMs) => runner.waitFor(position, timeoutMs);
-    const connections = new AccountConnections({ store, db, host: venues, decryptPassword: (c) => cipher.decrypt(c), clock, log: log.child({ component: 'connections' }), waitForReadModels });
+    const connections = new AccountConnections({
+      store,
+      db,
+      host: venues,
+      decryptPassword: (c) => cipher.decrypt(c),
+      clock,
+      log: log.child({ component: 'connections' }),
+      waitForReadModels,
+    });
     cleanup.push(() => connections.stop());
-    const engine = new CopyEngine({ store, db, connections, waitForReadModels, clock, log: log.child({ component: 'copy-engine' }), ...(options.openRetryIntervalMs ? { retryIntervalMs: options.openRetryIntervalMs } : {}) });
+    const engine = new CopyEngine({
+      store,
+      db,
+      connections,
+      waitForReadModels,
+      clock,
+      log: log.child({ component: 'copy-engine' }),
+      ...(options.openRetryIntervalMs ? { retryIntervalMs: options.openRetryIntervalMs } : {}),
+    });
     await migrateApiKeyUsage(db);
     await Outbox.migrate(db);
     await AccountCreationQueue.migrate(db);
-    const outbox = new Outbox({ db, log: log.child({ component: 'outbox' }), allowPrivateOutbound: config.allowPrivateOutbound, unseal: (c) => cipher.decrypt(c) });
+    const outbox = new Outbox({
+      db,
+      log: log.child({ component: 'outbox' }),
+      allowPrivateOutbound: config.allowPrivateOutbound,
+      unseal: (c) => cipher.decrypt(c),
+    });
     const accountCreations = new AccountCreationQueue({ db, outbox, clock, log: log.child({ component: 'account-creations' }) });
     const services: Services = { db, store, runner, cipher, config, log, clock, venues, connections, engine, outbox, accountCreations, health };
     const generatedKey = await bootstrap(services);
@@ -129,7 +150,15 @@ export const startService = async (config: Config, options: StartOptions): Promi
     const maintenance = new MaintenanceWindowRunner({ store, db, connections, clock, log: log.child({ component: 'maintenance-windows' }), waitForReadModels });
     maintenance.start();
     cleanup.push(async () => maintenance.stop());
-    const protection = new ProtectionMonitor({ store, db, connections, clock, zone: config.timeZone, waitForReadModels, log: log.child({ component: 'protection' }) });
+    const protection = new ProtectionMonitor({
+      store,
+      db,
+      connections,
+      clock,
+      zone: config.timeZone,
+      waitForReadModels,
+      log: log.child({ component: 'protection' }),
+    });
     protection.start();
     cleanup.push(() => protection.stop());
     // Queued creations and undelivered callbacks of an earlier run continue here.

@@ -98,8 +98,12 @@ export const oneAtATime = <T>(services: Services, name: string, work: () => Prom
       } finally {
         await sql`SELECT pg_advisory_unlock(hashtext(${name}))`.execute(conn);
       }
-    }));
-  const done = turn.then(() => undefined, () => undefined);
+    }),
+  );
+  const done = turn.then(
+    () => undefined,
+    () => undefined,
+  );
   localTurns.set(name, done);
   void done.then(() => {
     if (localTurns.get(name) === done) localTurns.delete(name);

@@ -24,12 +24,7 @@ const lockKey = (name: string) => sql`pg_advisory_lock(hashtext(${`projection:${
 const unlockKey = (name: string) => sql`pg_advisory_unlock(hashtext(${`projection:${name}`}))`;
 
 /** Applies the events a projection handles, in order, inside `schema`. Returns how many it applied. */
-export const applyEvents = async (
-  db: Kysely<ReadModels>,
-  schema: string,
-  projection: Projection,
-  events: readonly RecordedEvent[],
-): Promise<number> => {
+export const applyEvents = async (db: Kysely<ReadModels>, schema: string, projection: Projection, events: readonly RecordedEvent[]): Promise<number> => {
   const scoped = db.withSchema(schema);
   if (projection.applyBatch) {
     const handled = events.filter((e) => projection.handles.includes(e.type));
@@ -103,26 +98,24 @@ export const rebuildProjections = async (
   return db.connection().execute(async (conn) => {
     for (const projection of ordered) await sql`SELECT ${lockKey(projection.name)}`.execute(conn);
     try {
-      const builds: { projection: Projection; schema: string; generation: number; current: { generation: number } | undefined; applied: number; ms: number }[] = [];
+      const builds: { projection: Projection; schema: string; generation: number; current: { generation: number } | undefined; applied: number; ms: number }[] =
+        [];
       for (const projection of ordered) {
-        const current = await conn.selectFrom('projection_registry').selectAll().where('name', '=', projection.name)
-          .executeTakeFirst();
+        const current = await conn.selectFrom('projection_registry').selectAll().where('name', '=', projection.name).executeTakeFirst();
         const generation = (current ? Math.max(current.generation, current.building_generation ?? 0) : 0) + 1;
         const schema = generationSchema(projection.name, generation);
         await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(conn);
         await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(conn);
         await projection.createTables(conn, schema);
         if (current) {
-          await conn.updateTable('projection_registry').set({ building_generation: generation })
-            .where('name', '=', projection.name).execute();
+          await conn.updateTable('projection_registry').set({ building_generation: generation }).where('name', '=', projection.name).execute();
         }
         builds.push({ projection, schema, generation, current, applied: 0, ms: 0 });
       }
 
       let checkpoint: Position | null = null;
       let processed = 0;
-      const relevant = (build: (typeof builds)[number], batch: readonly RecordedEvent[]) =>
-        batch.some((e) => build.projection.handles.includes(e.type));
+      const relevant = (build: (typeof builds)[number], batch: readonly RecordedEvent[]) => batch.some((e) => build.projection.handles.includes(e.type));
       // Bulk of the history: each batch applied to every read model, `lanes` at a time, each in its own
       // transaction. These generations serve nobody yet, so their commits need not wait for the disk:
       // a crash leaves a building generation the next rebuild starts again.
@@ -175,8 +168,17 @@ export const rebuildProjections = async (
 
       // The tail, and the switch, under the registry locks the live runner takes for every batch.
       await conn.transaction().execute(async (trx) => {
-        const locked = await trx.selectFrom('projection_registry').select('name')
-          .where('name', 'in', ordered.map((p) => p.name)).orderBy('name').forUpdate().execute();
+        const locked = await trx
+          .selectFrom('projection_registry')
+          .select('name')
+          .where(
+            'name',
+            'in',
+            ordered.map((p) => p.name),
+          )
+          .orderBy('name')
+          .forUpdate()
+          .execute();
         const tail: RecordedEvent[] = [];
         const apply = async (events: readonly RecordedEvent[]): Promise<void> => {
           for (const build of builds) {
@@ -208,7 +210,10 @@ export const rebuildProjections = async (
           if (locked.some((r) => r.name === build.projection.name)) {
             await trx.updateTable('projection_registry').set(values).where('name', '=', build.projection.name).execute();
           } else {
-            await trx.insertInto('projection_registry').values({ name: build.projection.name, ...values }).execute();
+            await trx
+              .insertInto('projection_registry')
+              .values({ name: build.projection.name, ...values })
+              .execute();
           }
         }
       });
@@ -218,7 +223,11 @@ export const rebuildProjections = async (
         }
       }
       return builds.map((b) => ({
-        projection: b.projection.name, generation: b.generation, events: processed, applied: b.applied, applySeconds: b.ms / 1000,
+        projection: b.projection.name,
+        generation: b.generation,
+        events: processed,
+        applied: b.applied,
+        applySeconds: b.ms / 1000,
       }));
     } finally {
       for (const projection of [...ordered].reverse()) await sql`SELECT ${unlockKey(projection.name)}`.execute(conn);

@@ -22,8 +22,7 @@ const MAX_BATCH = 500;
 
 class Restart extends Error {}
 
-const earlier = (a: Position | null, b: Position | null): boolean =>
-  a === null ? b !== null : b !== null && comparePositions(a, b) < 0;
+const earlier = (a: Position | null, b: Position | null): boolean => (a === null ? b !== null : b !== null && comparePositions(a, b) < 0);
 
 export type RunnerLog = RecoveryLog;
 
@@ -136,8 +135,17 @@ export class ProjectionRunner extends EventEmitter {
     const last = batch[batch.length - 1]!.position;
     await this.db.transaction().execute(async (trx) => {
       const advanced: string[] = [];
-      const rows = await trx.selectFrom('projection_registry').selectAll()
-        .where('name', 'in', this.projections.map((p) => p.name)).orderBy('name').forUpdate().execute();
+      const rows = await trx
+        .selectFrom('projection_registry')
+        .selectAll()
+        .where(
+          'name',
+          'in',
+          this.projections.map((p) => p.name),
+        )
+        .orderBy('name')
+        .forUpdate()
+        .execute();
       for (const projection of this.projections) {
         const row = rows.find((r) => r.name === projection.name);
         if (!row) throw new Restart();
@@ -151,8 +159,11 @@ export class ProjectionRunner extends EventEmitter {
       }
       // One statement moves every checkpoint the batch advanced.
       if (advanced.length > 0) {
-        await trx.updateTable('projection_registry').set({ checkpoint: positionToString(last), updated: new Date() })
-          .where('name', 'in', advanced).execute();
+        await trx
+          .updateTable('projection_registry')
+          .set({ checkpoint: positionToString(last), updated: new Date() })
+          .where('name', 'in', advanced)
+          .execute();
       }
     });
     this.cursor = last;

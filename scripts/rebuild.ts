@@ -12,7 +12,10 @@ const main = async (): Promise<void> => {
     console.log(`usage: npm run rebuild [-- --projection NAME]\nread models: ${allProjections.map((p) => p.name).join(', ')}`);
     return;
   }
-  const names = (args.get('projection') ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+  const names = (args.get('projection') ?? [])
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !projectionByName(n));
   if (unknown.length) {
     throw new Error(`unknown read model ${unknown.join(', ')}; known: ${allProjections.map((p) => p.name).join(', ')}`);
@@ -20,9 +23,7 @@ const main = async (): Promise<void> => {
   const chosen = names.length ? names.map((n) => projectionByName(n)!) : allProjections;
   const { db, store, config, close } = await connect();
   try {
-    const total = config.eventStoreConnectionString
-      ? 0
-      : Number((await sql<{ n: string }>`SELECT count(*) AS n FROM es_events`.execute(db)).rows[0]!.n);
+    const total = config.eventStoreConnectionString ? 0 : Number((await sql<{ n: string }>`SELECT count(*) AS n FROM es_events`.execute(db)).rows[0]!.n);
     const tty = process.stdout.isTTY === true;
     const started = Date.now();
     const names = chosen.map((p) => p.name).join(', ');

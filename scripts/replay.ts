@@ -8,8 +8,7 @@ import { StreamNotFoundError } from '../store/errors.js';
 import type { RecordedEvent } from '../store/port.js';
 import { connect, parseArgs } from './support/connect.js';
 
-const hideSecrets = (value: unknown): unknown =>
-  JSON.parse(JSON.stringify(value), (key, v: unknown) => (key === 'passwordCiphertext' ? '***' : v));
+const hideSecrets = (value: unknown): unknown => JSON.parse(JSON.stringify(value), (key, v: unknown) => (key === 'passwordCiphertext' ? '***' : v));
 
 const replayAccount = async (events: AsyncIterable<{ event: RecordedEvent }>, until: Date | null) => {
   let state = accountDecider.initialState;
@@ -22,7 +21,13 @@ const replayAccount = async (events: AsyncIterable<{ event: RecordedEvent }>, un
       revision: event.revision.toString(),
       created: event.created.toISOString(),
       type: event.type,
-      who: { apiKeyId: m.apiKeyId ?? null, clientIp: m.clientIp ?? null, method: m.method ?? null, path: m.path ?? null, correlationId: m.correlationId ?? null },
+      who: {
+        apiKeyId: m.apiKeyId ?? null,
+        clientIp: m.clientIp ?? null,
+        method: m.method ?? null,
+        path: m.path ?? null,
+        correlationId: m.correlationId ?? null,
+      },
       data: hideSecrets(event.data),
     });
   }
@@ -55,7 +60,9 @@ const main = async (): Promise<number> => {
     for (const e of result.events) {
       const who = e.who;
       console.log(`\n#${e.revision} ${e.created} ${e.type}`);
-      console.log(`  by key ${who.apiKeyId ?? '(system)'} from ${who.clientIp ?? '-'} ${who.method ?? ''} ${who.path ?? ''} correlation ${who.correlationId ?? '-'}`);
+      console.log(
+        `  by key ${who.apiKeyId ?? '(system)'} from ${who.clientIp ?? '-'} ${who.method ?? ''} ${who.path ?? ''} correlation ${who.correlationId ?? '-'}`,
+      );
       console.log(`  ${JSON.stringify(e.data)}`);
     }
     console.log('\nstate:');

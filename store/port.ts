@@ -82,11 +82,7 @@ export interface StreamMetadata {
 }
 
 export interface EventStore {
-  appendToStream(
-    streamName: string,
-    events: EventData | readonly EventData[],
-    options?: { expectedRevision?: AppendExpectedRevision },
-  ): Promise<AppendResult>;
+  appendToStream(streamName: string, events: EventData | readonly EventData[], options?: { expectedRevision?: AppendExpectedRevision }): Promise<AppendResult>;
   /** Throws StreamNotFoundError for a stream that does not exist or was soft-deleted (while iterating). */
   readStream(streamName: string, options?: ReadStreamOptions): AsyncIterable<ResolvedEvent>;
   readAll(options?: ReadAllOptions): AsyncIterable<ResolvedEvent>;
@@ -106,8 +102,7 @@ export interface EventStore {
   dispose(): Promise<void>;
 }
 
-export const comparePositions = (a: Position, b: Position): number =>
-  a.commit === b.commit ? Number(a.prepare - b.prepare) : a.commit < b.commit ? -1 : 1;
+export const comparePositions = (a: Position, b: Position): number => (a.commit === b.commit ? Number(a.prepare - b.prepare) : a.commit < b.commit ? -1 : 1);
 
 export const positionToString = (p: Position): string => `${p.commit}:${p.prepare}`;
 

@@ -60,29 +60,31 @@ export const toAsyncDTO = async (db: Kysely<ReadModels>, row: AsyncRequestRow) =
  * The callback of a success carries the account and, sealed in the outbox (encrypted at rest, wiped once
  * the callback is done), the value of the account-level key: its only delivery.
  */
-export const processAsyncCreation = (services: Services) => async (row: AsyncRequestRow): Promise<Outcome> => {
-  try {
-    const key = await createAccountLocked(services, {
-      accountId: row.account_id,
-      projectId: row.project_id,
-      settings: row.settings,
-      failIfAccountExistsInProject: row.fail_if_exists,
-      context: row.context,
-    });
-    const account = await findAccount(services.db, row.project_id, row.account_id);
-    const [dto] = account ? await toAccountDTOs(services.db, row.project_id, [account]) : [];
-    return {
-      status: 'COMPLETED',
-      callbackBody: { account: dto ?? null },
-      sealed: services.cipher.encrypt(JSON.stringify({ accountApiKey: { id: key.apiKeyId, key: key.key } })),
-    };
-  } catch (error) {
-    if (error instanceof ApiError || error instanceof DomainError) {
-      return { status: 'FAILED', error: { error: error.code, message: error.message } };
+export const processAsyncCreation =
+  (services: Services) =>
+  async (row: AsyncRequestRow): Promise<Outcome> => {
+    try {
+      const key = await createAccountLocked(services, {
+        accountId: row.account_id,
+        projectId: row.project_id,
+        settings: row.settings,
+        failIfAccountExistsInProject: row.fail_if_exists,
+        context: row.context,
+      });
+      const account = await findAccount(services.db, row.project_id, row.account_id);
+      const [dto] = account ? await toAccountDTOs(services.db, row.project_id, [account]) : [];
+      return {
+        status: 'COMPLETED',
+        callbackBody: { account: dto ?? null },
+        sealed: services.cipher.encrypt(JSON.stringify({ accountApiKey: { id: key.apiKeyId, key: key.key } })),
+      };
+    } catch (error) {
+      if (error instanceof ApiError || error instanceof DomainError) {
+        return { status: 'FAILED', error: { error: error.code, message: error.message } };
+      }
+      throw error;
     }
-    throw error;
-  }
-};
+  };
 
 const projectLevel = (caller: Caller): void => {
   if (caller.level === 'ACCOUNT') {
@@ -112,7 +114,7 @@ export const asyncCreationRoutes = (routes: Routes, services: Services): void =>
     tag: 'Accounts',
     operationId: 'getAsyncAccountCreation',
     summary: 'One asynchronous account creation',
-    description: 'Another project\'s request, or one removed 1 hour after completion, gives 404 [ASYNC_REQUEST_NOT_FOUND].',
+    description: "Another project's request, or one removed 1 hour after completion, gives 404 [ASYNC_REQUEST_NOT_FOUND].",
     params: Type.Object({ requestId: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
     responses: { 200: { description: 'the request', schema: AsyncAccountCreationResponseDTO }, ...errorResponses(401, 403, 404) },
     async handler({ params, caller }) {

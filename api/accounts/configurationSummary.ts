@@ -36,7 +36,11 @@ export const configurationSummaryRoutes = (routes: Routes, services: Services): 
         body.push({
           ...account,
           // Nested CopierDTOs are declared loosely in AccountDTO, so the key's field access is applied here.
-          copiers: applyFieldAccess(caller.accessPolicy, Type.Array(CopierDTO), (await listCopiers(services.db, caller.projectId, account.id)).map(toCopierDTO)),
+          copiers: applyFieldAccess(
+            caller.accessPolicy,
+            Type.Array(CopierDTO),
+            (await listCopiers(services.db, caller.projectId, account.id)).map(toCopierDTO),
+          ),
           riskLimits: await riskLimitViews(services, await riskLimitsOf(services.db, caller.projectId, account.id)),
           features: (await accountFeatureRows(services.db, caller.projectId, account.id)).map(toFeatureDTO),
         });

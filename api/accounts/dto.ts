@@ -27,6 +27,10 @@ export const toAccountDTO = (row: Selectable<AccountsTable>, flags = { monitorOn
 
 /** AccountDTOs with the copier flags of each account (its own copiers, as the slave). */
 export const toAccountDTOs = async (db: Kysely<ReadModels>, projectId: string, rows: readonly Selectable<AccountsTable>[]) => {
-  const flags = await copierFlags(db, projectId, rows.map((r) => r.id));
+  const flags = await copierFlags(
+    db,
+    projectId,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => toAccountDTO(r, flags.get(r.id)));
 };

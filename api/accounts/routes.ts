@@ -48,8 +48,19 @@ const checkCallbackSyntax = (url: string, allowPrivate: boolean): void => {
 
 const settingsChanges = (services: Services, body: UpdateBody): Partial<AccountSettings> => {
   const changes: Record<string, unknown> = {};
-  const copy = ['loginServer', 'loginAccountNumber', 'alias', 'accountTypeId', 'regionId', 'propFirm', 'tradingDisabled',
-    'nativeMode', 'closeUnmanagedPositions', 'dedicatedIp', 'myHomeIp'] as const;
+  const copy = [
+    'loginServer',
+    'loginAccountNumber',
+    'alias',
+    'accountTypeId',
+    'regionId',
+    'propFirm',
+    'tradingDisabled',
+    'nativeMode',
+    'closeUnmanagedPositions',
+    'dedicatedIp',
+    'myHomeIp',
+  ] as const;
   for (const key of copy) if (body[key] !== undefined) changes[key] = body[key];
   if (body.proxy !== undefined) changes.proxy = body.proxy === null ? null : { username: null, ...body.proxy };
   if (body.loginAccountPassword !== undefined) {
@@ -61,8 +72,7 @@ const settingsChanges = (services: Services, body: UpdateBody): Partial<AccountS
 const accountResponses = { 200: { description: 'the account', schema: AccountDTO }, ...errorResponses(400, 401, 404, 409) };
 
 export const accountRoutes = (routes: Routes, services: Services): void => {
-  const run = (accountId: string, command: AccountCommand) =>
-    execute(services, accountStream(accountId), accountDecider, command);
+  const run = (accountId: string, command: AccountCommand) => execute(services, accountStream(accountId), accountDecider, command);
 
   const respondWithAccount = async (caller: Caller, accountId: string) => ({
     body: (await toAccountDTOs(services.db, caller.projectId, [await loadAccount(services, caller, accountId)]))[0],
@@ -222,14 +232,32 @@ Asynchronous (callbackUrl): the URL is checked first ([CALLBACK_URL_REQUIRED], [
         return respondWithAccount(caller, params.accountId);
       },
     });
-  lifecycle('delete', '/accounts/{accountId}', 'DeleteAccount', 'deleteAccount', 'Delete an account (final)',
-    'The account moves to status Deleted (4) and refuses every later change; its broker session ends and copying from and to it stops. Deleting it again changes nothing. Answers with the deleted account.');
-  lifecycle('post', '/accounts/{accountId}/actions/start', 'StartAccount', 'startAccount', 'Start (connect) an account',
+  lifecycle(
+    'delete',
+    '/accounts/{accountId}',
+    'DeleteAccount',
+    'deleteAccount',
+    'Delete an account (final)',
+    'The account moves to status Deleted (4) and refuses every later change; its broker session ends and copying from and to it stops. Deleting it again changes nothing. Answers with the deleted account.',
+  );
+  lifecycle(
+    'post',
+    '/accounts/{accountId}/actions/start',
+    'StartAccount',
+    'startAccount',
+    'Start (connect) an account',
     `New or Stopped becomes Active; Active stays Active. A deleted account gives 409 [ACCOUNT_DELETED].
 
-Start connects to the account's venue first; when the broker refuses the login the status does not change and the answer is 400 [INVALID_CREDENTIALS] (the account's logs keep the refusal). Every account type trades at the built-in simulated venue, whose rule is: the venue login is \`<loginServer>/<loginAccountNumber>\`; the first connection to a login it does not know opens a demo account there with that password (10,000 USD, leverage 1:100, netting when loginServer contains "netting", hedging otherwise); every later connection must present the same password.`);
-  lifecycle('post', '/accounts/{accountId}/actions/stop', 'StopAccount', 'stopAccount', 'Stop (disconnect) an account',
-    'New or Active becomes Stopped; Stopped stays Stopped. The broker session ends: nothing is copied from or to the account until it starts again; positions stay open at the broker. A deleted account gives 409 [ACCOUNT_DELETED].');
+Start connects to the account's venue first; when the broker refuses the login the status does not change and the answer is 400 [INVALID_CREDENTIALS] (the account's logs keep the refusal). Every account type trades at the built-in simulated venue, whose rule is: the venue login is \`<loginServer>/<loginAccountNumber>\`; the first connection to a login it does not know opens a demo account there with that password (10,000 USD, leverage 1:100, netting when loginServer contains "netting", hedging otherwise); every later connection must present the same password.`,
+  );
+  lifecycle(
+    'post',
+    '/accounts/{accountId}/actions/stop',
+    'StopAccount',
+    'stopAccount',
+    'Stop (disconnect) an account',
+    'New or Active becomes Stopped; Stopped stays Stopped. The broker session ends: nothing is copied from or to the account until it starts again; positions stay open at the broker. A deleted account gives 409 [ACCOUNT_DELETED].',
+  );
 
   routes.add<{ accountId: string }, unknown, unknown>({
     method: 'post',

@@ -114,9 +114,13 @@ export const AccountDTO = Type.Object(
     dedicatedIp: Nullable(Type.String()),
     myHomeIp: Nullable(Type.String()),
     proxy: Nullable(ProxyDTO),
-    copiers: Type.Optional(Type.Array(Type.Unknown(), { description: 'CopierDTO list (its copiers as the slave); only GET /accounts/configurationSummary fills it' })),
+    copiers: Type.Optional(
+      Type.Array(Type.Unknown(), { description: 'CopierDTO list (its copiers as the slave); only GET /accounts/configurationSummary fills it' }),
+    ),
     riskLimits: Type.Optional(Type.Array(Type.Unknown(), { description: 'RiskLimitDTO list; only GET /accounts/configurationSummary fills it' })),
-    features: Type.Optional(Type.Array(Type.Unknown(), { description: 'FeatureDTO list (account-scope features); only GET /accounts/configurationSummary fills it' })),
+    features: Type.Optional(
+      Type.Array(Type.Unknown(), { description: 'FeatureDTO list (account-scope features); only GET /accounts/configurationSummary fills it' }),
+    ),
   },
   { $id: 'AccountDTO', additionalProperties: false },
 );
@@ -128,9 +132,7 @@ export const AccountQuery = Type.Object(
     loginAccountNumber: Type.Optional(Type.String({ maxLength: 64, description: 'case-insensitive partial match' })),
     alias: Type.Optional(Type.String({ maxLength: 255, description: 'case-insensitive partial match' })),
     regionId: Type.Optional(Int32()),
-    accountStatusId: Type.Optional(
-      Int32({ description: 'without it, deleted accounts are left out; 4 lists only deleted accounts' }),
-    ),
+    accountStatusId: Type.Optional(Int32({ description: 'without it, deleted accounts are left out; 4 lists only deleted accounts' })),
     limit: Type.Optional(Int32({ minimum: 1, maximum: 1000, description: 'maximum number returned; default 1000' })),
     offset: Type.Optional(Int32({ minimum: 0, description: 'number skipped; default 0' })),
   },

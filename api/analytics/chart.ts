@@ -52,7 +52,9 @@ export const equityChartSvg = (title: string, subtitle: string, points: readonly
     `<text x="${LEFT}" y="50" font-size="12.5" fill="#64748b">${escape(subtitle)}</text>`,
   );
   if (points.length < 2) {
-    parts.push(`<text x="${WIDTH / 2}" y="${HEIGHT / 2}" text-anchor="middle" font-size="15" fill="#64748b">Not enough history to draw yet: close a trade or switch the data collector on.</text></svg>`);
+    parts.push(
+      `<text x="${WIDTH / 2}" y="${HEIGHT / 2}" text-anchor="middle" font-size="15" fill="#64748b">Not enough history to draw yet: close a trade or switch the data collector on.</text></svg>`,
+    );
     return parts.join('');
   }
   const t0 = points[0]!.time;
@@ -90,7 +92,9 @@ export const equityChartSvg = (title: string, subtitle: string, points: readonly
   parts.push(`<text x="${LEFT}" y="${BOTTOM_PANEL.top - 10}" font-size="12" font-weight="600" fill="#334155">Drawdown from peak</text>`);
   parts.push(`<line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${BOTTOM_PANEL.top}" y2="${BOTTOM_PANEL.top}" stroke="#cbd5e1"/>`);
   const ddPath = points.map((p, i) => `L${x(p.time).toFixed(1)},${yd(dd[i]!).toFixed(1)}`).join(' ');
-  parts.push(`<path d="M${x(t0).toFixed(1)},${BOTTOM_PANEL.top} ${ddPath} L${x(t1).toFixed(1)},${BOTTOM_PANEL.top} Z" fill="url(#dd)" stroke="#dc2626" stroke-width="1.4"/>`);
+  parts.push(
+    `<path d="M${x(t0).toFixed(1)},${BOTTOM_PANEL.top} ${ddPath} L${x(t1).toFixed(1)},${BOTTOM_PANEL.top} Z" fill="url(#dd)" stroke="#dc2626" stroke-width="1.4"/>`,
+  );
   const worst = Math.max(...dd);
   parts.push(`<text x="${LEFT - 10}" y="${(BOTTOM_PANEL.top + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#64748b">0 %</text>`);
   parts.push(`<text x="${LEFT - 10}" y="${(yd(worst) + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#dc2626">-${worst.toFixed(1)} %</text>`);
@@ -99,7 +103,9 @@ export const equityChartSvg = (title: string, subtitle: string, points: readonly
   const span = t1 - t0;
   for (let i = 0; i <= 5; i++) {
     const t = t0 + (span * i) / 5;
-    parts.push(`<text x="${x(t).toFixed(1)}" y="${BOTTOM_PANEL.top + BOTTOM_PANEL.height + 22}" text-anchor="middle" font-size="11" fill="#64748b">${formatDate(t, span)}</text>`);
+    parts.push(
+      `<text x="${x(t).toFixed(1)}" y="${BOTTOM_PANEL.top + BOTTOM_PANEL.height + 22}" text-anchor="middle" font-size="11" fill="#64748b">${formatDate(t, span)}</text>`,
+    );
   }
 
   // Legend and the last values.

@@ -29,7 +29,10 @@ export const metricsInput = async (services: Services, accountId: string, from: 
     trades: await tradesOf(services.db, accountId, to),
     balanceOperations: await balanceOperationsOf(services.db, accountId, to),
     samples: (await samplesOf(services.db, accountId, from, to)).map((s) => ({
-      time: new Date(s.time).toISOString(), balance: s.balance, equity: s.equity, floating: s.floating_pnl,
+      time: new Date(s.time).toISOString(),
+      balance: s.balance,
+      equity: s.equity,
+      floating: s.floating_pnl,
     })),
     from,
     to,
@@ -93,13 +96,16 @@ export const analyticsRoutes = (routes: Routes, services: Services): void => {
         ].sort((a, b) => a.time - b.time);
         const fromMs = input.from ? Date.parse(input.from) : Number.NEGATIVE_INFINITY;
         let level = events.filter((e) => e.time < fromMs).reduce((s, e) => s + e.amount, 0);
-        points = events.filter((e) => e.time >= fromMs).map((e) => {
-          level += e.amount;
-          return { time: e.time, equity: Math.round(level * 100) / 100, balance: Math.round(level * 100) / 100 };
-        });
+        points = events
+          .filter((e) => e.time >= fromMs)
+          .map((e) => {
+            level += e.amount;
+            return { time: e.time, equity: Math.round(level * 100) / 100, balance: Math.round(level * 100) / 100 };
+          });
       }
       const name = account.alias ?? `${account.login_server} / ${account.login_account_number}`;
-      const subtitle = `${metrics.totalTrades} trades, net ${metrics.netProfit.toFixed(2)}, max drawdown ${metrics.maxDrawdown.toFixed(2)} %, score ${metrics.score}` +
+      const subtitle =
+        `${metrics.totalTrades} trades, net ${metrics.netProfit.toFixed(2)}, max drawdown ${metrics.maxDrawdown.toFixed(2)} %, score ${metrics.score}` +
         (input.samples.length >= 2 ? ' (equity from the data collector)' : ' (balance after each close)');
       return { raw: { contentType: 'image/svg+xml', body: equityChartSvg(name, subtitle, points) } };
     },
@@ -119,7 +125,10 @@ export const analyticsRoutes = (routes: Routes, services: Services): void => {
     async handler({ params, caller, query }) {
       await loadAccount(services, caller, params.accountId);
       const limit = query.limit ?? DEFAULT_SAMPLE_LIMIT;
-      if (limit === 0) throw new ApiError(400, '[VALIDATION_FAILED]', 'query.limit must be -1 (all) or at least 1', [{ field: 'query.limit', message: 'must be -1 or at least 1' }]);
+      if (limit === 0)
+        throw new ApiError(400, '[VALIDATION_FAILED]', 'query.limit must be -1 (all) or at least 1', [
+          { field: 'query.limit', message: 'must be -1 or at least 1' },
+        ]);
       if (query.startTime && query.endTime && Date.parse(query.startTime) > Date.parse(query.endTime)) {
         throw new ApiError(400, '[VALIDATION_FAILED]', 'startTime must not be after endTime');
       }

@@ -22,7 +22,8 @@ export const restrictableFields = (): FieldMetadata[] =>
   RESTRICTED_DTOS.flatMap((dto) =>
     Object.entries((schemas[dto] as unknown as { properties: Record<string, { description?: string }> }).properties)
       .filter(([field]) => field !== 'id')
-      .map(([field, schema]) => ({ dto, field, entry: `${dto}: ${field}`, description: schema.description ?? '' })));
+      .map(([field, schema]) => ({ dto, field, entry: `${dto}: ${field}`, description: schema.description ?? '' })),
+  );
 
 /** Parts of the frontend application a key can hide (FrontendFeatureDTO). */
 export const FRONTEND_FEATURES: readonly { id: string; name: string; description: string }[] = [

@@ -75,7 +75,10 @@ export const apiKeyRoutes = (routes: Routes, services: Services): void => {
     return toApiKeyDTO(row, (await lastUsedOf(services.db, [row.id])).get(row.id), services.clock());
   };
   const dtosOf = async (rows: Awaited<ReturnType<typeof listApiKeys>>) => {
-    const used = await lastUsedOf(services.db, rows.map((r) => r.id));
+    const used = await lastUsedOf(
+      services.db,
+      rows.map((r) => r.id),
+    );
     const now = services.clock();
     return rows.map((r) => toApiKeyDTO(r, used.get(r.id), now));
   };
@@ -160,7 +163,7 @@ export const apiKeyRoutes = (routes: Routes, services: Services): void => {
     operationId: 'createApiKey',
     summary: 'Issue a key',
     description:
-      'A project-level key, or with accountId an account-level key of that account. The answer carries the value in `key`, the only time it is shown (only its SHA-256 hash is stored). keyType AI revokes the project\'s former AI key. Needs a project-level key without an enabled access policy (403 [PROJECT_LEVEL_API_KEY_REQUIRED], [UNRESTRICTED_API_KEY_REQUIRED]). expiresAt not in the future: 400 [API_KEY_EXPIRY_NOT_IN_FUTURE]; a bad policy: 400 [ACCESS_POLICY_INVALID].',
+      "A project-level key, or with accountId an account-level key of that account. The answer carries the value in `key`, the only time it is shown (only its SHA-256 hash is stored). keyType AI revokes the project's former AI key. Needs a project-level key without an enabled access policy (403 [PROJECT_LEVEL_API_KEY_REQUIRED], [UNRESTRICTED_API_KEY_REQUIRED]). expiresAt not in the future: 400 [API_KEY_EXPIRY_NOT_IN_FUTURE]; a bad policy: 400 [ACCESS_POLICY_INVALID].",
     params: ProjectParams,
     body: ApiKeyCreateDTO,
     bodyRequired: true,
@@ -172,15 +175,19 @@ export const apiKeyRoutes = (routes: Routes, services: Services): void => {
       if (accountId && !(await findAccount(services.db, caller.projectId, accountId))) {
         throw new ApiError(404, '[ACCOUNT_NOT_FOUND]', `account ${accountId} not found`);
       }
-      const issued = await issueKey(services, {
-        projectId: caller.projectId,
-        accountId,
-        level: accountId ? 'ACCOUNT' : 'PROJECT',
-        keyType: body.keyType ?? 'INTEGRATION',
-        name: body.name,
-        expiresAt: body.expiresAt ? new Date(body.expiresAt).toISOString() : null,
-        accessPolicy,
-      }, context);
+      const issued = await issueKey(
+        services,
+        {
+          projectId: caller.projectId,
+          accountId,
+          level: accountId ? 'ACCOUNT' : 'PROJECT',
+          keyType: body.keyType ?? 'INTEGRATION',
+          name: body.name,
+          expiresAt: body.expiresAt ? new Date(body.expiresAt).toISOString() : null,
+          accessPolicy,
+        },
+        context,
+      );
       return { body: { ...(await dtoOf(caller.projectId, issued.apiKeyId)), key: issued.key } };
     },
   });
@@ -206,7 +213,7 @@ export const apiKeyRoutes = (routes: Routes, services: Services): void => {
     operationId: 'updateApiKey',
     summary: 'Rename a key, change its expiry, or make it the AI key',
     description:
-      'keyType AI revokes the project\'s former AI key (REPLACED_BY_NEW_AI_KEY); an AI key cannot become INTEGRATION (409 [AI_KEY_CANNOT_BECOME_INTEGRATION]). A revoked key changes no more (409 [API_KEY_REVOKED]). An expired key can be given a new expiry.',
+      "keyType AI revokes the project's former AI key (REPLACED_BY_NEW_AI_KEY); an AI key cannot become INTEGRATION (409 [AI_KEY_CANNOT_BECOME_INTEGRATION]). A revoked key changes no more (409 [API_KEY_REVOKED]). An expired key can be given a new expiry.",
     params: ProjectKeyParams,
     body: ApiKeyUpdateDTO,
     bodyRequired: true,
@@ -229,7 +236,8 @@ export const apiKeyRoutes = (routes: Routes, services: Services): void => {
     tag: TAG,
     operationId: 'rotateApiKey',
     summary: 'Give a key a new value',
-    description: 'The old value is refused from the next request on (no grace period); the new one is in this answer only. A revoked key cannot be rotated (409 [API_KEY_REVOKED]).',
+    description:
+      'The old value is refused from the next request on (no grace period); the new one is in this answer only. A revoked key cannot be rotated (409 [API_KEY_REVOKED]).',
     params: ProjectKeyParams,
     responses: { 200: { description: 'the key with its new value', schema: IssuedApiKeyDTO }, ...errorResponses(401, 403, 404, 409) },
     async handler({ params, caller, context }) {
@@ -295,7 +303,7 @@ export const apiKeyRoutes = (routes: Routes, services: Services): void => {
     tag: 'Accounts',
     operationId: 'listAccountApiKeys',
     summary: 'The account-level keys of an account',
-    description: 'The key created with the account, and any issued for it since; never a value. An account-level key sees its own account\'s keys.',
+    description: "The key created with the account, and any issued for it since; never a value. An account-level key sees its own account's keys.",
     params: AccountIdParams,
     responses: { 200: { description: 'keys', schema: Type.Array(ApiKeyDTO) }, ...errorResponses(400, 401, 404) },
     async handler({ params, caller }) {

@@ -7,7 +7,8 @@ import { IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
 const Mode = Type.Union([Type.Literal('ALLOW_LIST'), Type.Literal('DENY_LIST')]);
 const Method = Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('PUT'), Type.Literal('DELETE'), Type.Literal('ALL')]);
 export const KeyType = Type.Union([Type.Literal('INTEGRATION'), Type.Literal('AI')], {
-  description: 'INTEGRATION or AI. At most one AI key per project: making a key AI revokes the former AI key (an AI key never becomes INTEGRATION). An AI key without an enabled access policy is denied everything (403 [AI_KEY_ACCESS_POLICY_REQUIRED]).',
+  description:
+    'INTEGRATION or AI. At most one AI key per project: making a key AI revokes the former AI key (an AI key never becomes INTEGRATION). An AI key without an enabled access policy is denied everything (403 [AI_KEY_ACCESS_POLICY_REQUIRED]).',
 });
 
 const EndpointRuleDTO = Type.Object(
@@ -15,7 +16,8 @@ const EndpointRuleDTO = Type.Object(
     pathPattern: Type.String({
       minLength: 1,
       maxLength: 300,
-      description: 'path relative to /rest/api/v1 (the prefix may be written too); `*` = one segment, `**` = zero or more segments, `{variable}` = a path variable of the route; other segments match literally, ignoring case. Matched against the route the request reached, so encoded slashes, `//`, dot segments, case and trailing slashes change nothing',
+      description:
+        'path relative to /rest/api/v1 (the prefix may be written too); `*` = one segment, `**` = zero or more segments, `{variable}` = a path variable of the route; other segments match literally, ignoring case. Matched against the route the request reached, so encoded slashes, `//`, dot segments, case and trailing slashes change nothing',
     }),
     method: Method,
   },
@@ -31,7 +33,8 @@ export const AccessPolicyDTO = Type.Object(
           mode: Mode,
           fields: Type.Array(Type.String({ maxLength: 200 }), {
             maxItems: LIMITS.fields,
-            description: 'entries `field` (every restricted DTO that has it) or `DTO: field` (see availableFields). ALLOW_LIST: only these are visible (a DTO with none listed is hidden whole but its id); DENY_LIST: these are hidden. Hidden members are null in AccountDTO, AccountInformationDTO and CopierDTO wherever a response carries them',
+            description:
+              'entries `field` (every restricted DTO that has it) or `DTO: field` (see availableFields). ALLOW_LIST: only these are visible (a DTO with none listed is hidden whole but its id); DENY_LIST: these are hidden. Hidden members are null in AccountDTO, AccountInformationDTO and CopierDTO wherever a response carries them',
           }),
         },
         { additionalProperties: false },
@@ -48,11 +51,13 @@ export const AccessPolicyDTO = Type.Object(
     ),
     ipWhitelist: Type.Array(Type.String({ maxLength: 64 }), {
       maxItems: LIMITS.ipWhitelist,
-      description: 'addresses or CIDR ranges, IPv4 (dotted decimal) or IPv6; IPv4 clients seen as IPv4-mapped IPv6 match IPv4 entries. Empty: any address. Another address gives 403 [FORBIDDEN_IP_NOT_ALLOWED]. X-Forwarded-For counts only from TRUSTED_PROXIES',
+      description:
+        'addresses or CIDR ranges, IPv4 (dotted decimal) or IPv6; IPv4 clients seen as IPv4-mapped IPv6 match IPv4 entries. Empty: any address. Another address gives 403 [FORBIDDEN_IP_NOT_ALLOWED]. X-Forwarded-For counts only from TRUSTED_PROXIES',
     }),
     corsOrigins: Type.Array(Type.String({ maxLength: 255 }), {
       maxItems: LIMITS.corsOrigins,
-      description: 'exact origins (scheme://host[:port]), `https://*.domain` (its subdomains at any depth) or `*`; case-insensitive; scheme and port must match. Empty: any origin. The operator\'s domain (OPERATOR_DOMAIN) and its subdomains are always allowed. A request from another Origin gets 403 [FORBIDDEN_ORIGIN_NOT_ALLOWED] without CORS headers',
+      description:
+        "exact origins (scheme://host[:port]), `https://*.domain` (its subdomains at any depth) or `*`; case-insensitive; scheme and port must match. Empty: any origin. The operator's domain (OPERATOR_DOMAIN) and its subdomains are always allowed. A request from another Origin gets 403 [FORBIDDEN_ORIGIN_NOT_ALLOWED] without CORS headers",
     }),
     hiddenFrontendFeatures: Type.Array(Type.String({ maxLength: 100 }), {
       maxItems: LIMITS.hiddenFrontendFeatures,
@@ -74,7 +79,8 @@ export const AccessPolicyWriteDTO = Type.Object(
   {
     additionalProperties: false,
     title: 'AccessPolicyDTO (write)',
-    description: 'Replaces the whole policy; members left out are empty (restrict nothing). Invalid entries give 400 [ACCESS_POLICY_INVALID] with details.problems.',
+    description:
+      'Replaces the whole policy; members left out are empty (restrict nothing). Invalid entries give 400 [ACCESS_POLICY_INVALID] with details.problems.',
   },
 );
 
@@ -87,14 +93,20 @@ const apiKeyProperties = {
   projectId: Uuid,
   accountId: Nullable(Uuid),
   keyType: KeyType,
-  keyPrefix: Nullable(Type.String({
-    description: 'the first characters of a value the service generated, to recognise it; null for a value the operator chose (BOOTSTRAP_API_KEY). The value itself is shown only when issued or rotated',
-  })),
+  keyPrefix: Nullable(
+    Type.String({
+      description:
+        'the first characters of a value the service generated, to recognise it; null for a value the operator chose (BOOTSTRAP_API_KEY). The value itself is shown only when issued or rotated',
+    }),
+  ),
   expiresAt: Nullable(IsoDateTime),
   revokedAt: Nullable(IsoDateTime),
-  revokedReason: Nullable(Type.Union([Type.Literal('REVOKED'), Type.Literal('REPLACED_BY_NEW_AI_KEY'), Type.Literal('REPLACED_BY_NEW_BOOTSTRAP_KEY')], {
-    description: 'REVOKED: by a request; REPLACED_BY_NEW_AI_KEY: another key became the AI key; REPLACED_BY_NEW_BOOTSTRAP_KEY: the service started with another BOOTSTRAP_API_KEY',
-  })),
+  revokedReason: Nullable(
+    Type.Union([Type.Literal('REVOKED'), Type.Literal('REPLACED_BY_NEW_AI_KEY'), Type.Literal('REPLACED_BY_NEW_BOOTSTRAP_KEY')], {
+      description:
+        'REVOKED: by a request; REPLACED_BY_NEW_AI_KEY: another key became the AI key; REPLACED_BY_NEW_BOOTSTRAP_KEY: the service started with another BOOTSTRAP_API_KEY',
+    }),
+  ),
   lastUsedAt: Nullable(Type.String({ format: 'date-time', description: 'last successful authentication, updated at most once per minute' })),
   rotatedAt: Nullable(IsoDateTime),
   created: IsoDateTime,
@@ -120,7 +132,14 @@ export const ApiKeyCreateDTO = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
     keyType: Type.Optional(KeyType),
-    expiresAt: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'after this time the key is rejected (at that very millisecond); must be in the future; null or left out: never' }))),
+    expiresAt: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'date-time',
+          description: 'after this time the key is rejected (at that very millisecond); must be in the future; null or left out: never',
+        }),
+      ),
+    ),
     accountId: Type.Optional(Nullable({ ...Uuid, description: 'issue an account-level key for this account of the project; left out: a project-level key' })),
     accessPolicy: Type.Optional(Nullable(AccessPolicyWriteDTO)),
   },

@@ -73,7 +73,7 @@ export const approvalRoutes = (routes: Routes, services: Services): void => {
     operationId: 'decideApproval',
     summary: 'Approve or reject a master open waiting on this account',
     description:
-      'Names the waiting approval by approvalId (GET .../approvals), or by the master\'s positionId (every approval of it waiting on this account, one per copier). approved true: the copy engine decides the open again within a second, with the rules, sizing and prices of that moment, and copies it; false: it is skipped with APPROVAL_REJECTED. Answers 204 once the decision is recorded. Neither or both of approvalId and positionId: 400 [VALIDATION_FAILED]; no such approval on this account: 404 [APPROVAL_NOT_FOUND]; decided before: 409 [APPROVAL_ALREADY_DECIDED]; past its expiry: 409 [APPROVAL_EXPIRED]; no longer waiting otherwise (the master closed the position, the engine took it up, FeatureApprovalDTO was removed from the account): 409 [APPROVAL_NOT_PENDING].',
+      "Names the waiting approval by approvalId (GET .../approvals), or by the master's positionId (every approval of it waiting on this account, one per copier). approved true: the copy engine decides the open again within a second, with the rules, sizing and prices of that moment, and copies it; false: it is skipped with APPROVAL_REJECTED. Answers 204 once the decision is recorded. Neither or both of approvalId and positionId: 400 [VALIDATION_FAILED]; no such approval on this account: 404 [APPROVAL_NOT_FOUND]; decided before: 409 [APPROVAL_ALREADY_DECIDED]; past its expiry: 409 [APPROVAL_EXPIRED]; no longer waiting otherwise (the master closed the position, the engine took it up, FeatureApprovalDTO was removed from the account): 409 [APPROVAL_NOT_PENDING].",
     params: AccountIdParams,
     body: ApprovalDTO,
     bodyRequired: true,
@@ -84,16 +84,25 @@ export const approvalRoutes = (routes: Routes, services: Services): void => {
         const message = 'send approvalId or positionId, exactly one of them';
         throw new ApiError(400, '[VALIDATION_FAILED]', `body: ${message}`, [{ field: 'body', message }]);
       }
-      const rows = await approvalsFor(services.db, params.accountId, body.approvalId !== undefined ? { approvalId: body.approvalId } : { masterPositionId: body.positionId! });
+      const rows = await approvalsFor(
+        services.db,
+        params.accountId,
+        body.approvalId !== undefined ? { approvalId: body.approvalId } : { masterPositionId: body.positionId! },
+      );
       const what = body.approvalId !== undefined ? `approval ${body.approvalId}` : `approval of master position #${body.positionId}`;
       if (rows.length === 0) throw new ApiError(404, '[APPROVAL_NOT_FOUND]', `no ${what} on account ${params.accountId}`);
       if (!(await approvalsAskedOn(services.db, params.accountId))) {
-        throw new ApiError(409, '[APPROVAL_NOT_PENDING]', `account ${params.accountId} no longer asks for approvals (FeatureApprovalDTO removed): its waiting opens were released`);
+        throw new ApiError(
+          409,
+          '[APPROVAL_NOT_PENDING]',
+          `account ${params.accountId} no longer asks for approvals (FeatureApprovalDTO removed): its waiting opens were released`,
+        );
       }
       const now = services.clock();
       const waiting: ApprovalRow[] = [];
       for (const row of rows) {
-        if (row.decision === null && row.outcome === null && new Date(row.expires_at).getTime() > now.getTime() && (await masterStillHolds(services.db, row))) waiting.push(row);
+        if (row.decision === null && row.outcome === null && new Date(row.expires_at).getTime() > now.getTime() && (await masterStillHolds(services.db, row)))
+          waiting.push(row);
       }
       if (waiting.length === 0) throw await notWaiting(services, rows[0]!, now);
       for (const row of waiting) {

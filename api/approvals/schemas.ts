@@ -5,12 +5,17 @@ import { IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
 
 export const ApprovalDTO = Type.Object(
   {
-    approvalId: Type.Optional(Type.String({ format: 'uuid', description: 'the waiting approval to decide (PendingApprovalDTO.approvalId); send this or positionId' })),
-    positionId: Type.Optional(Type.String({
-      minLength: 1,
-      maxLength: 64,
-      description: "the master's position or pending order id: decides every approval of it still waiting on this account (one per copier); send this or approvalId",
-    })),
+    approvalId: Type.Optional(
+      Type.String({ format: 'uuid', description: 'the waiting approval to decide (PendingApprovalDTO.approvalId); send this or positionId' }),
+    ),
+    positionId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          "the master's position or pending order id: decides every approval of it still waiting on this account (one per copier); send this or approvalId",
+      }),
+    ),
     approved: Type.Boolean({ description: 'true: copy it now; false: do not copy it (skipped with APPROVAL_REJECTED)' }),
   },
   { $id: 'ApprovalDTO', additionalProperties: false, description: 'A decision on a master open that FeatureApprovalDTO holds back' },

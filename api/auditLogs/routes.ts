@@ -13,8 +13,14 @@ export const AuditLogDTO = Type.Object(
   {
     id: Uuid,
     created: IsoDateTime,
-    action: Type.String({ description: 'the event: AccountCreated, AccountUpdated, AccountStarted, AccountStopped, AccountReconnectRequested, AccountDeleted, CopierCreated, CopierUpdated, CopierResyncRequested, CopierSymbolMappingsSet, CopierDeleted, TradeRequested, ProjectCreated, ApiKeyIssued, ApiKeyRenamed, ApiKeyExpiryChanged, ApiKeyTypeChanged, ApiKeyRotated, ApiKeyRevoked, ApiKeyAccessPolicySet, ApiKeyAccessPolicyRemoved (key entries are in the project log only)' }),
-    changes: Type.Unknown({ description: 'members set or changed; status changes as { accountStatusId: { from, to } }; account passwords shown as ***, webhook secrets (authentication.secret, authentication.token) as ********, as in the feature\'s own answers' }),
+    action: Type.String({
+      description:
+        'the event: AccountCreated, AccountUpdated, AccountStarted, AccountStopped, AccountReconnectRequested, AccountDeleted, CopierCreated, CopierUpdated, CopierResyncRequested, CopierSymbolMappingsSet, CopierDeleted, TradeRequested, ProjectCreated, ApiKeyIssued, ApiKeyRenamed, ApiKeyExpiryChanged, ApiKeyTypeChanged, ApiKeyRotated, ApiKeyRevoked, ApiKeyAccessPolicySet, ApiKeyAccessPolicyRemoved (key entries are in the project log only)',
+    }),
+    changes: Type.Unknown({
+      description:
+        "members set or changed; status changes as { accountStatusId: { from, to } }; account passwords shown as ***, webhook secrets (authentication.secret, authentication.token) as ********, as in the feature's own answers",
+    }),
     accountId: Nullable(Uuid),
     accountAlias: Nullable(Type.String({ readOnly: true, description: 'current alias of the account' })),
     projectId: Uuid,

@@ -217,7 +217,8 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
     tag: 'Copiers',
     operationId: 'updateCopier',
     summary: 'Change a copier',
-    description: 'Members present are changed, members left out keep their value. The master cannot change (400 [COPIER_MASTER_IMMUTABLE]): delete the copier and create another.',
+    description:
+      'Members present are changed, members left out keep their value. The master cannot change (400 [COPIER_MASTER_IMMUTABLE]): delete the copier and create another.',
     params: CopierParams,
     body: CopierUpdateDTO,
     bodyRequired: true,
@@ -334,7 +335,8 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
     tag: 'Copiers',
     operationId: 'currentSymbolMappings',
     summary: 'Where each master symbol goes on the slave, now',
-    description: 'For every symbol of the master\'s broker: the slave symbol its trades are copied to and why (EXPLICIT, AUTOMATIC), or null (UNMAPPED: no unique match, nothing is copied). Uses the brokers\' symbol lists of the connected accounts, or the built-in venue\'s catalogue.',
+    description:
+      "For every symbol of the master's broker: the slave symbol its trades are copied to and why (EXPLICIT, AUTOMATIC), or null (UNMAPPED: no unique match, nothing is copied). Uses the brokers' symbol lists of the connected accounts, or the built-in venue's catalogue.",
     params: CopierParams,
     responses: { 200: { description: 'mappings in effect', schema: Type.Array(SymbolMappingDTO) }, ...errorResponses(400, 401, 404) },
     async handler({ params, caller }) {

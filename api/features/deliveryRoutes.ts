@@ -21,14 +21,20 @@ export const WebhookDeliveryDTO = Type.Object(
     eventId: Uuid,
     type: Type.Union(WEBHOOK_EVENT_KINDS.map((k) => Type.Literal(k))),
     accountId: Uuid,
-    status: Type.Union(STATUSES.map((s) => Type.Literal(s)), {
-      description: 'PENDING: not yet acknowledged (nextAttemptAt says when it is tried); DELIVERED: a 2xx answer; FAILED: maxAttempts used up (lastStatusCode and lastError say why); CANCELLED: the webhook was removed first',
-    }),
+    status: Type.Union(
+      STATUSES.map((s) => Type.Literal(s)),
+      {
+        description:
+          'PENDING: not yet acknowledged (nextAttemptAt says when it is tried); DELIVERED: a 2xx answer; FAILED: maxAttempts used up (lastStatusCode and lastError say why); CANCELLED: the webhook was removed first',
+      },
+    ),
     attempts: Type.Integer({ minimum: 0, description: 'attempts made so far' }),
     maxAttempts: Type.Integer({ minimum: 1 }),
     nextAttemptAt: Nullable(IsoDateTime),
     lastAttemptAt: Nullable(IsoDateTime),
-    lastStatusCode: Nullable(Type.Integer({ description: 'the HTTP status of the last answer; null when there was none (timeout, refused connection, address not allowed)' })),
+    lastStatusCode: Nullable(
+      Type.Integer({ description: 'the HTTP status of the last answer; null when there was none (timeout, refused connection, address not allowed)' }),
+    ),
     lastError: Nullable(Type.String({ description: 'why the last attempt failed, in words' })),
     created: IsoDateTime,
     finishedAt: Nullable(IsoDateTime),
@@ -39,7 +45,12 @@ export const WebhookDeliveryDTO = Type.Object(
 const DeliveriesQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'at most this many, newest first; default 100' })),
-    status: Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s)), { description: 'only deliveries in this status' })),
+    status: Type.Optional(
+      Type.Union(
+        STATUSES.map((s) => Type.Literal(s)),
+        { description: 'only deliveries in this status' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -105,10 +105,18 @@ export const projectFeatureRoutes = (routes: Routes, services: Services): void =
       const scope = projectFeatureScope(caller, params.projectId);
       const current = await projectFeatureRow(services, scope.projectId, params.featureId);
       if (current.type !== body.featureSetting.type) {
-        throw new ApiError(400, '[FEATURE_TYPE_IMMUTABLE]', `feature ${params.featureId} is a ${current.type}; its type cannot change (delete it and add another)`);
+        throw new ApiError(
+          400,
+          '[FEATURE_TYPE_IMMUTABLE]',
+          `feature ${params.featureId} is a ${current.type}; its type cannot change (delete it and add another)`,
+        );
       }
       const setting = await prepareSetting(services, completeSetting(body.featureSetting, 'project'), current.setting);
-      await run({ type: 'UpdateFeature', data: { featureId: params.featureId, projectId: caller.projectId, scope, setting }, metadata: commandMetadata(services, context) });
+      await run({
+        type: 'UpdateFeature',
+        data: { featureId: params.featureId, projectId: caller.projectId, scope, setting },
+        metadata: commandMetadata(services, context),
+      });
       return { body: toFeatureDTO(await projectFeatureRow(services, scope.projectId, params.featureId)) };
     },
   });
@@ -124,7 +132,11 @@ export const projectFeatureRoutes = (routes: Routes, services: Services): void =
     async handler({ params, caller, context }) {
       const scope = projectFeatureScope(caller, params.projectId);
       await projectFeatureRow(services, scope.projectId, params.featureId);
-      await run({ type: 'RemoveFeature', data: { featureId: params.featureId, projectId: caller.projectId, scope }, metadata: commandMetadata(services, context) });
+      await run({
+        type: 'RemoveFeature',
+        data: { featureId: params.featureId, projectId: caller.projectId, scope },
+        metadata: commandMetadata(services, context),
+      });
       return { status: 200 };
     },
   });

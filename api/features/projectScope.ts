@@ -19,4 +19,3 @@ export const projectFeatureRow = async (services: Services, projectId: string, f
   if (!row) throw new ApiError(404, '[FEATURE_NOT_FOUND]', `feature ${featureId} not found`);
   return row;
 };
-

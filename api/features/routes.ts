@@ -64,7 +64,9 @@ export const featureRoutes = (routes: Routes, services: Services): void => {
   const rowsOf = (caller: Caller, scope: FeatureScope) =>
     scope.kind === 'copier'
       ? copierFeatureRows(services.db, caller.projectId, scope.copierId)
-      : accountFeatureRows(services.db, caller.projectId, scope.kind === 'account' ? scope.accountId : '').then((rows) => withMaintenanceState(services.db, rows));
+      : accountFeatureRows(services.db, caller.projectId, scope.kind === 'account' ? scope.accountId : '').then((rows) =>
+          withMaintenanceState(services.db, rows),
+        );
   const rowOf = async (caller: Caller, scope: FeatureScope, featureId: string): Promise<FeatureRow> => {
     const row = (await rowsOf(caller, scope)).find((r) => r.id === featureId);
     if (!row) throw featureNotFound(featureId);
@@ -252,9 +254,12 @@ export const featureRoutes = (routes: Routes, services: Services): void => {
     operationId: 'resetMasaniello',
     summary: 'Start the Masaniello series of a copier feature over',
     description:
-      'masanielloFeatureId is a FeatureMasanielloDTO of one of this account\'s copiers. With symbol, only that symbol\'s series restarts; without, every series. Trades closed before the reset no longer count.',
+      "masanielloFeatureId is a FeatureMasanielloDTO of one of this account's copiers. With symbol, only that symbol's series restarts; without, every series. Trades closed before the reset no longer count.",
     params: Type.Object({ accountId: Uuid, masanielloFeatureId: Uuid }, { additionalProperties: false }),
-    query: Type.Object({ symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'the slave symbol whose series restarts; omitted = all' })) }, { additionalProperties: false }),
+    query: Type.Object(
+      { symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'the slave symbol whose series restarts; omitted = all' })) },
+      { additionalProperties: false },
+    ),
     responses: { 200: { description: 'reset' }, ...errorResponses(400, 401, 404) },
     async handler({ params, query, caller, context }) {
       checkAccountScope(caller, params.accountId);

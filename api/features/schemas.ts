@@ -22,7 +22,7 @@ export const featureSettingBranches = featureCatalogue.map(branch);
 
 export const FeatureSettingDTO = Type.Unsafe<{ type: string; [member: string]: unknown }>({
   $id: 'FeatureSettingDTO',
-  description: 'One feature\'s setting: `type` is the feature DTO\'s name, its members stand beside it.',
+  description: "One feature's setting: `type` is the feature DTO's name, its members stand beside it.",
   // ajv's discriminator applies to objects only: without `type: 'object'` a null, a string, a number
   // or an array would pass unchecked (and reach the handler, or the store).
   type: 'object',

@@ -43,7 +43,9 @@ const webhookHooks: SettingHooks = {
     await checkWebhookUrl(services, String(setting.url));
     const sealed = sealWebhookSecrets(setting, previous, { seal: (p) => services.cipher.encrypt(p), unseal: (c) => services.cipher.decrypt(c) });
     if (!sealed.ok) {
-      throw new ApiError(400, '[VALIDATION_FAILED]', `body.featureSetting: ${sealed.problem}`, [{ field: 'body.featureSetting.authentication', message: sealed.problem }]);
+      throw new ApiError(400, '[VALIDATION_FAILED]', `body.featureSetting: ${sealed.problem}`, [
+        { field: 'body.featureSetting.authentication', message: sealed.problem },
+      ]);
     }
     return sealed.setting;
   },

@@ -33,7 +33,8 @@ export const profitTargetRoutes = (routes: Routes, services: Services): void => 
     async handler({ params, caller, context }) {
       const account = await loadAccount(services, caller, params.accountId);
       const row = await findAccountFeature(services.db, caller.projectId, params.accountId, params.profitTargetFeatureId);
-      if (!row || !isProfitTargetType(row.type)) throw new ApiError(404, '[FEATURE_NOT_FOUND]', `no profit target feature ${params.profitTargetFeatureId} on this account`);
+      if (!row || !isProfitTargetType(row.type))
+        throw new ApiError(404, '[FEATURE_NOT_FOUND]', `no profit target feature ${params.profitTargetFeatureId} on this account`);
       if (account.account_status_id === AccountStatus.Deleted) throw new ApiError(409, '[ACCOUNT_DELETED]', `account ${params.accountId} was deleted`);
       await execute(services, protectionStream(params.accountId), protectionDecider, {
         type: 'ResetProtection',

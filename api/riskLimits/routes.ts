@@ -109,7 +109,11 @@ export const riskLimitRoutes = (routes: Routes, services: Services): void => {
     const settings = settingsOf(body);
     const id = riskLimitId ?? randomUUID();
     if (riskLimitId) await existing(caller, accountId, riskLimitId);
-    await run({ type: riskLimitId ? 'UpdateRiskLimit' : 'CreateRiskLimit', data: { ...target(caller, accountId, id), settings }, metadata: commandMetadata(services, context) });
+    await run({
+      type: riskLimitId ? 'UpdateRiskLimit' : 'CreateRiskLimit',
+      data: { ...target(caller, accountId, id), settings },
+      metadata: commandMetadata(services, context),
+    });
     return { body: await viewOf(caller, accountId, id) };
   };
 
@@ -204,7 +208,7 @@ export const riskLimitRoutes = (routes: Routes, services: Services): void => {
     path: '/accounts/{accountId}/riskLimits/{riskLimitId}/reset',
     tag: 'Risk limits',
     operationId: 'resetRiskLimit',
-    summary: 'Lift a risk limit\'s hit and measure again from now',
+    summary: "Lift a risk limit's hit and measure again from now",
     description:
       'The hit and its fallback are lifted at once (status ARMED in the answer; new copies resume). Until the period ends, the loss is measured from a new reference: the balance and equity at the first check after the reset (within a second). Positions closed by the hit stay closed. A limit that is not hit is reset the same way (its measuring starts over). The next period measures from its own start as always.',
     params: RiskLimitParams,

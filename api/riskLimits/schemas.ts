@@ -13,11 +13,17 @@ export const RiskTypeDTO = Type.Object(
     id: Type.Integer({ description: '1-3 equity to equity (daily, weekly, monthly), 4-6 balance to equity, 7-9 balance to balance, 10-12 smart reference' }),
     name: Type.String({ description: 'PERIOD_MEASURE, e.g. DAILY_EQUITY_TO_EQUITY' }),
     period: Type.Union([Type.Literal('DAILY'), Type.Literal('WEEKLY'), Type.Literal('MONTHLY')], {
-      description: 'a day, an ISO week (from Monday) or a calendar month in the service TIME_ZONE, as account information\'s profitToday, profitThisWeek, profitThisMonth',
+      description:
+        "a day, an ISO week (from Monday) or a calendar month in the service TIME_ZONE, as account information's profitToday, profitThisWeek, profitThisMonth",
     }),
-    measure: Type.Union([Type.Literal('EQUITY_TO_EQUITY'), Type.Literal('BALANCE_TO_EQUITY'), Type.Literal('BALANCE_TO_BALANCE'), Type.Literal('SMART_REFERENCE')], {
-      description: Object.entries(MEASURE_WORDS).map(([k, v]) => `${k}: ${v}`).join('. '),
-    }),
+    measure: Type.Union(
+      [Type.Literal('EQUITY_TO_EQUITY'), Type.Literal('BALANCE_TO_EQUITY'), Type.Literal('BALANCE_TO_BALANCE'), Type.Literal('SMART_REFERENCE')],
+      {
+        description: Object.entries(MEASURE_WORDS)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('. '),
+      },
+    ),
     description: Type.String(),
   },
   { $id: 'RiskTypeDTO', additionalProperties: false },
@@ -29,11 +35,16 @@ const limitMembers = {
   relativeRiskLimit: Percent(
     'trailing drawdown: how far the measured value may fall below its highest point since the period began (the reference counts as the first point), as a percentage of that high; 0 = off (default)',
   ),
-  fallbackAbsoluteRiskLimit: Amount('with closeAllOpenPositions false: once the limit is hit, a loss of this amount closes every position; 0 = off (default); above absoluteRiskLimit'),
+  fallbackAbsoluteRiskLimit: Amount(
+    'with closeAllOpenPositions false: once the limit is hit, a loss of this amount closes every position; 0 = off (default); above absoluteRiskLimit',
+  ),
   fallbackRiskLimit: Percent('with closeAllOpenPositions false: the same as a percentage of the reference; 0 = off (default); above riskLimit'),
-  fallbackRelativeRiskLimit: Percent('with closeAllOpenPositions false: the same as a trailing drawdown percentage; 0 = off (default); above relativeRiskLimit'),
+  fallbackRelativeRiskLimit: Percent(
+    'with closeAllOpenPositions false: the same as a trailing drawdown percentage; 0 = off (default); above relativeRiskLimit',
+  ),
   closeAllOpenPositions: Type.Boolean({
-    description: 'true (default): the hit closes every position and cancels every pending order of the account; false: they stay open and the fallback limits watch them',
+    description:
+      'true (default): the hit closes every position and cancels every pending order of the account; false: they stay open and the fallback limits watch them',
   }),
   active: Type.Boolean({ description: 'false: kept but not watched, and any hit of it is lifted; default true' }),
 };
@@ -60,22 +71,30 @@ export const RiskLimitWriteDTO = Type.Object(
     created: readOnly,
     updated: readOnly,
   },
-  { $id: 'RiskLimitWriteDTO', additionalProperties: false, description: 'RiskLimitDTO as written: members left out take their defaults; read-only members are ignored.' },
+  {
+    $id: 'RiskLimitWriteDTO',
+    additionalProperties: false,
+    description: 'RiskLimitDTO as written: members left out take their defaults; read-only members are ignored.',
+  },
 );
 
 export const RiskLimitHitDTO = Type.Object(
   {
     riskLimitId: Uuid,
     riskTypeId: Type.Integer(),
-    riskType: Type.String({ description: 'the risk type\'s name' }),
-    level: Type.Union([Type.Literal('LIMIT'), Type.Literal('FALLBACK')], { description: 'LIMIT: the limit was hit; FALLBACK: then its fallback too (every position closed)' }),
+    riskType: Type.String({ description: "the risk type's name" }),
+    level: Type.Union([Type.Literal('LIMIT'), Type.Literal('FALLBACK')], {
+      description: 'LIMIT: the limit was hit; FALLBACK: then its fallback too (every position closed)',
+    }),
     hitAt: IsoDateTime,
     until: Nullable(IsoDateTime),
     loss: Type.Number({ description: 'the loss (reference - measured value, deposits and withdrawals left out) when it was hit, account currency' }),
     threshold: Type.Number({ description: 'the value of the member that was reached' }),
     thresholdMember: Type.String({ description: 'which member was reached: absoluteRiskLimit, riskLimit, relativeRiskLimit or a fallback' }),
     currency: Type.String(),
-    action: Type.Union([Type.Literal('STOP_COPYING'), Type.Literal('CLOSE_ALL')], { description: 'STOP_COPYING: positions kept; CLOSE_ALL: every position closed, every pending order cancelled' }),
+    action: Type.Union([Type.Literal('STOP_COPYING'), Type.Literal('CLOSE_ALL')], {
+      description: 'STOP_COPYING: positions kept; CLOSE_ALL: every position closed, every pending order cancelled',
+    }),
     positionsClosedAt: Nullable(IsoDateTime),
     message: Type.String(),
   },
@@ -85,8 +104,12 @@ export const RiskLimitHitDTO = Type.Object(
 export const ProfitTargetLockDTO = Type.Object(
   {
     profitTargetFeatureId: Uuid,
-    type: Type.String({ description: 'the feature DTO: FeatureDailyProfitTargetDTO, FeatureWeeklyProfitTargetDTO, FeatureMonthlyProfitTargetDTO or FeatureOverallTargetDTO' }),
-    level: Type.Union([Type.Literal('TARGET'), Type.Literal('LOSS_LIMIT')], { description: 'TARGET: the profit target was reached; LOSS_LIMIT: the overall target\'s loss limit' }),
+    type: Type.String({
+      description: 'the feature DTO: FeatureDailyProfitTargetDTO, FeatureWeeklyProfitTargetDTO, FeatureMonthlyProfitTargetDTO or FeatureOverallTargetDTO',
+    }),
+    level: Type.Union([Type.Literal('TARGET'), Type.Literal('LOSS_LIMIT')], {
+      description: "TARGET: the profit target was reached; LOSS_LIMIT: the overall target's loss limit",
+    }),
     symbol: Nullable(Type.String({ description: 'a per-symbol overall target: only this symbol is locked' })),
     lockedAt: IsoDateTime,
     until: Nullable(IsoDateTime),
@@ -94,11 +117,17 @@ export const ProfitTargetLockDTO = Type.Object(
     threshold: Type.Number({ description: 'the value of the member that was reached' }),
     thresholdMember: Type.String(),
     currency: Type.String(),
-    action: Type.Union([Type.Literal('STOP_COPYING'), Type.Literal('CLOSE_ALL')], { description: 'STOP_COPYING: pauseInsteadOfClose, positions kept; CLOSE_ALL: positions closed' }),
+    action: Type.Union([Type.Literal('STOP_COPYING'), Type.Literal('CLOSE_ALL')], {
+      description: 'STOP_COPYING: pauseInsteadOfClose, positions kept; CLOSE_ALL: positions closed',
+    }),
     positionsClosedAt: Nullable(IsoDateTime),
     message: Type.String(),
   },
-  { $id: 'ProfitTargetLockDTO', additionalProperties: false, description: 'A locked profit target: until the period ends (until; null for the overall target) or PUT .../profitTargets/{id}/reset.' },
+  {
+    $id: 'ProfitTargetLockDTO',
+    additionalProperties: false,
+    description: 'A locked profit target: until the period ends (until; null for the overall target) or PUT .../profitTargets/{id}/reset.',
+  },
 );
 
 export const RiskLimitDTO = Type.Object(

@@ -28,18 +28,19 @@ export const errorResponses = (...statuses: number[]) =>
     statuses.map((s) => [
       s,
       {
-        description: {
-          400: `invalid path, query or body ([VALIDATION_FAILED], [MALFORMED_JSON], [JSON_TOO_DEEP] when it nests deeper than ${MAX_JSON_DEPTH} levels)`,
-          401: 'missing, unknown, expired or revoked API key',
-          403: "the key may not do this, or its access policy refuses it ([FORBIDDEN_ENDPOINT_NOT_ALLOWED], [FORBIDDEN_IP_NOT_ALLOWED], [FORBIDDEN_ORIGIN_NOT_ALLOWED], [AI_KEY_ACCESS_POLICY_REQUIRED])",
-          404: 'unknown resource, or one of another project',
-          409: 'the resource is in a state that does not allow this, or concurrent requests kept changing it ([CONCURRENT_MODIFICATION]: nothing was changed; read it again and retry)',
-          413: 'the body is larger than 1 MB',
-          415: 'the body is not application/json',
-          429: 'too frequent; Retry-After says when to try again',
-          500: 'unexpected error (logged); nothing was changed unless the write was acknowledged',
-          503: 'the database cannot be reached ([DATABASE_UNAVAILABLE]) or the service has more requests than it takes ([SERVICE_BUSY]); Retry-After says when to try again',
-        }[s] ?? 'error',
+        description:
+          {
+            400: `invalid path, query or body ([VALIDATION_FAILED], [MALFORMED_JSON], [JSON_TOO_DEEP] when it nests deeper than ${MAX_JSON_DEPTH} levels)`,
+            401: 'missing, unknown, expired or revoked API key',
+            403: 'the key may not do this, or its access policy refuses it ([FORBIDDEN_ENDPOINT_NOT_ALLOWED], [FORBIDDEN_IP_NOT_ALLOWED], [FORBIDDEN_ORIGIN_NOT_ALLOWED], [AI_KEY_ACCESS_POLICY_REQUIRED])',
+            404: 'unknown resource, or one of another project',
+            409: 'the resource is in a state that does not allow this, or concurrent requests kept changing it ([CONCURRENT_MODIFICATION]: nothing was changed; read it again and retry)',
+            413: 'the body is larger than 1 MB',
+            415: 'the body is not application/json',
+            429: 'too frequent; Retry-After says when to try again',
+            500: 'unexpected error (logged); nothing was changed unless the write was acknowledged',
+            503: 'the database cannot be reached ([DATABASE_UNAVAILABLE]) or the service has more requests than it takes ([SERVICE_BUSY]); Retry-After says when to try again',
+          }[s] ?? 'error',
         schema: ErrorDTO,
       },
     ]),

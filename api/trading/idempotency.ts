@@ -65,7 +65,12 @@ export const claimIdempotencyKey = async (
   try {
     await store.appendToStream(
       idempotencyKeyStream(requestId),
-      { id: uuidv5(`${requestId}/${fingerprint}`, FINGERPRINT_NAMESPACE), type: 'IdempotencyKeyUsed', data: { requestId, accountId, fingerprint, at }, metadata },
+      {
+        id: uuidv5(`${requestId}/${fingerprint}`, FINGERPRINT_NAMESPACE),
+        type: 'IdempotencyKeyUsed',
+        data: { requestId, accountId, fingerprint, at },
+        metadata,
+      },
       { expectedRevision: 'no_stream' },
     );
   } catch (error) {

@@ -17,14 +17,7 @@ import { accountProtections } from '../riskLimits/views.js';
 import { accountTypeOf, AccountStatus } from '../../domain/account/enums.js';
 import { type TradeRequest, positionsStream } from '../../domain/positions/events.js';
 import { commandMetadata } from '../../app/services.js';
-import type {
-  ClosedTrade,
-  OpenPosition,
-  OrderRequest,
-  SymbolInfo,
-  VenueConnection,
-  VenuePosition,
-} from '../../engine/venues/port.js';
+import type { ClosedTrade, OpenPosition, OrderRequest, SymbolInfo, VenueConnection, VenuePosition } from '../../engine/venues/port.js';
 import { VenueError } from '../../engine/venues/port.js';
 import { specOrderType, venueOrderType } from '../../engine/venues/recorder.js';
 import { eventMetadataOf } from '../../store/commandHandler.js';
@@ -60,7 +53,11 @@ const ENGINE_IDLE_WAIT_MS = 2000;
 
 const tradingErrors = {
   ...errorResponses(400, 401, 404, 409),
-  409: { description: 'the account is deleted ([ACCOUNT_DELETED]), not started ([ACCOUNT_NOT_ACTIVE]), not connected ([ACCOUNT_NOT_CONNECTED]), trading is disabled ([TRADING_DISABLED]), or the broker refused: [NOT_ENOUGH_MONEY], [MARKET_CLOSED]', schema: ErrorDTO },
+  409: {
+    description:
+      'the account is deleted ([ACCOUNT_DELETED]), not started ([ACCOUNT_NOT_ACTIVE]), not connected ([ACCOUNT_NOT_CONNECTED]), trading is disabled ([TRADING_DISABLED]), or the broker refused: [NOT_ENOUGH_MONEY], [MARKET_CLOSED]',
+    schema: ErrorDTO,
+  },
 };
 
 /** The trading requests that take an Idempotency-Key. */
@@ -146,18 +143,28 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
     }
     if (write && account.trading_disabled) throw new ApiError(409, '[TRADING_DISABLED]', 'trading is disabled on this account (tradingDisabled)');
     const connection = services.connections.connection(accountId);
-    if (!connection) throw new ApiError(409, '[ACCOUNT_NOT_CONNECTED]', 'the account has no session with its broker; see its logs, or POST .../actions/reconnect');
+    if (!connection)
+      throw new ApiError(409, '[ACCOUNT_NOT_CONNECTED]', 'the account has no session with its broker; see its logs, or POST .../actions/reconnect');
     return { account, connection };
   };
 
   /** Records who asked for what, before the venue hears of it. */
-  const requested = async (input: HandlerInput<{ accountId: string }, unknown, unknown>, { requestId, fingerprint }: RequestIdentity, request: TradeRequest) => {
+  const requested = async (
+    input: HandlerInput<{ accountId: string }, unknown, unknown>,
+    { requestId, fingerprint }: RequestIdentity,
+    request: TradeRequest,
+  ) => {
     const { accountId } = input.params;
     const metadata = eventMetadataOf(commandMetadata(services, input.context));
     if (fingerprint !== null) await claimIdempotencyKey(services.store, { requestId, accountId, fingerprint, at: String(metadata.receivedAt) }, metadata);
     await services.store.appendToStream(
       positionsStream(accountId),
-      { id: uuidv5(`${requestId}/requested`, IDEMPOTENCY_NAMESPACE), type: 'TradeRequested', data: { accountId, at: metadata.receivedAt, requestId, request }, metadata },
+      {
+        id: uuidv5(`${requestId}/requested`, IDEMPOTENCY_NAMESPACE),
+        type: 'TradeRequested',
+        data: { accountId, at: metadata.receivedAt, requestId, request },
+        metadata,
+      },
       { expectedRevision: 'any' },
     );
     return metadata;
@@ -210,12 +217,18 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
   };
 
   /** PositionRequestDTO as a venue order: relative stops resolved, expiry from pendingExpirySeconds. */
-  const orderOf = async (accountTypeId: number, connection: VenueConnection, body: PositionRequest): Promise<{ order: OrderRequest; expiry: string | null }> => {
+  const orderOf = async (
+    accountTypeId: number,
+    connection: VenueConnection,
+    body: PositionRequest,
+  ): Promise<{ order: OrderRequest; expiry: string | null }> => {
     const type = venueOrderType(body.orderType);
     const pending = type !== 'buy' && type !== 'sell';
     const platform = accountTypeOf(accountTypeId);
     if (pending && (body.openPrice === undefined || body.openPrice === null)) {
-      throw new ApiError(400, '[VALIDATION_FAILED]', `a ${body.orderType} order needs openPrice`, [{ field: 'body.openPrice', problem: 'required for pending orders' }]);
+      throw new ApiError(400, '[VALIDATION_FAILED]', `a ${body.orderType} order needs openPrice`, [
+        { field: 'body.openPrice', problem: 'required for pending orders' },
+      ]);
     }
     let stopLoss = body.stopLoss ?? null;
     let takeProfit = body.takeProfit ?? null;
@@ -295,7 +308,12 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
         const metadata = await requested(input, identity, openRequest(body, order, expiry, async));
         const place = () => atVenue(params.accountId, requestId, metadata, () => connection.placeOrder(order, requestId));
         if (async) {
-          place().then(() => recorded(params.accountId), () => undefined).catch((error: unknown) => services.log.error('an order failed', error));
+          place()
+            .then(
+              () => recorded(params.accountId),
+              () => undefined,
+            )
+            .catch((error: unknown) => services.log.error('an order failed', error));
           return { status: 204 };
         }
         const result = await place();
@@ -304,10 +322,20 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
         return { status: 204, headers: { 'X-Position-Id': id } };
       },
     });
-  placing('/accounts/{accountId}/positions', 'openPosition', 'Open a position or place a pending order', false,
-    'Answers once the broker filled or placed it (204, X-Position-Id says which) or refused it (4xx, nothing placed). An Idempotency-Key header makes a retry safe: the same key on the same account with the same body places once and answers the same; the same key with another body (or on another trading operation) gives 422 [IDEMPOTENCY_KEY_REUSED] and places nothing.');
-  placing('/accounts/{accountId}/orders', 'sendOrder', 'Send an order without waiting for the broker', true,
-    'Answers 204 at once after the checks that need no broker (account state, body, relativeTpSl); the broker\'s answer shows in GET .../positions, and a refusal in GET .../logs as an Error entry. Idempotency-Key as for POST .../positions.');
+  placing(
+    '/accounts/{accountId}/positions',
+    'openPosition',
+    'Open a position or place a pending order',
+    false,
+    'Answers once the broker filled or placed it (204, X-Position-Id says which) or refused it (4xx, nothing placed). An Idempotency-Key header makes a retry safe: the same key on the same account with the same body places once and answers the same; the same key with another body (or on another trading operation) gives 422 [IDEMPOTENCY_KEY_REUSED] and places nothing.',
+  );
+  placing(
+    '/accounts/{accountId}/orders',
+    'sendOrder',
+    'Send an order without waiting for the broker',
+    true,
+    "Answers 204 at once after the checks that need no broker (account state, body, relativeTpSl); the broker's answer shows in GET .../positions, and a refusal in GET .../logs as an Error entry. Idempotency-Key as for POST .../positions.",
+  );
 
   routes.add<{ accountId: string; positionId: string }, unknown, PositionUpdate>({
     method: 'put',
@@ -316,7 +344,7 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
     operationId: 'modifyPosition',
     summary: 'Change volume, open price, stop loss or take profit',
     description:
-      'Positions: a lower volume closes the difference (partial close; what remains must be at least the symbol\'s minimum), stop loss and take profit move or (null) go; the open price cannot change (400 [INVALID_PRICE]). Pending orders: volume, open price, stop loss and take profit all change. Unknown id: 404 [POSITION_NOT_FOUND].',
+      "Positions: a lower volume closes the difference (partial close; what remains must be at least the symbol's minimum), stop loss and take profit move or (null) go; the open price cannot change (400 [INVALID_PRICE]). Pending orders: volume, open price, stop loss and take profit all change. Unknown id: 404 [POSITION_NOT_FOUND].",
     params: PositionParams,
     headers: IdempotencyKeyHeader,
     body: PositionUpdateDTO,
@@ -340,7 +368,8 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
     tag: 'Trading',
     operationId: 'closePosition',
     summary: 'Close a position or cancel a pending order',
-    description: 'pendingOnly=false (default) closes a live position or cancels a pending order; pendingOnly=true cancels only a pending order and leaves a filled position untouched (204, nothing done). Unknown id: 404 [POSITION_NOT_FOUND].',
+    description:
+      'pendingOnly=false (default) closes a live position or cancels a pending order; pendingOnly=true cancels only a pending order and leaves a filled position untouched (204, nothing done). Unknown id: 404 [POSITION_NOT_FOUND].',
     params: PositionParams,
     query: DeleteQuery,
     headers: IdempotencyKeyHeader,
@@ -355,7 +384,8 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
       const { requestId } = identity;
       const metadata = await requested(input as never, identity, { action: 'close', positionId: params.positionId, pendingOnly: query.pendingOnly ?? false });
       await atVenue<unknown>(params.accountId, requestId, metadata, () =>
-        item.kind === 'order' ? connection.cancelOrder(item.id, requestId) : connection.closePosition(item.id, undefined, requestId));
+        item.kind === 'order' ? connection.cancelOrder(item.id, requestId) : connection.closePosition(item.id, undefined, requestId),
+      );
       await recorded(params.accountId);
       return { status: 204 };
     },
@@ -367,7 +397,8 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
     tag: 'Trading',
     operationId: 'closeAllPositions',
     summary: 'Close every open position and cancel every pending order',
-    description: 'Each one is tried; when the broker refuses some (a closed market), the rest are still closed and the answer is 409 [CLOSE_ALL_INCOMPLETE] with details listing what stayed open and why.',
+    description:
+      'Each one is tried; when the broker refuses some (a closed market), the rest are still closed and the answer is 409 [CLOSE_ALL_INCOMPLETE] with details listing what stayed open and why.',
     params: AccountIdParams,
     responses: { 204: { description: 'everything closed and cancelled' }, ...tradingErrors },
     async handler(input) {
@@ -398,7 +429,8 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
     tag: 'Trading',
     operationId: 'positionHistory',
     summary: 'Closed positions between start and stop',
-    description: 'One entry per closed volume (a position closed in parts has an entry per part), by close time. Read from the broker when asked: no delay (the spec allows up to 3 minutes). start after stop gives 400.',
+    description:
+      'One entry per closed volume (a position closed in parts has an entry per part), by close time. Read from the broker when asked: no delay (the spec allows up to 3 minutes). start after stop gives 400.',
     params: AccountIdParams,
     query: HistoryQuery,
     responses: { 200: { description: 'closed positions', schema: Type.Array(PositionDTO) }, ...tradingErrors },
@@ -416,7 +448,7 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
     tag: 'Trading',
     operationId: 'accountInformation',
     summary: 'Balance, equity, margin, results and state of the account',
-    description: 'Works for every account: while it has no broker session, the broker\'s figures are null and the counts come from the last known book.',
+    description: "Works for every account: while it has no broker session, the broker's figures are null and the counts come from the last known book.",
     params: AccountIdParams,
     responses: { 200: { description: 'the account information', schema: AccountInformationDTO }, ...errorResponses(400, 401, 404) },
     async handler({ params, caller }) {
@@ -447,15 +479,36 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
         return {
           body: {
             ...common,
-            currency: null, leverage: null, balance: null, equity: null, credit: null, usedMargin: null, freeMargin: null, unrealizedProfit: null,
-            marginLevel: null, marginMode: null, environment: null,
+            currency: null,
+            leverage: null,
+            balance: null,
+            equity: null,
+            credit: null,
+            usedMargin: null,
+            freeMargin: null,
+            unrealizedProfit: null,
+            marginLevel: null,
+            marginMode: null,
+            environment: null,
             openPositionsCount: known.filter((r) => r.kind === 'position').length,
             pendingOrdersCount: known.filter((r) => r.kind === 'order').length,
-            openPositions: known.filter((r) => r.kind === 'position').map((r) => ({
-              id: r.id, symbol: r.symbol, orderType: r.order_type as PositionView['orderType'], volume: r.volume, openPrice: r.open_price,
-              openTime: new Date(r.open_time).toISOString(), stopLoss: r.stop_loss, takeProfit: r.take_profit, profit: null, swap: null,
-              commission: null, comment: r.comment, magicNumber: r.magic_number === null ? null : Number(r.magic_number),
-            })),
+            openPositions: known
+              .filter((r) => r.kind === 'position')
+              .map((r) => ({
+                id: r.id,
+                symbol: r.symbol,
+                orderType: r.order_type as PositionView['orderType'],
+                volume: r.volume,
+                openPrice: r.open_price,
+                openTime: new Date(r.open_time).toISOString(),
+                stopLoss: r.stop_loss,
+                takeProfit: r.take_profit,
+                profit: null,
+                swap: null,
+                commission: null,
+                comment: r.comment,
+                magicNumber: r.magic_number === null ? null : Number(r.magic_number),
+              })),
           },
         };
       }
@@ -537,5 +590,3 @@ const accountResults = async (services: Services, accountId: string) => {
     isHyperactive: trades.filter((t) => Date.parse(t.closeTime) >= dayAgo).length > HYPERACTIVE_TRADES_PER_DAY,
   };
 };
-
-

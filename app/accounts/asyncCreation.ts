@@ -178,7 +178,10 @@ export class AccountCreationQueue {
         for (const { project_id: projectId } of pending.rows) {
           if (this.working.has(projectId) || this.working.size >= MAX_PROJECTS_AT_ONCE) continue;
           const work = this.workProject(projectId)
-            .then(() => this.projects.succeeded(), (error: unknown) => void this.projects.noted(error))
+            .then(
+              () => this.projects.succeeded(),
+              (error: unknown) => void this.projects.noted(error),
+            )
             .finally(() => {
               this.working.delete(projectId);
               this.wake();
@@ -232,9 +235,10 @@ export class AccountCreationQueue {
 
   /** The outcome and its callback, in one transaction. */
   private async complete(row: AsyncRequestRow, outcome: Outcome): Promise<void> {
-    const body = outcome.status === 'COMPLETED'
-      ? { requestId: row.request_id, status: 'COMPLETED', ...outcome.callbackBody }
-      : { requestId: row.request_id, status: 'FAILED', error: outcome.error };
+    const body =
+      outcome.status === 'COMPLETED'
+        ? { requestId: row.request_id, status: 'COMPLETED', ...outcome.callbackBody }
+        : { requestId: row.request_id, status: 'FAILED', error: outcome.error };
     await this.deps.db.transaction().execute(async (trx) => {
       await sql`UPDATE account_creation_requests SET status = ${outcome.status},
         error = ${outcome.status === 'FAILED' ? JSON.stringify(outcome.error) : null}::jsonb, completed_at = ${this.deps.clock()}

@@ -88,18 +88,29 @@ export const rotateKey = async (services: Services, projectId: string, apiKeyId:
  * from the account, so creating the same account again (an async creation resumed after a crash)
  * finds it: the key is then rotated, because its first value was never delivered.
  */
-export const issueAccountKey = async (services: Services, projectId: string, accountId: string, alias: string | null, context: RequestContext): Promise<IssuedKey> => {
+export const issueAccountKey = async (
+  services: Services,
+  projectId: string,
+  accountId: string,
+  alias: string | null,
+  context: RequestContext,
+): Promise<IssuedKey> => {
   const apiKeyId = uuidv5(`accountKey:${accountId}`, EVENT_ID_NAMESPACE);
   try {
-    return await issueKey(services, {
-      projectId,
-      accountId,
-      level: 'ACCOUNT',
-      keyType: 'INTEGRATION',
-      name: `account key of ${alias ?? accountId}`,
-      expiresAt: null,
-      accessPolicy: null,
-    }, context, apiKeyId);
+    return await issueKey(
+      services,
+      {
+        projectId,
+        accountId,
+        level: 'ACCOUNT',
+        keyType: 'INTEGRATION',
+        name: `account key of ${alias ?? accountId}`,
+        expiresAt: null,
+        accessPolicy: null,
+      },
+      context,
+      apiKeyId,
+    );
   } catch (error) {
     if (error instanceof DomainError && error.code === '[API_KEY_ALREADY_EXISTS]') return rotateKey(services, projectId, apiKeyId, context);
     throw error;

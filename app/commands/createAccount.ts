@@ -21,7 +21,6 @@ export interface AccountCreation {
   readonly context: RequestContext;
 }
 
-
 const commandOf = (services: Services, creation: AccountCreation): AccountCommand => ({
   type: 'CreateAccount',
   data: { accountId: creation.accountId, projectId: creation.projectId, settings: creation.settings },

@@ -39,28 +39,46 @@ export const CopierStateDTO = Type.Object(
     active: Type.Boolean({ description: 'CopierDTO.active when the window started' }),
     monitorOnly: Type.Boolean({ description: 'CopierDTO.monitorOnly when the window started' }),
   },
-  { $id: 'CopierStateDTO', additionalProperties: false, description: "A copier's mode (spec CopierStateDTO: active, monitorOnly), with the copier it belongs to" },
+  {
+    $id: 'CopierStateDTO',
+    additionalProperties: false,
+    description: "A copier's mode (spec CopierStateDTO: active, monitorOnly), with the copier it belongs to",
+  },
 );
 
 const members = Type.Object({
   enabled: Type.Boolean({ description: 'false: the window does nothing (an active one ends at once and restores the copiers); default true' }),
   startsAt: Instant('ISO 8601: when the window starts and its entry actions run'),
   endsAt: Instant('ISO 8601: when the window ends and the copiers get their states back; after startsAt, at most 31 days later'),
-  maintenanceAction: Type.Union(MAINTENANCE_ACTIONS.map((a) => Type.Literal(a)), {
-    description: 'what happens to the affected copiers that are active when the window starts: MONITOR_ONLY (default) makes them monitor-only, DEACTIVATE_COPIERS inactive, NONE leaves them',
-  }),
-  closePositionStrategy: Type.Union(CLOSE_POSITION_STRATEGIES.map((a) => Type.Literal(a)), {
-    description: 'what is closed when the window starts: NONE (default); CLOSE_COPIED the positions and pending orders the copy engine opened on the affected accounts; CLOSE_ALL every open position and pending order of the affected accounts',
-  }),
+  maintenanceAction: Type.Union(
+    MAINTENANCE_ACTIONS.map((a) => Type.Literal(a)),
+    {
+      description:
+        'what happens to the affected copiers that are active when the window starts: MONITOR_ONLY (default) makes them monitor-only, DEACTIVATE_COPIERS inactive, NONE leaves them',
+    },
+  ),
+  closePositionStrategy: Type.Union(
+    CLOSE_POSITION_STRATEGIES.map((a) => Type.Literal(a)),
+    {
+      description:
+        'what is closed when the window starts: NONE (default); CLOSE_COPIED the positions and pending orders the copy engine opened on the affected accounts; CLOSE_ALL every open position and pending order of the affected accounts',
+    },
+  ),
   affectedAccountIds: Type.Array(Uuid, {
     maxItems: 100,
     uniqueItems: true,
-    description: 'further accounts of the project the window applies to, beside the account it is attached to; default none. Unknown or deleted accounts are ignored',
+    description:
+      'further accounts of the project the window applies to, beside the account it is attached to; default none. Unknown or deleted accounts are ignored',
   }),
-  positionsClosedForAccounts: Type.Array(Uuid, { description: 'read-only: the affected accounts whose positions the window closed so far; values sent are ignored' }),
-  entryActionsExecuted: Type.Boolean({ description: 'read-only: true once the entry actions of the window (copier modes and closes) are done; values sent are ignored' }),
+  positionsClosedForAccounts: Type.Array(Uuid, {
+    description: 'read-only: the affected accounts whose positions the window closed so far; values sent are ignored',
+  }),
+  entryActionsExecuted: Type.Boolean({
+    description: 'read-only: true once the entry actions of the window (copier modes and closes) are done; values sent are ignored',
+  }),
   affectedCopierStates: Type.Array(CopierStateDTO, {
-    description: 'read-only: the affected copiers with the active and monitorOnly they had when the window started, given back when it ends; values sent are ignored',
+    description:
+      'read-only: the affected copiers with the active and monitorOnly they had when the window started, given back when it ends; values sent are ignored',
   }),
 });
 export type MaintenanceWindowSettings = Static<typeof members>;
@@ -138,7 +156,10 @@ export const maintenanceStep = (
 };
 
 /** The change maintenanceAction makes to a copier in this state, or null when none. */
-export const entryChange = (action: MaintenanceAction, state: { readonly active: boolean; readonly monitorOnly: boolean }): { active?: boolean; monitorOnly?: boolean } | null => {
+export const entryChange = (
+  action: MaintenanceAction,
+  state: { readonly active: boolean; readonly monitorOnly: boolean },
+): { active?: boolean; monitorOnly?: boolean } | null => {
   if (!state.active) return null;
   if (action === 'MONITOR_ONLY') return state.monitorOnly ? null : { monitorOnly: true };
   if (action === 'DEACTIVATE_COPIERS') return { active: false };

@@ -8,7 +8,11 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FeatureDefinition } from '../feature/definition.js';
 
 const members = Type.Object({
-  host: Type.String({ anyOf: [{ format: 'hostname' }, { format: 'ipv4' }, { format: 'ipv6' }], maxLength: 253, description: "the home proxy's host name or IP address" }),
+  host: Type.String({
+    anyOf: [{ format: 'hostname' }, { format: 'ipv4' }, { format: 'ipv6' }],
+    maxLength: 253,
+    description: "the home proxy's host name or IP address",
+  }),
   port: Type.Integer({ minimum: 1, maximum: 65535, description: "the home proxy's port" }),
   protocol: Type.Union([Type.Literal('SOCKS5'), Type.Literal('HTTP')], { description: 'the proxy protocol; default SOCKS5' }),
 });

@@ -6,7 +6,9 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FeatureDefinition } from '../feature/definition.js';
 
 const members = Type.Object({
-  enabled: Type.Boolean({ description: "whether the account's event stream is asked for; default true. Changes nothing on this service (see the feature description)" }),
+  enabled: Type.Boolean({
+    description: "whether the account's event stream is asked for; default true. Changes nothing on this service (see the feature description)",
+  }),
 });
 export type SocketSettings = Static<typeof members>;
 

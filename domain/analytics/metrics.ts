@@ -200,7 +200,11 @@ interface Point {
   readonly amount: number;
 }
 
-export const episodesOf = (start: number, startTime: string | null, points: readonly Point[]): { episodes: Episode[]; underwaterMs: number; spanMs: number } => {
+export const episodesOf = (
+  start: number,
+  startTime: string | null,
+  points: readonly Point[],
+): { episodes: Episode[]; underwaterMs: number; spanMs: number } => {
   let balance = start;
   let peak = start;
   let peakAt = startTime ?? points[0]?.time ?? new Date(0).toISOString();
@@ -286,9 +290,17 @@ const holdingBucket = (t: TradeRecord): string => {
 const collectorMetrics = (samples: readonly SampleRecord[], zone: string) => {
   if (samples.length === 0) {
     return {
-      currentEquityDrawdown: null, currentFloatingPnl: null, intradayMaxDrawdown: null, maxCollectorDrawdown: null,
-      maxFloatingLoss: null, maxFloatingProfit: null, peakFloatingPnl: null, troughFloatingPnl: null,
-      equityDrawdownPerDay: {}, floatingPnlPerDay: {}, balanceEquityDivergencePerDay: {},
+      currentEquityDrawdown: null,
+      currentFloatingPnl: null,
+      intradayMaxDrawdown: null,
+      maxCollectorDrawdown: null,
+      maxFloatingLoss: null,
+      maxFloatingProfit: null,
+      peakFloatingPnl: null,
+      troughFloatingPnl: null,
+      equityDrawdownPerDay: {},
+      floatingPnlPerDay: {},
+      balanceEquityDivergencePerDay: {},
     };
   }
   let peak = samples[0]!.equity;
@@ -386,18 +398,17 @@ export const performanceMetrics = (input: MetricsInput): PerformanceMetrics => {
   const rateOf = (ts: readonly TradeRecord[]) => (ts.length === 0 ? 0 : pct((ts.filter((t) => resultOf(t) > 0).length / ts.length) * 100));
   const symbols = [...new Set(trades.map((t) => t.symbol))].sort();
 
-  const scoreBreakdown: ScoreBreakdown = trades.length === 0
-    ? { profitFactor: 0, winRate: 0, drawdown: 0, consistency: 0, experience: 0 }
-    : {
-        profitFactor: pct(profitFactor === null ? (grossProfit > 0 ? 100 : 0) : Math.min(100, (profitFactor / 3) * 100)),
-        winRate: pct(winRate),
-        drawdown: pct(Math.max(0, 100 - 2 * maxDrawdown)),
-        consistency: pct(curveSmoothness * 100),
-        experience: pct(Math.min(100, (Object.keys(tradesPerDay).length / 30) * 100)),
-      };
-  const score = Math.round(
-    (Object.keys(SCORE_WEIGHTS) as (keyof ScoreBreakdown)[]).reduce((total, k) => total + SCORE_WEIGHTS[k] * scoreBreakdown[k], 0),
-  );
+  const scoreBreakdown: ScoreBreakdown =
+    trades.length === 0
+      ? { profitFactor: 0, winRate: 0, drawdown: 0, consistency: 0, experience: 0 }
+      : {
+          profitFactor: pct(profitFactor === null ? (grossProfit > 0 ? 100 : 0) : Math.min(100, (profitFactor / 3) * 100)),
+          winRate: pct(winRate),
+          drawdown: pct(Math.max(0, 100 - 2 * maxDrawdown)),
+          consistency: pct(curveSmoothness * 100),
+          experience: pct(Math.min(100, (Object.keys(tradesPerDay).length / 30) * 100)),
+        };
+  const score = Math.round((Object.keys(SCORE_WEIGHTS) as (keyof ScoreBreakdown)[]).reduce((total, k) => total + SCORE_WEIGHTS[k] * scoreBreakdown[k], 0));
 
   return {
     score,

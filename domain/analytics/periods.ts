@@ -7,11 +7,18 @@ export type PeriodUnit = 'day' | 'week' | 'month';
 
 /** The start of the period that contains `at`, in `zone`, as a UTC ISO string. */
 export const periodStart = (unit: PeriodUnit, at: string | Date, zone: string): string =>
-  toDateTime(at, zone).startOf(unit === 'week' ? 'week' : unit).toUTC().toISO()!;
+  toDateTime(at, zone)
+    .startOf(unit === 'week' ? 'week' : unit)
+    .toUTC()
+    .toISO()!;
 
 /** The start of the next period after the one containing `at`. */
 export const nextPeriodStart = (unit: PeriodUnit, at: string | Date, zone: string): string =>
-  toDateTime(at, zone).startOf(unit).plus({ [`${unit}s`]: 1 }).toUTC().toISO()!;
+  toDateTime(at, zone)
+    .startOf(unit)
+    .plus({ [`${unit}s`]: 1 })
+    .toUTC()
+    .toISO()!;
 
 export const periodLabel = (unit: PeriodUnit, at: string | Date, zone: string): string => {
   const t = toDateTime(at, zone);

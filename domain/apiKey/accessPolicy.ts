@@ -92,7 +92,8 @@ export const checkAccessPolicy = (policy: AccessPolicy, catalog: PolicyCatalog):
   const ipWhitelist = list('ipWhitelist', ipEntryProblem);
   const corsOrigins = list('corsOrigins', originEntryProblem);
   const hiddenFrontendFeatures = list('hiddenFrontendFeatures', (id) =>
-    catalog.frontendFeatures.includes(id.trim()) ? null : `"${id}" is not a frontend feature (see availableFrontendFeatures)`);
+    catalog.frontendFeatures.includes(id.trim()) ? null : `"${id}" is not a frontend feature (see availableFrontendFeatures)`,
+  );
 
   if (problems.length > 0) {
     const first = problems[0]!;
@@ -115,7 +116,11 @@ export const checkAccessPolicy = (policy: AccessPolicy, catalog: PolicyCatalog):
 const canonical = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
   }
   return value;
 };

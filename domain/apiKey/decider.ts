@@ -55,8 +55,7 @@ const notRevoked = (state: ApiKey, apiKeyId: string): void => {
   if (state.revokedAt) throw illegalState('[API_KEY_REVOKED]', `api key ${apiKeyId} was revoked; a revoked key cannot change`);
 };
 
-const sameInstant = (a: string | null, b: string | null): boolean =>
-  a === null || b === null ? a === b : Date.parse(a) === Date.parse(b);
+const sameInstant = (a: string | null, b: string | null): boolean => (a === null || b === null ? a === b : Date.parse(a) === Date.parse(b));
 
 export const decide = (command: ApiKeyCommand, state: ApiKey): ApiKeyEvent[] => {
   const at = command.metadata.now;

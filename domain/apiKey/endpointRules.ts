@@ -93,7 +93,10 @@ export const endpointAllowed = (access: EndpointAccess, method: string, path: re
 
 /** A route template (`/accounts/{accountId}`) with its decoded values, as segments. */
 export const routeSegments = (template: string, params: Readonly<Record<string, string | undefined>>): PathSegment[] =>
-  template.split('/').filter((s) => s !== '').map((s) => {
-    const variable = /^\{(\w+)\}$/.exec(s);
-    return variable ? { value: params[variable[1]!] ?? '', variable: true } : { value: s, variable: false };
-  });
+  template
+    .split('/')
+    .filter((s) => s !== '')
+    .map((s) => {
+      const variable = /^\{(\w+)\}$/.exec(s);
+      return variable ? { value: params[variable[1]!] ?? '', variable: true } : { value: s, variable: false };
+    });

@@ -15,7 +15,17 @@
 //                                          does; with no copy at all, an open like PositionOpened
 // An inactive copier does nothing at all, closes included; a monitor-only copier answers one
 // MONITOR_ONLY skip that carries what it would have done.
-import type { AccountPosition, ActiveFeature, ApprovalDecision, ChangeContext, CopyRecord, FeatureRunContext, OpenContext, QuoteView, SlaveAccountView } from './features/rules.js';
+import type {
+  AccountPosition,
+  ActiveFeature,
+  ApprovalDecision,
+  ChangeContext,
+  CopyRecord,
+  FeatureRunContext,
+  OpenContext,
+  QuoteView,
+  SlaveAccountView,
+} from './features/rules.js';
 import { add, compare, exact, toNumber, ZERO } from './fraction.js';
 import { slaveComment, slaveMagicNumber } from './labels.js';
 import { slaveOrderId } from './orderIds.js';
@@ -122,8 +132,7 @@ const orderOf = <T extends TradeAction['type']>(context: Context, type: T, symbo
   symbol,
 });
 
-const specOf = (context: Context, symbol: string): SymbolSpec | undefined =>
-  context.market.slaveSymbols.find((spec) => spec.symbol === symbol);
+const specOf = (context: Context, symbol: string): SymbolSpec | undefined => context.market.slaveSymbols.find((spec) => spec.symbol === symbol);
 
 /** The master event in words, for messages. */
 const EVENT_WORDS: Readonly<Record<MasterEvent['type'], string>> = {
@@ -139,8 +148,7 @@ const EVENT_WORDS: Readonly<Record<MasterEvent['type'], string>> = {
 
 const notCopied = (event: MasterEvent): string => `${EVENT_WORDS[event.type]} of master #${event.data.masterPositionId} not copied`;
 
-const describeTrade = (trade: MasterTrade): string =>
-  `${trade.orderType} ${trade.volume} ${trade.symbol} (master #${trade.masterPositionId})`;
+const describeTrade = (trade: MasterTrade): string => `${trade.orderType} ${trade.volume} ${trade.symbol} (master #${trade.masterPositionId})`;
 
 /** A master price normalised to the slave's digits when its specification is known. */
 const priceFor = (price: number, spec: SymbolSpec | undefined): number => (spec ? roundPrice(price, spec.digits) : price);
@@ -154,8 +162,7 @@ const stopsFor = (context: Context, master: Stops, spec: SymbolSpec | undefined)
   };
 };
 
-const openLotsOf = (context: Context): number =>
-  toNumber(context.accounts.slave.copies.reduce((sum, copy) => add(sum, exact(copy.volume)), ZERO));
+const openLotsOf = (context: Context): number => toNumber(context.accounts.slave.copies.reduce((sum, copy) => add(sum, exact(copy.volume)), ZERO));
 
 const openAction = (
   context: Context,
@@ -204,10 +211,7 @@ const open = (context: Context, trade: MasterTrade): CopyAction[] => {
     copier.symbolOverrides,
   );
   const spec = symbol === null ? undefined : specOf(context, symbol);
-  if (symbol === null || !spec)
-    return [
-      skipped(trade.masterPositionId, 'SYMBOL_NOT_MAPPED', `${what} not copied: no unique slave symbol for ${trade.symbol}`),
-    ];
+  if (symbol === null || !spec) return [skipped(trade.masterPositionId, 'SYMBOL_NOT_MAPPED', `${what} not copied: no unique slave symbol for ${trade.symbol}`)];
   const symbolBlocked = protectionSkip(features.protections ?? [], symbol);
   if (symbolBlocked) return [skipped(trade.masterPositionId, symbolBlocked.reason, `${what} not copied: ${symbolBlocked.message}`)];
   const contextOf = (feature: ActiveFeature): OpenContext => ({
@@ -267,7 +271,10 @@ const open = (context: Context, trade: MasterTrade): CopyAction[] => {
     // A feature's lot goes to the broker as whole steps too.
     const stepped = floorToStep(exact(adjusted.volume), exact(spec.lotStep));
     if (compare(stepped, exact(spec.minLot)) < 0) {
-      return refused({ reason: 'VOLUME_BELOW_MINIMUM', message: `${feature.feature.type} leaves ${adjusted.volume} lots, below the minimum ${spec.minLot} of ${spec.symbol}` });
+      return refused({
+        reason: 'VOLUME_BELOW_MINIMUM',
+        message: `${feature.feature.type} leaves ${adjusted.volume} lots, below the minimum ${spec.minLot} of ${spec.symbol}`,
+      });
     }
     volume = toNumber(stepped);
   }
@@ -290,7 +297,8 @@ const changeVerdict = (context: Context, hook: 'onModify' | 'onClose'): CopyActi
     const ctx: ChangeContext = { ...runContext(features, feature, context.copier), event, copy, record };
     const verdict = rule(feature.settings as never, ctx);
     if (verdict === null) continue;
-    if ('until' in verdict) return deferred(id, verdict.until, feature.feature.type, `${notCopied(event)} yet: ${feature.feature.type} holds it until ${verdict.until}`);
+    if ('until' in verdict)
+      return deferred(id, verdict.until, feature.feature.type, `${notCopied(event)} yet: ${feature.feature.type} holds it until ${verdict.until}`);
     return skipped(id, verdict.reason, `${notCopied(event)}: ${verdict.message}`);
   }
   return null;
@@ -385,10 +393,7 @@ const decideLive = (context: Context): CopyAction[] => {
       if (position) return [];
       if (!pendingOrder) return open(context, event.data);
       const spec = specOf(context, pendingOrder.symbol);
-      return [
-        cancel(context, pendingOrder),
-        openAction(context, event.data, pendingOrder.symbol, pendingOrder.volume, spec, pendingOrder.slavePositionId),
-      ];
+      return [cancel(context, pendingOrder), openAction(context, event.data, pendingOrder.symbol, pendingOrder.volume, spec, pendingOrder.slavePositionId)];
     }
 
     default: {
@@ -427,11 +432,7 @@ const monitorOnly = (masterPositionId: string, actions: CopyAction[]): CopyActio
     ? actions
     : [
         {
-          ...skipped(
-            masterPositionId,
-            'MONITOR_ONLY',
-            `monitor only, nothing placed; would have: ${actions.map(describeAction).join('; ')}`,
-          ),
+          ...skipped(masterPositionId, 'MONITOR_ONLY', `monitor only, nothing placed; would have: ${actions.map(describeAction).join('; ')}`),
           wouldHave: actions,
         },
       ];
@@ -450,8 +451,7 @@ export const decideCopy = (
   );
   const copier: CopierView = settings === copierView.settings ? copierView : { ...copierView, settings };
   const masterPositionId = event.data.masterPositionId;
-  if (!copier.settings.active)
-    return [skipped(masterPositionId, 'COPIER_INACTIVE', `${notCopied(event)}: the copier is inactive`)];
+  if (!copier.settings.active) return [skipped(masterPositionId, 'COPIER_INACTIVE', `${notCopied(event)}: the copier is inactive`)];
   const copy = accounts.slave.copies.find((candidate) => candidate.masterPositionId === masterPositionId);
   const actions = decideLive({ event, copier, accounts, market, copy, features });
   return copier.settings.monitorOnly ? monitorOnly(masterPositionId, actions) : actions;

@@ -19,7 +19,14 @@ export interface CopySource {
 
 /** What the slave's venue answered. */
 export type ExecutionResult =
-  | { readonly type: 'opened'; readonly slavePositionId: string; readonly kind: 'position' | 'pendingOrder'; readonly price: number; readonly volume: number; readonly time: string }
+  | {
+      readonly type: 'opened';
+      readonly slavePositionId: string;
+      readonly kind: 'position' | 'pendingOrder';
+      readonly price: number;
+      readonly volume: number;
+      readonly time: string;
+    }
   | { readonly type: 'modified'; readonly time: string }
   | {
       readonly type: 'closed';

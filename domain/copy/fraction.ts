@@ -85,5 +85,4 @@ export const toNumber = (a: Fraction): number => {
 };
 
 /** A short decimal for messages (10 significant digits). */
-export const show = (value: Fraction | number): string =>
-  String(Number((typeof value === 'number' ? value : toNumber(value)).toPrecision(10)));
+export const show = (value: Fraction | number): string => String(Number((typeof value === 'number' ? value : toNumber(value)).toPrecision(10)));

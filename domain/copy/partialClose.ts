@@ -10,17 +10,11 @@ export type PartialCloseVolume =
   | { readonly kind: 'all'; readonly volume: Lots }
   | ({ readonly kind: 'skip' } & Skip);
 
-export const partialCloseVolume = (
-  slaveVolume: Lots,
-  masterClosed: Lots,
-  masterRemaining: Lots,
-  spec: SymbolSpec,
-): PartialCloseVolume => {
+export const partialCloseVolume = (slaveVolume: Lots, masterClosed: Lots, masterRemaining: Lots, spec: SymbolSpec): PartialCloseVolume => {
   const slave = exact(slaveVolume);
   const closed = exact(masterClosed);
   const remainingOnMaster = exact(masterRemaining);
-  if (!isPositive(closed))
-    return { kind: 'skip', reason: 'VOLUME_NOT_POSITIVE', message: `the master closed ${masterClosed} lots: nothing to close` };
+  if (!isPositive(closed)) return { kind: 'skip', reason: 'VOLUME_NOT_POSITIVE', message: `the master closed ${masterClosed} lots: nothing to close` };
   if (!isPositive(remainingOnMaster)) return { kind: 'all', volume: slaveVolume };
   const specProblem = unusableSpec(spec);
   if (specProblem !== null) return { kind: 'skip', reason: 'SYMBOL_SPEC_INVALID', message: specProblem };
@@ -42,9 +36,7 @@ export const partialCloseVolume = (
     return {
       kind: 'skip',
       reason: 'VOLUME_BELOW_MINIMUM',
-      message:
-        `closing ${percent}% of ${slaveVolume} lots is ${show(volume)} lots, ` +
-        `below the minimum ${spec.minLot} of ${spec.symbol}`,
+      message: `closing ${percent}% of ${slaveVolume} lots is ${show(volume)} lots, ` + `below the minimum ${spec.minLot} of ${spec.symbol}`,
     };
   return { kind: 'partial', volume: toNumber(volume), remaining: toNumber(remaining) };
 };

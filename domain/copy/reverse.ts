@@ -28,6 +28,4 @@ export interface Stops {
 }
 
 export const slaveStops = (master: Stops, reverse: boolean): Stops =>
-  reverse
-    ? { stopLoss: master.takeProfit, takeProfit: master.stopLoss }
-    : { stopLoss: master.stopLoss, takeProfit: master.takeProfit };
+  reverse ? { stopLoss: master.takeProfit, takeProfit: master.stopLoss } : { stopLoss: master.stopLoss, takeProfit: master.takeProfit };

@@ -4,8 +4,7 @@ import { exact, floor, fraction, type Fraction, mul, roundHalfAwayFromZero, toNu
 import type { Lots, SymbolSpec } from './types.js';
 
 /** The largest multiple of step not above lots. */
-export const floorToStep = (lots: Fraction, step: Fraction): Fraction =>
-  mul(fraction(floor(fraction(lots.n * step.d, lots.d * step.n))), step);
+export const floorToStep = (lots: Fraction, step: Fraction): Fraction => mul(fraction(floor(fraction(lots.n * step.d, lots.d * step.n))), step);
 
 /** Rounds lots down to the step: 0.57 on 0.01 is 0.57, 0.1 + 0.2 on 0.1 is 0.3, 0.029 on 0.01 is 0.02. */
 export const roundDownToStep = (lots: Lots, step: Lots): Lots => {
@@ -25,9 +24,6 @@ export const roundPrice = (price: number, digits: number): number => {
  * maximum not below the minimum), or null when they can.
  */
 export const unusableSpec = (spec: SymbolSpec): string | null =>
-  [spec.minLot, spec.maxLot, spec.lotStep].every(Number.isFinite) &&
-  spec.lotStep > 0 &&
-  spec.minLot > 0 &&
-  spec.maxLot >= spec.minLot
+  [spec.minLot, spec.maxLot, spec.lotStep].every(Number.isFinite) && spec.lotStep > 0 && spec.minLot > 0 && spec.maxLot >= spec.minLot
     ? null
     : `${spec.symbol}: lot step ${spec.lotStep}, minimum ${spec.minLot}, maximum ${spec.maxLot} cannot be traded`;

@@ -48,25 +48,16 @@ const ok = <T>(value: T): Step<T> => ({ ok: true, value });
 const sameCurrency = (a: string, b: string): boolean => a.trim().toUpperCase() === b.trim().toUpperCase();
 
 /** BALANCE_RATIO / EQUITY_RATIO: master lot x (slave funds / master funds) x multiplier. */
-const ratioLot = (
-  member: 'balance' | 'equity',
-  masterLot: Fraction,
-  copier: CopierSettings,
-  context: SizingContext,
-): Step<Fraction> => {
+const ratioLot = (member: 'balance' | 'equity', masterLot: Fraction, copier: CopierSettings, context: SizingContext): Step<Fraction> => {
   // settings.ts: a fixed amount above 0 replaces that side's live balance and equity. It is in that
   // account's currency, so it is converted like the live figure.
   const masterFunds = exact(copier.fixMasterBalanceAndEquity > 0 ? copier.fixMasterBalanceAndEquity : context.master[member]);
   let slaveFunds = exact(copier.fixSlaveBalanceAndEquity > 0 ? copier.fixSlaveBalanceAndEquity : context.slave[member]);
-  if (!isPositive(masterFunds))
-    return skip('MASTER_FUNDS_NOT_POSITIVE', `the master's ${member} is ${show(masterFunds)}: no ratio can be formed`);
+  if (!isPositive(masterFunds)) return skip('MASTER_FUNDS_NOT_POSITIVE', `the master's ${member} is ${show(masterFunds)}: no ratio can be formed`);
   if (!copier.ignoreCurrency && !sameCurrency(context.master.currency, context.slave.currency)) {
     const rate = context.slaveToMasterRate;
     if (rate === null || !Number.isFinite(rate) || rate <= 0)
-      return skip(
-        'CURRENCY_RATE_MISSING',
-        `no ${context.slave.currency}/${context.master.currency} rate to compare the two accounts' ${member}`,
-      );
+      return skip('CURRENCY_RATE_MISSING', `no ${context.slave.currency}/${context.master.currency} rate to compare the two accounts' ${member}`);
     slaveFunds = mul(slaveFunds, exact(rate));
   }
   return ok(mul(mul(masterLot, div(slaveFunds, masterFunds)), exact(copier.multiplier)));
@@ -81,9 +72,7 @@ const scaledLot = (masterLot: Lots, copier: CopierSettings, context: SizingConte
     case 'MULTIPLIER':
       return ok(mul(master, exact(copier.multiplier)));
     case 'FIXED_LOT':
-      return copier.fixedLotSize === null
-        ? skip('FIXED_LOT_SIZE_MISSING', 'scale type FIXED_LOT without a fixedLotSize')
-        : ok(exact(copier.fixedLotSize));
+      return copier.fixedLotSize === null ? skip('FIXED_LOT_SIZE_MISSING', 'scale type FIXED_LOT without a fixedLotSize') : ok(exact(copier.fixedLotSize));
     case 'BALANCE_RATIO':
       return ratioLot('balance', master, copier, context);
     case 'EQUITY_RATIO':
@@ -102,12 +91,7 @@ const scaledLot = (masterLot: Lots, copier: CopierSettings, context: SizingConte
  * minimums: not applied. "Calculated" is the lot before broker rounding, so a lot that rounds to 0
  * still gives a finite ratio.
  */
-export const minVolumeSafetySkips = (
-  threshold: number,
-  slaveMin: Fraction,
-  masterMin: Fraction,
-  calculated: Fraction,
-): boolean =>
+export const minVolumeSafetySkips = (threshold: number, slaveMin: Fraction, masterMin: Fraction, calculated: Fraction): boolean =>
   threshold > 0 && compare(slaveMin, masterMin) > 0 && compare(div(slaveMin, calculated), exact(threshold)) >= 0;
 
 export const slaveVolume = (masterLot: Lots, copier: CopierSettings, context: SizingContext): SizedVolume => {
@@ -117,8 +101,7 @@ export const slaveVolume = (masterLot: Lots, copier: CopierSettings, context: Si
   const scaled = scaledLot(masterLot, copier, context);
   if (!scaled.ok) return scaled;
   let calculated = mul(scaled.value, martingaleFactor(copier.martingaleStrategy, context.martingale));
-  if (!isPositive(calculated))
-    return skip('VOLUME_NOT_POSITIVE', `the calculated lot is ${show(calculated)}: nothing to open`);
+  if (!isPositive(calculated)) return skip('VOLUME_NOT_POSITIVE', `the calculated lot is ${show(calculated)}: nothing to open`);
 
   const adjustments: VolumeAdjustment[] = [];
   // maxLotSize null or 0 = no cap, as the spec's other lot limits read 0.
@@ -160,8 +143,7 @@ export const slaveVolume = (masterLot: Lots, copier: CopierSettings, context: Si
     if (compare(total, exact(copier.maximumLot)) > 0)
       return skip(
         'MAXIMUM_LOT_REACHED',
-        `opening ${show(volume)} lots would bring this copier's open lots to ${show(total)}, ` +
-          `above its maximum ${copier.maximumLot}`,
+        `opening ${show(volume)} lots would bring this copier's open lots to ${show(total)}, ` + `above its maximum ${copier.maximumLot}`,
       );
   }
 

@@ -15,8 +15,31 @@
 
 /** Words brokers put before or after a symbol: account types, execution models, size classes. */
 const AFFIXES = [
-  'm', 'i', 'c', 'e', 'b', 'r', 'x', 'z', 'k', 'n', 'v',
-  'pro', 'ecn', 'raw', 'stp', 'std', 'cent', 'mini', 'micro', 'zero', 'plus', 'prime', 'cash', 'vip', 'sb',
+  'm',
+  'i',
+  'c',
+  'e',
+  'b',
+  'r',
+  'x',
+  'z',
+  'k',
+  'n',
+  'v',
+  'pro',
+  'ecn',
+  'raw',
+  'stp',
+  'std',
+  'cent',
+  'mini',
+  'micro',
+  'zero',
+  'plus',
+  'prime',
+  'cash',
+  'vip',
+  'sb',
 ] as const;
 const AFFIX_SET: ReadonlySet<string> = new Set(AFFIXES);
 /** Longest first, so "pro" is stripped whole rather than as "o". */
@@ -25,15 +48,18 @@ const GLUED_SUFFIXES = [...AFFIXES].sort((a, b) => b.length - a.length);
 const MIN_STEM_LENGTH = 3;
 
 const core = (symbol: string): string => {
-  const tokens = symbol.toLowerCase().split(/[^a-z0-9]+/).filter((token) => token !== '');
+  const tokens = symbol
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((token) => token !== '');
   const meaningful = tokens.filter((token) => !AFFIX_SET.has(token));
   return (meaningful.length > 0 ? meaningful : tokens).join('');
 };
 
 const stems = (symbolCore: string): readonly string[] => [
   symbolCore,
-  ...GLUED_SUFFIXES.filter((suffix) => symbolCore.endsWith(suffix) && symbolCore.length - suffix.length >= MIN_STEM_LENGTH).map(
-    (suffix) => symbolCore.slice(0, -suffix.length),
+  ...GLUED_SUFFIXES.filter((suffix) => symbolCore.endsWith(suffix) && symbolCore.length - suffix.length >= MIN_STEM_LENGTH).map((suffix) =>
+    symbolCore.slice(0, -suffix.length),
   ),
 ];
 
@@ -57,11 +83,7 @@ const overrideFor = (masterSymbol: string, overrides: Readonly<Record<string, st
   return keys.length === 1 && keys[0] !== undefined ? overrides[keys[0]] : undefined;
 };
 
-export const mapSymbol = (
-  masterSymbol: string,
-  slaveSymbols: readonly string[],
-  overrides: Readonly<Record<string, string>> = {},
-): string | null => {
+export const mapSymbol = (masterSymbol: string, slaveSymbols: readonly string[], overrides: Readonly<Record<string, string>> = {}): string | null => {
   const candidates = [...new Set(slaveSymbols)];
   const override = overrideFor(masterSymbol, overrides);
   if (override !== undefined) return byName(override, candidates) ?? null;
@@ -75,10 +97,7 @@ export const mapSymbol = (
   if (sameCore !== undefined) return sameCore;
 
   const masterStems = stems(masterCore);
-  const oneSideGlued = unique(
-    candidates,
-    (candidate) => masterStems.includes(core(candidate)) || stems(core(candidate)).includes(masterCore),
-  );
+  const oneSideGlued = unique(candidates, (candidate) => masterStems.includes(core(candidate)) || stems(core(candidate)).includes(masterCore));
   if (oneSideGlued !== undefined) return oneSideGlued;
   return unique(candidates, (candidate) => stems(core(candidate)).some((stem) => masterStems.includes(stem))) ?? null;
 };

@@ -62,15 +62,9 @@ interface Event<Type extends string, Data> {
 }
 
 export type MasterPositionOpened = Event<'MasterPositionOpened', MasterTrade<MarketOrderType>>;
-export type MasterPositionModified = Event<
-  'MasterPositionModified',
-  MasterRef & { readonly stopLoss: number | null; readonly takeProfit: number | null }
->;
+export type MasterPositionModified = Event<'MasterPositionModified', MasterRef & { readonly stopLoss: number | null; readonly takeProfit: number | null }>;
 /** closedVolume + remainingVolume is the master's volume before the close. */
-export type MasterPositionPartiallyClosed = Event<
-  'MasterPositionPartiallyClosed',
-  MasterRef & { readonly closedVolume: Lots; readonly remainingVolume: Lots }
->;
+export type MasterPositionPartiallyClosed = Event<'MasterPositionPartiallyClosed', MasterRef & { readonly closedVolume: Lots; readonly remainingVolume: Lots }>;
 export type MasterPositionClosed = Event<'MasterPositionClosed', MasterRef>;
 export type MasterPendingOrderPlaced = Event<'MasterPendingOrderPlaced', MasterTrade<PendingOrderType>>;
 export type MasterPendingOrderModified = Event<

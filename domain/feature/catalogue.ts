@@ -8,12 +8,20 @@ import { webhookFeature } from '../webhook/feature.js';
 import type { FeatureDefinition } from './definition.js';
 
 /** Account features without copy rules: their areas read them (the data collector's sampler, ...). */
-const accountFeatures: readonly FeatureDefinition<object>[] = [dataCollectorFeature as unknown as FeatureDefinition<object>, webhookFeature as unknown as FeatureDefinition<object>];
+const accountFeatures: readonly FeatureDefinition<object>[] = [
+  dataCollectorFeature as unknown as FeatureDefinition<object>,
+  webhookFeature as unknown as FeatureDefinition<object>,
+];
 
 /** Profit targets: the protection monitor reads them (domain/protection). */
 const profitTargetFeatures = [...periodTargetFeatures, overallTargetFeature] as unknown as readonly FeatureDefinition<object>[];
 
-export const featureCatalogue: readonly FeatureDefinition<object>[] = [...copierFeatures, ...accountFeatures, ...accountFeatureDefinitions, ...profitTargetFeatures];
+export const featureCatalogue: readonly FeatureDefinition<object>[] = [
+  ...copierFeatures,
+  ...accountFeatures,
+  ...accountFeatureDefinitions,
+  ...profitTargetFeatures,
+];
 
 const byType = new Map(featureCatalogue.map((f) => [f.type, f]));
 

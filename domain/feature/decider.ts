@@ -19,7 +19,10 @@ export interface Feature {
 
 export const initialState: Feature = { exists: false, removed: false, projectId: '', scope: null, setting: null };
 
-const existing = (state: Feature, data: { featureId: string; projectId: string; scope: FeatureScope }): Feature & { setting: FeatureSetting; scope: FeatureScope } => {
+const existing = (
+  state: Feature,
+  data: { featureId: string; projectId: string; scope: FeatureScope },
+): Feature & { setting: FeatureSetting; scope: FeatureScope } => {
   if (!state.exists || state.removed || state.projectId !== data.projectId || !state.scope || !sameScope(state.scope, data.scope) || !state.setting) {
     throw notFound('[FEATURE_NOT_FOUND]', `feature ${data.featureId} not found`);
   }

@@ -32,7 +32,12 @@ export const decide = (command: MaintenanceCommand, state: MaintenanceWindows): 
     case 'EnterMaintenanceWindow': {
       if (state.windows[windowKey]?.entered) return [];
       const { projectId, startsAt, endsAt, maintenanceAction, closePositionStrategy, affectedAccountIds, copierStates } = command.data;
-      return [{ type: 'MaintenanceWindowEntered', data: { ...base, projectId, startsAt, endsAt, maintenanceAction, closePositionStrategy, affectedAccountIds, copierStates } }];
+      return [
+        {
+          type: 'MaintenanceWindowEntered',
+          data: { ...base, projectId, startsAt, endsAt, maintenanceAction, closePositionStrategy, affectedAccountIds, copierStates },
+        },
+      ];
     }
     case 'RecordCopiersSwitched': {
       const window = open(state, windowKey);
@@ -74,8 +79,13 @@ export const evolve = (state: MaintenanceWindows, event: MaintenanceEvent): Main
         windows: {
           ...state.windows,
           [key]: {
-            entered: true, copiersSwitched: false, closedFor: [], entryCompleted: false, exited: false,
-            affectedAccountIds: event.data.affectedAccountIds, copierStates: event.data.copierStates,
+            entered: true,
+            copiersSwitched: false,
+            closedFor: [],
+            entryCompleted: false,
+            exited: false,
+            affectedAccountIds: event.data.affectedAccountIds,
+            copierStates: event.data.copierStates,
           },
         },
       };

@@ -35,7 +35,9 @@ const commonWords = (unit: PeriodUnit, prefix: string): string =>
   `Locks the account when the ${unit}'s profit reaches ${prefix}AbsoluteProfitTarget (account currency) or ${prefix}RelativeProfitTarget (percent of the balance at the start of the ${unit}); 0 switches either off, and at least one must be set. ` +
   `The ${unit} is the ${PERIOD_WORDS[unit]}, the same boundaries as account information's profit members. ` +
   `Profit of the ${unit} = equity now - equity at the start of the ${unit} (the protection monitor records the start values as the first thing it sees in the ${unit}), deposits and withdrawals excluded` +
-  (unit === 'day' ? '; with trackByOpenDate, the results of the trades opened today instead: closed ones and the floating result of open ones, whenever they close' : '') +
+  (unit === 'day'
+    ? '; with trackByOpenDate, the results of the trades opened today instead: closed ones and the floating result of open ones, whenever they close'
+    : '') +
   '. Locked: open -> locked when the target is reached; no new trade is copied to the account until the next ' +
   `${unit} or PUT /accounts/{accountId}/profitTargets/{profitTargetFeatureId}/reset (which measures again from that moment; same-${unit} copying resumes). ` +
   'While locked, changes and closes of positions already copied still follow the master. pauseInsteadOfClose false (default): the lock closes every position and cancels every pending order of the account; true: they stay open. ' +
@@ -46,9 +48,19 @@ const periodMembers = (prefix: string, unit: PeriodUnit): TObject =>
     [`${prefix}AbsoluteProfitTarget`]: Amount(`profit of the ${unit} in the account currency that locks the target; 0 = off (default)`),
     [`${prefix}RelativeProfitTarget`]: Percent(`profit of the ${unit} as a percentage of the balance at its start (2 = 2 %); 0 = off (default)`),
     autoResetIfBalanceIsBelow: Amount('a locked target resets (copying resumes) when the balance falls below this amount; 0 = never (default)'),
-    resetOnBalanceChange: Type.Boolean({ description: 'a deposit or withdrawal resets the target and measures again from then; default false (they are left out of the profit)' }),
-    pauseInsteadOfClose: Type.Boolean({ description: 'false (default): the lock closes every position and cancels every pending order; true: positions stay open, only new copies stop' }),
-    ...(unit === 'day' ? { trackByOpenDate: Type.Boolean({ description: 'count the results of the trades opened today (closed or open) instead of the change of equity; default false' }) } : {}),
+    resetOnBalanceChange: Type.Boolean({
+      description: 'a deposit or withdrawal resets the target and measures again from then; default false (they are left out of the profit)',
+    }),
+    pauseInsteadOfClose: Type.Boolean({
+      description: 'false (default): the lock closes every position and cancels every pending order; true: positions stay open, only new copies stop',
+    }),
+    ...(unit === 'day'
+      ? {
+          trackByOpenDate: Type.Boolean({
+            description: 'count the results of the trades opened today (closed or open) instead of the change of equity; default false',
+          }),
+        }
+      : {}),
   });
 
 const periodDefinition = (type: PeriodTargetType, prefix: string, unit: PeriodUnit): FeatureDefinition<Record<string, unknown>> => ({
@@ -110,17 +122,30 @@ const SymbolTarget = Type.Object(
 );
 
 const overallMembers = Type.Object({
-  referenceBalance: Type.Number({ exclusiveMinimum: 0, maximum: 1e12, description: 'the fixed reference in the account currency (a challenge\'s starting balance); required' }),
+  referenceBalance: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 1e12,
+    description: "the fixed reference in the account currency (a challenge's starting balance); required",
+  }),
   profitTargetAmount: Amount('gain over the reference that locks the account; 0 = off (default)'),
   profitTargetPercentage: Percent('the same as a percentage of referenceBalance (10 = 10 %); 0 = off (default)'),
   lossLimitAmount: Amount('loss below the reference that locks the account; 0 = off (default)'),
   lossLimitPercentage: Percent('the same as a percentage of referenceBalance; 0 = off (default)'),
-  referenceMode: Type.Union([Type.Literal('EQUITY'), Type.Literal('BALANCE')], { description: 'EQUITY (default): equity is compared with the reference (floating results count); BALANCE: the balance (closed results only)' }),
-  pauseInsteadOfClose: Type.Boolean({ description: 'false (default): reaching the target or the loss limit closes every position and cancels every pending order; true: positions stay open, only new copies stop' }),
-  adjustReferenceOnBalanceChange: Type.Boolean({ description: 'true (default): deposits and withdrawals made after the target was set move the reference by their amount, so they are neither gain nor loss; false: they count' }),
+  referenceMode: Type.Union([Type.Literal('EQUITY'), Type.Literal('BALANCE')], {
+    description: 'EQUITY (default): equity is compared with the reference (floating results count); BALANCE: the balance (closed results only)',
+  }),
+  pauseInsteadOfClose: Type.Boolean({
+    description:
+      'false (default): reaching the target or the loss limit closes every position and cancels every pending order; true: positions stay open, only new copies stop',
+  }),
+  adjustReferenceOnBalanceChange: Type.Boolean({
+    description:
+      'true (default): deposits and withdrawals made after the target was set move the reference by their amount, so they are neither gain nor loss; false: they count',
+  }),
   symbolsConfiguration: Type.Array(SymbolTarget, {
     maxItems: 200,
-    description: 'per-symbol targets: the result of one symbol (its trades closed since the target was set or last reset, plus its open positions\' floating result) against its own amounts or percentages of referenceBalance; reaching one closes (or, with pauseInsteadOfClose, keeps) that symbol\'s positions and stops new copies on that symbol only. Default none.',
+    description:
+      "per-symbol targets: the result of one symbol (its trades closed since the target was set or last reset, plus its open positions' floating result) against its own amounts or percentages of referenceBalance; reaching one closes (or, with pauseInsteadOfClose, keeps) that symbol's positions and stops new copies on that symbol only. Default none.",
   }),
 });
 
@@ -150,7 +175,8 @@ export const overallTargetFeature: FeatureDefinition<OverallTargetSettings> = {
     'Reaching either locks the account: no new trade is copied to it; unless pauseInsteadOfClose, every position is closed and every pending order cancelled; changes and closes of positions already copied still follow the master. ' +
     'The lock lasts until PUT /accounts/{accountId}/profitTargets/{profitTargetFeatureId}/reset; if the account is still beyond the target or limit then, it locks again at the next check (raise the target with PUT first). symbolsConfiguration adds per-symbol targets that lock one symbol only.',
   check: (s) => {
-    if (!hasLevel(s) && s.symbolsConfiguration.length === 0) return 'set at least one of profitTargetAmount, profitTargetPercentage, lossLimitAmount, lossLimitPercentage, or a symbolsConfiguration entry';
+    if (!hasLevel(s) && s.symbolsConfiguration.length === 0)
+      return 'set at least one of profitTargetAmount, profitTargetPercentage, lossLimitAmount, lossLimitPercentage, or a symbolsConfiguration entry';
     const seen = new Set<string>();
     for (const entry of s.symbolsConfiguration) {
       const key = entry.symbol.toUpperCase();

@@ -23,8 +23,7 @@ export const decide = (command: ProjectCommand, state: Project): ProjectEvent[] 
   }
 };
 
-export const evolve = (state: Project, event: ProjectEvent): Project =>
-  event.type === 'ProjectCreated' ? { exists: true, name: event.data.name } : state;
+export const evolve = (state: Project, event: ProjectEvent): Project => (event.type === 'ProjectCreated' ? { exists: true, name: event.data.name } : state);
 
 export const projectDecider: Decider<ProjectCommand, ProjectEvent, Project> = { decide, evolve, initialState };
 

@@ -14,7 +14,6 @@ import { type ActiveTrigger, initialState, type ProtectionState, type Reference 
 
 export { type ActiveTrigger, initialState, type ProtectionState, type Reference } from './state.js';
 
-
 const without = <T>(record: Readonly<Record<string, T>>, drop: (key: string, value: T) => boolean): Record<string, T> =>
   Object.fromEntries(Object.entries(record).filter(([key, value]) => !drop(key, value)));
 
@@ -31,7 +30,16 @@ export const evolve = (state: ProtectionState, event: ProtectionEvent): Protecti
           ? r.kind !== 'OVERALL' && r.unit === d.unit && Date.parse(r.start) < Date.parse(d.start)
           : r.kind === d.kind && r.ruleId === d.ruleId && r.anchor !== d.anchor;
       const references = without(state.references, (_k, r) => replaced(r));
-      references[d.anchor] = { anchor: d.anchor, kind: d.kind, ruleId: d.ruleId, unit: d.unit, start: d.start, balance: d.balance, equity: d.equity, observedAt: d.observedAt };
+      references[d.anchor] = {
+        anchor: d.anchor,
+        kind: d.kind,
+        ruleId: d.ruleId,
+        unit: d.unit,
+        start: d.start,
+        balance: d.balance,
+        equity: d.equity,
+        observedAt: d.observedAt,
+      };
       const peaks = without(state.peaks, (key) => !references[anchorOfPeak(key)]);
       return { ...state, references, peaks };
     }
@@ -42,8 +50,17 @@ export const evolve = (state: ProtectionState, event: ProtectionEvent): Protecti
     case 'ProtectionTriggered': {
       const d = event.data;
       const trigger: ActiveTrigger = {
-        triggerId: d.triggerId, ruleId: d.ruleId, ruleKind: d.ruleKind, ruleType: d.ruleType, level: d.level, anchor: d.anchor,
-        symbol: d.symbol, until: d.until, action: d.action, closed: false, at: d.at,
+        triggerId: d.triggerId,
+        ruleId: d.ruleId,
+        ruleKind: d.ruleKind,
+        ruleType: d.ruleType,
+        level: d.level,
+        anchor: d.anchor,
+        symbol: d.symbol,
+        until: d.until,
+        action: d.action,
+        closed: false,
+        at: d.at,
       };
       return { ...state, triggers: { ...state.triggers, [d.triggerId]: trigger } };
     }
@@ -81,13 +98,19 @@ export const decide = (command: ProtectionCommand, state: ProtectionState): Prot
       const { accountId, ruleId, ruleKind, ruleType } = command.data;
       const wasActive = Object.values(state.triggers).some((t) => t.ruleId === ruleId);
       const measure = ruleKind === 'OVERALL_TARGET' ? 'its per-symbol results count from now' : 'it measures from now until its period ends';
-      return [{
-        type: 'ProtectionReset',
-        data: {
-          accountId, ruleId, ruleKind, reason: 'API', at,
-          message: `${RULE_WORDS[ruleKind]} ${ruleType} reset${wasActive ? ': new copies to this account resume' : ''}; ${measure}`,
+      return [
+        {
+          type: 'ProtectionReset',
+          data: {
+            accountId,
+            ruleId,
+            ruleKind,
+            reason: 'API',
+            at,
+            message: `${RULE_WORDS[ruleKind]} ${ruleType} reset${wasActive ? ': new copies to this account resume' : ''}; ${measure}`,
+          },
         },
-      }];
+      ];
     }
     case 'RecordCloseOutcome': {
       const { accountId, triggerId, closedPositions, cancelledOrders, failures } = command.data;
@@ -95,7 +118,10 @@ export const decide = (command: ProtectionCommand, state: ProtectionState): Prot
       if (!trigger) throw invalid('[PROTECTION_TRIGGER_UNKNOWN]', `no active protection trigger ${triggerId}`);
       if (trigger.closed) return [];
       if (failures.length > 0) {
-        return failures.map((f) => ({ type: 'ProtectionCloseFailed', data: { accountId, triggerId, ruleId: trigger.ruleId, positionId: f.positionId, code: f.code, message: f.message, at } }));
+        return failures.map((f) => ({
+          type: 'ProtectionCloseFailed',
+          data: { accountId, triggerId, ruleId: trigger.ruleId, positionId: f.positionId, code: f.code, message: f.message, at },
+        }));
       }
       return [{ type: 'ProtectionPositionsClosed', data: { accountId, triggerId, ruleId: trigger.ruleId, closedPositions, cancelledOrders, at } }];
     }

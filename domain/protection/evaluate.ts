@@ -47,7 +47,13 @@ export const historyStartFor = (state: ProtectionState, rules: readonly Protecti
  * as they stand now: the monitor keeps their maximum while it runs and passes it back as
  * Observation.peaks.
  */
-export const trailingValues = (state: ProtectionState, rules: readonly ProtectionRule[], observation: Observation, now: string, zone: string): Record<string, number> => {
+export const trailingValues = (
+  state: ProtectionState,
+  rules: readonly ProtectionRule[],
+  observation: Observation,
+  now: string,
+  zone: string,
+): Record<string, number> => {
   const out: Record<string, number> = {};
   for (const rule of rules) {
     if (rule.kind !== 'RISK_LIMIT') continue;
@@ -69,7 +75,11 @@ interface Reached {
 }
 
 const anchorWords = (anchor: Anchor, ref: Reference): string =>
-  anchor.kind === 'RESET' ? `the reset at ${ref.start}` : anchor.kind === 'PERIOD' ? `the start of ${UNIT_WORDS[anchor.unit!]} ${anchor.label}` : `the reference`;
+  anchor.kind === 'RESET'
+    ? `the reset at ${ref.start}`
+    : anchor.kind === 'PERIOD'
+      ? `the start of ${UNIT_WORDS[anchor.unit!]} ${anchor.label}`
+      : `the reference`;
 
 export const evaluate = (
   data: EvaluateData,
@@ -89,7 +99,11 @@ export const evaluate = (
   const listed = new Set(rules.map((r) => r.id));
   const ending = new Map<string, { ruleId: string; reason: ClearReason; ids: string[] }>();
   for (const t of Object.values(state.triggers)) {
-    const reason: ClearReason | null = !listed.has(t.ruleId) ? 'RULE_REMOVED' : t.until !== null && Date.parse(t.until) <= Date.parse(now) ? 'NEXT_PERIOD' : null;
+    const reason: ClearReason | null = !listed.has(t.ruleId)
+      ? 'RULE_REMOVED'
+      : t.until !== null && Date.parse(t.until) <= Date.parse(now)
+        ? 'NEXT_PERIOD'
+        : null;
     if (!reason) continue;
     const key = `${t.ruleId}/${reason}`;
     const entry = ending.get(key) ?? { ruleId: t.ruleId, reason, ids: [] };
@@ -110,8 +124,17 @@ export const evaluate = (
     emit({
       type: 'ProtectionReferenceRecorded',
       data: {
-        accountId, anchor: anchor.key, kind: anchor.kind, ruleId: anchor.ruleId, unit: anchor.unit, start, label: anchor.label,
-        balance: obs.balance, equity: obs.equity, currency: obs.currency, observedAt: now,
+        accountId,
+        anchor: anchor.key,
+        kind: anchor.kind,
+        ruleId: anchor.ruleId,
+        unit: anchor.unit,
+        start,
+        label: anchor.label,
+        balance: obs.balance,
+        equity: obs.equity,
+        currency: obs.currency,
+        observedAt: now,
         late: anchor.kind === 'PERIOD' && Date.parse(now) - Date.parse(start) > LATE_AFTER_MS,
       },
     });
@@ -134,8 +157,22 @@ export const evaluate = (
     emit({
       type: 'ProtectionTriggered',
       data: {
-        accountId, triggerId, ruleKind: rule.kind, ruleId: rule.id, ruleType: ruleTypeName(rule), level, anchor, symbol, until, action,
-        measured, threshold: reached.threshold, thresholdMember: reached.member, currency: obs.currency, at: now, message,
+        accountId,
+        triggerId,
+        ruleKind: rule.kind,
+        ruleId: rule.id,
+        ruleType: ruleTypeName(rule),
+        level,
+        anchor,
+        symbol,
+        until,
+        action,
+        measured,
+        threshold: reached.threshold,
+        thresholdMember: reached.member,
+        currency: obs.currency,
+        at: now,
+        message,
       },
     });
   };
@@ -145,7 +182,9 @@ export const evaluate = (
 
   const stopWords = (until: string | null, action: ProtectionAction, symbol: string | null = null): string => {
     const end = until ? `${until} (the next period in ${zone}) or a reset` : 'a reset';
-    const closing = symbol ? `its ${symbol} positions are closed and its ${symbol} pending orders cancelled` : 'every position is closed and every pending order cancelled';
+    const closing = symbol
+      ? `its ${symbol} positions are closed and its ${symbol} pending orders cancelled`
+      : 'every position is closed and every pending order cancelled';
     return `New copies${symbol ? ` on ${symbol}` : ''} to this account stop until ${end}; ${action === 'CLOSE_ALL' ? closing : 'positions stay open'}.`;
   };
 
@@ -170,10 +209,21 @@ export const evaluate = (
     const drawdownPercent = peak > 0 ? round4((drawdown / peak) * 100) : 0;
     const cur = obs.currency;
     const reachedOf = (absolute: number, percent: number, relative: number, names: readonly [string, string, string]): Reached | null => {
-      if (absolute > 0 && loss >= absolute) return { member: names[0], threshold: absolute, words: `loss ${money(loss)} ${cur} reached ${names[0]} ${money(absolute)} ${cur}` };
-      if (percent > 0 && lossPercent >= percent) return { member: names[1], threshold: percent, words: `loss ${money(loss)} ${cur} (${lossPercent} % of the reference) reached ${names[1]} ${percent} %` };
+      if (absolute > 0 && loss >= absolute)
+        return { member: names[0], threshold: absolute, words: `loss ${money(loss)} ${cur} reached ${names[0]} ${money(absolute)} ${cur}` };
+      if (percent > 0 && lossPercent >= percent)
+        return {
+          member: names[1],
+          threshold: percent,
+          words: `loss ${money(loss)} ${cur} (${lossPercent} % of the reference) reached ${names[1]} ${percent} %`,
+        };
       if (relative > 0 && drawdownPercent >= relative) {
-        return { member: names[2], threshold: relative, measured: drawdown, words: `${money(drawdown)} ${cur} below the period's high ${money(peak)} (${drawdownPercent} %) reached ${names[2]} ${relative} %` };
+        return {
+          member: names[2],
+          threshold: relative,
+          measured: drawdown,
+          words: `${money(drawdown)} ${cur} below the period's high ${money(peak)} (${drawdownPercent} %) reached ${names[2]} ${relative} %`,
+        };
       }
       return null;
     };
@@ -185,12 +235,37 @@ export const evaluate = (
       if (hit) {
         const action: ProtectionAction = s.closeAllOpenPositions ? 'CLOSE_ALL' : 'STOP_COPYING';
         const fallbacks = s.fallbackAbsoluteRiskLimit > 0 || s.fallbackRiskLimit > 0 || s.fallbackRelativeRiskLimit > 0;
-        trigger(rule, anchor.key, 'LIMIT', null, anchor.until, action, hit.measured ?? loss, hit, `${what} hit: ${hit.words}, ${from}. ${stopWords(anchor.until, action)}${fallbacks ? ' The fallback limits watch them.' : ''}`);
+        trigger(
+          rule,
+          anchor.key,
+          'LIMIT',
+          null,
+          anchor.until,
+          action,
+          hit.measured ?? loss,
+          hit,
+          `${what} hit: ${hit.words}, ${from}. ${stopWords(anchor.until, action)}${fallbacks ? ' The fallback limits watch them.' : ''}`,
+        );
       }
     }
     if (state.triggers[limitId] && !s.closeAllOpenPositions) {
-      const hit = reachedOf(s.fallbackAbsoluteRiskLimit, s.fallbackRiskLimit, s.fallbackRelativeRiskLimit, ['fallbackAbsoluteRiskLimit', 'fallbackRiskLimit', 'fallbackRelativeRiskLimit']);
-      if (hit) trigger(rule, anchor.key, 'FALLBACK', null, anchor.until, 'CLOSE_ALL', hit.measured ?? loss, hit, `${what} fallback reached: ${hit.words}, ${from}. Every position is closed and every pending order cancelled.`);
+      const hit = reachedOf(s.fallbackAbsoluteRiskLimit, s.fallbackRiskLimit, s.fallbackRelativeRiskLimit, [
+        'fallbackAbsoluteRiskLimit',
+        'fallbackRiskLimit',
+        'fallbackRelativeRiskLimit',
+      ]);
+      if (hit)
+        trigger(
+          rule,
+          anchor.key,
+          'FALLBACK',
+          null,
+          anchor.until,
+          'CLOSE_ALL',
+          hit.measured ?? loss,
+          hit,
+          `${what} fallback reached: ${hit.words}, ${from}. Every position is closed and every pending order cancelled.`,
+        );
     }
   };
 
@@ -205,11 +280,19 @@ export const evaluate = (
       const changes = obs.balanceOperations.filter((o) => after(o.time, ref.observedAt));
       if (changes.length > 0) {
         const amount = round2(sum(changes.map((o) => o.amount)));
-        reset(rule, 'BALANCE_CHANGED', `Profit target ${name} reset by a ${amount >= 0 ? 'deposit' : 'withdrawal'} of ${money(Math.abs(amount))} ${obs.currency} (resetOnBalanceChange)${lockedNow() ? ': new copies to this account resume' : ''}; it measures from now`);
+        reset(
+          rule,
+          'BALANCE_CHANGED',
+          `Profit target ${name} reset by a ${amount >= 0 ? 'deposit' : 'withdrawal'} of ${money(Math.abs(amount))} ${obs.currency} (resetOnBalanceChange)${lockedNow() ? ': new copies to this account resume' : ''}; it measures from now`,
+        );
       }
     }
     if (s.autoResetIfBalanceIsBelow > 0 && lockedNow() && obs.balance < s.autoResetIfBalanceIsBelow) {
-      reset(rule, 'BALANCE_BELOW', `Profit target ${name} reset: the balance ${money(obs.balance)} fell below autoResetIfBalanceIsBelow ${money(s.autoResetIfBalanceIsBelow)}; new copies to this account resume and it measures from now`);
+      reset(
+        rule,
+        'BALANCE_BELOW',
+        `Profit target ${name} reset: the balance ${money(obs.balance)} fell below autoResetIfBalanceIsBelow ${money(s.autoResetIfBalanceIsBelow)}; new copies to this account resume and it measures from now`,
+      );
     }
     anchor = ruleAnchor(rule, state.resets, now, zone);
     ref = referenceFor(anchor);
@@ -227,14 +310,34 @@ export const evaluate = (
     const cur = obs.currency;
     const hit: Reached | null =
       s.absoluteProfitTarget > 0 && profit >= s.absoluteProfitTarget
-        ? { member: `${prefix}AbsoluteProfitTarget`, threshold: s.absoluteProfitTarget, words: `reached ${prefix}AbsoluteProfitTarget ${money(s.absoluteProfitTarget)} ${cur}` }
+        ? {
+            member: `${prefix}AbsoluteProfitTarget`,
+            threshold: s.absoluteProfitTarget,
+            words: `reached ${prefix}AbsoluteProfitTarget ${money(s.absoluteProfitTarget)} ${cur}`,
+          }
         : s.relativeProfitTarget > 0 && profit >= relativeAmount
-          ? { member: `${prefix}RelativeProfitTarget`, threshold: s.relativeProfitTarget, words: `reached ${prefix}RelativeProfitTarget ${s.relativeProfitTarget} % of the balance ${money(ref.balance)} (${money(relativeAmount)} ${cur})` }
+          ? {
+              member: `${prefix}RelativeProfitTarget`,
+              threshold: s.relativeProfitTarget,
+              words: `reached ${prefix}RelativeProfitTarget ${s.relativeProfitTarget} % of the balance ${money(ref.balance)} (${money(relativeAmount)} ${cur})`,
+            }
           : null;
     if (!hit) return;
     const action: ProtectionAction = s.pauseInsteadOfClose ? 'STOP_COPYING' : 'CLOSE_ALL';
-    const measuredWords = s.trackByOpenDate ? `profit ${money(profit)} ${cur} of the trades opened since ${anchorWords(anchor, ref)}` : `profit ${money(profit)} ${cur} since ${anchorWords(anchor, ref)}`;
-    trigger(rule, anchor.key, 'TARGET', null, anchor.until, action, profit, hit, `Profit target ${name} locked: ${measuredWords} ${hit.words}. ${stopWords(anchor.until, action)}`);
+    const measuredWords = s.trackByOpenDate
+      ? `profit ${money(profit)} ${cur} of the trades opened since ${anchorWords(anchor, ref)}`
+      : `profit ${money(profit)} ${cur} since ${anchorWords(anchor, ref)}`;
+    trigger(
+      rule,
+      anchor.key,
+      'TARGET',
+      null,
+      anchor.until,
+      action,
+      profit,
+      hit,
+      `Profit target ${name} locked: ${measuredWords} ${hit.words}. ${stopWords(anchor.until, action)}`,
+    );
   };
 
   // ------------------------------------------------------------------ the overall target
@@ -256,13 +359,25 @@ export const evaluate = (
       const targetPct = c.profitTargetPercentage ?? 0;
       const loss = c.lossLimitAmount ?? 0;
       const lossPct = c.lossLimitPercentage ?? 0;
-      if (target > 0 && gain >= target) return { level: 'TARGET', reached: { member: 'profitTargetAmount', threshold: target, words: `profitTargetAmount ${money(target)} ${cur}` } };
+      if (target > 0 && gain >= target)
+        return { level: 'TARGET', reached: { member: 'profitTargetAmount', threshold: target, words: `profitTargetAmount ${money(target)} ${cur}` } };
       if (targetPct > 0 && gain >= percentOf(targetPct)) {
-        return { level: 'TARGET', reached: { member: 'profitTargetPercentage', threshold: targetPct, words: `profitTargetPercentage ${targetPct} % (${money(percentOf(targetPct))} ${cur})` } };
+        return {
+          level: 'TARGET',
+          reached: {
+            member: 'profitTargetPercentage',
+            threshold: targetPct,
+            words: `profitTargetPercentage ${targetPct} % (${money(percentOf(targetPct))} ${cur})`,
+          },
+        };
       }
-      if (loss > 0 && -gain >= loss) return { level: 'LOSS_LIMIT', reached: { member: 'lossLimitAmount', threshold: loss, words: `lossLimitAmount ${money(loss)} ${cur}` } };
+      if (loss > 0 && -gain >= loss)
+        return { level: 'LOSS_LIMIT', reached: { member: 'lossLimitAmount', threshold: loss, words: `lossLimitAmount ${money(loss)} ${cur}` } };
       if (lossPct > 0 && -gain >= percentOf(lossPct)) {
-        return { level: 'LOSS_LIMIT', reached: { member: 'lossLimitPercentage', threshold: lossPct, words: `lossLimitPercentage ${lossPct} % (${money(percentOf(lossPct))} ${cur})` } };
+        return {
+          level: 'LOSS_LIMIT',
+          reached: { member: 'lossLimitPercentage', threshold: lossPct, words: `lossLimitPercentage ${lossPct} % (${money(percentOf(lossPct))} ${cur})` },
+        };
       }
       return null;
     };
@@ -273,8 +388,17 @@ export const evaluate = (
     if (whole) {
       const word = whole.level === 'TARGET' ? 'target reached' : 'loss limit reached';
       const diff = whole.level === 'TARGET' ? `${money(gain)} ${cur} above` : `${money(-gain)} ${cur} below`;
-      trigger(rule, lock, whole.level, null, null, action, Math.abs(gain), whole.reached,
-        `Overall ${word}: ${s.referenceMode === 'BALANCE' ? 'balance' : 'equity'} ${money(value)} is ${diff} the reference ${money(reference)} (${whole.reached.words}). ${stopWords(null, action)}`);
+      trigger(
+        rule,
+        lock,
+        whole.level,
+        null,
+        null,
+        action,
+        Math.abs(gain),
+        whole.reached,
+        `Overall ${word}: ${s.referenceMode === 'BALANCE' ? 'balance' : 'equity'} ${money(value)} is ${diff} the reference ${money(reference)} (${whole.reached.words}). ${stopWords(null, action)}`,
+      );
     }
     const since = resetAt && Date.parse(resetAt) > Date.parse(ref.observedAt) ? resetAt : ref.observedAt;
     for (const entry of s.symbolsConfiguration) {
@@ -286,8 +410,17 @@ export const evaluate = (
       const reached = levels(result, entry);
       if (!reached) continue;
       const word = reached.level === 'TARGET' ? 'target' : 'loss limit';
-      trigger(rule, lock, reached.level, symbol, null, action, Math.abs(result), reached.reached,
-        `Overall ${word} for ${symbol} reached: its result since ${since} is ${money(result)} ${cur} (${reached.reached.words}). ${stopWords(null, action, symbol)}`);
+      trigger(
+        rule,
+        lock,
+        reached.level,
+        symbol,
+        null,
+        action,
+        Math.abs(result),
+        reached.reached,
+        `Overall ${word} for ${symbol} reached: its result since ${since} is ${money(result)} ${cur} (${reached.reached.words}). ${stopWords(null, action, symbol)}`,
+      );
     }
   };
 

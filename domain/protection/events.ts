@@ -67,8 +67,14 @@ export type ProtectionEvent =
   | { type: 'ProtectionCleared'; data: { accountId: string; ruleId: string; triggerIds: readonly string[]; reason: ClearReason; at: string } }
   /** A rule starts over: its triggers end and it measures from `at` until its period ends. */
   | { type: 'ProtectionReset'; data: { accountId: string; ruleId: string; ruleKind: RuleKind; reason: ResetReason; at: string; message: string } }
-  | { type: 'ProtectionPositionsClosed'; data: { accountId: string; triggerId: string; ruleId: string; closedPositions: readonly string[]; cancelledOrders: readonly string[]; at: string } }
-  | { type: 'ProtectionCloseFailed'; data: { accountId: string; triggerId: string; ruleId: string; positionId: string; code: string; message: string; at: string } };
+  | {
+      type: 'ProtectionPositionsClosed';
+      data: { accountId: string; triggerId: string; ruleId: string; closedPositions: readonly string[]; cancelledOrders: readonly string[]; at: string };
+    }
+  | {
+      type: 'ProtectionCloseFailed';
+      data: { accountId: string; triggerId: string; ruleId: string; positionId: string; code: string; message: string; at: string };
+    };
 
 export type ProtectionEventType = ProtectionEvent['type'];
 

@@ -16,5 +16,4 @@ export class DomainError extends Error {
 
 export const illegalState = (code: string, message: string): DomainError => new DomainError('conflict', code, message);
 export const notFound = (code: string, message: string): DomainError => new DomainError('notFound', code, message);
-export const invalid = (code: string, message: string, details?: Record<string, unknown>): DomainError =>
-  new DomainError('validation', code, message, details);
+export const invalid = (code: string, message: string, details?: Record<string, unknown>): DomainError => new DomainError('validation', code, message, details);

@@ -40,9 +40,7 @@ const Secret = (what: string) =>
     description: `${what}. Write-only: answers carry "${SECRET_MASK}" instead. Leave it out (or send "${SECRET_MASK}") in a PUT to keep the stored one.`,
   });
 
-const Authentication = Type.Unsafe<
-  { type: 'HMAC_SHA256'; secret?: string } | { type: 'BEARER'; token?: string } | { type: 'NONE' }
->({
+const Authentication = Type.Unsafe<{ type: 'HMAC_SHA256'; secret?: string } | { type: 'BEARER'; token?: string } | { type: 'NONE' }>({
   description:
     'HMAC_SHA256: every request carries X-Webhook-Signature (t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">) made with `secret`; BEARER: `Authorization: Bearer <token>`; NONE: neither.',
   // The discriminator checks objects only: `type: 'object'` refuses null, strings, numbers and arrays.
@@ -50,7 +48,12 @@ const Authentication = Type.Unsafe<
   required: ['type'],
   oneOf: [
     Type.Object(
-      { type: Type.Literal('HMAC_SHA256'), secret: Type.Optional(Secret(`the shared signing key, ${HMAC_SECRET_MIN_LENGTH} to 512 characters (its UTF-8 bytes are the HMAC key); required when the webhook is added`)) },
+      {
+        type: Type.Literal('HMAC_SHA256'),
+        secret: Type.Optional(
+          Secret(`the shared signing key, ${HMAC_SECRET_MIN_LENGTH} to 512 characters (its UTF-8 bytes are the HMAC key); required when the webhook is added`),
+        ),
+      },
       { additionalProperties: false },
     ),
     Type.Object(
@@ -93,7 +96,11 @@ const members = Type.Object({
     description:
       'attempts to this webhook start at least 60/rateLimitPerMinute seconds apart; more wait their turn, none is dropped; default 600 (one every 100 ms). Besides, at most 4 attempts to one webhook are under way at once',
   }),
-  timeoutSeconds: Type.Integer({ minimum: 1, maximum: 30, description: 'an attempt without an answer (status line) within this many seconds fails; default 10' }),
+  timeoutSeconds: Type.Integer({
+    minimum: 1,
+    maximum: 30,
+    description: 'an attempt without an answer (status line) within this many seconds fails; default 10',
+  }),
 });
 
 export type WebhookSettings = Static<typeof members>;
@@ -105,7 +112,8 @@ const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 const headerProblem = (settings: WebhookSettings): string | null => {
   for (const name of Object.keys(settings.headers ?? {})) {
     const lower = name.toLowerCase();
-    if (RESERVED_HEADERS.includes(lower) || RESERVED_HEADER_PREFIXES.some((p) => lower.startsWith(p))) return `headers: ${name} is set by the service and cannot be replaced`;
+    if (RESERVED_HEADERS.includes(lower) || RESERVED_HEADER_PREFIXES.some((p) => lower.startsWith(p)))
+      return `headers: ${name} is set by the service and cannot be replaced`;
     if (lower === 'authorization' && settings.authentication.type === 'BEARER') return 'headers: Authorization is set by BEARER authentication';
   }
   const lowered = Object.keys(settings.headers ?? {}).map((n) => n.toLowerCase());
@@ -139,7 +147,8 @@ export const webhookFeature: FeatureDefinition<WebhookSettings> = {
     `Secrets: authentication.secret and authentication.token are stored encrypted and always answered as "${SECRET_MASK}"; a PUT that leaves them out (or sends "${SECRET_MASK}") keeps them.`,
   ].join(' '),
   check: (s) => {
-    if (s.maxBackoffSeconds < s.initialBackoffSeconds) return `maxBackoffSeconds ${s.maxBackoffSeconds} is below initialBackoffSeconds ${s.initialBackoffSeconds}`;
+    if (s.maxBackoffSeconds < s.initialBackoffSeconds)
+      return `maxBackoffSeconds ${s.maxBackoffSeconds} is below initialBackoffSeconds ${s.initialBackoffSeconds}`;
     return headerProblem(s) ?? secretProblem(s.authentication);
   },
 };

@@ -14,8 +14,21 @@ export const WEBHOOK_USER_AGENT = 'copy-trading-service-webhooks/1';
  * set (RFC 9110 §7.6.1, RFC 9112), and the ones the service sets itself.
  */
 export const RESERVED_HEADERS: readonly string[] = [
-  'host', 'content-length', 'content-type', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te',
-  'trailer', 'expect', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection', 'user-agent',
+  'host',
+  'content-length',
+  'content-type',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'proxy-connection',
+  'user-agent',
 ];
 /** The service's own headers: X-Webhook-Id, -Event, -Timestamp, -Attempt, -Signature and any later one. */
 export const RESERVED_HEADER_PREFIXES: readonly string[] = ['x-webhook-'];

@@ -39,7 +39,11 @@ export const pointValueOf = async (connection: VenueConnection, symbol: string, 
   const profit = info.profitCurrency.toUpperCase();
   const account = accountCurrency.toUpperCase();
   if (profit === account) return inProfitCurrency;
-  const mid = (pair: string) => connection.quote(pair).then((q) => (q.bid + q.ask) / 2, () => null);
+  const mid = (pair: string) =>
+    connection.quote(pair).then(
+      (q) => (q.bid + q.ask) / 2,
+      () => null,
+    );
   const direct = await mid(`${profit}${account}`);
   if (direct !== null && direct > 0) return inProfitCurrency * direct;
   const inverse = await mid(`${account}${profit}`);

@@ -9,5 +9,9 @@ import type { ReadModels } from '../../projections/schema.js';
 export const decidedApprovals = (db: Kysely<ReadModels>): Promise<{ id: string; master_account_id: string }[]> => decidedWaiting(db);
 
 /** The decision on a deferred master event that the approval held back; null when it was not, or nobody decided. */
-export const approvalOfDeferral = async (db: Kysely<ReadModels>, copierId: string, event: MasterEvent, deferredBy: readonly string[]): Promise<'approved' | 'rejected' | null> =>
-  deferredBy.includes(APPROVAL) ? approvalDecisionOf(db, copierId, event.data.masterPositionId) : null;
+export const approvalOfDeferral = async (
+  db: Kysely<ReadModels>,
+  copierId: string,
+  event: MasterEvent,
+  deferredBy: readonly string[],
+): Promise<'approved' | 'rejected' | null> => (deferredBy.includes(APPROVAL) ? approvalDecisionOf(db, copierId, event.data.masterPositionId) : null);

@@ -92,7 +92,9 @@ class ActionRun {
           await this.modify(action);
           break;
         case 'partialClose':
-          await this.atPosition(action, async () => closedResult(await this.ctx.slave.closePosition(action.slavePositionId, action.volume, action.clientOrderId)));
+          await this.atPosition(action, async () =>
+            closedResult(await this.ctx.slave.closePosition(action.slavePositionId, action.volume, action.clientOrderId)),
+          );
           break;
         case 'close':
           await this.close(action);
@@ -111,7 +113,13 @@ class ActionRun {
 
   private base() {
     const { ctx } = this;
-    return { copierId: ctx.copierId, masterAccountId: ctx.masterAccountId, slaveAccountId: ctx.slaveAccountId, source: ctx.source, at: ctx.now().toISOString() };
+    return {
+      copierId: ctx.copierId,
+      masterAccountId: ctx.masterAccountId,
+      slaveAccountId: ctx.slaveAccountId,
+      source: ctx.source,
+      at: ctx.now().toISOString(),
+    };
   }
 
   private executed(action: TradeAction, result: ExecutionResult): void {
@@ -131,8 +139,11 @@ class ActionRun {
   }
 
   private alreadyClosed(action: TradeAction & { slavePositionId: string }): void {
-    this.skipped(action.masterPositionId, 'SLAVE_POSITION_ALREADY_CLOSED',
-      `${action.type} of master #${action.masterPositionId} not copied: slave position #${action.slavePositionId} is already closed at the slave's broker`);
+    this.skipped(
+      action.masterPositionId,
+      'SLAVE_POSITION_ALREADY_CLOSED',
+      `${action.type} of master #${action.masterPositionId} not copied: slave position #${action.slavePositionId} is already closed at the slave's broker`,
+    );
   }
 
   /** Runs a request on an existing slave position: a position gone already is a skip, not a failure. */
@@ -167,17 +178,30 @@ class ActionRun {
     if (action.replacesPendingOrderId !== null) {
       const outcome = this.cancelOutcome.get(action.replacesPendingOrderId);
       if (outcome === 'filled') {
-        this.skipped(action.masterPositionId, 'SLAVE_ORDER_ALREADY_FILLED',
-          `fill of master #${action.masterPositionId} needs no market open: the slave's pending order #${action.replacesPendingOrderId} filled too`);
+        this.skipped(
+          action.masterPositionId,
+          'SLAVE_ORDER_ALREADY_FILLED',
+          `fill of master #${action.masterPositionId} needs no market open: the slave's pending order #${action.replacesPendingOrderId} filled too`,
+        );
         return;
       }
       if (outcome !== 'cancelled') return;
     }
     try {
       const placed = await this.ctx.slave.placeOrder(openRequest(action), action.clientOrderId);
-      this.executed(action, placed.status === 'filled'
-        ? { type: 'opened', slavePositionId: placed.positionId ?? placed.orderId, kind: 'position', price: placed.price, volume: placed.volume, time: placed.time }
-        : { type: 'opened', slavePositionId: placed.orderId, kind: 'pendingOrder', price: placed.openPrice, volume: placed.volume, time: placed.time });
+      this.executed(
+        action,
+        placed.status === 'filled'
+          ? {
+              type: 'opened',
+              slavePositionId: placed.positionId ?? placed.orderId,
+              kind: 'position',
+              price: placed.price,
+              volume: placed.volume,
+              time: placed.time,
+            }
+          : { type: 'opened', slavePositionId: placed.orderId, kind: 'pendingOrder', price: placed.openPrice, volume: placed.volume, time: placed.time },
+      );
     } catch (error) {
       this.failed(action, error);
     }
@@ -185,9 +209,10 @@ class ActionRun {
 
   private modify(action: Extract<CopyAction, { type: 'modify' }>): Promise<void> {
     return this.atPosition(action, async () => {
-      const changes = action.openPrice === null
-        ? { stopLoss: action.stopLoss, takeProfit: action.takeProfit }
-        : { stopLoss: action.stopLoss, takeProfit: action.takeProfit, openPrice: action.openPrice };
+      const changes =
+        action.openPrice === null
+          ? { stopLoss: action.stopLoss, takeProfit: action.takeProfit }
+          : { stopLoss: action.stopLoss, takeProfit: action.takeProfit, openPrice: action.openPrice };
       await this.ctx.slave.modifyPosition(action.slavePositionId, changes, action.clientOrderId);
       return { type: 'modified', time: this.ctx.now().toISOString() };
     });
@@ -220,8 +245,11 @@ class ActionRun {
     const position = (await ctx.slave.positions()).find((p) => p.kind === 'position' && p.id === action.slavePositionId);
     if (!position || position.kind !== 'position') {
       this.cancelOutcome.set(action.slavePositionId, 'cancelled');
-      this.skipped(action.masterPositionId, 'SLAVE_POSITION_ALREADY_CLOSED',
-        `cancellation of master #${action.masterPositionId} not copied: the slave's pending order #${action.slavePositionId} is already gone`);
+      this.skipped(
+        action.masterPositionId,
+        'SLAVE_POSITION_ALREADY_CLOSED',
+        `cancellation of master #${action.masterPositionId} not copied: the slave's pending order #${action.slavePositionId} is already gone`,
+      );
       return;
     }
     this.cancelOutcome.set(action.slavePositionId, 'filled');

@@ -28,11 +28,17 @@ export interface FeatureSources {
 
 /** The earliest addition of a configured feature that needs the master's orders. */
 const masterOrdersSince = (active: readonly ActiveFeature[]): string | null =>
-  active.filter((f) => f.feature.rules.needs?.includes('masterOrders')).map((f) => f.configuredAt ?? new Date(0).toISOString()).sort()[0] ?? null;
+  active
+    .filter((f) => f.feature.rules.needs?.includes('masterOrders'))
+    .map((f) => f.configuredAt ?? new Date(0).toISOString())
+    .sort()[0] ?? null;
 
 const quoteOf = async (connection: VenueConnection | null, symbol: string | null): Promise<QuoteView | null> => {
   if (!connection || !symbol) return null;
-  return connection.quote(symbol).then((q) => ({ bid: q.bid, ask: q.ask }), () => null);
+  return connection.quote(symbol).then(
+    (q) => ({ bid: q.bid, ask: q.ask }),
+    () => null,
+  );
 };
 
 const opening = (event: MasterEvent): boolean =>
@@ -55,7 +61,11 @@ export const featureInputs = async (event: MasterEvent, sources: FeatureSources)
   if (!opening(event) || !('symbol' in event.data)) return base;
   const trade = event.data as { symbol: string; orderType: string };
   const slaveSymbol = sources.slave
-    ? mapSymbol(trade.symbol, sources.slave.symbols.map((s) => s.symbol), sources.copier.symbolOverrides)
+    ? mapSymbol(
+        trade.symbol,
+        sources.slave.symbols.map((s) => s.symbol),
+        sources.copier.symbolOverrides,
+      )
     : null;
   const quotes = needs.has('quotes')
     ? { master: await quoteOf(sources.master, trade.symbol), slave: await quoteOf(sources.slave?.connection ?? null, slaveSymbol) }
@@ -64,14 +74,20 @@ export const featureInputs = async (event: MasterEvent, sources: FeatureSources)
   let slaveAccount: FeatureInputs['slaveAccount'] = null;
   if (needs.has('margin') && sources.slave) {
     const { info, connection } = sources.slave;
-    slaveAccount = { balance: info.balance, equity: info.equity, usedMargin: info.margin, freeMargin: info.freeMargin, leverage: info.leverage, currency: info.currency };
+    slaveAccount = {
+      balance: info.balance,
+      equity: info.equity,
+      usedMargin: info.margin,
+      freeMargin: info.freeMargin,
+      leverage: info.leverage,
+      currency: info.currency,
+    };
     const side = trade.orderType.startsWith('Buy') ? 'buy' : 'sell';
     marginPerLot = slaveSymbol ? await connection.marginRequired(slaveSymbol, side, 1).catch(() => null) : null;
   }
   const slavePositions = needs.has('positions') && sources.slave ? accountPositionsOf(await sources.slave.connection.positions()) : null;
-  const pointValue = needs.has('pointValue') && sources.slave && slaveSymbol
-    ? await pointValueOf(sources.slave.connection, slaveSymbol, sources.slave.info.currency)
-    : null;
+  const pointValue =
+    needs.has('pointValue') && sources.slave && slaveSymbol ? await pointValueOf(sources.slave.connection, slaveSymbol, sources.slave.info.currency) : null;
   const masterOrders = needs.has('masterOrders') && sources.masterOrders ? await sources.masterOrders(trade.symbol, masterOrdersSince(sources.active)) : null;
   return { ...base, quotes, slaveAccount, marginPerLot, slavePositions, pointValue, masterOrders };
 };

@@ -19,7 +19,20 @@ import { orderData, positionData } from '../venues/recorder.js';
 import { approvalOfDeferral } from './approvals.js';
 import { executeActions } from './executor.js';
 import { featureInputs } from './featureInputs.js';
-import { activeFeatures, copyHistory, type CopierRow, copierViewOf, type CopyInputs, fundsOf, type MasterSide, masterOrdersOf, type SlaveAccount, slaveLastTradeAt, specOf, standaloneTrades } from './inputs.js';
+import {
+  activeFeatures,
+  copyHistory,
+  type CopierRow,
+  copierViewOf,
+  type CopyInputs,
+  fundsOf,
+  type MasterSide,
+  masterOrdersOf,
+  type SlaveAccount,
+  slaveLastTradeAt,
+  specOf,
+  standaloneTrades,
+} from './inputs.js';
 import { copyActionOf, manage, managedFeatures } from './management.js';
 import { COPY_EVENT_NAMESPACE, NO_POSITION, type Outcomes } from './outcomes.js';
 import { openingEventOf } from './triggers.js';
@@ -85,15 +98,32 @@ export class CopyHandlers {
     const masterEventAt = (recorded.data as { at?: string }).at ?? null;
     if (trigger.kind === 'increase') {
       await this.forEachCopier(copiers, recorded.position, async (copier) =>
-        this.outcomes.append(copier, masterAccountId, source, [
-          this.skipped(copier, masterAccountId, source, trigger.masterPositionId, 'NETTING_INCREASE_NOT_COPIED',
-            `volume added to master position #${trigger.masterPositionId} (${trigger.volume} lots ${trigger.symbol}, netting) not copied: only new positions are copied`),
-        ], true),
+        this.outcomes.append(
+          copier,
+          masterAccountId,
+          source,
+          [
+            this.skipped(
+              copier,
+              masterAccountId,
+              source,
+              trigger.masterPositionId,
+              'NETTING_INCREASE_NOT_COPIED',
+              `volume added to master position #${trigger.masterPositionId} (${trigger.volume} lots ${trigger.symbol}, netting) not copied: only new positions are copied`,
+            ),
+          ],
+          true,
+        ),
       );
       return;
     }
     const symbol = 'symbol' in trigger.event.data ? trigger.event.data.symbol : null;
-    const master = await this.inputs.master(masterAccountId, trigger.event.type === 'MasterPositionOpened' || trigger.event.type === 'MasterPendingOrderPlaced' || trigger.event.type === 'MasterPendingOrderFilled' ? symbol : null);
+    const master = await this.inputs.master(
+      masterAccountId,
+      trigger.event.type === 'MasterPositionOpened' || trigger.event.type === 'MasterPendingOrderPlaced' || trigger.event.type === 'MasterPendingOrderFilled'
+        ? symbol
+        : null,
+    );
     const copies = await this.inputs.copiesOf(masterAccountId);
     const martingale = await this.inputs.martingaleOf(copiers.map((c) => c.id));
     const slaves = await this.inputs.slaveAccounts(copiers.map((c) => c.to_account_id));
@@ -101,9 +131,19 @@ export class CopyHandlers {
     const history = await copyHistory(this.deps.db, [...features.keys()]);
     await this.forEachCopier(copiers, recorded.position, async (copier) => {
       await this.copyForCopier({
-        copier, masterAccountId, source, masterEventAt, events: [trigger.event], master,
-        liveCopies: copies.get(copier.id) ?? [], martingale: martingale.get(copier.id)!, slaveAccounts: slaves,
-        features: features.get(copier.id) ?? [], history: history.get(copier.id) ?? [], storeCause: true, deferredBy: [],
+        copier,
+        masterAccountId,
+        source,
+        masterEventAt,
+        events: [trigger.event],
+        master,
+        liveCopies: copies.get(copier.id) ?? [],
+        martingale: martingale.get(copier.id)!,
+        slaveAccounts: slaves,
+        features: features.get(copier.id) ?? [],
+        history: history.get(copier.id) ?? [],
+        storeCause: true,
+        deferredBy: [],
       });
     });
   }
@@ -125,7 +165,10 @@ export class CopyHandlers {
     const book = masterConnection ? await masterConnection.positions() : [];
     const missing = book.filter((item) => !copied.has(item.id));
     const events: MasterEvent[] = missing.map((item) =>
-      openingEventOf(uuidv5(`${recorded.id}/${item.id}`, COPY_EVENT_NAMESPACE), item.kind === 'position' ? { kind: 'position', data: positionData(item) } : { kind: 'order', data: orderData(item) }),
+      openingEventOf(
+        uuidv5(`${recorded.id}/${item.id}`, COPY_EVENT_NAMESPACE),
+        item.kind === 'position' ? { kind: 'position', data: positionData(item) } : { kind: 'order', data: orderData(item) },
+      ),
     );
     if (events.length === 0) {
       await this.outcomes.append(copier, masterAccountId, source, [], true);
@@ -136,9 +179,19 @@ export class CopyHandlers {
     const features = (await activeFeatures(this.deps.db, [copier])).get(copier.id) ?? [];
     const history = (await copyHistory(this.deps.db, features.length ? [copier.id] : [])).get(copier.id) ?? [];
     await this.copyForCopier({
-      copier, masterAccountId, source, masterEventAt: null, events, master, liveCopies: copies, martingale,
+      copier,
+      masterAccountId,
+      source,
+      masterEventAt: null,
+      events,
+      master,
+      liveCopies: copies,
+      martingale,
       masterSymbolOf: async (symbol) => (masterConnection ? specOf(await masterConnection.symbolInfo(symbol)) : null),
-      features, history, storeCause: true, deferredBy: [],
+      features,
+      history,
+      storeCause: true,
+      deferredBy: [],
     });
   }
 
@@ -166,7 +219,11 @@ export class CopyHandlers {
       const symbol = 'symbol' in event.data ? event.data.symbol : '';
       const masterSymbol = master.symbol ?? (opening && run.masterSymbolOf ? await run.masterSymbolOf(symbol).catch(() => null) : null);
       if (live && opening && (!master.funds || !masterSymbol)) {
-        skip(id, 'MASTER_DATA_UNAVAILABLE', `master #${id} not copied: the master account's funds or its ${symbol} specification are not available (is it connected?)`);
+        skip(
+          id,
+          'MASTER_DATA_UNAVAILABLE',
+          `master #${id} not copied: the master account's funds or its ${symbol} specification are not available (is it connected?)`,
+        );
         continue;
       }
       // An inactive or monitor-only copier places nothing; it decides on what data there is.
@@ -204,7 +261,14 @@ export class CopyHandlers {
       for (const result of results) {
         if (result.type === 'CopyExecuted' && result.data.action.type === 'open' && result.data.result.type === 'opened') {
           const { action, result: opened } = result.data;
-          copies.push({ masterPositionId: action.masterPositionId, slavePositionId: opened.slavePositionId, kind: opened.kind, symbol: action.symbol, orderType: action.orderType, volume: opened.volume });
+          copies.push({
+            masterPositionId: action.masterPositionId,
+            slavePositionId: opened.slavePositionId,
+            kind: opened.kind,
+            symbol: action.symbol,
+            orderType: action.orderType,
+            volume: opened.volume,
+          });
         }
       }
       outcome.push(...results);
@@ -231,12 +295,29 @@ export class CopyHandlers {
     }
     const opening = event.type === 'MasterPositionOpened' || event.type === 'MasterPendingOrderPlaced' || event.type === 'MasterPendingOrderFilled';
     if (opening) {
-      const held = await this.deps.db.selectFrom('positions').select('id').where('account_id', '=', masterAccountId).where('id', '=', event.data.masterPositionId).executeTakeFirst();
+      const held = await this.deps.db
+        .selectFrom('positions')
+        .select('id')
+        .where('account_id', '=', masterAccountId)
+        .where('id', '=', event.data.masterPositionId)
+        .executeTakeFirst();
       if (!held) {
-        await this.outcomes.append(copier, masterAccountId, source, [
-          this.skipped(copier, masterAccountId, source, event.data.masterPositionId, 'MASTER_POSITION_GONE',
-            `${event.data.symbol} of master #${event.data.masterPositionId} not copied: the master no longer holds it when the wait ended`),
-        ], false);
+        await this.outcomes.append(
+          copier,
+          masterAccountId,
+          source,
+          [
+            this.skipped(
+              copier,
+              masterAccountId,
+              source,
+              event.data.masterPositionId,
+              'MASTER_POSITION_GONE',
+              `${event.data.symbol} of master #${event.data.masterPositionId} not copied: the master no longer holds it when the wait ended`,
+            ),
+          ],
+          false,
+        );
         return;
       }
     }
@@ -246,19 +327,39 @@ export class CopyHandlers {
     const features = (await activeFeatures(this.deps.db, [copier])).get(copier.id) ?? [];
     const history = (await copyHistory(this.deps.db, [copier.id])).get(copier.id) ?? [];
     const outcome = await this.copyForCopier({
-      copier, masterAccountId, source,
+      copier,
+      masterAccountId,
+      source,
       masterEventAt: row.master_event_at ? new Date(row.master_event_at).toISOString() : null,
-      events: [event], master, liveCopies: copies, martingale, features, history, storeCause: false,
+      events: [event],
+      master,
+      liveCopies: copies,
+      martingale,
+      features,
+      history,
+      storeCause: false,
       deferredBy: row.deferred_by as string[],
       approval: await approvalOfDeferral(this.deps.db, copier.id, event, row.deferred_by as string[]),
     });
     if (outcome.length === 0) {
       // Nothing left to do (the slave's copy of a filled pending order is there already): the wait
       // still needs an outcome, or it would be decided again every tick.
-      await this.outcomes.append(copier, masterAccountId, source, [
-        this.skipped(copier, masterAccountId, source, event.data.masterPositionId, 'ALREADY_COPIED',
-          `master #${event.data.masterPositionId}: nothing to copy when the wait ended, the slave already holds its copy`),
-      ], false);
+      await this.outcomes.append(
+        copier,
+        masterAccountId,
+        source,
+        [
+          this.skipped(
+            copier,
+            masterAccountId,
+            source,
+            event.data.masterPositionId,
+            'ALREADY_COPIED',
+            `master #${event.data.masterPositionId}: nothing to copy when the wait ended, the slave already holds its copy`,
+          ),
+        ],
+        false,
+      );
     }
   }
 
@@ -286,10 +387,22 @@ export class CopyHandlers {
     const slave = await this.inputs.slave(copier.to_account_id);
     if (!slave.ok) return;
     const masterAccountId = copier.from_account_id;
-    const masterRows = await this.deps.db.selectFrom('positions').selectAll().where('account_id', '=', masterAccountId).where('kind', '=', 'position').execute();
+    const masterRows = await this.deps.db
+      .selectFrom('positions')
+      .selectAll()
+      .where('account_id', '=', masterAccountId)
+      .where('kind', '=', 'position')
+      .execute();
     const masterPositions: MasterTrade[] = masterRows.map((r) => ({
-      masterPositionId: r.id, symbol: r.symbol, orderType: r.order_type as MasterTrade['orderType'], volume: r.volume, openPrice: r.open_price,
-      stopLoss: r.stop_loss, takeProfit: r.take_profit, comment: r.comment, magicNumber: r.magic_number === null ? null : Number(r.magic_number),
+      masterPositionId: r.id,
+      symbol: r.symbol,
+      orderType: r.order_type as MasterTrade['orderType'],
+      volume: r.volume,
+      openPrice: r.open_price,
+      stopLoss: r.stop_loss,
+      takeProfit: r.take_profit,
+      comment: r.comment,
+      magicNumber: r.magic_number === null ? null : Number(r.magic_number),
     }));
     const now = this.deps.clock().toISOString();
     const liveCopies = (await this.inputs.copiesOf(masterAccountId)).get(copier.id) ?? [];
@@ -303,7 +416,9 @@ export class CopyHandlers {
       masterPositions,
       copier: settings,
       standalone,
-      slaveLastTradeAt: active.some((f) => f.feature.rules.needs?.includes('slaveActivity')) ? await slaveLastTradeAt(this.deps.db, copier.to_account_id) : null,
+      slaveLastTradeAt: active.some((f) => f.feature.rules.needs?.includes('slaveActivity'))
+        ? await slaveLastTradeAt(this.deps.db, copier.to_account_id)
+        : null,
     });
     // One live copy per master position: two features reopening the same one in a tick place one.
     const copied = new Set(liveCopies.map((c) => c.masterPositionId));
@@ -320,13 +435,14 @@ export class CopyHandlers {
       }
       const key = action.type === 'skip' ? `skip/${ask.feature.featureId}/${action.masterPositionId}/${action.reason}` : action.clientOrderId;
       const source: CopySource = { eventId: key, position: NO_POSITION, type: MANAGEMENT_SOURCE };
-      const results = (await executeActions([action], { ...this.executionContext(copier, masterAccountId, source, null, slave), openRetryMinutes: 0 }))
-        .map((event): CopyEvent => {
+      const results = (await executeActions([action], { ...this.executionContext(copier, masterAccountId, source, null, slave), openRetryMinutes: 0 })).map(
+        (event): CopyEvent => {
           // A standalone trade (keep-alive) is no copy: the log says what it is in the feature's words.
           const note = isStandaloneTrade(action.masterPositionId) ? { note: ask.action.message } : {};
           if (event.type === 'CopyExecuted') return { ...event, data: { ...event.data, by: ask.feature.feature.type, ...note } };
           return event.type === 'CopyFailed' ? { ...event, data: { ...event.data, ...note } } : event;
-        });
+        },
+      );
       // A request the venue keeps refusing (each second) is recorded once in a while, not each time.
       if (results.some((e) => e.type === 'CopyFailed')) {
         const last = this.managementFailures.get(key);
@@ -335,11 +451,23 @@ export class CopyHandlers {
       }
       if (action.type === 'skip' && this.managementFailures.has(key)) continue;
       if (action.type === 'skip') this.managementFailures.set(key, Date.now());
-      await this.outcomes.appendWithIds(copier, masterAccountId, source, results.map((event, i) => ({ id: uuidv5(`${key}/${i}`, COPY_EVENT_NAMESPACE), event })), false);
+      await this.outcomes.appendWithIds(
+        copier,
+        masterAccountId,
+        source,
+        results.map((event, i) => ({ id: uuidv5(`${key}/${i}`, COPY_EVENT_NAMESPACE), event })),
+        false,
+      );
     }
   }
 
-  private executionContext(copier: CopierRow, masterAccountId: string, source: CopySource, masterEventAt: string | null, slave: Awaited<ReturnType<CopyInputs['slave']>> | null) {
+  private executionContext(
+    copier: CopierRow,
+    masterAccountId: string,
+    source: CopySource,
+    masterEventAt: string | null,
+    slave: Awaited<ReturnType<CopyInputs['slave']>> | null,
+  ) {
     const settings = copier.settings as CopierSettings;
     return {
       copierId: copier.id,
@@ -364,20 +492,32 @@ export class CopyHandlers {
     const expiredId = uuidv5(`${clientOrderId}/expired`, COPY_EVENT_NAMESPACE);
     const giveUp = async (message: string) => {
       if (!copier) return;
-      await this.outcomes.appendWithIds(copier, retry.master_account_id, source, [
-        { id: expiredId, event: this.skipped(copier, retry.master_account_id, source, action.masterPositionId, 'OPEN_RETRY_EXPIRED', message) },
-      ], false);
+      await this.outcomes.appendWithIds(
+        copier,
+        retry.master_account_id,
+        source,
+        [{ id: expiredId, event: this.skipped(copier, retry.master_account_id, source, action.masterPositionId, 'OPEN_RETRY_EXPIRED', message) }],
+        false,
+      );
     };
     if (!copier) return;
     if (new Date(retry.retry_until).getTime() <= this.deps.clock().getTime()) {
-      await giveUp(`open of master #${action.masterPositionId} given up: the broker kept refusing it until the open-retry window closed at ${new Date(retry.retry_until).toISOString()}`);
+      await giveUp(
+        `open of master #${action.masterPositionId} given up: the broker kept refusing it until the open-retry window closed at ${new Date(retry.retry_until).toISOString()}`,
+      );
       return;
     }
-    const masterStillHolds = await this.deps.db.selectFrom('positions').select('id').where('account_id', '=', retry.master_account_id)
-      .where('id', '=', action.masterPositionId).executeTakeFirst();
+    const masterStillHolds = await this.deps.db
+      .selectFrom('positions')
+      .select('id')
+      .where('account_id', '=', retry.master_account_id)
+      .where('id', '=', action.masterPositionId)
+      .executeTakeFirst();
     const settings = copier.settings as CopierSettings;
     if (!masterStillHolds || !settings.active || settings.monitorOnly) {
-      await giveUp(`open of master #${action.masterPositionId} no longer retried: ${!masterStillHolds ? 'the master closed the position' : 'the copier is no longer copying'}`);
+      await giveUp(
+        `open of master #${action.masterPositionId} no longer retried: ${!masterStillHolds ? 'the master closed the position' : 'the copier is no longer copying'}`,
+      );
       return;
     }
     const slave = await this.inputs.slave(copier.to_account_id);
@@ -387,11 +527,24 @@ export class CopyHandlers {
     const events = await executeActions([action], { ...this.executionContext(copier, retry.master_account_id, source, null, slave), openRetryMinutes: 0 });
     const executed = events.find((e) => e.type === 'CopyExecuted');
     if (!executed) return;
-    await this.outcomes.appendWithIds(copier, retry.master_account_id, source, [{ id: uuidv5(`${clientOrderId}/retried`, COPY_EVENT_NAMESPACE), event: executed }], false);
+    await this.outcomes.appendWithIds(
+      copier,
+      retry.master_account_id,
+      source,
+      [{ id: uuidv5(`${clientOrderId}/retried`, COPY_EVENT_NAMESPACE), event: executed }],
+      false,
+    );
   }
 
   /** A skip with its reason, so the account log says why the trade was not copied. */
-  private skipped(copier: CopierRow, masterAccountId: string, source: CopySource, masterPositionId: string, reason: CopySkipReason, message: string): CopyEvent {
+  private skipped(
+    copier: CopierRow,
+    masterAccountId: string,
+    source: CopySource,
+    masterPositionId: string,
+    reason: CopySkipReason,
+    message: string,
+  ): CopyEvent {
     const base = { copierId: copier.id, masterAccountId, slaveAccountId: copier.to_account_id, source, at: this.deps.clock().toISOString() };
     return { type: 'TradeSkipped', data: { ...base, masterPositionId, reason, message, wouldHave: [] } };
   }

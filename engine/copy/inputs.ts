@@ -91,7 +91,11 @@ export class CopyInputs {
   /** Status and trading flag of the slave accounts, in one query for a whole fan-out. */
   async slaveAccounts(ids: readonly string[]): Promise<Map<string, SlaveAccount>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('accounts').select(['id', 'account_status_id', 'trading_disabled']).where('id', 'in', [...new Set(ids)]).execute();
+    const rows = await this.db
+      .selectFrom('accounts')
+      .select(['id', 'account_status_id', 'trading_disabled'])
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
     const protections = await protectionBlocksOf(this.db, ids, this.clock());
     return new Map(rows.map((r) => [r.id, { ...r, protections: protections.get(r.id) ?? [] }]));
   }
@@ -115,8 +119,13 @@ export class CopyInputs {
 
   /** The open copies of every copier of the master, by copier. */
   async copiesOf(masterAccountId: string): Promise<Map<string, SlaveCopy[]>> {
-    const rows = await this.db.selectFrom('copies').selectAll().where('master_account_id', '=', masterAccountId).where('status', '=', 'open')
-      .where('master_position_id', 'not like', STANDALONE_LIKE).execute();
+    const rows = await this.db
+      .selectFrom('copies')
+      .selectAll()
+      .where('master_account_id', '=', masterAccountId)
+      .where('status', '=', 'open')
+      .where('master_position_id', 'not like', STANDALONE_LIKE)
+      .execute();
     const out = new Map<string, SlaveCopy[]>();
     for (const row of rows) {
       const list = out.get(row.copier_id) ?? [];
@@ -147,7 +156,11 @@ export class CopyInputs {
    */
   async slaveToMasterRate(slave: VenueConnection, slaveCurrency: string, masterCurrency: string): Promise<number | null> {
     if (slaveCurrency.toUpperCase() === masterCurrency.toUpperCase()) return null;
-    const mid = async (symbol: string) => slave.quote(symbol).then((q) => (q.bid + q.ask) / 2, () => null);
+    const mid = async (symbol: string) =>
+      slave.quote(symbol).then(
+        (q) => (q.bid + q.ask) / 2,
+        () => null,
+      );
     const direct = await mid(`${slaveCurrency}${masterCurrency}`);
     if (direct) return direct;
     const inverse = await mid(`${masterCurrency}${slaveCurrency}`);
@@ -162,9 +175,16 @@ export const activeFeatures = async (
 ): Promise<Map<string, ActiveFeature[]>> => {
   const out = new Map<string, ActiveFeature[]>();
   if (copiers.length === 0) return out;
-  const rows = await featuresFor(db, copiers.map((c) => c.id), [...new Set(copiers.map((c) => c.to_account_id))]);
+  const rows = await featuresFor(
+    db,
+    copiers.map((c) => c.id),
+    [...new Set(copiers.map((c) => c.to_account_id))],
+  );
   if (rows.length === 0) return out;
-  const resets = await resetsOf(db, rows.map((r) => r.id));
+  const resets = await resetsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   const order = new Map(copierFeatures.map((f, i) => [f.type, i]));
   for (const copier of copiers) {
     const mine = rows
@@ -190,16 +210,16 @@ export const HISTORY_DEPTH = 500;
 const STANDALONE_LIKE = `${STANDALONE_PREFIX}%`;
 
 const recordOf = (row: Selectable<CopiesTable>): CopyRecord => ({
-    masterPositionId: row.master_position_id,
-    slavePositionId: row.slave_position_id,
-    symbol: row.symbol,
-    side: row.order_type.startsWith('Buy') ? 'Buy' : 'Sell',
-    volume: row.volume,
-    openedAt: new Date(row.opened_at).toISOString(),
-    closedAt: row.closed_at ? new Date(row.closed_at).toISOString() : null,
-    result: row.result,
-    closePrice: row.close_price,
-    closedBy: row.closed_by,
+  masterPositionId: row.master_position_id,
+  slavePositionId: row.slave_position_id,
+  symbol: row.symbol,
+  side: row.order_type.startsWith('Buy') ? 'Buy' : 'Sell',
+  volume: row.volume,
+  openedAt: new Date(row.opened_at).toISOString(),
+  closedAt: row.closed_at ? new Date(row.closed_at).toISOString() : null,
+  result: row.result,
+  closePrice: row.close_price,
+  closedBy: row.closed_by,
 });
 
 export const copyHistory = async (db: Kysely<ReadModels>, copierIds: readonly string[]): Promise<Map<string, CopyRecord[]>> => {
@@ -207,7 +227,9 @@ export const copyHistory = async (db: Kysely<ReadModels>, copierIds: readonly st
   if (copierIds.length === 0) return out;
   const rows = await db
     .selectFrom((eb) =>
-      eb.selectFrom('copies').selectAll()
+      eb
+        .selectFrom('copies')
+        .selectAll()
         .select(sql<number>`row_number() OVER (PARTITION BY copier_id ORDER BY opened_at DESC)`.as('n'))
         .where('copier_id', 'in', [...copierIds])
         .where('master_position_id', 'not like', STANDALONE_LIKE)
@@ -227,10 +249,21 @@ export const copyHistory = async (db: Kysely<ReadModels>, copierIds: readonly st
 
 /** The copier's standalone trades (a keep-alive's): every open one and the last HISTORY_DEPTH in all, newest first. */
 export const standaloneTrades = async (db: Kysely<ReadModels>, copierId: string): Promise<CopyRecord[]> => {
-  const rows = await db.selectFrom('copies').selectAll().where('copier_id', '=', copierId).where('master_position_id', 'like', STANDALONE_LIKE)
-    .orderBy('opened_at', 'desc').limit(HISTORY_DEPTH).execute();
-  const open = await db.selectFrom('copies').selectAll().where('copier_id', '=', copierId).where('master_position_id', 'like', STANDALONE_LIKE)
-    .where('status', '=', 'open').execute();
+  const rows = await db
+    .selectFrom('copies')
+    .selectAll()
+    .where('copier_id', '=', copierId)
+    .where('master_position_id', 'like', STANDALONE_LIKE)
+    .orderBy('opened_at', 'desc')
+    .limit(HISTORY_DEPTH)
+    .execute();
+  const open = await db
+    .selectFrom('copies')
+    .selectAll()
+    .where('copier_id', '=', copierId)
+    .where('master_position_id', 'like', STANDALONE_LIKE)
+    .where('status', '=', 'open')
+    .execute();
   const seen = new Set(rows.map((r) => r.master_position_id));
   return [...rows, ...open.filter((r) => !seen.has(r.master_position_id))].map(recordOf);
 };
@@ -243,13 +276,23 @@ const MASTER_ORDERS_DEPTH = 1000;
  * model) and its positions closed since `since` (history read model; the newest MASTER_ORDERS_DEPTH).
  */
 export const masterOrdersOf = async (db: Kysely<ReadModels>, masterAccountId: string, symbol: string, since: string | null): Promise<MasterOrderRecord[]> => {
-  const open = await db.selectFrom('positions').select(['id', 'kind', 'order_type', 'open_time']).where('account_id', '=', masterAccountId)
-    .where('symbol', '=', symbol).execute();
-  let closedQuery = db.selectFrom('closed_trades')
+  const open = await db
+    .selectFrom('positions')
+    .select(['id', 'kind', 'order_type', 'open_time'])
+    .where('account_id', '=', masterAccountId)
+    .where('symbol', '=', symbol)
+    .execute();
+  let closedQuery = db
+    .selectFrom('closed_trades')
     .select(['position_id', 'side', sql<Date>`min(open_time)`.as('opened'), sql<Date>`max(close_time)`.as('closed')])
-    .where('account_id', '=', masterAccountId).where('symbol', '=', symbol);
+    .where('account_id', '=', masterAccountId)
+    .where('symbol', '=', symbol);
   if (since !== null) closedQuery = closedQuery.where('close_time', '>=', new Date(since));
-  const closed = await closedQuery.groupBy(['position_id', 'side']).orderBy(sql`max(close_time)`, 'desc').limit(MASTER_ORDERS_DEPTH).execute();
+  const closed = await closedQuery
+    .groupBy(['position_id', 'side'])
+    .orderBy(sql`max(close_time)`, 'desc')
+    .limit(MASTER_ORDERS_DEPTH)
+    .execute();
   const openIds = new Set(open.map((o) => o.id));
   const records: MasterOrderRecord[] = [
     ...open.map((o): MasterOrderRecord => ({
@@ -260,13 +303,15 @@ export const masterOrdersOf = async (db: Kysely<ReadModels>, masterAccountId: st
       closedAt: null,
     })),
     // A partial close of a position still open is no close of it.
-    ...closed.filter((c) => !openIds.has(c.position_id)).map((c): MasterOrderRecord => ({
-      masterPositionId: c.position_id,
-      side: c.side.startsWith('Buy') ? 'Buy' : 'Sell',
-      kind: 'position',
-      openedAt: new Date(c.opened).toISOString(),
-      closedAt: new Date(c.closed).toISOString(),
-    })),
+    ...closed
+      .filter((c) => !openIds.has(c.position_id))
+      .map((c): MasterOrderRecord => ({
+        masterPositionId: c.position_id,
+        side: c.side.startsWith('Buy') ? 'Buy' : 'Sell',
+        kind: 'position',
+        openedAt: new Date(c.opened).toISOString(),
+        closedAt: new Date(c.closed).toISOString(),
+      })),
   ];
   return records.sort((a, b) => a.openedAt.localeCompare(b.openedAt) || a.masterPositionId.localeCompare(b.masterPositionId));
 };
@@ -276,12 +321,24 @@ export const masterOrdersOf = async (db: Kysely<ReadModels>, masterAccountId: st
  * standalone trades aside; null when never.
  */
 export const slaveLastTradeAt = async (db: Kysely<ReadModels>, slaveAccountId: string): Promise<string | null> => {
-  const standalone = db.selectFrom('copies').select('slave_position_id').where('slave_account_id', '=', slaveAccountId)
+  const standalone = db
+    .selectFrom('copies')
+    .select('slave_position_id')
+    .where('slave_account_id', '=', slaveAccountId)
     .where('master_position_id', 'like', STANDALONE_LIKE);
-  const open = await db.selectFrom('positions').select(sql<Date | null>`max(open_time)`.as('at')).where('account_id', '=', slaveAccountId)
-    .where('kind', '=', 'position').where('id', 'not in', standalone).executeTakeFirst();
-  const closed = await db.selectFrom('closed_trades').select(sql<Date | null>`max(greatest(open_time, close_time))`.as('at'))
-    .where('account_id', '=', slaveAccountId).where('position_id', 'not in', standalone).executeTakeFirst();
+  const open = await db
+    .selectFrom('positions')
+    .select(sql<Date | null>`max(open_time)`.as('at'))
+    .where('account_id', '=', slaveAccountId)
+    .where('kind', '=', 'position')
+    .where('id', 'not in', standalone)
+    .executeTakeFirst();
+  const closed = await db
+    .selectFrom('closed_trades')
+    .select(sql<Date | null>`max(greatest(open_time, close_time))`.as('at'))
+    .where('account_id', '=', slaveAccountId)
+    .where('position_id', 'not in', standalone)
+    .executeTakeFirst();
   const times = [open?.at, closed?.at].filter((t): t is Date => t !== null && t !== undefined).map((t) => new Date(t).getTime());
   return times.length === 0 ? null : new Date(Math.max(...times)).toISOString();
 };

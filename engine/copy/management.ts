@@ -4,7 +4,15 @@
 // each copy as the slave's venue shows it now; what they ask for becomes ordinary copy actions with
 // client ids that depend only on what is asked (the same stop twice is one request).
 import { v5 as uuidv5 } from 'uuid';
-import { type ActiveFeature, type CopyRecord, type ManageContext, type ManagedAction, type ManagedCopy, type QuoteView, standaloneOf } from '../../domain/copy/features/rules.js';
+import {
+  type ActiveFeature,
+  type CopyRecord,
+  type ManageContext,
+  type ManagedAction,
+  type ManagedCopy,
+  type QuoteView,
+  standaloneOf,
+} from '../../domain/copy/features/rules.js';
 import type { CopierSettings } from '../../domain/copier/settings.js';
 import { copierFeatures } from '../../domain/copy/features/catalogue.js';
 import type { OpenAction, ModifyAction, CloseAction, SkipAction, MasterTrade, SlaveCopy, SymbolSpec } from '../../domain/copy/types.js';

@@ -58,14 +58,26 @@ export class Outcomes {
   }
 
   append(copier: CopierRow, masterAccountId: string, source: CopySource, events: readonly CopyEvent[], storeCause: boolean): Promise<void> {
-    return this.appendWithIds(copier, masterAccountId, source, events.map((event, i) => ({ id: uuidv5(`${source.eventId}/${copier.id}/${i}`, COPY_EVENT_NAMESPACE), event })), storeCause);
+    return this.appendWithIds(
+      copier,
+      masterAccountId,
+      source,
+      events.map((event, i) => ({ id: uuidv5(`${source.eventId}/${copier.id}/${i}`, COPY_EVENT_NAMESPACE), event })),
+      storeCause,
+    );
   }
 
   /**
    * The outcome in one append. Caused by a store event: its metadata names the cause's position, and an
    * event-less outcome still marks the cause handled in memory.
    */
-  async appendWithIds(copier: CopierRow, masterAccountId: string, source: CopySource, events: readonly { id: string; event: CopyEvent }[], storeCause: boolean): Promise<void> {
+  async appendWithIds(
+    copier: CopierRow,
+    masterAccountId: string,
+    source: CopySource,
+    events: readonly { id: string; event: CopyEvent }[],
+    storeCause: boolean,
+  ): Promise<void> {
     if (events.length > 0) {
       const metadata = {
         correlationId: `copy:${source.eventId}`,

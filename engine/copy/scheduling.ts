@@ -42,7 +42,10 @@ export class Scheduling {
     const ticks = new Recovery('the copy engine tick (deferrals, management)', this.deps.log, { action: 'runs at the next tick' });
     this.tickTimer = setInterval(() => {
       if (this.stopped()) return;
-      this.tick().then(() => ticks.succeeded(), (error: unknown) => ticks.noted(error));
+      this.tick().then(
+        () => ticks.succeeded(),
+        (error: unknown) => ticks.noted(error),
+      );
     }, this.deps.tickMs ?? TICK_MS);
     this.tickTimer.unref();
   }
@@ -74,12 +77,20 @@ export class Scheduling {
     for (const row of await decidedApprovals(this.deps.db)) this.schedule({ kind: 'deferral', group: row.master_account_id, deferralId: row.id });
     const managing = managingFeatureTypes();
     if (managing.length === 0) return;
-    const copiers = await this.deps.db.selectFrom('features').innerJoin('copiers', (join) =>
-      join.on((eb) => eb.or([
-        eb.and([eb('features.scope_kind', '=', 'copier'), eb('features.copier_id', '=', eb.ref('copiers.id'))]),
-        eb.and([eb('features.scope_kind', '=', 'account'), eb('features.account_id', '=', eb.ref('copiers.to_account_id'))]),
-      ])))
-      .select(['copiers.id as copier_id', 'copiers.from_account_id']).where('features.type', 'in', managing).distinct().execute();
+    const copiers = await this.deps.db
+      .selectFrom('features')
+      .innerJoin('copiers', (join) =>
+        join.on((eb) =>
+          eb.or([
+            eb.and([eb('features.scope_kind', '=', 'copier'), eb('features.copier_id', '=', eb.ref('copiers.id'))]),
+            eb.and([eb('features.scope_kind', '=', 'account'), eb('features.account_id', '=', eb.ref('copiers.to_account_id'))]),
+          ]),
+        ),
+      )
+      .select(['copiers.id as copier_id', 'copiers.from_account_id'])
+      .where('features.type', 'in', managing)
+      .distinct()
+      .execute();
     for (const row of copiers) this.schedule({ kind: 'manage', group: row.from_account_id, copierId: row.copier_id });
   }
 
@@ -91,7 +102,11 @@ export class Scheduling {
       for (const row of due) this.schedule({ kind: 'retry', group: row.master_account_id, clientOrderId: row.client_order_id });
     };
     this.retryTimer = setInterval(() => {
-      if (!this.stopped()) tick().then(() => recovery.succeeded(), (error: unknown) => recovery.noted(error));
+      if (!this.stopped())
+        tick().then(
+          () => recovery.succeeded(),
+          (error: unknown) => recovery.noted(error),
+        );
     }, interval);
     this.retryTimer.unref();
   }

@@ -36,7 +36,9 @@ export class Tracking {
   }
 
   static async migrate(db: Kysely<ReadModels>): Promise<void> {
-    await sql`CREATE TABLE IF NOT EXISTS engine_checkpoints (name text PRIMARY KEY, position text NOT NULL, updated timestamptz NOT NULL DEFAULT now())`.execute(db);
+    await sql`CREATE TABLE IF NOT EXISTS engine_checkpoints (name text PRIMARY KEY, position text NOT NULL, updated timestamptz NOT NULL DEFAULT now())`.execute(
+      db,
+    );
   }
 
   /** Where reading starts: the saved checkpoint, else the store's `head`. */
@@ -84,7 +86,13 @@ export class Tracking {
   handled(position: Position, timeoutMs: number): Promise<boolean> {
     if (this.through && !earlier(this.through, position)) return Promise.resolve(true);
     return new Promise((resolve) => {
-      const waiter = { position, resolve: (value: boolean) => { clearTimeout(timer); resolve(value); } };
+      const waiter = {
+        position,
+        resolve: (value: boolean) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+      };
       const timer = setTimeout(() => {
         this.handledWaiters = this.handledWaiters.filter((w) => w !== waiter);
         resolve(false);

@@ -49,7 +49,11 @@ export const masterTriggerOf = (event: PositionsEvent, eventId: string): MasterT
       return of({ type: 'MasterPositionOpened', eventId, data: tradeOf(event.data.position) });
     case 'PositionModified': {
       const p = event.data.position;
-      return of({ type: 'MasterPositionModified', eventId, data: { masterPositionId: p.positionId, symbol: p.symbol, stopLoss: p.stopLoss, takeProfit: p.takeProfit } });
+      return of({
+        type: 'MasterPositionModified',
+        eventId,
+        data: { masterPositionId: p.positionId, symbol: p.symbol, stopLoss: p.stopLoss, takeProfit: p.takeProfit },
+      });
     }
     case 'PositionPartiallyClosed':
       return of({

@@ -26,7 +26,11 @@ export class OutboundUrlError extends Error {
   }
 }
 
-export type Resolver = (hostname: string, options: { all: true; family?: number }, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type Resolver = (
+  hostname: string,
+  options: { all: true; family?: number },
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 const systemResolver: Resolver = (hostname, options, callback) => dns.lookup(hostname, options, callback);
 

@@ -198,7 +198,12 @@ export class Outbox {
    * The webhook's pending deliveries follow its new setting (URL, headers, authentication, timeout,
    * rate); their payloads and retry schedules stay as queued. Pass the transaction of the change.
    */
-  static async retarget(db: AnyDb, featureId: string, target: DeliveryTarget, headersOf: (fixed: Record<string, string>) => Record<string, string>): Promise<void> {
+  static async retarget(
+    db: AnyDb,
+    featureId: string,
+    target: DeliveryTarget,
+    headersOf: (fixed: Record<string, string>) => Record<string, string>,
+  ): Promise<void> {
     const pending = await sql<{ id: string; headers: Record<string, string> }>`SELECT id, headers FROM delivery_outbox
       WHERE feature_id = ${featureId} AND status = 'PENDING' FOR UPDATE`.execute(db);
     for (const row of pending.rows) {
@@ -216,8 +221,23 @@ export class Outbox {
 
   /** A webhook's deliveries, newest first (finished ones are kept 7 days). */
   static deliveries(db: AnyDb, featureId: string, options: { limit: number; status?: DeliveryStatus; accountId?: string }): Promise<WebhookDeliveryRow[]> {
-    let q = db.selectFrom('delivery_outbox').select(['id', 'event_type', 'account_id', 'status', 'attempts', 'max_attempts', 'next_attempt_at',
-      'last_attempt_at', 'last_status', 'last_error', 'created', 'finished_at']).where('feature_id', '=', featureId);
+    let q = db
+      .selectFrom('delivery_outbox')
+      .select([
+        'id',
+        'event_type',
+        'account_id',
+        'status',
+        'attempts',
+        'max_attempts',
+        'next_attempt_at',
+        'last_attempt_at',
+        'last_status',
+        'last_error',
+        'created',
+        'finished_at',
+      ])
+      .where('feature_id', '=', featureId);
     if (options.status) q = q.where('status', '=', options.status);
     if (options.accountId) q = q.where('account_id', '=', options.accountId);
     return q.orderBy('created', 'desc').orderBy('seq', 'desc').limit(options.limit).execute() as Promise<WebhookDeliveryRow[]>;
@@ -299,15 +319,17 @@ export class Outbox {
 
   private async claim(limit: number): Promise<OutboxRow[]> {
     const now = new Date(this.now());
-    const result = await sql<OutboxRow>`UPDATE delivery_outbox SET locked_until = ${now}::timestamptz + (${LEASE_MS} + coalesce(timeout_ms, 0)) * interval '1 millisecond'
+    const result =
+      await sql<OutboxRow>`UPDATE delivery_outbox SET locked_until = ${now}::timestamptz + (${LEASE_MS} + coalesce(timeout_ms, 0)) * interval '1 millisecond'
       WHERE id IN (SELECT id FROM delivery_outbox WHERE status = 'PENDING' AND next_attempt_at <= ${now}
         AND (locked_until IS NULL OR locked_until < ${now}) AND ${this.notSaturated()}
         ORDER BY next_attempt_at, seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
       RETURNING id, kind, url, headers, body, sealed, attempts, max_attempts, backoff_ms, timeout_ms, rate_key, min_interval_ms, slot_reserved, auth,
         next_attempt_at, seq`.execute(this.deps.db);
     // RETURNING gives no order: take them as the queue had them.
-    return (result.rows as (OutboxRow & { next_attempt_at: Date; seq: string })[])
-      .sort((a, b) => a.next_attempt_at.getTime() - b.next_attempt_at.getTime() || Number(BigInt(a.seq) - BigInt(b.seq)));
+    return (result.rows as (OutboxRow & { next_attempt_at: Date; seq: string })[]).sort(
+      (a, b) => a.next_attempt_at.getTime() - b.next_attempt_at.getTime() || Number(BigInt(a.seq) - BigInt(b.seq)),
+    );
   }
 
   /**
@@ -394,7 +416,6 @@ export class Outbox {
 
   private async cleanup(): Promise<void> {
     this.lastCleanup = this.now();
-    await sql`DELETE FROM delivery_outbox WHERE status <> 'PENDING' AND finished_at < ${new Date(this.now() - KEEP_FINISHED_MS)}`
-      .execute(this.deps.db);
+    await sql`DELETE FROM delivery_outbox WHERE status <> 'PENDING' AND finished_at < ${new Date(this.now() - KEEP_FINISHED_MS)}`.execute(this.deps.db);
   }
 }

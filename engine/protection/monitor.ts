@@ -22,7 +22,13 @@ import { decide, evolve, initialState, type ProtectionState } from '../../domain
 import { historyStartFor, trailingValues } from '../../domain/protection/evaluate.js';
 import { type ProtectionEvent, protectionEventKey, protectionStream } from '../../domain/protection/events.js';
 import { riskLimitRule, type ProtectionRule } from '../../domain/protection/rules.js';
-import { isPeriodTargetType, OVERALL_TARGET_TYPE, overallTargetFeature, type OverallTargetSettings, periodTargetSettings } from '../../domain/profitTarget/features.js';
+import {
+  isPeriodTargetType,
+  OVERALL_TARGET_TYPE,
+  overallTargetFeature,
+  type OverallTargetSettings,
+  periodTargetSettings,
+} from '../../domain/profitTarget/features.js';
 import { RISK_LIMIT_DEFAULTS, type RiskLimitSettings } from '../../domain/riskLimit/settings.js';
 import { membersOf } from '../../domain/feature/definition.js';
 import type { FeatureSetting } from '../../domain/feature/events.js';
@@ -77,7 +83,10 @@ export class ProtectionMonitor {
     this.timer = setInterval(() => {
       if (this.running || this.stopped) return;
       this.running = this.tick()
-        .then(() => this.recovery.succeeded(), (error: unknown) => void this.recovery.noted(error))
+        .then(
+          () => this.recovery.succeeded(),
+          (error: unknown) => void this.recovery.noted(error),
+        )
         .finally(() => {
           this.running = null;
         });
@@ -131,8 +140,14 @@ export class ProtectionMonitor {
     for (const row of await activeRiskLimits(this.deps.db)) {
       add(row.account_id, riskLimitRule(row.id, { ...RISK_LIMIT_DEFAULTS, ...(row.settings as Partial<RiskLimitSettings>) } as RiskLimitSettings));
     }
-    const features = await this.deps.db.selectFrom('features').select(['id', 'account_id', 'type', 'setting']).where('scope_kind', '=', 'account')
-      .where('type', 'in', PROFIT_TARGET_TYPES).orderBy('created').orderBy('id').execute();
+    const features = await this.deps.db
+      .selectFrom('features')
+      .select(['id', 'account_id', 'type', 'setting'])
+      .where('scope_kind', '=', 'account')
+      .where('type', 'in', PROFIT_TARGET_TYPES)
+      .orderBy('created')
+      .orderBy('id')
+      .execute();
     for (const row of features) {
       if (!row.account_id) continue;
       const members = membersOf<Record<string, unknown>>(row.setting as FeatureSetting);
@@ -156,7 +171,10 @@ export class ProtectionMonitor {
       if (!seen) return;
       ({ now, observation } = seen);
     }
-    const events = decide({ type: 'EvaluateProtection', data: { accountId, zone: this.deps.zone, rules, observation }, metadata: this.metadata(accountId, now) }, cached.state);
+    const events = decide(
+      { type: 'EvaluateProtection', data: { accountId, zone: this.deps.zone, rules, observation }, metadata: this.metadata(accountId, now) },
+      cached.state,
+    );
     if (events.length > 0) await this.append(accountId, cached, events, now);
     if (observation) this.rememberPeaks(accountId, cached.state, rules, observation, now);
     if (connection) await this.closeWhereTriggered(accountId, cached, connection);
@@ -167,10 +185,19 @@ export class ProtectionMonitor {
    * between would be counted in one and not the other, so the look is skipped (null) and made again
    * at the next tick.
    */
-  private async observe(accountId: string, connection: VenueConnection, state: ProtectionState, rules: readonly ProtectionRule[]): Promise<{ now: string; observation: Observation } | null> {
+  private async observe(
+    accountId: string,
+    connection: VenueConnection,
+    state: ProtectionState,
+    rules: readonly ProtectionRule[],
+  ): Promise<{ now: string; observation: Observation } | null> {
     const historyFrom = historyStartFor(state, rules, this.deps.clock().toISOString(), this.deps.zone);
     const until = () => new Date(this.deps.clock().getTime() + 86_400_000).toISOString();
-    const operations = (entries: readonly HistoryEntry[]) => entries.filter((e) => e.kind === 'balance').map((e) => e.id).join(',');
+    const operations = (entries: readonly HistoryEntry[]) =>
+      entries
+        .filter((e) => e.kind === 'balance')
+        .map((e) => e.id)
+        .join(',');
     const before = await connection.history(historyFrom, until());
     const now = this.deps.clock().toISOString();
     const info = await connection.accountInformation();
@@ -192,7 +219,9 @@ export class ProtectionMonitor {
         })),
         historyFrom,
         balanceOperations: history.flatMap((e) => (e.kind === 'balance' ? [{ id: e.id, time: e.time, amount: e.amount }] : [])),
-        closedTrades: history.flatMap((e) => (e.kind === 'trade' ? [{ symbol: e.symbol, openTime: e.openTime, closeTime: e.closeTime, result: e.profit + e.swap + e.commission }] : [])),
+        closedTrades: history.flatMap((e) =>
+          e.kind === 'trade' ? [{ symbol: e.symbol, openTime: e.openTime, closeTime: e.closeTime, result: e.profit + e.swap + e.commission }] : [],
+        ),
         peaks: this.peaks.get(accountId) ?? {},
       },
     };
@@ -234,11 +263,14 @@ export class ProtectionMonitor {
       const fresh = failures.filter((f) => !this.reportedFailures.has(`${trigger.triggerId}/${f.positionId}/${f.code}`));
       if (failures.length > 0 && fresh.length === 0) continue;
       const now = this.deps.clock().toISOString();
-      const events = decide({
-        type: 'RecordCloseOutcome',
-        data: { accountId, triggerId: trigger.triggerId, closedPositions, cancelledOrders, failures: fresh },
-        metadata: this.metadata(accountId, now),
-      }, cached.state);
+      const events = decide(
+        {
+          type: 'RecordCloseOutcome',
+          data: { accountId, triggerId: trigger.triggerId, closedPositions, cancelledOrders, failures: fresh },
+          metadata: this.metadata(accountId, now),
+        },
+        cached.state,
+      );
       if (events.length > 0) await this.append(accountId, cached, events, now);
       for (const f of fresh) this.reportedFailures.add(`${trigger.triggerId}/${f.positionId}/${f.code}`);
     }

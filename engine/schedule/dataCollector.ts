@@ -37,9 +37,14 @@ export class DataCollector {
     this.timer = setInterval(() => {
       if (this.running) return;
       this.running = true;
-      this.tick().then(() => this.recovery.succeeded(), (error: unknown) => void this.recovery.noted(error)).finally(() => {
-        this.running = false;
-      });
+      this.tick()
+        .then(
+          () => this.recovery.succeeded(),
+          (error: unknown) => void this.recovery.noted(error),
+        )
+        .finally(() => {
+          this.running = false;
+        });
     }, TICK_MS);
     this.timer.unref();
   }
@@ -51,8 +56,12 @@ export class DataCollector {
 
   /** Samples every account that is due now. */
   async tick(): Promise<void> {
-    const rows = await this.deps.db.selectFrom('features').select(['account_id', 'setting'])
-      .where('scope_kind', '=', 'account').where('type', '=', 'FeatureDataCollectorDTO').execute();
+    const rows = await this.deps.db
+      .selectFrom('features')
+      .select(['account_id', 'setting'])
+      .where('scope_kind', '=', 'account')
+      .where('type', '=', 'FeatureDataCollectorDTO')
+      .execute();
     const now = this.deps.clock().getTime();
     for (const row of rows) {
       const accountId = row.account_id;
@@ -77,7 +86,12 @@ export class DataCollector {
       };
       await this.deps.store.appendToStream(
         samplesStream(accountId),
-        { id: uuidv5(`${accountId}/${at}`, SAMPLE_NAMESPACE), type: event.type, data: event.data, metadata: { correlationId: `sample:${accountId}`, receivedAt: new Date(now).toISOString() } },
+        {
+          id: uuidv5(`${accountId}/${at}`, SAMPLE_NAMESPACE),
+          type: event.type,
+          data: event.data,
+          metadata: { correlationId: `sample:${accountId}`, receivedAt: new Date(now).toISOString() },
+        },
         { expectedRevision: 'any' },
       );
       this.sampled.set(accountId, bucket);

@@ -72,9 +72,14 @@ export class MaintenanceWindowRunner {
     this.timer = setInterval(() => {
       if (this.running) return;
       this.running = true;
-      this.tick().then(() => this.recovery.succeeded(), (error: unknown) => void this.recovery.noted(error)).finally(() => {
-        this.running = false;
-      });
+      this.tick()
+        .then(
+          () => this.recovery.succeeded(),
+          (error: unknown) => void this.recovery.noted(error),
+        )
+        .finally(() => {
+          this.running = false;
+        });
     }, tickMs);
     this.timer.unref();
   }
@@ -92,12 +97,24 @@ export class MaintenanceWindowRunner {
 
   /** Every window's due steps at the clock's now. */
   async tick(): Promise<void> {
-    const rows = await this.deps.db.selectFrom('features').select(['id', 'project_id', 'account_id', 'setting'])
-      .where('type', '=', MAINTENANCE_WINDOW).where('scope_kind', '=', 'account').execute();
-    const features: FeatureRow[] = rows.filter((r) => r.account_id !== null).map((r) => ({
-      id: r.id, project_id: r.project_id, account_id: r.account_id!, setting: membersOf<MaintenanceWindowSettings>(r.setting as FeatureSetting),
-    }));
-    const known = await maintenanceWindows(this.deps.db, features.map((f) => f.id));
+    const rows = await this.deps.db
+      .selectFrom('features')
+      .select(['id', 'project_id', 'account_id', 'setting'])
+      .where('type', '=', MAINTENANCE_WINDOW)
+      .where('scope_kind', '=', 'account')
+      .execute();
+    const features: FeatureRow[] = rows
+      .filter((r) => r.account_id !== null)
+      .map((r) => ({
+        id: r.id,
+        project_id: r.project_id,
+        account_id: r.account_id!,
+        setting: membersOf<MaintenanceWindowSettings>(r.setting as FeatureSetting),
+      }));
+    const known = await maintenanceWindows(
+      this.deps.db,
+      features.map((f) => f.id),
+    );
     const now = this.deps.clock().getTime();
     const current = new Set<string>();
     for (const feature of features) {
@@ -107,17 +124,26 @@ export class MaintenanceWindowRunner {
       // Cheap check on the read model first; the steps themselves go by the stream.
       if (maintenanceStep(feature.setting, progress, progress?.affectedAccountIds ?? [], now) === 'none') continue;
       await this.advance(feature.id, feature.account_id, feature.project_id, key, feature.setting, now).catch((error: unknown) =>
-        this.failedWindow(`maintenance window ${feature.id} ${key}`, error));
+        this.failedWindow(`maintenance window ${feature.id} ${key}`, error),
+      );
     }
     // Windows entered and not exited whose feature is gone or now has other times end now.
     for (const window of known) {
       if (window.exited || current.has(`${window.featureId}/${window.windowKey}`)) continue;
       await this.advance(window.featureId, window.accountId, window.projectId, window.windowKey, null, now).catch((error: unknown) =>
-        this.failedWindow(`maintenance window ${window.featureId} ${window.windowKey}`, error));
+        this.failedWindow(`maintenance window ${window.featureId} ${window.windowKey}`, error),
+      );
     }
   }
 
-  private async advance(featureId: string, accountId: string, projectId: string, key: string, setting: MaintenanceWindowSettings | null, now: number): Promise<void> {
+  private async advance(
+    featureId: string,
+    accountId: string,
+    projectId: string,
+    key: string,
+    setting: MaintenanceWindowSettings | null,
+    now: number,
+  ): Promise<void> {
     let state = (await aggregateStream(this.deps.store, maintenanceStream(featureId), maintenanceDecider.evolve, maintenanceDecider.initialState)).state;
     const ctx = { featureId, accountId, projectId, key };
     for (let i = 0; i < MAX_STEPS; i++) {
@@ -157,7 +183,16 @@ export class MaintenanceWindowRunner {
         const copierStates = await this.copierStates(projectId, affected);
         return this.record(projectId, {
           type: 'EnterMaintenanceWindow',
-          data: { ...target, projectId, startsAt: s.startsAt, endsAt: s.endsAt, maintenanceAction: s.maintenanceAction, closePositionStrategy: s.closePositionStrategy, affectedAccountIds: affected, copierStates },
+          data: {
+            ...target,
+            projectId,
+            startsAt: s.startsAt,
+            endsAt: s.endsAt,
+            maintenanceAction: s.maintenanceAction,
+            closePositionStrategy: s.closePositionStrategy,
+            affectedAccountIds: affected,
+            copierStates,
+          },
           metadata,
         });
       }
@@ -184,7 +219,8 @@ export class MaintenanceWindowRunner {
       case 'exit': {
         const restored: string[] = [];
         for (const recorded of window!.copierStates) {
-          if (await this.updateCopier(projectId, recorded, { active: recorded.active, monitorOnly: recorded.monitorOnly }, metadata)) restored.push(recorded.copierId);
+          if (await this.updateCopier(projectId, recorded, { active: recorded.active, monitorOnly: recorded.monitorOnly }, metadata))
+            restored.push(recorded.copierId);
         }
         return this.record(projectId, { type: 'ExitMaintenanceWindow', data: { ...target, restored }, metadata });
       }
@@ -193,8 +229,13 @@ export class MaintenanceWindowRunner {
 
   /** The accounts of the project among `ids` that exist and are not deleted, in the order given. */
   private async affectedAccounts(projectId: string, ids: readonly string[]): Promise<string[]> {
-    const rows = await this.deps.db.selectFrom('accounts').select('id').where('project_id', '=', projectId).where('id', 'in', [...new Set(ids)])
-      .where('account_status_id', '<>', AccountStatus.Deleted).execute();
+    const rows = await this.deps.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('id', 'in', [...new Set(ids)])
+      .where('account_status_id', '<>', AccountStatus.Deleted)
+      .execute();
     const found = new Set(rows.map((r) => r.id));
     return [...new Set(ids)].filter((id) => found.has(id));
   }
@@ -202,9 +243,14 @@ export class MaintenanceWindowRunner {
   /** The mode of every copier to or from the affected accounts. */
   private async copierStates(projectId: string, accounts: readonly string[]): Promise<RecordedCopierState[]> {
     if (accounts.length === 0) return [];
-    const rows = await this.deps.db.selectFrom('copiers').select(['id', 'to_account_id', 'settings']).where('project_id', '=', projectId)
+    const rows = await this.deps.db
+      .selectFrom('copiers')
+      .select(['id', 'to_account_id', 'settings'])
+      .where('project_id', '=', projectId)
       .where((eb) => eb.or([eb('to_account_id', 'in', [...accounts]), eb('from_account_id', 'in', [...accounts])]))
-      .orderBy('created').orderBy('id').execute();
+      .orderBy('created')
+      .orderBy('id')
+      .execute();
     return rows.map((r) => {
       const settings = r.settings as CopierSettings;
       return { copierId: r.id, toAccountId: r.to_account_id, active: settings.active, monitorOnly: settings.monitorOnly };
@@ -232,13 +278,23 @@ export class MaintenanceWindowRunner {
    * those the copy engine opened there (CLOSE_COPIED). The number closed; null when the account is not
    * connected or the venue refused one (tried again next tick).
    */
-  private async closePositions(featureId: string, key: string, accountId: string, strategy: MaintenanceWindowSettings['closePositionStrategy']): Promise<number | null> {
+  private async closePositions(
+    featureId: string,
+    key: string,
+    accountId: string,
+    strategy: MaintenanceWindowSettings['closePositionStrategy'],
+  ): Promise<number | null> {
     if (strategy === 'NONE') return 0;
     const connection = this.deps.connections.connection(accountId);
     if (!connection) return null;
     let book = await connection.positions();
     if (strategy === 'CLOSE_COPIED') {
-      const copies = await this.deps.db.selectFrom('copies').select('slave_position_id').where('slave_account_id', '=', accountId).where('status', '=', 'open').execute();
+      const copies = await this.deps.db
+        .selectFrom('copies')
+        .select('slave_position_id')
+        .where('slave_account_id', '=', accountId)
+        .where('status', '=', 'open')
+        .execute();
       const ids = new Set(copies.map((c) => c.slave_position_id));
       book = book.filter((p) => ids.has(p.id));
     }

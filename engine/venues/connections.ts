@@ -24,7 +24,6 @@ import { VenueError } from './port.js';
 import { orderData, positionData, positionsEventId, recordChange, tradeData } from './recorder.js';
 import { Recovery } from '../../store/recovery.js';
 
-
 export interface ConnectionsLog {
   info(message: string): void;
   warn(message: string): void;
@@ -256,10 +255,17 @@ export class AccountConnections {
         }
         if (row.volume !== item.volume) {
           if (item.volume < row.volume) await partials(item.id, item.volume, false);
-          else await record(`reconciled/${item.id}/${item.volume}/${now}`, { type: 'PositionIncreased', data: { accountId, at: now, position, volume: item.volume - row.volume, price: item.openPrice } });
+          else
+            await record(`reconciled/${item.id}/${item.volume}/${now}`, {
+              type: 'PositionIncreased',
+              data: { accountId, at: now, position, volume: item.volume - row.volume, price: item.openPrice },
+            });
         }
         if (row.stop_loss !== item.stopLoss || row.take_profit !== item.takeProfit) {
-          await record(`reconciled/${item.id}/${item.stopLoss}/${item.takeProfit}/${now}`, { type: 'PositionModified', data: { accountId, at: now, position } });
+          await record(`reconciled/${item.id}/${item.stopLoss}/${item.takeProfit}/${now}`, {
+            type: 'PositionModified',
+            data: { accountId, at: now, position },
+          });
         }
       } else {
         const order = orderData(item);
@@ -299,9 +305,19 @@ export class AccountConnections {
               at: last.openTime,
               fromPendingOrder: true,
               position: {
-                positionId: row.id, symbol: row.symbol, orderType: last.orderType === 'buy' ? 'Buy' : 'Sell', volume: order.volume,
-                openPrice: last.openPrice, openTime: last.openTime, stopLoss: order.stopLoss, takeProfit: order.takeProfit, swap: 0,
-                commission: 0, comment: order.comment, magicNumber: order.magicNumber, clientOrderId: order.clientOrderId,
+                positionId: row.id,
+                symbol: row.symbol,
+                orderType: last.orderType === 'buy' ? 'Buy' : 'Sell',
+                volume: order.volume,
+                openPrice: last.openPrice,
+                openTime: last.openTime,
+                stopLoss: order.stopLoss,
+                takeProfit: order.takeProfit,
+                swap: 0,
+                commission: 0,
+                comment: order.comment,
+                magicNumber: order.magicNumber,
+                clientOrderId: order.clientOrderId,
               },
             },
           });

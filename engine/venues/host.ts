@@ -52,8 +52,7 @@ export interface AccountLogin {
   readonly password: string;
 }
 
-export const simulatedLogin = (login: Pick<AccountLogin, 'loginServer' | 'loginAccountNumber'>): string =>
-  `${login.loginServer}/${login.loginAccountNumber}`;
+export const simulatedLogin = (login: Pick<AccountLogin, 'loginServer' | 'loginAccountNumber'>): string => `${login.loginServer}/${login.loginAccountNumber}`;
 
 export class VenueHost {
   private requested = 0;
@@ -86,7 +85,12 @@ export class VenueHost {
     if (options.ticker !== false) {
       const ticks = new Recovery('the simulated venue ticker', options.log, { action: 'ticks again every second' });
       host.timer = setInterval(() => {
-        host.desk((venue) => venue.tick()).then(() => ticks.succeeded(), (error: unknown) => void ticks.noted(error));
+        host
+          .desk((venue) => venue.tick())
+          .then(
+            () => ticks.succeeded(),
+            (error: unknown) => void ticks.noted(error),
+          );
       }, TICK_MS);
       host.timer.unref();
     }
@@ -186,8 +190,7 @@ export class VenueHost {
       accountInformation: () => inner.accountInformation(),
       positions: () => inner.positions(),
       history: (from, to) => inner.history(from, to),
-      placeOrder: (request: OrderRequest, clientOrderId: string): Promise<PlaceOrderResult> =>
-        saved(() => inner.placeOrder(request, clientOrderId)),
+      placeOrder: (request: OrderRequest, clientOrderId: string): Promise<PlaceOrderResult> => saved(() => inner.placeOrder(request, clientOrderId)),
       modifyPosition: (id: string, changes: PositionChanges, clientRequestId?: string): Promise<VenuePosition> =>
         saved(() => inner.modifyPosition(id, changes, clientRequestId)),
       closePosition: (id: string, volume?: number, clientRequestId?: string): Promise<ClosedTrade> =>

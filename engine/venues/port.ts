@@ -217,7 +217,10 @@ interface ChangeBase {
   readonly at: string;
 }
 
-export interface PositionOpened extends ChangeBase { readonly type: 'positionOpened'; readonly position: OpenPosition }
+export interface PositionOpened extends ChangeBase {
+  readonly type: 'positionOpened';
+  readonly position: OpenPosition;
+}
 /** Netting: a same-side deal added volume at `price`; the position's open price is the new average. */
 export interface PositionIncreased extends ChangeBase {
   readonly type: 'positionIncreased';
@@ -225,24 +228,43 @@ export interface PositionIncreased extends ChangeBase {
   readonly volume: number;
   readonly price: number;
 }
-export interface PositionModified extends ChangeBase { readonly type: 'positionModified'; readonly position: OpenPosition }
+export interface PositionModified extends ChangeBase {
+  readonly type: 'positionModified';
+  readonly position: OpenPosition;
+}
 export interface PositionPartiallyClosed extends ChangeBase {
   readonly type: 'positionPartiallyClosed';
   /** What remains open, under the same id. */
   readonly position: OpenPosition;
   readonly trade: ClosedTrade;
 }
-export interface PositionClosed extends ChangeBase { readonly type: 'positionClosed'; readonly trade: ClosedTrade }
-export interface OrderPlaced extends ChangeBase { readonly type: 'orderPlaced'; readonly order: PendingOrder }
-export interface OrderModified extends ChangeBase { readonly type: 'orderModified'; readonly order: PendingOrder }
+export interface PositionClosed extends ChangeBase {
+  readonly type: 'positionClosed';
+  readonly trade: ClosedTrade;
+}
+export interface OrderPlaced extends ChangeBase {
+  readonly type: 'orderPlaced';
+  readonly order: PendingOrder;
+}
+export interface OrderModified extends ChangeBase {
+  readonly type: 'orderModified';
+  readonly order: PendingOrder;
+}
 /** A pending order triggered; the position changes it caused follow as their own changes. */
-export interface OrderFilled extends ChangeBase { readonly type: 'orderFilled'; readonly order: PendingOrder; readonly price: number }
+export interface OrderFilled extends ChangeBase {
+  readonly type: 'orderFilled';
+  readonly order: PendingOrder;
+  readonly price: number;
+}
 export interface OrderCancelled extends ChangeBase {
   readonly type: 'orderCancelled';
   readonly order: PendingOrder;
   readonly reason: CancelReason;
 }
-export interface BalanceChanged extends ChangeBase { readonly type: 'balanceChanged'; readonly operation: BalanceOperation }
+export interface BalanceChanged extends ChangeBase {
+  readonly type: 'balanceChanged';
+  readonly operation: BalanceOperation;
+}
 
 export type VenueChange =
   | PositionOpened

@@ -4,13 +4,7 @@
 // reconnect or a crash, is appended once.
 import { v5 as uuidv5 } from 'uuid';
 import type { MarketOrderType, PendingOrderType as SpecPendingOrderType } from '../../domain/copy/types.js';
-import type {
-  BalanceOperationData,
-  ClosedTradeData,
-  PendingOrderData,
-  PositionData,
-  PositionsEvent,
-} from '../../domain/positions/events.js';
+import type { BalanceOperationData, ClosedTradeData, PendingOrderData, PositionData, PositionsEvent } from '../../domain/positions/events.js';
 import type { BalanceOperation, ClosedTrade, OpenPosition, OrderType, PendingOrder, PendingOrderType, Side, VenueChange } from './port.js';
 
 /** Fixed forever: changing it would record every change again after a reconnect. */
@@ -35,8 +29,7 @@ const VENUE_TYPE: Readonly<Record<MarketOrderType | SpecPendingOrderType, OrderT
 };
 
 /** The spec's spelling (Buy, SellLimit) of a venue order type, and back. */
-export const specOrderType = (type: OrderType): MarketOrderType | SpecPendingOrderType =>
-  type === 'buy' || type === 'sell' ? SIDE[type] : PENDING[type];
+export const specOrderType = (type: OrderType): MarketOrderType | SpecPendingOrderType => (type === 'buy' || type === 'sell' ? SIDE[type] : PENDING[type]);
 export const venueOrderType = (type: MarketOrderType | SpecPendingOrderType): OrderType => VENUE_TYPE[type];
 
 export const positionData = (p: OpenPosition): PositionData => ({

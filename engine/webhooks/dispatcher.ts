@@ -194,10 +194,13 @@ export class WebhookDispatcher {
       }
       case 'FeatureUpdated': {
         if (!isWebhook(event.data.setting)) return;
-        const updated = await sql`UPDATE webhook_subscriptions SET setting = ${JSON.stringify(event.data.setting)}::jsonb WHERE feature_id = ${featureId}`.execute(trx);
+        const updated =
+          await sql`UPDATE webhook_subscriptions SET setting = ${JSON.stringify(event.data.setting)}::jsonb WHERE feature_id = ${featureId}`.execute(trx);
         if (Number(updated.numAffectedRows ?? 0) === 0) return;
         const target = targetOf(event.data.setting);
-        await Outbox.retarget(trx, featureId, target, (fixed) => fixedWebhookHeaders(target.headers, fixed[WEBHOOK_ID_HEADER] ?? '', fixed[WEBHOOK_EVENT_HEADER] ?? ''));
+        await Outbox.retarget(trx, featureId, target, (fixed) =>
+          fixedWebhookHeaders(target.headers, fixed[WEBHOOK_ID_HEADER] ?? '', fixed[WEBHOOK_EVENT_HEADER] ?? ''),
+        );
         return;
       }
       case 'FeatureRemoved': {

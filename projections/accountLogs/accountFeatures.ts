@@ -14,30 +14,53 @@ const modes = (action: string): string => (action === 'MONITOR_ONLY' ? 'monitor-
 
 export const accountFeatureLogLineOf = (event: ApprovalEvent | MaintenanceEvent): LogLine | null => {
   const line = (accountId: string, logTypeId: 2 | 3, message: string, extra: Partial<LogLine> = {}): LogLine => ({
-    accountId, logTypeId, category: 'COPY', message, code: null, copierId: null, positionId: null, ...extra,
+    accountId,
+    logTypeId,
+    category: 'COPY',
+    message,
+    code: null,
+    copierId: null,
+    positionId: null,
+    ...extra,
   });
   switch (event.type) {
     case 'ApprovalDecided': {
       const d = event.data;
-      return line(d.accountId, INFO, `Copy of master position #${d.masterPositionId} ${d.approved ? 'approved' : 'rejected'} (approval ${d.approvalId})`,
-        { copierId: d.copierId, positionId: d.masterPositionId, code: d.approved ? 'APPROVED' : 'REJECTED' });
+      return line(d.accountId, INFO, `Copy of master position #${d.masterPositionId} ${d.approved ? 'approved' : 'rejected'} (approval ${d.approvalId})`, {
+        copierId: d.copierId,
+        positionId: d.masterPositionId,
+        code: d.approved ? 'APPROVED' : 'REJECTED',
+      });
     }
     case 'MaintenanceWindowEntered': {
       const d = event.data;
-      return line(d.accountId, WARNING,
+      return line(
+        d.accountId,
+        WARNING,
         `Maintenance window ${d.startsAt} to ${d.endsAt} started: ${d.copierStates.length} copiers of ${d.affectedAccountIds.length} accounts recorded, active ones go ${modes(d.maintenanceAction)}; positions: ${d.closePositionStrategy}`,
-        { code: 'MAINTENANCE_WINDOW' });
+        { code: 'MAINTENANCE_WINDOW' },
+      );
     }
     case 'MaintenanceWindowCopiersSwitched':
-      return line(event.data.accountId, INFO, `Maintenance window: ${event.data.switched.length} copiers switched${event.data.switched.length ? ` (${event.data.switched.join(', ')})` : ''}`,
-        { code: 'MAINTENANCE_WINDOW' });
+      return line(
+        event.data.accountId,
+        INFO,
+        `Maintenance window: ${event.data.switched.length} copiers switched${event.data.switched.length ? ` (${event.data.switched.join(', ')})` : ''}`,
+        { code: 'MAINTENANCE_WINDOW' },
+      );
     case 'MaintenanceWindowPositionsClosed':
-      return line(event.data.closedAccountId, WARNING, `Maintenance window of account ${event.data.accountId}: ${event.data.closed} positions and pending orders closed`,
-        { code: 'MAINTENANCE_WINDOW' });
+      return line(
+        event.data.closedAccountId,
+        WARNING,
+        `Maintenance window of account ${event.data.accountId}: ${event.data.closed} positions and pending orders closed`,
+        { code: 'MAINTENANCE_WINDOW' },
+      );
     case 'MaintenanceWindowEntryCompleted':
       return null;
     case 'MaintenanceWindowExited':
-      return line(event.data.accountId, INFO, `Maintenance window ended: ${event.data.restored.length} copiers got their modes back`, { code: 'MAINTENANCE_WINDOW' });
+      return line(event.data.accountId, INFO, `Maintenance window ended: ${event.data.restored.length} copiers got their modes back`, {
+        code: 'MAINTENANCE_WINDOW',
+      });
     default:
       return null;
   }

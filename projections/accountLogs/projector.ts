@@ -18,66 +18,114 @@ const stops = (p: { stopLoss: number | null; takeProfit: number | null }): strin
   `${p.stopLoss === null ? '' : `, SL ${p.stopLoss}`}${p.takeProfit === null ? '' : `, TP ${p.takeProfit}`}`;
 const lots = (volume: number): string => `${volume} ${volume === 1 ? 'lot' : 'lots'}`;
 const money = (amount: number): string => amount.toFixed(2);
-const REASONS: Record<ClosedTradeData['reason'], string> = { manual: 'closed', stopLoss: 'stop loss hit', takeProfit: 'take profit hit', stopOut: 'stopped out' };
+const REASONS: Record<ClosedTradeData['reason'], string> = {
+  manual: 'closed',
+  stopLoss: 'stop loss hit',
+  takeProfit: 'take profit hit',
+  stopOut: 'stopped out',
+};
 const describePosition = (p: PositionData): string => `${p.orderType} ${lots(p.volume)} ${p.symbol} at ${p.openPrice}${stops(p)}`;
 const net = (t: ClosedTradeData): number => t.profit + t.swap + t.commission;
 
 /** The log line an event becomes, or null. Exported for the specs. */
 export const logLineOf = (event: PositionsEvent | CopyEvent): LogLine | null => {
   const line = (accountId: string, logTypeId: LogTypeId, category: LogCategory, message: string, extra: Partial<LogLine> = {}): LogLine => ({
-    accountId, logTypeId, category, message, code: null, copierId: null, positionId: null, ...extra,
+    accountId,
+    logTypeId,
+    category,
+    message,
+    code: null,
+    copierId: null,
+    positionId: null,
+    ...extra,
   });
   switch (event.type) {
     case 'PositionOpened':
-      return line(event.data.accountId, LogType.Info, 'TRADING', `Position #${event.data.position.positionId} opened: ${describePosition(event.data.position)}`,
-        { positionId: event.data.position.positionId });
+      return line(
+        event.data.accountId,
+        LogType.Info,
+        'TRADING',
+        `Position #${event.data.position.positionId} opened: ${describePosition(event.data.position)}`,
+        { positionId: event.data.position.positionId },
+      );
     case 'PositionIncreased':
-      return line(event.data.accountId, LogType.Info, 'TRADING',
+      return line(
+        event.data.accountId,
+        LogType.Info,
+        'TRADING',
         `Position #${event.data.position.positionId} increased by ${lots(event.data.volume)} at ${event.data.price}: now ${describePosition(event.data.position)}`,
-        { positionId: event.data.position.positionId });
+        { positionId: event.data.position.positionId },
+      );
     case 'PositionModified':
-      return line(event.data.accountId, LogType.Info, 'TRADING',
+      return line(
+        event.data.accountId,
+        LogType.Info,
+        'TRADING',
         `Position #${event.data.position.positionId} modified: SL ${event.data.position.stopLoss ?? 'none'}, TP ${event.data.position.takeProfit ?? 'none'}`,
-        { positionId: event.data.position.positionId });
+        { positionId: event.data.position.positionId },
+      );
     case 'PositionPartiallyClosed': {
       const { trade, position } = event.data;
-      return line(event.data.accountId, LogType.Info, 'TRADING',
+      return line(
+        event.data.accountId,
+        LogType.Info,
+        'TRADING',
         `Position #${trade.positionId} partially closed: ${lots(trade.volume)} at ${trade.closePrice}, result ${money(net(trade))}; ${lots(position.volume)} remain open`,
-        { positionId: trade.positionId });
+        { positionId: trade.positionId },
+      );
     }
     case 'PositionClosed': {
       const { trade } = event.data;
       const level = trade.reason === 'stopOut' ? LogType.Warning : LogType.Info;
-      return line(event.data.accountId, level, 'TRADING',
+      return line(
+        event.data.accountId,
+        level,
+        'TRADING',
         `Position #${trade.positionId} ${REASONS[trade.reason]}: ${trade.orderType} ${lots(trade.volume)} ${trade.symbol} at ${trade.closePrice}, result ${money(net(trade))}`,
-        { positionId: trade.positionId });
+        { positionId: trade.positionId },
+      );
     }
     case 'PendingOrderPlaced':
     case 'PendingOrderModified': {
       const o = event.data.order;
       const verb = event.type === 'PendingOrderPlaced' ? 'placed' : 'modified';
-      return line(event.data.accountId, LogType.Info, 'TRADING',
+      return line(
+        event.data.accountId,
+        LogType.Info,
+        'TRADING',
         `Pending order #${o.orderId} ${verb}: ${o.orderType} ${lots(o.volume)} ${o.symbol} at ${o.openPrice}${stops(o)}${o.expiry ? `, expires ${o.expiry}` : ''}`,
-        { positionId: o.orderId });
+        { positionId: o.orderId },
+      );
     }
     case 'PendingOrderFilled':
-      return line(event.data.accountId, LogType.Info, 'TRADING', `Pending order #${event.data.order.orderId} filled at ${event.data.price}`,
-        { positionId: event.data.order.orderId });
+      return line(event.data.accountId, LogType.Info, 'TRADING', `Pending order #${event.data.order.orderId} filled at ${event.data.price}`, {
+        positionId: event.data.order.orderId,
+      });
     case 'PendingOrderCancelled': {
       const why = { manual: 'cancelled', expired: 'expired', notEnoughMoney: 'cancelled at its trigger: not enough free margin' }[event.data.reason];
-      return line(event.data.accountId, event.data.reason === 'notEnoughMoney' ? LogType.Warning : LogType.Info, 'TRADING',
-        `Pending order #${event.data.order.orderId} ${why}`, { positionId: event.data.order.orderId });
+      return line(
+        event.data.accountId,
+        event.data.reason === 'notEnoughMoney' ? LogType.Warning : LogType.Info,
+        'TRADING',
+        `Pending order #${event.data.order.orderId} ${why}`,
+        { positionId: event.data.order.orderId },
+      );
     }
     case 'BalanceChanged': {
       const { amount, comment } = event.data.operation;
-      return line(event.data.accountId, LogType.Info, 'BALANCE',
-        `${amount >= 0 ? 'Deposit' : 'Withdrawal'} of ${money(Math.abs(amount))}${comment ? ` (${comment})` : ''}`);
+      return line(
+        event.data.accountId,
+        LogType.Info,
+        'BALANCE',
+        `${amount >= 0 ? 'Deposit' : 'Withdrawal'} of ${money(Math.abs(amount))}${comment ? ` (${comment})` : ''}`,
+      );
     }
     case 'VenueConnected':
       return line(event.data.accountId, LogType.Info, 'CONNECTION', `Connected to ${event.data.venue} as ${event.data.login}`);
     case 'VenueConnectionFailed':
-      return line(event.data.accountId, LogType.Error, 'CONNECTION',
-        `Connection to ${event.data.venue} as ${event.data.login} failed: ${event.data.message}`, { code: event.data.code });
+      return line(event.data.accountId, LogType.Error, 'CONNECTION', `Connection to ${event.data.venue} as ${event.data.login} failed: ${event.data.message}`, {
+        code: event.data.code,
+      });
     case 'VenueDisconnected':
       return line(event.data.accountId, LogType.Info, 'CONNECTION', `Disconnected (${event.data.reason})`);
     case 'TradeRequested':
@@ -87,17 +135,39 @@ export const logLineOf = (event: PositionsEvent | CopyEvent): LogLine | null => 
     case 'CopyExecuted': {
       const { action, copierId, slaveAccountId, masterAccountId, note, result } = event.data;
       // A feature's own trade (a keep-alive trade) is no copy: its note says what it is.
-      const outcome = result.type === 'opened' ? ` opened as #${result.slavePositionId} at ${result.price}` : result.type === 'closed' ? ` closed at ${result.closePrice}, result ${money(result.result)}` : ` ${result.type}`;
-      return line(slaveAccountId, LogType.Info, 'COPY',
+      const outcome =
+        result.type === 'opened'
+          ? ` opened as #${result.slavePositionId} at ${result.price}`
+          : result.type === 'closed'
+            ? ` closed at ${result.closePrice}, result ${money(result.result)}`
+            : ` ${result.type}`;
+      return line(
+        slaveAccountId,
+        LogType.Info,
+        'COPY',
         note ? `${note}${outcome}` : `Copied from master ${masterAccountId} (position #${action.masterPositionId}): ${describeAction(action)}`,
-        { copierId, positionId: action.type === 'open' && event.data.result.type === 'opened' ? event.data.result.slavePositionId : ('slavePositionId' in action ? action.slavePositionId : null) });
+        {
+          copierId,
+          positionId:
+            action.type === 'open' && event.data.result.type === 'opened'
+              ? event.data.result.slavePositionId
+              : 'slavePositionId' in action
+                ? action.slavePositionId
+                : null,
+        },
+      );
     }
     case 'CopyFailed': {
       const { action, copierId, slaveAccountId, code, message, retryUntil, note } = event.data;
-      if (note) return line(slaveAccountId, LogType.Error, 'COPY', `${note} refused by the slave's broker (${describeAction(action)}): ${message}`, { copierId, code });
-      return line(slaveAccountId, LogType.Error, 'COPY',
+      if (note)
+        return line(slaveAccountId, LogType.Error, 'COPY', `${note} refused by the slave's broker (${describeAction(action)}): ${message}`, { copierId, code });
+      return line(
+        slaveAccountId,
+        LogType.Error,
+        'COPY',
         `Copy of master position #${action.masterPositionId} refused by the slave's broker (${describeAction(action)}): ${message}${retryUntil ? `; retrying every 30 seconds until ${retryUntil}` : ''}`,
-        { copierId, code });
+        { copierId, code },
+      );
     }
     case 'CopyDeferred': {
       const { copierId, slaveAccountId, masterPositionId, message, by } = event.data;
@@ -141,7 +211,11 @@ const insertLogRows = async (db: Kysely<ReadModels>, events: readonly RecordedEv
     });
   }
   for (const chunk of statementChunks(rows)) {
-    await db.insertInto('account_logs').values(chunk).onConflict((oc) => oc.column('id').doNothing()).execute();
+    await db
+      .insertInto('account_logs')
+      .values(chunk)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
   }
 };
 

@@ -13,10 +13,8 @@ export interface AccountLogPage {
 
 /** A page of the account's log entries, newest first (entries of one instant in the order they happened, reversed). */
 export const accountLogPage = (db: Kysely<ReadModels>, accountId: string, page: AccountLogPage) => {
-  let q = db.selectFrom('account_logs').selectAll().where('account_id', '=', accountId)
-    .where('log_type_id', '<=', page.maxLogTypeId);
+  let q = db.selectFrom('account_logs').selectAll().where('account_id', '=', accountId).where('log_type_id', '<=', page.maxLogTypeId);
   if (page.start) q = q.where('time', '>=', new Date(page.start));
   if (page.stop) q = q.where('time', '<=', new Date(page.stop));
-  return q.orderBy('time', 'desc').orderBy('position_commit', 'desc').orderBy('position_prepare', 'desc')
-    .limit(page.limit).offset(page.offset).execute();
+  return q.orderBy('time', 'desc').orderBy('position_commit', 'desc').orderBy('position_prepare', 'desc').limit(page.limit).offset(page.offset).execute();
 };

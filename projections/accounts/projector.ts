@@ -55,18 +55,26 @@ export const accountsProjection: Projection = {
     const revision = recorded.revision.toString();
     const { accountId, at } = event.data;
     const update = (values: Partial<Record<keyof AccountsTable, unknown>>) =>
-      db.updateTable('accounts').set({ ...values, updated: at, revision } as never).where('id', '=', accountId).execute();
+      db
+        .updateTable('accounts')
+        .set({ ...values, updated: at, revision } as never)
+        .where('id', '=', accountId)
+        .execute();
     switch (event.type) {
       case 'AccountCreated':
-        await db.insertInto('accounts').values({
-          ...(columnsOf(event.data.settings) as object),
-          id: accountId,
-          project_id: event.data.projectId,
-          account_status_id: AccountStatus.New,
-          created: at,
-          updated: at,
-          revision,
-        } as never).onConflict((oc) => oc.column('id').doNothing()).execute();
+        await db
+          .insertInto('accounts')
+          .values({
+            ...(columnsOf(event.data.settings) as object),
+            id: accountId,
+            project_id: event.data.projectId,
+            account_status_id: AccountStatus.New,
+            created: at,
+            updated: at,
+            revision,
+          } as never)
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute();
         return;
       case 'AccountUpdated':
         await update(columnsOf(event.data.changes));

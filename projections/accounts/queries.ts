@@ -25,9 +25,10 @@ export const listAccounts = (db: Kysely<ReadModels>, projectId: string, filter: 
   if (filter.accountTypeId !== undefined) q = q.where('account_type_id', '=', filter.accountTypeId);
   if (filter.regionId !== undefined) q = q.where('region_id', '=', filter.regionId);
   // Deleted accounts are listed only when asked for by status.
-  q = filter.accountStatusId !== undefined
-    ? q.where('account_status_id', '=', filter.accountStatusId)
-    : q.where('account_status_id', '<>', AccountStatus.Deleted);
+  q =
+    filter.accountStatusId !== undefined
+      ? q.where('account_status_id', '=', filter.accountStatusId)
+      : q.where('account_status_id', '<>', AccountStatus.Deleted);
   if (filter.loginServer) q = q.where('login_server', 'ilike', containsPattern(filter.loginServer));
   if (filter.loginAccountNumber) {
     q = q.where('login_account_number', 'ilike', containsPattern(filter.loginAccountNumber));
@@ -40,16 +41,14 @@ export const listAccounts = (db: Kysely<ReadModels>, projectId: string, filter: 
 };
 
 export const findAccount = (db: Kysely<ReadModels>, projectId: string, accountId: string) =>
-  db.selectFrom('accounts').selectAll().where('project_id', '=', projectId).where('id', '=', accountId)
-    .executeTakeFirst();
+  db.selectFrom('accounts').selectAll().where('project_id', '=', projectId).where('id', '=', accountId).executeTakeFirst();
 
 /** Accounts of the project with the same login at the same server and platform (failIfAccountExistsInProject). */
-export const findSameLogin = (
-  db: Kysely<ReadModels>,
-  projectId: string,
-  login: { loginServer: string; loginAccountNumber: string; accountTypeId: number },
-) =>
-  db.selectFrom('accounts').select('id').where('project_id', '=', projectId)
+export const findSameLogin = (db: Kysely<ReadModels>, projectId: string, login: { loginServer: string; loginAccountNumber: string; accountTypeId: number }) =>
+  db
+    .selectFrom('accounts')
+    .select('id')
+    .where('project_id', '=', projectId)
     .where('account_status_id', '<>', AccountStatus.Deleted)
     .where('account_type_id', '=', login.accountTypeId)
     .where((eb) => eb(eb.fn('lower', ['login_server']), '=', login.loginServer.toLowerCase()))
@@ -59,8 +58,15 @@ export const findSameLogin = (
 /** The project's accounts among `ids` that are not deleted, oldest first. */
 export const liveAccountsAmong = async (db: Kysely<ReadModels>, projectId: string, ids: readonly string[]) => {
   if (ids.length === 0) return [];
-  return db.selectFrom('accounts').selectAll().where('project_id', '=', projectId).where('id', 'in', [...ids])
-    .where('account_status_id', '<>', AccountStatus.Deleted).orderBy('created').orderBy('id').execute();
+  return db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('id', 'in', [...ids])
+    .where('account_status_id', '<>', AccountStatus.Deleted)
+    .orderBy('created')
+    .orderBy('id')
+    .execute();
 };
 
 /** Another account of the project, not deleted, with the same login at the same server and platform as `account`. */
@@ -69,7 +75,13 @@ export const otherAccountWithSameLogin = (
   projectId: string,
   account: { id: string; account_type_id: number; login_account_number: string; login_server: string },
 ) =>
-  db.selectFrom('accounts').select('id').where('project_id', '=', projectId)
-    .where('id', '<>', account.id).where('account_status_id', '<>', AccountStatus.Deleted)
-    .where('account_type_id', '=', account.account_type_id).where('login_account_number', '=', account.login_account_number)
-    .where((eb) => eb.fn('lower', ['login_server']), '=', account.login_server.toLowerCase()).executeTakeFirst();
+  db
+    .selectFrom('accounts')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('id', '<>', account.id)
+    .where('account_status_id', '<>', AccountStatus.Deleted)
+    .where('account_type_id', '=', account.account_type_id)
+    .where('login_account_number', '=', account.login_account_number)
+    .where((eb) => eb.fn('lower', ['login_server']), '=', account.login_server.toLowerCase())
+    .executeTakeFirst();

@@ -37,15 +37,36 @@ export const apiKeysProjection: Projection = {
   async apply(db, recorded) {
     const event = recorded as unknown as ApiKeyEvent;
     const update = (values: Record<string, unknown>) =>
-      db.updateTable('api_keys').set({ ...values, updated: event.data.at }).where('id', '=', event.data.apiKeyId).execute();
+      db
+        .updateTable('api_keys')
+        .set({ ...values, updated: event.data.at })
+        .where('id', '=', event.data.apiKeyId)
+        .execute();
     switch (event.type) {
       case 'ApiKeyIssued': {
         const d = event.data;
-        await db.insertInto('api_keys').values({
-          id: d.apiKeyId, project_id: d.projectId, account_id: d.accountId, level: d.level, key_type: d.keyType,
-          name: d.name, key_hash: d.keyHash, key_prefix: shownPrefix(d), expires_at: d.expiresAt, revoked_at: null,
-          revoked_reason: null, replaced_by: null, access_policy: null, rotated_at: null, created: d.at, updated: d.at,
-        }).onConflict((oc) => oc.column('id').doNothing()).execute();
+        await db
+          .insertInto('api_keys')
+          .values({
+            id: d.apiKeyId,
+            project_id: d.projectId,
+            account_id: d.accountId,
+            level: d.level,
+            key_type: d.keyType,
+            name: d.name,
+            key_hash: d.keyHash,
+            key_prefix: shownPrefix(d),
+            expires_at: d.expiresAt,
+            revoked_at: null,
+            revoked_reason: null,
+            replaced_by: null,
+            access_policy: null,
+            rotated_at: null,
+            created: d.at,
+            updated: d.at,
+          })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute();
         return;
       }
       case 'ApiKeyRenamed':

@@ -16,12 +16,15 @@ export const listApiKeys = (db: Kysely<ReadModels>, projectId: string, filter: {
 
 /** The project's AI keys that still count (not revoked; an expired one could be extended again). */
 export const listLiveAiKeys = (db: Kysely<ReadModels>, projectId: string) =>
-  db.selectFrom('api_keys').select('id').where('project_id', '=', projectId).where('key_type', '=', 'AI')
-    .where('revoked_at', 'is', null).execute();
+  db.selectFrom('api_keys').select('id').where('project_id', '=', projectId).where('key_type', '=', 'AI').where('revoked_at', 'is', null).execute();
 
 export const countActiveProjectKeys = async (db: Kysely<ReadModels>, projectId: string): Promise<number> => {
-  const row = await db.selectFrom('api_keys').select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('project_id', '=', projectId).where('level', '=', 'PROJECT').where('revoked_at', 'is', null)
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('project_id', '=', projectId)
+    .where('level', '=', 'PROJECT')
+    .where('revoked_at', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 };
@@ -31,5 +34,13 @@ export const countActiveProjectKeys = async (db: Kysely<ReadModels>, projectId: 
  * BOOTSTRAP_API_KEY made, the current one and any it replaced.
  */
 export const listLiveOperatorKeys = (db: Kysely<ReadModels>, projectId: string) =>
-  db.selectFrom('api_keys').select(['id', 'key_hash']).where('project_id', '=', projectId).where('level', '=', 'PROJECT')
-    .where('key_prefix', 'is', null).where('revoked_at', 'is', null).orderBy('created').orderBy('id').execute();
+  db
+    .selectFrom('api_keys')
+    .select(['id', 'key_hash'])
+    .where('project_id', '=', projectId)
+    .where('level', '=', 'PROJECT')
+    .where('key_prefix', 'is', null)
+    .where('revoked_at', 'is', null)
+    .orderBy('created')
+    .orderBy('id')
+    .execute();

@@ -51,36 +51,55 @@ export const approvalsProjection: Projection = {
   async apply(db, recorded) {
     const event = recorded as unknown as CopyEvent | ApprovalEvent;
     if (event.type === 'ApprovalDecided') {
-      await db.updateTable('approvals').set({ decision: event.data.approved ? 'approved' : 'rejected', decided_at: event.data.at })
-        .where('id', '=', event.data.approvalId).where('decision', 'is', null).execute();
+      await db
+        .updateTable('approvals')
+        .set({ decision: event.data.approved ? 'approved' : 'rejected', decided_at: event.data.at })
+        .where('id', '=', event.data.approvalId)
+        .where('decision', 'is', null)
+        .execute();
       return;
     }
     // The outcome of a deferral that was an approval's ends its wait.
     if (event.data.source.type === DEFERRAL_SOURCE) {
-      await db.updateTable('approvals').set({ outcome: outcomeOf(event), resolved_at: event.data.at })
-        .where('id', '=', event.data.source.eventId).where('outcome', 'is', null).execute();
+      await db
+        .updateTable('approvals')
+        .set({ outcome: outcomeOf(event), resolved_at: event.data.at })
+        .where('id', '=', event.data.source.eventId)
+        .where('outcome', 'is', null)
+        .execute();
     }
     if (event.type !== 'CopyDeferred' || event.data.by !== APPROVAL) return;
     const d = event.data;
-    const trade = d.masterEvent.data as { symbol: string; orderType?: string; volume?: number; openPrice?: number; stopLoss?: number | null; takeProfit?: number | null };
-    await db.insertInto('approvals').values({
-      id: recorded.id,
-      copier_id: d.copierId,
-      master_account_id: d.masterAccountId,
-      slave_account_id: d.slaveAccountId,
-      master_position_id: d.masterPositionId,
-      symbol: trade.symbol,
-      order_type: trade.orderType ?? '',
-      volume: trade.volume ?? 0,
-      open_price: trade.openPrice ?? 0,
-      stop_loss: trade.stopLoss ?? null,
-      take_profit: trade.takeProfit ?? null,
-      requested_at: d.at,
-      expires_at: d.until,
-      decision: null,
-      decided_at: null,
-      outcome: null,
-      resolved_at: null,
-    }).onConflict((oc) => oc.column('id').doNothing()).execute();
+    const trade = d.masterEvent.data as {
+      symbol: string;
+      orderType?: string;
+      volume?: number;
+      openPrice?: number;
+      stopLoss?: number | null;
+      takeProfit?: number | null;
+    };
+    await db
+      .insertInto('approvals')
+      .values({
+        id: recorded.id,
+        copier_id: d.copierId,
+        master_account_id: d.masterAccountId,
+        slave_account_id: d.slaveAccountId,
+        master_position_id: d.masterPositionId,
+        symbol: trade.symbol,
+        order_type: trade.orderType ?? '',
+        volume: trade.volume ?? 0,
+        open_price: trade.openPrice ?? 0,
+        stop_loss: trade.stopLoss ?? null,
+        take_profit: trade.takeProfit ?? null,
+        requested_at: d.at,
+        expires_at: d.until,
+        decision: null,
+        decided_at: null,
+        outcome: null,
+        resolved_at: null,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
   },
 };

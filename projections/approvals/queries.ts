@@ -7,8 +7,14 @@ export type ApprovalRow = Selectable<ApprovalsTable>;
 
 /** The slave account of the approval still has FeatureApprovalDTO. */
 const featureOn = (eb: ExpressionBuilder<ReadModels, 'approvals'>) =>
-  eb.exists(eb.selectFrom('features').select('features.id').where('features.type', '=', APPROVAL).where('features.scope_kind', '=', 'account')
-    .whereRef('features.account_id', '=', 'approvals.slave_account_id'));
+  eb.exists(
+    eb
+      .selectFrom('features')
+      .select('features.id')
+      .where('features.type', '=', APPROVAL)
+      .where('features.scope_kind', '=', 'account')
+      .whereRef('features.account_id', '=', 'approvals.slave_account_id'),
+  );
 
 /**
  * The approvals of a slave account still waiting for a decision at `now`: not decided, not yet taken
@@ -16,20 +22,33 @@ const featureOn = (eb: ExpressionBuilder<ReadModels, 'approvals'>) =>
  * still asking for approvals.
  */
 export const pendingApprovals = (db: Kysely<ReadModels>, slaveAccountId: string, now: Date): Promise<ApprovalRow[]> =>
-  db.selectFrom('approvals').selectAll('approvals')
+  db
+    .selectFrom('approvals')
+    .selectAll('approvals')
     .where('approvals.slave_account_id', '=', slaveAccountId)
     .where('approvals.decision', 'is', null)
     .where('approvals.outcome', 'is', null)
     .where('approvals.expires_at', '>', now)
-    .where((eb) => eb.exists(eb.selectFrom('positions').select('positions.id')
-      .whereRef('positions.account_id', '=', 'approvals.master_account_id')
-      .whereRef('positions.id', '=', 'approvals.master_position_id')))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('positions')
+          .select('positions.id')
+          .whereRef('positions.account_id', '=', 'approvals.master_account_id')
+          .whereRef('positions.id', '=', 'approvals.master_position_id'),
+      ),
+    )
     .where(featureOn)
-    .orderBy('approvals.requested_at').orderBy('approvals.id')
+    .orderBy('approvals.requested_at')
+    .orderBy('approvals.id')
     .execute();
 
 /** The approvals of a slave account with this id or for this master position, newest first. */
-export const approvalsFor = (db: Kysely<ReadModels>, slaveAccountId: string, by: { approvalId: string } | { masterPositionId: string }): Promise<ApprovalRow[]> => {
+export const approvalsFor = (
+  db: Kysely<ReadModels>,
+  slaveAccountId: string,
+  by: { approvalId: string } | { masterPositionId: string },
+): Promise<ApprovalRow[]> => {
   let q = db.selectFrom('approvals').selectAll().where('slave_account_id', '=', slaveAccountId);
   q = 'approvalId' in by ? q.where('id', '=', by.approvalId) : q.where('master_position_id', '=', by.masterPositionId);
   return q.orderBy('requested_at', 'desc').execute();
@@ -37,16 +56,32 @@ export const approvalsFor = (db: Kysely<ReadModels>, slaveAccountId: string, by:
 
 /** Whether the master still holds the position or pending order an approval waits on. */
 export const masterStillHolds = async (db: Kysely<ReadModels>, row: ApprovalRow): Promise<boolean> =>
-  (await db.selectFrom('positions').select('id').where('account_id', '=', row.master_account_id).where('id', '=', row.master_position_id).executeTakeFirst()) !== undefined;
+  (await db
+    .selectFrom('positions')
+    .select('id')
+    .where('account_id', '=', row.master_account_id)
+    .where('id', '=', row.master_position_id)
+    .executeTakeFirst()) !== undefined;
 
 /** Whether the account asks for approvals (has FeatureApprovalDTO). */
 export const approvalsAskedOn = async (db: Kysely<ReadModels>, slaveAccountId: string): Promise<boolean> =>
-  (await db.selectFrom('features').select('id').where('type', '=', APPROVAL).where('scope_kind', '=', 'account').where('account_id', '=', slaveAccountId).executeTakeFirst()) !== undefined;
+  (await db
+    .selectFrom('features')
+    .select('id')
+    .where('type', '=', APPROVAL)
+    .where('scope_kind', '=', 'account')
+    .where('account_id', '=', slaveAccountId)
+    .executeTakeFirst()) !== undefined;
 
 /** The decision on the newest approval of a copier's copy of a master position (for the engine). */
 export const approvalDecisionOf = async (db: Kysely<ReadModels>, copierId: string, masterPositionId: string): Promise<'approved' | 'rejected' | null> => {
-  const row = await db.selectFrom('approvals').select('decision').where('copier_id', '=', copierId).where('master_position_id', '=', masterPositionId)
-    .orderBy('requested_at', 'desc').executeTakeFirst();
+  const row = await db
+    .selectFrom('approvals')
+    .select('decision')
+    .where('copier_id', '=', copierId)
+    .where('master_position_id', '=', masterPositionId)
+    .orderBy('requested_at', 'desc')
+    .executeTakeFirst();
   return row?.decision === 'approved' || row?.decision === 'rejected' ? row.decision : null;
 };
 
@@ -55,7 +90,9 @@ export const approvalDecisionOf = async (db: Kysely<ReadModels>, copierId: strin
  * and those of an account that no longer asks for approvals (removing the feature releases them).
  */
 export const decidedWaiting = (db: Kysely<ReadModels>): Promise<{ id: string; master_account_id: string }[]> =>
-  db.selectFrom('approvals').innerJoin('copy_deferrals', 'copy_deferrals.id', 'approvals.id')
+  db
+    .selectFrom('approvals')
+    .innerJoin('copy_deferrals', 'copy_deferrals.id', 'approvals.id')
     .select(['approvals.id', 'approvals.master_account_id'])
     .where('approvals.outcome', 'is', null)
     .where((eb) => eb.or([eb('approvals.decision', 'is not', null), eb.not(featureOn(eb))]))

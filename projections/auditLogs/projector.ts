@@ -36,7 +36,15 @@ interface Described {
 }
 
 const describe = (recorded: RecordedEvent): Described => {
-  const event = recorded as unknown as AccountEvent | ProjectEvent | ApiKeyEvent | CopierEvent | FeatureEvent | RiskLimitEvent | Extract<ProtectionEvent, { type: 'ProtectionReset' }> | Extract<PositionsEvent, { type: 'TradeRequested' }>;
+  const event = recorded as unknown as
+    | AccountEvent
+    | ProjectEvent
+    | ApiKeyEvent
+    | CopierEvent
+    | FeatureEvent
+    | RiskLimitEvent
+    | Extract<ProtectionEvent, { type: 'ProtectionReset' }>
+    | Extract<PositionsEvent, { type: 'TradeRequested' }>;
   const contextProject = typeof recorded.metadata.projectId === 'string' ? recorded.metadata.projectId : null;
   switch (event.type) {
     case 'AccountCreated':
@@ -70,8 +78,12 @@ const describe = (recorded: RecordedEvent): Described => {
     case 'FeatureStateReset': {
       const { scope, at: _at, featureId } = event.data;
       // A webhook's secret is sealed in the event; the log shows the mask its answers show (secrets.ts).
-      const changes = event.type === 'FeatureAdded' || event.type === 'FeatureUpdated' ? { featureId, scope, ...maskWebhookSecrets(event.data.setting) }
-        : event.type === 'FeatureStateReset' ? { featureId, scope, key: event.data.key } : { featureId, scope };
+      const changes =
+        event.type === 'FeatureAdded' || event.type === 'FeatureUpdated'
+          ? { featureId, scope, ...maskWebhookSecrets(event.data.setting) }
+          : event.type === 'FeatureStateReset'
+            ? { featureId, scope, key: event.data.key }
+            : { featureId, scope };
       return { projectId: contextProject, accountId: scope.kind === 'project' ? null : scope.accountId, changes };
     }
     case 'RiskLimitCreated':
@@ -82,7 +94,11 @@ const describe = (recorded: RecordedEvent): Described => {
       return { projectId: contextProject, accountId: event.data.accountId, changes: { riskLimitId: event.data.riskLimitId } };
     case 'ProtectionReset':
       // A reset of a risk limit or profit target: through the API, or by the target's own rules (no project in the context).
-      return { projectId: contextProject, accountId: event.data.accountId, changes: { ruleId: event.data.ruleId, ruleKind: event.data.ruleKind, reason: event.data.reason } };
+      return {
+        projectId: contextProject,
+        accountId: event.data.accountId,
+        changes: { ruleId: event.data.ruleId, ruleKind: event.data.ruleKind, reason: event.data.reason },
+      };
     case 'TradeRequested':
       // Trading through the API: who asked for which order, close or change.
       return { projectId: contextProject, accountId: event.data.accountId, changes: { requestId: event.data.requestId, ...event.data.request } };
@@ -119,7 +135,16 @@ export const auditLogsProjection: Projection = {
   name: 'audit_logs',
   // 7: webhook secrets masked; a start rebuilds the log, so rows written before hold no ciphertext either.
   version: 7,
-  handles: [...accountEventTypes, ...copierEventTypes, ...projectEventTypes, ...apiKeyEventTypes, ...featureEventTypes, ...riskLimitEventTypes, 'ProtectionReset', 'TradeRequested'],
+  handles: [
+    ...accountEventTypes,
+    ...copierEventTypes,
+    ...projectEventTypes,
+    ...apiKeyEventTypes,
+    ...featureEventTypes,
+    ...riskLimitEventTypes,
+    'ProtectionReset',
+    'TradeRequested',
+  ],
   tables: ['audit_logs'],
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'audit_logs')} (
@@ -144,34 +169,42 @@ export const auditLogsProjection: Projection = {
     const { accountId, changes } = described;
     let { projectId } = described;
     if (!projectId && described.apiKeyId) {
-      const issued = await db.selectFrom('audit_logs').select('project_id').where('action', '=', 'ApiKeyIssued')
-        .where(sql<string>`changes->>'apiKeyId'`, '=', described.apiKeyId).limit(1).executeTakeFirst();
+      const issued = await db
+        .selectFrom('audit_logs')
+        .select('project_id')
+        .where('action', '=', 'ApiKeyIssued')
+        .where(sql<string>`changes->>'apiKeyId'`, '=', described.apiKeyId)
+        .limit(1)
+        .executeTakeFirst();
       projectId = issued?.project_id ?? null;
     }
     if (!projectId && accountId) {
       // A system-initiated account change: the project comes from the account's earlier rows.
-      const first = await db.selectFrom('audit_logs').select('project_id').where('account_id', '=', accountId)
-        .limit(1).executeTakeFirst();
+      const first = await db.selectFrom('audit_logs').select('project_id').where('account_id', '=', accountId).limit(1).executeTakeFirst();
       projectId = first?.project_id ?? null;
     }
     if (!projectId) return;
     const m = recorded.metadata;
     const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-    await db.insertInto('audit_logs').values({
-      id: recorded.id,
-      position_commit: recorded.position.commit.toString(),
-      position_prepare: recorded.position.prepare.toString(),
-      project_id: projectId,
-      account_id: accountId,
-      action: recorded.type,
-      changes: JSON.stringify(changes),
-      api_key_id: text(m.apiKeyId),
-      client_ip: text(m.clientIp),
-      method: text(m.method),
-      path: text(m.path),
-      correlation_id: text(m.correlationId),
-      // When the request was received (the command's clock), not when the row was written.
-      created: typeof m.receivedAt === 'string' && !Number.isNaN(Date.parse(m.receivedAt)) ? m.receivedAt : recorded.created,
-    }).onConflict((oc) => oc.column('id').doNothing()).execute();
+    await db
+      .insertInto('audit_logs')
+      .values({
+        id: recorded.id,
+        position_commit: recorded.position.commit.toString(),
+        position_prepare: recorded.position.prepare.toString(),
+        project_id: projectId,
+        account_id: accountId,
+        action: recorded.type,
+        changes: JSON.stringify(changes),
+        api_key_id: text(m.apiKeyId),
+        client_ip: text(m.clientIp),
+        method: text(m.method),
+        path: text(m.path),
+        correlation_id: text(m.correlationId),
+        // When the request was received (the command's clock), not when the row was written.
+        created: typeof m.receivedAt === 'string' && !Number.isNaN(Date.parse(m.receivedAt)) ? m.receivedAt : recorded.created,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
   },
 };

@@ -29,28 +29,48 @@ export const copiersProjection: Projection = {
     switch (event.type) {
       case 'CopierCreated': {
         const d = event.data;
-        await db.insertInto('copiers').values({
-          id: d.copierId, project_id: d.projectId, from_account_id: d.fromAccountId, to_account_id: d.toAccountId,
-          active: d.settings.active, monitor_only: d.settings.monitorOnly, settings: JSON.stringify(d.settings),
-          created: d.at, updated: d.at,
-        }).onConflict((oc) => oc.column('id').doNothing()).execute();
+        await db
+          .insertInto('copiers')
+          .values({
+            id: d.copierId,
+            project_id: d.projectId,
+            from_account_id: d.fromAccountId,
+            to_account_id: d.toAccountId,
+            active: d.settings.active,
+            monitor_only: d.settings.monitorOnly,
+            settings: JSON.stringify(d.settings),
+            created: d.at,
+            updated: d.at,
+          })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute();
         return;
       }
       case 'CopierUpdated': {
         const row = await db.selectFrom('copiers').select('settings').where('id', '=', event.data.copierId).executeTakeFirst();
         if (!row) return;
         const settings = { ...(row.settings as CopierSettings), ...event.data.changes };
-        await db.updateTable('copiers').set({
-          settings: JSON.stringify(settings), active: settings.active, monitor_only: settings.monitorOnly, updated: event.data.at,
-        }).where('id', '=', event.data.copierId).execute();
+        await db
+          .updateTable('copiers')
+          .set({
+            settings: JSON.stringify(settings),
+            active: settings.active,
+            monitor_only: settings.monitorOnly,
+            updated: event.data.at,
+          })
+          .where('id', '=', event.data.copierId)
+          .execute();
         return;
       }
       case 'CopierDeleted':
         await db.deleteFrom('copiers').where('id', '=', event.data.copierId).execute();
         return;
       case 'CopierSymbolMappingsSet':
-        await db.updateTable('copiers').set({ symbol_mappings: JSON.stringify(event.data.mappings), updated: event.data.at })
-          .where('id', '=', event.data.copierId).execute();
+        await db
+          .updateTable('copiers')
+          .set({ symbol_mappings: JSON.stringify(event.data.mappings), updated: event.data.at })
+          .where('id', '=', event.data.copierId)
+          .execute();
         return;
       case 'CopierResyncRequested':
         return;

@@ -5,15 +5,26 @@ import { AccountStatus } from '../../domain/account/enums.js';
 import type { ReadModels } from '../schema.js';
 
 export const listCopiers = (db: Kysely<ReadModels>, projectId: string, toAccountId: string) =>
-  db.selectFrom('copiers as c').innerJoin('accounts as m', 'm.id', 'c.from_account_id')
-    .selectAll('c').select('m.alias as from_account_alias')
-    .where('c.project_id', '=', projectId).where('c.to_account_id', '=', toAccountId)
-    .orderBy('c.created').orderBy('c.id').execute();
+  db
+    .selectFrom('copiers as c')
+    .innerJoin('accounts as m', 'm.id', 'c.from_account_id')
+    .selectAll('c')
+    .select('m.alias as from_account_alias')
+    .where('c.project_id', '=', projectId)
+    .where('c.to_account_id', '=', toAccountId)
+    .orderBy('c.created')
+    .orderBy('c.id')
+    .execute();
 
 export const findCopier = (db: Kysely<ReadModels>, projectId: string, toAccountId: string, copierId: string) =>
-  db.selectFrom('copiers as c').innerJoin('accounts as m', 'm.id', 'c.from_account_id')
-    .selectAll('c').select('m.alias as from_account_alias')
-    .where('c.project_id', '=', projectId).where('c.to_account_id', '=', toAccountId).where('c.id', '=', copierId)
+  db
+    .selectFrom('copiers as c')
+    .innerJoin('accounts as m', 'm.id', 'c.from_account_id')
+    .selectAll('c')
+    .select('m.alias as from_account_alias')
+    .where('c.project_id', '=', projectId)
+    .where('c.to_account_id', '=', toAccountId)
+    .where('c.id', '=', copierId)
     .executeTakeFirst();
 
 /** Copier ids selected by a copier-mode operation: all of the project, or those copying from one master. */
@@ -29,7 +40,8 @@ export const copierEdges = (db: Kysely<ReadModels>, projectId: string) =>
 
 /** Direct slaves (not deleted) of each master (not deleted) of the project. */
 export const slaveLinks = (db: Kysely<ReadModels>, projectId: string, masterId?: string) => {
-  let q = db.selectFrom('copiers as c')
+  let q = db
+    .selectFrom('copiers as c')
     .innerJoin('accounts as m', 'm.id', 'c.from_account_id')
     .innerJoin('accounts as s', 's.id', 'c.to_account_id')
     .select(['c.from_account_id', 'c.to_account_id'])
@@ -44,8 +56,12 @@ export const slaveLinks = (db: Kysely<ReadModels>, projectId: string, masterId?:
 export const copierFlags = async (db: Kysely<ReadModels>, projectId: string, accountIds: readonly string[]) => {
   const flags = new Map<string, { monitorOnly: boolean; disabled: boolean }>();
   if (accountIds.length === 0) return flags;
-  const rows = await db.selectFrom('copiers').select(['to_account_id', 'active', 'monitor_only'])
-    .where('project_id', '=', projectId).where('to_account_id', 'in', accountIds).execute();
+  const rows = await db
+    .selectFrom('copiers')
+    .select(['to_account_id', 'active', 'monitor_only'])
+    .where('project_id', '=', projectId)
+    .where('to_account_id', 'in', accountIds)
+    .execute();
   for (const r of rows) {
     const f = flags.get(r.to_account_id) ?? { monitorOnly: false, disabled: false };
     flags.set(r.to_account_id, { monitorOnly: f.monitorOnly || r.monitor_only, disabled: f.disabled || !r.active });
@@ -55,7 +71,12 @@ export const copierFlags = async (db: Kysely<ReadModels>, projectId: string, acc
 
 /** The slave account ids of a master's active copiers (monitor-only included), each once. */
 export const activeSlaveAccountIds = async (db: Kysely<ReadModels>, projectId: string, masterId: string): Promise<string[]> => {
-  const copiers = await db.selectFrom('copiers').select('to_account_id').where('project_id', '=', projectId)
-    .where('from_account_id', '=', masterId).where('active', '=', true).execute();
+  const copiers = await db
+    .selectFrom('copiers')
+    .select('to_account_id')
+    .where('project_id', '=', projectId)
+    .where('from_account_id', '=', masterId)
+    .where('active', '=', true)
+    .execute();
   return [...new Set(copiers.map((c) => c.to_account_id))];
 };

@@ -36,11 +36,15 @@ const SLAVE_EVENTS = new Set(['PositionClosed', 'PositionPartiallyClosed', 'Pend
 /** The slave account and position a venue event is about, if the copies read model cares. */
 const venueSlavePosition = (event: PositionsEvent): [string, string] | null => {
   switch (event.type) {
-    case 'PositionClosed': return [event.data.accountId, event.data.trade.positionId];
-    case 'PositionPartiallyClosed': return [event.data.accountId, event.data.position.positionId];
+    case 'PositionClosed':
+      return [event.data.accountId, event.data.trade.positionId];
+    case 'PositionPartiallyClosed':
+      return [event.data.accountId, event.data.position.positionId];
     case 'PendingOrderFilled':
-    case 'PendingOrderCancelled': return [event.data.accountId, event.data.order.orderId];
-    default: return null;
+    case 'PendingOrderCancelled':
+      return [event.data.accountId, event.data.order.orderId];
+    default:
+      return null;
   }
 };
 
@@ -78,18 +82,49 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
     for (const chunk of statementChunks(lookups)) {
       const byCopy = chunk.filter((k) => k[0] === 'c');
       const bySlaveKey = chunk.filter((k) => k[0] === 's');
-      const rows = await db.selectFrom('copies').selectAll().where(({ eb, or, refTuple, tuple }) => or([
-        ...(byCopy.length ? [eb(refTuple('copier_id', 'master_position_id'), 'in', byCopy.map((k) => tuple(k[1], k[2])))] : []),
-        ...(bySlaveKey.length ? [eb(refTuple('slave_account_id', 'slave_position_id'), 'in', bySlaveKey.map((k) => tuple(k[1], k[2])))] : []),
-      ])).execute();
+      const rows = await db
+        .selectFrom('copies')
+        .selectAll()
+        .where(({ eb, or, refTuple, tuple }) =>
+          or([
+            ...(byCopy.length
+              ? [
+                  eb(
+                    refTuple('copier_id', 'master_position_id'),
+                    'in',
+                    byCopy.map((k) => tuple(k[1], k[2])),
+                  ),
+                ]
+              : []),
+            ...(bySlaveKey.length
+              ? [
+                  eb(
+                    refTuple('slave_account_id', 'slave_position_id'),
+                    'in',
+                    bySlaveKey.map((k) => tuple(k[1], k[2])),
+                  ),
+                ]
+              : []),
+          ]),
+        )
+        .execute();
       for (const row of rows) {
         copies.set(copyKey(row.copier_id, row.master_position_id), row);
         index(row);
       }
     }
     for (const chunk of statementChunks([...slaveKeys.values()])) {
-      const rows = await db.selectFrom('slave_closures').selectAll()
-        .where(({ eb, refTuple, tuple }) => eb(refTuple('slave_account_id', 'slave_position_id'), 'in', chunk.map((k) => tuple(k[0], k[1])))).execute();
+      const rows = await db
+        .selectFrom('slave_closures')
+        .selectAll()
+        .where(({ eb, refTuple, tuple }) =>
+          eb(
+            refTuple('slave_account_id', 'slave_position_id'),
+            'in',
+            chunk.map((k) => tuple(k[0], k[1])),
+          ),
+        )
+        .execute();
       for (const row of rows) closures.set(slaveKey(row.slave_account_id, row.slave_position_id), row);
     }
   }
@@ -115,14 +150,15 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
   const deferrals = new Map<string, DeferralRow | null>();
 
   const matches = (row: CopyRow, where: Where): boolean =>
-    row.status === 'open'
-    && (!where.copierId || row.copier_id === where.copierId)
-    && (!where.masterPositionId || row.master_position_id === where.masterPositionId)
-    && (!where.slaveAccountId || row.slave_account_id === where.slaveAccountId)
-    && (!where.slavePositionId || row.slave_position_id === where.slavePositionId)
-    && (!where.kind || row.kind === where.kind);
+    row.status === 'open' &&
+    (!where.copierId || row.copier_id === where.copierId) &&
+    (!where.masterPositionId || row.master_position_id === where.masterPositionId) &&
+    (!where.slaveAccountId || row.slave_account_id === where.slaveAccountId) &&
+    (!where.slavePositionId || row.slave_position_id === where.slavePositionId) &&
+    (!where.kind || row.kind === where.kind);
   const candidates = (where: Where): string[] => {
-    if (where.copierId && where.masterPositionId) return copies.has(copyKey(where.copierId, where.masterPositionId)) ? [copyKey(where.copierId, where.masterPositionId)] : [];
+    if (where.copierId && where.masterPositionId)
+      return copies.has(copyKey(where.copierId, where.masterPositionId)) ? [copyKey(where.copierId, where.masterPositionId)] : [];
     return [...(bySlave.get(slaveKey(where.slaveAccountId!, where.slavePositionId!)) ?? [])];
   };
   const update = (key: string, changes: Partial<CopyRow>): void => {
@@ -135,11 +171,19 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
     for (const key of candidates(where)) {
       const row = copies.get(key)!;
       if (matches(row, where)) closed.push(row);
-      else if (alsoAfterVenue && row.copier_id === where.copierId && row.master_position_id === where.masterPositionId
-        && row.slave_position_id === where.slavePositionId && row.status === 'closed' && row.closed_by === 'SLAVE_VENUE') afterVenue.push(key);
+      else if (
+        alsoAfterVenue &&
+        row.copier_id === where.copierId &&
+        row.master_position_id === where.masterPositionId &&
+        row.slave_position_id === where.slavePositionId &&
+        row.status === 'closed' &&
+        row.closed_by === 'SLAVE_VENUE'
+      )
+        afterVenue.push(key);
     }
     for (const key of afterVenue) update(key, { closed_by: by });
-    for (const row of closed) update(copyKey(row.copier_id, row.master_position_id), { status: 'closed', closed_at: at, closed_by: by, result, close_price: closePrice });
+    for (const row of closed)
+      update(copyKey(row.copier_id, row.master_position_id), { status: 'closed', closed_at: at, closed_by: by, result, close_price: closePrice });
     if (closed.length === 0 && where.slaveAccountId && where.slavePositionId) {
       const key = slaveKey(where.slaveAccountId, where.slavePositionId);
       if (!closures.has(key)) {
@@ -171,8 +215,10 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
   };
 
   for (const { recorded, event } of typed) {
-    if ((event.type === 'CopyExecuted' || event.type === 'CopyFailed' || event.type === 'TradeSkipped' || event.type === 'CopyDeferred')
-      && event.data.source.type === DEFERRAL_SOURCE) {
+    if (
+      (event.type === 'CopyExecuted' || event.type === 'CopyFailed' || event.type === 'TradeSkipped' || event.type === 'CopyDeferred') &&
+      event.data.source.type === DEFERRAL_SOURCE
+    ) {
       deferralDeletes.push(event.data.source.eventId);
       deferrals.set(event.data.source.eventId, null);
     }
@@ -182,8 +228,13 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
         if (!deferrals.get(recorded.id)) {
           // ON CONFLICT DO NOTHING: a row already in the table stays (the write below keeps that rule).
           deferrals.set(recorded.id, {
-            id: recorded.id, copier_id: d.copierId, master_account_id: d.masterAccountId, due_at: d.until,
-            master_event: JSON.stringify(d.masterEvent), deferred_by: JSON.stringify(d.deferredBy), master_event_at: d.masterEventAt,
+            id: recorded.id,
+            copier_id: d.copierId,
+            master_account_id: d.masterAccountId,
+            due_at: d.until,
+            master_event: JSON.stringify(d.masterEvent),
+            deferred_by: JSON.stringify(d.deferredBy),
+            master_event_at: d.masterEventAt,
           });
         }
         break;
@@ -197,9 +248,22 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
         if (action.type === 'open' && result.type === 'opened') {
           const key = copyKey(copierId, action.masterPositionId);
           const row: CopyRow = {
-            copier_id: copierId, master_position_id: action.masterPositionId, master_account_id: masterAccountId, slave_account_id: slaveAccountId,
-            slave_position_id: result.slavePositionId, kind: result.kind, symbol: action.symbol, order_type: action.orderType, volume: result.volume,
-            client_order_id: action.clientOrderId, status: 'open', opened_at: at, closed_at: null, closed_by: null, result: null, close_price: null,
+            copier_id: copierId,
+            master_position_id: action.masterPositionId,
+            master_account_id: masterAccountId,
+            slave_account_id: slaveAccountId,
+            slave_position_id: result.slavePositionId,
+            kind: result.kind,
+            symbol: action.symbol,
+            order_type: action.orderType,
+            volume: result.volume,
+            client_order_id: action.clientOrderId,
+            status: 'open',
+            opened_at: at,
+            closed_at: null,
+            closed_by: null,
+            result: null,
+            close_price: null,
           };
           const before = copies.get(key);
           if (before) bySlave.get(slaveKey(before.slave_account_id, before.slave_position_id))?.delete(key);
@@ -219,8 +283,14 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
           const row = copies.get(key);
           if (row && row.status === 'open') update(key, { volume: action.remainingVolume });
         } else if (action.type === 'close' && result.type === 'closed') {
-          ended({ copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId }, at, event.data.by ?? 'COPIER',
-            result.result, result.closePrice, true);
+          ended(
+            { copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId },
+            at,
+            event.data.by ?? 'COPIER',
+            result.result,
+            result.closePrice,
+            true,
+          );
         } else if (action.type === 'cancel') {
           ended({ copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId }, at, 'COPIER', null);
         }
@@ -231,8 +301,13 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
         if (retryUntil === null || action.type !== 'open') break;
         if (!retries.get(action.clientOrderId)) {
           retries.set(action.clientOrderId, {
-            client_order_id: action.clientOrderId, copier_id: copierId, master_account_id: masterAccountId, slave_account_id: slaveAccountId,
-            action: JSON.stringify(action), source: JSON.stringify(source), retry_until: retryUntil,
+            client_order_id: action.clientOrderId,
+            copier_id: copierId,
+            master_account_id: masterAccountId,
+            slave_account_id: slaveAccountId,
+            action: JSON.stringify(action),
+            source: JSON.stringify(source),
+            retry_until: retryUntil,
           });
         }
         break;
@@ -250,8 +325,13 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
         break;
       case 'PositionClosed': {
         const { trade } = event.data;
-        ended({ slaveAccountId: event.data.accountId, slavePositionId: trade.positionId, kind: 'position' }, trade.closeTime, 'SLAVE_VENUE',
-          trade.profit + trade.swap + trade.commission, trade.closePrice);
+        ended(
+          { slaveAccountId: event.data.accountId, slavePositionId: trade.positionId, kind: 'position' },
+          trade.closeTime,
+          'SLAVE_VENUE',
+          trade.profit + trade.swap + trade.commission,
+          trade.closePrice,
+        );
         break;
       }
       case 'PositionPartiallyClosed':
@@ -277,38 +357,85 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
   // Deletes first (in the batch's order they may only remove what was there before), then the rows as
   // the batch leaves them.
   for (const chunk of statementChunks([...cleanups])) {
-    await db.deleteFrom('slave_closures').where(({ eb, or, and }) =>
-      or(chunk.map(([accountId, cutoff]) => and([eb('slave_account_id', '=', accountId), eb('closed_at', '<', new Date(cutoff))])))).execute();
+    await db
+      .deleteFrom('slave_closures')
+      .where(({ eb, or, and }) => or(chunk.map(([accountId, cutoff]) => and([eb('slave_account_id', '=', accountId), eb('closed_at', '<', new Date(cutoff))]))))
+      .execute();
   }
   for (const chunk of statementChunks([...deletedClosures.values()])) {
-    await db.deleteFrom('slave_closures')
-      .where(({ eb, refTuple, tuple }) => eb(refTuple('slave_account_id', 'slave_position_id'), 'in', chunk.map((k) => tuple(k[0], k[1])))).execute();
+    await db
+      .deleteFrom('slave_closures')
+      .where(({ eb, refTuple, tuple }) =>
+        eb(
+          refTuple('slave_account_id', 'slave_position_id'),
+          'in',
+          chunk.map((k) => tuple(k[0], k[1])),
+        ),
+      )
+      .execute();
   }
   for (const chunk of statementChunks([...insertedClosures].map((k) => closures.get(k)!))) {
-    await db.insertInto('slave_closures').values(chunk).onConflict((oc) => oc.columns(['slave_account_id', 'slave_position_id']).doNothing()).execute();
+    await db
+      .insertInto('slave_closures')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['slave_account_id', 'slave_position_id']).doNothing())
+      .execute();
   }
   for (const op of retryDeletes) {
     if (op.kind === 'id') continue;
-    await db.deleteFrom('copy_retries').where('copier_id', '=', op.copierId).where(sql<string>`action->>'masterPositionId'`, '=', op.masterPositionId).execute();
+    await db
+      .deleteFrom('copy_retries')
+      .where('copier_id', '=', op.copierId)
+      .where(sql<string>`action->>'masterPositionId'`, '=', op.masterPositionId)
+      .execute();
   }
   const retryIds = retryDeletes.flatMap((op) => (op.kind === 'id' ? [op.id] : []));
   for (const chunk of statementChunks(retryIds)) await db.deleteFrom('copy_retries').where('client_order_id', 'in', chunk).execute();
   for (const chunk of statementChunks([...retries.values()].filter((r): r is RetryRow => r !== null))) {
-    await db.insertInto('copy_retries').values(chunk).onConflict((oc) => oc.column('client_order_id').doNothing()).execute();
+    await db
+      .insertInto('copy_retries')
+      .values(chunk)
+      .onConflict((oc) => oc.column('client_order_id').doNothing())
+      .execute();
   }
   for (const chunk of statementChunks(deferralDeletes)) await db.deleteFrom('copy_deferrals').where('id', 'in', chunk).execute();
   for (const chunk of statementChunks([...deferrals.values()].filter((r): r is DeferralRow => r !== null))) {
-    await db.insertInto('copy_deferrals').values(chunk).onConflict((oc) => oc.column('id').doNothing()).execute();
+    await db
+      .insertInto('copy_deferrals')
+      .values(chunk)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
   }
-  const COPY_COLUMNS = ['master_account_id', 'slave_account_id', 'slave_position_id', 'kind', 'symbol', 'order_type', 'volume', 'client_order_id',
-    'status', 'opened_at', 'closed_at', 'closed_by', 'result', 'close_price'] as const;
+  const COPY_COLUMNS = [
+    'master_account_id',
+    'slave_account_id',
+    'slave_position_id',
+    'kind',
+    'symbol',
+    'order_type',
+    'volume',
+    'client_order_id',
+    'status',
+    'opened_at',
+    'closed_at',
+    'closed_by',
+    'result',
+    'close_price',
+  ] as const;
   for (const chunk of statementChunks([...changedCopies].map((k) => copies.get(k)!))) {
-    await db.insertInto('copies').values(chunk).onConflict((oc) => oc.columns(['copier_id', 'master_position_id'])
-      .doUpdateSet((eb) => Object.fromEntries(COPY_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])))).execute();
+    await db
+      .insertInto('copies')
+      .values(chunk)
+      .onConflict((oc) =>
+        oc.columns(['copier_id', 'master_position_id']).doUpdateSet((eb) => Object.fromEntries(COPY_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)]))),
+      )
+      .execute();
   }
   for (const chunk of statementChunks([...changedMartingale].map((id) => ({ copier_id: id, consecutive_losses: martingale.get(id)! })))) {
-    await db.insertInto('copier_martingale').values(chunk)
-      .onConflict((oc) => oc.column('copier_id').doUpdateSet((eb) => ({ consecutive_losses: eb.ref('excluded.consecutive_losses') }))).execute();
+    await db
+      .insertInto('copier_martingale')
+      .values(chunk)
+      .onConflict((oc) => oc.column('copier_id').doUpdateSet((eb) => ({ consecutive_losses: eb.ref('excluded.consecutive_losses') })))
+      .execute();
   }
 };
-

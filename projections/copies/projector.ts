@@ -83,16 +83,33 @@ export const copiesProjection: Projection = {
   async apply(db, recorded) {
     const event = recorded as unknown as CopyEvent | PositionsEvent;
     /** A live copy ended: closed rows fold their result into the copier's martingale state. */
-    const ended = async (where: { copierId?: string; masterPositionId?: string; slaveAccountId?: string; slavePositionId?: string; kind?: CopiesTable['kind'] },
-      at: string, by: string, result: number | null, closePrice: number | null = null, alsoAfterVenue = false) => {
+    const ended = async (
+      where: { copierId?: string; masterPositionId?: string; slaveAccountId?: string; slavePositionId?: string; kind?: CopiesTable['kind'] },
+      at: string,
+      by: string,
+      result: number | null,
+      closePrice: number | null = null,
+      alsoAfterVenue = false,
+    ) => {
       // The slave's venue may have reported the close first (the copy is closed by SLAVE_VENUE): then it
       // was this close all the same. Both updates in one statement: they match different rows (open, closed).
-      const creator = alsoAfterVenue && where.copierId && where.masterPositionId && where.slavePositionId
-        ? db.with('after_venue', (qb) => qb.updateTable('copies').set({ closed_by: by }).where('copier_id', '=', where.copierId!)
-          .where('master_position_id', '=', where.masterPositionId!).where('slave_position_id', '=', where.slavePositionId!)
-          .where('status', '=', 'closed').where('closed_by', '=', 'SLAVE_VENUE')) as unknown as QueryCreator<ReadModels>
-        : db;
-      let q = creator.updateTable('copies').set({ status: 'closed', closed_at: at, closed_by: by, result, close_price: closePrice }).where('status', '=', 'open');
+      const creator =
+        alsoAfterVenue && where.copierId && where.masterPositionId && where.slavePositionId
+          ? (db.with('after_venue', (qb) =>
+              qb
+                .updateTable('copies')
+                .set({ closed_by: by })
+                .where('copier_id', '=', where.copierId!)
+                .where('master_position_id', '=', where.masterPositionId!)
+                .where('slave_position_id', '=', where.slavePositionId!)
+                .where('status', '=', 'closed')
+                .where('closed_by', '=', 'SLAVE_VENUE'),
+            ) as unknown as QueryCreator<ReadModels>)
+          : db;
+      let q = creator
+        .updateTable('copies')
+        .set({ status: 'closed', closed_at: at, closed_by: by, result, close_price: closePrice })
+        .where('status', '=', 'open');
       if (where.copierId) q = q.where('copier_id', '=', where.copierId);
       if (where.masterPositionId) q = q.where('master_position_id', '=', where.masterPositionId);
       if (where.slaveAccountId) q = q.where('slave_account_id', '=', where.slaveAccountId);
@@ -101,11 +118,17 @@ export const copiesProjection: Projection = {
       const closed = await q.returning(['copier_id', 'kind', 'master_position_id']).execute();
       if (closed.length === 0 && where.slaveAccountId && where.slavePositionId) {
         // No live copy yet: its CopyExecuted may still come (see slave_closures).
-        await db.insertInto('slave_closures').values({ slave_account_id: where.slaveAccountId, slave_position_id: where.slavePositionId, closed_at: at, result, close_price: closePrice })
-          .onConflict((oc) => oc.columns(['slave_account_id', 'slave_position_id']).doNothing()).execute();
+        await db
+          .insertInto('slave_closures')
+          .values({ slave_account_id: where.slaveAccountId, slave_position_id: where.slavePositionId, closed_at: at, result, close_price: closePrice })
+          .onConflict((oc) => oc.columns(['slave_account_id', 'slave_position_id']).doNothing())
+          .execute();
         // The account's closures older than a day go (per account, so accounts never touch each other's rows).
-        await db.deleteFrom('slave_closures').where('slave_account_id', '=', where.slaveAccountId)
-          .where('closed_at', '<', new Date(Date.parse(at) - 86_400_000)).execute();
+        await db
+          .deleteFrom('slave_closures')
+          .where('slave_account_id', '=', where.slaveAccountId)
+          .where('closed_at', '<', new Date(Date.parse(at) - 86_400_000))
+          .execute();
       }
       if (result === null) return;
       for (const row of closed) {
@@ -115,24 +138,40 @@ export const copiesProjection: Projection = {
         const step = martingaleStep(result);
         if (step === 'none') continue;
         const first = nextMartingaleState(initialMartingaleState, result).consecutiveLosses;
-        await db.insertInto('copier_martingale').values({ copier_id: row.copier_id, consecutive_losses: first })
-          .onConflict((oc) => oc.column('copier_id').doUpdateSet({
-            consecutive_losses: step === 'up' ? sql<number>`copier_martingale.consecutive_losses + 1` : first,
-          })).execute();
+        await db
+          .insertInto('copier_martingale')
+          .values({ copier_id: row.copier_id, consecutive_losses: first })
+          .onConflict((oc) =>
+            oc.column('copier_id').doUpdateSet({
+              consecutive_losses: step === 'up' ? sql<number>`copier_martingale.consecutive_losses + 1` : first,
+            }),
+          )
+          .execute();
       }
     };
     // The outcome of a deferral ends it, whatever it was.
-    if ((event.type === 'CopyExecuted' || event.type === 'CopyFailed' || event.type === 'TradeSkipped' || event.type === 'CopyDeferred')
-      && event.data.source.type === DEFERRAL_SOURCE) {
+    if (
+      (event.type === 'CopyExecuted' || event.type === 'CopyFailed' || event.type === 'TradeSkipped' || event.type === 'CopyDeferred') &&
+      event.data.source.type === DEFERRAL_SOURCE
+    ) {
       await db.deleteFrom('copy_deferrals').where('id', '=', event.data.source.eventId).execute();
     }
     switch (event.type) {
       case 'CopyDeferred': {
         const d = event.data;
-        await db.insertInto('copy_deferrals').values({
-          id: recorded.id, copier_id: d.copierId, master_account_id: d.masterAccountId, due_at: d.until,
-          master_event: JSON.stringify(d.masterEvent), deferred_by: JSON.stringify(d.deferredBy), master_event_at: d.masterEventAt,
-        }).onConflict((oc) => oc.column('id').doNothing()).execute();
+        await db
+          .insertInto('copy_deferrals')
+          .values({
+            id: recorded.id,
+            copier_id: d.copierId,
+            master_account_id: d.masterAccountId,
+            due_at: d.until,
+            master_event: JSON.stringify(d.masterEvent),
+            deferred_by: JSON.stringify(d.deferredBy),
+            master_event_at: d.masterEventAt,
+          })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute();
         return;
       }
       case 'CopyExecuted': {
@@ -162,19 +201,48 @@ export const copiesProjection: Projection = {
           // One round trip: the retry ends, the copy is recorded, and a close its venue reported first is found.
           const gone = await db
             .with('ended_retry', (qb) => endRetry(qb))
-            .with('recorded', (qb) => qb.insertInto('copies').values(row).onConflict((oc) => oc.columns(['copier_id', 'master_position_id']).doUpdateSet(row)))
-            .selectFrom('slave_closures').selectAll().where('slave_account_id', '=', slaveAccountId)
-            .where('slave_position_id', '=', result.slavePositionId).executeTakeFirst();
+            .with('recorded', (qb) =>
+              qb
+                .insertInto('copies')
+                .values(row)
+                .onConflict((oc) => oc.columns(['copier_id', 'master_position_id']).doUpdateSet(row)),
+            )
+            .selectFrom('slave_closures')
+            .selectAll()
+            .where('slave_account_id', '=', slaveAccountId)
+            .where('slave_position_id', '=', result.slavePositionId)
+            .executeTakeFirst();
           if (gone) {
-            await db.deleteFrom('slave_closures').where('slave_account_id', '=', slaveAccountId).where('slave_position_id', '=', result.slavePositionId).execute();
-            await ended({ copierId, masterPositionId: action.masterPositionId }, new Date(gone.closed_at).toISOString(), 'SLAVE_VENUE', gone.result, gone.close_price);
+            await db
+              .deleteFrom('slave_closures')
+              .where('slave_account_id', '=', slaveAccountId)
+              .where('slave_position_id', '=', result.slavePositionId)
+              .execute();
+            await ended(
+              { copierId, masterPositionId: action.masterPositionId },
+              new Date(gone.closed_at).toISOString(),
+              'SLAVE_VENUE',
+              gone.result,
+              gone.close_price,
+            );
           }
         } else if (action.type === 'partialClose' && result.type === 'closed') {
-          await db.updateTable('copies').set({ volume: action.remainingVolume }).where('copier_id', '=', copierId)
-            .where('master_position_id', '=', action.masterPositionId).where('status', '=', 'open').execute();
+          await db
+            .updateTable('copies')
+            .set({ volume: action.remainingVolume })
+            .where('copier_id', '=', copierId)
+            .where('master_position_id', '=', action.masterPositionId)
+            .where('status', '=', 'open')
+            .execute();
         } else if (action.type === 'close' && result.type === 'closed') {
-          await ended({ copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId }, at, event.data.by ?? 'COPIER',
-            result.result, result.closePrice, true);
+          await ended(
+            { copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId },
+            at,
+            event.data.by ?? 'COPIER',
+            result.result,
+            result.closePrice,
+            true,
+          );
         } else if (action.type === 'cancel') {
           await ended({ copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId }, at, 'COPIER', null);
         }
@@ -184,34 +252,69 @@ export const copiesProjection: Projection = {
         const { action, retryUntil, copierId, masterAccountId, slaveAccountId, source } = event.data;
         if (retryUntil === null || action.type !== 'open') return;
         const row = {
-          client_order_id: action.clientOrderId, copier_id: copierId, master_account_id: masterAccountId, slave_account_id: slaveAccountId,
-          action: JSON.stringify(action), source: JSON.stringify(source), retry_until: retryUntil,
+          client_order_id: action.clientOrderId,
+          copier_id: copierId,
+          master_account_id: masterAccountId,
+          slave_account_id: slaveAccountId,
+          action: JSON.stringify(action),
+          source: JSON.stringify(source),
+          retry_until: retryUntil,
         };
-        await db.insertInto('copy_retries').values(row).onConflict((oc) => oc.column('client_order_id').doNothing()).execute();
+        await db
+          .insertInto('copy_retries')
+          .values(row)
+          .onConflict((oc) => oc.column('client_order_id').doNothing())
+          .execute();
         return;
       }
       case 'TradeSkipped':
         if (event.data.reason === 'OPEN_RETRY_EXPIRED') {
-          await db.deleteFrom('copy_retries').where('copier_id', '=', event.data.copierId)
-            .where(sql<string>`action->>'masterPositionId'`, '=', event.data.masterPositionId).execute();
+          await db
+            .deleteFrom('copy_retries')
+            .where('copier_id', '=', event.data.copierId)
+            .where(sql<string>`action->>'masterPositionId'`, '=', event.data.masterPositionId)
+            .execute();
         }
         return;
       case 'PositionClosed': {
         const { trade } = event.data;
         const result = trade.profit + trade.swap + trade.commission;
-        await ended({ slaveAccountId: event.data.accountId, slavePositionId: trade.positionId, kind: 'position' }, trade.closeTime, 'SLAVE_VENUE', result, trade.closePrice);
+        await ended(
+          { slaveAccountId: event.data.accountId, slavePositionId: trade.positionId, kind: 'position' },
+          trade.closeTime,
+          'SLAVE_VENUE',
+          result,
+          trade.closePrice,
+        );
         return;
       }
       case 'PositionPartiallyClosed':
-        await db.updateTable('copies').set({ volume: event.data.position.volume }).where('slave_account_id', '=', event.data.accountId)
-          .where('slave_position_id', '=', event.data.position.positionId).where('status', '=', 'open').where('kind', '=', 'position').execute();
+        await db
+          .updateTable('copies')
+          .set({ volume: event.data.position.volume })
+          .where('slave_account_id', '=', event.data.accountId)
+          .where('slave_position_id', '=', event.data.position.positionId)
+          .where('status', '=', 'open')
+          .where('kind', '=', 'position')
+          .execute();
         return;
       case 'PendingOrderFilled':
-        await db.updateTable('copies').set({ kind: 'position' }).where('slave_account_id', '=', event.data.accountId)
-          .where('slave_position_id', '=', event.data.order.orderId).where('status', '=', 'open').where('kind', '=', 'pendingOrder').execute();
+        await db
+          .updateTable('copies')
+          .set({ kind: 'position' })
+          .where('slave_account_id', '=', event.data.accountId)
+          .where('slave_position_id', '=', event.data.order.orderId)
+          .where('status', '=', 'open')
+          .where('kind', '=', 'pendingOrder')
+          .execute();
         return;
       case 'PendingOrderCancelled':
-        await ended({ slaveAccountId: event.data.accountId, slavePositionId: event.data.order.orderId, kind: 'pendingOrder' }, event.data.at, 'SLAVE_VENUE', null);
+        await ended(
+          { slaveAccountId: event.data.accountId, slavePositionId: event.data.order.orderId, kind: 'pendingOrder' },
+          event.data.at,
+          'SLAVE_VENUE',
+          null,
+        );
         return;
       default:
         return;

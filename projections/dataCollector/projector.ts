@@ -20,8 +20,17 @@ export const dataCollectorProjection: Projection = {
   },
   async apply(db, recorded) {
     const { data } = recorded as unknown as SampleEvent;
-    await db.insertInto('data_collector_samples').values({
-      account_id: data.accountId, time: data.at, balance: data.balance, equity: data.equity, floating_pnl: data.floatingPnl, margin: data.margin,
-    }).onConflict((oc) => oc.columns(['account_id', 'time']).doNothing()).execute();
+    await db
+      .insertInto('data_collector_samples')
+      .values({
+        account_id: data.accountId,
+        time: data.at,
+        balance: data.balance,
+        equity: data.equity,
+        floating_pnl: data.floatingPnl,
+        margin: data.margin,
+      })
+      .onConflict((oc) => oc.columns(['account_id', 'time']).doNothing())
+      .execute();
   },
 };

@@ -39,18 +39,26 @@ export const featuresProjection: Projection = {
     const { featureId, at } = event.data;
     switch (event.type) {
       case 'FeatureAdded':
-        await db.insertInto('features').values({
-          id: featureId,
-          project_id: event.data.projectId,
-          ...scopeColumns(event.data.scope),
-          type: event.data.setting.type,
-          setting: JSON.stringify(event.data.setting),
-          created: at,
-          updated: at,
-        }).onConflict((oc) => oc.column('id').doNothing()).execute();
+        await db
+          .insertInto('features')
+          .values({
+            id: featureId,
+            project_id: event.data.projectId,
+            ...scopeColumns(event.data.scope),
+            type: event.data.setting.type,
+            setting: JSON.stringify(event.data.setting),
+            created: at,
+            updated: at,
+          })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute();
         return;
       case 'FeatureUpdated':
-        await db.updateTable('features').set({ setting: JSON.stringify(event.data.setting), updated: at }).where('id', '=', featureId).execute();
+        await db
+          .updateTable('features')
+          .set({ setting: JSON.stringify(event.data.setting), updated: at })
+          .where('id', '=', featureId)
+          .execute();
         return;
       case 'FeatureRemoved':
         await db.deleteFrom('features').where('id', '=', featureId).execute();
@@ -58,8 +66,11 @@ export const featuresProjection: Projection = {
         return;
       case 'FeatureStateReset': {
         const key = event.data.key ?? '*';
-        await db.insertInto('feature_resets').values({ feature_id: featureId, key, at })
-          .onConflict((oc) => oc.columns(['feature_id', 'key']).doUpdateSet({ at })).execute();
+        await db
+          .insertInto('feature_resets')
+          .values({ feature_id: featureId, key, at })
+          .onConflict((oc) => oc.columns(['feature_id', 'key']).doUpdateSet({ at }))
+          .execute();
         return;
       }
     }

@@ -15,12 +15,26 @@ export interface FeatureRow {
 }
 
 export const copierFeatureRows = (db: Kysely<ReadModels>, projectId: string, copierId: string): Promise<FeatureRow[]> =>
-  db.selectFrom('features').selectAll().where('project_id', '=', projectId).where('scope_kind', '=', 'copier').where('copier_id', '=', copierId)
-    .orderBy('created').orderBy('id').execute() as Promise<FeatureRow[]>;
+  db
+    .selectFrom('features')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('scope_kind', '=', 'copier')
+    .where('copier_id', '=', copierId)
+    .orderBy('created')
+    .orderBy('id')
+    .execute() as Promise<FeatureRow[]>;
 
 export const accountFeatureRows = (db: Kysely<ReadModels>, projectId: string, accountId: string): Promise<FeatureRow[]> =>
-  db.selectFrom('features').selectAll().where('project_id', '=', projectId).where('scope_kind', '=', 'account').where('account_id', '=', accountId)
-    .orderBy('created').orderBy('id').execute() as Promise<FeatureRow[]>;
+  db
+    .selectFrom('features')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('scope_kind', '=', 'account')
+    .where('account_id', '=', accountId)
+    .orderBy('created')
+    .orderBy('id')
+    .execute() as Promise<FeatureRow[]>;
 
 /** The features of many copiers and accounts at once, for the engine. */
 export const featuresFor = async (db: Kysely<ReadModels>, copierIds: readonly string[], accountIds: readonly string[]): Promise<FeatureRow[]> => {
@@ -38,7 +52,11 @@ export const featuresFor = async (db: Kysely<ReadModels>, copierIds: readonly st
 export const resetsOf = async (db: Kysely<ReadModels>, featureIds: readonly string[]): Promise<Map<string, Record<string, string>>> => {
   const out = new Map<string, Record<string, string>>();
   if (featureIds.length === 0) return out;
-  const rows = await db.selectFrom('feature_resets').selectAll().where('feature_id', 'in', [...featureIds]).execute();
+  const rows = await db
+    .selectFrom('feature_resets')
+    .selectAll()
+    .where('feature_id', 'in', [...featureIds])
+    .execute();
   for (const row of rows) {
     const resets = out.get(row.feature_id) ?? {};
     resets[row.key] = new Date(row.at).toISOString();
@@ -48,20 +66,43 @@ export const resetsOf = async (db: Kysely<ReadModels>, featureIds: readonly stri
 };
 
 export const projectFeatureRows = (db: Kysely<ReadModels>, projectId: string): Promise<FeatureRow[]> =>
-  db.selectFrom('features').selectAll().where('project_id', '=', projectId).where('scope_kind', '=', 'project')
-    .orderBy('created').orderBy('id').execute() as Promise<FeatureRow[]>;
+  db
+    .selectFrom('features')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('scope_kind', '=', 'project')
+    .orderBy('created')
+    .orderBy('id')
+    .execute() as Promise<FeatureRow[]>;
 
 /** A copier feature of one of the account's copiers, by id. */
 export const findCopierFeatureOfAccount = (db: Kysely<ReadModels>, projectId: string, accountId: string, featureId: string) =>
-  db.selectFrom('features').select(['id', 'copier_id', 'type']).where('project_id', '=', projectId)
-    .where('id', '=', featureId).where('account_id', '=', accountId).where('scope_kind', '=', 'copier').executeTakeFirst();
+  db
+    .selectFrom('features')
+    .select(['id', 'copier_id', 'type'])
+    .where('project_id', '=', projectId)
+    .where('id', '=', featureId)
+    .where('account_id', '=', accountId)
+    .where('scope_kind', '=', 'copier')
+    .executeTakeFirst();
 
 /** An account feature of the account, by id. */
 export const findAccountFeature = (db: Kysely<ReadModels>, projectId: string, accountId: string, featureId: string) =>
-  db.selectFrom('features').select(['id', 'type']).where('project_id', '=', projectId)
-    .where('scope_kind', '=', 'account').where('account_id', '=', accountId).where('id', '=', featureId).executeTakeFirst();
+  db
+    .selectFrom('features')
+    .select(['id', 'type'])
+    .where('project_id', '=', projectId)
+    .where('scope_kind', '=', 'account')
+    .where('account_id', '=', accountId)
+    .where('id', '=', featureId)
+    .executeTakeFirst();
 
 /** Whether the account has FeatureDataCollectorDTO on. */
 export const hasDataCollectorFeature = async (db: Kysely<ReadModels>, accountId: string): Promise<boolean> =>
-  (await db.selectFrom('features').select('id').where('scope_kind', '=', 'account').where('account_id', '=', accountId)
-    .where('type', '=', 'FeatureDataCollectorDTO').executeTakeFirst()) !== undefined;
+  (await db
+    .selectFrom('features')
+    .select('id')
+    .where('scope_kind', '=', 'account')
+    .where('account_id', '=', accountId)
+    .where('type', '=', 'FeatureDataCollectorDTO')
+    .executeTakeFirst()) !== undefined;

@@ -19,9 +19,20 @@ const insertHistory = async (db: Kysely<ReadModels>, events: readonly RecordedEv
     if (event.type === 'PositionPartiallyClosed' || event.type === 'PositionClosed') {
       const t = event.data.trade;
       trades.push({
-        account_id: event.data.accountId, trade_id: t.tradeId, position_id: t.positionId, symbol: t.symbol, side: t.orderType,
-        volume: t.volume, open_price: t.openPrice, open_time: t.openTime, close_price: t.closePrice, close_time: t.closeTime,
-        profit: t.profit, swap: t.swap, commission: t.commission, reason: t.reason,
+        account_id: event.data.accountId,
+        trade_id: t.tradeId,
+        position_id: t.positionId,
+        symbol: t.symbol,
+        side: t.orderType,
+        volume: t.volume,
+        open_price: t.openPrice,
+        open_time: t.openTime,
+        close_price: t.closePrice,
+        close_time: t.closeTime,
+        profit: t.profit,
+        swap: t.swap,
+        commission: t.commission,
+        reason: t.reason,
       });
     } else if (event.type === 'BalanceChanged') {
       const o = event.data.operation;
@@ -29,12 +40,18 @@ const insertHistory = async (db: Kysely<ReadModels>, events: readonly RecordedEv
     }
   }
   for (const chunk of statementChunks(trades)) {
-    await db.insertInto('closed_trades').values(chunk)
-      .onConflict((oc) => oc.columns(['account_id', 'trade_id']).doNothing()).execute();
+    await db
+      .insertInto('closed_trades')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['account_id', 'trade_id']).doNothing())
+      .execute();
   }
   for (const chunk of statementChunks(operations)) {
-    await db.insertInto('balance_operations').values(chunk)
-      .onConflict((oc) => oc.columns(['account_id', 'operation_id']).doNothing()).execute();
+    await db
+      .insertInto('balance_operations')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['account_id', 'operation_id']).doNothing())
+      .execute();
   }
 };
 

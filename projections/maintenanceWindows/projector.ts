@@ -36,29 +36,35 @@ export const maintenanceWindowsProjection: Projection = {
     switch (event.type) {
       case 'MaintenanceWindowEntered': {
         const d = event.data;
-        await db.insertInto('maintenance_windows').values({
-          feature_id: featureId,
-          window_key: windowKey,
-          account_id: d.accountId,
-          project_id: d.projectId,
-          starts_at: d.startsAt,
-          ends_at: d.endsAt,
-          affected_account_ids: JSON.stringify(d.affectedAccountIds),
-          copier_states: JSON.stringify(d.copierStates),
-          copiers_switched: false,
-          closed_for: JSON.stringify([]),
-          entry_completed: false,
-          exited: false,
-          entered_at: d.at,
-          exited_at: null,
-        }).onConflict((oc) => oc.columns(['feature_id', 'window_key']).doNothing()).execute();
+        await db
+          .insertInto('maintenance_windows')
+          .values({
+            feature_id: featureId,
+            window_key: windowKey,
+            account_id: d.accountId,
+            project_id: d.projectId,
+            starts_at: d.startsAt,
+            ends_at: d.endsAt,
+            affected_account_ids: JSON.stringify(d.affectedAccountIds),
+            copier_states: JSON.stringify(d.copierStates),
+            copiers_switched: false,
+            closed_for: JSON.stringify([]),
+            entry_completed: false,
+            exited: false,
+            entered_at: d.at,
+            exited_at: null,
+          })
+          .onConflict((oc) => oc.columns(['feature_id', 'window_key']).doNothing())
+          .execute();
         return;
       }
       case 'MaintenanceWindowCopiersSwitched':
         await row().set({ copiers_switched: true }).execute();
         return;
       case 'MaintenanceWindowPositionsClosed':
-        await row().set({ closed_for: sql`closed_for || ${JSON.stringify([event.data.closedAccountId])}::jsonb` }).execute();
+        await row()
+          .set({ closed_for: sql`closed_for || ${JSON.stringify([event.data.closedAccountId])}::jsonb` })
+          .execute();
         return;
       case 'MaintenanceWindowEntryCompleted':
         await row().set({ entry_completed: true }).execute();

@@ -1,6 +1,12 @@
 // Queries of the maintenance windows read model.
 import type { Kysely, Selectable } from 'kysely';
-import { MAINTENANCE_WINDOW, type MaintenanceWindowSettings, type RecordedCopierState, windowKeyOf, type WindowProgress } from '../../domain/accountFeatures/maintenanceWindow.js';
+import {
+  MAINTENANCE_WINDOW,
+  type MaintenanceWindowSettings,
+  type RecordedCopierState,
+  windowKeyOf,
+  type WindowProgress,
+} from '../../domain/accountFeatures/maintenanceWindow.js';
 import type { FeatureRow } from '../features/queries.js';
 import type { MaintenanceWindowsTable, ReadModels } from '../schema.js';
 
@@ -31,7 +37,9 @@ export const windowViewOf = (row: MaintenanceWindowRow): WindowView => ({
 
 /** The windows of these features, and every window entered and not yet exited. */
 export const maintenanceWindows = async (db: Kysely<ReadModels>, featureIds: readonly string[]): Promise<WindowView[]> => {
-  const rows = await db.selectFrom('maintenance_windows').selectAll()
+  const rows = await db
+    .selectFrom('maintenance_windows')
+    .selectAll()
     .where((eb) => eb.or([eb('exited', '=', false), ...(featureIds.length ? [eb('feature_id', 'in', [...featureIds])] : [])]))
     .execute();
   return rows.map(windowViewOf);
@@ -44,7 +52,15 @@ export const maintenanceWindows = async (db: Kysely<ReadModels>, featureIds: rea
 export const withMaintenanceState = async (db: Kysely<ReadModels>, rows: FeatureRow[]): Promise<FeatureRow[]> => {
   const windows = rows.filter((r) => r.type === MAINTENANCE_WINDOW);
   if (windows.length === 0) return rows;
-  const states = await db.selectFrom('maintenance_windows').selectAll().where('feature_id', 'in', windows.map((r) => r.id)).execute();
+  const states = await db
+    .selectFrom('maintenance_windows')
+    .selectAll()
+    .where(
+      'feature_id',
+      'in',
+      windows.map((r) => r.id),
+    )
+    .execute();
   return rows.map((row) => {
     if (row.type !== MAINTENANCE_WINDOW) return row;
     const setting = row.setting as unknown as MaintenanceWindowSettings;

@@ -49,9 +49,15 @@ const orderRow = (accountId: string, o: PendingOrderData, at: string): Row => ({
 type Kind = Row['kind'];
 /** What a batch leaves of one position row: its last state, or a delete of it if it is of one of these kinds. */
 type RowChange = { readonly upsert: Row } | { readonly deleteKinds: ReadonlySet<Kind> };
-interface ActivityValues { last_change_at?: string; connected?: boolean }
+interface ActivityValues {
+  last_change_at?: string;
+  connected?: boolean;
+}
 /** What a batch leaves of an account's venue activity: the row if it is new, and the members it sets. */
-interface ActivityChange { readonly insert: Required<ActivityValues>; readonly set: ActivityValues }
+interface ActivityChange {
+  readonly insert: Required<ActivityValues>;
+  readonly set: ActivityValues;
+}
 
 export interface PositionsChanges {
   readonly rows: ReadonlyMap<string, { readonly accountId: string; readonly id: string; readonly change: RowChange }>;
@@ -83,9 +89,12 @@ export const changesOf = (events: readonly RecordedEvent[]): PositionsChanges =>
     };
     const touch = (values: ActivityValues): void => {
       const before = activity.get(accountId);
-      activity.set(accountId, before
-        ? { insert: { ...before.insert, ...values }, set: { ...before.set, ...values } }
-        : { insert: { last_change_at: values.last_change_at ?? at, connected: values.connected ?? false }, set: values });
+      activity.set(
+        accountId,
+        before
+          ? { insert: { ...before.insert, ...values }, set: { ...before.set, ...values } }
+          : { insert: { last_change_at: values.last_change_at ?? at, connected: values.connected ?? false }, set: values },
+      );
     };
     switch (event.type) {
       case 'PositionOpened':
@@ -124,8 +133,21 @@ export const changesOf = (events: readonly RecordedEvent[]): PositionsChanges =>
   return { rows, activity };
 };
 
-const POSITION_COLUMNS = ['kind', 'symbol', 'order_type', 'volume', 'open_price', 'open_time', 'stop_loss', 'take_profit', 'expiry', 'comment',
-  'magic_number', 'client_order_id', 'updated'] as const;
+const POSITION_COLUMNS = [
+  'kind',
+  'symbol',
+  'order_type',
+  'volume',
+  'open_price',
+  'open_time',
+  'stop_loss',
+  'take_profit',
+  'expiry',
+  'comment',
+  'magic_number',
+  'client_order_id',
+  'updated',
+] as const;
 
 /** The changes in a few statements: deletes by the kinds they may remove, upserts, activity by the members it sets. */
 const writeChanges = async (db: Kysely<ReadModels>, changes: PositionsChanges): Promise<void> => {
@@ -143,14 +165,25 @@ const writeChanges = async (db: Kysely<ReadModels>, changes: PositionsChanges): 
   }
   for (const { kinds, keys } of deletes.values()) {
     for (const chunk of statementChunks(keys)) {
-      await db.deleteFrom('positions')
-        .where(({ eb, refTuple, tuple }) => eb(refTuple('account_id', 'id'), 'in', chunk.map((k) => tuple(k.accountId, k.id))))
-        .where('kind', 'in', kinds).execute();
+      await db
+        .deleteFrom('positions')
+        .where(({ eb, refTuple, tuple }) =>
+          eb(
+            refTuple('account_id', 'id'),
+            'in',
+            chunk.map((k) => tuple(k.accountId, k.id)),
+          ),
+        )
+        .where('kind', 'in', kinds)
+        .execute();
     }
   }
   for (const chunk of statementChunks(upserts)) {
-    await db.insertInto('positions').values(chunk).onConflict((oc) => oc.columns(['account_id', 'id'])
-      .doUpdateSet((eb) => Object.fromEntries(POSITION_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])))).execute();
+    await db
+      .insertInto('positions')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['account_id', 'id']).doUpdateSet((eb) => Object.fromEntries(POSITION_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)]))))
+      .execute();
   }
   const activity = new Map<string, { members: (keyof ActivityValues)[]; rows: { account_id: string; last_change_at: string; connected: boolean }[] }>();
   for (const [accountId, change] of changes.activity) {
@@ -161,8 +194,11 @@ const writeChanges = async (db: Kysely<ReadModels>, changes: PositionsChanges): 
   }
   for (const { members, rows } of activity.values()) {
     for (const chunk of statementChunks(rows)) {
-      await db.insertInto('venue_activity').values(chunk).onConflict((oc) => oc.column('account_id')
-        .doUpdateSet((eb) => Object.fromEntries(members.map((m) => [m, eb.ref(`excluded.${m}`)])))).execute();
+      await db
+        .insertInto('venue_activity')
+        .values(chunk)
+        .onConflict((oc) => oc.column('account_id').doUpdateSet((eb) => Object.fromEntries(members.map((m) => [m, eb.ref(`excluded.${m}`)]))))
+        .execute();
     }
   }
 };

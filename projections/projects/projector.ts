@@ -15,8 +15,11 @@ export const projectsProjection: Projection = {
     const event = recorded as unknown as ProjectEvent;
     if (event.type === 'ProjectCreated') {
       const { projectId, name, owner, at } = event.data;
-      await db.insertInto('projects').values({ id: projectId, name, owner, created: at })
-        .onConflict((oc) => oc.column('id').doNothing()).execute();
+      await db
+        .insertInto('projects')
+        .values({ id: projectId, name, owner, created: at })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
     }
   },
 };

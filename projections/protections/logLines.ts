@@ -15,18 +15,34 @@ const CODES = {
 
 export const protectionLogLine = (event: ProtectionEvent): LogLine | null => {
   const line = (logTypeId: LogLine['logTypeId'], message: string, code: string | null, positionId: string | null = null): LogLine => ({
-    accountId: event.data.accountId, logTypeId, category: 'PROTECTION', message, code, copierId: null, positionId,
+    accountId: event.data.accountId,
+    logTypeId,
+    category: 'PROTECTION',
+    message,
+    code,
+    copierId: null,
+    positionId,
   });
   switch (event.type) {
     case 'ProtectionReferenceRecorded': {
       const d = event.data;
       const values = `balance ${money(d.balance)} ${d.currency}, equity ${money(d.equity)} ${d.currency}`;
       if (d.kind === 'PERIOD') {
-        const late = d.late ? `; read late, at ${d.observedAt}: the rule was added then, or the account was not watched when the ${d.unit} began (service down, account offline), so it measures from then` : '';
-        return line(d.late ? LogType.Warning : LogType.Info, `${PERIOD[d.unit!]} ${d.label} began at ${d.start}: risk limits and profit targets measure from ${values}${late}`, 'PERIOD_REFERENCE');
+        const late = d.late
+          ? `; read late, at ${d.observedAt}: the rule was added then, or the account was not watched when the ${d.unit} began (service down, account offline), so it measures from then`
+          : '';
+        return line(
+          d.late ? LogType.Warning : LogType.Info,
+          `${PERIOD[d.unit!]} ${d.label} began at ${d.start}: risk limits and profit targets measure from ${values}${late}`,
+          'PERIOD_REFERENCE',
+        );
       }
       if (d.kind === 'RESET') return line(LogType.Info, `After the reset at ${d.start}, the rule measures from ${values}`, 'RESET_REFERENCE');
-      return line(LogType.Info, `Overall target ${d.ruleId} watched from ${d.observedAt}: ${values}; deposits and withdrawals from now on move its reference when adjustReferenceOnBalanceChange is on`, 'OVERALL_REFERENCE');
+      return line(
+        LogType.Info,
+        `Overall target ${d.ruleId} watched from ${d.observedAt}: ${values}; deposits and withdrawals from now on move its reference when adjustReferenceOnBalanceChange is on`,
+        'OVERALL_REFERENCE',
+      );
     }
     case 'ProtectionPeakRecorded':
       return null;
@@ -42,11 +58,20 @@ export const protectionLogLine = (event: ProtectionEvent): LogLine | null => {
       return line(LogType.Info, event.data.message, 'PROTECTION_RESET');
     case 'ProtectionPositionsClosed': {
       const { closedPositions, cancelledOrders } = event.data;
-      const closed = closedPositions.length ? `closed position${closedPositions.length === 1 ? '' : 's'} ${closedPositions.map((p) => `#${p}`).join(', ')}` : 'no position to close';
-      const cancelled = cancelledOrders.length ? `; cancelled pending order${cancelledOrders.length === 1 ? '' : 's'} ${cancelledOrders.map((p) => `#${p}`).join(', ')}` : '';
+      const closed = closedPositions.length
+        ? `closed position${closedPositions.length === 1 ? '' : 's'} ${closedPositions.map((p) => `#${p}`).join(', ')}`
+        : 'no position to close';
+      const cancelled = cancelledOrders.length
+        ? `; cancelled pending order${cancelledOrders.length === 1 ? '' : 's'} ${cancelledOrders.map((p) => `#${p}`).join(', ')}`
+        : '';
       return line(LogType.Info, `Protection ${event.data.ruleId}: ${closed}${cancelled}`, 'PROTECTION_POSITIONS_CLOSED');
     }
     case 'ProtectionCloseFailed':
-      return line(LogType.Error, `Protection ${event.data.ruleId} could not close #${event.data.positionId}: ${event.data.message}; trying again every second`, event.data.code, event.data.positionId);
+      return line(
+        LogType.Error,
+        `Protection ${event.data.ruleId} could not close #${event.data.positionId}: ${event.data.message}; trying again every second`,
+        event.data.code,
+        event.data.positionId,
+      );
   }
 };

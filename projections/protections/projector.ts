@@ -41,23 +41,49 @@ export const protectionsProjection: Projection = {
     switch (event.type) {
       case 'ProtectionTriggered': {
         const d = event.data;
-        await db.insertInto('account_protections').values({
-          account_id: d.accountId, trigger_id: d.triggerId, rule_kind: d.ruleKind, rule_id: d.ruleId, rule_type: d.ruleType, level: d.level,
-          anchor: d.anchor, symbol: d.symbol, until: d.until, action: d.action, measured: d.measured, threshold: d.threshold,
-          threshold_member: d.thresholdMember, currency: d.currency, message: d.message, at: d.at, positions_closed_at: null,
-        }).onConflict((oc) => oc.columns(['account_id', 'trigger_id']).doNothing()).execute();
+        await db
+          .insertInto('account_protections')
+          .values({
+            account_id: d.accountId,
+            trigger_id: d.triggerId,
+            rule_kind: d.ruleKind,
+            rule_id: d.ruleId,
+            rule_type: d.ruleType,
+            level: d.level,
+            anchor: d.anchor,
+            symbol: d.symbol,
+            until: d.until,
+            action: d.action,
+            measured: d.measured,
+            threshold: d.threshold,
+            threshold_member: d.thresholdMember,
+            currency: d.currency,
+            message: d.message,
+            at: d.at,
+            positions_closed_at: null,
+          })
+          .onConflict((oc) => oc.columns(['account_id', 'trigger_id']).doNothing())
+          .execute();
         return;
       }
       case 'ProtectionCleared':
         if (event.data.triggerIds.length === 0) return;
-        await db.deleteFrom('account_protections').where('account_id', '=', event.data.accountId).where('trigger_id', 'in', [...event.data.triggerIds]).execute();
+        await db
+          .deleteFrom('account_protections')
+          .where('account_id', '=', event.data.accountId)
+          .where('trigger_id', 'in', [...event.data.triggerIds])
+          .execute();
         return;
       case 'ProtectionReset':
         await db.deleteFrom('account_protections').where('account_id', '=', event.data.accountId).where('rule_id', '=', event.data.ruleId).execute();
         return;
       case 'ProtectionPositionsClosed':
-        await db.updateTable('account_protections').set({ positions_closed_at: event.data.at })
-          .where('account_id', '=', event.data.accountId).where('trigger_id', '=', event.data.triggerId).execute();
+        await db
+          .updateTable('account_protections')
+          .set({ positions_closed_at: event.data.at })
+          .where('account_id', '=', event.data.accountId)
+          .where('trigger_id', '=', event.data.triggerId)
+          .execute();
         return;
       case 'RiskLimitUpdated':
         if (!event.data.settings.active) await db.deleteFrom('account_protections').where('rule_id', '=', event.data.riskLimitId).execute();

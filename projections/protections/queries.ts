@@ -9,9 +9,14 @@ export type ProtectionRow = Selectable<AccountProtectionsTable>;
 
 export const protectionsInForce = async (db: Kysely<ReadModels>, accountIds: readonly string[], now: Date): Promise<ProtectionRow[]> => {
   if (accountIds.length === 0) return [];
-  return db.selectFrom('account_protections').selectAll().where('account_id', 'in', [...new Set(accountIds)])
+  return db
+    .selectFrom('account_protections')
+    .selectAll()
+    .where('account_id', 'in', [...new Set(accountIds)])
     .where((eb) => eb.or([eb('until', 'is', null), eb('until', '>', now)]))
-    .orderBy('at').orderBy('trigger_id').execute();
+    .orderBy('at')
+    .orderBy('trigger_id')
+    .execute();
 };
 
 /** The blocks in force on each account, for the copy engine. */

@@ -25,14 +25,27 @@ export const riskLimitsProjection: Projection = {
     switch (event.type) {
       case 'RiskLimitCreated': {
         const { riskLimitId, projectId, accountId, settings, at } = event.data;
-        await db.insertInto('risk_limits').values({
-          id: riskLimitId, project_id: projectId, account_id: accountId, settings: JSON.stringify(settings), active: settings.active, created: at, updated: at,
-        }).onConflict((oc) => oc.column('id').doNothing()).execute();
+        await db
+          .insertInto('risk_limits')
+          .values({
+            id: riskLimitId,
+            project_id: projectId,
+            account_id: accountId,
+            settings: JSON.stringify(settings),
+            active: settings.active,
+            created: at,
+            updated: at,
+          })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute();
         return;
       }
       case 'RiskLimitUpdated':
-        await db.updateTable('risk_limits').set({ settings: JSON.stringify(event.data.settings), active: event.data.settings.active, updated: event.data.at })
-          .where('id', '=', event.data.riskLimitId).execute();
+        await db
+          .updateTable('risk_limits')
+          .set({ settings: JSON.stringify(event.data.settings), active: event.data.settings.active, updated: event.data.at })
+          .where('id', '=', event.data.riskLimitId)
+          .execute();
         return;
       case 'RiskLimitDeleted':
         await db.deleteFrom('risk_limits').where('id', '=', event.data.riskLimitId).execute();

@@ -14,12 +14,23 @@ export interface RiskLimitRow {
 }
 
 export const riskLimitsOf = (db: Kysely<ReadModels>, projectId: string, accountId: string): Promise<RiskLimitRow[]> =>
-  db.selectFrom('risk_limits').selectAll().where('project_id', '=', projectId).where('account_id', '=', accountId)
-    .orderBy('created').orderBy('id').execute() as Promise<RiskLimitRow[]>;
+  db
+    .selectFrom('risk_limits')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('account_id', '=', accountId)
+    .orderBy('created')
+    .orderBy('id')
+    .execute() as Promise<RiskLimitRow[]>;
 
 export const findRiskLimit = (db: Kysely<ReadModels>, projectId: string, accountId: string, riskLimitId: string): Promise<RiskLimitRow | undefined> =>
-  db.selectFrom('risk_limits').selectAll().where('project_id', '=', projectId).where('account_id', '=', accountId)
-    .where('id', '=', riskLimitId).executeTakeFirst() as Promise<RiskLimitRow | undefined>;
+  db
+    .selectFrom('risk_limits')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('account_id', '=', accountId)
+    .where('id', '=', riskLimitId)
+    .executeTakeFirst() as Promise<RiskLimitRow | undefined>;
 
 /** Every active limit, for the protection monitor. */
 export const activeRiskLimits = (db: Kysely<ReadModels>): Promise<RiskLimitRow[]> =>

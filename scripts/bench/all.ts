@@ -51,7 +51,10 @@ const minutes = (ms: number): string => `${Math.floor(ms / 60_000)}m${String(Mat
 
 const main = async (): Promise<void> => {
   const args = parseArgs(process.argv.slice(2), ['only', 'full', 'out']);
-  const only = (args.get('only') ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+  const only = (args.get('only') ?? [])
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = only.filter((name) => !BENCHMARKS.some((b) => b.name === name));
   if (unknown.length) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
   const full = args.has('full');

@@ -55,7 +55,7 @@ const main = async (): Promise<void> => {
   try {
     const env: Record<string, string> = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEY: KEY, LOG_LEVEL: 'warn' };
     if (external) env.DATABASE_URL = await external.database('api');
-    console.log('  starting the service (npm start\'s script, embedded PostgreSQL) ...');
+    console.log("  starting the service (npm start's script, embedded PostgreSQL) ...");
     const startOurs = (nodeOptions: readonly string[] = []) => startListening('scripts/start.ts', [], env, { ready: 'Stop with Ctrl+C', nodeOptions });
     let ours = await startOurs();
     servers.push(ours);
@@ -69,8 +69,12 @@ const main = async (): Promise<void> => {
       while (next < ACCOUNTS) {
         const n = next++;
         const created = (await call('POST', '/accounts', {
-          loginServer: 'Bench-Demo', loginAccountNumber: String(700000 + n), loginAccountPassword: 'bench-secret',
-          accountTypeId: 1 + (n % 5), regionId: 2, alias: `bench account ${n}`,
+          loginServer: 'Bench-Demo',
+          loginAccountNumber: String(700000 + n),
+          loginAccountPassword: 'bench-secret',
+          accountTypeId: 1 + (n % 5),
+          regionId: 2,
+          alias: `bench account ${n}`,
         })) as { id: string };
         ids.push(created.id);
         bar.increment();
@@ -95,7 +99,10 @@ const main = async (): Promise<void> => {
     writeFileSync(bodiesFile, JSON.stringify(bodies));
     const bare = await startListening('scripts/bench/api/bareServer.ts', [bodiesFile], {});
     servers.push(bare);
-    const targets: Target[] = [{ name: 'ours', server: ours }, { name: 'bare express', server: bare }];
+    const targets: Target[] = [
+      { name: 'ours', server: ours },
+      { name: 'bare express', server: bare },
+    ];
     const endpoints = [
       { label: 'GET /accounts/{accountId}', route: `/accounts/${accountId}` },
       { label: `GET /accounts (${ACCOUNTS} accounts)`, route: '/accounts' },

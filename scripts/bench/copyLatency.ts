@@ -46,7 +46,11 @@ const main = async (): Promise<void> => {
   const databaseUrl = args.get('database-url')?.[0];
   const external = databaseUrl ? await startBenchServer(databaseUrl) : null;
   const config = loadConfig({
-    DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEY: KEY, READ_MODEL_WAIT_MS: '60000',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    BOOTSTRAP_API_KEY: KEY,
+    READ_MODEL_WAIT_MS: '60000',
     ...(external ? { DATABASE_URL: await external.database('copy_latency') } : {}),
   });
   console.log(`starting the service (${external ? 'the PostgreSQL of --database-url' : 'embedded PostgreSQL'}, simulated venue) ...`);
@@ -54,7 +58,12 @@ const main = async (): Promise<void> => {
   const call = apiCaller(() => service.url, KEY);
   const account = async (alias: string): Promise<string> => {
     const created = await call('POST', '/accounts', {
-      loginServer: 'Bench-Demo', loginAccountNumber: alias, loginAccountPassword: 'bench', accountTypeId: 1, regionId: 2, alias,
+      loginServer: 'Bench-Demo',
+      loginAccountNumber: alias,
+      loginAccountPassword: 'bench',
+      accountTypeId: 1,
+      regionId: 2,
+      alias,
     });
     await call('POST', `/accounts/${created.body.id}/actions/start`);
     return created.body.id as string;

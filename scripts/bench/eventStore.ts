@@ -46,7 +46,10 @@ const steps: readonly Step[] = [
 class Worker {
   private next = 1;
   private readonly waiting = new Map<number, (reply: Reply) => void>();
-  private constructor(readonly system: SystemName, private readonly child: ChildProcess) {
+  private constructor(
+    readonly system: SystemName,
+    private readonly child: ChildProcess,
+  ) {
     child.on('message', (reply: Reply) => {
       this.waiting.get(reply.id)?.(reply);
       this.waiting.delete(reply.id);

@@ -43,7 +43,14 @@ interface Run {
 
 const once = async (shedding: boolean, databaseUrl: string | null): Promise<{ run: Run; postgres: string | null }> => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ct-bench-load-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEY: KEY, LOG_LEVEL: 'error', LOAD_SHEDDING: String(shedding) };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    BOOTSTRAP_API_KEY: KEY,
+    LOG_LEVEL: 'error',
+    LOAD_SHEDDING: String(shedding),
+  };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   let service: ListeningProcess | null = null;
   try {
@@ -51,7 +58,14 @@ const once = async (shedding: boolean, databaseUrl: string | null): Promise<{ ru
     const url = service.url;
     const api = apiCaller(() => url, KEY);
     const account = async (alias: string) => {
-      const created = await api('POST', '/accounts', { loginServer: 'Load-Demo', loginAccountNumber: `${alias}-${shedding}`, loginAccountPassword: 'bench-secret', accountTypeId: 1, regionId: 2, alias });
+      const created = await api('POST', '/accounts', {
+        loginServer: 'Load-Demo',
+        loginAccountNumber: `${alias}-${shedding}`,
+        loginAccountPassword: 'bench-secret',
+        accountTypeId: 1,
+        regionId: 2,
+        alias,
+      });
       await api('POST', `/accounts/${created.body.id}/actions/start`);
       return created.body.id as string;
     };
@@ -92,7 +106,10 @@ const once = async (shedding: boolean, databaseUrl: string | null): Promise<{ ru
     const masterBook = await book(master);
     const slaveBook = await book(slave);
     const openedAt = new Map(masterBook.map((p) => [p.comment, Date.parse(p.openTime)]));
-    const copyMs = slaveBook.filter((p) => openedAt.has(p.comment)).map((p) => Date.parse(p.openTime) - openedAt.get(p.comment)!).sort((a, b) => a - b);
+    const copyMs = slaveBook
+      .filter((p) => openedAt.has(p.comment))
+      .map((p) => Date.parse(p.openTime) - openedAt.get(p.comment)!)
+      .sort((a, b) => a - b);
     tradeMs.sort((a, b) => a - b);
     const serviceDatabase = databaseUrl ?? runningEmbeddedPostgres(dataDir);
     const postgres = serviceDatabase ? await serverVersion(serviceDatabase).catch(() => null) : null;
@@ -119,7 +136,9 @@ const once = async (shedding: boolean, databaseUrl: string | null): Promise<{ ru
 };
 
 const main = async (): Promise<void> => {
-  console.log(`Load: ${CONNECTIONS} connections on GET /accounts/{accountId} for ${SECONDS} s, a master trade every ${TRADE_EVERY_MS} ms, shedding off then on`);
+  console.log(
+    `Load: ${CONNECTIONS} connections on GET /accounts/{accountId} for ${SECONDS} s, a master trade every ${TRADE_EVERY_MS} ms, shedding off then on`,
+  );
   const external = args.get('database-url')?.[0] ? await startBenchServer(args.get('database-url')![0]) : null;
   try {
     const runs: Run[] = [];
@@ -137,7 +156,10 @@ const main = async (): Promise<void> => {
         machine: machine(postgres),
         results: runs.map((r) => ({ ...r, connections: CONNECTIONS, seconds: SECONDS })),
         // Better when higher: how many times faster a master's trade is answered with shedding on.
-        ratios: { 'trade p99 off/on': round(off.tradeP99Ms / Math.max(on.tradeP99Ms, 0.001)), 'read p99 off/on': round(off.readP99Ms / Math.max(on.readP99Ms, 0.001)) },
+        ratios: {
+          'trade p99 off/on': round(off.tradeP99Ms / Math.max(on.tradeP99Ms, 0.001)),
+          'read p99 off/on': round(off.readP99Ms / Math.max(on.readP99Ms, 0.001)),
+        },
         ofLimit: { [`trade p99 budget ${TRADE_P99_BUDGET_MS} ms / on`]: round(TRADE_P99_BUDGET_MS / Math.max(on.tradeP99Ms, 0.001)) },
       },
       OUT,

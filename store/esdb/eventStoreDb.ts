@@ -53,19 +53,16 @@ const toAppendExpected = (expected: AppendExpectedRevision): EsdbAppendExpectedR
 const toDeleteExpected = (expected: DeleteExpectedRevision): EsdbExpectedRevision =>
   expected === 'any' ? ANY : expected === 'no_stream' ? NO_STREAM : expected;
 
-const toDirection = (direction: 'forwards' | 'backwards' | undefined): Direction =>
-  direction === 'backwards' ? BACKWARDS : FORWARDS;
+const toDirection = (direction: 'forwards' | 'backwards' | undefined): Direction => (direction === 'backwards' ? BACKWARDS : FORWARDS);
 
 const isEventList = (events: EventData | readonly EventData[]): events is readonly EventData[] => Array.isArray(events);
 
-const isJsonData = (data: unknown): data is JSONType =>
-  typeof data === 'string' || (typeof data === 'object' && data !== null);
+const isJsonData = (data: unknown): data is JSONType => typeof data === 'string' || (typeof data === 'object' && data !== null);
 
 const isMetadataObject = (metadata: unknown): metadata is EventMetadata =>
   typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) && !(metadata instanceof Uint8Array);
 
-const isSystemEvent = (event: { readonly type: string; readonly streamId: string }): boolean =>
-  event.type.startsWith('$') || event.streamId.startsWith('$');
+const isSystemEvent = (event: { readonly type: string; readonly streamId: string }): boolean => event.type.startsWith('$') || event.streamId.startsWith('$');
 
 const toEventData = (event: EventData) => {
   const { id, type, data, metadata } = event;
@@ -120,10 +117,7 @@ const matchesFilter = (event: EsdbRecordedEvent, filter: SubscriptionFilter | un
   if (isSystemEvent(event)) return false;
   const streams = filter?.streamNamePrefixes ?? [];
   const types = filter?.eventTypePrefixes ?? [];
-  return (
-    (streams.length === 0 || streams.some((p) => event.streamId.startsWith(p))) &&
-    (types.length === 0 || types.some((p) => event.type.startsWith(p)))
-  );
+  return (streams.length === 0 || streams.some((p) => event.streamId.startsWith(p))) && (types.length === 0 || types.some((p) => event.type.startsWith(p)));
 };
 
 /** The server takes one filter: stream names win; `matchesFilter` applies the rest on our side. */
@@ -273,5 +267,4 @@ class EventStoreDbStore implements EventStore {
   }
 }
 
-export const createEventStoreDbStore = (connectionString: string): EventStore =>
-  new EventStoreDbStore(EventStoreDBClient.connectionString(connectionString));
+export const createEventStoreDbStore = (connectionString: string): EventStore => new EventStoreDbStore(EventStoreDBClient.connectionString(connectionString));

@@ -142,4 +142,3 @@ export const ensureServiceRole = async (admin: pg.ClientConfig, credentials: Cre
     await client.query(`GRANT ALL ON SCHEMA public TO ${client.escapeIdentifier(credentials.user)}`);
   });
 };
-

@@ -297,14 +297,17 @@ export class PostgresEventStore implements EventStore {
     }
     this.announcing = true;
     const send = (): void => {
-      this.pool.query(`SELECT pg_notify('${CHANNEL}', '')`).catch(() => undefined).finally(() => {
-        if (this.announceAgain) {
-          this.announceAgain = false;
-          setTimeout(send, NOTIFY_GATHER_MS).unref();
-        } else {
-          this.announcing = false;
-        }
-      });
+      this.pool
+        .query(`SELECT pg_notify('${CHANNEL}', '')`)
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.announceAgain) {
+            this.announceAgain = false;
+            setTimeout(send, NOTIFY_GATHER_MS).unref();
+          } else {
+            this.announcing = false;
+          }
+        });
     };
     setTimeout(send, NOTIFY_GATHER_MS).unref();
   }
@@ -344,10 +347,7 @@ export class PostgresEventStore implements EventStore {
         current_revision: string;
         out_commit: string | null;
         out_prepare: string | null;
-      }>(
-        'SELECT result, current_revision, out_commit::text, out_prepare FROM es_append($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])',
-        params,
-      );
+      }>('SELECT result, current_revision, out_commit::text, out_prepare FROM es_append($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])', params);
       const row = rows[0]!;
       const current = BigInt(row.current_revision);
       switch (row.result) {
@@ -385,8 +385,7 @@ export class PostgresEventStore implements EventStore {
     if (!stream || BigInt(stream.revision) < floor) throw new StreamNotFoundError(streamName);
     const backwards = options.direction === 'backwards';
     const from = options.fromRevision ?? (backwards ? 'end' : 'start');
-    let cursor: bigint =
-      from === 'start' ? floor : from === 'end' ? BigInt(stream.revision) : (from as bigint);
+    let cursor: bigint = from === 'start' ? floor : from === 'end' ? BigInt(stream.revision) : (from as bigint);
     let remaining = options.maxCount ?? Number.MAX_SAFE_INTEGER;
     while (remaining > 0) {
       const limit = Math.min(PAGE, remaining);
@@ -410,8 +409,7 @@ export class PostgresEventStore implements EventStore {
     if (!backwards) {
       if (from === 'end') return;
       // Inclusive start: read after the position just before it.
-      let after: Position | null =
-        from === 'start' ? null : { commit: from.commit, prepare: from.prepare - 1n };
+      let after: Position | null = from === 'start' ? null : { commit: from.commit, prepare: from.prepare - 1n };
       while (remaining > 0) {
         const page = await this.readPageAfter(after, Math.min(PAGE, remaining));
         for (const e of page) yield e;
@@ -504,10 +502,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async getStreamMetadata(streamName: string): Promise<{ streamName: string; metadata?: StreamMetadata }> {
-    const { rows } = await this.pool.query<{ metadata: StreamMetadata | null }>(
-      'SELECT metadata FROM es_streams WHERE stream_name = $1',
-      [streamName],
-    );
+    const { rows } = await this.pool.query<{ metadata: StreamMetadata | null }>('SELECT metadata FROM es_streams WHERE stream_name = $1', [streamName]);
     const metadata = rows[0]?.metadata;
     return metadata ? { streamName, metadata } : { streamName };
   }

@@ -43,25 +43,30 @@ export const stopOrphanedServer = async (dataDir: string, databaseDir: string, l
   if (existsSync(runtimeFile(dataDir))) {
     const owner = (JSON.parse(readFileSync(runtimeFile(dataDir), 'utf8')) as { pid?: number }).pid;
     if (owner && owner !== process.pid && alive(owner) && commandOf(owner).includes('node')) {
-      throw new Error(`another service process (pid ${owner}) is running the embedded PostgreSQL under ${dataDir}; stop it first, or start this one with another DATA_DIR`);
+      throw new Error(
+        `another service process (pid ${owner}) is running the embedded PostgreSQL under ${dataDir}; stop it first, or start this one with another DATA_DIR`,
+      );
     }
   }
   log?.warn(`an embedded PostgreSQL (pid ${pid}) left running by an earlier service process holds ${databaseDir}; stopping it`);
-  for (const [signal, waitMs] of [['SIGINT', ORPHAN_STOP_MS], ['SIGQUIT', 10_000], ['SIGKILL', 10_000]] as const) {
+  for (const [signal, waitMs] of [
+    ['SIGINT', ORPHAN_STOP_MS],
+    ['SIGQUIT', 10_000],
+    ['SIGKILL', 10_000],
+  ] as const) {
     try {
       process.kill(pid, signal);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ESRCH') return;
       throw new Error(`the embedded PostgreSQL left running (pid ${pid}) under ${databaseDir} could not be stopped: ${describeError(error)}`);
     }
-    for (const until = Date.now() + waitMs; Date.now() < until; ) {
+    for (const until = Date.now() + waitMs; Date.now() < until;) {
       if (!alive(pid)) return;
       await sleep(100);
     }
   }
   throw new Error(`the embedded PostgreSQL left running (pid ${pid}) under ${databaseDir} did not stop`);
 };
-
 
 export interface PostmasterOptions {
   readonly databaseDir: string;
@@ -135,7 +140,9 @@ export class Postmaster {
       await this.server.start();
     } catch (error) {
       const said = this.recent.filter(Boolean).slice(-8).join(' | ');
-      throw new Error(`the embedded PostgreSQL under ${this.options.databaseDir} did not start${error ? `: ${describeError(error)}` : ''}${said ? `; it said: ${said}` : ''}`);
+      throw new Error(
+        `the embedded PostgreSQL under ${this.options.databaseDir} did not start${error ? `: ${describeError(error)}` : ''}${said ? `; it said: ${said}` : ''}`,
+      );
     }
   }
 

@@ -20,7 +20,12 @@ const expectError = (res: TestResponse, status: number, code: string): void => {
 };
 
 /** A request sent with its path exactly as written: fetch would normalise dot segments first. */
-const raw = (baseUrl: string, method: string, path: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> => {
+const raw = (
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> => {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
@@ -102,8 +107,18 @@ describe('access policy of an API key end to end', () => {
       const copier = (await t.call('GET', `/accounts/${slave}/copiers/${copierId}`, { key })).body;
       const info = (await t.call('GET', `/accounts/${master}/information`, { key })).body;
 
-      expect(Object.entries(account).filter(([, v]) => v !== null).map(([k]) => k).sort()).to.deep.equal(['id', 'loginServer']);
-      expect(Object.entries(copier).filter(([, v]) => v !== null).map(([k]) => k).sort()).to.deep.equal(['active', 'id']);
+      expect(
+        Object.entries(account)
+          .filter(([, v]) => v !== null)
+          .map(([k]) => k)
+          .sort(),
+      ).to.deep.equal(['id', 'loginServer']);
+      expect(
+        Object.entries(copier)
+          .filter(([, v]) => v !== null)
+          .map(([k]) => k)
+          .sort(),
+      ).to.deep.equal(['active', 'id']);
       expect(Object.values(info).every((v) => v === null)).to.equal(true);
       expect(Object.keys(info)).to.include.members(['balance', 'openPositions', 'connected']);
     });
@@ -122,7 +137,13 @@ describe('access policy of an API key end to end', () => {
     it('ALLOW_LIST: only the listed method and path; everything else 403 [FORBIDDEN_ENDPOINT_NOT_ALLOWED], and nothing changes', async () => {
       const { key } = await keyWith({
         enabled: true,
-        endpointAccess: { mode: 'ALLOW_LIST', rules: [{ pathPattern: '/accounts', method: 'GET' }, { pathPattern: '/accounts/{accountId}', method: 'GET' }] },
+        endpointAccess: {
+          mode: 'ALLOW_LIST',
+          rules: [
+            { pathPattern: '/accounts', method: 'GET' },
+            { pathPattern: '/accounts/{accountId}', method: 'GET' },
+          ],
+        },
       });
 
       expect((await t.call('GET', '/accounts', { key })).status).to.equal(200);
@@ -138,7 +159,13 @@ describe('access policy of an API key end to end', () => {
     it('DENY_LIST cannot be bypassed with case, trailing slashes, //, dot segments, %2F, encoded letters, HEAD or a query', async () => {
       const { key } = await keyWith({
         enabled: true,
-        endpointAccess: { mode: 'DENY_LIST', rules: [{ pathPattern: '/accounts/*/information', method: 'ALL' }, { pathPattern: '/accounts/**', method: 'DELETE' }] },
+        endpointAccess: {
+          mode: 'DENY_LIST',
+          rules: [
+            { pathPattern: '/accounts/*/information', method: 'ALL' },
+            { pathPattern: '/accounts/**', method: 'DELETE' },
+          ],
+        },
       });
       const headers = { 'X-API-KEY': key };
       const base = '/rest/api/v1';
@@ -193,7 +220,11 @@ describe('access policy of an API key end to end', () => {
   describe('IP whitelist', () => {
     it('allows listed addresses and ranges (IPv4-mapped too), refuses others with 403 [FORBIDDEN_IP_NOT_ALLOWED]', async () => {
       for (const [whitelist, allowed] of [
-        [['127.0.0.1'], true], [['127.0.0.0/8'], true], [['::ffff:127.0.0.1'], true], [['10.0.0.0/8', '2001:db8::/32'], false], [['::1'], false],
+        [['127.0.0.1'], true],
+        [['127.0.0.0/8'], true],
+        [['::ffff:127.0.0.1'], true],
+        [['10.0.0.0/8', '2001:db8::/32'], false],
+        [['::1'], false],
       ] as [string[], boolean][]) {
         const { key } = await keyWith({ enabled: true, ipWhitelist: whitelist });
         const res = await t.call('GET', '/accounts', { key });
@@ -243,13 +274,29 @@ describe('access policy of an API key end to end', () => {
       const { key } = await keyWith({ enabled: true, corsOrigins: ['https://*.example.com', 'http://localhost:3000'] });
       const get = (origin: string) => t.call('GET', '/accounts', { key, headers: { Origin: origin } });
 
-      for (const origin of ['https://app.example.com', 'https://a.b.example.com', 'https://APP.EXAMPLE.COM', 'http://localhost:3000', 'https://example.org', 'https://console.example.org']) {
+      for (const origin of [
+        'https://app.example.com',
+        'https://a.b.example.com',
+        'https://APP.EXAMPLE.COM',
+        'http://localhost:3000',
+        'https://example.org',
+        'https://console.example.org',
+      ]) {
         const res = await get(origin);
         expect(res.status, origin).to.equal(200);
         expect(res.headers.get('access-control-allow-origin'), origin).to.equal(origin);
         expect(res.headers.get('access-control-expose-headers'), origin).to.include('X-Correlation-Id');
       }
-      for (const origin of ['https://example.com', 'https://example.com.evil.com', 'https://evilexample.com', 'http://app.example.com', 'https://app.example.com:8443', 'http://localhost:3001', 'null', serviceOrigin]) {
+      for (const origin of [
+        'https://example.com',
+        'https://example.com.evil.com',
+        'https://evilexample.com',
+        'http://app.example.com',
+        'https://app.example.com:8443',
+        'http://localhost:3001',
+        'null',
+        serviceOrigin,
+      ]) {
         const res = await get(origin);
         expectError(res, 403, '[FORBIDDEN_ORIGIN_NOT_ALLOWED]');
         expect(res.headers.get('access-control-allow-origin'), origin).to.equal(null);
@@ -277,13 +324,20 @@ describe('access policy of an API key end to end', () => {
       const declared = declareRoutes(t.service.services).specs.map((s) => `${s.method.toUpperCase()} ${s.path}`);
       expect(res.body.map((e: { method: string; path: string }) => `${e.method} ${e.path}`)).to.have.members(declared);
       expect(res.body.find((e: { path: string; method: string }) => e.path === '/accounts/{accountId}/information')).to.deep.include({
-        method: 'GET', summary: 'Balance, equity, margin, results and state of the account',
+        method: 'GET',
+        summary: 'Balance, equity, margin, results and state of the account',
       });
     });
 
     it('availableFields lists the restrictable fields of the three DTOs (never id); availableFrontendFeatures has id, name, description', async () => {
       const fields = (await t.call('GET', `${KEYS}/availableFields`)).body.map((f: { entry: string }) => f.entry);
-      expect(fields).to.include.members(['AccountDTO: alias', 'AccountDTO: loginServer', 'AccountInformationDTO: balance', 'AccountInformationDTO: openPositions', 'CopierDTO: multiplier']);
+      expect(fields).to.include.members([
+        'AccountDTO: alias',
+        'AccountDTO: loginServer',
+        'AccountInformationDTO: balance',
+        'AccountInformationDTO: openPositions',
+        'CopierDTO: multiplier',
+      ]);
       expect(fields).not.to.include.members(['AccountDTO: id', 'CopierDTO: id']);
       const features = (await t.call('GET', `${KEYS}/availableFrontendFeatures`)).body;
       expect(features.find((f: { id: string }) => f.id === 'FINANCIAL_OVERVIEW')).to.have.keys(['id', 'name', 'description']);

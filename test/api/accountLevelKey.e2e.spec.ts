@@ -23,8 +23,15 @@ describe('account-level API key', () => {
     await execute(t.service.services, apiKeyStream(apiKeyId), apiKeyDecider, {
       type: 'IssueApiKey',
       data: {
-        apiKeyId, projectId: DEFAULT_PROJECT_ID, accountId: own, level: 'ACCOUNT', keyType: 'INTEGRATION', name: 'account key',
-        keyHash: hashApiKey(ACCOUNT_KEY), keyPrefix: keyPrefix(ACCOUNT_KEY), expiresAt: null,
+        apiKeyId,
+        projectId: DEFAULT_PROJECT_ID,
+        accountId: own,
+        level: 'ACCOUNT',
+        keyType: 'INTEGRATION',
+        name: 'account key',
+        keyHash: hashApiKey(ACCOUNT_KEY),
+        keyPrefix: keyPrefix(ACCOUNT_KEY),
+        expiresAt: null,
       },
       metadata: { now: new Date().toISOString(), context: systemContext('test') },
     });
@@ -45,7 +52,11 @@ describe('account-level API key', () => {
   });
 
   it('gets 404 for another account of the same project, and that account stays as it was', async () => {
-    for (const [method, path] of [['GET', `/accounts/${other}`], ['POST', `/accounts/${other}/actions/start`], ['DELETE', `/accounts/${other}`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/accounts/${other}`],
+      ['POST', `/accounts/${other}/actions/start`],
+      ['DELETE', `/accounts/${other}`],
+    ] as const) {
       const res = await t.call(method, path, { key: ACCOUNT_KEY });
       expect(res.status, `${method} ${path}`).to.equal(404);
       expect(res.body.error).to.equal('[ACCOUNT_NOT_FOUND]');

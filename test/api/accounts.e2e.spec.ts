@@ -11,9 +11,23 @@ const PASSWORD = 'secret-password';
 const OTHER_PROJECT_ID = '22222222-2222-4222-8222-222222222222';
 const OTHER_KEY = 'accounts-other-project-key-0123456789';
 const ACCOUNT_MEMBERS = [
-  'id', 'created', 'loginServer', 'loginAccountNumber', 'alias', 'accountTypeId', 'regionId', 'accountStatusId', 'propFirm',
-  'tradingDisabled', 'hasMonitorOnlyCopiers', 'hasDisabledCopiers', 'nativeMode', 'closeUnmanagedPositions', 'dedicatedIp',
-  'myHomeIp', 'proxy',
+  'id',
+  'created',
+  'loginServer',
+  'loginAccountNumber',
+  'alias',
+  'accountTypeId',
+  'regionId',
+  'accountStatusId',
+  'propFirm',
+  'tradingDisabled',
+  'hasMonitorOnlyCopiers',
+  'hasDisabledCopiers',
+  'nativeMode',
+  'closeUnmanagedPositions',
+  'dedicatedIp',
+  'myHomeIp',
+  'proxy',
 ];
 
 const expectError = (res: TestResponse, status: number, code: string): void => {
@@ -623,12 +637,19 @@ describe('accounts API end to end', () => {
       expect(copier.status, JSON.stringify(copier.body)).to.equal(200);
       const limit = await t.call('POST', `/accounts/${slave.id}/riskLimits`, { body: { riskTypeId: 1, absoluteRiskLimit: 250 } });
       expect(limit.status, JSON.stringify(limit.body)).to.equal(200);
-      const feature = await t.call('POST', `/accounts/${slave.id}/features`, { body: { featureSetting: { type: 'FeatureDataCollectorDTO', intervalSeconds: 60 } } });
+      const feature = await t.call('POST', `/accounts/${slave.id}/features`, {
+        body: { featureSetting: { type: 'FeatureDataCollectorDTO', intervalSeconds: 60 } },
+      });
       expect(feature.status, JSON.stringify(feature.body)).to.equal(200);
 
       const res = await t.call('GET', '/accounts/configurationSummary?alias=summary');
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      const byId = new Map((res.body as (Record<string, unknown> & { id: string; copiers: Record<string, unknown>[]; riskLimits: Record<string, unknown>[] })[]).map((a) => [a.id, a]));
+      const byId = new Map(
+        (res.body as (Record<string, unknown> & { id: string; copiers: Record<string, unknown>[]; riskLimits: Record<string, unknown>[] })[]).map((a) => [
+          a.id,
+          a,
+        ]),
+      );
       expect([...byId.keys()].sort()).to.deep.equal([master.id, slave.id].sort());
       expect(byId.get(master.id)).to.deep.include({ copiers: [], riskLimits: [], features: [] });
       const summary = byId.get(slave.id)!;
@@ -690,10 +711,19 @@ describe('accounts API end to end', () => {
 
   describe('GET /rest/api/v1/openapi.json', () => {
     const expectedOperations = [
-      'get /accounts', 'post /accounts', 'get /accounts/{accountId}', 'put /accounts/{accountId}',
-      'delete /accounts/{accountId}', 'post /accounts/{accountId}/actions/start', 'post /accounts/{accountId}/actions/stop',
-      'post /accounts/{accountId}/actions/reconnect', 'get /accounts/{accountId}/auditLogs', 'get /projects/{projectId}/auditLogs',
-      'get /types/accountTypes', 'get /types/regions', 'get /types/accountStatuses',
+      'get /accounts',
+      'post /accounts',
+      'get /accounts/{accountId}',
+      'put /accounts/{accountId}',
+      'delete /accounts/{accountId}',
+      'post /accounts/{accountId}/actions/start',
+      'post /accounts/{accountId}/actions/stop',
+      'post /accounts/{accountId}/actions/reconnect',
+      'get /accounts/{accountId}/auditLogs',
+      'get /projects/{projectId}/auditLogs',
+      'get /types/accountTypes',
+      'get /types/regions',
+      'get /types/accountStatuses',
     ];
 
     const operationsOf = (doc: { paths: Record<string, Record<string, unknown>> }): string[] =>
@@ -716,8 +746,9 @@ describe('accounts API end to end', () => {
 
       expect(operationsOf(res.body)).to.have.members(declared);
       expect(declared).to.include.members(expectedOperations);
-      const operationIds = Object.values(res.body.paths as Record<string, Record<string, { operationId: string }>>)
-        .flatMap((methods) => Object.values(methods).map((o) => o.operationId));
+      const operationIds = Object.values(res.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((methods) =>
+        Object.values(methods).map((o) => o.operationId),
+      );
       expect(new Set(operationIds).size).to.equal(operationIds.length);
     });
 
@@ -745,8 +776,9 @@ describe('accounts API end to end', () => {
       expect(Object.keys(schemas)).to.include.members(['AccountDTO', 'ErrorDTO', 'AuditLogDTO']);
       const accountDto = schemas.AccountDTO as { properties: Record<string, unknown> };
       expect(Object.keys(accountDto.properties)).to.have.members([...ACCOUNT_MEMBERS, 'copiers', 'riskLimits', 'features']);
-      expect(res.body.paths['/accounts/{accountId}'].get.responses['200'].content['application/json'].schema)
-        .to.deep.equal({ $ref: '#/components/schemas/AccountDTO' });
+      expect(res.body.paths['/accounts/{accountId}'].get.responses['200'].content['application/json'].schema).to.deep.equal({
+        $ref: '#/components/schemas/AccountDTO',
+      });
     });
   });
 });

@@ -105,7 +105,12 @@ describe('Performance metrics, chart and data collector end to end', function ()
     expect(m.worstDay).to.deep.equal({ label: '2026-01-07', netProfit: 89.5 });
     expect(m.bestMonth).to.deep.equal({ label: '2026-01', netProfit: 208.1 });
     expect(m.directionPerformance).to.deep.equal({
-      buyTrades: 3, sellTrades: 1, buyWinRate: 66.67, sellWinRate: 0, buyNetProfit: 311.6, sellNetProfit: -103.5,
+      buyTrades: 3,
+      sellTrades: 1,
+      buyWinRate: 66.67,
+      sellWinRate: 0,
+      buyNetProfit: 311.6,
+      sellNetProfit: -103.5,
     });
     expect(m.symbolAnalytics).to.deep.equal([
       { symbol: 'EURUSD', trades: 3, winRate: 66.67, netProfit: 208.1, avgProfitPerTrade: 69.37 },
@@ -123,7 +128,14 @@ describe('Performance metrics, chart and data collector end to end', function ()
 
   it('agrees with account information', async () => {
     const info = (await t.call('GET', `/accounts/${account}/information`)).body;
-    expect(info).to.deep.include({ profitToday: 118.6, profitThisWeek: 208.1, profitThisMonth: 208.1, maxDrawdown: 1.02, avgDrawdown: 1.02, balance: 11_208.1 });
+    expect(info).to.deep.include({
+      profitToday: 118.6,
+      profitThisWeek: 208.1,
+      profitThisMonth: 208.1,
+      maxDrawdown: 1.02,
+      avgDrawdown: 1.02,
+      balance: 11_208.1,
+    });
   });
 
   it('filters by startDate and endDate (whole days in the service time zone)', async () => {
@@ -199,8 +211,16 @@ describe('Performance metrics, chart and data collector end to end', function ()
 
     const m = await metrics();
     expect(m).to.deep.include({
-      dataCollectorEnabled: true, advancedAnalyticsAvailable: true, currentFloatingPnl: -110, maxFloatingLoss: -110, maxFloatingProfit: 0,
-      peakFloatingPnl: -10, troughFloatingPnl: -110, maxCollectorDrawdown: 0.89, currentEquityDrawdown: 0.89, intradayMaxDrawdown: 0.89,
+      dataCollectorEnabled: true,
+      advancedAnalyticsAvailable: true,
+      currentFloatingPnl: -110,
+      maxFloatingLoss: -110,
+      maxFloatingProfit: 0,
+      peakFloatingPnl: -10,
+      troughFloatingPnl: -110,
+      maxCollectorDrawdown: 0.89,
+      currentEquityDrawdown: 0.89,
+      intradayMaxDrawdown: 0.89,
     });
     expect(m.dataCollectorSamples).to.equal((await samples('?limit=-1')).length);
     expect(m.dataCollectorHistoryStartAt).to.equal(all[0]!.time);
@@ -218,15 +238,24 @@ describe('Performance metrics, chart and data collector end to end', function ()
     const [collector] = (await t.call('GET', `/accounts/${account}/features`)).body as { featureId: string }[];
     expect((await t.call('DELETE', `/accounts/${account}/features/${collector!.featureId}`)).status).to.equal(200);
     await new Promise((r) => setTimeout(r, 1500));
-    const before = await eventually(async () => {
-      const a = await snapshot();
-      await new Promise((r) => setTimeout(r, 300));
-      return JSON.stringify(await snapshot()) === JSON.stringify(a) ? a : undefined;
-    }, 5000, 'the read models at rest');
+    const before = await eventually(
+      async () => {
+        const a = await snapshot();
+        await new Promise((r) => setTimeout(r, 300));
+        return JSON.stringify(await snapshot()) === JSON.stringify(a) ? a : undefined;
+      },
+      5000,
+      'the read models at rest',
+    );
     const metricsBefore = await metrics();
     expect(before.closed_trades!.length).to.equal(4);
     expect(before.data_collector_samples!.length).to.be.at.least(4);
-    for (const name of ['history', 'data_collector']) await rebuildProjection(db, store, allProjections.find((p) => p.name === name)!);
+    for (const name of ['history', 'data_collector'])
+      await rebuildProjection(
+        db,
+        store,
+        allProjections.find((p) => p.name === name)!,
+      );
     expect(await snapshot()).to.deep.equal(before);
     expect(await metrics()).to.deep.equal(metricsBefore);
     expect(live.netProfit).to.equal(metricsBefore.netProfit);

@@ -50,7 +50,16 @@ describe('API keys end to end', () => {
       const issued = await issue({ name: 'integration' });
 
       expect(issued.key).to.match(/^ct_[A-Za-z0-9_-]{43}$/);
-      expect(issued).to.deep.include({ name: 'integration', level: 'PROJECT', projectId: P, accountId: null, keyType: 'INTEGRATION', active: true, accessPolicy: null, revokedAt: null });
+      expect(issued).to.deep.include({
+        name: 'integration',
+        level: 'PROJECT',
+        projectId: P,
+        accountId: null,
+        keyType: 'INTEGRATION',
+        active: true,
+        accessPolicy: null,
+        revokedAt: null,
+      });
       expect(issued.keyPrefix).to.equal(issued.key.slice(0, 7));
       const me = await current(issued.key);
       expect(me.status).to.equal(200);

@@ -51,10 +51,11 @@ const startReceiver = async () => {
     received,
     to: (path: string) => received.filter((r) => r.path === path),
     failFirst: (path: string, n: number) => failures.set(path, n),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 };
 
@@ -68,10 +69,14 @@ const expectError = (res: TestResponse, status: number, code: string): void => {
 };
 
 const settled = (t: TestService, requestId: string, timeoutMs = 10000) =>
-  eventually(async () => {
-    const res = await t.call('GET', `/accounts/async/${requestId}`);
-    return ['COMPLETED', 'FAILED'].includes(res.body.status) ? res.body : undefined;
-  }, timeoutMs, `request ${requestId} to complete`);
+  eventually(
+    async () => {
+      const res = await t.call('GET', `/accounts/async/${requestId}`);
+      return ['COMPLETED', 'FAILED'].includes(res.body.status) ? res.body : undefined;
+    },
+    timeoutMs,
+    `request ${requestId} to complete`,
+  );
 
 describe('asynchronous account creation end to end', function () {
   this.timeout(60000);
@@ -95,7 +100,9 @@ describe('asynchronous account creation end to end', function () {
 
     it('answers 202 with a requestId, creates the account, and POSTs the outcome once with Content-Type and X-Request-Id', async () => {
       const path = '/cb/single';
-      const accepted = await t.call('POST', '/accounts', { body: validAccount({ alias: 'Async one', loginAccountNumber: '7000001', callbackUrl: receiver.url(path) }) });
+      const accepted = await t.call('POST', '/accounts', {
+        body: validAccount({ alias: 'Async one', loginAccountNumber: '7000001', callbackUrl: receiver.url(path) }),
+      });
 
       expect(accepted.status).to.equal(202);
       expect(accepted.body).to.deep.include({ status: 'QUEUED', startedAt: null, completedAt: null });
@@ -113,8 +120,12 @@ describe('asynchronous account creation end to end', function () {
       const { id: keyId, key } = callback!.body.accountApiKey;
       expect((await t.call('GET', '/accounts', { key })).body.map((a: { id: string }) => a.id)).to.deep.equal([done.account.id]);
       expect((await t.call('GET', `/accounts/${done.account.id}/apiKeys`)).body[0].id).to.equal(keyId);
-      const outbox = await sql<{ body: string; sealed: string | null; status: string; attempts: number }>`SELECT body, sealed, status, attempts FROM delivery_outbox WHERE id = ${requestId}`
-        .execute(t.service.services.db);
+      const outbox = await sql<{
+        body: string;
+        sealed: string | null;
+        status: string;
+        attempts: number;
+      }>`SELECT body, sealed, status, attempts FROM delivery_outbox WHERE id = ${requestId}`.execute(t.service.services.db);
       expect(outbox.rows[0]).to.deep.include({ sealed: null, status: 'DELIVERED', attempts: 1 });
       expect(outbox.rows[0]!.body).not.to.include(key.slice(7));
       expect(JSON.stringify(await t.call('GET', '/accounts/async'))).not.to.include(key.slice(7));
@@ -125,14 +136,26 @@ describe('asynchronous account creation end to end', function () {
     it('runs the creations of a project one at a time, in the order accepted, when requests reach two instances at once', async () => {
       // the same login with failIfAccountExistsInProject: the first in order is created, every later one FAILS
       const login = { loginServer: 'Race-Server', loginAccountNumber: '7100001', failIfAccountExistsInProject: true };
-      const answers = await Promise.all([0, 1, 2, 3, 4, 5].map((i) =>
-        (i % 2 === 0 ? t : t2).call('POST', '/accounts', { body: validAccount({ ...login, alias: `racer ${i}`, callbackUrl: receiver.url(`/cb/race/${i}`) }) })));
+      const answers = await Promise.all(
+        [0, 1, 2, 3, 4, 5].map((i) =>
+          (i % 2 === 0 ? t : t2).call('POST', '/accounts', {
+            body: validAccount({ ...login, alias: `racer ${i}`, callbackUrl: receiver.url(`/cb/race/${i}`) }),
+          }),
+        ),
+      );
       expect(answers.map((a) => a.status)).to.deep.equal([202, 202, 202, 202, 202, 202]);
       const ids = new Set(answers.map((a) => a.body.requestId as string));
       for (const id of ids) await settled(t, id);
 
-      const inOrder = ((await t2.call('GET', '/accounts/async')).body as { requestId: string; status: string; startedAt: string; completedAt: string; error?: { error: string } }[])
-        .filter((r) => ids.has(r.requestId));
+      const inOrder = (
+        (await t2.call('GET', '/accounts/async')).body as {
+          requestId: string;
+          status: string;
+          startedAt: string;
+          completedAt: string;
+          error?: { error: string };
+        }[]
+      ).filter((r) => ids.has(r.requestId));
       expect(inOrder).to.have.length(6);
       expect(inOrder.map((r) => r.status)).to.deep.equal(['COMPLETED', 'FAILED', 'FAILED', 'FAILED', 'FAILED', 'FAILED']);
       expect(inOrder.slice(1).map((r) => r.error!.error)).to.deep.equal(Array(5).fill('[ACCOUNT_ALREADY_EXISTS]'));
@@ -146,15 +169,19 @@ describe('asynchronous account creation end to end', function () {
 
     it('15 synchronous and 3 asynchronous creations at once all succeed (regression: waiters for the creation lock held every pooled connection and the service hung)', async () => {
       const started = Date.now();
-      const sync = Array.from({ length: 15 }, (_, i) => t.call('POST', '/accounts', { body: validAccount({ alias: `burst ${i}`, loginAccountNumber: `72000${i}` }) }));
-      const queued = [0, 1, 2].map((i) => t2.call('POST', '/accounts', { body: validAccount({ alias: `queued burst ${i}`, callbackUrl: receiver.url(`/cb/burst/${i}`) }) }));
+      const sync = Array.from({ length: 15 }, (_, i) =>
+        t.call('POST', '/accounts', { body: validAccount({ alias: `burst ${i}`, loginAccountNumber: `72000${i}` }) }),
+      );
+      const queued = [0, 1, 2].map((i) =>
+        t2.call('POST', '/accounts', { body: validAccount({ alias: `queued burst ${i}`, callbackUrl: receiver.url(`/cb/burst/${i}`) }) }),
+      );
       const answers = await Promise.all([...sync, ...queued]);
       expect(answers.map((a) => a.status)).to.deep.equal([...Array(15).fill(200), 202, 202, 202]);
       for (const a of answers.slice(15)) expect((await settled(t, a.body.requestId)).status).to.equal('COMPLETED');
       expect(Date.now() - started).to.be.below(15000);
     });
 
-    it('refuses bad input synchronously, before any 202, in the spec\'s order, and queues nothing', async () => {
+    it("refuses bad input synchronously, before any 202, in the spec's order, and queues nothing", async () => {
       const before = (await t.call('GET', '/accounts/async')).body.length;
       const post = (overrides: Record<string, unknown>) => t.call('POST', '/accounts', { body: validAccount(overrides) });
 
@@ -165,7 +192,11 @@ describe('asynchronous account creation end to end', function () {
       expectError(await post({ callbackUrl: receiver.url('/cb/never'), regionId: 77 }), 404, '[REGION_NOT_FOUND]');
       expectError(await post({ callbackUrl: receiver.url('/cb/never'), accountTypeId: 99 }), 404, '[ACCOUNT_TYPE_NOT_FOUND]');
       const accountKey = (await t.call('POST', '/accounts', { body: validAccount() })).headers.get('x-account-api-key')!;
-      expectError(await t.call('POST', '/accounts', { key: accountKey, body: validAccount({ callbackUrl: receiver.url('/cb/never') }) }), 403, '[ACCOUNT_LEVEL_API_KEY_CANNOT_CREATE_ACCOUNTS]');
+      expectError(
+        await t.call('POST', '/accounts', { key: accountKey, body: validAccount({ callbackUrl: receiver.url('/cb/never') }) }),
+        403,
+        '[ACCOUNT_LEVEL_API_KEY_CANNOT_CREATE_ACCOUNTS]',
+      );
       expectError(await t.call('GET', '/accounts/async', { key: accountKey }), 403, '[PROJECT_LEVEL_API_KEY_REQUIRED]');
       expectError(await t.call('GET', '/accounts/async/no-such-request'), 404, '[ASYNC_REQUEST_NOT_FOUND]');
 
@@ -247,9 +278,20 @@ describe('asynchronous account creation end to end', function () {
 
     it('refuses callback URLs that are or resolve to loopback, private, link-local or metadata addresses: 400 [CALLBACK_URL_NOT_ALLOWED]', async () => {
       for (const callbackUrl of [
-        receiver.url('/cb/refused'), 'http://2130706433/cb', 'http://0177.0.0.1/cb', 'http://0x7f.1/cb', 'http://127.1/cb', 'http://[::1]/cb',
-        'http://[::ffff:127.0.0.1]/cb', 'http://[::ffff:7f00:1]/cb', 'http://localhost/cb', 'http://169.254.169.254/latest/meta-data/',
-        'http://10.1.2.3/cb', 'http://100.64.0.1/cb', 'http://[fd00::1]/cb', 'http://user:pw@example.com/cb',
+        receiver.url('/cb/refused'),
+        'http://2130706433/cb',
+        'http://0177.0.0.1/cb',
+        'http://0x7f.1/cb',
+        'http://127.1/cb',
+        'http://[::1]/cb',
+        'http://[::ffff:127.0.0.1]/cb',
+        'http://[::ffff:7f00:1]/cb',
+        'http://localhost/cb',
+        'http://169.254.169.254/latest/meta-data/',
+        'http://10.1.2.3/cb',
+        'http://100.64.0.1/cb',
+        'http://[fd00::1]/cb',
+        'http://user:pw@example.com/cb',
       ]) {
         expectError(await t.call('POST', '/accounts', { body: validAccount({ callbackUrl }) }), 400, '[CALLBACK_URL_NOT_ALLOWED]');
       }

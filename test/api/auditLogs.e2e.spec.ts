@@ -11,8 +11,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const FIRST_PASSWORD = 'first-secret-password';
 const SECOND_PASSWORD = 'second-secret-password';
 const AUDIT_MEMBERS = [
-  'id', 'created', 'action', 'changes', 'accountId', 'accountAlias', 'projectId', 'projectName', 'apiKeyId', 'clientIp',
-  'method', 'path', 'correlationId',
+  'id',
+  'created',
+  'action',
+  'changes',
+  'accountId',
+  'accountAlias',
+  'projectId',
+  'projectName',
+  'apiKeyId',
+  'clientIp',
+  'method',
+  'path',
+  'correlationId',
 ];
 
 interface AuditLog {
@@ -96,7 +107,12 @@ describe('audit logs end to end', () => {
       const logs = await accountLogs(a);
 
       expect(logs.map((l) => l.action)).to.deep.equal([
-        'AccountReconnectRequested', 'AccountStarted', 'AccountStopped', 'AccountStarted', 'AccountUpdated', 'AccountCreated',
+        'AccountReconnectRequested',
+        'AccountStarted',
+        'AccountStopped',
+        'AccountStarted',
+        'AccountUpdated',
+        'AccountCreated',
       ]);
       const times = logs.map((l) => Date.parse(l.created));
       expect(times).to.deep.equal([...times].sort((x, y) => y - x));
@@ -217,8 +233,9 @@ describe('audit logs end to end', () => {
       const stopped = all[2]!;
       const sameInstantAtPlusOne = new Date(Date.parse(stopped.created) + 3_600_000).toISOString().replace('Z', '+01:00');
 
-      expect(await accountLogs(a, `?startDate=${encodeURIComponent(sameInstantAtPlusOne)}&endDate=${encodeURIComponent(sameInstantAtPlusOne)}`))
-        .to.deep.equal([stopped]);
+      expect(await accountLogs(a, `?startDate=${encodeURIComponent(sameInstantAtPlusOne)}&endDate=${encodeURIComponent(sameInstantAtPlusOne)}`)).to.deep.equal([
+        stopped,
+      ]);
     });
 
     it('startDate after endDate gives 400 [VALIDATION_FAILED]', async () => {
@@ -315,7 +332,11 @@ describe('audit logs end to end', () => {
       const res = await write('PUT', `/accounts/${c}`, { body: { tradingDisabled: true }, headers: { 'X-Correlation-Id': 'order-4711.retry:2' } });
 
       expect(res.headers.get('x-correlation-id')).to.equal('order-4711.retry:2');
-      expect((await accountLogs(c, '?limit=1'))[0]).to.deep.include({ action: 'AccountUpdated', correlationId: 'order-4711.retry:2', changes: { tradingDisabled: true } });
+      expect((await accountLogs(c, '?limit=1'))[0]).to.deep.include({
+        action: 'AccountUpdated',
+        correlationId: 'order-4711.retry:2',
+        changes: { tradingDisabled: true },
+      });
     });
 
     it('without a usable X-Correlation-Id the service makes one, echoes it and records it', async () => {

@@ -119,7 +119,11 @@ describe('bad input end to end', () => {
         const empty = await t.call('POST', '/accounts', { body: {} });
         expectError(empty, 400, '[VALIDATION_FAILED]');
         expect(fieldsOf(empty)).to.have.members([
-          'body.loginServer', 'body.loginAccountNumber', 'body.loginAccountPassword', 'body.accountTypeId', 'body.regionId',
+          'body.loginServer',
+          'body.loginAccountNumber',
+          'body.loginAccountPassword',
+          'body.accountTypeId',
+          'body.regionId',
         ]);
       });
     });
@@ -143,7 +147,12 @@ describe('bad input end to end', () => {
     });
 
     it('strings over their maximum length give 400 [VALIDATION_FAILED] naming the member', async () => {
-      const cases: [string, number][] = [['loginServer', 256], ['loginAccountNumber', 65], ['loginAccountPassword', 256], ['alias', 256]];
+      const cases: [string, number][] = [
+        ['loginServer', 256],
+        ['loginAccountNumber', 65],
+        ['loginAccountPassword', 256],
+        ['alias', 256],
+      ];
       await expectNothingChanged(async () => {
         for (const [member, length] of cases) {
           const post = await t.call('POST', '/accounts', { body: validAccount({ [member]: 'x'.repeat(length) }) });
@@ -339,8 +348,11 @@ describe('bad input end to end', () => {
     it('audit log lists refuse the same bad limit, offset, unknown parameter and a date that is not ISO 8601', async () => {
       for (const route of [`/accounts/${accountId}/auditLogs`, `/projects/${DEFAULT_PROJECT_ID}/auditLogs`]) {
         for (const [query, field] of [
-          ['limit=abc', 'query.limit'], ['limit=0', 'query.limit'], ['offset=-1', 'query.offset'],
-          ['since=2020-01-01T00:00:00Z', 'query.since'], ['startDate=yesterday', 'query.startDate'],
+          ['limit=abc', 'query.limit'],
+          ['limit=0', 'query.limit'],
+          ['offset=-1', 'query.offset'],
+          ['since=2020-01-01T00:00:00Z', 'query.since'],
+          ['startDate=yesterday', 'query.startDate'],
         ]) {
           const res = await t.call('GET', `${route}?${query}`);
           expectError(res, 400, '[VALIDATION_FAILED]');

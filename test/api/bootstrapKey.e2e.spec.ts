@@ -136,7 +136,6 @@ describe('the bootstrap key', () => {
     const revocation = (await auditLogs(SECOND_KEY)).find((l) => l.action === 'ApiKeyRevoked');
     expect(revocation?.changes).to.deep.include({ apiKeyId: former.id, reason: 'REPLACED_BY_NEW_BOOTSTRAP_KEY', replacedBy: current.body.id });
     expect(lines.some((l) => l.includes(`former bootstrap key ${former.id} was revoked`))).to.equal(true);
-
   });
 
   it('a restart with a revoked value leaves it revoked, says so, and keeps the working key', async () => {
@@ -177,18 +176,34 @@ describe('the bootstrap key', () => {
       try {
         const at = new Date().toISOString();
         const metadata = { ...systemContext('bootstrap'), projectId: DEFAULT_PROJECT_ID, receivedAt: at };
-        await store.appendToStream(projectStream(DEFAULT_PROJECT_ID), [
-          { id: crypto.randomUUID(), type: 'ProjectCreated', data: { projectId: DEFAULT_PROJECT_ID, name: 'Default project', owner: null, at }, metadata },
-        ], { expectedRevision: 'no_stream' });
-        await store.appendToStream(apiKeyStream(legacyId(FIRST_KEY)), [{
-          id: crypto.randomUUID(),
-          type: 'ApiKeyIssued',
-          data: {
-            apiKeyId: legacyId(FIRST_KEY), projectId: DEFAULT_PROJECT_ID, accountId: null, level: 'PROJECT', keyType: 'INTEGRATION',
-            name: 'bootstrap key (BOOTSTRAP_API_KEY)', keyHash: hashApiKey(FIRST_KEY), keyPrefix: FIRST_KEY.slice(0, 7), expiresAt: null, at,
-          },
-          metadata,
-        }], { expectedRevision: 'no_stream' });
+        await store.appendToStream(
+          projectStream(DEFAULT_PROJECT_ID),
+          [{ id: crypto.randomUUID(), type: 'ProjectCreated', data: { projectId: DEFAULT_PROJECT_ID, name: 'Default project', owner: null, at }, metadata }],
+          { expectedRevision: 'no_stream' },
+        );
+        await store.appendToStream(
+          apiKeyStream(legacyId(FIRST_KEY)),
+          [
+            {
+              id: crypto.randomUUID(),
+              type: 'ApiKeyIssued',
+              data: {
+                apiKeyId: legacyId(FIRST_KEY),
+                projectId: DEFAULT_PROJECT_ID,
+                accountId: null,
+                level: 'PROJECT',
+                keyType: 'INTEGRATION',
+                name: 'bootstrap key (BOOTSTRAP_API_KEY)',
+                keyHash: hashApiKey(FIRST_KEY),
+                keyPrefix: FIRST_KEY.slice(0, 7),
+                expiresAt: null,
+                at,
+              },
+              metadata,
+            },
+          ],
+          { expectedRevision: 'no_stream' },
+        );
       } finally {
         await store.dispose();
       }

@@ -17,7 +17,9 @@ const expectSuccessOrConflict = (answers: readonly TestResponse[]): TestResponse
     expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 409]);
     if (res.status === 409) {
       expect(res.body.error).to.equal('[CONCURRENT_MODIFICATION]');
-      expect(res.body.message).to.be.a('string').and.match(/concurrent|retry/i);
+      expect(res.body.message)
+        .to.be.a('string')
+        .and.match(/concurrent|retry/i);
     }
   }
   return answers.filter((r) => r.status === 200);
@@ -42,9 +44,7 @@ describe('concurrent writes to one aggregate', () => {
   it('50 parallel PUTs of one account with distinct aliases: no 5xx, the final alias is a 2xx answer, one audit entry per 2xx', async () => {
     const account = (await t.call('POST', '/accounts', { body: validAccount({ alias: 'contended' }) })).body.id as string;
 
-    const answers = await Promise.all(
-      Array.from({ length: WRITERS }, (_, i) => t.call('PUT', `/accounts/${account}`, { body: { alias: `writer ${i}` } })),
-    );
+    const answers = await Promise.all(Array.from({ length: WRITERS }, (_, i) => t.call('PUT', `/accounts/${account}`, { body: { alias: `writer ${i}` } })));
 
     const succeeded = expectSuccessOrConflict(answers);
     expect(succeeded.length).to.be.greaterThan(0);
@@ -65,7 +65,8 @@ describe('concurrent writes to one aggregate', () => {
 
     const answers = await Promise.all(
       Array.from({ length: WRITERS }, (_, i) =>
-        t.call('PUT', `/accounts/${slave}/copiers/${copier}`, { body: { customComment: `writer ${i}`, multiplier: i + 1 } })),
+        t.call('PUT', `/accounts/${slave}/copiers/${copier}`, { body: { customComment: `writer ${i}`, multiplier: i + 1 } }),
+      ),
     );
 
     const succeeded = expectSuccessOrConflict(answers);
@@ -86,8 +87,7 @@ describe('concurrent writes to one aggregate', () => {
     const keyId = issued.body.id as string;
 
     const answers = await Promise.all(
-      Array.from({ length: WRITERS }, (_, i) =>
-        t.call('PUT', `/projects/${DEFAULT_PROJECT_ID}/apiKeys/${keyId}`, { body: { name: `writer ${i}` } })),
+      Array.from({ length: WRITERS }, (_, i) => t.call('PUT', `/projects/${DEFAULT_PROJECT_ID}/apiKeys/${keyId}`, { body: { name: `writer ${i}` } })),
     );
 
     const succeeded = expectSuccessOrConflict(answers);

@@ -31,11 +31,30 @@ describe('copiers end to end', () => {
       expect(res.status).to.equal(200);
       copierId = res.body.id;
       expect(res.body).to.deep.include({
-        fromAccountId: master, fromAccountAlias: 'crud-master', toAccountId: slave, active: true, monitorOnly: false,
-        multiplier: 2, scaleType: 'MULTIPLIER', fixedLotSize: null, fixMasterBalanceAndEquity: 0, fixSlaveBalanceAndEquity: 0,
-        maxLotSize: null, maximumLot: null, martingaleStrategy: false, reverse: false, copyOpenPositions: false,
-        forcePositionLotSize: false, openRetry: 0, hideComment: false, customComment: null, customMagicNumber: null,
-        copyMagicNumber: true, copyOriginalComment: true, ignoreCurrency: false, minVolumeSafetySkipThresholdMultiplier: 0,
+        fromAccountId: master,
+        fromAccountAlias: 'crud-master',
+        toAccountId: slave,
+        active: true,
+        monitorOnly: false,
+        multiplier: 2,
+        scaleType: 'MULTIPLIER',
+        fixedLotSize: null,
+        fixMasterBalanceAndEquity: 0,
+        fixSlaveBalanceAndEquity: 0,
+        maxLotSize: null,
+        maximumLot: null,
+        martingaleStrategy: false,
+        reverse: false,
+        copyOpenPositions: false,
+        forcePositionLotSize: false,
+        openRetry: 0,
+        hideComment: false,
+        customComment: null,
+        customMagicNumber: null,
+        copyMagicNumber: true,
+        copyOriginalComment: true,
+        ignoreCurrency: false,
+        minVolumeSafetySkipThresholdMultiplier: 0,
       });
       expect(Date.parse(res.body.created)).to.be.greaterThan(0);
     });
@@ -88,7 +107,10 @@ describe('copiers end to end', () => {
       const [a, b, c] = [await account('cyc-a'), await account('cyc-b'), await account('cyc-c')];
       expect((await copier(b, { fromAccountId: a })).status).to.equal(200);
       expect((await copier(c, { fromAccountId: b })).status).to.equal(200);
-      for (const [slave, master] of [[a, c], [a, b]]) {
+      for (const [slave, master] of [
+        [a, c],
+        [a, b],
+      ]) {
         const res = await copier(slave!, { fromAccountId: master });
         expect(res.status).to.equal(409);
         expect(res.body.error).to.equal('[COPIER_CYCLE]');
@@ -159,7 +181,11 @@ describe('copiers end to end', () => {
     });
 
     it('the masters summary lists direct slaves only, an intermediate account as master and slave, and no deleted account', async () => {
-      const masters = (await t.call('GET', '/accounts/masters')).body as { masterAccount: { id: string }; slaveAccounts: { id: string }[]; slaveCount: number }[];
+      const masters = (await t.call('GET', '/accounts/masters')).body as {
+        masterAccount: { id: string };
+        slaveAccounts: { id: string }[];
+        slaveCount: number;
+      }[];
       const byId = new Map(masters.map((x) => [x.masterAccount.id, x]));
       expect(byId.get(m)!.slaveAccounts.map((a) => a.id)).to.have.members([s1, s2]);
       expect(byId.get(m)!.slaveCount).to.equal(2);

@@ -28,7 +28,12 @@ describe('features end to end', function () {
     const res = await t.call('POST', base, { body: { featureSetting: { type: 'FeatureTradeCooldownDTO', cooldownMinutes: 15 } } });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.featureSetting).to.deep.equal({
-      type: 'FeatureTradeCooldownDTO', cooldownMinutes: 15, cooldownAnchor: 'CLOSE', trackDirection: false, symbolOverrides: [], correlationGroups: [],
+      type: 'FeatureTradeCooldownDTO',
+      cooldownMinutes: 15,
+      cooldownAnchor: 'CLOSE',
+      trackDirection: false,
+      symbolOverrides: [],
+      correlationGroups: [],
     });
     const id = res.body.featureId;
     expect((await t.call('GET', base)).body.map((f: { featureId: string }) => f.featureId)).to.deep.equal([id]);
@@ -63,7 +68,9 @@ describe('features end to end', function () {
   it('replaces a setting with PUT, refuses a type change, and deletes', async () => {
     const added = await t.call('POST', base, { body: { featureSetting: { type: 'FeatureCopierFilterDTO', minLotSize: 0.1, maxLotSize: null } } });
     const id = added.body.featureId;
-    const put = await t.call('PUT', `${base}/${id}`, { body: { featureId: id, featureSetting: { type: 'FeatureCopierFilterDTO', minLotSize: 0.2, maxLotSize: 5 } } });
+    const put = await t.call('PUT', `${base}/${id}`, {
+      body: { featureId: id, featureSetting: { type: 'FeatureCopierFilterDTO', minLotSize: 0.2, maxLotSize: 5 } },
+    });
     expect(put.status, JSON.stringify(put.body)).to.equal(200);
     expect(put.body.featureSetting).to.deep.equal({ type: 'FeatureCopierFilterDTO', minLotSize: 0.2, maxLotSize: 5 });
     const changed = await t.call('PUT', `${base}/${id}`, { body: { featureSetting: { type: 'FeatureOrderTypeFilterDTO', allowedOrderTypes: ['Buy'] } } });
@@ -74,7 +81,9 @@ describe('features end to end', function () {
   });
 
   it('refuses a copier feature on an account with 400 [FEATURE_SCOPE_NOT_ALLOWED]', async () => {
-    const res = await t.call('POST', `/accounts/${slave}/features`, { body: { featureSetting: { type: 'FeatureCopierFilterDTO', minLotSize: 1, maxLotSize: null } } });
+    const res = await t.call('POST', `/accounts/${slave}/features`, {
+      body: { featureSetting: { type: 'FeatureCopierFilterDTO', minLotSize: 1, maxLotSize: null } },
+    });
     expect(res.status).to.equal(400);
     expect(res.body.error).to.equal('[FEATURE_SCOPE_NOT_ALLOWED]');
     expect((await t.call('GET', `/accounts/${slave}/features`)).body).to.deep.equal([]);
@@ -85,7 +94,10 @@ describe('features end to end', function () {
     expect((await t.call('GET', `/accounts/${master}/copiers/${copierId}/features/${feature.featureId}`)).status).to.equal(404);
     const other = await t.call('GET', `${base}/${feature.featureId}`, { key: OTHER_KEY });
     expect(other.status).to.equal(404);
-    const changed = await t.call('PUT', `${base}/${feature.featureId}`, { key: OTHER_KEY, body: { featureSetting: { type: 'FeatureTradeCooldownDTO', cooldownMinutes: 1 } } });
+    const changed = await t.call('PUT', `${base}/${feature.featureId}`, {
+      key: OTHER_KEY,
+      body: { featureSetting: { type: 'FeatureTradeCooldownDTO', cooldownMinutes: 1 } },
+    });
     expect(changed.status).to.equal(404);
     expect((await t.call('GET', `${base}/${feature.featureId}`)).body.featureSetting.cooldownMinutes).to.equal(15);
   });

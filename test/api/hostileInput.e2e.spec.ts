@@ -201,10 +201,22 @@ describe('hostile input and secrets (issue 13)', function () {
       expect(first.status).to.equal(204);
       const before = await positions();
       await expectNothingStored(async () => {
-        expectError(await t.call('POST', `/accounts/${trader}/positions`, { body: { symbol: 'BTCUSD', orderType: 'Sell', volume: 0.5 }, ...key('other-body') }), 422, '[IDEMPOTENCY_KEY_REUSED]');
-        expectError(await t.call('POST', `/accounts/${trader}/orders`, { body: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.02 }, ...key('other-body') }), 422, '[IDEMPOTENCY_KEY_REUSED]');
+        expectError(
+          await t.call('POST', `/accounts/${trader}/positions`, { body: { symbol: 'BTCUSD', orderType: 'Sell', volume: 0.5 }, ...key('other-body') }),
+          422,
+          '[IDEMPOTENCY_KEY_REUSED]',
+        );
+        expectError(
+          await t.call('POST', `/accounts/${trader}/orders`, { body: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.02 }, ...key('other-body') }),
+          422,
+          '[IDEMPOTENCY_KEY_REUSED]',
+        );
         const positionId = first.headers.get('x-position-id')!;
-        expectError(await t.call('PUT', `/accounts/${trader}/positions/${positionId}`, { body: { volume: 0.01 }, ...key('other-body') }), 422, '[IDEMPOTENCY_KEY_REUSED]');
+        expectError(
+          await t.call('PUT', `/accounts/${trader}/positions/${positionId}`, { body: { volume: 0.01 }, ...key('other-body') }),
+          422,
+          '[IDEMPOTENCY_KEY_REUSED]',
+        );
         expectError(await t.call('DELETE', `/accounts/${trader}/positions/${positionId}`, key('other-body')), 422, '[IDEMPOTENCY_KEY_REUSED]');
       });
       expect(await positions()).to.deep.equal(before);
@@ -219,7 +231,9 @@ describe('hostile input and secrets (issue 13)', function () {
 
     it('concurrent requests under one key with different bodies: one is placed, the others get 422', async () => {
       const answers = await Promise.all(
-        [0.01, 0.02, 0.03, 0.04].map((volume) => t.call('POST', `/accounts/${trader}/positions`, { body: { symbol: 'BTCUSD', orderType: 'Sell', volume }, ...key('race') })),
+        [0.01, 0.02, 0.03, 0.04].map((volume) =>
+          t.call('POST', `/accounts/${trader}/positions`, { body: { symbol: 'BTCUSD', orderType: 'Sell', volume }, ...key('race') }),
+        ),
       );
       expect(answers.map((a) => a.status).sort()).to.deep.equal([204, 422, 422, 422]);
       const placed = answers.find((a) => a.status === 204)!.headers.get('x-position-id');

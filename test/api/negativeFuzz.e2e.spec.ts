@@ -44,32 +44,125 @@ const DEEP_JSON = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
 
 /** Hostile values for any member. */
 const HOSTILE: readonly unknown[] = [
-  null, true, false, 0, -1, 1.5, -0.000001, 1e308, -1e308, 2 ** 53 + 1, 2147483648, -2147483649, '', ' ', 'x'.repeat(5000),
-  '\u0000', '\ud800', 'a\udc00b', '\u0001\u0007\u001b[31m\u007f', '\r\nX-Injected: 1', '<script>alert(1)</script>', "' OR 1=1 --",
-  '../../etc/passwd', 'NaN', 'Infinity', '1e999', '-0', '0x10', 'NOT_A_VALUE', '2026-13-45T25:61:00Z', '0000-01-01T00:00:00Z',
-  '9999-12-31T23:59:59.999Z', '00000000-0000-0000-0000-000000000000', 'http://169.254.169.254/latest/meta-data/', 'https://[::127.0.0.1]/x',
-  '🚀💥', 'ｆｕｌｌｗｉｄｔｈ', [], [null], [1, 'a', {}], {}, { type: 'NOT_A_TYPE' }, JSON.parse('{"__proto__":{"polluted":true}}') as unknown, { constructor: { prototype: 1 } },
-  Array.from({ length: 600 }, (_, i) => i), Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, i])), DEEP,
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  -0.000001,
+  1e308,
+  -1e308,
+  2 ** 53 + 1,
+  2147483648,
+  -2147483649,
+  '',
+  ' ',
+  'x'.repeat(5000),
+  '\u0000',
+  '\ud800',
+  'a\udc00b',
+  '\u0001\u0007\u001b[31m\u007f',
+  '\r\nX-Injected: 1',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '../../etc/passwd',
+  'NaN',
+  'Infinity',
+  '1e999',
+  '-0',
+  '0x10',
+  'NOT_A_VALUE',
+  '2026-13-45T25:61:00Z',
+  '0000-01-01T00:00:00Z',
+  '9999-12-31T23:59:59.999Z',
+  '00000000-0000-0000-0000-000000000000',
+  'http://169.254.169.254/latest/meta-data/',
+  'https://[::127.0.0.1]/x',
+  '🚀💥',
+  'ｆｕｌｌｗｉｄｔｈ',
+  [],
+  [null],
+  [1, 'a', {}],
+  {},
+  { type: 'NOT_A_TYPE' },
+  JSON.parse('{"__proto__":{"polluted":true}}') as unknown,
+  { constructor: { prototype: 1 } },
+  Array.from({ length: 600 }, (_, i) => i),
+  Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, i])),
+  DEEP,
   [[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]],
 ];
 
 /** Hostile raw bodies, sent as they are. */
 const RAW_BODIES: readonly string[] = [
-  'null', '[]', '0', '"text"', 'true', '{', '{"a":1,}', DEEP_JSON, `{"a":${DEEP_JSON}}`, '{"__proto__":{"admin":true}}', '{"a":1,"a":2}',
-  '\ufeff{}', '[{}]', '{"\u0000":1}', '{"x":"\\ud800"}', '1e999', '-',
+  'null',
+  '[]',
+  '0',
+  '"text"',
+  'true',
+  '{',
+  '{"a":1,}',
+  DEEP_JSON,
+  `{"a":${DEEP_JSON}}`,
+  '{"__proto__":{"admin":true}}',
+  '{"a":1,"a":2}',
+  '\ufeff{}',
+  '[{}]',
+  '{"\u0000":1}',
+  '{"x":"\\ud800"}',
+  '1e999',
+  '-',
 ];
 
 /** Hostile path segments (already URL-encoded). */
 const PATH_VALUES: readonly string[] = [
-  'not-a-uuid', '00000000-0000-0000-0000-000000000000', '%00', '%E0%A4%A', '%ZZ', 'x'.repeat(300), '%20', '1', '-1', '1e999',
-  encodeURIComponent('\u0001\u001b'), encodeURIComponent("' OR 1=1 --"), encodeURIComponent('🚀'), '%2F',
+  'not-a-uuid',
+  '00000000-0000-0000-0000-000000000000',
+  '%00',
+  '%E0%A4%A',
+  '%ZZ',
+  'x'.repeat(300),
+  '%20',
+  '1',
+  '-1',
+  '1e999',
+  encodeURIComponent('\u0001\u001b'),
+  encodeURIComponent("' OR 1=1 --"),
+  encodeURIComponent('🚀'),
+  '%2F',
 ];
 
 /** Hostile query values (encoded when sent). */
 const QUERY_VALUES: readonly string[] = [
-  '', ' ', '-1', '0', '1.5', '1e309', '99999999999999999999', '-99999999999999999999', 'abc', 'true', 'null', '\u0000', '\u0001\u001b',
-  '\ud800', 'x'.repeat(3000), '2026-02-30', '2026-13-01T00:00:00Z', '0000-00-00', 'NOT_A_VALUE', '[object Object]', '🚀', '0000-01-01',
-  '9999-12-31T23:59:59Z', '+275760-09-13T00:00:00Z', '2026-01-07T10:00:00+99:99', '2147483647', '-2147483648', '4294967296',
+  '',
+  ' ',
+  '-1',
+  '0',
+  '1.5',
+  '1e309',
+  '99999999999999999999',
+  '-99999999999999999999',
+  'abc',
+  'true',
+  'null',
+  '\u0000',
+  '\u0001\u001b',
+  '\ud800',
+  'x'.repeat(3000),
+  '2026-02-30',
+  '2026-13-01T00:00:00Z',
+  '0000-00-00',
+  'NOT_A_VALUE',
+  '[object Object]',
+  '🚀',
+  '0000-01-01',
+  '9999-12-31T23:59:59Z',
+  '+275760-09-13T00:00:00Z',
+  '2026-01-07T10:00:00+99:99',
+  '2147483647',
+  '-2147483648',
+  '4294967296',
 ];
 
 /** Hostile API keys: each must be a plain 401. */
@@ -105,24 +198,21 @@ const send = (baseUrl: string, key: string, request: Request, correlation: strin
     const body = request.rawBody === undefined ? undefined : Buffer.from(request.rawBody, 'utf8');
     const headers: Record<string, string | number> = { 'X-API-KEY': key, ...request.headers, 'X-Correlation-Id': correlation };
     if (body) headers['content-length'] = body.length;
-    const req = http.request(
-      { agent, host: url.hostname, port: url.port, method: request.method, path: `${url.pathname}${request.route}`, headers },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: Json = text;
-          try {
-            parsed = text ? JSON.parse(text) : undefined;
-          } catch {
-            // not JSON: kept as text
-          }
-          resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: parsed });
-        });
-        res.on('error', reject);
-      },
-    );
+    const req = http.request({ agent, host: url.hostname, port: url.port, method: request.method, path: `${url.pathname}${request.route}`, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: Json = text;
+        try {
+          parsed = text ? JSON.parse(text) : undefined;
+        } catch {
+          // not JSON: kept as text
+        }
+        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: parsed });
+      });
+      res.on('error', reject);
+    });
     req.on('error', reject);
     req.end(body);
   });
@@ -132,7 +222,10 @@ const encode = (value: string): string => {
   try {
     return encodeURIComponent(value);
   } catch {
-    return value.split('').map((c) => (/[\ud800-\udfff]/.test(c) ? '%ED%A0%80' : encodeURIComponent(c))).join('');
+    return value
+      .split('')
+      .map((c) => (/[\ud800-\udfff]/.test(c) ? '%ED%A0%80' : encodeURIComponent(c)))
+      .join('');
   }
 };
 
@@ -150,14 +243,20 @@ describe('negative fuzzing of every operation in the OpenAPI document', function
     const master = await startedAccount(t, 'fuzz-master');
     const slave = await startedAccount(t, 'fuzz-slave');
     const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master } });
-    const copierFeature = await t.call('POST', `/accounts/${slave}/copiers/${copier.body.id}/features`, { body: { featureSetting: { type: 'FeatureBlockHedgingDTO' } } });
+    const copierFeature = await t.call('POST', `/accounts/${slave}/copiers/${copier.body.id}/features`, {
+      body: { featureSetting: { type: 'FeatureBlockHedgingDTO' } },
+    });
     const accountFeature = await t.call('POST', `/accounts/${slave}/features`, { body: { featureSetting: { type: 'FeatureHftModeDTO' } } });
     const riskLimit = await t.call('POST', `/accounts/${slave}/riskLimits`, { body: { riskTypeId: 1, riskLimit: 50 } });
     const apiKey = await t.call('POST', `/projects/${DEFAULT_PROJECT_ID}/apiKeys`, { body: { name: 'fuzzed key' } });
     const opened = await t.call('POST', `/accounts/${master}/positions`, { body: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 } });
     for (const [what, res, status] of [
-      ['copier', copier, 200], ['copier feature', copierFeature, 200], ['account feature', accountFeature, 200], ['risk limit', riskLimit, 200],
-      ['api key', apiKey, 200], ['position', opened, 204],
+      ['copier', copier, 200],
+      ['copier feature', copierFeature, 200],
+      ['account feature', accountFeature, 200],
+      ['risk limit', riskLimit, 200],
+      ['api key', apiKey, 200],
+      ['position', opened, 204],
     ] as const) {
       expect(res.status, `${what}: ${JSON.stringify(res.body)}`).to.equal(status);
     }
@@ -215,8 +314,14 @@ describe('negative fuzzing of every operation in the OpenAPI document', function
         return true;
       case 'string': {
         const byFormat: Record<string, string> = {
-          uuid: fixtures.accountId!, 'date-time': '2026-01-07T10:00:00.000Z', date: '2026-01-07', ipv4: '203.0.113.7', ipv6: '2001:db8::7',
-          hostname: 'proxy.example.com', uri: 'https://example.com/cb', email: 'a@example.com',
+          uuid: fixtures.accountId!,
+          'date-time': '2026-01-07T10:00:00.000Z',
+          date: '2026-01-07',
+          ipv4: '203.0.113.7',
+          ipv6: '2001:db8::7',
+          hostname: 'proxy.example.com',
+          uri: 'https://example.com/cb',
+          email: 'a@example.com',
         };
         const anyFormat = (s.anyOf as Json[] | undefined)?.find((f) => f.format)?.format as string | undefined;
         return byFormat[s.format ?? anyFormat ?? ''] ?? 'a'.repeat(Math.max(s.minLength ?? 1, 1));
@@ -274,7 +379,12 @@ describe('negative fuzzing of every operation in the OpenAPI document', function
     const queryParams = op.parameters.filter((p) => p.in === 'query');
     const headerParams = op.parameters.filter((p) => p.in === 'header');
     const baseline = op.body ? serialise(sample(op.body, random)) : undefined;
-    const withBaseline = (r: Omit<Request, 'method'>): Request => ({ method: op.method, ...(baseline !== undefined && r.rawBody === undefined ? { rawBody: baseline } : {}), ...r, headers: { ...(baseline !== undefined ? json : {}), ...r.headers } });
+    const withBaseline = (r: Omit<Request, 'method'>): Request => ({
+      method: op.method,
+      ...(baseline !== undefined && r.rawBody === undefined ? { rawBody: baseline } : {}),
+      ...r,
+      headers: { ...(baseline !== undefined ? json : {}), ...r.headers },
+    });
 
     for (let i = 0; i < PARAMETER_VARIANTS; i++) {
       const kind = random.int(5);
@@ -287,7 +397,13 @@ describe('negative fuzzing of every operation in the OpenAPI document', function
         const value = random.pick(QUERY_VALUES);
         const repeated = random.next() < 0.2;
         const query = `${encode(p.name)}=${encode(value)}${repeated ? `&${encode(p.name)}=2` : ''}`;
-        out.push(withBaseline({ route: routeOf(op, {}, query), headers: {}, what: `query ${p.name}=${JSON.stringify(value.slice(0, 40))}${repeated ? ' (twice)' : ''}` }));
+        out.push(
+          withBaseline({
+            route: routeOf(op, {}, query),
+            headers: {},
+            what: `query ${p.name}=${JSON.stringify(value.slice(0, 40))}${repeated ? ' (twice)' : ''}`,
+          }),
+        );
       } else if (kind === 2 && headerParams.length) {
         const p = random.pick(headerParams);
         const value = random.pick(['', ' ', 'x'.repeat(200), 'é', 'a b', 'fuzz-key']);
@@ -309,12 +425,31 @@ describe('negative fuzzing of every operation in the OpenAPI document', function
       return out;
     }
 
-    for (const raw of RAW_BODIES) out.push({ method: op.method, route: routeOf(op), rawBody: raw, headers: json, what: `raw body ${JSON.stringify(raw.slice(0, 30))}` });
+    for (const raw of RAW_BODIES)
+      out.push({ method: op.method, route: routeOf(op), rawBody: raw, headers: json, what: `raw body ${JSON.stringify(raw.slice(0, 30))}` });
     out.push({ method: op.method, route: routeOf(op), rawBody: baseline!, headers: { 'content-type': 'text/plain' }, what: 'the body as text/plain' });
-    out.push({ method: op.method, route: routeOf(op), rawBody: baseline!, headers: { 'content-type': 'application/json; charset=utf-16' }, what: 'the body as utf-16' });
+    out.push({
+      method: op.method,
+      route: routeOf(op),
+      rawBody: baseline!,
+      headers: { 'content-type': 'application/json; charset=utf-16' },
+      what: 'the body as utf-16',
+    });
     out.push({ method: op.method, route: routeOf(op), rawBody: `{"a":"${'x'.repeat(1_100_000)}"}`, headers: json, what: 'a body over 1 MB' });
-    out.push({ method: op.method, route: routeOf(op), rawBody: baseline!, headers: { ...json, 'content-encoding': 'gzip' }, what: 'a body that claims to be gzip' });
-    out.push({ method: op.method, route: routeOf(op), rawBody: baseline!, headers: { ...json, 'content-encoding': 'x-unknown' }, what: 'a body in an unknown encoding' });
+    out.push({
+      method: op.method,
+      route: routeOf(op),
+      rawBody: baseline!,
+      headers: { ...json, 'content-encoding': 'gzip' },
+      what: 'a body that claims to be gzip',
+    });
+    out.push({
+      method: op.method,
+      route: routeOf(op),
+      rawBody: baseline!,
+      headers: { ...json, 'content-encoding': 'x-unknown' },
+      what: 'a body in an unknown encoding',
+    });
 
     // A few starting points (a polymorphic body starts from a different branch each time); in each, every
     // place is set to null and to one hostile value, then random members go missing, unknown ones come.
@@ -324,23 +459,50 @@ describe('negative fuzzing of every operation in the OpenAPI document', function
       const swept = places.length <= PLACES_SWEPT ? places : Array.from({ length: PLACES_SWEPT }, () => random.pick(places));
       for (const place of swept) {
         const hostile = random.pick(HOSTILE);
-        out.push({ method: op.method, route: routeOf(op), rawBody: serialise(withAt(value, place, null)), headers: json, what: `${place.join('.') || 'the body'} = null` });
+        out.push({
+          method: op.method,
+          route: routeOf(op),
+          rawBody: serialise(withAt(value, place, null)),
+          headers: json,
+          what: `${place.join('.') || 'the body'} = null`,
+        });
         const shown = hostile === DEEP ? 'deep nesting' : (JSON.stringify(hostile) ?? 'undefined').slice(0, 60);
-        out.push({ method: op.method, route: routeOf(op), rawBody: serialise(withAt(value, place, hostile)), headers: json, what: `${place.join('.') || 'the body'} = ${shown}` });
+        out.push({
+          method: op.method,
+          route: routeOf(op),
+          rawBody: serialise(withAt(value, place, hostile)),
+          headers: json,
+          what: `${place.join('.') || 'the body'} = ${shown}`,
+        });
       }
       for (let i = 0; i < RANDOM_MUTATIONS; i++) {
         const place = random.pick(places);
         const parent = place.length ? (place.slice(0, -1).reduce((n: Json, k) => n?.[k], value) as unknown) : null;
         const inObject = place.length > 0 && parent !== null && typeof parent === 'object' && !Array.isArray(parent);
         if (inObject && random.next() < 0.5) {
-          out.push({ method: op.method, route: routeOf(op), rawBody: serialise(withAt(value, place, undefined)), headers: json, what: `without ${place.join('.')}` });
+          out.push({
+            method: op.method,
+            route: routeOf(op),
+            rawBody: serialise(withAt(value, place, undefined)),
+            headers: json,
+            what: `without ${place.join('.')}`,
+          });
           continue;
         }
         const target = inObject ? place.slice(0, -1) : [];
         const holder = target.reduce((n: Json, k) => n?.[k], value);
         const extra = { [random.pick(['unknown', 'isAdmin', 'projectId', '__proto__', 'id'])]: random.pick(HOSTILE) };
-        const mutated = holder && typeof holder === 'object' && !Array.isArray(holder) ? withAt(value, target, { ...(holder as object), ...extra }) : withAt(value, [], { unknown: 1 });
-        out.push({ method: op.method, route: routeOf(op), rawBody: serialise(mutated), headers: json, what: `an unknown member in ${target.join('.') || 'the body'}` });
+        const mutated =
+          holder && typeof holder === 'object' && !Array.isArray(holder)
+            ? withAt(value, target, { ...(holder as object), ...extra })
+            : withAt(value, [], { unknown: 1 });
+        out.push({
+          method: op.method,
+          route: routeOf(op),
+          rawBody: serialise(mutated),
+          headers: json,
+          what: `an unknown member in ${target.join('.') || 'the body'}`,
+        });
       }
     }
     return out;
@@ -348,9 +510,13 @@ describe('negative fuzzing of every operation in the OpenAPI document', function
 
   const isErrorShape = (res: Answer): boolean =>
     res.contentType.startsWith('application/json') &&
-    res.body !== null && typeof res.body === 'object' && !Array.isArray(res.body) &&
-    typeof res.body.error === 'string' && /^\[[A-Z0-9_]+\]$/.test(res.body.error) &&
-    typeof res.body.message === 'string' && res.body.message.length > 0 &&
+    res.body !== null &&
+    typeof res.body === 'object' &&
+    !Array.isArray(res.body) &&
+    typeof res.body.error === 'string' &&
+    /^\[[A-Z0-9_]+\]$/.test(res.body.error) &&
+    typeof res.body.message === 'string' &&
+    res.body.message.length > 0 &&
     Object.keys(res.body).every((k) => k === 'error' || k === 'message' || k === 'details');
 
   it('answers every invalid variant with a declared 4xx in the error format, never a 5xx, and stores nothing for a refused request', async () => {
@@ -422,7 +588,9 @@ describe('negative fuzzing of every operation in the OpenAPI document', function
     const brokerRefusals = eventsOf.size - storedByRefused.length;
 
     if (process.env.FUZZ_HISTOGRAM) for (const [k, n] of [...histogram].sort()) console.log(`${n}\t${k}`);
-    console.log(`      negative fuzz (seed ${SEED}): ${sent} requests over ${operations.length} operations (${skipped} not sendable), ${refused.size} refused (${brokerRefusals} by the broker), ${serverErrors.length} answered 5xx; head ${started ? positionToString(started) : 'empty'}`);
+    console.log(
+      `      negative fuzz (seed ${SEED}): ${sent} requests over ${operations.length} operations (${skipped} not sendable), ${refused.size} refused (${brokerRefusals} by the broker), ${serverErrors.length} answered 5xx; head ${started ? positionToString(started) : 'empty'}`,
+    );
     expect(serverErrors, serverErrors.slice(0, 30).join('\n')).to.deep.equal([]);
     expect(badShapes, badShapes.slice(0, 30).join('\n')).to.deep.equal([]);
     expect(storedByRefused, storedByRefused.slice(0, 30).join('\n')).to.deep.equal([]);

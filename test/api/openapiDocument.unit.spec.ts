@@ -18,18 +18,28 @@ describe('OpenAPI document', () => {
   });
 
   it('lists every declared route once, with a unique operation id', () => {
-    const operations = Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>)
-      .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, id: op.operationId })));
+    const operations = Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ path, method, id: op.operationId })),
+    );
     expect(operations).to.have.length(routes.specs.length);
     expect(new Set(operations.map((o) => o.id)).size).to.equal(operations.length);
   });
 
   it('covers the account endpoints of the spec that need no trading, copiers or features', () => {
     const expected = [
-      'get /accounts', 'post /accounts', 'get /accounts/{accountId}', 'put /accounts/{accountId}', 'delete /accounts/{accountId}',
-      'post /accounts/{accountId}/actions/start', 'post /accounts/{accountId}/actions/stop', 'post /accounts/{accountId}/actions/reconnect',
-      'get /accounts/{accountId}/auditLogs', 'get /projects/{projectId}/auditLogs',
-      'get /types/accountTypes', 'get /types/regions', 'get /types/accountStatuses',
+      'get /accounts',
+      'post /accounts',
+      'get /accounts/{accountId}',
+      'put /accounts/{accountId}',
+      'delete /accounts/{accountId}',
+      'post /accounts/{accountId}/actions/start',
+      'post /accounts/{accountId}/actions/stop',
+      'post /accounts/{accountId}/actions/reconnect',
+      'get /accounts/{accountId}/auditLogs',
+      'get /projects/{projectId}/auditLogs',
+      'get /types/accountTypes',
+      'get /types/regions',
+      'get /types/accountStatuses',
     ];
     const have = routes.specs.map((s) => `${s.method} ${s.path}`);
     expect(have).to.include.members(expected);

@@ -73,10 +73,14 @@ describe('profit targets end to end', function () {
     return res.body.profitTargetsLocked as Lock[];
   };
   const locksWhere = (accountId: string, count: number) =>
-    eventually(async () => {
-      const now = await locks(accountId);
-      return now.length === count ? now : undefined;
-    }, 10_000, `${count} locked profit target(s)`);
+    eventually(
+      async () => {
+        const now = await locks(accountId);
+        return now.length === count ? now : undefined;
+      },
+      10_000,
+      `${count} locked profit target(s)`,
+    );
   const ticks = async (n = 1) => {
     for (let i = 0; i < n; i++) await t.service.protection.afterNextTick();
   };
@@ -86,8 +90,13 @@ describe('profit targets end to end', function () {
     const { master, slave } = await pair('daily');
     const feature = await addTarget(slave, { type: 'FeatureDailyProfitTargetDTO', dailyAbsoluteProfitTarget: 300 });
     expect(feature.featureSetting).to.deep.equal({
-      type: 'FeatureDailyProfitTargetDTO', dailyAbsoluteProfitTarget: 300, dailyRelativeProfitTarget: 0, autoResetIfBalanceIsBelow: 0,
-      resetOnBalanceChange: false, pauseInsteadOfClose: false, trackByOpenDate: false,
+      type: 'FeatureDailyProfitTargetDTO',
+      dailyAbsoluteProfitTarget: 300,
+      dailyRelativeProfitTarget: 0,
+      autoResetIfBalanceIsBelow: 0,
+      resetOnBalanceChange: false,
+      pauseInsteadOfClose: false,
+      trackByOpenDate: false,
     });
     await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
@@ -98,9 +107,18 @@ describe('profit targets end to end', function () {
 
     await pinQuotes(t, { US500: [5230, 5230] });
     const [lock] = await locksWhere(slave, 1);
-    expect(lock).to.deep.include({ profitTargetFeatureId: feature.featureId, type: 'FeatureDailyProfitTargetDTO', level: 'TARGET', measured: 300, action: 'CLOSE_ALL', until: '2026-01-08T05:00:00.000Z' });
+    expect(lock).to.deep.include({
+      profitTargetFeatureId: feature.featureId,
+      type: 'FeatureDailyProfitTargetDTO',
+      level: 'TARGET',
+      measured: 300,
+      action: 'CLOSE_ALL',
+      until: '2026-01-08T05:00:00.000Z',
+    });
     await bookWhere(t, slave, (b) => b.length === 0, 'every position closed by the lock');
-    expect((await logWith(slave, 'PROFIT_TARGET_LOCKED', 'PROTECTION')).message).to.match(/profit 300\.00 USD since the start of day 2026-01-07 reached dailyAbsoluteProfitTarget 300\.00 USD/);
+    expect((await logWith(slave, 'PROFIT_TARGET_LOCKED', 'PROTECTION')).message).to.match(
+      /profit 300\.00 USD since the start of day 2026-01-07 reached dailyAbsoluteProfitTarget 300\.00 USD/,
+    );
 
     await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await logWith(slave, 'PROFIT_TARGET_LOCKED', 'COPY');
@@ -117,7 +135,7 @@ describe('profit targets end to end', function () {
     await flat(master, slave);
   });
 
-  it('with pauseInsteadOfClose keeps positions and follows the master\'s closes; the reset resumes copying the same day', async () => {
+  it("with pauseInsteadOfClose keeps positions and follows the master's closes; the reset resumes copying the same day", async () => {
     await pinQuotes(t, { US500: [5200, 5200] });
     const { master, slave } = await pair('pause');
     const feature = await addTarget(slave, { type: 'FeatureDailyProfitTargetDTO', dailyAbsoluteProfitTarget: 300, pauseInsteadOfClose: true });
@@ -133,7 +151,7 @@ describe('profit targets end to end', function () {
     await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await logWith(slave, 'PROFIT_TARGET_LOCKED', 'COPY');
     expect((await t.call('DELETE', `/accounts/${master}/positions/${a}`)).status).to.equal(204);
-    await bookWhere(t, slave, (b) => b.length === 1, 'the master\'s close copied while locked');
+    await bookWhere(t, slave, (b) => b.length === 1, "the master's close copied while locked");
 
     const unknown = await t.call('PUT', `/accounts/${slave}/profitTargets/${crypto.randomUUID()}/reset`);
     expect(unknown.status).to.equal(404);
@@ -154,9 +172,17 @@ describe('profit targets end to end', function () {
     await pinQuotes(t, { US500: [5200, 5200], BTCUSD: [65_000, 65_000] });
     const { master, slave } = await pair('overall');
     const feature = await addTarget(slave, {
-      type: 'FeatureOverallTargetDTO', referenceBalance: 10_000, lossLimitAmount: 250, symbolsConfiguration: [{ symbol: 'US500', profitTargetAmount: 100 }],
+      type: 'FeatureOverallTargetDTO',
+      referenceBalance: 10_000,
+      lossLimitAmount: 250,
+      symbolsConfiguration: [{ symbol: 'US500', profitTargetAmount: 100 }],
     });
-    expect(feature.featureSetting).to.deep.include({ referenceMode: 'EQUITY', pauseInsteadOfClose: false, adjustReferenceOnBalanceChange: true, profitTargetAmount: 0 });
+    expect(feature.featureSetting).to.deep.include({
+      referenceMode: 'EQUITY',
+      pauseInsteadOfClose: false,
+      adjustReferenceOnBalanceChange: true,
+      profitTargetAmount: 0,
+    });
     await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await open(master, { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.05 });
     await bookWhere(t, slave, (b) => b.length === 2, 'two copies');
@@ -174,9 +200,14 @@ describe('profit targets end to end', function () {
     // +100 realised; 0.1 lot of BTCUSD down 3,500: -350 floating; equity 9,750
     await pinQuotes(t, { BTCUSD: [61_500, 61_500] });
     const both = await locksWhere(slave, 2);
-    expect(both.map((l) => [l.level, l.symbol])).to.deep.equal([['TARGET', 'US500'], ['LOSS_LIMIT', null]]);
+    expect(both.map((l) => [l.level, l.symbol])).to.deep.equal([
+      ['TARGET', 'US500'],
+      ['LOSS_LIMIT', null],
+    ]);
     await bookWhere(t, slave, (b) => b.length === 0, 'everything closed at the loss limit');
-    expect((await logWith(slave, 'OVERALL_LOSS_LIMIT_REACHED', 'PROTECTION')).message).to.match(/^Overall loss limit reached: equity 9750\.00 is 250\.00 USD below the reference 10000\.00/);
+    expect((await logWith(slave, 'OVERALL_LOSS_LIMIT_REACHED', 'PROTECTION')).message).to.match(
+      /^Overall loss limit reached: equity 9750\.00 is 250\.00 USD below the reference 10000\.00/,
+    );
 
     expect((await t.call('PUT', `/accounts/${slave}/profitTargets/${feature.featureId}/reset`)).status).to.equal(200);
     const again = await locksWhere(slave, 1);

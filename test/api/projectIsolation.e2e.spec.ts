@@ -34,7 +34,7 @@ const queries: Record<string, string> = {
   positionHistory: '?start=2020-01-01T00:00:00Z&stop=2030-01-01T00:00:00Z',
 };
 
-describe('no endpoint reveals or changes another project\'s data', function () {
+describe("no endpoint reveals or changes another project's data", function () {
   this.timeout(60000);
   let t: TestService;
   /** Ids of project A's resources, by path parameter name. */
@@ -73,10 +73,16 @@ describe('no endpoint reveals or changes another project\'s data', function () {
     a.projectId = A;
     a.apiKeyId = (await t.call('GET', `/accounts/${a.accountId}/apiKeys`)).body[0].id;
     // accepted (the name never resolves, so it is checked again, and fails, at delivery)
-    const queued = await t.call('POST', '/accounts', { body: validAccount({ alias: 'A async', loginAccountNumber: '8800778', callbackUrl: 'https://callback.invalid/cb' }) });
+    const queued = await t.call('POST', '/accounts', {
+      body: validAccount({ alias: 'A async', loginAccountNumber: '8800778', callbackUrl: 'https://callback.invalid/cb' }),
+    });
     expect(queued.status, JSON.stringify(queued.body)).to.equal(202);
     a.requestId = queued.body.requestId;
-    await eventually(async () => ((await t.call('GET', `/accounts/async/${a.requestId}`)).body.status === 'COMPLETED' ? true : undefined), 10000, 'the async creation');
+    await eventually(
+      async () => ((await t.call('GET', `/accounts/async/${a.requestId}`)).body.status === 'COMPLETED' ? true : undefined),
+      10000,
+      'the async creation',
+    );
   });
   after(() => t?.stop());
 
@@ -109,9 +115,10 @@ describe('no endpoint reveals or changes another project\'s data', function () {
     expect(findings).to.deep.equal([]);
     expect(await snapshotOfA()).to.deep.equal(before);
     // what B wrote during the walk is B's alone
-    const events = await sql<{ stream_name: string; data: unknown }>`SELECT stream_name, data FROM es_events WHERE metadata->>'projectId' = ${B}`
-      .execute(t.service.services.db);
-    expect(events.rows.length, 'the walk created B\'s own account').to.be.greaterThan(0);
+    const events = await sql<{ stream_name: string; data: unknown }>`SELECT stream_name, data FROM es_events WHERE metadata->>'projectId' = ${B}`.execute(
+      t.service.services.db,
+    );
+    expect(events.rows.length, "the walk created B's own account").to.be.greaterThan(0);
     for (const row of events.rows) {
       for (const id of ids) expect(`${row.stream_name} ${JSON.stringify(row.data)}`, `an event of B`).not.to.include(id);
     }
@@ -129,7 +136,8 @@ describe('no endpoint reveals or changes another project\'s data', function () {
     expect(key.status).to.equal(404);
     expect(audit.status).to.equal(404);
     expect((await t.call('GET', `/accounts/${own.body.id}/copiers`, { key: B_KEY })).body).to.deep.equal([]);
-    expect((await t.call('GET', `/projects/${B}/apiKeys`, { key: B_KEY })).body.map((k: { accountId: string | null }) => k.accountId))
-      .not.to.include(a.accountId);
+    expect((await t.call('GET', `/projects/${B}/apiKeys`, { key: B_KEY })).body.map((k: { accountId: string | null }) => k.accountId)).not.to.include(
+      a.accountId,
+    );
   });
 });

@@ -82,7 +82,9 @@ describe('restart end to end', () => {
     expect(res.body).to.deep.equal(auditLogsBefore);
     expect(res.body.filter((l: { action: string }) => l.action === 'ProjectCreated')).to.have.length(1);
     // (every account has an account-level key of its own; the project-level bootstrap key is issued once)
-    expect(res.body.filter((l: { action: string; changes: { level?: string } }) => l.action === 'ApiKeyIssued' && l.changes.level === 'PROJECT')).to.have.length(1);
+    expect(
+      res.body.filter((l: { action: string; changes: { level?: string } }) => l.action === 'ApiKeyIssued' && l.changes.level === 'PROJECT'),
+    ).to.have.length(1);
   });
 
   it('the rules that depend on history still hold: a deleted account refuses changes, the reconnect limit stands', async () => {
@@ -97,7 +99,9 @@ describe('restart end to end', () => {
 
   it('new writes work: an existing account changes and a new account is created', async () => {
     const started = await second.call('POST', `/accounts/${was.stopped.id}/actions/start`);
-    const renamed = await second.call('PUT', `/accounts/${was.renamed.id}`, { body: { alias: 'After restart', loginAccountPassword: 'changed-after-restart' } });
+    const renamed = await second.call('PUT', `/accounts/${was.renamed.id}`, {
+      body: { alias: 'After restart', loginAccountPassword: 'changed-after-restart' },
+    });
     const created = await second.call('POST', '/accounts', { body: validAccount({ alias: 'Born after restart', loginAccountNumber: '7000006' }) });
 
     expect(started.status).to.equal(200);
@@ -109,6 +113,10 @@ describe('restart end to end', () => {
     const live = await second.call('GET', '/accounts');
     expect(live.body.map((a: Account) => a.id)).to.deep.equal([was.fresh.id, was.active.id, was.stopped.id, was.renamed.id, created.body.id]);
     const logs = await second.call('GET', `/accounts/${was.renamed.id}/auditLogs?limit=1`);
-    expect(logs.body[0]).to.deep.include({ action: 'AccountUpdated', accountAlias: 'After restart', changes: { alias: 'After restart', loginAccountPassword: '***' } });
+    expect(logs.body[0]).to.deep.include({
+      action: 'AccountUpdated',
+      accountAlias: 'After restart',
+      changes: { alias: 'After restart', loginAccountPassword: '***' },
+    });
   });
 });

@@ -31,7 +31,8 @@ const helpers = (get: () => TestService) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(204);
     return res.headers.get('x-position-id')!;
   };
-  const close = async (accountId: string, positionId: string) => expect((await call('DELETE', `/accounts/${accountId}/positions/${positionId}`)).status).to.equal(204);
+  const close = async (accountId: string, positionId: string) =>
+    expect((await call('DELETE', `/accounts/${accountId}/positions/${positionId}`)).status).to.equal(204);
   const flat = async (...accounts: string[]) => {
     for (const id of accounts) {
       expect((await call('POST', `/accounts/${id}/actions/closeAllPositions`)).status).to.equal(204);
@@ -59,13 +60,20 @@ const helpers = (get: () => TestService) => {
   const information = async (accountId: string) => {
     const res = await call('GET', `/accounts/${accountId}/information`);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body as { riskLimitsHit: { riskLimitId: string; level: string; until: string | null; loss: number; positionsClosedAt: string | null }[]; equity: number };
+    return res.body as {
+      riskLimitsHit: { riskLimitId: string; level: string; until: string | null; loss: number; positionsClosedAt: string | null }[];
+      equity: number;
+    };
   };
   const hitsOf = (accountId: string, count: number) =>
-    eventually(async () => {
-      const info = await information(accountId);
-      return info.riskLimitsHit.length === count ? info.riskLimitsHit : undefined;
-    }, 10_000, `${count} risk limit hit(s)`);
+    eventually(
+      async () => {
+        const info = await information(accountId);
+        return info.riskLimitsHit.length === count ? info.riskLimitsHit : undefined;
+      },
+      10_000,
+      `${count} risk limit hit(s)`,
+    );
   /** The monitor has looked at every account at least `n` times since the call. */
   const ticks = async (n = 1) => {
     for (let i = 0; i < n; i++) await get().service.protection.afterNextTick();
@@ -107,21 +115,35 @@ describe('risk limits end to end', function () {
     const created = await h.call('POST', `/accounts/${account}/riskLimits`, { body: { riskTypeId: 4, riskLimit: 5 } });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     expect(created.body).to.deep.include({
-      accountId: account, riskTypeId: 4, absoluteRiskLimit: 0, riskLimit: 5, relativeRiskLimit: 0, closeAllOpenPositions: true, active: true, status: 'ARMED', hits: [],
+      accountId: account,
+      riskTypeId: 4,
+      absoluteRiskLimit: 0,
+      riskLimit: 5,
+      relativeRiskLimit: 0,
+      closeAllOpenPositions: true,
+      active: true,
+      status: 'ARMED',
+      hits: [],
     });
     expect(created.body.riskType).to.deep.include({ name: 'DAILY_BALANCE_TO_EQUITY' });
     const id = created.body.id as string;
     expect((await h.call('GET', `/accounts/${account}/riskLimits`)).body.map((l: { id: string }) => l.id)).to.deep.equal([id]);
 
     // a GET answer sent back as it is, with one change: the read-only members are ignored
-    const replaced = await h.call('PUT', `/accounts/${account}/riskLimits/${id}`, { body: { ...created.body, closeAllOpenPositions: false, fallbackRiskLimit: 8 } });
+    const replaced = await h.call('PUT', `/accounts/${account}/riskLimits/${id}`, {
+      body: { ...created.body, closeAllOpenPositions: false, fallbackRiskLimit: 8 },
+    });
     expect(replaced.status, JSON.stringify(replaced.body)).to.equal(200);
     expect(replaced.body).to.deep.include({ riskLimit: 5, fallbackRiskLimit: 8, closeAllOpenPositions: false });
     const inactive = await h.call('PUT', `/accounts/${account}/riskLimits/${id}`, { body: { riskTypeId: 4, riskLimit: 5, active: false } });
     expect(inactive.body).to.deep.include({ status: 'INACTIVE', closeAllOpenPositions: true, fallbackRiskLimit: 0 });
 
     const unknown = crypto.randomUUID();
-    for (const [method, path] of [['GET', ''], ['PUT', '/reset'], ['DELETE', '']] as const) {
+    for (const [method, path] of [
+      ['GET', ''],
+      ['PUT', '/reset'],
+      ['DELETE', ''],
+    ] as const) {
       const res = await h.call(method, `/accounts/${account}/riskLimits/${unknown}${path}`);
       expect(res.status, `${method} ${path}`).to.equal(404);
       expect(res.body.error).to.equal('[RISK_LIMIT_NOT_FOUND]');
@@ -165,7 +187,10 @@ describe('risk limits end to end', function () {
     expect(reset.status, JSON.stringify(reset.body)).to.equal(200);
     expect(reset.body).to.deep.include({ status: 'ARMED', hits: [] });
     const audit = (await h.call('GET', `/accounts/${slave}/auditLogs`)).body as { action: string; method: string | null; changes: Record<string, unknown> }[];
-    expect(audit.find((e) => e.action === 'ProtectionReset')).to.deep.include({ method: 'PUT', changes: { ruleId: limitId, ruleKind: 'RISK_LIMIT', reason: 'API' } });
+    expect(audit.find((e) => e.action === 'ProtectionReset')).to.deep.include({
+      method: 'PUT',
+      changes: { ruleId: limitId, ruleKind: 'RISK_LIMIT', reason: 'API' },
+    });
     expect((await h.information(slave)).riskLimitsHit).to.deep.equal([]);
     await h.logWith(slave, 'RESET_REFERENCE', 'PROTECTION');
     await h.open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
@@ -178,7 +203,7 @@ describe('risk limits end to end', function () {
     void first;
   });
 
-  it('with closeAllOpenPositions false keeps positions and follows the master\'s closes; the fallback closes everything', async () => {
+  it("with closeAllOpenPositions false keeps positions and follows the master's closes; the fallback closes everything", async () => {
     await pinQuotes(t, { US500: [5200, 5200] });
     const { master, slave } = await h.pair('fallback');
     await h.addLimit(slave, { riskTypeId: 1, absoluteRiskLimit: 300, fallbackAbsoluteRiskLimit: 600, closeAllOpenPositions: false });
@@ -195,7 +220,7 @@ describe('risk limits end to end', function () {
     await h.open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await h.logWith(slave, 'RISK_LIMIT_HIT', 'COPY');
     await h.close(master, a);
-    await bookWhere(t, slave, (b) => b.length === 1, 'the master\'s close copied during the hit');
+    await bookWhere(t, slave, (b) => b.length === 1, "the master's close copied during the hit");
 
     // realised -150 and -300 floating: 450, below the fallback
     await pinQuotes(t, { US500: [5170, 5170] });
@@ -206,7 +231,9 @@ describe('risk limits end to end', function () {
     const hits = await h.hitsOf(slave, 2);
     expect(hits.map((x) => x.level)).to.deep.equal(['LIMIT', 'FALLBACK']);
     await bookWhere(t, slave, (b) => b.length === 0, 'everything closed at the fallback');
-    expect((await h.logWith(slave, 'RISK_LIMIT_FALLBACK_HIT', 'PROTECTION')).message).to.match(/fallback reached: loss 600\.00 USD reached fallbackAbsoluteRiskLimit 600\.00 USD/);
+    expect((await h.logWith(slave, 'RISK_LIMIT_FALLBACK_HIT', 'PROTECTION')).message).to.match(
+      /fallback reached: loss 600\.00 USD reached fallbackAbsoluteRiskLimit 600\.00 USD/,
+    );
     await h.flat(master);
   });
 
@@ -255,7 +282,11 @@ describe('risk limits end to end', function () {
     expect(protectionLogs.filter((l) => l.code === 'PROTECTION_POSITIONS_CLOSED')).to.have.length(1);
     expect(await h.hitsOf(slave, 1)).to.have.length(1);
     await h.open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
-    await eventually(async () => ((await h.logs(slave)).filter((l) => l.code === 'RISK_LIMIT_HIT' && l.category === 'COPY').length === 1 ? true : undefined), 10_000, 'the skip after the restart');
+    await eventually(
+      async () => ((await h.logs(slave)).filter((l) => l.code === 'RISK_LIMIT_HIT' && l.category === 'COPY').length === 1 ? true : undefined),
+      10_000,
+      'the skip after the restart',
+    );
     await h.flat(master);
   });
 
@@ -270,7 +301,12 @@ describe('risk limits end to end', function () {
     const live = await snapshot();
     expect(live.risk_limits!.length).to.be.greaterThan(3);
     expect(live.account_protections!.length).to.be.greaterThan(0);
-    for (const name of ['risk_limits', 'protections', 'account_logs']) await rebuildProjection(db, store, allProjections.find((p) => p.name === name)!);
+    for (const name of ['risk_limits', 'protections', 'account_logs'])
+      await rebuildProjection(
+        db,
+        store,
+        allProjections.find((p) => p.name === name)!,
+      );
     expect(await snapshot()).to.deep.equal(live);
   });
 

@@ -40,8 +40,7 @@ describe('Trading API end to end', function () {
   after(() => t?.stop());
 
   const positions = (accountId: string) => `/accounts/${accountId}/positions`;
-  const place = (accountId: string, body: Record<string, unknown>, options: CallOptions = {}) =>
-    t.call('POST', positions(accountId), { ...options, body });
+  const place = (accountId: string, body: Record<string, unknown>, options: CallOptions = {}) => t.call('POST', positions(accountId), { ...options, body });
   /** Opens or places, expecting 204, and answers the X-Position-Id. */
   const open = async (accountId: string, body: Record<string, unknown>, options: CallOptions = {}): Promise<string> => {
     const res = await place(accountId, body, options);
@@ -94,7 +93,15 @@ describe('Trading API end to end', function () {
     });
 
     it('fills a market Buy at the ask and lists it with every PositionDTO member', async () => {
-      const id = await open(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, stopLoss: 1.08, takeProfit: 1.09, comment: 'e2e buy', magicNumber: 42 });
+      const id = await open(account, {
+        symbol: 'EURUSD',
+        orderType: 'Buy',
+        volume: 0.1,
+        stopLoss: 1.08,
+        takeProfit: 1.09,
+        comment: 'e2e buy',
+        magicNumber: 42,
+      });
 
       const listed = await t.call('GET', positions(account));
       expect(listed.status).to.equal(200);
@@ -124,8 +131,9 @@ describe('Trading API end to end', function () {
     it('records who asked for the trade in the account audit log', async () => {
       await open(account, { symbol: 'XAUUSD', orderType: 'Buy', volume: 0.01, comment: 'audited' });
       const res = await t.call('GET', `/accounts/${account}/auditLogs`);
-      const entry = (res.body as { action: string; changes: Record<string, unknown>; method: string; path: string }[])
-        .find((e) => e.action === 'TradeRequested' && e.changes.comment === 'audited');
+      const entry = (res.body as { action: string; changes: Record<string, unknown>; method: string; path: string }[]).find(
+        (e) => e.action === 'TradeRequested' && e.changes.comment === 'audited',
+      );
       expect(entry).to.deep.include({ method: 'POST', path: `/rest/api/v1/accounts/${account}/positions` });
       expect(entry!.changes).to.deep.include({ action: 'open', symbol: 'XAUUSD', orderType: 'Buy', volume: 0.01, async: false });
     });
@@ -133,7 +141,18 @@ describe('Trading API end to end', function () {
     it('fills a market Sell at the bid; comment and magic number default to null', async () => {
       const id = await open(account, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.2 });
       const sell = (await positionsOf(t, account)).find((p) => p.id === id);
-      expect(sell).to.deep.include({ orderType: 'Sell', volume: 0.2, openPrice: BID, currentPrice: ASK, profit: -2, commission: -1.4, stopLoss: null, takeProfit: null, comment: null, magicNumber: null });
+      expect(sell).to.deep.include({
+        orderType: 'Sell',
+        volume: 0.2,
+        openPrice: BID,
+        currentPrice: ASK,
+        profit: -2,
+        commission: -1.4,
+        stopLoss: null,
+        takeProfit: null,
+        comment: null,
+        magicNumber: null,
+      });
     });
 
     it('ignores openPrice on a market order: it fills at the market', async () => {
@@ -211,7 +230,11 @@ describe('Trading API end to end', function () {
     it('refuses an account with tradingDisabled with 409 [TRADING_DISABLED], while reading still works', async () => {
       const disabled = await startedAccount(t, 'trading-disabled', { tradingDisabled: true });
       expectRefusal(await place(disabled, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 }), 409, '[TRADING_DISABLED]');
-      expectRefusal(await t.call('POST', `/accounts/${disabled}/orders`, { body: { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 } }), 409, '[TRADING_DISABLED]');
+      expectRefusal(
+        await t.call('POST', `/accounts/${disabled}/orders`, { body: { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 } }),
+        409,
+        '[TRADING_DISABLED]',
+      );
       expect(await positionsOf(t, disabled)).to.deep.equal([]);
     });
 
@@ -225,7 +248,12 @@ describe('Trading API end to end', function () {
       ['a Sell take profit above the market', { symbol: 'EURUSD', orderType: 'Sell', volume: 0.1, takeProfit: 1.09 }, 400, '[INVALID_STOPS]'],
       ['a BuyLimit above the ask', { symbol: 'EURUSD', orderType: 'BuyLimit', volume: 0.1, openPrice: 1.09 }, 400, '[INVALID_PRICE]'],
       ['a SellStop above the bid', { symbol: 'EURUSD', orderType: 'SellStop', volume: 0.1, openPrice: 1.09 }, 400, '[INVALID_PRICE]'],
-      ['a BuyStop 5 points above the ask (stops level 10)', { symbol: 'EURUSD', orderType: 'BuyStop', volume: 0.1, openPrice: 1.08515 }, 400, '[INVALID_PRICE]'],
+      [
+        'a BuyStop 5 points above the ask (stops level 10)',
+        { symbol: 'EURUSD', orderType: 'BuyStop', volume: 0.1, openPrice: 1.08515 },
+        400,
+        '[INVALID_PRICE]',
+      ],
       ['20 lots on a 10,000 USD account (21,701 margin)', { symbol: 'EURUSD', orderType: 'Buy', volume: 20 }, 409, '[NOT_ENOUGH_MONEY]'],
     ];
     for (const [what, body, status, code] of venueRefusals) {
@@ -307,7 +335,11 @@ describe('Trading API end to end', function () {
 
     it('on another account type gives 400 [RELATIVE_TP_SL_NOT_SUPPORTED] and places nothing', async () => {
       const account = await startedAccount(t, 'trading-relative-type1', { accountTypeId: 1 });
-      expectRefusal(await place(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, stopLoss: 200, relativeTpSl: true }), 400, '[RELATIVE_TP_SL_NOT_SUPPORTED]');
+      expectRefusal(
+        await place(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, stopLoss: 200, relativeTpSl: true }),
+        400,
+        '[RELATIVE_TP_SL_NOT_SUPPORTED]',
+      );
       expect(await positionsOf(t, account)).to.deep.equal([]);
     });
   });
@@ -327,7 +359,15 @@ describe('Trading API end to end', function () {
       expect(position).to.deep.include({ volume: 0.4, openPrice: ASK, commission: -2.8 });
       const closed = (await historyOf(account)).filter((h) => h.id === id);
       expect(closed).to.have.length(1);
-      expect(closed[0]).to.deep.include({ orderType: 'Buy', volume: 0.6, openPrice: ASK, closePrice: BID, closeReason: 'manual', profit: -6, commission: -4.2 });
+      expect(closed[0]).to.deep.include({
+        orderType: 'Buy',
+        volume: 0.6,
+        openPrice: ASK,
+        closePrice: BID,
+        closeReason: 'manual',
+        profit: -6,
+        commission: -4.2,
+      });
       await t.call('DELETE', `${positions(account)}/${id}`);
     });
 
@@ -354,7 +394,12 @@ describe('Trading API end to end', function () {
     it('moves the open price, volume and stops of a pending order', async () => {
       const id = await open(account, { symbol: 'EURUSD', orderType: 'BuyLimit', volume: 0.1, openPrice: 1.08 });
       expect((await modify(id, { openPrice: 1.079, volume: 0.2, stopLoss: 1.075 })).status).to.equal(204);
-      expect((await positionsOf(t, account)).find((p) => p.id === id)).to.deep.include({ orderType: 'BuyLimit', openPrice: 1.079, volume: 0.2, stopLoss: 1.075 });
+      expect((await positionsOf(t, account)).find((p) => p.id === id)).to.deep.include({
+        orderType: 'BuyLimit',
+        openPrice: 1.079,
+        volume: 0.2,
+        stopLoss: 1.075,
+      });
     });
 
     it('refuses a pending order price moved to the wrong side with 400 [INVALID_PRICE]', async () => {
@@ -476,8 +521,18 @@ describe('Trading API end to end', function () {
       const [trade, ...rest] = await historyOf(account);
       expect(rest).to.deep.equal([]);
       expect(trade).to.deep.include({
-        id, symbol: 'EURUSD', orderType: 'Buy', volume: 0.2, openPrice: ASK, closePrice: BID, closeReason: 'manual',
-        profit: -2, swap: 0, commission: -1.4, comment: 'for history', magicNumber: 9,
+        id,
+        symbol: 'EURUSD',
+        orderType: 'Buy',
+        volume: 0.2,
+        openPrice: ASK,
+        closePrice: BID,
+        closeReason: 'manual',
+        profit: -2,
+        swap: 0,
+        commission: -1.4,
+        comment: 'for history',
+        magicNumber: 9,
       });
       expect(trade!.closeTradeId).to.be.a('string').and.not.equal(id);
       nearNow(trade!.closeTime as string);
@@ -498,7 +553,11 @@ describe('Trading API end to end', function () {
     });
 
     it('refuses start after stop with 400', async () => {
-      expectRefusal(await t.call('GET', `/accounts/${account}/history/positions?start=2026-02-01T00:00:00Z&stop=2026-01-01T00:00:00Z`), 400, '[VALIDATION_FAILED]');
+      expectRefusal(
+        await t.call('GET', `/accounts/${account}/history/positions?start=2026-02-01T00:00:00Z&stop=2026-01-01T00:00:00Z`),
+        400,
+        '[VALIDATION_FAILED]',
+      );
     });
   });
 
@@ -547,8 +606,15 @@ describe('Trading API end to end', function () {
       // Commission 7 left the balance at the open; floating -10 = (1.085 - 1.0851) x 100,000;
       // margin = 100,000 / 100 x mid 1.08505 in USD.
       expect(during).to.deep.include({
-        balance: 9993, equity: 9983, usedMargin: 1085.05, freeMargin: 8897.95, unrealizedProfit: -10,
-        openPositionsCount: 1, pendingOrdersCount: 1, marginLevel: 920.05, profitToday: 0,
+        balance: 9993,
+        equity: 9983,
+        usedMargin: 1085.05,
+        freeMargin: 8897.95,
+        unrealizedProfit: -10,
+        openPositionsCount: 1,
+        pendingOrdersCount: 1,
+        marginLevel: 920.05,
+        profitToday: 0,
       });
       expect(during.openPositions.map((p: { id: string }) => p.id)).to.deep.equal([id]);
       expect(during.openPositions[0]).to.deep.include({ orderType: 'Buy', volume: 1, profit: -10, commission: -7 });
@@ -557,8 +623,18 @@ describe('Trading API end to end', function () {
       const after = await information(account);
       // profit -10, commission -7
       expect(after).to.deep.include({
-        balance: 9983, equity: 9983, usedMargin: 0, freeMargin: 9983, openPositionsCount: 0, pendingOrdersCount: 1,
-        profitToday: -17, profitThisWeek: -17, profitThisMonth: -17, maxDrawdown: 0.17, avgDrawdown: 0.17, openPositions: [],
+        balance: 9983,
+        equity: 9983,
+        usedMargin: 0,
+        freeMargin: 9983,
+        openPositionsCount: 0,
+        pendingOrdersCount: 1,
+        profitToday: -17,
+        profitThisWeek: -17,
+        profitThisMonth: -17,
+        maxDrawdown: 0.17,
+        avgDrawdown: 0.17,
+        openPositions: [],
       });
     });
 
@@ -568,8 +644,15 @@ describe('Trading API end to end', function () {
       expect((await t.call('POST', `/accounts/${account}/actions/stop`)).status).to.equal(200);
       const info = await information(account);
       expect(info).to.deep.include({
-        connected: false, status: 3, balance: null, equity: null, usedMargin: null, freeMargin: null, currency: null,
-        openPositionsCount: 1, pendingOrdersCount: 0,
+        connected: false,
+        status: 3,
+        balance: null,
+        equity: null,
+        usedMargin: null,
+        freeMargin: null,
+        currency: null,
+        openPositionsCount: 1,
+        pendingOrdersCount: 0,
       });
       expect(info.openPositions).to.have.length(1);
       expect(info.openPositions[0]).to.deep.include({ id, orderType: 'Sell', volume: 0.1, openPrice: BID, profit: null });
@@ -596,8 +679,21 @@ describe('Trading API end to end', function () {
   describe('GET quote/{symbol} and symbols/{symbol}', () => {
     let account: string;
     const eurusd = {
-      symbol: 'EURUSD', description: 'Euro vs US Dollar', digits: 5, point: 0.00001, contractSize: 100_000, minVolume: 0.01, maxVolume: 100,
-      volumeStep: 0.01, stopsLevel: 10, baseCurrency: 'EUR', profitCurrency: 'USD', marginCurrency: 'EUR', commissionPerLot: 7, swapLong: -7.2, swapShort: 2.1,
+      symbol: 'EURUSD',
+      description: 'Euro vs US Dollar',
+      digits: 5,
+      point: 0.00001,
+      contractSize: 100_000,
+      minVolume: 0.01,
+      maxVolume: 100,
+      volumeStep: 0.01,
+      stopsLevel: 10,
+      baseCurrency: 'EUR',
+      profitCurrency: 'USD',
+      marginCurrency: 'EUR',
+      commissionPerLot: 7,
+      swapLong: -7.2,
+      swapShort: 2.1,
     };
     before(async () => {
       account = await startedAccount(t, 'trading-quotes');
@@ -657,7 +753,10 @@ describe('Trading API end to end', function () {
     // Fails while the start route answers a refused login without waiting for the read models to
     // include VenueConnectionFailed (api/accounts/routes.ts, lifecycle): the entry shows up only later.
     it('has the refusal in the account logs as an Error by the time the start answers', () => {
-      expect(logsAtAnswer.map((l) => l.code), 'Error entries when the 400 arrived').to.deep.equal(['[INVALID_CREDENTIALS]']);
+      expect(
+        logsAtAnswer.map((l) => l.code),
+        'Error entries when the 400 arrived',
+      ).to.deep.equal(['[INVALID_CREDENTIALS]']);
       const [log] = logsAtAnswer;
       expect(log).to.deep.include({ logTypeId: 1, category: 'CONNECTION' });
       expect(log!.message).to.include('Sim-Demo/');
@@ -673,14 +772,24 @@ describe('Trading API end to end', function () {
       await execute(t.service.services, apiKeyStream(apiKeyId), apiKeyDecider, {
         type: 'IssueApiKey',
         data: {
-          apiKeyId, projectId: DEFAULT_PROJECT_ID, accountId: own, level: 'ACCOUNT', keyType: 'INTEGRATION', name: 'trading account key',
-          keyHash: hashApiKey(ACCOUNT_KEY), keyPrefix: keyPrefix(ACCOUNT_KEY), expiresAt: null,
+          apiKeyId,
+          projectId: DEFAULT_PROJECT_ID,
+          accountId: own,
+          level: 'ACCOUNT',
+          keyType: 'INTEGRATION',
+          name: 'trading account key',
+          keyHash: hashApiKey(ACCOUNT_KEY),
+          keyPrefix: keyPrefix(ACCOUNT_KEY),
+          expiresAt: null,
         },
         metadata: { now: new Date().toISOString(), context: systemContext('test') },
       });
     });
 
-    for (const [who, key] of [['an account-level key of another account', ACCOUNT_KEY], ["another project's key", OTHER_KEY]] as const) {
+    for (const [who, key] of [
+      ['an account-level key of another account', ACCOUNT_KEY],
+      ["another project's key", OTHER_KEY],
+    ] as const) {
       it(`cannot trade or read with ${who}: 404 [ACCOUNT_NOT_FOUND]`, async () => {
         const id = await open(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
         const calls: [string, string, Record<string, unknown>?][] = [

@@ -143,9 +143,19 @@ describe('outbound webhooks end to end', function () {
       expectStatus(added, 200);
       const featureId = added.body.featureId;
       expect(added.body.featureSetting).to.deep.equal({
-        type: 'FeatureWebhookDTO', url: receiver.url('/hmac'), events: ['POSITION_OPENED', 'POSITION_CLOSED'],
-        authentication: { type: 'HMAC_SHA256', secret: MASK }, headers: { 'X-Tenant': 'acme' }, includePositionDetails: true, includeAccountMetadata: true,
-        maxAttempts: 10, initialBackoffSeconds: 10, backoffMultiplier: 2, maxBackoffSeconds: 3600, rateLimitPerMinute: 600, timeoutSeconds: 10,
+        type: 'FeatureWebhookDTO',
+        url: receiver.url('/hmac'),
+        events: ['POSITION_OPENED', 'POSITION_CLOSED'],
+        authentication: { type: 'HMAC_SHA256', secret: MASK },
+        headers: { 'X-Tenant': 'acme' },
+        includePositionDetails: true,
+        includeAccountMetadata: true,
+        maxAttempts: 10,
+        initialBackoffSeconds: 10,
+        backoffMultiplier: 2,
+        maxBackoffSeconds: 3600,
+        rateLimitPerMinute: 600,
+        timeoutSeconds: 10,
       });
 
       const positionId = await open(t, accountId);
@@ -166,18 +176,73 @@ describe('outbound webhooks end to end', function () {
         expect(hit.headers.authorization).to.equal(undefined);
         expect(hit.body.eventId).to.match(/^[0-9a-f-]{36}$/);
       }
-      const metadata = { accountId, projectId: A, alias: 'hmac', loginServer: account.loginServer, loginAccountNumber: account.loginAccountNumber, accountTypeId: 1, regionId: 2 };
+      const metadata = {
+        accountId,
+        projectId: A,
+        alias: 'hmac',
+        loginServer: account.loginServer,
+        loginAccountNumber: account.loginAccountNumber,
+        accountTypeId: 1,
+        regionId: 2,
+      };
       expect(Object.keys(opened!.body)).to.deep.equal(['eventId', 'type', 'occurredAt', 'webhookId', 'accountId', 'positionId', 'position', 'account']);
       expect(opened!.body).to.deep.include({ type: 'POSITION_OPENED', webhookId: featureId, accountId, positionId, account: metadata });
       expect(opened!.body.position).to.deep.include({
-        positionId, symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01, openPrice: ASK, stopLoss: null, takeProfit: null, comment: null, magicNumber: null, fromPendingOrder: false,
+        positionId,
+        symbol: 'BTCUSD',
+        orderType: 'Buy',
+        volume: 0.01,
+        openPrice: ASK,
+        stopLoss: null,
+        takeProfit: null,
+        comment: null,
+        magicNumber: null,
+        fromPendingOrder: false,
       });
-      expect(Object.keys(opened!.body.position)).to.deep.equal(['positionId', 'symbol', 'orderType', 'volume', 'openPrice', 'openTime', 'stopLoss', 'takeProfit', 'swap', 'commission', 'comment', 'magicNumber', 'fromPendingOrder']);
+      expect(Object.keys(opened!.body.position)).to.deep.equal([
+        'positionId',
+        'symbol',
+        'orderType',
+        'volume',
+        'openPrice',
+        'openTime',
+        'stopLoss',
+        'takeProfit',
+        'swap',
+        'commission',
+        'comment',
+        'magicNumber',
+        'fromPendingOrder',
+      ]);
       expect(new Date(opened!.body.occurredAt).toISOString()).to.equal(opened!.body.occurredAt);
 
       expect(closed!.body).to.deep.include({ type: 'POSITION_CLOSED', webhookId: featureId, accountId, positionId, account: metadata });
-      expect(closed!.body.position).to.deep.include({ positionId, symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01, openPrice: ASK, closePrice: BID, closeReason: 'manual' });
-      expect(Object.keys(closed!.body.position)).to.deep.equal(['tradeId', 'positionId', 'symbol', 'orderType', 'volume', 'openPrice', 'openTime', 'closePrice', 'closeTime', 'profit', 'swap', 'commission', 'closeReason', 'comment', 'magicNumber']);
+      expect(closed!.body.position).to.deep.include({
+        positionId,
+        symbol: 'BTCUSD',
+        orderType: 'Buy',
+        volume: 0.01,
+        openPrice: ASK,
+        closePrice: BID,
+        closeReason: 'manual',
+      });
+      expect(Object.keys(closed!.body.position)).to.deep.equal([
+        'tradeId',
+        'positionId',
+        'symbol',
+        'orderType',
+        'volume',
+        'openPrice',
+        'openTime',
+        'closePrice',
+        'closeTime',
+        'profit',
+        'swap',
+        'commission',
+        'closeReason',
+        'comment',
+        'magicNumber',
+      ]);
       expect(closed!.body.position.profit).to.be.closeTo((BID - ASK) * 0.01, 1e-9);
       expect(closed!.body.eventId).not.to.equal(opened!.body.eventId);
 
@@ -194,15 +259,20 @@ describe('outbound webhooks end to end', function () {
     it('delivers HISTORY_UPDATED with the closed trade as the new history entry when a position closes, and nothing from before the webhook was added', async () => {
       // starting the account deposited its first 10,000 USD: a history entry, before the webhook
       const accountId = await startedAccount(t, 'history');
-      const featureId = await addWebhook(t, `/accounts/${accountId}`, webhook(receiver.url('/history'), { events: ['HISTORY_UPDATED'], includePositionDetails: true }));
+      const featureId = await addWebhook(
+        t,
+        `/accounts/${accountId}`,
+        webhook(receiver.url('/history'), { events: ['HISTORY_UPDATED'], includePositionDetails: true }),
+      );
       const positionId = await open(t, accountId);
       await close(t, accountId, positionId);
       const [entry] = await hitsAt(receiver, '/history', 1);
       expect(entry!.body).to.deep.include({ type: 'HISTORY_UPDATED', webhookId: featureId, accountId, positionId });
       expect(entry!.body.historyEntry).to.deep.include({ entryType: 'TRADE', positionId, volume: 0.01, closePrice: BID, partial: false, remainingVolume: 0 });
       expect(entry!.body).not.to.have.property('position');
-      const deposits = await sql<{ n: string }>`SELECT count(*) AS n FROM es_events WHERE stream_name = ${`positions-${accountId}`} AND event_type = 'BalanceChanged'`
-        .execute(t.service.services.db);
+      const deposits = await sql<{
+        n: string;
+      }>`SELECT count(*) AS n FROM es_events WHERE stream_name = ${`positions-${accountId}`} AND event_type = 'BalanceChanged'`.execute(t.service.services.db);
       expect(Number(deposits.rows[0]!.n)).to.equal(1);
       expect(receiver.to('/history').map((h) => h.body.historyEntry.entryType)).to.deep.equal(['TRADE']);
       expect(await deliveriesOf(t, `/accounts/${accountId}`, featureId)).to.have.length(1);
@@ -216,7 +286,9 @@ describe('outbound webhooks end to end', function () {
       expect((await t.call('GET', `${base}/${featureId}`)).body.featureSetting.authentication).to.deep.equal({ type: 'HMAC_SHA256', secret: MASK });
       expect((await t.call('GET', base)).body[0].featureSetting.authentication).to.deep.equal({ type: 'HMAC_SHA256', secret: MASK });
 
-      const kept = await t.call('PUT', `${base}/${featureId}`, { body: webhook(receiver.url('/masked'), { authentication: { type: 'HMAC_SHA256' }, headers: { 'X-Step': 'kept' } }) });
+      const kept = await t.call('PUT', `${base}/${featureId}`, {
+        body: webhook(receiver.url('/masked'), { authentication: { type: 'HMAC_SHA256' }, headers: { 'X-Step': 'kept' } }),
+      });
       expectStatus(kept, 200);
       expect(kept.body.featureSetting.authentication).to.deep.equal({ type: 'HMAC_SHA256', secret: MASK });
       await open(t, accountId);
@@ -225,17 +297,22 @@ describe('outbound webhooks end to end', function () {
       expect(verified(first!).valid).to.equal(true);
 
       const rotated = 'whsec_rotated_abcdefghijklmnop';
-      expectStatus(await t.call('PUT', `${base}/${featureId}`, { body: webhook(receiver.url('/masked'), { authentication: { type: 'HMAC_SHA256', secret: rotated } }) }), 200);
+      expectStatus(
+        await t.call('PUT', `${base}/${featureId}`, { body: webhook(receiver.url('/masked'), { authentication: { type: 'HMAC_SHA256', secret: rotated } }) }),
+        200,
+      );
       await open(t, accountId);
       const [, second] = await hitsAt(receiver, '/masked', 2);
       expect(verified(second!, rotated).valid).to.equal(true);
       expect(verified(second!, SECRET).valid).to.equal(false);
 
-      const clear = await sql<{ n: string }>`SELECT count(*) AS n FROM es_events WHERE data::text LIKE ${`%${SECRET}%`} OR data::text LIKE ${`%${rotated}%`}`
-        .execute(t.service.services.db);
+      const clear = await sql<{
+        n: string;
+      }>`SELECT count(*) AS n FROM es_events WHERE data::text LIKE ${`%${SECRET}%`} OR data::text LIKE ${`%${rotated}%`}`.execute(t.service.services.db);
       expect(Number(clear.rows[0]!.n)).to.equal(0);
-      const readModel = await sql<{ n: string }>`SELECT count(*) AS n FROM features WHERE setting::text LIKE ${`%${SECRET}%`} OR setting::text LIKE ${`%${rotated}%`}`
-        .execute(t.service.services.db);
+      const readModel = await sql<{
+        n: string;
+      }>`SELECT count(*) AS n FROM features WHERE setting::text LIKE ${`%${SECRET}%`} OR setting::text LIKE ${`%${rotated}%`}`.execute(t.service.services.db);
       expect(Number(readModel.rows[0]!.n)).to.equal(0);
       const audit = JSON.stringify((await t.call('GET', `/accounts/${accountId}/auditLogs`)).body);
       expect(audit).not.to.include(SECRET);
@@ -244,9 +321,16 @@ describe('outbound webhooks end to end', function () {
 
     it('sends a bearer token, or no authentication at all', async () => {
       const accountId = await startedAccount(t, 'bearer');
-      const bearerId = await addWebhook(t, `/accounts/${accountId}`, webhook(receiver.url('/bearer'), { authentication: { type: 'BEARER', token: 'tok_abc-123.XYZ' } }));
+      const bearerId = await addWebhook(
+        t,
+        `/accounts/${accountId}`,
+        webhook(receiver.url('/bearer'), { authentication: { type: 'BEARER', token: 'tok_abc-123.XYZ' } }),
+      );
       await addWebhook(t, `/accounts/${accountId}`, webhook(receiver.url('/none')));
-      expect((await t.call('GET', `/accounts/${accountId}/features/${bearerId}`)).body.featureSetting.authentication).to.deep.equal({ type: 'BEARER', token: MASK });
+      expect((await t.call('GET', `/accounts/${accountId}/features/${bearerId}`)).body.featureSetting.authentication).to.deep.equal({
+        type: 'BEARER',
+        token: MASK,
+      });
       await open(t, accountId);
       const [bearer] = await hitsAt(receiver, '/bearer', 1);
       const [none] = await hitsAt(receiver, '/none', 1);
@@ -264,7 +348,11 @@ describe('outbound webhooks end to end', function () {
     it('retries a receiver that fails twice after 0.5 s and 1 s (exponential backoff): three attempts, one eventId', async () => {
       const accountId = await startedAccount(t, 'flaky');
       receiver.behave('/flaky', { kind: 'fail', left: 2 });
-      const featureId = await addWebhook(t, `/accounts/${accountId}`, webhook(receiver.url('/flaky'), { initialBackoffSeconds: 0.5, backoffMultiplier: 2, maxAttempts: 5 }));
+      const featureId = await addWebhook(
+        t,
+        `/accounts/${accountId}`,
+        webhook(receiver.url('/flaky'), { initialBackoffSeconds: 0.5, backoffMultiplier: 2, maxAttempts: 5 }),
+      );
       await open(t, accountId);
       const [delivered] = await hitsAt(receiver, '/flaky', 1, 8000);
       const attempts = receiver.attemptsAt('/flaky');
@@ -275,18 +363,34 @@ describe('outbound webhooks end to end', function () {
       expect(waits[0]).to.be.within(450, 1400);
       expect(waits[1]).to.be.within(950, 2400);
       const [delivery] = await deliveriesOf(t, `/accounts/${accountId}`, featureId);
-      expect(delivery).to.deep.include({ eventId: delivered!.body.eventId, status: 'DELIVERED', attempts: 3, maxAttempts: 5, lastStatusCode: 204, lastError: null, nextAttemptAt: null });
+      expect(delivery).to.deep.include({
+        eventId: delivered!.body.eventId,
+        status: 'DELIVERED',
+        attempts: 3,
+        maxAttempts: 5,
+        lastStatusCode: 204,
+        lastError: null,
+        nextAttemptAt: null,
+      });
     });
 
     it('counts an answer later than timeoutSeconds as a failed attempt, and after maxAttempts marks the delivery FAILED with the reason', async () => {
       const accountId = await startedAccount(t, 'slow');
       receiver.behave('/slow', { kind: 'hang' });
-      const featureId = await addWebhook(t, `/accounts/${accountId}`, webhook(receiver.url('/slow'), { timeoutSeconds: 1, maxAttempts: 2, initialBackoffSeconds: 0.5 }));
+      const featureId = await addWebhook(
+        t,
+        `/accounts/${accountId}`,
+        webhook(receiver.url('/slow'), { timeoutSeconds: 1, maxAttempts: 2, initialBackoffSeconds: 0.5 }),
+      );
       await open(t, accountId);
-      const [delivery] = await eventually(async () => {
-        const list = await deliveriesOf(t, `/accounts/${accountId}`, featureId);
-        return list[0]?.status === 'FAILED' ? list : undefined;
-      }, 8000, 'the delivery to fail');
+      const [delivery] = await eventually(
+        async () => {
+          const list = await deliveriesOf(t, `/accounts/${accountId}`, featureId);
+          return list[0]?.status === 'FAILED' ? list : undefined;
+        },
+        8000,
+        'the delivery to fail',
+      );
       expect(delivery).to.deep.include({ status: 'FAILED', attempts: 2, lastStatusCode: null, nextAttemptAt: null });
       expect(delivery.lastError).to.match(/no answer within 1000 ms/);
       expect(delivery.finishedAt).to.be.a('string');
@@ -306,7 +410,12 @@ describe('outbound webhooks end to end', function () {
       for (const gap of gaps) expect(gap, JSON.stringify(gaps)).to.be.at.least(430);
       expect(hits[3]!.at - hits[0]!.at).to.be.below(4000);
       expect(new Set(hits.map((h) => h.body.positionId)).size).to.equal(4);
-      expect((await deliveriesOf(t, `/accounts/${accountId}`, featureId)).map((d) => d.status)).to.deep.equal(['DELIVERED', 'DELIVERED', 'DELIVERED', 'DELIVERED']);
+      expect((await deliveriesOf(t, `/accounts/${accountId}`, featureId)).map((d) => d.status)).to.deep.equal([
+        'DELIVERED',
+        'DELIVERED',
+        'DELIVERED',
+        'DELIVERED',
+      ]);
     });
 
     it('cancels the pending deliveries of a removed webhook and delivers nothing more to it', async () => {
@@ -314,12 +423,23 @@ describe('outbound webhooks end to end', function () {
       receiver.behave('/removed', { kind: 'down' });
       const featureId = await addWebhook(t, `/accounts/${accountId}`, webhook(receiver.url('/removed'), { initialBackoffSeconds: 0.5, backoffMultiplier: 1 }));
       await open(t, accountId);
-      await eventually(async () => ((await deliveriesOf(t, `/accounts/${accountId}`, featureId))[0]?.attempts >= 1 ? true : undefined), 5000, 'a failed attempt');
+      await eventually(
+        async () => ((await deliveriesOf(t, `/accounts/${accountId}`, featureId))[0]?.attempts >= 1 ? true : undefined),
+        5000,
+        'a failed attempt',
+      );
       expectStatus(await t.call('DELETE', `/accounts/${accountId}/features/${featureId}`), 200);
-      const cancelled = await eventually(async () => {
-        const rows = await sql<{ status: string; last_error: string }>`SELECT status, last_error FROM delivery_outbox WHERE feature_id = ${featureId}`.execute(t.service.services.db);
-        return rows.rows[0]?.status === 'CANCELLED' ? rows.rows[0] : undefined;
-      }, 5000, 'the delivery to be cancelled');
+      const cancelled = await eventually(
+        async () => {
+          const rows = await sql<{
+            status: string;
+            last_error: string;
+          }>`SELECT status, last_error FROM delivery_outbox WHERE feature_id = ${featureId}`.execute(t.service.services.db);
+          return rows.rows[0]?.status === 'CANCELLED' ? rows.rows[0] : undefined;
+        },
+        5000,
+        'the delivery to be cancelled',
+      );
       expect(cancelled.last_error).to.equal('the webhook was removed');
       receiver.behave('/removed', null);
       const tried = receiver.attemptsAt('/removed').length;
@@ -340,11 +460,18 @@ describe('outbound webhooks end to end', function () {
       const p2 = await open(t, a2);
       await open(t, b1, B_KEY);
       await hitsAt(receiver, '/b-only', 1);
-      const mine = await eventually(async () => {
-        const hits = receiver.to('/project').filter((h) => [a1, a2, b1].includes(h.body.accountId));
-        return hits.length >= 2 ? hits : undefined;
-      }, 5000, 'the project deliveries');
-      expect(mine.map((h) => [h.body.accountId, h.body.positionId, h.body.account.projectId])).to.have.deep.members([[a1, p1, A], [a2, p2, A]]);
+      const mine = await eventually(
+        async () => {
+          const hits = receiver.to('/project').filter((h) => [a1, a2, b1].includes(h.body.accountId));
+          return hits.length >= 2 ? hits : undefined;
+        },
+        5000,
+        'the project deliveries',
+      );
+      expect(mine.map((h) => [h.body.accountId, h.body.positionId, h.body.account.projectId])).to.have.deep.members([
+        [a1, p1, A],
+        [a2, p2, A],
+      ]);
       const deliveries = await deliveriesOf(t, `/projects/${A}`, featureId);
       expect(deliveries.map((d) => d.accountId)).not.to.include(b1);
       expect(JSON.stringify(receiver.to('/project'))).not.to.include(b1);
@@ -357,10 +484,19 @@ describe('outbound webhooks end to end', function () {
       expectStatus(created, 200);
       const id = created.body.featureId;
       expect((await t.call('GET', base)).body.map((f: { featureId: string }) => f.featureId)).to.deep.equal([id]);
-      expect((await t.call('GET', `${base}/${id}`)).body.featureSetting).to.deep.include({ url: receiver.url('/crud'), authentication: { type: 'BEARER', token: MASK } });
-      const changed = await t.call('PUT', `${base}/${id}`, { body: webhook(receiver.url('/crud2'), { authentication: { type: 'BEARER', token: MASK }, events: ['POSITION_CLOSED'] }) });
+      expect((await t.call('GET', `${base}/${id}`)).body.featureSetting).to.deep.include({
+        url: receiver.url('/crud'),
+        authentication: { type: 'BEARER', token: MASK },
+      });
+      const changed = await t.call('PUT', `${base}/${id}`, {
+        body: webhook(receiver.url('/crud2'), { authentication: { type: 'BEARER', token: MASK }, events: ['POSITION_CLOSED'] }),
+      });
       expectStatus(changed, 200);
-      expect(changed.body.featureSetting).to.deep.include({ url: receiver.url('/crud2'), events: ['POSITION_CLOSED'], authentication: { type: 'BEARER', token: MASK } });
+      expect(changed.body.featureSetting).to.deep.include({
+        url: receiver.url('/crud2'),
+        events: ['POSITION_CLOSED'],
+        authentication: { type: 'BEARER', token: MASK },
+      });
 
       // another project's key: the project does not exist for it; an account-level key: 403
       const other = await t.call('GET', base, { key: B_KEY });
@@ -368,7 +504,9 @@ describe('outbound webhooks end to end', function () {
       expect(other.body.error).to.equal('[PROJECT_NOT_FOUND]');
       expectStatus(await t.call('GET', `${base}/${id}`, { key: B_KEY }), 404);
       expectStatus(await t.call('DELETE', `${base}/${id}`, { key: B_KEY }), 404);
-      const withAccountKey = await t.call('POST', '/accounts', { body: validAccount({ alias: 'holder of an account key', loginAccountNumber: 'wh-key-holder' }) });
+      const withAccountKey = await t.call('POST', '/accounts', {
+        body: validAccount({ alias: 'holder of an account key', loginAccountNumber: 'wh-key-holder' }),
+      });
       const accountKey = withAccountKey.headers.get('x-account-api-key')!;
       const forbidden = await t.call('GET', base, { key: accountKey });
       expectStatus(forbidden, 403);
@@ -455,14 +593,25 @@ describe('outbound webhooks end to end', function () {
         await pinQuotes(first, { BTCUSD: [BID, ASK] });
         const accountId = await startedAccount(first, 'restart');
         receiver.behave('/restart', { kind: 'down' });
-        const featureId = await addWebhook(first, `/accounts/${accountId}`, webhook(receiver.url('/restart'), {
-          authentication: { type: 'HMAC_SHA256', secret: SECRET }, initialBackoffSeconds: 0.5, backoffMultiplier: 1, maxAttempts: 20,
-        }));
+        const featureId = await addWebhook(
+          first,
+          `/accounts/${accountId}`,
+          webhook(receiver.url('/restart'), {
+            authentication: { type: 'HMAC_SHA256', secret: SECRET },
+            initialBackoffSeconds: 0.5,
+            backoffMultiplier: 1,
+            maxAttempts: 20,
+          }),
+        );
         await open(first, accountId);
-        const [pending] = await eventually(async () => {
-          const list = await deliveriesOf(first, `/accounts/${accountId}`, featureId);
-          return list[0]?.attempts >= 1 ? list : undefined;
-        }, 5000, 'a failed attempt');
+        const [pending] = await eventually(
+          async () => {
+            const list = await deliveriesOf(first, `/accounts/${accountId}`, featureId);
+            return list[0]?.attempts >= 1 ? list : undefined;
+          },
+          5000,
+          'a failed attempt',
+        );
         expect(pending).to.deep.include({ status: 'PENDING', lastStatusCode: null });
         await first.stop();
 

@@ -42,7 +42,10 @@ describe('access policy: endpoint patterns', () => {
   }
 
   it('ALLOW_LIST allows only what a rule matches, with its method; DENY_LIST the opposite; ALL is every method; HEAD is GET', () => {
-    const rules = [{ pathPattern: '/accounts/**', method: 'GET' as const }, { pathPattern: '/types/*', method: 'ALL' as const }];
+    const rules = [
+      { pathPattern: '/accounts/**', method: 'GET' as const },
+      { pathPattern: '/types/*', method: 'ALL' as const },
+    ];
     const path = route('/accounts/{accountId}', { accountId: ID });
     expect(endpointAllowed({ mode: 'ALLOW_LIST', rules }, 'GET', path)).to.equal(true);
     expect(endpointAllowed({ mode: 'ALLOW_LIST', rules }, 'HEAD', path)).to.equal(true);
@@ -56,7 +59,18 @@ describe('access policy: endpoint patterns', () => {
   it('refuses patterns that could be read two ways', () => {
     expect(patternProblem('/accounts/**')).to.equal(null);
     expect(patternProblem('/accounts/{accountId}/copiers/*')).to.equal(null);
-    for (const bad of ['accounts/*', '/accounts//x', '/accounts/../x', '/accounts/./x', '/acc*', '/accounts/a**', '/accounts/%2F', '/a?b', '', `/${'a/'.repeat(40)}`]) {
+    for (const bad of [
+      'accounts/*',
+      '/accounts//x',
+      '/accounts/../x',
+      '/accounts/./x',
+      '/acc*',
+      '/accounts/a**',
+      '/accounts/%2F',
+      '/a?b',
+      '',
+      `/${'a/'.repeat(40)}`,
+    ]) {
       expect(patternProblem(bad), bad).to.be.a('string');
     }
   });
@@ -139,7 +153,15 @@ describe('access policy: CORS origins', () => {
 
   it('refuses entries that are not origins', () => {
     for (const good of ['https://a.example.com', 'http://localhost:3000', 'https://*.example.com', '*']) expect(originEntryProblem(good), good).to.equal(null);
-    for (const bad of ['https://a.example.com/path', 'ftp://a.example.com', 'a.example.com', 'https://*example.com', 'https://a.*.example.com', 'https://a.example.com:99999', 'https://user@a.example.com']) {
+    for (const bad of [
+      'https://a.example.com/path',
+      'ftp://a.example.com',
+      'a.example.com',
+      'https://*example.com',
+      'https://a.*.example.com',
+      'https://a.example.com:99999',
+      'https://user@a.example.com',
+    ]) {
       expect(originEntryProblem(bad), bad).to.be.a('string');
     }
   });
@@ -166,18 +188,24 @@ describe('access policy: field access', () => {
 
 describe('access policy: the check of a whole policy', () => {
   const catalog: PolicyCatalog = {
-    fields: new Map([['AccountDTO', ['alias', 'loginServer']], ['CopierDTO', ['multiplier']]]),
+    fields: new Map([
+      ['AccountDTO', ['alias', 'loginServer']],
+      ['CopierDTO', ['multiplier']],
+    ]),
     frontendFeatures: ['FINANCIAL_OVERVIEW'],
   };
   const base: AccessPolicy = { enabled: true, fieldAccess: null, endpointAccess: null, ipWhitelist: [], corsOrigins: [], hiddenFrontendFeatures: [] };
 
   it('returns the policy in canonical form: catalog spelling, trimmed, without duplicates', () => {
-    const checked = checkAccessPolicy({
-      ...base,
-      fieldAccess: { mode: 'DENY_LIST', fields: [' accountdto : ALIAS ', 'multiplier', 'multiplier'] },
-      ipWhitelist: [' 10.0.0.0/8 '],
-      hiddenFrontendFeatures: ['FINANCIAL_OVERVIEW', 'FINANCIAL_OVERVIEW'],
-    }, catalog);
+    const checked = checkAccessPolicy(
+      {
+        ...base,
+        fieldAccess: { mode: 'DENY_LIST', fields: [' accountdto : ALIAS ', 'multiplier', 'multiplier'] },
+        ipWhitelist: [' 10.0.0.0/8 '],
+        hiddenFrontendFeatures: ['FINANCIAL_OVERVIEW', 'FINANCIAL_OVERVIEW'],
+      },
+      catalog,
+    );
     expect(checked.fieldAccess).to.deep.equal({ mode: 'DENY_LIST', fields: ['AccountDTO: alias', 'multiplier'] });
     expect(checked.ipWhitelist).to.deep.equal(['10.0.0.0/8']);
     expect(checked.hiddenFrontendFeatures).to.deep.equal(['FINANCIAL_OVERVIEW']);
@@ -185,22 +213,30 @@ describe('access policy: the check of a whole policy', () => {
 
   it('lists every problem in one 400 [ACCESS_POLICY_INVALID]', () => {
     try {
-      checkAccessPolicy({
-        ...base,
-        fieldAccess: { mode: 'ALLOW_LIST', fields: ['nope', 'CopierDTO: alias', 'NoDTO: alias'] },
-        endpointAccess: { mode: 'DENY_LIST', rules: [{ pathPattern: 'accounts', method: 'GET' }] },
-        ipWhitelist: ['10.*'],
-        corsOrigins: ['example.com'],
-        hiddenFrontendFeatures: ['SECRET_PAGE'],
-      }, catalog);
+      checkAccessPolicy(
+        {
+          ...base,
+          fieldAccess: { mode: 'ALLOW_LIST', fields: ['nope', 'CopierDTO: alias', 'NoDTO: alias'] },
+          endpointAccess: { mode: 'DENY_LIST', rules: [{ pathPattern: 'accounts', method: 'GET' }] },
+          ipWhitelist: ['10.*'],
+          corsOrigins: ['example.com'],
+          hiddenFrontendFeatures: ['SECRET_PAGE'],
+        },
+        catalog,
+      );
       expect.fail('expected a refusal');
     } catch (error) {
       expect(error).to.be.instanceOf(DomainError);
       expect((error as DomainError).code).to.equal('[ACCESS_POLICY_INVALID]');
       const problems = (error as DomainError).details!.problems as { field: string }[];
       expect(problems.map((p) => p.field)).to.deep.equal([
-        'fieldAccess.fields.0', 'fieldAccess.fields.1', 'fieldAccess.fields.2', 'endpointAccess.rules.0.pathPattern', 'ipWhitelist.0',
-        'corsOrigins.0', 'hiddenFrontendFeatures.0',
+        'fieldAccess.fields.0',
+        'fieldAccess.fields.1',
+        'fieldAccess.fields.2',
+        'endpointAccess.rules.0.pathPattern',
+        'ipWhitelist.0',
+        'corsOrigins.0',
+        'hiddenFrontendFeatures.0',
       ]);
     }
   });

@@ -11,9 +11,19 @@ const OTHER_PROJECT = '33333333-3333-4333-8333-333333333333';
 const T0 = '2026-01-05T10:00:00.000Z';
 
 const settings: AccountSettings = {
-  loginServer: 'Demo-01', loginAccountNumber: '1001', passwordCiphertext: 'v1:xyz', alias: 'Main', accountTypeId: 1,
-  regionId: 1, propFirm: false, tradingDisabled: false, nativeMode: false, closeUnmanagedPositions: false,
-  dedicatedIp: null, myHomeIp: null, proxy: null,
+  loginServer: 'Demo-01',
+  loginAccountNumber: '1001',
+  passwordCiphertext: 'v1:xyz',
+  alias: 'Main',
+  accountTypeId: 1,
+  regionId: 1,
+  propFirm: false,
+  tradingDisabled: false,
+  nativeMode: false,
+  closeUnmanagedPositions: false,
+  dedicatedIp: null,
+  myHomeIp: null,
+  proxy: null,
 };
 
 type Kind = AccountCommand['type'];
@@ -53,36 +63,58 @@ const given = (events: AccountEvent[]) => {
 describe('account decider', () => {
   describe('create', () => {
     it('creates an account in status New with the given settings', () =>
-      given([]).when(command('CreateAccount', T0, { settings })).then([{ type: 'AccountCreated', data: { settings, projectId: PROJECT } }]));
+      given([])
+        .when(command('CreateAccount', T0, { settings }))
+        .then([{ type: 'AccountCreated', data: { settings, projectId: PROJECT } }]));
     it('refuses a region outside 1 to 4 with [REGION_NOT_FOUND]', () =>
-      given([]).when(command('CreateAccount', T0, { settings: { ...settings, regionId: 5 } })).thenFails('[REGION_NOT_FOUND]'));
+      given([])
+        .when(command('CreateAccount', T0, { settings: { ...settings, regionId: 5 } }))
+        .thenFails('[REGION_NOT_FOUND]'));
     it('refuses an account type outside 1 to 17 with [ACCOUNT_TYPE_NOT_FOUND]', () =>
-      given([]).when(command('CreateAccount', T0, { settings: { ...settings, accountTypeId: 0 } })).thenFails('[ACCOUNT_TYPE_NOT_FOUND]'));
+      given([])
+        .when(command('CreateAccount', T0, { settings: { ...settings, accountTypeId: 0 } }))
+        .thenFails('[ACCOUNT_TYPE_NOT_FOUND]'));
     it('refuses to create an account id twice', () =>
-      given([created]).when(command('CreateAccount', T0, { settings })).thenFails('[ACCOUNT_ALREADY_EXISTS]'));
+      given([created])
+        .when(command('CreateAccount', T0, { settings }))
+        .thenFails('[ACCOUNT_ALREADY_EXISTS]'));
   });
 
   describe('status transitions', () => {
     it('start moves New to Active', () =>
-      given([created]).when(command('StartAccount')).then([{ type: 'AccountStarted', data: { from: 1 } }]));
+      given([created])
+        .when(command('StartAccount'))
+        .then([{ type: 'AccountStarted', data: { from: 1 } }]));
     it('start moves Stopped to Active', () =>
-      given([created, started, stopped]).when(command('StartAccount')).then([{ type: 'AccountStarted', data: { from: 3 } }]));
+      given([created, started, stopped])
+        .when(command('StartAccount'))
+        .then([{ type: 'AccountStarted', data: { from: 3 } }]));
     it('start on an Active account changes nothing', () => given([created, started]).when(command('StartAccount')).then([]));
     it('stop moves Active to Stopped', () =>
-      given([created, started]).when(command('StopAccount')).then([{ type: 'AccountStopped', data: { from: 2 } }]));
+      given([created, started])
+        .when(command('StopAccount'))
+        .then([{ type: 'AccountStopped', data: { from: 2 } }]));
     it('stop moves New to Stopped', () =>
-      given([created]).when(command('StopAccount')).then([{ type: 'AccountStopped', data: { from: 1 } }]));
+      given([created])
+        .when(command('StopAccount'))
+        .then([{ type: 'AccountStopped', data: { from: 1 } }]));
     it('stop on a Stopped account changes nothing', () => given([created, started, stopped]).when(command('StopAccount')).then([]));
     it('delete moves any status to Deleted', () => {
-      given([created]).when(command('DeleteAccount')).then([{ type: 'AccountDeleted', data: { from: 1 } }]);
-      given([created, started]).when(command('DeleteAccount')).then([{ type: 'AccountDeleted', data: { from: 2 } }]);
+      given([created])
+        .when(command('DeleteAccount'))
+        .then([{ type: 'AccountDeleted', data: { from: 1 } }]);
+      given([created, started])
+        .when(command('DeleteAccount'))
+        .then([{ type: 'AccountDeleted', data: { from: 2 } }]);
     });
     it('delete on a Deleted account changes nothing', () => given([created, deleted]).when(command('DeleteAccount')).then([]));
     it('a deleted account refuses start, stop, update and reconnect', () => {
       for (const kind of ['StartAccount', 'StopAccount', 'ReconnectAccount'] as const) {
         given([created, deleted]).when(command(kind)).thenFails('[ACCOUNT_DELETED]');
       }
-      given([created, deleted]).when(command('UpdateAccount', T0, { changes: { alias: 'x' } })).thenFails('[ACCOUNT_DELETED]');
+      given([created, deleted])
+        .when(command('UpdateAccount', T0, { changes: { alias: 'x' } }))
+        .thenFails('[ACCOUNT_DELETED]');
     });
     it('folds the status from the events', () => {
       expect([created].reduce(evolve, initialState).status).to.equal(1);
@@ -94,36 +126,47 @@ describe('account decider', () => {
 
   describe('update', () => {
     it('records only the members that change', () =>
-      given([created]).when(command('UpdateAccount', T0, { changes: { alias: 'Renamed', regionId: 1 } }))
+      given([created])
+        .when(command('UpdateAccount', T0, { changes: { alias: 'Renamed', regionId: 1 } }))
         .then([{ type: 'AccountUpdated', data: { changes: { alias: 'Renamed' } } }]));
     it('an update that changes nothing produces no event', () =>
-      given([created]).when(command('UpdateAccount', T0, { changes: { alias: 'Main' } })).then([]));
+      given([created])
+        .when(command('UpdateAccount', T0, { changes: { alias: 'Main' } }))
+        .then([]));
     it('refuses an unknown region on update', () =>
-      given([created]).when(command('UpdateAccount', T0, { changes: { regionId: 9 } })).thenFails('[REGION_NOT_FOUND]'));
+      given([created])
+        .when(command('UpdateAccount', T0, { changes: { regionId: 9 } }))
+        .thenFails('[REGION_NOT_FOUND]'));
   });
 
   describe('reconnect (at most once every 30 minutes)', () => {
     const reconnected: AccountEvent = { type: 'AccountReconnectRequested', data: { accountId: ACCOUNT, at: T0 } };
     it('needs an Active account', () => given([created]).when(command('ReconnectAccount')).thenFails('[ACCOUNT_NOT_ACTIVE]'));
     it('is allowed the first time', () =>
-      given([created, started]).when(command('ReconnectAccount')).then([{ type: 'AccountReconnectRequested' }]));
+      given([created, started])
+        .when(command('ReconnectAccount'))
+        .then([{ type: 'AccountReconnectRequested' }]));
     it('is refused 29 minutes 59 seconds later, with the seconds to wait', () => {
-      const error = given([created, started, reconnected]).when(command('ReconnectAccount', '2026-01-05T10:29:59.000Z'))
-        .thenFails('[RECONNECT_TOO_FREQUENT]');
+      const error = given([created, started, reconnected]).when(command('ReconnectAccount', '2026-01-05T10:29:59.000Z')).thenFails('[RECONNECT_TOO_FREQUENT]');
       expect(error.kind).to.equal('tooManyRequests');
       expect(error.details?.retryAfterSeconds).to.equal(1);
     });
     it('is allowed again exactly 30 minutes later', () =>
-      given([created, started, reconnected]).when(command('ReconnectAccount', '2026-01-05T10:30:00.000Z'))
+      given([created, started, reconnected])
+        .when(command('ReconnectAccount', '2026-01-05T10:30:00.000Z'))
         .then([{ type: 'AccountReconnectRequested' }]));
   });
 
   describe('project isolation', () => {
     it('an account of another project is reported as not found, for every command', () => {
       for (const kind of ['StartAccount', 'StopAccount', 'ReconnectAccount', 'DeleteAccount'] as const) {
-        given([created]).when(command(kind, T0, {}, OTHER_PROJECT)).thenFails('[ACCOUNT_NOT_FOUND]');
+        given([created])
+          .when(command(kind, T0, {}, OTHER_PROJECT))
+          .thenFails('[ACCOUNT_NOT_FOUND]');
       }
-      given([created]).when(command('UpdateAccount', T0, { changes: {} }, OTHER_PROJECT)).thenFails('[ACCOUNT_NOT_FOUND]');
+      given([created])
+        .when(command('UpdateAccount', T0, { changes: {} }, OTHER_PROJECT))
+        .thenFails('[ACCOUNT_NOT_FOUND]');
     });
     it('a missing account is reported as not found', () => given([]).when(command('StartAccount')).thenFails('[ACCOUNT_NOT_FOUND]'));
   });

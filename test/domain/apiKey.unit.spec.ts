@@ -25,8 +25,17 @@ const POLICY: AccessPolicy = {
 const issued = (overrides: Partial<Extract<ApiKeyEvent, { type: 'ApiKeyIssued' }>['data']> = {}): ApiKeyEvent => ({
   type: 'ApiKeyIssued',
   data: {
-    apiKeyId: K, projectId: P, accountId: null, level: 'PROJECT', keyType: 'INTEGRATION', name: 'k', keyHash: 'h1', keyPrefix: 'ct_abcd',
-    expiresAt: null, at: '2026-01-01T00:00:00.000Z', ...overrides,
+    apiKeyId: K,
+    projectId: P,
+    accountId: null,
+    level: 'PROJECT',
+    keyType: 'INTEGRATION',
+    name: 'k',
+    keyHash: 'h1',
+    keyPrefix: 'ct_abcd',
+    expiresAt: null,
+    at: '2026-01-01T00:00:00.000Z',
+    ...overrides,
   },
 });
 
@@ -54,50 +63,69 @@ const given = (events: ApiKeyEvent[]) => {
 };
 
 const issueData = {
-  accountId: null, level: 'PROJECT', keyType: 'INTEGRATION', name: 'k', keyHash: 'h1', keyPrefix: 'ct_abcd', expiresAt: null,
+  accountId: null,
+  level: 'PROJECT',
+  keyType: 'INTEGRATION',
+  name: 'k',
+  keyHash: 'h1',
+  keyPrefix: 'ct_abcd',
+  expiresAt: null,
 };
 
 describe('api key decider', () => {
   describe('issue', () => {
     it('issues a key with the command time', () =>
-      given([]).when('IssueApiKey', issueData).then([issued({ at: NOW })]));
+      given([])
+        .when('IssueApiKey', issueData)
+        .then([issued({ at: NOW })]));
 
     it('issues a key with its access policy as a second event', () =>
-      given([]).when('IssueApiKey', { ...issueData, accessPolicy: POLICY })
+      given([])
+        .when('IssueApiKey', { ...issueData, accessPolicy: POLICY })
         .then([issued({ at: NOW }), { type: 'ApiKeyAccessPolicySet', data: { apiKeyId: K, accessPolicy: POLICY, at: NOW } }]));
 
-    it('issuing the same key again changes nothing (the bootstrap key at every start)', () =>
-      given([issued()]).when('IssueApiKey', issueData).then([]));
+    it('issuing the same key again changes nothing (the bootstrap key at every start)', () => given([issued()]).when('IssueApiKey', issueData).then([]));
 
     it('issuing another key under an existing id is a conflict', () =>
-      given([issued()]).when('IssueApiKey', { ...issueData, keyHash: 'h2' }).thenRefuses('[API_KEY_ALREADY_EXISTS]', 'conflict'));
+      given([issued()])
+        .when('IssueApiKey', { ...issueData, keyHash: 'h2' })
+        .thenRefuses('[API_KEY_ALREADY_EXISTS]', 'conflict'));
 
     it('refuses an expiry that is not after now, to the millisecond', () => {
-      given([]).when('IssueApiKey', { ...issueData, expiresAt: NOW }).thenRefuses('[API_KEY_EXPIRY_NOT_IN_FUTURE]', 'validation');
-      given([]).when('IssueApiKey', { ...issueData, expiresAt: '2026-03-01T12:00:00.001Z' })
+      given([])
+        .when('IssueApiKey', { ...issueData, expiresAt: NOW })
+        .thenRefuses('[API_KEY_EXPIRY_NOT_IN_FUTURE]', 'validation');
+      given([])
+        .when('IssueApiKey', { ...issueData, expiresAt: '2026-03-01T12:00:00.001Z' })
         .then([issued({ at: NOW, expiresAt: '2026-03-01T12:00:00.001Z' })]);
     });
   });
 
   describe('change', () => {
     it('renames, changes the expiry and makes the key the AI key, one event each', () =>
-      given([issued()]).when('ChangeApiKey', { name: 'renamed', expiresAt: '2026-04-01T00:00:00.000Z', keyType: 'AI' }).then([
-        { type: 'ApiKeyRenamed', data: { apiKeyId: K, name: 'renamed', at: NOW } },
-        { type: 'ApiKeyExpiryChanged', data: { apiKeyId: K, expiresAt: '2026-04-01T00:00:00.000Z', at: NOW } },
-        { type: 'ApiKeyTypeChanged', data: { apiKeyId: K, from: 'INTEGRATION', to: 'AI', at: NOW } },
-      ]));
+      given([issued()])
+        .when('ChangeApiKey', { name: 'renamed', expiresAt: '2026-04-01T00:00:00.000Z', keyType: 'AI' })
+        .then([
+          { type: 'ApiKeyRenamed', data: { apiKeyId: K, name: 'renamed', at: NOW } },
+          { type: 'ApiKeyExpiryChanged', data: { apiKeyId: K, expiresAt: '2026-04-01T00:00:00.000Z', at: NOW } },
+          { type: 'ApiKeyTypeChanged', data: { apiKeyId: K, from: 'INTEGRATION', to: 'AI', at: NOW } },
+        ]));
 
     it('members equal to the current ones change nothing (the same instant written another way too)', () =>
       given([issued({ name: 'k', expiresAt: '2026-04-01T00:00:00.000Z' })])
-        .when('ChangeApiKey', { name: 'k', expiresAt: '2026-04-01T02:00:00+02:00', keyType: 'INTEGRATION' }).then([]));
+        .when('ChangeApiKey', { name: 'k', expiresAt: '2026-04-01T02:00:00+02:00', keyType: 'INTEGRATION' })
+        .then([]));
 
     it('an AI key never becomes an INTEGRATION key', () =>
-      given([issued({ keyType: 'AI' })]).when('ChangeApiKey', { keyType: 'INTEGRATION' })
+      given([issued({ keyType: 'AI' })])
+        .when('ChangeApiKey', { keyType: 'INTEGRATION' })
         .thenRefuses('[AI_KEY_CANNOT_BECOME_INTEGRATION]', 'conflict'));
 
     it('an expired key can get a new expiry, but not one in the past', () => {
       const expired = issued({ expiresAt: '2026-02-01T00:00:00.000Z' });
-      given([expired]).when('ChangeApiKey', { expiresAt: null }).then([{ type: 'ApiKeyExpiryChanged', data: { apiKeyId: K, expiresAt: null, at: NOW } }]);
+      given([expired])
+        .when('ChangeApiKey', { expiresAt: null })
+        .then([{ type: 'ApiKeyExpiryChanged', data: { apiKeyId: K, expiresAt: null, at: NOW } }]);
       given([expired]).when('ChangeApiKey', { expiresAt: '2026-02-15T00:00:00.000Z' }).thenRefuses('[API_KEY_EXPIRY_NOT_IN_FUTURE]', 'validation');
     });
 
@@ -110,7 +138,8 @@ describe('api key decider', () => {
 
   describe('rotate, revoke', () => {
     it('rotation replaces the hash and the prefix', () =>
-      given([issued()]).when('RotateApiKey', { keyHash: 'h2', keyPrefix: 'ct_efgh' })
+      given([issued()])
+        .when('RotateApiKey', { keyHash: 'h2', keyPrefix: 'ct_efgh' })
         .then([{ type: 'ApiKeyRotated', data: { apiKeyId: K, keyHash: 'h2', keyPrefix: 'ct_efgh', at: NOW } }]));
 
     it('revocation is recorded with its reason; revoking again changes nothing', () => {
@@ -132,12 +161,23 @@ describe('api key decider', () => {
 
     it('sets a policy; the same policy again, with members in another order, changes nothing', () => {
       given([issued()]).when('SetApiKeyAccessPolicy', { accessPolicy: POLICY }).then([set]);
-      const reordered = JSON.parse(JSON.stringify({ hiddenFrontendFeatures: [], corsOrigins: [], ipWhitelist: [], endpointAccess: POLICY.endpointAccess, fieldAccess: null, enabled: true }));
+      const reordered = JSON.parse(
+        JSON.stringify({
+          hiddenFrontendFeatures: [],
+          corsOrigins: [],
+          ipWhitelist: [],
+          endpointAccess: POLICY.endpointAccess,
+          fieldAccess: null,
+          enabled: true,
+        }),
+      );
       given([issued(), set]).when('SetApiKeyAccessPolicy', { accessPolicy: reordered }).then([]);
     });
 
     it('removes a policy once', () => {
-      given([issued(), set]).when('RemoveApiKeyAccessPolicy', {}).then([{ type: 'ApiKeyAccessPolicyRemoved', data: { apiKeyId: K, at: NOW } }]);
+      given([issued(), set])
+        .when('RemoveApiKeyAccessPolicy', {})
+        .then([{ type: 'ApiKeyAccessPolicyRemoved', data: { apiKeyId: K, at: NOW } }]);
       given([issued()]).when('RemoveApiKeyAccessPolicy', {}).then([]);
     });
   });

@@ -28,17 +28,32 @@ describe('feature decider', () => {
   });
 
   it('records no update for the same setting in another member order', () =>
-    expect(featureDecider.decide(command('UpdateFeature', { setting: { maxLotSize: 1, type: 'FeatureCopierFilterDTO', minLotSize: 0.1 } }), fold([added]))).to.deep.equal([]));
+    expect(
+      featureDecider.decide(command('UpdateFeature', { setting: { maxLotSize: 1, type: 'FeatureCopierFilterDTO', minLotSize: 0.1 } }), fold([added])),
+    ).to.deep.equal([]));
 
   it('refuses a type change, and anything on another scope or project as not found', () => {
-    expect(() => featureDecider.decide(command('UpdateFeature', { setting: { type: 'FeatureTrailingStopDTO' } }), fold([added]))).to.throw(/type cannot change/);
-    expect(() => featureDecider.decide({ type: 'RemoveFeature', data: { featureId: 'f-1', projectId: 'p-1', scope: { ...scope, copierId: 'c-2' } }, metadata }, fold([added]))).to.throw(/not found/);
-    expect(() => featureDecider.decide({ type: 'RemoveFeature', data: { featureId: 'f-1', projectId: 'p-2', scope }, metadata }, fold([added]))).to.throw(/not found/);
+    expect(() => featureDecider.decide(command('UpdateFeature', { setting: { type: 'FeatureTrailingStopDTO' } }), fold([added]))).to.throw(
+      /type cannot change/,
+    );
+    expect(() =>
+      featureDecider.decide(
+        { type: 'RemoveFeature', data: { featureId: 'f-1', projectId: 'p-1', scope: { ...scope, copierId: 'c-2' } }, metadata },
+        fold([added]),
+      ),
+    ).to.throw(/not found/);
+    expect(() => featureDecider.decide({ type: 'RemoveFeature', data: { featureId: 'f-1', projectId: 'p-2', scope }, metadata }, fold([added]))).to.throw(
+      /not found/,
+    );
   });
 
   it('resets the state of a feature of the expected type only', () => {
-    expect(featureDecider.decide(command('ResetFeatureState', { key: 'EURUSD', expectedType: 'FeatureCopierFilterDTO' }), fold([added]))[0]).to.deep.include({ type: 'FeatureStateReset' });
-    expect(() => featureDecider.decide(command('ResetFeatureState', { key: null, expectedType: 'FeatureMasanielloDTO' }), fold([added]))).to.throw(/not a FeatureMasanielloDTO/);
+    expect(featureDecider.decide(command('ResetFeatureState', { key: 'EURUSD', expectedType: 'FeatureCopierFilterDTO' }), fold([added]))[0]).to.deep.include({
+      type: 'FeatureStateReset',
+    });
+    expect(() => featureDecider.decide(command('ResetFeatureState', { key: null, expectedType: 'FeatureMasanielloDTO' }), fold([added]))).to.throw(
+      /not a FeatureMasanielloDTO/,
+    );
   });
 
   it('compares JSON values whatever the order of their members', () => {

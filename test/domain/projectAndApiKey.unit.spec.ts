@@ -19,8 +19,15 @@ describe('project decider', () => {
 
 describe('api key decider', () => {
   const data = {
-    apiKeyId: '55555555-5555-4555-8555-555555555555', projectId: P, accountId: null, level: 'PROJECT' as const,
-    keyType: 'INTEGRATION' as const, name: 'k', keyHash: 'h1', keyPrefix: 'ct_abc', expiresAt: null,
+    apiKeyId: '55555555-5555-4555-8555-555555555555',
+    projectId: P,
+    accountId: null,
+    level: 'PROJECT' as const,
+    keyType: 'INTEGRATION' as const,
+    name: 'k',
+    keyHash: 'h1',
+    keyPrefix: 'ct_abc',
+    expiresAt: null,
   };
   it('issuing the same key again changes nothing', () => {
     const events = apiKeyDecider.decide({ type: 'IssueApiKey', data, metadata }, apiKeyDecider.initialState);
@@ -29,9 +36,9 @@ describe('api key decider', () => {
     expect(apiKeyDecider.decide({ type: 'IssueApiKey', data, metadata }, state)).to.deep.equal([]);
   });
   it('issuing a different key under an existing id is a conflict', () => {
-    const state = apiKeyDecider.decide({ type: 'IssueApiKey', data, metadata }, apiKeyDecider.initialState)
+    const state = apiKeyDecider
+      .decide({ type: 'IssueApiKey', data, metadata }, apiKeyDecider.initialState)
       .reduce(apiKeyDecider.evolve, apiKeyDecider.initialState);
-    expect(() => apiKeyDecider.decide({ type: 'IssueApiKey', data: { ...data, keyHash: 'h2' }, metadata }, state))
-      .to.throw(DomainError);
+    expect(() => apiKeyDecider.decide({ type: 'IssueApiKey', data: { ...data, keyHash: 'h2' }, metadata }, state)).to.throw(DomainError);
   });
 });

@@ -36,7 +36,11 @@ interface Reach {
   readonly accountId?: string;
 }
 const target = (reach: Reach) => ({ riskLimitId: LIMIT, projectId: PROJECT, accountId: ACCOUNT, ...reach });
-const create = (overrides: Partial<RiskLimitSettings> = {}): RiskLimitCommand => ({ type: 'CreateRiskLimit', data: { ...target({}), settings: settings(overrides) }, metadata });
+const create = (overrides: Partial<RiskLimitSettings> = {}): RiskLimitCommand => ({
+  type: 'CreateRiskLimit',
+  data: { ...target({}), settings: settings(overrides) },
+  metadata,
+});
 const update = (overrides: Partial<RiskLimitSettings> = {}, reach: Reach = {}): RiskLimitCommand => ({
   type: 'UpdateRiskLimit',
   data: { ...target(reach), settings: settings(overrides) },
@@ -58,7 +62,9 @@ const createdAtNow = (overrides: Partial<RiskLimitSettings>): RiskLimitEvent[] =
 describe('risk limit decider', () => {
   describe('create', () => {
     it('creates a limit of the account with its settings, at the command time', () =>
-      given([]).when(create({ absoluteRiskLimit: 250, active: false })).then(createdAtNow({ absoluteRiskLimit: 250, active: false })));
+      given([])
+        .when(create({ absoluteRiskLimit: 250, active: false }))
+        .then(createdAtNow({ absoluteRiskLimit: 250, active: false })));
 
     it('refuses a risk limit id that already exists, deleted or not, as a conflict', () => {
       given([created()]).when(create()).thenRefuses('[RISK_LIMIT_ALREADY_EXISTS]', 'conflict');
@@ -66,7 +72,9 @@ describe('risk limit decider', () => {
     });
 
     it('accepts the risk types 1 to 12 and refuses any other id', () => {
-      given([]).when(create({ riskTypeId: 12 })).then(createdAtNow({ riskTypeId: 12 }));
+      given([])
+        .when(create({ riskTypeId: 12 }))
+        .then(createdAtNow({ riskTypeId: 12 }));
       expect(refusedMember({ riskTypeId: 0 })).to.equal('body.riskTypeId');
       expect(refusedMember({ riskTypeId: 13 })).to.equal('body.riskTypeId');
     });
@@ -75,8 +83,12 @@ describe('risk limit decider', () => {
       expect(refusedMember({ absoluteRiskLimit: 0, riskLimit: 0, relativeRiskLimit: 0 })).to.equal('body'));
 
     it('accepts any one of the three limits on its own', () => {
-      given([]).when(create({ riskLimit: 0, absoluteRiskLimit: 100 })).then(createdAtNow({ riskLimit: 0, absoluteRiskLimit: 100 }));
-      given([]).when(create({ riskLimit: 0, relativeRiskLimit: 3 })).then(createdAtNow({ riskLimit: 0, relativeRiskLimit: 3 }));
+      given([])
+        .when(create({ riskLimit: 0, absoluteRiskLimit: 100 }))
+        .then(createdAtNow({ riskLimit: 0, absoluteRiskLimit: 100 }));
+      given([])
+        .when(create({ riskLimit: 0, relativeRiskLimit: 3 }))
+        .then(createdAtNow({ riskLimit: 0, relativeRiskLimit: 3 }));
     });
 
     it('refuses a fallback when the hit closes every position already', () => {
@@ -91,38 +103,60 @@ describe('risk limit decider', () => {
     });
 
     it('accepts a fallback above its limit, or one whose own limit is off, when positions stay open', () => {
-      given([]).when(create({ closeAllOpenPositions: false, fallbackRiskLimit: 8 })).then(createdAtNow({ closeAllOpenPositions: false, fallbackRiskLimit: 8 }));
-      given([]).when(create({ closeAllOpenPositions: false, fallbackAbsoluteRiskLimit: 500 }))
+      given([])
+        .when(create({ closeAllOpenPositions: false, fallbackRiskLimit: 8 }))
+        .then(createdAtNow({ closeAllOpenPositions: false, fallbackRiskLimit: 8 }));
+      given([])
+        .when(create({ closeAllOpenPositions: false, fallbackAbsoluteRiskLimit: 500 }))
         .then(createdAtNow({ closeAllOpenPositions: false, fallbackAbsoluteRiskLimit: 500 }));
     });
   });
 
   describe('update', () => {
     it('replaces the whole setting', () =>
-      given([created()]).when(update({ riskTypeId: 4, riskLimit: 3, closeAllOpenPositions: false })).then([updated({ riskTypeId: 4, riskLimit: 3, closeAllOpenPositions: false }, NOW)]));
+      given([created()])
+        .when(update({ riskTypeId: 4, riskLimit: 3, closeAllOpenPositions: false }))
+        .then([updated({ riskTypeId: 4, riskLimit: 3, closeAllOpenPositions: false }, NOW)]));
 
     it('the same setting again, with members in another order, changes nothing', () => {
       const reordered = Object.fromEntries(Object.entries(settings()).reverse()) as unknown as RiskLimitSettings;
-      given([created()]).when({ type: 'UpdateRiskLimit', data: { ...target({}), settings: reordered }, metadata }).then([]);
+      given([created()])
+        .when({ type: 'UpdateRiskLimit', data: { ...target({}), settings: reordered }, metadata })
+        .then([]);
     });
 
     it('reads the setting as the last update left it', () => {
-      given([created(), updated({ riskLimit: 7 })]).when(update({ riskLimit: 7 })).then([]);
-      given([created(), updated({ riskLimit: 7 })]).when(update()).then([updated({}, NOW)]);
+      given([created(), updated({ riskLimit: 7 })])
+        .when(update({ riskLimit: 7 }))
+        .then([]);
+      given([created(), updated({ riskLimit: 7 })])
+        .when(update())
+        .then([updated({}, NOW)]);
     });
 
     it('checks the new setting by the same rules as a new limit', () => {
-      given([created()]).when(update({ riskTypeId: 99 })).thenRefuses('[VALIDATION_FAILED]', 'validation');
-      given([created()]).when(update({ riskLimit: 0 })).thenRefuses('[VALIDATION_FAILED]', 'validation');
-      given([created()]).when(update({ fallbackRiskLimit: 10 })).thenRefuses('[VALIDATION_FAILED]', 'validation');
+      given([created()])
+        .when(update({ riskTypeId: 99 }))
+        .thenRefuses('[VALIDATION_FAILED]', 'validation');
+      given([created()])
+        .when(update({ riskLimit: 0 }))
+        .thenRefuses('[VALIDATION_FAILED]', 'validation');
+      given([created()])
+        .when(update({ fallbackRiskLimit: 10 }))
+        .thenRefuses('[VALIDATION_FAILED]', 'validation');
     });
   });
 
   describe('delete', () => {
-    it('deletes the limit', () => given([created()]).when(remove()).then([deleted(NOW)]));
+    it('deletes the limit', () =>
+      given([created()])
+        .when(remove())
+        .then([deleted(NOW)]));
 
     it('a deleted limit is not found for an update or a second delete', () => {
-      given([created(), deleted()]).when(update({ riskLimit: 7 })).thenRefuses('[RISK_LIMIT_NOT_FOUND]', 'notFound');
+      given([created(), deleted()])
+        .when(update({ riskLimit: 7 }))
+        .thenRefuses('[RISK_LIMIT_NOT_FOUND]', 'notFound');
       given([created(), deleted()]).when(remove()).thenRefuses('[RISK_LIMIT_NOT_FOUND]', 'notFound');
     });
   });
@@ -134,13 +168,21 @@ describe('risk limit decider', () => {
     });
 
     it("another project's limit is not found", () => {
-      given([created()]).when(update({}, { projectId: OTHER_PROJECT })).thenRefuses('[RISK_LIMIT_NOT_FOUND]', 'notFound');
-      given([created()]).when(remove({ projectId: OTHER_PROJECT })).thenRefuses('[RISK_LIMIT_NOT_FOUND]', 'notFound');
+      given([created()])
+        .when(update({}, { projectId: OTHER_PROJECT }))
+        .thenRefuses('[RISK_LIMIT_NOT_FOUND]', 'notFound');
+      given([created()])
+        .when(remove({ projectId: OTHER_PROJECT }))
+        .thenRefuses('[RISK_LIMIT_NOT_FOUND]', 'notFound');
     });
 
     it('a limit is not found through another account', () => {
-      given([created()]).when(update({}, { accountId: OTHER_ACCOUNT })).thenRefuses('[RISK_LIMIT_NOT_FOUND]', 'notFound');
-      given([created()]).when(remove({ accountId: OTHER_ACCOUNT })).thenRefuses('[RISK_LIMIT_NOT_FOUND]', 'notFound');
+      given([created()])
+        .when(update({}, { accountId: OTHER_ACCOUNT }))
+        .thenRefuses('[RISK_LIMIT_NOT_FOUND]', 'notFound');
+      given([created()])
+        .when(remove({ accountId: OTHER_ACCOUNT }))
+        .thenRefuses('[RISK_LIMIT_NOT_FOUND]', 'notFound');
     });
   });
 

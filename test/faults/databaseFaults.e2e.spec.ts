@@ -27,7 +27,11 @@ const stopProcess = async (service: ServiceProcess | null): Promise<void> => {
 /** Calls the service, trying again while it answers 503 or the connection drops (what a careful client does). */
 const patiently = async (service: ServiceProcess, method: string, route: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse> => {
   for (let attempt = 0; ; attempt++) {
-    const res = await callService(service.url, TEST_KEY, method, route, { ...(body === undefined ? {} : { body }), ...(headers ? { headers } : {}), checkContract: false }).catch(() => null);
+    const res = await callService(service.url, TEST_KEY, method, route, {
+      ...(body === undefined ? {} : { body }),
+      ...(headers ? { headers } : {}),
+      checkContract: false,
+    }).catch(() => null);
     if (res && res.status !== 503) return res;
     if (attempt > 400) throw new Error(`${method} ${route} still unavailable`);
     await new Promise((r) => setTimeout(r, 100));
@@ -63,7 +67,11 @@ const expectExactCopies = async (service: ServiceProcess, master: string, slaves
   const expected = (await positionsOf(service, master)).map((p) => p.comment).sort();
   expect(new Set(expected).size).to.equal(expected.length);
   for (const [i, slave] of slaves.entries()) {
-    await eventually(async () => ((await positionsOf(service, slave)).length >= expected.length ? true : undefined), timeoutMs, `slave ${i} to hold ${expected.length} copies`);
+    await eventually(
+      async () => ((await positionsOf(service, slave)).length >= expected.length ? true : undefined),
+      timeoutMs,
+      `slave ${i} to hold ${expected.length} copies`,
+    );
     // A late duplicate would show within this.
     await new Promise((r) => setTimeout(r, 300));
     expect((await positionsOf(service, slave)).map((p) => p.comment).sort(), `slave ${i}`).to.deep.equal(expected);
@@ -104,7 +112,14 @@ describe('database faults', function () {
     const databaseUrl = await freshDatabase();
     const database = new URL(databaseUrl).pathname.slice(1);
     const admin = await adminConnection();
-    service = await startProcess({ DATABASE_URL: databaseUrl, DATA_DIR: tempDir('ct-fault-'), PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEY: TEST_KEY, LOG_LEVEL: 'info' });
+    service = await startProcess({
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: tempDir('ct-fault-'),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      BOOTSTRAP_API_KEY: TEST_KEY,
+      LOG_LEVEL: 'info',
+    });
     const running = service;
     const { master, slaves } = await copyNetwork(running, 'terminate');
 
@@ -113,7 +128,9 @@ describe('database faults', function () {
     const terminator = (async () => {
       const until = Date.now() + 10_000;
       while (Date.now() < until) {
-        const res = await query(admin, 'SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+        const res = await query(admin, 'SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [
+          database,
+        ]);
         terminated += Number(res.rows[0].n);
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -123,7 +140,13 @@ describe('database faults', function () {
     let trades = 0;
     while (terminating) {
       const key = `fault-open-${trades}`;
-      const opened = await patiently(running, 'POST', `/accounts/${master}/positions`, { symbol: 'BTCUSD', orderType: trades % 2 ? 'Sell' : 'Buy', volume: 0.01, comment: `fault-${trades}` }, { 'Idempotency-Key': key });
+      const opened = await patiently(
+        running,
+        'POST',
+        `/accounts/${master}/positions`,
+        { symbol: 'BTCUSD', orderType: trades % 2 ? 'Sell' : 'Buy', volume: 0.01, comment: `fault-${trades}` },
+        { 'Idempotency-Key': key },
+      );
       expect(opened.status, JSON.stringify(opened.body)).to.equal(204);
       trades += 1;
       if (trades % 3 === 0 && opened.status === 204) {
@@ -156,7 +179,14 @@ describe('database faults', function () {
       serverDir = tempDir('ct-fault-pg-');
       server = await startEmbeddedPostgres(serverDir);
       const port = server.port;
-      service = await startProcess({ DATABASE_URL: server.connectionString, DATA_DIR: tempDir('ct-fault-'), PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEY: TEST_KEY, LOG_LEVEL: 'info' });
+      service = await startProcess({
+        DATABASE_URL: server.connectionString,
+        DATA_DIR: tempDir('ct-fault-'),
+        PORT: '0',
+        HOST: '127.0.0.1',
+        BOOTSTRAP_API_KEY: TEST_KEY,
+        LOG_LEVEL: 'info',
+      });
       const running = service;
       const { master, slaves } = await copyNetwork(running, 'restart');
       await patiently(running, 'POST', `/accounts/${master}/positions`, { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01, comment: 'before' });
@@ -164,21 +194,30 @@ describe('database faults', function () {
 
       await server.stop();
       server = null;
-      const refused = await eventually(async () => {
-        const res = await callService(running.url, TEST_KEY, 'GET', '/accounts', { checkContract: false });
-        return res.status === 503 ? res : undefined;
-      }, 15_000, 'a 503 while the database is down');
+      const refused = await eventually(
+        async () => {
+          const res = await callService(running.url, TEST_KEY, 'GET', '/accounts', { checkContract: false });
+          return res.status === 503 ? res : undefined;
+        },
+        15_000,
+        'a 503 while the database is down',
+      );
       expect(refused.body.error).to.equal('[DATABASE_UNAVAILABLE]');
       expect(Number(refused.headers.get('retry-after'))).to.be.greaterThan(0);
       // Many requests while down, one line in the log.
-      for (let i = 0; i < 20; i++) expect((await callService(running.url, TEST_KEY, 'GET', `/accounts/${master}`, { checkContract: false })).status).to.equal(503);
+      for (let i = 0; i < 20; i++)
+        expect((await callService(running.url, TEST_KEY, 'GET', `/accounts/${master}`, { checkContract: false })).status).to.equal(503);
       await new Promise((r) => setTimeout(r, 3000));
       expect(running.out().match(/the database is unreachable/g) ?? []).to.have.length(1);
       expect(running.child.exitCode, running.out()).to.equal(null);
 
       server = await startEmbeddedPostgres(serverDir, { port });
       const back = Date.now();
-      await eventually(async () => ((await callService(running.url, TEST_KEY, 'GET', '/accounts', { checkContract: false })).status === 200 ? true : undefined), 10_000, 'the API to answer again');
+      await eventually(
+        async () => ((await callService(running.url, TEST_KEY, 'GET', '/accounts', { checkContract: false })).status === 200 ? true : undefined),
+        10_000,
+        'the API to answer again',
+      );
       const opened = await patiently(running, 'POST', `/accounts/${master}/positions`, { symbol: 'BTCUSD', orderType: 'Sell', volume: 0.01, comment: 'after' });
       expect(opened.status, JSON.stringify(opened.body)).to.equal(204);
       await expectExactCopies(running, master, slaves, Math.max(1000, 10_000 - (Date.now() - back)));
@@ -210,7 +249,12 @@ describe('database faults', function () {
       process.kill(first, 'SIGKILL');
       await eventually(async () => (/the embedded PostgreSQL is running again/.test(running.out()) ? true : undefined), 60_000, 'the restart of PostgreSQL');
       expect(await postmasterOf(dataDir)).to.not.equal(first);
-      const opened = await patiently(running, 'POST', `/accounts/${master}/positions`, { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01, comment: 'after-restart' });
+      const opened = await patiently(running, 'POST', `/accounts/${master}/positions`, {
+        symbol: 'BTCUSD',
+        orderType: 'Buy',
+        volume: 0.01,
+        comment: 'after-restart',
+      });
       expect(opened.status, JSON.stringify(opened.body)).to.equal(204);
       await expectExactCopies(running, master, slaves, 15_000);
       running.child.kill('SIGTERM');

@@ -14,8 +14,14 @@ import { freshDatabase } from '../support/postgres.js';
 
 const history = (): RecordedEvent[] =>
   [...generateHistory(3000, { masters: 3, slavesPerMaster: 4, sampledAccounts: 2 })].map((e, i) => ({
-    streamId: e.stream, id: e.id, revision: 0n, type: e.type, data: e.data, metadata: e.metadata as RecordedEvent['metadata'],
-    created: new Date(e.created), position: { commit: 1n, prepare: BigInt(i + 1) },
+    streamId: e.stream,
+    id: e.id,
+    revision: 0n,
+    type: e.type,
+    data: e.data,
+    metadata: e.metadata as RecordedEvent['metadata'],
+    created: new Date(e.created),
+    position: { commit: 1n, prepare: BigInt(i + 1) },
   }));
 
 const batched = allProjections.filter((p) => p.applyBatch);
@@ -65,7 +71,10 @@ describe('read models that apply a batch at once', function () {
           for (let i = 0; i < handled.length; i += size) await projection.applyBatch!(scoped, handled.slice(i, i + size));
         });
         expect(inBatches, projection.name).to.deep.equal(oneByOne);
-        expect(Object.values(oneByOne).some((rows) => rows.length > 0), projection.name).to.equal(true);
+        expect(
+          Object.values(oneByOne).some((rows) => rows.length > 0),
+          projection.name,
+        ).to.equal(true);
       }
     });
   }
@@ -74,13 +83,44 @@ describe('read models that apply a batch at once', function () {
     const positions = batched.find((p) => p.name === 'positions')!;
     const accountId = '33333333-3333-4333-8333-333333333333';
     const at = '2026-11-20T10:00:00.000Z';
-    const order = { orderId: 'X', symbol: 'EURUSD', orderType: 'BuyLimit', volume: 1, openPrice: 1.05, openTime: at, stopLoss: null,
-      takeProfit: null, expiry: null, comment: null, magicNumber: null, clientOrderId: null };
-    const position = (positionId: string) => ({ positionId, symbol: 'EURUSD', orderType: 'Buy', volume: 1, openPrice: 1.05, openTime: at,
-      stopLoss: null, takeProfit: null, swap: 0, commission: 0, comment: null, magicNumber: null, clientOrderId: null });
+    const order = {
+      orderId: 'X',
+      symbol: 'EURUSD',
+      orderType: 'BuyLimit',
+      volume: 1,
+      openPrice: 1.05,
+      openTime: at,
+      stopLoss: null,
+      takeProfit: null,
+      expiry: null,
+      comment: null,
+      magicNumber: null,
+      clientOrderId: null,
+    };
+    const position = (positionId: string) => ({
+      positionId,
+      symbol: 'EURUSD',
+      orderType: 'Buy',
+      volume: 1,
+      openPrice: 1.05,
+      openTime: at,
+      stopLoss: null,
+      takeProfit: null,
+      swap: 0,
+      commission: 0,
+      comment: null,
+      magicNumber: null,
+      clientOrderId: null,
+    });
     const recorded = (type: string, data: object, i: number): RecordedEvent => ({
-      streamId: `positions-${accountId}`, id: crypto.randomUUID(), revision: BigInt(i), type, data: { accountId, at, ...data }, metadata: {},
-      created: new Date(at), position: { commit: 1n, prepare: BigInt(i + 1) },
+      streamId: `positions-${accountId}`,
+      id: crypto.randomUUID(),
+      revision: BigInt(i),
+      type,
+      data: { accountId, at, ...data },
+      metadata: {},
+      created: new Date(at),
+      position: { commit: 1n, prepare: BigInt(i + 1) },
     });
     const sequence = [
       recorded('PendingOrderPlaced', { order }, 0),
@@ -104,8 +144,10 @@ describe('read models that apply a batch at once', function () {
         await positions.applyBatch!(scoped, sequence.slice(cut));
       });
       expect(split, `first ${cut} one by one`).to.deep.equal(oneByOne);
-      expect(oneByOne.positions!.map((r) => JSON.parse(String(r)) as { id: string; kind: string }).map((r) => `${r.id}:${r.kind}`))
-        .to.deep.equal(['X:position', 'Y:position']);
+      expect(oneByOne.positions!.map((r) => JSON.parse(String(r)) as { id: string; kind: string }).map((r) => `${r.id}:${r.kind}`)).to.deep.equal([
+        'X:position',
+        'Y:position',
+      ]);
     }
   });
 
@@ -118,18 +160,64 @@ describe('read models that apply a batch at once', function () {
     let i = 0;
     const recorded = (type: string, data: object): RecordedEvent => {
       i++;
-      return { streamId: `copies-${copier}`, id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, revision: BigInt(i), type, data,
-        metadata: {}, created: new Date(day(20)), position: { commit: 1n, prepare: BigInt(i) } };
+      return {
+        streamId: `copies-${copier}`,
+        id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        revision: BigInt(i),
+        type,
+        data,
+        metadata: {},
+        created: new Date(day(20)),
+        position: { commit: 1n, prepare: BigInt(i) },
+      };
     };
-    const base = (at: string, source: object = { eventId: 'e', position: '1:1', type: 'PositionOpened' }) =>
-      ({ copierId: copier, masterAccountId: master, slaveAccountId: slave, at, source, masterEventAt: null });
-    const open = (m: string, clientOrderId = `c-${m}`) =>
-      ({ type: 'open', clientOrderId, masterPositionId: m, symbol: 'EURUSD', orderType: 'Buy', volume: 1, openPrice: null, stopLoss: null, takeProfit: null, comment: null, magicNumber: null });
+    const base = (at: string, source: object = { eventId: 'e', position: '1:1', type: 'PositionOpened' }) => ({
+      copierId: copier,
+      masterAccountId: master,
+      slaveAccountId: slave,
+      at,
+      source,
+      masterEventAt: null,
+    });
+    const open = (m: string, clientOrderId = `c-${m}`) => ({
+      type: 'open',
+      clientOrderId,
+      masterPositionId: m,
+      symbol: 'EURUSD',
+      orderType: 'Buy',
+      volume: 1,
+      openPrice: null,
+      stopLoss: null,
+      takeProfit: null,
+      comment: null,
+      magicNumber: null,
+    });
     const opened = (s: string, at: string, kind = 'position') => ({ type: 'opened', slavePositionId: s, kind, price: 1.1, volume: 1, time: at });
-    const trade = (s: string, at: string, profit: number) => ({ positionId: s, tradeId: `t-${s}-${at}`, symbol: 'EURUSD', orderType: 'Buy', volume: 1,
-      openPrice: 1.1, openTime: at, closePrice: 1.2, closeTime: at, profit, swap: 0, commission: 0, reason: 'manual' });
-    const deferred = recorded('CopyDeferred', { ...base(day(20, 1)), masterPositionId: 'm5', until: day(20, 2), masterEvent: { type: 'PositionOpened' },
-      deferredBy: { type: 'LiveDelay' }, masterEventAt: day(20, 1), message: 'later', by: 'LiveDelay' });
+    const trade = (s: string, at: string, profit: number) => ({
+      positionId: s,
+      tradeId: `t-${s}-${at}`,
+      symbol: 'EURUSD',
+      orderType: 'Buy',
+      volume: 1,
+      openPrice: 1.1,
+      openTime: at,
+      closePrice: 1.2,
+      closeTime: at,
+      profit,
+      swap: 0,
+      commission: 0,
+      reason: 'manual',
+    });
+    const deferred = recorded('CopyDeferred', {
+      ...base(day(20, 1)),
+      masterPositionId: 'm5',
+      until: day(20, 2),
+      masterEvent: { type: 'PositionOpened' },
+      deferredBy: { type: 'LiveDelay' },
+      masterEventAt: day(20, 1),
+      message: 'later',
+      by: 'LiveDelay',
+    });
     const sequence = [
       recorded('CopyFailed', { ...base(day(20, 1)), action: open('m1'), code: '[NOT_ENOUGH_MONEY]', message: 'no', retryUntil: day(20, 3) }),
       recorded('CopyFailed', { ...base(day(20, 1)), action: open('m2'), code: '[NOT_ENOUGH_MONEY]', message: 'no', retryUntil: day(20, 3) }),
@@ -141,23 +229,48 @@ describe('read models that apply a batch at once', function () {
       recorded('CopyExecuted', { ...base(day(20, 5)), action: open('m4'), result: opened('o4', day(20, 5), 'pendingOrder') }),
       recorded('PendingOrderFilled', { accountId: slave, at: day(20, 6), order: { orderId: 'o4' }, price: 1.1 }),
       recorded('PositionPartiallyClosed', { accountId: slave, at: day(20, 6), position: { positionId: 'o4', volume: 0.4 }, trade: trade('o4', day(20, 6), 1) }),
-      recorded('CopyExecuted', { ...base(day(20, 7)), action: { type: 'partialClose', clientOrderId: 'p1', masterPositionId: 'm1', symbol: 'EURUSD', slavePositionId: 's1', volume: 0.5, remainingVolume: 0.5 },
-        result: { type: 'closed', volume: 0.5, result: 3, closePrice: 1.2, time: day(20, 7) } }),
+      recorded('CopyExecuted', {
+        ...base(day(20, 7)),
+        action: {
+          type: 'partialClose',
+          clientOrderId: 'p1',
+          masterPositionId: 'm1',
+          symbol: 'EURUSD',
+          slavePositionId: 's1',
+          volume: 0.5,
+          remainingVolume: 0.5,
+        },
+        result: { type: 'closed', volume: 0.5, result: 3, closePrice: 1.2, time: day(20, 7) },
+      }),
       deferred,
-      recorded('CopyExecuted', { ...base(day(20, 8), { eventId: deferred.id, position: '1:1', type: 'Deferral' }), action: open('m5'), result: opened('s5', day(20, 8)) }),
+      recorded('CopyExecuted', {
+        ...base(day(20, 8), { eventId: deferred.id, position: '1:1', type: 'Deferral' }),
+        action: open('m5'),
+        result: opened('s5', day(20, 8)),
+      }),
       recorded('PositionClosed', { accountId: slave, at: day(20, 9), trade: trade('s1', day(20, 9), -5) }),
-      recorded('CopyExecuted', { ...base(day(20, 9)), action: { type: 'close', clientOrderId: 'k1', masterPositionId: 'm1', symbol: 'EURUSD', slavePositionId: 's1', volume: 0.5 },
-        result: { type: 'closed', volume: 0.5, result: -5, closePrice: 1.2, time: day(20, 9) }, by: 'FeatureTrailingStopDTO' }),
-      recorded('CopyExecuted', { ...base(day(20, 10)), action: { type: 'close', clientOrderId: 'k4', masterPositionId: 'm4', symbol: 'EURUSD', slavePositionId: 'o4', volume: 0.4 },
-        result: { type: 'closed', volume: 0.4, result: -1, closePrice: 1.2, time: day(20, 10) } }),
+      recorded('CopyExecuted', {
+        ...base(day(20, 9)),
+        action: { type: 'close', clientOrderId: 'k1', masterPositionId: 'm1', symbol: 'EURUSD', slavePositionId: 's1', volume: 0.5 },
+        result: { type: 'closed', volume: 0.5, result: -5, closePrice: 1.2, time: day(20, 9) },
+        by: 'FeatureTrailingStopDTO',
+      }),
+      recorded('CopyExecuted', {
+        ...base(day(20, 10)),
+        action: { type: 'close', clientOrderId: 'k4', masterPositionId: 'm4', symbol: 'EURUSD', slavePositionId: 'o4', volume: 0.4 },
+        result: { type: 'closed', volume: 0.4, result: -1, closePrice: 1.2, time: day(20, 10) },
+      }),
       recorded('CopyExecuted', { ...base(day(20, 11)), action: open('m6'), result: opened('o6', day(20, 11), 'pendingOrder') }),
       recorded('PendingOrderCancelled', { accountId: slave, at: day(20, 12), order: { orderId: 'o6' }, reason: 'expired' }),
       // Closures of positions nobody copied: the second, a day and more later, clears the first.
       recorded('PositionClosed', { accountId: slave, at: day(20, 13), trade: trade('x1', day(20, 13), 1) }),
       recorded('PositionClosed', { accountId: slave, at: day(22, 1), trade: trade('x2', day(22, 1), 1) }),
       recorded('CopyExecuted', { ...base(day(22, 2)), action: open('m7'), result: opened('x2', day(22, 2)) }),
-      recorded('CopyExecuted', { ...base(day(22, 3)), action: { type: 'close', clientOrderId: 'k5', masterPositionId: 'm5', symbol: 'EURUSD', slavePositionId: 's5', volume: 1 },
-        result: { type: 'closed', volume: 1, result: 4, closePrice: 1.2, time: day(22, 3) } }),
+      recorded('CopyExecuted', {
+        ...base(day(22, 3)),
+        action: { type: 'close', clientOrderId: 'k5', masterPositionId: 'm5', symbol: 'EURUSD', slavePositionId: 's5', volume: 1 },
+        result: { type: 'closed', volume: 1, result: 4, closePrice: 1.2, time: day(22, 3) },
+      }),
     ];
     const oneByOne = await build(copies, async (scoped) => {
       for (const event of sequence) await copies.apply(scoped, event);

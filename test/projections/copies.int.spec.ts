@@ -24,14 +24,24 @@ let prepare = 0n;
 const recorded = (event: CopyEvent): RecordedEvent => {
   prepare += 1n;
   return {
-    id: randomUUID(), streamId: `copies-${COPIER}`, revision: prepare, type: event.type, data: event.data, metadata: {},
-    created: new Date(), position: { commit: 1n, prepare },
+    id: randomUUID(),
+    streamId: `copies-${COPIER}`,
+    revision: prepare,
+    type: event.type,
+    data: event.data,
+    metadata: {},
+    created: new Date(),
+    position: { commit: 1n, prepare },
   };
 };
 
 const base = () => ({
-  copierId: COPIER, masterAccountId: MASTER, slaveAccountId: SLAVE, at: new Date().toISOString(),
-  source: { eventId: randomUUID(), position: '1:1', type: 'PositionOpened' }, masterEventAt: null,
+  copierId: COPIER,
+  masterAccountId: MASTER,
+  slaveAccountId: SLAVE,
+  at: new Date().toISOString(),
+  source: { eventId: randomUUID(), position: '1:1', type: 'PositionOpened' },
+  masterEventAt: null,
 });
 
 /** A copy opened and then closed by the copier with `result`: two CopyExecuted events. */
@@ -41,12 +51,22 @@ const copyClosedWith = (n: number, result: number): RecordedEvent[] => {
   const common = { clientOrderId: `c${n}`, masterPositionId, symbol: 'EURUSD' };
   const time = new Date().toISOString();
   return [
-    recorded({ type: 'CopyExecuted', data: { ...base(),
-      action: { ...common, type: 'open', orderType: 'Buy', volume: 1, openPrice: null, stopLoss: null, takeProfit: null, comment: null, magicNumber: null },
-      result: { type: 'opened', slavePositionId, kind: 'position', price: 1.1, volume: 1, time } } } as unknown as CopyEvent),
-    recorded({ type: 'CopyExecuted', data: { ...base(),
-      action: { ...common, clientOrderId: `c${n}-close`, type: 'close', slavePositionId, volume: 1 },
-      result: { type: 'closed', volume: 1, result, closePrice: 1.2, time } } } as unknown as CopyEvent),
+    recorded({
+      type: 'CopyExecuted',
+      data: {
+        ...base(),
+        action: { ...common, type: 'open', orderType: 'Buy', volume: 1, openPrice: null, stopLoss: null, takeProfit: null, comment: null, magicNumber: null },
+        result: { type: 'opened', slavePositionId, kind: 'position', price: 1.1, volume: 1, time },
+      },
+    } as unknown as CopyEvent),
+    recorded({
+      type: 'CopyExecuted',
+      data: {
+        ...base(),
+        action: { ...common, clientOrderId: `c${n}-close`, type: 'close', slavePositionId, volume: 1 },
+        result: { type: 'closed', volume: 1, result, closePrice: 1.2, time },
+      },
+    } as unknown as CopyEvent),
   ];
 };
 
@@ -69,7 +89,16 @@ describe('the copies read model', () => {
   after(() => db.destroy());
 
   it('counts losses in a row, resets on a win and leaves a break-even close alone, as the martingale rule says', async () => {
-    const steps: [number, number | undefined][] = [[0, undefined], [-5, 1], [-2.5, 2], [0, 2], [-1, 3], [7, 0], [3, 0], [-4, 1]];
+    const steps: [number, number | undefined][] = [
+      [0, undefined],
+      [-5, 1],
+      [-2.5, 2],
+      [0, 2],
+      [-1, 3],
+      [7, 0],
+      [3, 0],
+      [-4, 1],
+    ];
     for (const [result, expected] of steps) {
       await apply(copiesProjection, copyClosedWith(++n, result));
       expect(await losses(), `after a close of ${result}`).to.equal(expected);
@@ -78,7 +107,10 @@ describe('the copies read model', () => {
 
   it('folds the same counts when the whole history comes in one batch', async () => {
     await db.withSchema(schema).deleteFrom('copier_martingale').execute();
-    await apply(copiesProjection, [-1, -1, 2, -3, -3, -3].flatMap((r) => copyClosedWith(++n, r)));
+    await apply(
+      copiesProjection,
+      [-1, -1, 2, -3, -3, -3].flatMap((r) => copyClosedWith(++n, r)),
+    );
     expect(await losses()).to.equal(3);
   });
 
@@ -86,11 +118,34 @@ describe('the copies read model', () => {
     await db.withSchema(schema).deleteFrom('copier_martingale').execute();
     const [open, close] = copyClosedWith(++n, -3);
     const time = new Date().toISOString();
-    const venueClose = recorded({ type: 'PositionClosed', data: { accountId: SLAVE, at: time, trade: {
-      positionId: `s${n}`, tradeId: `t${n}`, symbol: 'EURUSD', orderType: 'Buy', volume: 1, openPrice: 1.1, openTime: time, closePrice: 1.2,
-      closeTime: time, profit: -3, swap: 0, commission: 0, reason: 'manual' } } } as unknown as CopyEvent);
+    const venueClose = recorded({
+      type: 'PositionClosed',
+      data: {
+        accountId: SLAVE,
+        at: time,
+        trade: {
+          positionId: `s${n}`,
+          tradeId: `t${n}`,
+          symbol: 'EURUSD',
+          orderType: 'Buy',
+          volume: 1,
+          openPrice: 1.1,
+          openTime: time,
+          closePrice: 1.2,
+          closeTime: time,
+          profit: -3,
+          swap: 0,
+          commission: 0,
+          reason: 'manual',
+        },
+      },
+    } as unknown as CopyEvent);
     await apply(copiesProjection, [open!, venueClose, { ...close!, data: { ...(close!.data as object), by: 'FeatureScheduledCloseReopenDTO' } }]);
-    const row = await db.withSchema(schema).selectFrom('copies').select(['status', 'closed_by', 'result']).where('master_position_id', '=', `m${n}`)
+    const row = await db
+      .withSchema(schema)
+      .selectFrom('copies')
+      .select(['status', 'closed_by', 'result'])
+      .where('master_position_id', '=', `m${n}`)
       .executeTakeFirstOrThrow();
     expect(row).to.deep.equal({ status: 'closed', closed_by: 'FeatureScheduledCloseReopenDTO', result: -3 });
     expect(await losses()).to.equal(1);
@@ -98,8 +153,16 @@ describe('the copies read model', () => {
 
   it('writes the log line of every event of a batch (one INSERT for the batch), and a replayed batch adds none', async () => {
     const events = [1, -1, 2].flatMap((r) => copyClosedWith(++n, r));
-    const count = async () => Number((await db.withSchema(schema).selectFrom('account_logs')
-      .select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await db
+            .withSchema(schema)
+            .selectFrom('account_logs')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
     expect(await apply(accountLogsProjection, events)).to.equal(events.length);
     expect(await count()).to.equal(before + events.length);
@@ -108,6 +171,8 @@ describe('the copies read model', () => {
     const lines = await db.withSchema(schema).selectFrom('account_logs').select(['message', 'account_id']).where('id', '=', events[1]!.id).execute();
     expect(lines).to.have.length(1);
     expect(lines[0]!.account_id).to.equal(SLAVE);
-    expect(lines[0]!.message).to.equal(`Copied from master ${MASTER} (position #m${n - 2}): ${describeAction((events[1]!.data as { action: TradeAction }).action)}`);
+    expect(lines[0]!.message).to.equal(
+      `Copied from master ${MASTER} (position #m${n - 2}): ${describeAction((events[1]!.data as { action: TradeAction }).action)}`,
+    );
   });
 });

@@ -20,9 +20,19 @@ import { freshDatabase } from '../support/postgres.js';
 const PROJECT = '22222222-2222-4222-8222-222222222222';
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const settings = (i: number): AccountSettings => ({
-  loginServer: `Server-${i % 3}`, loginAccountNumber: String(1000 + i), passwordCiphertext: 'c', alias: `acct ${i}`,
-  accountTypeId: (i % 17) + 1, regionId: (i % 4) + 1, propFirm: i % 2 === 0, tradingDisabled: false, nativeMode: false,
-  closeUnmanagedPositions: false, dedicatedIp: null, myHomeIp: null, proxy: i % 5 === 0 ? { host: 'p', port: 8080, username: null } : null,
+  loginServer: `Server-${i % 3}`,
+  loginAccountNumber: String(1000 + i),
+  passwordCiphertext: 'c',
+  alias: `acct ${i}`,
+  accountTypeId: (i % 17) + 1,
+  regionId: (i % 4) + 1,
+  propFirm: i % 2 === 0,
+  tradingDisabled: false,
+  nativeMode: false,
+  closeUnmanagedPositions: false,
+  dedicatedIp: null,
+  myHomeIp: null,
+  proxy: i % 5 === 0 ? { host: 'p', port: 8080, username: null } : null,
 });
 const meta = () => ({ now: new Date().toISOString(), context: { ...systemContext('t'), projectId: PROJECT } });
 
@@ -115,7 +125,10 @@ describe('projections', () => {
     const live = await snapshot(db);
     for (const p of allProjections) await rebuildProjection(db, store, p);
     expect(await snapshot(db)).to.deep.equal(live);
-    const { count } = await db.selectFrom('audit_logs').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+    const { count } = await db
+      .selectFrom('audit_logs')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .executeTakeFirstOrThrow();
     const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM es_events`.execute(db);
     expect(Number(count)).to.equal(Number(rows[0]!.n));
   });
@@ -134,11 +147,13 @@ describe('projection versions and exactly-once effects', () => {
     },
     async apply(d) {
       // Through the query builder, so the generation's schema applies (raw SQL would hit the public view).
-      await d.updateTable('event_counter' as never).set({ n: sql`n + 1` } as never).execute();
+      await d
+        .updateTable('event_counter' as never)
+        .set({ n: sql`n + 1` } as never)
+        .execute();
     },
   });
-  const count = async (db: Kysely<ReadModels>) =>
-    (await sql<{ n: string; version: number }>`SELECT n, version FROM public.event_counter`.execute(db)).rows[0]!;
+  const count = async (db: Kysely<ReadModels>) => (await sql<{ n: string; version: number }>`SELECT n, version FROM public.event_counter`.execute(db)).rows[0]!;
 
   it('two runners on one database apply each event once', async () => {
     const { db, store } = await setup();

@@ -46,7 +46,20 @@ describe('npm run bench: each benchmark at a tiny size', function () {
 
   it('eventStore compares ours with Emmett and with plain INSERTs in every scenario, within the same runs', async () => {
     const { code, out: printed } = await run('scripts/bench/eventStore.ts', [
-      '--runs', '1', '--appends', '4', '--concurrent-appends', '16', '--batches', '2', '--read', '500', '--database-url', server, '--out', out,
+      '--runs',
+      '1',
+      '--appends',
+      '4',
+      '--concurrent-appends',
+      '16',
+      '--batches',
+      '2',
+      '--read',
+      '500',
+      '--database-url',
+      server,
+      '--out',
+      out,
     ]);
     expect(code, printed).to.equal(0);
     expect(printed).to.include('Event store: events per second');
@@ -66,7 +79,20 @@ describe('npm run bench: each benchmark at a tiny size', function () {
 
   it('rebuild replays a generated history into every read model and reports its peak memory', async () => {
     const { code, out: printed } = await run('scripts/bench/rebuild.ts', [
-      '--events', '1500', '--runs', '1', '--masters', '2', '--slaves-per-master', '3', '--sampled-accounts', '1', '--database-url', server, '--out', out,
+      '--events',
+      '1500',
+      '--runs',
+      '1',
+      '--masters',
+      '2',
+      '--slaves-per-master',
+      '3',
+      '--sampled-accounts',
+      '1',
+      '--database-url',
+      server,
+      '--out',
+      out,
     ]);
     expect(code, printed).to.equal(0);
     const result = report('rebuild');
@@ -83,29 +109,62 @@ describe('npm run bench: each benchmark at a tiny size', function () {
     const { code, out: printed } = await run('scripts/bench/copyLatency.ts', ['--slaves', '1,2', '--trades', '2', '--database-url', server, '--out', out]);
     expect(code, printed).to.equal(0);
     const result = report('copyLatency');
-    expect(result.results.map((r) => [r.slaves, r.copies])).to.deep.equal([[1, 2], [2, 4]]);
+    expect(result.results.map((r) => [r.slaves, r.copies])).to.deep.equal([
+      [1, 2],
+      [2, 4],
+    ]);
     expect(result.results[1]!.p99Ms).to.be.a('number');
   });
 
   it('api loads both endpoints of ours and of the bare express route and gives the fraction of the limit', async () => {
     const { code, out: printed } = await run('scripts/bench/api.ts', [
-      '--accounts', '3', '--connections', '2', '--seconds', '1', '--warm-up-seconds', '0', '--runs', '1', '--database-url', server, '--out', out,
+      '--accounts',
+      '3',
+      '--connections',
+      '2',
+      '--seconds',
+      '1',
+      '--warm-up-seconds',
+      '0',
+      '--runs',
+      '1',
+      '--database-url',
+      server,
+      '--out',
+      out,
     ]);
     expect(code, printed).to.equal(0);
     const result = report('api');
     expect(result.results.map((r) => `${r.endpoint} ${r.target}`)).to.have.members([
-      'GET /accounts/{accountId} ours', 'GET /accounts/{accountId} bare express', 'GET /accounts (3 accounts) ours', 'GET /accounts (3 accounts) bare express',
+      'GET /accounts/{accountId} ours',
+      'GET /accounts/{accountId} bare express',
+      'GET /accounts (3 accounts) ours',
+      'GET /accounts (3 accounts) bare express',
     ]);
     expect(Object.keys(result.ofLimit)).to.have.length(4);
     positive(result.ofLimit);
   });
 
   it('load floods reads with shedding off and on and reports the trades answered meanwhile', async () => {
-    const { code, out: printed } = await run('scripts/bench/load.ts', ['--connections', '20', '--seconds', '2', '--trade-every-ms', '250', '--database-url', server, '--out', out]);
+    const { code, out: printed } = await run('scripts/bench/load.ts', [
+      '--connections',
+      '20',
+      '--seconds',
+      '2',
+      '--trade-every-ms',
+      '250',
+      '--database-url',
+      server,
+      '--out',
+      out,
+    ]);
     expect(code, printed).to.equal(0);
     const result = report('load');
     expect(result.results.map((r) => r.shedding)).to.deep.equal(['off', 'on']);
-    expect(result.results.every((r) => Number(r.trades) > 0), printed).to.equal(true);
+    expect(
+      result.results.every((r) => Number(r.trades) > 0),
+      printed,
+    ).to.equal(true);
     positive(result.ratios);
     positive(result.ofLimit);
   });

@@ -8,7 +8,6 @@ import { expect } from 'chai';
 import { exitOf, ROOT, startProcess } from '../support/process.js';
 import { callService, startTestService, type TestService, validAccount } from '../support/service.js';
 
-
 const run = (script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> =>
   new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env: { ...process.env, ...env } });

@@ -77,7 +77,9 @@ describe('npm start and signals', function () {
       const client = new pg.Client({ connectionString: (JSON.parse(runtime) as { connectionString: string }).connectionString });
       await client.connect();
       try {
-        const { rows } = await client.query<{ rolsuper: boolean; rolcreaterole: boolean }>('SELECT rolsuper, rolcreaterole FROM pg_roles WHERE rolname = current_user');
+        const { rows } = await client.query<{ rolsuper: boolean; rolcreaterole: boolean }>(
+          'SELECT rolsuper, rolcreaterole FROM pg_roles WHERE rolname = current_user',
+        );
         expect(rows[0]).to.deep.equal({ rolsuper: false, rolcreaterole: false });
       } finally {
         await client.end();

@@ -13,9 +13,19 @@ import { freshDatabase } from '../support/postgres.js';
 
 const PROJECT = '22222222-2222-4222-8222-222222222222';
 const settings: AccountSettings = {
-  loginServer: 'S', loginAccountNumber: '1', passwordCiphertext: 'c', alias: 'a', accountTypeId: 1, regionId: 1,
-  propFirm: false, tradingDisabled: false, nativeMode: false, closeUnmanagedPositions: false, dedicatedIp: null,
-  myHomeIp: null, proxy: null,
+  loginServer: 'S',
+  loginAccountNumber: '1',
+  passwordCiphertext: 'c',
+  alias: 'a',
+  accountTypeId: 1,
+  regionId: 1,
+  propFirm: false,
+  tradingDisabled: false,
+  nativeMode: false,
+  closeUnmanagedPositions: false,
+  dedicatedIp: null,
+  myHomeIp: null,
+  proxy: null,
 };
 const metadata = (correlationId = 'test') => ({
   now: new Date().toISOString(),
@@ -36,7 +46,9 @@ describe('command handling: read, fold, decide, append with the expected revisio
   it('appends the decided events with the request context in their metadata', async () => {
     const accountId = crypto.randomUUID();
     const result = await handleCommand(store, accountStream(accountId), accountDecider, {
-      type: 'CreateAccount', data: { accountId, projectId: PROJECT, settings }, metadata: metadata('corr-1'),
+      type: 'CreateAccount',
+      data: { accountId, projectId: PROJECT, settings },
+      metadata: metadata('corr-1'),
     });
     expect(result.events.map((e) => e.type)).to.deep.equal(['AccountCreated']);
     expect(result.nextExpectedRevision).to.equal(0n);
@@ -52,7 +64,9 @@ describe('command handling: read, fold, decide, append with the expected revisio
     await Promise.all(
       Array.from({ length: 4 }, (_, i) =>
         handleCommand(store, stream, accountDecider, {
-          type: 'UpdateAccount', data: { accountId, projectId: PROJECT, changes: { alias: `alias-${i}` } }, metadata: metadata(),
+          type: 'UpdateAccount',
+          data: { accountId, projectId: PROJECT, changes: { alias: `alias-${i}` } },
+          metadata: metadata(),
         }),
       ),
     );
@@ -96,12 +110,15 @@ describe('command handling: read, fold, decide, append with the expected revisio
     await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         handleCommand(store, stream, accountDecider, {
-          type: 'UpdateAccount', data: { accountId, projectId: PROJECT, changes: { alias: `alias-${i}` } }, metadata: metadata(),
+          type: 'UpdateAccount',
+          data: { accountId, projectId: PROJECT, changes: { alias: `alias-${i}` } },
+          metadata: metadata(),
         }),
       ),
     );
     const aliases = new Set<unknown>();
-    for await (const { event } of store.readStream(stream)) if (event.type === 'AccountUpdated') aliases.add((event.data as { changes: { alias: string } }).changes.alias);
+    for await (const { event } of store.readStream(stream))
+      if (event.type === 'AccountUpdated') aliases.add((event.data as { changes: { alias: string } }).changes.alias);
     expect(aliases.size).to.equal(50);
   });
 
@@ -117,13 +134,27 @@ describe('command handling: read, fold, decide, append with the expected revisio
     const contended: EventStore = Object.assign(Object.create(store) as EventStore, {
       appendToStream: async (...args: Parameters<EventStore['appendToStream']>) => {
         rivals.push(`rival-${rivals.length + 1}`);
-        await store.appendToStream(stream, [{ id: crypto.randomUUID(), type: 'AccountUpdated', data: { accountId, changes: { alias: rivals.at(-1) } } }], { expectedRevision: 'any' });
+        await store.appendToStream(stream, [{ id: crypto.randomUUID(), type: 'AccountUpdated', data: { accountId, changes: { alias: rivals.at(-1) } } }], {
+          expectedRevision: 'any',
+        });
         return store.appendToStream(...args);
       },
     });
-    const update = (retry: ConflictRetryPolicy) => handleCommand(contended, stream, accountDecider, {
-      type: 'UpdateAccount', data: { accountId, projectId: PROJECT, changes: { alias: 'mine' } }, metadata: metadata(),
-    }, { retry }).then(() => null, (e: unknown) => e);
+    const update = (retry: ConflictRetryPolicy) =>
+      handleCommand(
+        contended,
+        stream,
+        accountDecider,
+        {
+          type: 'UpdateAccount',
+          data: { accountId, projectId: PROJECT, changes: { alias: 'mine' } },
+          metadata: metadata(),
+        },
+        { retry },
+      ).then(
+        () => null,
+        (e: unknown) => e,
+      );
     return { stream, rivals, update };
   };
 
@@ -134,7 +165,8 @@ describe('command handling: read, fold, decide, append with the expected revisio
 
     expect(error).to.be.instanceOf(WrongExpectedVersionError);
     const aliases: string[] = [];
-    for await (const { event } of store.readStream(stream)) if (event.type === 'AccountUpdated') aliases.push((event.data as { changes: { alias: string } }).changes.alias);
+    for await (const { event } of store.readStream(stream))
+      if (event.type === 'AccountUpdated') aliases.push((event.data as { changes: { alias: string } }).changes.alias);
     expect(aliases).to.deep.equal(['rival-1', 'rival-2', 'rival-3', 'rival-4']);
     expect(rivals).to.have.length(4);
   });

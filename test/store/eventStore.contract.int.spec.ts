@@ -143,9 +143,7 @@ export const eventStoreContract = (name: string, open: () => Promise<EventStore 
     it('of N concurrent appenders with the same expected revision exactly one wins', async () => {
       const stream = streamName();
       await store.appendToStream(stream, event('Seed'));
-      const results = await Promise.allSettled(
-        Array.from({ length: 12 }, (_, i) => store.appendToStream(stream, event(`W${i}`), { expectedRevision: 0n })),
-      );
+      const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => store.appendToStream(stream, event(`W${i}`), { expectedRevision: 0n })));
       const won = results.filter((r) => r.status === 'fulfilled');
       const lost = results.filter((r) => r.status === 'rejected');
       expect(won).to.have.length(1);
@@ -156,7 +154,10 @@ export const eventStoreContract = (name: string, open: () => Promise<EventStore 
     describe('reading', () => {
       it('reads a stream forwards, backwards, from a revision and with a maximum count', async () => {
         const stream = streamName();
-        await store.appendToStream(stream, ['A', 'B', 'C', 'D'].map((t) => event(t)));
+        await store.appendToStream(
+          stream,
+          ['A', 'B', 'C', 'D'].map((t) => event(t)),
+        );
         const types = async (opts: Parameters<EventStore['readStream']>[1]) => {
           const out: string[] = [];
           for await (const { event: e } of store.readStream(stream, opts)) out.push(e.type);
@@ -238,10 +239,16 @@ export const eventStoreContract = (name: string, open: () => Promise<EventStore 
         const prefix = `res${randomUUID().slice(0, 8)}`;
         const stream = streamName(prefix);
         const filter = { streamNamePrefixes: [prefix] };
-        await store.appendToStream(stream, ['E0', 'E1', 'E2', 'E3', 'E4'].map((t) => event(t)));
+        await store.appendToStream(
+          stream,
+          ['E0', 'E1', 'E2', 'E3', 'E4'].map((t) => event(t)),
+        );
         const first = await take(store.subscribeToAll({ fromPosition: 'start', filter }), 3);
         const checkpoint: Position = first[2]!.position;
-        await store.appendToStream(stream, ['E5', 'E6'].map((t) => event(t)));
+        await store.appendToStream(
+          stream,
+          ['E5', 'E6'].map((t) => event(t)),
+        );
         const resumed = await take(store.subscribeToAll({ fromPosition: checkpoint, filter }), 4);
         expect(resumed.map((e) => e.type)).to.deep.equal(['E3', 'E4', 'E5', 'E6']);
         for (let i = 1; i < resumed.length; i++) {
@@ -290,10 +297,11 @@ describe('PostgreSQL event store: ordering of $all across transactions', () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query('BEGIN');
-    await client.query(
-      `SELECT * FROM es_append($1, 'any', NULL, ARRAY[$2::uuid], ARRAY[$3::text], ARRAY['{}'::jsonb], ARRAY['{}'::jsonb])`,
-      [stream, randomUUID(), type],
-    );
+    await client.query(`SELECT * FROM es_append($1, 'any', NULL, ARRAY[$2::uuid], ARRAY[$3::text], ARRAY['{}'::jsonb], ARRAY['{}'::jsonb])`, [
+      stream,
+      randomUUID(),
+      type,
+    ]);
     return {
       commit: async () => {
         await client.query('COMMIT');
@@ -340,7 +348,12 @@ describe('PostgreSQL event store: ordering of $all across transactions', () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     // Ids below any live transaction's, so readers see them as committed long ago.
-    for (const [xid, type] of [[100, 'Xid100'], [9, 'Xid9'], [99, 'Xid99'], [10, 'Xid10']] as const) {
+    for (const [xid, type] of [
+      [100, 'Xid100'],
+      [9, 'Xid9'],
+      [99, 'Xid99'],
+      [10, 'Xid10'],
+    ] as const) {
       await client.query(
         `INSERT INTO es_events (transaction_id, stream_name, revision, event_id, event_type, data) VALUES ($1::text::xid8, $2, 0, $3, $4, '{}')`,
         [String(xid), `${prefix}-${xid}`, randomUUID(), type],
@@ -367,10 +380,10 @@ describe('PostgreSQL event store: ordering of $all across transactions', () => {
     await early.query('BEGIN');
     await early.query('SELECT pg_current_xact_id()');
     await store.appendToStream(stream, event('R1'));
-    const { rows } = await early.query(
-      `SELECT result FROM es_append($1, 'any', NULL, ARRAY[$2::uuid], ARRAY['R2'], ARRAY['{}'::jsonb], ARRAY['{}'::jsonb])`,
-      [stream, randomUUID()],
-    );
+    const { rows } = await early.query(`SELECT result FROM es_append($1, 'any', NULL, ARRAY[$2::uuid], ARRAY['R2'], ARRAY['{}'::jsonb], ARRAY['{}'::jsonb])`, [
+      stream,
+      randomUUID(),
+    ]);
     await early.query('ROLLBACK');
     await early.end();
     // The early writer is told to retry rather than appending a revision that $all would order first.

@@ -41,6 +41,8 @@ export const checkResponse = (method: string, route: string, status: number, bod
     compiled.set(declared.schema, validate);
   }
   if (!validate(body)) {
-    throw new Error(`${method} ${match.spec.path} ${status}: body does not match its schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`);
+    throw new Error(
+      `${method} ${match.spec.path} ${status}: body does not match its schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+    );
   }
 };

@@ -78,10 +78,14 @@ export const positionsOf = async (t: TestService, accountId: string): Promise<Po
 
 /** Waits until the account's book satisfies `test`, and returns it. */
 export const bookWhere = (t: TestService, accountId: string, test: (book: PositionBody[]) => boolean, what: string, timeoutMs = 5000) =>
-  eventually(async () => {
-    const book = await positionsOf(t, accountId);
-    return test(book) ? book : undefined;
-  }, timeoutMs, what);
+  eventually(
+    async () => {
+      const book = await positionsOf(t, accountId);
+      return test(book) ? book : undefined;
+    },
+    timeoutMs,
+    what,
+  );
 
 /** An account log entry (LogDTO) as the specs read it. */
 export interface LogEntry {

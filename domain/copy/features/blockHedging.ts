@@ -16,7 +16,9 @@ import { symbolMatcher, SymbolPattern, symbolPatternsProblem } from './permitted
 import { type CopierFeature, skip } from './rules.js';
 
 const members = Type.Object({
-  includePendingOrders: Type.Boolean({ description: "true (default): the slave's pending copies count and master pending orders are checked; false: positions only" }),
+  includePendingOrders: Type.Boolean({
+    description: "true (default): the slave's pending copies count and master pending orders are checked; false: positions only",
+  }),
   symbols: Type.Array(SymbolPattern, { maxItems: 500, description: 'slave symbols (patterns) the rule applies to; empty (default) = all' }),
 });
 export type BlockHedgingSettings = Static<typeof members>;

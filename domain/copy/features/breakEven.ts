@@ -50,7 +50,8 @@ export const breakEven: CopierFeature<BreakEvenSettings> = {
     "Moves the stops of each slave copy, checked every second, in points of its symbol. Normal break-even: once a copy is triggerInPoints in profit, its stop loss moves to stopLossInPoints beyond the entry on the profit side (0 = the entry); triggerInPoints 0 = off. Reverse break-even (reverse true, reverseTriggerInPoints above 0): once a copy is reverseTriggerInPoints in loss, its take profit moves to reverseStopLossInPoints from the entry on the loss side (0 = the entry), so a recovery closes it with at most that loss. Both run side by side. Stops never move back, and never within the broker's stops level of the market (the move waits).",
   check: (s) => {
     if (!normalOn(s) && !reverseOn(s)) return 'set triggerInPoints, or reverse with reverseTriggerInPoints: otherwise the feature does nothing';
-    if (normalOn(s) && s.stopLossInPoints >= s.triggerInPoints) return `stopLossInPoints ${s.stopLossInPoints} must be below triggerInPoints ${s.triggerInPoints}`;
+    if (normalOn(s) && s.stopLossInPoints >= s.triggerInPoints)
+      return `stopLossInPoints ${s.stopLossInPoints} must be below triggerInPoints ${s.triggerInPoints}`;
     if (reverseOn(s) && s.reverseStopLossInPoints >= s.reverseTriggerInPoints) {
       return `reverseStopLossInPoints ${s.reverseStopLossInPoints} must be below reverseTriggerInPoints ${s.reverseTriggerInPoints}`;
     }
@@ -72,7 +73,14 @@ export const breakEven: CopierFeature<BreakEvenSettings> = {
           const target = entry + direction * s.stopLossInPoints;
           const current = copy.stopLoss === null ? null : points(copy.stopLoss);
           if (current === null || direction * (target - current) > 0) {
-            actions.push(modify(copy, price(target), copy.takeProfit, `break-even: stop loss of #${copy.slavePositionId} moves ${copy.stopLoss === null ? 'in' : `from ${copy.stopLoss}`} to ${price(target)}, ${gain} points in profit`));
+            actions.push(
+              modify(
+                copy,
+                price(target),
+                copy.takeProfit,
+                `break-even: stop loss of #${copy.slavePositionId} moves ${copy.stopLoss === null ? 'in' : `from ${copy.stopLoss}`} to ${price(target)}, ${gain} points in profit`,
+              ),
+            );
           }
         }
         const loss = -gain;
@@ -80,7 +88,14 @@ export const breakEven: CopierFeature<BreakEvenSettings> = {
           const target = entry - direction * s.reverseStopLossInPoints;
           const current = copy.takeProfit === null ? null : points(copy.takeProfit);
           if (current === null || direction * (current - target) > 0) {
-            actions.push(modify(copy, copy.stopLoss, price(target), `reverse break-even: take profit of #${copy.slavePositionId} moves ${copy.takeProfit === null ? 'in' : `from ${copy.takeProfit}`} to ${price(target)}, ${loss} points in loss`));
+            actions.push(
+              modify(
+                copy,
+                copy.stopLoss,
+                price(target),
+                `reverse break-even: take profit of #${copy.slavePositionId} moves ${copy.takeProfit === null ? 'in' : `from ${copy.takeProfit}`} to ${price(target)}, ${loss} points in loss`,
+              ),
+            );
           }
         }
       }

@@ -5,8 +5,12 @@ import { compare, exact, show } from '../fraction.js';
 import { type CopierFeature, skip } from './rules.js';
 
 const members = Type.Object({
-  minLotSize: Type.Union([Type.Number({ minimum: 0, maximum: 1e6 }), Type.Null()], { description: 'master lots below are not copied; null or 0 = no lower bound' }),
-  maxLotSize: Type.Union([Type.Number({ minimum: 0, maximum: 1e6 }), Type.Null()], { description: 'master lots above are not copied; null or 0 = no upper bound' }),
+  minLotSize: Type.Union([Type.Number({ minimum: 0, maximum: 1e6 }), Type.Null()], {
+    description: 'master lots below are not copied; null or 0 = no lower bound',
+  }),
+  maxLotSize: Type.Union([Type.Number({ minimum: 0, maximum: 1e6 }), Type.Null()], {
+    description: 'master lots above are not copied; null or 0 = no upper bound',
+  }),
 });
 export type CopierFilterSettings = Static<typeof members>;
 

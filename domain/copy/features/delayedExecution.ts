@@ -7,7 +7,7 @@ import { DateTime } from 'luxon';
 import type { CopierFeature } from './rules.js';
 
 const members = Type.Object({
-  delaySeconds: Type.Integer({ minimum: 1, maximum: 3600, description: 'seconds between the master\'s open and the copy' }),
+  delaySeconds: Type.Integer({ minimum: 1, maximum: 3600, description: "seconds between the master's open and the copy" }),
 });
 export type DelayedExecutionSettings = Static<typeof members>;
 
@@ -18,7 +18,7 @@ export const delayedExecution: CopierFeature<DelayedExecutionSettings> = {
   members,
   defaults: {},
   description:
-    "Copies master opens (market and pending) delaySeconds after the master opened, at the market of that moment, if the master still holds the position then (filters are applied again at that time). Closes and modifications are not delayed; a master close before the delay ends means nothing is opened.",
+    'Copies master opens (market and pending) delaySeconds after the master opened, at the market of that moment, if the master still holds the position then (filters are applied again at that time). Closes and modifications are not delayed; a master close before the delay ends means nothing is opened.',
   rules: {
     deferOpen: (s, ctx) => {
       if (!ctx.eventTime) return null;

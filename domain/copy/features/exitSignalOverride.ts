@@ -25,7 +25,8 @@ export const exitSignalOverride: CopierFeature<ExitSignalOverrideSettings> = {
   check: (s) => (!s.ignoreCloses && !s.ignorePartialCloses ? 'ignoreCloses and ignorePartialCloses are both false: the feature would do nothing' : null),
   rules: {
     onClose: (s, { event }) => {
-      if (event.type === 'MasterPositionClosed' && s.ignoreCloses) return skip('EXIT_SIGNAL_OVERRIDDEN', 'the master\'s closes are not copied (exit signal override); the copy stays open');
+      if (event.type === 'MasterPositionClosed' && s.ignoreCloses)
+        return skip('EXIT_SIGNAL_OVERRIDDEN', "the master's closes are not copied (exit signal override); the copy stays open");
       if (event.type === 'MasterPositionPartiallyClosed' && s.ignorePartialCloses) {
         return skip('EXIT_SIGNAL_OVERRIDDEN', "the master's partial closes are not copied (exit signal override)");
       }

@@ -32,21 +32,35 @@ const MAX_CLOSE_AFTER_SECONDS = 86_400;
 const members = Type.Object({
   symbol: Type.String({ minLength: 1, maxLength: 64, description: "the slave broker's symbol to trade (compared without case)" }),
   orderType: Type.Union([Type.Literal('Buy'), Type.Literal('Sell')], { description: 'the side of the keep-alive trade; default Buy' }),
-  volume: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 1000 }), Type.Null()], {
-    description: "lots; null or left out (default): the symbol's minimum. Rounded down to the lot step, at least the minimum",
-  })),
-  intervalHours: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 720 }), Type.Null()], {
-    description: 'a trade every this many hours, at whole multiples of it since 1970-01-01T00:00Z (24: daily at 00:00 UTC); give this or time',
-  })),
-  time: Type.Optional(Type.Union([TimeOfDay('HH:mm, UTC'), Type.Null()], { description: 'HH:mm, UTC: a trade at this time on each of weekdays; give this or intervalHours' })),
-  weekdays: Type.Optional(Type.Array(Type.Union(WEEKDAYS.map((d) => Type.Literal(d))), {
-    minItems: 1,
-    maxItems: 7,
-    uniqueItems: true,
-    description: 'UTC weekdays of `time`; default every day',
-  })),
-  onlyIfInactive: Type.Boolean({ description: 'true: placed only if the slave account opened or closed no position (keep-alive trades aside) since the due time before; default false' }),
-  closeAfterInSeconds: Type.Integer({ minimum: 1, maximum: MAX_CLOSE_AFTER_SECONDS, description: 'seconds after its open at which the keep-alive trade is closed; default 60' }),
+  volume: Type.Optional(
+    Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 1000 }), Type.Null()], {
+      description: "lots; null or left out (default): the symbol's minimum. Rounded down to the lot step, at least the minimum",
+    }),
+  ),
+  intervalHours: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 1, maximum: 720 }), Type.Null()], {
+      description: 'a trade every this many hours, at whole multiples of it since 1970-01-01T00:00Z (24: daily at 00:00 UTC); give this or time',
+    }),
+  ),
+  time: Type.Optional(
+    Type.Union([TimeOfDay('HH:mm, UTC'), Type.Null()], { description: 'HH:mm, UTC: a trade at this time on each of weekdays; give this or intervalHours' }),
+  ),
+  weekdays: Type.Optional(
+    Type.Array(Type.Union(WEEKDAYS.map((d) => Type.Literal(d))), {
+      minItems: 1,
+      maxItems: 7,
+      uniqueItems: true,
+      description: 'UTC weekdays of `time`; default every day',
+    }),
+  ),
+  onlyIfInactive: Type.Boolean({
+    description: 'true: placed only if the slave account opened or closed no position (keep-alive trades aside) since the due time before; default false',
+  }),
+  closeAfterInSeconds: Type.Integer({
+    minimum: 1,
+    maximum: MAX_CLOSE_AFTER_SECONDS,
+    description: 'seconds after its open at which the keep-alive trade is closed; default 60',
+  }),
 });
 export type KeepAliveTradeSettings = Static<typeof members>;
 
@@ -104,7 +118,12 @@ const placement = (s: KeepAliveTradeSettings, ctx: ManageContext, featureId: str
   if (s.onlyIfInactive && ctx.slaveLastTradeAt != null && Date.parse(ctx.slaveLastTradeAt) >= due.previous) return null;
   const spec = [...ctx.specs.values()].find((sp) => sp.symbol.toLowerCase() === s.symbol.toLowerCase());
   if (!spec) {
-    return { kind: 'skip', masterPositionId: id, reason: 'SYMBOL_NOT_MAPPED', message: `keep-alive trade due at ${iso(due.at)} not placed: the slave's broker has no symbol ${s.symbol}` };
+    return {
+      kind: 'skip',
+      masterPositionId: id,
+      reason: 'SYMBOL_NOT_MAPPED',
+      message: `keep-alive trade due at ${iso(due.at)} not placed: the slave's broker has no symbol ${s.symbol}`,
+    };
   }
   const wanted = s.volume ?? spec.minLot;
   const volume = Math.min(Math.max(roundDownToStep(wanted, spec.lotStep), spec.minLot), spec.maxLot);
@@ -131,7 +150,8 @@ export const keepAliveTrade: CopierFeature<KeepAliveTradeSettings> = {
     const time = s.time != null;
     if (interval === time) return 'give either intervalHours or time (with weekdays), not both and not neither';
     if (s.weekdays !== undefined && !time) return 'weekdays go with time';
-    if (interval && s.closeAfterInSeconds >= s.intervalHours! * 3600) return `closeAfterInSeconds ${s.closeAfterInSeconds} must be shorter than intervalHours (${s.intervalHours! * 3600} seconds)`;
+    if (interval && s.closeAfterInSeconds >= s.intervalHours! * 3600)
+      return `closeAfterInSeconds ${s.closeAfterInSeconds} must be shorter than intervalHours (${s.intervalHours! * 3600} seconds)`;
     return null;
   },
   rules: {

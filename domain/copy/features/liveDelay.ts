@@ -32,8 +32,15 @@ import { type CopierFeature, type MasterOrderRecord, type OpenContext, skip } fr
 export const LIVE_DELAY_MAX_ORDERS = 100;
 
 const members = Type.Object({
-  skipFirstOrders: Type.Integer({ minimum: 1, maximum: LIVE_DELAY_MAX_ORDERS, description: 'N: the first N master orders of each group (the master symbol, and its side with trackByDirection) are not copied' }),
-  resetOnPositionClose: Type.Boolean({ description: 'true: once the master has closed every position of the group, the count starts again and the next N orders are skipped again; default false (the first N orders after the feature was added, once)' }),
+  skipFirstOrders: Type.Integer({
+    minimum: 1,
+    maximum: LIVE_DELAY_MAX_ORDERS,
+    description: 'N: the first N master orders of each group (the master symbol, and its side with trackByDirection) are not copied',
+  }),
+  resetOnPositionClose: Type.Boolean({
+    description:
+      'true: once the master has closed every position of the group, the count starts again and the next N orders are skipped again; default false (the first N orders after the feature was added, once)',
+  }),
   trackByDirection: Type.Boolean({ description: "true: the master's buys and sells on a symbol are counted (and reset) apart; default false" }),
 });
 export type LiveDelaySettings = Static<typeof members>;
@@ -100,8 +107,7 @@ export const liveDelay: CopierFeature<LiveDelaySettings> = {
   multiple: false,
   members,
   defaults: { resetOnPositionClose: false, trackByDirection: false },
-  description:
-    `Live delay: the first skipFirstOrders (N, 1 to ${LIVE_DELAY_MAX_ORDERS}) master orders of each group are not copied (skip reason LIVE_DELAY, its message says which order of N it was); later ones are. The group is the master's symbol (a master's series, such as a grid or a martingale basket, lives on one symbol); trackByDirection: the master's buys and sells on it are counted apart. What counts: the master's market opens and pending orders placed, in the order it placed them, from when the feature was added (orders placed before are neither counted nor skipped); a pending order the master cancels or that expires before it fills leaves the count. resetOnPositionClose: a close that leaves the master with no open position of the group (pending orders aside) starts the count again, so the next N orders are skipped again. The count is derived from the master's orders in the read models, so a restart does not reset it; an order decided again (the fill of a skipped pending order, a deferral falling due, a resync of a market order) keeps its place, so a skipped order stays skipped; a resync of a skipped pending order that has since filled counts it from its fill. Closes and stop changes are never held.`,
+  description: `Live delay: the first skipFirstOrders (N, 1 to ${LIVE_DELAY_MAX_ORDERS}) master orders of each group are not copied (skip reason LIVE_DELAY, its message says which order of N it was); later ones are. The group is the master's symbol (a master's series, such as a grid or a martingale basket, lives on one symbol); trackByDirection: the master's buys and sells on it are counted apart. What counts: the master's market opens and pending orders placed, in the order it placed them, from when the feature was added (orders placed before are neither counted nor skipped); a pending order the master cancels or that expires before it fills leaves the count. resetOnPositionClose: a close that leaves the master with no open position of the group (pending orders aside) starts the count again, so the next N orders are skipped again. The count is derived from the master's orders in the read models, so a restart does not reset it; an order decided again (the fill of a skipped pending order, a deferral falling due, a resync of a market order) keeps its place, so a skipped order stays skipped; a resync of a skipped pending order that has since filled counts it from its fill. Closes and stop changes are never held.`,
   rules: {
     needs: ['masterOrders'],
     filterOpen: (s, ctx) => {
@@ -110,11 +116,12 @@ export const liveDelay: CopierFeature<LiveDelaySettings> = {
       const place = liveDelayPlace(s, ctx);
       if (place === null || place.ordinal > s.skipFirstOrders) return null;
       const side = s.trackByDirection ? ` ${sideOf(ctx.trade.orderType).toLowerCase()}` : '';
-      const from = place.since === null
-        ? ''
-        : place.sinceClose
-          ? ` (counted since the master's last${side} ${ctx.trade.symbol} position closed at ${iso(place.since)})`
-          : ` (counted since the feature was added at ${iso(place.since)})`;
+      const from =
+        place.since === null
+          ? ''
+          : place.sinceClose
+            ? ` (counted since the master's last${side} ${ctx.trade.symbol} position closed at ${iso(place.since)})`
+            : ` (counted since the feature was added at ${iso(place.since)})`;
       return skip('LIVE_DELAY', `live delay: master${side} order ${place.ordinal} of the first ${s.skipFirstOrders} on ${ctx.trade.symbol} is skipped${from}`);
     },
   },

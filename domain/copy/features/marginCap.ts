@@ -23,11 +23,20 @@ const Percentage = Type.Number({ exclusiveMinimum: 0, maximum: 100, description:
 
 const members = Type.Object({
   marginCapPercentage: Percentage,
-  kind: Type.Union([Type.Literal('CUMULATIVE'), Type.Literal('PER_TRADE')], { description: "CUMULATIVE (default): the account's used margin after the open; PER_TRADE: the open's own margin" }),
-  behavior: Type.Union([Type.Literal('REDUCE_LOT_SIZE'), Type.Literal('SKIP_TRADE')], { description: 'an open over the cap: REDUCE_LOT_SIZE (default) opens the most that fits (skipped below the minimum lot); SKIP_TRADE skips it' }),
-  leverageOverride: Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type.Null()], { description: "margins computed as if the account had this leverage (1:n); null or 0 (default) = the account's leverage" }),
+  kind: Type.Union([Type.Literal('CUMULATIVE'), Type.Literal('PER_TRADE')], {
+    description: "CUMULATIVE (default): the account's used margin after the open; PER_TRADE: the open's own margin",
+  }),
+  behavior: Type.Union([Type.Literal('REDUCE_LOT_SIZE'), Type.Literal('SKIP_TRADE')], {
+    description: 'an open over the cap: REDUCE_LOT_SIZE (default) opens the most that fits (skipped below the minimum lot); SKIP_TRADE skips it',
+  }),
+  leverageOverride: Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type.Null()], {
+    description: "margins computed as if the account had this leverage (1:n); null or 0 (default) = the account's leverage",
+  }),
   symbolsConfiguration: Type.Array(
-    Type.Object({ symbol: Type.String({ minLength: 1, maxLength: 64, description: 'a slave symbol' }), marginCapPercentage: Percentage }, { additionalProperties: false }),
+    Type.Object(
+      { symbol: Type.String({ minLength: 1, maxLength: 64, description: 'a slave symbol' }), marginCapPercentage: Percentage },
+      { additionalProperties: false },
+    ),
     { maxItems: 200, description: 'another marginCapPercentage for a slave symbol' },
   ),
 });
@@ -45,11 +54,13 @@ export const marginCap: CopierFeature<MarginCapSettings> = {
   rules: {
     needs: ['margin'],
     adjustVolume: (s, volume, { slaveAccount, marginPerLot, slaveSymbol, slaveSpec }) => {
-      if (!slaveAccount || marginPerLot === null) return skip('MARGIN_CAP', `the margin of ${slaveSymbol} or the account's figures are not available to check the margin cap`);
+      if (!slaveAccount || marginPerLot === null)
+        return skip('MARGIN_CAP', `the margin of ${slaveSymbol} or the account's figures are not available to check the margin cap`);
       const percentage = s.symbolsConfiguration.find((c) => sameSymbol(c.symbol, slaveSymbol))?.marginCapPercentage ?? s.marginCapPercentage;
       const override = s.leverageOverride !== null && s.leverageOverride > 0 && slaveAccount.leverage > 0 ? s.leverageOverride : null;
       // As if at the override: margins scale by account leverage / override.
-      const atLeverage = (margin: number): Fraction => (override === null ? exact(margin) : div(mul(exact(margin), exact(slaveAccount.leverage)), exact(override)));
+      const atLeverage = (margin: number): Fraction =>
+        override === null ? exact(margin) : div(mul(exact(margin), exact(slaveAccount.leverage)), exact(override));
       const perLot = atLeverage(marginPerLot);
       if (!isPositive(perLot)) return { volume };
       const cap = mul(exact(slaveAccount.balance), div(exact(percentage), exact(100)));
@@ -64,7 +75,8 @@ export const marginCap: CopierFeature<MarginCapSettings> = {
         ` above the cap of ${percentage} % of the balance (${show(cap)})`;
       if (s.behavior === 'SKIP_TRADE') return skip('MARGIN_CAP', what);
       const fits = isPositive(room) ? floorToStep(div(room, perLot), exact(slaveSpec.lotStep)) : ZERO;
-      if (compare(fits, exact(slaveSpec.minLot)) < 0) return skip('MARGIN_CAP', `${what}; the ${show(fits)} lots that fit are below the minimum ${slaveSpec.minLot}`);
+      if (compare(fits, exact(slaveSpec.minLot)) < 0)
+        return skip('MARGIN_CAP', `${what}; the ${show(fits)} lots that fit are below the minimum ${slaveSpec.minLot}`);
       return { volume: toNumber(fits) };
     },
   },

@@ -17,8 +17,12 @@ import type { CopierFeature, CopyRecord } from './rules.js';
 const members = Type.Object({
   factor: Type.Number({ exclusiveMinimum: 1, maximum: 10, description: 'the lot is multiplied by this for each step (default 2: doubling)' }),
   maxSteps: Type.Integer({ minimum: 1, maximum: 20, description: 'the highest step: at most factor^maxSteps times the base lot (default 5)' }),
-  afterMaxSteps: Type.Union([Type.Literal('RESET'), Type.Literal('HOLD')], { description: 'a loss at the highest step: RESET (default) starts over at the base lot; HOLD stays at the highest step' }),
-  breakEven: Type.Union([Type.Literal('IGNORE'), Type.Literal('WIN'), Type.Literal('LOSS')], { description: 'a copy closed at exactly 0: IGNORE (default) changes nothing; WIN or LOSS counts it as one' }),
+  afterMaxSteps: Type.Union([Type.Literal('RESET'), Type.Literal('HOLD')], {
+    description: 'a loss at the highest step: RESET (default) starts over at the base lot; HOLD stays at the highest step',
+  }),
+  breakEven: Type.Union([Type.Literal('IGNORE'), Type.Literal('WIN'), Type.Literal('LOSS')], {
+    description: 'a copy closed at exactly 0: IGNORE (default) changes nothing; WIN or LOSS counts it as one',
+  }),
   resetAfterWin: Type.Boolean({ description: 'true (default): a win goes back to the base lot; false: a win goes one step down' }),
   perSymbol: Type.Boolean({ description: 'true: each slave symbol has its own level, from its own copies; false (default): one level for the copier' }),
 });

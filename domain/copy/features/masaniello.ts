@@ -35,9 +35,19 @@ const members = Type.Object({
   capital: Type.Number({ exclusiveMinimum: 0, maximum: 1e9, description: "the money a series puts at risk, in the account's currency" }),
   trades: Type.Integer({ minimum: 1, maximum: 100, description: 'trades in a series (N)' }),
   expectedWins: Type.Integer({ minimum: 1, maximum: 100, description: 'wins expected in a series (K, at most trades)' }),
-  odds: Type.Number({ exclusiveMinimum: 1, maximum: 100, description: 'decimal odds of a trade: a win pays the stake x (odds - 1), a loss costs the stake (default 2: risk 1 to win 1)' }),
-  assumedPointRisk: Type.Number({ exclusiveMinimum: 0, maximum: 1e7, description: 'points a trade risks (its stop distance): lots = stake / (assumedPointRisk x contract size x point)' }),
-  restartSeriesAutomatically: Type.Boolean({ description: 'true (default): after a series ends the next trade starts a new one; false: trades are skipped until the series is reset' }),
+  odds: Type.Number({
+    exclusiveMinimum: 1,
+    maximum: 100,
+    description: 'decimal odds of a trade: a win pays the stake x (odds - 1), a loss costs the stake (default 2: risk 1 to win 1)',
+  }),
+  assumedPointRisk: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 1e7,
+    description: 'points a trade risks (its stop distance): lots = stake / (assumedPointRisk x contract size x point)',
+  }),
+  restartSeriesAutomatically: Type.Boolean({
+    description: 'true (default): after a series ends the next trade starts a new one; false: trades are skipped until the series is reset',
+  }),
 });
 export type MasanielloSettings = Static<typeof members>;
 
@@ -81,7 +91,12 @@ const lastReset = (resets: Readonly<Record<string, string>>, symbol: string): st
     .map(([, at]) => at)
     .reduce<string | null>((latest, at) => (latest === null || Date.parse(at) > Date.parse(latest) ? at : latest), null);
 
-export const masanielloSeries = (s: MasanielloSettings, history: readonly CopyRecord[], symbol: string, resets: Readonly<Record<string, string>>): MasanielloSeries => {
+export const masanielloSeries = (
+  s: MasanielloSettings,
+  history: readonly CopyRecord[],
+  symbol: string,
+  resets: Readonly<Record<string, string>>,
+): MasanielloSeries => {
   const fresh: MasanielloSeries = { capital: exact(s.capital), tradesLeft: s.trades, winsNeeded: s.expectedWins, ended: null };
   let series = fresh;
   for (const trade of closedTrades(history, { symbol, after: lastReset(resets, symbol) })) {
@@ -90,9 +105,12 @@ export const masanielloSeries = (s: MasanielloSettings, history: readonly CopyRe
     const tradesLeft = series.tradesLeft - 1;
     const winsNeeded = series.winsNeeded - (trade.result > 0 ? 1 : 0);
     const why =
-      winsNeeded === 0 ? `${s.expectedWins} of ${s.expectedWins} wins reached`
-        : winsNeeded > tradesLeft ? `${winsNeeded} wins needed in ${tradesLeft} trades left`
-          : !isPositive(capital) ? 'no capital left'
+      winsNeeded === 0
+        ? `${s.expectedWins} of ${s.expectedWins} wins reached`
+        : winsNeeded > tradesLeft
+          ? `${winsNeeded} wins needed in ${tradesLeft} trades left`
+          : !isPositive(capital)
+            ? 'no capital left'
             : null;
     if (why === null) series = { capital, tradesLeft, winsNeeded, ended: null };
     else if (s.restartSeriesAutomatically) series = fresh;
@@ -113,7 +131,10 @@ export const masaniello: CopierFeature<MasanielloSettings> = {
   rules: {
     filterOpen: (s, { history, slaveSymbol, slaveSpec, resets }) => {
       if (!isPositive(mul(exact(slaveSpec.contractSize), exact(slaveSpec.point)))) {
-        return skip('SYMBOL_SPEC_INVALID', `${slaveSymbol}: no value of a point (contract size ${slaveSpec.contractSize}, point ${slaveSpec.point}) to turn the Masaniello stake into lots`);
+        return skip(
+          'SYMBOL_SPEC_INVALID',
+          `${slaveSymbol}: no value of a point (contract size ${slaveSpec.contractSize}, point ${slaveSpec.point}) to turn the Masaniello stake into lots`,
+        );
       }
       const { ended } = masanielloSeries(s, history, slaveSymbol, resets);
       return ended
@@ -128,4 +149,3 @@ export const masaniello: CopierFeature<MasanielloSettings> = {
     },
   },
 };
-

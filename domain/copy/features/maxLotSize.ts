@@ -8,8 +8,10 @@ import { compare, exact, show } from '../fraction.js';
 import { type CopierFeature, skip } from './rules.js';
 
 const members = Type.Object({
-  maxLotSize: Type.Number({ exclusiveMinimum: 0, maximum: 1e6, description: 'lots: the cap (replaces the copier\'s maxLotSize while the feature exists)' }),
-  skipIfExceedsMax: Type.Boolean({ description: 'true: a trade over the cap is not copied (MAX_LOT_SIZE_EXCEEDED); false (default): it is reduced to the cap' }),
+  maxLotSize: Type.Number({ exclusiveMinimum: 0, maximum: 1e6, description: "lots: the cap (replaces the copier's maxLotSize while the feature exists)" }),
+  skipIfExceedsMax: Type.Boolean({
+    description: 'true: a trade over the cap is not copied (MAX_LOT_SIZE_EXCEEDED); false (default): it is reduced to the cap',
+  }),
   checkMasterLotSize: Type.Boolean({ description: "true: the master's lot is compared with the cap; false (default): the slave's calculated lot" }),
 });
 export type MaxLotSizeSettings = Static<typeof members>;

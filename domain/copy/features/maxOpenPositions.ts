@@ -36,7 +36,10 @@ export const maxOpenPositions: CopierFeature<MaxOpenPositionsSettings> = {
       // The oldest of the last maxPositionsInTimeWindow opens leaves the window first.
       const oldest = opened.map((c) => Date.parse(c.openedAt)).sort((a, b) => b - a)[s.maxPositionsInTimeWindow - 1]!;
       const frees = DateTime.fromMillis(oldest, { zone: 'utc' }).plus({ seconds: s.timeWindowSeconds }).toISO();
-      return skip('MAX_OPEN_POSITIONS_REACHED', `${opened.length} copies opened in the last ${s.timeWindowSeconds} seconds, the most allowed is ${s.maxPositionsInTimeWindow}; the next may open after ${frees}`);
+      return skip(
+        'MAX_OPEN_POSITIONS_REACHED',
+        `${opened.length} copies opened in the last ${s.timeWindowSeconds} seconds, the most allowed is ${s.maxPositionsInTimeWindow}; the next may open after ${frees}`,
+      );
     },
   },
 };

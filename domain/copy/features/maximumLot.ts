@@ -10,8 +10,14 @@ import { floorToStep } from '../rounding.js';
 import { type CopierFeature, skip } from './rules.js';
 
 const members = Type.Object({
-  maximumLot: Type.Number({ exclusiveMinimum: 0, maximum: 1e6, description: "lots: the most this copier's open copies may hold together (replaces the copier's maximumLot)" }),
-  reduceToFit: Type.Boolean({ description: 'false (default): an open that would exceed maximumLot is skipped; true: it opens with the lots that still fit, if at least the minimum lot' }),
+  maximumLot: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 1e6,
+    description: "lots: the most this copier's open copies may hold together (replaces the copier's maximumLot)",
+  }),
+  reduceToFit: Type.Boolean({
+    description: 'false (default): an open that would exceed maximumLot is skipped; true: it opens with the lots that still fit, if at least the minimum lot',
+  }),
 });
 export type MaximumLotSettings = Static<typeof members>;
 

@@ -9,7 +9,11 @@ import { DateTime } from 'luxon';
 import type { CopierFeature } from './rules.js';
 
 const members = Type.Object({
-  minimumSeconds: Type.Integer({ minimum: 1, maximum: 604_800, description: "seconds the slave holds a copy at least before the master's close is copied (up to a week)" }),
+  minimumSeconds: Type.Integer({
+    minimum: 1,
+    maximum: 604_800,
+    description: "seconds the slave holds a copy at least before the master's close is copied (up to a week)",
+  }),
 });
 export type MinimumHoldingTimeSettings = Static<typeof members>;
 

@@ -28,7 +28,10 @@ export const SymbolPattern = Type.String({
 });
 
 const members = Type.Object({
-  permittedSymbols: Type.Array(SymbolPattern, { maxItems: 500, description: "the master symbols that are copied (patterns); empty = every symbol that is not blocked" }),
+  permittedSymbols: Type.Array(SymbolPattern, {
+    maxItems: 500,
+    description: 'the master symbols that are copied (patterns); empty = every symbol that is not blocked',
+  }),
   blockedSymbols: Type.Array(SymbolPattern, { maxItems: 500, description: 'master symbols that are never copied (patterns); they win over permittedSymbols' }),
 });
 export type PermittedSymbolsSettings = Static<typeof members>;
@@ -56,14 +59,15 @@ export const permittedSymbols: CopierFeature<PermittedSymbolsSettings> = {
   members,
   defaults: { permittedSymbols: [], blockedSymbols: [] },
   description:
-    "Copies only master trades on permitted symbols: an open (market or pending) on a master symbol that matches no entry of permittedSymbols (when it has any), or that matches an entry of blockedSymbols, is not copied (skip reason SYMBOL_NOT_PERMITTED). Entries are master symbols compared without case; `*` stands for any characters (at most 3 per entry) and `?` for one. blockedSymbols wins. Closes and stop changes of existing copies are not filtered.",
+    'Copies only master trades on permitted symbols: an open (market or pending) on a master symbol that matches no entry of permittedSymbols (when it has any), or that matches an entry of blockedSymbols, is not copied (skip reason SYMBOL_NOT_PERMITTED). Entries are master symbols compared without case; `*` stands for any characters (at most 3 per entry) and `?` for one. blockedSymbols wins. Closes and stop changes of existing copies are not filtered.',
   check: (s) => {
     if (s.permittedSymbols.length === 0 && s.blockedSymbols.length === 0) return 'give at least one entry in permittedSymbols or blockedSymbols';
     return symbolPatternsProblem(s.permittedSymbols, 'permittedSymbols') ?? symbolPatternsProblem(s.blockedSymbols, 'blockedSymbols');
   },
   rules: {
     filterOpen: (s, { trade }) => {
-      if (symbolMatcher(s.blockedSymbols)(trade.symbol)) return skip('SYMBOL_NOT_PERMITTED', `${trade.symbol} matches the blocked symbols ${s.blockedSymbols.join(', ')}`);
+      if (symbolMatcher(s.blockedSymbols)(trade.symbol))
+        return skip('SYMBOL_NOT_PERMITTED', `${trade.symbol} matches the blocked symbols ${s.blockedSymbols.join(', ')}`);
       if (s.permittedSymbols.length > 0 && !symbolMatcher(s.permittedSymbols)(trade.symbol)) {
         return skip('SYMBOL_NOT_PERMITTED', `${trade.symbol} is not among the permitted symbols ${s.permittedSymbols.join(', ')}`);
       }

@@ -14,7 +14,11 @@ import { closedTrades, withLotFactor } from './moneyManagement.js';
 import type { CopierFeature, CopyRecord } from './rules.js';
 
 const members = Type.Object({
-  cycles: Type.Integer({ minimum: 1, maximum: 100, description: 'profitable copies at the elevated level before the lot goes back to the base size (default 1)' }),
+  cycles: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    description: 'profitable copies at the elevated level before the lot goes back to the base size (default 1)',
+  }),
   factor: Type.Number({ exclusiveMinimum: 1, maximum: 10, description: 'the elevated level: the base lot times this (default 2)' }),
 });
 export type ProgressiveTradeSizingSettings = Static<typeof members>;

@@ -36,7 +36,9 @@ const members = Type.Object({
     description: "the risk of one trade in the slave account's currency; set this or riskPercent",
   }),
   aggregateRiskPerSymbol: Type.Boolean({ description: "true: the account's open positions on a symbol share one risk; default false" }),
-  correctLotSizeBasedOnTheStopLoss: Type.Boolean({ description: 'true (default): an open with a stop loss gets the lot whose loss at the stop loss is the risk' }),
+  correctLotSizeBasedOnTheStopLoss: Type.Boolean({
+    description: 'true (default): an open with a stop loss gets the lot whose loss at the stop loss is the risk',
+  }),
   autoCloseOnRiskThresholdReached: Type.Boolean({
     description: 'true (default): a copy whose loss reaches the risk is closed, with or without a stop loss; only with correctLotSizeBasedOnTheStopLoss',
   }),
@@ -77,7 +79,8 @@ const budgetOf = (s: RiskPerTradeSettings, ctx: OpenContext): Budget | Skip => {
   if (risk === null) return skip('RISK_PER_TRADE', "the slave account's balance is not available to measure riskPercent");
   if (!s.aggregateRiskPerSymbol) return { risk, left: risk, used: ZERO };
   const positions = ctx.slavePositions ?? null;
-  if (positions === null) return skip('RISK_PER_TRADE', `the open positions of the slave account are not available to aggregate the risk on ${ctx.slaveSymbol}`);
+  if (positions === null)
+    return skip('RISK_PER_TRADE', `the open positions of the slave account are not available to aggregate the risk on ${ctx.slaveSymbol}`);
   const onSymbol = positions.filter((p) => p.symbol === ctx.slaveSymbol);
   if (onSymbol.some((p) => p.stopLoss !== null) && !(ctx.pointValue && ctx.pointValue > 0)) {
     return skip('RISK_PER_TRADE', `no value of a point of ${ctx.slaveSymbol} to measure the open risk`);
@@ -87,7 +90,8 @@ const budgetOf = (s: RiskPerTradeSettings, ctx: OpenContext): Budget | Skip => {
 };
 
 /** The loss of `volume` lots from the master's open price to `stopLoss`. */
-const lossAtStop = (volume: number, stopLoss: number, ctx: OpenContext): Fraction => mul(mul(pointsBetween(ctx.trade.openPrice, stopLoss, ctx.slaveSpec), exact(ctx.pointValue ?? 0)), exact(volume));
+const lossAtStop = (volume: number, stopLoss: number, ctx: OpenContext): Fraction =>
+  mul(mul(pointsBetween(ctx.trade.openPrice, stopLoss, ctx.slaveSpec), exact(ctx.pointValue ?? 0)), exact(volume));
 
 /** An amount rounded to cents, with the account's currency when known. */
 const money = (f: Fraction | number, currency: string | undefined): string => {
@@ -103,7 +107,10 @@ const filter = (s: RiskPerTradeSettings, ctx: OpenContext): Skip | null => {
   const stopLoss = slaveStopLoss(ctx.trade, ctx.copier);
   // A trade without a stop loss takes the whole risk: aggregated, only while nothing else is at risk.
   if (!isPositive(budget.left) || (stopLoss === null && isPositive(budget.used))) {
-    return skip('RISK_PER_TRADE', `the open positions on ${ctx.slaveSymbol} already risk ${money(budget.used, currency)} of the ${money(budget.risk, currency)} the symbol may risk`);
+    return skip(
+      'RISK_PER_TRADE',
+      `the open positions on ${ctx.slaveSymbol} already risk ${money(budget.used, currency)} of the ${money(budget.risk, currency)} the symbol may risk`,
+    );
   }
   if (stopLoss === null) return null;
   if (!(ctx.pointValue && ctx.pointValue > 0)) return skip('RISK_PER_TRADE', `no value of a point of ${ctx.slaveSymbol} to size the trade by its stop loss`);
@@ -132,7 +139,10 @@ const checkVolume = (s: RiskPerTradeSettings, volume: number, ctx: OpenContext):
   if (compare(loss, budget.left) <= 0) return { volume };
   const currency = ctx.slaveAccount?.currency;
   const left = s.aggregateRiskPerSymbol ? ` (${money(budget.left, currency)} left on the symbol)` : '';
-  return skip('RISK_PER_TRADE', `${volume} lots of ${ctx.slaveSymbol} would lose ${money(loss, currency)} at the stop loss ${stopLoss}, above the risk of ${money(budget.risk, currency)}${left}`);
+  return skip(
+    'RISK_PER_TRADE',
+    `${volume} lots of ${ctx.slaveSymbol} would lose ${money(loss, currency)} at the stop loss ${stopLoss}, above the risk of ${money(budget.risk, currency)}${left}`,
+  );
 };
 
 const autoClose = (s: RiskPerTradeSettings, ctx: ManageContext): ManagedAction[] => {
@@ -150,9 +160,10 @@ const autoClose = (s: RiskPerTradeSettings, ctx: ManageContext): ManagedAction[]
   const actions: ManagedAction[] = [];
   for (const symbol of new Set(ctx.copies.map((c) => c.symbol))) {
     const positions = (ctx.slavePositions ?? []).filter((p) => p.symbol === symbol);
-    const loss = positions.length > 0
-      ? positions.reduce((sum, p) => sum + p.result, 0)
-      : ctx.copies.filter((c) => c.symbol === symbol).reduce((sum, c) => sum + c.profit + c.swap, 0);
+    const loss =
+      positions.length > 0
+        ? positions.reduce((sum, p) => sum + p.result, 0)
+        : ctx.copies.filter((c) => c.symbol === symbol).reduce((sum, c) => sum + c.profit + c.swap, 0);
     if (loss > threshold) continue;
     for (const copy of ctx.copies.filter((c) => c.symbol === symbol)) {
       actions.push(closeOf(copy, `risk per trade: #${copy.slavePositionId} closed, the ${symbol} positions' ${reached(loss)}`));
@@ -166,7 +177,13 @@ export const riskPerTrade: CopierFeature<RiskPerTradeSettings> = {
   scopes: ['account'],
   multiple: false,
   members,
-  defaults: { riskPercent: null, riskAmount: null, aggregateRiskPerSymbol: false, correctLotSizeBasedOnTheStopLoss: true, autoCloseOnRiskThresholdReached: true },
+  defaults: {
+    riskPercent: null,
+    riskAmount: null,
+    aggregateRiskPerSymbol: false,
+    correctLotSizeBasedOnTheStopLoss: true,
+    autoCloseOnRiskThresholdReached: true,
+  },
   description:
     "Stop-loss based sizing and a loss limit per trade, for every copier of the account. The risk of a trade is riskAmount (the account's currency) or riskPercent of the balance at the time (exactly one is set). correctLotSizeBasedOnTheStopLoss (default true): an open with a stop loss gets the lot whose loss at that stop loss is the risk, lot = risk / (points from the master's open price to the copy's stop loss x the value of one point of one lot in the account's currency, from the slave's broker); it replaces the copier's lot, and maxLotSize, maximumLot, the margin cap and the broker's limits still apply (below the minimum lot: skipped, unless forcePositionLotSize). An open without a stop loss keeps the copier's lot. With false, the copier's lot stays and an open whose loss at its stop loss would exceed the risk is skipped. aggregateRiskPerSymbol (default false): the account's open positions on the symbol share one risk; their risk at their stop losses (none when the stop locks in profit, the whole risk for a position without one) is used first, and an open is skipped when nothing is left (an open without a stop loss needs the whole risk). autoCloseOnRiskThresholdReached (default true, only with the correction): a copy whose loss (floating profit + swap) reaches the risk is closed, with or without a stop loss; aggregated, the loss of all the account's positions on the symbol is measured and the copies on it are closed (positions the engine did not open count but are left alone). Skip reason RISK_PER_TRADE.",
   check: (s) => {

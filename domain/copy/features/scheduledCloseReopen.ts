@@ -55,18 +55,50 @@ export const CloseReopenScheduleDTO = Type.Object(
         description: 'UTC weekdays on which the schedule closes; default every day',
       }),
     ),
-    symbols: Type.Optional(Type.Array(SymbolPattern, { maxItems: 500, description: 'slave symbols (`*`, `?` patterns, without case) the schedule closes and pauses; default empty = all' })),
-    reopenTime: Type.Optional(Type.Union([TimeOfDay('HH:mm, UTC: when closed copies are reopened'), Type.Null()], { description: 'HH:mm, UTC; null (default) = no reopen' })),
-    reopenDayOffset: Type.Optional(Type.Integer({ minimum: 0, maximum: 7, description: 'days after the close day on which the reopen happens; default 0 (reopenTime must then be after closeTime)' })),
-    skipNewTradesUntilReopen: Type.Optional(Type.Boolean({ description: 'true: from closeTime until the reopen, new master opens, pending orders included, are not copied (SCHEDULED_PAUSE); needs reopenTime; default false' })),
+    symbols: Type.Optional(
+      Type.Array(SymbolPattern, {
+        maxItems: 500,
+        description: 'slave symbols (`*`, `?` patterns, without case) the schedule closes and pauses; default empty = all',
+      }),
+    ),
+    reopenTime: Type.Optional(
+      Type.Union([TimeOfDay('HH:mm, UTC: when closed copies are reopened'), Type.Null()], { description: 'HH:mm, UTC; null (default) = no reopen' }),
+    ),
+    reopenDayOffset: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 7,
+        description: 'days after the close day on which the reopen happens; default 0 (reopenTime must then be after closeTime)',
+      }),
+    ),
+    skipNewTradesUntilReopen: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: from closeTime until the reopen, new master opens, pending orders included, are not copied (SCHEDULED_PAUSE); needs reopenTime; default false',
+      }),
+    ),
     closeOnlyProfitable: Type.Optional(Type.Boolean({ description: 'true: only copies in profit (profit + swap above 0) are closed; default false' })),
-    maxLossInPoints: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 10_000_000 }), Type.Null()], { description: 'copies more than this many points in loss stay open; null (default) = no limit' })),
-    negativeSwapOnly: Type.Optional(Type.Boolean({ description: "true: only copies that pay swap are closed (their side's swap rate is negative; unknown rate: swap so far negative); default false" })),
-    restoreSlTp: Type.Optional(Type.Boolean({ description: "true (default): a reopened copy gets the master position's current stop loss and take profit; false: none" })),
-    maxReopenSlippageInPoints: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 10_000_000 }), Type.Null()], {
-      description: 'a copy is reopened only while the price is at most this many points from where it closed; null (default) = any',
-    })),
-    skipReopenIfMasterClosed: Type.Optional(Type.Boolean({ description: 'true (default): a copy whose master position closed meanwhile is not reopened (MASTER_CLOSED_BEFORE_REOPEN)' })),
+    maxLossInPoints: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0, maximum: 10_000_000 }), Type.Null()], {
+        description: 'copies more than this many points in loss stay open; null (default) = no limit',
+      }),
+    ),
+    negativeSwapOnly: Type.Optional(
+      Type.Boolean({
+        description: "true: only copies that pay swap are closed (their side's swap rate is negative; unknown rate: swap so far negative); default false",
+      }),
+    ),
+    restoreSlTp: Type.Optional(
+      Type.Boolean({ description: "true (default): a reopened copy gets the master position's current stop loss and take profit; false: none" }),
+    ),
+    maxReopenSlippageInPoints: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0, maximum: 10_000_000 }), Type.Null()], {
+        description: 'a copy is reopened only while the price is at most this many points from where it closed; null (default) = any',
+      }),
+    ),
+    skipReopenIfMasterClosed: Type.Optional(
+      Type.Boolean({ description: 'true (default): a copy whose master position closed meanwhile is not reopened (MASTER_CLOSED_BEFORE_REOPEN)' }),
+    ),
   },
   { $id: 'CloseReopenScheduleDTO', additionalProperties: false, description: 'One close (and reopen) time of FeatureScheduledCloseReopenDTO' },
 );
@@ -181,7 +213,9 @@ const closes = (schedules: readonly Schedule[], ctx: ManageContext): ManagedActi
       if (!closesCopy(occurrence.schedule, copy)) continue;
       asked.add(copy.slavePositionId);
       const reopen = occurrence.reopen === null ? '' : `; reopens at ${iso(occurrence.reopen)}`;
-      actions.push(closeOf(copy, `scheduled close '${occurrence.schedule.label}' at ${occurrence.schedule.closeTime} UTC: #${copy.slavePositionId} closed${reopen}`));
+      actions.push(
+        closeOf(copy, `scheduled close '${occurrence.schedule.label}' at ${occurrence.schedule.closeTime} UTC: #${copy.slavePositionId} closed${reopen}`),
+      );
     }
   }
   return actions;
@@ -224,7 +258,10 @@ const reopenOf = (owner: Occurrence, record: CopyRecord, ctx: ManageContext): Ma
     const price = record.side === 'Buy' ? quote.bid : quote.ask;
     const distance = Math.abs(Math.round(price / spec.point) - Math.round(closePrice / spec.point));
     if (distance > schedule.maxReopenSlippageInPoints) {
-      return held('REOPEN_SLIPPAGE_EXCEEDED', `the price ${price} is ${distance} points from the close at ${closePrice}, more than ${schedule.maxReopenSlippageInPoints}; tried until ${iso(owner.reopen! + REOPEN_WINDOW_SECONDS * 1000)}`);
+      return held(
+        'REOPEN_SLIPPAGE_EXCEEDED',
+        `the price ${price} is ${distance} points from the close at ${closePrice}, more than ${schedule.maxReopenSlippageInPoints}; tried until ${iso(owner.reopen! + REOPEN_WINDOW_SECONDS * 1000)}`,
+      );
     }
   }
   const stops = schedule.restoreSlTp && master ? slaveStops(master, ctx.copier.reverse) : { stopLoss: null, takeProfit: null };
@@ -255,8 +292,7 @@ export const scheduledCloseReopen: CopierFeature<ScheduledCloseReopenSettings> =
   multiple: false,
   members,
   defaults: {},
-  description:
-    `Closes matching copies at UTC times and optionally reopens them later, per schedule (CloseReopenScheduleDTO). On each of its weekdays (UTC; default every day) at closeTime, the copies opened before closeTime on its symbols (default all) are closed, except, when asked: copies not in profit (closeOnlyProfitable; profit + swap), copies more than maxLossInPoints in loss, copies that pay no swap (negativeSwapOnly: their side's swap rate is not negative; unknown rate: no swap charged so far). The close is tried for ${CLOSE_WINDOW_SECONDS} seconds after closeTime. With reopenTime, reopenDayOffset days after the close day each copy the schedule closed is opened again at market, once, with its side, symbol and lots, tried for ${REOPEN_WINDOW_SECONDS / 60} minutes: not when the master closed the position meanwhile (skipReopenIfMasterClosed, default true; MASTER_CLOSED_BEFORE_REOPEN), and only while the price (the close's side of the book) is at most maxReopenSlippageInPoints from the close price (REOPEN_SLIPPAGE_EXCEEDED). restoreSlTp (default true): the reopened copy gets the master position's current stop loss and take profit. skipNewTradesUntilReopen: from closeTime until the reopen, new master opens on its symbols, pending orders included, are not copied (SCHEDULED_PAUSE). The history records the closes as made by ${SCHEDULED_CLOSE_REOPEN}. As an account feature it applies to every copier of the account.`,
+  description: `Closes matching copies at UTC times and optionally reopens them later, per schedule (CloseReopenScheduleDTO). On each of its weekdays (UTC; default every day) at closeTime, the copies opened before closeTime on its symbols (default all) are closed, except, when asked: copies not in profit (closeOnlyProfitable; profit + swap), copies more than maxLossInPoints in loss, copies that pay no swap (negativeSwapOnly: their side's swap rate is not negative; unknown rate: no swap charged so far). The close is tried for ${CLOSE_WINDOW_SECONDS} seconds after closeTime. With reopenTime, reopenDayOffset days after the close day each copy the schedule closed is opened again at market, once, with its side, symbol and lots, tried for ${REOPEN_WINDOW_SECONDS / 60} minutes: not when the master closed the position meanwhile (skipReopenIfMasterClosed, default true; MASTER_CLOSED_BEFORE_REOPEN), and only while the price (the close's side of the book) is at most maxReopenSlippageInPoints from the close price (REOPEN_SLIPPAGE_EXCEEDED). restoreSlTp (default true): the reopened copy gets the master position's current stop loss and take profit. skipNewTradesUntilReopen: from closeTime until the reopen, new master opens on its symbols, pending orders included, are not copied (SCHEDULED_PAUSE). The history records the closes as made by ${SCHEDULED_CLOSE_REOPEN}. As an account feature it applies to every copier of the account.`,
   check: (s) => {
     const labels = new Set<string>();
     for (const schedule of s.schedules.map(scheduleOf)) {

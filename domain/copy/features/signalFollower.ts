@@ -10,7 +10,9 @@ import type { CopierFeature } from './rules.js';
 
 const members = Type.Object({
   monitorOnly: Type.Boolean({ description: "true: every copier of the account is monitor-only; false (default): the copiers' own setting" }),
-  disableMinVolumeSafetySkip: Type.Boolean({ description: "true: the copiers' minVolumeSafetySkipThresholdMultiplier is taken as 0 (deactivated); false (default): their own value" }),
+  disableMinVolumeSafetySkip: Type.Boolean({
+    description: "true: the copiers' minVolumeSafetySkipThresholdMultiplier is taken as 0 (deactivated); false (default): their own value",
+  }),
 });
 export type SignalFollowerSettings = Static<typeof members>;
 

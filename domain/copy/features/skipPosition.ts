@@ -17,7 +17,7 @@ const members = Type.Object({
   }),
   commentContains: Type.Array(Type.String({ minLength: 1, maxLength: 128 }), {
     maxItems: 100,
-    description: "master trades whose comment contains one of these texts (plain text, without case) are not copied",
+    description: 'master trades whose comment contains one of these texts (plain text, without case) are not copied',
   }),
 });
 export type SkipPositionSettings = Static<typeof members>;
@@ -33,7 +33,8 @@ export const skipPosition: CopierFeature<SkipPositionSettings> = {
   check: (s) => (s.magicNumbers.length === 0 && s.commentContains.length === 0 ? 'give at least one magic number or comment text' : null),
   rules: {
     filterOpen: (s, { trade }) => {
-      if (trade.magicNumber !== null && s.magicNumbers.includes(trade.magicNumber)) return skip('POSITION_SKIPPED', `its magic number ${trade.magicNumber} is one of the skipped magic numbers`);
+      if (trade.magicNumber !== null && s.magicNumbers.includes(trade.magicNumber))
+        return skip('POSITION_SKIPPED', `its magic number ${trade.magicNumber} is one of the skipped magic numbers`);
       const comment = trade.comment?.toLowerCase() ?? '';
       const text = comment === '' ? undefined : s.commentContains.find((t) => comment.includes(t.toLowerCase()));
       return text === undefined ? null : skip('POSITION_SKIPPED', `its comment '${trade.comment}' contains '${text}'`);

@@ -15,9 +15,15 @@ export const SPREAD_RETRY_SECONDS = 30;
 
 const members = Type.Object({
   threshold: Type.Number({ exclusiveMinimum: 0, maximum: 1e6, description: 'the widest spread copied, in `unit`' }),
-  unit: Type.Union([Type.Literal('POINTS'), Type.Literal('PERCENTAGE_OF_PRICE')], { description: 'POINTS (default): ask - bid in points; PERCENTAGE_OF_PRICE: (ask - bid) / mid x 100' }),
-  source: Type.Union([Type.Literal('MASTER'), Type.Literal('SLAVE')], { description: "whose quote: SLAVE (default), the slave's of the mapped symbol; MASTER, the master's" }),
-  onMissingPrice: Type.Union([Type.Literal('ALLOW'), Type.Literal('BLOCK')], { description: 'without a quote: ALLOW (default) copies, BLOCK skips (PRICE_MISSING)' }),
+  unit: Type.Union([Type.Literal('POINTS'), Type.Literal('PERCENTAGE_OF_PRICE')], {
+    description: 'POINTS (default): ask - bid in points; PERCENTAGE_OF_PRICE: (ask - bid) / mid x 100',
+  }),
+  source: Type.Union([Type.Literal('MASTER'), Type.Literal('SLAVE')], {
+    description: "whose quote: SLAVE (default), the slave's of the mapped symbol; MASTER, the master's",
+  }),
+  onMissingPrice: Type.Union([Type.Literal('ALLOW'), Type.Literal('BLOCK')], {
+    description: 'without a quote: ALLOW (default) copies, BLOCK skips (PRICE_MISSING)',
+  }),
   retryOnBlock: Type.Boolean({ description: "true: a blocked open is tried again every 30 s within the copier's openRetry window; default false" }),
 });
 export type SpreadFilterSettings = Static<typeof members>;
@@ -56,10 +62,14 @@ export const spreadFilter: CopierFeature<SpreadFilterSettings> = {
     needs: ['quotes'],
     filterOpen: (s, ctx) => {
       const verdict = verdictOf(s, ctx);
-      if (verdict.kind === 'missing') return s.onMissingPrice === 'BLOCK' ? skip('PRICE_MISSING', `no ${s.source.toLowerCase()} quote to measure the spread`) : null;
+      if (verdict.kind === 'missing')
+        return s.onMissingPrice === 'BLOCK' ? skip('PRICE_MISSING', `no ${s.source.toLowerCase()} quote to measure the spread`) : null;
       if (verdict.kind === 'ok' || retrying(s, ctx)) return null;
       const unit = s.unit === 'POINTS' ? 'points' : '% of the price';
-      return skip('SPREAD_TOO_WIDE', `the ${s.source.toLowerCase()} spread is ${verdict.spread} ${unit}, above ${s.threshold}${s.retryOnBlock ? '; the open-retry window is over' : ''}`);
+      return skip(
+        'SPREAD_TOO_WIDE',
+        `the ${s.source.toLowerCase()} spread is ${verdict.spread} ${unit}, above ${s.threshold}${s.retryOnBlock ? '; the open-retry window is over' : ''}`,
+      );
     },
     deferOpen: (s, ctx) =>
       verdictOf(s, ctx).kind === 'wide' && retrying(s, ctx) ? DateTime.fromISO(ctx.now).plus({ seconds: SPREAD_RETRY_SECONDS }).toUTC().toISO() : null,

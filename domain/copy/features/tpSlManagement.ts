@@ -22,9 +22,14 @@ const points = (description: string) => Type.Union([Type.Integer({ minimum: 0, m
 
 const members = Type.Object({
   lockTpSl: Type.Boolean({ description: "true: the master's stop loss / take profit changes are not copied (TP_SL_LOCKED); default false" }),
-  blockTradeWithoutTpSl: Type.Boolean({ description: 'true: an open whose copy would have no stop loss and no take profit (with requireBothTpSl: either missing) is not copied (NO_TP_SL); default false' }),
+  blockTradeWithoutTpSl: Type.Boolean({
+    description:
+      'true: an open whose copy would have no stop loss and no take profit (with requireBothTpSl: either missing) is not copied (NO_TP_SL); default false',
+  }),
   requireBothTpSl: Type.Boolean({ description: 'with blockTradeWithoutTpSl: true requires both a stop loss and a take profit; false (default) one of them' }),
-  masterTpSlPriority: Type.Boolean({ description: "true (default): the fixed values only where the master has none; false: configured fixed values replace the master's" }),
+  masterTpSlPriority: Type.Boolean({
+    description: "true (default): the fixed values only where the master has none; false: configured fixed values replace the master's",
+  }),
   stopLossInPoints: points("fixed stop loss: points from the slave's entry; null or 0 = none (default)"),
   takeProfitInPoints: points("fixed take profit: points from the slave's entry; null or 0 = none (default)"),
 });
@@ -47,7 +52,14 @@ export const tpSlManagement: CopierFeature<TpSlManagementSettings> = {
   scopes: ['copier'],
   multiple: false,
   members,
-  defaults: { lockTpSl: false, blockTradeWithoutTpSl: false, requireBothTpSl: false, masterTpSlPriority: true, stopLossInPoints: null, takeProfitInPoints: null },
+  defaults: {
+    lockTpSl: false,
+    blockTradeWithoutTpSl: false,
+    requireBothTpSl: false,
+    masterTpSlPriority: true,
+    stopLossInPoints: null,
+    takeProfitInPoints: null,
+  },
   description:
     "Stop loss and take profit of copies. stopLossInPoints / takeProfitInPoints: fixed distances in points from the slave's entry (a pending order's trigger price; for a market open the slave's ask for a buy, bid for a sell, or the master's fill without a quote), on the slave's side; null or 0 = none. masterTpSlPriority true (default): a fixed value only where the master's trade has none; false: a configured fixed value replaces the master's. blockTradeWithoutTpSl: an open whose copy would have neither a stop loss nor a take profit (requireBothTpSl: either missing) is not copied (NO_TP_SL). lockTpSl: the master's later stop loss / take profit changes are not copied (TP_SL_LOCKED).",
   rules: {

@@ -15,13 +15,22 @@ import { type CopierFeature, skip } from './rules.js';
 const Symbol = Type.String({ minLength: 1, maxLength: 64 });
 
 const members = Type.Object({
-  cooldownMinutes: Type.Integer({ minimum: 1, maximum: 10_080, description: 'minutes after the anchor during which a new open on the symbol is skipped (up to a week)' }),
-  cooldownAnchor: Type.Union([Type.Literal('CLOSE'), Type.Literal('OPEN')], { description: 'CLOSE (default): from when the previous copy closed; OPEN: from when it opened' }),
-  trackDirection: Type.Boolean({ description: 'true: only a previous trade in the same direction starts a cooldown; default false' }),
-  symbolOverrides: Type.Array(Type.Object({ symbol: Symbol, cooldownMinutes: Type.Integer({ minimum: 0, maximum: 10_080 }) }, { additionalProperties: false }), {
-    maxItems: 200,
-    description: 'minutes for one symbol instead of cooldownMinutes; 0 = no cooldown for that symbol',
+  cooldownMinutes: Type.Integer({
+    minimum: 1,
+    maximum: 10_080,
+    description: 'minutes after the anchor during which a new open on the symbol is skipped (up to a week)',
   }),
+  cooldownAnchor: Type.Union([Type.Literal('CLOSE'), Type.Literal('OPEN')], {
+    description: 'CLOSE (default): from when the previous copy closed; OPEN: from when it opened',
+  }),
+  trackDirection: Type.Boolean({ description: 'true: only a previous trade in the same direction starts a cooldown; default false' }),
+  symbolOverrides: Type.Array(
+    Type.Object({ symbol: Symbol, cooldownMinutes: Type.Integer({ minimum: 0, maximum: 10_080 }) }, { additionalProperties: false }),
+    {
+      maxItems: 200,
+      description: 'minutes for one symbol instead of cooldownMinutes; 0 = no cooldown for that symbol',
+    },
+  ),
   correlationGroups: Type.Array(Type.Array(Symbol, { minItems: 2, maxItems: 50 }), {
     maxItems: 50,
     description: 'groups of symbols that share one cooldown: a trade on any starts it for all',

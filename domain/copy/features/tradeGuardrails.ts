@@ -13,8 +13,12 @@ import { add, compare, exact, show, ZERO } from '../fraction.js';
 import { sameSymbol, symbolConfiguredTwice } from './perSymbol.js';
 import { type CopierFeature, type ManagedAction, skip } from './rules.js';
 
-const Threshold = Type.Union([Type.Number({ minimum: 0, maximum: 1e6 }), Type.Null()], { description: 'lots: an open above it is not copied; null or 0 = no lot guard' });
-const Seconds = Type.Union([Type.Integer({ minimum: 0, maximum: 31_536_000 }), Type.Null()], { description: 'seconds a copy may stay open before it is closed; null or 0 = no time guard (at most a year)' });
+const Threshold = Type.Union([Type.Number({ minimum: 0, maximum: 1e6 }), Type.Null()], {
+  description: 'lots: an open above it is not copied; null or 0 = no lot guard',
+});
+const Seconds = Type.Union([Type.Integer({ minimum: 0, maximum: 31_536_000 }), Type.Null()], {
+  description: 'seconds a copy may stay open before it is closed; null or 0 = no time guard (at most a year)',
+});
 
 const members = Type.Object({
   enabled: Type.Boolean({ description: 'false: both guards are off (default true)' }),
@@ -25,8 +29,12 @@ const members = Type.Object({
     Type.Object(
       {
         symbol: Type.String({ minLength: 1, maxLength: 64, description: 'a slave symbol' }),
-        maxLotSizeThreshold: Type.Union([Type.Number({ minimum: 0, maximum: 1e6 }), Type.Null()], { description: 'this symbol\'s threshold; null = the general one, 0 = none' }),
-        maxOpenTimeSeconds: Type.Union([Type.Integer({ minimum: 0, maximum: 31_536_000 }), Type.Null()], { description: 'this symbol\'s time; null = the general one, 0 = none' }),
+        maxLotSizeThreshold: Type.Union([Type.Number({ minimum: 0, maximum: 1e6 }), Type.Null()], {
+          description: "this symbol's threshold; null = the general one, 0 = none",
+        }),
+        maxOpenTimeSeconds: Type.Union([Type.Integer({ minimum: 0, maximum: 31_536_000 }), Type.Null()], {
+          description: "this symbol's time; null = the general one, 0 = none",
+        }),
       },
       { additionalProperties: false },
     ),

@@ -39,7 +39,11 @@ export const TradingWindowDTO = Type.Object(
 );
 
 const members = Type.Object({
-  timeZone: Type.String({ minLength: 1, maxLength: 64, description: "IANA time zone of the windows' days and times (Europe/London, America/New_York); default UTC" }),
+  timeZone: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: "IANA time zone of the windows' days and times (Europe/London, America/New_York); default UTC",
+  }),
   windows: Type.Array(TradingWindowDTO, { minItems: 1, maxItems: 50, description: 'the windows in which opens are copied' }),
   closeAtWindowEnd: Type.Boolean({ description: "true: when a window ends (and no other goes on) the copier's open copies are closed; default false" }),
 });
@@ -86,7 +90,9 @@ const nextOpening = (s: TradingWindowsSettings, now: number): number | null => w
 /** The latest window end at or before `now` within the close window, when no window goes on at `now`. */
 const justEnded = (s: TradingWindowsSettings, now: number): number | null => {
   if (insideWindow(s, now)) return null;
-  const ends = windowSpans(s, now, 2, 0).map((w) => w.end).filter((end) => end <= now && now < end + CLOSE_WINDOW_SECONDS * 1000);
+  const ends = windowSpans(s, now, 2, 0)
+    .map((w) => w.end)
+    .filter((end) => end <= now && now < end + CLOSE_WINDOW_SECONDS * 1000);
   return ends.length ? Math.max(...ends) : null;
 };
 
@@ -108,15 +114,17 @@ export const tradingWindows: CopierFeature<TradingWindowsSettings> = {
   multiple: false,
   members,
   defaults: { timeZone: 'UTC', closeAtWindowEnd: false },
-  description:
-    `Weekly windows in which master opens are copied to this account. Each window opens on each of its days (default every day) at start and closes at end, local wall time in timeZone (IANA, default UTC; daylight-saving changes follow the wall clock); an end not after start closes the next day (22:00-06:00), equal times give 24 hours. Outside every window, opens (market, pending orders) are skipped with OUTSIDE_TRADING_WINDOW; closes, partial closes and stop changes are always copied. closeAtWindowEnd (default false): when a window ends and no other window goes on, the open copies of every copier of the account are closed (positions; pending orders stay), asked for ${CLOSE_WINDOW_SECONDS} seconds after the end. Applies to every copier of the account.`,
+  description: `Weekly windows in which master opens are copied to this account. Each window opens on each of its days (default every day) at start and closes at end, local wall time in timeZone (IANA, default UTC; daylight-saving changes follow the wall clock); an end not after start closes the next day (22:00-06:00), equal times give 24 hours. Outside every window, opens (market, pending orders) are skipped with OUTSIDE_TRADING_WINDOW; closes, partial closes and stop changes are always copied. closeAtWindowEnd (default false): when a window ends and no other window goes on, the open copies of every copier of the account are closed (positions; pending orders stay), asked for ${CLOSE_WINDOW_SECONDS} seconds after the end. Applies to every copier of the account.`,
   check: (s) => (IANAZone.isValidZone(s.timeZone) ? null : `timeZone ${s.timeZone} is not an IANA time zone`),
   rules: {
     filterOpen: (s, ctx) => {
       const now = Date.parse(ctx.now);
       if (insideWindow(s, now)) return null;
       const next = nextOpening(s, now);
-      return skip('OUTSIDE_TRADING_WINDOW', `outside the trading windows (${s.timeZone})${next === null ? '' : `; the next opens at ${iso(next, s.timeZone)}`}`);
+      return skip(
+        'OUTSIDE_TRADING_WINDOW',
+        `outside the trading windows (${s.timeZone})${next === null ? '' : `; the next opens at ${iso(next, s.timeZone)}`}`,
+      );
     },
     manage: (s, ctx) => closesAtEnd(s, ctx),
   },

@@ -9,8 +9,16 @@ import { roundPrice } from '../rounding.js';
 import type { CopierFeature, ManagedAction } from './rules.js';
 
 const members = Type.Object({
-  activationThresholdPercentage: Type.Number({ minimum: 0, maximum: 100, description: 'percent of the distance to take profit the price must move in favour before the stop trails' }),
-  trailingStepPercentage: Type.Number({ minimum: 0, maximum: 100, description: 'distance of the trailing stop, and its step, as percent of the distance to take profit; 0 deactivates' }),
+  activationThresholdPercentage: Type.Number({
+    minimum: 0,
+    maximum: 100,
+    description: 'percent of the distance to take profit the price must move in favour before the stop trails',
+  }),
+  trailingStepPercentage: Type.Number({
+    minimum: 0,
+    maximum: 100,
+    description: 'distance of the trailing stop, and its step, as percent of the distance to take profit; 0 deactivates',
+  }),
 });
 export type TrailingStopSettings = Static<typeof members>;
 

@@ -39,7 +39,11 @@ export const approx: Numbers<number> = {
   cents: (a) => a,
 };
 
-export const money = (...parts: number[]): number => parts.reduce((sum, part) => sum.plus(part), new Money(0)).toDecimalPlaces(2).toNumber();
+export const money = (...parts: number[]): number =>
+  parts
+    .reduce((sum, part) => sum.plus(part), new Money(0))
+    .toDecimalPlaces(2)
+    .toNumber();
 
 /** Charged once, when volume opens: negative. */
 export const commissionFor = (info: SymbolInfo, lots: number): number =>

@@ -108,8 +108,7 @@ const requests = (desk: Desk, run: Run): Requests => {
     positions: () => run((found) => openItems(market, found, desk.now())),
     history: (from, to) => run((found) => historyOf(found, from, to)),
     placeOrder: (request, clientOrderId) => run((found) => once(found, 'place', clientOrderId, () => place(desk, found, request, clientOrderId))),
-    modifyPosition: (id, changes, clientRequestId) =>
-      run((found) => once(found, 'modify', clientRequestId, () => modify(desk, found, id, changes))),
+    modifyPosition: (id, changes, clientRequestId) => run((found) => once(found, 'modify', clientRequestId, () => modify(desk, found, id, changes))),
     closePosition: (id, volume, clientRequestId) => run((found) => once(found, 'close', clientRequestId, () => close(desk, found, id, volume))),
     cancelOrder: (id, clientRequestId) => run((found) => once(found, 'cancel', clientRequestId, () => cancel(desk, found, id))),
     quote: (symbol) => run(() => quoteView(market, symbol, desk.now())),

@@ -149,8 +149,7 @@ export const closeVolume = (
   now: number,
 ): ClosedTrade => {
   const full = volumeUnits(lots) === volumeUnits(position.volume);
-  const share = (amount: number): number =>
-    full ? amount : new Money(amount).times(lots).dividedBy(position.volume).toDecimalPlaces(2).toNumber();
+  const share = (amount: number): number => (full ? amount : new Money(amount).times(lots).dividedBy(position.volume).toDecimalPlaces(2).toNumber());
   const swap = share(position.swap);
   const commission = share(position.commission);
   const closedProfit = profit(exact, desk.market, { ...position, volume: lots }, quote, now).toNumber();

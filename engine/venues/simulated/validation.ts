@@ -29,11 +29,12 @@ export const checkedVolume = (info: SymbolInfo, lots: unknown): number => {
   const units = volumeUnits(lots);
   const step = volumeUnits(info.volumeStep);
   if (units < volumeUnits(info.minVolume) || units > volumeUnits(info.maxVolume) || units % step !== 0) {
-    return fail(
-      '[INVALID_VOLUME]',
-      `${info.symbol} takes ${info.minVolume} to ${info.maxVolume} lots in steps of ${info.volumeStep}, not ${lots}`,
-      { volume: lots, minVolume: info.minVolume, maxVolume: info.maxVolume, volumeStep: info.volumeStep },
-    );
+    return fail('[INVALID_VOLUME]', `${info.symbol} takes ${info.minVolume} to ${info.maxVolume} lots in steps of ${info.volumeStep}, not ${lots}`, {
+      volume: lots,
+      minVolume: info.minVolume,
+      maxVolume: info.maxVolume,
+      volumeStep: info.volumeStep,
+    });
   }
   return lotsOf(units);
 };

@@ -34,8 +34,7 @@ export const rate = <T>(n: Numbers<T>, market: Market, currency: string, time: n
 /** (close − open) × contract × lots for a buy, (open − close) × ... for a sell, in the profit currency, converted. */
 export const profit = <T>(n: Numbers<T>, market: Market, position: Exposure & { readonly openPrice: number }, quote: FeedQuote, time: number): T => {
   const { info } = market.spec(position.symbol);
-  const difference =
-    position.side === 'buy' ? n.sub(n.of(quote.bid), n.of(position.openPrice)) : n.sub(n.of(position.openPrice), n.of(quote.ask));
+  const difference = position.side === 'buy' ? n.sub(n.of(quote.bid), n.of(position.openPrice)) : n.sub(n.of(position.openPrice), n.of(quote.ask));
   const inProfitCurrency = n.mul(n.mul(difference, n.of(info.contractSize)), n.of(position.volume));
   return n.cents(n.mul(inProfitCurrency, rate(n, market, info.profitCurrency, time)));
 };

@@ -135,13 +135,21 @@ export class SimulatedVenueStore {
         a.newHistory.map((entry, i) => ({ venue: name, login: a.account.login, seq: a.historyFrom + i, entry: JSON.stringify(entry) })),
       );
       for (const part of chunks(history)) {
-        await trx.insertInto('sim_history').values(part).onConflict((oc) => oc.doNothing()).execute();
+        await trx
+          .insertInto('sim_history')
+          .values(part)
+          .onConflict((oc) => oc.doNothing())
+          .execute();
       }
       const requests = journal.accounts.flatMap((a) =>
         a.newRequests.map((request, i) => ({ venue: name, login: a.account.login, id: request.id, seq: a.requestsFrom + i, request: JSON.stringify(request) })),
       );
       for (const part of chunks(requests)) {
-        await trx.insertInto('sim_requests').values(part).onConflict((oc) => oc.doNothing()).execute();
+        await trx
+          .insertInto('sim_requests')
+          .values(part)
+          .onConflict((oc) => oc.doNothing())
+          .execute();
       }
     });
   }

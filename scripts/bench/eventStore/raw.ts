@@ -18,17 +18,28 @@ export const openRaw = async (connectionString: string): Promise<StoreUnderTest>
     async append(stream, revision, events) {
       if (events.length === 1) {
         const e = events[0]!;
-        await pool.query(
-          'INSERT INTO es_events (stream_name, revision, event_id, event_type, data, metadata) VALUES ($1, $2, $3, $4, $5, $6)',
-          [stream, revision + 1, e.id, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata)],
-        );
+        await pool.query('INSERT INTO es_events (stream_name, revision, event_id, event_type, data, metadata) VALUES ($1, $2, $3, $4, $5, $6)', [
+          stream,
+          revision + 1,
+          e.id,
+          e.type,
+          JSON.stringify(e.data),
+          JSON.stringify(e.metadata),
+        ]);
         return;
       }
       await pool.query(
         `INSERT INTO es_events (stream_name, revision, event_id, event_type, data, metadata)
          SELECT $1, $2::bigint + n.ord, n.id, n.type, n.data, n.metadata
          FROM unnest($3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) WITH ORDINALITY AS n(id, type, data, metadata, ord)`,
-        [stream, revision, events.map((e) => e.id), events.map((e) => e.type), events.map((e) => JSON.stringify(e.data)), events.map((e) => JSON.stringify(e.metadata))],
+        [
+          stream,
+          revision,
+          events.map((e) => e.id),
+          events.map((e) => e.type),
+          events.map((e) => JSON.stringify(e.data)),
+          events.map((e) => JSON.stringify(e.metadata)),
+        ],
       );
     },
     async readAll(count) {
@@ -36,17 +47,18 @@ export const openRaw = async (connectionString: string): Promise<StoreUnderTest>
       let after: [string, string] | null = null;
       while (read < count) {
         const limit = Math.min(PAGE, count - read);
-        const { rows }: pg.QueryResult<{ transaction_id: string; global_position: string }> = after !== null
-          ? await pool.query(
-              `SELECT stream_name, revision, event_id, event_type, data, metadata, created, transaction_id::text, global_position FROM es_events
+        const { rows }: pg.QueryResult<{ transaction_id: string; global_position: string }> =
+          after !== null
+            ? await pool.query(
+                `SELECT stream_name, revision, event_id, event_type, data, metadata, created, transaction_id::text, global_position FROM es_events
                WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) ORDER BY es_events.transaction_id, es_events.global_position LIMIT $3`,
-              [...after, limit],
-            )
-          : await pool.query(
-              `SELECT stream_name, revision, event_id, event_type, data, metadata, created, transaction_id::text, global_position FROM es_events
+                [...after, limit],
+              )
+            : await pool.query(
+                `SELECT stream_name, revision, event_id, event_type, data, metadata, created, transaction_id::text, global_position FROM es_events
                ORDER BY es_events.transaction_id, es_events.global_position LIMIT $1`,
-              [limit],
-            );
+                [limit],
+              );
         read += rows.length;
         if (rows.length < limit) break;
         const last: { transaction_id: string; global_position: string } = rows[rows.length - 1]!;

@@ -82,7 +82,11 @@ const main = async (): Promise<void> => {
     await query(url('ours_notify_at_commit'), appendFunction(true));
 
     console.log(`\nServer time per statement of ${APPENDS} single-event appends, 1 writer (pg_stat_statements, track = all)`);
-    for (const [name, store] of [['ours', ours], ['emmett', emmett], ['raw', raw]] as const) {
+    for (const [name, store] of [
+      ['ours', ours],
+      ['emmett', emmett],
+      ['raw', raw],
+    ] as const) {
       await query(admin, 'SELECT pg_stat_statements_reset()');
       const perSecond = await appendRun(store, `profile-${name}`, 1, APPENDS);
       const { rows } = await query(
@@ -92,13 +96,15 @@ const main = async (): Promise<void> => {
          WHERE d.datname = 'stmt_${name}' AND s.calls >= ${APPENDS} ORDER BY s.total_exec_time DESC LIMIT 12`,
       );
       console.log(`\n${name}: ${Math.round(perSecond)} appends/s seen by the client (${(1000 / perSecond).toFixed(2)} ms each)`);
-      console.table(rows.map((r) => ({
-        calls: Number(r.calls),
-        meanMs: round(Number(r.mean)),
-        totalMs: Math.round(Number(r.total)),
-        walBytesPerCall: Math.round(Number(r.wal_bytes) / Number(r.calls)),
-        statement: String(r.query).slice(0, 110),
-      })));
+      console.table(
+        rows.map((r) => ({
+          calls: Number(r.calls),
+          meanMs: round(Number(r.mean)),
+          totalMs: Math.round(Number(r.total)),
+          walBytesPerCall: Math.round(Number(r.wal_bytes) / Number(r.calls)),
+          statement: String(r.query).slice(0, 110),
+        })),
+      );
     }
 
     console.log(`\nWhere the NOTIFY goes: inside es_append's transaction (migration 0001) vs after the commit (as it is), ${RUNS} interleaved runs`);
@@ -107,11 +113,25 @@ const main = async (): Promise<void> => {
       const inside: number[] = [];
       const after: number[] = [];
       for (let run = 0; run < RUNS; run++) {
-        const order = run % 2 ? [[ours, after], [atCommit, inside]] as const : [[atCommit, inside], [ours, after]] as const;
+        const order =
+          run % 2
+            ? ([
+                [ours, after],
+                [atCommit, inside],
+              ] as const)
+            : ([
+                [atCommit, inside],
+                [ours, after],
+              ] as const);
         for (const [store, figures] of order) figures.push(await appendRun(store, `notify-${writers}-${run}`, writers, APPENDS));
       }
       const gains = after.map((value, run) => value / inside[run]!);
-      rows.push({ writers, 'appends/s, NOTIFY at commit': Math.round(median(inside)), 'appends/s, NOTIFY after commit': Math.round(median(after)), 'after/at commit': round(median(gains)) });
+      rows.push({
+        writers,
+        'appends/s, NOTIFY at commit': Math.round(median(inside)),
+        'appends/s, NOTIFY after commit': Math.round(median(after)),
+        'after/at commit': round(median(gains)),
+      });
     }
     console.table(rows);
     for (const store of [ours, raw, emmett, atCommit]) await store.close();

@@ -79,7 +79,7 @@ const main = async (): Promise<void> => {
       try {
         send({ id: request.id, ...(await play(store, request.scenario)) });
       } catch (error) {
-        send({ id: request.id, error: error instanceof Error ? error.stack ?? error.message : String(error) });
+        send({ id: request.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       }
     })();
   });

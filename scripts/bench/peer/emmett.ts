@@ -24,7 +24,10 @@ export const openEmmett = async (connectionString: string): Promise<StoreUnderTe
       let after: bigint | null = null;
       while (read < count) {
         const batchSize = Math.min(PAGE, count - read);
-        const batch: { messages: readonly unknown[]; areMessagesLeft: boolean; currentGlobalPosition: bigint } = await readMessagesBatch(pool.execute, after === null ? { from: 0n, batchSize } : { after, batchSize });
+        const batch: { messages: readonly unknown[]; areMessagesLeft: boolean; currentGlobalPosition: bigint } = await readMessagesBatch(
+          pool.execute,
+          after === null ? { from: 0n, batchSize } : { after, batchSize },
+        );
         read += batch.messages.length;
         if (!batch.areMessagesLeft) break;
         after = batch.currentGlobalPosition;

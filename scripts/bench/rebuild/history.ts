@@ -70,10 +70,22 @@ export function* generateHistory(total: number, shape: HistoryShape, seed = 42):
   const projectId = randomUUID();
   const apiKeyId = randomUUID();
   const api = (method: string, path: string) => ({
-    apiKeyId, projectId, clientIp: '203.0.113.7', method, path: `/rest/api/v1${path}`, correlationId: randomUUID(), receivedAt: now(),
+    apiKeyId,
+    projectId,
+    clientIp: '203.0.113.7',
+    method,
+    path: `/rest/api/v1${path}`,
+    correlationId: randomUUID(),
+    receivedAt: now(),
   });
   const venue = (accountId: string) => ({
-    apiKeyId: null, projectId: null, clientIp: null, method: null, path: null, correlationId: `venue:${accountId}`, receivedAt: now(),
+    apiKeyId: null,
+    projectId: null,
+    clientIp: null,
+    method: null,
+    path: null,
+    correlationId: `venue:${accountId}`,
+    receivedAt: now(),
   });
   const make = (stream: string, event: DomainEvent, metadata: Record<string, unknown>): HistoryEvent => {
     count++;
@@ -81,35 +93,75 @@ export function* generateHistory(total: number, shape: HistoryShape, seed = 42):
   };
 
   yield make(`project-${projectId}`, { type: 'ProjectCreated', data: { projectId, name: 'Bench', owner: null, at: now() } }, api('POST', '/projects'));
-  yield make(`apiKey-${apiKeyId}`, {
-    type: 'ApiKeyIssued',
-    data: {
-      apiKeyId, projectId, accountId: null, level: 'PROJECT', keyType: 'INTEGRATION', name: 'bench',
-      keyHash: 'a'.repeat(64), keyPrefix: 'ct_bench', expiresAt: null, at: now(),
+  yield make(
+    `apiKey-${apiKeyId}`,
+    {
+      type: 'ApiKeyIssued',
+      data: {
+        apiKeyId,
+        projectId,
+        accountId: null,
+        level: 'PROJECT',
+        keyType: 'INTEGRATION',
+        name: 'bench',
+        keyHash: 'a'.repeat(64),
+        keyPrefix: 'ct_bench',
+        expiresAt: null,
+        at: now(),
+      },
     },
-  }, api('POST', `/projects/${projectId}/apiKeys`));
+    api('POST', `/projects/${projectId}/apiKeys`),
+  );
 
   const accounts: string[] = [];
   const openAccount = function* (alias: string): Generator<HistoryEvent, string> {
     const accountId = randomUUID();
     accounts.push(accountId);
-    yield make(`account-${accountId}`, {
-      type: 'AccountCreated',
-      data: {
-        accountId, projectId, at: now(),
-        settings: {
-          loginServer: 'Bench-Demo', loginAccountNumber: String(500000 + accounts.length), passwordCiphertext: 'v1:bench:' + 'x'.repeat(40),
-          alias, accountTypeId: 1, regionId: 2, propFirm: false, tradingDisabled: false, nativeMode: false, closeUnmanagedPositions: false,
-          dedicatedIp: null, myHomeIp: null, proxy: null,
+    yield make(
+      `account-${accountId}`,
+      {
+        type: 'AccountCreated',
+        data: {
+          accountId,
+          projectId,
+          at: now(),
+          settings: {
+            loginServer: 'Bench-Demo',
+            loginAccountNumber: String(500000 + accounts.length),
+            passwordCiphertext: 'v1:bench:' + 'x'.repeat(40),
+            alias,
+            accountTypeId: 1,
+            regionId: 2,
+            propFirm: false,
+            tradingDisabled: false,
+            nativeMode: false,
+            closeUnmanagedPositions: false,
+            dedicatedIp: null,
+            myHomeIp: null,
+            proxy: null,
+          },
         },
       },
-    }, api('POST', '/accounts'));
-    yield make(`account-${accountId}`, { type: 'AccountStarted', data: { accountId, from: AccountStatus.New, at: now() } }, api('POST', `/accounts/${accountId}/actions/start`));
-    yield make(`positions-${accountId}`, { type: 'VenueConnected', data: { accountId, at: now(), venue: 'simulated', login: `Bench-Demo/${500000 + accounts.length}` } }, venue(accountId));
-    yield make(`positions-${accountId}`, {
-      type: 'BalanceChanged',
-      data: { accountId, at: now(), operation: { operationId: String(nextId++), time: now(), amount: 10_000, comment: 'initial deposit' } },
-    }, venue(accountId));
+      api('POST', '/accounts'),
+    );
+    yield make(
+      `account-${accountId}`,
+      { type: 'AccountStarted', data: { accountId, from: AccountStatus.New, at: now() } },
+      api('POST', `/accounts/${accountId}/actions/start`),
+    );
+    yield make(
+      `positions-${accountId}`,
+      { type: 'VenueConnected', data: { accountId, at: now(), venue: 'simulated', login: `Bench-Demo/${500000 + accounts.length}` } },
+      venue(accountId),
+    );
+    yield make(
+      `positions-${accountId}`,
+      {
+        type: 'BalanceChanged',
+        data: { accountId, at: now(), operation: { operationId: String(nextId++), time: now(), amount: 10_000, comment: 'initial deposit' } },
+      },
+      venue(accountId),
+    );
     tick(50);
     return accountId;
   };
@@ -121,13 +173,23 @@ export function* generateHistory(total: number, shape: HistoryShape, seed = 42):
       const accountId = yield* openAccount(`slave ${m}.${s}`);
       const copierId = randomUUID();
       const settings = { ...defaultCopierSettings, multiplier: 1 + (s % 3) };
-      yield make(`copier-${copierId}`, {
-        type: 'CopierCreated', data: { copierId, projectId, fromAccountId: master.id, toAccountId: accountId, settings, at: now() },
-      }, api('POST', `/accounts/${accountId}/copiers`));
+      yield make(
+        `copier-${copierId}`,
+        {
+          type: 'CopierCreated',
+          data: { copierId, projectId, fromAccountId: master.id, toAccountId: accountId, settings, at: now() },
+        },
+        api('POST', `/accounts/${accountId}/copiers`),
+      );
       if (rnd() < 0.1) {
-        yield make(`copier-${copierId}`, {
-          type: 'CopierUpdated', data: { copierId, toAccountId: accountId, changes: { maxLotSize: 1 }, at: now() },
-        }, api('PATCH', `/accounts/${accountId}/copiers/${copierId}`));
+        yield make(
+          `copier-${copierId}`,
+          {
+            type: 'CopierUpdated',
+            data: { copierId, toAccountId: accountId, changes: { maxLotSize: 1 }, at: now() },
+          },
+          api('PATCH', `/accounts/${accountId}/copiers/${copierId}`),
+        );
       }
       master.slaves.push({ accountId, copierId });
     }
@@ -137,10 +199,14 @@ export function* generateHistory(total: number, shape: HistoryShape, seed = 42):
   const lastSample = new Map<string, number>();
   for (const accountId of sampled) {
     const featureId = randomUUID();
-    yield make(`feature-${featureId}`, {
-      type: 'FeatureAdded',
-      data: { featureId, projectId, scope: { kind: 'account', accountId }, setting: { type: 'FeatureDataCollectorDTO', intervalSeconds: 60 }, at: now() },
-    }, api('POST', `/accounts/${accountId}/features`));
+    yield make(
+      `feature-${featureId}`,
+      {
+        type: 'FeatureAdded',
+        data: { featureId, projectId, scope: { kind: 'account', accountId }, setting: { type: 'FeatureDataCollectorDTO', intervalSeconds: 60 }, at: now() },
+      },
+      api('POST', `/accounts/${accountId}/features`),
+    );
   }
 
   /**
@@ -154,15 +220,32 @@ export function* generateHistory(total: number, shape: HistoryShape, seed = 42):
   };
   /** The engine's metadata of a copy outcome: which master event caused it (engine/copy/engine.ts). */
   const copyMetadata = (cause: HistoryEvent, masterAccountId: string, sourcePosition: string) => ({
-    correlationId: `copy:${cause.id}`, sourcePosition, sourceEventId: cause.id, masterAccountId, receivedAt: now(),
+    correlationId: `copy:${cause.id}`,
+    sourcePosition,
+    sourceEventId: cause.id,
+    masterAccountId,
+    receivedAt: now(),
   });
   const closedTrade = (p: PositionData, volume: number, closePrice: number): ClosedTradeData => {
     const direction = p.orderType === 'Buy' ? 1 : -1;
     const profit = Math.round(direction * (closePrice - p.openPrice) * volume * 100_000) / 100;
     return {
-      tradeId: String(nextId++), positionId: p.positionId, symbol: p.symbol, orderType: p.orderType, volume, openPrice: p.openPrice,
-      openTime: p.openTime, closePrice, closeTime: now(), profit, swap: -0.12, commission: -0.7 * volume, reason: rnd() < 0.1 ? 'stopLoss' : 'manual',
-      comment: p.comment, magicNumber: p.magicNumber, clientOrderId: p.clientOrderId,
+      tradeId: String(nextId++),
+      positionId: p.positionId,
+      symbol: p.symbol,
+      orderType: p.orderType,
+      volume,
+      openPrice: p.openPrice,
+      openTime: p.openTime,
+      closePrice,
+      closeTime: now(),
+      profit,
+      swap: -0.12,
+      commission: -0.7 * volume,
+      reason: rnd() < 0.1 ? 'stopLoss' : 'manual',
+      comment: p.comment,
+      magicNumber: p.magicNumber,
+      clientOrderId: p.clientOrderId,
     };
   };
 
@@ -175,9 +258,14 @@ export function* generateHistory(total: number, shape: HistoryShape, seed = 42):
       const at = Math.max((lastSample.get(accountId) ?? 0) + 60_000, Math.floor(clock / 60_000) * 60_000);
       lastSample.set(accountId, at);
       const balance = 10_000 + Math.round(rnd() * 2000);
-      yield make(`samples-${accountId}`, {
-        type: 'AccountSampled', data: { accountId, at: new Date(at).toISOString(), balance, equity: balance - 12.5, floatingPnl: -12.5, margin: 108.5 },
-      }, { correlationId: `sample:${accountId}`, receivedAt: now() });
+      yield make(
+        `samples-${accountId}`,
+        {
+          type: 'AccountSampled',
+          data: { accountId, at: new Date(at).toISOString(), balance, equity: balance - 12.5, floatingPnl: -12.5, margin: 108.5 },
+        },
+        { correlationId: `sample:${accountId}`, receivedAt: now() },
+      );
     }
     const masterStream = `positions-${master.id}`;
     const roll = rnd();
@@ -187,36 +275,85 @@ export function* generateHistory(total: number, shape: HistoryShape, seed = 42):
       if (rnd() < 0.04) {
         // A pending order placed and later cancelled; slaves' copiers filter pending orders out.
         const order = {
-          orderId: String(nextId++), symbol, orderType: 'BuyLimit' as const, volume: 0.1, openPrice: price * 0.99, openTime: now(),
-          stopLoss: null, takeProfit: null, expiry: null, comment: null, magicNumber: null, clientOrderId: null,
+          orderId: String(nextId++),
+          symbol,
+          orderType: 'BuyLimit' as const,
+          volume: 0.1,
+          openPrice: price * 0.99,
+          openTime: now(),
+          stopLoss: null,
+          takeProfit: null,
+          expiry: null,
+          comment: null,
+          magicNumber: null,
+          clientOrderId: null,
         };
         const placed = make(masterStream, { type: 'PendingOrderPlaced', data: { accountId: master.id, at: now(), order } }, venue(master.id));
         yield placed;
         for (const slave of master.slaves) {
-          yield make(`copies-${slave.copierId}`, {
-            type: 'TradeSkipped',
-            data: {
-              copierId: slave.copierId, masterAccountId: master.id, slaveAccountId: slave.accountId, at: now(),
-              source: { eventId: placed.id, position: `0:${count}`, type: placed.type }, masterPositionId: order.orderId,
-              reason: 'ORDER_TYPE_FILTERED', message: `Pending order #${order.orderId} not copied: pending orders are filtered out`, wouldHave: [],
+          yield make(
+            `copies-${slave.copierId}`,
+            {
+              type: 'TradeSkipped',
+              data: {
+                copierId: slave.copierId,
+                masterAccountId: master.id,
+                slaveAccountId: slave.accountId,
+                at: now(),
+                source: { eventId: placed.id, position: `0:${count}`, type: placed.type },
+                masterPositionId: order.orderId,
+                reason: 'ORDER_TYPE_FILTERED',
+                message: `Pending order #${order.orderId} not copied: pending orders are filtered out`,
+                wouldHave: [],
+              },
             },
-          }, copyMetadata(placed, master.id, `0:${count}`));
+            copyMetadata(placed, master.id, `0:${count}`),
+          );
         }
         yield make(masterStream, { type: 'PendingOrderCancelled', data: { accountId: master.id, at: now(), order, reason: 'manual' } }, venue(master.id));
         continue;
       }
       const orderType = rnd() < 0.5 ? 'Buy' : 'Sell';
       const volume = Math.round((0.01 + rnd() * 0.99) * 100) / 100;
-      yield make(masterStream, {
-        type: 'TradeRequested',
-        data: {
-          accountId: master.id, at: now(), requestId: randomUUID(),
-          request: { action: 'open', symbol, orderType, volume, openPrice: null, stopLoss: null, takeProfit: null, comment: 'signal', magicNumber: 7, expiry: null, async: false },
+      yield make(
+        masterStream,
+        {
+          type: 'TradeRequested',
+          data: {
+            accountId: master.id,
+            at: now(),
+            requestId: randomUUID(),
+            request: {
+              action: 'open',
+              symbol,
+              orderType,
+              volume,
+              openPrice: null,
+              stopLoss: null,
+              takeProfit: null,
+              comment: 'signal',
+              magicNumber: 7,
+              expiry: null,
+              async: false,
+            },
+          },
         },
-      }, api('POST', `/accounts/${master.id}/positions`));
+        api('POST', `/accounts/${master.id}/positions`),
+      );
       const position: PositionData = {
-        positionId: String(nextId++), symbol, orderType, volume, openPrice: price, openTime: now(), stopLoss: null, takeProfit: null,
-        swap: 0, commission: -0.7 * volume, comment: 'signal', magicNumber: 7, clientOrderId: null,
+        positionId: String(nextId++),
+        symbol,
+        orderType,
+        volume,
+        openPrice: price,
+        openTime: now(),
+        stopLoss: null,
+        takeProfit: null,
+        swap: 0,
+        commission: -0.7 * volume,
+        comment: 'signal',
+        magicNumber: 7,
+        clientOrderId: null,
       };
       const opened = make(masterStream, { type: 'PositionOpened', data: { accountId: master.id, at: now(), position } }, venue(master.id));
       yield opened;
@@ -227,26 +364,65 @@ export function* generateHistory(total: number, shape: HistoryShape, seed = 42):
         const base = { copierId: slave.copierId, masterAccountId: master.id, slaveAccountId: slave.accountId, source, at: now() };
         const slaveVolume = Math.round(volume * (1 + (i % 3)) * 100) / 100;
         if (rnd() < 0.05) {
-          yield make(`copies-${slave.copierId}`, {
-            type: 'TradeSkipped',
-            data: { ...base, masterPositionId: position.positionId, reason: 'VOLUME_BELOW_MINIMUM', message: `Volume ${slaveVolume} below the minimum`, wouldHave: [] },
-          }, copyMetadata(opened, master.id, source.position));
+          yield make(
+            `copies-${slave.copierId}`,
+            {
+              type: 'TradeSkipped',
+              data: {
+                ...base,
+                masterPositionId: position.positionId,
+                reason: 'VOLUME_BELOW_MINIMUM',
+                message: `Volume ${slaveVolume} below the minimum`,
+                wouldHave: [],
+              },
+            },
+            copyMetadata(opened, master.id, source.position),
+          );
           trade.copies.push(null);
           continue;
         }
         const clientOrderId = randomUUID();
-        const copy: PositionData = { ...position, positionId: String(nextId++), volume: slaveVolume, openTime: now(), clientOrderId, commission: -0.7 * slaveVolume };
-        yield* pair(make(`positions-${slave.accountId}`, { type: 'PositionOpened', data: { accountId: slave.accountId, at: now(), position: copy } }, venue(slave.accountId)), make(`copies-${slave.copierId}`, {
-          type: 'CopyExecuted',
-          data: {
-            ...base, masterEventAt: opened.created,
-            action: {
-              type: 'open', clientOrderId, masterPositionId: position.positionId, symbol, orderType, volume: slaveVolume, openPrice: null,
-              stopLoss: null, takeProfit: null, comment: 'signal', magicNumber: 7, replacesPendingOrderId: null,
+        const copy: PositionData = {
+          ...position,
+          positionId: String(nextId++),
+          volume: slaveVolume,
+          openTime: now(),
+          clientOrderId,
+          commission: -0.7 * slaveVolume,
+        };
+        yield* pair(
+          make(
+            `positions-${slave.accountId}`,
+            { type: 'PositionOpened', data: { accountId: slave.accountId, at: now(), position: copy } },
+            venue(slave.accountId),
+          ),
+          make(
+            `copies-${slave.copierId}`,
+            {
+              type: 'CopyExecuted',
+              data: {
+                ...base,
+                masterEventAt: opened.created,
+                action: {
+                  type: 'open',
+                  clientOrderId,
+                  masterPositionId: position.positionId,
+                  symbol,
+                  orderType,
+                  volume: slaveVolume,
+                  openPrice: null,
+                  stopLoss: null,
+                  takeProfit: null,
+                  comment: 'signal',
+                  magicNumber: 7,
+                  replacesPendingOrderId: null,
+                },
+                result: { type: 'opened', slavePositionId: copy.positionId, kind: 'position', price: copy.openPrice, volume: slaveVolume, time: now() },
+              },
             },
-            result: { type: 'opened', slavePositionId: copy.positionId, kind: 'position', price: copy.openPrice, volume: slaveVolume, time: now() },
-          },
-        }, copyMetadata(opened, master.id, source.position)));
+            copyMetadata(opened, master.id, source.position),
+          ),
+        );
         trade.copies.push(copy);
       }
       master.open.push(trade);
@@ -268,30 +444,65 @@ export function* generateHistory(total: number, shape: HistoryShape, seed = 42):
         const copy = trade.copies[i];
         if (!copy) continue;
         const source = { eventId: modified.id, position: `0:${count}`, type: modified.type };
-        yield make(`copies-${slave.copierId}`, {
-          type: 'CopyExecuted',
-          data: {
-            copierId: slave.copierId, masterAccountId: master.id, slaveAccountId: slave.accountId, source, at: now(), masterEventAt: modified.created,
-            action: { type: 'modify', clientOrderId: randomUUID(), masterPositionId: position.positionId, symbol: copy.symbol, slavePositionId: copy.positionId, stopLoss, takeProfit: null, openPrice: null },
-            result: { type: 'modified', time: now() },
+        yield make(
+          `copies-${slave.copierId}`,
+          {
+            type: 'CopyExecuted',
+            data: {
+              copierId: slave.copierId,
+              masterAccountId: master.id,
+              slaveAccountId: slave.accountId,
+              source,
+              at: now(),
+              masterEventAt: modified.created,
+              action: {
+                type: 'modify',
+                clientOrderId: randomUUID(),
+                masterPositionId: position.positionId,
+                symbol: copy.symbol,
+                slavePositionId: copy.positionId,
+                stopLoss,
+                takeProfit: null,
+                openPrice: null,
+              },
+              result: { type: 'modified', time: now() },
+            },
           },
-        }, copyMetadata(modified, master.id, source.position));
-        yield make(`positions-${slave.accountId}`, { type: 'PositionModified', data: { accountId: slave.accountId, at: now(), position: { ...copy, stopLoss } } }, venue(slave.accountId));
+          copyMetadata(modified, master.id, source.position),
+        );
+        yield make(
+          `positions-${slave.accountId}`,
+          { type: 'PositionModified', data: { accountId: slave.accountId, at: now(), position: { ...copy, stopLoss } } },
+          venue(slave.accountId),
+        );
       }
       continue;
     }
     const partial = action < 0.45 && trade.position.volume >= 0.04;
     const closedVolume = partial ? Math.round((trade.position.volume / 2) * 100) / 100 : trade.position.volume;
     if (!partial) {
-      yield make(masterStream, {
-        type: 'TradeRequested',
-        data: { accountId: master.id, at: now(), requestId: randomUUID(), request: { action: 'close', positionId: trade.position.positionId, pendingOnly: false } },
-      }, api('DELETE', `/accounts/${master.id}/positions/${trade.position.positionId}`));
+      yield make(
+        masterStream,
+        {
+          type: 'TradeRequested',
+          data: {
+            accountId: master.id,
+            at: now(),
+            requestId: randomUUID(),
+            request: { action: 'close', positionId: trade.position.positionId, pendingOnly: false },
+          },
+        },
+        api('DELETE', `/accounts/${master.id}/positions/${trade.position.positionId}`),
+      );
     }
     const remaining = { ...trade.position, volume: Math.round((trade.position.volume - closedVolume) * 100) / 100 };
     const masterTrade = closedTrade(trade.position, closedVolume, move);
     const closed = partial
-      ? make(masterStream, { type: 'PositionPartiallyClosed', data: { accountId: master.id, at: now(), position: remaining, trade: masterTrade } }, venue(master.id))
+      ? make(
+          masterStream,
+          { type: 'PositionPartiallyClosed', data: { accountId: master.id, at: now(), position: remaining, trade: masterTrade } },
+          venue(master.id),
+        )
       : make(masterStream, { type: 'PositionClosed', data: { accountId: master.id, at: now(), trade: masterTrade } }, venue(master.id));
     yield closed;
     for (const [i, slave] of master.slaves.entries()) {
@@ -302,21 +513,57 @@ export function* generateHistory(total: number, shape: HistoryShape, seed = 42):
       const base = { copierId: slave.copierId, masterAccountId: master.id, slaveAccountId: slave.accountId, source, at: now(), masterEventAt: closed.created };
       const slaveClosed = partial ? Math.round((copy.volume / 2) * 100) / 100 : copy.volume;
       const slaveTrade = closedTrade(copy, slaveClosed, move);
-      const result = { type: 'closed' as const, volume: slaveClosed, result: slaveTrade.profit + slaveTrade.swap + slaveTrade.commission, closePrice: move, time: now() };
+      const result = {
+        type: 'closed' as const,
+        volume: slaveClosed,
+        result: slaveTrade.profit + slaveTrade.swap + slaveTrade.commission,
+        closePrice: move,
+        time: now(),
+      };
       const slaveRemaining = { ...copy, volume: Math.round((copy.volume - slaveClosed) * 100) / 100 };
       const slaveEvent = partial
-        ? make(`positions-${slave.accountId}`, { type: 'PositionPartiallyClosed', data: { accountId: slave.accountId, at: now(), position: slaveRemaining, trade: slaveTrade } }, venue(slave.accountId))
-        : make(`positions-${slave.accountId}`, { type: 'PositionClosed', data: { accountId: slave.accountId, at: now(), trade: slaveTrade } }, venue(slave.accountId));
-      yield* pair(slaveEvent, make(`copies-${slave.copierId}`, {
-        type: 'CopyExecuted',
-        data: {
-          ...base,
-          action: partial
-            ? { type: 'partialClose', clientOrderId: randomUUID(), masterPositionId: trade.position.positionId, symbol: copy.symbol, slavePositionId: copy.positionId, volume: slaveClosed, remainingVolume: slaveRemaining.volume }
-            : { type: 'close', clientOrderId: randomUUID(), masterPositionId: trade.position.positionId, symbol: copy.symbol, slavePositionId: copy.positionId, volume: slaveClosed },
-          result,
-        },
-      }, copyMetadata(closed, master.id, source.position)));
+        ? make(
+            `positions-${slave.accountId}`,
+            { type: 'PositionPartiallyClosed', data: { accountId: slave.accountId, at: now(), position: slaveRemaining, trade: slaveTrade } },
+            venue(slave.accountId),
+          )
+        : make(
+            `positions-${slave.accountId}`,
+            { type: 'PositionClosed', data: { accountId: slave.accountId, at: now(), trade: slaveTrade } },
+            venue(slave.accountId),
+          );
+      yield* pair(
+        slaveEvent,
+        make(
+          `copies-${slave.copierId}`,
+          {
+            type: 'CopyExecuted',
+            data: {
+              ...base,
+              action: partial
+                ? {
+                    type: 'partialClose',
+                    clientOrderId: randomUUID(),
+                    masterPositionId: trade.position.positionId,
+                    symbol: copy.symbol,
+                    slavePositionId: copy.positionId,
+                    volume: slaveClosed,
+                    remainingVolume: slaveRemaining.volume,
+                  }
+                : {
+                    type: 'close',
+                    clientOrderId: randomUUID(),
+                    masterPositionId: trade.position.positionId,
+                    symbol: copy.symbol,
+                    slavePositionId: copy.positionId,
+                    volume: slaveClosed,
+                  },
+              result,
+            },
+          },
+          copyMetadata(closed, master.id, source.position),
+        ),
+      );
       if (partial) trade.copies[i] = slaveRemaining;
     }
     if (partial) master.open[index] = { ...trade, position: remaining };

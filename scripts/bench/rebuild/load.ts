@@ -27,8 +27,13 @@ export const loadHistory = async (pool: pg.Pool, events: Iterable<HistoryEvent>,
       `INSERT INTO es_events (stream_name, revision, event_id, event_type, data, metadata, created)
        SELECT * FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[], $7::timestamptz[])`,
       [
-        rows.map((e) => e.stream), revision, rows.map((e) => e.id), rows.map((e) => e.type),
-        rows.map((e) => JSON.stringify(e.data)), rows.map((e) => JSON.stringify(e.metadata)), rows.map((e) => e.created),
+        rows.map((e) => e.stream),
+        revision,
+        rows.map((e) => e.id),
+        rows.map((e) => e.type),
+        rows.map((e) => JSON.stringify(e.data)),
+        rows.map((e) => JSON.stringify(e.metadata)),
+        rows.map((e) => e.created),
       ],
     );
     loaded += rows.length;

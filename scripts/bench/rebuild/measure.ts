@@ -17,7 +17,13 @@ export interface ProjectionTiming {
 
 export type MeasureMessage =
   | { readonly kind: 'progress'; readonly processed: number }
-  | { readonly kind: 'done'; readonly events: number; readonly seconds: number; readonly projections: readonly ProjectionTiming[]; readonly peakRssMiB: number };
+  | {
+      readonly kind: 'done';
+      readonly events: number;
+      readonly seconds: number;
+      readonly projections: readonly ProjectionTiming[];
+      readonly peakRssMiB: number;
+    };
 
 const main = async (): Promise<void> => {
   const connectionString = process.argv[2]!;

@@ -18,7 +18,8 @@ export interface ApiAnswer {
 }
 
 /** Calls the service at `baseUrl()` (read at each call: a restarted service has a new port) with `key`; a status of 300 or more throws. */
-export const apiCaller = (baseUrl: () => string, key: string) =>
+export const apiCaller =
+  (baseUrl: () => string, key: string) =>
   async (method: string, route: string, body?: unknown): Promise<ApiAnswer> => {
     const res = await fetch(`${baseUrl()}${route}`, {
       method,

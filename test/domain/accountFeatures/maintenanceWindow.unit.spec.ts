@@ -20,7 +20,12 @@ describe('feature: FeatureMaintenanceWindowDTO', () => {
   });
   const at = (time: string) => Date.parse(`2026-01-07T${time}Z`);
   const progress = (overrides: Partial<WindowProgress> = {}): WindowProgress => ({
-    entered: true, copiersSwitched: false, closedFor: [], entryCompleted: false, exited: false, ...overrides,
+    entered: true,
+    copiersSwitched: false,
+    closedFor: [],
+    entryCompleted: false,
+    exited: false,
+    ...overrides,
   });
 
   describe('the next step', () => {
@@ -72,25 +77,38 @@ describe('feature: FeatureMaintenanceWindowDTO', () => {
   });
 
   it('refuses an end not after the start and a window longer than 31 days; its state members are read-only', () => {
-    expect(maintenanceWindowFeature.check!(setting({ endsAt: '2026-01-07T10:00:00Z' }))).to.equal('endsAt 2026-01-07T10:00:00Z must be after startsAt 2026-01-07T10:00:00Z');
+    expect(maintenanceWindowFeature.check!(setting({ endsAt: '2026-01-07T10:00:00Z' }))).to.equal(
+      'endsAt 2026-01-07T10:00:00Z must be after startsAt 2026-01-07T10:00:00Z',
+    );
     expect(maintenanceWindowFeature.check!(setting({ endsAt: '2026-02-08T10:00:00Z' }))).to.equal('the window lasts more than 31 days');
     expect(maintenanceWindowFeature.check!(setting())).to.equal(null);
     expect(maintenanceWindowFeature.stateMembers).to.deep.equal(['positionsClosedForAccounts', 'entryActionsExecuted', 'affectedCopierStates']);
   });
 
   it('names a window by its instants, whatever offset they were written with', () =>
-    expect(windowKeyOf({ startsAt: '2026-01-07T11:00:00+01:00', endsAt: '2026-01-07T11:00:00Z' })).to.equal('2026-01-07T10:00:00.000Z/2026-01-07T11:00:00.000Z'));
+    expect(windowKeyOf({ startsAt: '2026-01-07T11:00:00+01:00', endsAt: '2026-01-07T11:00:00Z' })).to.equal(
+      '2026-01-07T10:00:00.000Z/2026-01-07T11:00:00.000Z',
+    ));
 });
 
 describe('maintenance window stream', () => {
   const KEY = '2026-01-07T10:00:00.000Z/2026-01-07T11:00:00.000Z';
-  const metadata = { now: '2026-01-07T10:00:00.000Z', context: { apiKeyId: null, projectId: 'p', clientIp: null, method: null, path: null, correlationId: 'maintenance:f' } };
+  const metadata = {
+    now: '2026-01-07T10:00:00.000Z',
+    context: { apiKeyId: null, projectId: 'p', clientIp: null, method: null, path: null, correlationId: 'maintenance:f' },
+  };
   const target = { featureId: 'f', windowKey: KEY, accountId: 'acc' };
   const enter: MaintenanceCommand = {
     type: 'EnterMaintenanceWindow',
     data: {
-      ...target, projectId: 'p', startsAt: '2026-01-07T10:00:00Z', endsAt: '2026-01-07T11:00:00Z', maintenanceAction: 'MONITOR_ONLY', closePositionStrategy: 'CLOSE_ALL',
-      affectedAccountIds: ['acc'], copierStates: [{ copierId: 'c', toAccountId: 'acc', active: true, monitorOnly: false }],
+      ...target,
+      projectId: 'p',
+      startsAt: '2026-01-07T10:00:00Z',
+      endsAt: '2026-01-07T11:00:00Z',
+      maintenanceAction: 'MONITOR_ONLY',
+      closePositionStrategy: 'CLOSE_ALL',
+      affectedAccountIds: ['acc'],
+      copierStates: [{ copierId: 'c', toAccountId: 'acc', active: true, monitorOnly: false }],
     },
     metadata,
   };
@@ -105,7 +123,10 @@ describe('maintenance window stream', () => {
   };
 
   it('records the copier states of the first entry only: a repeated entry changes nothing', () => {
-    const again: MaintenanceCommand = { ...enter, data: { ...enter.data, copierStates: [{ copierId: 'c', toAccountId: 'acc', active: true, monitorOnly: true }] } } as MaintenanceCommand;
+    const again: MaintenanceCommand = {
+      ...enter,
+      data: { ...enter.data, copierStates: [{ copierId: 'c', toAccountId: 'acc', active: true, monitorOnly: true }] },
+    } as MaintenanceCommand;
     const { events, state } = run([enter, again]);
     expect(events.map((e) => e.type)).to.deep.equal(['MaintenanceWindowEntered']);
     expect(state.windows[KEY]!.copierStates).to.deep.equal([{ copierId: 'c', toAccountId: 'acc', active: true, monitorOnly: false }]);
@@ -123,11 +144,17 @@ describe('maintenance window stream', () => {
       { type: 'ExitMaintenanceWindow', data: { ...target, restored: ['c'] }, metadata },
     ]);
     expect(events.map((e) => e.type)).to.deep.equal([
-      'MaintenanceWindowEntered', 'MaintenanceWindowCopiersSwitched', 'MaintenanceWindowPositionsClosed', 'MaintenanceWindowEntryCompleted', 'MaintenanceWindowExited',
+      'MaintenanceWindowEntered',
+      'MaintenanceWindowCopiersSwitched',
+      'MaintenanceWindowPositionsClosed',
+      'MaintenanceWindowEntryCompleted',
+      'MaintenanceWindowExited',
     ]);
     expect(state.windows[KEY]).to.deep.include({ entered: true, copiersSwitched: true, closedFor: ['acc'], entryCompleted: true, exited: true });
   });
 
   it('refuses a step of a window that never started', () =>
-    expect(() => run([{ type: 'ExitMaintenanceWindow', data: { ...target, restored: [] }, metadata }])).to.throw().with.property('code', '[MAINTENANCE_WINDOW_NOT_ENTERED]'));
+    expect(() => run([{ type: 'ExitMaintenanceWindow', data: { ...target, restored: [] }, metadata }]))
+      .to.throw()
+      .with.property('code', '[MAINTENANCE_WINDOW_NOT_ENTERED]'));
 });

@@ -9,8 +9,27 @@
 import { expect } from 'chai';
 import { type BalanceRecord, performanceMetrics, type TradeRecord } from '../../../domain/analytics/metrics.js';
 
-const trade = (id: string, symbol: string, side: 'Buy' | 'Sell', volume: number, openTime: string, closeTime: string, profit: number, swap: number, commission: number): TradeRecord => ({
-  id, positionId: id, symbol, side, volume, openTime, closeTime, profit, swap, commission,
+const trade = (
+  id: string,
+  symbol: string,
+  side: 'Buy' | 'Sell',
+  volume: number,
+  openTime: string,
+  closeTime: string,
+  profit: number,
+  swap: number,
+  commission: number,
+): TradeRecord => ({
+  id,
+  positionId: id,
+  symbol,
+  side,
+  volume,
+  openTime,
+  closeTime,
+  profit,
+  swap,
+  commission,
 });
 
 const trades: TradeRecord[] = [
@@ -123,8 +142,11 @@ describe('performance metrics: data-collector samples', () => {
 
   it('says the samples are there', () => {
     expect(m).to.deep.include({
-      advancedAnalyticsAvailable: true, dataCollectorEnabled: true, dataCollectorSamples: 4,
-      dataCollectorHistoryStartAt: '2026-03-02T08:00:00Z', dataCollectorHistoryEndAt: '2026-03-03T10:00:00Z',
+      advancedAnalyticsAvailable: true,
+      dataCollectorEnabled: true,
+      dataCollectorSamples: 4,
+      dataCollectorHistoryStartAt: '2026-03-02T08:00:00Z',
+      dataCollectorHistoryEndAt: '2026-03-03T10:00:00Z',
     });
   });
 });
@@ -137,12 +159,24 @@ describe('performance metrics: deposits and withdrawals during a drawdown', () =
 
   it('a deposit during a drawdown neither ends it nor deepens it', () => {
     // 1,000 -> 900 (10 %); deposit 500 moves the peak to 1,500; -50 -> 1,350: still 10 %.
-    const m = of([t('a', at(2, 10), -100), t('b', at(2, 12), -50)], [{ id: 'd', time: at(2, 8), amount: 1000 }, { id: 'e', time: at(2, 11), amount: 500 }]);
+    const m = of(
+      [t('a', at(2, 10), -100), t('b', at(2, 12), -50)],
+      [
+        { id: 'd', time: at(2, 8), amount: 1000 },
+        { id: 'e', time: at(2, 11), amount: 500 },
+      ],
+    );
     expect(m).to.deep.include({ maxDrawdown: 10, avgDrawdown: 10 });
   });
 
   it('a withdrawal alone creates no drawdown', () => {
-    const m = of([t('a', at(2, 12), 10)], [{ id: 'd', time: at(2, 8), amount: 1000 }, { id: 'w', time: at(2, 10), amount: -400 }]);
+    const m = of(
+      [t('a', at(2, 12), 10)],
+      [
+        { id: 'd', time: at(2, 8), amount: 1000 },
+        { id: 'w', time: at(2, 10), amount: -400 },
+      ],
+    );
     expect(m).to.deep.include({ maxDrawdown: 0, avgDrawdown: 0 });
   });
 });

@@ -50,7 +50,9 @@ describe('copy decision: decideCopy', () => {
         ]));
 
     it('sizes the open by the copier (master 1.00 lot, multiplier 2: slave 2.00)', () =>
-      given({ settings: { multiplier: 2 } }).when(masterOpened({ volume: 1 })).then([{ type: 'open', volume: 2 }]));
+      given({ settings: { multiplier: 2 } })
+        .when(masterOpened({ volume: 1 }))
+        .then([{ type: 'open', volume: 2 }]));
 
     it('opens on the mapped slave symbol and rounds prices to its digits', () =>
       given({ slaveSymbols: [symbolSpec({ symbol: 'EURUSD.m', digits: 4 })] })
@@ -95,7 +97,9 @@ describe('copy decision: decideCopy', () => {
         .thenSkips('MAXIMUM_LOT_REACHED', /open lots to 2\.1, above its maximum 2/));
 
     it('skips with ALREADY_COPIED when the slave already copies that master position (a replay)', () =>
-      given(withPosition()).when(masterOpened()).thenSkips('ALREADY_COPIED', /already copies it/));
+      given(withPosition())
+        .when(masterOpened())
+        .thenSkips('ALREADY_COPIED', /already copies it/));
 
     it('copies a pending order with its trigger price and volume', () =>
       given({ settings: { multiplier: 0.5 } })
@@ -188,7 +192,9 @@ describe('copy decision: decideCopy', () => {
         .thenSkips('NO_SLAVE_POSITION', /stop loss \/ take profit change of master #m-1001 not copied/));
 
     it('skips with NO_SLAVE_ORDER when the pending order was never copied', () =>
-      given().when(masterPendingModified(1.09, null, null)).thenSkips('NO_SLAVE_ORDER'));
+      given()
+        .when(masterPendingModified(1.09, null, null))
+        .thenSkips('NO_SLAVE_ORDER'));
   });
 
   describe('partial closes', () => {
@@ -206,7 +212,9 @@ describe('copy decision: decideCopy', () => {
         ]));
 
     it('computes the fraction exactly: a third of 0.3 is 0.1', () =>
-      given(withPosition(0.3)).when(masterPartiallyClosed(0.1, 0.2)).then([{ type: 'partialClose', volume: 0.1, remainingVolume: 0.2 }]));
+      given(withPosition(0.3))
+        .when(masterPartiallyClosed(0.1, 0.2))
+        .then([{ type: 'partialClose', volume: 0.1, remainingVolume: 0.2 }]));
 
     it('rounds the closed volume down to the step: half of 0.05 closes 0.02', () =>
       given(withPosition(0.05))
@@ -229,7 +237,9 @@ describe('copy decision: decideCopy', () => {
         .thenSkips('VOLUME_BELOW_MINIMUM', /closing 5% of 1 lots is 0\.05 lots/));
 
     it('closes everything when nothing remains on the master', () =>
-      given(withPosition(0.7)).when(masterPartiallyClosed(1, 0)).then([{ type: 'close', volume: 0.7 }]));
+      given(withPosition(0.7))
+        .when(masterPartiallyClosed(1, 0))
+        .then([{ type: 'close', volume: 0.7 }]));
 
     it('skips with NO_SLAVE_POSITION without a copy', () => given().when(masterPartiallyClosed(0.5, 0.5)).thenSkips('NO_SLAVE_POSITION'));
   });
@@ -238,15 +248,17 @@ describe('copy decision: decideCopy', () => {
     it('closes the slave copy with its whole volume', () =>
       given(withPosition(1.3))
         .when(masterClosed())
-        .then([
-          { type: 'close', clientOrderId: idOf('close'), masterPositionId: MASTER_POSITION, slavePositionId: SLAVE_POSITION, volume: 1.3 },
-        ]));
+        .then([{ type: 'close', clientOrderId: idOf('close'), masterPositionId: MASTER_POSITION, slavePositionId: SLAVE_POSITION, volume: 1.3 }]));
 
     it('skips with NO_SLAVE_POSITION when the master position was never copied', () =>
-      given().when(masterClosed()).thenSkips('NO_SLAVE_POSITION', /close of master #m-1001 not copied: the slave holds no copy/));
+      given()
+        .when(masterClosed())
+        .thenSkips('NO_SLAVE_POSITION', /close of master #m-1001 not copied: the slave holds no copy/));
 
     it('cancels a copy still pending when the master position closes', () =>
-      given(withPendingOrder()).when(masterClosed()).then([{ type: 'cancel', slavePositionId: SLAVE_POSITION }]));
+      given(withPendingOrder())
+        .when(masterClosed())
+        .then([{ type: 'cancel', slavePositionId: SLAVE_POSITION }]));
 
     it('cancels the slave pending order when the master cancels its own', () =>
       given(withPendingOrder())
@@ -254,15 +266,15 @@ describe('copy decision: decideCopy', () => {
         .then([{ type: 'cancel', clientOrderId: idOf('cancel'), slavePositionId: SLAVE_POSITION, symbol: 'EURUSD' }]));
 
     it('closes a slave copy that filled on its own when the master cancels its order', () =>
-      given(withPosition(0.4)).when(masterPendingCancelled()).then([{ type: 'close', volume: 0.4 }]));
+      given(withPosition(0.4))
+        .when(masterPendingCancelled())
+        .then([{ type: 'close', volume: 0.4 }]));
 
-    it('skips with NO_SLAVE_ORDER when the cancelled order was never copied', () =>
-      given().when(masterPendingCancelled()).thenSkips('NO_SLAVE_ORDER'));
+    it('skips with NO_SLAVE_ORDER when the cancelled order was never copied', () => given().when(masterPendingCancelled()).thenSkips('NO_SLAVE_ORDER'));
   });
 
   describe('pending order fills', () => {
-    it('does nothing when the slave copy has already filled', () =>
-      expect(given(withPosition()).when(masterPendingFilled()).actions).to.deep.equal([]));
+    it('does nothing when the slave copy has already filled', () => expect(given(withPosition()).when(masterPendingFilled()).actions).to.deep.equal([]));
 
     it('cancels the slave pending order and opens its volume at market, the open waiting for the cancel', () =>
       given(withPendingOrder('BuyLimit', 0.3))
@@ -288,8 +300,7 @@ describe('copy decision: decideCopy', () => {
   describe('comments and magic numbers', () => {
     const openWith = (world: World) => given(world).when(masterOpened({ comment: 'breakout', magicNumber: 42 }));
 
-    it('copies the original comment and magic number by default', () =>
-      openWith({}).then([{ type: 'open', comment: 'breakout', magicNumber: 42 }]));
+    it('copies the original comment and magic number by default', () => openWith({}).then([{ type: 'open', comment: 'breakout', magicNumber: 42 }]));
 
     it('uses the custom comment instead of the original', () =>
       openWith({ settings: { customComment: 'from A' } }).then([{ type: 'open', comment: 'from A' }]));
@@ -319,7 +330,9 @@ describe('copy decision: decideCopy', () => {
         .thenSkips('COPIER_INACTIVE', /open of master #m-1001 not copied: the copier is inactive/));
 
     it('an inactive copier does not close either', () =>
-      given({ settings: { active: false }, ...withPosition() }).when(masterClosed()).thenSkips('COPIER_INACTIVE'));
+      given({ settings: { active: false }, ...withPosition() })
+        .when(masterClosed())
+        .thenSkips('COPIER_INACTIVE'));
 
     it('a monitor-only copier places nothing and reports what it would have opened', () => {
       const skip = given({ settings: { monitorOnly: true, multiplier: 2 } })

@@ -3,7 +3,18 @@
 import { expect } from 'chai';
 import { type CopierSettings, defaultCopierSettings } from '../../../domain/copier/settings.js';
 import { decideCopy, type FeatureInputs, NO_FEATURES } from '../../../domain/copy/decision.js';
-import type { AccountPosition, ApprovalDecision, CopierFeature, CopyRecord, ManageContext, ManagedAction, ManagedCopy, MasterOrderRecord, QuoteView, SlaveAccountView } from '../../../domain/copy/features/rules.js';
+import type {
+  AccountPosition,
+  ApprovalDecision,
+  CopierFeature,
+  CopyRecord,
+  ManageContext,
+  ManagedAction,
+  ManagedCopy,
+  MasterOrderRecord,
+  QuoteView,
+  SlaveAccountView,
+} from '../../../domain/copy/features/rules.js';
 import type {
   AccountFunds,
   CopierView,
@@ -64,9 +75,7 @@ export const slaveCopy = (overrides: Partial<SlaveCopy> = {}): SlaveCopy => ({
   ...overrides,
 });
 
-export const trade = <T extends MarketOrderType | PendingOrderType = 'Buy'>(
-  overrides: Partial<MasterTrade<T>> = {},
-): MasterTrade<T> =>
+export const trade = <T extends MarketOrderType | PendingOrderType = 'Buy'>(overrides: Partial<MasterTrade<T>> = {}): MasterTrade<T> =>
   ({
     masterPositionId: MASTER_POSITION,
     symbol: 'EURUSD',
@@ -98,10 +107,7 @@ export const masterPartiallyClosed = (closedVolume: number, remainingVolume: num
   data: { ...ref, closedVolume, remainingVolume },
 });
 export const masterClosed = (): MasterEvent => ({ type: 'MasterPositionClosed', eventId: EVENT_ID, data: ref });
-export const masterPendingPlaced = (
-  orderType: PendingOrderType,
-  overrides: Partial<MasterTrade<PendingOrderType>> = {},
-): MasterEvent => ({
+export const masterPendingPlaced = (orderType: PendingOrderType, overrides: Partial<MasterTrade<PendingOrderType>> = {}): MasterEvent => ({
   type: 'MasterPendingOrderPlaced',
   eventId: EVENT_ID,
   data: trade<PendingOrderType>({ orderType, ...overrides }),

@@ -24,6 +24,5 @@ describe('copy order ids: slaveOrderId', () => {
   it('differs per copier, so two slaves of one master never share an id', () =>
     expect(slaveOrderId(EVENT_ID, OTHER_ID, 'open')).to.not.equal(slaveOrderId(EVENT_ID, COPIER_ID, 'open')));
 
-  it('differs per master event', () =>
-    expect(slaveOrderId(OTHER_ID, COPIER_ID, 'modify')).to.not.equal(slaveOrderId(EVENT_ID, COPIER_ID, 'modify')));
+  it('differs per master event', () => expect(slaveOrderId(OTHER_ID, COPIER_ID, 'modify')).to.not.equal(slaveOrderId(EVENT_ID, COPIER_ID, 'modify')));
 });

@@ -40,8 +40,7 @@ describe('copy rounding: exact decimals, lot steps and prices', () => {
       [0.009, 0.01, 0],
       [12.3456, 0.001, 12.345],
     ];
-    for (const [lots, step, expected] of cases)
-      it(`${lots} on a ${step} step is ${expected}`, () => expect(roundDownToStep(lots, step)).to.equal(expected));
+    for (const [lots, step, expected] of cases) it(`${lots} on a ${step} step is ${expected}`, () => expect(roundDownToStep(lots, step)).to.equal(expected));
 
     it('refuses a step of 0', () => expect(() => roundDownToStep(1, 0)).to.throw(RangeError, /lot step must be positive/));
   });

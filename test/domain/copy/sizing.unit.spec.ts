@@ -35,13 +35,11 @@ const skipOf = (masterLot: number, settings: Partial<CopierSettings>, overrides:
 
 describe('copy sizing: slaveVolume', () => {
   describe('scale types', () => {
-    it('NONE copies the master lot unchanged and ignores the multiplier', () =>
-      expect(lotOf(0.37, { scaleType: 'NONE', multiplier: 5 })).to.equal(0.37));
+    it('NONE copies the master lot unchanged and ignores the multiplier', () => expect(lotOf(0.37, { scaleType: 'NONE', multiplier: 5 })).to.equal(0.37));
 
     it('MULTIPLIER multiplies the master lot', () => expect(lotOf(1, { scaleType: 'MULTIPLIER', multiplier: 2 })).to.equal(2));
 
-    it('MULTIPLIER below 1 scales down: 1.5 x 0.5 = 0.75', () =>
-      expect(lotOf(1.5, { scaleType: 'MULTIPLIER', multiplier: 0.5 })).to.equal(0.75));
+    it('MULTIPLIER below 1 scales down: 1.5 x 0.5 = 0.75', () => expect(lotOf(1.5, { scaleType: 'MULTIPLIER', multiplier: 0.5 })).to.equal(0.75));
 
     it('FIXED_LOT always opens fixedLotSize, whatever the master lot and the multiplier', () => {
       expect(lotOf(3, { scaleType: 'FIXED_LOT', fixedLotSize: 0.25, multiplier: 4 })).to.equal(0.25);
@@ -53,11 +51,7 @@ describe('copy sizing: slaveVolume', () => {
 
     it('BALANCE_RATIO scales by slave balance / master balance, not by equity', () =>
       expect(
-        lotOf(
-          1,
-          { scaleType: 'BALANCE_RATIO' },
-          { master: funds({ balance: 10_000, equity: 1_000 }), slave: funds({ balance: 5_000, equity: 9_000 }) },
-        ),
+        lotOf(1, { scaleType: 'BALANCE_RATIO' }, { master: funds({ balance: 10_000, equity: 1_000 }), slave: funds({ balance: 5_000, equity: 9_000 }) }),
       ).to.equal(0.5));
 
     it('BALANCE_RATIO also applies the multiplier', () =>
@@ -65,11 +59,7 @@ describe('copy sizing: slaveVolume', () => {
 
     it('EQUITY_RATIO scales by slave equity / master equity, not by balance', () =>
       expect(
-        lotOf(
-          1,
-          { scaleType: 'EQUITY_RATIO' },
-          { master: funds({ balance: 1_000, equity: 20_000 }), slave: funds({ balance: 1_000, equity: 3_000 }) },
-        ),
+        lotOf(1, { scaleType: 'EQUITY_RATIO' }, { master: funds({ balance: 1_000, equity: 20_000 }), slave: funds({ balance: 1_000, equity: 3_000 }) }),
       ).to.equal(0.15));
 
     it('a ratio with the master at 0 balance skips with MASTER_FUNDS_NOT_POSITIVE', () =>
@@ -78,9 +68,7 @@ describe('copy sizing: slaveVolume', () => {
 
   describe('fixed balances', () => {
     it('fixMasterBalanceAndEquity replaces the master balance in BALANCE_RATIO', () =>
-      expect(
-        lotOf(1, { scaleType: 'BALANCE_RATIO', fixMasterBalanceAndEquity: 40_000 }, { master: funds({ balance: 10 }) }),
-      ).to.equal(0.25));
+      expect(lotOf(1, { scaleType: 'BALANCE_RATIO', fixMasterBalanceAndEquity: 40_000 }, { master: funds({ balance: 10 }) })).to.equal(0.25));
 
     it('fixSlaveBalanceAndEquity replaces the slave equity in EQUITY_RATIO', () =>
       expect(lotOf(2, { scaleType: 'EQUITY_RATIO', fixSlaveBalanceAndEquity: 2_500 }, { slave: funds({ equity: 99_999 }) })).to.equal(0.5));
@@ -89,9 +77,7 @@ describe('copy sizing: slaveVolume', () => {
       expect(lotOf(1, { scaleType: 'BALANCE_RATIO', fixSlaveBalanceAndEquity: 0 }, { slave: funds({ balance: 2_000 }) })).to.equal(0.2));
 
     it('fixed balances do not affect MULTIPLIER', () =>
-      expect(
-        lotOf(1, { scaleType: 'MULTIPLIER', multiplier: 2, fixMasterBalanceAndEquity: 1, fixSlaveBalanceAndEquity: 1_000 }),
-      ).to.equal(2));
+      expect(lotOf(1, { scaleType: 'MULTIPLIER', multiplier: 2, fixMasterBalanceAndEquity: 1, fixSlaveBalanceAndEquity: 1_000 })).to.equal(2));
   });
 
   describe('currencies', () => {
@@ -107,14 +93,12 @@ describe('copy sizing: slaveVolume', () => {
       expect(skipOf(1, { scaleType: 'EQUITY_RATIO' }, { ...eurSlave, slaveToMasterRate: null })).to.equal('CURRENCY_RATE_MISSING'));
 
     it('converts a fixed slave balance too (it is in the slave currency)', () =>
-      expect(
-        lotOf(1, { scaleType: 'BALANCE_RATIO', fixSlaveBalanceAndEquity: 5_000 }, { ...eurSlave, slaveToMasterRate: 1.2 }),
-      ).to.equal(0.6));
+      expect(lotOf(1, { scaleType: 'BALANCE_RATIO', fixSlaveBalanceAndEquity: 5_000 }, { ...eurSlave, slaveToMasterRate: 1.2 })).to.equal(0.6));
 
     it('needs no rate when both accounts use the same currency, whatever its case', () =>
-      expect(
-        lotOf(1, { scaleType: 'BALANCE_RATIO' }, { master: funds({ currency: 'usd' }), slave: funds({ currency: 'USD', balance: 3_000 }) }),
-      ).to.equal(0.3));
+      expect(lotOf(1, { scaleType: 'BALANCE_RATIO' }, { master: funds({ currency: 'usd' }), slave: funds({ currency: 'USD', balance: 3_000 }) })).to.equal(
+        0.3,
+      ));
 
     it('needs no rate for MULTIPLIER even across currencies', () =>
       expect(lotOf(1, { scaleType: 'MULTIPLIER', multiplier: 1 }, { ...eurSlave, slaveToMasterRate: null })).to.equal(1));
@@ -127,14 +111,11 @@ describe('copy sizing: slaveVolume', () => {
       expect(skipOf(1, { scaleType: 'FIXED_LOT', fixedLotSize: -0.1 })).to.equal('VOLUME_NOT_POSITIVE'));
 
     it('a slave with a negative balance skips with VOLUME_NOT_POSITIVE even when forcing the minimum', () =>
-      expect(
-        skipOf(1, { scaleType: 'BALANCE_RATIO', forcePositionLotSize: true }, { slave: funds({ balance: -50 }) }),
-      ).to.equal('VOLUME_NOT_POSITIVE'));
+      expect(skipOf(1, { scaleType: 'BALANCE_RATIO', forcePositionLotSize: true }, { slave: funds({ balance: -50 }) })).to.equal('VOLUME_NOT_POSITIVE'));
   });
 
   describe('martingale', () => {
-    it('doubles the lot after one loss', () =>
-      expect(lotOf(0.1, { martingaleStrategy: true }, { martingale: { consecutiveLosses: 1 } })).to.equal(0.2));
+    it('doubles the lot after one loss', () => expect(lotOf(0.1, { martingaleStrategy: true }, { martingale: { consecutiveLosses: 1 } })).to.equal(0.2));
 
     it('doubles again after each further loss: 2 losses give 4x', () =>
       expect(lotOf(0.1, { martingaleStrategy: true }, { martingale: { consecutiveLosses: 2 } })).to.equal(0.4));
@@ -173,8 +154,7 @@ describe('copy sizing: slaveVolume', () => {
   });
 
   describe('maximumLot (open lots of the copier)', () => {
-    it('opens when the total reaches the maximum exactly', () =>
-      expect(lotOf(0.5, { maximumLot: 2 }, { openLots: 1.5 })).to.equal(0.5));
+    it('opens when the total reaches the maximum exactly', () => expect(lotOf(0.5, { maximumLot: 2 }, { openLots: 1.5 })).to.equal(0.5));
 
     it('skips with MAXIMUM_LOT_REACHED when the total would exceed it', () =>
       expect(skipOf(0.51, { maximumLot: 2 }, { openLots: 1.5 })).to.equal('MAXIMUM_LOT_REACHED'));
@@ -207,9 +187,7 @@ describe('copy sizing: slaveVolume', () => {
     it('rounds down, never to nearest: 0.029 becomes 0.02', () => expect(lotOf(0.029, {})).to.equal(0.02));
 
     it('rounds a balance ratio down: 1 x 1/3 on a 0.01 step is 0.33', () =>
-      expect(
-        lotOf(1, { scaleType: 'BALANCE_RATIO' }, { master: funds({ balance: 3_000 }), slave: funds({ balance: 1_000 }) }),
-      ).to.equal(0.33));
+      expect(lotOf(1, { scaleType: 'BALANCE_RATIO' }, { master: funds({ balance: 3_000 }), slave: funds({ balance: 1_000 }) })).to.equal(0.33));
 
     it('rounds to a coarse step: 0.35 on a 0.1 step is 0.3', () =>
       expect(lotOf(0.35, {}, { slaveSymbol: symbolSpec({ lotStep: 0.1, minLot: 0.1 }) })).to.equal(0.3));
@@ -224,8 +202,7 @@ describe('copy sizing: slaveVolume', () => {
   });
 
   describe('minimum lot', () => {
-    it("skips with VOLUME_BELOW_MINIMUM below the slave's minimum", () =>
-      expect(skipOf(0.004, {})).to.equal('VOLUME_BELOW_MINIMUM'));
+    it("skips with VOLUME_BELOW_MINIMUM below the slave's minimum", () => expect(skipOf(0.004, {})).to.equal('VOLUME_BELOW_MINIMUM'));
 
     it('skips a lot that rounds to 0 with VOLUME_BELOW_MINIMUM', () =>
       expect(skipOf(0.05, {}, { slaveSymbol: symbolSpec({ minLot: 0.1, lotStep: 0.1 }) })).to.equal('VOLUME_BELOW_MINIMUM'));
@@ -239,9 +216,7 @@ describe('copy sizing: slaveVolume', () => {
       }));
 
     it('forcing does not override a maxLotSize below the broker minimum', () =>
-      expect(
-        skipOf(0.02, { forcePositionLotSize: true, maxLotSize: 0.05 }, { slaveSymbol: symbolSpec({ minLot: 0.1 }) }),
-      ).to.equal('VOLUME_BELOW_MINIMUM'));
+      expect(skipOf(0.02, { forcePositionLotSize: true, maxLotSize: 0.05 }, { slaveSymbol: symbolSpec({ minLot: 0.1 }) })).to.equal('VOLUME_BELOW_MINIMUM'));
 
     it('a raised lot still counts against maximumLot', () =>
       expect(skipOf(0.004, { forcePositionLotSize: true, maximumLot: 1 }, { openLots: 0.995 })).to.equal('MAXIMUM_LOT_REACHED'));
@@ -260,22 +235,18 @@ describe('copy sizing: slaveVolume', () => {
     it('skips with MIN_VOLUME_SAFETY when slave min / calculated lot equals the threshold exactly', () =>
       expect(skipOf(0.05, forced(2), brokers(0.1, 0.01))).to.equal('MIN_VOLUME_SAFETY'));
 
-    it('copies at the minimum when the ratio is just below the threshold', () =>
-      expect(lotOf(0.051, forced(2), brokers(0.1, 0.01))).to.equal(0.1));
+    it('copies at the minimum when the ratio is just below the threshold', () => expect(lotOf(0.051, forced(2), brokers(0.1, 0.01))).to.equal(0.1));
 
-    it('skips when the ratio is above the threshold', () =>
-      expect(skipOf(0.01, forced(2), brokers(0.1, 0.01))).to.equal('MIN_VOLUME_SAFETY'));
+    it('skips when the ratio is above the threshold', () => expect(skipOf(0.01, forced(2), brokers(0.1, 0.01))).to.equal('MIN_VOLUME_SAFETY'));
 
     it('compares exactly: 0.3 / 0.1 reaches a threshold of 3 (floats say 2.9999999999999996)', () =>
       expect(skipOf(0.1, forced(3), brokers(0.3, 0.01))).to.equal('MIN_VOLUME_SAFETY'));
 
     it('0 deactivates the check: a tenfold raise is copied', () => expect(lotOf(0.01, forced(0), brokers(0.1, 0.01))).to.equal(0.1));
 
-    it('is not applied when both brokers have the same minimum lot', () =>
-      expect(lotOf(0.01, forced(2), brokers(0.1, 0.1))).to.equal(0.1));
+    it('is not applied when both brokers have the same minimum lot', () => expect(lotOf(0.01, forced(2), brokers(0.1, 0.1))).to.equal(0.1));
 
-    it("is not applied when the slave's minimum is below the master's", () =>
-      expect(lotOf(0.001, forced(2), brokers(0.01, 0.1))).to.equal(0.01));
+    it("is not applied when the slave's minimum is below the master's", () => expect(lotOf(0.001, forced(2), brokers(0.01, 0.1))).to.equal(0.01));
 
     it('uses the lot before rounding: 0.004 against a minimum of 0.01 is a 2.5x raise', () => {
       expect(lotOf(0.004, forced(3), brokers(0.01, 0.001))).to.equal(0.01);
@@ -283,9 +254,7 @@ describe('copy sizing: slaveVolume', () => {
     });
 
     it('is not applied without forcePositionLotSize: the lot is skipped as below the minimum', () =>
-      expect(skipOf(0.05, { forcePositionLotSize: false, minVolumeSafetySkipThresholdMultiplier: 2 }, brokers(0.1, 0.01))).to.equal(
-        'VOLUME_BELOW_MINIMUM',
-      ));
+      expect(skipOf(0.05, { forcePositionLotSize: false, minVolumeSafetySkipThresholdMultiplier: 2 }, brokers(0.1, 0.01))).to.equal('VOLUME_BELOW_MINIMUM'));
 
     it('is not applied when the lot needs no raise', () => expect(lotOf(0.2, forced(1.5), brokers(0.1, 0.01))).to.equal(0.2));
 

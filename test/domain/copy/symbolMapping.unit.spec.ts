@@ -2,13 +2,11 @@ import { expect } from 'chai';
 import { mapSymbol } from '../../../domain/copy/symbolMapping.js';
 
 describe('copy symbol mapping: mapSymbol', () => {
-  it('takes the exact name first, even when decorated names exist', () =>
-    expect(mapSymbol('EURUSD', ['EURUSD.m', 'EURUSD', 'eurusd'])).to.equal('EURUSD'));
+  it('takes the exact name first, even when decorated names exist', () => expect(mapSymbol('EURUSD', ['EURUSD.m', 'EURUSD', 'eurusd'])).to.equal('EURUSD'));
 
   it('then a case-insensitive name', () => expect(mapSymbol('EURUSD', ['eurusd', 'GBPUSD'])).to.equal('eurusd'));
 
-  it('returns null when two names differ only by case from the master', () =>
-    expect(mapSymbol('EURUSD', ['eurusd', 'EurUsd'])).to.equal(null));
+  it('returns null when two names differ only by case from the master', () => expect(mapSymbol('EURUSD', ['eurusd', 'EurUsd'])).to.equal(null));
 
   describe('broker prefixes and suffixes', () => {
     const cases: readonly (readonly [string, string])[] = [
@@ -25,8 +23,7 @@ describe('copy symbol mapping: mapSymbol', () => {
       ['EURUSD.m', 'EURUSD-ECN'],
       ['EURUSDm', 'EURUSDpro'],
     ];
-    for (const [master, slave] of cases)
-      it(`maps ${master} to ${slave}`, () => expect(mapSymbol(master, ['GBPUSD', slave, 'USDJPY.m'])).to.equal(slave));
+    for (const [master, slave] of cases) it(`maps ${master} to ${slave}`, () => expect(mapSymbol(master, ['GBPUSD', slave, 'USDJPY.m'])).to.equal(slave));
   });
 
   it('prefers a separated suffix to a glued one: EURUSD goes to EURUSD.m before EURUSDpro', () =>
@@ -39,8 +36,7 @@ describe('copy symbol mapping: mapSymbol', () => {
 
   it('returns null when nothing matches', () => expect(mapSymbol('XAGUSD', ['EURUSD', 'XAUUSD'])).to.equal(null));
 
-  it('does not take a different instrument for a suffix: BTCUSD is not BTCUSDT', () =>
-    expect(mapSymbol('BTCUSD', ['BTCUSDT', 'ETHUSDT'])).to.equal(null));
+  it('does not take a different instrument for a suffix: BTCUSD is not BTCUSDT', () => expect(mapSymbol('BTCUSD', ['BTCUSDT', 'ETHUSDT'])).to.equal(null));
 
   it('does not strip an unknown suffix: EURUSD.xyz stays unmapped', () => expect(mapSymbol('EURUSD', ['EURUSD.xyz'])).to.equal(null));
 
@@ -53,7 +49,6 @@ describe('copy symbol mapping: mapSymbol', () => {
     it('return null when the target is not offered by the slave, rather than guessing', () =>
       expect(mapSymbol('EURUSD', ['EURUSD'], { EURUSD: 'EURUSD.x' })).to.equal(null));
 
-    it('leave other symbols to automatic mapping', () =>
-      expect(mapSymbol('GBPUSD', ['GBPUSD.m', 'XAUUSD'], { GOLD: 'XAUUSD' })).to.equal('GBPUSD.m'));
+    it('leave other symbols to automatic mapping', () => expect(mapSymbol('GBPUSD', ['GBPUSD.m', 'XAUUSD'], { GOLD: 'XAUUSD' })).to.equal('GBPUSD.m'));
   });
 });

@@ -9,7 +9,12 @@ import { COPIER_ID, copierSettings, funds, masterClosed, masterOpened, masterPar
 const riskLimitHit: ProtectionBlock = { ruleKind: 'RISK_LIMIT', ruleId: 'L1', symbol: null, message: 'Risk limit DAILY_EQUITY_TO_EQUITY hit: loss 400.00 USD' };
 const us500Locked: ProtectionBlock = { ruleKind: 'OVERALL_TARGET', ruleId: 'O1', symbol: 'US500', message: 'Overall target for US500 reached' };
 
-const decide = (event: Parameters<typeof decideCopy>[0], protections: readonly ProtectionBlock[], copies = [slaveCopy()], slaveSymbols = [symbolSpec()]): readonly CopyAction[] =>
+const decide = (
+  event: Parameters<typeof decideCopy>[0],
+  protections: readonly ProtectionBlock[],
+  copies = [slaveCopy()],
+  slaveSymbols = [symbolSpec()],
+): readonly CopyAction[] =>
   decideCopy(
     event,
     { id: COPIER_ID, settings: copierSettings(), symbolOverrides: {} },
@@ -27,7 +32,7 @@ describe('account protections in the copy decision', () => {
     expect(protectionSkip([{ ...riskLimitHit, ruleKind: 'PROFIT_TARGET' }], null)).to.deep.include({ reason: 'PROFIT_TARGET_LOCKED' });
   });
 
-  it('skips a new copy with RISK_LIMIT_HIT and the limit\'s words', () => {
+  it("skips a new copy with RISK_LIMIT_HIT and the limit's words", () => {
     const [action] = decide(masterOpened({ masterPositionId: 'm-2' }), [riskLimitHit]);
     expect(action).to.deep.include({ type: 'skip', reason: 'RISK_LIMIT_HIT', masterPositionId: 'm-2' });
     expect((action as { message: string }).message).to.equal('Buy 1 EURUSD (master #m-2) not copied: Risk limit DAILY_EQUITY_TO_EQUITY hit: loss 400.00 USD');
@@ -40,7 +45,12 @@ describe('account protections in the copy decision', () => {
 
   it('blocks a per-symbol lock on that slave symbol only', () => {
     const us500 = symbolSpec({ symbol: 'US500', minLot: 0.1, lotStep: 0.1, digits: 2, point: 0.01, contractSize: 10 });
-    const blocked = decide(masterOpened({ masterPositionId: 'm-3', symbol: 'US500', stopLoss: null, takeProfit: null }), [us500Locked], [], [symbolSpec(), us500]);
+    const blocked = decide(
+      masterOpened({ masterPositionId: 'm-3', symbol: 'US500', stopLoss: null, takeProfit: null }),
+      [us500Locked],
+      [],
+      [symbolSpec(), us500],
+    );
     expect(blocked[0]).to.deep.include({ type: 'skip', reason: 'OVERALL_TARGET_REACHED' });
     expect(decide(masterOpened({ masterPositionId: 'm-4' }), [us500Locked], [], [symbolSpec(), us500])[0]).to.deep.include({ type: 'open', symbol: 'EURUSD' });
   });

@@ -4,7 +4,14 @@ import { systemContext } from '../../../domain/shared/command.js';
 import type { Observation } from '../../../domain/protection/commands.js';
 import { type ActiveTrigger, decide, evolve, initialState, type ProtectionState } from '../../../domain/protection/decider.js';
 import type { ProtectionEvent, TriggerData } from '../../../domain/protection/events.js';
-import { type OverallTargetRule, type PeriodTargetRule, type ProtectionRule, riskLimitRule, type RiskLimitRule, type RuleKind } from '../../../domain/protection/rules.js';
+import {
+  type OverallTargetRule,
+  type PeriodTargetRule,
+  type ProtectionRule,
+  riskLimitRule,
+  type RiskLimitRule,
+  type RuleKind,
+} from '../../../domain/protection/rules.js';
 import { overallTargetFeature, type OverallTargetSettings, type PeriodTargetSettings, type PeriodTargetType } from '../../../domain/profitTarget/features.js';
 import { RISK_LIMIT_DEFAULTS, type RiskLimitSettings } from '../../../domain/riskLimit/settings.js';
 
@@ -37,7 +44,13 @@ const TYPES: Readonly<Record<PeriodTargetSettings['unit'], PeriodTargetType>> = 
 
 export const target = (overrides: Partial<PeriodTargetSettings> = {}, id = 'T1'): PeriodTargetRule => {
   const settings: PeriodTargetSettings = {
-    unit: 'day', absoluteProfitTarget: 300, relativeProfitTarget: 0, autoResetIfBalanceIsBelow: 0, resetOnBalanceChange: false, pauseInsteadOfClose: false, trackByOpenDate: false,
+    unit: 'day',
+    absoluteProfitTarget: 300,
+    relativeProfitTarget: 0,
+    autoResetIfBalanceIsBelow: 0,
+    resetOnBalanceChange: false,
+    pauseInsteadOfClose: false,
+    trackByOpenDate: false,
     ...overrides,
   };
   return { kind: 'PROFIT_TARGET', id, type: TYPES[settings.unit], unit: settings.unit, settings };
@@ -64,12 +77,22 @@ export const timeline = (rules: readonly ProtectionRule[], zone = ZONE) => {
     all,
     /** The monitor looks at the account at `now` (null: no venue session). */
     look(now: string, observation: Observation | null) {
-      record(decide({ type: 'EvaluateProtection', data: { accountId: ACCOUNT, zone, rules: current, observation }, metadata: { now, context: systemContext('spec') } }, state));
+      record(
+        decide(
+          { type: 'EvaluateProtection', data: { accountId: ACCOUNT, zone, rules: current, observation }, metadata: { now, context: systemContext('spec') } },
+          state,
+        ),
+      );
       return t;
     },
     /** PUT .../reset through the API. */
     reset(now: string, ruleId = 'L1', ruleKind: RuleKind = 'RISK_LIMIT') {
-      record(decide({ type: 'ResetProtection', data: { accountId: ACCOUNT, ruleId, ruleKind, ruleType: 'spec' }, metadata: { now, context: systemContext('spec') } }, state));
+      record(
+        decide(
+          { type: 'ResetProtection', data: { accountId: ACCOUNT, ruleId, ruleKind, ruleType: 'spec' }, metadata: { now, context: systemContext('spec') } },
+          state,
+        ),
+      );
       return t;
     },
     withRules(next: readonly ProtectionRule[]) {

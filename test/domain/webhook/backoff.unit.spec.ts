@@ -11,7 +11,9 @@ describe('webhook backoff schedule', () => {
   });
 
   it('never waits longer than maxBackoffSeconds', () => {
-    expect(backoffScheduleMs({ maxAttempts: 6, initialBackoffSeconds: 30, backoffMultiplier: 3, maxBackoffSeconds: 300 })).to.deep.equal([30_000, 90_000, 270_000, 300_000, 300_000]);
+    expect(backoffScheduleMs({ maxAttempts: 6, initialBackoffSeconds: 30, backoffMultiplier: 3, maxBackoffSeconds: 300 })).to.deep.equal([
+      30_000, 90_000, 270_000, 300_000, 300_000,
+    ]);
   });
 
   it('keeps fractional seconds and a constant wait with multiplier 1', () => {

@@ -14,7 +14,11 @@ const settings = (over: Partial<WebhookSettings> = {}): WebhookSettings => ({
 });
 // A reversible stand-in for the credential cipher.
 const sealer = { seal: (p: string) => `sealed:${p}`, unseal: (s: string) => s.replace(/^sealed:/, '') };
-const hmac = (secret?: string): FeatureSetting => ({ type: 'FeatureWebhookDTO', ...settings(), authentication: { type: 'HMAC_SHA256', ...(secret === undefined ? {} : { secret }) } });
+const hmac = (secret?: string): FeatureSetting => ({
+  type: 'FeatureWebhookDTO',
+  ...settings(),
+  authentication: { type: 'HMAC_SHA256', ...(secret === undefined ? {} : { secret }) },
+});
 
 describe('FeatureWebhookDTO rules', () => {
   it('accepts the defaults with a URL, events and a long enough secret', () => {
@@ -22,7 +26,9 @@ describe('FeatureWebhookDTO rules', () => {
   });
 
   it('refuses maxBackoffSeconds below initialBackoffSeconds, a short HMAC secret and a bearer token with other characters', () => {
-    expect(webhookFeature.check!(settings({ initialBackoffSeconds: 60, maxBackoffSeconds: 30 }))).to.match(/maxBackoffSeconds 30 is below initialBackoffSeconds 60/);
+    expect(webhookFeature.check!(settings({ initialBackoffSeconds: 60, maxBackoffSeconds: 30 }))).to.match(
+      /maxBackoffSeconds 30 is below initialBackoffSeconds 60/,
+    );
     expect(webhookFeature.check!(settings({ authentication: { type: 'HMAC_SHA256', secret: 'short' } }))).to.match(/at least 16 characters/);
     expect(webhookFeature.check!(settings({ authentication: { type: 'BEARER', token: 'has space' } }))).to.match(/token may hold only/);
     expect(webhookFeature.check!(settings({ authentication: { type: 'BEARER', token: 'abc.DEF-123_~+/==' } }))).to.equal(null);
@@ -34,10 +40,22 @@ describe('FeatureWebhookDTO rules', () => {
   });
 
   it('refuses custom headers the service sets or that frame the request, in any case, and a name given twice', () => {
-    for (const name of ['Host', 'content-length', 'Transfer-Encoding', 'Connection', 'Content-Type', 'User-Agent', 'X-Webhook-Signature', 'x-webhook-id', 'X-Webhook-Anything']) {
+    for (const name of [
+      'Host',
+      'content-length',
+      'Transfer-Encoding',
+      'Connection',
+      'Content-Type',
+      'User-Agent',
+      'X-Webhook-Signature',
+      'x-webhook-id',
+      'X-Webhook-Anything',
+    ]) {
       expect(webhookFeature.check!(settings({ headers: { [name]: 'x' } })), name).to.match(/cannot be replaced/);
     }
-    expect(webhookFeature.check!(settings({ headers: { Authorization: 'Basic abc' }, authentication: { type: 'BEARER', token: 'tok' } }))).to.match(/Authorization/);
+    expect(webhookFeature.check!(settings({ headers: { Authorization: 'Basic abc' }, authentication: { type: 'BEARER', token: 'tok' } }))).to.match(
+      /Authorization/,
+    );
     expect(webhookFeature.check!(settings({ headers: { Authorization: 'Basic abc' }, authentication: { type: 'NONE' } }))).to.equal(null);
     expect(webhookFeature.check!(settings({ headers: { 'X-Tenant': 'a', 'x-tenant': 'b' } }))).to.match(/appears twice/);
   });
@@ -56,7 +74,10 @@ describe('webhook secrets', () => {
   it('keeps the stored secret when a PUT leaves it out, sends the mask, or sends the same one again (same ciphertext: no change recorded)', () => {
     const previous = hmac('sealed:whsec_0123456789abcdef');
     for (const sent of [hmac(), hmac(SECRET_MASK), hmac('whsec_0123456789abcdef')]) {
-      expect(sealWebhookSecrets(sent, previous, sealer)).to.deep.equal({ ok: true, setting: { ...sent, authentication: { type: 'HMAC_SHA256', secret: 'sealed:whsec_0123456789abcdef' } } });
+      expect(sealWebhookSecrets(sent, previous, sealer)).to.deep.equal({
+        ok: true,
+        setting: { ...sent, authentication: { type: 'HMAC_SHA256', secret: 'sealed:whsec_0123456789abcdef' } },
+      });
     }
     const changed = sealWebhookSecrets(hmac('whsec_a_new_secret_9876'), previous, sealer) as { setting: FeatureSetting };
     expect(changed.setting.authentication).to.deep.equal({ type: 'HMAC_SHA256', secret: 'sealed:whsec_a_new_secret_9876' });

@@ -10,17 +10,48 @@ const SOURCE = '33333333-3333-4333-8333-333333333333';
 const AT = '2026-01-07T10:00:01.000Z';
 
 const position: PositionData = {
-  positionId: '1001', symbol: 'BTCUSD', orderType: 'Buy', volume: 0.5, openPrice: 42010.5, openTime: '2026-01-07T10:00:00.000Z', stopLoss: 41000,
-  takeProfit: null, swap: 0, commission: -1.2, comment: 'hello', magicNumber: 7, clientOrderId: 'client-1',
+  positionId: '1001',
+  symbol: 'BTCUSD',
+  orderType: 'Buy',
+  volume: 0.5,
+  openPrice: 42010.5,
+  openTime: '2026-01-07T10:00:00.000Z',
+  stopLoss: 41000,
+  takeProfit: null,
+  swap: 0,
+  commission: -1.2,
+  comment: 'hello',
+  magicNumber: 7,
+  clientOrderId: 'client-1',
 };
 const trade: ClosedTradeData = {
-  tradeId: 't-1', positionId: '1001', symbol: 'BTCUSD', orderType: 'Buy', volume: 0.5, openPrice: 42010.5, openTime: '2026-01-07T10:00:00.000Z',
-  closePrice: 42100, closeTime: AT, profit: 44.75, swap: -0.1, commission: -1.2, reason: 'takeProfit', comment: 'hello', magicNumber: 7, clientOrderId: 'client-1',
+  tradeId: 't-1',
+  positionId: '1001',
+  symbol: 'BTCUSD',
+  orderType: 'Buy',
+  volume: 0.5,
+  openPrice: 42010.5,
+  openTime: '2026-01-07T10:00:00.000Z',
+  closePrice: 42100,
+  closeTime: AT,
+  profit: 44.75,
+  swap: -0.1,
+  commission: -1.2,
+  reason: 'takeProfit',
+  comment: 'hello',
+  magicNumber: 7,
+  clientOrderId: 'client-1',
 };
 const opened: PositionsEvent = { type: 'PositionOpened', data: { accountId: ACCOUNT, at: AT, position } };
 const closed: PositionsEvent = { type: 'PositionClosed', data: { accountId: ACCOUNT, at: AT, trade } };
-const partial: PositionsEvent = { type: 'PositionPartiallyClosed', data: { accountId: ACCOUNT, at: AT, position: { ...position, volume: 0.2 }, trade: { ...trade, volume: 0.3 } } };
-const deposit: PositionsEvent = { type: 'BalanceChanged', data: { accountId: ACCOUNT, at: AT, operation: { operationId: 'op-1', time: AT, amount: 500, comment: 'top up' } } };
+const partial: PositionsEvent = {
+  type: 'PositionPartiallyClosed',
+  data: { accountId: ACCOUNT, at: AT, position: { ...position, volume: 0.2 }, trade: { ...trade, volume: 0.3 } },
+};
+const deposit: PositionsEvent = {
+  type: 'BalanceChanged',
+  data: { accountId: ACCOUNT, at: AT, operation: { operationId: 'op-1', time: AT, amount: 500, comment: 'top up' } },
+};
 const account = { accountId: ACCOUNT, projectId: 'p', alias: 'Main', loginServer: 'Demo', loginAccountNumber: '5001', accountTypeId: 1, regionId: 2 };
 const all = { includePositionDetails: true, includeAccountMetadata: true };
 const none = { includePositionDetails: false, includeAccountMetadata: false };
@@ -52,8 +83,19 @@ describe('webhook payload', () => {
       accountId: ACCOUNT,
       positionId: '1001',
       position: {
-        positionId: '1001', symbol: 'BTCUSD', orderType: 'Buy', volume: 0.5, openPrice: 42010.5, openTime: '2026-01-07T10:00:00.000Z', stopLoss: 41000,
-        takeProfit: null, swap: 0, commission: -1.2, comment: 'hello', magicNumber: 7, fromPendingOrder: false,
+        positionId: '1001',
+        symbol: 'BTCUSD',
+        orderType: 'Buy',
+        volume: 0.5,
+        openPrice: 42010.5,
+        openTime: '2026-01-07T10:00:00.000Z',
+        stopLoss: 41000,
+        takeProfit: null,
+        swap: 0,
+        commission: -1.2,
+        comment: 'hello',
+        magicNumber: 7,
+        fromPendingOrder: false,
       },
       account,
     });
@@ -61,14 +103,47 @@ describe('webhook payload', () => {
 
   it('builds POSITION_CLOSED with the closed trade, and its HISTORY_UPDATED with the same trade as a history entry', () => {
     const closedTrade = {
-      tradeId: 't-1', positionId: '1001', symbol: 'BTCUSD', orderType: 'Buy', volume: 0.5, openPrice: 42010.5, openTime: '2026-01-07T10:00:00.000Z',
-      closePrice: 42100, closeTime: AT, profit: 44.75, swap: -0.1, commission: -1.2, closeReason: 'takeProfit', comment: 'hello', magicNumber: 7,
+      tradeId: 't-1',
+      positionId: '1001',
+      symbol: 'BTCUSD',
+      orderType: 'Buy',
+      volume: 0.5,
+      openPrice: 42010.5,
+      openTime: '2026-01-07T10:00:00.000Z',
+      closePrice: 42100,
+      closeTime: AT,
+      profit: 44.75,
+      swap: -0.1,
+      commission: -1.2,
+      closeReason: 'takeProfit',
+      comment: 'hello',
+      magicNumber: 7,
     };
-    const asClose = buildWebhookPayload({ sourceEventId: SOURCE, event: closed, kind: 'POSITION_CLOSED', featureId: FEATURE, options: { ...all, includeAccountMetadata: false }, account });
-    expect(asClose).to.deep.equal({
-      eventId: webhookEventId(SOURCE, FEATURE, 'POSITION_CLOSED'), type: 'POSITION_CLOSED', occurredAt: AT, webhookId: FEATURE, accountId: ACCOUNT, positionId: '1001', position: closedTrade,
+    const asClose = buildWebhookPayload({
+      sourceEventId: SOURCE,
+      event: closed,
+      kind: 'POSITION_CLOSED',
+      featureId: FEATURE,
+      options: { ...all, includeAccountMetadata: false },
+      account,
     });
-    const asHistory = buildWebhookPayload({ sourceEventId: SOURCE, event: closed, kind: 'HISTORY_UPDATED', featureId: FEATURE, options: { ...all, includeAccountMetadata: false }, account });
+    expect(asClose).to.deep.equal({
+      eventId: webhookEventId(SOURCE, FEATURE, 'POSITION_CLOSED'),
+      type: 'POSITION_CLOSED',
+      occurredAt: AT,
+      webhookId: FEATURE,
+      accountId: ACCOUNT,
+      positionId: '1001',
+      position: closedTrade,
+    });
+    const asHistory = buildWebhookPayload({
+      sourceEventId: SOURCE,
+      event: closed,
+      kind: 'HISTORY_UPDATED',
+      featureId: FEATURE,
+      options: { ...all, includeAccountMetadata: false },
+      account,
+    });
     expect(asHistory.historyEntry).to.deep.equal({ entryType: 'TRADE', ...closedTrade, partial: false, remainingVolume: 0 });
     expect(asHistory).not.to.have.property('position');
   });
@@ -89,6 +164,8 @@ describe('webhook payload', () => {
   });
 
   it('refuses to build a kind the event does not give', () => {
-    expect(() => buildWebhookPayload({ sourceEventId: SOURCE, event: opened, kind: 'POSITION_CLOSED', featureId: FEATURE, options: all, account })).to.throw(/not delivered/);
+    expect(() => buildWebhookPayload({ sourceEventId: SOURCE, event: opened, kind: 'POSITION_CLOSED', featureId: FEATURE, options: all, account })).to.throw(
+      /not delivered/,
+    );
   });
 });

@@ -22,15 +22,24 @@ describe('webhook signature', () => {
 
   it('rejects a tampered body, another secret and a signature moved to another timestamp', () => {
     const header = signatureHeaderValue(SECRET, T, BODY);
-    expect(verifyWebhookSignature({ secret: SECRET, header, rawBody: BODY.replace('OPENED', 'CLOSED'), nowSeconds: T })).to.deep.equal({ valid: false, reason: 'SIGNATURE_MISMATCH' });
+    expect(verifyWebhookSignature({ secret: SECRET, header, rawBody: BODY.replace('OPENED', 'CLOSED'), nowSeconds: T })).to.deep.equal({
+      valid: false,
+      reason: 'SIGNATURE_MISMATCH',
+    });
     expect(verifyWebhookSignature({ secret: 'whsec_another_secret_0000', header, rawBody: BODY, nowSeconds: T }).valid).to.equal(false);
     const moved = header.replace(`t=${T}`, `t=${T + 60}`);
-    expect(verifyWebhookSignature({ secret: SECRET, header: moved, rawBody: BODY, nowSeconds: T + 60 })).to.deep.equal({ valid: false, reason: 'SIGNATURE_MISMATCH' });
+    expect(verifyWebhookSignature({ secret: SECRET, header: moved, rawBody: BODY, nowSeconds: T + 60 })).to.deep.equal({
+      valid: false,
+      reason: 'SIGNATURE_MISMATCH',
+    });
   });
 
   it('rejects a replay: a timestamp more than the tolerance (5 minutes by default) old or ahead', () => {
     const header = signatureHeaderValue(SECRET, T, BODY);
-    expect(verifyWebhookSignature({ secret: SECRET, header, rawBody: BODY, nowSeconds: T + 301 })).to.deep.equal({ valid: false, reason: 'TIMESTAMP_OUTSIDE_TOLERANCE' });
+    expect(verifyWebhookSignature({ secret: SECRET, header, rawBody: BODY, nowSeconds: T + 301 })).to.deep.equal({
+      valid: false,
+      reason: 'TIMESTAMP_OUTSIDE_TOLERANCE',
+    });
     expect(verifyWebhookSignature({ secret: SECRET, header, rawBody: BODY, nowSeconds: T - 301 }).valid).to.equal(false);
     expect(verifyWebhookSignature({ secret: SECRET, header, rawBody: BODY, nowSeconds: T + 30, toleranceSeconds: 10 }).valid).to.equal(false);
   });
@@ -43,7 +52,10 @@ describe('webhook signature', () => {
   it('refuses malformed headers: missing, no t, no v1, two t, a v1 that is not 64 hex digits', () => {
     const v1 = webhookSignature(SECRET, T, BODY);
     for (const header of [undefined, '', `v1=${v1}`, `t=${T}`, `t=${T},t=${T},v1=${v1}`, `t=${T},v1=${v1.slice(2)}`, `t=abc,v1=${v1}`, 'garbage']) {
-      expect(verifyWebhookSignature({ secret: SECRET, header, rawBody: BODY, nowSeconds: T }), String(header)).to.deep.equal({ valid: false, reason: 'MALFORMED_HEADER' });
+      expect(verifyWebhookSignature({ secret: SECRET, header, rawBody: BODY, nowSeconds: T }), String(header)).to.deep.equal({
+        valid: false,
+        reason: 'MALFORMED_HEADER',
+      });
     }
     expect(parseSignatureHeader(`t=${T}, v1=${v1}`)).to.deep.equal({ timestamp: T, signatures: [v1] });
   });

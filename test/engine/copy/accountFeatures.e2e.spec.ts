@@ -225,10 +225,14 @@ describe('account features end to end', function () {
     };
 
     moveTo(startsAt);
-    const entered = await eventually(async () => {
-      const setting = await feature();
-      return setting.entryActionsExecuted === true ? setting : undefined;
-    }, 10_000, 'the entry actions');
+    const entered = await eventually(
+      async () => {
+        const setting = await feature();
+        return setting.entryActionsExecuted === true ? setting : undefined;
+      },
+      10_000,
+      'the entry actions',
+    );
     expect(entered.affectedCopierStates).to.have.deep.members([
       { copierId, active: true, monitorOnly: false },
       { copierId: otherCopier, active: false, monitorOnly: false },
@@ -256,7 +260,7 @@ describe('account features end to end', function () {
     expect(ended.message).to.equal('Maintenance window ended: 2 copiers got their modes back');
   });
 
-  it("FeatureScheduledCloseReopenDTO on an account closes and reopens the copies of each of its copiers", async () => {
+  it('FeatureScheduledCloseReopenDTO on an account closes and reopens the copies of each of its copiers', async () => {
     const masterA = await startedAccount(t, 'scheduled-a');
     const masterB = await startedAccount(t, 'scheduled-b');
     const slave = await startedAccount(t, 'scheduled-slave');
@@ -264,17 +268,24 @@ describe('account features end to end', function () {
     const copierB = await copier(masterB, slave);
     const close = minuteAhead(20);
     const reopen = close + 60_000;
-    await accountFeature(slave, { type: 'FeatureScheduledCloseReopenDTO', schedules: [{ label: 'both', closeTime: hhmm(close), reopenTime: hhmm(reopen), skipNewTradesUntilReopen: true }] });
+    await accountFeature(slave, {
+      type: 'FeatureScheduledCloseReopenDTO',
+      schedules: [{ label: 'both', closeTime: hhmm(close), reopenTime: hhmm(reopen), skipNewTradesUntilReopen: true }],
+    });
     await open(masterA, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
     await open(masterB, { symbol: 'GBPUSD', orderType: 'Sell', volume: 0.2 });
     await bookWhere(t, slave, (b) => b.length === 2, 'both copies');
 
     moveTo(close, 1);
     await bookWhere(t, slave, (b) => b.length === 0, 'both copies closed at closeTime', 10_000);
-    const closedBy = await eventually(async () => {
-      const rows = await t.service.services.db.selectFrom('copies').select(['copier_id', 'closed_by']).where('slave_account_id', '=', slave).execute();
-      return rows.every((r) => r.closed_by === 'FeatureScheduledCloseReopenDTO') ? rows : undefined;
-    }, 5000, 'the closes in the history');
+    const closedBy = await eventually(
+      async () => {
+        const rows = await t.service.services.db.selectFrom('copies').select(['copier_id', 'closed_by']).where('slave_account_id', '=', slave).execute();
+        return rows.every((r) => r.closed_by === 'FeatureScheduledCloseReopenDTO') ? rows : undefined;
+      },
+      5000,
+      'the closes in the history',
+    );
     expect(closedBy).to.have.deep.members([
       { copier_id: copierA, closed_by: 'FeatureScheduledCloseReopenDTO' },
       { copier_id: copierB, closed_by: 'FeatureScheduledCloseReopenDTO' },
@@ -284,6 +295,9 @@ describe('account features end to end', function () {
 
     moveTo(reopen, 1);
     const book = await bookWhere(t, slave, (b) => b.length === 2, 'both copies reopened', 10_000);
-    expect(book.map((p) => [p.symbol, p.orderType, p.volume]).sort()).to.deep.equal([['EURUSD', 'Buy', 0.1], ['GBPUSD', 'Sell', 0.2]]);
+    expect(book.map((p) => [p.symbol, p.orderType, p.volume]).sort()).to.deep.equal([
+      ['EURUSD', 'Buy', 0.1],
+      ['GBPUSD', 'Sell', 0.2],
+    ]);
   });
 });

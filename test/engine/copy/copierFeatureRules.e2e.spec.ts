@@ -17,7 +17,8 @@ describe('copier feature rules end to end', function () {
   after(() => t?.stop());
 
   const pair = (name: string) => trading.copyPair(t, name);
-  const feature = (slave: string, copierId: string, featureSetting: Record<string, unknown>) => trading.addFeature(t, `/accounts/${slave}/copiers/${copierId}`, featureSetting);
+  const feature = (slave: string, copierId: string, featureSetting: Record<string, unknown>) =>
+    trading.addFeature(t, `/accounts/${slave}/copiers/${copierId}`, featureSetting);
   const open = (accountId: string, body: Record<string, unknown>) => trading.openPosition(t, accountId, body);
   const logWith = (accountId: string, code: string, timeoutMs = 5000) => trading.logWith(t, accountId, code, timeoutMs);
 
@@ -70,7 +71,7 @@ describe('copier feature rules end to end', function () {
     await pinQuotes(t, { XAUUSD: [2350, 2350.25] });
   });
 
-  it('the trailing stop moves the copy\'s stop loss behind the price once it has moved far enough', async () => {
+  it("the trailing stop moves the copy's stop loss behind the price once it has moved far enough", async () => {
     const { master, slave, copierId } = await pair('trailing');
     await feature(slave, copierId, { type: 'FeatureTrailingStopDTO', activationThresholdPercentage: 50, trailingStepPercentage: 20 });
     await pinQuotes(t, { EURUSD: [1.085, 1.0851] });

@@ -46,7 +46,10 @@ describe('copier features end to end', function () {
     const copierId = await copier(slave, { fromAccountId: master, copyOpenPositions: true });
     // The copier's answer waits for the engine: the copies are there at once.
     const book = await positionsOf(t, slave);
-    expect(book.map((p) => [p.symbol, p.orderType, p.volume]).sort()).to.deep.equal([['EURUSD', 'Buy', 0.2], ['GBPUSD', 'SellLimit', 0.1]]);
+    expect(book.map((p) => [p.symbol, p.orderType, p.volume]).sort()).to.deep.equal([
+      ['EURUSD', 'Buy', 0.2],
+      ['GBPUSD', 'SellLimit', 0.1],
+    ]);
     // Deactivated and activated again: copyOpenPositions runs again and finds both copied.
     await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { active: false } });
     await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { active: true } });
@@ -104,7 +107,12 @@ describe('copier features end to end', function () {
     const skip = await logWith(slave, 'SYMBOL_NOT_MAPPED');
     expect(skip.message).to.match(/no unique slave symbol for XAUUSD/);
 
-    const twice = await t.call('PUT', base, { body: [{ masterSymbol: 'EURUSD', slaveSymbol: 'GBPUSD' }, { masterSymbol: 'eurusd', slaveSymbol: 'EURUSD' }] });
+    const twice = await t.call('PUT', base, {
+      body: [
+        { masterSymbol: 'EURUSD', slaveSymbol: 'GBPUSD' },
+        { masterSymbol: 'eurusd', slaveSymbol: 'EURUSD' },
+      ],
+    });
     expect(twice.status).to.equal(400);
     expect((await t.call('PUT', base, { body: [] })).body).to.deep.equal([]);
   });

@@ -21,9 +21,13 @@ describe('copy engine end to end', function () {
     expect(res.status, JSON.stringify(res.body)).to.equal(204);
     return res.headers.get('x-position-id')!;
   };
-  const logsOf = async (accountId: string, query = '') => (await t.call('GET', `/accounts/${accountId}/logs${query}`)).body as {
-    message: string; code: string | null; logTypeId: number; category: string;
-  }[];
+  const logsOf = async (accountId: string, query = '') =>
+    (await t.call('GET', `/accounts/${accountId}/logs${query}`)).body as {
+      message: string;
+      code: string | null;
+      logTypeId: number;
+      category: string;
+    }[];
 
   describe('a copier with multiplier 2', () => {
     let master: string;
@@ -119,7 +123,16 @@ describe('copy engine end to end', function () {
   describe('rebuilding from the events', () => {
     it('gives the trading read models (positions, copies, martingale, account logs) exactly as live', async () => {
       const { db, store } = t.service.services;
-      const tables = ['positions', 'venue_activity', 'copies', 'copier_martingale', 'copy_retries', 'copy_deferrals', 'slave_closures', 'account_logs'] as const;
+      const tables = [
+        'positions',
+        'venue_activity',
+        'copies',
+        'copier_martingale',
+        'copy_retries',
+        'copy_deferrals',
+        'slave_closures',
+        'account_logs',
+      ] as const;
       const snapshot = async () => {
         const out: Record<string, unknown[]> = {};
         for (const table of tables) out[table] = (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)} ORDER BY 1, 2`.execute(db)).rows;
@@ -129,7 +142,11 @@ describe('copy engine end to end', function () {
       expect(live.copies!.length).to.be.greaterThan(3);
       expect(live.account_logs!.length).to.be.greaterThan(20);
       for (const name of ['positions', 'copies', 'account_logs']) {
-        await rebuildProjection(db, store, allProjections.find((p) => p.name === name)!);
+        await rebuildProjection(
+          db,
+          store,
+          allProjections.find((p) => p.name === name)!,
+        );
       }
       expect(await snapshot()).to.deep.equal(live);
     });

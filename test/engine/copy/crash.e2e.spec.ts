@@ -93,15 +93,22 @@ describe('a crash during a burst of master trades', function () {
     const sideOf = new Map(held.map((p) => [p.comment, p.orderType]));
 
     for (const [i, slave] of slaves.entries()) {
-      const book = await eventually(async () => {
-        const current = await positions(slave);
-        return current.length >= expected.length ? current : undefined;
-      }, 60_000, `slave ${i} to catch up`);
+      const book = await eventually(
+        async () => {
+          const current = await positions(slave);
+          return current.length >= expected.length ? current : undefined;
+        },
+        60_000,
+        `slave ${i} to catch up`,
+      );
       // Give a late duplicate the chance to show before judging.
       await new Promise((r) => setTimeout(r, 500));
       const final = await positions(slave);
       expect(final.map((p) => p.comment).sort(), `slave ${i}`).to.deep.equal(expected);
-      expect(final.every((p) => p.volume === 0.01), `slave ${i} volumes`).to.equal(true);
+      expect(
+        final.every((p) => p.volume === 0.01),
+        `slave ${i} volumes`,
+      ).to.equal(true);
       const reversed = 'reverse' in COPIERS[i]!;
       for (const p of final) {
         const masterSide = sideOf.get(p.comment);

@@ -19,17 +19,19 @@ describe('sizing features end to end', function () {
   after(() => t?.stop());
 
   const pair = (name: string, copierBody: Record<string, unknown> = {}) => trading.copyPair(t, name, copierBody);
-  const feature = (slave: string, copierId: string, featureSetting: Record<string, unknown>) => trading.addFeature(t, `/accounts/${slave}/copiers/${copierId}`, featureSetting);
+  const feature = (slave: string, copierId: string, featureSetting: Record<string, unknown>) =>
+    trading.addFeature(t, `/accounts/${slave}/copiers/${copierId}`, featureSetting);
   const open = (accountId: string, body: Record<string, unknown>) => trading.openPosition(t, accountId, body);
   const close = async (master: string, slave: string, positionId: string) => {
     expect((await t.call('DELETE', `/accounts/${master}/positions/${positionId}`)).status).to.equal(204);
     await bookWhere(t, slave, (b) => b.length === 0, 'the copy closed');
   };
-  const logsWith = async (accountId: string, code: string) => ((await t.call('GET', `/accounts/${accountId}/logs`)).body as LogEntry[]).filter((l) => l.code === code);
+  const logsWith = async (accountId: string, code: string) =>
+    ((await t.call('GET', `/accounts/${accountId}/logs`)).body as LogEntry[]).filter((l) => l.code === code);
   const logWith = (accountId: string, code: string) => eventually(async () => (await logsWith(accountId, code))[0], 5000, `a ${code} log entry`);
 
   describe('FeatureMarginCapDTO', () => {
-    it("PER_TRADE with REDUCE_LOT_SIZE opens the most that fits in the cap, and the cap follows the balance", async () => {
+    it('PER_TRADE with REDUCE_LOT_SIZE opens the most that fits in the cap, and the cap follows the balance', async () => {
       const { master, slave, copierId } = await pair('cap-reduce');
       await feature(slave, copierId, { type: 'FeatureMarginCapDTO', marginCapPercentage: 5, kind: 'PER_TRADE', behavior: 'REDUCE_LOT_SIZE' });
       // 5 % of 10,000 = 500 USD: 500 / 1,085 = 0.46 lots.
@@ -114,8 +116,11 @@ describe('sizing features end to end', function () {
     const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
     await bookWhere(t, slave, (b) => b.length === 0, 'the copy closed by the guardrail', 10_000);
     expect((await positionsOf(t, master)).map((p) => [p.symbol, p.volume])).to.deep.equal([['GBPUSD', 0.1]]);
-    const closed = await eventually(async () =>
-      ((await t.call('GET', `/accounts/${slave}/logs`)).body as LogEntry[]).find((l) => l.message.includes(`close #${copy!.id} (0.1)`)), 5000, 'the log of the close');
+    const closed = await eventually(
+      async () => ((await t.call('GET', `/accounts/${slave}/logs`)).body as LogEntry[]).find((l) => l.message.includes(`close #${copy!.id} (0.1)`)),
+      5000,
+      'the log of the close',
+    );
     expect(closed.message).to.match(/^Copied from master .*: close #/);
   });
 

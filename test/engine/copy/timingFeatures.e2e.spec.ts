@@ -33,8 +33,12 @@ describe('timing features end to end', function () {
   const logWith = (accountId: string, code: string, timeoutMs = 5000) => trading.logWith(t, accountId, code, timeoutMs);
   /** Who closed the copier's copy of the master position, as the history shows it. */
   const closedBy = async (copierId: string, masterPositionId: string) =>
-    (await t.service.services.db.selectFrom('copies').select(['status', 'closed_by', 'close_price']).where('copier_id', '=', copierId)
-      .where('master_position_id', '=', masterPositionId).executeTakeFirst());
+    await t.service.services.db
+      .selectFrom('copies')
+      .select(['status', 'closed_by', 'close_price'])
+      .where('copier_id', '=', copierId)
+      .where('master_position_id', '=', masterPositionId)
+      .executeTakeFirst();
 
   /** A whole minute at least `lead` seconds ahead of the service clock, as HH:mm and as a time. */
   const minuteAhead = (lead: number) => {
@@ -59,10 +63,14 @@ describe('timing features end to end', function () {
     await bookWhere(t, slave, (b) => b.length === 0, 'the scheduled close', 10_000);
     expect((await positionsOf(t, master)).map((p) => p.id)).to.deep.equal([held]);
     // The history names the feature as the closer (the venue's own report of the close may come first).
-    const record = await eventually(async () => {
-      const row = await closedBy(copierId, held);
-      return row?.closed_by === SCHEDULED ? row : undefined;
-    }, 5000, 'the close in the history');
+    const record = await eventually(
+      async () => {
+        const row = await closedBy(copierId, held);
+        return row?.closed_by === SCHEDULED ? row : undefined;
+      },
+      5000,
+      'the close in the history',
+    );
     expect(record).to.deep.include({ status: 'closed', close_price: 1.085 });
 
     // Between the close and the reopen a new master trade is not copied.
@@ -94,7 +102,7 @@ describe('timing features end to end', function () {
     expect((await t.call('GET', `/accounts/${slave}/copiers/${copierId}/features`)).body).to.deep.equal([]);
   });
 
-  it('a minimum holding time holds the master\'s close back until the copy is old enough', async () => {
+  it("a minimum holding time holds the master's close back until the copy is old enough", async () => {
     const { master, slave, copierId } = await pair('holding');
     await feature(`/accounts/${slave}/copiers/${copierId}`, { type: 'FeatureMinimumHoldingTimeDTO', minimumSeconds: 30 });
     const id = await open(master, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.2 });
@@ -114,10 +122,14 @@ describe('timing features end to end', function () {
     const second = await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.2 });
     // Another symbol has its own count.
     await open(master, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.1 });
-    const skips = await eventually(async () => {
-      const lines = (await logsOf(slave)).filter((l) => l.code === 'LIVE_DELAY');
-      return lines.length === 3 ? lines.map((l) => l.message.replace(/.* not copied: /, '')).sort() : undefined;
-    }, 5000, 'three live delay skips');
+    const skips = await eventually(
+      async () => {
+        const lines = (await logsOf(slave)).filter((l) => l.code === 'LIVE_DELAY');
+        return lines.length === 3 ? lines.map((l) => l.message.replace(/.* not copied: /, '')).sort() : undefined;
+      },
+      5000,
+      'three live delay skips',
+    );
     expect(skips).to.have.length(3);
     expect(skips[0]).to.match(/^live delay: master order 1 of the first 2 on EURUSD is skipped \(counted since the feature was added at /);
     expect(skips[1]).to.match(/^live delay: master order 1 of the first 2 on GBPUSD is skipped/);
@@ -136,7 +148,11 @@ describe('timing features end to end', function () {
     for (const id of [first, second, third]) expect((await t.call('DELETE', `/accounts/${master}/positions/${id}`)).status).to.equal(204);
     await bookWhere(t, slave, (b) => b.length === 0, "the copy closed with the master's", 10_000);
     await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.4 });
-    const again = await eventually(async () => (await logsOf(slave)).find((l) => l.code === 'LIVE_DELAY' && /since the master's last GBPUSD position closed/.test(l.message)), 5000, 'the count started again');
+    const again = await eventually(
+      async () => (await logsOf(slave)).find((l) => l.code === 'LIVE_DELAY' && /since the master's last GBPUSD position closed/.test(l.message)),
+      5000,
+      'the count started again',
+    );
     expect(again.message).to.match(/master order 1 of the first 2 on GBPUSD is skipped \(counted since the master's last GBPUSD position closed at /);
     expect(await positionsOf(t, slave)).to.deep.equal([]);
   });
@@ -145,7 +161,10 @@ describe('timing features end to end', function () {
     const { master, slave, copierId } = await pair('account-schedule');
     const close = minuteAhead(20);
     const reopen = { at: close.at + 60_000, hhmm: new Date(close.at + 60_000).toISOString().slice(11, 16) };
-    await feature(`/accounts/${slave}`, { type: SCHEDULED, schedules: [{ label: 'account', closeTime: close.hhmm, reopenTime: reopen.hhmm, restoreSlTp: false }] });
+    await feature(`/accounts/${slave}`, {
+      type: SCHEDULED,
+      schedules: [{ label: 'account', closeTime: close.hhmm, reopenTime: reopen.hhmm, restoreSlTp: false }],
+    });
     const held = await open(master, { symbol: 'GBPUSD', orderType: 'Sell', volume: 0.1, stopLoss: 1.28 });
     await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
 
@@ -164,14 +183,26 @@ describe('timing features end to end', function () {
 
   it('a keep-alive trade opens at its due time, is no copy to a resync or a restart, and closes closeAfterInSeconds later, once', async () => {
     const { slave, copierId } = await pair('keep-alive');
-    await feature(`/accounts/${slave}/copiers/${copierId}`, { type: 'FeatureKeepAliveTradeDTO', symbol: 'EURUSD', volume: 0.02, intervalHours: 1, closeAfterInSeconds: 60 });
+    await feature(`/accounts/${slave}/copiers/${copierId}`, {
+      type: 'FeatureKeepAliveTradeDTO',
+      symbol: 'EURUSD',
+      volume: 0.02,
+      intervalHours: 1,
+      closeAfterInSeconds: 60,
+    });
     const hour = Math.ceil((clock().getTime() + 5000) / 3_600_000) * 3_600_000;
     moveTo(hour, 2);
     const [placed] = await bookWhere(t, slave, (b) => b.length === 1, 'the keep-alive trade', 10_000);
     expect(placed).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.02, stopLoss: null, takeProfit: null });
     const due = new Date(hour).toISOString();
-    const openedLog = await eventually(async () => (await logsOf(slave)).find((l) => l.message.startsWith('Keep-alive trade due')), 5000, 'the open in the log');
-    expect(openedLog.message).to.equal(`Keep-alive trade due at ${due} (to close after 60 seconds): Buy 0.02 EURUSD opened as #${placed!.id} at ${placed!.openPrice}`);
+    const openedLog = await eventually(
+      async () => (await logsOf(slave)).find((l) => l.message.startsWith('Keep-alive trade due')),
+      5000,
+      'the open in the log',
+    );
+    expect(openedLog.message).to.equal(
+      `Keep-alive trade due at ${due} (to close after 60 seconds): Buy 0.02 EURUSD opened as #${placed!.id} at ${placed!.openPrice}`,
+    );
 
     // No copy: a resync leaves it open, and a new service places it no second time.
     expect((await t.call('POST', `/accounts/${slave}/copiers/${copierId}/resync`)).status).to.equal(204);
@@ -183,8 +214,14 @@ describe('timing features end to end', function () {
 
     clock.advance(61_000);
     await bookWhere(t, slave, (b) => b.length === 0, 'the close after 60 seconds', 10_000);
-    const closedLog = await eventually(async () => (await logsOf(slave)).find((l) => l.message.startsWith(`Keep-alive trade #${placed!.id}`)), 5000, 'the close in the log');
-    expect(closedLog.message).to.match(new RegExp(`^Keep-alive trade #${placed!.id} \\(Buy 0.02 EURUSD, opened at .*, held 60 seconds\\) closed at [0-9.]+, result -?[0-9]+\\.[0-9]{2}$`));
+    const closedLog = await eventually(
+      async () => (await logsOf(slave)).find((l) => l.message.startsWith(`Keep-alive trade #${placed!.id}`)),
+      5000,
+      'the close in the log',
+    );
+    expect(closedLog.message).to.match(
+      new RegExp(`^Keep-alive trade #${placed!.id} \\(Buy 0.02 EURUSD, opened at .*, held 60 seconds\\) closed at [0-9.]+, result -?[0-9]+\\.[0-9]{2}$`),
+    );
     // Once: the rest of the hour places nothing more.
     await new Promise((r) => setTimeout(r, 2500));
     expect(await positionsOf(t, slave)).to.deep.equal([]);

@@ -26,20 +26,45 @@ const fakeDns = (answers: Record<string, string[] | string[][]>) => {
     asked.set(hostname, n + 1);
     const entry = answers[hostname];
     if (!entry) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-    const list = (Array.isArray(entry[0]) ? (entry as string[][])[Math.min(n, entry.length - 1)]! : (entry as string[]));
-    callback(null, list.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })));
+    const list = Array.isArray(entry[0]) ? (entry as string[][])[Math.min(n, entry.length - 1)]! : (entry as string[]);
+    callback(
+      null,
+      list.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })),
+    );
   };
   return { resolve, asked };
 };
 
 describe('outbound URLs: refused addresses', () => {
   const privateLiterals = [
-    'http://127.0.0.1/cb', 'http://2130706433/cb', 'http://0177.0.0.1/cb', 'http://0x7f.1/cb', 'http://0x7f000001/cb', 'http://127.1/cb',
-    'http://127.0.0.1.:8080/cb', 'http://[::1]/cb', 'http://[::ffff:127.0.0.1]/cb', 'http://[::ffff:7f00:1]/cb', 'http://[0:0:0:0:0:ffff:7f00:1]/cb',
-    'http://0.0.0.0/cb', 'http://[::]/cb', 'http://10.0.0.1/cb', 'http://012.1.2.3/cb', 'http://172.16.5.4/cb', 'http://192.168.1.1/cb',
-    'http://169.254.169.254/latest/meta-data/', 'http://100.64.0.1/cb', 'http://100.100.100.200/cb', 'http://[fd00::1]/cb',
-    'http://[fd00:ec2::254]/cb', 'http://[fe80::1]/cb', 'http://[64:ff9b::7f00:1]/cb', 'http://[2002:7f00:1::]/cb', 'http://224.0.0.1/cb',
-    'http://255.255.255.255/cb', 'https://192.0.0.192/cb',
+    'http://127.0.0.1/cb',
+    'http://2130706433/cb',
+    'http://0177.0.0.1/cb',
+    'http://0x7f.1/cb',
+    'http://0x7f000001/cb',
+    'http://127.1/cb',
+    'http://127.0.0.1.:8080/cb',
+    'http://[::1]/cb',
+    'http://[::ffff:127.0.0.1]/cb',
+    'http://[::ffff:7f00:1]/cb',
+    'http://[0:0:0:0:0:ffff:7f00:1]/cb',
+    'http://0.0.0.0/cb',
+    'http://[::]/cb',
+    'http://10.0.0.1/cb',
+    'http://012.1.2.3/cb',
+    'http://172.16.5.4/cb',
+    'http://192.168.1.1/cb',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://100.64.0.1/cb',
+    'http://100.100.100.200/cb',
+    'http://[fd00::1]/cb',
+    'http://[fd00:ec2::254]/cb',
+    'http://[fe80::1]/cb',
+    'http://[64:ff9b::7f00:1]/cb',
+    'http://[2002:7f00:1::]/cb',
+    'http://224.0.0.1/cb',
+    'http://255.255.255.255/cb',
+    'https://192.0.0.192/cb',
   ];
   for (const url of privateLiterals) {
     it(`refuses ${url} as NOT_ALLOWED`, async () => {
@@ -50,11 +75,23 @@ describe('outbound URLs: refused addresses', () => {
   // Issue 13 item 10: IPv4-compatible literals (::127.0.0.1, normalised by the URL parser to ::7f00:1)
   // were classed as unicast and accepted.
   const embeddedIpv4Literals = [
-    'http://[::127.0.0.1]/cb', 'http://[::7f00:1]/cb', 'http://[::a9fe:a9fe]/latest/meta-data/', 'http://[::10.0.0.1]/cb',
-    'http://[::192.168.1.1]/cb', 'http://[0:0:0:0:0:0:7f00:1]/cb', 'http://[::ffff:0:7f00:1]/cb', 'http://[::ffff:169.254.169.254]/cb',
-    'http://[64:ff9b::a9fe:a9fe]/cb', 'http://[64:ff9b:1::a00:1]/cb', 'http://[2002:a9fe:a9fe::1]/cb', 'http://[2002:c0a8:101::]/cb',
-    'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/cb', 'http://[2001:db8::5efe:7f00:1]/cb', 'http://[2a00:1450::5efe:a9fe:a9fe]/cb',
-    'http://[2a00:1450::200:5efe:a00:1]/cb', 'http://[100::7f00:1]/cb',
+    'http://[::127.0.0.1]/cb',
+    'http://[::7f00:1]/cb',
+    'http://[::a9fe:a9fe]/latest/meta-data/',
+    'http://[::10.0.0.1]/cb',
+    'http://[::192.168.1.1]/cb',
+    'http://[0:0:0:0:0:0:7f00:1]/cb',
+    'http://[::ffff:0:7f00:1]/cb',
+    'http://[::ffff:169.254.169.254]/cb',
+    'http://[64:ff9b::a9fe:a9fe]/cb',
+    'http://[64:ff9b:1::a00:1]/cb',
+    'http://[2002:a9fe:a9fe::1]/cb',
+    'http://[2002:c0a8:101::]/cb',
+    'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/cb',
+    'http://[2001:db8::5efe:7f00:1]/cb',
+    'http://[2a00:1450::5efe:a9fe:a9fe]/cb',
+    'http://[2a00:1450::200:5efe:a00:1]/cb',
+    'http://[100::7f00:1]/cb',
   ];
   for (const url of embeddedIpv4Literals) {
     it(`refuses ${url}: an IPv6 address that embeds or maps a non-public IPv4 address`, async () => {
@@ -166,7 +203,12 @@ describe('outbound delivery: the connection connects only where it checked', () 
 
   it('with private addresses allowed it delivers, and a redirect is a failed attempt, not followed', async () => {
     const dns = fakeDns({ 'receiver.example': ['127.0.0.1'] });
-    const ok = await postJson(`http://receiver.example:${port}/cb`, '{"a":1}', { 'Content-Type': 'application/json' }, { allowPrivate: true, timeoutMs: 2000, resolve: dns.resolve });
+    const ok = await postJson(
+      `http://receiver.example:${port}/cb`,
+      '{"a":1}',
+      { 'Content-Type': 'application/json' },
+      { allowPrivate: true, timeoutMs: 2000, resolve: dns.resolve },
+    );
     expect(ok).to.deep.equal({ ok: true, status: 200, error: null });
 
     answer = 302;

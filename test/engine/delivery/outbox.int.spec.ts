@@ -69,10 +69,14 @@ describe('delivery outbox: rate limit and per-webhook concurrency', function () 
     const ids = [1, 2, 3, 4, 5].map((n) => `00000000-0000-4000-8000-00000000000${n}`);
     for (const id of ids) await outbox.enqueue(db, message(id, '/spaced', 'webhook:spaced', 300));
     outbox.wake();
-    const spaced = await eventually(async () => {
-      const got = arrivals.filter((a) => a.path === '/spaced');
-      return got.length === 5 ? got : undefined;
-    }, 5000, 'five deliveries');
+    const spaced = await eventually(
+      async () => {
+        const got = arrivals.filter((a) => a.path === '/spaced');
+        return got.length === 5 ? got : undefined;
+      },
+      5000,
+      'five deliveries',
+    );
     expect(spaced.map((a) => a.headers['x-webhook-id'])).to.deep.equal(ids);
     const gaps = spaced.slice(1).map((a, i) => a.at - spaced[i]!.at);
     for (const gap of gaps) expect(gap, JSON.stringify(gaps)).to.be.at.least(280);

@@ -37,7 +37,10 @@ describe('simulated venue: price paths', () => {
     const forwards = feed(42);
     const backwards = feed(42);
     const ahead = times.map((t) => forwards.quoteAt('XAUUSD', t));
-    const behind = [...times].reverse().map((t) => backwards.quoteAt('XAUUSD', t)).reverse();
+    const behind = [...times]
+      .reverse()
+      .map((t) => backwards.quoteAt('XAUUSD', t))
+      .reverse();
     expect(behind).to.deep.equal(ahead);
     expect(new Set(ahead.map((q) => q.bid)).size).to.be.above(30);
   });

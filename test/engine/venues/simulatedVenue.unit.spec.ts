@@ -86,10 +86,8 @@ const buy = (world: World, symbol: string, volume: number, extra: Partial<OrderR
 const sell = (world: World, symbol: string, volume: number, extra: Partial<OrderRequest> = {}) =>
   place(world, { symbol, orderType: 'sell', volume, ...extra } as OrderRequest);
 
-const openPositions = async (world: World): Promise<OpenPosition[]> =>
-  (await world.trader.positions()).filter((p): p is OpenPosition => p.kind === 'position');
-const pendingOrders = async (world: World): Promise<PendingOrder[]> =>
-  (await world.trader.positions()).filter((p): p is PendingOrder => p.kind === 'order');
+const openPositions = async (world: World): Promise<OpenPosition[]> => (await world.trader.positions()).filter((p): p is OpenPosition => p.kind === 'position');
+const pendingOrders = async (world: World): Promise<PendingOrder[]> => (await world.trader.positions()).filter((p): p is PendingOrder => p.kind === 'order');
 const closedTrades = async (world: World): Promise<ClosedTrade[]> =>
   (await world.trader.history('2026-01-01T00:00:00Z', '2026-12-31T00:00:00Z')).filter((e): e is ClosedTrade => e.kind === 'trade');
 const changeTypes = (world: World): string[] => world.changes.map((c) => c.type);
@@ -797,14 +795,16 @@ describe('simulated venue', () => {
     });
 
     it('reaches the same state whether ticked every second, every ten minutes or once', async () => {
-      const runs = await Promise.all([1000, 10 * MINUTE, 6 * HOUR].map(async (every) => {
-        const world = await movingWorld();
-        await script(world.venue, world.clock, world.trader, 0, 3);
-        const start = world.clock.time;
-        for (let t = start + every; t <= start + 6 * HOUR; t += every) world.venue.advanceTo(t);
-        world.clock.time = start + 6 * HOUR;
-        return world.venue.snapshot();
-      }));
+      const runs = await Promise.all(
+        [1000, 10 * MINUTE, 6 * HOUR].map(async (every) => {
+          const world = await movingWorld();
+          await script(world.venue, world.clock, world.trader, 0, 3);
+          const start = world.clock.time;
+          for (let t = start + every; t <= start + 6 * HOUR; t += every) world.venue.advanceTo(t);
+          world.clock.time = start + 6 * HOUR;
+          return world.venue.snapshot();
+        }),
+      );
       expect(runs[0]?.accounts[0]?.history.length).to.be.above(1);
       expect(runs[1]).to.deep.equal(runs[0]);
       expect(runs[2]).to.deep.equal(runs[0]);

@@ -174,7 +174,8 @@ describe('simulated venue store', () => {
     venue.openAccount({ login: 'b', password: 'pw', balance: 10_000, leverage: 100, marginMode: 'hedging' });
     venue.openAccount({ login: 'a', password: 'pw', balance: 10_000, leverage: 100, marginMode: 'hedging' });
     venue.setQuote('EURUSD', { bid: 1.085, ask: 1.0851 });
-    for (const login of ['b', 'a']) await (await connected(venue, login, 'pw')).placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 0.1, stopLoss: 1.08 }, `open-${login}`);
+    for (const login of ['b', 'a'])
+      await (await connected(venue, login, 'pw')).placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 0.1, stopLoss: 1.08 }, `open-${login}`);
     await saveChanges(store, venue);
     const restored = SimulatedVenue.restore((await store.load('Opening order'))!, { clock });
     // Both stop losses hit in the same second: each venue closes b first, then a.
@@ -183,7 +184,7 @@ describe('simulated venue store', () => {
     expect(restored.snapshot()).to.deep.equal(venue.snapshot());
   });
 
-  it('keeps a free symbol\'s commission 0, not -0, through save and load (regression)', async () => {
+  it("keeps a free symbol's commission 0, not -0, through save and load (regression)", async () => {
     const clock = new TestClock(TUESDAY_10);
     const venue = SimulatedVenue.create({ clock, seed: 'free', name: 'Free symbol' });
     venue.openAccount({ login: '1001', password: 'pw', balance: 10_000, leverage: 100, marginMode: 'hedging' });

@@ -12,39 +12,61 @@ describe('feature: FeatureApprovalDTO', () => {
   const waited = { deferredBy: [TYPE], now: '2026-01-07T10:01:00.000Z' };
 
   it('holds a master open back for a decision until expirySeconds from now (default 300)', () => {
-    given({ features: [asked] }).when(masterOpened()).then([{ type: 'defer', until: '2026-01-07T10:05:00.000Z', by: TYPE }]);
-    given({ features: [{ feature: approval, settings: { expirySeconds: 10 } }] }).when(masterOpened()).then([{ type: 'defer', until: '2026-01-07T10:00:10.000Z', by: TYPE }]);
+    given({ features: [asked] })
+      .when(masterOpened())
+      .then([{ type: 'defer', until: '2026-01-07T10:05:00.000Z', by: TYPE }]);
+    given({ features: [{ feature: approval, settings: { expirySeconds: 10 } }] })
+      .when(masterOpened())
+      .then([{ type: 'defer', until: '2026-01-07T10:00:10.000Z', by: TYPE }]);
   });
 
   it('holds a pending order back too', () =>
-    given({ features: [asked] }).when(masterPendingPlaced('BuyLimit', { openPrice: 1.09 })).then([{ type: 'defer', by: TYPE }]));
+    given({ features: [asked] })
+      .when(masterPendingPlaced('BuyLimit', { openPrice: 1.09 }))
+      .then([{ type: 'defer', by: TYPE }]));
 
   it('copies the open when it is decided again after an approval', () =>
-    given({ features: [asked], ...waited, approval: 'approved' }).when(masterOpened({ volume: 0.3 })).then([{ type: 'open', volume: 0.3, orderType: 'Buy' }]));
+    given({ features: [asked], ...waited, approval: 'approved' })
+      .when(masterOpened({ volume: 0.3 }))
+      .then([{ type: 'open', volume: 0.3, orderType: 'Buy' }]));
 
   it('skips it with APPROVAL_REJECTED after a rejection', () =>
-    given({ features: [asked], ...waited, approval: 'rejected' }).when(masterOpened()).thenSkips('APPROVAL_REJECTED', /was rejected/));
+    given({ features: [asked], ...waited, approval: 'rejected' })
+      .when(masterOpened())
+      .thenSkips('APPROVAL_REJECTED', /was rejected/));
 
   it('skips it with APPROVAL_EXPIRED when it is decided again without a decision (the wait ran out)', () =>
-    given({ features: [asked], ...waited, approval: null }).when(masterOpened()).thenSkips('APPROVAL_EXPIRED', /no decision/));
+    given({ features: [asked], ...waited, approval: null })
+      .when(masterOpened())
+      .thenSkips('APPROVAL_EXPIRED', /no decision/));
 
   it('never holds back a close, nor asks about an open another rule refuses', () => {
-    given({ features: [asked], slave: { copies: [slaveCopy()] } }).when(masterClosed()).then([{ type: 'close' }]);
-    given({ features: [{ feature: copierFilter, settings: { minLotSize: 2, maxLotSize: null } }, asked] }).when(masterOpened({ volume: 1 })).thenSkips('LOT_FILTERED');
+    given({ features: [asked], slave: { copies: [slaveCopy()] } })
+      .when(masterClosed())
+      .then([{ type: 'close' }]);
+    given({ features: [{ feature: copierFilter, settings: { minLotSize: 2, maxLotSize: null } }, asked] })
+      .when(masterOpened({ volume: 1 }))
+      .thenSkips('LOT_FILTERED');
   });
 
   it('a monitor-only copier asks nothing: it only says it would have waited', () => {
-    const action = given({ features: [asked], settings: { monitorOnly: true } }).when(masterOpened()).thenSkips('MONITOR_ONLY');
+    const action = given({ features: [asked], settings: { monitorOnly: true } })
+      .when(masterOpened())
+      .thenSkips('MONITOR_ONLY');
     expect(action).to.have.nested.property('wouldHave[0].type', 'defer');
   });
 
   it('after another rule held the open back, asks then; an approved open is not held again by the rule it passed', () => {
     const delay = { feature: delayedExecution, settings: { delaySeconds: 60 } };
-    given({ features: [delay, asked], eventTime: NOW }).when(masterOpened()).then([{ type: 'defer', by: 'FeatureDelayedExecutionDTO' }]);
+    given({ features: [delay, asked], eventTime: NOW })
+      .when(masterOpened())
+      .then([{ type: 'defer', by: 'FeatureDelayedExecutionDTO' }]);
     given({ features: [delay, asked], eventTime: NOW, now: '2026-01-07T10:01:00.000Z', deferredBy: ['FeatureDelayedExecutionDTO'] })
-      .when(masterOpened()).then([{ type: 'defer', by: TYPE, until: '2026-01-07T10:06:00.000Z' }]);
+      .when(masterOpened())
+      .then([{ type: 'defer', by: TYPE, until: '2026-01-07T10:06:00.000Z' }]);
     given({ features: [delay, asked], eventTime: NOW, now: '2026-01-07T10:02:00.000Z', deferredBy: ['FeatureDelayedExecutionDTO', TYPE], approval: 'approved' })
-      .when(masterOpened()).then([{ type: 'open' }]);
+      .when(masterOpened())
+      .then([{ type: 'open' }]);
   });
 });
 
@@ -57,15 +79,24 @@ describe('approval decisions', () => {
 
   it('records the first decision taken before the expiry', () => {
     const events = approvalDecider.decide(decide(true, '2026-01-07T10:04:59.999Z'), approvalDecider.initialState);
-    expect(events).to.deep.equal([{ type: 'ApprovalDecided', data: { approvalId: 'a-1', accountId: 'acc', copierId: 'c-1', masterPositionId: 'm-1', approved: true, at: '2026-01-07T10:04:59.999Z' } }]);
+    expect(events).to.deep.equal([
+      {
+        type: 'ApprovalDecided',
+        data: { approvalId: 'a-1', accountId: 'acc', copierId: 'c-1', masterPositionId: 'm-1', approved: true, at: '2026-01-07T10:04:59.999Z' },
+      },
+    ]);
   });
 
   it('refuses a decision at the expiry or later with [APPROVAL_EXPIRED]', () =>
-    expect(() => approvalDecider.decide(decide(true, '2026-01-07T10:05:00.000Z'), approvalDecider.initialState)).to.throw('expired').with.property('code', '[APPROVAL_EXPIRED]'));
+    expect(() => approvalDecider.decide(decide(true, '2026-01-07T10:05:00.000Z'), approvalDecider.initialState))
+      .to.throw('expired')
+      .with.property('code', '[APPROVAL_EXPIRED]'));
 
   it('refuses a second decision with [APPROVAL_ALREADY_DECIDED]', () => {
     const state = approvalDecider.decide(decide(false, NOW), approvalDecider.initialState).reduce(approvalDecider.evolve, approvalDecider.initialState);
     expect(state).to.deep.equal({ decided: true, approved: false });
-    expect(() => approvalDecider.decide(decide(true, NOW), state)).to.throw('rejected already').with.property('code', '[APPROVAL_ALREADY_DECIDED]');
+    expect(() => approvalDecider.decide(decide(true, NOW), state))
+      .to.throw('rejected already')
+      .with.property('code', '[APPROVAL_ALREADY_DECIDED]');
   });
 });

@@ -13,8 +13,7 @@ describe('feature: FeatureBreakEvenDTO', () => {
   const buyAt = (currentPrice: number, overrides: Parameters<typeof managed>[0] = {}) => managed({ currentPrice, ...overrides });
 
   describe('normal break-even', () => {
-    it('does nothing before the copy is triggerInPoints in profit', () =>
-      expect(manageWith(normal(300, 50), { copies: [buyAt(1.10299)] })).to.deep.equal([]));
+    it('does nothing before the copy is triggerInPoints in profit', () => expect(manageWith(normal(300, 50), { copies: [buyAt(1.10299)] })).to.deep.equal([]));
 
     it('moves the stop loss to stopLossInPoints beyond the entry at the trigger, keeping the take profit', () => {
       const [action] = manageWith(normal(300, 50), { copies: [buyAt(1.103, { stopLoss: 1.095 })] });
@@ -49,11 +48,15 @@ describe('feature: FeatureBreakEvenDTO', () => {
 
     it('does nothing before the trigger, and 0 disables it', () => {
       expect(manageWith(reverse(400, 100), { copies: [buyAt(1.09601)] })).to.deep.equal([]);
-      expect(manageWith({ feature: breakEven, settings: { triggerInPoints: 300, reverse: true, reverseTriggerInPoints: 0 } }, { copies: [buyAt(1.09)] })).to.deep.equal([]);
+      expect(
+        manageWith({ feature: breakEven, settings: { triggerInPoints: 300, reverse: true, reverseTriggerInPoints: 0 } }, { copies: [buyAt(1.09)] }),
+      ).to.deep.equal([]);
     });
 
     it('needs reverse: with reverse false the reverse members do nothing', () =>
-      expect(manageWith({ feature: breakEven, settings: { triggerInPoints: 300, reverse: false, reverseTriggerInPoints: 400 } }, { copies: [buyAt(1.09)] })).to.deep.equal([]));
+      expect(
+        manageWith({ feature: breakEven, settings: { triggerInPoints: 300, reverse: false, reverseTriggerInPoints: 400 } }, { copies: [buyAt(1.09)] }),
+      ).to.deep.equal([]));
 
     it('works from below for a sell, and keeps a take profit that is already nearer', () => {
       const sell = (takeProfit: number) => managed({ side: 'Sell', openPrice: 1.1, currentPrice: 1.104, takeProfit, stopLoss: null });

@@ -8,8 +8,12 @@ describe('feature: FeatureFallbackSettingDTO', () => {
   const tooSmall = { multiplier: 0.001 };
 
   it('opens the fallback lot when the sized lot is below the minimum', () => {
-    given({ settings: tooSmall }).when(masterOpened({ volume: 1 })).thenSkips('VOLUME_BELOW_MINIMUM');
-    given({ settings: tooSmall, features: [fallback({ fallbackLotSize: 0.05 })] }).when(masterOpened({ volume: 1 })).then([{ type: 'open', volume: 0.05 }]);
+    given({ settings: tooSmall })
+      .when(masterOpened({ volume: 1 }))
+      .thenSkips('VOLUME_BELOW_MINIMUM');
+    given({ settings: tooSmall, features: [fallback({ fallbackLotSize: 0.05 })] })
+      .when(masterOpened({ volume: 1 }))
+      .then([{ type: 'open', volume: 0.05 }]);
   });
 
   it('opens it when a ratio has no currency rate or no master funds', () => {
@@ -22,28 +26,46 @@ describe('feature: FeatureFallbackSettingDTO', () => {
   });
 
   it('replaces only the refusals listed in reasons', () => {
-    given({ settings: tooSmall, features: [fallback({ fallbackLotSize: 0.05, reasons: ['CURRENCY_RATE_MISSING'] })] }).when(masterOpened({ volume: 1 })).thenSkips('VOLUME_BELOW_MINIMUM');
-    given({ settings: { scaleType: 'FIXED_LOT' }, features: [fallback({ fallbackLotSize: 0.05 })] }).when(masterOpened()).thenSkips('FIXED_LOT_SIZE_MISSING');
-    given({ settings: { scaleType: 'FIXED_LOT' }, features: [fallback({ fallbackLotSize: 0.05, reasons: ['FIXED_LOT_SIZE_MISSING'] })] }).when(masterOpened()).then([{ type: 'open', volume: 0.05 }]);
+    given({ settings: tooSmall, features: [fallback({ fallbackLotSize: 0.05, reasons: ['CURRENCY_RATE_MISSING'] })] })
+      .when(masterOpened({ volume: 1 }))
+      .thenSkips('VOLUME_BELOW_MINIMUM');
+    given({ settings: { scaleType: 'FIXED_LOT' }, features: [fallback({ fallbackLotSize: 0.05 })] })
+      .when(masterOpened())
+      .thenSkips('FIXED_LOT_SIZE_MISSING');
+    given({ settings: { scaleType: 'FIXED_LOT' }, features: [fallback({ fallbackLotSize: 0.05, reasons: ['FIXED_LOT_SIZE_MISSING'] })] })
+      .when(masterOpened())
+      .then([{ type: 'open', volume: 0.05 }]);
   });
 
   it('never overrides the min volume safety skip', () =>
     given({
       settings: { multiplier: 0.01, forcePositionLotSize: true, minVolumeSafetySkipThresholdMultiplier: 5 },
       slaveSymbols: [symbolSpec({ minLot: 0.1 })],
-      features: [fallback({ fallbackLotSize: 0.1, reasons: ['VOLUME_BELOW_MINIMUM', 'CURRENCY_RATE_MISSING', 'MASTER_FUNDS_NOT_POSITIVE', 'FIXED_LOT_SIZE_MISSING'] })],
+      features: [
+        fallback({ fallbackLotSize: 0.1, reasons: ['VOLUME_BELOW_MINIMUM', 'CURRENCY_RATE_MISSING', 'MASTER_FUNDS_NOT_POSITIVE', 'FIXED_LOT_SIZE_MISSING'] }),
+      ],
     })
       .when(masterOpened({ volume: 1 }))
       .thenSkips('MIN_VOLUME_SAFETY'));
 
   it("rounds the fallback lot down to the step, caps it at the copier's maxLotSize, and gives up below the minimum", () => {
-    given({ settings: tooSmall, features: [fallback({ fallbackLotSize: 0.057 })] }).when(masterOpened({ volume: 1 })).then([{ type: 'open', volume: 0.05 }]);
-    given({ settings: { ...tooSmall, maxLotSize: 0.02 }, features: [fallback({ fallbackLotSize: 0.05 })] }).when(masterOpened({ volume: 1 })).then([{ type: 'open', volume: 0.02 }]);
-    given({ settings: tooSmall, features: [fallback({ fallbackLotSize: 0.005 })] }).when(masterOpened({ volume: 1 })).thenSkips('VOLUME_BELOW_MINIMUM');
+    given({ settings: tooSmall, features: [fallback({ fallbackLotSize: 0.057 })] })
+      .when(masterOpened({ volume: 1 }))
+      .then([{ type: 'open', volume: 0.05 }]);
+    given({ settings: { ...tooSmall, maxLotSize: 0.02 }, features: [fallback({ fallbackLotSize: 0.05 })] })
+      .when(masterOpened({ volume: 1 }))
+      .then([{ type: 'open', volume: 0.02 }]);
+    given({ settings: tooSmall, features: [fallback({ fallbackLotSize: 0.005 })] })
+      .when(masterOpened({ volume: 1 }))
+      .thenSkips('VOLUME_BELOW_MINIMUM');
   });
 
   it("gives up when the fallback lot would take the copier's open lots above its maximumLot", () =>
-    given({ settings: { ...tooSmall, maximumLot: 1 }, slave: { copies: [slaveCopy({ masterPositionId: 'm-open', volume: 0.98 })] }, features: [fallback({ fallbackLotSize: 0.05 })] })
+    given({
+      settings: { ...tooSmall, maximumLot: 1 },
+      slave: { copies: [slaveCopy({ masterPositionId: 'm-open', volume: 0.98 })] },
+      features: [fallback({ fallbackLotSize: 0.05 })],
+    })
       .when(masterOpened({ volume: 1 }))
       .thenSkips('VOLUME_BELOW_MINIMUM'));
 

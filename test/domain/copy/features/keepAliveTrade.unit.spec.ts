@@ -28,21 +28,24 @@ describe('feature: FeatureKeepAliveTradeDTO', () => {
   });
 
   it('places the trade due now: a market order of the symbol minimum, keyed by feature and due time', () =>
-    expect(run()).to.deep.equal([{
-      kind: 'standaloneOpen',
-      masterPositionId: 'feature:f-0:2026-01-07T10:00:00.000Z',
-      symbol: 'EURUSD',
-      side: 'Buy',
-      volume: 0.01,
-      message: 'Keep-alive trade due at 2026-01-07T10:00:00.000Z (to close after 60 seconds): Buy 0.01 EURUSD',
-    }]));
+    expect(run()).to.deep.equal([
+      {
+        kind: 'standaloneOpen',
+        masterPositionId: 'feature:f-0:2026-01-07T10:00:00.000Z',
+        symbol: 'EURUSD',
+        side: 'Buy',
+        volume: 0.01,
+        message: 'Keep-alive trade due at 2026-01-07T10:00:00.000Z (to close after 60 seconds): Buy 0.01 EURUSD',
+      },
+    ]));
 
   it('places it once per due time: not again while it is open, nor after it closed', () => {
     expect(run({}, { now: at('10:00:30'), standalone: [trade(at('10:00:00'), at('10:00:01'))] })).to.deep.equal([]);
     expect(run({}, { now: at('10:30:00'), standalone: [trade(at('10:00:00'), at('10:00:01'), at('10:01:01'))] })).to.deep.equal([]);
     // The next due time is a new trade.
-    expect(run({}, { now: at('11:00:00'), standalone: [trade(at('10:00:00'), at('10:00:01'), at('10:01:01'))] }).map((a) => a.masterPositionId))
-      .to.deep.equal(['feature:f-0:2026-01-07T11:00:00.000Z']);
+    expect(run({}, { now: at('11:00:00'), standalone: [trade(at('10:00:00'), at('10:00:01'), at('10:01:01'))] }).map((a) => a.masterPositionId)).to.deep.equal([
+      'feature:f-0:2026-01-07T11:00:00.000Z',
+    ]);
   });
 
   it('places none while the one before is still open (its close refused), and closes that one', () =>
@@ -59,7 +62,11 @@ describe('feature: FeatureKeepAliveTradeDTO', () => {
     expect(run({ closeAfterInSeconds: 60 }, { standalone: [open], now: at('09:59:59') })).to.deep.equal([]);
     expect(run({ closeAfterInSeconds: 60 }, { standalone: [open], now: at('10:00:00') })).to.deep.equal([
       {
-        kind: 'close', slavePositionId: 's-77', masterPositionId: 'feature:f-0:2026-01-07T09:00:00.000Z', symbol: 'EURUSD', volume: 0.01,
+        kind: 'close',
+        slavePositionId: 's-77',
+        masterPositionId: 'feature:f-0:2026-01-07T09:00:00.000Z',
+        symbol: 'EURUSD',
+        volume: 0.01,
         message: 'Keep-alive trade #s-77 (Buy 0.01 EURUSD, opened at 2026-01-07T09:59:00.000Z, held 60 seconds)',
       },
     ]);
@@ -70,9 +77,13 @@ describe('feature: FeatureKeepAliveTradeDTO', () => {
 
   it('on a schedule: at time (UTC) on its weekdays only', () => {
     // Wednesday 09:30 is due; with only Tuesdays, Tuesday 09:30 was, before the feature was added.
-    expect(run({ intervalHours: null, time: '09:30', weekdays: ['WEDNESDAY'] }).map((a) => a.masterPositionId)).to.deep.equal(['feature:f-0:2026-01-07T09:30:00.000Z']);
+    expect(run({ intervalHours: null, time: '09:30', weekdays: ['WEDNESDAY'] }).map((a) => a.masterPositionId)).to.deep.equal([
+      'feature:f-0:2026-01-07T09:30:00.000Z',
+    ]);
     expect(run({ intervalHours: null, time: '09:30', weekdays: ['TUESDAY'] })).to.deep.equal([]);
-    expect(run({ intervalHours: null, time: '10:01' }, { configuredAt: at('08:00:00', '06') }).map((a) => a.masterPositionId)).to.deep.equal(['feature:f-0:2026-01-06T10:01:00.000Z']);
+    expect(run({ intervalHours: null, time: '10:01' }, { configuredAt: at('08:00:00', '06') }).map((a) => a.masterPositionId)).to.deep.equal([
+      'feature:f-0:2026-01-06T10:01:00.000Z',
+    ]);
   });
 
   describe('onlyIfInactive', () => {
@@ -82,8 +93,7 @@ describe('feature: FeatureKeepAliveTradeDTO', () => {
     it('places the trade when the slave last traded before that', () =>
       expect(run({ onlyIfInactive: true }, { slaveLastTradeAt: at('08:59:59') })).to.have.length(1));
 
-    it('off (the default): places it whatever the slave did', () =>
-      expect(run({}, { slaveLastTradeAt: at('09:59:00') })).to.have.length(1));
+    it('off (the default): places it whatever the slave did', () => expect(run({}, { slaveLastTradeAt: at('09:59:00') })).to.have.length(1));
   });
 
   it('takes the volume asked, rounded down to the lot step, at least the minimum; the symbol without case', () => {
@@ -93,10 +103,14 @@ describe('feature: FeatureKeepAliveTradeDTO', () => {
   });
 
   it("says so once per due time when the slave's broker has no such symbol", () =>
-    expect(run({ symbol: 'XAUUSD' })).to.deep.equal([{
-      kind: 'skip', masterPositionId: 'feature:f-0:2026-01-07T10:00:00.000Z', reason: 'SYMBOL_NOT_MAPPED',
-      message: "keep-alive trade due at 2026-01-07T10:00:00.000Z not placed: the slave's broker has no symbol XAUUSD",
-    }]));
+    expect(run({ symbol: 'XAUUSD' })).to.deep.equal([
+      {
+        kind: 'skip',
+        masterPositionId: 'feature:f-0:2026-01-07T10:00:00.000Z',
+        reason: 'SYMBOL_NOT_MAPPED',
+        message: "keep-alive trade due at 2026-01-07T10:00:00.000Z not placed: the slave's broker has no symbol XAUUSD",
+      },
+    ]));
 
   it('with break-even beside it, break-even moves the copy and keep-alive only trades its own', () => {
     const copy = managed({ openTime: at('09:00:00'), currentPrice: 1.104 });
@@ -105,7 +119,8 @@ describe('feature: FeatureKeepAliveTradeDTO', () => {
   });
 
   it('refuses both or neither schedule, weekdays without a time, and a hold as long as the interval', () => {
-    const check = (s: Partial<KeepAliveTradeSettings>) => keepAliveTrade.check!({ ...keepAliveTrade.defaults, symbol: 'EURUSD', ...s } as KeepAliveTradeSettings);
+    const check = (s: Partial<KeepAliveTradeSettings>) =>
+      keepAliveTrade.check!({ ...keepAliveTrade.defaults, symbol: 'EURUSD', ...s } as KeepAliveTradeSettings);
     expect(check({ intervalHours: 1 })).to.equal(null);
     expect(check({ time: '12:00', weekdays: ['MONDAY'] })).to.equal(null);
     expect(check({})).to.match(/either intervalHours or time/);

@@ -42,24 +42,36 @@ describe('feature: FeatureMartingaleStrategyDTO', () => {
       record({ masterPositionId: 'm-2', openedAt: '2026-01-07T09:10:00.000Z', closedAt: '2026-01-07T09:20:00.000Z', result: 8 }),
       record({ masterPositionId: 'm-1', openedAt: '2026-01-07T09:00:00.000Z', closedAt: '2026-01-07T09:40:00.000Z', result: -5 }),
     ];
-    given({ features: [martingale()], history: lossClosedLast }).when(masterOpened()).then([{ type: 'open', volume: 2 }]);
+    given({ features: [martingale()], history: lossClosedLast })
+      .when(masterOpened())
+      .then([{ type: 'open', volume: 2 }]);
   });
 
   it("replaces the copier's own martingaleStrategy", () => {
     const threeLosses = { martingale: { consecutiveLosses: 3 } };
-    given({ settings: { martingaleStrategy: true }, slave: threeLosses }).when(masterOpened({ volume: 1 })).then([{ type: 'open', volume: 8 }]);
-    given({ settings: { martingaleStrategy: true }, slave: threeLosses, features: [martingale()] }).when(masterOpened({ volume: 1 })).then([{ type: 'open', volume: 1 }]);
+    given({ settings: { martingaleStrategy: true }, slave: threeLosses })
+      .when(masterOpened({ volume: 1 }))
+      .then([{ type: 'open', volume: 8 }]);
+    given({ settings: { martingaleStrategy: true }, slave: threeLosses, features: [martingale()] })
+      .when(masterOpened({ volume: 1 }))
+      .then([{ type: 'open', volume: 1 }]);
   });
 
   it('perSymbol counts only the copies of the symbol being opened', () => {
     const gbpLosses = closedCopies([-5, -5], { symbol: 'GBPUSD' });
-    given({ features: [martingale({ perSymbol: true })], history: gbpLosses }).when(masterOpened({ volume: 1 })).then([{ type: 'open', volume: 1 }]);
-    given({ features: [martingale()], history: gbpLosses }).when(masterOpened({ volume: 1 })).then([{ type: 'open', volume: 4 }]);
+    given({ features: [martingale({ perSymbol: true })], history: gbpLosses })
+      .when(masterOpened({ volume: 1 }))
+      .then([{ type: 'open', volume: 1 }]);
+    given({ features: [martingale()], history: gbpLosses })
+      .when(masterOpened({ volume: 1 }))
+      .then([{ type: 'open', volume: 4 }]);
   });
 
   it("multiplies every scale type's lot and stays within the copier's maxLotSize", () => {
     lotAfter([-5], {}, { scaleType: 'FIXED_LOT', fixedLotSize: 0.1 }).then([{ type: 'open', volume: 0.2 }]);
-    given({ settings: { scaleType: 'NONE' }, features: [martingale()], history: closedCopies([-5]) }).when(masterOpened({ volume: 0.3 })).then([{ type: 'open', volume: 0.6 }]);
+    given({ settings: { scaleType: 'NONE' }, features: [martingale()], history: closedCopies([-5]) })
+      .when(masterOpened({ volume: 0.3 }))
+      .then([{ type: 'open', volume: 0.6 }]);
     lotAfter([-5, -5], {}, { maxLotSize: 3 }).then([{ type: 'open', volume: 3 }]);
   });
 

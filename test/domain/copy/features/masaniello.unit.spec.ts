@@ -17,7 +17,11 @@ import { afterCopy, closedCopies } from './closedCopies.js';
 // 3 wins in 2 trades cannot come, the series is over.
 describe('feature: FeatureMasanielloDTO', () => {
   const series: MasanielloSettings = { capital: 1000, trades: 5, expectedWins: 3, odds: 2, assumedPointRisk: 100, restartSeriesAutomatically: true };
-  const configured = (settings: Partial<MasanielloSettings> = {}, resets: Record<string, string> = {}) => ({ feature: masaniello, settings: { ...series, ...settings }, resets });
+  const configured = (settings: Partial<MasanielloSettings> = {}, resets: Record<string, string> = {}) => ({
+    feature: masaniello,
+    settings: { ...series, ...settings },
+    resets,
+  });
   const lotAfter = (results: readonly (number | null)[], settings: Partial<MasanielloSettings> = {}, resets: Record<string, string> = {}) =>
     given({ features: [configured(settings, resets)], history: closedCopies(results) }).when(masterOpened({ volume: 1 }));
 
@@ -29,7 +33,9 @@ describe('feature: FeatureMasanielloDTO', () => {
   });
 
   it('stakes the hand-computed series, whatever the master lot', () => {
-    given({ features: [configured()] }).when(masterOpened({ volume: 0.2 })).then([{ type: 'open', volume: 3.75 }]);
+    given({ features: [configured()] })
+      .when(masterOpened({ volume: 0.2 }))
+      .then([{ type: 'open', volume: 3.75 }]);
     lotAfter([-375]).then([{ type: 'open', volume: 3.75 }]);
     lotAfter([-375, 375]).then([{ type: 'open', volume: 5 }]);
     lotAfter([-375, 375, 500]).then([{ type: 'open', volume: 5 }]);
@@ -72,7 +78,10 @@ describe('feature: FeatureMasanielloDTO', () => {
   });
 
   it('without automatic restart an ended series skips every open until it is reset', () => {
-    lotAfter([-375, 375, 500, 500], { restartSeriesAutomatically: false }).thenSkips('MASANIELLO_SERIES_OVER', /series of EURUSD ended at .* \(3 of 3 wins reached\)/);
+    lotAfter([-375, 375, 500, 500], { restartSeriesAutomatically: false }).thenSkips(
+      'MASANIELLO_SERIES_OVER',
+      /series of EURUSD ended at .* \(3 of 3 wins reached\)/,
+    );
     lotAfter([-375, -375, -250], { restartSeriesAutomatically: false }).thenSkips('MASANIELLO_SERIES_OVER', /3 wins needed in 2 trades left/);
     lotAfter([-375, 375, 500, 500], { restartSeriesAutomatically: false }, { '*': afterCopy(3) }).then([{ type: 'open', volume: 3.75 }]);
   });
@@ -91,7 +100,11 @@ describe('feature: FeatureMasanielloDTO', () => {
       .when(masterOpened({ volume: 1 }))
       .then([{ type: 'open', volume: 2 }]);
     const account = { balance: 10_000, equity: 10_000, usedMargin: 0, freeMargin: 10_000, leverage: 100, currency: 'USD' };
-    given({ features: [configured(), { feature: marginCap, settings: { marginCapPercentage: 10, kind: 'PER_TRADE' } }], slaveAccount: account, marginPerLot: 1000 })
+    given({
+      features: [configured(), { feature: marginCap, settings: { marginCapPercentage: 10, kind: 'PER_TRADE' } }],
+      slaveAccount: account,
+      marginPerLot: 1000,
+    })
       .when(masterOpened({ volume: 1 }))
       .then([{ type: 'open', volume: 1 }]);
   });

@@ -5,15 +5,21 @@ import { given, masterClosed, masterOpened, masterPendingPlaced, NOW, record, sl
 describe('feature: FeatureMaxOpenPositionsDTO', () => {
   // NOW is 10:00:00; the window is the last 60 seconds.
   const throttle = (maxPositionsInTimeWindow: number) => ({ feature: maxOpenPositions, settings: { maxPositionsInTimeWindow, timeWindowSeconds: 60 } });
-  const openedAt = (time: string, i: number) => record({ masterPositionId: `m-${i}`, slavePositionId: `s-${i}`, openedAt: `2026-01-07T${time}.000Z`, closedAt: null });
+  const openedAt = (time: string, i: number) =>
+    record({ masterPositionId: `m-${i}`, slavePositionId: `s-${i}`, openedAt: `2026-01-07T${time}.000Z`, closedAt: null });
 
   it('copies while fewer copies than the maximum opened within the window', () =>
-    given({ features: [throttle(2)], history: [openedAt('09:59:30', 1)] }).when(masterOpened()).then([{ type: 'open' }]));
+    given({ features: [throttle(2)], history: [openedAt('09:59:30', 1)] })
+      .when(masterOpened())
+      .then([{ type: 'open' }]));
 
   it('skips once the maximum opened within the window, and says when the next may open', () =>
     given({ features: [throttle(2)], history: [openedAt('09:59:50', 2), openedAt('09:59:30', 1)] })
       .when(masterOpened())
-      .thenSkips('MAX_OPEN_POSITIONS_REACHED', /2 copies opened in the last 60 seconds, the most allowed is 2; the next may open after 2026-01-07T10:00:30.000Z/));
+      .thenSkips(
+        'MAX_OPEN_POSITIONS_REACHED',
+        /2 copies opened in the last 60 seconds, the most allowed is 2; the next may open after 2026-01-07T10:00:30.000Z/,
+      ));
 
   it('counts copies closed since: the throttle is on opens, not on what is open', () =>
     given({ features: [throttle(1)], history: [record({ openedAt: '2026-01-07T09:59:45.000Z', closedAt: '2026-01-07T09:59:50.000Z' })] })
@@ -21,19 +27,29 @@ describe('feature: FeatureMaxOpenPositionsDTO', () => {
       .thenSkips('MAX_OPEN_POSITIONS_REACHED'));
 
   it('a copy opened exactly timeWindowSeconds ago is out of the window', () =>
-    given({ features: [throttle(1)], history: [openedAt('09:59:00', 1)] }).when(masterOpened()).then([{ type: 'open' }]));
+    given({ features: [throttle(1)], history: [openedAt('09:59:00', 1)] })
+      .when(masterOpened())
+      .then([{ type: 'open' }]));
 
   it('a copy opened a millisecond inside the window counts', () =>
-    given({ features: [throttle(1)], history: [record({ openedAt: '2026-01-07T09:59:00.001Z', closedAt: null })], now: NOW }).when(masterOpened()).thenSkips('MAX_OPEN_POSITIONS_REACHED'));
+    given({ features: [throttle(1)], history: [record({ openedAt: '2026-01-07T09:59:00.001Z', closedAt: null })], now: NOW })
+      .when(masterOpened())
+      .thenSkips('MAX_OPEN_POSITIONS_REACHED'));
 
   it('throttles pending orders too, and never a close', () => {
-    given({ features: [throttle(1)], history: [openedAt('09:59:59', 1)] }).when(masterPendingPlaced('BuyLimit', { openPrice: 1.09 })).thenSkips('MAX_OPEN_POSITIONS_REACHED');
-    given({ features: [throttle(1)], history: [openedAt('09:59:59', 1)], slave: { copies: [slaveCopy()] } }).when(masterClosed()).then([{ type: 'close' }]);
+    given({ features: [throttle(1)], history: [openedAt('09:59:59', 1)] })
+      .when(masterPendingPlaced('BuyLimit', { openPrice: 1.09 }))
+      .thenSkips('MAX_OPEN_POSITIONS_REACHED');
+    given({ features: [throttle(1)], history: [openedAt('09:59:59', 1)], slave: { copies: [slaveCopy()] } })
+      .when(masterClosed())
+      .then([{ type: 'close' }]);
   });
 
   it('with permitted symbols first, a refused symbol is reported as such, not as throttled', () =>
     given({
       features: [{ feature: permittedSymbols, settings: { permittedSymbols: ['GBP*'], blockedSymbols: [] } }, throttle(1)],
       history: [openedAt('09:59:59', 1)],
-    }).when(masterOpened()).thenSkips('SYMBOL_NOT_PERMITTED'));
+    })
+      .when(masterOpened())
+      .thenSkips('SYMBOL_NOT_PERMITTED'));
 });

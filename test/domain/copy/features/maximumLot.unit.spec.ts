@@ -5,7 +5,9 @@ import { closedCopies } from './closedCopies.js';
 
 describe('feature: FeatureMaximumLotDTO', () => {
   const cap = (settings: { maximumLot: number; reduceToFit?: boolean }) => ({ feature: maximumLot, settings });
-  const holding = (...volumes: number[]) => ({ copies: volumes.map((volume, i) => slaveCopy({ masterPositionId: `m-open-${i}`, slavePositionId: `s-open-${i}`, volume })) });
+  const holding = (...volumes: number[]) => ({
+    copies: volumes.map((volume, i) => slaveCopy({ masterPositionId: `m-open-${i}`, slavePositionId: `s-open-${i}`, volume })),
+  });
 
   it("skips an open that would bring the copier's open lots above the maximum", () =>
     given({ features: [cap({ maximumLot: 1.5 })], slave: holding(1) })
@@ -13,20 +15,31 @@ describe('feature: FeatureMaximumLotDTO', () => {
       .thenSkips('MAXIMUM_LOT_REACHED', /would bring this copier's open lots to 2, above its maximum 1\.5/));
 
   it('opens when the open lots reach the maximum exactly', () =>
-    given({ features: [cap({ maximumLot: 1.5 })], slave: holding(1) }).when(masterOpened({ volume: 0.5 })).then([{ type: 'open', volume: 0.5 }]));
+    given({ features: [cap({ maximumLot: 1.5 })], slave: holding(1) })
+      .when(masterOpened({ volume: 0.5 }))
+      .then([{ type: 'open', volume: 0.5 }]));
 
   it('counts pending orders with the positions', () =>
-    given({ features: [cap({ maximumLot: 1 })], slave: { copies: [slaveCopy({ masterPositionId: 'm-pending', kind: 'pendingOrder', orderType: 'BuyLimit', volume: 0.6 })] } })
+    given({
+      features: [cap({ maximumLot: 1 })],
+      slave: { copies: [slaveCopy({ masterPositionId: 'm-pending', kind: 'pendingOrder', orderType: 'BuyLimit', volume: 0.6 })] },
+    })
       .when(masterOpened({ volume: 0.5 }))
       .thenSkips('MAXIMUM_LOT_REACHED', /open lots to 1\.1, above its maximum 1/));
 
   it("replaces the copier's own maximumLot", () => {
-    given({ settings: { maximumLot: 1 }, slave: holding(1) }).when(masterOpened({ volume: 1 })).thenSkips('MAXIMUM_LOT_REACHED');
-    given({ settings: { maximumLot: 1 }, features: [cap({ maximumLot: 3 })], slave: holding(1) }).when(masterOpened({ volume: 1 })).then([{ type: 'open', volume: 1 }]);
+    given({ settings: { maximumLot: 1 }, slave: holding(1) })
+      .when(masterOpened({ volume: 1 }))
+      .thenSkips('MAXIMUM_LOT_REACHED');
+    given({ settings: { maximumLot: 1 }, features: [cap({ maximumLot: 3 })], slave: holding(1) })
+      .when(masterOpened({ volume: 1 }))
+      .then([{ type: 'open', volume: 1 }]);
   });
 
   it('reduceToFit opens the lots that still fit, in whole steps', () =>
-    given({ features: [cap({ maximumLot: 1.557, reduceToFit: true })], slave: holding(1) }).when(masterOpened({ volume: 1 })).then([{ type: 'open', volume: 0.55 }]));
+    given({ features: [cap({ maximumLot: 1.557, reduceToFit: true })], slave: holding(1) })
+      .when(masterOpened({ volume: 1 }))
+      .then([{ type: 'open', volume: 0.55 }]));
 
   it('reduceToFit still skips when what fits is below the minimum lot', () =>
     given({ features: [cap({ maximumLot: 1.5, reduceToFit: true })], slave: holding(1.45), slaveSymbols: [symbolSpec({ minLot: 0.1 })] })

@@ -6,23 +6,43 @@ describe('feature: FeatureMinimumHoldingTimeDTO', () => {
   // NOW is 10:00:00; the copy opened at 09:59:00.
   const hold = (minimumSeconds: number) => ({ feature: minimumHoldingTime, settings: { minimumSeconds } });
   const copy = { copies: [slaveCopy()] };
-  const opened = [record({ masterPositionId: MASTER_POSITION, slavePositionId: 's-2002', openedAt: '2026-01-07T09:59:00.000Z', closedAt: null, result: null, closedBy: null })];
+  const opened = [
+    record({
+      masterPositionId: MASTER_POSITION,
+      slavePositionId: 's-2002',
+      openedAt: '2026-01-07T09:59:00.000Z',
+      closedAt: null,
+      result: null,
+      closedBy: null,
+    }),
+  ];
 
   it("defers a master close until minimumSeconds after the slave's copy opened", () =>
-    given({ features: [hold(300)], slave: copy, history: opened }).when(masterClosed())
+    given({ features: [hold(300)], slave: copy, history: opened })
+      .when(masterClosed())
       .then([{ type: 'defer', until: '2026-01-07T10:04:00.000Z', by: 'FeatureMinimumHoldingTimeDTO' }]));
 
   it('defers a partial close the same way', () =>
-    given({ features: [hold(300)], slave: copy, history: opened }).when(masterPartiallyClosed(0.5, 0.5)).then([{ type: 'defer', until: '2026-01-07T10:04:00.000Z' }]));
+    given({ features: [hold(300)], slave: copy, history: opened })
+      .when(masterPartiallyClosed(0.5, 0.5))
+      .then([{ type: 'defer', until: '2026-01-07T10:04:00.000Z' }]));
 
   it('copies the close once the copy is held long enough, and exactly at the boundary', () => {
-    given({ features: [hold(60)], slave: copy, history: opened }).when(masterClosed()).then([{ type: 'close', slavePositionId: 's-2002' }]);
-    given({ features: [hold(300)], slave: copy, history: opened, now: '2026-01-07T10:04:00.000Z', deferredBy: ['FeatureMinimumHoldingTimeDTO'] }).when(masterClosed()).then([{ type: 'close' }]);
+    given({ features: [hold(60)], slave: copy, history: opened })
+      .when(masterClosed())
+      .then([{ type: 'close', slavePositionId: 's-2002' }]);
+    given({ features: [hold(300)], slave: copy, history: opened, now: '2026-01-07T10:04:00.000Z', deferredBy: ['FeatureMinimumHoldingTimeDTO'] })
+      .when(masterClosed())
+      .then([{ type: 'close' }]);
   });
 
   it('does not hold back stop changes', () =>
-    given({ features: [hold(300)], slave: copy, history: opened }).when(masterModified(1.09, 1.12)).then([{ type: 'modify' }]));
+    given({ features: [hold(300)], slave: copy, history: opened })
+      .when(masterModified(1.09, 1.12))
+      .then([{ type: 'modify' }]));
 
   it('with an exit signal override beside it, the close is not copied at all rather than held back', () =>
-    given({ features: [{ feature: exitSignalOverride, settings: {} }, hold(300)], slave: copy, history: opened }).when(masterClosed()).thenSkips('EXIT_SIGNAL_OVERRIDDEN'));
+    given({ features: [{ feature: exitSignalOverride, settings: {} }, hold(300)], slave: copy, history: opened })
+      .when(masterClosed())
+      .thenSkips('EXIT_SIGNAL_OVERRIDDEN'));
 });

@@ -4,15 +4,28 @@ import { tradeCooldown } from '../../../../domain/copy/features/tradeCooldown.js
 import { given, masterClosed, masterOpened, masterPendingPlaced, record, slaveCopy, symbolSpec } from '../given.js';
 
 describe('feature: FeaturePermittedSymbolsDTO', () => {
-  const only = (permitted: string[], blocked: string[] = []) => ({ feature: permittedSymbols, settings: { permittedSymbols: permitted, blockedSymbols: blocked } });
-  const gold = [symbolSpec(), symbolSpec({ symbol: 'XAUUSD', digits: 2, point: 0.01, contractSize: 100 }), symbolSpec({ symbol: 'BTC/USD', digits: 2, point: 0.01, contractSize: 1 })];
+  const only = (permitted: string[], blocked: string[] = []) => ({
+    feature: permittedSymbols,
+    settings: { permittedSymbols: permitted, blockedSymbols: blocked },
+  });
+  const gold = [
+    symbolSpec(),
+    symbolSpec({ symbol: 'XAUUSD', digits: 2, point: 0.01, contractSize: 100 }),
+    symbolSpec({ symbol: 'BTC/USD', digits: 2, point: 0.01, contractSize: 1 }),
+  ];
 
   it('copies a master symbol that is permitted, whatever its case', () =>
-    given({ features: [only(['eurusd'])] }).when(masterOpened({ symbol: 'EURUSD' })).then([{ type: 'open', symbol: 'EURUSD' }]));
+    given({ features: [only(['eurusd'])] })
+      .when(masterOpened({ symbol: 'EURUSD' }))
+      .then([{ type: 'open', symbol: 'EURUSD' }]));
 
   it('skips a master symbol that is not permitted, pending orders included', () => {
-    given({ features: [only(['EUR*'])], slaveSymbols: gold }).when(masterOpened({ symbol: 'XAUUSD' })).thenSkips('SYMBOL_NOT_PERMITTED', /XAUUSD is not among the permitted symbols EUR\*/);
-    given({ features: [only(['EUR*'])], slaveSymbols: gold }).when(masterPendingPlaced('BuyLimit', { symbol: 'XAUUSD', openPrice: 2300 })).thenSkips('SYMBOL_NOT_PERMITTED');
+    given({ features: [only(['EUR*'])], slaveSymbols: gold })
+      .when(masterOpened({ symbol: 'XAUUSD' }))
+      .thenSkips('SYMBOL_NOT_PERMITTED', /XAUUSD is not among the permitted symbols EUR\*/);
+    given({ features: [only(['EUR*'])], slaveSymbols: gold })
+      .when(masterPendingPlaced('BuyLimit', { symbol: 'XAUUSD', openPrice: 2300 }))
+      .thenSkips('SYMBOL_NOT_PERMITTED');
   });
 
   it('matches * across any characters and ? as exactly one', () => {
@@ -28,13 +41,21 @@ describe('feature: FeaturePermittedSymbolsDTO', () => {
   });
 
   it('blocked symbols win over permitted ones; an empty permitted list permits everything else', () => {
-    given({ features: [only(['*'], ['BTC*'])], slaveSymbols: gold }).when(masterOpened({ symbol: 'BTC/USD' })).thenSkips('SYMBOL_NOT_PERMITTED', /matches the blocked symbols BTC\*/);
-    given({ features: [only([], ['XAU*'])], slaveSymbols: gold }).when(masterOpened({ symbol: 'EURUSD' })).then([{ type: 'open' }]);
-    given({ features: [only([], ['XAU*'])], slaveSymbols: gold }).when(masterOpened({ symbol: 'xauusd' })).thenSkips('SYMBOL_NOT_PERMITTED');
+    given({ features: [only(['*'], ['BTC*'])], slaveSymbols: gold })
+      .when(masterOpened({ symbol: 'BTC/USD' }))
+      .thenSkips('SYMBOL_NOT_PERMITTED', /matches the blocked symbols BTC\*/);
+    given({ features: [only([], ['XAU*'])], slaveSymbols: gold })
+      .when(masterOpened({ symbol: 'EURUSD' }))
+      .then([{ type: 'open' }]);
+    given({ features: [only([], ['XAU*'])], slaveSymbols: gold })
+      .when(masterOpened({ symbol: 'xauusd' }))
+      .thenSkips('SYMBOL_NOT_PERMITTED');
   });
 
   it('never filters the close of a copy that exists', () =>
-    given({ features: [only(['GBP*'])], slave: { copies: [slaveCopy()] } }).when(masterClosed()).then([{ type: 'close' }]));
+    given({ features: [only(['GBP*'])], slave: { copies: [slaveCopy()] } })
+      .when(masterClosed())
+      .then([{ type: 'close' }]));
 
   it('refuses no entries at all, and a pattern with more than three stars (it could stall the engine)', () => {
     expect(permittedSymbols.check!({ permittedSymbols: [], blockedSymbols: [] })).to.match(/at least one entry/);
@@ -51,5 +72,7 @@ describe('feature: FeaturePermittedSymbolsDTO', () => {
     given({
       features: [only(['EUR*']), { feature: tradeCooldown, settings: { cooldownMinutes: 60 } }],
       history: [record({ closedAt: '2026-01-07T09:30:00.000Z' })],
-    }).when(masterOpened()).thenSkips('COOLDOWN'));
+    })
+      .when(masterOpened())
+      .thenSkips('COOLDOWN'));
 });

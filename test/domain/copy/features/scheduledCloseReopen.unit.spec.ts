@@ -17,14 +17,19 @@ describe('feature: FeatureScheduledCloseReopenDTO', () => {
   describe('closing', () => {
     it('closes the copies opened before closeTime once it is closeTime, all of their volume', () => {
       const actions = manageAt(at('10:00:00'), feature(schedule({ reopenTime: '11:00' })), { copies: [copy({ volume: 0.4 })] });
-      expect(actions).to.deep.equal([{
-        kind: 'close', slavePositionId: 's-2002', masterPositionId: 'm-1001', symbol: 'EURUSD', volume: 0.4,
-        message: "scheduled close 'daily' at 10:00 UTC: #s-2002 closed; reopens at 2026-01-07T11:00:00.000Z",
-      }]);
+      expect(actions).to.deep.equal([
+        {
+          kind: 'close',
+          slavePositionId: 's-2002',
+          masterPositionId: 'm-1001',
+          symbol: 'EURUSD',
+          volume: 0.4,
+          message: "scheduled close 'daily' at 10:00 UTC: #s-2002 closed; reopens at 2026-01-07T11:00:00.000Z",
+        },
+      ]);
     });
 
-    it('does nothing a second before closeTime', () =>
-      expect(manageAt(at('09:59:59'), feature(schedule()), { copies: [copy()] })).to.deep.equal([]));
+    it('does nothing a second before closeTime', () => expect(manageAt(at('09:59:59'), feature(schedule()), { copies: [copy()] })).to.deep.equal([]));
 
     it('keeps asking for five minutes (a restart or a refused close still closes), then stops', () => {
       expect(closesOf(manageAt(at('10:04:59'), feature(schedule()), { copies: [copy()] }))).to.deep.equal(['s-2002']);
@@ -45,12 +50,20 @@ describe('feature: FeatureScheduledCloseReopenDTO', () => {
     });
 
     it('closeOnlyProfitable closes only copies whose profit plus swap is above 0', () => {
-      const copies = [copy({ slavePositionId: 'win', profit: 5, swap: -2 }), copy({ slavePositionId: 'even', profit: 2, swap: -2 }), copy({ slavePositionId: 'loss', profit: -1 })];
+      const copies = [
+        copy({ slavePositionId: 'win', profit: 5, swap: -2 }),
+        copy({ slavePositionId: 'even', profit: 2, swap: -2 }),
+        copy({ slavePositionId: 'loss', profit: -1 }),
+      ];
       expect(closesOf(manageAt(at('10:00:00'), feature(schedule({ closeOnlyProfitable: true })), { copies }))).to.deep.equal(['win']);
     });
 
     it('maxLossInPoints leaves open a copy more than that many points in loss', () => {
-      const copies = [copy({ slavePositionId: 'at-limit', currentPrice: 1.099 }), copy({ slavePositionId: 'beyond', currentPrice: 1.0989 }), copy({ slavePositionId: 'sell', side: 'Sell', currentPrice: 1.101 })];
+      const copies = [
+        copy({ slavePositionId: 'at-limit', currentPrice: 1.099 }),
+        copy({ slavePositionId: 'beyond', currentPrice: 1.0989 }),
+        copy({ slavePositionId: 'sell', side: 'Sell', currentPrice: 1.101 }),
+      ];
       expect(closesOf(manageAt(at('10:00:00'), feature(schedule({ maxLossInPoints: 100 })), { copies }))).to.deep.equal(['at-limit', 'sell']);
     });
 
@@ -77,16 +90,35 @@ describe('feature: FeatureScheduledCloseReopenDTO', () => {
   describe('reopening', () => {
     const master = trade({ stopLoss: 1.095, takeProfit: 1.11 });
     const closed = (overrides: Parameters<typeof record>[0] = {}) =>
-      record({ masterPositionId: 'm-1001', slavePositionId: 's-2002', side: 'Buy', volume: 0.4, openedAt: at('09:00:00'), closedAt: at('10:00:01'), closedBy: TYPE, closePrice: 1.1, ...overrides });
+      record({
+        masterPositionId: 'm-1001',
+        slavePositionId: 's-2002',
+        side: 'Buy',
+        volume: 0.4,
+        openedAt: at('09:00:00'),
+        closedAt: at('10:00:01'),
+        closedBy: TYPE,
+        closePrice: 1.1,
+        ...overrides,
+      });
     const daily = feature(schedule({ reopenTime: '11:00' }));
     const reopenAt = (now: string, settings = daily, context: Partial<ManageContext> = {}) =>
       manageAt(now, settings, { history: [closed()], masterPositions: [master], quotes: new Map([['EURUSD', { bid: 1.1, ask: 1.10002 }]]), ...context });
 
-    it('reopens at reopenTime what it closed, with its side, symbol and lots and the master\'s stops, keyed by schedule and day', () =>
-      expect(reopenAt(at('11:00:00'))).to.deep.equal([{
-        kind: 'reopen', key: 'daily/2026-01-07', masterPositionId: 'm-1001', symbol: 'EURUSD', side: 'Buy', volume: 0.4, stopLoss: 1.095, takeProfit: 1.11,
-        message: "scheduled reopen 'daily' of master #m-1001 (Buy 0.4 EURUSD), closed at 2026-01-07T10:00:01.000Z",
-      }]));
+    it("reopens at reopenTime what it closed, with its side, symbol and lots and the master's stops, keyed by schedule and day", () =>
+      expect(reopenAt(at('11:00:00'))).to.deep.equal([
+        {
+          kind: 'reopen',
+          key: 'daily/2026-01-07',
+          masterPositionId: 'm-1001',
+          symbol: 'EURUSD',
+          side: 'Buy',
+          volume: 0.4,
+          stopLoss: 1.095,
+          takeProfit: 1.11,
+          message: "scheduled reopen 'daily' of master #m-1001 (Buy 0.4 EURUSD), closed at 2026-01-07T10:00:01.000Z",
+        },
+      ]));
 
     it('not a second before reopenTime, and no more once the half hour after it is over', () => {
       expect(reopenAt(at('10:59:59'))).to.deep.equal([]);
@@ -110,13 +142,17 @@ describe('feature: FeatureScheduledCloseReopenDTO', () => {
     });
 
     it('skipReopenIfMasterClosed false reopens it all the same, without stops', () =>
-      expect(reopenAt(at('11:00:00'), feature(schedule({ reopenTime: '11:00', skipReopenIfMasterClosed: false })), { masterPositions: [] })[0])
-        .to.deep.include({ kind: 'reopen', side: 'Buy', volume: 0.4, stopLoss: null, takeProfit: null }));
+      expect(reopenAt(at('11:00:00'), feature(schedule({ reopenTime: '11:00', skipReopenIfMasterClosed: false })), { masterPositions: [] })[0]).to.deep.include(
+        { kind: 'reopen', side: 'Buy', volume: 0.4, stopLoss: null, takeProfit: null },
+      ));
 
-    it('restoreSlTp false reopens without stops; under reverse the master\'s stops swap', () => {
+    it("restoreSlTp false reopens without stops; under reverse the master's stops swap", () => {
       expect(reopenAt(at('11:00:00'), feature(schedule({ reopenTime: '11:00', restoreSlTp: false })))[0]).to.deep.include({ stopLoss: null, takeProfit: null });
-      expect(reopenAt(at('11:00:00'), daily, { copier: copierSettings({ reverse: true }), history: [closed({ side: 'Sell' })] })[0])
-        .to.deep.include({ side: 'Sell', stopLoss: 1.11, takeProfit: 1.095 });
+      expect(reopenAt(at('11:00:00'), daily, { copier: copierSettings({ reverse: true }), history: [closed({ side: 'Sell' })] })[0]).to.deep.include({
+        side: 'Sell',
+        stopLoss: 1.11,
+        takeProfit: 1.095,
+      });
     });
 
     it('maxReopenSlippageInPoints: reopens only while the price is that close to where it closed', () => {
@@ -145,23 +181,39 @@ describe('feature: FeatureScheduledCloseReopenDTO', () => {
     const paused = feature(schedule({ reopenTime: '11:00', skipNewTradesUntilReopen: true }));
 
     it('skips new master opens between closeTime and the reopen, pending orders included', () => {
-      given({ features: [paused], now: at('10:30:00') }).when(masterOpened()).thenSkips('SCHEDULED_PAUSE', /schedule 'daily' closed at 2026-01-07T10:00:00.000Z: new trades wait for the reopen at 2026-01-07T11:00:00.000Z/);
-      given({ features: [paused], now: at('10:00:00') }).when(masterPendingPlaced('BuyLimit', { openPrice: 1.09 })).thenSkips('SCHEDULED_PAUSE');
+      given({ features: [paused], now: at('10:30:00') })
+        .when(masterOpened())
+        .thenSkips('SCHEDULED_PAUSE', /schedule 'daily' closed at 2026-01-07T10:00:00.000Z: new trades wait for the reopen at 2026-01-07T11:00:00.000Z/);
+      given({ features: [paused], now: at('10:00:00') })
+        .when(masterPendingPlaced('BuyLimit', { openPrice: 1.09 }))
+        .thenSkips('SCHEDULED_PAUSE');
     });
 
     it('copies before closeTime and from the reopen on', () => {
-      given({ features: [paused], now: at('09:59:59') }).when(masterOpened()).then([{ type: 'open' }]);
-      given({ features: [paused], now: at('11:00:00') }).when(masterOpened()).then([{ type: 'open' }]);
+      given({ features: [paused], now: at('09:59:59') })
+        .when(masterOpened())
+        .then([{ type: 'open' }]);
+      given({ features: [paused], now: at('11:00:00') })
+        .when(masterOpened())
+        .then([{ type: 'open' }]);
     });
 
     it('copies new trades during the pause when not asked to skip them', () =>
-      given({ features: [feature(schedule({ reopenTime: '11:00' }))], now: at('10:30:00') }).when(masterOpened()).then([{ type: 'open' }]));
+      given({ features: [feature(schedule({ reopenTime: '11:00' }))], now: at('10:30:00') })
+        .when(masterOpened())
+        .then([{ type: 'open' }]));
 
     it('pauses across the days of a reopenDayOffset, only on its symbols', () => {
-      const weekend = feature(schedule({ closeTime: '21:00', weekdays: ['FRIDAY'], reopenTime: '00:05', reopenDayOffset: 3, skipNewTradesUntilReopen: true, symbols: ['EUR*'] }));
-      given({ features: [weekend], now: at('12:00:00', '2026-01-10') }).when(masterOpened()).thenSkips('SCHEDULED_PAUSE');
+      const weekend = feature(
+        schedule({ closeTime: '21:00', weekdays: ['FRIDAY'], reopenTime: '00:05', reopenDayOffset: 3, skipNewTradesUntilReopen: true, symbols: ['EUR*'] }),
+      );
+      given({ features: [weekend], now: at('12:00:00', '2026-01-10') })
+        .when(masterOpened())
+        .thenSkips('SCHEDULED_PAUSE');
       const gold = [symbolSpec(), symbolSpec({ symbol: 'XAUUSD', digits: 2, point: 0.01 })];
-      given({ features: [weekend], now: at('12:00:00', '2026-01-10'), slaveSymbols: gold }).when(masterOpened({ symbol: 'XAUUSD', openPrice: 2300, stopLoss: null, takeProfit: null })).then([{ type: 'open' }]);
+      given({ features: [weekend], now: at('12:00:00', '2026-01-10'), slaveSymbols: gold })
+        .when(masterOpened({ symbol: 'XAUUSD', openPrice: 2300, stopLoss: null, takeProfit: null }))
+        .then([{ type: 'open' }]);
     });
 
     it('with permitted symbols beside it, a symbol that is never copied is reported as such', () =>

@@ -12,15 +12,21 @@ describe('feature: FeatureSignalFollowerDTO', () => {
   };
 
   it("monitorOnly makes the account's copiers monitor-only: nothing placed, the log says what would have been", () => {
-    const skip = given({ features: [follower({ monitorOnly: true })] }).when(masterOpened({ volume: 0.4 })).thenSkips('MONITOR_ONLY', /would have: open Buy 0\.4 EURUSD/);
+    const skip = given({ features: [follower({ monitorOnly: true })] })
+      .when(masterOpened({ volume: 0.4 }))
+      .thenSkips('MONITOR_ONLY', /would have: open Buy 0\.4 EURUSD/);
     expect(skip.wouldHave).to.have.length(1);
   });
 
-  it("changes nothing with both members false", () =>
-    given({ ...forcedTenfold, features: [follower({})] }).when(masterOpened({ volume: 1 })).thenSkips('MIN_VOLUME_SAFETY'));
+  it('changes nothing with both members false', () =>
+    given({ ...forcedTenfold, features: [follower({})] })
+      .when(masterOpened({ volume: 1 }))
+      .thenSkips('MIN_VOLUME_SAFETY'));
 
   it('disableMinVolumeSafetySkip switches the min volume safety skip off: the lot is forced to the minimum', () =>
-    given({ ...forcedTenfold, features: [follower({ disableMinVolumeSafetySkip: true })] }).when(masterOpened({ volume: 1 })).then([{ type: 'open', volume: 0.1 }]));
+    given({ ...forcedTenfold, features: [follower({ disableMinVolumeSafetySkip: true })] })
+      .when(masterOpened({ volume: 1 }))
+      .then([{ type: 'open', volume: 0.1 }]));
 
   it("a monitor-only follower still reports another feature's skip as that skip", () =>
     given({ features: [follower({ monitorOnly: true }), { feature: tradeGuardrails, settings: { maxLotSizeThreshold: 0.1 } }] })

@@ -25,11 +25,15 @@ describe('feature: FeatureTpSlManagementDTO', () => {
 
     it("measures a market open from the slave's quote: the ask for a buy, the bid for a sell", () => {
       const quotes = { slave: { bid: 1.1002, ask: 1.1004 } };
-      given({ features: [manage({ stopLossInPoints: 200, takeProfitInPoints: 300 })], quotes }).when(masterOpened(noStops)).then([{ type: 'open', stopLoss: 1.0984, takeProfit: 1.1034 }]);
-      given({ features: [manage({ stopLossInPoints: 200, takeProfitInPoints: 300 })], quotes }).when(masterOpened({ orderType: 'Sell', ...noStops })).then([{ type: 'open', stopLoss: 1.1022, takeProfit: 1.0972 }]);
+      given({ features: [manage({ stopLossInPoints: 200, takeProfitInPoints: 300 })], quotes })
+        .when(masterOpened(noStops))
+        .then([{ type: 'open', stopLoss: 1.0984, takeProfit: 1.1034 }]);
+      given({ features: [manage({ stopLossInPoints: 200, takeProfitInPoints: 300 })], quotes })
+        .when(masterOpened({ orderType: 'Sell', ...noStops }))
+        .then([{ type: 'open', stopLoss: 1.1022, takeProfit: 1.0972 }]);
     });
 
-    it("measures a pending order from its trigger price", () =>
+    it('measures a pending order from its trigger price', () =>
       given({ features: [manage({ stopLossInPoints: 100, takeProfitInPoints: 100 })] })
         .when(masterPendingPlaced('SellLimit', { openPrice: 1.12, ...noStops }))
         .then([{ type: 'open', orderType: 'SellLimit', openPrice: 1.12, stopLoss: 1.121, takeProfit: 1.119 }]));
@@ -40,40 +44,61 @@ describe('feature: FeatureTpSlManagementDTO', () => {
         .then([{ type: 'open', orderType: 'Sell', stopLoss: 1.102, takeProfit: 1.097 }]));
 
     it('0 or null configures none', () =>
-      given({ features: [manage({ stopLossInPoints: 0, takeProfitInPoints: null })] }).when(masterOpened(noStops)).then([{ type: 'open', stopLoss: null, takeProfit: null }]));
+      given({ features: [manage({ stopLossInPoints: 0, takeProfitInPoints: null })] })
+        .when(masterOpened(noStops))
+        .then([{ type: 'open', stopLoss: null, takeProfit: null }]));
   });
 
   describe('blockTradeWithoutTpSl', () => {
     it('skips an open that would have neither a stop loss nor a take profit', () =>
-      given({ features: [manage({ blockTradeWithoutTpSl: true })] }).when(masterOpened(noStops)).thenSkips('NO_TP_SL', /no stop loss and take profit/));
+      given({ features: [manage({ blockTradeWithoutTpSl: true })] })
+        .when(masterOpened(noStops))
+        .thenSkips('NO_TP_SL', /no stop loss and take profit/));
 
-    it("copies it when the master has one, or a fixed value supplies one", () => {
-      given({ features: [manage({ blockTradeWithoutTpSl: true })] }).when(masterOpened({ stopLoss: 1.095, takeProfit: null })).then([{ type: 'open' }]);
-      given({ features: [manage({ blockTradeWithoutTpSl: true, takeProfitInPoints: 100 })] }).when(masterOpened(noStops)).then([{ type: 'open', takeProfit: 1.101 }]);
+    it('copies it when the master has one, or a fixed value supplies one', () => {
+      given({ features: [manage({ blockTradeWithoutTpSl: true })] })
+        .when(masterOpened({ stopLoss: 1.095, takeProfit: null }))
+        .then([{ type: 'open' }]);
+      given({ features: [manage({ blockTradeWithoutTpSl: true, takeProfitInPoints: 100 })] })
+        .when(masterOpened(noStops))
+        .then([{ type: 'open', takeProfit: 1.101 }]);
     });
 
     it('requireBothTpSl skips when either is missing', () => {
       given({ features: [manage({ blockTradeWithoutTpSl: true, requireBothTpSl: true })] })
         .when(masterOpened({ stopLoss: 1.095, takeProfit: null }))
         .thenSkips('NO_TP_SL', /no take profit/);
-      given({ features: [manage({ blockTradeWithoutTpSl: true, requireBothTpSl: true, takeProfitInPoints: 100 })] }).when(masterOpened({ stopLoss: 1.095, takeProfit: null })).then([{ type: 'open' }]);
+      given({ features: [manage({ blockTradeWithoutTpSl: true, requireBothTpSl: true, takeProfitInPoints: 100 })] })
+        .when(masterOpened({ stopLoss: 1.095, takeProfit: null }))
+        .then([{ type: 'open' }]);
     });
 
     it('does nothing when off', () =>
-      given({ features: [manage({ blockTradeWithoutTpSl: false })] }).when(masterOpened(noStops)).then([{ type: 'open' }]));
+      given({ features: [manage({ blockTradeWithoutTpSl: false })] })
+        .when(masterOpened(noStops))
+        .then([{ type: 'open' }]));
   });
 
   describe('lockTpSl', () => {
     it("does not copy the master's stop changes", () =>
-      given({ features: [manage({ lockTpSl: true })], slave: { copies: [slaveCopy()] } }).when(masterModified(1.09, 1.12)).thenSkips('TP_SL_LOCKED'));
+      given({ features: [manage({ lockTpSl: true })], slave: { copies: [slaveCopy()] } })
+        .when(masterModified(1.09, 1.12))
+        .thenSkips('TP_SL_LOCKED'));
 
     it('copies them when off', () =>
-      given({ features: [manage({ lockTpSl: false })], slave: { copies: [slaveCopy()] } }).when(masterModified(1.09, 1.12)).then([{ type: 'modify', stopLoss: 1.09, takeProfit: 1.12 }]));
+      given({ features: [manage({ lockTpSl: false })], slave: { copies: [slaveCopy()] } })
+        .when(masterModified(1.09, 1.12))
+        .then([{ type: 'modify', stopLoss: 1.09, takeProfit: 1.12 }]));
   });
 
   it("with a live delay beside it, a trade without stops is refused with its own reason, not the delay's", () =>
     given({
-      features: [manage({ blockTradeWithoutTpSl: true }), { feature: liveDelay, settings: { skipFirstOrders: 1, resetOnPositionClose: false, trackByDirection: false } }],
+      features: [
+        manage({ blockTradeWithoutTpSl: true }),
+        { feature: liveDelay, settings: { skipFirstOrders: 1, resetOnPositionClose: false, trackByDirection: false } },
+      ],
       masterOrders: [],
-    }).when(masterOpened(noStops)).thenSkips('NO_TP_SL'));
+    })
+      .when(masterOpened(noStops))
+      .thenSkips('NO_TP_SL'));
 });

@@ -11,16 +11,26 @@ describe('feature: FeatureTradeGuardrailsDTO', () => {
   });
 
   it('skips an open whose slave lot is above the threshold, and copies one at it', () => {
-    given({ features: [guard({ maxLotSizeThreshold: 1 })] }).when(masterOpened({ volume: 1.01 })).thenSkips('GUARDRAIL', /slave lot 1\.01 is above the guardrail of 1 lots/);
-    given({ features: [guard({ maxLotSizeThreshold: 1 })] }).when(masterOpened({ volume: 1 })).then([{ type: 'open', volume: 1 }]);
+    given({ features: [guard({ maxLotSizeThreshold: 1 })] })
+      .when(masterOpened({ volume: 1.01 }))
+      .thenSkips('GUARDRAIL', /slave lot 1\.01 is above the guardrail of 1 lots/);
+    given({ features: [guard({ maxLotSizeThreshold: 1 })] })
+      .when(masterOpened({ volume: 1 }))
+      .then([{ type: 'open', volume: 1 }]);
   });
 
   it('measures the sized slave lot, not the master lot', () =>
-    given({ settings: { multiplier: 3 }, features: [guard({ maxLotSizeThreshold: 2 })] }).when(masterOpened({ volume: 1 })).thenSkips('GUARDRAIL'));
+    given({ settings: { multiplier: 3 }, features: [guard({ maxLotSizeThreshold: 2 })] })
+      .when(masterOpened({ volume: 1 }))
+      .thenSkips('GUARDRAIL'));
 
   it('does nothing while disabled, or with no threshold', () => {
-    given({ features: [guard({ enabled: false, maxLotSizeThreshold: 1 })] }).when(masterOpened({ volume: 5 })).then([{ type: 'open', volume: 5 }]);
-    given({ features: [guard({ maxLotSizeThreshold: 0 })] }).when(masterOpened({ volume: 5 })).then([{ type: 'open', volume: 5 }]);
+    given({ features: [guard({ enabled: false, maxLotSizeThreshold: 1 })] })
+      .when(masterOpened({ volume: 5 }))
+      .then([{ type: 'open', volume: 5 }]);
+    given({ features: [guard({ maxLotSizeThreshold: 0 })] })
+      .when(masterOpened({ volume: 5 }))
+      .then([{ type: 'open', volume: 5 }]);
   });
 
   it("aggregatePerSymbol adds the copier's open lots on the same symbol", () => {
@@ -28,18 +38,29 @@ describe('feature: FeatureTradeGuardrailsDTO', () => {
     given({ features: [guard({ maxLotSizeThreshold: 1, aggregatePerSymbol: true })], slave: open })
       .when(masterOpened({ volume: 0.5 }))
       .thenSkips('GUARDRAIL', /0\.5 lots with the 0\.6 lots open on EURUSD make 1\.1, above the guardrail of 1 lots/);
-    given({ features: [guard({ maxLotSizeThreshold: 1, aggregatePerSymbol: true })], slave: open }).when(masterOpened({ volume: 0.4 })).then([{ type: 'open', volume: 0.4 }]);
-    given({ features: [guard({ maxLotSizeThreshold: 1 })], slave: open }).when(masterOpened({ volume: 0.5 })).then([{ type: 'open', volume: 0.5 }]);
+    given({ features: [guard({ maxLotSizeThreshold: 1, aggregatePerSymbol: true })], slave: open })
+      .when(masterOpened({ volume: 0.4 }))
+      .then([{ type: 'open', volume: 0.4 }]);
+    given({ features: [guard({ maxLotSizeThreshold: 1 })], slave: open })
+      .when(masterOpened({ volume: 0.5 }))
+      .then([{ type: 'open', volume: 0.5 }]);
   });
 
   it('a symbol may have its own threshold: null keeps the general one, 0 turns it off', () => {
-    const forEurusd = (maxLotSizeThreshold: number | null) => guard({ maxLotSizeThreshold: 1, symbolsConfiguration: [{ symbol: 'eurusd', maxLotSizeThreshold, maxOpenTimeSeconds: null }] });
-    given({ features: [forEurusd(2)] }).when(masterOpened({ volume: 1.5 })).then([{ type: 'open', volume: 1.5 }]);
-    given({ features: [forEurusd(null)] }).when(masterOpened({ volume: 1.5 })).thenSkips('GUARDRAIL');
-    given({ features: [forEurusd(0)] }).when(masterOpened({ volume: 50 })).then([{ type: 'open', volume: 50 }]);
+    const forEurusd = (maxLotSizeThreshold: number | null) =>
+      guard({ maxLotSizeThreshold: 1, symbolsConfiguration: [{ symbol: 'eurusd', maxLotSizeThreshold, maxOpenTimeSeconds: null }] });
+    given({ features: [forEurusd(2)] })
+      .when(masterOpened({ volume: 1.5 }))
+      .then([{ type: 'open', volume: 1.5 }]);
+    given({ features: [forEurusd(null)] })
+      .when(masterOpened({ volume: 1.5 }))
+      .thenSkips('GUARDRAIL');
+    given({ features: [forEurusd(0)] })
+      .when(masterOpened({ volume: 50 }))
+      .then([{ type: 'open', volume: 50 }]);
   });
 
-  it("applies to the lot a martingale feature doubled", () =>
+  it('applies to the lot a martingale feature doubled', () =>
     given({ features: [{ feature: martingaleStrategy, settings: {} }, guard({ maxLotSizeThreshold: 1.5 })], history: closedCopies([-5]) })
       .when(masterOpened({ volume: 1 }))
       .thenSkips('GUARDRAIL', /slave lot 2 is above/));
@@ -60,7 +81,13 @@ describe('feature: FeatureTradeGuardrailsDTO', () => {
   });
 
   it('refuses a symbol configured twice', () => {
-    const twice = { ...tradeGuardrails.defaults, symbolsConfiguration: [{ symbol: 'EURUSD', maxLotSizeThreshold: 1, maxOpenTimeSeconds: null }, { symbol: 'eurusd', maxLotSizeThreshold: 2, maxOpenTimeSeconds: null }] } as TradeGuardrailsSettings;
+    const twice = {
+      ...tradeGuardrails.defaults,
+      symbolsConfiguration: [
+        { symbol: 'EURUSD', maxLotSizeThreshold: 1, maxOpenTimeSeconds: null },
+        { symbol: 'eurusd', maxLotSizeThreshold: 2, maxOpenTimeSeconds: null },
+      ],
+    } as TradeGuardrailsSettings;
     expect(tradeGuardrails.check!(twice)).to.equal('symbol eurusd is configured twice');
   });
 });

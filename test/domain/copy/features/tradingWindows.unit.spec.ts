@@ -21,12 +21,18 @@ describe('feature: FeatureTradingWindowsDTO', () => {
   it('skips an open outside every window, its end included, and says when the next one opens', () => {
     openAt(at('17:00:00')).thenSkips('OUTSIDE_TRADING_WINDOW', /outside the trading windows \(UTC\); the next opens at 2026-01-08T09:00:00Z/);
     openAt(at('08:59:59')).thenSkips('OUTSIDE_TRADING_WINDOW', /next opens at 2026-01-07T09:00:00Z/);
-    given({ features: [office], now: at('20:00:00') }).when(masterPendingPlaced('BuyLimit', { openPrice: 1.09 })).thenSkips('OUTSIDE_TRADING_WINDOW');
+    given({ features: [office], now: at('20:00:00') })
+      .when(masterPendingPlaced('BuyLimit', { openPrice: 1.09 }))
+      .thenSkips('OUTSIDE_TRADING_WINDOW');
   });
 
   it('always copies closes and stop changes, in a window or not', () => {
-    given({ features: [office], now: at('20:00:00'), slave: { copies: [slaveCopy()] } }).when(masterClosed()).then([{ type: 'close' }]);
-    given({ features: [office], now: at('20:00:00'), slave: { copies: [slaveCopy()] } }).when(masterModified(1.09, 1.2)).then([{ type: 'modify' }]);
+    given({ features: [office], now: at('20:00:00'), slave: { copies: [slaveCopy()] } })
+      .when(masterClosed())
+      .then([{ type: 'close' }]);
+    given({ features: [office], now: at('20:00:00'), slave: { copies: [slaveCopy()] } })
+      .when(masterModified(1.09, 1.2))
+      .then([{ type: 'modify' }]);
   });
 
   it('opens a window only on its days', () => {
@@ -52,12 +58,16 @@ describe('feature: FeatureTradingWindowsDTO', () => {
   });
 
   it('refuses a time zone that is not an IANA zone', () => {
-    expect(tradingWindows.check!({ timeZone: 'Mars/Olympus', windows: [{ start: '09:00', end: '17:00' }], closeAtWindowEnd: false })).to.equal('timeZone Mars/Olympus is not an IANA time zone');
+    expect(tradingWindows.check!({ timeZone: 'Mars/Olympus', windows: [{ start: '09:00', end: '17:00' }], closeAtWindowEnd: false })).to.equal(
+      'timeZone Mars/Olympus is not an IANA time zone',
+    );
     expect(tradingWindows.check!({ timeZone: 'America/New_York', windows: [{ start: '09:00', end: '17:00' }], closeAtWindowEnd: false })).to.equal(null);
   });
 
   it('an open outside the windows is skipped before the approval would ask for it', () =>
-    given({ features: [office, { feature: approval, settings: {} }], now: at('20:00:00') }).when(masterOpened()).thenSkips('OUTSIDE_TRADING_WINDOW'));
+    given({ features: [office, { feature: approval, settings: {} }], now: at('20:00:00') })
+      .when(masterOpened())
+      .thenSkips('OUTSIDE_TRADING_WINDOW'));
 
   describe('closeAtWindowEnd', () => {
     const closing = windows({ windows: [{ start: '09:00', end: '17:00' }], closeAtWindowEnd: true });
@@ -76,13 +86,18 @@ describe('feature: FeatureTradingWindowsDTO', () => {
     });
 
     it('does not close when another window goes on from the end', () => {
-      const adjacent = windows({ windows: [{ start: '09:00', end: '17:00' }, { start: '17:00', end: '18:00' }], closeAtWindowEnd: true });
+      const adjacent = windows({
+        windows: [
+          { start: '09:00', end: '17:00' },
+          { start: '17:00', end: '18:00' },
+        ],
+        closeAtWindowEnd: true,
+      });
       expect(manageWith(adjacent, { now: at('17:00:30'), copies })).to.deep.equal([]);
       expect(closes(manageWith(adjacent, { now: at('18:00:30'), copies }))).to.have.length(2);
     });
 
-    it('closes nothing without closeAtWindowEnd', () =>
-      expect(manageWith(office, { now: at('17:00:00'), copies })).to.deep.equal([]));
+    it('closes nothing without closeAtWindowEnd', () => expect(manageWith(office, { now: at('17:00:00'), copies })).to.deep.equal([]));
   });
 
   it('is a single account feature', () => {

@@ -29,7 +29,7 @@ describe('feature: FeatureTrailingStopDTO', () => {
     expect(manageWith(trail(50, 20), { copies: [sell] })[0]).to.deep.include({ stopLoss: 1.096 });
   });
 
-  it('keeps the broker\'s stops level between the stop and the market', () => {
+  it("keeps the broker's stops level between the stop and the market", () => {
     const wide = managed({ currentPrice: 1.105, spec: symbolSpec({ stopsLevel: 300 }) });
     expect(manageWith(trail(50, 20), { copies: [wide] })[0]).to.deep.include({ stopLoss: 1.102 });
   });
