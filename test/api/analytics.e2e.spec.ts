@@ -180,9 +180,12 @@ describe('Performance metrics, chart and data collector end to end', function ()
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       return res.body as { time: string; balance: number; equity: number; floatingPnl: number; margin: number }[];
     };
+    // The spec's clock also moves in real time: advancing it a fixed 10 s after a sample skipped a whole
+    // interval whenever real time had crossed an interval boundary meanwhile (a full run saw samples
+    // 20 s apart). Moving it just past the next boundary makes each sample the next interval's.
     const sampled = async (n: number) => {
       await eventually(async () => ((await samples()).length >= n ? true : undefined), 5000, `sample ${n}`);
-      clock.advance(10_000);
+      clock.advance(10_000 - (clock().getTime() % 10_000) + 100);
     };
     await sampled(1);
     await sampled(2);
