@@ -98,20 +98,13 @@ export class CopyHandlers {
     const masterEventAt = (recorded.data as { at?: string }).at ?? null;
     if (trigger.kind === 'increase') {
       await this.forEachCopier(copiers, recorded.position, async (copier) =>
-        this.outcomes.append(
+        this.appendSkip(
           copier,
           masterAccountId,
           source,
-          [
-            this.skipped(
-              copier,
-              masterAccountId,
-              source,
-              trigger.masterPositionId,
-              'NETTING_INCREASE_NOT_COPIED',
-              `volume added to master position #${trigger.masterPositionId} (${trigger.volume} lots ${trigger.symbol}, netting) not copied: only new positions are copied`,
-            ),
-          ],
+          trigger.masterPositionId,
+          'NETTING_INCREASE_NOT_COPIED',
+          `volume added to master position #${trigger.masterPositionId} (${trigger.volume} lots ${trigger.symbol}, netting) not copied: only new positions are copied`,
           true,
         ),
       );
@@ -302,20 +295,13 @@ export class CopyHandlers {
         .where('id', '=', event.data.masterPositionId)
         .executeTakeFirst();
       if (!held) {
-        await this.outcomes.append(
+        await this.appendSkip(
           copier,
           masterAccountId,
           source,
-          [
-            this.skipped(
-              copier,
-              masterAccountId,
-              source,
-              event.data.masterPositionId,
-              'MASTER_POSITION_GONE',
-              `${event.data.symbol} of master #${event.data.masterPositionId} not copied: the master no longer holds it when the wait ended`,
-            ),
-          ],
+          event.data.masterPositionId,
+          'MASTER_POSITION_GONE',
+          `${event.data.symbol} of master #${event.data.masterPositionId} not copied: the master no longer holds it when the wait ended`,
           false,
         );
         return;
@@ -344,20 +330,13 @@ export class CopyHandlers {
     if (outcome.length === 0) {
       // Nothing left to do (the slave's copy of a filled pending order is there already): the wait
       // still needs an outcome, or it would be decided again every tick.
-      await this.outcomes.append(
+      await this.appendSkip(
         copier,
         masterAccountId,
         source,
-        [
-          this.skipped(
-            copier,
-            masterAccountId,
-            source,
-            event.data.masterPositionId,
-            'ALREADY_COPIED',
-            `master #${event.data.masterPositionId}: nothing to copy when the wait ended, the slave already holds its copy`,
-          ),
-        ],
+        event.data.masterPositionId,
+        'ALREADY_COPIED',
+        `master #${event.data.masterPositionId}: nothing to copy when the wait ended, the slave already holds its copy`,
         false,
       );
     }
@@ -537,6 +516,25 @@ export class CopyHandlers {
   }
 
   /** A skip with its reason, so the account log says why the trade was not copied. */
+  /** Records that the cause was not copied for this copier, and why (a reason a user can read). */
+  private appendSkip(
+    copier: CopierRow,
+    masterAccountId: string,
+    source: CopySource,
+    masterPositionId: string,
+    reason: CopySkipReason,
+    message: string,
+    storeCause: boolean,
+  ): Promise<void> {
+    return this.outcomes.append(
+      copier,
+      masterAccountId,
+      source,
+      [this.skipped(copier, masterAccountId, source, masterPositionId, reason, message)],
+      storeCause,
+    );
+  }
+
   private skipped(
     copier: CopierRow,
     masterAccountId: string,
