@@ -83,120 +83,163 @@ export const openEventStore = async (config: Config, connectionString: string, f
   return PostgresEventStore.connect(connectionString, undefined, faults);
 };
 
+/** What a start has brought up, stopped in the reverse order. */
+class Lifetime {
+  private readonly steps: (() => Promise<void>)[] = [];
+
+  constructor(private readonly log: Logger) {}
+
+  add(step: () => Promise<void>): void {
+    this.steps.push(step);
+  }
+
+  readonly stopAll = async (): Promise<void> => {
+    for (const step of this.steps.reverse()) await step().catch((e: unknown) => this.log.error('stopping failed', e));
+    this.steps.length = 0;
+  };
+}
+
+/** The database, its health, the event store and the read models, migrated and caught up. */
+const openStorage = async (config: Config, options: StartOptions, log: Logger, life: Lifetime) => {
+  const { connectionString, embedded } = await openDatabase(config, log, options.onDatabaseLost);
+  if (embedded) life.add(() => embedded.stop());
+  const health = new DatabaseHealth(connectionString, log.child({ component: 'database' }));
+  life.add(async () => health.close());
+  const { db } = createReadModelDb(connectionString, 10, health);
+  life.add(() => db.destroy());
+  await sql`SELECT 1`.execute(db);
+  if (!config.eventStoreConnectionString) await migrateEventStore(db);
+  await migrateReadModels(db);
+  const store = await openEventStore(config, connectionString, health);
+  life.add(() => store.dispose());
+  const runner = new ProjectionRunner(db, store, allProjections, log.child({ component: 'projections' }));
+  await runner.start();
+  life.add(() => runner.stop());
+  return { connectionString, health, db, store, runner };
+};
+
+/** The services use cases and routes share: venues, sessions, the copy engine (not yet started), outbox, queue. */
+const assembleServices = async (
+  config: Config,
+  options: StartOptions,
+  log: Logger,
+  life: Lifetime,
+  storage: Awaited<ReturnType<typeof openStorage>>,
+): Promise<Services> => {
+  const { db, store, runner, health } = storage;
+  const clock = options.clock ?? (() => new Date());
+  const cipher = credentialCipher(loadCredentialKey(config.credentialsKey, config.dataDir));
+  const venues = await VenueHost.start({ db, clock, log: log.child({ component: 'venues' }), ticker: options.venueTicker ?? true });
+  life.add(() => venues.stop());
+  const waitForReadModels = (position: Position, timeoutMs = config.readModelWaitMs) => runner.waitFor(position, timeoutMs);
+  const connections = new AccountConnections({
+    store,
+    db,
+    host: venues,
+    decryptPassword: (c) => cipher.decrypt(c),
+    clock,
+    log: log.child({ component: 'connections' }),
+    waitForReadModels,
+  });
+  life.add(() => connections.stop());
+  const engine = new CopyEngine({
+    store,
+    db,
+    connections,
+    waitForReadModels,
+    clock,
+    log: log.child({ component: 'copy-engine' }),
+    ...(options.openRetryIntervalMs ? { retryIntervalMs: options.openRetryIntervalMs } : {}),
+  });
+  await migrateApiKeyUsage(db);
+  await Outbox.migrate(db);
+  await AccountCreationQueue.migrate(db);
+  const outbox = new Outbox({
+    db,
+    log: log.child({ component: 'outbox' }),
+    allowPrivateOutbound: config.allowPrivateOutbound,
+    unseal: (c) => cipher.decrypt(c),
+  });
+  const accountCreations = new AccountCreationQueue({ db, outbox, clock, log: log.child({ component: 'account-creations' }) });
+  return { db, store, runner, cipher, config, log, clock, venues, connections, engine, outbox, accountCreations, health };
+};
+
+/** The long-running work: sessions, the copy engine, the schedulers and monitors, deliveries, webhooks, the queue. */
+const startBackground = async (services: Services, options: StartOptions, life: Lifetime): Promise<ProtectionMonitor> => {
+  const { store, db, connections, clock, config, log, engine, outbox, accountCreations, runner } = services;
+  const waitForReadModels = (position: Position, timeoutMs = config.readModelWaitMs) => runner.waitFor(position, timeoutMs);
+  await connections.connectActiveAccounts();
+  await engine.start();
+  life.add(() => engine.stop());
+  const dataCollector = new DataCollector({ store, db, connections, clock, log: log.child({ component: 'data-collector' }) });
+  dataCollector.start();
+  life.add(async () => dataCollector.stop());
+  const maintenance = new MaintenanceWindowRunner({ store, db, connections, clock, log: log.child({ component: 'maintenance-windows' }), waitForReadModels });
+  maintenance.start();
+  life.add(async () => maintenance.stop());
+  const protection = new ProtectionMonitor({
+    store,
+    db,
+    connections,
+    clock,
+    zone: config.timeZone,
+    waitForReadModels,
+    log: log.child({ component: 'protection' }),
+  });
+  protection.start();
+  life.add(() => protection.stop());
+  // Queued creations and undelivered callbacks of an earlier run continue here.
+  await outbox.start();
+  life.add(() => outbox.stop());
+  // Position events become webhook deliveries from the dispatcher's own checkpoint on.
+  const webhooks = new WebhookDispatcher({ store, db, outbox, log: log.child({ component: 'webhooks' }) });
+  await webhooks.start();
+  life.add(() => webhooks.stop());
+  await accountCreations.start(options.http.asyncCreation(services));
+  life.add(() => accountCreations.stop());
+  return protection;
+};
+
+/** The HTTP server on the configured address; answers the port it got. */
+const listen = async (config: Config, handler: http.RequestListener, life: Lifetime): Promise<number> => {
+  const server = http.createServer(handler);
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  life.add(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  return (server.address() as AddressInfo).port;
+};
+
 export const startService = async (config: Config, options: StartOptions): Promise<RunningService> => {
   const log = options.log ?? createLogger();
-  const cleanup: (() => Promise<void>)[] = [];
-  const stopAll = async () => {
-    for (const step of cleanup.reverse()) await step().catch((e) => log.error('stopping failed', e));
-    cleanup.length = 0;
-  };
+  const life = new Lifetime(log);
   try {
-    const { connectionString, embedded } = await openDatabase(config, log, options.onDatabaseLost);
-    if (embedded) cleanup.push(() => embedded.stop());
-    const health = new DatabaseHealth(connectionString, log.child({ component: 'database' }));
-    cleanup.push(async () => health.close());
-    const { db } = createReadModelDb(connectionString, 10, health);
-    cleanup.push(() => db.destroy());
-    await sql`SELECT 1`.execute(db);
-    if (!config.eventStoreConnectionString) await migrateEventStore(db);
-    await migrateReadModels(db);
-    const store = await openEventStore(config, connectionString, health);
-    cleanup.push(() => store.dispose());
-    const runner = new ProjectionRunner(db, store, allProjections, log.child({ component: 'projections' }));
-    await runner.start();
-    cleanup.push(() => runner.stop());
-    const clock = options.clock ?? (() => new Date());
-    const cipher = credentialCipher(loadCredentialKey(config.credentialsKey, config.dataDir));
-    const venues = await VenueHost.start({ db, clock, log: log.child({ component: 'venues' }), ticker: options.venueTicker ?? true });
-    cleanup.push(() => venues.stop());
-    const waitForReadModels = (position: Position, timeoutMs = config.readModelWaitMs) => runner.waitFor(position, timeoutMs);
-    const connections = new AccountConnections({
-      store,
-      db,
-      host: venues,
-      decryptPassword: (c) => cipher.decrypt(c),
-      clock,
-      log: log.child({ component: 'connections' }),
-      waitForReadModels,
-    });
-    cleanup.push(() => connections.stop());
-    const engine = new CopyEngine({
-      store,
-      db,
-      connections,
-      waitForReadModels,
-      clock,
-      log: log.child({ component: 'copy-engine' }),
-      ...(options.openRetryIntervalMs ? { retryIntervalMs: options.openRetryIntervalMs } : {}),
-    });
-    await migrateApiKeyUsage(db);
-    await Outbox.migrate(db);
-    await AccountCreationQueue.migrate(db);
-    const outbox = new Outbox({
-      db,
-      log: log.child({ component: 'outbox' }),
-      allowPrivateOutbound: config.allowPrivateOutbound,
-      unseal: (c) => cipher.decrypt(c),
-    });
-    const accountCreations = new AccountCreationQueue({ db, outbox, clock, log: log.child({ component: 'account-creations' }) });
-    const services: Services = { db, store, runner, cipher, config, log, clock, venues, connections, engine, outbox, accountCreations, health };
+    const storage = await openStorage(config, options, log, life);
+    const services = await assembleServices(config, options, log, life, storage);
     const generatedKey = await bootstrap(services);
-    await connections.connectActiveAccounts();
-    await engine.start();
-    cleanup.push(() => engine.stop());
-    const dataCollector = new DataCollector({ store, db, connections, clock, log: log.child({ component: 'data-collector' }) });
-    dataCollector.start();
-    cleanup.push(async () => dataCollector.stop());
-    const maintenance = new MaintenanceWindowRunner({ store, db, connections, clock, log: log.child({ component: 'maintenance-windows' }), waitForReadModels });
-    maintenance.start();
-    cleanup.push(async () => maintenance.stop());
-    const protection = new ProtectionMonitor({
-      store,
-      db,
-      connections,
-      clock,
-      zone: config.timeZone,
-      waitForReadModels,
-      log: log.child({ component: 'protection' }),
-    });
-    protection.start();
-    cleanup.push(() => protection.stop());
-    // Queued creations and undelivered callbacks of an earlier run continue here.
-    await outbox.start();
-    cleanup.push(() => outbox.stop());
-    // Position events become webhook deliveries from the dispatcher's own checkpoint on.
-    const webhooks = new WebhookDispatcher({ store, db, outbox, log: log.child({ component: 'webhooks' }) });
-    await webhooks.start();
-    cleanup.push(() => webhooks.stop());
-    await accountCreations.start(options.http.asyncCreation(services));
-    cleanup.push(() => accountCreations.stop());
-    const server = http.createServer(options.http.createApp(services));
-    server.keepAliveTimeout = 5000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => resolve());
-    });
-    cleanup.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    );
-    const port = (server.address() as AddressInfo).port;
+    const protection = await startBackground(services, options, life);
+    const port = await listen(config, options.http.createApp(services), life);
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     return {
       url: `http://${host}:${port}/rest/api/v1`,
       port,
       services,
-      connectionString,
+      connectionString: storage.connectionString,
       eventStoreKind: config.eventStoreConnectionString ? 'eventstoredb' : 'postgres',
       generatedKey,
       protection,
-      stop: stopAll,
+      stop: life.stopAll,
     };
   } catch (error) {
-    await stopAll();
+    await life.stopAll();
     throw error;
   }
 };
