@@ -12,7 +12,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from '../store/port.js';
-import { bufferedBatches } from '../store/batches.js';
+import { followInBatches } from '../store/batches.js';
 import { Recovery, type RecoveryLog } from '../store/recovery.js';
 import { generationSchema, type Projection } from './projection.js';
 import { applyEvents, rebuildProjections } from './rebuild.js';
@@ -101,33 +101,21 @@ export class ProjectionRunner extends EventEmitter {
     return lowest ?? null;
   }
 
-  private async run(): Promise<void> {
-    const recovery = new Recovery('the projection runner', this.log, { action: 'resubscribes from its checkpoint' });
-    while (!this.stopped) {
-      const subscription = this.store.subscribeToAll({ fromPosition: this.cursor ?? 'start' });
-      this.subscription = subscription;
-      subscription.on('caughtUp', () => recovery.succeeded());
-      try {
-        await this.consume(subscription, recovery);
-      } catch (error) {
-        if (this.stopped) break;
-        if (error instanceof Restart) {
-          this.cursor = await this.lowestCheckpoint().catch(() => this.cursor);
-          continue;
-        }
-        await recovery.failed(error, () => this.stopped);
+  private run(): Promise<void> {
+    return followInBatches({
+      store: this.store,
+      max: MAX_BATCH,
+      recovery: new Recovery('the projection runner', this.log, { action: 'resubscribes from its checkpoint' }),
+      stopped: () => this.stopped,
+      cursor: () => this.cursor,
+      reload: async () => {
         this.cursor = await this.lowestCheckpoint().catch(() => this.cursor);
-      } finally {
-        await subscription.unsubscribe();
-      }
-    }
-  }
-
-  private async consume(subscription: Subscription, recovery: Recovery): Promise<void> {
-    for await (const batch of bufferedBatches(subscription, MAX_BATCH, () => this.stopped)) {
-      await this.applyBatch(batch);
-      recovery.succeeded();
-    }
+      },
+      apply: (batch) => this.applyBatch(batch),
+      onSubscribe: (subscription) => (this.subscription = subscription),
+      // A rebuild switched generations or a registry row is missing: resume lower, at once.
+      restarts: (error) => error instanceof Restart,
+    });
   }
 
   private async applyBatch(batch: readonly RecordedEvent[]): Promise<void> {

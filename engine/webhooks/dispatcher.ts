@@ -22,7 +22,7 @@ import { WEBHOOK_FEATURE_TYPE, type WebhookSettings } from '../../domain/webhook
 import { fixedWebhookHeaders, WEBHOOK_EVENT_HEADER, WEBHOOK_ID_HEADER } from '../../domain/webhook/headers.js';
 import { type AccountMetadata, buildWebhookPayload, webhookKindsOf } from '../../domain/webhook/payload.js';
 import { sealedAuthenticationOf } from '../../domain/webhook/secrets.js';
-import { bufferedBatches } from '../../store/batches.js';
+import { followInBatches } from '../../store/batches.js';
 import { migrateOwnTables } from '../../store/postgres/schema.js';
 import {
   comparePositions,
@@ -117,32 +117,20 @@ export class WebhookDispatcher {
     return saved ? positionFromString(saved) : null;
   }
 
-  private async run(): Promise<void> {
-    const recovery = new Recovery('the webhook dispatcher', this.deps.log, { action: 'resubscribes from its checkpoint' });
-    while (!this.stopped) {
-      const subscription = this.deps.store.subscribeToAll({
-        fromPosition: this.cursor ?? 'start',
-        filter: { streamNamePrefixes: [POSITIONS_STREAM_PREFIX, FEATURE_STREAM_PREFIX, ACCOUNT_STREAM_PREFIX_FOR_WEBHOOKS] },
-      });
-      this.subscription = subscription;
-      subscription.on('caughtUp', () => recovery.succeeded());
-      try {
-        await this.consume(subscription, recovery);
-      } catch (error) {
-        if (this.stopped) break;
-        await recovery.failed(error, () => this.stopped);
+  private run(): Promise<void> {
+    return followInBatches({
+      store: this.deps.store,
+      filter: { streamNamePrefixes: [POSITIONS_STREAM_PREFIX, FEATURE_STREAM_PREFIX, ACCOUNT_STREAM_PREFIX_FOR_WEBHOOKS] },
+      max: MAX_BATCH,
+      recovery: new Recovery('the webhook dispatcher', this.deps.log, { action: 'resubscribes from its checkpoint' }),
+      stopped: () => this.stopped,
+      cursor: () => this.cursor,
+      reload: async () => {
         this.cursor = await this.savedCheckpoint().catch(() => this.cursor);
-      } finally {
-        await subscription.unsubscribe();
-      }
-    }
-  }
-
-  private async consume(subscription: Subscription, recovery: Recovery): Promise<void> {
-    for await (const batch of bufferedBatches(subscription, MAX_BATCH, () => this.stopped)) {
-      await this.applyBatch(batch);
-      recovery.succeeded();
-    }
+      },
+      apply: (batch) => this.applyBatch(batch),
+      onSubscribe: (subscription) => (this.subscription = subscription),
+    });
   }
 
   private async applyBatch(batch: readonly RecordedEvent[]): Promise<void> {
