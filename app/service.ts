@@ -83,6 +83,12 @@ export const openEventStore = async (config: Config, connectionString: string, f
   return PostgresEventStore.connect(connectionString, undefined, faults);
 };
 
+/** Waits (READ_MODEL_WAIT_MS by default) until every read model includes a position. */
+const readModelWait =
+  (config: Config, runner: ProjectionRunner) =>
+  (position: Position, timeoutMs = config.readModelWaitMs): Promise<boolean> =>
+    runner.waitFor(position, timeoutMs);
+
 /** What a start has brought up, stopped in the reverse order. */
 class Lifetime {
   private readonly steps: (() => Promise<void>)[] = [];
@@ -131,7 +137,7 @@ const assembleServices = async (
   const cipher = credentialCipher(loadCredentialKey(config.credentialsKey, config.dataDir));
   const venues = await VenueHost.start({ db, clock, log: log.child({ component: 'venues' }), ticker: options.venueTicker ?? true });
   life.add(() => venues.stop());
-  const waitForReadModels = (position: Position, timeoutMs = config.readModelWaitMs) => runner.waitFor(position, timeoutMs);
+  const waitForReadModels = readModelWait(config, runner);
   const connections = new AccountConnections({
     store,
     db,
@@ -167,7 +173,7 @@ const assembleServices = async (
 /** The long-running work: sessions, the copy engine, the schedulers and monitors, deliveries, webhooks, the queue. */
 const startBackground = async (services: Services, options: StartOptions, life: Lifetime): Promise<ProtectionMonitor> => {
   const { store, db, connections, clock, config, log, engine, outbox, accountCreations, runner } = services;
-  const waitForReadModels = (position: Position, timeoutMs = config.readModelWaitMs) => runner.waitFor(position, timeoutMs);
+  const waitForReadModels = readModelWait(config, runner);
   await connections.connectActiveAccounts();
   await engine.start();
   life.add(() => engine.stop());
