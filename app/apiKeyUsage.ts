@@ -11,10 +11,6 @@ type UsageTables = {
   api_key_usage: { api_key_id: string; last_used_at: Date };
 };
 
-export const migrateApiKeyUsage = async (db: Kysely<ReadModels>): Promise<void> => {
-  await sql`CREATE TABLE IF NOT EXISTS api_key_usage (api_key_id uuid PRIMARY KEY, last_used_at timestamptz NOT NULL)`.execute(db);
-};
-
 export const usageDb = (db: Kysely<ReadModels>) => db.withTables<UsageTables>();
 
 /** Needs a write when never used, or last used a minute or more before `now`. */

@@ -11,6 +11,7 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from '../store/postgres/
 import { PostgresEventStore } from '../store/postgres/postgresEventStore.js';
 import { migrateEventStore } from '../store/postgres/schema.js';
 import { DatabaseHealth } from '../store/postgres/health.js';
+import { Leases } from '../store/postgres/leases.js';
 import type { ConnectionFaults } from '../store/postgres/pool.js';
 import type { EventStore, Position } from '../store/port.js';
 import { CopyEngine } from '../engine/copy/engine.js';
@@ -22,7 +23,6 @@ import { VenueHost } from '../engine/venues/host.js';
 import { Outbox } from '../engine/delivery/outbox.js';
 import { WebhookDispatcher } from '../engine/webhooks/dispatcher.js';
 import { AccountCreationQueue, type AsyncRequestRow, type Outcome } from './accounts/asyncCreation.js';
-import { migrateApiKeyUsage } from './apiKeyUsage.js';
 import { type IssuedKey, bootstrap } from './bootstrap.js';
 import type { Config } from './config.js';
 import { credentialCipher, loadCredentialKey } from './credentials.js';
@@ -118,10 +118,13 @@ const openStorage = async (config: Config, options: StartOptions, log: Logger, l
   await migrateReadModels(db);
   const store = await openEventStore(config, connectionString, health);
   life.add(() => store.dispose());
-  const runner = new ProjectionRunner(db, store, allProjections, log.child({ component: 'projections' }));
+  // One session holds this instance's leases: the read models, the copy engine, the webhook dispatcher.
+  const leases = new Leases(connectionString, log.child({ component: 'leases' }));
+  life.add(() => leases.stop());
+  const runner = new ProjectionRunner(db, store, allProjections, log.child({ component: 'projections' }), leases);
   await runner.start();
   life.add(() => runner.stop());
-  return { connectionString, health, db, store, runner };
+  return { connectionString, health, db, store, runner, leases };
 };
 
 /** The services use cases and routes share: venues, sessions, the copy engine (not yet started), outbox, queue. */
@@ -132,7 +135,7 @@ const assembleServices = async (
   life: Lifetime,
   storage: Awaited<ReturnType<typeof openStorage>>,
 ): Promise<Services> => {
-  const { db, store, runner, health } = storage;
+  const { db, store, runner, health, leases } = storage;
   const clock = options.clock ?? (() => new Date());
   const cipher = credentialCipher(loadCredentialKey(config.credentialsKey, config.dataDir));
   const venues = await VenueHost.start({ db, clock, log: log.child({ component: 'venues' }), ticker: options.venueTicker ?? true });
@@ -155,9 +158,9 @@ const assembleServices = async (
     waitForReadModels,
     clock,
     log: log.child({ component: 'copy-engine' }),
+    leases,
     ...(options.openRetryIntervalMs ? { retryIntervalMs: options.openRetryIntervalMs } : {}),
   });
-  await migrateApiKeyUsage(db);
   await Outbox.migrate(db);
   await AccountCreationQueue.migrate(db);
   const outbox = new Outbox({
@@ -171,7 +174,7 @@ const assembleServices = async (
 };
 
 /** The long-running work: sessions, the copy engine, the schedulers and monitors, deliveries, webhooks, the queue. */
-const startBackground = async (services: Services, options: StartOptions, life: Lifetime): Promise<ProtectionMonitor> => {
+const startBackground = async (services: Services, options: StartOptions, life: Lifetime, leases: Leases): Promise<ProtectionMonitor> => {
   const { store, db, connections, clock, config, log, engine, outbox, accountCreations, runner } = services;
   const waitForReadModels = readModelWait(config, runner);
   await connections.connectActiveAccounts();
@@ -198,7 +201,7 @@ const startBackground = async (services: Services, options: StartOptions, life: 
   await outbox.start();
   life.add(() => outbox.stop());
   // Position events become webhook deliveries from the dispatcher's own checkpoint on.
-  const webhooks = new WebhookDispatcher({ store, db, outbox, log: log.child({ component: 'webhooks' }) });
+  const webhooks = new WebhookDispatcher({ store, db, outbox, leases, log: log.child({ component: 'webhooks' }) });
   await webhooks.start();
   life.add(() => webhooks.stop());
   await accountCreations.start(options.http.asyncCreation(services));
@@ -231,7 +234,7 @@ export const startService = async (config: Config, options: StartOptions): Promi
     const storage = await openStorage(config, options, log, life);
     const services = await assembleServices(config, options, log, life, storage);
     const generatedKey = await bootstrap(services);
-    const protection = await startBackground(services, options, life);
+    const protection = await startBackground(services, options, life, storage.leases);
     const port = await listen(config, options.http.createApp(services), life);
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     return {

@@ -2,7 +2,8 @@
 // serving, catch up under the registry lock, point the public views at N+1, drop N.
 import { performance } from 'node:perf_hooks';
 import { type Kysely, sql } from 'kysely';
-import { comparePositions, type EventStore, type Position, positionToString, type RecordedEvent } from '../store/port.js';
+import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../store/port.js';
+import { projectionCheckpoint, saveCheckpoints } from '../store/postgres/checkpoints.js';
 import { generationSchema, type Projection } from './projection.js';
 import type { ReadModels } from './schema.js';
 
@@ -201,12 +202,8 @@ export const rebuildProjections = async (
         const final: Position | null = checkpoint;
         for (const build of builds) {
           await pointViews(trx, build.projection, build.schema);
-          const values = {
-            version: build.projection.version,
-            generation: build.generation,
-            checkpoint: final ? positionToString(final) : null,
-            building_generation: null,
-          };
+          const values = { version: build.projection.version, generation: build.generation, building_generation: null };
+          await saveCheckpoints(trx, [projectionCheckpoint(build.projection.name)], final);
           if (locked.some((r) => r.name === build.projection.name)) {
             await trx.updateTable('projection_registry').set(values).where('name', '=', build.projection.name).execute();
           } else {

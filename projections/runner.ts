@@ -1,48 +1,88 @@
-// The projection runner: one catch-up subscription to `$all` feeds every read model. Each batch is
-// applied and checkpointed in one Postgres transaction (exactly-once effects), under a row lock on the
-// registry, so a second service instance or a blue-green rebuild never applies an event twice.
+// The projection runner: one StreamProcessor (store/processor.ts) on `$all`, leased as the partition
+// "projections", feeds every read model. Each batch goes to each read model that handles one of its
+// events in a transaction of its own (up to LANES at once), together with that read model's checkpoint
+// (`projection:<name>`, store/postgres/checkpoints.ts) and under a row lock on its registry row: exactly
+// once, and a blue-green rebuild (rebuild.ts) taking the same locks never sees half a batch.
+//
+// Read models move on independently: a request waits only for the read models it reads (`waitFor`'s
+// names), so a copier write answers once `copiers` has it, whatever the audit log is doing. A read
+// model with nothing to do in a batch moves on in memory at once, and its checkpoint with one statement
+// for all of them (moveIdle), so a restart does not read far back for it and a standby instance sees it.
+//
+// On an instance that does not hold the lease, `waitFor` reads the checkpoints the holder writes.
 import { EventEmitter } from 'node:events';
-import type { Kysely } from 'kysely';
-import {
-  comparePositions,
-  type EventStore,
-  type Position,
-  positionFromString,
-  positionToString,
-  type RecordedEvent,
-  type Subscription,
-} from '../store/port.js';
-import { followInBatches } from '../store/batches.js';
-import { Recovery, type RecoveryLog } from '../store/recovery.js';
+import { type Kysely, sql } from 'kysely';
+import { comparePositions, type EventStore, type Position, positionToString, type RecordedEvent } from '../store/port.js';
+import { loadCheckpoints, lockCheckpoint, projectionCheckpoint, saveCheckpoints } from '../store/postgres/checkpoints.js';
+import type { Leases } from '../store/postgres/leases.js';
+import { StreamProcessor } from '../store/processor.js';
+import type { RecoveryLog } from '../store/recovery.js';
 import { generationSchema, type Projection } from './projection.js';
 import { applyEvents, rebuildProjections } from './rebuild.js';
 import type { ReadModels } from './schema.js';
 
 const MAX_BATCH = 500;
+/** Read models applying one batch at once, each on a connection of the pool. */
+const LANES = 3;
+/** How often an instance without the lease looks at the holder's checkpoints while someone waits. */
+const STANDBY_POLL_MS = 20;
 
+/** A rebuild moved a checkpoint behind what this runner applied: read again from the checkpoints. */
 class Restart extends Error {}
 
 const earlier = (a: Position | null, b: Position | null): boolean => (a === null ? b !== null : b !== null && comparePositions(a, b) < 0);
+const same = (a: Position | null, b: Position | null): boolean => (a === null ? b === null : b !== null && comparePositions(a, b) === 0);
 
 export type RunnerLog = RecoveryLog;
 
+/** Runs `work` over `items`, `lanes` at a time. */
+const inLanes = async <T>(items: readonly T[], lanes: number, work: (item: T) => Promise<void>): Promise<void> => {
+  const queue = [...items];
+  const lane = async (): Promise<void> => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, queue.length) }, lane));
+};
+
 export class ProjectionRunner extends EventEmitter {
-  private cursor: Position | null = null;
-  private subscription: Subscription | null = null;
-  private stopped = false;
-  private loop: Promise<void> | null = null;
+  /** How far each read model is, in memory (what `waitFor` reads on the lease holder). */
+  private readonly cursors = new Map<string, Position | null>();
+  /** Each read model's checkpoint as this runner last read or wrote it. */
+  private readonly saved = new Map<string, Position | null>();
+  private readonly processor: StreamProcessor;
 
   constructor(
     private readonly db: Kysely<ReadModels>,
     private readonly store: EventStore,
     private readonly projections: readonly Projection[],
     private readonly log: RunnerLog,
+    leases: Leases | null = null,
   ) {
     super();
     this.setMaxListeners(0);
+    this.processor = new StreamProcessor({
+      name: 'projections',
+      description: 'the projection runner',
+      store,
+      leases,
+      maxBatch: MAX_BATCH,
+      log,
+      consumer: {
+        resume: () => this.loadCursors(),
+        reload: () => this.loadCursors(),
+        apply: (batch) => this.applyBatch(batch),
+        // A rebuild switched generations or a registry row is missing: resume lower, at once.
+        restarts: (error) => error instanceof Restart,
+      },
+    });
   }
 
-  /** Builds missing or outdated read models (blue-green), then follows `$all`. */
+  /** The names of the read models this runner feeds. */
+  get names(): readonly string[] {
+    return this.projections.map((p) => p.name);
+  }
+
+  /** Builds missing or outdated read models (blue-green), then follows `$all` while leased. */
   async start(): Promise<void> {
     const rows = await this.registry();
     const outdated = this.projections.filter((p) => rows.get(p.name)?.version !== p.version);
@@ -52,37 +92,47 @@ export class ProjectionRunner extends EventEmitter {
         this.log.info(`read model ${result.projection}: ${result.events} events, generation ${result.generation}`);
       }
     }
-    this.cursor = await this.lowestCheckpoint();
-    this.loop = this.run();
-  }
-
-  /** The position every read model has reached. */
-  get position(): Position | null {
-    return this.cursor;
-  }
-
-  /** Resolves true once every read model includes `position`, false after `timeoutMs`. */
-  waitFor(position: Position, timeoutMs: number): Promise<boolean> {
-    if (!earlier(this.cursor, position)) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const onAdvance = (): void => {
-        if (earlier(this.cursor, position)) return;
-        done(true);
-      };
-      const done = (value: boolean): void => {
-        clearTimeout(timer);
-        this.off('advanced', onAdvance);
-        resolve(value);
-      };
-      const timer = setTimeout(() => done(false), timeoutMs);
-      this.on('advanced', onAdvance);
-    });
+    await this.loadCursors();
+    await this.processor.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    await this.subscription?.unsubscribe();
-    await this.loop;
+    await this.processor.stop();
+  }
+
+  /**
+   * Resolves true once the read models named (all when none are) include `position`, false after
+   * `timeoutMs`.
+   */
+  waitFor(position: Position, timeoutMs: number, readModels?: readonly string[]): Promise<boolean> {
+    const names = readModels ?? this.names;
+    const reached = () => names.every((name) => !earlier(this.cursors.get(name) ?? null, position));
+    if (reached()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      let poll: NodeJS.Timeout | null = null;
+      const check = (): void => {
+        if (reached()) done(true);
+      };
+      const done = (value: boolean): void => {
+        clearTimeout(timer);
+        if (poll) clearInterval(poll);
+        this.off('advanced', check);
+        resolve(value);
+      };
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.on('advanced', check);
+      // Another instance holds the lease: its checkpoints say how far the read models are.
+      if (!this.processor.active) poll = setInterval(() => void this.pollCheckpoints(names).then(check, () => undefined), STANDBY_POLL_MS);
+    });
+  }
+
+  private async pollCheckpoints(names: readonly string[]): Promise<void> {
+    if (this.processor.active) return;
+    const saved = await loadCheckpoints(this.db, names.map(projectionCheckpoint));
+    for (const name of names) {
+      const position = saved.get(projectionCheckpoint(name)) ?? null;
+      if (earlier(this.cursors.get(name) ?? null, position)) this.cursors.set(name, position);
+    }
   }
 
   private async registry() {
@@ -90,71 +140,81 @@ export class ProjectionRunner extends EventEmitter {
     return new Map(rows.map((r) => [r.name, r]));
   }
 
-  private async lowestCheckpoint(): Promise<Position | null> {
-    const rows = await this.registry();
+  /** Reads every checkpoint again; reading starts after the lowest. */
+  private async loadCursors(): Promise<Position | null> {
+    const saved = await loadCheckpoints(this.db, this.names.map(projectionCheckpoint));
     let lowest: Position | null | undefined;
-    for (const p of this.projections) {
-      const cp = rows.get(p.name)?.checkpoint;
-      const pos = cp ? positionFromString(cp) : null;
-      if (lowest === undefined || earlier(pos, lowest)) lowest = pos;
+    for (const name of this.names) {
+      const position = saved.get(projectionCheckpoint(name)) ?? null;
+      this.cursors.set(name, position);
+      this.saved.set(name, position);
+      if (lowest === undefined || earlier(position, lowest)) lowest = position;
     }
     return lowest ?? null;
   }
 
-  private run(): Promise<void> {
-    return followInBatches({
-      store: this.store,
-      max: MAX_BATCH,
-      recovery: new Recovery('the projection runner', this.log, { action: 'resubscribes from its checkpoint' }),
-      stopped: () => this.stopped,
-      cursor: () => this.cursor,
-      reload: async () => {
-        this.cursor = await this.lowestCheckpoint().catch(() => this.cursor);
-      },
-      apply: (batch) => this.applyBatch(batch),
-      onSubscribe: (subscription) => (this.subscription = subscription),
-      // A rebuild switched generations or a registry row is missing: resume lower, at once.
-      restarts: (error) => error instanceof Restart,
-    });
+  private async applyBatch(batch: readonly RecordedEvent[]): Promise<void> {
+    const last = batch[batch.length - 1]!.position;
+    const busy = this.projections.filter((p) => batch.some((e) => p.handles.includes(e.type) && earlier(this.cursors.get(p.name) ?? null, e.position)));
+    const idle = this.projections.filter((p) => !busy.includes(p));
+    for (const p of idle) if (earlier(this.cursors.get(p.name) ?? null, last)) this.cursors.set(p.name, last);
+    if (idle.length > 0) this.emit('advanced');
+    await Promise.all([inLanes(busy, LANES, (p) => this.applyTo([p], batch, last)), this.moveIdle(idle, last)]);
   }
 
-  private async applyBatch(batch: readonly RecordedEvent[]): Promise<void> {
-    const before = this.cursor;
-    const last = batch[batch.length - 1]!.position;
-    await this.db.transaction().execute(async (trx) => {
-      const advanced: string[] = [];
-      const rows = await trx
-        .selectFrom('projection_registry')
-        .selectAll()
-        .where(
-          'name',
-          'in',
-          this.projections.map((p) => p.name),
-        )
-        .orderBy('name')
-        .forUpdate()
-        .execute();
-      for (const projection of this.projections) {
+  /**
+   * The checkpoints of read models with nothing in the batch move to its end, in one statement, each
+   * only if it is still where this runner left it: one a rebuild moved meanwhile stays, and the next
+   * batch that has work for it sees the move (applyTo).
+   */
+  private async moveIdle(idle: readonly Projection[], last: Position): Promise<void> {
+    const names = idle.map((p) => p.name).filter((name) => !same(this.saved.get(name) ?? null, last));
+    if (names.length === 0) return;
+    const savedValues = names.map((name) => {
+      const saved = this.saved.get(name) ?? null;
+      return saved ? positionToString(saved) : null;
+    });
+    const moved = await sql<{ name: string }>`UPDATE processor_checkpoints c SET position = ${positionToString(last)}, updated = now()
+      FROM unnest(${names.map(projectionCheckpoint)}::text[], ${savedValues}::text[]) AS v(name, saved)
+      WHERE c.name = v.name AND c.position IS NOT DISTINCT FROM v.saved
+      RETURNING c.name`.execute(this.db);
+    const byCheckpoint = new Map(names.map((name) => [projectionCheckpoint(name), name]));
+    for (const row of moved.rows) this.saved.set(byCheckpoint.get(row.name)!, last);
+  }
+
+  /**
+   * One transaction: the registry rows and checkpoints of `group` locked (in name order, as rebuilds
+   * take them), the events after each checkpoint applied, the checkpoints moved to `last`.
+   */
+  private async applyTo(group: readonly Projection[], batch: readonly RecordedEvent[], last: Position): Promise<void> {
+    const ordered = [...group].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const reached = await this.db.transaction().execute(async (trx) => {
+      const names = ordered.map((p) => p.name);
+      const rows = await trx.selectFrom('projection_registry').selectAll().where('name', 'in', names).orderBy('name').forUpdate().execute();
+      const reached = new Map<string, Position>();
+      for (const projection of ordered) {
         const row = rows.find((r) => r.name === projection.name);
         if (!row) throw new Restart();
-        const checkpoint = row.checkpoint ? positionFromString(row.checkpoint) : null;
-        // Behind our cursor means events were missed (e.g. a rebuild switched generations): resume lower.
-        if (earlier(checkpoint, before)) throw new Restart();
+        const checkpoint = await lockCheckpoint(trx, projectionCheckpoint(projection.name));
+        // Someone else moved it (a rebuild switched generations): behind what we applied, read again.
+        if (!same(checkpoint, this.saved.get(projection.name) ?? null) && earlier(checkpoint, this.cursors.get(projection.name) ?? null)) throw new Restart();
+        // Ahead of this batch (a rebuild read further): nothing to apply, and the checkpoint stays.
+        if (!earlier(checkpoint, last)) {
+          reached.set(projection.name, checkpoint!);
+          continue;
+        }
         const fresh = checkpoint ? batch.filter((e) => comparePositions(e.position, checkpoint) > 0) : batch;
-        if (fresh.length === 0) continue;
-        await applyEvents(trx, generationSchema(projection.name, row.generation), projection, fresh);
-        advanced.push(projection.name);
+        if (fresh.length > 0) await applyEvents(trx, generationSchema(projection.name, row.generation), projection, fresh);
+        reached.set(projection.name, last);
       }
-      // One statement moves every checkpoint the batch advanced.
-      if (advanced.length > 0) {
-        await trx
-          .updateTable('projection_registry')
-          .set({ checkpoint: positionToString(last), updated: new Date() })
-          .where('name', 'in', advanced)
-          .execute();
-      }
+      const moved = names.filter((name) => reached.get(name) === last);
+      await saveCheckpoints(trx, moved.map(projectionCheckpoint), last);
+      return reached;
     });
-    this.cursor = last;
-    this.emit('advanced', last);
+    for (const [name, position] of reached) {
+      this.saved.set(name, position);
+      if (earlier(this.cursors.get(name) ?? null, position)) this.cursors.set(name, position);
+    }
+    this.emit('advanced');
   }
 }

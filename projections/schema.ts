@@ -305,7 +305,6 @@ export interface ProjectionRegistryTable {
   name: string;
   version: number;
   generation: number;
-  checkpoint: string | null;
   building_generation: number | null;
   updated: Generated<Date>;
 }

@@ -17,10 +17,14 @@
 // The parts: intake.ts (the store subscription, routing), scheduling.ts (retries, deferrals,
 // management ticks), handlers.ts (one work item: decide, execute, append), outcomes.ts (the append
 // and what it marks handled), tracking.ts (events in flight, `handled`/`idle`, the checkpoint).
-import { concatMap, filter, from, groupBy, merge, mergeMap, type Subscription as RxSubscription } from 'rxjs';
+import { concatMap, filter, from, groupBy, merge, mergeMap, Subject, type Subscription as RxSubscription } from 'rxjs';
 import type { Kysely } from 'kysely';
+import { COPIER_STREAM_PREFIX } from '../../domain/copier/events.js';
+import { POSITIONS_STREAM_PREFIX } from '../../domain/positions/events.js';
 import type { ReadModels } from '../../projections/schema.js';
-import type { EventStore, Position } from '../../store/port.js';
+import type { Leases } from '../../store/postgres/leases.js';
+import { StreamProcessor } from '../../store/processor.js';
+import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../../store/port.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 import type { AccountConnections } from '../venues/connections.js';
 import { CopyHandlers } from './handlers.js';
@@ -28,7 +32,7 @@ import { CopyInputs } from './inputs.js';
 import { Intake } from './intake.js';
 import { Outcomes } from './outcomes.js';
 import { Scheduling } from './scheduling.js';
-import { Tracking } from './tracking.js';
+import { COPY_ENGINE_PARTITION, Tracking } from './tracking.js';
 import type { Work } from './work.js';
 
 export { COPY_EVENT_NAMESPACE } from './outcomes.js';
@@ -46,53 +50,113 @@ export interface CopyEngineDeps {
   readonly retryIntervalMs?: number;
   /** Default 1 s: deferrals and management. */
   readonly tickMs?: number;
+  /** Who works the partition "copy-engine" (null: this instance, unconditionally). */
+  readonly leases?: Leases | null;
 }
+
+/** Store events handed to the pipeline at once; the pipeline queues them per master. */
+const MAX_BATCH = 100;
+/** How often an instance without the lease reads the holder's checkpoint while someone waits. */
+const STANDBY_POLL_MS = 20;
 
 export class CopyEngine {
   /** Failures of routing and handling: logged once per run of failures, retried with backoff. */
   private readonly handling: Recovery;
-  private readonly pipelineFailures: Recovery;
   private readonly tracking: Tracking;
   private readonly outcomes: Outcomes;
   private readonly intake: Intake;
   private readonly scheduling: Scheduling;
   private readonly handlers: CopyHandlers;
+  private readonly processor: StreamProcessor;
+  /** This lease term's store events, as the processor reads them, and the pipeline over them. */
+  private events: Subject<RecordedEvent> | null = null;
   private pipeline: RxSubscription | null = null;
+  /** Where this term started reading: the pipeline starts again from here before anything is handled. */
+  private termStart: Position | null = null;
+  private pipelineBroke = false;
+  /** The newest store event handed to this term's pipeline. */
+  private lastDelivered: Position | null = null;
   private stopped = false;
 
   constructor(private readonly deps: CopyEngineDeps) {
     const stopped = () => this.stopped;
     const inputs = new CopyInputs(deps.db, deps.connections, deps.clock);
     this.handling = new Recovery('copy engine handling', deps.log, { action: 'tries the same event again' });
-    this.pipelineFailures = new Recovery('the copy engine pipeline', deps.log, { action: 'starts again after the last event it handled' });
     this.tracking = new Tracking(deps.db, deps.log, stopped);
     this.outcomes = new Outcomes(deps, stopped);
-    this.intake = new Intake({ store: deps.store, log: deps.log, inputs, outcomes: this.outcomes, tracking: this.tracking, handling: this.handling, stopped });
+    this.intake = new Intake({ inputs, outcomes: this.outcomes, tracking: this.tracking, handling: this.handling, stopped });
     this.scheduling = new Scheduling(deps, stopped);
     this.handlers = new CopyHandlers(deps, inputs, this.outcomes);
-  }
-
-  static async migrate(db: Kysely<ReadModels>): Promise<void> {
-    await Tracking.migrate(db);
-  }
-
-  async start(): Promise<void> {
-    await CopyEngine.migrate(this.deps.db);
-    const head = await this.deps.store.headPosition();
-    if (head) await this.outcomes.waitForReadModels(head);
-    const resumeFrom = await this.tracking.resumeFrom(head);
-    this.startPipeline(resumeFrom);
-    this.scheduling.start();
+    this.processor = new StreamProcessor({
+      name: COPY_ENGINE_PARTITION,
+      description: 'the copy engine',
+      store: deps.store,
+      leases: deps.leases ?? null,
+      filter: { streamNamePrefixes: [POSITIONS_STREAM_PREFIX, COPIER_STREAM_PREFIX] },
+      maxBatch: MAX_BATCH,
+      log: deps.log,
+      consumer: {
+        resume: () => this.beginTerm(),
+        apply: async (batch) => {
+          for (const recorded of batch) this.events?.next(recorded);
+          this.lastDelivered = batch[batch.length - 1]!.position;
+        },
+        reload: async () => this.afterFailure(),
+        released: () => this.endTerm(),
+      },
+    });
   }
 
   /**
-   * The pipeline from `resumeFrom` on. route and process retry their own failures; should the pipeline
-   * itself fail (a defect), it starts again after the last event handled in order: handling an event
-   * again places nothing twice (deterministic client ids, outcomes recognised in the copies streams).
+   * Starts copying whenever this instance holds the engine's lease. Resolves once this instance has
+   * begun (or stands by): every master event appended after that is copied.
    */
-  private startPipeline(resumeFrom: Position | 'start'): void {
+  start(): Promise<void> {
+    this.stopped = false;
+    return this.processor.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.processor.stop();
+    this.endTerm();
+    await this.tracking.flushCheckpoint();
+  }
+
+  /**
+   * The lease is won: once the read models include the store's head, reading starts from the saved
+   * checkpoint (a first start: from the head; copying never replays the store's history).
+   */
+  private async beginTerm(): Promise<Position | null> {
+    const head = await this.deps.store.headPosition();
+    if (head) await this.outcomes.waitForReadModels(head);
+    this.termStart = await this.tracking.resumeFrom(head);
+    this.lastDelivered = null;
+    this.startPipeline();
+    this.scheduling.start();
+    return this.termStart;
+  }
+
+  private endTerm(): void {
+    this.scheduling.stop();
+    this.pipeline?.unsubscribe();
+    this.pipeline = null;
+    this.events?.complete();
+    this.events = null;
+    this.tracking.forgetInFlight();
+  }
+
+  /**
+   * The pipeline over this term's events. route and process retry their own failures; should the
+   * pipeline itself fail (a defect), the processor reads again after the last event handled in order:
+   * handling an event again places nothing twice (deterministic client ids, outcomes recognised in the
+   * copies streams).
+   */
+  private startPipeline(): void {
+    const events = new Subject<RecordedEvent>();
+    this.events = events;
     this.pipeline = merge(
-      this.intake.storeEvents(resumeFrom).pipe(
+      events.pipe(
         concatMap((recorded) => from(this.intake.route(recorded))),
         filter((work): work is Work => work !== null),
       ),
@@ -105,23 +169,21 @@ export class CopyEngine {
       .subscribe({
         error: (error: unknown) => {
           if (this.stopped) return;
-          const from = this.tracking.handledThrough ?? resumeFrom;
-          const delay = this.pipelineFailures.noted(error);
-          this.tracking.forgetInFlight();
-          void this.intake.unsubscribe();
-          setTimeout(() => {
-            if (!this.stopped) this.startPipeline(from);
-          }, delay).unref();
+          this.pipelineBroke = true;
+          this.processor.restart(error);
         },
       });
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.scheduling.stop();
-    await this.intake.unsubscribe();
+  /** After a failure: a broken pipeline is built again and reading resumes after the last event handled. */
+  private afterFailure(): Position | null {
+    if (!this.pipelineBroke && this.events) return this.lastDelivered ?? this.termStart;
+    this.pipelineBroke = false;
     this.pipeline?.unsubscribe();
-    await this.tracking.flushCheckpoint();
+    this.events?.complete();
+    this.tracking.forgetInFlight();
+    this.startPipeline();
+    return this.tracking.handledThrough ?? this.termStart;
   }
 
   /** Resolves once every store event read so far is handled (for specs and benchmarks). */
@@ -133,8 +195,17 @@ export class CopyEngine {
    * Resolves true once the engine has handled the event at `position` (a positions-* or copier-*
    * event) and everything before it; false after `timeoutMs`.
    */
-  handled(position: Position, timeoutMs: number): Promise<boolean> {
-    return this.tracking.handled(position, timeoutMs);
+  async handled(position: Position, timeoutMs: number): Promise<boolean> {
+    if (this.processor.active) return this.tracking.handled(position, timeoutMs);
+    // Another instance copies: its checkpoint says how far it is.
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const through = await this.tracking.savedThrough().catch(() => null);
+      if (through && comparePositions(through, position) >= 0) return true;
+      if (this.processor.active) return this.tracking.handled(position, Math.max(0, deadline - Date.now()));
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, STANDBY_POLL_MS));
+    }
   }
 
   private async process(work: Work): Promise<void> {

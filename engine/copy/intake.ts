@@ -1,11 +1,10 @@
-// The copy engine's intake: the positions-* and copier-* events of `$all`, each routed to a work item
-// in the group of the master account it belongs to, or marked handled at once when it asks nothing of
-// the engine.
-import { Observable } from 'rxjs';
-import { COPIER_STREAM_PREFIX, type CopierEvent } from '../../domain/copier/events.js';
-import { accountIdOfPositionsStream, POSITIONS_STREAM_PREFIX, type PositionsEvent } from '../../domain/positions/events.js';
-import type { EventStore, Position, RecordedEvent, Subscription } from '../../store/port.js';
-import { Recovery, type RecoveryLog } from '../../store/recovery.js';
+// The copy engine's intake: the positions-* and copier-* events of `$all` (as the engine's processor
+// reads them, engine.ts), each routed to a work item in the group of the master account it belongs to,
+// or marked handled at once when it asks nothing of the engine.
+import type { CopierEvent } from '../../domain/copier/events.js';
+import { accountIdOfPositionsStream, type PositionsEvent } from '../../domain/positions/events.js';
+import type { Position, RecordedEvent } from '../../store/port.js';
+import type { Recovery } from '../../store/recovery.js';
 import type { CopyInputs } from './inputs.js';
 import type { Outcomes } from './outcomes.js';
 import type { Tracked, Tracking } from './tracking.js';
@@ -16,8 +15,6 @@ import type { Work } from './work.js';
 const STATE_EVENTS: ReadonlySet<string> = new Set(['PositionClosed', 'PositionPartiallyClosed', 'PendingOrderFilled', 'PendingOrderCancelled']);
 
 export interface IntakeParts {
-  readonly store: EventStore;
-  readonly log: RecoveryLog;
   readonly inputs: CopyInputs;
   readonly outcomes: Outcomes;
   readonly tracking: Tracking;
@@ -27,7 +24,6 @@ export interface IntakeParts {
 }
 
 export class Intake {
-  private subscription: Subscription | null = null;
   private readonly masterOfCopier = new Map<string, string>();
   /**
    * The newest routed event that changes a read model the engine decides with: every copier event
@@ -37,57 +33,6 @@ export class Intake {
   private lastStateEvent: Position | null = null;
 
   constructor(private readonly parts: IntakeParts) {}
-
-  /** Ends the current subscription to the store. */
-  unsubscribe(): Promise<void> | undefined {
-    return this.subscription?.unsubscribe();
-  }
-
-  /**
-   * The positions-* and copier-* events of `$all` after `resumeFrom`. A subscription that fails (a
-   * dropped connection, a restarted server) is taken up again after the last event it delivered, with
-   * backoff; what was delivered is handled already or in the pipeline, so nothing is read twice or lost.
-   */
-  storeEvents(resumeFrom: Position | 'start'): Observable<RecordedEvent> {
-    return new Observable<RecordedEvent>((subscriber) => {
-      const recovery = new Recovery('the copy engine', this.parts.log, { action: 'resubscribes from the last event it read' });
-      let after = resumeFrom;
-      let closed = false;
-      const done = () => this.parts.stopped() || closed;
-      let current: Subscription | null = null;
-      void (async () => {
-        while (!done()) {
-          const subscription = this.parts.store.subscribeToAll({
-            fromPosition: after,
-            filter: { streamNamePrefixes: [POSITIONS_STREAM_PREFIX, COPIER_STREAM_PREFIX] },
-          });
-          this.subscription = subscription;
-          current = subscription;
-          subscription.on('caughtUp', () => recovery.succeeded());
-          try {
-            for await (const { event } of subscription) {
-              after = event.position;
-              recovery.succeeded();
-              subscriber.next(event);
-            }
-          } catch (error) {
-            if (done()) break;
-            await recovery.failed(error, done);
-          } finally {
-            await subscription.unsubscribe();
-          }
-        }
-        subscriber.complete();
-        // Should the loop itself fail (an unsubscribe that rejects), the pipeline's error path starts
-        // everything again after the last event handled.
-      })().catch((error: unknown) => subscriber.error(error));
-      // The pipeline let go of us (it failed, or the engine stops): end the subscription and the loop.
-      return () => {
-        closed = true;
-        void current?.unsubscribe().catch(() => undefined);
-      };
-    });
-  }
 
   /** Routes an event, trying again while what it reads cannot be read (the event stays in order). */
   async route(recorded: RecordedEvent): Promise<Work | null> {

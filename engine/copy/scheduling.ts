@@ -50,9 +50,13 @@ export class Scheduling {
     this.tickTimer.unref();
   }
 
+  /** Stops the timers and forgets what was queued (the pipeline that held it is gone). */
   stop(): void {
     if (this.retryTimer) clearInterval(this.retryTimer);
     if (this.tickTimer) clearInterval(this.tickTimer);
+    this.retryTimer = null;
+    this.tickTimer = null;
+    this.queued.clear();
   }
 
   /** The work is done: a later tick may queue it again. */

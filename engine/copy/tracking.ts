@@ -3,12 +3,13 @@
 // pipeline starts again after a defect), and the checkpoint that says where to resume reading after a
 // restart.
 import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import type { ReadModels } from '../../projections/schema.js';
+import { loadCheckpoint, saveCheckpoints } from '../../store/postgres/checkpoints.js';
 import { comparePositions, type Position, positionFromString, positionToString, type RecordedEvent } from '../../store/port.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 
-const CHECKPOINT_NAME = 'copy-engine';
+/** The engine's row in processor_checkpoints, and its lease. */
+export const COPY_ENGINE_PARTITION = 'copy-engine';
 
 export const earlier = (a: Position, b: Position): boolean => comparePositions(a, b) < 0;
 
@@ -35,20 +36,18 @@ export class Tracking {
     this.checkpointFailures = new Recovery('saving the copy engine checkpoint', log, { action: 'saves it with the next event handled' });
   }
 
-  static async migrate(db: Kysely<ReadModels>): Promise<void> {
-    await sql`CREATE TABLE IF NOT EXISTS engine_checkpoints (name text PRIMARY KEY, position text NOT NULL, updated timestamptz NOT NULL DEFAULT now())`.execute(
-      db,
-    );
+  /** Where reading starts: the saved checkpoint, else the store's `head`; null: the start of `$all`. */
+  async resumeFrom(head: Position | null): Promise<Position | null> {
+    const saved = await loadCheckpoint(this.db, COPY_ENGINE_PARTITION);
+    // A first start copies from now on, never the history of the store.
+    if (saved !== undefined && saved !== null) return saved;
+    if (head) await this.saveCheckpoint(positionToString(head));
+    return head;
   }
 
-  /** Where reading starts: the saved checkpoint, else the store's `head`. */
-  async resumeFrom(head: Position | null): Promise<Position | 'start'> {
-    const saved = await sql<{ position: string }>`SELECT position FROM engine_checkpoints WHERE name = ${CHECKPOINT_NAME}`.execute(this.db);
-    // A first start copies from now on, never the history of the store.
-    let resumeFrom: Position | 'start' = head ?? 'start';
-    if (saved.rows[0]) resumeFrom = positionFromString(saved.rows[0].position);
-    else if (head) await this.saveCheckpoint(positionToString(head));
-    return resumeFrom;
+  /** How far the engine is by its saved checkpoint (what an instance without the lease reads). */
+  async savedThrough(): Promise<Position | null> {
+    return (await loadCheckpoint(this.db, COPY_ENGINE_PARTITION)) ?? null;
   }
 
   /** The newest store event handled with every one before it. */
@@ -128,8 +127,7 @@ export class Tracking {
     try {
       while (this.pendingCheckpoint !== null && this.pendingCheckpoint !== this.checkpointSaved) {
         const value = this.pendingCheckpoint;
-        await sql`INSERT INTO engine_checkpoints (name, position) VALUES (${CHECKPOINT_NAME}, ${value})
-          ON CONFLICT (name) DO UPDATE SET position = excluded.position, updated = now()`.execute(this.db);
+        await saveCheckpoints(this.db, [COPY_ENGINE_PARTITION], positionFromString(value));
         this.checkpointSaved = value;
         this.checkpointFailures.succeeded();
       }

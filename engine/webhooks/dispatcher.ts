@@ -11,64 +11,48 @@
 //
 // A first start reads `$all` from its beginning: webhooks did not exist before this dispatcher did,
 // so that only folds the accounts and enqueues nothing old.
-import { type Kysely, type Migration, sql } from 'kysely';
+import { type ColumnType, type Kysely, sql } from 'kysely';
 import { ACCOUNT_STREAM_PREFIX_FOR_WEBHOOKS, type AccountFacts, accountFactsOf } from './accounts.js';
 import { type FeatureEvent, FEATURE_STREAM_PREFIX, type FeatureSetting } from '../../domain/feature/events.js';
 import { membersOf } from '../../domain/feature/definition.js';
 import { accountIdOfPositionsStream, POSITIONS_STREAM_PREFIX, type PositionsEvent } from '../../domain/positions/events.js';
 import { backoffScheduleMs } from '../../domain/webhook/backoff.js';
-import { Recovery, type RecoveryLog } from '../../store/recovery.js';
+import type { RecoveryLog } from '../../store/recovery.js';
 import { WEBHOOK_FEATURE_TYPE, type WebhookSettings } from '../../domain/webhook/feature.js';
 import { fixedWebhookHeaders, WEBHOOK_EVENT_HEADER, WEBHOOK_ID_HEADER } from '../../domain/webhook/headers.js';
 import { type AccountMetadata, buildWebhookPayload, webhookKindsOf } from '../../domain/webhook/payload.js';
 import { sealedAuthenticationOf } from '../../domain/webhook/secrets.js';
-import { followInBatches } from '../../store/batches.js';
-import { migrateOwnTables } from '../../store/postgres/schema.js';
-import {
-  comparePositions,
-  type EventStore,
-  type Position,
-  positionFromString,
-  positionToString,
-  type RecordedEvent,
-  type Subscription,
-} from '../../store/port.js';
+import { loadCheckpoint, lockCheckpoint, saveCheckpoints } from '../../store/postgres/checkpoints.js';
+import type { Leases } from '../../store/postgres/leases.js';
+import { StreamProcessor } from '../../store/processor.js';
+import { comparePositions, type EventStore, type RecordedEvent } from '../../store/port.js';
+import type { ReadModels } from '../../projections/schema.js';
 import { type DeliveryTarget, Outbox, WEBHOOK_DELIVERY_KIND } from '../delivery/outbox.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the dispatcher's tables are not read models
-type AnyDb = Kysely<any>;
-
+/** The processor's partition and checkpoint name. */
 const CHECKPOINT = 'webhooks';
 const MAX_BATCH = 200;
 
-const migrations: Record<string, Migration> = {
-  '0001_webhook_dispatch': {
-    async up(db) {
-      await sql`CREATE TABLE webhook_checkpoints (name text PRIMARY KEY, position text, updated timestamptz NOT NULL DEFAULT now())`.execute(db);
-      await sql`CREATE TABLE webhook_subscriptions (
-        feature_id uuid PRIMARY KEY,
-        project_id uuid NOT NULL,
-        account_id uuid,
-        setting jsonb NOT NULL)`.execute(db);
-      await sql`CREATE INDEX webhook_subscriptions_account ON webhook_subscriptions (account_id)`.execute(db);
-      await sql`CREATE INDEX webhook_subscriptions_project ON webhook_subscriptions (project_id) WHERE account_id IS NULL`.execute(db);
-      await sql`CREATE TABLE webhook_accounts (account_id uuid PRIMARY KEY, metadata jsonb NOT NULL)`.execute(db);
-    },
-  },
+type Json<T> = ColumnType<T, string, string>;
+
+/** The dispatcher's own tables (created by projections/migrations.ts). */
+export type WebhookTables = {
+  webhook_subscriptions: { feature_id: string; project_id: string; account_id: string | null; setting: Json<FeatureSetting> };
+  webhook_accounts: { account_id: string; metadata: Json<AccountMetadata> };
 };
+
+type Db = Kysely<ReadModels & WebhookTables>;
 
 export interface WebhookDispatcherDeps {
   readonly store: EventStore;
-  readonly db: AnyDb;
+  /** The read-model database (the dispatcher's tables and the outbox live there). */
+  readonly db: Kysely<ReadModels>;
   readonly outbox: Outbox;
   readonly log: RecoveryLog;
+  /** Who works the partition "webhooks" (null: this instance, unconditionally). */
+  readonly leases?: Leases | null;
   /** Wall clock, for the time a removal cancels pending deliveries. */
   readonly now?: () => Date;
-}
-
-interface SubscriptionRow {
-  feature_id: string;
-  setting: FeatureSetting;
 }
 
 /** What a webhook's setting says about where and how its deliveries go. */
@@ -86,76 +70,55 @@ const targetOf = (setting: FeatureSetting): DeliveryTarget => {
 const isWebhook = (setting: FeatureSetting | undefined): setting is FeatureSetting => setting?.type === WEBHOOK_FEATURE_TYPE;
 
 export class WebhookDispatcher {
-  private cursor: Position | null = null;
-  private subscription: Subscription | null = null;
-  private stopped = false;
-  private loop: Promise<void> | null = null;
+  private readonly processor: StreamProcessor;
+  private readonly db: Db;
 
-  constructor(private readonly deps: WebhookDispatcherDeps) {}
-
-  static async migrate(db: AnyDb): Promise<void> {
-    await migrateOwnTables(db, migrations, 'webhook_migrations');
-    await sql`INSERT INTO webhook_checkpoints (name, position) VALUES (${CHECKPOINT}, NULL) ON CONFLICT (name) DO NOTHING`.execute(db);
-  }
-
-  async start(): Promise<void> {
-    await WebhookDispatcher.migrate(this.deps.db);
-    this.cursor = await this.savedCheckpoint();
-    this.stopped = false;
-    this.loop = this.run();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.subscription?.unsubscribe();
-    await this.loop;
-  }
-
-  private async savedCheckpoint(): Promise<Position | null> {
-    const row = await sql<{ position: string | null }>`SELECT position FROM webhook_checkpoints WHERE name = ${CHECKPOINT}`.execute(this.deps.db);
-    const saved = row.rows[0]?.position;
-    return saved ? positionFromString(saved) : null;
-  }
-
-  private run(): Promise<void> {
-    return followInBatches({
-      store: this.deps.store,
+  constructor(private readonly deps: WebhookDispatcherDeps) {
+    this.db = deps.db.withTables<WebhookTables>();
+    this.processor = new StreamProcessor({
+      name: CHECKPOINT,
+      description: 'the webhook dispatcher',
+      store: deps.store,
+      leases: deps.leases ?? null,
       filter: { streamNamePrefixes: [POSITIONS_STREAM_PREFIX, FEATURE_STREAM_PREFIX, ACCOUNT_STREAM_PREFIX_FOR_WEBHOOKS] },
-      max: MAX_BATCH,
-      recovery: new Recovery('the webhook dispatcher', this.deps.log, { action: 'resubscribes from its checkpoint' }),
-      stopped: () => this.stopped,
-      cursor: () => this.cursor,
-      reload: async () => {
-        this.cursor = await this.savedCheckpoint().catch(() => this.cursor);
+      maxBatch: MAX_BATCH,
+      log: deps.log,
+      consumer: {
+        resume: async () => (await loadCheckpoint(this.db, CHECKPOINT)) ?? null,
+        reload: async () => (await loadCheckpoint(this.db, CHECKPOINT)) ?? null,
+        apply: (batch) => this.applyBatch(batch),
       },
-      apply: (batch) => this.applyBatch(batch),
-      onSubscribe: (subscription) => (this.subscription = subscription),
     });
+  }
+
+  start(): Promise<void> {
+    return this.processor.start();
+  }
+
+  stop(): Promise<void> {
+    return this.processor.stop();
   }
 
   private async applyBatch(batch: readonly RecordedEvent[]): Promise<void> {
     const last = batch[batch.length - 1]!.position;
-    const enqueued = await this.deps.db.transaction().execute(async (trx) => {
-      const row = await sql<{ position: string | null }>`SELECT position FROM webhook_checkpoints WHERE name = ${CHECKPOINT} FOR UPDATE`.execute(trx);
-      const saved = row.rows[0]?.position ? positionFromString(row.rows[0].position) : null;
+    const enqueued = await this.db.transaction().execute(async (trx) => {
+      const saved = await lockCheckpoint(trx, CHECKPOINT);
       // Another instance may have handled part of this batch already.
       const fresh = saved ? batch.filter((e) => comparePositions(e.position, saved) > 0) : batch;
+      if (fresh.length === 0) return 0;
       // Most of the time no webhook exists at all: position events then cost no query.
-      const any = await sql<{ any: boolean }>`SELECT EXISTS (SELECT 1 FROM webhook_subscriptions) AS any`.execute(trx);
-      const view = { anyWebhook: any.rows[0]?.any === true };
+      const any = await trx.selectFrom('webhook_subscriptions').select('feature_id').limit(1).executeTakeFirst();
+      const view = { anyWebhook: any !== undefined };
       let count = 0;
       for (const recorded of fresh) count += await this.apply(trx, recorded, view);
-      if (fresh.length > 0) {
-        await sql`UPDATE webhook_checkpoints SET position = ${positionToString(last)}, updated = now() WHERE name = ${CHECKPOINT}`.execute(trx);
-      }
+      await saveCheckpoints(trx, [CHECKPOINT], last);
       return count;
     });
-    this.cursor = last;
     if (enqueued > 0) this.deps.outbox.wake();
   }
 
   /** Folds one event into the view, or enqueues its deliveries; answers how many were enqueued. */
-  private async apply(trx: AnyDb, recorded: RecordedEvent, view: { anyWebhook: boolean }): Promise<number> {
+  private async apply(trx: Db, recorded: RecordedEvent, view: { anyWebhook: boolean }): Promise<number> {
     const accountId = accountIdOfPositionsStream(recorded.streamId);
     if (accountId) return view.anyWebhook ? this.dispatch(trx, recorded, accountId) : 0;
     if (recorded.streamId.startsWith(FEATURE_STREAM_PREFIX)) {
@@ -169,22 +132,32 @@ export class WebhookDispatcher {
     return 0;
   }
 
-  private async foldFeature(trx: AnyDb, event: FeatureEvent): Promise<void> {
+  private async foldFeature(trx: Db, event: FeatureEvent): Promise<void> {
     const { featureId } = event.data;
     switch (event.type) {
       case 'FeatureAdded': {
         if (!isWebhook(event.data.setting)) return;
         const scope = event.data.scope;
-        await sql`INSERT INTO webhook_subscriptions (feature_id, project_id, account_id, setting)
-          VALUES (${featureId}, ${event.data.projectId}, ${scope.kind === 'account' ? scope.accountId : null}, ${JSON.stringify(event.data.setting)}::jsonb)
-          ON CONFLICT (feature_id) DO NOTHING`.execute(trx);
+        await trx
+          .insertInto('webhook_subscriptions')
+          .values({
+            feature_id: featureId,
+            project_id: event.data.projectId,
+            account_id: scope.kind === 'account' ? scope.accountId : null,
+            setting: JSON.stringify(event.data.setting),
+          })
+          .onConflict((oc) => oc.column('feature_id').doNothing())
+          .execute();
         return;
       }
       case 'FeatureUpdated': {
         if (!isWebhook(event.data.setting)) return;
-        const updated =
-          await sql`UPDATE webhook_subscriptions SET setting = ${JSON.stringify(event.data.setting)}::jsonb WHERE feature_id = ${featureId}`.execute(trx);
-        if (Number(updated.numAffectedRows ?? 0) === 0) return;
+        const updated = await trx
+          .updateTable('webhook_subscriptions')
+          .set({ setting: JSON.stringify(event.data.setting) })
+          .where('feature_id', '=', featureId)
+          .executeTakeFirst();
+        if (updated.numUpdatedRows === 0n) return;
         const target = targetOf(event.data.setting);
         await Outbox.retarget(trx, featureId, target, (fixed) =>
           fixedWebhookHeaders(target.headers, fixed[WEBHOOK_ID_HEADER] ?? '', fixed[WEBHOOK_EVENT_HEADER] ?? ''),
@@ -192,8 +165,8 @@ export class WebhookDispatcher {
         return;
       }
       case 'FeatureRemoved': {
-        const removed = await sql`DELETE FROM webhook_subscriptions WHERE feature_id = ${featureId}`.execute(trx);
-        if (Number(removed.numAffectedRows ?? 0) > 0) await Outbox.cancel(trx, featureId, 'the webhook was removed', (this.deps.now ?? (() => new Date()))());
+        const removed = await trx.deleteFrom('webhook_subscriptions').where('feature_id', '=', featureId).executeTakeFirst();
+        if (removed.numDeletedRows > 0n) await Outbox.cancel(trx, featureId, 'the webhook was removed', (this.deps.now ?? (() => new Date()))());
         return;
       }
       default:
@@ -201,27 +174,41 @@ export class WebhookDispatcher {
     }
   }
 
-  private async foldAccount(trx: AnyDb, facts: AccountFacts): Promise<void> {
+  private async foldAccount(trx: Db, facts: AccountFacts): Promise<void> {
     if (facts.kind === 'created') {
-      await sql`INSERT INTO webhook_accounts (account_id, metadata) VALUES (${facts.metadata.accountId}, ${JSON.stringify(facts.metadata)}::jsonb)
-        ON CONFLICT (account_id) DO NOTHING`.execute(trx);
+      await trx
+        .insertInto('webhook_accounts')
+        .values({ account_id: facts.metadata.accountId, metadata: JSON.stringify(facts.metadata) })
+        .onConflict((oc) => oc.column('account_id').doNothing())
+        .execute();
       return;
     }
-    await sql`UPDATE webhook_accounts SET metadata = metadata || ${JSON.stringify(facts.changes)}::jsonb WHERE account_id = ${facts.accountId}`.execute(trx);
+    await trx
+      .updateTable('webhook_accounts')
+      .set({ metadata: sql<string>`metadata || ${JSON.stringify(facts.changes)}::jsonb` })
+      .where('account_id', '=', facts.accountId)
+      .execute();
   }
 
   /** The deliveries of one position event: every webhook of its account and of the account's project that subscribed to a kind it gives. */
-  private async dispatch(trx: AnyDb, recorded: RecordedEvent, accountId: string): Promise<number> {
+  private async dispatch(trx: Db, recorded: RecordedEvent, accountId: string): Promise<number> {
     const event = recorded as unknown as PositionsEvent;
     const kinds = webhookKindsOf(event);
     if (kinds.length === 0) return 0;
-    const found = await sql<{ metadata: AccountMetadata }>`SELECT metadata FROM webhook_accounts WHERE account_id = ${accountId}`.execute(trx);
-    const account = found.rows[0]?.metadata ?? null;
-    const subscriptions = await sql<SubscriptionRow>`SELECT feature_id, setting FROM webhook_subscriptions
-      WHERE account_id = ${accountId} OR (account_id IS NULL AND project_id = ${account?.projectId ?? null})
-      ORDER BY feature_id`.execute(trx);
+    const found = await trx.selectFrom('webhook_accounts').select('metadata').where('account_id', '=', accountId).executeTakeFirst();
+    const account = found?.metadata ?? null;
+    const subscriptions = await trx
+      .selectFrom('webhook_subscriptions')
+      .select(['feature_id', 'setting'])
+      .where((eb) => {
+        const ofAccount = eb('account_id', '=', accountId);
+        const projectId = account?.projectId;
+        return projectId ? eb.or([ofAccount, eb.and([eb('account_id', 'is', null), eb('project_id', '=', projectId)])]) : ofAccount;
+      })
+      .orderBy('feature_id')
+      .execute();
     let count = 0;
-    for (const subscription of subscriptions.rows) {
+    for (const subscription of subscriptions) {
       const settings = membersOf<WebhookSettings>(subscription.setting);
       const target = targetOf(subscription.setting);
       for (const kind of kinds) {
