@@ -41,18 +41,28 @@ export const commandMetadata = (services: Services, context: RequestContext): Co
   context,
 });
 
-/** Runs a command and waits until every read model includes its events. */
+/**
+ * The read models a request reads its answer from (projection names: 'copiers', 'accounts', ...):
+ * read-your-writes waits for these only. Omitted: every read model.
+ */
+export type ReadModelNames = readonly string[];
+
+/** Waits until the read models named (all when none are) include `position`; logs when they do not in time. */
+export const readYourWrites = async (services: Services, position: Position, what: string, readModels?: ReadModelNames): Promise<void> => {
+  if (await services.runner.waitFor(position, services.config.readModelWaitMs, readModels)) return;
+  services.log.warn(`read models ${readModels?.join(', ') ?? '(all)'} did not reach ${what} within ${services.config.readModelWaitMs} ms`);
+};
+
+/** Runs a command and waits until the read models named (all when none are) include its events. */
 export const execute = async <Command extends { metadata: CommandMetadata }, Event extends DomainEvent, State>(
   services: Services,
   streamName: string,
   decider: Decider<Command, Event, State>,
   command: Command,
+  readModels?: ReadModelNames,
 ): Promise<HandledCommand<State, Event>> => {
   const result = await handleCommand(services.store, streamName, decider, command);
-  if (result.position) {
-    const caughtUp = await services.runner.waitFor(result.position, services.config.readModelWaitMs);
-    if (!caughtUp) services.log.warn(`read models did not reach ${streamName} within ${services.config.readModelWaitMs} ms`);
-  }
+  if (result.position) await readYourWrites(services, result.position, streamName, readModels);
   return result;
 };
 
@@ -60,23 +70,21 @@ export const execute = async <Command extends { metadata: CommandMetadata }, Eve
  * Waits until the copy engine has handled the event at `position` (a copier event it acts on: resync,
  * copyOpenPositions) and the read models include what it did, so the answer shows the copies.
  */
-export const afterCopyEngine = async (services: Services, position: Position | null): Promise<void> => {
+export const afterCopyEngine = async (services: Services, position: Position | null, readModels?: ReadModelNames): Promise<void> => {
   if (!position) return;
   if (!(await services.engine.handled(position, services.config.readModelWaitMs))) {
     services.log.warn('the copy engine did not handle a copier event in time');
   }
-  await settle(services);
+  await settle(services, readModels);
 };
 
 /**
- * Waits until the read models include every event committed before the call (writes that span
- * several streams, or that a venue session recorded on its own).
+ * Waits until the read models named (all when none are) include every event committed before the call
+ * (writes that span several streams, or that a venue session recorded on its own).
  */
-export const settle = async (services: Services): Promise<void> => {
+export const settle = async (services: Services, readModels?: ReadModelNames): Promise<void> => {
   const head = await services.store.lastCommittedPosition();
-  if (head && !(await services.runner.waitFor(head, services.config.readModelWaitMs))) {
-    services.log.warn(`read models did not reach the head of the store within ${services.config.readModelWaitMs} ms`);
-  }
+  if (head) await readYourWrites(services, head, 'the head of the store', readModels);
 };
 
 const localTurns = new Map<string, Promise<unknown>>();

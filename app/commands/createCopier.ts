@@ -17,6 +17,9 @@ import { copierEdges } from '../../projections/copiers/queries.js';
 import type { Position } from '../../store/port.js';
 import { afterCopyEngine, commandMetadata, execute, oneAtATime, type Services } from '../services.js';
 
+/** What a copier's answer (CopierDTO) is read from. */
+export const COPIER_READ_MODELS = ['copiers'] as const;
+
 export interface CopierCreation {
   readonly projectId: string;
   /** The slave as the route loaded it: an account of the project the caller may reach. */
@@ -50,10 +53,11 @@ export const createCopier = async (services: Services, creation: CopierCreation)
     if (wouldCloseCycle(edges, fromAccountId, slaveAccountId)) {
       throw illegalState('[COPIER_CYCLE]', 'this copier would close a cycle: the master already copies from this account, directly or through others');
     }
-    const result = await execute(services, copierStream(copierId), copierDecider, command);
+    // The answer is the copier as the copiers read model has it: the audit log need not be there yet.
+    const result = await execute(services, copierStream(copierId), copierDecider, command, COPIER_READ_MODELS);
     if (settings.copyOpenPositions && settings.active) position = result.position;
   });
   // With copyOpenPositions, the master's open positions are copied before the answer.
-  await afterCopyEngine(services, position);
+  await afterCopyEngine(services, position, [...COPIER_READ_MODELS, 'copies', 'positions']);
   return copierId;
 };
