@@ -13,6 +13,7 @@ import { ProjectionRunner } from '../../projections/runner.js';
 import type { ReadModels } from '../../projections/schema.js';
 import { handleCommand } from '../../store/commandHandler.js';
 import { PostgresEventStore } from '../../store/postgres/postgresEventStore.js';
+import { Leases } from '../../store/postgres/leases.js';
 import { migrateEventStore } from '../../store/postgres/schema.js';
 import type { Position } from '../../store/port.js';
 import { freshDatabase } from '../support/postgres.js';
@@ -170,6 +171,69 @@ describe('projection versions and exactly-once effects', () => {
     await b.stop();
     await store.dispose();
     await db.destroy();
+  });
+
+  it('with leases, one runner applies while the other answers waitFor from its checkpoints, and takes over when it stops', async () => {
+    const { url, db, store } = await setup();
+    const leasesA = new Leases(url, quiet, { retryMs: 50, heartbeatMs: 50 });
+    const leasesB = new Leases(url, quiet, { retryMs: 50, heartbeatMs: 50 });
+    const a = new ProjectionRunner(db, store, [counter(1)], quiet, leasesA);
+    const b = new ProjectionRunner(db, store, [counter(1)], quiet, leasesB);
+    try {
+      await a.start();
+      await b.start();
+      expect(leasesA.holds('projections') !== leasesB.holds('projections'), 'exactly one holds the lease').to.equal(true);
+      const [holder, standby, holderLeases] = leasesA.holds('projections') ? [a, b, leasesA] : [b, a, leasesB];
+      const first = await writeHistory(store, 10);
+      expect(await standby.waitFor(first, 10000)).to.equal(true);
+      await holder.stop();
+      await holderLeases.stop();
+      const second = await writeHistory(store, 10);
+      expect(await standby.waitFor(second, 10000), 'the standby took over').to.equal(true);
+      const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM es_events`.execute(db);
+      expect((await count(db)).n).to.equal(rows[0]!.n);
+    } finally {
+      await a.stop();
+      await b.stop();
+      await leasesA.stop();
+      await leasesB.stop();
+      await store.dispose();
+      await db.destroy();
+    }
+  });
+
+  it('read models move on independently: waiting for a fast one does not wait for a slow one', async () => {
+    const { db, store } = await setup();
+    const slow: Projection = {
+      ...counter(1),
+      name: 'slow_counter',
+      tables: ['slow_counter' as keyof ReadModels],
+      async createTables(d, schema) {
+        await sql`CREATE TABLE ${sql.id(schema, 'slow_counter')} (id int PRIMARY KEY)`.execute(d);
+      },
+      async apply() {
+        await new Promise((r) => setTimeout(r, 1500));
+      },
+    };
+    const runner = new ProjectionRunner(db, store, [counter(1), slow], quiet);
+    try {
+      await runner.start();
+      const accountId = crypto.randomUUID();
+      const written = await handleCommand(store, accountStream(accountId), accountDecider, {
+        type: 'CreateAccount',
+        data: { accountId, projectId: PROJECT, settings: settings(1) },
+        metadata: meta(),
+      });
+      const began = Date.now();
+      expect(await runner.waitFor(written.position!, 10000, ['event_counter'])).to.equal(true);
+      expect(Date.now() - began, 'the fast read model answered without the slow one').to.be.lessThan(1000);
+      expect(await runner.waitFor(written.position!, 10000)).to.equal(true);
+      expect(Date.now() - began, 'every read model: the slow one too').to.be.at.least(1000);
+    } finally {
+      await runner.stop();
+      await store.dispose();
+      await db.destroy();
+    }
   });
 
   it('a new projection version is built from the whole history at start, beside the old one', async () => {
