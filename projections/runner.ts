@@ -13,7 +13,7 @@
 import { EventEmitter } from 'node:events';
 import { type Kysely, sql } from 'kysely';
 import { comparePositions, type EventStore, type Position, positionToString, type RecordedEvent } from '../store/port.js';
-import { loadCheckpoints, lockCheckpoint, projectionCheckpoint, saveCheckpoints } from '../store/postgres/checkpoints.js';
+import { loadCheckpoint, loadCheckpoints, projectionCheckpoint, saveCheckpoints } from '../store/postgres/checkpoints.js';
 import type { Leases } from '../store/postgres/leases.js';
 import { StreamProcessor } from '../store/processor.js';
 import type { RecoveryLog } from '../store/recovery.js';
@@ -23,7 +23,7 @@ import type { ReadModels } from './schema.js';
 
 const MAX_BATCH = 500;
 /** Read models applying one batch at once, each on a connection of the pool. */
-const LANES = 3;
+const LANES = 4;
 /** How often an instance without the lease looks at the holder's checkpoints while someone waits. */
 const STANDBY_POLL_MS = 20;
 
@@ -159,17 +159,31 @@ export class ProjectionRunner extends EventEmitter {
     const idle = this.projections.filter((p) => !busy.includes(p));
     for (const p of idle) if (earlier(this.cursors.get(p.name) ?? null, last)) this.cursors.set(p.name, last);
     if (idle.length > 0) this.emit('advanced');
-    await Promise.all([inLanes(busy, LANES, (p) => this.applyTo([p], batch, last)), this.moveIdle(idle, last)]);
+    if (busy.length === 0) {
+      this.markSaved(await this.moveIdle(this.db, idle, last), last);
+      return;
+    }
+    // The idle checkpoints move in the first busy read model's transaction: no commit of their own.
+    let idleMoves: typeof idle | null = idle;
+    await inLanes(busy, LANES, (p) => {
+      const alongside = idleMoves;
+      idleMoves = null;
+      return this.applyTo(p, batch, last, alongside ?? []);
+    });
+  }
+
+  private markSaved(names: readonly string[], position: Position): void {
+    for (const name of names) this.saved.set(name, position);
   }
 
   /**
    * The checkpoints of read models with nothing in the batch move to its end, in one statement, each
    * only if it is still where this runner left it: one a rebuild moved meanwhile stays, and the next
-   * batch that has work for it sees the move (applyTo).
+   * batch that has work for it sees the move (applyTo). Answers the names moved.
    */
-  private async moveIdle(idle: readonly Projection[], last: Position): Promise<void> {
+  private async moveIdle(db: Kysely<ReadModels>, idle: readonly Projection[], last: Position): Promise<string[]> {
     const names = idle.map((p) => p.name).filter((name) => !same(this.saved.get(name) ?? null, last));
-    if (names.length === 0) return;
+    if (names.length === 0) return [];
     const savedValues = names.map((name) => {
       const saved = this.saved.get(name) ?? null;
       return saved ? positionToString(saved) : null;
@@ -177,44 +191,42 @@ export class ProjectionRunner extends EventEmitter {
     const moved = await sql<{ name: string }>`UPDATE processor_checkpoints c SET position = ${positionToString(last)}, updated = now()
       FROM unnest(${names.map(projectionCheckpoint)}::text[], ${savedValues}::text[]) AS v(name, saved)
       WHERE c.name = v.name AND c.position IS NOT DISTINCT FROM v.saved
-      RETURNING c.name`.execute(this.db);
+      RETURNING c.name`.execute(db);
     const byCheckpoint = new Map(names.map((name) => [projectionCheckpoint(name), name]));
-    for (const row of moved.rows) this.saved.set(byCheckpoint.get(row.name)!, last);
+    return moved.rows.map((row) => byCheckpoint.get(row.name)!);
   }
 
   /**
-   * One transaction: the registry rows and checkpoints of `group` locked (in name order, as rebuilds
-   * take them), the events after each checkpoint applied, the checkpoints moved to `last`.
+   * One transaction: the read model's registry row and checkpoint locked (as a rebuild's switch takes
+   * them), the events after the checkpoint applied to the active generation, the checkpoint moved to
+   * `last` (and the idle read models' checkpoints given, moveIdle).
    */
-  private async applyTo(group: readonly Projection[], batch: readonly RecordedEvent[], last: Position): Promise<void> {
-    const ordered = [...group].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const reached = await this.db.transaction().execute(async (trx) => {
-      const names = ordered.map((p) => p.name);
-      const rows = await trx.selectFrom('projection_registry').selectAll().where('name', 'in', names).orderBy('name').forUpdate().execute();
-      const reached = new Map<string, Position>();
-      for (const projection of ordered) {
-        const row = rows.find((r) => r.name === projection.name);
-        if (!row) throw new Restart();
-        const checkpoint = await lockCheckpoint(trx, projectionCheckpoint(projection.name));
-        // Someone else moved it (a rebuild switched generations): behind what we applied, read again.
-        if (!same(checkpoint, this.saved.get(projection.name) ?? null) && earlier(checkpoint, this.cursors.get(projection.name) ?? null)) throw new Restart();
-        // Ahead of this batch (a rebuild read further): nothing to apply, and the checkpoint stays.
-        if (!earlier(checkpoint, last)) {
-          reached.set(projection.name, checkpoint!);
-          continue;
-        }
-        const fresh = checkpoint ? batch.filter((e) => comparePositions(e.position, checkpoint) > 0) : batch;
-        if (fresh.length > 0) await applyEvents(trx, generationSchema(projection.name, row.generation), projection, fresh);
-        reached.set(projection.name, last);
+  private async applyTo(projection: Projection, batch: readonly RecordedEvent[], last: Position, idle: readonly Projection[]): Promise<void> {
+    const { name } = projection;
+    const checkpointName = projectionCheckpoint(name);
+    const { reached, idleMoved } = await this.db.transaction().execute(async (trx) => {
+      // The registry row first, as a rebuild's switch locks it; then, in a statement of its own (a fresh
+      // snapshot), the checkpoint a switch that went before may have moved.
+      const registry = await trx.selectFrom('projection_registry').select('generation').where('name', '=', name).forUpdate().executeTakeFirst();
+      const checkpoint = await loadCheckpoint(trx, checkpointName);
+      if (!registry) throw new Restart();
+      if (checkpoint === undefined) {
+        await saveCheckpoints(trx, [checkpointName], null);
+        throw new Restart();
       }
-      const moved = names.filter((name) => reached.get(name) === last);
-      await saveCheckpoints(trx, moved.map(projectionCheckpoint), last);
-      return reached;
+      // Someone else moved it (a rebuild switched generations): behind what we applied, read again.
+      if (!same(checkpoint, this.saved.get(name) ?? null) && earlier(checkpoint, this.cursors.get(name) ?? null)) throw new Restart();
+      const idleMoved = await this.moveIdle(trx, idle, last);
+      // Ahead of this batch (a rebuild read further): nothing to apply, and the checkpoint stays.
+      if (!earlier(checkpoint, last)) return { reached: checkpoint!, idleMoved };
+      const fresh = checkpoint ? batch.filter((e) => comparePositions(e.position, checkpoint) > 0) : batch;
+      if (fresh.length > 0) await applyEvents(trx, generationSchema(name, registry.generation), projection, fresh);
+      await sql`UPDATE processor_checkpoints SET position = ${positionToString(last)}, updated = now() WHERE name = ${checkpointName}`.execute(trx);
+      return { reached: last, idleMoved };
     });
-    for (const [name, position] of reached) {
-      this.saved.set(name, position);
-      if (earlier(this.cursors.get(name) ?? null, position)) this.cursors.set(name, position);
-    }
+    this.markSaved(idleMoved, last);
+    this.saved.set(name, reached);
+    if (earlier(this.cursors.get(name) ?? null, reached)) this.cursors.set(name, reached);
     this.emit('advanced');
   }
 }
