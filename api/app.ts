@@ -23,7 +23,6 @@ import { API_PREFIX, buildOpenApi } from './openapi.js';
 import { type Caller, Routes } from './route.js';
 import type { Services } from '../app/services.js';
 import { typeRoutes } from './types/routes.js';
-import { isDatabaseUnavailable } from '../store/recovery.js';
 
 export const INTERFACE_VERSION = '1.2.6';
 
@@ -82,8 +81,7 @@ export const createApp = (services: Services): express.Express => {
     errorHandler(
       (m, e) => services.log.error(m, e),
       (e) => {
-        if (!isDatabaseUnavailable(e)) return null;
-        services.health.observe(e);
+        if (!services.health.unreachableBecause(e)) return null;
         return databaseUnavailable(services.health);
       },
     ),

@@ -4,8 +4,10 @@
 // (orders, positions, closes) have slots and a queue of their own, so a flood of reads never starves a
 // master's trade, whose copies wait on it.
 import type { Request, RequestHandler } from 'express';
-import type { DatabaseHealth } from '../store/postgres/health.js';
+import type { Services } from '../app/services.js';
 import { ApiError } from './errors.js';
+
+type DatabaseHealth = Services['health'];
 
 export const databaseUnavailable = (health: Pick<DatabaseHealth, 'retryAfterSeconds'>): ApiError =>
   new ApiError(503, '[DATABASE_UNAVAILABLE]', 'the database cannot be reached right now; nothing was changed, try again shortly', undefined, {

@@ -1,8 +1,7 @@
 // Every error leaves the service as { "error": "[CODE]", "message": "..." } (spec "Errors"), with
 // `details` where it helps (the failing fields of a body).
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { DomainError, type DomainErrorKind } from '../domain/shared/errors.js';
-import { TransientAppendError, WrongExpectedVersionError } from '../store/errors.js';
+import { DomainError, type DomainErrorKind, isConcurrencyConflict } from '../domain/shared/errors.js';
 
 export class ApiError extends Error {
   constructor(
@@ -33,7 +32,7 @@ export const toApiError = (error: unknown): ApiError | null => {
     return new ApiError(statusOf[error.kind], error.code, error.message, error.details, headers);
   }
   // Another writer kept getting to the same stream first, after the command handler's retries.
-  if (error instanceof WrongExpectedVersionError || error instanceof TransientAppendError) {
+  if (isConcurrencyConflict(error)) {
     return new ApiError(
       409,
       '[CONCURRENT_MODIFICATION]',

@@ -1,8 +1,10 @@
 // Error classes of the event store port, named as in @eventstore/db-client.
+import type { ConcurrencyConflict } from '../domain/shared/errors.js';
 import type { AppendExpectedRevision } from './port.js';
 
-export class WrongExpectedVersionError extends Error {
+export class WrongExpectedVersionError extends Error implements ConcurrencyConflict {
   override readonly name = 'WrongExpectedVersionError';
+  readonly concurrencyConflict = true;
   constructor(
     readonly streamName: string,
     readonly expectedVersion: AppendExpectedRevision,
@@ -27,6 +29,7 @@ export class StreamDeletedError extends Error {
 }
 
 /** A writer's transaction id is older than the stream's last writer's: retry the whole append. */
-export class TransientAppendError extends Error {
+export class TransientAppendError extends Error implements ConcurrencyConflict {
   override readonly name = 'TransientAppendError';
+  readonly concurrencyConflict = true;
 }

@@ -41,6 +41,16 @@ export class DatabaseHealth extends EventEmitter implements ConnectionFaults {
     });
   }
 
+  /**
+   * Whether `error` says the database cannot be reached (observed, as `observe` does): a request that
+   * failed so is answered 503 [DATABASE_UNAVAILABLE], not 500.
+   */
+  unreachableBecause(error: unknown): boolean {
+    if (!isDatabaseUnavailable(error)) return false;
+    this.observe(error);
+    return true;
+  }
+
   /** One probe: a fresh connection and SELECT 1, bounded in time. */
   probe(): Promise<boolean> {
     this.probing ??= (async () => {
