@@ -26,17 +26,25 @@ export interface AggregateState<State> {
   readonly revision: bigint | null;
 }
 
-export const aggregateStream = async <Event extends DomainEvent, State>(
+export const aggregateStream = <Event extends DomainEvent, State>(
   store: EventStore,
   streamName: string,
   evolve: (state: State, event: Event) => State,
   initialState: State,
   until?: (event: RecordedEvent) => boolean,
+): Promise<AggregateState<State>> => foldStream(store, streamName, evolve, { state: initialState, revision: null }, until);
+
+/** Folds the events after `from.revision` (all of them when it is null) into `from.state`. */
+const foldStream = async <Event extends DomainEvent, State>(
+  store: EventStore,
+  streamName: string,
+  evolve: (state: State, event: Event) => State,
+  from: AggregateState<State>,
+  until?: (event: RecordedEvent) => boolean,
 ): Promise<AggregateState<State>> => {
-  let state = initialState;
-  let revision: bigint | null = null;
+  let { state, revision } = from;
   try {
-    for await (const { event } of store.readStream(streamName)) {
+    for await (const { event } of store.readStream(streamName, revision === null ? {} : { fromRevision: revision + 1n })) {
       if (until && !until(event)) break;
       state = evolve(state, { type: event.type, data: event.data } as Event);
       revision = event.revision;
@@ -78,6 +86,25 @@ export const eventMetadataOf = (metadata: CommandMetadata): EventMetadata => ({
   receivedAt: metadata.now,
 });
 
+export interface HandleCommandOptions<State, Event> {
+  /** Event ids derive from it (`<commandId>:<index>`), so a retried request appends each event once. */
+  readonly commandId?: string;
+  /**
+   * Event ids derived from the events themselves (what each is about), for writers whose ids were fixed
+   * before they came here: the same event decided again, after a crash or by a retried request, keeps
+   * its id. Wins over `commandId`; without either, ids are random.
+   */
+  readonly eventId?: (event: Event, index: number) => string;
+  /** The events' metadata, when the writer is a process that states its own (else built from the command's). */
+  readonly eventMetadata?: EventMetadata;
+  /**
+   * The state the caller has already folded, at its revision (a process that keeps its aggregates in
+   * memory): the first attempt decides on it without reading the stream; a retry reads on from there.
+   */
+  readonly known?: AggregateState<State>;
+  readonly retry?: ConflictRetryPolicy;
+}
+
 /**
  * Handles one command against one stream. When `commandId` is given, event ids derive from it, so a
  * retried request (or a crash and replay) appends each event once. Each retry reads the stream again and
@@ -90,26 +117,26 @@ export const handleCommand = async <Command extends { metadata: CommandMetadata 
   streamName: string,
   decider: Decider<Command, Event, State>,
   command: Command,
-  options: { commandId?: string; retry?: ConflictRetryPolicy } = {},
+  options: HandleCommandOptions<State, Event> = {},
 ): Promise<HandledCommand<State, Event>> => {
   const policy = options.retry ?? DEFAULT_CONFLICT_RETRY;
   const deadline = Date.now() + policy.budgetMs;
+  const seed = options.commandId;
+  const idOf = options.eventId ?? ((_: Event, i: number) => (seed ? uuidv5(`${seed}:${i}`, EVENT_ID_NAMESPACE) : crypto.randomUUID()));
+  const initial: AggregateState<State> = { state: decider.initialState, revision: null };
+  /** Where a read starts: from nothing, or (`known`) from what the caller or the last attempt folded. */
+  let from = options.known ?? initial;
   for (let attempt = 1; ; attempt++) {
-    const { state, revision } = await aggregateStream(store, streamName, decider.evolve, decider.initialState);
+    const { state, revision } = options.known && attempt === 1 ? options.known : await foldStream(store, streamName, decider.evolve, from);
+    if (options.known) from = { state, revision };
     const events = decider.decide(command, state);
     if (events.length === 0) return { state, events, position: null, nextExpectedRevision: revision };
     const expectedRevision: AppendExpectedRevision = revision === null ? 'no_stream' : revision;
-    const metadata = eventMetadataOf(command.metadata);
-    const seed = options.commandId;
+    const metadata = options.eventMetadata ?? eventMetadataOf(command.metadata);
     try {
       const result = await store.appendToStream(
         streamName,
-        events.map((e, i) => ({
-          id: seed ? uuidv5(`${seed}:${i}`, EVENT_ID_NAMESPACE) : crypto.randomUUID(),
-          type: e.type,
-          data: e.data,
-          metadata,
-        })),
+        events.map((e, i) => ({ id: idOf(e, i), type: e.type, data: e.data, metadata })),
         { expectedRevision },
       );
       return {
