@@ -1,12 +1,15 @@
-// The outcome of one copy run for one copier, recorded once: one append to the copier's copies stream
-// with deterministic event ids, so appending it again is a no-op. An outcome caused by a store event
-// records that event's `$all` position, and an event whose outcome the stream already holds is not
-// handled again (`notHandled`). Later decisions wait for the read models to include the engine's own
-// appends (`catchUpReadModels`).
+// The outcome of one copy run for one copier, recorded once. The copy decision (domain/copy/decision.ts)
+// is made on the master event, the read models and the slave's venue, not on the copies stream, and
+// its outcome is what the slave's venue then did: facts to record (store/recorder.ts), one append to
+// the copier's copies stream with deterministic event ids, so appending it again is a no-op. An
+// outcome caused by a store event records that event's `$all` position, and an event whose outcome the
+// stream already holds is not handled again (`notHandled`). Later decisions wait for the read models
+// to include the engine's own appends (`catchUpReadModels`).
 import { v5 as uuidv5 } from 'uuid';
 import { copiesStream, type CopyEvent, type CopySource } from '../../domain/copy/events.js';
 import { type EventStore, type Position, positionFromString } from '../../store/port.js';
 import { StreamNotFoundError } from '../../store/errors.js';
+import { recordFacts } from '../../store/recorder.js';
 import type { RecoveryLog } from '../../store/recovery.js';
 import type { CopierRow } from './inputs.js';
 import { earlier } from './tracking.js';
@@ -86,10 +89,11 @@ export class Outcomes {
         masterAccountId,
         receivedAt: this.deps.clock().toISOString(),
       };
-      const result = await this.deps.store.appendToStream(
+      const result = await recordFacts(
+        this.deps.store,
         copiesStream(copier.id),
-        events.map(({ id, event }) => ({ id, type: event.type, data: event.data, metadata })),
-        { expectedRevision: 'any' },
+        events.map(({ id, event }) => ({ id, type: event.type, data: event.data })),
+        metadata,
       );
       if (!this.lastAppend || earlier(this.lastAppend, result.position)) this.lastAppend = result.position;
     }

@@ -1,8 +1,8 @@
 // The protection monitor: every second, on the service clock, for each account with risk limits or
 // profit targets (or triggers still to clear), it reads the account's venue (funds, book, recent
 // history), asks the protection aggregate's pure rules what to record (domain/protection), appends
-// that to the account's `protection-<accountId>` stream with the revision it decided on, and closes
-// positions where a trigger says so.
+// that to the account's `protection-<accountId>` stream through the command handler with the revision
+// it decided on, and closes positions where a trigger says so.
 //
 // Restarts and replays: the decision is made on the state folded from the stream and appended at the
 // revision it was made on, so a trigger recorded once is never recorded again; every event id derives
@@ -17,8 +17,8 @@
 import type { Kysely } from 'kysely';
 import { v5 as uuidv5 } from 'uuid';
 import { systemContext } from '../../domain/shared/command.js';
-import type { Observation } from '../../domain/protection/commands.js';
-import { decide, evolve, initialState, type ProtectionState } from '../../domain/protection/decider.js';
+import type { Observation, ProtectionCommand } from '../../domain/protection/commands.js';
+import { evolve, initialState, protectionDecider, type ProtectionState } from '../../domain/protection/decider.js';
 import { historyStartFor, trailingValues } from '../../domain/protection/evaluate.js';
 import { type ProtectionEvent, protectionEventKey, protectionStream } from '../../domain/protection/events.js';
 import { riskLimitRule, type ProtectionRule } from '../../domain/protection/rules.js';
@@ -34,6 +34,7 @@ import { membersOf } from '../../domain/feature/definition.js';
 import type { FeatureSetting } from '../../domain/feature/events.js';
 import { activeRiskLimits } from '../../projections/riskLimits/queries.js';
 import type { ReadModels } from '../../projections/schema.js';
+import { type ConflictRetryPolicy, handleCommand } from '../../store/commandHandler.js';
 import { StreamNotFoundError, WrongExpectedVersionError } from '../../store/errors.js';
 import { type EventStore, type Position, START } from '../../store/port.js';
 import type { AccountConnections } from '../venues/connections.js';
@@ -44,6 +45,8 @@ import { isDatabaseUnavailable, Recovery, type RecoveryLog } from '../../store/r
 export const PROTECTION_EVENT_NAMESPACE = '6b1e0f3a-9d24-4c57-b8a2-2f7c5e1d0a93';
 const TICK_MS = 1000;
 const READ_MODEL_WAIT_MS = 5000;
+/** A conflict is not retried with the same observation (decideAndAppend). */
+const ONE_ATTEMPT: ConflictRetryPolicy = { maxAttempts: 1, budgetMs: 0, baseMs: 0, capMs: 0 };
 const PROFIT_TARGET_TYPES = ['FeatureDailyProfitTargetDTO', 'FeatureWeeklyProfitTargetDTO', 'FeatureMonthlyProfitTargetDTO', OVERALL_TARGET_TYPE];
 
 export interface ProtectionMonitorDeps {
@@ -171,11 +174,11 @@ export class ProtectionMonitor {
       if (!seen) return;
       ({ now, observation } = seen);
     }
-    const events = decide(
-      { type: 'EvaluateProtection', data: { accountId, zone: this.deps.zone, rules, observation }, metadata: this.metadata(accountId, now) },
-      cached.state,
-    );
-    if (events.length > 0) await this.append(accountId, cached, events, now);
+    await this.decideAndAppend(accountId, cached, {
+      type: 'EvaluateProtection',
+      data: { accountId, zone: this.deps.zone, rules, observation },
+      metadata: this.metadata(accountId, now),
+    });
     if (observation) this.rememberPeaks(accountId, cached.state, rules, observation, now);
     if (connection) await this.closeWhereTriggered(accountId, cached, connection);
   }
@@ -262,16 +265,11 @@ export class ProtectionMonitor {
       }
       const fresh = failures.filter((f) => !this.reportedFailures.has(`${trigger.triggerId}/${f.positionId}/${f.code}`));
       if (failures.length > 0 && fresh.length === 0) continue;
-      const now = this.deps.clock().toISOString();
-      const events = decide(
-        {
-          type: 'RecordCloseOutcome',
-          data: { accountId, triggerId: trigger.triggerId, closedPositions, cancelledOrders, failures: fresh },
-          metadata: this.metadata(accountId, now),
-        },
-        cached.state,
-      );
-      if (events.length > 0) await this.append(accountId, cached, events, now);
+      await this.decideAndAppend(accountId, cached, {
+        type: 'RecordCloseOutcome',
+        data: { accountId, triggerId: trigger.triggerId, closedPositions, cancelledOrders, failures: fresh },
+        metadata: this.metadata(accountId, this.deps.clock().toISOString()),
+      });
       for (const f of fresh) this.reportedFailures.add(`${trigger.triggerId}/${f.positionId}/${f.code}`);
     }
   }
@@ -293,20 +291,22 @@ export class ProtectionMonitor {
   }
 
   /**
-   * Appends with the revision the events were decided on (a reset through the API in between makes
-   * it fail; the next tick decides again), then waits for the read models, so the copy engine sees a
-   * new trigger before any position is closed for it.
+   * Decides on the cached state and appends at the revision it was decided on, through the command
+   * handler; then waits for the read models, so the copy engine sees a new trigger before any position
+   * is closed for it. One attempt only: the observation (its history window, the peaks) was read for
+   * the state it is decided on, so when a reset through the API got there first the append fails, the
+   * tick drops the cache, and the next tick looks again and decides again.
    */
-  private async append(accountId: string, cached: Cached, events: readonly ProtectionEvent[], now: string): Promise<void> {
-    const metadata = { correlationId: `protection:${accountId}`, receivedAt: now };
-    const result = await this.deps.store.appendToStream(
-      protectionStream(accountId),
-      events.map((e) => ({ id: uuidv5(protectionEventKey(e), PROTECTION_EVENT_NAMESPACE), type: e.type, data: e.data, metadata })),
-      { expectedRevision: cached.revision === null ? 'no_stream' : cached.revision },
-    );
-    cached.state = events.reduce(evolve, cached.state);
+  private async decideAndAppend(accountId: string, cached: Cached, command: ProtectionCommand): Promise<void> {
+    const result = await handleCommand(this.deps.store, protectionStream(accountId), protectionDecider, command, {
+      known: cached,
+      eventId: (e) => uuidv5(protectionEventKey(e), PROTECTION_EVENT_NAMESPACE),
+      eventMetadata: { correlationId: `protection:${accountId}`, receivedAt: command.metadata.now },
+      retry: ONE_ATTEMPT,
+    });
+    cached.state = result.state;
     cached.revision = result.nextExpectedRevision;
-    await this.deps.waitForReadModels(result.position, READ_MODEL_WAIT_MS);
+    if (result.position) await this.deps.waitForReadModels(result.position, READ_MODEL_WAIT_MS);
   }
 
   private metadata(accountId: string, now: string) {

@@ -1,13 +1,15 @@
 // The data collector's sampler (spec: FeatureDataCollectorDTO): every second it looks for connected
 // accounts whose feature is on and whose interval has passed, reads their venue and records an
-// AccountSampled event. A sample's time is the start of its interval and its event id derives from
-// it, so a restart or a second look in the same interval records it once.
+// AccountSampled event, a fact read from the venue (store/recorder.ts). A sample's time is the start of
+// its interval and its event id derives from it, so a restart or a second look in the same interval
+// records it once.
 import type { Kysely } from 'kysely';
 import { v5 as uuidv5 } from 'uuid';
 import { DEFAULT_SAMPLE_INTERVAL_SECONDS, samplesStream, type SampleEvent } from '../../domain/analytics/dataCollector.js';
 import type { ReadModels } from '../../projections/schema.js';
 import type { EventStore } from '../../store/port.js';
 import type { AccountConnections } from '../venues/connections.js';
+import { recordFacts } from '../../store/recorder.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 
 const SAMPLE_NAMESPACE = 'c2d8e5a1-7b44-4f0e-9d3a-51e6b8f0c7d2';
@@ -84,16 +86,10 @@ export class DataCollector {
           margin: info.margin,
         },
       };
-      await this.deps.store.appendToStream(
-        samplesStream(accountId),
-        {
-          id: uuidv5(`${accountId}/${at}`, SAMPLE_NAMESPACE),
-          type: event.type,
-          data: event.data,
-          metadata: { correlationId: `sample:${accountId}`, receivedAt: new Date(now).toISOString() },
-        },
-        { expectedRevision: 'any' },
-      );
+      await recordFacts(this.deps.store, samplesStream(accountId), [{ id: uuidv5(`${accountId}/${at}`, SAMPLE_NAMESPACE), ...event }], {
+        correlationId: `sample:${accountId}`,
+        receivedAt: new Date(now).toISOString(),
+      });
       this.sampled.set(accountId, bucket);
     }
   }

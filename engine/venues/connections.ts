@@ -5,23 +5,24 @@
 // reported them, each only after the venue state that produced it is saved (a recorded change never
 // describes a venue state a crash could lose). A failed append is retried until it succeeds.
 //
-// Reconciliation: whenever a session starts (start, reconnect, service restart) the venue's book is
-// compared with the positions read model, and what was missed while nobody listened is recorded:
-// positions and pending orders that appeared, changed, filled, were cancelled, partially closed or
-// closed. Ids are deterministic (recorder.ts), so a change seen live and again here is stored once.
-import type { Kysely, Selectable } from 'kysely';
+// Reconciliation (reconcile.ts): whenever a session starts (start, reconnect, service restart) what the
+// venue did while nobody listened is recorded. Ids are deterministic (recorder.ts), so a change seen
+// live and again there is stored once. Every append is a venue fact (store/recorder.ts).
+import type { Kysely } from 'kysely';
 import { accountDecider } from '../../domain/account/decider.js';
 import { accountStream } from '../../domain/account/events.js';
 import { AccountStatus } from '../../domain/account/enums.js';
 import { systemContext } from '../../domain/shared/command.js';
-import { type PendingOrderData, type PositionsEvent, positionsStream } from '../../domain/positions/events.js';
-import type { PositionsTable, ReadModels } from '../../projections/schema.js';
+import { type PositionsEvent, positionsStream } from '../../domain/positions/events.js';
+import type { ReadModels } from '../../projections/schema.js';
 import { aggregateStream } from '../../store/commandHandler.js';
 import type { EventStore, Position } from '../../store/port.js';
 import type { VenueHost } from './host.js';
-import type { ClosedTrade, HistoryEntry, VenueChange, VenueConnection } from './port.js';
+import type { VenueChange, VenueConnection } from './port.js';
 import { VenueError } from './port.js';
-import { orderData, positionData, positionsEventId, recordChange, tradeData } from './recorder.js';
+import { reconcileAccount } from './reconcile.js';
+import { positionsEventId, recordChange } from './recorder.js';
+import { recordFacts } from '../../store/recorder.js';
 import { Recovery } from '../../store/recovery.js';
 
 export interface ConnectionsLog {
@@ -52,24 +53,6 @@ interface Session {
 }
 
 export type DisconnectReason = 'stopped' | 'deleted' | 'reconnect';
-
-const isTrade = (entry: HistoryEntry): entry is ClosedTrade => entry.kind === 'trade';
-
-/** A pending order as the positions read model last saw it. */
-const orderOfRow = (row: Selectable<PositionsTable>): PendingOrderData => ({
-  orderId: row.id,
-  symbol: row.symbol,
-  orderType: row.order_type as PendingOrderData['orderType'],
-  volume: row.volume,
-  openPrice: row.open_price,
-  openTime: new Date(row.open_time).toISOString(),
-  stopLoss: row.stop_loss,
-  takeProfit: row.take_profit,
-  expiry: row.expiry ? new Date(row.expiry).toISOString() : null,
-  comment: row.comment,
-  magicNumber: row.magic_number === null ? null : Number(row.magic_number),
-  clientOrderId: row.client_order_id,
-});
 
 export class AccountConnections {
   private readonly sessions = new Map<string, Session>();
@@ -197,7 +180,7 @@ export class AccountConnections {
     const metadata = { ...systemContext(`venue:${accountId}`), receivedAt: this.deps.clock().toISOString(), ...extra };
     for (;;) {
       try {
-        await this.deps.store.appendToStream(positionsStream(accountId), { id, type: event.type, data: event.data, metadata }, { expectedRevision: 'any' });
+        await recordFacts(this.deps.store, positionsStream(accountId), [{ id, ...event }], metadata);
         this.recording.succeeded();
         return;
       } catch (error) {
@@ -207,7 +190,7 @@ export class AccountConnections {
     }
   }
 
-  /** Records what the venue did while this account had no session (see the top of the file). */
+  /** Records what the venue did while this account had no session (reconcile.ts). */
   private async reconcile(session: Session): Promise<void> {
     const { accountId, connection } = session;
     const head = await this.deps.store.headPosition();
@@ -218,123 +201,15 @@ export class AccountConnections {
     const since = activity ? new Date(new Date(activity.last_change_at).getTime() - 60_000).toISOString() : new Date(0).toISOString();
     const venueBook = await connection.positions();
     const history = await connection.history(new Date(0).toISOString(), now);
-    const tradesOf = (positionId: string) => history.filter(isTrade).filter((t) => t.positionId === positionId);
-    const record = (key: string, event: PositionsEvent) => this.append(accountId, key, event);
-    const partials = async (positionId: string, remaining: number | null, excludeLast: boolean) => {
-      const trades = tradesOf(positionId);
-      const partial = excludeLast ? trades.slice(0, -1) : trades;
-      for (const trade of partial) {
-        const position = venueBook.find((p) => p.kind === 'position' && p.id === positionId);
-        if (!position || position.kind !== 'position') continue;
-        await record(`partial/${trade.id}`, {
-          type: 'PositionPartiallyClosed',
-          data: { accountId, at: trade.closeTime, position: { ...positionData(position), volume: remaining ?? position.volume }, trade: tradeData(trade) },
-        });
-      }
-    };
-
-    for (const item of venueBook) {
-      const row = known.get(item.id);
-      if (item.kind === 'position') {
-        const position = positionData(item);
-        if (row?.kind === 'order') {
-          await record(`filled/${item.id}`, {
-            type: 'PendingOrderFilled',
-            data: {
-              accountId,
-              at: item.openTime,
-              price: item.openPrice,
-              order: orderOfRow(row),
-            },
-          });
-        }
-        if (!row || row.kind === 'order') {
-          const fromPendingOrder = row?.kind === 'order';
-          await record(`opened/${item.id}`, { type: 'PositionOpened', data: { accountId, at: item.openTime, position, fromPendingOrder } });
-          continue;
-        }
-        if (row.volume !== item.volume) {
-          if (item.volume < row.volume) await partials(item.id, item.volume, false);
-          else
-            await record(`reconciled/${item.id}/${item.volume}/${now}`, {
-              type: 'PositionIncreased',
-              data: { accountId, at: now, position, volume: item.volume - row.volume, price: item.openPrice },
-            });
-        }
-        if (row.stop_loss !== item.stopLoss || row.take_profit !== item.takeProfit) {
-          await record(`reconciled/${item.id}/${item.stopLoss}/${item.takeProfit}/${now}`, {
-            type: 'PositionModified',
-            data: { accountId, at: now, position },
-          });
-        }
-      } else {
-        const order = orderData(item);
-        if (!row) {
-          await record(`placed/${item.id}`, { type: 'PendingOrderPlaced', data: { accountId, at: item.openTime, order } });
-        } else if (row.open_price !== item.openPrice || row.stop_loss !== item.stopLoss || row.take_profit !== item.takeProfit || row.volume !== item.volume) {
-          await record(`reconciled-order/${item.id}/${now}`, { type: 'PendingOrderModified', data: { accountId, at: now, order } });
-        }
-      }
-    }
-
-    const open = new Set(venueBook.map((item) => item.id));
-    for (const row of known.values()) {
-      if (open.has(row.id)) continue;
-      if (row.kind === 'position') {
-        const trades = tradesOf(row.id);
-        const last = trades[trades.length - 1];
-        if (!last) {
-          this.deps.log.warn(`account ${accountId}: position ${row.id} is gone at the venue without a closing trade`);
-          continue;
-        }
-        await partials(row.id, null, true);
-        await record(`closed/${row.id}`, { type: 'PositionClosed', data: { accountId, at: last.closeTime, trade: tradeData(last) } });
-      } else {
-        const expired = row.expiry !== null && new Date(row.expiry).getTime() <= Date.parse(now);
-        const order = orderOfRow(row);
-        const filled = tradesOf(row.id).length > 0;
-        if (filled) {
-          // Filled and closed while away: the fill, then the close.
-          const trades = tradesOf(row.id);
-          const last = trades[trades.length - 1]!;
-          await record(`filled/${row.id}`, { type: 'PendingOrderFilled', data: { accountId, at: last.openTime, order, price: last.openPrice } });
-          await record(`opened/${row.id}`, {
-            type: 'PositionOpened',
-            data: {
-              accountId,
-              at: last.openTime,
-              fromPendingOrder: true,
-              position: {
-                positionId: row.id,
-                symbol: row.symbol,
-                orderType: last.orderType === 'buy' ? 'Buy' : 'Sell',
-                volume: order.volume,
-                openPrice: last.openPrice,
-                openTime: last.openTime,
-                stopLoss: order.stopLoss,
-                takeProfit: order.takeProfit,
-                swap: 0,
-                commission: 0,
-                comment: order.comment,
-                magicNumber: order.magicNumber,
-                clientOrderId: order.clientOrderId,
-              },
-            },
-          });
-          await record(`closed/${row.id}`, { type: 'PositionClosed', data: { accountId, at: last.closeTime, trade: tradeData(last) } });
-        } else {
-          await record(`cancelled/${row.id}`, { type: 'PendingOrderCancelled', data: { accountId, at: now, order, reason: expired ? 'expired' : 'manual' } });
-        }
-      }
-    }
-
-    // Balance operations while away.
-    for (const entry of history) {
-      if (entry.kind !== 'balance' || entry.time < since) continue;
-      await record(`balance/${entry.id}`, {
-        type: 'BalanceChanged',
-        data: { accountId, at: entry.time, operation: { operationId: entry.id, time: entry.time, amount: entry.amount, comment: entry.comment } },
-      });
-    }
+    await reconcileAccount({
+      accountId,
+      now,
+      since,
+      known,
+      venueBook,
+      history,
+      record: (key, event) => this.append(accountId, key, event),
+      warn: (message) => this.deps.log.warn(message),
+    });
   }
 }
