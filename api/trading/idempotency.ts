@@ -2,21 +2,18 @@
 // the key names one request. The first use of a key on an account records the request's fingerprint
 // (method, path, query and canonical body) as the only event of the key's stream; a later use with the
 // same fingerprint is a retry (the venue places nothing twice and answers as before); a use with
-// another fingerprint is refused with 422 [IDEMPOTENCY_KEY_REUSED] before anything is recorded.
-//
-// One append decides it: the event id is derived from the key and the fingerprint, and the store's
-// idempotency rule (the same id at revision 0 with `no_stream` is a no-op, store/postgres/schema.ts;
-// EventStoreDB does the same) lets a retry through while another fingerprint meets the stream that
-// exists and fails with WrongExpectedVersionError, even when both requests race.
+// another fingerprint is refused with 422 [IDEMPOTENCY_KEY_REUSED] before anything is recorded. The
+// rule is the key's decider (domain/positions/idempotencyKey.ts); two uses racing meet at the stream's
+// revision in the command handler, and the loser decides again on the winner's event.
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import { v5 as uuidv5 } from 'uuid';
+import { idempotencyKeyDecider, idempotencyKeyEventId, idempotencyKeyStream, type IdempotencyKeyUse } from '../../domain/positions/idempotencyKey.js';
+import type { CommandMetadata } from '../../domain/shared/command.js';
+import { DomainError } from '../../domain/shared/errors.js';
 import { canonicalJson } from '../../domain/shared/json.js';
-import type { EventStore, EventMetadata } from '../../store/port.js';
-import { WrongExpectedVersionError } from '../../store/errors.js';
+import { handleCommand } from '../../store/commandHandler.js';
+import type { EventStore } from '../../store/port.js';
 import { ApiError } from '../errors.js';
-
-const FINGERPRINT_NAMESPACE = '3f0b2c5e-8d41-4a6f-b7c2-5e9a1d3c7f80';
 
 export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7e]{1,128}$';
 const KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
@@ -50,35 +47,21 @@ export const requestFingerprint = (request: { method: string; path: string; quer
     .update(`${request.method.toUpperCase()}\n${request.path}\n${canonicalJson(request.query ?? {})}\n${canonicalJson(request.body ?? null)}`)
     .digest('hex');
 
-export const idempotencyKeyStream = (requestId: string): string => `idempotencyKey-${requestId}`;
-
 /**
  * Records the first use of a key (`requestId` is derived from the account and the key), or accepts a
  * retry of the same request; another request under the same key: 422 [IDEMPOTENCY_KEY_REUSED].
  */
-export const claimIdempotencyKey = async (
-  store: EventStore,
-  claim: { readonly requestId: string; readonly accountId: string; readonly fingerprint: string; readonly at: string },
-  metadata: EventMetadata,
-): Promise<void> => {
-  const { requestId, accountId, fingerprint, at } = claim;
+export const claimIdempotencyKey = async (store: EventStore, use: IdempotencyKeyUse, metadata: CommandMetadata): Promise<void> => {
   try {
-    await store.appendToStream(
-      idempotencyKeyStream(requestId),
-      {
-        id: uuidv5(`${requestId}/${fingerprint}`, FINGERPRINT_NAMESPACE),
-        type: 'IdempotencyKeyUsed',
-        data: { requestId, accountId, fingerprint, at },
-        metadata,
-      },
-      { expectedRevision: 'no_stream' },
+    await handleCommand(
+      store,
+      idempotencyKeyStream(use.requestId),
+      idempotencyKeyDecider,
+      { type: 'ClaimIdempotencyKey', data: use, metadata },
+      { eventId: idempotencyKeyEventId },
     );
   } catch (error) {
-    if (!(error instanceof WrongExpectedVersionError)) throw error;
-    throw new ApiError(
-      422,
-      '[IDEMPOTENCY_KEY_REUSED]',
-      'this Idempotency-Key was used on this account for another request (method, path, query or body differ): send a new key for a new request',
-    );
+    if (error instanceof DomainError && error.code === '[IDEMPOTENCY_KEY_REUSED]') throw new ApiError(422, error.code, error.message);
+    throw error;
   }
 };

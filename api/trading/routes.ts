@@ -15,12 +15,15 @@ import { positionMismatchOf } from '../../projections/copies/queries.js';
 import { openPositionsOf } from '../../projections/positions/queries.js';
 import { accountProtections } from '../riskLimits/views.js';
 import { accountTypeOf, AccountStatus } from '../../domain/account/enums.js';
+import type { TradeRequestCommand } from '../../domain/positions/commands.js';
+import { TRADE_REQUEST_NAMESPACE, tradeRequestDecider, tradeRequestEventId } from '../../domain/positions/decider.js';
 import { type TradeRequest, positionsStream } from '../../domain/positions/events.js';
+import type { CommandMetadata } from '../../domain/shared/command.js';
 import { commandMetadata } from '../../app/services.js';
 import type { ClosedTrade, OpenPosition, OrderRequest, SymbolInfo, VenueConnection, VenuePosition } from '../../engine/venues/port.js';
 import { VenueError } from '../../engine/venues/port.js';
 import { specOrderType, venueOrderType } from '../../engine/venues/recorder.js';
-import { eventMetadataOf } from '../../store/commandHandler.js';
+import { handleCommand } from '../../store/commandHandler.js';
 import { loadAccount } from '../shared/accounts.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
@@ -46,7 +49,6 @@ type PositionRequest = Static<typeof PositionRequestDTO>;
 type PositionUpdate = Static<typeof PositionUpdateDTO>;
 type PositionView = Static<typeof PositionDTO>;
 
-const IDEMPOTENCY_NAMESPACE = 'a4d0c8e2-61f3-4b7a-9e25-0c7d3b1f6a94';
 const HYPERACTIVE_TRADES_PER_DAY = 500;
 /** How long account information waits for the copy engine to finish what it has in hand. */
 const ENGINE_IDLE_WAIT_MS = 2000;
@@ -148,43 +150,29 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
     return { account, connection };
   };
 
-  /** Records who asked for what, before the venue hears of it. */
+  /** Records who asked for what, before the venue hears of it; answers the request's metadata, which its refusal carries too. */
   const requested = async (
     input: HandlerInput<{ accountId: string }, unknown, unknown>,
     { requestId, fingerprint }: RequestIdentity,
     request: TradeRequest,
-  ) => {
+  ): Promise<CommandMetadata> => {
     const { accountId } = input.params;
-    const metadata = eventMetadataOf(commandMetadata(services, input.context));
-    if (fingerprint !== null) await claimIdempotencyKey(services.store, { requestId, accountId, fingerprint, at: String(metadata.receivedAt) }, metadata);
-    await services.store.appendToStream(
-      positionsStream(accountId),
-      {
-        id: uuidv5(`${requestId}/requested`, IDEMPOTENCY_NAMESPACE),
-        type: 'TradeRequested',
-        data: { accountId, at: metadata.receivedAt, requestId, request },
-        metadata,
-      },
-      { expectedRevision: 'any' },
-    );
+    const metadata = commandMetadata(services, input.context);
+    if (fingerprint !== null) await claimIdempotencyKey(services.store, { requestId, accountId, fingerprint }, metadata);
+    await decideRequest(accountId, requestId, { type: 'RequestTrade', data: { accountId, requestId, request }, metadata });
     return metadata;
   };
 
-  const rejected = async (accountId: string, requestId: string, error: VenueError, metadata: Record<string, unknown>) => {
-    await services.store.appendToStream(
-      positionsStream(accountId),
-      {
-        id: uuidv5(`${requestId}/rejected`, IDEMPOTENCY_NAMESPACE),
-        type: 'TradeRequestRejected',
-        data: { accountId, at: services.clock().toISOString(), requestId, code: error.code, message: error.message },
-        metadata,
-      },
-      { expectedRevision: 'any' },
-    );
+  const rejected = async (accountId: string, requestId: string, error: VenueError, metadata: CommandMetadata) => {
+    const at = services.clock().toISOString();
+    await decideRequest(accountId, requestId, { type: 'RejectTrade', data: { accountId, requestId, at, code: error.code, message: error.message }, metadata });
   };
 
+  const decideRequest = (accountId: string, requestId: string, command: TradeRequestCommand) =>
+    handleCommand(services.store, positionsStream(accountId), tradeRequestDecider(requestId), command, { eventId: tradeRequestEventId });
+
   /** Runs a venue request; a refusal is recorded and answered as the venue's 4xx. */
-  const atVenue = async <T>(accountId: string, requestId: string, metadata: Record<string, unknown>, work: () => Promise<T>): Promise<T> => {
+  const atVenue = async <T>(accountId: string, requestId: string, metadata: CommandMetadata, work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
     } catch (error) {
@@ -211,7 +199,7 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
     if (key === null) return { requestId: randomUUID(), fingerprint: null };
     const { method } = input.req;
     return {
-      requestId: uuidv5(`${input.params.accountId}/${key}`, IDEMPOTENCY_NAMESPACE),
+      requestId: uuidv5(`${input.params.accountId}/${key}`, TRADE_REQUEST_NAMESPACE),
       fingerprint: requestFingerprint({ method, path: input.context.path ?? input.req.path, query: input.query, body: input.body }),
     };
   };
