@@ -70,6 +70,22 @@ interface CopyRun {
   readonly approval?: 'approved' | 'rejected' | null;
 }
 
+/** The master's open positions, as the positions read model holds them. */
+const masterPositionsOf = async (db: Kysely<ReadModels>, masterAccountId: string): Promise<MasterTrade[]> => {
+  const rows = await db.selectFrom('positions').selectAll().where('account_id', '=', masterAccountId).where('kind', '=', 'position').execute();
+  return rows.map((r) => ({
+    masterPositionId: r.id,
+    symbol: r.symbol,
+    orderType: r.order_type as MasterTrade['orderType'],
+    volume: r.volume,
+    openPrice: r.open_price,
+    stopLoss: r.stop_loss,
+    takeProfit: r.take_profit,
+    comment: r.comment,
+    magicNumber: r.magic_number === null ? null : Number(r.magic_number),
+  }));
+};
+
 export class CopyHandlers {
   private readonly managementFailures = new Map<string, number>();
 
@@ -366,23 +382,7 @@ export class CopyHandlers {
     const slave = await this.inputs.slave(copier.to_account_id);
     if (!slave.ok) return;
     const masterAccountId = copier.from_account_id;
-    const masterRows = await this.deps.db
-      .selectFrom('positions')
-      .selectAll()
-      .where('account_id', '=', masterAccountId)
-      .where('kind', '=', 'position')
-      .execute();
-    const masterPositions: MasterTrade[] = masterRows.map((r) => ({
-      masterPositionId: r.id,
-      symbol: r.symbol,
-      orderType: r.order_type as MasterTrade['orderType'],
-      volume: r.volume,
-      openPrice: r.open_price,
-      stopLoss: r.stop_loss,
-      takeProfit: r.take_profit,
-      comment: r.comment,
-      magicNumber: r.magic_number === null ? null : Number(r.magic_number),
-    }));
+    const masterPositions = await masterPositionsOf(this.deps.db, masterAccountId);
     const now = this.deps.clock().toISOString();
     const liveCopies = (await this.inputs.copiesOf(masterAccountId)).get(copier.id) ?? [];
     const asks = await manage({
