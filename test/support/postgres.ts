@@ -44,6 +44,6 @@ export const stopTestPostgres = async (): Promise<void> => {
   if (!server) return;
   const { db, dir } = await server;
   server = null;
-  await db.stop();
+  await db.discard();
   rmSync(dir, { recursive: true, force: true });
 };
