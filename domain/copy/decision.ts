@@ -187,6 +187,58 @@ const openAction = (
   };
 };
 
+type FeatureContext = (feature: ActiveFeature) => OpenContext;
+
+/**
+ * The lot sizing gives with the settings the features adjusted; when sizing refuses, the first
+ * fallback lot a feature offers, on whole lot steps within the broker's limits. Else the refusal.
+ */
+const sizedVolume = (context: Context, trade: MasterTrade, spec: SymbolSpec, contextOf: FeatureContext): number | Skip => {
+  const { copier, accounts, market, features } = context;
+  const settings = features.active.reduce(
+    (current, feature) => feature.feature.rules.sizing?.(feature.settings, current, contextOf(feature)) ?? current,
+    copier.settings,
+  );
+  const sized = slaveVolume(trade.volume, settings, {
+    master: accounts.master,
+    slave: accounts.slave,
+    slaveToMasterRate: market.slaveToMasterRate,
+    masterSymbol: market.masterSymbol,
+    slaveSymbol: spec,
+    openLots: openLotsOf(context),
+    martingale: accounts.slave.martingale,
+  });
+  if (sized.ok) return sized.volume;
+  const fallback = features.active
+    .map((feature) => feature.feature.rules.fallback?.(feature.settings, sized, contextOf(feature)) ?? null)
+    .find((answer) => answer !== null);
+  if (!fallback) return sized;
+  const stepped = floorToStep(exact(fallback.volume), exact(spec.lotStep));
+  if (compare(stepped, exact(spec.minLot)) < 0 || compare(stepped, exact(spec.maxLot)) > 0) return sized;
+  return toNumber(stepped);
+};
+
+/** The sized lot after each feature's adjustVolume (caps, guards), on whole lot steps; or a refusal. */
+const adjustedVolume = (sized: number, spec: SymbolSpec, features: FeatureInputs, contextOf: FeatureContext): number | Skip => {
+  let volume = sized;
+  for (const feature of features.active) {
+    const adjust = feature.feature.rules.adjustVolume;
+    if (!adjust) continue;
+    const adjusted = adjust(feature.settings, volume, contextOf(feature));
+    if ('reason' in adjusted) return adjusted;
+    // A feature's lot goes to the broker as whole steps too.
+    const stepped = floorToStep(exact(adjusted.volume), exact(spec.lotStep));
+    if (compare(stepped, exact(spec.minLot)) < 0) {
+      return {
+        reason: 'VOLUME_BELOW_MINIMUM',
+        message: `${feature.feature.type} leaves ${adjusted.volume} lots, below the minimum ${spec.minLot} of ${spec.symbol}`,
+      };
+    }
+    volume = toNumber(stepped);
+  }
+  return volume;
+};
+
 /**
  * A new copy: symbol mapping, then the features (defer, filters, sizing settings), sizing, the
  * features again (the sized lot, the order), in that order.
@@ -214,7 +266,7 @@ const open = (context: Context, trade: MasterTrade): CopyAction[] => {
   if (symbol === null || !spec) return [skipped(trade.masterPositionId, 'SYMBOL_NOT_MAPPED', `${what} not copied: no unique slave symbol for ${trade.symbol}`)];
   const symbolBlocked = protectionSkip(features.protections ?? [], symbol);
   if (symbolBlocked) return [skipped(trade.masterPositionId, symbolBlocked.reason, `${what} not copied: ${symbolBlocked.message}`)];
-  const contextOf = (feature: ActiveFeature): OpenContext => ({
+  const contextOf: FeatureContext = (feature) => ({
     ...runContext(features, feature, copier),
     trade,
     slaveSymbol: symbol,
@@ -239,45 +291,10 @@ const open = (context: Context, trade: MasterTrade): CopyAction[] => {
     const until = feature.feature.rules.deferOpen?.(feature.settings, contextOf(feature)) ?? null;
     if (until !== null) return [deferred(trade.masterPositionId, until, feature.feature.type, `${what} held back by ${feature.feature.type} until ${until}`)];
   }
-  const settings = features.active.reduce(
-    (current, feature) => feature.feature.rules.sizing?.(feature.settings, current, contextOf(feature)) ?? current,
-    copier.settings,
-  );
-  const sized = slaveVolume(trade.volume, settings, {
-    master: accounts.master,
-    slave: accounts.slave,
-    slaveToMasterRate: market.slaveToMasterRate,
-    masterSymbol: market.masterSymbol,
-    slaveSymbol: spec,
-    openLots: openLotsOf(context),
-    martingale: accounts.slave.martingale,
-  });
-  let volume: number;
-  if (sized.ok) volume = sized.volume;
-  else {
-    const fallback = features.active
-      .map((feature) => feature.feature.rules.fallback?.(feature.settings, sized, contextOf(feature)) ?? null)
-      .find((answer) => answer !== null);
-    if (!fallback) return refused(sized);
-    const stepped = floorToStep(exact(fallback.volume), exact(spec.lotStep));
-    if (compare(stepped, exact(spec.minLot)) < 0 || compare(stepped, exact(spec.maxLot)) > 0) return refused(sized);
-    volume = toNumber(stepped);
-  }
-  for (const feature of features.active) {
-    const adjust = feature.feature.rules.adjustVolume;
-    if (!adjust) continue;
-    const adjusted = adjust(feature.settings, volume, contextOf(feature));
-    if ('reason' in adjusted) return refused(adjusted);
-    // A feature's lot goes to the broker as whole steps too.
-    const stepped = floorToStep(exact(adjusted.volume), exact(spec.lotStep));
-    if (compare(stepped, exact(spec.minLot)) < 0) {
-      return refused({
-        reason: 'VOLUME_BELOW_MINIMUM',
-        message: `${feature.feature.type} leaves ${adjusted.volume} lots, below the minimum ${spec.minLot} of ${spec.symbol}`,
-      });
-    }
-    volume = toNumber(stepped);
-  }
+  const sized = sizedVolume(context, trade, spec, contextOf);
+  if (typeof sized !== 'number') return refused(sized);
+  const volume = adjustedVolume(sized, spec, features, contextOf);
+  if (typeof volume !== 'number') return refused(volume);
   let action = openAction(context, trade, symbol, volume, spec, null);
   for (const feature of features.active) {
     const adjust = feature.feature.rules.adjustOpen;
