@@ -26,7 +26,6 @@ import type {
   QuoteView,
   SlaveAccountView,
 } from './features/rules.js';
-import { add, compare, exact, toNumber, ZERO } from './fraction.js';
 import { slaveComment, slaveMagicNumber } from './labels.js';
 import { slaveOrderId } from './orderIds.js';
 import { partialCloseVolume } from './partialClose.js';
@@ -35,6 +34,7 @@ import { floorToStep, roundPrice } from './rounding.js';
 import { slaveVolume } from './sizing.js';
 import { mapSymbol } from './symbolMapping.js';
 import { protectionSkip, type ProtectionBlock } from '../protection/blocks.js';
+import { exact, toNumber, ZERO } from '../shared/decimal.js';
 import type {
   CopierView,
   CopyAccounts,
@@ -162,7 +162,7 @@ const stopsFor = (context: Context, master: Stops, spec: SymbolSpec | undefined)
   };
 };
 
-const openLotsOf = (context: Context): number => toNumber(context.accounts.slave.copies.reduce((sum, copy) => add(sum, exact(copy.volume)), ZERO));
+const openLotsOf = (context: Context): number => toNumber(context.accounts.slave.copies.reduce((sum, copy) => sum.plus(exact(copy.volume)), ZERO));
 
 const openAction = (
   context: Context,
@@ -214,7 +214,7 @@ const sizedVolume = (context: Context, trade: MasterTrade, spec: SymbolSpec, con
     .find((answer) => answer !== null);
   if (!fallback) return sized;
   const stepped = floorToStep(exact(fallback.volume), exact(spec.lotStep));
-  if (compare(stepped, exact(spec.minLot)) < 0 || compare(stepped, exact(spec.maxLot)) > 0) return sized;
+  if (stepped.lessThan(exact(spec.minLot)) || stepped.greaterThan(exact(spec.maxLot))) return sized;
   return toNumber(stepped);
 };
 
@@ -228,7 +228,7 @@ const adjustedVolume = (sized: number, spec: SymbolSpec, features: FeatureInputs
     if ('reason' in adjusted) return adjusted;
     // A feature's lot goes to the broker as whole steps too.
     const stepped = floorToStep(exact(adjusted.volume), exact(spec.lotStep));
-    if (compare(stepped, exact(spec.minLot)) < 0) {
+    if (stepped.lessThan(exact(spec.minLot))) {
       return {
         reason: 'VOLUME_BELOW_MINIMUM',
         message: `${feature.feature.type} leaves ${adjusted.volume} lots, below the minimum ${spec.minLot} of ${spec.symbol}`,

@@ -1,7 +1,7 @@
 // Martingale (CopierSettings.martingaleStrategy): after a copied position closes at a loss the next
 // lot doubles; a win resets it. Doubling repeats, so after n losses in a row the lot is 2^n times the
 // scaled lot; maxLotSize, the broker maximum and maximumLot still bound it.
-import { fraction, type Fraction } from './fraction.js';
+import { Decimal, ONE } from '../shared/decimal.js';
 import type { MartingaleState } from './types.js';
 
 export const initialMartingaleState: MartingaleState = { consecutiveLosses: 0 };
@@ -18,5 +18,5 @@ export const nextMartingaleState = (state: MartingaleState, closedResult: number
 };
 
 /** 2^losses when martingale is on, else 1. */
-export const martingaleFactor = (enabled: boolean, state: MartingaleState): Fraction =>
-  enabled ? fraction(2n ** BigInt(Math.max(0, Math.trunc(state.consecutiveLosses)))) : fraction(1n);
+export const martingaleFactor = (enabled: boolean, state: MartingaleState): Decimal =>
+  enabled ? new Decimal(2).pow(Math.max(0, Math.trunc(state.consecutiveLosses))) : ONE;

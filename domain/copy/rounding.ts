@@ -1,10 +1,14 @@
 // Volumes go to the slave's broker as whole lot steps, prices as whole points of its digits. Both
-// are computed exactly (fraction.ts), so float drift never moves a value across a step.
-import { exact, floor, fraction, type Fraction, mul, roundHalfAwayFromZero, toNumber } from './fraction.js';
+// are computed on exact decimals (domain/shared/decimal.ts), so float drift never moves a value across
+// a step.
+import { Decimal, exact, toNumber } from '../shared/decimal.js';
 import type { Lots, SymbolSpec } from './types.js';
 
-/** The largest multiple of step not above lots. */
-export const floorToStep = (lots: Fraction, step: Fraction): Fraction => mul(fraction(floor(fraction(lots.n * step.d, lots.d * step.n))), step);
+/**
+ * The largest multiple of step not above lots. lots may be a quotient rounded down: its floor is the
+ * floor of the exact one (see domain/shared/decimal.ts).
+ */
+export const floorToStep = (lots: Decimal, step: Decimal): Decimal => lots.dividedBy(step).floor().times(step);
 
 /** Rounds lots down to the step: 0.57 on 0.01 is 0.57, 0.1 + 0.2 on 0.1 is 0.3, 0.029 on 0.01 is 0.02. */
 export const roundDownToStep = (lots: Lots, step: Lots): Lots => {
@@ -13,11 +17,8 @@ export const roundDownToStep = (lots: Lots, step: Lots): Lots => {
 };
 
 /** The price normalised to the slave's digits, halves away from zero (MT's NormalizeDouble). */
-export const roundPrice = (price: number, digits: number): number => {
-  const scale = 10n ** BigInt(Math.max(0, Math.trunc(digits)));
-  const scaled = exact(price);
-  return toNumber(fraction(roundHalfAwayFromZero(fraction(scaled.n * scale, scaled.d)), scale));
-};
+export const roundPrice = (price: number, digits: number): number =>
+  toNumber(exact(price).toDecimalPlaces(Math.max(0, Math.trunc(digits)), Decimal.ROUND_HALF_UP));
 
 /**
  * Why the lots of a specification cannot be worked with (the step and minimum must be positive, the

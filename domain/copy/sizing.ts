@@ -1,8 +1,9 @@
 // The slave's lot for one master open (spec: CopierDTO; meanings: domain/copier/settings.ts).
 //
-// Order of the steps, each on exact fractions:
+// Order of the steps, each on exact decimals (domain/shared/decimal.ts):
 //   1. scale the master lot by scaleType (multiplier, fixed lot, balance or equity ratio),
-//   2. martingale doubling,
+//   2. martingale doubling; a ratio divides by the master's funds after both, so the lot is one
+//      quotient rounded down (domain/shared/decimal.ts),
 //   3. a result of 0 or less is skipped,
 //   4. maxLotSize caps the calculated lot,
 //   5. round DOWN to the slave's lot step, then cap at the broker's maximum,
@@ -10,7 +11,7 @@
 //      the spec's minVolumeSafetySkipThresholdMultiplier rule skips it,
 //   7. maximumLot: skip when the copier's open lots plus this one would exceed it.
 import type { CopierSettings } from '../copier/settings.js';
-import { add, compare, div, exact, type Fraction, isPositive, mul, show, toNumber } from './fraction.js';
+import { type Decimal, exact, show, toNumber } from '../shared/decimal.js';
 import { martingaleFactor } from './martingale.js';
 import { floorToStep, unusableSpec } from './rounding.js';
 import type { AccountFunds, Lots, MartingaleState, Skip, SkipReason, SymbolSpec } from './types.js';
@@ -47,36 +48,39 @@ const ok = <T>(value: T): Step<T> => ({ ok: true, value });
 
 const sameCurrency = (a: string, b: string): boolean => a.trim().toUpperCase() === b.trim().toUpperCase();
 
-/** BALANCE_RATIO / EQUITY_RATIO: master lot x (slave funds / master funds) x multiplier. */
-const ratioLot = (member: 'balance' | 'equity', masterLot: Fraction, copier: CopierSettings, context: SizingContext): Step<Fraction> => {
+/** BALANCE_RATIO / EQUITY_RATIO: master lot x (slave funds / master funds) x multiplier x factor. */
+const ratioLot = (member: 'balance' | 'equity', masterLot: Decimal, factor: Decimal, copier: CopierSettings, context: SizingContext): Step<Decimal> => {
   // settings.ts: a fixed amount above 0 replaces that side's live balance and equity. It is in that
   // account's currency, so it is converted like the live figure.
   const masterFunds = exact(copier.fixMasterBalanceAndEquity > 0 ? copier.fixMasterBalanceAndEquity : context.master[member]);
   let slaveFunds = exact(copier.fixSlaveBalanceAndEquity > 0 ? copier.fixSlaveBalanceAndEquity : context.slave[member]);
-  if (!isPositive(masterFunds)) return skip('MASTER_FUNDS_NOT_POSITIVE', `the master's ${member} is ${show(masterFunds)}: no ratio can be formed`);
+  if (masterFunds.lessThanOrEqualTo(0)) return skip('MASTER_FUNDS_NOT_POSITIVE', `the master's ${member} is ${show(masterFunds)}: no ratio can be formed`);
   if (!copier.ignoreCurrency && !sameCurrency(context.master.currency, context.slave.currency)) {
     const rate = context.slaveToMasterRate;
     if (rate === null || !Number.isFinite(rate) || rate <= 0)
       return skip('CURRENCY_RATE_MISSING', `no ${context.slave.currency}/${context.master.currency} rate to compare the two accounts' ${member}`);
-    slaveFunds = mul(slaveFunds, exact(rate));
+    slaveFunds = slaveFunds.times(exact(rate));
   }
-  return ok(mul(mul(masterLot, div(slaveFunds, masterFunds)), exact(copier.multiplier)));
+  // The one division comes last: its rounding cannot move the lot across a step (decimal.ts).
+  return ok(masterLot.times(slaveFunds).times(exact(copier.multiplier)).times(factor).dividedBy(masterFunds));
 };
 
-/** Step 1: the lot the scale type asks for. */
-const scaledLot = (masterLot: Lots, copier: CopierSettings, context: SizingContext): Step<Fraction> => {
+/** Steps 1 and 2: the lot the scale type asks for, times the martingale factor. */
+const scaledLot = (masterLot: Lots, factor: Decimal, copier: CopierSettings, context: SizingContext): Step<Decimal> => {
   const master = exact(masterLot);
   switch (copier.scaleType) {
     case 'NONE':
-      return ok(master);
+      return ok(master.times(factor));
     case 'MULTIPLIER':
-      return ok(mul(master, exact(copier.multiplier)));
+      return ok(master.times(exact(copier.multiplier)).times(factor));
     case 'FIXED_LOT':
-      return copier.fixedLotSize === null ? skip('FIXED_LOT_SIZE_MISSING', 'scale type FIXED_LOT without a fixedLotSize') : ok(exact(copier.fixedLotSize));
+      return copier.fixedLotSize === null
+        ? skip('FIXED_LOT_SIZE_MISSING', 'scale type FIXED_LOT without a fixedLotSize')
+        : ok(exact(copier.fixedLotSize).times(factor));
     case 'BALANCE_RATIO':
-      return ratioLot('balance', master, copier, context);
+      return ratioLot('balance', master, factor, copier, context);
     case 'EQUITY_RATIO':
-      return ratioLot('equity', master, copier, context);
+      return ratioLot('equity', master, factor, copier, context);
     default: {
       const unhandled: never = copier.scaleType;
       throw new Error(`unhandled scale type ${String(unhandled)}`);
@@ -91,22 +95,22 @@ const scaledLot = (masterLot: Lots, copier: CopierSettings, context: SizingConte
  * minimums: not applied. "Calculated" is the lot before broker rounding, so a lot that rounds to 0
  * still gives a finite ratio.
  */
-export const minVolumeSafetySkips = (threshold: number, slaveMin: Fraction, masterMin: Fraction, calculated: Fraction): boolean =>
-  threshold > 0 && compare(slaveMin, masterMin) > 0 && compare(div(slaveMin, calculated), exact(threshold)) >= 0;
+export const minVolumeSafetySkips = (threshold: number, slaveMin: Decimal, masterMin: Decimal, calculated: Decimal): boolean =>
+  threshold > 0 && slaveMin.greaterThan(masterMin) && slaveMin.dividedBy(calculated).greaterThanOrEqualTo(exact(threshold));
 
 export const slaveVolume = (masterLot: Lots, copier: CopierSettings, context: SizingContext): SizedVolume => {
   const spec = context.slaveSymbol;
   const specProblem = unusableSpec(spec);
   if (specProblem !== null) return skip('SYMBOL_SPEC_INVALID', specProblem);
-  const scaled = scaledLot(masterLot, copier, context);
+  const scaled = scaledLot(masterLot, martingaleFactor(copier.martingaleStrategy, context.martingale), copier, context);
   if (!scaled.ok) return scaled;
-  let calculated = mul(scaled.value, martingaleFactor(copier.martingaleStrategy, context.martingale));
-  if (!isPositive(calculated)) return skip('VOLUME_NOT_POSITIVE', `the calculated lot is ${show(calculated)}: nothing to open`);
+  let calculated = scaled.value;
+  if (!calculated.greaterThan(0)) return skip('VOLUME_NOT_POSITIVE', `the calculated lot is ${show(calculated)}: nothing to open`);
 
   const adjustments: VolumeAdjustment[] = [];
   // maxLotSize null or 0 = no cap, as the spec's other lot limits read 0.
   const maxLotSize = copier.maxLotSize !== null && copier.maxLotSize > 0 ? exact(copier.maxLotSize) : null;
-  if (maxLotSize && compare(calculated, maxLotSize) > 0) {
+  if (maxLotSize && calculated.greaterThan(maxLotSize)) {
     calculated = maxLotSize;
     adjustments.push('CAPPED_AT_MAX_LOT_SIZE');
   }
@@ -114,33 +118,32 @@ export const slaveVolume = (masterLot: Lots, copier: CopierSettings, context: Si
   const step = exact(spec.lotStep);
   let volume = floorToStep(calculated, step);
   const brokerMax = floorToStep(exact(spec.maxLot), step);
-  if (compare(volume, brokerMax) > 0) {
+  if (volume.greaterThan(brokerMax)) {
     volume = brokerMax;
     adjustments.push('CAPPED_AT_BROKER_MAXIMUM');
   }
 
   const slaveMin = exact(spec.minLot);
-  if (compare(volume, slaveMin) < 0) {
+  if (volume.lessThan(slaveMin)) {
     const below = `${show(calculated)} lots is below the minimum ${show(slaveMin)} of ${spec.symbol}`;
     if (!copier.forcePositionLotSize) return skip('VOLUME_BELOW_MINIMUM', below);
     const masterMin = exact(context.masterSymbol.minLot);
     if (minVolumeSafetySkips(copier.minVolumeSafetySkipThresholdMultiplier, slaveMin, masterMin, calculated))
       return skip(
         'MIN_VOLUME_SAFETY',
-        `${below}; forcing it would multiply the lot by ${show(div(slaveMin, calculated))}, ` +
+        `${below}; forcing it would multiply the lot by ${show(slaveMin.dividedBy(calculated))}, ` +
           `at or above the safety threshold ${copier.minVolumeSafetySkipThresholdMultiplier}`,
       );
     // A user's maxLotSize below the broker's minimum is not overridden by forcing.
-    if (maxLotSize && compare(slaveMin, maxLotSize) > 0)
-      return skip('VOLUME_BELOW_MINIMUM', `${below}; forcing it would exceed maxLotSize ${show(maxLotSize)}`);
+    if (maxLotSize && slaveMin.greaterThan(maxLotSize)) return skip('VOLUME_BELOW_MINIMUM', `${below}; forcing it would exceed maxLotSize ${show(maxLotSize)}`);
     volume = slaveMin;
     adjustments.push('RAISED_TO_MINIMUM');
   }
 
   // maximumLot null or 0 = none.
   if (copier.maximumLot !== null && copier.maximumLot > 0) {
-    const total = add(exact(context.openLots), volume);
-    if (compare(total, exact(copier.maximumLot)) > 0)
+    const total = exact(context.openLots).plus(volume);
+    if (total.greaterThan(exact(copier.maximumLot)))
       return skip(
         'MAXIMUM_LOT_REACHED',
         `opening ${show(volume)} lots would bring this copier's open lots to ${show(total)}, ` + `above its maximum ${copier.maximumLot}`,

@@ -1,7 +1,7 @@
 // FeatureCopierFilterDTO (spec: minLotSize, maxLotSize): the master's lot below min or above max is not
 // copied; null or 0 disables that bound.
 import { type Static, Type } from '@sinclair/typebox';
-import { compare, exact, show } from '../fraction.js';
+import { exact, show } from '../../shared/decimal.js';
 import { type CopierFeature, skip } from './rules.js';
 
 const members = Type.Object({
@@ -33,8 +33,8 @@ export const copierFilter: CopierFeature<CopierFilterSettings> = {
       const lot = exact(trade.volume);
       const min = bound(s.minLotSize);
       const max = bound(s.maxLotSize);
-      if (min !== null && compare(lot, exact(min)) < 0) return skip('LOT_FILTERED', `the master lot ${show(lot)} is below the filter's minimum ${min}`);
-      if (max !== null && compare(lot, exact(max)) > 0) return skip('LOT_FILTERED', `the master lot ${show(lot)} is above the filter's maximum ${max}`);
+      if (min !== null && lot.lessThan(exact(min))) return skip('LOT_FILTERED', `the master lot ${show(lot)} is below the filter's minimum ${min}`);
+      if (max !== null && lot.greaterThan(exact(max))) return skip('LOT_FILTERED', `the master lot ${show(lot)} is above the filter's maximum ${max}`);
       return null;
     },
   },

@@ -9,7 +9,7 @@
 // step and must lie within the broker's limits; it respects the copier's maxLotSize (capped at it) and
 // maximumLot (no fallback when it would exceed it); the features that cap the lot apply to it after.
 import { type Static, Type } from '@sinclair/typebox';
-import { add, compare, exact, ZERO } from '../fraction.js';
+import { exact, ZERO } from '../../shared/decimal.js';
 import type { CopierFeature } from './rules.js';
 
 export const fallbackReasons = ['VOLUME_BELOW_MINIMUM', 'CURRENCY_RATE_MISSING', 'MASTER_FUNDS_NOT_POSITIVE', 'FIXED_LOT_SIZE_MISSING'] as const;
@@ -38,8 +38,8 @@ export const fallbackSetting: CopierFeature<FallbackSettingSettings> = {
       if (!(s.reasons as readonly string[]).includes(refusal.reason)) return null;
       const volume = copier.maxLotSize !== null && copier.maxLotSize > 0 ? Math.min(s.fallbackLotSize, copier.maxLotSize) : s.fallbackLotSize;
       if (copier.maximumLot !== null && copier.maximumLot > 0) {
-        const open = copies.reduce((sum, copy) => add(sum, exact(copy.volume)), ZERO);
-        if (compare(add(open, exact(volume)), exact(copier.maximumLot)) > 0) return null;
+        const open = copies.reduce((sum, copy) => sum.plus(exact(copy.volume)), ZERO);
+        if (open.plus(exact(volume)).greaterThan(exact(copier.maximumLot))) return null;
       }
       return { volume };
     },

@@ -14,7 +14,7 @@
 //   - Without the account's figures or the margin of a lot the open is skipped: a cap that cannot be
 //     measured does not let trades through.
 import { type Static, Type } from '@sinclair/typebox';
-import { add, compare, div, exact, type Fraction, isPositive, mul, show, sub, toNumber, ZERO } from '../fraction.js';
+import { type Decimal, exact, ONE, show, toNumber, ZERO } from '../../shared/decimal.js';
 import { floorToStep } from '../rounding.js';
 import { sameSymbol, symbolConfiguredTwice } from './perSymbol.js';
 import { type CopierFeature, skip } from './rules.js';
@@ -58,24 +58,28 @@ export const marginCap: CopierFeature<MarginCapSettings> = {
         return skip('MARGIN_CAP', `the margin of ${slaveSymbol} or the account's figures are not available to check the margin cap`);
       const percentage = s.symbolsConfiguration.find((c) => sameSymbol(c.symbol, slaveSymbol))?.marginCapPercentage ?? s.marginCapPercentage;
       const override = s.leverageOverride !== null && s.leverageOverride > 0 && slaveAccount.leverage > 0 ? s.leverageOverride : null;
-      // As if at the override: margins scale by account leverage / override.
-      const atLeverage = (margin: number): Fraction =>
-        override === null ? exact(margin) : div(mul(exact(margin), exact(slaveAccount.leverage)), exact(override));
-      const perLot = atLeverage(marginPerLot);
-      if (!isPositive(perLot)) return { volume };
-      const cap = mul(exact(slaveAccount.balance), div(exact(percentage), exact(100)));
-      const used = s.kind === 'CUMULATIVE' ? atLeverage(slaveAccount.usedMargin) : ZERO;
-      const room = sub(cap, used);
-      const margin = mul(exact(volume), perLot);
-      if (compare(add(used, margin), cap) <= 0) return { volume };
+      // As if at the override, margins scale by account leverage / override. The venue's margins are
+      // kept as they are and the factor is applied to the other side, so comparisons are of exact
+      // products and the lot that fits is one quotient (domain/shared/decimal.ts).
+      const [leverage, over] = override === null ? [ONE, ONE] : [exact(slaveAccount.leverage), exact(override)];
+      const atOverride = (margin: Decimal): Decimal => margin.times(leverage).dividedBy(over);
+      const perLot = exact(marginPerLot);
+      if (perLot.lessThanOrEqualTo(0)) return { volume };
+      const cap = exact(slaveAccount.balance).times(exact(percentage)).dividedBy(100);
+      const used = s.kind === 'CUMULATIVE' ? exact(slaveAccount.usedMargin) : ZERO;
+      const margin = exact(volume).times(perLot);
+      if (used.plus(margin).times(leverage).lessThanOrEqualTo(cap.times(over))) return { volume };
       const what =
-        `${show(volume)} lots of ${slaveSymbol} need ${show(margin)} ${slaveAccount.currency} margin` +
+        `${show(volume)} lots of ${slaveSymbol} need ${show(atOverride(margin))} ${slaveAccount.currency} margin` +
         (override === null ? '' : ` at 1:${override}`) +
-        (s.kind === 'CUMULATIVE' ? `, ${show(add(used, margin))} with the ${show(used)} in use,` : '') +
+        (s.kind === 'CUMULATIVE' ? `, ${show(atOverride(used.plus(margin)))} with the ${show(atOverride(used))} in use,` : '') +
         ` above the cap of ${percentage} % of the balance (${show(cap)})`;
       if (s.behavior === 'SKIP_TRADE') return skip('MARGIN_CAP', what);
-      const fits = isPositive(room) ? floorToStep(div(room, perLot), exact(slaveSpec.lotStep)) : ZERO;
-      if (compare(fits, exact(slaveSpec.minLot)) < 0)
+      // The room at the override, over the margin of one lot at the override: (cap x override - used
+      // x leverage) / (per lot x leverage).
+      const room = cap.times(over).minus(used.times(leverage));
+      const fits = room.greaterThan(0) ? floorToStep(room.dividedBy(perLot.times(leverage)), exact(slaveSpec.lotStep)) : ZERO;
+      if (fits.lessThan(exact(slaveSpec.minLot)))
         return skip('MARGIN_CAP', `${what}; the ${show(fits)} lots that fit are below the minimum ${slaveSpec.minLot}`);
       return { volume: toNumber(fits) };
     },

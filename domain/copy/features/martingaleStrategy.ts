@@ -10,7 +10,7 @@
 //   - perSymbol: only the copies of the slave symbol being opened count.
 import { type Static, Type } from '@sinclair/typebox';
 import type { CopierSettings } from '../../copier/settings.js';
-import { exact, type Fraction, fraction, mul } from '../fraction.js';
+import { exact } from '../../shared/decimal.js';
 import { closedTrades, withLotFactor } from './moneyManagement.js';
 import type { CopierFeature, CopyRecord } from './rules.js';
 
@@ -39,12 +39,6 @@ export const martingaleLevel = (s: MartingaleStrategySettings, history: readonly
   return level;
 };
 
-const power = (base: Fraction, exponent: number): Fraction => {
-  let out = fraction(1n);
-  for (let i = 0; i < exponent; i++) out = mul(out, base);
-  return out;
-};
-
 export const martingaleStrategy: CopierFeature<MartingaleStrategySettings> = {
   type: 'FeatureMartingaleStrategyDTO',
   scopes: ['copier'],
@@ -55,6 +49,6 @@ export const martingaleStrategy: CopierFeature<MartingaleStrategySettings> = {
     "Martingale with settings; replaces the copier's martingaleStrategy (off while the feature exists). A level follows the copier's closed copies in the order they closed, by net result (profit + swap + commission): a loss raises it one step; a win sets it back to 0 (resetAfterWin, default) or one step down; a close at exactly 0 is ignored or counts as a win or a loss (breakEven). A loss at maxSteps starts over at 0 (afterMaxSteps RESET) or stays (HOLD). The lot the scale type gives is multiplied by factor^level before maxLotSize, the broker's limits and maximumLot apply. perSymbol keeps one level per slave symbol.",
   rules: {
     sizing: (s, copier, { history, slaveSymbol }): CopierSettings =>
-      withLotFactor({ ...copier, martingaleStrategy: false }, power(exact(s.factor), martingaleLevel(s, history, slaveSymbol))),
+      withLotFactor({ ...copier, martingaleStrategy: false }, exact(s.factor).pow(martingaleLevel(s, history, slaveSymbol))),
   },
 };

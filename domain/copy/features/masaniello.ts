@@ -26,7 +26,7 @@
 //     maxLotSize, the broker's limits, forcePositionLotSize and maximumLot still apply to it.
 import { type Static, Type } from '@sinclair/typebox';
 import type { CopierSettings } from '../../copier/settings.js';
-import { add, div, exact, type Fraction, fraction, isPositive, mul, sub, toNumber } from '../fraction.js';
+import { Decimal, exact, ONE, toNumber, ZERO } from '../../shared/decimal.js';
 import { closedTrades } from './moneyManagement.js';
 import { sameSymbol } from './perSymbol.js';
 import { type CopierFeature, type CopyRecord, skip } from './rules.js';
@@ -58,26 +58,42 @@ const binomials = (n: number): bigint[] => {
   return row;
 };
 
-/** P(n, k) for decimal odds a/b: the chance of at least k wins in n at p = b/a, exactly. */
-export const masanielloP = (n: number, k: number, odds: Fraction): Fraction => {
-  if (k <= 0) return fraction(1n);
-  if (k > n) return fraction(0n);
-  const win = odds.d; // p = d/n of the odds a/b = b/a
-  const lose = odds.n - odds.d;
-  const c = binomials(n);
-  let sum = 0n;
-  for (let j = k; j <= n; j++) sum += c[j]! * win ** BigInt(j) * lose ** BigInt(n - j);
-  return fraction(sum, odds.n ** BigInt(n));
+/** Decimal odds as whole numbers a and b with odds = a/b (2.5 is 25 and 10), so p = b/a. */
+const oddsRatio = (odds: Decimal): { readonly a: bigint; readonly b: bigint } => {
+  const places = odds.decimalPlaces();
+  return { a: BigInt(odds.times(new Decimal(10).pow(places)).toFixed()), b: 10n ** BigInt(places) };
 };
 
-/** The share of the capital left the next trade stakes: 1 - P(n - 1, k) / P(n, k). */
-export const masanielloStakeShare = (tradesLeft: number, winsNeeded: number, odds: Fraction): Fraction =>
-  winsNeeded <= 0 || winsNeeded > tradesLeft
-    ? fraction(0n)
-    : sub(fraction(1n), div(masanielloP(tradesLeft - 1, winsNeeded, odds), masanielloP(tradesLeft, winsNeeded, odds)));
+/** a^n P(n, k) = sum_{j=k..n} C(n, j) b^j (a - b)^(n-j), a whole number (P(n, 0) = 1, P(n, k) = 0 for k > n). */
+const weight = (n: number, k: number, { a, b }: { readonly a: bigint; readonly b: bigint }): bigint => {
+  if (k <= 0) return a ** BigInt(Math.max(0, n));
+  if (k > n) return 0n;
+  const c = binomials(n);
+  let sum = 0n;
+  for (let j = k; j <= n; j++) sum += c[j]! * b ** BigInt(j) * (a - b) ** BigInt(n - j);
+  return sum;
+};
+
+const quotient = (numerator: bigint, denominator: bigint): Decimal => new Decimal(numerator.toString()).dividedBy(denominator.toString());
+
+/** P(n, k) for decimal odds a/b: the chance of at least k wins in n at p = b/a, computed in whole numbers and divided once. */
+export const masanielloP = (n: number, k: number, odds: Decimal): Decimal => {
+  if (k <= 0) return ONE;
+  if (k > n) return ZERO;
+  const ratio = oddsRatio(odds);
+  return quotient(weight(n, k, ratio), ratio.a ** BigInt(n));
+};
+
+/** The share of the capital left the next trade stakes: 1 - P(n - 1, k) / P(n, k) = 1 - a W(n - 1, k) / W(n, k), with W = a^n P. */
+export const masanielloStakeShare = (tradesLeft: number, winsNeeded: number, odds: Decimal): Decimal => {
+  if (winsNeeded <= 0 || winsNeeded > tradesLeft) return ZERO;
+  const ratio = oddsRatio(odds);
+  const all = weight(tradesLeft, winsNeeded, ratio);
+  return quotient(all - ratio.a * weight(tradesLeft - 1, winsNeeded, ratio), all);
+};
 
 export interface MasanielloSeries {
-  readonly capital: Fraction;
+  readonly capital: Decimal;
   readonly tradesLeft: number;
   readonly winsNeeded: number;
   /** Set when a series ended and, without automatic restart, nothing is opened until a reset. */
@@ -101,7 +117,7 @@ export const masanielloSeries = (
   let series = fresh;
   for (const trade of closedTrades(history, { symbol, after: lastReset(resets, symbol) })) {
     if (trade.result === 0) continue;
-    const capital = add(series.capital, exact(trade.result));
+    const capital = series.capital.plus(exact(trade.result));
     const tradesLeft = series.tradesLeft - 1;
     const winsNeeded = series.winsNeeded - (trade.result > 0 ? 1 : 0);
     const why =
@@ -109,7 +125,7 @@ export const masanielloSeries = (
         ? `${s.expectedWins} of ${s.expectedWins} wins reached`
         : winsNeeded > tradesLeft
           ? `${winsNeeded} wins needed in ${tradesLeft} trades left`
-          : !isPositive(capital)
+          : capital.lessThanOrEqualTo(0)
             ? 'no capital left'
             : null;
     if (why === null) series = { capital, tradesLeft, winsNeeded, ended: null };
@@ -130,7 +146,7 @@ export const masaniello: CopierFeature<MasanielloSettings> = {
   check: (s) => (s.expectedWins > s.trades ? `expectedWins ${s.expectedWins} is above trades ${s.trades}` : null),
   rules: {
     filterOpen: (s, { history, slaveSymbol, slaveSpec, resets }) => {
-      if (!isPositive(mul(exact(slaveSpec.contractSize), exact(slaveSpec.point)))) {
+      if (exact(slaveSpec.contractSize).times(exact(slaveSpec.point)).lessThanOrEqualTo(0)) {
         return skip(
           'SYMBOL_SPEC_INVALID',
           `${slaveSymbol}: no value of a point (contract size ${slaveSpec.contractSize}, point ${slaveSpec.point}) to turn the Masaniello stake into lots`,
@@ -143,9 +159,9 @@ export const masaniello: CopierFeature<MasanielloSettings> = {
     },
     sizing: (s, copier, { history, slaveSymbol, slaveSpec, resets }): CopierSettings => {
       const series = masanielloSeries(s, history, slaveSymbol, resets);
-      const stake = mul(series.capital, masanielloStakeShare(series.tradesLeft, series.winsNeeded, exact(s.odds)));
-      const riskPerLot = mul(exact(s.assumedPointRisk), mul(exact(slaveSpec.contractSize), exact(slaveSpec.point)));
-      return { ...copier, scaleType: 'FIXED_LOT', fixedLotSize: toNumber(div(stake, riskPerLot)), martingaleStrategy: false };
+      const stake = series.capital.times(masanielloStakeShare(series.tradesLeft, series.winsNeeded, exact(s.odds)));
+      const riskPerLot = exact(s.assumedPointRisk).times(exact(slaveSpec.contractSize)).times(exact(slaveSpec.point));
+      return { ...copier, scaleType: 'FIXED_LOT', fixedLotSize: toNumber(stake.dividedBy(riskPerLot)), martingaleStrategy: false };
     },
   },
 };

@@ -4,7 +4,7 @@
 // the slave's.
 import { type Static, Type } from '@sinclair/typebox';
 import type { CopierSettings } from '../../copier/settings.js';
-import { compare, exact, show } from '../fraction.js';
+import { exact, show } from '../../shared/decimal.js';
 import { type CopierFeature, skip } from './rules.js';
 
 const members = Type.Object({
@@ -26,16 +26,16 @@ export const maxLotSize: CopierFeature<MaxLotSizeSettings> = {
     "A cap on the lot: maxLotSize replaces the copier's maxLotSize. With skipIfExceedsMax a trade over the cap is skipped instead of reduced; with checkMasterLotSize the master's lot is measured against the cap (a master trade over it is skipped or, without skipIfExceedsMax, the slave lot is reduced to the cap).",
   rules: {
     filterOpen: (s, { trade }) =>
-      s.checkMasterLotSize && s.skipIfExceedsMax && compare(exact(trade.volume), exact(s.maxLotSize)) > 0
+      s.checkMasterLotSize && s.skipIfExceedsMax && exact(trade.volume).greaterThan(exact(s.maxLotSize))
         ? skip('MAX_LOT_SIZE_EXCEEDED', `the master lot ${show(exact(trade.volume))} is above the maximum lot size ${s.maxLotSize}`)
         : null,
     // Reducing to the cap is the sizing's maxLotSize step; skipping instead needs the uncapped lot.
     sizing: (s, copier): CopierSettings => ({ ...copier, maxLotSize: s.skipIfExceedsMax || s.checkMasterLotSize ? null : s.maxLotSize }),
     adjustVolume: (s, volume, { trade }) => {
       if (s.checkMasterLotSize) {
-        return compare(exact(trade.volume), exact(s.maxLotSize)) > 0 ? { volume: Math.min(volume, s.maxLotSize) } : { volume };
+        return exact(trade.volume).greaterThan(exact(s.maxLotSize)) ? { volume: Math.min(volume, s.maxLotSize) } : { volume };
       }
-      if (compare(exact(volume), exact(s.maxLotSize)) <= 0) return { volume };
+      if (exact(volume).lessThanOrEqualTo(exact(s.maxLotSize))) return { volume };
       return s.skipIfExceedsMax
         ? skip('MAX_LOT_SIZE_EXCEEDED', `the slave lot ${show(exact(volume))} is above the maximum lot size ${s.maxLotSize}`)
         : { volume: s.maxLotSize };

@@ -5,7 +5,7 @@
 // management, the fallback lot and the margin cap, so none of them can pass the cap.
 import { type Static, Type } from '@sinclair/typebox';
 import type { CopierSettings } from '../../copier/settings.js';
-import { add, compare, exact, show, sub, toNumber, ZERO } from '../fraction.js';
+import { exact, show, toNumber, ZERO } from '../../shared/decimal.js';
 import { floorToStep } from '../rounding.js';
 import { type CopierFeature, skip } from './rules.js';
 
@@ -33,12 +33,12 @@ export const maximumLot: CopierFeature<MaximumLotSettings> = {
     // The feature checks the final lot itself (adjustVolume); sizing must not check it a second time.
     sizing: (_s, copier): CopierSettings => ({ ...copier, maximumLot: null }),
     adjustVolume: (s, volume, { copies, slaveSpec }) => {
-      const open = copies.reduce((sum, copy) => add(sum, exact(copy.volume)), ZERO);
-      const total = add(open, exact(volume));
+      const open = copies.reduce((sum, copy) => sum.plus(exact(copy.volume)), ZERO);
+      const total = open.plus(exact(volume));
       const cap = exact(s.maximumLot);
-      if (compare(total, cap) <= 0) return { volume };
-      const room = compare(open, cap) >= 0 ? ZERO : floorToStep(sub(cap, open), exact(slaveSpec.lotStep));
-      if (s.reduceToFit && compare(room, exact(slaveSpec.minLot)) >= 0) return { volume: toNumber(room) };
+      if (total.lessThanOrEqualTo(cap)) return { volume };
+      const room = open.greaterThanOrEqualTo(cap) ? ZERO : floorToStep(cap.minus(open), exact(slaveSpec.lotStep));
+      if (s.reduceToFit && room.greaterThanOrEqualTo(exact(slaveSpec.minLot))) return { volume: toNumber(room) };
       return skip(
         'MAXIMUM_LOT_REACHED',
         `opening ${show(volume)} lots would bring this copier's open lots to ${show(total)}, above its maximum ${s.maximumLot}` +

@@ -1,7 +1,7 @@
 // What the money-management features (martingale, progressive sizing, Masaniello) share: the closed
 // copies they count, in the order they closed, and a factor on the lot the copier's scale type gives.
 import type { CopierSettings } from '../../copier/settings.js';
-import { compare, exact, type Fraction, fraction, mul, toNumber } from '../fraction.js';
+import { type Decimal, exact, toNumber } from '../../shared/decimal.js';
 import { sameSymbol } from './perSymbol.js';
 import type { CopyRecord } from './rules.js';
 
@@ -32,9 +32,9 @@ export const closedTrades = (history: readonly CopyRecord[], options: { readonly
  * Applied before sizing (domain/copy/sizing.ts), so maxLotSize, the broker's limits, the minimum and
  * maximumLot still bound the result, as they bound the copier's own martingale doubling.
  */
-export const withLotFactor = (copier: CopierSettings, factor: Fraction): CopierSettings => {
-  if (compare(factor, fraction(1n)) === 0) return copier;
-  const times = (value: number): number => toNumber(mul(exact(value), factor));
+export const withLotFactor = (copier: CopierSettings, factor: Decimal): CopierSettings => {
+  if (factor.equals(1)) return copier;
+  const times = (value: number): number => toNumber(exact(value).times(factor));
   switch (copier.scaleType) {
     case 'NONE':
       return { ...copier, scaleType: 'MULTIPLIER', multiplier: toNumber(factor) };

@@ -9,7 +9,7 @@
 //     limits and maximumLot still bound it.
 import { type Static, Type } from '@sinclair/typebox';
 import type { CopierSettings } from '../../copier/settings.js';
-import { exact } from '../fraction.js';
+import { exact } from '../../shared/decimal.js';
 import { closedTrades, withLotFactor } from './moneyManagement.js';
 import type { CopierFeature, CopyRecord } from './rules.js';
 

@@ -21,7 +21,7 @@
 //     slave's currency (see engine/copy/accountViews.ts).
 import { type Static, Type } from '@sinclair/typebox';
 import type { CopierSettings } from '../../copier/settings.js';
-import { add, compare, div, exact, type Fraction, isPositive, mul, show, sub, toNumber, ZERO } from '../fraction.js';
+import { type Decimal, exact, show, toNumber, ZERO } from '../../shared/decimal.js';
 import { slaveStops } from '../reverse.js';
 import type { MasterTrade, Skip, SymbolSpec } from '../types.js';
 import { type AccountPosition, closeOf, type CopierFeature, type ManageContext, type ManagedAction, type OpenContext, skip } from './rules.js';
@@ -46,31 +46,31 @@ const members = Type.Object({
 export type RiskPerTradeSettings = Static<typeof members>;
 
 /** The risk of one trade now: the amount, or the percentage of the balance; null without a balance. */
-export const riskOf = (s: RiskPerTradeSettings, balance: number | null): Fraction | null => {
+export const riskOf = (s: RiskPerTradeSettings, balance: number | null): Decimal | null => {
   if (s.riskAmount !== null) return exact(s.riskAmount);
   if (s.riskPercent === null || balance === null) return null;
-  return div(mul(exact(balance), exact(s.riskPercent)), exact(100));
+  return exact(balance).times(exact(s.riskPercent)).dividedBy(100);
 };
 
 /** Whole points between two prices (prices sit on the point grid; rounding drops float noise). */
-const pointsBetween = (a: number, b: number, spec: SymbolSpec): Fraction => exact(Math.round(Math.abs(a - b) / spec.point));
+const pointsBetween = (a: number, b: number, spec: SymbolSpec): Decimal => exact(Math.round(Math.abs(a - b) / spec.point));
 
 /** The stop loss the slave's copy gets: the master's, or its take profit under reverse. */
 const slaveStopLoss = (trade: MasterTrade, copier: CopierSettings): number | null => slaveStops(trade, copier.reverse).stopLoss;
 
 /** What an open position may still lose down to its stop loss; the whole risk without one. */
-const openRisk = (p: AccountPosition, spec: SymbolSpec, pointValue: Fraction, risk: Fraction): Fraction => {
+const openRisk = (p: AccountPosition, spec: SymbolSpec, pointValue: Decimal, risk: Decimal): Decimal => {
   if (p.stopLoss === null) return risk;
   const losing = p.side === 'Buy' ? p.stopLoss < p.openPrice : p.stopLoss > p.openPrice;
   if (!losing) return ZERO;
-  return mul(mul(pointsBetween(p.openPrice, p.stopLoss, spec), pointValue), exact(p.volume));
+  return pointsBetween(p.openPrice, p.stopLoss, spec).times(pointValue).times(exact(p.volume));
 };
 
 interface Budget {
-  readonly risk: Fraction;
+  readonly risk: Decimal;
   /** What is left for this open: the risk, less the open risk on the symbol when aggregated. */
-  readonly left: Fraction;
-  readonly used: Fraction;
+  readonly left: Decimal;
+  readonly used: Decimal;
 }
 
 /** The risk this open may take, or why there is none. */
@@ -85,16 +85,18 @@ const budgetOf = (s: RiskPerTradeSettings, ctx: OpenContext): Budget | Skip => {
   if (onSymbol.some((p) => p.stopLoss !== null) && !(ctx.pointValue && ctx.pointValue > 0)) {
     return skip('RISK_PER_TRADE', `no value of a point of ${ctx.slaveSymbol} to measure the open risk`);
   }
-  const used = onSymbol.reduce((sum, p) => add(sum, openRisk(p, ctx.slaveSpec, exact(ctx.pointValue ?? 0), risk)), ZERO);
-  return { risk, left: sub(risk, used), used };
+  const used = onSymbol.reduce((sum, p) => sum.plus(openRisk(p, ctx.slaveSpec, exact(ctx.pointValue ?? 0), risk)), ZERO);
+  return { risk, left: risk.minus(used), used };
 };
 
 /** The loss of `volume` lots from the master's open price to `stopLoss`. */
-const lossAtStop = (volume: number, stopLoss: number, ctx: OpenContext): Fraction =>
-  mul(mul(pointsBetween(ctx.trade.openPrice, stopLoss, ctx.slaveSpec), exact(ctx.pointValue ?? 0)), exact(volume));
+const lossAtStop = (volume: number, stopLoss: number, ctx: OpenContext): Decimal =>
+  pointsBetween(ctx.trade.openPrice, stopLoss, ctx.slaveSpec)
+    .times(exact(ctx.pointValue ?? 0))
+    .times(exact(volume));
 
 /** An amount rounded to cents, with the account's currency when known. */
-const money = (f: Fraction | number, currency: string | undefined): string => {
+const money = (f: Decimal | number, currency: string | undefined): string => {
   const cents = Math.round(toNumber(typeof f === 'number' ? exact(f) : f) * 100) / 100;
   return currency ? `${show(cents)} ${currency}` : show(cents);
 };
@@ -106,7 +108,7 @@ const filter = (s: RiskPerTradeSettings, ctx: OpenContext): Skip | null => {
   const currency = ctx.slaveAccount?.currency;
   const stopLoss = slaveStopLoss(ctx.trade, ctx.copier);
   // A trade without a stop loss takes the whole risk: aggregated, only while nothing else is at risk.
-  if (!isPositive(budget.left) || (stopLoss === null && isPositive(budget.used))) {
+  if (budget.left.lessThanOrEqualTo(0) || (stopLoss === null && budget.used.greaterThan(0))) {
     return skip(
       'RISK_PER_TRADE',
       `the open positions on ${ctx.slaveSymbol} already risk ${money(budget.used, currency)} of the ${money(budget.risk, currency)} the symbol may risk`,
@@ -114,7 +116,8 @@ const filter = (s: RiskPerTradeSettings, ctx: OpenContext): Skip | null => {
   }
   if (stopLoss === null) return null;
   if (!(ctx.pointValue && ctx.pointValue > 0)) return skip('RISK_PER_TRADE', `no value of a point of ${ctx.slaveSymbol} to size the trade by its stop loss`);
-  if (!isPositive(pointsBetween(ctx.trade.openPrice, stopLoss, ctx.slaveSpec))) return skip('RISK_PER_TRADE', `the stop loss ${stopLoss} is at the open price`);
+  if (pointsBetween(ctx.trade.openPrice, stopLoss, ctx.slaveSpec).lessThanOrEqualTo(0))
+    return skip('RISK_PER_TRADE', `the stop loss ${stopLoss} is at the open price`);
   return null;
 };
 
@@ -122,10 +125,10 @@ const sizing = (s: RiskPerTradeSettings, copier: CopierSettings, ctx: OpenContex
   const stopLoss = slaveStopLoss(ctx.trade, ctx.copier);
   if (!s.correctLotSizeBasedOnTheStopLoss || stopLoss === null || !(ctx.pointValue && ctx.pointValue > 0)) return copier;
   const budget = budgetOf(s, ctx);
-  if ('reason' in budget || !isPositive(budget.left)) return copier;
+  if ('reason' in budget || budget.left.lessThanOrEqualTo(0)) return copier;
   const perLot = lossAtStop(1, stopLoss, ctx);
-  if (!isPositive(perLot)) return copier;
-  return { ...copier, scaleType: 'FIXED_LOT', fixedLotSize: toNumber(div(budget.left, perLot)), martingaleStrategy: false };
+  if (perLot.lessThanOrEqualTo(0)) return copier;
+  return { ...copier, scaleType: 'FIXED_LOT', fixedLotSize: toNumber(budget.left.dividedBy(perLot)), martingaleStrategy: false };
 };
 
 /** Without the correction: the copier's lot, unless its loss at the stop loss exceeds the risk left. */
@@ -136,7 +139,7 @@ const checkVolume = (s: RiskPerTradeSettings, volume: number, ctx: OpenContext):
   const budget = budgetOf(s, ctx);
   if ('reason' in budget) return budget;
   const loss = lossAtStop(volume, stopLoss, ctx);
-  if (compare(loss, budget.left) <= 0) return { volume };
+  if (loss.lessThanOrEqualTo(budget.left)) return { volume };
   const currency = ctx.slaveAccount?.currency;
   const left = s.aggregateRiskPerSymbol ? ` (${money(budget.left, currency)} left on the symbol)` : '';
   return skip(

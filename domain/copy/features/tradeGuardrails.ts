@@ -9,7 +9,7 @@
 //     (null there = the general value, 0 = off for that symbol).
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime } from 'luxon';
-import { add, compare, exact, show, ZERO } from '../fraction.js';
+import { exact, show, ZERO } from '../../shared/decimal.js';
 import { sameSymbol, symbolConfiguredTwice } from './perSymbol.js';
 import { type CopierFeature, type ManagedAction, skip } from './rules.js';
 
@@ -62,9 +62,9 @@ export const tradeGuardrails: CopierFeature<TradeGuardrailsSettings> = {
     adjustVolume: (s, volume, { slaveSymbol, copies }) => {
       const threshold = s.enabled ? limitFor(s, slaveSymbol, 'maxLotSizeThreshold') : null;
       if (threshold === null) return { volume };
-      const held = s.aggregatePerSymbol ? copies.filter((c) => sameSymbol(c.symbol, slaveSymbol)).reduce((sum, c) => add(sum, exact(c.volume)), ZERO) : ZERO;
-      const total = add(held, exact(volume));
-      if (compare(total, exact(threshold)) <= 0) return { volume };
+      const held = s.aggregatePerSymbol ? copies.filter((c) => sameSymbol(c.symbol, slaveSymbol)).reduce((sum, c) => sum.plus(exact(c.volume)), ZERO) : ZERO;
+      const total = held.plus(exact(volume));
+      if (total.lessThanOrEqualTo(exact(threshold))) return { volume };
       return skip(
         'GUARDRAIL',
         s.aggregatePerSymbol

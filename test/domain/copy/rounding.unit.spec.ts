@@ -1,19 +1,19 @@
 import { expect } from 'chai';
-import { exact, fraction, show, toNumber } from '../../../domain/copy/fraction.js';
+import { Decimal, exact, show, toNumber } from '../../../domain/shared/decimal.js';
 import { roundDownToStep, roundPrice } from '../../../domain/copy/rounding.js';
 
 describe('copy rounding: exact decimals, lot steps and prices', () => {
   describe('reading numbers', () => {
-    it('reads a double as the decimal it stands for: 0.1 + 0.2 is 3/10', () => expect(exact(0.1 + 0.2)).to.deep.equal(fraction(3n, 10n)));
+    it('reads a double as the decimal it stands for: 0.1 + 0.2 is 3/10', () => expect(exact(0.1 + 0.2).toFixed()).to.equal('0.3'));
 
     it('reads exponents both ways: 1.5e-7 and 1e21', () => {
-      expect(exact(1.5e-7)).to.deep.equal(fraction(3n, 20_000_000n));
-      expect(exact(1e21)).to.deep.equal(fraction(10n ** 21n));
+      expect(exact(1.5e-7).toFixed()).to.equal('0.00000015');
+      expect(exact(1e21).toFixed()).to.equal('1000000000000000000000');
     });
 
     it('reads negatives and zero', () => {
-      expect(exact(-0.001)).to.deep.equal(fraction(-1n, 1000n));
-      expect(exact(0)).to.deep.equal(fraction(0n));
+      expect(exact(-0.001).toFixed()).to.equal('-0.001');
+      expect(exact(0).toFixed()).to.equal('0');
     });
 
     it('refuses NaN and infinities', () => {
@@ -21,9 +21,9 @@ describe('copy rounding: exact decimals, lot steps and prices', () => {
       expect(() => exact(Number.POSITIVE_INFINITY)).to.throw(RangeError, /not a finite number/);
     });
 
-    it('writes back the same double as the literal: 57/100 is 0.57', () => expect(toNumber(fraction(57n, 100n))).to.equal(0.57));
+    it('writes back the same double as the literal: 57/100 is 0.57', () => expect(toNumber(new Decimal(57).dividedBy(100))).to.equal(0.57));
 
-    it('shows at most 10 significant digits in messages', () => expect(show(fraction(1n, 3n))).to.equal('0.3333333333'));
+    it('shows at most 10 significant digits in messages', () => expect(show(new Decimal(1).dividedBy(3))).to.equal('0.3333333333'));
   });
 
   describe('roundDownToStep', () => {

@@ -189,6 +189,18 @@ describe('copy sizing: slaveVolume', () => {
     it('rounds a balance ratio down: 1 x 1/3 on a 0.01 step is 0.33', () =>
       expect(lotOf(1, { scaleType: 'BALANCE_RATIO' }, { master: funds({ balance: 3_000 }), slave: funds({ balance: 1_000 }) })).to.equal(0.33));
 
+    it('a ratio that lands on a step keeps it: 0.3 x 1,000 / 3,000 is 0.1, not 0.09 (a third rounded first would lose the step)', () =>
+      expect(lotOf(0.3, { scaleType: 'BALANCE_RATIO' }, { master: funds({ balance: 3_000 }), slave: funds({ balance: 1_000 }) })).to.equal(0.1));
+
+    it('doubling after a ratio keeps the step too: 0.3 x 1,000 / 3,000 x 2 after a loss is 0.2', () =>
+      expect(
+        lotOf(
+          0.3,
+          { scaleType: 'EQUITY_RATIO', martingaleStrategy: true },
+          { master: funds({ equity: 3_000 }), slave: funds({ equity: 1_000 }), martingale: { consecutiveLosses: 1 } },
+        ),
+      ).to.equal(0.2));
+
     it('rounds to a coarse step: 0.35 on a 0.1 step is 0.3', () =>
       expect(lotOf(0.35, {}, { slaveSymbol: symbolSpec({ lotStep: 0.1, minLot: 0.1 }) })).to.equal(0.3));
 
