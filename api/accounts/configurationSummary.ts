@@ -7,7 +7,7 @@ import { listCopiers } from '../../projections/copiers/queries.js';
 import { accountFeatureRows } from '../../projections/features/queries.js';
 import { riskLimitsOf } from '../../projections/riskLimits/queries.js';
 import { applyFieldAccess } from '../apiKeys/enforcement.js';
-import { toCopierDTO } from '../copiers/routes.js';
+import { toCopierDTO } from '../copiers/dto.js';
 import { CopierDTO } from '../copiers/schemas.js';
 import { toFeatureDTO } from '../features/routes.js';
 import type { Routes } from '../route.js';

@@ -1,17 +1,15 @@
 // The copier area (spec: "Copiers", "Copier mode", and the copier rows of "Accounts"): copiers under their
 // slave account, the six copier-mode operations, slaves of a master, and the masters summary.
 import { type Static, Type } from '@sinclair/typebox';
-import type { Selectable } from 'kysely';
 import type { CopierCommand } from '../../domain/copier/commands.js';
 import { copierDecider } from '../../domain/copier/decider.js';
 import { copierStream } from '../../domain/copier/events.js';
-import { type CopierSettings, defaultCopierSettings } from '../../domain/copier/settings.js';
+import { defaultCopierSettings } from '../../domain/copier/settings.js';
+import type { Position } from '../../store/port.js';
 import { findAccount, liveAccountsAmong } from '../../projections/accounts/queries.js';
-import { activeSlaveAccountIds, copierIdsFor, findCopier, listCopiers, slaveLinks } from '../../projections/copiers/queries.js';
+import { activeSlaveAccountIds, findCopier, listCopiers, slaveLinks } from '../../projections/copiers/queries.js';
 import { createCopier } from '../../app/commands/createCopier.js';
-import type { CopiersTable } from '../../projections/schema.js';
-import { handleCommand } from '../../store/commandHandler.js';
-import { comparePositions, type Position } from '../../store/port.js';
+import { type CopierMode, setCopierModes } from '../../app/commands/setCopierModes.js';
 import { toAccountDTOs } from '../accounts/dto.js';
 import { checkAccountScope, loadAccount } from '../shared/accounts.js';
 import { AccountDTO, AccountIdParams } from '../accounts/schemas.js';
@@ -21,32 +19,9 @@ import { afterCopyEngine, commandMetadata, execute, type Services } from '../../
 import { errorResponses } from '../shared/schemas.js';
 import { CopierCreateDTO, CopierDTO, CopierParams, CopierUpdateDTO, MasterAccountSummaryDTO, SymbolMappingDTO, SymbolMappingWriteDTO } from './schemas.js';
 import { mapSymbol } from '../../domain/copy/symbolMapping.js';
-
-type CopierRow = Selectable<CopiersTable> & { from_account_alias: string | null };
-
-const settingKeys = Object.keys(defaultCopierSettings) as (keyof CopierSettings)[];
-
-export const toCopierDTO = (row: CopierRow) => ({
-  id: row.id,
-  fromAccountId: row.from_account_id,
-  fromAccountAlias: row.from_account_alias,
-  toAccountId: row.to_account_id,
-  created: new Date(row.created).toISOString(),
-  ...defaultCopierSettings,
-  ...(row.settings as CopierSettings),
-});
-
-const pickSettings = (body: Record<string, unknown>): Partial<CopierSettings> =>
-  Object.fromEntries(settingKeys.filter((k) => body[k] !== undefined).map((k) => [k, body[k]])) as Partial<CopierSettings>;
+import { type CopierRow, explicitMappingsOf, fromCopierDTO, toCopierDTO, toCurrentSymbolMappingDTO, toSymbolMappingDTOs } from './dto.js';
 
 const copierNotFound = (copierId: string) => new ApiError(404, '[COPIER_NOT_FOUND]', `copier ${copierId} not found`);
-
-/** The effect of each copier-mode operation on a copier (spec: "Copier mode"). */
-const modes = {
-  activate: { active: true, monitorOnly: false },
-  deactivate: { active: false },
-  monitorOnly: { active: true, monitorOnly: true },
-} as const satisfies Record<string, Partial<CopierSettings>>;
 
 export const copierRoutes = (routes: Routes, services: Services): void => {
   const loadCopier = async (caller: Caller, accountId: string, copierId: string): Promise<CopierRow> => {
@@ -61,22 +36,12 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
 
   const copierResponses = { 200: { description: 'the copier', schema: CopierDTO }, ...errorResponses(400, 401, 404, 409) };
 
-  /** Applies a mode to many copiers, then waits once for the read models. */
-  const setMode = async (caller: Caller, context: Parameters<typeof commandMetadata>[1], mode: keyof typeof modes, fromAccountId?: string) => {
+  /** Applies a mode to the copiers of the project, or of one master's slaves (spec: "Copier mode"). */
+  const setMode = async (caller: Caller, context: Parameters<typeof commandMetadata>[1], mode: CopierMode, fromAccountId?: string) => {
     if (caller.level === 'ACCOUNT' && !fromAccountId) {
       throw new ApiError(403, '[PROJECT_LEVEL_API_KEY_REQUIRED]', 'changing every copier of the project needs a project-level API key');
     }
-    const copiers = await copierIdsFor(services.db, caller.projectId, fromAccountId);
-    let last: Position | null = null;
-    for (const c of copiers) {
-      const result = await handleCommand(services.store, copierStream(c.id), copierDecider, {
-        type: 'UpdateCopier',
-        data: { copierId: c.id, projectId: caller.projectId, toAccountId: c.to_account_id, changes: modes[mode] },
-        metadata: commandMetadata(services, context),
-      });
-      if (result.position && (!last || comparePositions(result.position, last) > 0)) last = result.position;
-    }
-    if (last) await services.runner.waitFor(last, services.config.readModelWaitMs);
+    await setCopierModes(services, { projectId: caller.projectId, mode, ...(fromAccountId ? { fromAccountId } : {}), context });
     return { status: 204 };
   };
 
@@ -194,7 +159,7 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
     responses: copierResponses,
     async handler({ params, body, caller, context }) {
       const slave = await loadAccount(services, caller, params.accountId);
-      const settings: CopierSettings = { ...defaultCopierSettings, ...pickSettings(body) };
+      const settings = { ...defaultCopierSettings, ...fromCopierDTO(body) };
       const copierId = await createCopier(services, { projectId: caller.projectId, slave, fromAccountId: body.fromAccountId, settings, context });
       return { body: toCopierDTO(await loadCopier(caller, params.accountId, copierId)) };
     },
@@ -230,7 +195,7 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
       }
       const result = await run({
         type: 'UpdateCopier',
-        data: { copierId: params.copierId, projectId: caller.projectId, toAccountId: params.accountId, changes: pickSettings(body) },
+        data: { copierId: params.copierId, projectId: caller.projectId, toAccountId: params.accountId, changes: fromCopierDTO(body) },
         metadata: commandMetadata(services, context),
       });
       // An activation with copyOpenPositions copies the master's open positions before the answer.
@@ -260,10 +225,6 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
       return { status: 200 };
     },
   });
-
-  const explicitMappings = (row: CopierRow): Record<string, string> => (row.symbol_mappings ?? {}) as Record<string, string>;
-  const explicitList = (row: CopierRow) =>
-    Object.entries(explicitMappings(row)).map(([masterSymbol, slaveSymbol]) => ({ masterSymbol, slaveSymbol, source: 'EXPLICIT' as const }));
 
   routes.add<{ accountId: string; copierId: string }, unknown, unknown>({
     method: 'post',
@@ -296,7 +257,7 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
     params: CopierParams,
     responses: { 200: { description: 'explicit mappings', schema: Type.Array(SymbolMappingDTO) }, ...errorResponses(400, 401, 404) },
     async handler({ params, caller }) {
-      return { body: explicitList(await loadCopier(caller, params.accountId, params.copierId)) };
+      return { body: toSymbolMappingDTOs(await loadCopier(caller, params.accountId, params.copierId)) };
     },
   });
 
@@ -324,8 +285,7 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
         },
         metadata: commandMetadata(services, context),
       });
-      const row = await loadCopier(caller, params.accountId, params.copierId);
-      return { body: explicitList(row) };
+      return { body: toSymbolMappingDTOs(await loadCopier(caller, params.accountId, params.copierId)) };
     },
   });
 
@@ -347,15 +307,9 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
       };
       const masterSymbols = await symbolsOf(row.from_account_id);
       const slaveSymbols = await symbolsOf(row.to_account_id);
-      const overrides = explicitMappings(row);
+      const overrides = explicitMappingsOf(row);
       const explicit = new Set(Object.keys(overrides).map((k) => k.toLowerCase()));
-      return {
-        body: masterSymbols.map((masterSymbol) => {
-          const slaveSymbol = mapSymbol(masterSymbol, slaveSymbols, overrides);
-          const source = slaveSymbol === null ? 'UNMAPPED' : explicit.has(masterSymbol.toLowerCase()) ? 'EXPLICIT' : 'AUTOMATIC';
-          return { masterSymbol, slaveSymbol, source } as const;
-        }),
-      };
+      return { body: masterSymbols.map((masterSymbol) => toCurrentSymbolMappingDTO(masterSymbol, mapSymbol(masterSymbol, slaveSymbols, overrides), explicit)) };
     },
   });
 };
