@@ -9,7 +9,7 @@ import { riskLimitsOf } from '../../projections/riskLimits/queries.js';
 import { applyFieldAccess } from '../apiKeys/enforcement.js';
 import { toCopierDTO } from '../copiers/dto.js';
 import { CopierDTO } from '../copiers/schemas.js';
-import { toFeatureDTO } from '../features/routes.js';
+import { toFeatureDTO } from '../features/dto.js';
 import type { Routes } from '../route.js';
 import { riskLimitViews } from '../riskLimits/routes.js';
 import type { Services } from '../../app/services.js';

@@ -5,13 +5,14 @@
 //   GET /projects/{projectId}/features/{featureId}/deliveries
 import { type Static, Type } from '@sinclair/typebox';
 import { WEBHOOK_EVENT_KINDS, WEBHOOK_FEATURE_TYPE } from '../../domain/webhook/feature.js';
-import { type DeliveryStatus, Outbox, type WebhookDeliveryRow } from '../../engine/delivery/outbox.js';
+import { type DeliveryStatus, Outbox } from '../../engine/delivery/outbox.js';
 import { accountFeatureRows } from '../../projections/features/queries.js';
 import { loadAccount } from '../shared/accounts.js';
 import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
 import type { Services } from '../../app/services.js';
 import { errorResponses, IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
+import { toWebhookDeliveryDTO } from './dto.js';
 import { projectFeatureRow, projectFeatureScope } from './projectScope.js';
 
 const STATUSES: readonly DeliveryStatus[] = ['PENDING', 'DELIVERED', 'FAILED', 'CANCELLED'];
@@ -56,28 +57,13 @@ const DeliveriesQuery = Type.Object(
 );
 type Query = Static<typeof DeliveriesQuery>;
 
-const iso = (d: Date | null): string | null => (d ? new Date(d).toISOString() : null);
-
-const toDeliveryDTO = (row: WebhookDeliveryRow) => ({
-  eventId: row.id,
-  type: row.event_type,
-  accountId: row.account_id,
-  status: row.status,
-  attempts: row.attempts,
-  maxAttempts: row.max_attempts,
-  nextAttemptAt: row.status === 'PENDING' ? iso(row.next_attempt_at) : null,
-  lastAttemptAt: iso(row.last_attempt_at),
-  lastStatusCode: row.last_status,
-  lastError: row.last_error,
-  created: new Date(row.created).toISOString(),
-  finishedAt: iso(row.finished_at),
-});
-
 const notAWebhook = (featureId: string) => new ApiError(404, '[FEATURE_NOT_FOUND]', `no webhook (FeatureWebhookDTO) ${featureId}`);
 
 export const webhookDeliveryRoutes = (routes: Routes, services: Services): void => {
   const list = async (featureId: string, query: Query) =>
-    (await Outbox.deliveries(services.db, featureId, { limit: query.limit ?? 100, ...(query.status ? { status: query.status } : {}) })).map(toDeliveryDTO);
+    (await Outbox.deliveries(services.db, featureId, { limit: query.limit ?? 100, ...(query.status ? { status: query.status } : {}) })).map(
+      toWebhookDeliveryDTO,
+    );
   const responses = { 200: { description: 'the deliveries, newest first', schema: Type.Array(WebhookDeliveryDTO) }, ...errorResponses(400, 401, 403, 404) };
   const description =
     'The recent deliveries of a webhook (FeatureWebhookDTO), newest first: one per event and kind, with its status, attempts and the last answer or error. Finished deliveries are kept 7 days. A failed delivery is also logged by the service (warning).';

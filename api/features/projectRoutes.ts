@@ -15,7 +15,7 @@ import type { Caller, Routes } from '../route.js';
 import { commandMetadata, execute, oneAtATime, type Services } from '../../app/services.js';
 import { errorResponses, Uuid } from '../shared/schemas.js';
 import { webhookDeliveryRoutes } from './deliveryRoutes.js';
-import { completeSetting, toFeatureDTO } from './routes.js';
+import { fromFeatureSettingDTO, toFeatureDTO } from './dto.js';
 import { FeatureDTO, FeatureWriteDTO } from './schemas.js';
 import { projectFeatureRow, projectFeatureScope } from './projectScope.js';
 import { prepareSetting } from './settingHooks.js';
@@ -32,7 +32,7 @@ export const projectFeatureRoutes = (routes: Routes, services: Services): void =
   const run = (command: FeatureCommand) => execute(services, featureStream(command.data.featureId), featureDecider, command);
 
   const add = async (caller: Caller, context: Context, scope: FeatureScope & { kind: 'project' }, body: WriteBody) => {
-    const setting = await prepareSetting(services, completeSetting(body.featureSetting, 'project'), null);
+    const setting = await prepareSetting(services, fromFeatureSettingDTO(body.featureSetting, 'project'), null);
     const definition = featureDefinition(setting.type)!;
     const featureId = randomUUID();
     await oneAtATime(services, `features:project:${scope.projectId}`, async () => {
@@ -111,7 +111,7 @@ export const projectFeatureRoutes = (routes: Routes, services: Services): void =
           `feature ${params.featureId} is a ${current.type}; its type cannot change (delete it and add another)`,
         );
       }
-      const setting = await prepareSetting(services, completeSetting(body.featureSetting, 'project'), current.setting);
+      const setting = await prepareSetting(services, fromFeatureSettingDTO(body.featureSetting, 'project'), current.setting);
       await run({
         type: 'UpdateFeature',
         data: { featureId: params.featureId, projectId: caller.projectId, scope, setting },

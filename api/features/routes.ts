@@ -3,10 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import { featureDefinition } from '../../domain/feature/catalogue.js';
-import { membersOf } from '../../domain/feature/definition.js';
 import type { FeatureCommand } from '../../domain/feature/commands.js';
 import { featureDecider } from '../../domain/feature/decider.js';
-import { type FeatureScope, type FeatureSetting, featureStream } from '../../domain/feature/events.js';
+import { type FeatureScope, featureStream } from '../../domain/feature/events.js';
 import { findCopier } from '../../projections/copiers/queries.js';
 import { accountFeatureRows, copierFeatureRows, type FeatureRow, findCopierFeatureOfAccount } from '../../projections/features/queries.js';
 import { withMaintenanceState } from '../../projections/maintenanceWindows/queries.js';
@@ -17,33 +16,12 @@ import type { Caller, Routes } from '../route.js';
 import { commandMetadata, execute, oneAtATime, type Services } from '../../app/services.js';
 import { errorResponses, Uuid } from '../shared/schemas.js';
 import { AccountFeatureIdParams, CopierFeatureIdParams, CopierFeatureParams, FeatureDTO, FeatureWriteDTO } from './schemas.js';
-import { prepareSetting, presentSetting } from './settingHooks.js';
+import { fromFeatureSettingDTO, toFeatureDTO } from './dto.js';
+import { prepareSetting } from './settingHooks.js';
 
 type WriteBody = Static<typeof FeatureWriteDTO>;
 
 const featureNotFound = (featureId: string) => new ApiError(404, '[FEATURE_NOT_FOUND]', `feature ${featureId} not found`);
-
-export const toFeatureDTO = (row: FeatureRow) => ({
-  featureId: row.id,
-  featureSetting: presentSetting(row.setting),
-  created: new Date(row.created).toISOString(),
-  updated: new Date(row.updated).toISOString(),
-});
-
-/** The stored setting: the catalogue's defaults for members left out, checked against the feature's own rules. */
-export const completeSetting = (sent: { type: string }, scope: FeatureScope['kind']): FeatureSetting => {
-  const definition = featureDefinition(sent.type);
-  if (!definition) throw new ApiError(400, '[FEATURE_TYPE_UNKNOWN]', `no feature type ${sent.type}`);
-  if (!definition.scopes.includes(scope)) {
-    throw new ApiError(400, '[FEATURE_SCOPE_NOT_ALLOWED]', `${sent.type} attaches to a ${definition.scopes.join(' or ')}, not to a ${scope}`);
-  }
-  // Read-only state members (definition.stateMembers) are the service's: what was sent for them is dropped.
-  const sentMembers = Object.fromEntries(Object.entries(sent).filter(([name]) => !(definition.stateMembers ?? []).includes(name)));
-  const setting = { ...definition.defaults, ...sentMembers, type: sent.type } as FeatureSetting;
-  const problem = definition.check?.(membersOf(setting));
-  if (problem) throw new ApiError(400, '[VALIDATION_FAILED]', `body.featureSetting: ${problem}`, [{ field: 'body.featureSetting', message: problem }]);
-  return setting;
-};
 
 const scopeKey = (scope: FeatureScope): string =>
   scope.kind === 'copier' ? `copier:${scope.copierId}` : scope.kind === 'account' ? `account:${scope.accountId}` : `project:${scope.projectId}`;
@@ -74,7 +52,7 @@ export const featureRoutes = (routes: Routes, services: Services): void => {
   };
 
   const add = async (caller: Caller, context: Parameters<typeof commandMetadata>[1], scope: FeatureScope, body: WriteBody) => {
-    const setting = await prepareSetting(services, completeSetting(body.featureSetting, scope.kind), null);
+    const setting = await prepareSetting(services, fromFeatureSettingDTO(body.featureSetting, scope.kind), null);
     const definition = featureDefinition(setting.type)!;
     const featureId = randomUUID();
     // The single-instance check and the write are one step per copier or account.
@@ -92,7 +70,7 @@ export const featureRoutes = (routes: Routes, services: Services): void => {
     if (current.type !== body.featureSetting.type) {
       throw new ApiError(400, '[FEATURE_TYPE_IMMUTABLE]', `feature ${featureId} is a ${current.type}; its type cannot change (delete it and add another)`);
     }
-    const setting = await prepareSetting(services, completeSetting(body.featureSetting, scope.kind), current.setting);
+    const setting = await prepareSetting(services, fromFeatureSettingDTO(body.featureSetting, scope.kind), current.setting);
     await run({ type: 'UpdateFeature', data: { featureId, projectId: caller.projectId, scope, setting }, metadata: commandMetadata(services, context) });
     return { body: toFeatureDTO(await rowOf(caller, scope, featureId)) };
   };
