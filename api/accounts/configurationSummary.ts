@@ -11,7 +11,7 @@ import { toCopierDTO } from '../copiers/dto.js';
 import { CopierDTO } from '../copiers/schemas.js';
 import { toFeatureDTO } from '../features/dto.js';
 import type { Routes } from '../route.js';
-import { riskLimitViews } from '../riskLimits/routes.js';
+import { toRiskLimitDTOs } from '../riskLimits/dto.js';
 import type { Services } from '../../app/services.js';
 import { errorResponses } from '../shared/schemas.js';
 import { toAccountDTOs } from './dto.js';
@@ -41,7 +41,7 @@ export const configurationSummaryRoutes = (routes: Routes, services: Services): 
             Type.Array(CopierDTO),
             (await listCopiers(services.db, caller.projectId, account.id)).map(toCopierDTO),
           ),
-          riskLimits: await riskLimitViews(services, await riskLimitsOf(services.db, caller.projectId, account.id)),
+          riskLimits: await toRiskLimitDTOs(services, await riskLimitsOf(services.db, caller.projectId, account.id)),
           features: (await accountFeatureRows(services.db, caller.projectId, account.id)).map(toFeatureDTO),
         });
       }

@@ -11,8 +11,7 @@ import type { RiskLimitCommand } from '../../domain/riskLimit/commands.js';
 import { riskLimitDecider } from '../../domain/riskLimit/decider.js';
 import { riskLimitStream } from '../../domain/riskLimit/events.js';
 import { RISK_TYPES, riskTypeById } from '../../domain/riskLimit/riskTypes.js';
-import { checkRiskLimit, RISK_LIMIT_DEFAULTS, type RiskLimitSettings } from '../../domain/riskLimit/settings.js';
-import { protectionsInForce } from '../../projections/protections/queries.js';
+import { RISK_LIMIT_DEFAULTS } from '../../domain/riskLimit/settings.js';
 import { findRiskLimit, type RiskLimitRow, riskLimitsOf } from '../../projections/riskLimits/queries.js';
 import { loadAccount } from '../shared/accounts.js';
 import { AccountIdParams } from '../accounts/schemas.js';
@@ -21,64 +20,14 @@ import type { Caller, Routes } from '../route.js';
 import { commandMetadata, execute, type Services } from '../../app/services.js';
 import { ErrorDTO, errorResponses, Uuid } from '../shared/schemas.js';
 import { RiskLimitDTO, RiskLimitWriteDTO, RiskTypeDTO } from './schemas.js';
-import { riskLimitHitView } from './views.js';
+import { fromRiskLimitWriteDTO, toRiskLimitDTOs, toRiskTypeDTO } from './dto.js';
 
 type WriteBody = Static<typeof RiskLimitWriteDTO>;
 type Context = Parameters<typeof commandMetadata>[1];
 
 const RiskLimitParams = Type.Object({ accountId: Uuid, riskLimitId: Uuid }, { additionalProperties: false });
 
-const riskTypeView = (id: number) => {
-  const t = riskTypeById(id)!;
-  return { id: t.id, name: t.name, period: t.period, measure: t.measure, description: t.description };
-};
-
 const notFound = (riskLimitId: string) => new ApiError(404, '[RISK_LIMIT_NOT_FOUND]', `risk limit ${riskLimitId} not found`);
-
-/** The stored settings: defaults for members left out, read-only members dropped, the rules between members checked. */
-const settingsOf = (body: WriteBody): RiskLimitSettings => {
-  const settings: RiskLimitSettings = {
-    riskTypeId: body.riskTypeId,
-    absoluteRiskLimit: body.absoluteRiskLimit ?? RISK_LIMIT_DEFAULTS.absoluteRiskLimit,
-    riskLimit: body.riskLimit ?? RISK_LIMIT_DEFAULTS.riskLimit,
-    relativeRiskLimit: body.relativeRiskLimit ?? RISK_LIMIT_DEFAULTS.relativeRiskLimit,
-    fallbackAbsoluteRiskLimit: body.fallbackAbsoluteRiskLimit ?? RISK_LIMIT_DEFAULTS.fallbackAbsoluteRiskLimit,
-    fallbackRiskLimit: body.fallbackRiskLimit ?? RISK_LIMIT_DEFAULTS.fallbackRiskLimit,
-    fallbackRelativeRiskLimit: body.fallbackRelativeRiskLimit ?? RISK_LIMIT_DEFAULTS.fallbackRelativeRiskLimit,
-    closeAllOpenPositions: body.closeAllOpenPositions ?? RISK_LIMIT_DEFAULTS.closeAllOpenPositions,
-    active: body.active ?? RISK_LIMIT_DEFAULTS.active,
-  };
-  const problem = checkRiskLimit(settings);
-  if (problem) throw new ApiError(400, '[VALIDATION_FAILED]', `${problem.field}: ${problem.message}`, [{ field: problem.field, message: problem.message }]);
-  return settings;
-};
-
-/** RiskLimitDTOs of one account's rows, with the hits in force now. */
-export const riskLimitViews = async (services: Services, rows: readonly RiskLimitRow[]): Promise<Static<typeof RiskLimitDTO>[]> => {
-  const inForce = rows.length === 0 ? [] : await protectionsInForce(services.db, [rows[0]!.account_id], services.clock());
-  return rows.map((row) => {
-    const s = { ...RISK_LIMIT_DEFAULTS, ...row.settings };
-    const hits = inForce.filter((p) => p.rule_id === row.id).map(riskLimitHitView);
-    return {
-      id: row.id,
-      accountId: row.account_id,
-      riskTypeId: s.riskTypeId,
-      riskType: riskTypeView(s.riskTypeId),
-      absoluteRiskLimit: s.absoluteRiskLimit,
-      riskLimit: s.riskLimit,
-      relativeRiskLimit: s.relativeRiskLimit,
-      fallbackAbsoluteRiskLimit: s.fallbackAbsoluteRiskLimit,
-      fallbackRiskLimit: s.fallbackRiskLimit,
-      fallbackRelativeRiskLimit: s.fallbackRelativeRiskLimit,
-      closeAllOpenPositions: s.closeAllOpenPositions,
-      active: s.active,
-      status: !s.active ? 'INACTIVE' : hits.some((h) => h.level === 'FALLBACK') ? 'FALLBACK_HIT' : hits.length > 0 ? 'HIT' : 'ARMED',
-      hits,
-      created: new Date(row.created).toISOString(),
-      updated: new Date(row.updated).toISOString(),
-    };
-  });
-};
 
 export const riskLimitRoutes = (routes: Routes, services: Services): void => {
   const run = (command: RiskLimitCommand) => execute(services, riskLimitStream(command.data.riskLimitId), riskLimitDecider, command);
@@ -90,7 +39,7 @@ export const riskLimitRoutes = (routes: Routes, services: Services): void => {
     return account;
   };
 
-  const views = (rows: readonly RiskLimitRow[]) => riskLimitViews(services, rows);
+  const views = (rows: readonly RiskLimitRow[]) => toRiskLimitDTOs(services, rows);
 
   const viewOf = async (caller: Caller, accountId: string, riskLimitId: string) => {
     const row = await findRiskLimit(services.db, caller.projectId, accountId, riskLimitId);
@@ -106,7 +55,7 @@ export const riskLimitRoutes = (routes: Routes, services: Services): void => {
   };
   const write = async (caller: Caller, context: Context, accountId: string, riskLimitId: string | null, body: WriteBody) => {
     await writableAccount(caller, accountId);
-    const settings = settingsOf(body);
+    const settings = fromRiskLimitWriteDTO(body);
     const id = riskLimitId ?? randomUUID();
     if (riskLimitId) await existing(caller, accountId, riskLimitId);
     await run({
@@ -235,6 +184,6 @@ export const riskLimitRoutes = (routes: Routes, services: Services): void => {
     description:
       'Each is a period (DAILY, WEEKLY, MONTHLY in the service TIME_ZONE) and a measure: EQUITY_TO_EQUITY, BALANCE_TO_EQUITY, BALANCE_TO_BALANCE, SMART_REFERENCE. The reference is read at the period start (the first check inside it).',
     responses: { 200: { description: 'the risk types', schema: Type.Array(RiskTypeDTO) }, ...errorResponses(401) },
-    handler: async () => ({ body: RISK_TYPES.map((t) => riskTypeView(t.id)) }),
+    handler: async () => ({ body: RISK_TYPES.map((t) => toRiskTypeDTO(t.id)) }),
   });
 };
