@@ -2,12 +2,39 @@
 // can open in a browser. Top panel: equity (and balance) over time; bottom panel: the drawdown from the
 // running peak, in percent. Drawn from the data-collector samples when there are at least two, else
 // from the balance after each closed trade and balance operation.
+import type { MetricsInput, PerformanceMetrics } from '../../domain/analytics/metrics.js';
 
 export interface CurvePoint {
   readonly time: number;
   readonly equity: number;
   readonly balance: number;
 }
+
+/**
+ * The curve to draw: the data-collector samples when there are at least two, else the balance after
+ * each closed trade and balance operation of the range, from the balance at its start.
+ */
+export const equityCurve = (input: MetricsInput): CurvePoint[] => {
+  if (input.samples.length >= 2) return input.samples.map((s) => ({ time: Date.parse(s.time), equity: s.equity, balance: s.balance }));
+  // The balance curve: everything before the range sums into its starting level.
+  const events = [
+    ...input.trades.map((t) => ({ time: Date.parse(t.closeTime), amount: t.profit + t.swap + t.commission })),
+    ...input.balanceOperations.map((b) => ({ time: Date.parse(b.time), amount: b.amount })),
+  ].sort((a, b) => a.time - b.time);
+  const fromMs = input.from ? Date.parse(input.from) : Number.NEGATIVE_INFINITY;
+  let level = events.filter((e) => e.time < fromMs).reduce((s, e) => s + e.amount, 0);
+  return events
+    .filter((e) => e.time >= fromMs)
+    .map((e) => {
+      level += e.amount;
+      return { time: e.time, equity: Math.round(level * 100) / 100, balance: Math.round(level * 100) / 100 };
+    });
+};
+
+/** The line under the title: the headline metrics and where the curve comes from. */
+export const chartSubtitle = (input: MetricsInput, metrics: PerformanceMetrics): string =>
+  `${metrics.totalTrades} trades, net ${metrics.netProfit.toFixed(2)}, max drawdown ${metrics.maxDrawdown.toFixed(2)} %, score ${metrics.score}` +
+  (input.samples.length >= 2 ? ' (equity from the data collector)' : ' (balance after each close)');
 
 const WIDTH = 960;
 const HEIGHT = 560;

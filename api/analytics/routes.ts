@@ -13,7 +13,8 @@ import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
 import type { Services } from '../../app/services.js';
 import { errorResponses } from '../shared/schemas.js';
-import { type CurvePoint, equityChartSvg } from './chart.js';
+import { chartSubtitle, equityChartSvg, equityCurve } from './chart.js';
+import { toDataCollectorRecordDTO } from './dto.js';
 import { DataCollectorQuery, DataCollectorRecordDTO, MetricsQuery, PerformanceMetricsDTO } from './schemas.js';
 
 const DEFAULT_SAMPLE_LIMIT = 10_000;
@@ -85,29 +86,8 @@ export const analyticsRoutes = (routes: Routes, services: Services): void => {
     async handler({ params, caller, query }) {
       const account = await loadAccount(services, caller, params.accountId);
       const { input, metrics } = await metricsOf(params.accountId, query);
-      let points: CurvePoint[];
-      if (input.samples.length >= 2) {
-        points = input.samples.map((s) => ({ time: Date.parse(s.time), equity: s.equity, balance: s.balance }));
-      } else {
-        // The balance curve: everything before the range sums into its starting level.
-        const events = [
-          ...input.trades.map((t) => ({ time: Date.parse(t.closeTime), amount: t.profit + t.swap + t.commission })),
-          ...input.balanceOperations.map((b) => ({ time: Date.parse(b.time), amount: b.amount })),
-        ].sort((a, b) => a.time - b.time);
-        const fromMs = input.from ? Date.parse(input.from) : Number.NEGATIVE_INFINITY;
-        let level = events.filter((e) => e.time < fromMs).reduce((s, e) => s + e.amount, 0);
-        points = events
-          .filter((e) => e.time >= fromMs)
-          .map((e) => {
-            level += e.amount;
-            return { time: e.time, equity: Math.round(level * 100) / 100, balance: Math.round(level * 100) / 100 };
-          });
-      }
       const name = account.alias ?? `${account.login_server} / ${account.login_account_number}`;
-      const subtitle =
-        `${metrics.totalTrades} trades, net ${metrics.netProfit.toFixed(2)}, max drawdown ${metrics.maxDrawdown.toFixed(2)} %, score ${metrics.score}` +
-        (input.samples.length >= 2 ? ' (equity from the data collector)' : ' (balance after each close)');
-      return { raw: { contentType: 'image/svg+xml', body: equityChartSvg(name, subtitle, points) } };
+      return { raw: { contentType: 'image/svg+xml', body: equityChartSvg(name, chartSubtitle(input, metrics), equityCurve(input)) } };
     },
   });
 
@@ -133,9 +113,7 @@ export const analyticsRoutes = (routes: Routes, services: Services): void => {
         throw new ApiError(400, '[VALIDATION_FAILED]', 'startTime must not be after endTime');
       }
       const rows = await lastSamplesOf(services.db, params.accountId, { startTime: query.startTime, endTime: query.endTime, limit });
-      return {
-        body: rows.map((r) => ({ time: new Date(r.time).toISOString(), balance: r.balance, equity: r.equity, floatingPnl: r.floating_pnl, margin: r.margin })),
-      };
+      return { body: rows.map(toDataCollectorRecordDTO) };
     },
   });
 };

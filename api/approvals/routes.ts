@@ -14,26 +14,12 @@ import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
 import { commandMetadata, execute, type Services } from '../../app/services.js';
 import { errorResponses } from '../shared/schemas.js';
+import { toPendingApprovalDTO } from './dto.js';
 import { ApprovalDTO, PendingApprovalDTO } from './schemas.js';
 
 type Body = Static<typeof ApprovalDTO>;
 
 const iso = (value: Date | string): string => new Date(value).toISOString();
-
-export const toPendingApprovalDTO = (row: ApprovalRow): Static<typeof PendingApprovalDTO> => ({
-  approvalId: row.id,
-  copierId: row.copier_id,
-  masterAccountId: row.master_account_id,
-  masterPositionId: row.master_position_id,
-  symbol: row.symbol,
-  orderType: row.order_type,
-  volume: row.volume,
-  openPrice: row.open_price,
-  stopLoss: row.stop_loss,
-  takeProfit: row.take_profit,
-  requestedAt: iso(row.requested_at),
-  expiresAt: iso(row.expires_at),
-});
 
 /** Why an approval no longer waits, as the error of a decision on it. */
 const notWaiting = async (services: Services, row: ApprovalRow, now: Date): Promise<ApiError> => {

@@ -7,42 +7,10 @@ import { loadAccount } from '../shared/accounts.js';
 import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
 import type { Services } from '../../app/services.js';
-import { errorResponses, Int32, IsoDateOrDateTime, IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
+import { errorResponses, Uuid } from '../shared/schemas.js';
+import { toAuditLogDTO } from './dto.js';
+import { AuditLogDTO, AuditLogQuery } from './schemas.js';
 
-export const AuditLogDTO = Type.Object(
-  {
-    id: Uuid,
-    created: IsoDateTime,
-    action: Type.String({
-      description:
-        'the event: AccountCreated, AccountUpdated, AccountStarted, AccountStopped, AccountReconnectRequested, AccountDeleted, CopierCreated, CopierUpdated, CopierResyncRequested, CopierSymbolMappingsSet, CopierDeleted, TradeRequested, ProjectCreated, ApiKeyIssued, ApiKeyRenamed, ApiKeyExpiryChanged, ApiKeyTypeChanged, ApiKeyRotated, ApiKeyRevoked, ApiKeyAccessPolicySet, ApiKeyAccessPolicyRemoved (key entries are in the project log only)',
-    }),
-    changes: Type.Unknown({
-      description:
-        "members set or changed; status changes as { accountStatusId: { from, to } }; account passwords shown as ***, webhook secrets (authentication.secret, authentication.token) as ********, as in the feature's own answers",
-    }),
-    accountId: Nullable(Uuid),
-    accountAlias: Nullable(Type.String({ readOnly: true, description: 'current alias of the account' })),
-    projectId: Uuid,
-    projectName: Type.String({ readOnly: true }),
-    apiKeyId: Nullable(Uuid),
-    clientIp: Nullable(Type.String()),
-    method: Nullable(Type.String()),
-    path: Nullable(Type.String()),
-    correlationId: Nullable(Type.String()),
-  },
-  { $id: 'AuditLogDTO', additionalProperties: false },
-);
-
-const AuditLogQuery = Type.Object(
-  {
-    limit: Type.Optional(Int32({ minimum: 1, maximum: 1000, description: 'default 100' })),
-    offset: Type.Optional(Int32({ minimum: 0, description: 'default 0' })),
-    startDate: Type.Optional(IsoDateOrDateTime),
-    endDate: Type.Optional(IsoDateOrDateTime),
-  },
-  { additionalProperties: false },
-);
 type Query = Static<typeof AuditLogQuery>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -62,8 +30,6 @@ const range = (q: Query): { startDate?: string; endDate?: string } => {
   return { ...(startDate ? { startDate } : {}), ...(endDate ? { endDate } : {}) };
 };
 
-const iso = (v: Date | string): string => new Date(v).toISOString();
-
 export const auditLogRoutes = (routes: Routes, services: Services): void => {
   const list = async (projectId: string, q: Query, accountId?: string) => {
     const rows = await listAuditLogs(services.db, projectId, {
@@ -72,21 +38,7 @@ export const auditLogRoutes = (routes: Routes, services: Services): void => {
       limit: q.limit ?? 100,
       offset: q.offset ?? 0,
     });
-    return rows.map((r) => ({
-      id: r.id,
-      created: iso(r.created),
-      action: r.action,
-      changes: r.changes,
-      accountId: r.account_id,
-      accountAlias: r.account_alias ?? null,
-      projectId: r.project_id,
-      projectName: r.project_name,
-      apiKeyId: r.api_key_id,
-      clientIp: r.client_ip,
-      method: r.method,
-      path: r.path,
-      correlationId: r.correlation_id,
-    }));
+    return rows.map(toAuditLogDTO);
   };
   const responses = { 200: { description: 'audit log entries, newest first', schema: Type.Array(AuditLogDTO) }, ...errorResponses(400, 401, 404) };
 

@@ -8,9 +8,9 @@ import type { Routes } from '../route.js';
 import type { Services } from '../../app/services.js';
 import { errorResponses } from '../shared/schemas.js';
 import { LogDTO, LogQuery } from '../trading/schemas.js';
+import { toLogDTO } from './dto.js';
 
 const DEFAULT_LIMIT = 100;
-const NAMES = { [LogType.Error]: 'Error', [LogType.Warning]: 'Warning', [LogType.Info]: 'Info' } as const;
 
 export const logRoutes = (routes: Routes, services: Services): void => {
   routes.add<{ accountId: string }, Static<typeof LogQuery>, unknown>({
@@ -33,19 +33,7 @@ export const logRoutes = (routes: Routes, services: Services): void => {
         limit: query.limit ?? DEFAULT_LIMIT,
         offset: query.offset ?? 0,
       });
-      return {
-        body: rows.map((r) => ({
-          id: r.id,
-          time: new Date(r.time).toISOString(),
-          logTypeId: r.log_type_id,
-          logType: NAMES[r.log_type_id as keyof typeof NAMES],
-          category: r.category as Static<typeof LogDTO>['category'],
-          message: r.message,
-          code: r.code,
-          copierId: r.copier_id,
-          positionId: r.position_id,
-        })),
-      };
+      return { body: rows.map(toLogDTO) };
     },
   });
 };

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { accountStatuses, accountTypes, regions } from '../../domain/account/enums.js';
 import type { Routes } from '../route.js';
 import { errorResponses } from '../shared/schemas.js';
+import { toAccountStatusDTO, toAccountTypeDTO, toRegionDTO } from './dto.js';
 
 const AccountTypeDTO = Type.Object(
   {
@@ -27,7 +28,7 @@ export const typeRoutes = (routes: Routes): void => {
       responses: { 200: { description: summary, schema: Type.Array(schema) }, ...errorResponses(401) },
       handler: async () => ({ body: items }),
     });
-  list('/types/accountTypes', 'listAccountTypes', 'Account (platform) types 1 to 17', AccountTypeDTO, accountTypes);
-  list('/types/regions', 'listRegions', 'Regions 1 to 4', RegionDTO, regions);
-  list('/types/accountStatuses', 'listAccountStatuses', 'Account statuses 1 to 4', AccountStatusDTO, accountStatuses);
+  list('/types/accountTypes', 'listAccountTypes', 'Account (platform) types 1 to 17', AccountTypeDTO, accountTypes.map(toAccountTypeDTO));
+  list('/types/regions', 'listRegions', 'Regions 1 to 4', RegionDTO, regions.map(toRegionDTO));
+  list('/types/accountStatuses', 'listAccountStatuses', 'Account statuses 1 to 4', AccountStatusDTO, accountStatuses.map(toAccountStatusDTO));
 };
