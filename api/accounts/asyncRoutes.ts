@@ -1,17 +1,15 @@
 // GET /accounts/async and GET /accounts/async/{requestId} (spec "Accounts"), and what a queued creation
 // does when its turn comes (asyncCreation.ts runs it).
 import { Type } from '@sinclair/typebox';
-import type { Kysely } from 'kysely';
 import { DomainError } from '../../domain/shared/errors.js';
 import { findAccount } from '../../projections/accounts/queries.js';
-import type { ReadModels } from '../../projections/schema.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
 import type { Services } from '../../app/services.js';
 import { errorResponses, IsoDateTime, Nullable } from '../shared/schemas.js';
 import type { AsyncRequestRow, Outcome } from '../../app/accounts/asyncCreation.js';
 import { createAccountLocked } from '../../app/commands/createAccount.js';
-import { toAccountDTOs } from './dto.js';
+import { toAccountDTOs, toAsyncCreationDTO } from './dto.js';
 import { AccountDTO } from './schemas.js';
 
 export const AsyncAccountCreationResponseDTO = Type.Object(
@@ -34,25 +32,6 @@ export const AsyncAccountCreationResponseDTO = Type.Object(
     description: 'account only when COMPLETED (as it is now), error only when FAILED.',
   },
 );
-
-const iso = (value: Date | string | null): string | null => (value ? new Date(value).toISOString() : null);
-
-export const toAsyncDTO = async (db: Kysely<ReadModels>, row: AsyncRequestRow) => {
-  let account: unknown;
-  if (row.status === 'COMPLETED') {
-    const found = await findAccount(db, row.project_id, row.account_id);
-    if (found) account = (await toAccountDTOs(db, row.project_id, [found]))[0];
-  }
-  return {
-    requestId: row.request_id,
-    status: row.status,
-    ...(account ? { account } : {}),
-    ...(row.status === 'FAILED' && row.error ? { error: row.error } : {}),
-    created: iso(row.created)!,
-    startedAt: iso(row.started_at),
-    completedAt: iso(row.completed_at),
-  };
-};
 
 /**
  * Creates the account of a queued request. A refusal (a duplicate login with failIfAccountExistsInProject,
@@ -104,7 +83,7 @@ export const asyncCreationRoutes = (routes: Routes, services: Services): void =>
     async handler({ caller }) {
       projectLevel(caller);
       const rows = await services.accountCreations.list(caller.projectId);
-      return { body: await Promise.all(rows.map((r) => toAsyncDTO(services.db, r))) };
+      return { body: await Promise.all(rows.map((r) => toAsyncCreationDTO(services.db, r))) };
     },
   });
 
@@ -121,7 +100,7 @@ export const asyncCreationRoutes = (routes: Routes, services: Services): void =>
       projectLevel(caller);
       const row = await services.accountCreations.find(caller.projectId, params.requestId);
       if (!row) throw new ApiError(404, '[ASYNC_REQUEST_NOT_FOUND]', `no asynchronous creation ${params.requestId}`);
-      return { body: await toAsyncDTO(services.db, row) };
+      return { body: await toAsyncCreationDTO(services.db, row) };
     },
   });
 };

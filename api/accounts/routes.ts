@@ -5,7 +5,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { AccountCommand } from '../../domain/account/commands.js';
 import { accountDecider } from '../../domain/account/decider.js';
 import { AccountStatus } from '../../domain/account/enums.js';
-import { accountStream, type AccountSettings } from '../../domain/account/events.js';
+import { accountStream } from '../../domain/account/events.js';
 import { checkOutboundUrl, OutboundUrlError, type OutboundRefusal, parseOutboundUrl } from '../../engine/delivery/outboundUrl.js';
 import { listAccounts } from '../../projections/accounts/queries.js';
 import { ApiError } from '../errors.js';
@@ -13,13 +13,10 @@ import type { Caller, Routes } from '../route.js';
 import { commandMetadata, execute, type Services, settle } from '../../app/services.js';
 import { checkAccountScope, loadAccount } from '../shared/accounts.js';
 import { ErrorDTO, errorResponses } from '../shared/schemas.js';
-import { AsyncAccountCreationResponseDTO, asyncCreationRoutes, toAsyncDTO } from './asyncRoutes.js';
+import { AsyncAccountCreationResponseDTO, asyncCreationRoutes } from './asyncRoutes.js';
 import { type AccountCreation, createAccountNow, precheckCreation } from '../../app/commands/createAccount.js';
-import { type CreateBody, settingsOf } from './settings.js';
-import { toAccountDTOs } from './dto.js';
+import { type CreateBody, fromAccountCreateDTO, fromAccountUpdateDTO, toAccountDTOs, toAsyncCreationDTO, type UpdateBody } from './dto.js';
 import { AccountCreateDTO, AccountDTO, AccountIdParams, AccountQuery, AccountUpdateDTO } from './schemas.js';
-
-type UpdateBody = Partial<Record<string, unknown>> & Partial<Static<typeof AccountCreateDTO>>;
 
 const callbackCodes: Record<OutboundRefusal, string> = {
   EMPTY: '[CALLBACK_URL_REQUIRED]',
@@ -44,29 +41,6 @@ const checkCallbackSyntax = (url: string, allowPrivate: boolean): void => {
     if (error instanceof OutboundUrlError && error.reason === 'NOT_ALLOWED') return;
     throw callbackError(error);
   }
-};
-
-const settingsChanges = (services: Services, body: UpdateBody): Partial<AccountSettings> => {
-  const changes: Record<string, unknown> = {};
-  const copy = [
-    'loginServer',
-    'loginAccountNumber',
-    'alias',
-    'accountTypeId',
-    'regionId',
-    'propFirm',
-    'tradingDisabled',
-    'nativeMode',
-    'closeUnmanagedPositions',
-    'dedicatedIp',
-    'myHomeIp',
-  ] as const;
-  for (const key of copy) if (body[key] !== undefined) changes[key] = body[key];
-  if (body.proxy !== undefined) changes.proxy = body.proxy === null ? null : { username: null, ...body.proxy };
-  if (body.loginAccountPassword !== undefined) {
-    changes.passwordCiphertext = services.cipher.encrypt(body.loginAccountPassword);
-  }
-  return changes as Partial<AccountSettings>;
 };
 
 const accountResponses = { 200: { description: 'the account', schema: AccountDTO }, ...errorResponses(400, 401, 404, 409) };
@@ -131,7 +105,7 @@ Asynchronous (callbackUrl): the URL is checked first ([CALLBACK_URL_REQUIRED], [
       const creation: AccountCreation = {
         accountId: randomUUID(),
         projectId: caller.projectId,
-        settings: settingsOf(services, body),
+        settings: fromAccountCreateDTO(services, body),
         failIfAccountExistsInProject: body.failIfAccountExistsInProject ?? false,
         context,
       };
@@ -150,7 +124,7 @@ Asynchronous (callbackUrl): the URL is checked first ([CALLBACK_URL_REQUIRED], [
           callbackUrl: url.toString(),
           context,
         });
-        return { status: 202, body: await toAsyncDTO(services.db, row) };
+        return { status: 202, body: await toAsyncCreationDTO(services.db, row) };
       }
       const key = await createAccountNow(services, creation);
       return { ...(await respondWithAccount(caller, creation.accountId)), headers: { 'X-Account-Api-Key': key.key, 'X-Account-Api-Key-Id': key.apiKeyId } };
@@ -183,7 +157,7 @@ Asynchronous (callbackUrl): the URL is checked first ([CALLBACK_URL_REQUIRED], [
       checkAccountScope(caller, params.accountId);
       await run(params.accountId, {
         type: 'UpdateAccount',
-        data: { accountId: params.accountId, projectId: caller.projectId, changes: settingsChanges(services, body) },
+        data: { accountId: params.accountId, projectId: caller.projectId, changes: fromAccountUpdateDTO(services, body) },
         metadata: commandMetadata(services, context),
       });
       return respondWithAccount(caller, params.accountId);

@@ -1,7 +1,12 @@
+// ApiKeyDTO and RestEndpointMetadataDTO, and an access policy from an AccessPolicyWriteDTO.
+import type { Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
-import type { AccessPolicy } from '../../domain/apiKey/accessPolicy.js';
+import { type AccessPolicy, checkAccessPolicy } from '../../domain/apiKey/accessPolicy.js';
 import type { RevocationReason } from '../../domain/apiKey/events.js';
 import type { ApiKeysTable } from '../../projections/schema.js';
+import type { RouteSpec } from '../route.js';
+import { policyCatalog } from './catalog.js';
+import type { AccessPolicyWriteDTO } from './schemas.js';
 
 const iso = (value: Date | string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
 
@@ -27,3 +32,26 @@ export const toApiKeyDTO = (row: Selectable<ApiKeysTable>, lastUsedAt: Date | st
     accessPolicy: (row.access_policy ?? null) as AccessPolicy | null,
   };
 };
+
+/** RestEndpointMetadataDTO of a declared route: what an endpoint rule of an access policy can name. */
+export const toRestEndpointMetadataDTO = (spec: RouteSpec) => ({
+  method: spec.method.toUpperCase(),
+  path: spec.path,
+  summary: spec.summary,
+  tag: spec.tag,
+  operationId: spec.operationId,
+});
+
+/** The access policy an AccessPolicyWriteDTO sets: defaults for members left out, checked against what a policy can name. */
+export const fromAccessPolicyWriteDTO = (body: Static<typeof AccessPolicyWriteDTO>): AccessPolicy =>
+  checkAccessPolicy(
+    {
+      enabled: body.enabled,
+      fieldAccess: body.fieldAccess ?? null,
+      endpointAccess: body.endpointAccess ?? null,
+      ipWhitelist: body.ipWhitelist ?? [],
+      corsOrigins: body.corsOrigins ?? [],
+      hiddenFrontendFeatures: body.hiddenFrontendFeatures ?? [],
+    },
+    policyCatalog(),
+  );

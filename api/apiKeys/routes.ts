@@ -11,7 +11,6 @@
 // enabled access policy), so a restricted key can never lift its own restrictions. Account-level keys
 // read only GET /apiKeys/current and their own account's keys.
 import { type Static, Type } from '@sinclair/typebox';
-import { type AccessPolicy, checkAccessPolicy } from '../../domain/apiKey/accessPolicy.js';
 import { findApiKey, listApiKeys } from '../../projections/apiKeys/queries.js';
 import { findAccount } from '../../projections/accounts/queries.js';
 import { loadAccount } from '../shared/accounts.js';
@@ -20,8 +19,8 @@ import type { Caller, Routes } from '../route.js';
 import type { Services } from '../../app/services.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { errorResponses } from '../shared/schemas.js';
-import { FRONTEND_FEATURES, policyCatalog, restrictableFields } from './catalog.js';
-import { toApiKeyDTO } from './dto.js';
+import { FRONTEND_FEATURES, restrictableFields } from './catalog.js';
+import { fromAccessPolicyWriteDTO, toApiKeyDTO, toRestEndpointMetadataDTO } from './dto.js';
 import { changeKey, issueKey, removeAccessPolicy, revokeKey, rotateKey, setAccessPolicy } from '../../app/commands/apiKeys.js';
 import {
   AccessPolicyWriteDTO,
@@ -54,19 +53,6 @@ const managerScope = (caller: Caller, projectId: string): void => {
     throw new ApiError(403, '[UNRESTRICTED_API_KEY_REQUIRED]', 'changing API keys needs a project-level key without an enabled access policy');
   }
 };
-
-export const toAccessPolicy = (body: PolicyBody): AccessPolicy =>
-  checkAccessPolicy(
-    {
-      enabled: body.enabled,
-      fieldAccess: body.fieldAccess ?? null,
-      endpointAccess: body.endpointAccess ?? null,
-      ipWhitelist: body.ipWhitelist ?? [],
-      corsOrigins: body.corsOrigins ?? [],
-      hiddenFrontendFeatures: body.hiddenFrontendFeatures ?? [],
-    },
-    policyCatalog(),
-  );
 
 export const apiKeyRoutes = (routes: Routes, services: Services): void => {
   const dtoOf = async (projectId: string, apiKeyId: string) => {
@@ -106,9 +92,7 @@ export const apiKeyRoutes = (routes: Routes, services: Services): void => {
     responses: { 200: { description: 'endpoints', schema: Type.Array(RestEndpointMetadataDTO) }, ...errorResponses(401, 403, 404) },
     async handler({ params, caller }) {
       projectScope(caller, params.projectId);
-      return {
-        body: routes.specs.map((s) => ({ method: s.method.toUpperCase(), path: s.path, summary: s.summary, tag: s.tag, operationId: s.operationId })),
-      };
+      return { body: routes.specs.map(toRestEndpointMetadataDTO) };
     },
   });
 
@@ -170,7 +154,7 @@ export const apiKeyRoutes = (routes: Routes, services: Services): void => {
     responses: { 200: { description: 'the new key with its value', schema: IssuedApiKeyDTO }, ...errorResponses(400, 401, 403, 404) },
     async handler({ params, body, caller, context }) {
       managerScope(caller, params.projectId);
-      const accessPolicy = body.accessPolicy ? toAccessPolicy(body.accessPolicy) : null;
+      const accessPolicy = body.accessPolicy ? fromAccessPolicyWriteDTO(body.accessPolicy) : null;
       const accountId = body.accountId ?? null;
       if (accountId && !(await findAccount(services.db, caller.projectId, accountId))) {
         throw new ApiError(404, '[ACCOUNT_NOT_FOUND]', `account ${accountId} not found`);
@@ -276,7 +260,7 @@ export const apiKeyRoutes = (routes: Routes, services: Services): void => {
     responses: one,
     async handler({ params, body, caller, context }) {
       managerScope(caller, params.projectId);
-      await setAccessPolicy(services, caller.projectId, params.apiKeyId, toAccessPolicy(body), context);
+      await setAccessPolicy(services, caller.projectId, params.apiKeyId, fromAccessPolicyWriteDTO(body), context);
       return { body: await dtoOf(caller.projectId, params.apiKeyId) };
     },
   });
