@@ -1,71 +1,11 @@
 // Events of an account's trading (stream `positions-<accountId>`): what happened at its venue, in the
 // order the venue reports it (positions, pending orders, balance, the connection), and the trading
 // requests made through the API with who made them. Venue facts are recorded, never decided: the
-// venue is the authority on its own book. Order types use the spec's spelling (Buy, SellLimit, ...).
-import type { MarketOrderType, OrderType, PendingOrderType } from '../copy/types.js';
+// venue is the authority on its own book. The position, order and trade they carry are position.ts's.
+import type { OrderType } from '../copy/types.js';
+import type { BalanceOperationData, CancelReason, ClosedTradeData, PendingOrderData, PositionData } from './position.js';
 
-export interface PositionData {
-  readonly positionId: string;
-  readonly symbol: string;
-  readonly orderType: MarketOrderType;
-  readonly volume: number;
-  readonly openPrice: number;
-  readonly openTime: string;
-  readonly stopLoss: number | null;
-  readonly takeProfit: number | null;
-  readonly swap: number;
-  readonly commission: number;
-  readonly comment: string | null;
-  readonly magicNumber: number | null;
-  /** The client id the position was opened with: a copy's deterministic slave order id. */
-  readonly clientOrderId: string | null;
-}
-
-export interface PendingOrderData {
-  readonly orderId: string;
-  readonly symbol: string;
-  readonly orderType: PendingOrderType;
-  readonly volume: number;
-  readonly openPrice: number;
-  readonly openTime: string;
-  readonly stopLoss: number | null;
-  readonly takeProfit: number | null;
-  readonly expiry: string | null;
-  readonly comment: string | null;
-  readonly magicNumber: number | null;
-  readonly clientOrderId: string | null;
-}
-
-export type CloseReason = 'manual' | 'stopLoss' | 'takeProfit' | 'stopOut';
-export type CancelReason = 'manual' | 'expired' | 'notEnoughMoney';
-
-/** One closed volume of a position: a full close or one partial close. */
-export interface ClosedTradeData {
-  readonly tradeId: string;
-  readonly positionId: string;
-  readonly symbol: string;
-  readonly orderType: MarketOrderType;
-  readonly volume: number;
-  readonly openPrice: number;
-  readonly openTime: string;
-  readonly closePrice: number;
-  readonly closeTime: string;
-  readonly profit: number;
-  readonly swap: number;
-  readonly commission: number;
-  readonly reason: CloseReason;
-  readonly comment: string | null;
-  readonly magicNumber: number | null;
-  readonly clientOrderId: string | null;
-}
-
-export interface BalanceOperationData {
-  readonly operationId: string;
-  readonly time: string;
-  /** Positive = deposit, negative = withdrawal. */
-  readonly amount: number;
-  readonly comment: string | null;
-}
+export type { BalanceOperationData, CancelReason, ClosedTradeData, CloseReason, PendingOrderData, PositionData } from './position.js';
 
 /** What a trading request through the API asked for. */
 export type TradeRequest =

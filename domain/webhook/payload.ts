@@ -8,7 +8,8 @@
 // Changes that add no history entry and neither open nor close a position (SL/TP changes, netting
 // increases, pending orders, connection changes) are not delivered.
 import { v5 as uuidv5 } from 'uuid';
-import type { ClosedTradeData, PositionData, PositionsEvent } from '../positions/events.js';
+import type { PositionsEvent } from '../positions/events.js';
+import type { ClosedTradeData, PositionData } from '../positions/position.js';
 import type { WebhookEventKind } from './feature.js';
 
 /** Fixed forever: delivery ids derive from it. */
@@ -45,7 +46,7 @@ export interface AccountMetadata {
   readonly regionId: number;
 }
 
-/** The open position as delivered: the venue's data without the internal client order id. */
+/** The open position as delivered: the shared position (domain/positions/position.ts) without the internal client order id. */
 export type OpenPositionDetails = Omit<PositionData, 'clientOrderId'> & { readonly fromPendingOrder: boolean };
 
 /** A closed volume as delivered; `closeReason` is manual, stopLoss, takeProfit or stopOut. */

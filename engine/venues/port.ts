@@ -2,6 +2,7 @@
 // platform (../shared/research/venues.md §1). The built-in simulated venue and every real adapter
 // implement it, so the copy engine and the Trading API never know which one they talk to.
 import { Observable } from 'rxjs';
+import type { BalanceOperationData, CancelReason, ClosedTradeData, CloseReason, PendingOrderData, PositionData } from '../../domain/positions/position.js';
 import { DomainError, type DomainErrorKind } from '../../domain/shared/errors.js';
 
 export type Side = 'buy' | 'sell';
@@ -11,8 +12,7 @@ export type OrderType = Side | PendingOrderType;
 export type MarginMode = 'hedging' | 'netting';
 /** MQL5 ENUM_SYMBOL_CALC_MODE, the modes a FX/CFD dealer uses (venues.md §5.3). */
 export type MarginCalcMode = 'forex' | 'forexNoLeverage' | 'cfd' | 'cfdLeverage';
-export type CloseReason = 'manual' | 'stopLoss' | 'takeProfit' | 'stopOut';
-export type CancelReason = 'manual' | 'expired' | 'notEnoughMoney';
+export type { CancelReason, CloseReason };
 
 export const isPendingOrderType = (type: OrderType): type is PendingOrderType => type !== 'buy' && type !== 'sell';
 export const sideOf = (type: OrderType): Side => (type === 'buy' || type === 'buyLimit' || type === 'buyStop' ? 'buy' : 'sell');
@@ -59,77 +59,42 @@ export interface PositionChanges {
   readonly takeProfit?: number | null;
 }
 
-export interface OpenPosition {
+// The position, order, trade and balance operation of the positions stream (domain/positions/position.ts),
+// with the venue's spelling of their id (`id`) and side (`buy`, `sellLimit`): the venue contract specs
+// and the simulated venue's saved state use it. engine/venues/recorder.ts maps them to the events.
+
+export interface OpenPosition extends Omit<PositionData, 'positionId' | 'orderType'> {
   readonly kind: 'position';
   readonly id: string;
-  readonly symbol: string;
   readonly orderType: Side;
-  readonly volume: number;
-  readonly openPrice: number;
-  readonly openTime: string;
-  readonly stopLoss: number | null;
-  readonly takeProfit: number | null;
   /** The price the position would close at now: bid for a buy, ask for a sell. */
   readonly currentPrice: number;
   /** Floating profit in the account currency, without swap and commission. */
   readonly profit: number;
-  readonly swap: number;
   /** Commission charged for the volume still open (negative = paid). */
   readonly commission: number;
-  readonly comment: string | null;
-  readonly magicNumber: number | null;
-  readonly clientOrderId: string | null;
 }
 
-export interface PendingOrder {
+export interface PendingOrder extends Omit<PendingOrderData, 'orderId' | 'orderType'> {
   readonly kind: 'order';
   readonly id: string;
-  readonly symbol: string;
   readonly orderType: PendingOrderType;
-  readonly volume: number;
-  readonly openPrice: number;
-  /** When the order was placed. */
-  readonly openTime: string;
-  readonly stopLoss: number | null;
-  readonly takeProfit: number | null;
-  readonly expiry: string | null;
   /** The price the order is watched against: ask for buy types, bid for sell types. */
   readonly currentPrice: number;
-  readonly comment: string | null;
-  readonly magicNumber: number | null;
-  readonly clientOrderId: string | null;
 }
 
 export type VenuePosition = OpenPosition | PendingOrder;
 
 /** One closed volume of a position: a full close or one partial close. */
-export interface ClosedTrade {
+export interface ClosedTrade extends Omit<ClosedTradeData, 'tradeId' | 'orderType'> {
   readonly kind: 'trade';
   readonly id: string;
-  readonly positionId: string;
-  readonly symbol: string;
   readonly orderType: Side;
-  readonly volume: number;
-  readonly openPrice: number;
-  readonly openTime: string;
-  readonly closePrice: number;
-  readonly closeTime: string;
-  readonly profit: number;
-  readonly swap: number;
-  readonly commission: number;
-  readonly reason: CloseReason;
-  readonly comment: string | null;
-  readonly magicNumber: number | null;
-  readonly clientOrderId: string | null;
 }
 
-export interface BalanceOperation {
+export interface BalanceOperation extends Omit<BalanceOperationData, 'operationId'> {
   readonly kind: 'balance';
   readonly id: string;
-  readonly time: string;
-  /** Positive = deposit, negative = withdrawal. */
-  readonly amount: number;
-  readonly comment: string | null;
 }
 
 export type HistoryEntry = ClosedTrade | BalanceOperation;

@@ -4,7 +4,8 @@
 // (the venue's book); those that are gone (closed, filled and closed, cancelled or expired); balance
 // operations. Ids are deterministic (recorder.ts), so a change seen live and again here is stored once.
 import type { Selectable } from 'kysely';
-import type { PendingOrderData, PositionsEvent } from '../../domain/positions/events.js';
+import type { PositionsEvent } from '../../domain/positions/events.js';
+import { filledPosition, type PendingOrderData } from '../../domain/positions/position.js';
 import type { PositionsTable } from '../../projections/schema.js';
 import type { ClosedTrade, HistoryEntry, OpenPosition, PendingOrder, VenuePosition } from './port.js';
 import { orderData, positionData, tradeData } from './recorder.js';
@@ -148,28 +149,10 @@ const recordGoneOrder = async (r: Reconciliation, row: Row): Promise<void> => {
   }
   // Filled and closed while away: the fill, then the close.
   await r.record(`filled/${row.id}`, { type: 'PendingOrderFilled', data: { accountId, at: last.openTime, order, price: last.openPrice } });
+  const trade = tradeData(last);
   await r.record(`opened/${row.id}`, {
     type: 'PositionOpened',
-    data: {
-      accountId,
-      at: last.openTime,
-      fromPendingOrder: true,
-      position: {
-        positionId: row.id,
-        symbol: row.symbol,
-        orderType: last.orderType === 'buy' ? 'Buy' : 'Sell',
-        volume: order.volume,
-        openPrice: last.openPrice,
-        openTime: last.openTime,
-        stopLoss: order.stopLoss,
-        takeProfit: order.takeProfit,
-        swap: 0,
-        commission: 0,
-        comment: order.comment,
-        magicNumber: order.magicNumber,
-        clientOrderId: order.clientOrderId,
-      },
-    },
+    data: { accountId, at: last.openTime, fromPendingOrder: true, position: filledPosition(order, trade) },
   });
-  await r.record(`closed/${row.id}`, { type: 'PositionClosed', data: { accountId, at: last.closeTime, trade: tradeData(last) } });
+  await r.record(`closed/${row.id}`, { type: 'PositionClosed', data: { accountId, at: last.closeTime, trade } });
 };

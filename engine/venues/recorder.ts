@@ -1,10 +1,14 @@
 // Venue changes as events of the account's positions stream. Each event's id derives from what it is
 // about (the position, order, trade or balance operation, and for repeatable changes the venue's
 // sequence number), so the same change recorded twice, live and again by a reconciliation after a
-// reconnect or a crash, is appended once.
+// reconnect or a crash, is appended once. The mappers here are the one boundary from the venue port's
+// spelling of a position, order, trade or balance operation (id, buy) to the events' (positionId, Buy):
+// both are domain/positions/position.ts's types. They copy member by member, so a venue's live figures
+// (currentPrice, profit) never reach an event.
 import { v5 as uuidv5 } from 'uuid';
 import type { MarketOrderType, PendingOrderType as SpecPendingOrderType } from '../../domain/copy/types.js';
-import type { BalanceOperationData, ClosedTradeData, PendingOrderData, PositionData, PositionsEvent } from '../../domain/positions/events.js';
+import type { PositionsEvent } from '../../domain/positions/events.js';
+import type { BalanceOperationData, ClosedTradeData, PendingOrderData, PositionData } from '../../domain/positions/position.js';
 import type { BalanceOperation, ClosedTrade, OpenPosition, OrderType, PendingOrder, PendingOrderType, Side, VenueChange } from './port.js';
 
 /** Fixed forever: changing it would record every change again after a reconnect. */

@@ -17,6 +17,7 @@
 import type { CopierSettings } from '../../copier/settings.js';
 import type { FeatureDefinition } from '../../feature/definition.js';
 import type { MasterEvent, MasterTrade, OpenAction, Skip, SkipReason, SlaveCopy, SymbolSpec } from '../types.js';
+import type { PositionData } from '../../positions/position.js';
 
 /** A copy of this copier, open or closed, for rules that look back (cooldowns, counts, series). */
 export interface CopyRecord {
@@ -79,14 +80,12 @@ export interface MasterOrderRecord {
   readonly closedAt: string | null;
 }
 
-/** An open position of the slave account as its venue shows it, whoever opened it. */
-export interface AccountPosition {
-  readonly positionId: string;
-  readonly symbol: string;
-  readonly side: 'Buy' | 'Sell';
-  readonly volume: number;
-  readonly openPrice: number;
-  readonly stopLoss: number | null;
+/**
+ * An open position of the slave account as its venue shows it, whoever opened it: the members of the
+ * shared position (domain/positions/position.ts) the risk rules read, its side, and what it stands at.
+ */
+export interface AccountPosition extends Pick<PositionData, 'positionId' | 'symbol' | 'volume' | 'openPrice' | 'stopLoss'> {
+  readonly side: PositionData['orderType'];
   /** Floating profit plus swap, in the account's currency. */
   readonly result: number;
 }

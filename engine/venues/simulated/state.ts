@@ -1,39 +1,22 @@
 // The simulated venue's state as plain JSON data: what snapshot() exports, restore() reads and the
 // journal hands a store to keep the venue durable.
-import type { ClosedTrade, HistoryEntry, MarginMode, PendingOrder, PendingOrderType, PlaceOrderResult, Side, VenuePosition } from '../port.js';
+import type { PositionData } from '../../../domain/positions/position.js';
+import type { ClosedTrade, HistoryEntry, MarginMode, PendingOrder, PlaceOrderResult, Side, VenuePosition } from '../port.js';
 import type { PriceFeedState } from './prices.js';
 import type { SimulatedSymbol } from './symbols.js';
 
-export interface PositionRecord {
+/**
+ * An open position as the dealer keeps it: the shared position (domain/positions/position.ts) in the
+ * venue's spelling, with `side` where the port says `orderType`. Saved as it is in sim_accounts, so
+ * these member names are a persisted format too.
+ */
+export interface PositionRecord extends Omit<PositionData, 'positionId' | 'orderType'> {
   readonly id: string;
-  readonly symbol: string;
   readonly side: Side;
-  readonly volume: number;
-  readonly openPrice: number;
-  readonly openTime: string;
-  readonly stopLoss: number | null;
-  readonly takeProfit: number | null;
-  readonly swap: number;
-  readonly commission: number;
-  readonly comment: string | null;
-  readonly magicNumber: number | null;
-  readonly clientOrderId: string | null;
 }
 
-export interface OrderRecord {
-  readonly id: string;
-  readonly symbol: string;
-  readonly orderType: PendingOrderType;
-  readonly volume: number;
-  readonly openPrice: number;
-  readonly openTime: string;
-  readonly stopLoss: number | null;
-  readonly takeProfit: number | null;
-  readonly expiry: string | null;
-  readonly comment: string | null;
-  readonly magicNumber: number | null;
-  readonly clientOrderId: string | null;
-}
+/** A pending order as the dealer keeps it: the port's pending order without its live price. */
+export type OrderRecord = Omit<PendingOrder, 'kind' | 'currentPrice'>;
 
 export interface AccountRecord {
   readonly login: string;
