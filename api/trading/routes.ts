@@ -93,6 +93,23 @@ export const positionView = (item: VenuePosition): PositionView => {
     : { ...common, profit: 0, swap: 0, commission: 0, expiry: item.expiry };
 };
 
+/** A position as the positions read model last saw it (no session: the broker's figures are unknown). */
+const knownPositionView = (row: Awaited<ReturnType<typeof openPositionsOf>>[number]): Static<typeof AccountInformationDTO>['openPositions'][number] => ({
+  id: row.id,
+  symbol: row.symbol,
+  orderType: row.order_type as PositionView['orderType'],
+  volume: row.volume,
+  openPrice: row.open_price,
+  openTime: new Date(row.open_time).toISOString(),
+  stopLoss: row.stop_loss,
+  takeProfit: row.take_profit,
+  profit: null,
+  swap: null,
+  commission: null,
+  comment: row.comment,
+  magicNumber: row.magic_number === null ? null : Number(row.magic_number),
+});
+
 const historyView = (trade: ClosedTrade): PositionView => ({
   id: trade.positionId,
   symbol: trade.symbol,
@@ -480,23 +497,7 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
             environment: null,
             openPositionsCount: known.filter((r) => r.kind === 'position').length,
             pendingOrdersCount: known.filter((r) => r.kind === 'order').length,
-            openPositions: known
-              .filter((r) => r.kind === 'position')
-              .map((r) => ({
-                id: r.id,
-                symbol: r.symbol,
-                orderType: r.order_type as PositionView['orderType'],
-                volume: r.volume,
-                openPrice: r.open_price,
-                openTime: new Date(r.open_time).toISOString(),
-                stopLoss: r.stop_loss,
-                takeProfit: r.take_profit,
-                profit: null,
-                swap: null,
-                commission: null,
-                comment: r.comment,
-                magicNumber: r.magic_number === null ? null : Number(r.magic_number),
-              })),
+            openPositions: known.filter((r) => r.kind === 'position').map(knownPositionView),
           },
         };
       }
