@@ -8,7 +8,12 @@ import type { Lots, SymbolSpec } from './types.js';
  * The largest multiple of step not above lots. lots may be a quotient rounded down: its floor is the
  * floor of the exact one (see domain/shared/decimal.ts).
  */
-export const floorToStep = (lots: Decimal, step: Decimal): Decimal => lots.dividedBy(step).floor().times(step);
+export const floorToStep = (lots: Decimal, step: Decimal): Decimal => {
+  // The whole part of the quotient, computed without its fraction (the cheaper division); below zero
+  // that is one step too high unless the division is exact.
+  const steps = lots.dividedToIntegerBy(step);
+  return (lots.isNegative() && !steps.times(step).equals(lots) ? steps.minus(1) : steps).times(step);
+};
 
 /** Rounds lots down to the step: 0.57 on 0.01 is 0.57, 0.1 + 0.2 on 0.1 is 0.3, 0.029 on 0.01 is 0.02. */
 export const roundDownToStep = (lots: Lots, step: Lots): Lots => {

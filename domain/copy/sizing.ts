@@ -117,9 +117,9 @@ export const slaveVolume = (masterLot: Lots, copier: CopierSettings, context: Si
 
   const step = exact(spec.lotStep);
   let volume = floorToStep(calculated, step);
-  const brokerMax = floorToStep(exact(spec.maxLot), step);
-  if (volume.greaterThan(brokerMax)) {
-    volume = brokerMax;
+  // A whole number of steps is above the broker's maximum exactly when it is above its last whole step.
+  if (volume.greaterThan(exact(spec.maxLot))) {
+    volume = floorToStep(exact(spec.maxLot), step);
     adjustments.push('CAPPED_AT_BROKER_MAXIMUM');
   }
 

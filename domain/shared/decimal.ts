@@ -29,7 +29,9 @@ export const exact = (x: number): Decimal => {
   if (!Number.isFinite(x)) throw new RangeError(`not a finite number: ${x}`);
   // Through the double nearest to those 15 digits: its shortest form (what decimal.js reads) is the
   // same decimal, as every decimal of 15 digits survives a round trip through a double, and reading
-  // it is a third faster than reading 15 digits with trailing zeros.
+  // it is a third faster than reading 15 digits with trailing zeros. Whole numbers below 1e15 have
+  // fewer than 16 digits: read as they are.
+  if (Number.isInteger(x) && Math.abs(x) < 1e15) return new Decimal(x === 0 ? 0 : x); // -0 reads as 0
   return new Decimal(Number(x.toPrecision(15)));
 };
 
