@@ -19,6 +19,16 @@ export const toRiskTypeDTO = (id: number) => {
   return { id: t.id, name: t.name, period: t.period, measure: t.measure, description: t.description };
 };
 
+/** What a risk limit hit and a profit target lock share: the threshold crossed and what was done. */
+const enforcement = (row: ProtectionRow) => ({
+  threshold: row.threshold,
+  thresholdMember: row.threshold_member,
+  currency: row.currency,
+  action: row.action as 'STOP_COPYING' | 'CLOSE_ALL',
+  positionsClosedAt: iso(row.positions_closed_at),
+  message: row.message,
+});
+
 export const toRiskLimitHitDTO = (row: ProtectionRow): Static<typeof RiskLimitHitDTO> => ({
   riskLimitId: row.rule_id,
   riskTypeId: riskTypeByName(row.rule_type),
@@ -27,12 +37,7 @@ export const toRiskLimitHitDTO = (row: ProtectionRow): Static<typeof RiskLimitHi
   hitAt: iso(row.at)!,
   until: iso(row.until),
   loss: row.measured,
-  threshold: row.threshold,
-  thresholdMember: row.threshold_member,
-  currency: row.currency,
-  action: row.action as 'STOP_COPYING' | 'CLOSE_ALL',
-  positionsClosedAt: iso(row.positions_closed_at),
-  message: row.message,
+  ...enforcement(row),
 });
 
 export const toProfitTargetLockDTO = (row: ProtectionRow): Static<typeof ProfitTargetLockDTO> => ({
@@ -43,12 +48,7 @@ export const toProfitTargetLockDTO = (row: ProtectionRow): Static<typeof ProfitT
   lockedAt: iso(row.at)!,
   until: iso(row.until),
   measured: row.measured,
-  threshold: row.threshold,
-  thresholdMember: row.threshold_member,
-  currency: row.currency,
-  action: row.action as 'STOP_COPYING' | 'CLOSE_ALL',
-  positionsClosedAt: iso(row.positions_closed_at),
-  message: row.message,
+  ...enforcement(row),
 });
 
 /** RiskLimitDTO of a row, with its hits among the protections in force. */
