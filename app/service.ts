@@ -161,8 +161,6 @@ const assembleServices = async (
     leases,
     ...(options.openRetryIntervalMs ? { retryIntervalMs: options.openRetryIntervalMs } : {}),
   });
-  await Outbox.migrate(db);
-  await AccountCreationQueue.migrate(db);
   const outbox = new Outbox({
     db,
     log: log.child({ component: 'outbox' }),

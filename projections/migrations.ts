@@ -61,6 +61,67 @@ const migrations: Record<string, Migration> = {
       await sql`CREATE TABLE IF NOT EXISTS api_key_usage (api_key_id uuid PRIMARY KEY, last_used_at timestamptz NOT NULL)`.execute(db);
     },
   },
+  // The durable outbox of outgoing deliveries: callbacks and webhooks (engine/delivery/outbox.ts).
+  '0005_delivery_outbox': {
+    async up(db) {
+      await sql`CREATE TABLE IF NOT EXISTS delivery_outbox (
+        id uuid PRIMARY KEY,
+        kind text NOT NULL,
+        url text NOT NULL,
+        headers jsonb NOT NULL,
+        body text NOT NULL,
+        sealed text,
+        status text NOT NULL DEFAULT 'PENDING',
+        attempts int NOT NULL DEFAULT 0,
+        max_attempts int NOT NULL,
+        backoff_ms int[] NOT NULL,
+        next_attempt_at timestamptz NOT NULL,
+        locked_until timestamptz,
+        last_status int,
+        last_error text,
+        created timestamptz NOT NULL DEFAULT now(),
+        finished_at timestamptz)`.execute(db);
+      await sql`CREATE INDEX IF NOT EXISTS delivery_outbox_due ON delivery_outbox (next_attempt_at) WHERE status = 'PENDING'`.execute(db);
+      await sql`ALTER TABLE delivery_outbox
+        ADD COLUMN IF NOT EXISTS seq bigserial,
+        ADD COLUMN IF NOT EXISTS timeout_ms int,
+        ADD COLUMN IF NOT EXISTS rate_key text,
+        ADD COLUMN IF NOT EXISTS min_interval_ms int,
+        ADD COLUMN IF NOT EXISTS slot_reserved boolean NOT NULL DEFAULT false,
+        ADD COLUMN IF NOT EXISTS auth jsonb,
+        ADD COLUMN IF NOT EXISTS feature_id uuid,
+        ADD COLUMN IF NOT EXISTS account_id uuid,
+        ADD COLUMN IF NOT EXISTS event_type text,
+        ADD COLUMN IF NOT EXISTS last_attempt_at timestamptz`.execute(db);
+      await sql`CREATE INDEX IF NOT EXISTS delivery_outbox_feature ON delivery_outbox (feature_id, created DESC) WHERE feature_id IS NOT NULL`.execute(db);
+      await sql`CREATE TABLE IF NOT EXISTS delivery_rate_slots (rate_key text PRIMARY KEY, next_slot timestamptz NOT NULL)`.execute(db);
+      await sql`DROP TABLE IF EXISTS delivery_migrations, delivery_migrations_lock`.execute(db);
+    },
+  },
+  // Queued asynchronous account creations (app/accounts/asyncCreation.ts).
+  '0006_account_creation_requests': {
+    async up(db) {
+      await sql`CREATE TABLE IF NOT EXISTS account_creation_sequences (project_id uuid PRIMARY KEY, last_seq bigint NOT NULL)`.execute(db);
+      await sql`CREATE TABLE IF NOT EXISTS account_creation_requests (
+        request_id uuid PRIMARY KEY,
+        project_id uuid NOT NULL,
+        seq bigint NOT NULL,
+        status text NOT NULL,
+        account_id uuid NOT NULL,
+        settings jsonb NOT NULL,
+        fail_if_exists boolean NOT NULL,
+        callback_url text NOT NULL,
+        context jsonb NOT NULL,
+        error jsonb,
+        created timestamptz NOT NULL,
+        started_at timestamptz,
+        completed_at timestamptz,
+        UNIQUE (project_id, seq))`.execute(db);
+      await sql`CREATE INDEX IF NOT EXISTS account_creation_pending ON account_creation_requests (project_id, seq)
+        WHERE status IN ('QUEUED', 'PROCESSING')`.execute(db);
+      await sql`DROP TABLE IF EXISTS account_creation_migrations, account_creation_migrations_lock`.execute(db);
+    },
+  },
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on a database of any shape

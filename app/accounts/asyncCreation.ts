@@ -12,10 +12,10 @@
 // outbox, engine/delivery/outbox.ts): a restart neither loses queued work nor an undelivered callback.
 // A crash while PROCESSING leaves the row PROCESSING; the next worker runs it again with the same
 // account id, and creation takes an account already in the store as created (see create.ts).
-import { type Kysely, type Migration, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { AccountSettings } from '../../domain/account/events.js';
 import type { RequestContext } from '../../domain/shared/command.js';
-import { migrateOwnTables } from '../../store/postgres/schema.js';
+import { migrateReadModels } from '../../projections/migrations.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 import type { Outbox } from '../../engine/delivery/outbox.js';
 import { Waker } from '../../engine/delivery/waker.js';
@@ -53,30 +53,6 @@ export const MAX_DURATION_MS = 300_000;
 /** Spec "Events" 1: 3 attempts; wait 2 s after the first, 4 s after the second. */
 export const CALLBACK_POLICY = { maxAttempts: 3, backoffMs: [2000, 4000] } as const;
 
-const migrations: Record<string, Migration> = {
-  '0001_account_creation_requests': {
-    async up(db) {
-      await sql`CREATE TABLE account_creation_sequences (project_id uuid PRIMARY KEY, last_seq bigint NOT NULL)`.execute(db);
-      await sql`CREATE TABLE account_creation_requests (
-        request_id uuid PRIMARY KEY,
-        project_id uuid NOT NULL,
-        seq bigint NOT NULL,
-        status text NOT NULL,
-        account_id uuid NOT NULL,
-        settings jsonb NOT NULL,
-        fail_if_exists boolean NOT NULL,
-        callback_url text NOT NULL,
-        context jsonb NOT NULL,
-        error jsonb,
-        created timestamptz NOT NULL,
-        started_at timestamptz,
-        completed_at timestamptz,
-        UNIQUE (project_id, seq))`.execute(db);
-      await sql`CREATE INDEX account_creation_pending ON account_creation_requests (project_id, seq) WHERE status IN ('QUEUED', 'PROCESSING')`.execute(db);
-    },
-  },
-};
-
 export interface QueueDeps {
   readonly db: AnyDb;
   readonly outbox: Outbox;
@@ -102,8 +78,9 @@ export class AccountCreationQueue {
     this.projects = new Recovery('async account creation', deps.log, { action: 'tries the request again' });
   }
 
+  /** The queue's tables are the read-model database's (projections/migrations.ts). */
   static migrate(db: AnyDb): Promise<void> {
-    return migrateOwnTables(db, migrations, 'account_creation_migrations');
+    return migrateReadModels(db);
   }
 
   /** Queues a request (QUEUED) behind the project's earlier ones. */

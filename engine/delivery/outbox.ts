@@ -14,9 +14,9 @@
 // MAX_IN_FLIGHT_PER_KEY attempts of one key at once per instance, so a hanging endpoint cannot hold
 // every other one back; and for webhooks, the authentication of each attempt (the sealed secret,
 // unsealed only for the attempt; the signature covers the attempt's own timestamp).
-import { type Kysely, type Migration, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
-import { migrateOwnTables } from '../../store/postgres/schema.js';
+import { migrateReadModels } from '../../projections/migrations.js';
 import { attemptHeaders, type AttemptAuthentication } from '../../domain/webhook/headers.js';
 import { type AttemptResult, postJson } from './httpSender.js';
 import type { Resolver } from './outboundUrl.js';
@@ -24,48 +24,6 @@ import { Waker } from './waker.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the outbox's tables are not read models
 type AnyDb = Kysely<any>;
-
-const migrations: Record<string, Migration> = {
-  '0001_delivery_outbox': {
-    async up(db) {
-      await sql`CREATE TABLE delivery_outbox (
-        id uuid PRIMARY KEY,
-        kind text NOT NULL,
-        url text NOT NULL,
-        headers jsonb NOT NULL,
-        body text NOT NULL,
-        sealed text,
-        status text NOT NULL DEFAULT 'PENDING',
-        attempts int NOT NULL DEFAULT 0,
-        max_attempts int NOT NULL,
-        backoff_ms int[] NOT NULL,
-        next_attempt_at timestamptz NOT NULL,
-        locked_until timestamptz,
-        last_status int,
-        last_error text,
-        created timestamptz NOT NULL DEFAULT now(),
-        finished_at timestamptz)`.execute(db);
-      await sql`CREATE INDEX delivery_outbox_due ON delivery_outbox (next_attempt_at) WHERE status = 'PENDING'`.execute(db);
-    },
-  },
-  '0002_webhook_delivery': {
-    async up(db) {
-      await sql`ALTER TABLE delivery_outbox
-        ADD COLUMN seq bigserial,
-        ADD COLUMN timeout_ms int,
-        ADD COLUMN rate_key text,
-        ADD COLUMN min_interval_ms int,
-        ADD COLUMN slot_reserved boolean NOT NULL DEFAULT false,
-        ADD COLUMN auth jsonb,
-        ADD COLUMN feature_id uuid,
-        ADD COLUMN account_id uuid,
-        ADD COLUMN event_type text,
-        ADD COLUMN last_attempt_at timestamptz`.execute(db);
-      await sql`CREATE INDEX delivery_outbox_feature ON delivery_outbox (feature_id, created DESC) WHERE feature_id IS NOT NULL`.execute(db);
-      await sql`CREATE TABLE delivery_rate_slots (rate_key text PRIMARY KEY, next_slot timestamptz NOT NULL)`.execute(db);
-    },
-  },
-};
 
 /** The kind of a webhook delivery: its attempts carry the X-Webhook-* headers and their authentication. */
 export const WEBHOOK_DELIVERY_KIND = 'WEBHOOK';
@@ -174,8 +132,9 @@ export class Outbox {
 
   constructor(private readonly deps: OutboxDeps) {}
 
+  /** The outbox's tables are the read-model database's (projections/migrations.ts). */
   static migrate(db: AnyDb): Promise<void> {
-    return migrateOwnTables(db, migrations, 'delivery_migrations');
+    return migrateReadModels(db);
   }
 
   private now(): number {

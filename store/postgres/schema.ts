@@ -132,16 +132,3 @@ export const migrateEventStore = async (db: Kysely<any>): Promise<void> => {
 };
 
 export { StaticMigrations };
-
-/** Migrations of a module's own tables (not read models), recorded in a migration table of its own. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on a database of any shape
-export const migrateOwnTables = async (db: Kysely<any>, migrations: Record<string, Migration>, migrationTableName: string): Promise<void> => {
-  const migrator = new Migrator({
-    db,
-    provider: new StaticMigrations(migrations),
-    migrationTableName,
-    migrationLockTableName: `${migrationTableName}_lock`,
-  });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-};
