@@ -1,6 +1,7 @@
 // The one write path for facts that no decider decides: what a venue reported (positions, orders,
 // balance, the connection), what a venue answered when the engine traded (copy outcomes), samples
-// read from a venue. The venue, not our state, is the authority on them, so nothing is folded and no
+// read from a venue, a trading request that arrived and the venue's refusal of it. No state of the
+// stream can refuse them (the venue, not our state, is the authority), so nothing is folded and no
 // revision is expected: they are appended as they happened.
 //
 // What keeps them from being recorded twice is their ids. Each fact's id must derive from what it is

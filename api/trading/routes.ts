@@ -1,8 +1,8 @@
 // The Trading API (spec: "Positions and orders" and the Trading API rows of "Accounts"): positions and
 // pending orders, orders, closeAllPositions, history, information, quote, symbols. It talks to the
 // account's live venue session; every trading request is recorded as TradeRequested (the audit log
-// says who asked), a refusal as TradeRequestRejected (the account logs say why), and the venue's
-// changes arrive as events of their own.
+// says who asked), a refusal as TradeRequestRejected (the account logs say why), both through the
+// recorder (domain/positions/requests.ts), and the venue's changes arrive as events of their own.
 import { randomUUID } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import { v5 as uuidv5 } from 'uuid';
@@ -15,15 +15,15 @@ import { positionMismatchOf } from '../../projections/copies/queries.js';
 import { openPositionsOf } from '../../projections/positions/queries.js';
 import { accountProtections } from '../riskLimits/views.js';
 import { accountTypeOf, AccountStatus } from '../../domain/account/enums.js';
-import type { TradeRequestCommand } from '../../domain/positions/commands.js';
-import { TRADE_REQUEST_NAMESPACE, tradeRequestDecider, tradeRequestEventId } from '../../domain/positions/decider.js';
 import { type TradeRequest, positionsStream } from '../../domain/positions/events.js';
-import type { CommandMetadata } from '../../domain/shared/command.js';
+import { TRADE_REQUEST_NAMESPACE, tradeRequested, tradeRequestRejected } from '../../domain/positions/requests.js';
 import { commandMetadata } from '../../app/services.js';
 import type { ClosedTrade, OpenPosition, OrderRequest, SymbolInfo, VenueConnection, VenuePosition } from '../../engine/venues/port.js';
 import { VenueError } from '../../engine/venues/port.js';
 import { specOrderType, venueOrderType } from '../../engine/venues/recorder.js';
-import { handleCommand } from '../../store/commandHandler.js';
+import { eventMetadataOf } from '../../store/commandHandler.js';
+import type { EventMetadata } from '../../store/port.js';
+import { recordFacts } from '../../store/recorder.js';
 import { loadAccount } from '../shared/accounts.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
@@ -167,29 +167,27 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
     return { account, connection };
   };
 
-  /** Records who asked for what, before the venue hears of it; answers the request's metadata, which its refusal carries too. */
+  /** Records who asked for what, before the venue hears of it; answers the metadata its refusal carries too. */
   const requested = async (
     input: HandlerInput<{ accountId: string }, unknown, unknown>,
     { requestId, fingerprint }: RequestIdentity,
     request: TradeRequest,
-  ): Promise<CommandMetadata> => {
+  ): Promise<EventMetadata> => {
     const { accountId } = input.params;
-    const metadata = commandMetadata(services, input.context);
-    if (fingerprint !== null) await claimIdempotencyKey(services.store, { requestId, accountId, fingerprint }, metadata);
-    await decideRequest(accountId, requestId, { type: 'RequestTrade', data: { accountId, requestId, request }, metadata });
+    const command = commandMetadata(services, input.context);
+    if (fingerprint !== null) await claimIdempotencyKey(services.store, { requestId, accountId, fingerprint }, command);
+    const metadata = eventMetadataOf(command);
+    await recordFacts(services.store, positionsStream(accountId), [tradeRequested(accountId, requestId, request, command.now)], metadata);
     return metadata;
   };
 
-  const rejected = async (accountId: string, requestId: string, error: VenueError, metadata: CommandMetadata) => {
-    const at = services.clock().toISOString();
-    await decideRequest(accountId, requestId, { type: 'RejectTrade', data: { accountId, requestId, at, code: error.code, message: error.message }, metadata });
+  const rejected = async (accountId: string, requestId: string, error: VenueError, metadata: EventMetadata) => {
+    const refusal = tradeRequestRejected(accountId, requestId, error, services.clock().toISOString());
+    await recordFacts(services.store, positionsStream(accountId), [refusal], metadata);
   };
 
-  const decideRequest = (accountId: string, requestId: string, command: TradeRequestCommand) =>
-    handleCommand(services.store, positionsStream(accountId), tradeRequestDecider(requestId), command, { eventId: tradeRequestEventId });
-
   /** Runs a venue request; a refusal is recorded and answered as the venue's 4xx. */
-  const atVenue = async <T>(accountId: string, requestId: string, metadata: CommandMetadata, work: () => Promise<T>): Promise<T> => {
+  const atVenue = async <T>(accountId: string, requestId: string, metadata: EventMetadata, work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
     } catch (error) {
