@@ -6,7 +6,7 @@ import type { AccountCommand } from '../../domain/account/commands.js';
 import { accountDecider } from '../../domain/account/decider.js';
 import { AccountStatus } from '../../domain/account/enums.js';
 import { accountStream } from '../../domain/account/events.js';
-import { checkOutboundUrl, OutboundUrlError, type OutboundRefusal, parseOutboundUrl } from '../../engine/delivery/outboundUrl.js';
+import { checkOutboundUrl, OutboundUrlError, type OutboundRefusal, parseOutboundUrl } from '../../app/outbound.js';
 import { listAccounts } from '../../projections/accounts/queries.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';

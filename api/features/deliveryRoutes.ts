@@ -5,7 +5,7 @@
 //   GET /projects/{projectId}/features/{featureId}/deliveries
 import { type Static, Type } from '@sinclair/typebox';
 import { WEBHOOK_EVENT_KINDS, WEBHOOK_FEATURE_TYPE } from '../../domain/webhook/feature.js';
-import { type DeliveryStatus, Outbox } from '../../engine/delivery/outbox.js';
+import { type DeliveryStatus, webhookDeliveries } from '../../app/outbound.js';
 import { accountFeatureRows } from '../../projections/features/queries.js';
 import { loadAccount } from '../shared/accounts.js';
 import { ApiError } from '../errors.js';
@@ -61,9 +61,7 @@ const notAWebhook = (featureId: string) => new ApiError(404, '[FEATURE_NOT_FOUND
 
 export const webhookDeliveryRoutes = (routes: Routes, services: Services): void => {
   const list = async (featureId: string, query: Query) =>
-    (await Outbox.deliveries(services.db, featureId, { limit: query.limit ?? 100, ...(query.status ? { status: query.status } : {}) })).map(
-      toWebhookDeliveryDTO,
-    );
+    (await webhookDeliveries(services, featureId, { limit: query.limit ?? 100, ...(query.status ? { status: query.status } : {}) })).map(toWebhookDeliveryDTO);
   const responses = { 200: { description: 'the deliveries, newest first', schema: Type.Array(WebhookDeliveryDTO) }, ...errorResponses(400, 401, 403, 404) };
   const description =
     'The recent deliveries of a webhook (FeatureWebhookDTO), newest first: one per event and kind, with its status, attempts and the last answer or error. Finished deliveries are kept 7 days. A failed delivery is also logged by the service (warning).';

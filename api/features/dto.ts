@@ -3,7 +3,7 @@
 import { featureDefinition } from '../../domain/feature/catalogue.js';
 import { membersOf } from '../../domain/feature/definition.js';
 import type { FeatureScope, FeatureSetting } from '../../domain/feature/events.js';
-import type { WebhookDeliveryRow } from '../../engine/delivery/outbox.js';
+import type { WebhookDeliveryRow } from '../../app/outbound.js';
 import type { FeatureRow } from '../../projections/features/queries.js';
 import { ApiError } from '../errors.js';
 import { presentSetting } from './settingHooks.js';

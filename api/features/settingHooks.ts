@@ -5,7 +5,7 @@
 import type { FeatureSetting } from '../../domain/feature/events.js';
 import { WEBHOOK_FEATURE_TYPE } from '../../domain/webhook/feature.js';
 import { maskWebhookSecrets, sealWebhookSecrets } from '../../domain/webhook/secrets.js';
-import { checkOutboundUrl, OutboundUrlError } from '../../engine/delivery/outboundUrl.js';
+import { checkOutboundUrl, OutboundUrlError } from '../../app/outbound.js';
 import { ApiError } from '../errors.js';
 import type { Services } from '../../app/services.js';
 
