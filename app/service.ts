@@ -121,7 +121,11 @@ const openStorage = async (config: Config, options: StartOptions, log: Logger, l
   // One session holds this instance's leases: the read models, the copy engine, the webhook dispatcher.
   const leases = new Leases(connectionString, log.child({ component: 'leases' }));
   life.add(() => leases.stop());
-  const runner = new ProjectionRunner(db, store, allProjections, log.child({ component: 'projections' }), leases);
+  // The runner's own sessions commit without waiting for the disk: a batch and its checkpoint are one
+  // transaction, so a crash loses both or neither, and the events they came from are durable already.
+  const projectionDb = createReadModelDb(connectionString, 6, health, { synchronous_commit: 'off' }).db;
+  life.add(() => projectionDb.destroy());
+  const runner = new ProjectionRunner(projectionDb, store, allProjections, log.child({ component: 'projections' }), leases);
   await runner.start();
   life.add(() => runner.stop());
   return { connectionString, health, db, store, runner, leases };

@@ -8,7 +8,7 @@ import { defaultCopierSettings } from '../../domain/copier/settings.js';
 import type { Position } from '../../store/port.js';
 import { findAccount, liveAccountsAmong } from '../../projections/accounts/queries.js';
 import { activeSlaveAccountIds, findCopier, listCopiers, slaveLinks } from '../../projections/copiers/queries.js';
-import { createCopier } from '../../app/commands/createCopier.js';
+import { COPIER_READ_MODELS, createCopier } from '../../app/commands/createCopier.js';
 import { type CopierMode, setCopierModes } from '../../app/commands/setCopierModes.js';
 import { toAccountDTOs } from '../accounts/dto.js';
 import { checkAccountScope, loadAccount } from '../shared/accounts.js';
@@ -30,7 +30,8 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
     if (!row) throw copierNotFound(copierId);
     return row as CopierRow;
   };
-  const run = (command: CopierCommand) => execute(services, copierStream(command.data.copierId), copierDecider, command);
+  // A copier write answers once the copiers read model has it (CopierDTO is read from there alone).
+  const run = (command: CopierCommand) => execute(services, copierStream(command.data.copierId), copierDecider, command, COPIER_READ_MODELS);
   /** Answers after the copy engine handled the event at `position` and the read models include what it did. */
   const afterEngine = (position: Position | null) => afterCopyEngine(services, position);
 

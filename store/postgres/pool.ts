@@ -12,8 +12,15 @@ export interface ConnectionFaults {
 /** How long a request may wait for a connection: a hung server answers 503, not never. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
-export const createPool = (connectionString: string, max: number, faults?: ConnectionFaults): pg.Pool => {
-  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+/**
+ * `settings`: PostgreSQL settings of every session of the pool (`{ synchronous_commit: 'off' }`), sent
+ * as the connection's startup options.
+ */
+export const createPool = (connectionString: string, max: number, faults?: ConnectionFaults, settings: Readonly<Record<string, string>> = {}): pg.Pool => {
+  const options = Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...(options ? { options } : {}) });
   const report = (error: unknown): void => faults?.observe(error);
   pool.on('error', report);
   pool.on('connect', (client) => client.on('error', report));
