@@ -12,7 +12,7 @@
 // outbox, engine/delivery/outbox.ts): a restart neither loses queued work nor an undelivered callback.
 // A crash while PROCESSING leaves the row PROCESSING; the next worker runs it again with the same
 // account id, and creation takes an account already in the store as created (see create.ts).
-import { type Kysely, sql } from 'kysely';
+import { type ColumnType, type Kysely, type Selectable, sql } from 'kysely';
 import type { AccountSettings } from '../../domain/account/events.js';
 import type { RequestContext } from '../../domain/shared/command.js';
 import { migrateReadModels } from '../../projections/migrations.js';
@@ -21,26 +21,35 @@ import type { Outbox } from '../../engine/delivery/outbox.js';
 import { Waker } from '../../engine/delivery/waker.js';
 import { creationLock } from './creationLock.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the queue's tables are not read models
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations and the outbox take a database of any shape
 type AnyDb = Kysely<any>;
 
 export type AsyncStatus = 'QUEUED' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
 
-export interface AsyncRequestRow {
-  request_id: string;
-  project_id: string;
-  seq: string;
-  status: AsyncStatus;
-  account_id: string;
-  settings: AccountSettings;
-  fail_if_exists: boolean;
-  callback_url: string;
-  context: RequestContext;
-  error: { error: string; message: string } | null;
-  created: Date;
-  started_at: Date | null;
-  completed_at: Date | null;
-}
+type Json<T> = ColumnType<T, string, string>;
+type Timestamp = ColumnType<Date, Date, Date>;
+
+/** The queue's tables (created by projections/migrations.ts). */
+export type CreationQueueTables = {
+  account_creation_sequences: { project_id: string; last_seq: ColumnType<string, number, number> };
+  account_creation_requests: {
+    request_id: string;
+    project_id: string;
+    seq: ColumnType<string, string, never>;
+    status: AsyncStatus;
+    account_id: string;
+    settings: Json<AccountSettings>;
+    fail_if_exists: boolean;
+    callback_url: string;
+    context: Json<RequestContext>;
+    error: ColumnType<{ error: string; message: string } | null, never, string | null>;
+    created: Timestamp;
+    started_at: ColumnType<Date | null, never, Date>;
+    completed_at: ColumnType<Date | null, never, Date>;
+  };
+};
+
+export type AsyncRequestRow = Selectable<CreationQueueTables['account_creation_requests']>;
 
 export type Outcome =
   | { readonly status: 'COMPLETED'; readonly callbackBody: Record<string, unknown>; readonly sealed: string | null }
@@ -74,7 +83,10 @@ export class AccountCreationQueue {
   private readonly waker = new Waker();
   private lastCleanup = 0;
 
+  private readonly db: Kysely<CreationQueueTables>;
+
   constructor(private readonly deps: QueueDeps) {
+    this.db = (deps.db as Kysely<object>).withTables<CreationQueueTables>();
     this.projects = new Recovery('async account creation', deps.log, { action: 'tries the request again' });
   }
 
@@ -93,16 +105,30 @@ export class AccountCreationQueue {
     callbackUrl: string;
     context: RequestContext;
   }): Promise<AsyncRequestRow> {
-    const row = await this.deps.db.transaction().execute(async (trx) => {
-      const counter = await sql<{ last_seq: string }>`INSERT INTO account_creation_sequences (project_id, last_seq) VALUES (${request.projectId}, 1)
-        ON CONFLICT (project_id) DO UPDATE SET last_seq = account_creation_sequences.last_seq + 1 RETURNING last_seq`.execute(trx);
-      const inserted = await sql<AsyncRequestRow>`INSERT INTO account_creation_requests
-        (request_id, project_id, seq, status, account_id, settings, fail_if_exists, callback_url, context, created)
-        VALUES (${request.requestId}, ${request.projectId}, ${counter.rows[0]!.last_seq}, 'QUEUED', ${request.accountId},
-          ${JSON.stringify(request.settings)}::jsonb, ${request.failIfExists}, ${request.callbackUrl}, ${JSON.stringify(request.context)}::jsonb,
-          ${this.deps.clock()})
-        RETURNING *`.execute(trx);
-      return inserted.rows[0]!;
+    const row = await this.db.transaction().execute(async (trx) => {
+      // The counter row stays locked until the commit: numbering order is commit order.
+      const counter = await trx
+        .insertInto('account_creation_sequences')
+        .values({ project_id: request.projectId, last_seq: 1 })
+        .onConflict((oc) => oc.column('project_id').doUpdateSet({ last_seq: sql`account_creation_sequences.last_seq + 1` }))
+        .returning('last_seq')
+        .executeTakeFirstOrThrow();
+      return trx
+        .insertInto('account_creation_requests')
+        .values({
+          request_id: request.requestId,
+          project_id: request.projectId,
+          seq: counter.last_seq,
+          status: 'QUEUED',
+          account_id: request.accountId,
+          settings: JSON.stringify(request.settings),
+          fail_if_exists: request.failIfExists,
+          callback_url: request.callbackUrl,
+          context: JSON.stringify(request.context),
+          created: this.deps.clock(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
     });
     this.wake();
     return row;
@@ -112,18 +138,24 @@ export class AccountCreationQueue {
     return new Date(this.deps.clock().getTime() - RETENTION_MS);
   }
 
+  /** The project's requests not yet removed (completed less than RETENTION_MS ago, or not completed). */
+  private retained(projectId: string) {
+    const since = this.retainedSince();
+    return this.db
+      .selectFrom('account_creation_requests')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where((eb) => eb.or([eb('completed_at', 'is', null), eb('completed_at', '>', since)]));
+  }
+
   /** The project's requests not yet removed, in the order they were accepted. */
   async list(projectId: string): Promise<AsyncRequestRow[]> {
-    const result = await sql<AsyncRequestRow>`SELECT * FROM account_creation_requests WHERE project_id = ${projectId}
-      AND (completed_at IS NULL OR completed_at > ${this.retainedSince()}) ORDER BY seq`.execute(this.deps.db);
-    return result.rows;
+    return this.retained(projectId).orderBy('seq').execute();
   }
 
   async find(projectId: string, requestId: string): Promise<AsyncRequestRow | undefined> {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(requestId)) return undefined;
-    const result = await sql<AsyncRequestRow>`SELECT * FROM account_creation_requests WHERE project_id = ${projectId}
-      AND request_id = ${requestId} AND (completed_at IS NULL OR completed_at > ${this.retainedSince()})`.execute(this.deps.db);
-    return result.rows[0];
+    return this.retained(projectId).where('request_id', '=', requestId).executeTakeFirst();
   }
 
   wake(): void {
@@ -150,9 +182,13 @@ export class AccountCreationQueue {
       let waitMs = POLL_MS;
       try {
         if (this.deps.clock().getTime() - this.lastCleanup > CLEANUP_EVERY_MS) await this.cleanup();
-        const pending = await sql<{ project_id: string }>`SELECT DISTINCT project_id FROM account_creation_requests
-          WHERE status IN ('QUEUED', 'PROCESSING')`.execute(this.deps.db);
-        for (const { project_id: projectId } of pending.rows) {
+        const pending = await this.db
+          .selectFrom('account_creation_requests')
+          .select('project_id')
+          .distinct()
+          .where('status', 'in', ['QUEUED', 'PROCESSING'])
+          .execute();
+        for (const { project_id: projectId } of pending) {
           if (this.working.has(projectId) || this.working.size >= MAX_PROJECTS_AT_ONCE) continue;
           const work = this.workProject(projectId)
             .then(
@@ -181,14 +217,24 @@ export class AccountCreationQueue {
       if (!got.rows[0]?.ok) return; // another instance, or a synchronous creation: try again at the next pass
       try {
         while (!this.stopped) {
-          const next = await sql<AsyncRequestRow>`SELECT * FROM account_creation_requests WHERE project_id = ${projectId}
-            AND status IN ('QUEUED', 'PROCESSING') ORDER BY seq LIMIT 1`.execute(this.deps.db);
-          const row = next.rows[0];
-          if (!row) return;
+          const next = await this.db
+            .selectFrom('account_creation_requests')
+            .selectAll()
+            .where('project_id', '=', projectId)
+            .where('status', 'in', ['QUEUED', 'PROCESSING'])
+            .orderBy('seq')
+            .limit(1)
+            .executeTakeFirst();
+          if (!next) return;
+          let row = next;
           if (row.status === 'QUEUED') {
-            row.started_at = this.deps.clock();
-            await sql`UPDATE account_creation_requests SET status = 'PROCESSING', started_at = ${row.started_at}
-              WHERE request_id = ${row.request_id}`.execute(this.deps.db);
+            const startedAt = this.deps.clock();
+            await this.db
+              .updateTable('account_creation_requests')
+              .set({ status: 'PROCESSING', started_at: startedAt })
+              .where('request_id', '=', row.request_id)
+              .execute();
+            row = { ...row, status: 'PROCESSING', started_at: startedAt };
           }
           let outcome: Outcome;
           try {
@@ -216,10 +262,12 @@ export class AccountCreationQueue {
       outcome.status === 'COMPLETED'
         ? { requestId: row.request_id, status: 'COMPLETED', ...outcome.callbackBody }
         : { requestId: row.request_id, status: 'FAILED', error: outcome.error };
-    await this.deps.db.transaction().execute(async (trx) => {
-      await sql`UPDATE account_creation_requests SET status = ${outcome.status},
-        error = ${outcome.status === 'FAILED' ? JSON.stringify(outcome.error) : null}::jsonb, completed_at = ${this.deps.clock()}
-        WHERE request_id = ${row.request_id}`.execute(trx);
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('account_creation_requests')
+        .set({ status: outcome.status, error: outcome.status === 'FAILED' ? JSON.stringify(outcome.error) : null, completed_at: this.deps.clock() })
+        .where('request_id', '=', row.request_id)
+        .execute();
       await this.deps.outbox.enqueue(trx, {
         id: row.request_id,
         kind: 'ACCOUNT_CREATION_CALLBACK',
@@ -235,6 +283,6 @@ export class AccountCreationQueue {
 
   private async cleanup(): Promise<void> {
     this.lastCleanup = this.deps.clock().getTime();
-    await sql`DELETE FROM account_creation_requests WHERE completed_at <= ${this.retainedSince()}`.execute(this.deps.db);
+    await this.db.deleteFrom('account_creation_requests').where('completed_at', '<=', this.retainedSince()).execute();
   }
 }

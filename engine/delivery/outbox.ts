@@ -14,7 +14,7 @@
 // MAX_IN_FLIGHT_PER_KEY attempts of one key at once per instance, so a hanging endpoint cannot hold
 // every other one back; and for webhooks, the authentication of each attempt (the sealed secret,
 // unsealed only for the attempt; the signature covers the attempt's own timestamp).
-import { type Kysely, sql } from 'kysely';
+import { type ColumnType, type Kysely, sql } from 'kysely';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 import { migrateReadModels } from '../../projections/migrations.js';
 import { attemptHeaders, type AttemptAuthentication } from '../../domain/webhook/headers.js';
@@ -65,6 +65,46 @@ export interface OutboxMessage {
   /** Webhooks: what the delivery reports, for GET .../deliveries. */
   readonly webhook?: { readonly featureId: string; readonly accountId: string; readonly eventType: string } | null;
 }
+
+type Json<T> = ColumnType<T, string, string>;
+type Timestamp = ColumnType<Date, Date, Date>;
+type Optional<T> = ColumnType<T, T | undefined, T>;
+
+/** The outbox's tables (created by projections/migrations.ts). */
+export type DeliveryOutboxTables = {
+  delivery_outbox: {
+    id: string;
+    seq: ColumnType<string, never, never>;
+    kind: string;
+    url: string;
+    headers: Json<Record<string, string>>;
+    body: string;
+    sealed: string | null;
+    status: Optional<DeliveryStatus>;
+    attempts: Optional<number>;
+    max_attempts: number;
+    backoff_ms: number[];
+    next_attempt_at: Timestamp;
+    locked_until: Optional<Date | null>;
+    last_status: Optional<number | null>;
+    last_error: Optional<string | null>;
+    created: ColumnType<Date, never, never>;
+    finished_at: Optional<Date | null>;
+    timeout_ms: number | null;
+    rate_key: string | null;
+    min_interval_ms: number | null;
+    slot_reserved: Optional<boolean>;
+    auth: ColumnType<SealedAuthentication | null, string | null, string | null>;
+    feature_id: string | null;
+    account_id: string | null;
+    event_type: string | null;
+    last_attempt_at: Optional<Date | null>;
+  };
+  delivery_rate_slots: { rate_key: string; next_slot: Timestamp };
+};
+
+/** Any database with the outbox's tables (the read-model database), typed as the outbox needs it. */
+const outboxDb = (db: AnyDb): Kysely<DeliveryOutboxTables> => db as Kysely<DeliveryOutboxTables>;
 
 interface OutboxRow {
   id: string;
@@ -143,14 +183,28 @@ export class Outbox {
 
   /** Adds a message; pass the transaction that records the outcome it reports. */
   async enqueue(db: AnyDb, message: OutboxMessage): Promise<void> {
-    await sql`INSERT INTO delivery_outbox (id, kind, url, headers, body, sealed, max_attempts, backoff_ms, next_attempt_at,
-        timeout_ms, rate_key, min_interval_ms, auth, feature_id, account_id, event_type)
-      VALUES (${message.id}, ${message.kind}, ${message.url}, ${JSON.stringify(message.headers)}::jsonb, ${JSON.stringify(message.body)},
-        ${message.sealed ?? null}, ${message.maxAttempts}, ${sql.raw(`ARRAY[${message.backoffMs.map((n) => Math.round(n)).join(',')}]::int[]`)},
-        ${new Date(this.now())}, ${message.timeoutMs ?? null}, ${message.rateLimit?.key ?? null}, ${message.rateLimit?.minIntervalMs ?? null},
-        ${message.auth ? JSON.stringify(message.auth) : null}::jsonb, ${message.webhook?.featureId ?? null}, ${message.webhook?.accountId ?? null},
-        ${message.webhook?.eventType ?? null})
-      ON CONFLICT (id) DO NOTHING`.execute(db);
+    await outboxDb(db)
+      .insertInto('delivery_outbox')
+      .values({
+        id: message.id,
+        kind: message.kind,
+        url: message.url,
+        headers: JSON.stringify(message.headers),
+        body: JSON.stringify(message.body),
+        sealed: message.sealed ?? null,
+        max_attempts: message.maxAttempts,
+        backoff_ms: message.backoffMs.map((n) => Math.round(n)),
+        next_attempt_at: new Date(this.now()),
+        timeout_ms: message.timeoutMs ?? null,
+        rate_key: message.rateLimit?.key ?? null,
+        min_interval_ms: message.rateLimit?.minIntervalMs ?? null,
+        auth: message.auth ? JSON.stringify(message.auth) : null,
+        feature_id: message.webhook?.featureId ?? null,
+        account_id: message.webhook?.accountId ?? null,
+        event_type: message.webhook?.eventType ?? null,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
   }
 
   /**
@@ -163,24 +217,42 @@ export class Outbox {
     target: DeliveryTarget,
     headersOf: (fixed: Record<string, string>) => Record<string, string>,
   ): Promise<void> {
-    const pending = await sql<{ id: string; headers: Record<string, string> }>`SELECT id, headers FROM delivery_outbox
-      WHERE feature_id = ${featureId} AND status = 'PENDING' FOR UPDATE`.execute(db);
-    for (const row of pending.rows) {
-      await sql`UPDATE delivery_outbox SET url = ${target.url}, headers = ${JSON.stringify(headersOf(row.headers))}::jsonb,
-        auth = ${target.auth ? JSON.stringify(target.auth) : null}::jsonb, timeout_ms = ${target.timeoutMs}, min_interval_ms = ${target.minIntervalMs}
-        WHERE id = ${row.id}`.execute(db);
+    const outbox = outboxDb(db);
+    const pending = await outbox
+      .selectFrom('delivery_outbox')
+      .select(['id', 'headers'])
+      .where('feature_id', '=', featureId)
+      .where('status', '=', 'PENDING')
+      .forUpdate()
+      .execute();
+    for (const row of pending) {
+      await outbox
+        .updateTable('delivery_outbox')
+        .set({
+          url: target.url,
+          headers: JSON.stringify(headersOf(row.headers)),
+          auth: target.auth ? JSON.stringify(target.auth) : null,
+          timeout_ms: target.timeoutMs,
+          min_interval_ms: target.minIntervalMs,
+        })
+        .where('id', '=', row.id)
+        .execute();
     }
   }
 
   /** A removed webhook's pending deliveries end as CANCELLED. Pass the transaction of the removal. */
   static async cancel(db: AnyDb, featureId: string, reason: string, at: Date): Promise<void> {
-    await sql`UPDATE delivery_outbox SET status = 'CANCELLED', auth = NULL, last_error = ${reason}, finished_at = ${at}, locked_until = NULL
-      WHERE feature_id = ${featureId} AND status = 'PENDING'`.execute(db);
+    await outboxDb(db)
+      .updateTable('delivery_outbox')
+      .set({ status: 'CANCELLED', auth: null, last_error: reason, finished_at: at, locked_until: null })
+      .where('feature_id', '=', featureId)
+      .where('status', '=', 'PENDING')
+      .execute();
   }
 
   /** A webhook's deliveries, newest first (finished ones are kept 7 days). */
   static deliveries(db: AnyDb, featureId: string, options: { limit: number; status?: DeliveryStatus; accountId?: string }): Promise<WebhookDeliveryRow[]> {
-    let q = db
+    let q = outboxDb(db)
       .selectFrom('delivery_outbox')
       .select([
         'id',
@@ -273,7 +345,7 @@ export class Outbox {
    * has passed by then: the rate limit admits the message again.
    */
   private async release(row: OutboxRow): Promise<void> {
-    await sql`UPDATE delivery_outbox SET locked_until = NULL, slot_reserved = false WHERE id = ${row.id}`.execute(this.deps.db);
+    await outboxDb(this.deps.db).updateTable('delivery_outbox').set({ locked_until: null, slot_reserved: false }).where('id', '=', row.id).execute();
   }
 
   private async claim(limit: number): Promise<OutboxRow[]> {
@@ -375,6 +447,10 @@ export class Outbox {
 
   private async cleanup(): Promise<void> {
     this.lastCleanup = this.now();
-    await sql`DELETE FROM delivery_outbox WHERE status <> 'PENDING' AND finished_at < ${new Date(this.now() - KEEP_FINISHED_MS)}`.execute(this.deps.db);
+    await outboxDb(this.deps.db)
+      .deleteFrom('delivery_outbox')
+      .where('status', '<>', 'PENDING')
+      .where('finished_at', '<', new Date(this.now() - KEEP_FINISHED_MS))
+      .execute();
   }
 }
