@@ -77,6 +77,143 @@ export interface RebuildTiming extends RebuildResult {
 
 const DEFAULT_LANES = 4;
 
+/** One read model being built: its new generation's schema, and what applying it has cost. */
+interface Build {
+  readonly projection: Projection;
+  readonly schema: string;
+  readonly generation: number;
+  readonly current: { readonly generation: number } | undefined;
+  applied: number;
+  ms: number;
+}
+
+/** How far a rebuild has read `$all`, reported as it goes. */
+class Reading {
+  checkpoint: Position | null = null;
+  processed = 0;
+
+  constructor(
+    private readonly label: string,
+    private readonly onProgress: (p: RebuildProgress) => void,
+  ) {}
+
+  done(batch: readonly RecordedEvent[]): void {
+    this.processed += batch.length;
+    this.checkpoint = batch[batch.length - 1]!.position;
+    this.onProgress({ projection: this.label, processed: this.processed });
+  }
+}
+
+/** Generation N+1 of each read model, an empty schema beside N (the registry says it is building). */
+const prepareBuilds = async (conn: Kysely<ReadModels>, ordered: readonly Projection[]): Promise<Build[]> => {
+  const builds: Build[] = [];
+  for (const projection of ordered) {
+    const current = await conn.selectFrom('projection_registry').selectAll().where('name', '=', projection.name).executeTakeFirst();
+    const generation = (current ? Math.max(current.generation, current.building_generation ?? 0) : 0) + 1;
+    const schema = generationSchema(projection.name, generation);
+    await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(conn);
+    await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(conn);
+    await projection.createTables(conn, schema);
+    if (current) await conn.updateTable('projection_registry').set({ building_generation: generation }).where('name', '=', projection.name).execute();
+    builds.push({ projection, schema, generation, current, applied: 0, ms: 0 });
+  }
+  return builds;
+};
+
+/**
+ * The bulk of the history: each batch applied to every read model, `lanes` at a time, each in its own
+ * transaction. These generations serve nobody yet, so their commits need not wait for the disk: a
+ * crash leaves a building generation the next rebuild starts again. A read model that names its
+ * partitions (Projection.partitionOf) gives one piece of work per partition; the pieces go first, as
+ * they belong to the read models with the most to do.
+ */
+const applyHistory = async (db: Kysely<ReadModels>, store: EventStore, builds: readonly Build[], lanes: number, reading: Reading): Promise<void> => {
+  const relevant = (build: Build, batch: readonly RecordedEvent[]) => batch.some((e) => build.projection.handles.includes(e.type));
+  const applyBulk = async (batch: readonly RecordedEvent[]): Promise<void> => {
+    const work: { build: Build; events: readonly RecordedEvent[] }[] = [];
+    for (const build of builds.filter((b) => b.projection.partitionOf && relevant(b, batch))) {
+      for (const events of partitions(build.projection, batch, lanes)) work.push({ build, events });
+    }
+    for (const build of builds.filter((b) => !b.projection.partitionOf && relevant(b, batch))) work.push({ build, events: batch });
+    const lane = async (): Promise<void> => {
+      for (let piece = work.shift(); piece; piece = work.shift()) {
+        const began = performance.now();
+        const { build, events } = piece;
+        const applied = await db.transaction().execute(async (trx) => {
+          await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+          return applyEvents(trx, build.schema, build.projection, events);
+        });
+        build.applied += applied;
+        build.ms += performance.now() - began;
+      }
+    };
+    await Promise.all(Array.from({ length: lanes }, lane));
+  };
+  // The next batch is read while the previous one is applied.
+  let applying: Promise<void> = Promise.resolve();
+  let batch: RecordedEvent[] = [];
+  for await (const { event } of store.readAll({ fromPosition: 'start' })) {
+    batch.push(event);
+    if (batch.length >= BATCH) {
+      const full = batch;
+      batch = [];
+      await applying;
+      applying = applyBulk(full).then(() => reading.done(full));
+      // Handled when awaited with the next batch; until then a failure must not count as unhandled.
+      applying.catch(() => undefined);
+    }
+  }
+  await applying;
+  if (batch.length) {
+    await applyBulk(batch);
+    reading.done(batch);
+  }
+};
+
+/**
+ * The tail, and the switch, in one transaction under the registry locks the live runner takes for
+ * every batch: what was appended since the history was read is applied, then every view points at
+ * the new generation and each read model's checkpoint is where the tail ended.
+ */
+const switchOver = async (conn: Kysely<ReadModels>, store: EventStore, builds: readonly Build[], reading: Reading): Promise<void> => {
+  const names = builds.map((b) => b.projection.name);
+  await conn.transaction().execute(async (trx) => {
+    const locked = await trx.selectFrom('projection_registry').select('name').where('name', 'in', names).orderBy('name').forUpdate().execute();
+    const tail: RecordedEvent[] = [];
+    const apply = async (events: readonly RecordedEvent[]): Promise<void> => {
+      for (const build of builds) {
+        const began = performance.now();
+        build.applied += await applyEvents(trx, build.schema, build.projection, events);
+        build.ms += performance.now() - began;
+      }
+      reading.done(events);
+    };
+    const after: Position | null = reading.checkpoint;
+    for await (const { event } of store.readAll({ fromPosition: after ?? 'start' })) {
+      if (after && comparePositions(event.position, after) <= 0) continue;
+      tail.push(event);
+      if (tail.length >= BATCH) await apply(tail.splice(0));
+    }
+    if (tail.length) await apply(tail);
+    // Our tail reaches the visible head, so the live checkpoint is never ahead of it; should it be,
+    // the live runner sees a checkpoint behind its cursor and resumes from ours (runner.ts).
+    const final: Position | null = reading.checkpoint;
+    for (const build of builds) {
+      await pointViews(trx, build.projection, build.schema);
+      const values = { version: build.projection.version, generation: build.generation, building_generation: null };
+      await saveCheckpoints(trx, [projectionCheckpoint(build.projection.name)], final);
+      if (locked.some((r) => r.name === build.projection.name)) {
+        await trx.updateTable('projection_registry').set(values).where('name', '=', build.projection.name).execute();
+      } else {
+        await trx
+          .insertInto('projection_registry')
+          .values({ name: build.projection.name, ...values })
+          .execute();
+      }
+    }
+  });
+};
+
 /**
  * Rebuilds several read models blue-green in one pass over `$all`: the history is read once and each
  * batch is applied to every read model, up to `lanes` of them at once. Each gets generation N+1 beside
@@ -90,139 +227,24 @@ export const rebuildProjections = async (
   options: RebuildOptions = {},
 ): Promise<RebuildTiming[]> => {
   if (projections.length === 0) return [];
-  const onProgress = options.onProgress ?? (() => undefined);
   const lanes = Math.max(1, Math.min(options.lanes ?? DEFAULT_LANES, projections.length));
   const ordered = [...projections].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const label = ordered.length === 1 ? ordered[0]!.name : `${ordered.length} read models`;
+  const reading = new Reading(ordered.length === 1 ? ordered[0]!.name : `${ordered.length} read models`, options.onProgress ?? (() => undefined));
   // One session holds the advisory locks (in name order, so two rebuilds never wait on each other in a
   // cycle): two processes never build the same read model at once.
   return db.connection().execute(async (conn) => {
     for (const projection of ordered) await sql`SELECT ${lockKey(projection.name)}`.execute(conn);
     try {
-      const builds: { projection: Projection; schema: string; generation: number; current: { generation: number } | undefined; applied: number; ms: number }[] =
-        [];
-      for (const projection of ordered) {
-        const current = await conn.selectFrom('projection_registry').selectAll().where('name', '=', projection.name).executeTakeFirst();
-        const generation = (current ? Math.max(current.generation, current.building_generation ?? 0) : 0) + 1;
-        const schema = generationSchema(projection.name, generation);
-        await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(conn);
-        await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(conn);
-        await projection.createTables(conn, schema);
-        if (current) {
-          await conn.updateTable('projection_registry').set({ building_generation: generation }).where('name', '=', projection.name).execute();
-        }
-        builds.push({ projection, schema, generation, current, applied: 0, ms: 0 });
-      }
-
-      let checkpoint: Position | null = null;
-      let processed = 0;
-      const relevant = (build: (typeof builds)[number], batch: readonly RecordedEvent[]) => batch.some((e) => build.projection.handles.includes(e.type));
-      // Bulk of the history: each batch applied to every read model, `lanes` at a time, each in its own
-      // transaction. These generations serve nobody yet, so their commits need not wait for the disk:
-      // a crash leaves a building generation the next rebuild starts again.
-      // A read model that names its partitions (Projection.partitionOf) gives one piece of work per
-      // partition; the pieces go first, as they belong to the read models with the most to do.
-      const applyBulk = async (batch: readonly RecordedEvent[]): Promise<void> => {
-        const work: { build: (typeof builds)[number]; events: readonly RecordedEvent[] }[] = [];
-        for (const build of builds.filter((b) => b.projection.partitionOf && relevant(b, batch))) {
-          for (const events of partitions(build.projection, batch, lanes)) work.push({ build, events });
-        }
-        for (const build of builds.filter((b) => !b.projection.partitionOf && relevant(b, batch))) work.push({ build, events: batch });
-        const lane = async (): Promise<void> => {
-          for (let piece = work.shift(); piece; piece = work.shift()) {
-            const began = performance.now();
-            const { build, events } = piece;
-            const applied = await db.transaction().execute(async (trx) => {
-              await sql`SET LOCAL synchronous_commit = off`.execute(trx);
-              return applyEvents(trx, build.schema, build.projection, events);
-            });
-            build.applied += applied;
-            build.ms += performance.now() - began;
-          }
-        };
-        await Promise.all(Array.from({ length: lanes }, lane));
-      };
-      const done = (batch: readonly RecordedEvent[]): void => {
-        processed += batch.length;
-        checkpoint = batch[batch.length - 1]!.position;
-        onProgress({ projection: label, processed });
-      };
-      // The next batch is read while the previous one is applied.
-      let applying: Promise<void> = Promise.resolve();
-      let batch: RecordedEvent[] = [];
-      for await (const { event } of store.readAll({ fromPosition: 'start' })) {
-        batch.push(event);
-        if (batch.length >= BATCH) {
-          const full = batch;
-          batch = [];
-          await applying;
-          applying = applyBulk(full).then(() => done(full));
-          // Handled when awaited with the next batch; until then a failure must not count as unhandled.
-          applying.catch(() => undefined);
-        }
-      }
-      await applying;
-      if (batch.length) {
-        await applyBulk(batch);
-        done(batch);
-      }
-
-      // The tail, and the switch, under the registry locks the live runner takes for every batch.
-      await conn.transaction().execute(async (trx) => {
-        const locked = await trx
-          .selectFrom('projection_registry')
-          .select('name')
-          .where(
-            'name',
-            'in',
-            ordered.map((p) => p.name),
-          )
-          .orderBy('name')
-          .forUpdate()
-          .execute();
-        const tail: RecordedEvent[] = [];
-        const apply = async (events: readonly RecordedEvent[]): Promise<void> => {
-          for (const build of builds) {
-            const began = performance.now();
-            const applied = await applyEvents(trx, build.schema, build.projection, events);
-            build.applied += applied;
-            build.ms += performance.now() - began;
-          }
-          done(events);
-        };
-        const after: Position | null = checkpoint;
-        for await (const { event } of store.readAll({ fromPosition: after ?? 'start' })) {
-          if (after && comparePositions(event.position, after) <= 0) continue;
-          tail.push(event);
-          if (tail.length >= BATCH) await apply(tail.splice(0));
-        }
-        if (tail.length) await apply(tail);
-        // Our tail reaches the visible head, so the live checkpoint is never ahead of it; should it be,
-        // the live runner sees a checkpoint behind its cursor and resumes from ours (runner.ts).
-        const final: Position | null = checkpoint;
-        for (const build of builds) {
-          await pointViews(trx, build.projection, build.schema);
-          const values = { version: build.projection.version, generation: build.generation, building_generation: null };
-          await saveCheckpoints(trx, [projectionCheckpoint(build.projection.name)], final);
-          if (locked.some((r) => r.name === build.projection.name)) {
-            await trx.updateTable('projection_registry').set(values).where('name', '=', build.projection.name).execute();
-          } else {
-            await trx
-              .insertInto('projection_registry')
-              .values({ name: build.projection.name, ...values })
-              .execute();
-          }
-        }
-      });
+      const builds = await prepareBuilds(conn, ordered);
+      await applyHistory(db, store, builds, lanes, reading);
+      await switchOver(conn, store, builds, reading);
       for (const build of builds) {
-        if (build.current) {
-          await sql`DROP SCHEMA IF EXISTS ${sql.id(generationSchema(build.projection.name, build.current.generation))} CASCADE`.execute(conn);
-        }
+        if (build.current) await sql`DROP SCHEMA IF EXISTS ${sql.id(generationSchema(build.projection.name, build.current.generation))} CASCADE`.execute(conn);
       }
       return builds.map((b) => ({
         projection: b.projection.name,
         generation: b.generation,
-        events: processed,
+        events: reading.processed,
         applied: b.applied,
         applySeconds: b.ms / 1000,
       }));
