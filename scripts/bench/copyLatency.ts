@@ -20,7 +20,7 @@ import { startService } from '../../app/service.js';
 import { httpLayer } from '../../api/httpLayer.js';
 import type { CopyEvent } from '../../domain/copy/events.js';
 import { parseArgs } from '../support/connect.js';
-import { apiCaller } from './support/options.js';
+import { apiCaller, createBenchAccount } from './support/options.js';
 import { serverVersion, startBenchServer } from './support/postgres.js';
 import { progress } from './support/progress.js';
 import { machine, percentile, publish } from './support/report.js';
@@ -56,18 +56,7 @@ const main = async (): Promise<void> => {
   console.log(`starting the service (${external ? 'the PostgreSQL of --database-url' : 'embedded PostgreSQL'}, simulated venue) ...`);
   const service = await startService(config, { http: httpLayer, log: silentLogger, clock });
   const call = apiCaller(() => service.url, KEY);
-  const account = async (alias: string): Promise<string> => {
-    const created = await call('POST', '/accounts', {
-      loginServer: 'Bench-Demo',
-      loginAccountNumber: alias,
-      loginAccountPassword: 'bench',
-      accountTypeId: 1,
-      regionId: 2,
-      alias,
-    });
-    await call('POST', `/accounts/${created.body.id}/actions/start`);
-    return created.body.id as string;
-  };
+  const account = (alias: string): Promise<string> => createBenchAccount(call, alias);
 
   // Every CopyExecuted open, by the master event that caused it.
   const fills = new Map<string, { masterAt: number; slaveAt: number[] }>();

@@ -15,7 +15,7 @@ import autocannon from 'autocannon';
 import { runningEmbeddedPostgres } from '../../store/postgres/embedded.js';
 import { parseArgs } from '../support/connect.js';
 import { type ListeningProcess, startListening } from './support/listening.js';
-import { apiCaller, integerOption } from './support/options.js';
+import { apiCaller, createBenchAccount, integerOption } from './support/options.js';
 import { serverVersion, startBenchServer } from './support/postgres.js';
 import { machine, percentile, publish, round } from './support/report.js';
 
@@ -57,18 +57,7 @@ const once = async (shedding: boolean, databaseUrl: string | null): Promise<{ ru
     service = await startListening('scripts/start.ts', [], env, { ready: 'Stop with Ctrl+C' });
     const url = service.url;
     const api = apiCaller(() => url, KEY);
-    const account = async (alias: string) => {
-      const created = await api('POST', '/accounts', {
-        loginServer: 'Load-Demo',
-        loginAccountNumber: `${alias}-${shedding}`,
-        loginAccountPassword: 'bench-secret',
-        accountTypeId: 1,
-        regionId: 2,
-        alias,
-      });
-      await api('POST', `/accounts/${created.body.id}/actions/start`);
-      return created.body.id as string;
-    };
+    const account = (alias: string) => createBenchAccount(api, alias, { loginServer: 'Load-Demo', login: `${alias}-${shedding}` });
     const master = await account('load-master');
     const slave = await account('load-slave');
     await api('POST', `/accounts/${slave}/copiers`, { fromAccountId: master });

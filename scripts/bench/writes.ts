@@ -17,7 +17,7 @@ import { silentLogger } from '../../app/logger.js';
 import { startService } from '../../app/service.js';
 import { httpLayer } from '../../api/httpLayer.js';
 import { parseArgs } from '../support/connect.js';
-import { apiCaller, integerOption } from './support/options.js';
+import { apiCaller, createBenchAccount, integerOption } from './support/options.js';
 import { serverVersion, startBenchServer } from './support/postgres.js';
 import { progress } from './support/progress.js';
 import { machine, percentile, publish, round } from './support/report.js';
@@ -46,19 +46,8 @@ const main = async (): Promise<void> => {
   const service = await startService(config, { http: httpLayer, log: silentLogger, venueTicker: false });
   const call = apiCaller(() => service.url, KEY);
   try {
-    const account = async (alias: string): Promise<string> => {
-      const created = await call('POST', '/accounts', {
-        loginServer: 'Bench-Demo',
-        loginAccountNumber: alias,
-        loginAccountPassword: 'bench',
-        accountTypeId: 1,
-        regionId: 2,
-        alias,
-      });
-      return created.body.id as string;
-    };
-    const master = await account('writes-master');
-    const slave = await account('writes-slave');
+    const master = await createBenchAccount(call, 'writes-master', { start: false });
+    const slave = await createBenchAccount(call, 'writes-slave', { start: false });
     const timings: Timings = { create: [], update: [], delete: [] };
     const timed = async (kind: keyof Timings, work: () => Promise<unknown>) => {
       const began = performance.now();
