@@ -6,6 +6,9 @@ import type { ProjectionRunner } from '../projections/runner.js';
 import type { ReadModels } from '../projections/schema.js';
 import { type DomainEvent, handleCommand, type HandledCommand } from '../store/commandHandler.js';
 import type { EventStore, Position } from '../store/port.js';
+
+/** A place in `$all`: what a write answers and read-your-writes waits for. */
+export type { Position };
 import type { DatabaseHealth } from '../store/postgres/health.js';
 import type { CopyEngine } from '../engine/copy/engine.js';
 import type { AccountConnections } from '../engine/venues/connections.js';

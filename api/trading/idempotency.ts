@@ -7,12 +7,8 @@
 // revision in the command handler, and the loser decides again on the winner's event.
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import { idempotencyKeyDecider, idempotencyKeyEventId, idempotencyKeyStream, type IdempotencyKeyUse } from '../../domain/positions/idempotencyKey.js';
-import type { CommandMetadata } from '../../domain/shared/command.js';
 import { DomainError } from '../../domain/shared/errors.js';
 import { canonicalJson } from '../../domain/shared/json.js';
-import { handleCommand } from '../../store/commandHandler.js';
-import type { EventStore } from '../../store/port.js';
 import { ApiError } from '../errors.js';
 
 export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7e]{1,128}$';
@@ -47,21 +43,6 @@ export const requestFingerprint = (request: { method: string; path: string; quer
     .update(`${request.method.toUpperCase()}\n${request.path}\n${canonicalJson(request.query ?? {})}\n${canonicalJson(request.body ?? null)}`)
     .digest('hex');
 
-/**
- * Records the first use of a key (`requestId` is derived from the account and the key), or accepts a
- * retry of the same request; another request under the same key: 422 [IDEMPOTENCY_KEY_REUSED].
- */
-export const claimIdempotencyKey = async (store: EventStore, use: IdempotencyKeyUse, metadata: CommandMetadata): Promise<void> => {
-  try {
-    await handleCommand(
-      store,
-      idempotencyKeyStream(use.requestId),
-      idempotencyKeyDecider,
-      { type: 'ClaimIdempotencyKey', data: use, metadata },
-      { eventId: idempotencyKeyEventId },
-    );
-  } catch (error) {
-    if (error instanceof DomainError && error.code === '[IDEMPOTENCY_KEY_REUSED]') throw new ApiError(422, error.code, error.message);
-    throw error;
-  }
-};
+/** A DomainError [IDEMPOTENCY_KEY_REUSED] (the key's decider refused another request) as its 422; anything else as it is. */
+export const idempotencyKeyReused = (error: unknown): unknown =>
+  error instanceof DomainError && error.code === '[IDEMPOTENCY_KEY_REUSED]' ? new ApiError(422, error.code, error.message) : error;

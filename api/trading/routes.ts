@@ -15,22 +15,19 @@ import { positionMismatchOf } from '../../projections/copies/queries.js';
 import { openPositionsOf } from '../../projections/positions/queries.js';
 import { accountProtections } from '../riskLimits/views.js';
 import { accountTypeOf, AccountStatus } from '../../domain/account/enums.js';
-import { type TradeRequest, positionsStream } from '../../domain/positions/events.js';
-import { TRADE_REQUEST_NAMESPACE, tradeRequested, tradeRequestRejected } from '../../domain/positions/requests.js';
-import { commandMetadata } from '../../app/services.js';
+import type { TradeRequest } from '../../domain/positions/events.js';
+import { TRADE_REQUEST_NAMESPACE } from '../../domain/positions/requests.js';
 import type { ClosedTrade, OpenPosition, OrderRequest, SymbolInfo, VenueConnection, VenuePosition } from '../../engine/venues/port.js';
 import { VenueError } from '../../engine/venues/port.js';
 import { specOrderType, venueOrderType } from '../../engine/venues/recorder.js';
-import { eventMetadataOf } from '../../store/commandHandler.js';
-import type { EventMetadata } from '../../store/port.js';
-import { recordFacts } from '../../store/recorder.js';
+import { type EventMetadata, recordTradeRejection, recordTradeRequest } from '../../app/commands/tradeRequests.js';
 import { loadAccount } from '../shared/accounts.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
 import type { Caller, HandlerInput, Routes } from '../route.js';
 import { type Services, settle } from '../../app/services.js';
 import { ErrorDTO, errorResponses } from '../shared/schemas.js';
-import { claimIdempotencyKey, IdempotencyKeyHeader, idempotencyKeyOf, requestFingerprint } from './idempotency.js';
+import { IdempotencyKeyHeader, idempotencyKeyOf, idempotencyKeyReused, requestFingerprint } from './idempotency.js';
 import {
   AccountInformationDTO,
   DeleteQuery,
@@ -173,17 +170,15 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
     { requestId, fingerprint }: RequestIdentity,
     request: TradeRequest,
   ): Promise<EventMetadata> => {
-    const { accountId } = input.params;
-    const command = commandMetadata(services, input.context);
-    if (fingerprint !== null) await claimIdempotencyKey(services.store, { requestId, accountId, fingerprint }, command);
-    const metadata = eventMetadataOf(command);
-    await recordFacts(services.store, positionsStream(accountId), [tradeRequested(accountId, requestId, request, command.now)], metadata);
-    return metadata;
+    try {
+      return await recordTradeRequest(services, { accountId: input.params.accountId, requestId, fingerprint, request, context: input.context });
+    } catch (error) {
+      throw idempotencyKeyReused(error);
+    }
   };
 
   const rejected = async (accountId: string, requestId: string, error: VenueError, metadata: EventMetadata) => {
-    const refusal = tradeRequestRejected(accountId, requestId, error, services.clock().toISOString());
-    await recordFacts(services.store, positionsStream(accountId), [refusal], metadata);
+    await recordTradeRejection(services, { accountId, requestId, refusal: error }, metadata);
   };
 
   /** Runs a venue request; a refusal is recorded and answered as the venue's 4xx. */
