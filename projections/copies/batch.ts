@@ -1,368 +1,339 @@
 // The copies read model, a batch at a time: the rows a batch can touch are read in three queries, the
-// events are folded in memory with exactly the effect the per-event statements of projector.ts have
-// (test/projections/batches.int.spec.ts compares the two on a generated history), and what changed is
-// written back in a few multi-row statements. A rebuild spends its time here: one event used to cost
-// one to three round trips.
-import { type Insertable, type Kysely, sql } from 'kysely';
-import { type CopyEvent, DEFERRAL_SOURCE } from '../../domain/copy/events.js';
-import { isStandaloneTrade } from '../../domain/copy/features/rules.js';
-import { initialMartingaleState, nextMartingaleState } from '../../domain/copy/martingale.js';
-import type { PositionsEvent } from '../../domain/positions/events.js';
+// events' changes (changes.ts, the same the per-event projector writes one by one) are folded in memory
+// with exactly the effect projector.ts's statements have (test/projections/batches.int.spec.ts compares
+// the two on a generated history), and what changed is written back in a few multi-row statements. A
+// rebuild spends its time here: one event used to cost one to three round trips.
+import { type Kysely, sql } from 'kysely';
 import type { RecordedEvent } from '../../store/port.js';
 import { statementChunks } from '../projection.js';
-import type { CopiesTable, ReadModels, SlaveClosuresTable } from '../schema.js';
+import type { ReadModels } from '../schema.js';
+import {
+  changesOf,
+  type ClosureRow,
+  type CopiesChange,
+  type CopyRow,
+  type DeferralRow,
+  type Ending,
+  endingOfEarlierClosure,
+  firstMartingaleCount,
+  isMartingaleStep,
+  martingaleStep,
+  type RetryRow,
+  type Where,
+} from './changes.js';
 
-type CopyRow = Insertable<CopiesTable>;
-type ClosureRow = Insertable<SlaveClosuresTable>;
-type RetryRow = Insertable<ReadModels['copy_retries']>;
-type DeferralRow = Insertable<ReadModels['copy_deferrals']>;
-type Where = { copierId?: string; masterPositionId?: string; slaveAccountId?: string; slavePositionId?: string; kind?: CopiesTable['kind'] };
+type Db = Kysely<ReadModels>;
+type Key = [string, string];
 
 const DAY_MS = 86_400_000;
 
-/** What nextMartingaleState does to any count for this result: one more, back to the start, or nothing. */
-export const martingaleStep = (result: number): 'up' | 'reset' | 'none' => {
-  const probe = { consecutiveLosses: 1 };
-  const next = nextMartingaleState(probe, result).consecutiveLosses;
-  return next === 2 ? 'up' : next === probe.consecutiveLosses ? 'none' : 'reset';
-};
 const copyKey = (copierId: string, masterPositionId: string) => `${copierId}/${masterPositionId}`;
 const slaveKey = (slaveAccountId: string, slavePositionId: string) => `${slaveAccountId}/${slavePositionId}`;
 const time = (value: unknown): number => (value instanceof Date ? value.getTime() : Date.parse(String(value)));
-const iso = (value: unknown): string => new Date(time(value)).toISOString();
 
-const SLAVE_EVENTS = new Set(['PositionClosed', 'PositionPartiallyClosed', 'PendingOrderFilled', 'PendingOrderCancelled']);
+/** What the batch read, as its changes leave it, and which of it to write back. */
+interface Batch {
+  readonly copies: Map<string, CopyRow>;
+  /** By slave position, the keys of the copies of it. */
+  readonly bySlave: Map<string, Set<string>>;
+  readonly closures: Map<string, ClosureRow>;
+  readonly martingale: Map<string, number>;
+  readonly changedCopies: Set<string>;
+  readonly changedMartingale: Set<string>;
+  readonly deletedClosures: Map<string, Key>;
+  readonly insertedClosures: Set<string>;
+  /** Per account, the latest cutoff of a cleanup of its closures (rows the batch did not read go by it). */
+  readonly cleanups: Map<string, number>;
+  /** copy_retries and copy_deferrals: deletes in order, then the rows present at the end. */
+  readonly retryDeletes: ({ kind: 'id'; id: string } | { kind: 'masterPosition'; copierId: string; masterPositionId: string })[];
+  readonly retries: Map<string, RetryRow | null>;
+  readonly deferralDeletes: string[];
+  readonly deferrals: Map<string, DeferralRow | null>;
+}
 
-/** The slave account and position a venue event is about, if the copies read model cares. */
-const venueSlavePosition = (event: PositionsEvent): [string, string] | null => {
-  switch (event.type) {
-    case 'PositionClosed':
-      return [event.data.accountId, event.data.trade.positionId];
-    case 'PositionPartiallyClosed':
-      return [event.data.accountId, event.data.position.positionId];
-    case 'PendingOrderFilled':
-    case 'PendingOrderCancelled':
-      return [event.data.accountId, event.data.order.orderId];
-    default:
-      return null;
+const emptyBatch = (): Batch => ({
+  copies: new Map(),
+  bySlave: new Map(),
+  closures: new Map(),
+  martingale: new Map(),
+  changedCopies: new Set(),
+  changedMartingale: new Set(),
+  deletedClosures: new Map(),
+  insertedClosures: new Set(),
+  cleanups: new Map(),
+  retryDeletes: [],
+  retries: new Map(),
+  deferralDeletes: [],
+  deferrals: new Map(),
+});
+
+export const applyCopiesBatch = async (db: Db, events: readonly RecordedEvent[]): Promise<void> => {
+  const changes = events.flatMap((event) => changesOf(event));
+  const batch = emptyBatch();
+  await readTouched(db, batch, changes);
+  for (const change of changes) fold(batch, change);
+  await writeBack(db, batch);
+};
+
+// ---------------------------------------------------------------------------------------------
+// What the batch can read: copies by copier and master position, or by slave position; the closures
+// of those slave positions; the martingale counts of every copier involved.
+
+const readTouched = async (db: Db, batch: Batch, changes: readonly CopiesChange[]): Promise<void> => {
+  const copyKeys = new Map<string, Key>();
+  const slaveKeys = new Map<string, Key>();
+  const touch = (where: Where): void => {
+    if (where.copierId && where.masterPositionId) copyKeys.set(copyKey(where.copierId, where.masterPositionId), [where.copierId, where.masterPositionId]);
+    else slaveKeys.set(slaveKey(where.slaveAccountId!, where.slavePositionId!), [where.slaveAccountId!, where.slavePositionId!]);
+  };
+  const copierIds = new Set<string>();
+  for (const change of changes) {
+    if (change.type === 'copyOpened') {
+      const { row } = change;
+      copyKeys.set(copyKey(row.copier_id, row.master_position_id), [row.copier_id, row.master_position_id]);
+      slaveKeys.set(slaveKey(row.slave_account_id, row.slave_position_id), [row.slave_account_id, row.slave_position_id]);
+      copierIds.add(row.copier_id);
+    } else if (change.type === 'copiesChanged') touch(change.where);
+    else if (change.type === 'copiesEnded') touch(change.ending.where);
+  }
+  if (copyKeys.size > 0 || slaveKeys.size > 0) {
+    await readCopies(db, batch, [...copyKeys.values()], [...slaveKeys.values()]);
+    await readClosures(db, batch, [...slaveKeys.values()]);
+  }
+  for (const row of batch.copies.values()) copierIds.add(row.copier_id);
+  for (const chunk of statementChunks([...copierIds])) {
+    const rows = await db.selectFrom('copier_martingale').selectAll().where('copier_id', 'in', chunk).execute();
+    for (const row of rows) batch.martingale.set(row.copier_id, row.consecutive_losses);
   }
 };
 
-export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
-  const typed = events.map((e) => ({ recorded: e, event: e as unknown as CopyEvent | PositionsEvent }));
-
-  // What the batch can read: copies by copier and master position, or by slave position; the closures
-  // of those slave positions; the martingale counts of every copier involved.
-  const copyKeys = new Map<string, [string, string]>();
-  const slaveKeys = new Map<string, [string, string]>();
-  for (const { event } of typed) {
-    if (event.type === 'CopyExecuted') {
-      const { copierId, action, result, slaveAccountId } = event.data;
-      copyKeys.set(copyKey(copierId, action.masterPositionId), [copierId, action.masterPositionId]);
-      if (result.type === 'opened') slaveKeys.set(slaveKey(slaveAccountId, result.slavePositionId), [slaveAccountId, result.slavePositionId]);
-    } else if (SLAVE_EVENTS.has(event.type)) {
-      const [account, position] = venueSlavePosition(event as PositionsEvent)!;
-      slaveKeys.set(slaveKey(account, position), [account, position]);
-    }
-  }
-  const copies = new Map<string, CopyRow>();
-  const bySlave = new Map<string, Set<string>>();
-  const index = (row: CopyRow): void => {
-    const key = slaveKey(row.slave_account_id, row.slave_position_id);
-    const set = bySlave.get(key) ?? new Set<string>();
-    set.add(copyKey(row.copier_id, row.master_position_id));
-    bySlave.set(key, set);
-  };
-  const closures = new Map<string, ClosureRow>();
-  if (copyKeys.size > 0 || slaveKeys.size > 0) {
-    const lookups: (readonly ['c' | 's', string, string])[] = [
-      ...[...copyKeys.values()].map((k) => ['c', k[0], k[1]] as const),
-      ...[...slaveKeys.values()].map((k) => ['s', k[0], k[1]] as const),
-    ];
-    for (const chunk of statementChunks(lookups)) {
-      const byCopy = chunk.filter((k) => k[0] === 'c');
-      const bySlaveKey = chunk.filter((k) => k[0] === 's');
-      const rows = await db
-        .selectFrom('copies')
-        .selectAll()
-        .where(({ eb, or, refTuple, tuple }) =>
-          or([
-            ...(byCopy.length
-              ? [
-                  eb(
-                    refTuple('copier_id', 'master_position_id'),
-                    'in',
-                    byCopy.map((k) => tuple(k[1], k[2])),
-                  ),
-                ]
-              : []),
-            ...(bySlaveKey.length
-              ? [
-                  eb(
-                    refTuple('slave_account_id', 'slave_position_id'),
-                    'in',
-                    bySlaveKey.map((k) => tuple(k[1], k[2])),
-                  ),
-                ]
-              : []),
-          ]),
-        )
-        .execute();
-      for (const row of rows) {
-        copies.set(copyKey(row.copier_id, row.master_position_id), row);
-        index(row);
-      }
-    }
-    for (const chunk of statementChunks([...slaveKeys.values()])) {
-      const rows = await db
-        .selectFrom('slave_closures')
-        .selectAll()
-        .where(({ eb, refTuple, tuple }) =>
-          eb(
-            refTuple('slave_account_id', 'slave_position_id'),
-            'in',
-            chunk.map((k) => tuple(k[0], k[1])),
-          ),
-        )
-        .execute();
-      for (const row of rows) closures.set(slaveKey(row.slave_account_id, row.slave_position_id), row);
-    }
-  }
-  const copierIds = new Set<string>([...copies.values()].map((r) => r.copier_id));
-  for (const { event } of typed) if (event.type === 'CopyExecuted') copierIds.add(event.data.copierId);
-  const martingale = new Map<string, number>();
-  for (const chunk of statementChunks([...copierIds])) {
-    const rows = await db.selectFrom('copier_martingale').selectAll().where('copier_id', 'in', chunk).execute();
-    for (const row of rows) martingale.set(row.copier_id, row.consecutive_losses);
-  }
-
-  // What the batch writes.
-  const changedCopies = new Set<string>();
-  const changedMartingale = new Set<string>();
-  const deletedClosures = new Map<string, [string, string]>();
-  const insertedClosures = new Set<string>();
-  /** Per account, the latest cutoff of a cleanup of its closures (rows the batch did not read go by it). */
-  const cleanups = new Map<string, number>();
-  /** copy_retries and copy_deferrals: deletes in order, then the rows present at the end. */
-  const retryDeletes: ({ kind: 'id'; id: string } | { kind: 'masterPosition'; copierId: string; masterPositionId: string })[] = [];
-  const retries = new Map<string, RetryRow | null>();
-  const deferralDeletes: string[] = [];
-  const deferrals = new Map<string, DeferralRow | null>();
-
-  const matches = (row: CopyRow, where: Where): boolean =>
-    row.status === 'open' &&
-    (!where.copierId || row.copier_id === where.copierId) &&
-    (!where.masterPositionId || row.master_position_id === where.masterPositionId) &&
-    (!where.slaveAccountId || row.slave_account_id === where.slaveAccountId) &&
-    (!where.slavePositionId || row.slave_position_id === where.slavePositionId) &&
-    (!where.kind || row.kind === where.kind);
-  const candidates = (where: Where): string[] => {
-    if (where.copierId && where.masterPositionId)
-      return copies.has(copyKey(where.copierId, where.masterPositionId)) ? [copyKey(where.copierId, where.masterPositionId)] : [];
-    return [...(bySlave.get(slaveKey(where.slaveAccountId!, where.slavePositionId!)) ?? [])];
-  };
-  const update = (key: string, changes: Partial<CopyRow>): void => {
-    copies.set(key, { ...copies.get(key)!, ...changes });
-    changedCopies.add(key);
-  };
-  const ended = (where: Where, at: string, by: string, result: number | null, closePrice: number | null = null, alsoAfterVenue = false): void => {
-    const closed: CopyRow[] = [];
-    const afterVenue: string[] = [];
-    for (const key of candidates(where)) {
-      const row = copies.get(key)!;
-      if (matches(row, where)) closed.push(row);
-      else if (
-        alsoAfterVenue &&
-        row.copier_id === where.copierId &&
-        row.master_position_id === where.masterPositionId &&
-        row.slave_position_id === where.slavePositionId &&
-        row.status === 'closed' &&
-        row.closed_by === 'SLAVE_VENUE'
+const readCopies = async (db: Db, batch: Batch, byCopyKeys: readonly Key[], bySlaveKeys: readonly Key[]): Promise<void> => {
+  const lookups: (readonly ['c' | 's', string, string])[] = [
+    ...byCopyKeys.map((k) => ['c', k[0], k[1]] as const),
+    ...bySlaveKeys.map((k) => ['s', k[0], k[1]] as const),
+  ];
+  for (const chunk of statementChunks(lookups)) {
+    const byCopy = chunk.filter((k) => k[0] === 'c');
+    const bySlave = chunk.filter((k) => k[0] === 's');
+    const rows = await db
+      .selectFrom('copies')
+      .selectAll()
+      .where(({ eb, or, refTuple, tuple }) =>
+        or([
+          ...(byCopy.length
+            ? [
+                eb(
+                  refTuple('copier_id', 'master_position_id'),
+                  'in',
+                  byCopy.map((k) => tuple(k[1], k[2])),
+                ),
+              ]
+            : []),
+          ...(bySlave.length
+            ? [
+                eb(
+                  refTuple('slave_account_id', 'slave_position_id'),
+                  'in',
+                  bySlave.map((k) => tuple(k[1], k[2])),
+                ),
+              ]
+            : []),
+        ]),
       )
-        afterVenue.push(key);
-    }
-    for (const key of afterVenue) update(key, { closed_by: by });
-    for (const row of closed)
-      update(copyKey(row.copier_id, row.master_position_id), { status: 'closed', closed_at: at, closed_by: by, result, close_price: closePrice });
-    if (closed.length === 0 && where.slaveAccountId && where.slavePositionId) {
-      const key = slaveKey(where.slaveAccountId, where.slavePositionId);
-      if (!closures.has(key)) {
-        closures.set(key, { slave_account_id: where.slaveAccountId, slave_position_id: where.slavePositionId, closed_at: at, result, close_price: closePrice });
-        // A delete of the key earlier in the batch still runs: deletes are written before inserts.
-        insertedClosures.add(key);
-      }
-      const cutoff = time(at) - DAY_MS;
-      for (const [k, row] of closures) {
-        if (row.slave_account_id === where.slaveAccountId && time(row.closed_at) < cutoff) {
-          closures.delete(k);
-          insertedClosures.delete(k);
-          deletedClosures.set(k, [row.slave_account_id, row.slave_position_id]);
-        }
-      }
-      cleanups.set(where.slaveAccountId, Math.max(cleanups.get(where.slaveAccountId) ?? -Infinity, cutoff));
-    }
-    if (result === null) return;
-    const step = martingaleStep(result);
-    if (step === 'none') return;
-    for (const row of closed) {
-      // A feature's own trade (a keep-alive trade) is no copy: it is no step of a martingale.
-      if (row.kind !== 'position' || isStandaloneTrade(row.master_position_id)) continue;
-      const first = nextMartingaleState(initialMartingaleState, result).consecutiveLosses;
-      const current = martingale.get(row.copier_id);
-      martingale.set(row.copier_id, current !== undefined && step === 'up' ? current + 1 : first);
-      changedMartingale.add(row.copier_id);
-    }
-  };
-
-  for (const { recorded, event } of typed) {
-    if (
-      (event.type === 'CopyExecuted' || event.type === 'CopyFailed' || event.type === 'TradeSkipped' || event.type === 'CopyDeferred') &&
-      event.data.source.type === DEFERRAL_SOURCE
-    ) {
-      deferralDeletes.push(event.data.source.eventId);
-      deferrals.set(event.data.source.eventId, null);
-    }
-    switch (event.type) {
-      case 'CopyDeferred': {
-        const d = event.data;
-        if (!deferrals.get(recorded.id)) {
-          // ON CONFLICT DO NOTHING: a row already in the table stays (the write below keeps that rule).
-          deferrals.set(recorded.id, {
-            id: recorded.id,
-            copier_id: d.copierId,
-            master_account_id: d.masterAccountId,
-            due_at: d.until,
-            master_event: JSON.stringify(d.masterEvent),
-            deferred_by: JSON.stringify(d.deferredBy),
-            master_event_at: d.masterEventAt,
-          });
-        }
-        break;
-      }
-      case 'CopyExecuted': {
-        const { action, result, copierId, masterAccountId, slaveAccountId, at } = event.data;
-        if (action.type === 'open') {
-          retryDeletes.push({ kind: 'id', id: action.clientOrderId });
-          retries.set(action.clientOrderId, null);
-        }
-        if (action.type === 'open' && result.type === 'opened') {
-          const key = copyKey(copierId, action.masterPositionId);
-          const row: CopyRow = {
-            copier_id: copierId,
-            master_position_id: action.masterPositionId,
-            master_account_id: masterAccountId,
-            slave_account_id: slaveAccountId,
-            slave_position_id: result.slavePositionId,
-            kind: result.kind,
-            symbol: action.symbol,
-            order_type: action.orderType,
-            volume: result.volume,
-            client_order_id: action.clientOrderId,
-            status: 'open',
-            opened_at: at,
-            closed_at: null,
-            closed_by: null,
-            result: null,
-            close_price: null,
-          };
-          const before = copies.get(key);
-          if (before) bySlave.get(slaveKey(before.slave_account_id, before.slave_position_id))?.delete(key);
-          copies.set(key, row);
-          changedCopies.add(key);
-          index(row);
-          const closureKey = slaveKey(slaveAccountId, result.slavePositionId);
-          const gone = closures.get(closureKey);
-          if (gone) {
-            closures.delete(closureKey);
-            insertedClosures.delete(closureKey);
-            deletedClosures.set(closureKey, [slaveAccountId, result.slavePositionId]);
-            ended({ copierId, masterPositionId: action.masterPositionId }, iso(gone.closed_at), 'SLAVE_VENUE', gone.result ?? null, gone.close_price ?? null);
-          }
-        } else if (action.type === 'partialClose' && result.type === 'closed') {
-          const key = copyKey(copierId, action.masterPositionId);
-          const row = copies.get(key);
-          if (row && row.status === 'open') update(key, { volume: action.remainingVolume });
-        } else if (action.type === 'close' && result.type === 'closed') {
-          ended(
-            { copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId },
-            at,
-            event.data.by ?? 'COPIER',
-            result.result,
-            result.closePrice,
-            true,
-          );
-        } else if (action.type === 'cancel') {
-          ended({ copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId }, at, 'COPIER', null);
-        }
-        break;
-      }
-      case 'CopyFailed': {
-        const { action, retryUntil, copierId, masterAccountId, slaveAccountId, source } = event.data;
-        if (retryUntil === null || action.type !== 'open') break;
-        if (!retries.get(action.clientOrderId)) {
-          retries.set(action.clientOrderId, {
-            client_order_id: action.clientOrderId,
-            copier_id: copierId,
-            master_account_id: masterAccountId,
-            slave_account_id: slaveAccountId,
-            action: JSON.stringify(action),
-            source: JSON.stringify(source),
-            retry_until: retryUntil,
-          });
-        }
-        break;
-      }
-      case 'TradeSkipped':
-        if (event.data.reason === 'OPEN_RETRY_EXPIRED') {
-          const { copierId, masterPositionId } = event.data;
-          retryDeletes.push({ kind: 'masterPosition', copierId, masterPositionId });
-          for (const [id, row] of retries) {
-            if (row && row.copier_id === copierId && (JSON.parse(String(row.action)) as { masterPositionId: string }).masterPositionId === masterPositionId) {
-              retries.set(id, null);
-            }
-          }
-        }
-        break;
-      case 'PositionClosed': {
-        const { trade } = event.data;
-        ended(
-          { slaveAccountId: event.data.accountId, slavePositionId: trade.positionId, kind: 'position' },
-          trade.closeTime,
-          'SLAVE_VENUE',
-          trade.profit + trade.swap + trade.commission,
-          trade.closePrice,
-        );
-        break;
-      }
-      case 'PositionPartiallyClosed':
-        for (const key of candidates({ slaveAccountId: event.data.accountId, slavePositionId: event.data.position.positionId })) {
-          const row = copies.get(key)!;
-          if (row.status === 'open' && row.kind === 'position') update(key, { volume: event.data.position.volume });
-        }
-        break;
-      case 'PendingOrderFilled':
-        for (const key of candidates({ slaveAccountId: event.data.accountId, slavePositionId: event.data.order.orderId })) {
-          const row = copies.get(key)!;
-          if (row.status === 'open' && row.kind === 'pendingOrder') update(key, { kind: 'position' });
-        }
-        break;
-      case 'PendingOrderCancelled':
-        ended({ slaveAccountId: event.data.accountId, slavePositionId: event.data.order.orderId, kind: 'pendingOrder' }, event.data.at, 'SLAVE_VENUE', null);
-        break;
-      default:
-        break;
+      .execute();
+    for (const row of rows) {
+      batch.copies.set(copyKey(row.copier_id, row.master_position_id), row);
+      index(batch, row);
     }
   }
+};
 
-  // Deletes first (in the batch's order they may only remove what was there before), then the rows as
-  // the batch leaves them.
-  for (const chunk of statementChunks([...cleanups])) {
+const readClosures = async (db: Db, batch: Batch, keys: readonly Key[]): Promise<void> => {
+  for (const chunk of statementChunks(keys)) {
+    const rows = await db
+      .selectFrom('slave_closures')
+      .selectAll()
+      .where(({ eb, refTuple, tuple }) =>
+        eb(
+          refTuple('slave_account_id', 'slave_position_id'),
+          'in',
+          chunk.map((k) => tuple(k[0], k[1])),
+        ),
+      )
+      .execute();
+    for (const row of rows) batch.closures.set(slaveKey(row.slave_account_id, row.slave_position_id), row);
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// The changes, folded in memory with the effect of projector.ts's statements.
+
+const index = (batch: Batch, row: CopyRow): void => {
+  const key = slaveKey(row.slave_account_id, row.slave_position_id);
+  const set = batch.bySlave.get(key) ?? new Set<string>();
+  set.add(copyKey(row.copier_id, row.master_position_id));
+  batch.bySlave.set(key, set);
+};
+
+const matches = (row: CopyRow, where: Where): boolean =>
+  row.status === 'open' &&
+  (!where.copierId || row.copier_id === where.copierId) &&
+  (!where.masterPositionId || row.master_position_id === where.masterPositionId) &&
+  (!where.slaveAccountId || row.slave_account_id === where.slaveAccountId) &&
+  (!where.slavePositionId || row.slave_position_id === where.slavePositionId) &&
+  (!where.kind || row.kind === where.kind);
+
+const candidates = (batch: Batch, where: Where): string[] => {
+  if (where.copierId && where.masterPositionId) {
+    const key = copyKey(where.copierId, where.masterPositionId);
+    return batch.copies.has(key) ? [key] : [];
+  }
+  return [...(batch.bySlave.get(slaveKey(where.slaveAccountId!, where.slavePositionId!)) ?? [])];
+};
+
+const update = (batch: Batch, key: string, changes: Partial<CopyRow>): void => {
+  batch.copies.set(key, { ...batch.copies.get(key)!, ...changes });
+  batch.changedCopies.add(key);
+};
+
+const deleteClosure = (batch: Batch, key: string, row: ClosureRow): void => {
+  batch.closures.delete(key);
+  batch.insertedClosures.delete(key);
+  batch.deletedClosures.set(key, [row.slave_account_id, row.slave_position_id]);
+};
+
+const fold = (batch: Batch, change: CopiesChange): void => {
+  switch (change.type) {
+    case 'deferralEnded':
+      batch.deferralDeletes.push(change.id);
+      batch.deferrals.set(change.id, null);
+      return;
+    case 'deferralRecorded':
+      // ON CONFLICT DO NOTHING: a row already in the table stays (the write keeps that rule).
+      if (!batch.deferrals.get(change.row.id)) batch.deferrals.set(change.row.id, change.row);
+      return;
+    case 'retryEnded':
+      endRetry(batch, change.clientOrderId);
+      return;
+    case 'retryRecorded':
+      if (!batch.retries.get(change.row.client_order_id)) batch.retries.set(change.row.client_order_id, change.row);
+      return;
+    case 'retriesExpired':
+      expireRetries(batch, change.copierId, change.masterPositionId);
+      return;
+    case 'copyOpened':
+      openCopy(batch, change.row);
+      return;
+    case 'copiesChanged':
+      for (const key of candidates(batch, change.where)) if (matches(batch.copies.get(key)!, change.where)) update(batch, key, change.set);
+      return;
+    case 'copiesEnded':
+      endCopies(batch, change.ending);
+      return;
+    default: {
+      const unhandled: never = change;
+      throw new Error(`unhandled copies change ${JSON.stringify(unhandled)}`);
+    }
+  }
+};
+
+const endRetry = (batch: Batch, clientOrderId: string): void => {
+  batch.retryDeletes.push({ kind: 'id', id: clientOrderId });
+  batch.retries.set(clientOrderId, null);
+};
+
+const expireRetries = (batch: Batch, copierId: string, masterPositionId: string): void => {
+  batch.retryDeletes.push({ kind: 'masterPosition', copierId, masterPositionId });
+  for (const [id, row] of batch.retries) {
+    if (row && row.copier_id === copierId && (JSON.parse(String(row.action)) as { masterPositionId: string }).masterPositionId === masterPositionId) {
+      batch.retries.set(id, null);
+    }
+  }
+};
+
+const openCopy = (batch: Batch, row: CopyRow): void => {
+  endRetry(batch, row.client_order_id);
+  const key = copyKey(row.copier_id, row.master_position_id);
+  const before = batch.copies.get(key);
+  if (before) batch.bySlave.get(slaveKey(before.slave_account_id, before.slave_position_id))?.delete(key);
+  batch.copies.set(key, row);
+  batch.changedCopies.add(key);
+  index(batch, row);
+  const closureKey = slaveKey(row.slave_account_id, row.slave_position_id);
+  const gone = batch.closures.get(closureKey);
+  if (gone) {
+    deleteClosure(batch, closureKey, gone);
+    endCopies(batch, endingOfEarlierClosure(row, gone));
+  }
+};
+
+const endCopies = (batch: Batch, ending: Ending): void => {
+  const { where, at, by, result, closePrice, alsoAfterVenue } = ending;
+  const closed: CopyRow[] = [];
+  const afterVenue: string[] = [];
+  for (const key of candidates(batch, where)) {
+    const row = batch.copies.get(key)!;
+    if (matches(row, where)) closed.push(row);
+    else if (
+      alsoAfterVenue &&
+      row.copier_id === where.copierId &&
+      row.master_position_id === where.masterPositionId &&
+      row.slave_position_id === where.slavePositionId &&
+      row.status === 'closed' &&
+      row.closed_by === 'SLAVE_VENUE'
+    )
+      afterVenue.push(key);
+  }
+  for (const key of afterVenue) update(batch, key, { closed_by: by });
+  for (const row of closed)
+    update(batch, copyKey(row.copier_id, row.master_position_id), { status: 'closed', closed_at: at, closed_by: by, result, close_price: closePrice });
+  if (closed.length === 0 && where.slaveAccountId && where.slavePositionId) recordClosure(batch, where.slaveAccountId, where.slavePositionId, ending);
+  if (result === null) return;
+  const step = martingaleStep(result);
+  if (step === 'none') return;
+  for (const row of closed) {
+    if (!isMartingaleStep(row)) continue;
+    const current = batch.martingale.get(row.copier_id);
+    batch.martingale.set(row.copier_id, current !== undefined && step === 'up' ? current + 1 : firstMartingaleCount(result));
+    batch.changedMartingale.add(row.copier_id);
+  }
+};
+
+/** No live copy yet: its CopyExecuted may still come; the account's closures older than a day go. */
+const recordClosure = (batch: Batch, slaveAccountId: string, slavePositionId: string, { at, result, closePrice }: Ending): void => {
+  const key = slaveKey(slaveAccountId, slavePositionId);
+  if (!batch.closures.has(key)) {
+    batch.closures.set(key, { slave_account_id: slaveAccountId, slave_position_id: slavePositionId, closed_at: at, result, close_price: closePrice });
+    // A delete of the key earlier in the batch still runs: deletes are written before inserts.
+    batch.insertedClosures.add(key);
+  }
+  const cutoff = time(at) - DAY_MS;
+  for (const [k, row] of batch.closures) {
+    if (row.slave_account_id === slaveAccountId && time(row.closed_at) < cutoff) deleteClosure(batch, k, row);
+  }
+  batch.cleanups.set(slaveAccountId, Math.max(batch.cleanups.get(slaveAccountId) ?? -Infinity, cutoff));
+};
+
+// ---------------------------------------------------------------------------------------------
+// Deletes first (in the batch's order they may only remove what was there before), then the rows as
+// the batch leaves them.
+
+const writeBack = async (db: Db, batch: Batch): Promise<void> => {
+  await writeClosures(db, batch);
+  await writeRetries(db, batch);
+  await writeDeferrals(db, batch);
+  await writeCopies(db, batch);
+  await writeMartingale(db, batch);
+};
+
+const writeClosures = async (db: Db, batch: Batch): Promise<void> => {
+  for (const chunk of statementChunks([...batch.cleanups])) {
     await db
       .deleteFrom('slave_closures')
       .where(({ eb, or, and }) => or(chunk.map(([accountId, cutoff]) => and([eb('slave_account_id', '=', accountId), eb('closed_at', '<', new Date(cutoff))]))))
       .execute();
   }
-  for (const chunk of statementChunks([...deletedClosures.values()])) {
+  for (const chunk of statementChunks([...batch.deletedClosures.values()])) {
     await db
       .deleteFrom('slave_closures')
       .where(({ eb, refTuple, tuple }) =>
@@ -374,14 +345,17 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
       )
       .execute();
   }
-  for (const chunk of statementChunks([...insertedClosures].map((k) => closures.get(k)!))) {
+  for (const chunk of statementChunks([...batch.insertedClosures].map((k) => batch.closures.get(k)!))) {
     await db
       .insertInto('slave_closures')
       .values(chunk)
       .onConflict((oc) => oc.columns(['slave_account_id', 'slave_position_id']).doNothing())
       .execute();
   }
-  for (const op of retryDeletes) {
+};
+
+const writeRetries = async (db: Db, batch: Batch): Promise<void> => {
+  for (const op of batch.retryDeletes) {
     if (op.kind === 'id') continue;
     await db
       .deleteFrom('copy_retries')
@@ -389,40 +363,47 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
       .where(sql<string>`action->>'masterPositionId'`, '=', op.masterPositionId)
       .execute();
   }
-  const retryIds = retryDeletes.flatMap((op) => (op.kind === 'id' ? [op.id] : []));
+  const retryIds = batch.retryDeletes.flatMap((op) => (op.kind === 'id' ? [op.id] : []));
   for (const chunk of statementChunks(retryIds)) await db.deleteFrom('copy_retries').where('client_order_id', 'in', chunk).execute();
-  for (const chunk of statementChunks([...retries.values()].filter((r): r is RetryRow => r !== null))) {
+  for (const chunk of statementChunks([...batch.retries.values()].filter((r): r is RetryRow => r !== null))) {
     await db
       .insertInto('copy_retries')
       .values(chunk)
       .onConflict((oc) => oc.column('client_order_id').doNothing())
       .execute();
   }
-  for (const chunk of statementChunks(deferralDeletes)) await db.deleteFrom('copy_deferrals').where('id', 'in', chunk).execute();
-  for (const chunk of statementChunks([...deferrals.values()].filter((r): r is DeferralRow => r !== null))) {
+};
+
+const writeDeferrals = async (db: Db, batch: Batch): Promise<void> => {
+  for (const chunk of statementChunks(batch.deferralDeletes)) await db.deleteFrom('copy_deferrals').where('id', 'in', chunk).execute();
+  for (const chunk of statementChunks([...batch.deferrals.values()].filter((r): r is DeferralRow => r !== null))) {
     await db
       .insertInto('copy_deferrals')
       .values(chunk)
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
   }
-  const COPY_COLUMNS = [
-    'master_account_id',
-    'slave_account_id',
-    'slave_position_id',
-    'kind',
-    'symbol',
-    'order_type',
-    'volume',
-    'client_order_id',
-    'status',
-    'opened_at',
-    'closed_at',
-    'closed_by',
-    'result',
-    'close_price',
-  ] as const;
-  for (const chunk of statementChunks([...changedCopies].map((k) => copies.get(k)!))) {
+};
+
+const COPY_COLUMNS = [
+  'master_account_id',
+  'slave_account_id',
+  'slave_position_id',
+  'kind',
+  'symbol',
+  'order_type',
+  'volume',
+  'client_order_id',
+  'status',
+  'opened_at',
+  'closed_at',
+  'closed_by',
+  'result',
+  'close_price',
+] as const;
+
+const writeCopies = async (db: Db, batch: Batch): Promise<void> => {
+  for (const chunk of statementChunks([...batch.changedCopies].map((k) => batch.copies.get(k)!))) {
     await db
       .insertInto('copies')
       .values(chunk)
@@ -431,7 +412,11 @@ export const applyCopiesBatch = async (db: Kysely<ReadModels>, events: readonly 
       )
       .execute();
   }
-  for (const chunk of statementChunks([...changedMartingale].map((id) => ({ copier_id: id, consecutive_losses: martingale.get(id)! })))) {
+};
+
+const writeMartingale = async (db: Db, batch: Batch): Promise<void> => {
+  const rows = [...batch.changedMartingale].map((id) => ({ copier_id: id, consecutive_losses: batch.martingale.get(id)! }));
+  for (const chunk of statementChunks(rows)) {
     await db
       .insertInto('copier_martingale')
       .values(chunk)

@@ -3,16 +3,159 @@
 // whose open-retry window is still running. It follows the engine's own events (copies-*) and what
 // the slaves' venues report about those positions (positions-*): a slave position closed by its own
 // stop loss is no longer a live copy.
-import { type Insertable, type QueryCreator, sql } from 'kysely';
-import { copyEventTypes, type CopyEvent, DEFERRAL_SOURCE } from '../../domain/copy/events.js';
-import { isStandaloneTrade } from '../../domain/copy/features/rules.js';
-import { initialMartingaleState, nextMartingaleState } from '../../domain/copy/martingale.js';
-import type { PositionsEvent } from '../../domain/positions/events.js';
+import { type Kysely, type QueryCreator, sql, type Updateable } from 'kysely';
+import { copyEventTypes } from '../../domain/copy/events.js';
 import type { Projection } from '../projection.js';
-import { applyCopiesBatch, martingaleStep } from './batch.js';
+import { applyCopiesBatch } from './batch.js';
+import {
+  changesOf,
+  type CopiesChange,
+  type CopyRow,
+  type Ending,
+  endingOfEarlierClosure,
+  firstMartingaleCount,
+  isMartingaleStep,
+  martingaleStep,
+  type Where,
+} from './changes.js';
 import type { CopiesTable, ReadModels } from '../schema.js';
 
 const slaveEvents = ['PositionClosed', 'PositionPartiallyClosed', 'PendingOrderFilled', 'PendingOrderCancelled'] as const;
+
+type Db = Kysely<ReadModels>;
+
+/** The live copies `where` names, to be changed by `set`. */
+const liveCopies = (creator: QueryCreator<ReadModels>, where: Where, set: Updateable<CopiesTable>) => {
+  let q = creator.updateTable('copies').set(set).where('status', '=', 'open');
+  if (where.copierId) q = q.where('copier_id', '=', where.copierId);
+  if (where.masterPositionId) q = q.where('master_position_id', '=', where.masterPositionId);
+  if (where.slaveAccountId) q = q.where('slave_account_id', '=', where.slaveAccountId);
+  if (where.slavePositionId) q = q.where('slave_position_id', '=', where.slavePositionId);
+  if (where.kind) q = q.where('kind', '=', where.kind);
+  return q;
+};
+
+/** No live copy yet: its CopyExecuted may still come (see slave_closures). */
+const recordClosure = async (db: Db, { where, at, result, closePrice }: Ending & { where: { slaveAccountId: string; slavePositionId: string } }) => {
+  await db
+    .insertInto('slave_closures')
+    .values({ slave_account_id: where.slaveAccountId, slave_position_id: where.slavePositionId, closed_at: at, result, close_price: closePrice })
+    .onConflict((oc) => oc.columns(['slave_account_id', 'slave_position_id']).doNothing())
+    .execute();
+  // The account's closures older than a day go (per account, so accounts never touch each other's rows).
+  await db
+    .deleteFrom('slave_closures')
+    .where('slave_account_id', '=', where.slaveAccountId)
+    .where('closed_at', '<', new Date(Date.parse(at) - 86_400_000))
+    .execute();
+};
+
+/** The rule folds a result into a count as a step up, a reset or nothing; one upsert takes that step. */
+const stepMartingale = async (db: Db, copierId: string, result: number) => {
+  const step = martingaleStep(result);
+  if (step === 'none') return;
+  const first = firstMartingaleCount(result);
+  await db
+    .insertInto('copier_martingale')
+    .values({ copier_id: copierId, consecutive_losses: first })
+    .onConflict((oc) =>
+      oc.column('copier_id').doUpdateSet({
+        consecutive_losses: step === 'up' ? sql<number>`copier_martingale.consecutive_losses + 1` : first,
+      }),
+    )
+    .execute();
+};
+
+const endCopies = async (db: Db, ending: Ending) => {
+  const { where, at, by, result, closePrice, alsoAfterVenue } = ending;
+  // A close after the venue's: both updates in one statement, they match different rows (open, closed).
+  const creator =
+    alsoAfterVenue && where.copierId && where.masterPositionId && where.slavePositionId
+      ? (db.with('after_venue', (qb) =>
+          qb
+            .updateTable('copies')
+            .set({ closed_by: by })
+            .where('copier_id', '=', where.copierId!)
+            .where('master_position_id', '=', where.masterPositionId!)
+            .where('slave_position_id', '=', where.slavePositionId!)
+            .where('status', '=', 'closed')
+            .where('closed_by', '=', 'SLAVE_VENUE'),
+        ) as unknown as QueryCreator<ReadModels>)
+      : db;
+  const closed = await liveCopies(creator, where, { status: 'closed', closed_at: at, closed_by: by, result, close_price: closePrice })
+    .returning(['copier_id', 'kind', 'master_position_id'])
+    .execute();
+  if (closed.length === 0 && where.slaveAccountId && where.slavePositionId) {
+    await recordClosure(db, { ...ending, where: { slaveAccountId: where.slaveAccountId, slavePositionId: where.slavePositionId } });
+  }
+  if (result === null) return;
+  for (const row of closed) if (isMartingaleStep(row)) await stepMartingale(db, row.copier_id, result);
+};
+
+const recordCopy = async (db: Db, row: CopyRow) => {
+  // One round trip: the retry ends, the copy is recorded, and a close its venue reported first is found.
+  const gone = await db
+    .with('ended_retry', (qb) => qb.deleteFrom('copy_retries').where('client_order_id', '=', row.client_order_id))
+    .with('recorded', (qb) =>
+      qb
+        .insertInto('copies')
+        .values(row)
+        .onConflict((oc) => oc.columns(['copier_id', 'master_position_id']).doUpdateSet(row)),
+    )
+    .selectFrom('slave_closures')
+    .selectAll()
+    .where('slave_account_id', '=', row.slave_account_id)
+    .where('slave_position_id', '=', row.slave_position_id)
+    .executeTakeFirst();
+  if (!gone) return;
+  await db.deleteFrom('slave_closures').where('slave_account_id', '=', row.slave_account_id).where('slave_position_id', '=', row.slave_position_id).execute();
+  await endCopies(db, endingOfEarlierClosure(row, gone));
+};
+
+const applyChange = async (db: Db, change: CopiesChange): Promise<void> => {
+  switch (change.type) {
+    case 'deferralEnded':
+      await db.deleteFrom('copy_deferrals').where('id', '=', change.id).execute();
+      return;
+    case 'deferralRecorded':
+      await db
+        .insertInto('copy_deferrals')
+        .values(change.row)
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+      return;
+    case 'retryEnded':
+      await db.deleteFrom('copy_retries').where('client_order_id', '=', change.clientOrderId).execute();
+      return;
+    case 'retryRecorded':
+      await db
+        .insertInto('copy_retries')
+        .values(change.row)
+        .onConflict((oc) => oc.column('client_order_id').doNothing())
+        .execute();
+      return;
+    case 'retriesExpired':
+      await db
+        .deleteFrom('copy_retries')
+        .where('copier_id', '=', change.copierId)
+        .where(sql<string>`action->>'masterPositionId'`, '=', change.masterPositionId)
+        .execute();
+      return;
+    case 'copyOpened':
+      await recordCopy(db, change.row);
+      return;
+    case 'copiesChanged':
+      await liveCopies(db, change.where, change.set).execute();
+      return;
+    case 'copiesEnded':
+      await endCopies(db, change.ending);
+      return;
+    default: {
+      const unhandled: never = change;
+      throw new Error(`unhandled copies change ${JSON.stringify(unhandled)}`);
+    }
+  }
+};
 
 export const copiesProjection: Projection = {
   name: 'copies',
@@ -81,243 +224,6 @@ export const copiesProjection: Projection = {
   // A batch at a time (batch.ts) with the effect of apply below on each event in turn.
   applyBatch: applyCopiesBatch,
   async apply(db, recorded) {
-    const event = recorded as unknown as CopyEvent | PositionsEvent;
-    /** A live copy ended: closed rows fold their result into the copier's martingale state. */
-    const ended = async (
-      where: { copierId?: string; masterPositionId?: string; slaveAccountId?: string; slavePositionId?: string; kind?: CopiesTable['kind'] },
-      at: string,
-      by: string,
-      result: number | null,
-      closePrice: number | null = null,
-      alsoAfterVenue = false,
-    ) => {
-      // The slave's venue may have reported the close first (the copy is closed by SLAVE_VENUE): then it
-      // was this close all the same. Both updates in one statement: they match different rows (open, closed).
-      const creator =
-        alsoAfterVenue && where.copierId && where.masterPositionId && where.slavePositionId
-          ? (db.with('after_venue', (qb) =>
-              qb
-                .updateTable('copies')
-                .set({ closed_by: by })
-                .where('copier_id', '=', where.copierId!)
-                .where('master_position_id', '=', where.masterPositionId!)
-                .where('slave_position_id', '=', where.slavePositionId!)
-                .where('status', '=', 'closed')
-                .where('closed_by', '=', 'SLAVE_VENUE'),
-            ) as unknown as QueryCreator<ReadModels>)
-          : db;
-      let q = creator
-        .updateTable('copies')
-        .set({ status: 'closed', closed_at: at, closed_by: by, result, close_price: closePrice })
-        .where('status', '=', 'open');
-      if (where.copierId) q = q.where('copier_id', '=', where.copierId);
-      if (where.masterPositionId) q = q.where('master_position_id', '=', where.masterPositionId);
-      if (where.slaveAccountId) q = q.where('slave_account_id', '=', where.slaveAccountId);
-      if (where.slavePositionId) q = q.where('slave_position_id', '=', where.slavePositionId);
-      if (where.kind) q = q.where('kind', '=', where.kind);
-      const closed = await q.returning(['copier_id', 'kind', 'master_position_id']).execute();
-      if (closed.length === 0 && where.slaveAccountId && where.slavePositionId) {
-        // No live copy yet: its CopyExecuted may still come (see slave_closures).
-        await db
-          .insertInto('slave_closures')
-          .values({ slave_account_id: where.slaveAccountId, slave_position_id: where.slavePositionId, closed_at: at, result, close_price: closePrice })
-          .onConflict((oc) => oc.columns(['slave_account_id', 'slave_position_id']).doNothing())
-          .execute();
-        // The account's closures older than a day go (per account, so accounts never touch each other's rows).
-        await db
-          .deleteFrom('slave_closures')
-          .where('slave_account_id', '=', where.slaveAccountId)
-          .where('closed_at', '<', new Date(Date.parse(at) - 86_400_000))
-          .execute();
-      }
-      if (result === null) return;
-      for (const row of closed) {
-        // A feature's own trade (a keep-alive trade) is no copy: it is no step of a martingale.
-        if (row.kind !== 'position' || isStandaloneTrade(row.master_position_id)) continue;
-        // The rule folds a result into a count as a step up, a reset or nothing; one upsert takes that step.
-        const step = martingaleStep(result);
-        if (step === 'none') continue;
-        const first = nextMartingaleState(initialMartingaleState, result).consecutiveLosses;
-        await db
-          .insertInto('copier_martingale')
-          .values({ copier_id: row.copier_id, consecutive_losses: first })
-          .onConflict((oc) =>
-            oc.column('copier_id').doUpdateSet({
-              consecutive_losses: step === 'up' ? sql<number>`copier_martingale.consecutive_losses + 1` : first,
-            }),
-          )
-          .execute();
-      }
-    };
-    // The outcome of a deferral ends it, whatever it was.
-    if (
-      (event.type === 'CopyExecuted' || event.type === 'CopyFailed' || event.type === 'TradeSkipped' || event.type === 'CopyDeferred') &&
-      event.data.source.type === DEFERRAL_SOURCE
-    ) {
-      await db.deleteFrom('copy_deferrals').where('id', '=', event.data.source.eventId).execute();
-    }
-    switch (event.type) {
-      case 'CopyDeferred': {
-        const d = event.data;
-        await db
-          .insertInto('copy_deferrals')
-          .values({
-            id: recorded.id,
-            copier_id: d.copierId,
-            master_account_id: d.masterAccountId,
-            due_at: d.until,
-            master_event: JSON.stringify(d.masterEvent),
-            deferred_by: JSON.stringify(d.deferredBy),
-            master_event_at: d.masterEventAt,
-          })
-          .onConflict((oc) => oc.column('id').doNothing())
-          .execute();
-        return;
-      }
-      case 'CopyExecuted': {
-        const { action, result, copierId, masterAccountId, slaveAccountId, at } = event.data;
-        // Only opens are retried (CopyFailed below): any other action has no retry to end.
-        const endRetry = (qb: QueryCreator<ReadModels>) => qb.deleteFrom('copy_retries').where('client_order_id', '=', action.clientOrderId);
-        if (action.type === 'open' && result.type !== 'opened') await endRetry(db).execute();
-        if (action.type === 'open' && result.type === 'opened') {
-          const row: Insertable<CopiesTable> = {
-            copier_id: copierId,
-            master_position_id: action.masterPositionId,
-            master_account_id: masterAccountId,
-            slave_account_id: slaveAccountId,
-            slave_position_id: result.slavePositionId,
-            kind: result.kind,
-            symbol: action.symbol,
-            order_type: action.orderType,
-            volume: result.volume,
-            client_order_id: action.clientOrderId,
-            status: 'open',
-            opened_at: at,
-            closed_at: null,
-            closed_by: null,
-            result: null,
-            close_price: null,
-          };
-          // One round trip: the retry ends, the copy is recorded, and a close its venue reported first is found.
-          const gone = await db
-            .with('ended_retry', (qb) => endRetry(qb))
-            .with('recorded', (qb) =>
-              qb
-                .insertInto('copies')
-                .values(row)
-                .onConflict((oc) => oc.columns(['copier_id', 'master_position_id']).doUpdateSet(row)),
-            )
-            .selectFrom('slave_closures')
-            .selectAll()
-            .where('slave_account_id', '=', slaveAccountId)
-            .where('slave_position_id', '=', result.slavePositionId)
-            .executeTakeFirst();
-          if (gone) {
-            await db
-              .deleteFrom('slave_closures')
-              .where('slave_account_id', '=', slaveAccountId)
-              .where('slave_position_id', '=', result.slavePositionId)
-              .execute();
-            await ended(
-              { copierId, masterPositionId: action.masterPositionId },
-              new Date(gone.closed_at).toISOString(),
-              'SLAVE_VENUE',
-              gone.result,
-              gone.close_price,
-            );
-          }
-        } else if (action.type === 'partialClose' && result.type === 'closed') {
-          await db
-            .updateTable('copies')
-            .set({ volume: action.remainingVolume })
-            .where('copier_id', '=', copierId)
-            .where('master_position_id', '=', action.masterPositionId)
-            .where('status', '=', 'open')
-            .execute();
-        } else if (action.type === 'close' && result.type === 'closed') {
-          await ended(
-            { copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId },
-            at,
-            event.data.by ?? 'COPIER',
-            result.result,
-            result.closePrice,
-            true,
-          );
-        } else if (action.type === 'cancel') {
-          await ended({ copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId }, at, 'COPIER', null);
-        }
-        return;
-      }
-      case 'CopyFailed': {
-        const { action, retryUntil, copierId, masterAccountId, slaveAccountId, source } = event.data;
-        if (retryUntil === null || action.type !== 'open') return;
-        const row = {
-          client_order_id: action.clientOrderId,
-          copier_id: copierId,
-          master_account_id: masterAccountId,
-          slave_account_id: slaveAccountId,
-          action: JSON.stringify(action),
-          source: JSON.stringify(source),
-          retry_until: retryUntil,
-        };
-        await db
-          .insertInto('copy_retries')
-          .values(row)
-          .onConflict((oc) => oc.column('client_order_id').doNothing())
-          .execute();
-        return;
-      }
-      case 'TradeSkipped':
-        if (event.data.reason === 'OPEN_RETRY_EXPIRED') {
-          await db
-            .deleteFrom('copy_retries')
-            .where('copier_id', '=', event.data.copierId)
-            .where(sql<string>`action->>'masterPositionId'`, '=', event.data.masterPositionId)
-            .execute();
-        }
-        return;
-      case 'PositionClosed': {
-        const { trade } = event.data;
-        const result = trade.profit + trade.swap + trade.commission;
-        await ended(
-          { slaveAccountId: event.data.accountId, slavePositionId: trade.positionId, kind: 'position' },
-          trade.closeTime,
-          'SLAVE_VENUE',
-          result,
-          trade.closePrice,
-        );
-        return;
-      }
-      case 'PositionPartiallyClosed':
-        await db
-          .updateTable('copies')
-          .set({ volume: event.data.position.volume })
-          .where('slave_account_id', '=', event.data.accountId)
-          .where('slave_position_id', '=', event.data.position.positionId)
-          .where('status', '=', 'open')
-          .where('kind', '=', 'position')
-          .execute();
-        return;
-      case 'PendingOrderFilled':
-        await db
-          .updateTable('copies')
-          .set({ kind: 'position' })
-          .where('slave_account_id', '=', event.data.accountId)
-          .where('slave_position_id', '=', event.data.order.orderId)
-          .where('status', '=', 'open')
-          .where('kind', '=', 'pendingOrder')
-          .execute();
-        return;
-      case 'PendingOrderCancelled':
-        await ended(
-          { slaveAccountId: event.data.accountId, slavePositionId: event.data.order.orderId, kind: 'pendingOrder' },
-          event.data.at,
-          'SLAVE_VENUE',
-          null,
-        );
-        return;
-      default:
-        return;
-    }
+    for (const change of changesOf(recorded)) await applyChange(db, change);
   },
 };
