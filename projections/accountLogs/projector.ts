@@ -27,161 +27,147 @@ const REASONS: Record<ClosedTradeData['reason'], string> = {
 const describePosition = (p: PositionData): string => `${p.orderType} ${lots(p.volume)} ${p.symbol} at ${p.openPrice}${stops(p)}`;
 const net = (t: ClosedTradeData): number => t.profit + t.swap + t.commission;
 
-/** The log line an event becomes, or null. Exported for the specs. */
-export const logLineOf = (event: PositionsEvent | CopyEvent): LogLine | null => {
-  const line = (accountId: string, logTypeId: LogTypeId, category: LogCategory, message: string, extra: Partial<LogLine> = {}): LogLine => ({
-    accountId,
-    logTypeId,
-    category,
-    message,
-    code: null,
-    copierId: null,
-    positionId: null,
-    ...extra,
-  });
-  switch (event.type) {
-    case 'PositionOpened':
-      return line(
-        event.data.accountId,
-        LogType.Info,
-        'TRADING',
-        `Position #${event.data.position.positionId} opened: ${describePosition(event.data.position)}`,
-        { positionId: event.data.position.positionId },
-      );
-    case 'PositionIncreased':
-      return line(
-        event.data.accountId,
-        LogType.Info,
-        'TRADING',
-        `Position #${event.data.position.positionId} increased by ${lots(event.data.volume)} at ${event.data.price}: now ${describePosition(event.data.position)}`,
-        { positionId: event.data.position.positionId },
-      );
-    case 'PositionModified':
-      return line(
-        event.data.accountId,
-        LogType.Info,
-        'TRADING',
-        `Position #${event.data.position.positionId} modified: SL ${event.data.position.stopLoss ?? 'none'}, TP ${event.data.position.takeProfit ?? 'none'}`,
-        { positionId: event.data.position.positionId },
-      );
-    case 'PositionPartiallyClosed': {
-      const { trade, position } = event.data;
-      return line(
-        event.data.accountId,
-        LogType.Info,
-        'TRADING',
-        `Position #${trade.positionId} partially closed: ${lots(trade.volume)} at ${trade.closePrice}, result ${money(net(trade))}; ${lots(position.volume)} remain open`,
-        { positionId: trade.positionId },
-      );
-    }
-    case 'PositionClosed': {
-      const { trade } = event.data;
-      const level = trade.reason === 'stopOut' ? LogType.Warning : LogType.Info;
-      return line(
-        event.data.accountId,
-        level,
-        'TRADING',
-        `Position #${trade.positionId} ${REASONS[trade.reason]}: ${trade.orderType} ${lots(trade.volume)} ${trade.symbol} at ${trade.closePrice}, result ${money(net(trade))}`,
-        { positionId: trade.positionId },
-      );
-    }
-    case 'PendingOrderPlaced':
-    case 'PendingOrderModified': {
-      const o = event.data.order;
-      const verb = event.type === 'PendingOrderPlaced' ? 'placed' : 'modified';
-      return line(
-        event.data.accountId,
-        LogType.Info,
-        'TRADING',
-        `Pending order #${o.orderId} ${verb}: ${o.orderType} ${lots(o.volume)} ${o.symbol} at ${o.openPrice}${stops(o)}${o.expiry ? `, expires ${o.expiry}` : ''}`,
-        { positionId: o.orderId },
-      );
-    }
-    case 'PendingOrderFilled':
-      return line(event.data.accountId, LogType.Info, 'TRADING', `Pending order #${event.data.order.orderId} filled at ${event.data.price}`, {
-        positionId: event.data.order.orderId,
-      });
-    case 'PendingOrderCancelled': {
-      const why = { manual: 'cancelled', expired: 'expired', notEnoughMoney: 'cancelled at its trigger: not enough free margin' }[event.data.reason];
-      return line(
-        event.data.accountId,
-        event.data.reason === 'notEnoughMoney' ? LogType.Warning : LogType.Info,
-        'TRADING',
-        `Pending order #${event.data.order.orderId} ${why}`,
-        { positionId: event.data.order.orderId },
-      );
-    }
-    case 'BalanceChanged': {
-      const { amount, comment } = event.data.operation;
-      return line(
-        event.data.accountId,
-        LogType.Info,
-        'BALANCE',
-        `${amount >= 0 ? 'Deposit' : 'Withdrawal'} of ${money(Math.abs(amount))}${comment ? ` (${comment})` : ''}`,
-      );
-    }
-    case 'VenueConnected':
-      return line(event.data.accountId, LogType.Info, 'CONNECTION', `Connected to ${event.data.venue} as ${event.data.login}`);
-    case 'VenueConnectionFailed':
-      return line(event.data.accountId, LogType.Error, 'CONNECTION', `Connection to ${event.data.venue} as ${event.data.login} failed: ${event.data.message}`, {
-        code: event.data.code,
-      });
-    case 'VenueDisconnected':
-      return line(event.data.accountId, LogType.Info, 'CONNECTION', `Disconnected (${event.data.reason})`);
-    case 'TradeRequested':
-      return null;
-    case 'TradeRequestRejected':
-      return line(event.data.accountId, LogType.Error, 'TRADING', `Trading request rejected: ${event.data.message}`, { code: event.data.code });
-    case 'CopyExecuted': {
-      const { action, copierId, slaveAccountId, masterAccountId, note, result } = event.data;
-      // A feature's own trade (a keep-alive trade) is no copy: its note says what it is.
-      const outcome =
-        result.type === 'opened'
-          ? ` opened as #${result.slavePositionId} at ${result.price}`
-          : result.type === 'closed'
-            ? ` closed at ${result.closePrice}, result ${money(result.result)}`
-            : ` ${result.type}`;
-      return line(
-        slaveAccountId,
-        LogType.Info,
-        'COPY',
-        note ? `${note}${outcome}` : `Copied from master ${masterAccountId} (position #${action.masterPositionId}): ${describeAction(action)}`,
-        {
-          copierId,
-          positionId:
-            action.type === 'open' && event.data.result.type === 'opened'
-              ? event.data.result.slavePositionId
-              : 'slavePositionId' in action
-                ? action.slavePositionId
-                : null,
-        },
-      );
-    }
-    case 'CopyFailed': {
-      const { action, copierId, slaveAccountId, code, message, retryUntil, note } = event.data;
-      if (note)
-        return line(slaveAccountId, LogType.Error, 'COPY', `${note} refused by the slave's broker (${describeAction(action)}): ${message}`, { copierId, code });
-      return line(
-        slaveAccountId,
-        LogType.Error,
-        'COPY',
-        `Copy of master position #${action.masterPositionId} refused by the slave's broker (${describeAction(action)}): ${message}${retryUntil ? `; retrying every 30 seconds until ${retryUntil}` : ''}`,
-        { copierId, code },
-      );
-    }
-    case 'CopyDeferred': {
-      const { copierId, slaveAccountId, masterPositionId, message, by } = event.data;
-      return line(slaveAccountId, LogType.Info, 'COPY', message, { copierId, code: by, positionId: masterPositionId });
-    }
-    case 'TradeSkipped': {
-      const { reason, message, copierId, slaveAccountId, masterPositionId } = event.data;
-      const level = reason === 'MONITOR_ONLY' || reason === 'COPIER_INACTIVE' ? LogType.Info : LogType.Warning;
-      return line(slaveAccountId, level, 'COPY', message, { copierId, code: reason, positionId: masterPositionId });
-    }
-    default:
-      return null;
-  }
+const line = (accountId: string, logTypeId: LogTypeId, category: LogCategory, message: string, extra: Partial<LogLine> = {}): LogLine => ({
+  accountId,
+  logTypeId,
+  category,
+  message,
+  code: null,
+  copierId: null,
+  positionId: null,
+  ...extra,
+});
+
+type LoggedEvent = PositionsEvent | CopyEvent;
+type Of<T extends LoggedEvent['type']> = Extract<LoggedEvent, { type: T }>;
+
+const pendingOrderPlacedOrModified = (event: Of<'PendingOrderPlaced' | 'PendingOrderModified'>): LogLine => {
+  const o = event.data.order;
+  const verb = event.type === 'PendingOrderPlaced' ? 'placed' : 'modified';
+  return line(
+    event.data.accountId,
+    LogType.Info,
+    'TRADING',
+    `Pending order #${o.orderId} ${verb}: ${o.orderType} ${lots(o.volume)} ${o.symbol} at ${o.openPrice}${stops(o)}${o.expiry ? `, expires ${o.expiry}` : ''}`,
+    { positionId: o.orderId },
+  );
 };
+
+const copyExecuted = (event: Of<'CopyExecuted'>): LogLine => {
+  const { action, copierId, slaveAccountId, masterAccountId, note, result } = event.data;
+  // A feature's own trade (a keep-alive trade) is no copy: its note says what it is.
+  const outcome =
+    result.type === 'opened'
+      ? ` opened as #${result.slavePositionId} at ${result.price}`
+      : result.type === 'closed'
+        ? ` closed at ${result.closePrice}, result ${money(result.result)}`
+        : ` ${result.type}`;
+  return line(
+    slaveAccountId,
+    LogType.Info,
+    'COPY',
+    note ? `${note}${outcome}` : `Copied from master ${masterAccountId} (position #${action.masterPositionId}): ${describeAction(action)}`,
+    {
+      copierId,
+      positionId:
+        action.type === 'open' && event.data.result.type === 'opened'
+          ? event.data.result.slavePositionId
+          : 'slavePositionId' in action
+            ? action.slavePositionId
+            : null,
+    },
+  );
+};
+
+const copyFailed = (event: Of<'CopyFailed'>): LogLine => {
+  const { action, copierId, slaveAccountId, code, message, retryUntil, note } = event.data;
+  if (note)
+    return line(slaveAccountId, LogType.Error, 'COPY', `${note} refused by the slave's broker (${describeAction(action)}): ${message}`, { copierId, code });
+  return line(
+    slaveAccountId,
+    LogType.Error,
+    'COPY',
+    `Copy of master position #${action.masterPositionId} refused by the slave's broker (${describeAction(action)}): ${message}${retryUntil ? `; retrying every 30 seconds until ${retryUntil}` : ''}`,
+    { copierId, code },
+  );
+};
+
+/** Per event type, the log line it becomes, or null. */
+const LINES: { readonly [T in LoggedEvent['type']]: (event: Of<T>) => LogLine | null } = {
+  PositionOpened: ({ data }) =>
+    line(data.accountId, LogType.Info, 'TRADING', `Position #${data.position.positionId} opened: ${describePosition(data.position)}`, {
+      positionId: data.position.positionId,
+    }),
+  PositionIncreased: ({ data }) =>
+    line(
+      data.accountId,
+      LogType.Info,
+      'TRADING',
+      `Position #${data.position.positionId} increased by ${lots(data.volume)} at ${data.price}: now ${describePosition(data.position)}`,
+      { positionId: data.position.positionId },
+    ),
+  PositionModified: ({ data }) =>
+    line(
+      data.accountId,
+      LogType.Info,
+      'TRADING',
+      `Position #${data.position.positionId} modified: SL ${data.position.stopLoss ?? 'none'}, TP ${data.position.takeProfit ?? 'none'}`,
+      { positionId: data.position.positionId },
+    ),
+  PositionPartiallyClosed: ({ data: { accountId, trade, position } }) =>
+    line(
+      accountId,
+      LogType.Info,
+      'TRADING',
+      `Position #${trade.positionId} partially closed: ${lots(trade.volume)} at ${trade.closePrice}, result ${money(net(trade))}; ${lots(position.volume)} remain open`,
+      { positionId: trade.positionId },
+    ),
+  PositionClosed: ({ data: { accountId, trade } }) =>
+    line(
+      accountId,
+      trade.reason === 'stopOut' ? LogType.Warning : LogType.Info,
+      'TRADING',
+      `Position #${trade.positionId} ${REASONS[trade.reason]}: ${trade.orderType} ${lots(trade.volume)} ${trade.symbol} at ${trade.closePrice}, result ${money(net(trade))}`,
+      { positionId: trade.positionId },
+    ),
+  PendingOrderPlaced: pendingOrderPlacedOrModified,
+  PendingOrderModified: pendingOrderPlacedOrModified,
+  PendingOrderFilled: ({ data }) =>
+    line(data.accountId, LogType.Info, 'TRADING', `Pending order #${data.order.orderId} filled at ${data.price}`, { positionId: data.order.orderId }),
+  PendingOrderCancelled: ({ data }) => {
+    const why = { manual: 'cancelled', expired: 'expired', notEnoughMoney: 'cancelled at its trigger: not enough free margin' }[data.reason];
+    return line(data.accountId, data.reason === 'notEnoughMoney' ? LogType.Warning : LogType.Info, 'TRADING', `Pending order #${data.order.orderId} ${why}`, {
+      positionId: data.order.orderId,
+    });
+  },
+  BalanceChanged: ({ data }) => {
+    const { amount, comment } = data.operation;
+    return line(
+      data.accountId,
+      LogType.Info,
+      'BALANCE',
+      `${amount >= 0 ? 'Deposit' : 'Withdrawal'} of ${money(Math.abs(amount))}${comment ? ` (${comment})` : ''}`,
+    );
+  },
+  VenueConnected: ({ data }) => line(data.accountId, LogType.Info, 'CONNECTION', `Connected to ${data.venue} as ${data.login}`),
+  VenueConnectionFailed: ({ data }) =>
+    line(data.accountId, LogType.Error, 'CONNECTION', `Connection to ${data.venue} as ${data.login} failed: ${data.message}`, { code: data.code }),
+  VenueDisconnected: ({ data }) => line(data.accountId, LogType.Info, 'CONNECTION', `Disconnected (${data.reason})`),
+  TradeRequested: () => null,
+  TradeRequestRejected: ({ data }) => line(data.accountId, LogType.Error, 'TRADING', `Trading request rejected: ${data.message}`, { code: data.code }),
+  CopyExecuted: copyExecuted,
+  CopyFailed: copyFailed,
+  CopyDeferred: ({ data: { copierId, slaveAccountId, masterPositionId, message, by } }) =>
+    line(slaveAccountId, LogType.Info, 'COPY', message, { copierId, code: by, positionId: masterPositionId }),
+  TradeSkipped: ({ data: { reason, message, copierId, slaveAccountId, masterPositionId } }) => {
+    const level = reason === 'MONITOR_ONLY' || reason === 'COPIER_INACTIVE' ? LogType.Info : LogType.Warning;
+    return line(slaveAccountId, level, 'COPY', message, { copierId, code: reason, positionId: masterPositionId });
+  },
+};
+
+/** The log line an event becomes, or null. Exported for the specs. */
+export const logLineOf = (event: LoggedEvent): LogLine | null =>
+  Object.hasOwn(LINES, event.type) ? (LINES[event.type] as (event: LoggedEvent) => LogLine | null)(event) : null;
 
 const logLineOfRecorded = (recorded: RecordedEvent): LogLine | null =>
   accountFeatureLogEventTypes.includes(recorded.type)
