@@ -35,100 +35,125 @@ interface Described {
   readonly apiKeyId?: string;
 }
 
+type Audited =
+  | AccountEvent
+  | ProjectEvent
+  | ApiKeyEvent
+  | CopierEvent
+  | FeatureEvent
+  | RiskLimitEvent
+  | Extract<ProtectionEvent, { type: 'ProtectionReset' }>
+  | Extract<PositionsEvent, { type: 'TradeRequested' }>;
+type Of<T extends Audited['type']> = Extract<Audited, { type: T }>;
+/** What an event of one type puts in the log; `contextProject` is the project of the request that made it, if any. */
+type Describer<T extends Audited['type']> = (event: Of<T>, contextProject: string | null) => Described;
+
+const accountStatusChanged = (event: Of<'AccountStarted' | 'AccountStopped' | 'AccountDeleted'>, contextProject: string | null): Described => ({
+  projectId: contextProject,
+  accountId: event.data.accountId,
+  changes: { accountStatusId: { from: event.data.from, to: statusNames[event.type] } },
+});
+
+const copierNamed = (event: Of<'CopierResyncRequested' | 'CopierDeleted'>, contextProject: string | null): Described => ({
+  projectId: contextProject,
+  accountId: event.data.toAccountId,
+  changes: { copierId: event.data.copierId },
+});
+
+const featureChanged = (event: Of<'FeatureAdded' | 'FeatureUpdated' | 'FeatureRemoved' | 'FeatureStateReset'>, contextProject: string | null): Described => {
+  const { scope, at: _at, featureId } = event.data;
+  // A webhook's secret is sealed in the event; the log shows the mask its answers show (secrets.ts).
+  const changes =
+    event.type === 'FeatureAdded' || event.type === 'FeatureUpdated'
+      ? { featureId, scope, ...maskWebhookSecrets(event.data.setting) }
+      : event.type === 'FeatureStateReset'
+        ? { featureId, scope, key: event.data.key }
+        : { featureId, scope };
+  return { projectId: contextProject, accountId: scope.kind === 'project' ? null : scope.accountId, changes };
+};
+
+const apiKeyChanged = (
+  event: Of<'ApiKeyRenamed' | 'ApiKeyExpiryChanged' | 'ApiKeyRevoked' | 'ApiKeyAccessPolicySet' | 'ApiKeyAccessPolicyRemoved'>,
+  contextProject: string | null,
+): Described => {
+  const { at: _at, ...visible } = event.data;
+  return { projectId: contextProject, accountId: null, changes: visible, apiKeyId: event.data.apiKeyId };
+};
+
+/** Per event type, what it puts in the log. */
+const DESCRIBERS: { readonly [T in Audited['type']]: Describer<T> } = {
+  AccountCreated: ({ data }) => ({ projectId: data.projectId, accountId: data.accountId, changes: masked(data.settings) }),
+  AccountUpdated: ({ data }, contextProject) => ({ projectId: contextProject, accountId: data.accountId, changes: masked(data.changes) }),
+  AccountStarted: accountStatusChanged,
+  AccountStopped: accountStatusChanged,
+  AccountDeleted: accountStatusChanged,
+  AccountReconnectRequested: ({ data }, contextProject) => ({ projectId: contextProject, accountId: data.accountId, changes: {} }),
+  CopierCreated: ({ data }) => {
+    const { copierId, fromAccountId, settings } = data;
+    return { projectId: data.projectId, accountId: data.toAccountId, changes: { copierId, fromAccountId, ...settings } };
+  },
+  CopierUpdated: ({ data }, contextProject) => ({
+    projectId: contextProject,
+    accountId: data.toAccountId,
+    changes: { copierId: data.copierId, ...data.changes },
+  }),
+  CopierSymbolMappingsSet: ({ data }, contextProject) => ({
+    projectId: contextProject,
+    accountId: data.toAccountId,
+    changes: { copierId: data.copierId, symbolMappings: data.mappings },
+  }),
+  CopierResyncRequested: copierNamed,
+  CopierDeleted: copierNamed,
+  FeatureAdded: featureChanged,
+  FeatureUpdated: featureChanged,
+  FeatureRemoved: featureChanged,
+  FeatureStateReset: featureChanged,
+  RiskLimitCreated: ({ data }) => ({ projectId: data.projectId, accountId: data.accountId, changes: { riskLimitId: data.riskLimitId, ...data.settings } }),
+  RiskLimitUpdated: ({ data }, contextProject) => ({
+    projectId: contextProject,
+    accountId: data.accountId,
+    changes: { riskLimitId: data.riskLimitId, ...data.settings },
+  }),
+  RiskLimitDeleted: ({ data }, contextProject) => ({ projectId: contextProject, accountId: data.accountId, changes: { riskLimitId: data.riskLimitId } }),
+  // A reset of a risk limit or profit target: through the API, or by the target's own rules (no project in the context).
+  ProtectionReset: ({ data }, contextProject) => ({
+    projectId: contextProject,
+    accountId: data.accountId,
+    changes: { ruleId: data.ruleId, ruleKind: data.ruleKind, reason: data.reason },
+  }),
+  // Trading through the API: who asked for which order, close or change.
+  TradeRequested: ({ data }, contextProject) => ({
+    projectId: contextProject,
+    accountId: data.accountId,
+    changes: { requestId: data.requestId, ...data.request },
+  }),
+  ProjectCreated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { name: data.name } }),
+  // Keys are the project's business: their entries are in the project log, even for account-level keys.
+  ApiKeyIssued: ({ data }) => {
+    const { keyHash: _hash, ...visible } = data;
+    return { projectId: data.projectId, accountId: null, changes: visible };
+  },
+  ApiKeyRotated: ({ data }, contextProject) => {
+    const { keyHash: _hash, at: _at, ...visible } = data;
+    return { projectId: contextProject, accountId: null, changes: visible, apiKeyId: data.apiKeyId };
+  },
+  ApiKeyTypeChanged: ({ data }, contextProject) => ({
+    projectId: contextProject,
+    accountId: null,
+    changes: { apiKeyId: data.apiKeyId, keyType: { from: data.from, to: data.to } },
+    apiKeyId: data.apiKeyId,
+  }),
+  ApiKeyRenamed: apiKeyChanged,
+  ApiKeyExpiryChanged: apiKeyChanged,
+  ApiKeyRevoked: apiKeyChanged,
+  ApiKeyAccessPolicySet: apiKeyChanged,
+  ApiKeyAccessPolicyRemoved: apiKeyChanged,
+};
+
 const describe = (recorded: RecordedEvent): Described => {
-  const event = recorded as unknown as
-    | AccountEvent
-    | ProjectEvent
-    | ApiKeyEvent
-    | CopierEvent
-    | FeatureEvent
-    | RiskLimitEvent
-    | Extract<ProtectionEvent, { type: 'ProtectionReset' }>
-    | Extract<PositionsEvent, { type: 'TradeRequested' }>;
+  const event = recorded as unknown as Audited;
   const contextProject = typeof recorded.metadata.projectId === 'string' ? recorded.metadata.projectId : null;
-  switch (event.type) {
-    case 'AccountCreated':
-      return { projectId: event.data.projectId, accountId: event.data.accountId, changes: masked(event.data.settings) };
-    case 'AccountUpdated':
-      return { projectId: contextProject, accountId: event.data.accountId, changes: masked(event.data.changes) };
-    case 'AccountStarted':
-    case 'AccountStopped':
-    case 'AccountDeleted':
-      return {
-        projectId: contextProject,
-        accountId: event.data.accountId,
-        changes: { accountStatusId: { from: event.data.from, to: statusNames[event.type] } },
-      };
-    case 'AccountReconnectRequested':
-      return { projectId: contextProject, accountId: event.data.accountId, changes: {} };
-    case 'CopierCreated': {
-      const { copierId, fromAccountId, settings } = event.data;
-      return { projectId: event.data.projectId, accountId: event.data.toAccountId, changes: { copierId, fromAccountId, ...settings } };
-    }
-    case 'CopierUpdated':
-      return { projectId: contextProject, accountId: event.data.toAccountId, changes: { copierId: event.data.copierId, ...event.data.changes } };
-    case 'CopierSymbolMappingsSet':
-      return { projectId: contextProject, accountId: event.data.toAccountId, changes: { copierId: event.data.copierId, symbolMappings: event.data.mappings } };
-    case 'CopierResyncRequested':
-    case 'CopierDeleted':
-      return { projectId: contextProject, accountId: event.data.toAccountId, changes: { copierId: event.data.copierId } };
-    case 'FeatureAdded':
-    case 'FeatureUpdated':
-    case 'FeatureRemoved':
-    case 'FeatureStateReset': {
-      const { scope, at: _at, featureId } = event.data;
-      // A webhook's secret is sealed in the event; the log shows the mask its answers show (secrets.ts).
-      const changes =
-        event.type === 'FeatureAdded' || event.type === 'FeatureUpdated'
-          ? { featureId, scope, ...maskWebhookSecrets(event.data.setting) }
-          : event.type === 'FeatureStateReset'
-            ? { featureId, scope, key: event.data.key }
-            : { featureId, scope };
-      return { projectId: contextProject, accountId: scope.kind === 'project' ? null : scope.accountId, changes };
-    }
-    case 'RiskLimitCreated':
-      return { projectId: event.data.projectId, accountId: event.data.accountId, changes: { riskLimitId: event.data.riskLimitId, ...event.data.settings } };
-    case 'RiskLimitUpdated':
-      return { projectId: contextProject, accountId: event.data.accountId, changes: { riskLimitId: event.data.riskLimitId, ...event.data.settings } };
-    case 'RiskLimitDeleted':
-      return { projectId: contextProject, accountId: event.data.accountId, changes: { riskLimitId: event.data.riskLimitId } };
-    case 'ProtectionReset':
-      // A reset of a risk limit or profit target: through the API, or by the target's own rules (no project in the context).
-      return {
-        projectId: contextProject,
-        accountId: event.data.accountId,
-        changes: { ruleId: event.data.ruleId, ruleKind: event.data.ruleKind, reason: event.data.reason },
-      };
-    case 'TradeRequested':
-      // Trading through the API: who asked for which order, close or change.
-      return { projectId: contextProject, accountId: event.data.accountId, changes: { requestId: event.data.requestId, ...event.data.request } };
-    case 'ProjectCreated':
-      return { projectId: event.data.projectId, accountId: null, changes: { name: event.data.name } };
-    case 'ApiKeyIssued': {
-      // Keys are the project's business: their entries are in the project log, even for account-level keys.
-      const { keyHash: _hash, ...visible } = event.data;
-      return { projectId: event.data.projectId, accountId: null, changes: visible };
-    }
-    case 'ApiKeyRotated': {
-      const { keyHash: _hash, at: _at, ...visible } = event.data;
-      return { projectId: contextProject, accountId: null, changes: visible, apiKeyId: event.data.apiKeyId };
-    }
-    case 'ApiKeyTypeChanged':
-      return {
-        projectId: contextProject,
-        accountId: null,
-        changes: { apiKeyId: event.data.apiKeyId, keyType: { from: event.data.from, to: event.data.to } },
-        apiKeyId: event.data.apiKeyId,
-      };
-    case 'ApiKeyRenamed':
-    case 'ApiKeyExpiryChanged':
-    case 'ApiKeyRevoked':
-    case 'ApiKeyAccessPolicySet':
-    case 'ApiKeyAccessPolicyRemoved': {
-      const { at: _at, ...visible } = event.data;
-      return { projectId: contextProject, accountId: null, changes: visible, apiKeyId: event.data.apiKeyId };
-    }
-  }
+  return (DESCRIBERS[event.type] as Describer<Audited['type']>)(event, contextProject);
 };
 
 export const auditLogsProjection: Projection = {
