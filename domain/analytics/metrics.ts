@@ -7,7 +7,7 @@
 //   range        [from, to] on close time (trades), time (balance operations, samples); open ends
 //                mean the whole history.
 //   balance curve: the balance after each trade or balance operation, starting from the balance at
-//                the start of the range. Drawdown episodes as in drawdown.ts: deposits and
+//                the start of the range. Drawdown episodes as in curves.ts: deposits and
 //                withdrawals shift the peak; depth = (peak - balance) / peak.
 //   recovery     hours from the peak an episode fell from to the time the balance reached a new peak;
 //                only recovered episodes count.
@@ -20,8 +20,9 @@
 //                (the deepest drawdown within one day), floating P&L extremes.
 //   score        0..100: 30 % profit factor (3 or more = full marks), 20 % win rate, 25 % drawdown
 //                (100 - 2 x max drawdown %), 15 % smoothness, 10 % experience (30 trading days = full).
-import { Decimal } from 'decimal.js';
+import { dailyVolatility, episodesOf, type Point, smoothness } from './curves.js';
 import { type PeriodUnit, hourOf, periodLabel, weekdayOf, WEEKDAYS } from './periods.js';
+import { hours, mean, money, pct, ratio, rounded, sum } from './rounding.js';
 
 export interface TradeRecord {
   readonly id: string;
@@ -162,16 +163,6 @@ export interface PerformanceMetrics {
   readonly balanceEquityDivergencePerDay: Readonly<Record<string, number>>;
 }
 
-/** Rounds half away from zero, after dropping the binary noise of sums (-11.9 / 4 is -2.975, so -2.98). */
-const Exact = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
-const round = (x: number, places: number): number => new Exact(x.toPrecision(12)).toDecimalPlaces(places).toNumber() + 0;
-const money = (x: number): number => round(x, 2);
-const pct = (x: number): number => round(x, 2);
-const ratio = (x: number): number => round(x, 4);
-const hours = (ms: number): number => round(ms / 3_600_000, 2);
-const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
-const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : sum(xs) / xs.length);
-
 export const resultOf = (t: TradeRecord): number => t.profit + t.swap + t.commission;
 
 const within = (time: string, from: string | null, to: string | null): boolean =>
@@ -179,94 +170,6 @@ const within = (time: string, from: string | null, to: string | null): boolean =
 
 const add = (map: Record<string, number>, key: string, value: number): void => {
   map[key] = (map[key] ?? 0) + value;
-};
-
-const rounded = (map: Record<string, number>): Record<string, number> => Object.fromEntries(Object.entries(map).map(([k, v]) => [k, money(v)]));
-
-// ---------------------------------------------------------------------------------------------
-// The balance curve and its drawdown episodes
-
-export interface Episode {
-  /** When the balance stood at the peak it fell from. */
-  readonly peakAt: string;
-  readonly depth: number;
-  /** When it reached a new peak; null while still below. */
-  readonly recoveredAt: string | null;
-}
-
-interface Point {
-  readonly time: string;
-  readonly kind: 'trade' | 'balance';
-  readonly amount: number;
-}
-
-export const episodesOf = (
-  start: number,
-  startTime: string | null,
-  points: readonly Point[],
-): { episodes: Episode[]; underwaterMs: number; spanMs: number } => {
-  let balance = start;
-  let peak = start;
-  let peakAt = startTime ?? points[0]?.time ?? new Date(0).toISOString();
-  let depth = 0;
-  let underSince: string | null = null;
-  let underwaterMs = 0;
-  const episodes: Episode[] = [];
-  for (const point of points) {
-    if (point.kind === 'balance') {
-      balance += point.amount;
-      peak += point.amount;
-      continue;
-    }
-    balance += point.amount;
-    if (balance >= peak) {
-      if (depth > 0) episodes.push({ peakAt, depth, recoveredAt: point.time });
-      if (underSince) underwaterMs += Date.parse(point.time) - Date.parse(underSince);
-      underSince = null;
-      depth = 0;
-      peak = balance;
-      peakAt = point.time;
-    } else if (peak > 0) {
-      depth = Math.max(depth, (peak - balance) / peak);
-      underSince ??= point.time;
-    }
-  }
-  const last = points[points.length - 1]?.time ?? peakAt;
-  if (depth > 0) episodes.push({ peakAt, depth, recoveredAt: null });
-  if (underSince) underwaterMs += Date.parse(last) - Date.parse(underSince);
-  const first = startTime ?? points[0]?.time ?? last;
-  return { episodes, underwaterMs, spanMs: Math.max(0, Date.parse(last) - Date.parse(first)) };
-};
-
-// ---------------------------------------------------------------------------------------------
-// Curve statistics
-
-/** R² of the least-squares line through the points (x = time); 1 for fewer than 3 points or a flat line. */
-export const smoothness = (curve: readonly { time: string; value: number }[]): number => {
-  if (curve.length < 3) return 1;
-  const xs = curve.map((p) => Date.parse(p.time) / 3_600_000);
-  const ys = curve.map((p) => p.value);
-  const mx = mean(xs);
-  const my = mean(ys);
-  const sxx = sum(xs.map((x) => (x - mx) ** 2));
-  const syy = sum(ys.map((y) => (y - my) ** 2));
-  const sxy = sum(xs.map((x, i) => (x - mx) * (ys[i]! - my)));
-  if (syy === 0) return 1;
-  if (sxx === 0) return 0;
-  return ratio((sxy * sxy) / (sxx * syy));
-};
-
-/** Standard deviation in percent of day-to-day returns of the last value of each day; 0 with fewer than 3 days. */
-export const dailyVolatility = (curve: readonly { time: string; value: number }[], zone: string): number => {
-  const lastOfDay = new Map<string, number>();
-  for (const p of curve) lastOfDay.set(periodLabel('day', p.time, zone), p.value);
-  const values = [...lastOfDay.values()];
-  if (values.length < 3) return 0;
-  const returns: number[] = [];
-  for (let i = 1; i < values.length; i++) if (values[i - 1]! > 0) returns.push((values[i]! - values[i - 1]!) / values[i - 1]!);
-  if (returns.length < 2) return 0;
-  const m = mean(returns);
-  return pct(Math.sqrt(sum(returns.map((r) => (r - m) ** 2)) / (returns.length - 1)) * 100);
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -340,37 +243,103 @@ const collectorMetrics = (samples: readonly SampleRecord[], zone: string) => {
   };
 };
 
-export const performanceMetrics = (input: MetricsInput): PerformanceMetrics => {
-  const { zone, from, to } = input;
+/** The part of the history a range takes: its points, trades, operations and samples, and the balance it starts from. */
+interface InRange {
+  readonly startBalance: number;
+  readonly points: readonly Point[];
+  /** By close time. */
+  readonly trades: readonly TradeRecord[];
+  readonly operations: readonly BalanceRecord[];
+  /** By time. */
+  readonly samples: readonly SampleRecord[];
+}
+
+const inRange = (input: MetricsInput): InRange => {
+  const { from, to } = input;
   const byTime = <T extends { time: string }>(xs: readonly T[]) => [...xs].sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
   const allPoints: (Point & { inRange: boolean })[] = byTime([
     ...input.trades.map((t) => ({ time: t.closeTime, kind: 'trade' as const, amount: resultOf(t), inRange: within(t.closeTime, from, to) })),
     ...input.balanceOperations.map((b) => ({ time: b.time, kind: 'balance' as const, amount: b.amount, inRange: within(b.time, from, to) })),
   ]);
-  const startBalance = sum(allPoints.filter((p) => from !== null && Date.parse(p.time) < Date.parse(from)).map((p) => p.amount));
-  const points = allPoints.filter((p) => p.inRange);
-  const trades = [...input.trades].filter((t) => within(t.closeTime, from, to)).sort((a, b) => Date.parse(a.closeTime) - Date.parse(b.closeTime));
-  const operations = input.balanceOperations.filter((b) => within(b.time, from, to));
-  const samples = byTime(input.samples.filter((s) => within(s.time, from, to)));
+  return {
+    startBalance: sum(allPoints.filter((p) => from !== null && Date.parse(p.time) < Date.parse(from)).map((p) => p.amount)),
+    points: allPoints.filter((p) => p.inRange),
+    trades: [...input.trades].filter((t) => within(t.closeTime, from, to)).sort((a, b) => Date.parse(a.closeTime) - Date.parse(b.closeTime)),
+    operations: input.balanceOperations.filter((b) => within(b.time, from, to)),
+    samples: byTime(input.samples.filter((s) => within(s.time, from, to))),
+  };
+};
 
+/** Wins and losses of the trades, unrounded (the score reads them so). */
+interface Results {
+  readonly results: readonly number[];
+  readonly wins: readonly number[];
+  readonly losses: readonly number[];
+  readonly grossProfit: number;
+  readonly grossLoss: number;
+  readonly winRate: number;
+  readonly profitFactor: number | null;
+}
+
+const resultsOf = (trades: readonly TradeRecord[]): Results => {
   const results = trades.map(resultOf);
   const wins = results.filter((r) => r > 0);
   const losses = results.filter((r) => r < 0);
   const grossProfit = sum(wins);
   const grossLoss = sum(losses);
-  const winRate = trades.length === 0 ? 0 : (wins.length / trades.length) * 100;
-  const profitFactor = losses.length === 0 ? null : grossProfit / Math.abs(grossLoss);
+  return {
+    results,
+    wins,
+    losses,
+    grossProfit,
+    grossLoss,
+    winRate: trades.length === 0 ? 0 : (wins.length / trades.length) * 100,
+    profitFactor: losses.length === 0 ? null : grossProfit / Math.abs(grossLoss),
+  };
+};
 
+const tradeFigures = (trades: readonly TradeRecord[], r: Results) => ({
+  totalTrades: trades.length,
+  winningTrades: r.wins.length,
+  losingTrades: r.losses.length,
+  breakevenTrades: trades.length - r.wins.length - r.losses.length,
+  winRate: pct(r.winRate),
+  netProfit: money(sum(r.results)),
+  grossProfit: money(r.grossProfit),
+  grossLoss: money(r.grossLoss),
+  profitFactor: r.profitFactor === null ? null : ratio(r.profitFactor),
+  avgWin: money(mean(r.wins)),
+  avgLoss: money(mean(r.losses)),
+  avgLotSize: ratio(mean(trades.map((t) => t.volume))),
+  maxLotSize: trades.length === 0 ? 0 : Math.max(...trades.map((t) => t.volume)),
+  avgCommissionPerTrade: money(mean(trades.map((t) => t.commission))),
+  avgSwapPerTrade: money(mean(trades.map((t) => t.swap))),
+  totalSwap: money(sum(trades.map((t) => t.swap))),
+  totalCommission: money(sum(trades.map((t) => t.commission))),
+});
+
+/** The drawdown figures of the balance curve; `maxDrawdown` unrounded beside them (the score reads it so). */
+const drawdownFigures = (startBalance: number, from: string | null, points: readonly Point[]) => {
   const { episodes, underwaterMs, spanMs } = episodesOf(startBalance, from, points);
   const recovered = episodes.filter((e) => e.recoveredAt !== null).map((e) => Date.parse(e.recoveredAt!) - Date.parse(e.peakAt));
   const maxDrawdown = episodes.length === 0 ? 0 : Math.max(...episodes.map((e) => e.depth)) * 100;
   const avgDrawdown = episodes.length === 0 ? 0 : mean(episodes.map((e) => e.depth)) * 100;
+  return {
+    maxDrawdown,
+    figures: {
+      maxDrawdown: pct(maxDrawdown),
+      avgDrawdown: pct(avgDrawdown),
+      avgRecoveryTimeHours: recovered.length === 0 ? null : hours(mean(recovered)),
+      maxRecoveryTimeHours: recovered.length === 0 ? null : hours(Math.max(...recovered)),
+      timeInDrawdownPercent: spanMs === 0 ? 0 : pct((underwaterMs / spanMs) * 100),
+    },
+  };
+};
 
-  let level = startBalance;
-  const balanceCurve = points.map((p) => ({ time: p.time, value: (level += p.amount) }));
-  const equityCurve = samples.length >= 2 ? samples.map((s) => ({ time: s.time, value: s.equity })) : balanceCurve;
-  const curveSmoothness = smoothness(equityCurve);
+const inWeekOrder = (map: Record<string, number>): Record<string, number> => Object.fromEntries(WEEKDAYS.filter((d) => d in map).map((d) => [d, map[d]!]));
 
+/** Trades and balance operations by day, hour, weekday and holding time. */
+const distributions = (trades: readonly TradeRecord[], operations: readonly BalanceRecord[], zone: string) => {
   const tradesPerDay: Record<string, number> = {};
   const profitPerHour: Record<string, number> = {};
   const profitPerWeekday: Record<string, number> = {};
@@ -389,82 +358,84 @@ export const performanceMetrics = (input: MetricsInput): PerformanceMetrics => {
   }
   const dailyBalanceTransactions: Record<string, number> = {};
   for (const b of operations) add(dailyBalanceTransactions, periodLabel('day', b.time, zone), b.amount);
-
-  const [bestDay, worstDay] = bestAndWorst(trades, 'day', zone);
-  const [bestWeek, worstWeek] = bestAndWorst(trades, 'week', zone);
-  const [bestMonth, worstMonth] = bestAndWorst(trades, 'month', zone);
-
-  const side = (s: 'Buy' | 'Sell') => trades.filter((t) => t.side === s);
-  const rateOf = (ts: readonly TradeRecord[]) => (ts.length === 0 ? 0 : pct((ts.filter((t) => resultOf(t) > 0).length / ts.length) * 100));
-  const symbols = [...new Set(trades.map((t) => t.symbol))].sort();
-
-  const scoreBreakdown: ScoreBreakdown =
-    trades.length === 0
-      ? { profitFactor: 0, winRate: 0, drawdown: 0, consistency: 0, experience: 0 }
-      : {
-          profitFactor: pct(profitFactor === null ? (grossProfit > 0 ? 100 : 0) : Math.min(100, (profitFactor / 3) * 100)),
-          winRate: pct(winRate),
-          drawdown: pct(Math.max(0, 100 - 2 * maxDrawdown)),
-          consistency: pct(curveSmoothness * 100),
-          experience: pct(Math.min(100, (Object.keys(tradesPerDay).length / 30) * 100)),
-        };
-  const score = Math.round((Object.keys(SCORE_WEIGHTS) as (keyof ScoreBreakdown)[]).reduce((total, k) => total + SCORE_WEIGHTS[k] * scoreBreakdown[k], 0));
-
   return {
-    score,
-    scoreBreakdown,
-    totalTrades: trades.length,
-    winningTrades: wins.length,
-    losingTrades: losses.length,
-    breakevenTrades: trades.length - wins.length - losses.length,
-    winRate: pct(winRate),
-    netProfit: money(sum(results)),
-    grossProfit: money(grossProfit),
-    grossLoss: money(grossLoss),
-    profitFactor: profitFactor === null ? null : ratio(profitFactor),
-    avgWin: money(mean(wins)),
-    avgLoss: money(mean(losses)),
-    avgLotSize: ratio(mean(trades.map((t) => t.volume))),
-    maxLotSize: trades.length === 0 ? 0 : Math.max(...trades.map((t) => t.volume)),
-    avgCommissionPerTrade: money(mean(trades.map((t) => t.commission))),
-    avgSwapPerTrade: money(mean(trades.map((t) => t.swap))),
-    totalSwap: money(sum(trades.map((t) => t.swap))),
-    totalCommission: money(sum(trades.map((t) => t.commission))),
-    deposits: money(sum(operations.filter((b) => b.amount > 0).map((b) => b.amount))),
-    withdrawals: money(sum(operations.filter((b) => b.amount < 0).map((b) => b.amount))),
-    maxDrawdown: pct(maxDrawdown),
-    avgDrawdown: pct(avgDrawdown),
-    avgRecoveryTimeHours: recovered.length === 0 ? null : hours(mean(recovered)),
-    maxRecoveryTimeHours: recovered.length === 0 ? null : hours(Math.max(...recovered)),
-    timeInDrawdownPercent: spanMs === 0 ? 0 : pct((underwaterMs / spanMs) * 100),
-    equityCurveSmoothness: curveSmoothness,
-    equityVolatility: dailyVolatility(equityCurve, zone),
     tradesPerDay,
     dailyBalanceTransactions: rounded(dailyBalanceTransactions),
     profitPerHour: rounded(profitPerHour),
-    profitPerWeekday: rounded(Object.fromEntries(WEEKDAYS.filter((d) => d in profitPerWeekday).map((d) => [d, profitPerWeekday[d]!]))),
+    profitPerWeekday: rounded(inWeekOrder(profitPerWeekday)),
     tradesPerHour,
-    tradesPerWeekday: Object.fromEntries(WEEKDAYS.filter((d) => d in tradesPerWeekday).map((d) => [d, tradesPerWeekday[d]!])),
+    tradesPerWeekday: inWeekOrder(tradesPerWeekday),
     tradesByHoldingBucket,
-    bestDay,
-    worstDay,
-    bestWeek,
-    worstWeek,
-    bestMonth,
-    worstMonth,
-    directionPerformance: {
-      buyTrades: side('Buy').length,
-      sellTrades: side('Sell').length,
-      buyWinRate: rateOf(side('Buy')),
-      sellWinRate: rateOf(side('Sell')),
-      buyNetProfit: money(sum(side('Buy').map(resultOf))),
-      sellNetProfit: money(sum(side('Sell').map(resultOf))),
-    },
-    symbolAnalytics: symbols.map((symbol) => {
-      const ts = trades.filter((t) => t.symbol === symbol);
-      const net = sum(ts.map(resultOf));
-      return { symbol, trades: ts.length, winRate: rateOf(ts), netProfit: money(net), avgProfitPerTrade: money(net / ts.length) };
-    }),
+  };
+};
+
+const bestAndWorstPeriods = (trades: readonly TradeRecord[], zone: string) => {
+  const [bestDay, worstDay] = bestAndWorst(trades, 'day', zone);
+  const [bestWeek, worstWeek] = bestAndWorst(trades, 'week', zone);
+  const [bestMonth, worstMonth] = bestAndWorst(trades, 'month', zone);
+  return { bestDay, worstDay, bestWeek, worstWeek, bestMonth, worstMonth };
+};
+
+const winRateOf = (ts: readonly TradeRecord[]): number => (ts.length === 0 ? 0 : pct((ts.filter((t) => resultOf(t) > 0).length / ts.length) * 100));
+
+const directionPerformance = (trades: readonly TradeRecord[]): DirectionPerformance => {
+  const buys = trades.filter((t) => t.side === 'Buy');
+  const sells = trades.filter((t) => t.side === 'Sell');
+  return {
+    buyTrades: buys.length,
+    sellTrades: sells.length,
+    buyWinRate: winRateOf(buys),
+    sellWinRate: winRateOf(sells),
+    buyNetProfit: money(sum(buys.map(resultOf))),
+    sellNetProfit: money(sum(sells.map(resultOf))),
+  };
+};
+
+const symbolAnalytics = (trades: readonly TradeRecord[]): SymbolAnalytics[] =>
+  [...new Set(trades.map((t) => t.symbol))].sort().map((symbol) => {
+    const ts = trades.filter((t) => t.symbol === symbol);
+    const net = sum(ts.map(resultOf));
+    return { symbol, trades: ts.length, winRate: winRateOf(ts), netProfit: money(net), avgProfitPerTrade: money(net / ts.length) };
+  });
+
+/** The score and its parts (see the header): from the unrounded figures. */
+const scoreOf = (trades: number, r: Results, maxDrawdown: number, curveSmoothness: number, tradingDays: number) => {
+  const scoreBreakdown: ScoreBreakdown =
+    trades === 0
+      ? { profitFactor: 0, winRate: 0, drawdown: 0, consistency: 0, experience: 0 }
+      : {
+          profitFactor: pct(r.profitFactor === null ? (r.grossProfit > 0 ? 100 : 0) : Math.min(100, (r.profitFactor / 3) * 100)),
+          winRate: pct(r.winRate),
+          drawdown: pct(Math.max(0, 100 - 2 * maxDrawdown)),
+          consistency: pct(curveSmoothness * 100),
+          experience: pct(Math.min(100, (tradingDays / 30) * 100)),
+        };
+  const score = Math.round((Object.keys(SCORE_WEIGHTS) as (keyof ScoreBreakdown)[]).reduce((total, k) => total + SCORE_WEIGHTS[k] * scoreBreakdown[k], 0));
+  return { score, scoreBreakdown };
+};
+
+export const performanceMetrics = (input: MetricsInput): PerformanceMetrics => {
+  const { zone } = input;
+  const { startBalance, points, trades, operations, samples } = inRange(input);
+  const results = resultsOf(trades);
+  const drawdowns = drawdownFigures(startBalance, input.from, points);
+  let level = startBalance;
+  const balanceCurve = points.map((p) => ({ time: p.time, value: (level += p.amount) }));
+  const equityCurve = samples.length >= 2 ? samples.map((s) => ({ time: s.time, value: s.equity })) : balanceCurve;
+  const curveSmoothness = smoothness(equityCurve);
+  const perPeriod = distributions(trades, operations, zone);
+  return {
+    ...scoreOf(trades.length, results, drawdowns.maxDrawdown, curveSmoothness, Object.keys(perPeriod.tradesPerDay).length),
+    ...tradeFigures(trades, results),
+    deposits: money(sum(operations.filter((b) => b.amount > 0).map((b) => b.amount))),
+    withdrawals: money(sum(operations.filter((b) => b.amount < 0).map((b) => b.amount))),
+    ...drawdowns.figures,
+    equityCurveSmoothness: curveSmoothness,
+    equityVolatility: dailyVolatility(equityCurve, zone),
+    ...perPeriod,
+    ...bestAndWorstPeriods(trades, zone),
+    directionPerformance: directionPerformance(trades),
+    symbolAnalytics: symbolAnalytics(trades),
     advancedAnalyticsAvailable: samples.length >= 2,
     dataCollectorEnabled: input.dataCollectorEnabled,
     dataCollectorHistoryStartAt: samples[0]?.time ?? null,
