@@ -21,7 +21,7 @@ import { httpLayer } from '../../api/httpLayer.js';
 import type { CopyEvent } from '../../domain/copy/events.js';
 import { parseArgs } from '../support/connect.js';
 import { apiCaller, createBenchAccount } from './support/options.js';
-import { serverVersion, startBenchServer } from './support/postgres.js';
+import { type BenchServer, serverVersion, startBenchServer } from './support/postgres.js';
 import { progress } from './support/progress.js';
 import { machine, percentile, publish } from './support/report.js';
 
@@ -38,13 +38,15 @@ const KEY = 'bench-key-0123456789abcdef-copy-latency';
 /** Forex markets close on weekends: the service's clock runs from a Wednesday 10:00 UTC. */
 const CLOCK_START = Date.parse('2026-01-07T10:00:00.000Z');
 
-const main = async (): Promise<void> => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ct-bench-copy-'));
+type Service = Awaited<ReturnType<typeof startService>>;
+type Call = ReturnType<typeof apiCaller>;
+/** The copies of one master trade: when the master filled, and when each slave did (venue times). */
+type Fill = { masterAt: number; slaveAt: number[] };
+
+/** The whole service in this process, on a clock that starts on a weekday. */
+const startBenchService = async (dataDir: string, external: BenchServer | null): Promise<Service> => {
   const offset = CLOCK_START - Date.now();
   const clock = () => new Date(Date.now() + offset);
-  // With --database-url the service uses a database of its own on that server; else its embedded one.
-  const databaseUrl = args.get('database-url')?.[0];
-  const external = databaseUrl ? await startBenchServer(databaseUrl) : null;
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: '0',
@@ -54,12 +56,12 @@ const main = async (): Promise<void> => {
     ...(external ? { DATABASE_URL: await external.database('copy_latency') } : {}),
   });
   console.log(`starting the service (${external ? 'the PostgreSQL of --database-url' : 'embedded PostgreSQL'}, simulated venue) ...`);
-  const service = await startService(config, { http: httpLayer, log: silentLogger, clock });
-  const call = apiCaller(() => service.url, KEY);
-  const account = (alias: string): Promise<string> => createBenchAccount(call, alias);
+  return startService(config, { http: httpLayer, log: silentLogger, clock });
+};
 
-  // Every CopyExecuted open, by the master event that caused it.
-  const fills = new Map<string, { masterAt: number; slaveAt: number[] }>();
+/** Every CopyExecuted open from now on, by the master event that caused it, until `stop`. */
+const collectFills = (service: Service): { fills: Map<string, Fill>; stop: () => Promise<void> } => {
+  const fills = new Map<string, Fill>();
   const subscription = service.services.store.subscribeToAll({ fromPosition: 'end', filter: { streamNamePrefixes: ['copies-'] } });
   const collecting = (async () => {
     for await (const { event } of subscription) {
@@ -70,69 +72,94 @@ const main = async (): Promise<void> => {
       fills.set(copy.data.source.eventId, entry);
     }
   })();
+  return {
+    fills,
+    stop: async () => {
+      await subscription.unsubscribe();
+      await collecting;
+    },
+  };
+};
 
-  const master = await account('bench-master');
+/** Slaves (accounts copying `master`) added to `slaves` until there are `fanOut`, eight at a time. */
+const addSlaves = async (call: Call, master: string, slaves: string[], fanOut: number): Promise<void> => {
+  if (slaves.length >= fanOut) return;
+  const bar = progress(`adding slaves up to ${fanOut}`, fanOut - slaves.length);
+  const missing = fanOut - slaves.length;
+  let next = 0;
+  const worker = async () => {
+    while (next < missing) {
+      next += 1;
+      const slave = await createBenchAccount(call, `bench-slave-${slaves.length + next}-${Math.random().toString(36).slice(2, 8)}`);
+      await call('POST', `/accounts/${slave}/copiers`, { fromAccountId: master, multiplier: 1 });
+      slaves.push(slave);
+      bar.increment();
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  bar.stop();
+};
+
+/** Waits for every copy of trade `i` (the newest master event with `fanOut` copies) and marks it done. */
+const copiesOf = async (fills: Map<string, Fill>, fanOut: number, i: number): Promise<Fill> => {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const entry = [...fills.values()].find((e) => e.slaveAt.length >= fanOut && !('done' in e));
+    if (entry) return Object.assign(entry, { done: true });
+    if (Date.now() > deadline) throw new Error(`the copies of trade ${i} did not arrive in 2 minutes`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+/** The master trades `tradesFor(fanOut)` times; each trade's copies are timed, then it is closed. */
+const measureFanOut = async (service: Service, call: Call, fills: Map<string, Fill>, master: string, fanOut: number): Promise<Record<string, number>> => {
+  const latencies: number[] = [];
+  const fanOutTimes: number[] = [];
+  const trades = tradesFor(fanOut);
+  const bar = progress(`${fanOut} slave${fanOut === 1 ? '' : 's'}: master trades`, trades);
+  for (let i = 0; i < trades; i++) {
+    await call('POST', `/accounts/${master}/positions`, { symbol: 'EURUSD', orderType: i % 2 ? 'Sell' : 'Buy', volume: 0.01 });
+    const entry = await copiesOf(fills, fanOut, i);
+    for (const at of entry.slaveAt) latencies.push(at - entry.masterAt);
+    fanOutTimes.push(Math.max(...entry.slaveAt) - entry.masterAt);
+    await call('POST', `/accounts/${master}/actions/closeAllPositions`);
+    await service.services.engine.idle();
+    bar.increment();
+  }
+  bar.stop();
+  latencies.sort((a, b) => a - b);
+  fanOutTimes.sort((a, b) => a - b);
+  return {
+    slaves: fanOut,
+    trades,
+    copies: latencies.length,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    maxMs: latencies[latencies.length - 1] ?? Number.NaN,
+    fanOutP50Ms: percentile(fanOutTimes, 50),
+    fanOutMaxMs: fanOutTimes[fanOutTimes.length - 1] ?? Number.NaN,
+  };
+};
+
+const main = async (): Promise<void> => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ct-bench-copy-'));
+  // With --database-url the service uses a database of its own on that server; else its embedded one.
+  const databaseUrl = args.get('database-url')?.[0];
+  const external = databaseUrl ? await startBenchServer(databaseUrl) : null;
+  const service = await startBenchService(dataDir, external);
+  const call = apiCaller(() => service.url, KEY);
+  const collector = collectFills(service);
+
+  const master = await createBenchAccount(call, 'bench-master');
   await service.services.venues.desk((venue) => venue.setQuote('EURUSD', { bid: 1.085, ask: 1.0851 }));
   const slaves: string[] = [];
   const results: Record<string, number>[] = [];
-
   for (const fanOut of FAN_OUTS) {
-    if (slaves.length < fanOut) {
-      const bar = progress(`adding slaves up to ${fanOut}`, fanOut - slaves.length);
-      const missing = fanOut - slaves.length;
-      let next = 0;
-      const worker = async () => {
-        while (next < missing) {
-          next += 1;
-          const slave = await account(`bench-slave-${slaves.length + next}-${Math.random().toString(36).slice(2, 8)}`);
-          await call('POST', `/accounts/${slave}/copiers`, { fromAccountId: master, multiplier: 1 });
-          slaves.push(slave);
-          bar.increment();
-        }
-      };
-      await Promise.all(Array.from({ length: 8 }, worker));
-      bar.stop();
-    }
-
-    const latencies: number[] = [];
-    const fanOutTimes: number[] = [];
-    const trades = tradesFor(fanOut);
-    const bar = progress(`${fanOut} slave${fanOut === 1 ? '' : 's'}: master trades`, trades);
-    for (let i = 0; i < trades; i++) {
-      await call('POST', `/accounts/${master}/positions`, { symbol: 'EURUSD', orderType: i % 2 ? 'Sell' : 'Buy', volume: 0.01 });
-      // Wait for every copy of this trade (the newest master event with copies).
-      const deadline = Date.now() + 120_000;
-      let entry: { masterAt: number; slaveAt: number[] } | undefined;
-      for (;;) {
-        entry = [...fills.values()].find((e) => e.slaveAt.length >= fanOut && !('done' in e));
-        if (entry) break;
-        if (Date.now() > deadline) throw new Error(`the copies of trade ${i} did not arrive in 2 minutes`);
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      Object.assign(entry, { done: true });
-      for (const at of entry.slaveAt) latencies.push(at - entry.masterAt);
-      fanOutTimes.push(Math.max(...entry.slaveAt) - entry.masterAt);
-      await call('POST', `/accounts/${master}/actions/closeAllPositions`);
-      await service.services.engine.idle();
-      bar.increment();
-    }
-    bar.stop();
-    latencies.sort((a, b) => a - b);
-    fanOutTimes.sort((a, b) => a - b);
-    results.push({
-      slaves: fanOut,
-      trades,
-      copies: latencies.length,
-      p50Ms: percentile(latencies, 50),
-      p99Ms: percentile(latencies, 99),
-      maxMs: latencies[latencies.length - 1] ?? Number.NaN,
-      fanOutP50Ms: percentile(fanOutTimes, 50),
-      fanOutMaxMs: fanOutTimes[fanOutTimes.length - 1] ?? Number.NaN,
-    });
+    await addSlaves(call, master, slaves, fanOut);
+    results.push(await measureFanOut(service, call, collector.fills, master, fanOut));
   }
 
-  await subscription.unsubscribe();
-  await collecting;
+  await collector.stop();
   const postgres = await serverVersion(service.connectionString);
   await service.stop();
   await external?.stop();
