@@ -45,6 +45,75 @@ const load = async (url: string, seconds: number) => {
   return { reqPerSec: result.requests.average, p99Ms: result.latency.p99 };
 };
 
+interface Endpoint {
+  readonly label: string;
+  readonly route: string;
+}
+
+/** `ACCOUNTS` accounts, created 16 requests at a time; returns their ids. */
+const createAccounts = async (call: (method: string, route: string, body?: unknown) => Promise<unknown>): Promise<string[]> => {
+  const bar = progress(`creating ${ACCOUNTS} accounts`, ACCOUNTS);
+  const ids: string[] = [];
+  let next = 0;
+  const creator = async () => {
+    while (next < ACCOUNTS) {
+      const n = next++;
+      const created = (await call('POST', '/accounts', {
+        loginServer: 'Bench-Demo',
+        loginAccountNumber: String(700000 + n),
+        loginAccountPassword: 'bench-secret',
+        accountTypeId: 1 + (n % 5),
+        regionId: 2,
+        alias: `bench account ${n}`,
+      })) as { id: string };
+      ids.push(created.id);
+      bar.increment();
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, creator));
+  bar.stop();
+  return ids;
+};
+
+/** A first, unrecorded load of each endpoint and target, then RUNS recorded ones, alternating the targets' order. */
+const loadRuns = async (targets: readonly Target[], endpoints: readonly Endpoint[]) => {
+  const runBar = progress('load runs', endpoints.length * targets.length * (RUNS + (WARM_UP_SECONDS ? 1 : 0)));
+  if (WARM_UP_SECONDS) {
+    for (const endpoint of endpoints) {
+      for (const target of targets) {
+        await load(`${target.server.url}${endpoint.route}`, WARM_UP_SECONDS);
+        runBar.increment();
+      }
+    }
+  }
+  const figures = new Map<string, { reqPerSec: number[]; p99Ms: number[] }>();
+  const ofLimit = new Map<string, number[]>();
+  const record = (key: string, value: number) => ofLimit.set(key, [...(ofLimit.get(key) ?? []), value]);
+  for (let run = 0; run < RUNS; run++) {
+    for (const endpoint of endpoints) {
+      const order = run % 2 ? [...targets].reverse() : targets;
+      const measured = new Map<string, { reqPerSec: number; p99Ms: number }>();
+      for (const target of order) {
+        const result = await load(`${target.server.url}${endpoint.route}`, SECONDS);
+        measured.set(target.name, result);
+        const key = `${endpoint.label}\t${target.name}`;
+        const entry = figures.get(key) ?? { reqPerSec: [], p99Ms: [] };
+        entry.reqPerSec.push(result.reqPerSec);
+        entry.p99Ms.push(result.p99Ms);
+        figures.set(key, entry);
+        runBar.increment();
+      }
+      const ours = measured.get('ours')!;
+      const limit = measured.get('bare express')!;
+      record(`${endpoint.label}: req/s ours/bare express`, ours.reqPerSec / limit.reqPerSec);
+      // Latency is better when lower: bare p99 / our p99, so 1 still means we reach the limit.
+      record(`${endpoint.label}: p99 bare express/ours`, limit.p99Ms / ours.p99Ms);
+    }
+  }
+  runBar.stop();
+  return { figures, ofLimit };
+};
+
 const main = async (): Promise<void> => {
   console.log(`API throughput: autocannon, ${CONNECTIONS} connections, ours vs a bare express route`);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ct-bench-api-'));
@@ -62,27 +131,7 @@ const main = async (): Promise<void> => {
     const api = apiCaller(() => ours.url, KEY);
     const call = async (method: string, route: string, body?: unknown): Promise<unknown> => (await api(method, route, body)).body;
 
-    const bar = progress(`creating ${ACCOUNTS} accounts`, ACCOUNTS);
-    const ids: string[] = [];
-    let next = 0;
-    const creator = async () => {
-      while (next < ACCOUNTS) {
-        const n = next++;
-        const created = (await call('POST', '/accounts', {
-          loginServer: 'Bench-Demo',
-          loginAccountNumber: String(700000 + n),
-          loginAccountPassword: 'bench-secret',
-          accountTypeId: 1 + (n % 5),
-          regionId: 2,
-          alias: `bench account ${n}`,
-        })) as { id: string };
-        ids.push(created.id);
-        bar.increment();
-      }
-    };
-    await Promise.all(Array.from({ length: 16 }, creator));
-    bar.stop();
-
+    const ids = await createAccounts(call);
     const accountId = ids[Math.floor(ids.length / 2)]!;
     const bodies = { account: await call('GET', `/accounts/${accountId}`), accounts: await call('GET', '/accounts') };
     if (!Array.isArray(bodies.accounts) || bodies.accounts.length !== ACCOUNTS) {
@@ -103,45 +152,11 @@ const main = async (): Promise<void> => {
       { name: 'ours', server: ours },
       { name: 'bare express', server: bare },
     ];
-    const endpoints = [
+    const endpoints: Endpoint[] = [
       { label: 'GET /accounts/{accountId}', route: `/accounts/${accountId}` },
       { label: `GET /accounts (${ACCOUNTS} accounts)`, route: '/accounts' },
     ];
-
-    const runBar = progress('load runs', endpoints.length * targets.length * (RUNS + (WARM_UP_SECONDS ? 1 : 0)));
-    if (WARM_UP_SECONDS) {
-      for (const endpoint of endpoints) {
-        for (const target of targets) {
-          await load(`${target.server.url}${endpoint.route}`, WARM_UP_SECONDS);
-          runBar.increment();
-        }
-      }
-    }
-    const figures = new Map<string, { reqPerSec: number[]; p99Ms: number[] }>();
-    const ofLimit = new Map<string, number[]>();
-    const record = (key: string, value: number) => ofLimit.set(key, [...(ofLimit.get(key) ?? []), value]);
-    for (let run = 0; run < RUNS; run++) {
-      for (const endpoint of endpoints) {
-        const order = run % 2 ? [...targets].reverse() : targets;
-        const measured = new Map<string, { reqPerSec: number; p99Ms: number }>();
-        for (const target of order) {
-          const result = await load(`${target.server.url}${endpoint.route}`, SECONDS);
-          measured.set(target.name, result);
-          const key = `${endpoint.label}\t${target.name}`;
-          const entry = figures.get(key) ?? { reqPerSec: [], p99Ms: [] };
-          entry.reqPerSec.push(result.reqPerSec);
-          entry.p99Ms.push(result.p99Ms);
-          figures.set(key, entry);
-          runBar.increment();
-        }
-        const ours = measured.get('ours')!;
-        const limit = measured.get('bare express')!;
-        record(`${endpoint.label}: req/s ours/bare express`, ours.reqPerSec / limit.reqPerSec);
-        // Latency is better when lower: bare p99 / our p99, so 1 still means we reach the limit.
-        record(`${endpoint.label}: p99 bare express/ours`, limit.p99Ms / ours.p99Ms);
-      }
-    }
-    runBar.stop();
+    const { figures, ofLimit } = await loadRuns(targets, endpoints);
 
     const results = [...figures].map(([key, entry]) => {
       const [endpoint, target] = key.split('\t') as [string, string];
