@@ -41,6 +41,48 @@ interface Run {
   readonly copyP99Ms: number | null;
 }
 
+/** The trader: one master open every TRADE_EVERY_MS for SECONDS, each timed to its answer; the times of those answered. */
+const trade = async (url: string, master: string, shedding: boolean): Promise<number[]> => {
+  const tradeMs: number[] = [];
+  const until = performance.now() + SECONDS * 1000;
+  let n = 0;
+  while (performance.now() < until) {
+    const started = performance.now();
+    const res = await fetch(`${url}/accounts/${master}/positions`, {
+      method: 'POST',
+      headers: { 'X-API-KEY': KEY, 'content-type': 'application/json', 'Idempotency-Key': `load-${shedding}-${n}` },
+      body: JSON.stringify({ symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01, comment: `load-${n}` }),
+    }).catch(() => null);
+    await res?.text();
+    if (res?.status === 204) tradeMs.push(performance.now() - started);
+    n += 1;
+    await new Promise((r) => setTimeout(r, Math.max(0, TRADE_EVERY_MS - (performance.now() - started))));
+  }
+  return tradeMs;
+};
+
+/** Copy latency from the venue's own times, read once the flood is over (and its queue drained): slave open - master open, sorted. */
+const copyLatencies = async (api: ReturnType<typeof apiCaller>, master: string, slave: string): Promise<number[]> => {
+  const book = async (accountId: string): Promise<{ comment: string; openTime: string }[]> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return (await api('GET', `/accounts/${accountId}/positions`)).body as { comment: string; openTime: string }[];
+      } catch (error) {
+        if (attempt >= 100) throw error;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+  };
+  await new Promise((r) => setTimeout(r, 2000));
+  const masterBook = await book(master);
+  const slaveBook = await book(slave);
+  const openedAt = new Map(masterBook.map((p) => [p.comment, Date.parse(p.openTime)]));
+  return slaveBook
+    .filter((p) => openedAt.has(p.comment))
+    .map((p) => Date.parse(p.openTime) - openedAt.get(p.comment)!)
+    .sort((a, b) => a - b);
+};
+
 const once = async (shedding: boolean, databaseUrl: string | null): Promise<{ run: Run; postgres: string | null }> => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ct-bench-load-'));
   const env: Record<string, string> = {
@@ -63,42 +105,9 @@ const once = async (shedding: boolean, databaseUrl: string | null): Promise<{ ru
     await api('POST', `/accounts/${slave}/copiers`, { fromAccountId: master });
 
     const flood = autocannon({ url: `${url}/accounts/${master}`, connections: CONNECTIONS, duration: SECONDS, headers: { 'X-API-KEY': KEY }, workers: 1 });
-    // The trader: one master open every TRADE_EVERY_MS while the flood lasts, each timed to its answer.
-    const tradeMs: number[] = [];
-    const until = performance.now() + SECONDS * 1000;
-    let n = 0;
-    while (performance.now() < until) {
-      const started = performance.now();
-      const res = await fetch(`${url}/accounts/${master}/positions`, {
-        method: 'POST',
-        headers: { 'X-API-KEY': KEY, 'content-type': 'application/json', 'Idempotency-Key': `load-${shedding}-${n}` },
-        body: JSON.stringify({ symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01, comment: `load-${n}` }),
-      }).catch(() => null);
-      await res?.text();
-      if (res?.status === 204) tradeMs.push(performance.now() - started);
-      n += 1;
-      await new Promise((r) => setTimeout(r, Math.max(0, TRADE_EVERY_MS - (performance.now() - started))));
-    }
+    const tradeMs = await trade(url, master, shedding);
     const result = await flood;
-    // Copy latency from the venue's own times, read once the flood is over (and its queue drained).
-    const book = async (accountId: string): Promise<{ comment: string; openTime: string }[]> => {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          return (await api('GET', `/accounts/${accountId}/positions`)).body as { comment: string; openTime: string }[];
-        } catch (error) {
-          if (attempt >= 100) throw error;
-          await new Promise((r) => setTimeout(r, 200));
-        }
-      }
-    };
-    await new Promise((r) => setTimeout(r, 2000));
-    const masterBook = await book(master);
-    const slaveBook = await book(slave);
-    const openedAt = new Map(masterBook.map((p) => [p.comment, Date.parse(p.openTime)]));
-    const copyMs = slaveBook
-      .filter((p) => openedAt.has(p.comment))
-      .map((p) => Date.parse(p.openTime) - openedAt.get(p.comment)!)
-      .sort((a, b) => a - b);
+    const copyMs = await copyLatencies(api, master, slave);
     tradeMs.sort((a, b) => a - b);
     const serviceDatabase = databaseUrl ?? runningEmbeddedPostgres(dataDir);
     const postgres = serviceDatabase ? await serverVersion(serviceDatabase).catch(() => null) : null;
