@@ -54,28 +54,20 @@ export function* openTrade(h: History, master: Master, symbolIndex: number): Gen
   const { symbol, price } = SYMBOLS[symbolIndex]!;
   const orderType = h.rnd() < 0.5 ? 'Buy' : 'Sell';
   const volume = Math.round((0.01 + h.rnd() * 0.99) * 100) / 100;
-  yield h.make(
-    masterStream,
+  yield h.tradeRequested(
+    master.id,
     {
-      type: 'TradeRequested',
-      data: {
-        accountId: master.id,
-        at: h.now(),
-        requestId: randomUUID(),
-        request: {
-          action: 'open',
-          symbol,
-          orderType,
-          volume,
-          openPrice: null,
-          stopLoss: null,
-          takeProfit: null,
-          comment: 'signal',
-          magicNumber: 7,
-          expiry: null,
-          async: false,
-        },
-      },
+      action: 'open',
+      symbol,
+      orderType,
+      volume,
+      openPrice: null,
+      stopLoss: null,
+      takeProfit: null,
+      comment: 'signal',
+      magicNumber: 7,
+      expiry: null,
+      async: false,
     },
     h.api('POST', `/accounts/${master.id}/positions`),
   );
@@ -228,19 +220,8 @@ export function* closeTrade(h: History, master: Master, index: number, move: num
   const trade = master.open[index]!;
   const closedVolume = partial ? Math.round((trade.position.volume / 2) * 100) / 100 : trade.position.volume;
   if (!partial) {
-    yield h.make(
-      masterStream,
-      {
-        type: 'TradeRequested',
-        data: {
-          accountId: master.id,
-          at: h.now(),
-          requestId: randomUUID(),
-          request: { action: 'close', positionId: trade.position.positionId, pendingOnly: false },
-        },
-      },
-      h.api('DELETE', `/accounts/${master.id}/positions/${trade.position.positionId}`),
-    );
+    const request = { action: 'close', positionId: trade.position.positionId, pendingOnly: false } as const;
+    yield h.tradeRequested(master.id, request, h.api('DELETE', `/accounts/${master.id}/positions/${trade.position.positionId}`));
   }
   const remaining = { ...trade.position, volume: Math.round((trade.position.volume - closedVolume) * 100) / 100 };
   const masterTrade = h.closedTrade(trade.position, closedVolume, move);

@@ -10,6 +10,8 @@ import type { FeatureEvent } from '../../../domain/feature/events.js';
 import type { ClosedTradeData, PositionData, PositionsEvent } from '../../../domain/positions/events.js';
 import type { ProjectEvent } from '../../../domain/project/events.js';
 
+type TradeRequest = Extract<PositionsEvent, { type: 'TradeRequested' }>['data']['request'];
+
 type DomainEvent = AccountEvent | ApiKeyEvent | CopierEvent | CopyEvent | FeatureEvent | PositionsEvent | ProjectEvent | SampleEvent;
 
 export interface HistoryEvent {
@@ -102,6 +104,11 @@ export class History {
   make(stream: string, event: DomainEvent, metadata: Record<string, unknown>): HistoryEvent {
     this.count++;
     return { stream, id: randomUUID(), type: event.type, data: event.data, metadata, created: this.now() };
+  }
+
+  /** A trading request through the API, on the account's positions stream. */
+  tradeRequested(accountId: string, request: TradeRequest, metadata: Record<string, unknown>): HistoryEvent {
+    return this.make(`positions-${accountId}`, { type: 'TradeRequested', data: { accountId, at: this.now(), requestId: randomUUID(), request } }, metadata);
   }
 
   /** The engine's metadata of a copy outcome: which master event caused it (engine/copy/engine.ts). */
