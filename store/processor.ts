@@ -53,6 +53,8 @@ export class StreamProcessor {
   private term = 0;
   /** A failure the consumer reported outside `apply` (restart): the current subscription ends with it. */
   private failure: { error: unknown } | null = null;
+  /** Resolves what `start` answers: the first attempt at the lease is decided. */
+  private onDecided: (() => void) | null = null;
 
   constructor(private readonly options: StreamProcessorOptions) {
     this.recovery = new Recovery(options.description, options.log, { action: 'resubscribes from its checkpoint' });
@@ -81,8 +83,6 @@ export class StreamProcessor {
     else this.running = this.run(new AbortController().signal);
     return decided;
   }
-
-  private onDecided: (() => void) | null = null;
 
   private decided(): void {
     this.onDecided?.();

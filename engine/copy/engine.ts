@@ -139,6 +139,11 @@ export class CopyEngine {
 
   private endTerm(): void {
     this.scheduling.stop();
+    this.dropPipeline();
+  }
+
+  /** Ends this term's pipeline and forgets what it held: it is read again from the checkpoint. */
+  private dropPipeline(): void {
     this.pipeline?.unsubscribe();
     this.pipeline = null;
     this.events?.complete();
@@ -179,9 +184,7 @@ export class CopyEngine {
   private afterFailure(): Position | null {
     if (!this.pipelineBroke && this.events) return this.lastDelivered ?? this.termStart;
     this.pipelineBroke = false;
-    this.pipeline?.unsubscribe();
-    this.events?.complete();
-    this.tracking.forgetInFlight();
+    this.dropPipeline();
     this.startPipeline();
     return this.tracking.handledThrough ?? this.termStart;
   }
