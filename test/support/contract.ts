@@ -1,11 +1,14 @@
 // Every response an end-to-end spec receives is checked against the OpenAPI declaration of its route:
 // the status must be declared, and a JSON body must match the declared schema.
+import { appendFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { declareRoutes } from '../../api/app.js';
 import { errorResponses } from '../../api/shared/schemas.js';
 import type { ResponseSpec, RouteSpec } from '../../api/route.js';
 import type { Services } from '../../app/services.js';
+import { API_BASE, findOperation, loadReference, type Operation, referenceErrors, referenceRequestValidator, referenceResponseValidator } from './reference.js';
+import { ANSWER_GAPS, KNOWN_SCHEMA_GAPS, NOT_YET_ROUTED, REQUEST_GAPS } from './referenceGaps.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
 const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
@@ -44,5 +47,52 @@ export const checkResponse = (method: string, route: string, status: number, bod
     throw new Error(
       `${method} ${match.spec.path} ${status}: body does not match its schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
     );
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// The reference wire format (issue 15): every operation the reference document defines, and that
+// test/support/referenceGaps.ts does not list as still open, answers a successful call with a body
+// the reference's response schema accepts, and the body of that call is one the reference's request
+// schema accepts. Errors keep the spec's own format and are not compared.
+
+const referenceName = (op: Operation): string => `${op.method.toUpperCase()} ${op.fullPath.slice(API_BASE.length)}`;
+
+/** REFERENCE_GAPS_COLLECT=FILE: the mismatches are appended to FILE (JSON lines) instead of failing the call. */
+const collectInto = process.env['REFERENCE_GAPS_COLLECT'];
+
+const mismatch = (message: string, entry: Record<string, unknown>): void => {
+  if (!collectInto) throw new Error(message);
+  appendFileSync(collectInto, `${JSON.stringify({ ...entry, message })}\n`);
+};
+
+export const checkReference = (method: string, route: string, status: number, requestBody: unknown, responseBody: unknown): void => {
+  if (status < 200 || status > 299) return;
+  const op = findOperation(loadReference(), method, route);
+  if (!op) return; // an operation of our own
+  const name = referenceName(op);
+  if (KNOWN_SCHEMA_GAPS[name] || NOT_YET_ROUTED[name]) return;
+  if (!op.operation.responses?.[String(status)]) {
+    mismatch(`${name} answered ${status}, which the reference does not declare`, { name, kind: 'status', status });
+    return;
+  }
+  const validateResponse = referenceResponseValidator(method, route, status);
+  if (!ANSWER_GAPS.has(name) && !validateResponse(responseBody)) {
+    const errors = referenceErrors(validateResponse);
+    mismatch(`${name} ${status}: the answer does not match the reference: ${errors}\n${JSON.stringify(responseBody).slice(0, 500)}`, {
+      name,
+      kind: 'response',
+      errors,
+    });
+  }
+  if (requestBody === undefined || REQUEST_GAPS.has(name) || !op.operation.requestBody) return;
+  const validateRequest = referenceRequestValidator(method, route);
+  if (!validateRequest(requestBody)) {
+    const errors = referenceErrors(validateRequest);
+    mismatch(`${name}: the request body does not match the reference: ${errors}\n${JSON.stringify(requestBody).slice(0, 500)}`, {
+      name,
+      kind: 'request',
+      errors,
+    });
   }
 };

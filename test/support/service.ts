@@ -9,7 +9,7 @@ import { silentLogger } from '../../app/logger.js';
 import { type RunningService, startService } from '../../app/service.js';
 import { httpLayer } from '../../api/httpLayer.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
-import { checkResponse } from './contract.js';
+import { checkReference, checkResponse } from './contract.js';
 import { freshDatabase } from './postgres.js';
 
 export const TEST_KEY = 'test-key-0123456789abcdef-project-one';
@@ -57,7 +57,10 @@ export const callService = async (baseUrl: string, defaultKey: string, method: s
   } catch {
     // not JSON: kept as text
   }
-  if (options.checkContract !== false) checkResponse(method, route, res.status, parsed);
+  if (options.checkContract !== false) {
+    checkResponse(method, route, res.status, parsed);
+    checkReference(method, route, res.status, body === undefined ? undefined : options.body, parsed);
+  }
   return { status: res.status, headers: res.headers, body: parsed };
 };
 

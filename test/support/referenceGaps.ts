@@ -1,0 +1,317 @@
+// The reference wire format's open gaps (issue 15), in one place: the operations of the reference
+// document we do not route yet, and the response members shared operations still lack or type
+// differently. test/api/referenceCoverage.unit.spec.ts keeps the score (both lists only shrink), and
+// every end-to-end call (test/support/service.ts) is checked against the reference for each
+// operation not listed here: its 2xx answer against the reference's response schema, the request
+// body of a 2xx call against the reference's request schema. Fix a gap → delete its line here.
+/**
+ * Operations of the reference we do not route yet, by the issue that brings them:
+ * 15 — this issue ("What changes" item 1 for the types, item 9 for the rest);
+ * 19 — strategies, signal providers and followers, the marketplace;
+ * 23 — money: invoices, transactions, the cost forecast.
+ * Written as the reference writes them, without /rest/api/v1.
+ */
+export const NOT_YET_ROUTED: Readonly<Record<string, 15 | 19 | 23>> = {
+  // Item 1: the enumerations as resources.
+  'GET /types/currencyTypes': 15,
+  'GET /types/featureTypes': 15,
+  'GET /types/logTypes': 15,
+  'GET /types/notificationCategoryTypes': 15,
+  'GET /types/proxyRegions': 15,
+  'GET /types/scaleTypes': 15,
+  // Item 9: the existing areas. (Issue 17 names the project pair too: whichever lands first deletes them.)
+  'GET /projects/{projectId}': 15,
+  'PUT /projects/{projectId}': 15,
+  'POST /projects/{projectId}/closeAllPositions': 15,
+  'GET /projects/{projectId}/labels': 15,
+  'GET /projects/{projectId}/logs': 15,
+  'PUT /projects/{projectId}/logs/{id}/acknowledge': 15,
+  'PUT /projects/{projectId}/logs/acknowledge/bulk': 15,
+  'PUT /projects/{projectId}/logs/acknowledgeAll': 15,
+  'GET /projects/{projectId}/symbolMappings': 15,
+  'POST /projects/{projectId}/symbolMappings': 15,
+  'GET /projects/{projectId}/symbolMappings/{symbolMappingId}': 15,
+  'PUT /projects/{projectId}/symbolMappings/{symbolMappingId}': 15,
+  'DELETE /projects/{projectId}/symbolMappings/{symbolMappingId}': 15,
+  'POST /accounts/{accountId}/symbolMappings': 15,
+  'GET /accounts/{accountId}/symbols': 15,
+  'POST /reports/performance': 15,
+  // Issue 19: strategies.
+  'GET /projects/{projectId}/strategies': 19,
+  'POST /projects/{projectId}/strategies': 19,
+  'GET /projects/{projectId}/strategies/{strategyId}': 19,
+  'PUT /projects/{projectId}/strategies/{strategyId}': 19,
+  'DELETE /projects/{projectId}/strategies/{strategyId}': 19,
+  'GET /projects/{projectId}/strategies/{strategyId}/copiers': 19,
+  'POST /projects/{projectId}/strategies/{strategyId}/copiers': 19,
+  'GET /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}': 19,
+  'PUT /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}': 19,
+  'DELETE /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}': 19,
+  'POST /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/resync': 19,
+  'GET /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/features': 19,
+  'POST /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/features': 19,
+  'GET /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/features/{featureId}': 19,
+  'PUT /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/features/{featureId}': 19,
+  'DELETE /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/features/{featureId}': 19,
+  // Issue 19: signal providers and followers, the marketplace.
+  'GET /projects/{projectId}/signals': 19,
+  'GET /signals/{signalProviderId}/accounts': 19,
+  'POST /signals/{signalProviderId}/closeAllPositions': 19,
+  'POST /signals/{signalProviderId}/accounts/{accountId}/actions/closeAllPositions': 19,
+  'GET /signals/{signalProviderId}/accounts/{accountId}/auditLogs': 19,
+  'GET /signals/{signalProviderId}/accounts/{accountId}/followerFeature': 19,
+  'PUT /signals/{signalProviderId}/accounts/{accountId}/followerFeature': 19,
+  'GET /signals/{signalProviderId}/accounts/{accountId}/history/positions': 19,
+  'GET /signals/{signalProviderId}/accounts/{accountId}/logs': 19,
+  'GET /signals/{signalProviderId}/accounts/{accountId}/performanceMetrics': 19,
+  'GET /signals/{signalProviderId}/accounts/{accountId}/positions': 19,
+  'DELETE /signals/{signalProviderId}/accounts/{accountId}/positions/{positionId}': 19,
+  'GET /signals/{signalProviderId}/accounts/{accountId}/symbols': 19,
+  'GET /marketplace': 19,
+  // Issue 23: money.
+  'GET /projects/{projectId}/invoices': 23,
+  'GET /projects/{projectId}/invoices/{invoiceNumber}/details': 23,
+  'GET /projects/{projectId}/transactions': 23,
+  'GET /projects/{projectId}/costs/forecast': 23,
+};
+
+/**
+ * Response members of the reference that shared operations lack or type differently today, as
+ * `member: missing`, `member: type <reference>≠<ours>` or `member: range <reference>≠<ours>`. Member
+ * paths are dotted (`scoreBreakdown.winRateScore`); `name{}` is a map's values, `name[]` an array's
+ * items, `name<FeatureXDTO>` one branch of a polymorphic member. The items of a list answer are named
+ * like a single answer's members. One list per reference DTO, shared by the operations answering it:
+ * when one operation is fixed before the others, give it its own list.
+ */
+type Gaps = readonly string[];
+
+// Item 2.
+const ACCOUNT_DTO: Gaps = [
+  'accountInformation: missing',
+  'ctraderClientId: missing',
+  'ctraderClientSecret: missing',
+  'dedicatedIp: type object≠string',
+  'deleted: missing',
+  'failIfAccountExistsInProject: missing',
+  'hasActiveCopiers: missing',
+  'labels: missing',
+  'loginAccountPassword: missing',
+  'myHomeIp: type object≠string',
+  'region: missing',
+  'skipCredentialCheck: missing',
+  'status: missing',
+  'statusMessage: missing',
+  'type: missing',
+];
+// Item 8: the request view beside our event view.
+const AUDIT_LOG_DTO: Gaps = [
+  'apiKeyAlias: missing',
+  'apiKeyId: type integer≠string<uuid>',
+  'durationMs: missing',
+  'endpoint: missing',
+  'errorMessage: missing',
+  'ipAddress: missing',
+  'queryString: missing',
+  'requestBody: missing',
+  'requestBodySize: missing',
+  'requestHeaders: missing',
+  'responseBody: missing',
+  'responseBodySize: missing',
+  'serverHost: missing',
+  'statusCode: missing',
+  'success: missing',
+  'timestamp: missing',
+  'userAgent: missing',
+];
+// Item 4 (strategy members: null until issue 19).
+const COPIER_DTO: Gaps = [
+  'copyStopLoss: missing',
+  'copyTakeProfit: missing',
+  'forceMinTrade: missing',
+  'fromStrategyId: missing',
+  'fromStrategyName: missing',
+  'ignoreContractSize: missing',
+  'maxOpenPositions: missing',
+  'maxSlippage: missing',
+  'multiplier: range [0.001,999.999]≠(0,1000]',
+  'openRetry: type boolean≠integer',
+  'openRetryTimeoutInMinutes: missing',
+  'scaleType: type object≠string{NONE|MULTIPLIER|FIXED_LOT|BALANCE_RATIO|EQUITY_RATIO}',
+  'skipPendingOrders: missing',
+  'toStrategyId: missing',
+];
+// Item 3: `featureSetting` → `setting`. Once `setting` is there, its branches are compared too (setting<FeatureXDTO>.member).
+const FEATURE_DTO: Gaps = ['accountId: missing', 'copierId: missing', 'id: missing', 'projectId: missing', 'setting: missing', 'type: missing'];
+// Item 9: brokerFrom/brokerTo/priority.
+const SYMBOL_MAPPING_DTO: Gaps = [
+  'brokerFrom: missing',
+  'brokerTo: missing',
+  'brokerToSuggestion: missing',
+  'from: missing',
+  'id: missing',
+  'priority: missing',
+  'projectId: missing',
+  'to: missing',
+];
+// Item 8: epoch-ms `timestamp`, `floatingPnL`.
+const DATA_COLLECTOR_RECORD_DTO: Gaps = ['accountId: missing', 'floatingPnL: missing', 'id: missing', 'timestamp: missing'];
+// Item 7.
+const POSITION_DTO: Gaps = [
+  'brokerTimeClose: missing',
+  'brokerTimeOpen: missing',
+  'dealType: missing',
+  'magicNumber: type string≠integer',
+  'netProfit: missing',
+  'placedType: missing',
+  'requestId: missing',
+  'state: missing',
+];
+// Item 8.
+const ACCOUNT_INFORMATION_DTO: Gaps = [
+  'accountMode: missing',
+  'brokeTimeOffsetToUtc: missing',
+  'configuredProxy: missing',
+  'drawdown: missing',
+  'fallbackMode: missing',
+  'isInvestorPassword: missing',
+  'latencyInMs: missing',
+  'leverage: type integer≠number',
+  'missingSymbolMappings: missing',
+  'openPositions: type boolean≠array',
+  'pendingApprovals: type array≠integer',
+  'pendingOrders: missing',
+  'profitTargetsStatus: missing',
+  'proxy: missing',
+  'riskLimitsStatus: missing',
+  'status: type string≠integer',
+  'walletBalances: missing',
+  'wrongCredentials: missing',
+];
+// Item 8.
+const LOG_DTO: Gaps = [
+  'accountId: missing',
+  'acknowledged: missing',
+  'customerEmail: missing',
+  'date: missing',
+  'id: type integer≠string<uuid>',
+  'projectId: missing',
+  'text: missing',
+];
+// Item 8: the 23 members and the 17 of scoreBreakdown.
+const PERFORMANCE_METRICS_DTO: Gaps = [
+  'accountType: missing',
+  'avgHoldingTimeSeconds: missing',
+  'avgNetProfitPerTrade: missing',
+  'avgProfitPerMonth: missing',
+  'avgRiskReward: missing',
+  'broker: missing',
+  'currency: missing',
+  'dailyBalance: missing',
+  'dailyEquity: missing',
+  'expectancy: missing',
+  'firstTradeAt: missing',
+  'largestLoss: missing',
+  'largestWin: missing',
+  'lastTradeAt: missing',
+  'longestLossStreak: missing',
+  'longestWinStreak: missing',
+  'monthsActive: missing',
+  'profitAmountPerMonth: missing',
+  'profitPercentagePerMonth: missing',
+  'scoreBreakdown.accountBalanceScore: missing',
+  'scoreBreakdown.accountTypeScore: missing',
+  'scoreBreakdown.consistencyScore: missing',
+  'scoreBreakdown.diversificationScore: missing',
+  'scoreBreakdown.expectancyScore: missing',
+  'scoreBreakdown.isLiveAccount: missing',
+  'scoreBreakdown.martingalePenalty: missing',
+  'scoreBreakdown.maxDrawdownScore: missing',
+  'scoreBreakdown.monthsActiveScore: missing',
+  'scoreBreakdown.overtradingPenalty: missing',
+  'scoreBreakdown.profitFactorScore: missing',
+  'scoreBreakdown.recoveryFactorScore: missing',
+  'scoreBreakdown.riskRewardScore: missing',
+  'scoreBreakdown.totalTradesScore: missing',
+  'scoreBreakdown.uniqueAssetClasses: missing',
+  'scoreBreakdown.uniqueInstruments: missing',
+  'scoreBreakdown.winRateScore: missing',
+  'totalCommissions: missing',
+  'totalLotSize: missing',
+  'totalNetProfit: missing',
+  'tradesPerDay{}: type integer≠number',
+  'tradesPerSymbol: missing',
+];
+// Item 6: fractions (0.215 = 21.5 %), fulfillSeconds, resetTime.
+const RISK_LIMIT_DTO: Gaps = [
+  'copierId: missing',
+  'fallbackRiskLimit: range [0,1]≠[0,100]',
+  'fulfillSeconds: missing',
+  'resetTime: missing',
+  'riskLimit: range [0,1]≠[0,100]',
+];
+// Item 8: fieldName/fieldType/dtoClassName.
+const FIELD_METADATA_DTO: Gaps = ['dtoClassName: missing', 'fieldName: missing', 'fieldType: missing'];
+
+export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
+  'GET /accounts': ACCOUNT_DTO,
+  'POST /accounts': ACCOUNT_DTO,
+  'GET /accounts/{accountId}': ACCOUNT_DTO,
+  'PUT /accounts/{accountId}': ACCOUNT_DTO,
+  'POST /accounts/{accountId}/actions/start': ACCOUNT_DTO,
+  'POST /accounts/{accountId}/actions/stop': ACCOUNT_DTO,
+  'GET /accounts/{accountId}/auditLogs': AUDIT_LOG_DTO,
+  'GET /accounts/{accountId}/copiers': COPIER_DTO,
+  'POST /accounts/{accountId}/copiers': COPIER_DTO,
+  'GET /accounts/{accountId}/copiers/{copierId}': COPIER_DTO,
+  'PUT /accounts/{accountId}/copiers/{copierId}': COPIER_DTO,
+  'GET /accounts/{accountId}/copiers/{copierId}/features': FEATURE_DTO,
+  'POST /accounts/{accountId}/copiers/{copierId}/features': FEATURE_DTO,
+  'GET /accounts/{accountId}/copiers/{copierId}/features/{featureId}': FEATURE_DTO,
+  'PUT /accounts/{accountId}/copiers/{copierId}/features/{featureId}': FEATURE_DTO,
+  'GET /accounts/{accountId}/copiers/{copierId}/symbolMappings/current': SYMBOL_MAPPING_DTO,
+  'GET /accounts/{accountId}/dataCollector': DATA_COLLECTOR_RECORD_DTO,
+  'GET /accounts/{accountId}/features': FEATURE_DTO,
+  'POST /accounts/{accountId}/features': FEATURE_DTO,
+  'GET /accounts/{accountId}/features/{featureId}': FEATURE_DTO,
+  'PUT /accounts/{accountId}/features/{featureId}': FEATURE_DTO,
+  'GET /accounts/{accountId}/history/positions': POSITION_DTO,
+  'GET /accounts/{accountId}/information': ACCOUNT_INFORMATION_DTO,
+  'GET /accounts/{accountId}/logs': LOG_DTO,
+  'GET /accounts/{accountId}/performanceMetrics': PERFORMANCE_METRICS_DTO,
+  'GET /accounts/{accountId}/positions': POSITION_DTO,
+  'GET /accounts/{accountId}/riskLimits': RISK_LIMIT_DTO,
+  'POST /accounts/{accountId}/riskLimits': RISK_LIMIT_DTO,
+  'GET /accounts/{accountId}/riskLimits/{riskLimitId}': RISK_LIMIT_DTO,
+  'PUT /accounts/{accountId}/riskLimits/{riskLimitId}': RISK_LIMIT_DTO,
+  'GET /accounts/{accountId}/slaves': ACCOUNT_DTO,
+  'GET /projects/{projectId}/apiKeys/availableFields': FIELD_METADATA_DTO,
+  'GET /projects/{projectId}/auditLogs': AUDIT_LOG_DTO,
+  'GET /projects/{projectId}/features': FEATURE_DTO,
+  'POST /projects/{projectId}/features': FEATURE_DTO,
+  'GET /projects/{projectId}/features/{featureId}': FEATURE_DTO,
+  'PUT /projects/{projectId}/features/{featureId}': FEATURE_DTO,
+};
+
+/**
+ * Shared operations whose end-to-end request bodies are not reference-shaped yet (our specs still
+ * send an earlier shape, or the reference requires members we do not): their requests are not checked
+ * against the reference's request schema. Only shrinks.
+ */
+export const REQUEST_GAPS: ReadonlySet<string> = new Set<string>([
+  // Item 7: the reference requires openPrice, requestId, stopLoss, takeProfit (0 = none), magicNumber as a string.
+  'POST /accounts/{accountId}/positions',
+  'POST /accounts/{accountId}/orders',
+  'PUT /accounts/{accountId}/positions/{positionId}',
+  // ApprovalDTO requires accountFromId and ticket.
+  'POST /accounts/{accountId}/approvals',
+]);
+
+/**
+ * Shared operations whose documents agree member by member but whose end-to-end answers do not match
+ * the reference yet: their answers are not checked against the reference. Only shrinks.
+ */
+export const ANSWER_GAPS: ReadonlySet<string> = new Set<string>([
+  // The reference answers 200 without a body.
+  'DELETE /accounts/{accountId}',
+  'PUT /accounts/{accountId}/riskLimits/{riskLimitId}/reset',
+]);
