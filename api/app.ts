@@ -16,6 +16,7 @@ import { projectFeatureRoutes } from './features/projectRoutes.js';
 import { logRoutes } from './logs/routes.js';
 import { profitTargetRoutes } from './profitTargets/routes.js';
 import { riskLimitRoutes } from './riskLimits/routes.js';
+import { symbolMappingRoutes } from './symbolMappings/routes.js';
 import { tradingRoutes } from './trading/routes.js';
 import { correlationId, requestContext } from './context.js';
 import { errorHandler, methodNotAllowed, notFoundHandler } from './errors.js';
@@ -30,6 +31,7 @@ export const declareRoutes = (services: Services): Routes => {
   const routes = new Routes();
   // Copier routes first: /accounts/masters, /accounts/activateAllCopiers and /accounts/configurationSummary precede /accounts/{accountId}.
   copierRoutes(routes, services);
+  symbolMappingRoutes(routes, services);
   configurationSummaryRoutes(routes, services);
   accountRoutes(routes, services);
   tradingRoutes(routes, services);

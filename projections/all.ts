@@ -15,12 +15,14 @@ import { positionsProjection } from './positions/projector.js';
 import { projectsProjection } from './projects/projector.js';
 import { protectionsProjection } from './protections/projector.js';
 import { riskLimitsProjection } from './riskLimits/projector.js';
+import { symbolMappingsProjection } from './symbolMappings/projector.js';
 
 export const allProjections: readonly Projection[] = [
   projectsProjection,
   apiKeysProjection,
   accountsProjection,
   copiersProjection,
+  symbolMappingsProjection,
   featuresProjection,
   positionsProjection,
   historyProjection,

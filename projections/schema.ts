@@ -270,6 +270,19 @@ export interface MaintenanceWindowsTable {
 }
 
 /** A risk limit (RiskLimitDTO): its settings as stored. */
+/** A project symbol mapping (reference SymbolMappingDTO); ids are per project. */
+export interface SymbolMappingsTable {
+  project_id: string;
+  id: number;
+  symbol_from: string;
+  symbol_to: string;
+  broker_from: string;
+  broker_to: string;
+  priority: number;
+  created: Timestamp;
+  updated: Timestamp;
+}
+
 export interface RiskLimitsTable {
   id: string;
   project_id: string;
@@ -331,6 +344,7 @@ export interface ReadModels {
   approvals: ApprovalsTable;
   maintenance_windows: MaintenanceWindowsTable;
   risk_limits: RiskLimitsTable;
+  symbol_mappings: SymbolMappingsTable;
   account_protections: AccountProtectionsTable;
   projection_registry: ProjectionRegistryTable;
 }

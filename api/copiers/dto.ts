@@ -1,4 +1,4 @@
-// CopierDTO and SymbolMappingDTO from the copiers read model, and a copier's settings from a request.
+// CopierDTO from the copiers read model, and a copier's settings from a request.
 import type { Selectable } from 'kysely';
 import { type CopierSettings, defaultCopierSettings } from '../../domain/copier/settings.js';
 import type { CopiersTable } from '../../projections/schema.js';
@@ -21,21 +21,3 @@ export const toCopierDTO = (row: CopierRow) => ({
 /** The settings a CopierCreateDTO or CopierUpdateDTO sends; members left out (or undefined) are not there. */
 export const fromCopierDTO = (body: Record<string, unknown>): Partial<CopierSettings> =>
   Object.fromEntries(settingKeys.filter((k) => body[k] !== undefined).map((k) => [k, body[k]])) as Partial<CopierSettings>;
-
-/** The copier's explicit mappings, master symbol to slave symbol (PUT .../symbolMappings). */
-export const explicitMappingsOf = (row: CopierRow): Record<string, string> => (row.symbol_mappings ?? {}) as Record<string, string>;
-
-/** SymbolMappingDTOs of the explicit mappings. */
-export const toSymbolMappingDTOs = (row: CopierRow) =>
-  Object.entries(explicitMappingsOf(row)).map(([masterSymbol, slaveSymbol]) => ({ masterSymbol, slaveSymbol, source: 'EXPLICIT' as const }));
-
-/**
- * SymbolMappingDTO of where a master symbol goes now: nowhere (UNMAPPED), by an explicit mapping of it
- * (master symbols compared without case), or by name (AUTOMATIC).
- */
-export const toCurrentSymbolMappingDTO = (masterSymbol: string, slaveSymbol: string | null, explicit: ReadonlySet<string>) =>
-  ({
-    masterSymbol,
-    slaveSymbol,
-    source: slaveSymbol === null ? 'UNMAPPED' : explicit.has(masterSymbol.toLowerCase()) ? 'EXPLICIT' : 'AUTOMATIC',
-  }) as const;

@@ -16,9 +16,8 @@ import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
 import { afterCopyEngine, commandMetadata, execute, type Position, type Services } from '../../app/services.js';
 import { errorResponses } from '../shared/schemas.js';
-import { CopierCreateDTO, CopierDTO, CopierParams, CopierUpdateDTO, MasterAccountSummaryDTO, SymbolMappingDTO, SymbolMappingWriteDTO } from './schemas.js';
-import { mapSymbol } from '../../domain/copy/symbolMapping.js';
-import { type CopierRow, explicitMappingsOf, fromCopierDTO, toCopierDTO, toCurrentSymbolMappingDTO, toSymbolMappingDTOs } from './dto.js';
+import { CopierCreateDTO, CopierDTO, CopierParams, CopierUpdateDTO, MasterAccountSummaryDTO } from './schemas.js';
+import { type CopierRow, fromCopierDTO, toCopierDTO } from './dto.js';
 
 const copierNotFound = (copierId: string) => new ApiError(404, '[COPIER_NOT_FOUND]', `copier ${copierId} not found`);
 
@@ -245,71 +244,6 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
       });
       await afterEngine(result.position);
       return { status: 204 };
-    },
-  });
-
-  routes.add<{ accountId: string; copierId: string }, unknown, unknown>({
-    method: 'get',
-    path: '/accounts/{accountId}/copiers/{copierId}/symbolMappings',
-    tag: 'Copiers',
-    operationId: 'listSymbolMappings',
-    summary: 'The explicit symbol mappings of the copier',
-    params: CopierParams,
-    responses: { 200: { description: 'explicit mappings', schema: Type.Array(SymbolMappingDTO) }, ...errorResponses(400, 401, 404) },
-    async handler({ params, caller }) {
-      return { body: toSymbolMappingDTOs(await loadCopier(caller, params.accountId, params.copierId)) };
-    },
-  });
-
-  routes.add<{ accountId: string; copierId: string }, unknown, Static<typeof SymbolMappingWriteDTO>[]>({
-    method: 'put',
-    path: '/accounts/{accountId}/copiers/{copierId}/symbolMappings',
-    tag: 'Copiers',
-    operationId: 'setSymbolMappings',
-    summary: 'Replace the explicit symbol mappings of the copier',
-    description:
-      'Brokers name the same instrument differently (EURUSD, EURUSD.m, EURUSDpro, GOLD for XAUUSD). Without a mapping the copier finds the slave symbol by name; an explicit mapping wins over that, and a mapping to a symbol the slave does not offer means the symbol is not copied (SYMBOL_NOT_MAPPED). An empty array removes them all. One mapping per master symbol (case-insensitive), or 400.',
-    params: CopierParams,
-    body: Type.Array(SymbolMappingWriteDTO, { maxItems: 500 }),
-    bodyRequired: true,
-    responses: { 200: { description: 'the explicit mappings now', schema: Type.Array(SymbolMappingDTO) }, ...errorResponses(400, 401, 404) },
-    async handler({ params, caller, body, context }) {
-      await loadCopier(caller, params.accountId, params.copierId);
-      await run({
-        type: 'SetSymbolMappings',
-        data: {
-          copierId: params.copierId,
-          projectId: caller.projectId,
-          toAccountId: params.accountId,
-          mappings: Object.fromEntries(body.map((m) => [m.masterSymbol, m.slaveSymbol])),
-        },
-        metadata: commandMetadata(services, context),
-      });
-      return { body: toSymbolMappingDTOs(await loadCopier(caller, params.accountId, params.copierId)) };
-    },
-  });
-
-  routes.add<{ accountId: string; copierId: string }, unknown, unknown>({
-    method: 'get',
-    path: '/accounts/{accountId}/copiers/{copierId}/symbolMappings/current',
-    tag: 'Copiers',
-    operationId: 'currentSymbolMappings',
-    summary: 'Where each master symbol goes on the slave, now',
-    description:
-      "For every symbol of the master's broker: the slave symbol its trades are copied to and why (EXPLICIT, AUTOMATIC), or null (UNMAPPED: no unique match, nothing is copied). Uses the brokers' symbol lists of the connected accounts, or the built-in venue's catalogue.",
-    params: CopierParams,
-    responses: { 200: { description: 'mappings in effect', schema: Type.Array(SymbolMappingDTO) }, ...errorResponses(400, 401, 404) },
-    async handler({ params, caller }) {
-      const row = await loadCopier(caller, params.accountId, params.copierId);
-      const symbolsOf = async (accountId: string) => {
-        const connection = services.connections.connection(accountId);
-        return (connection ? await connection.symbols() : services.venues.simulated.symbols()).map((s) => s.symbol);
-      };
-      const masterSymbols = await symbolsOf(row.from_account_id);
-      const slaveSymbols = await symbolsOf(row.to_account_id);
-      const overrides = explicitMappingsOf(row);
-      const explicit = new Set(Object.keys(overrides).map((k) => k.toLowerCase()));
-      return { body: masterSymbols.map((masterSymbol) => toCurrentSymbolMappingDTO(masterSymbol, mapSymbol(masterSymbol, slaveSymbols, overrides), explicit)) };
     },
   });
 };

@@ -102,26 +102,3 @@ export const MasterAccountSummaryDTO = Type.Object(
 );
 
 export const CopierParams = Type.Object({ accountId: Uuid, copierId: Uuid }, { additionalProperties: false });
-
-export const SymbolMappingDTO = Type.Object(
-  {
-    masterSymbol: Type.String({ minLength: 1, maxLength: 64, description: "the master broker's symbol name" }),
-    slaveSymbol: Nullable(Type.String({ minLength: 1, maxLength: 64, description: "the slave broker's name for it; null: not copied (no unique match)" })),
-    source: Type.Optional(
-      Type.Union([Type.Literal('EXPLICIT'), Type.Literal('AUTOMATIC'), Type.Literal('UNMAPPED')], {
-        readOnly: true,
-        description:
-          'EXPLICIT: set with PUT .../symbolMappings; AUTOMATIC: found by name (case, separators, broker affixes such as .m, pro, ecn); UNMAPPED: no unique slave symbol',
-      }),
-    ),
-  },
-  { $id: 'SymbolMappingDTO', additionalProperties: false },
-);
-
-export const SymbolMappingWriteDTO = Type.Object(
-  {
-    masterSymbol: Type.String({ minLength: 1, maxLength: 64 }),
-    slaveSymbol: Type.String({ minLength: 1, maxLength: 64 }),
-  },
-  { $id: 'SymbolMappingWriteDTO', additionalProperties: false },
-);

@@ -261,6 +261,7 @@ const open = (context: Context, trade: MasterTrade): CopyAction[] => {
     trade.symbol,
     market.slaveSymbols.map((spec) => spec.symbol),
     copier.symbolOverrides,
+    copier.projectMappings,
   );
   const spec = symbol === null ? undefined : specOf(context, symbol);
   if (symbol === null || !spec) return [skipped(trade.masterPositionId, 'SYMBOL_NOT_MAPPED', `${what} not copied: no unique slave symbol for ${trade.symbol}`)];

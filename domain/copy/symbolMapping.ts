@@ -3,13 +3,17 @@
 // loose, and a stage answers only with a unique match: two candidates in one stage mean the mapping
 // is ambiguous and nothing is copied (null), since trading the wrong instrument is worse than
 // skipping. Later stages are never asked once an earlier one has matched.
-//   1. explicit override (key compared exactly, then case-insensitively); its target must exist
-//      at the slave, or the answer is null rather than a guess,
-//   2. exact name,
-//   3. case-insensitive name,
-//   4. same core: the name split at separators (. - _ # ! + / space ...), known affix words such
+//   1. the copier's explicit override (key compared exactly, then case-insensitively); its target
+//      must exist at the slave, or the answer is null rather than a guess,
+//   2. the project's symbol mappings (reference SymbolMappingDTO) that apply to the two accounts'
+//      brokers, already in priority order (domain/symbolMapping/rule.ts applicableMappings): those
+//      whose `from` is the symbol (exactly, else without case) are tried in turn, and the first whose
+//      `to` the slave offers wins; when none does, the answer is null, as for an override,
+//   3. exact name,
+//   4. case-insensitive name,
+//   5. same core: the name split at separators (. - _ # ! + / space ...), known affix words such
 //      as m, pro, ecn dropped, the rest joined in lower case (m.EURUSD, EURUSD-ECN, eurusd# -> eurusd),
-//   5. same stem: a core with a known affix glued to its end (EURUSDpro, EURUSDm, XAUUSDecn),
+//   6. same stem: a core with a known affix glued to its end (EURUSDpro, EURUSDm, XAUUSDecn),
 //      first with the affix on one side only (EURUSDm -> EURUSD before EURUSDc), then on both.
 // Aliases of different names (GOLD for XAUUSD, US30 for DJ30) are left to overrides.
 
@@ -63,17 +67,13 @@ const stems = (symbolCore: string): readonly string[] => [
   ),
 ];
 
-/** The one candidate satisfying the test, undefined when none, null when several. */
-const unique = (candidates: readonly string[], test: (candidate: string) => boolean): string | null | undefined => {
-  const found = candidates.filter(test);
-  if (found.length === 0) return undefined;
-  return found.length === 1 ? (found[0] ?? null) : null;
-};
+/** The candidates satisfying the test (none, one, or several: ambiguous). */
+const matching = (candidates: readonly string[], test: (candidate: string) => boolean): string[] => candidates.filter(test);
 
-const byName = (name: string, candidates: readonly string[]): string | null | undefined => {
-  if (candidates.includes(name)) return name;
+const byName = (name: string, candidates: readonly string[]): string[] => {
+  if (candidates.includes(name)) return [name];
   const lower = name.toLowerCase();
-  return unique(candidates, (candidate) => candidate.toLowerCase() === lower);
+  return matching(candidates, (candidate) => candidate.toLowerCase() === lower);
 };
 
 const overrideFor = (masterSymbol: string, overrides: Readonly<Record<string, string>>): string | undefined => {
@@ -83,21 +83,74 @@ const overrideFor = (masterSymbol: string, overrides: Readonly<Record<string, st
   return keys.length === 1 && keys[0] !== undefined ? overrides[keys[0]] : undefined;
 };
 
-export const mapSymbol = (masterSymbol: string, slaveSymbols: readonly string[], overrides: Readonly<Record<string, string>> = {}): string | null => {
+/** The automatic stages' first non-empty set of candidates (one: the match; several: ambiguous). */
+const automaticCandidates = (masterSymbol: string, candidates: readonly string[]): string[] => {
+  const named = byName(masterSymbol, candidates);
+  if (named.length > 0) return named;
+  const masterCore = core(masterSymbol);
+  if (masterCore === '') return [];
+  const sameCore = matching(candidates, (candidate) => core(candidate) === masterCore);
+  if (sameCore.length > 0) return sameCore;
+  const masterStems = stems(masterCore);
+  const oneSideGlued = matching(candidates, (candidate) => masterStems.includes(core(candidate)) || stems(core(candidate)).includes(masterCore));
+  if (oneSideGlued.length > 0) return oneSideGlued;
+  return matching(candidates, (candidate) => stems(core(candidate)).some((stem) => masterStems.includes(stem)));
+};
+
+/** A project symbol mapping as the resolution sees it: already filtered by brokers and ordered. */
+export interface ProjectMapping {
+  readonly id: number;
+  readonly from: string;
+  readonly to: string;
+  readonly priority: number;
+}
+
+export interface SymbolResolution {
+  /** The slave symbol; null: not copied. */
+  readonly symbol: string | null;
+  /** Which stage decided: the copier's override, a project mapping, by name, or none. */
+  readonly source: 'EXPLICIT' | 'PROJECT' | 'AUTOMATIC' | 'UNMAPPED';
+  /** The project mapping that decided (source PROJECT). */
+  readonly mapping: ProjectMapping | null;
+  /** When the name stages found several slave symbols: all of them (nothing is copied then). */
+  readonly suggestions: readonly string[];
+}
+
+const unmapped = (suggestions: readonly string[] = []): SymbolResolution => ({ symbol: null, source: 'UNMAPPED', mapping: null, suggestions });
+
+/** Where a master symbol goes at the slave, and which stage said so (see the stages above). */
+export const resolveSymbol = (
+  masterSymbol: string,
+  slaveSymbols: readonly string[],
+  overrides: Readonly<Record<string, string>> = {},
+  projectMappings: readonly ProjectMapping[] = [],
+): SymbolResolution => {
   const candidates = [...new Set(slaveSymbols)];
   const override = overrideFor(masterSymbol, overrides);
-  if (override !== undefined) return byName(override, candidates) ?? null;
+  if (override !== undefined) {
+    const target = byName(override, candidates);
+    return target.length === 1 ? { symbol: target[0]!, source: 'EXPLICIT', mapping: null, suggestions: [] } : unmapped();
+  }
 
-  const named = byName(masterSymbol, candidates);
-  if (named !== undefined) return named;
+  const exact = projectMappings.filter((m) => m.from === masterSymbol);
+  const lower = masterSymbol.toLowerCase();
+  const forSymbol = exact.length > 0 ? exact : projectMappings.filter((m) => m.from.toLowerCase() === lower);
+  if (forSymbol.length > 0) {
+    for (const mapping of forSymbol) {
+      const target = byName(mapping.to, candidates);
+      if (target.length === 1) return { symbol: target[0]!, source: 'PROJECT', mapping, suggestions: [] };
+    }
+    return unmapped();
+  }
 
-  const masterCore = core(masterSymbol);
-  if (masterCore === '') return null;
-  const sameCore = unique(candidates, (candidate) => core(candidate) === masterCore);
-  if (sameCore !== undefined) return sameCore;
-
-  const masterStems = stems(masterCore);
-  const oneSideGlued = unique(candidates, (candidate) => masterStems.includes(core(candidate)) || stems(core(candidate)).includes(masterCore));
-  if (oneSideGlued !== undefined) return oneSideGlued;
-  return unique(candidates, (candidate) => stems(core(candidate)).some((stem) => masterStems.includes(stem))) ?? null;
+  const found = automaticCandidates(masterSymbol, candidates);
+  if (found.length === 1) return { symbol: found[0]!, source: 'AUTOMATIC', mapping: null, suggestions: [] };
+  return unmapped(found);
 };
+
+export const mapSymbol = (
+  masterSymbol: string,
+  slaveSymbols: readonly string[],
+  overrides: Readonly<Record<string, string>> = {},
+  projectMappings: readonly ProjectMapping[] = [],
+): string | null => resolveSymbol(masterSymbol, slaveSymbols, overrides, projectMappings).symbol;

@@ -2,6 +2,7 @@
 // into MasterEvents, gathers the slave's view and the symbol data, and asks `decideCopy` what to do;
 // the answer is a list of CopyActions, each either an order to place or a skip with its reason.
 import type { CopierSettings } from '../copier/settings.js';
+import type { ProjectMapping } from './symbolMapping.js';
 
 /** Volume in lots. */
 export type Lots = number;
@@ -124,6 +125,11 @@ export interface CopierView {
   readonly settings: CopierSettings;
   /** Explicit symbol mappings, master symbol -> slave symbol; they win over automatic mapping. */
   readonly symbolOverrides: Readonly<Record<string, string>>;
+  /**
+   * The project's symbol mappings that apply to this copier's two brokers, in the order they are
+   * tried (symbolMapping.ts); after the overrides, before automatic mapping. Omitted: none.
+   */
+  readonly projectMappings?: readonly ProjectMapping[];
 }
 
 export interface MarketData {

@@ -65,6 +65,7 @@ export const featureInputs = async (event: MasterEvent, sources: FeatureSources)
         trade.symbol,
         sources.slave.symbols.map((s) => s.symbol),
         sources.copier.symbolOverrides,
+        sources.copier.projectMappings,
       )
     : null;
   const quotes = needs.has('quotes')

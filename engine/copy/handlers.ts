@@ -211,7 +211,7 @@ export class CopyHandlers {
   private async copyForCopier(run: CopyRun): Promise<readonly CopyEvent[]> {
     const { copier, masterAccountId, source, master } = run;
     if (run.storeCause && !(await this.outcomes.notHandled(copier.id, positionFromString(source.position)))) return [];
-    const view = copierViewOf(copier);
+    const view = copierViewOf(copier, await this.inputs.projectMappingsFor(copier));
     const live = view.settings.active && !view.settings.monitorOnly;
     const slave = await this.inputs.slave(copier.to_account_id, run.slaveAccounts);
     const copies = [...run.liveCopies];

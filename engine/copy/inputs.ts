@@ -13,6 +13,9 @@ import { membersOf } from '../../domain/feature/definition.js';
 import { featuresFor, resetsOf } from '../../projections/features/queries.js';
 import type { ProtectionBlock } from '../../domain/protection/blocks.js';
 import { protectionBlocksOf } from '../../projections/protections/queries.js';
+import { projectSymbolMappings } from '../../projections/symbolMappings/queries.js';
+import type { ProjectMapping } from '../../domain/copy/symbolMapping.js';
+import { applicableMappings } from '../../domain/symbolMapping/rule.js';
 import type { CopiersTable, CopiesTable, ReadModels } from '../../projections/schema.js';
 import type { AccountConnections } from '../venues/connections.js';
 import type { AccountInformation, SymbolInfo, VenueConnection } from '../venues/port.js';
@@ -34,10 +37,11 @@ export const specOf = (info: SymbolInfo): SymbolSpec => ({
 
 export const fundsOf = (info: AccountInformation): AccountFunds => ({ balance: info.balance, equity: info.equity, currency: info.currency });
 
-export const copierViewOf = (row: CopierRow): CopierView => ({
+export const copierViewOf = (row: CopierRow, projectMappings: readonly ProjectMapping[] = []): CopierView => ({
   id: row.id,
   settings: row.settings as CopierSettings,
   symbolOverrides: (row.symbol_mappings ?? {}) as Record<string, string>,
+  projectMappings,
 });
 
 export interface MasterSide {
@@ -74,6 +78,22 @@ export class CopyInputs {
 
   copiersOf(masterAccountId: string): Promise<CopierRow[]> {
     return this.db.selectFrom('copiers').selectAll().where('from_account_id', '=', masterAccountId).orderBy('created').orderBy('id').execute();
+  }
+
+  /**
+   * The project's symbol mappings that apply to the copier: brokerFrom matching the master account's
+   * loginServer, brokerTo the slave's, in the order they are tried (domain/symbolMapping/rule.ts).
+   */
+  async projectMappingsFor(copier: Pick<CopierRow, 'project_id' | 'from_account_id' | 'to_account_id'>): Promise<ProjectMapping[]> {
+    const mappings = await projectSymbolMappings(this.db, copier.project_id);
+    if (mappings.length === 0) return [];
+    const servers = await this.db
+      .selectFrom('accounts')
+      .select(['id', 'login_server'])
+      .where('id', 'in', [copier.from_account_id, copier.to_account_id])
+      .execute();
+    const serverOf = (id: string) => servers.find((s) => s.id === id)?.login_server ?? '';
+    return applicableMappings(mappings, serverOf(copier.from_account_id), serverOf(copier.to_account_id));
   }
 
   copier(copierId: string): Promise<CopierRow | undefined> {

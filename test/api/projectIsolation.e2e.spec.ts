@@ -20,6 +20,9 @@ const bodies = (a: Record<string, string>): Record<string, unknown> => ({
   createCopier: { fromAccountId: a.master },
   updateCopier: { multiplier: 3 },
   setSymbolMappings: [{ masterSymbol: 'BTCUSD', slaveSymbol: 'BTCUSD' }],
+  createProjectSymbolMapping: { from: 'BTCUSD', to: 'BTCUSD.x', brokerFrom: '.*', brokerTo: '.*', priority: 0 },
+  updateProjectSymbolMapping: { from: 'BTCUSD', to: 'BTCUSD.y', brokerFrom: '.*', brokerTo: '.*', priority: 0 },
+  getAccountSymbolMappings: { loginServer: 'Sim-Demo', symbols: ['BTCUSD'] },
   createAccount: validAccount({ alias: 'B account from the walk', loginAccountNumber: '8800777' }),
   updateAccount: { alias: 'taken over' },
   openPosition: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 },
@@ -51,6 +54,7 @@ describe("no endpoint reveals or changes another project's data", function () {
       slave: await get(`/accounts/${a.accountId}`),
       copiers: await get(`/accounts/${a.accountId}/copiers`),
       mappings: await get(`/accounts/${a.accountId}/copiers/${a.copierId}/symbolMappings`),
+      projectMappings: await get(`/projects/${A}/symbolMappings`),
       // what the position is, not what it is worth at the moment
       positions: ((await get(`/accounts/${a.accountId}/positions`)) as Record<string, unknown>[]).map(({ currentPrice: _p, profit: _v, ...rest }) => rest),
       keys,
@@ -71,6 +75,12 @@ describe("no endpoint reveals or changes another project's data", function () {
     a.positionId = opened.headers.get('x-position-id')!;
     a.symbol = 'BTCUSD';
     a.projectId = A;
+    // ids of project mappings are numbered per project: B's key must not reach A's mapping 1
+    const mapping = await t.call('POST', `/projects/${A}/symbolMappings`, {
+      body: { from: 'BTCUSD', to: 'BTCUSD', brokerFrom: '.*', brokerTo: '.*', priority: 0 },
+    });
+    expect(mapping.status, JSON.stringify(mapping.body)).to.equal(200);
+    a.symbolMappingId = String(mapping.body.id);
     a.apiKeyId = (await t.call('GET', `/accounts/${a.accountId}/apiKeys`)).body[0].id;
     // accepted (the name never resolves, so it is checked again, and fails, at delivery)
     const queued = await t.call('POST', '/accounts', {
@@ -88,7 +98,10 @@ describe("no endpoint reveals or changes another project's data", function () {
 
   it("walks every operation with project B's key and A's ids: never 2xx, nothing of A in any answer, A unchanged", async () => {
     const before = await snapshotOfA();
-    const ids = Object.values(a).filter((v) => v !== 'BTCUSD');
+    // values that are not ids of A alone (a symbol, a per-project number) would be found everywhere
+    const ids = Object.entries(a)
+      .filter(([name]) => name !== 'symbol' && name !== 'symbolMappingId')
+      .map(([, v]) => v);
     const specs = declareRoutes(t.service.services).specs;
     const sample = bodies(a);
     const findings: string[] = [];

@@ -28,12 +28,6 @@ export const NOT_YET_ROUTED: Readonly<Record<string, 15 | 19 | 23>> = {
   'PUT /projects/{projectId}/logs/{id}/acknowledge': 15,
   'PUT /projects/{projectId}/logs/acknowledge/bulk': 15,
   'PUT /projects/{projectId}/logs/acknowledgeAll': 15,
-  'GET /projects/{projectId}/symbolMappings': 15,
-  'POST /projects/{projectId}/symbolMappings': 15,
-  'GET /projects/{projectId}/symbolMappings/{symbolMappingId}': 15,
-  'PUT /projects/{projectId}/symbolMappings/{symbolMappingId}': 15,
-  'DELETE /projects/{projectId}/symbolMappings/{symbolMappingId}': 15,
-  'POST /accounts/{accountId}/symbolMappings': 15,
   'GET /accounts/{accountId}/symbols': 15,
   'POST /reports/performance': 15,
   // Issue 19: strategies.
@@ -142,17 +136,6 @@ const COPIER_DTO: Gaps = [
 ];
 // Item 3: `featureSetting` → `setting`. Once `setting` is there, its branches are compared too (setting<FeatureXDTO>.member).
 const FEATURE_DTO: Gaps = ['accountId: missing', 'copierId: missing', 'id: missing', 'projectId: missing', 'setting: missing', 'type: missing'];
-// Item 9: brokerFrom/brokerTo/priority.
-const SYMBOL_MAPPING_DTO: Gaps = [
-  'brokerFrom: missing',
-  'brokerTo: missing',
-  'brokerToSuggestion: missing',
-  'from: missing',
-  'id: missing',
-  'priority: missing',
-  'projectId: missing',
-  'to: missing',
-];
 // Item 8: epoch-ms `timestamp`, `floatingPnL`.
 const DATA_COLLECTOR_RECORD_DTO: Gaps = ['accountId: missing', 'floatingPnL: missing', 'id: missing', 'timestamp: missing'];
 // Item 7.
@@ -268,7 +251,6 @@ export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
   'POST /accounts/{accountId}/copiers/{copierId}/features': FEATURE_DTO,
   'GET /accounts/{accountId}/copiers/{copierId}/features/{featureId}': FEATURE_DTO,
   'PUT /accounts/{accountId}/copiers/{copierId}/features/{featureId}': FEATURE_DTO,
-  'GET /accounts/{accountId}/copiers/{copierId}/symbolMappings/current': SYMBOL_MAPPING_DTO,
   'GET /accounts/{accountId}/dataCollector': DATA_COLLECTOR_RECORD_DTO,
   'GET /accounts/{accountId}/features': FEATURE_DTO,
   'POST /accounts/{accountId}/features': FEATURE_DTO,

@@ -1,0 +1,50 @@
+// Where master symbols go at a slave account, now (reference SymbolMappingDTO as "mappings in
+// effect"): for a copier (GET .../copiers/{copierId}/symbolMappings/current) and for an account and a
+// list of symbols (POST /accounts/{accountId}/symbolMappings). The same resolution as the copy engine's
+// (domain/copy/symbolMapping.ts): the copier's own mappings, the project's mappings that apply to the
+// two brokers (loginServer), then the name.
+import type { Kysely } from 'kysely';
+import { type ProjectMapping, resolveSymbol, type SymbolResolution } from '../domain/copy/symbolMapping.js';
+import { applicableMappings } from '../domain/symbolMapping/rule.js';
+import type { ReadModels } from '../projections/schema.js';
+import { projectSymbolMappings } from '../projections/symbolMappings/queries.js';
+import type { Services } from './services.js';
+
+export interface MappingInEffect {
+  readonly masterSymbol: string;
+  readonly brokerFrom: string;
+  readonly brokerTo: string;
+  readonly resolution: SymbolResolution;
+}
+
+/** The symbols an account trades: its broker's list when it is connected, else the built-in venue's catalogue. */
+export const symbolsOfAccount = async (services: Pick<Services, 'connections' | 'venues'>, accountId: string): Promise<string[]> => {
+  const connection = services.connections.connection(accountId);
+  return (connection ? await connection.symbols() : services.venues.simulated.symbols()).map((s) => s.symbol);
+};
+
+/** The project's mappings for trades from broker `brokerFrom` to broker `brokerTo`, in the order they are tried. */
+export const projectMappingsBetween = async (db: Kysely<ReadModels>, projectId: string, brokerFrom: string, brokerTo: string): Promise<ProjectMapping[]> =>
+  applicableMappings(await projectSymbolMappings(db, projectId), brokerFrom, brokerTo);
+
+export const mappingsInEffect = async (
+  services: Pick<Services, 'db' | 'connections' | 'venues'>,
+  request: {
+    readonly projectId: string;
+    readonly masterSymbols: readonly string[];
+    /** The master's broker (loginServer); '' when not known. */
+    readonly brokerFrom: string;
+    readonly slave: { readonly id: string; readonly login_server: string };
+    /** The copier's own mappings, master symbol to slave symbol. */
+    readonly overrides?: Readonly<Record<string, string>>;
+  },
+): Promise<MappingInEffect[]> => {
+  const slaveSymbols = await symbolsOfAccount(services, request.slave.id);
+  const mappings = await projectMappingsBetween(services.db, request.projectId, request.brokerFrom, request.slave.login_server);
+  return request.masterSymbols.map((masterSymbol) => ({
+    masterSymbol,
+    brokerFrom: request.brokerFrom,
+    brokerTo: request.slave.login_server,
+    resolution: resolveSymbol(masterSymbol, slaveSymbols, request.overrides ?? {}, mappings),
+  }));
+};
