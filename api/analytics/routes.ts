@@ -2,8 +2,11 @@
 // dataCollector). Everything is computed from the read models of events (history, data_collector), so
 // a rebuild gives the same numbers.
 import { type Static, Type } from '@sinclair/typebox';
-import { performanceMetrics, type MetricsInput, type PerformanceMetrics } from '../../domain/analytics/metrics.js';
+import { accountTypeOf } from '../../domain/account/enums.js';
+import { type AccountFacts, performanceMetrics, type MetricsInput, type PerformanceMetrics } from '../../domain/analytics/metrics.js';
 import { boundOf } from '../../domain/analytics/periods.js';
+import { SCORE_FORMULA } from '../../domain/analytics/score.js';
+import { ACCOUNT_CURRENCY } from '../../engine/venues/simulated/market.js';
 import { lastSamplesOf, samplesOf } from '../../projections/dataCollector/queries.js';
 import { hasDataCollectorFeature } from '../../projections/features/queries.js';
 import { balanceOperationsOf, tradesOf } from '../../projections/history/queries.js';
@@ -21,12 +24,36 @@ const DEFAULT_SAMPLE_LIMIT = 10_000;
 
 const METRICS_DESCRIPTION = `Computed from the account's closed trades, balance operations and data-collector samples (the read models of its events). startDate and endDate (inclusive; a date means the whole day in the service's TIME_ZONE) bound trades by close time, balance operations and samples by time; without them, the whole history.
 
-Definitions: a trade is one closed volume (a position closed in parts counts each part); its result is profit + swap + commission; a win is a result above 0, a loss below 0, break-even exactly 0. The balance curve is the balance after each trade and balance operation, from the balance at the start of the range; a drawdown episode runs from a peak until the balance reaches a new peak, its depth is (peak - balance) / peak, and deposits and withdrawals shift the peak instead of counting as results. Recovery time: hours from a peak to the new peak, over recovered episodes. Time in drawdown: the share of the range's time spent below the peak. Smoothness: R² of a straight line fitted to the equity curve (samples when at least two, else the balance curve). Volatility: standard deviation of day-to-day returns of end-of-day equity. Collector members come from the samples (equity drawdown from the running peak of equity, floating P&L). Score: 30 % profit factor (3 or more = 100), 20 % win rate, 25 % drawdown (100 - 2 x max drawdown %), 15 % smoothness, 10 % experience (30 trading days = 100). Days, weeks (ISO, from Monday) and months are those of the service's TIME_ZONE (default UTC).`;
+Definitions: a trade is one closed volume (a position closed in parts counts each part); its result is profit + swap + commission; a win is a result above 0, a loss below 0, break-even exactly 0. The balance curve is the balance after each trade and balance operation, from the balance at the start of the range; a drawdown episode runs from a peak until the balance reaches a new peak, its depth is (peak - balance) / peak, and deposits and withdrawals shift the peak instead of counting as results. Recovery time: hours from a peak to the new peak, over recovered episodes. Time in drawdown: the share of the range's time spent below the peak. Smoothness: R² of a straight line fitted to the equity curve (samples when at least two, else the balance curve). Volatility: standard deviation of day-to-day returns of end-of-day equity. Collector members come from the samples (equity drawdown from the running peak of equity, floating P&L). Days, weeks (ISO, from Monday) and months are those of the service's TIME_ZONE (default UTC); the reference's end-of-day UTC values are those of the default.
+
+The reference's members: totalNetProfit = netProfit; expectancy = avgNetProfitPerTrade = the mean result per trade; largestWin and largestLoss are single results (0 when there is none); avgRiskReward = avgWin / |avgLoss| (0 without a win or a loss); streaks run in close order and a break-even ends them; avgHoldingTimeSeconds is open to close; firstTradeAt is the earliest opening and lastTradeAt the latest close of the range's trades (both left out without trades, as profitFactor is without losses: the reference has no null); monthsActive counts the calendar months from the one to the other; per month (YYYY-MM of the close): profitAmountPerMonth the net result, avgProfitPerMonth the mean result per trade, profitPercentagePerMonth the net result over the balance at the month's start plus its deposits; dailyBalance is the balance at the end of every day from the range's first to its last trade or balance operation; dailyEquity the last data-collector sample of each day when there are at least two samples, else the balance; broker is the loginServer; currency the broker's account currency (USD, the simulated venue's, while not connected).
+
+${SCORE_FORMULA}`;
+
+/** The account's own part of its metrics: type, broker, currency, and whether it is live (only known while connected). */
+const accountFacts = async (services: Services, account: Awaited<ReturnType<typeof loadAccount>>): Promise<AccountFacts> => {
+  const connection = services.connections.connection(account.id);
+  const info = connection ? await connection.accountInformation() : null;
+  return {
+    accountType: { id: account.account_type_id, name: accountTypeOf(account.account_type_id)?.name ?? String(account.account_type_id) },
+    broker: account.login_server,
+    currency: info?.currency ?? ACCOUNT_CURRENCY,
+    live: info?.environment === 'LIVE',
+    propFirm: account.prop_firm,
+  };
+};
 
 /** Everything performanceMetrics needs for one account and range. */
-export const metricsInput = async (services: Services, accountId: string, from: string | null, to: string | null): Promise<MetricsInput> => {
+export const metricsInput = async (
+  services: Services,
+  account: Awaited<ReturnType<typeof loadAccount>>,
+  from: string | null,
+  to: string | null,
+): Promise<MetricsInput> => {
+  const accountId = account.id;
   const dataCollectorEnabled = await hasDataCollectorFeature(services.db, accountId);
   return {
+    account: await accountFacts(services, account),
     trades: await tradesOf(services.db, accountId, to),
     balanceOperations: await balanceOperationsOf(services.db, accountId, to),
     samples: (await samplesOf(services.db, accountId, from, to)).map((s) => ({
@@ -50,9 +77,12 @@ export const analyticsRoutes = (routes: Routes, services: Services): void => {
     if (from && to && Date.parse(from) > Date.parse(to)) throw new ApiError(400, '[VALIDATION_FAILED]', 'startDate must not be after endDate');
     return { from, to };
   };
-  const metricsOf = async (accountId: string, query: Static<typeof MetricsQuery>): Promise<{ input: MetricsInput; metrics: PerformanceMetrics }> => {
+  const metricsOf = async (
+    account: Awaited<ReturnType<typeof loadAccount>>,
+    query: Static<typeof MetricsQuery>,
+  ): Promise<{ input: MetricsInput; metrics: PerformanceMetrics }> => {
     const { from, to } = range(query);
-    const input = await metricsInput(services, accountId, from, to);
+    const input = await metricsInput(services, account, from, to);
     return { input, metrics: performanceMetrics(input) };
   };
 
@@ -67,8 +97,8 @@ export const analyticsRoutes = (routes: Routes, services: Services): void => {
     query: MetricsQuery,
     responses: { 200: { description: 'the metrics', schema: PerformanceMetricsDTO }, ...errorResponses(400, 401, 404) },
     async handler({ params, caller, query }) {
-      await loadAccount(services, caller, params.accountId);
-      return { body: (await metricsOf(params.accountId, query)).metrics };
+      const account = await loadAccount(services, caller, params.accountId);
+      return { body: (await metricsOf(account, query)).metrics };
     },
   });
 
@@ -85,7 +115,7 @@ export const analyticsRoutes = (routes: Routes, services: Services): void => {
     responses: { 200: { description: 'the chart', contentType: 'image/svg+xml', schema: Type.String() }, ...errorResponses(400, 401, 404) },
     async handler({ params, caller, query }) {
       const account = await loadAccount(services, caller, params.accountId);
-      const { input, metrics } = await metricsOf(params.accountId, query);
+      const { input, metrics } = await metricsOf(account, query);
       const name = account.alias ?? `${account.login_server} / ${account.login_account_number}`;
       return { raw: { contentType: 'image/svg+xml', body: equityChartSvg(name, chartSubtitle(input, metrics), equityCurve(input)) } };
     },

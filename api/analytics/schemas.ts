@@ -7,21 +7,40 @@ import { Int32, IsoDateOrDateTime, IsoDateTime, Nullable } from '../shared/schem
 const Money = (description: string) => Type.Number({ description });
 const Percent = (description: string) => Type.Number({ description: `${description} (percent)` });
 const NumberMap = (description: string) => Type.Record(Type.String(), Type.Number(), { description });
+const CountMap = (description: string) => Type.Record(Type.String(), Type.Integer(), { description });
 
 export const PeriodPerformanceDTO = Type.Object(
   { label: Type.String({ description: 'YYYY-MM-DD, YYYY-Www (ISO week) or YYYY-MM' }), netProfit: Type.Number() },
   { $id: 'PeriodPerformanceDTO', additionalProperties: false },
 );
 
+const Points = (description: string) => Type.Number({ readOnly: true, description });
+
+/** The reference's parts of the score (their point ranges); how each is earned: SCORE_FORMULA in the endpoint's description. */
 export const ScoreBreakdownDTO = Type.Object(
   {
-    profitFactor: Type.Number({ description: 'min(100, profit factor / 3 x 100); no losses: 100 with a profit, else 0; weight 30 %' }),
-    winRate: Type.Number({ description: 'the win rate; weight 20 %' }),
-    drawdown: Type.Number({ description: 'max(0, 100 - 2 x maxDrawdown); weight 25 %' }),
-    consistency: Type.Number({ description: 'equityCurveSmoothness x 100; weight 15 %' }),
-    experience: Type.Number({ description: 'min(100, trading days / 30 x 100); weight 10 %' }),
+    profitFactorScore: Points('0 to 12 points: 12 x c((profitFactor - 1) / 2)'),
+    winRateScore: Points('0 to 8 points: 8 x c(winRate / 80)'),
+    maxDrawdownScore: Points('0 to 12 points: 12 x c(1 - maxDrawdown / 50)'),
+    recoveryFactorScore: Points('0 to 10 points: 10 x c(net profit / deepest drawdown in money / 3)'),
+    riskRewardScore: Points('0 to 7 points: 7 x c(avgRiskReward / 2)'),
+    expectancyScore: Points('0 to 5 points: 5 x c(2 x expectancy / |avgLoss|)'),
+    consistencyScore: Points('0 to 6 points: 6 x equityCurveSmoothness when the net profit is positive'),
+    totalTradesScore: Points('0 to 4 points: 4 x c(trades / 100)'),
+    monthsActiveScore: Points('0 to 2 points: 2 x c(monthsActive / 12)'),
+    accountTypeScore: Points('0 to 8 points: 8 live, 4 prop firm, 0 demo'),
+    diversificationScore: Points('0 to 8 points: instruments and asset classes'),
+    accountBalanceScore: Points('0 to 7 points, live accounts only: 7 x c(balance / 10000)'),
+    martingalePenalty: Points('0 to -6 points: lots raised after losses'),
+    overtradingPenalty: Points('0 to -5 points: more than 20 trades per trading day'),
+    isLiveAccount: Type.Boolean({ readOnly: true, description: 'the broker reports a live (not demo) account; an account not connected counts as not live' }),
+    uniqueInstruments: Type.Integer({ readOnly: true, description: 'symbols traded in the range' }),
+    uniqueAssetClasses: Type.Integer({
+      readOnly: true,
+      description: 'asset classes traded (forex, metals, energies, crypto, indices, other), told by the symbol name',
+    }),
   },
-  { $id: 'ScoreBreakdownDTO', additionalProperties: false },
+  { $id: 'ScoreBreakdownDTO', additionalProperties: false, readOnly: true },
 );
 
 export const DirectionPerformanceDTO = Type.Object(
@@ -46,9 +65,22 @@ const NullableNumber = (description: string) => Nullable(Type.Number({ descripti
 
 export const PerformanceMetricsDTO = Type.Object(
   {
-    score: Type.Integer({ minimum: 0, maximum: 100, readOnly: true, description: 'weighted sum of scoreBreakdown, rounded' }),
+    accountType: Type.Optional(
+      Type.Object({ id: Type.Integer(), name: Type.String() }, { description: "AccountTypeDTO: the account's platform type (GET /types/accountTypes)" }),
+    ),
+    broker: Type.Optional(Type.String({ description: 'the broker: the server the account logs in to (loginServer)' })),
+    currency: Type.Optional(
+      Type.String({
+        description:
+          "the account currency: the broker's while connected, else the simulated venue's (USD), where every account trades until real adapters arrive",
+      }),
+    ),
+    score: Type.Integer({ minimum: 0, maximum: 100, readOnly: true, description: 'the points of scoreBreakdown over 89, as a percentage, rounded' }),
     scoreBreakdown: ScoreBreakdownDTO,
     totalTrades: Type.Integer({ description: 'closed volumes in the range: a position closed in parts counts each part' }),
+    firstTradeAt: Type.Optional(IsoDateTime),
+    lastTradeAt: Type.Optional(IsoDateTime),
+    monthsActive: Type.Integer({ description: "calendar months from firstTradeAt's to lastTradeAt's, both counted; 0 without trades" }),
     winningTrades: Type.Integer({ description: 'result (profit + swap + commission) above 0' }),
     losingTrades: Type.Integer({ description: 'result below 0' }),
     breakevenTrades: Type.Integer({ description: 'result exactly 0' }),
@@ -56,7 +88,16 @@ export const PerformanceMetricsDTO = Type.Object(
     netProfit: Money('sum of results'),
     grossProfit: Money('sum of winning results'),
     grossLoss: Money('sum of losing results (0 or negative)'),
-    profitFactor: NullableNumber('gross profit / |gross loss|; null without losses'),
+    profitFactor: Type.Optional(Type.Number({ description: 'gross profit / |gross loss|; left out without losses (the reference has no null)' })),
+    totalNetProfit: Money('sum of results (= netProfit)'),
+    avgNetProfitPerTrade: Money('net profit / trades'),
+    expectancy: Money('win rate x avgWin + loss rate x avgLoss: the mean result per trade'),
+    largestWin: Money('the best result (0 without wins)'),
+    largestLoss: Money('the worst result, negative (0 without losses)'),
+    avgRiskReward: Type.Number({ description: 'avgWin / |avgLoss|; 0 without a win or without a loss' }),
+    longestWinStreak: Type.Integer({ description: 'most wins in a row, by close time; a break-even ends a streak' }),
+    longestLossStreak: Type.Integer({ description: 'most losses in a row' }),
+    avgHoldingTimeSeconds: Type.Integer({ description: 'mean seconds from open to close, rounded' }),
     avgWin: Money('mean winning result'),
     avgLoss: Money('mean losing result'),
     avgLotSize: Type.Number({ description: 'mean lots per trade' }),
@@ -64,7 +105,9 @@ export const PerformanceMetricsDTO = Type.Object(
     avgCommissionPerTrade: Money('mean commission'),
     avgSwapPerTrade: Money('mean swap'),
     totalSwap: Money('sum of swaps'),
-    totalCommission: Money('sum of commissions'),
+    totalCommission: Money('sum of commissions (ours; = totalCommissions)'),
+    totalCommissions: Money('sum of commissions, negative = paid'),
+    totalLotSize: Type.Number({ description: 'sum of the lots of every trade' }),
     deposits: Money('sum of deposits in the range'),
     withdrawals: Money('sum of withdrawals in the range (0 or negative)'),
     maxDrawdown: Percent('deepest drawdown of the balance curve: (peak - balance) / peak; deposits and withdrawals move the peak'),
@@ -76,7 +119,13 @@ export const PerformanceMetricsDTO = Type.Object(
       description: 'R² (0..1) of a straight line fitted to the equity curve (samples if at least 2, else the balance curve); 1 = perfectly steady',
     }),
     equityVolatility: Percent('standard deviation of the day-to-day returns of end-of-day equity (samples, else balance); 0 with fewer than 3 days'),
-    tradesPerDay: NumberMap('trades closed per day (YYYY-MM-DD)'),
+    tradesPerDay: CountMap('trades closed per day (YYYY-MM-DD)'),
+    tradesPerSymbol: CountMap('trades per symbol'),
+    dailyBalance: NumberMap('end-of-day balance (YYYY-MM-DD), every day from the first to the last trade or balance operation of the range'),
+    dailyEquity: NumberMap('end-of-day equity: the last data-collector sample of each day when the range has at least two, else the balance'),
+    profitAmountPerMonth: NumberMap('net result per month (YYYY-MM) of the close'),
+    avgProfitPerMonth: NumberMap('mean result per trade per month (YYYY-MM)'),
+    profitPercentagePerMonth: NumberMap("net result per month in percent of the balance at the month's start plus its deposits"),
     dailyBalanceTransactions: NumberMap('net deposits and withdrawals per day (YYYY-MM-DD)'),
     profitPerHour: NumberMap('net result per hour of day (0-23) of the close'),
     profitPerWeekday: NumberMap('net result per weekday (MONDAY..SUNDAY) of the close'),
@@ -130,11 +179,16 @@ export const DataCollectorQuery = Type.Object(
 
 export const DataCollectorRecordDTO = Type.Object(
   {
-    time: IsoDateTime,
-    balance: Type.Number(),
-    equity: Type.Number(),
-    floatingPnl: Type.Number({ description: "equity - balance - credit: the open positions' profit with swap" }),
-    margin: Type.Number({ description: 'used margin' }),
+    id: Type.String({ readOnly: true, description: 'the sample: the id of its AccountSampled event (uuid)' }),
+    accountId: Type.String({ format: 'uuid', readOnly: true }),
+    timestamp: Type.Integer({ readOnly: true, description: 'epoch milliseconds: the start of the interval the sample was taken in' }),
+    balance: Type.Number({ readOnly: true, description: 'balance (closed positions only)' }),
+    equity: Type.Number({ readOnly: true, description: 'equity, the open positions included' }),
+    floatingPnL: Type.Number({
+      readOnly: true,
+      description: "the open positions' profit with swap: equity - balance - credit (the reference says equity - balance; the two differ only by a credit)",
+    }),
+    margin: Type.Number({ readOnly: true, description: 'ours, beside the reference: used margin' }),
   },
   { $id: 'DataCollectorRecordDTO', additionalProperties: false },
 );

@@ -2,6 +2,7 @@
 // the account's balance, equity and floating profit and loss are sampled from its venue every
 // intervalSeconds, as AccountSampled events of the stream `samples-<accountId>`.
 import { type Static, Type } from '@sinclair/typebox';
+import { v5 as uuidv5 } from 'uuid';
 import type { FeatureDefinition } from '../feature/definition.js';
 
 export const DEFAULT_SAMPLE_INTERVAL_SECONDS = 60;
@@ -36,3 +37,12 @@ export type SampleEvent = { type: 'AccountSampled'; data: AccountSample };
 
 export const SAMPLES_STREAM_PREFIX = 'samples-';
 export const samplesStream = (accountId: string): string => `${SAMPLES_STREAM_PREFIX}${accountId}`;
+
+const SAMPLE_NAMESPACE = 'c2d8e5a1-7b44-4f0e-9d3a-51e6b8f0c7d2';
+
+/**
+ * The id of a sample: its AccountSampled event's id, derived from the account and the start of its
+ * interval (`at`, ISO 8601), so a second look in the same interval records it once and
+ * DataCollectorRecordDTO.id can be told from the read model's row alone.
+ */
+export const sampleId = (accountId: string, at: string): string => uuidv5(`${accountId}/${at}`, SAMPLE_NAMESPACE);

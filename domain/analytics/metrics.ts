@@ -18,11 +18,15 @@
 //                (samples, else balance); 0 with fewer than 3 days.
 //   collector    from samples: equity drawdown (peak to trough of equity, percent), intraday maximum
 //                (the deepest drawdown within one day), floating P&L extremes.
-//   score        0..100: 30 % profit factor (3 or more = full marks), 20 % win rate, 25 % drawdown
-//                (100 - 2 x max drawdown %), 15 % smoothness, 10 % experience (30 trading days = full).
-import { dailyVolatility, episodesOf, type Point, smoothness } from './curves.js';
+//   months       months active: calendar months from the first trade's opening to the last trade's
+//                close, both counted; a month's profit percentage is its net result over the balance
+//                at its start plus its deposits.
+//   score        score.ts: the reference's ScoreBreakdownDTO parts, each with its formula.
+import { assetClassOf } from './assetClasses.js';
+import { dailyVolatility, endOfDayValues, episodesOf, type Point, smoothness } from './curves.js';
 import { type PeriodUnit, hourOf, periodLabel, weekdayOf, WEEKDAYS } from './periods.js';
 import { hours, mean, money, pct, ratio, rounded, sum } from './rounding.js';
+import { martingaleShare, type ScoreBreakdown, scoreOf } from './score.js';
 
 export interface TradeRecord {
   readonly id: string;
@@ -52,7 +56,19 @@ export interface SampleRecord {
   readonly floating: number;
 }
 
+/** What the account itself adds to its metrics (absent: those members are left out, the score counts it as a demo account). */
+export interface AccountFacts {
+  readonly accountType: { readonly id: number; readonly name: string };
+  /** The broker: its server as the account logs in. */
+  readonly broker: string;
+  readonly currency: string;
+  /** The broker reports a live (not demo) account. */
+  readonly live: boolean;
+  readonly propFirm: boolean;
+}
+
 export interface MetricsInput {
+  readonly account?: AccountFacts;
   readonly trades: readonly TradeRecord[];
   readonly balanceOperations: readonly BalanceRecord[];
   readonly samples: readonly SampleRecord[];
@@ -85,23 +101,20 @@ export interface SymbolAnalytics {
   readonly avgProfitPerTrade: number;
 }
 
-export interface ScoreBreakdown {
-  readonly profitFactor: number;
-  readonly winRate: number;
-  readonly drawdown: number;
-  readonly consistency: number;
-  readonly experience: number;
-}
-
-export const SCORE_WEIGHTS: Readonly<ScoreBreakdown> = { profitFactor: 0.3, winRate: 0.2, drawdown: 0.25, consistency: 0.15, experience: 0.1 };
-
 export const HOLDING_BUCKETS = ['<1m', '1m-15m', '15m-1h', '1h-4h', '4h-1d', '1d-1w', '>1w'] as const;
 const BUCKET_LIMITS_MINUTES = [1, 15, 60, 240, 1440, 10_080];
 
 export interface PerformanceMetrics {
+  readonly accountType?: { readonly id: number; readonly name: string };
+  readonly broker?: string;
+  readonly currency?: string;
   readonly score: number;
   readonly scoreBreakdown: ScoreBreakdown;
   readonly totalTrades: number;
+  /** Open time of the earliest trade, close time of the latest; absent without trades. */
+  readonly firstTradeAt?: string;
+  readonly lastTradeAt?: string;
+  readonly monthsActive: number;
   readonly winningTrades: number;
   readonly losingTrades: number;
   readonly breakevenTrades: number;
@@ -111,8 +124,18 @@ export interface PerformanceMetrics {
   readonly grossProfit: number;
   /** Negative or 0. */
   readonly grossLoss: number;
-  /** grossProfit / |grossLoss|; null without losses. */
-  readonly profitFactor: number | null;
+  /** grossProfit / |grossLoss|; absent without losses (the reference's number has no null). */
+  readonly profitFactor?: number;
+  readonly totalNetProfit: number;
+  readonly avgNetProfitPerTrade: number;
+  readonly expectancy: number;
+  readonly largestWin: number;
+  readonly largestLoss: number;
+  /** avgWin / |avgLoss|; 0 without a win or without a loss. */
+  readonly avgRiskReward: number;
+  readonly longestWinStreak: number;
+  readonly longestLossStreak: number;
+  readonly avgHoldingTimeSeconds: number;
   readonly avgWin: number;
   readonly avgLoss: number;
   readonly avgLotSize: number;
@@ -121,6 +144,8 @@ export interface PerformanceMetrics {
   readonly avgSwapPerTrade: number;
   readonly totalSwap: number;
   readonly totalCommission: number;
+  readonly totalCommissions: number;
+  readonly totalLotSize: number;
   readonly deposits: number;
   readonly withdrawals: number;
   readonly maxDrawdown: number;
@@ -131,6 +156,12 @@ export interface PerformanceMetrics {
   readonly equityCurveSmoothness: number;
   readonly equityVolatility: number;
   readonly tradesPerDay: Readonly<Record<string, number>>;
+  readonly tradesPerSymbol: Readonly<Record<string, number>>;
+  readonly dailyBalance: Readonly<Record<string, number>>;
+  readonly dailyEquity: Readonly<Record<string, number>>;
+  readonly profitAmountPerMonth: Readonly<Record<string, number>>;
+  readonly avgProfitPerMonth: Readonly<Record<string, number>>;
+  readonly profitPercentagePerMonth: Readonly<Record<string, number>>;
   readonly dailyBalanceTransactions: Readonly<Record<string, number>>;
   readonly profitPerHour: Readonly<Record<string, number>>;
   readonly profitPerWeekday: Readonly<Record<string, number>>;
@@ -298,25 +329,95 @@ const resultsOf = (trades: readonly TradeRecord[]): Results => {
   };
 };
 
-const tradeFigures = (trades: readonly TradeRecord[], r: Results) => ({
-  totalTrades: trades.length,
-  winningTrades: r.wins.length,
-  losingTrades: r.losses.length,
-  breakevenTrades: trades.length - r.wins.length - r.losses.length,
-  winRate: pct(r.winRate),
-  netProfit: money(sum(r.results)),
-  grossProfit: money(r.grossProfit),
-  grossLoss: money(r.grossLoss),
-  profitFactor: r.profitFactor === null ? null : ratio(r.profitFactor),
-  avgWin: money(mean(r.wins)),
-  avgLoss: money(mean(r.losses)),
-  avgLotSize: ratio(mean(trades.map((t) => t.volume))),
-  maxLotSize: trades.length === 0 ? 0 : Math.max(...trades.map((t) => t.volume)),
-  avgCommissionPerTrade: money(mean(trades.map((t) => t.commission))),
-  avgSwapPerTrade: money(mean(trades.map((t) => t.swap))),
-  totalSwap: money(sum(trades.map((t) => t.swap))),
-  totalCommission: money(sum(trades.map((t) => t.commission))),
-});
+/** The longest runs of wins and of losses, in close order; a break-even ends both. */
+const streaks = (results: readonly number[]): { longestWinStreak: number; longestLossStreak: number } => {
+  let wins = 0;
+  let losses = 0;
+  let longestWinStreak = 0;
+  let longestLossStreak = 0;
+  for (const r of results) {
+    wins = r > 0 ? wins + 1 : 0;
+    losses = r < 0 ? losses + 1 : 0;
+    longestWinStreak = Math.max(longestWinStreak, wins);
+    longestLossStreak = Math.max(longestLossStreak, losses);
+  }
+  return { longestWinStreak, longestLossStreak };
+};
+
+const tradeFigures = (trades: readonly TradeRecord[], r: Results) => {
+  const net = sum(r.results);
+  const avgWin = mean(r.wins);
+  const avgLoss = mean(r.losses);
+  return {
+    totalTrades: trades.length,
+    winningTrades: r.wins.length,
+    losingTrades: r.losses.length,
+    breakevenTrades: trades.length - r.wins.length - r.losses.length,
+    winRate: pct(r.winRate),
+    netProfit: money(net),
+    totalNetProfit: money(net),
+    grossProfit: money(r.grossProfit),
+    grossLoss: money(r.grossLoss),
+    ...(r.profitFactor === null ? {} : { profitFactor: ratio(r.profitFactor) }),
+    avgWin: money(avgWin),
+    avgLoss: money(avgLoss),
+    avgNetProfitPerTrade: money(mean(r.results)),
+    expectancy: money(mean(r.results)),
+    largestWin: money(Math.max(0, ...r.wins)),
+    largestLoss: money(Math.min(0, ...r.losses)),
+    avgRiskReward: r.wins.length === 0 || r.losses.length === 0 ? 0 : ratio(avgWin / Math.abs(avgLoss)),
+    ...streaks(r.results),
+    avgHoldingTimeSeconds: Math.round(mean(trades.map((t) => (Date.parse(t.closeTime) - Date.parse(t.openTime)) / 1000))),
+    avgLotSize: ratio(mean(trades.map((t) => t.volume))),
+    maxLotSize: trades.length === 0 ? 0 : Math.max(...trades.map((t) => t.volume)),
+    totalLotSize: ratio(sum(trades.map((t) => t.volume))),
+    avgCommissionPerTrade: money(mean(trades.map((t) => t.commission))),
+    avgSwapPerTrade: money(mean(trades.map((t) => t.swap))),
+    totalSwap: money(sum(trades.map((t) => t.swap))),
+    totalCommission: money(sum(trades.map((t) => t.commission))),
+    totalCommissions: money(sum(trades.map((t) => t.commission))),
+  };
+};
+
+/** The first and last trade of the range and the calendar months between them (both counted). */
+const activity = (trades: readonly TradeRecord[], zone: string) => {
+  if (trades.length === 0) return { monthsActive: 0 };
+  const firstTradeAt = new Date(Math.min(...trades.map((t) => Date.parse(t.openTime)))).toISOString();
+  const lastTradeAt = new Date(Math.max(...trades.map((t) => Date.parse(t.closeTime)))).toISOString();
+  const monthIndex = (at: string) => {
+    const [year, month] = periodLabel('month', at, zone).split('-').map(Number) as [number, number];
+    return year * 12 + month;
+  };
+  return { firstTradeAt, lastTradeAt, monthsActive: monthIndex(lastTradeAt) - monthIndex(firstTradeAt) + 1 };
+};
+
+/**
+ * Per month (YYYY-MM) with trades: the net result, the mean result per trade, and the net result in
+ * percent of the balance at the month's start plus the month's deposits (0 when that is not positive).
+ */
+const monthlyFigures = (startBalance: number, points: readonly Point[], trades: readonly TradeRecord[], zone: string) => {
+  const net: Record<string, number> = {};
+  const count: Record<string, number> = {};
+  for (const t of trades) {
+    const month = periodLabel('month', t.closeTime, zone);
+    add(net, month, resultOf(t));
+    add(count, month, 1);
+  }
+  const base: Record<string, number> = {};
+  let balance = startBalance;
+  for (const p of points) {
+    const month = periodLabel('month', p.time, zone);
+    base[month] ??= balance;
+    if (p.kind === 'balance' && p.amount > 0) base[month] += p.amount;
+    balance += p.amount;
+  }
+  const months = Object.keys(net);
+  return {
+    profitAmountPerMonth: rounded(net),
+    avgProfitPerMonth: Object.fromEntries(months.map((m) => [m, money(net[m]! / count[m]!)])),
+    profitPercentagePerMonth: Object.fromEntries(months.map((m) => [m, (base[m] ?? 0) > 0 ? pct((net[m]! / base[m]!) * 100) : 0])),
+  };
+};
 
 /** The drawdown figures of the balance curve; `maxDrawdown` unrounded beside them (the score reads it so). */
 const drawdownFigures = (startBalance: number, from: string | null, points: readonly Point[]) => {
@@ -326,6 +427,7 @@ const drawdownFigures = (startBalance: number, from: string | null, points: read
   const avgDrawdown = episodes.length === 0 ? 0 : mean(episodes.map((e) => e.depth)) * 100;
   return {
     maxDrawdown,
+    maxDrawdownAmount: episodes.length === 0 ? 0 : Math.max(...episodes.map((e) => e.amount)),
     figures: {
       maxDrawdown: pct(maxDrawdown),
       avgDrawdown: pct(avgDrawdown),
@@ -346,7 +448,9 @@ const distributions = (trades: readonly TradeRecord[], operations: readonly Bala
   const tradesPerHour: Record<string, number> = {};
   const tradesPerWeekday: Record<string, number> = {};
   const tradesByHoldingBucket: Record<string, number> = Object.fromEntries(HOLDING_BUCKETS.map((b) => [b, 0]));
+  const tradesPerSymbol: Record<string, number> = {};
   for (const t of trades) {
+    add(tradesPerSymbol, t.symbol, 1);
     add(tradesPerDay, periodLabel('day', t.closeTime, zone), 1);
     const hour = String(hourOf(t.closeTime, zone));
     const weekday = weekdayOf(t.closeTime, zone);
@@ -360,6 +464,7 @@ const distributions = (trades: readonly TradeRecord[], operations: readonly Bala
   for (const b of operations) add(dailyBalanceTransactions, periodLabel('day', b.time, zone), b.amount);
   return {
     tradesPerDay,
+    tradesPerSymbol: Object.fromEntries(Object.entries(tradesPerSymbol).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     dailyBalanceTransactions: rounded(dailyBalanceTransactions),
     profitPerHour: rounded(profitPerHour),
     profitPerWeekday: rounded(inWeekOrder(profitPerWeekday)),
@@ -398,24 +503,8 @@ const symbolAnalytics = (trades: readonly TradeRecord[]): SymbolAnalytics[] =>
     return { symbol, trades: ts.length, winRate: winRateOf(ts), netProfit: money(net), avgProfitPerTrade: money(net / ts.length) };
   });
 
-/** The score and its parts (see the header): from the unrounded figures. */
-const scoreOf = (trades: number, r: Results, maxDrawdown: number, curveSmoothness: number, tradingDays: number) => {
-  const scoreBreakdown: ScoreBreakdown =
-    trades === 0
-      ? { profitFactor: 0, winRate: 0, drawdown: 0, consistency: 0, experience: 0 }
-      : {
-          profitFactor: pct(r.profitFactor === null ? (r.grossProfit > 0 ? 100 : 0) : Math.min(100, (r.profitFactor / 3) * 100)),
-          winRate: pct(r.winRate),
-          drawdown: pct(Math.max(0, 100 - 2 * maxDrawdown)),
-          consistency: pct(curveSmoothness * 100),
-          experience: pct(Math.min(100, (tradingDays / 30) * 100)),
-        };
-  const score = Math.round((Object.keys(SCORE_WEIGHTS) as (keyof ScoreBreakdown)[]).reduce((total, k) => total + SCORE_WEIGHTS[k] * scoreBreakdown[k], 0));
-  return { score, scoreBreakdown };
-};
-
 export const performanceMetrics = (input: MetricsInput): PerformanceMetrics => {
-  const { zone } = input;
+  const { zone, account } = input;
   const { startBalance, points, trades, operations, samples } = inRange(input);
   const results = resultsOf(trades);
   const drawdowns = drawdownFigures(startBalance, input.from, points);
@@ -424,15 +513,44 @@ export const performanceMetrics = (input: MetricsInput): PerformanceMetrics => {
   const equityCurve = samples.length >= 2 ? samples.map((s) => ({ time: s.time, value: s.equity })) : balanceCurve;
   const curveSmoothness = smoothness(equityCurve);
   const perPeriod = distributions(trades, operations, zone);
+  const figures = tradeFigures(trades, results);
+  const active = activity(trades, zone);
+  const instruments = new Set(trades.map((t) => t.symbol));
+  const score = scoreOf({
+    trades: trades.length,
+    netProfit: sum(results.results),
+    grossProfit: results.grossProfit,
+    winRate: results.winRate,
+    profitFactor: results.profitFactor,
+    maxDrawdown: drawdowns.maxDrawdown,
+    maxDrawdownAmount: drawdowns.maxDrawdownAmount,
+    avgWin: mean(results.wins),
+    avgLoss: mean(results.losses),
+    expectancy: mean(results.results),
+    smoothness: curveSmoothness,
+    monthsActive: active.monthsActive,
+    tradingDays: Object.keys(perPeriod.tradesPerDay).length,
+    live: account?.live ?? false,
+    propFirm: account?.propFirm ?? false,
+    balance: level,
+    uniqueInstruments: instruments.size,
+    uniqueAssetClasses: new Set([...instruments].map(assetClassOf)).size,
+    martingaleShare: martingaleShare(trades.map((t) => ({ ...t, result: resultOf(t) }))),
+  });
   return {
-    ...scoreOf(trades.length, results, drawdowns.maxDrawdown, curveSmoothness, Object.keys(perPeriod.tradesPerDay).length),
-    ...tradeFigures(trades, results),
+    ...(account ? { accountType: account.accountType, broker: account.broker, currency: account.currency } : {}),
+    ...score,
+    ...figures,
+    ...active,
     deposits: money(sum(operations.filter((b) => b.amount > 0).map((b) => b.amount))),
     withdrawals: money(sum(operations.filter((b) => b.amount < 0).map((b) => b.amount))),
     ...drawdowns.figures,
     equityCurveSmoothness: curveSmoothness,
     equityVolatility: dailyVolatility(equityCurve, zone),
     ...perPeriod,
+    dailyBalance: endOfDayValues(balanceCurve, zone),
+    dailyEquity: endOfDayValues(equityCurve, zone),
+    ...monthlyFigures(startBalance, points, trades, zone),
     ...bestAndWorstPeriods(trades, zone),
     directionPerformance: directionPerformance(trades),
     symbolAnalytics: symbolAnalytics(trades),

@@ -4,15 +4,13 @@
 // its interval and its event id derives from it, so a restart or a second look in the same interval
 // records it once.
 import type { Kysely } from 'kysely';
-import { v5 as uuidv5 } from 'uuid';
-import { DEFAULT_SAMPLE_INTERVAL_SECONDS, samplesStream, type SampleEvent } from '../../domain/analytics/dataCollector.js';
+import { DEFAULT_SAMPLE_INTERVAL_SECONDS, sampleId, samplesStream, type SampleEvent } from '../../domain/analytics/dataCollector.js';
 import type { ReadModels } from '../../projections/schema.js';
 import type { EventStore } from '../../store/port.js';
 import type { AccountConnections } from '../venues/connections.js';
 import { recordFacts } from '../../store/recorder.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 
-const SAMPLE_NAMESPACE = 'c2d8e5a1-7b44-4f0e-9d3a-51e6b8f0c7d2';
 const TICK_MS = 1000;
 
 export interface DataCollectorDeps {
@@ -86,7 +84,7 @@ export class DataCollector {
           margin: info.margin,
         },
       };
-      await recordFacts(this.deps.store, samplesStream(accountId), [{ id: uuidv5(`${accountId}/${at}`, SAMPLE_NAMESPACE), ...event }], {
+      await recordFacts(this.deps.store, samplesStream(accountId), [{ id: sampleId(accountId, at), ...event }], {
         correlationId: `sample:${accountId}`,
         receivedAt: new Date(now).toISOString(),
       });

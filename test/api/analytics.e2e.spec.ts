@@ -117,11 +117,55 @@ describe('Performance metrics, chart and data collector end to end', function ()
       { symbol: 'US500', trades: 1, winRate: 0, netProfit: 0, avgProfitPerTrade: 0 },
     ]);
     expect(m.tradesByHoldingBucket['<1m']).to.equal(4);
-    expect(m.score).to.be.within(0, 100);
+    // The reference's members (PerformanceMetricsDTO).
+    expect(m).to.deep.include({
+      accountType: { id: 1, name: 'FX terminal, classic' },
+      broker: 'Sim-Demo',
+      currency: 'USD',
+      totalNetProfit: 208.1,
+      avgNetProfitPerTrade: 52.03,
+      expectancy: 52.03,
+      largestWin: 193,
+      largestLoss: -103.5,
+      avgRiskReward: 1.5053,
+      longestWinStreak: 1,
+      longestLossStreak: 1,
+      totalLotSize: 2.7,
+      totalCommissions: -11.9,
+      monthsActive: 1,
+    });
+    expect(m.tradesPerSymbol).to.deep.equal({ EURUSD: 3, US500: 1 });
+    expect(m.profitAmountPerMonth).to.deep.equal({ '2026-01': 208.1 });
+    expect(m.avgProfitPerMonth).to.deep.equal({ '2026-01': 52.03 });
+    // 208.1 over the month's deposits (10,000 + 1,000).
+    expect(m.profitPercentagePerMonth).to.deep.equal({ '2026-01': 1.89 });
+    expect(m.dailyBalance).to.deep.equal({ '2026-01-07': 10_089.5, '2026-01-08': 11_208.1 });
+    expect(m.dailyEquity).to.deep.equal(m.dailyBalance);
+    expect(Date.parse(m.firstTradeAt)).to.be.below(Date.parse(m.lastTradeAt));
+    expect(m.avgHoldingTimeSeconds).to.be.a('number').and.below(60);
+    // The score (domain/analytics/score.ts) from the parts the reference names, over 89 points.
     const b = m.scoreBreakdown;
-    expect(b).to.include({ profitFactor: 100, winRate: 50, drawdown: 97.97, experience: 6.67 });
-    const weighted = 0.3 * b.profitFactor + 0.2 * b.winRate + 0.25 * b.drawdown + 0.15 * b.consistency + 0.1 * b.experience;
-    expect(m.score).to.equal(Math.round(weighted));
+    expect(b).to.deep.include({
+      profitFactorScore: 12, // profit factor 3.01: 3 or more earns all 12
+      winRateScore: 5, // 8 x 50 / 80
+      maxDrawdownScore: 11.76, // 12 x (1 - 1.0154 / 50)
+      recoveryFactorScore: 6.7, // 10 x (208.1 / 103.5) / 3
+      riskRewardScore: 5.27, // 7 x (155.8 / 103.5) / 2
+      expectancyScore: 5, // 2 x 52.03 / 103.5 is above 1
+      totalTradesScore: 0.16,
+      monthsActiveScore: 0.17,
+      accountTypeScore: 0, // the simulated venue's accounts are demo accounts
+      accountBalanceScore: 0,
+      diversificationScore: 3, // 2 instruments: 1; forex and indices: 2
+      martingalePenalty: -6, // after the loss on 0.5 lots came a trade of 1 lot
+      overtradingPenalty: 0,
+      isLiveAccount: false,
+      uniqueInstruments: 2,
+      uniqueAssetClasses: 2,
+    });
+    const { isLiveAccount, uniqueInstruments, uniqueAssetClasses, ...points } = b as Record<string, number>;
+    void [isLiveAccount, uniqueInstruments, uniqueAssetClasses];
+    expect(m.score).to.equal(Math.round((100 * Object.values(points).reduce((x, y) => x + y, 0)) / 89));
     // Without the data collector the equity members stay empty.
     expect(m).to.deep.include({ dataCollectorEnabled: false, advancedAnalyticsAvailable: false, dataCollectorSamples: 0, currentEquityDrawdown: null });
   });
@@ -178,7 +222,7 @@ describe('Performance metrics, chart and data collector end to end', function ()
     const samples = async (query = '') => {
       const res = await t.call('GET', `/accounts/${account}/dataCollector${query}`);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      return res.body as { time: string; balance: number; equity: number; floatingPnl: number; margin: number }[];
+      return res.body as { id: string; accountId: string; timestamp: number; balance: number; equity: number; floatingPnL: number; margin: number }[];
     };
     // The spec's clock also moves in real time: advancing it a fixed 10 s after a sample skipped a whole
     // interval whenever real time had crossed an interval boundary meanwhile (a full run saw samples
@@ -196,17 +240,19 @@ describe('Performance metrics, chart and data collector end to end', function ()
     const all = await samples('?limit=-1');
     expect(all.length).to.be.at.least(4);
     // Commission 7 is paid; the floating loss is the spread on 1 lot.
-    expect(all[0]).to.deep.include({ balance: 11_201.1, equity: 11_191.1, floatingPnl: -10 });
-    expect(all[3]).to.deep.include({ balance: 11_201.1, equity: 11_091.1, floatingPnl: -110 });
-    expect(all.map((s) => s.time)).to.deep.equal([...all.map((s) => s.time)].sort());
-    expect(new Set(all.map((s) => s.time)).size).to.equal(all.length);
-    expect(Date.parse(all[1]!.time) - Date.parse(all[0]!.time)).to.equal(10_000);
+    expect(all[0]).to.deep.include({ accountId: account, balance: 11_201.1, equity: 11_191.1, floatingPnL: -10 });
+    expect(all[3]).to.deep.include({ balance: 11_201.1, equity: 11_091.1, floatingPnL: -110 });
+    expect(all.map((s) => s.timestamp)).to.deep.equal([...all.map((s) => s.timestamp)].sort((a, b) => a - b));
+    expect(new Set(all.map((s) => s.timestamp)).size).to.equal(all.length);
+    expect(new Set(all.map((s) => s.id)).size).to.equal(all.length);
+    expect(all[1]!.timestamp - all[0]!.timestamp).to.equal(10_000);
+    const iso = (s: { timestamp: number }) => new Date(s.timestamp).toISOString();
 
     expect(await samples('?limit=2')).to.deep.equal(all.slice(-2));
     expect(await samples()).to.deep.equal(all);
-    expect(await samples(`?startTime=${all[1]!.time}&endTime=${all[2]!.time}`)).to.deep.equal(all.slice(1, 3));
-    expect(await samples(`?startTime=${all[1]!.time}&limit=1`)).to.deep.equal(all.slice(-1));
-    for (const query of ['?limit=0', '?limit=-2', '?limit=1.5', '?limit=ten', '?startTime=soon', `?startTime=${all[2]!.time}&endTime=${all[1]!.time}`]) {
+    expect(await samples(`?startTime=${iso(all[1]!)}&endTime=${iso(all[2]!)}`)).to.deep.equal(all.slice(1, 3));
+    expect(await samples(`?startTime=${iso(all[1]!)}&limit=1`)).to.deep.equal(all.slice(-1));
+    for (const query of ['?limit=0', '?limit=-2', '?limit=1.5', '?limit=ten', '?startTime=soon', `?startTime=${iso(all[2]!)}&endTime=${iso(all[1]!)}`]) {
       const res = await t.call('GET', `/accounts/${account}/dataCollector${query}`);
       expect(res.status, query).to.equal(400);
       expect(res.body.error, query).to.equal('[VALIDATION_FAILED]');
@@ -226,7 +272,9 @@ describe('Performance metrics, chart and data collector end to end', function ()
       intradayMaxDrawdown: 0.89,
     });
     expect(m.dataCollectorSamples).to.equal((await samples('?limit=-1')).length);
-    expect(m.dataCollectorHistoryStartAt).to.equal(all[0]!.time);
+    expect(m.dataCollectorHistoryStartAt).to.equal(iso(all[0]!));
+    // The end-of-day equity is now the last sample's.
+    expect(Object.values(m.dailyEquity).at(-1)).to.equal(all.at(-1)!.equity);
   });
 
   it('rebuilds the history and data collector read models from the events, with the same metrics', async () => {

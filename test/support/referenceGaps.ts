@@ -136,8 +136,6 @@ const COPIER_DTO: Gaps = [
 ];
 // Item 3: `featureSetting` → `setting`. Once `setting` is there, its branches are compared too (setting<FeatureXDTO>.member).
 const FEATURE_DTO: Gaps = ['accountId: missing', 'copierId: missing', 'id: missing', 'projectId: missing', 'setting: missing', 'type: missing'];
-// Item 8: epoch-ms `timestamp`, `floatingPnL`.
-const DATA_COLLECTOR_RECORD_DTO: Gaps = ['accountId: missing', 'floatingPnL: missing', 'id: missing', 'timestamp: missing'];
 // Item 7.
 const POSITION_DTO: Gaps = [
   'brokerTimeClose: missing',
@@ -180,50 +178,6 @@ const LOG_DTO: Gaps = [
   'projectId: missing',
   'text: missing',
 ];
-// Item 8: the 23 members and the 17 of scoreBreakdown.
-const PERFORMANCE_METRICS_DTO: Gaps = [
-  'accountType: missing',
-  'avgHoldingTimeSeconds: missing',
-  'avgNetProfitPerTrade: missing',
-  'avgProfitPerMonth: missing',
-  'avgRiskReward: missing',
-  'broker: missing',
-  'currency: missing',
-  'dailyBalance: missing',
-  'dailyEquity: missing',
-  'expectancy: missing',
-  'firstTradeAt: missing',
-  'largestLoss: missing',
-  'largestWin: missing',
-  'lastTradeAt: missing',
-  'longestLossStreak: missing',
-  'longestWinStreak: missing',
-  'monthsActive: missing',
-  'profitAmountPerMonth: missing',
-  'profitPercentagePerMonth: missing',
-  'scoreBreakdown.accountBalanceScore: missing',
-  'scoreBreakdown.accountTypeScore: missing',
-  'scoreBreakdown.consistencyScore: missing',
-  'scoreBreakdown.diversificationScore: missing',
-  'scoreBreakdown.expectancyScore: missing',
-  'scoreBreakdown.isLiveAccount: missing',
-  'scoreBreakdown.martingalePenalty: missing',
-  'scoreBreakdown.maxDrawdownScore: missing',
-  'scoreBreakdown.monthsActiveScore: missing',
-  'scoreBreakdown.overtradingPenalty: missing',
-  'scoreBreakdown.profitFactorScore: missing',
-  'scoreBreakdown.recoveryFactorScore: missing',
-  'scoreBreakdown.riskRewardScore: missing',
-  'scoreBreakdown.totalTradesScore: missing',
-  'scoreBreakdown.uniqueAssetClasses: missing',
-  'scoreBreakdown.uniqueInstruments: missing',
-  'scoreBreakdown.winRateScore: missing',
-  'totalCommissions: missing',
-  'totalLotSize: missing',
-  'totalNetProfit: missing',
-  'tradesPerDay{}: type integer≠number',
-  'tradesPerSymbol: missing',
-];
 // Item 6: fractions (0.215 = 21.5 %), fulfillSeconds, resetTime.
 const RISK_LIMIT_DTO: Gaps = [
   'copierId: missing',
@@ -251,7 +205,6 @@ export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
   'POST /accounts/{accountId}/copiers/{copierId}/features': FEATURE_DTO,
   'GET /accounts/{accountId}/copiers/{copierId}/features/{featureId}': FEATURE_DTO,
   'PUT /accounts/{accountId}/copiers/{copierId}/features/{featureId}': FEATURE_DTO,
-  'GET /accounts/{accountId}/dataCollector': DATA_COLLECTOR_RECORD_DTO,
   'GET /accounts/{accountId}/features': FEATURE_DTO,
   'POST /accounts/{accountId}/features': FEATURE_DTO,
   'GET /accounts/{accountId}/features/{featureId}': FEATURE_DTO,
@@ -259,7 +212,6 @@ export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
   'GET /accounts/{accountId}/history/positions': POSITION_DTO,
   'GET /accounts/{accountId}/information': ACCOUNT_INFORMATION_DTO,
   'GET /accounts/{accountId}/logs': LOG_DTO,
-  'GET /accounts/{accountId}/performanceMetrics': PERFORMANCE_METRICS_DTO,
   'GET /accounts/{accountId}/positions': POSITION_DTO,
   'GET /accounts/{accountId}/riskLimits': RISK_LIMIT_DTO,
   'POST /accounts/{accountId}/riskLimits': RISK_LIMIT_DTO,

@@ -95,11 +95,82 @@ describe('performance metrics on a hand-computed trade list', () => {
     expect(m.tradesPerWeekday).to.deep.equal({ MONDAY: 2, TUESDAY: 1, WEDNESDAY: 1, THURSDAY: 1 });
   });
 
-  it('scores 0 to 100 from its weighted parts', () => {
-    expect(m.scoreBreakdown).to.deep.include({ profitFactor: 51.06, winRate: 40, drawdown: 79.96, experience: 13.33 });
-    expect(m.scoreBreakdown.consistency).to.be.within(0, 100);
-    const { profitFactor, winRate, drawdown, consistency, experience } = m.scoreBreakdown;
-    expect(m.score).to.equal(Math.round(0.3 * profitFactor + 0.2 * winRate + 0.25 * drawdown + 0.15 * consistency + 0.1 * experience));
+  it('adds the reference totals: net 67 over 5 trades, largest win 145 and loss -105, 0.75 lots', () => {
+    expect(m).to.deep.include({
+      totalNetProfit: 67,
+      avgNetProfitPerTrade: 13.4,
+      expectancy: 13.4,
+      largestWin: 145,
+      largestLoss: -105,
+      avgRiskReward: 1.5317,
+      totalLotSize: 0.75,
+      totalCommissions: -9,
+    });
+    expect(m.tradesPerSymbol).to.deep.equal({ EURUSD: 3, GBPUSD: 1, XAUUSD: 1 });
+  });
+
+  it('streaks run in close order and a break-even ends them; holding averages 30 min, 2 h, 6 h, 30 s and 8 h', () => {
+    expect(m).to.deep.include({ longestWinStreak: 1, longestLossStreak: 1, avgHoldingTimeSeconds: 11_886 });
+  });
+
+  it('spans one active month from the first opening to the last close', () => {
+    expect(m).to.deep.include({ firstTradeAt: '2026-03-02T09:00:00.000Z', lastTradeAt: '2026-03-05T16:00:00.000Z', monthsActive: 1 });
+    expect(m.profitAmountPerMonth).to.deep.equal({ '2026-03': 67 });
+    expect(m.avgProfitPerMonth).to.deep.equal({ '2026-03': 13.4 });
+    // 67 over the month's starting balance 0 plus its deposit of 1,000.
+    expect(m.profitPercentagePerMonth).to.deep.equal({ '2026-03': 6.7 });
+  });
+
+  it('closes every day with its balance; without samples the equity is the balance', () => {
+    const days = { '2026-03-02': 943, '2026-03-03': 1088, '2026-03-04': 1000, '2026-03-05': 979 };
+    expect(m.dailyBalance).to.deep.equal(days);
+    expect(m.dailyEquity).to.deep.equal(days);
+  });
+
+  it('scores the reference parts and sums them over 89 points', () => {
+    expect(m.scoreBreakdown).to.deep.include({
+      profitFactorScore: 3.19, // 12 x (1.5317 - 1) / 2
+      winRateScore: 4, // 8 x 40 / 80
+      maxDrawdownScore: 9.6, // 12 x (1 - 10.019 / 50)
+      recoveryFactorScore: 2.13, // 10 x (67 / 105) / 3
+      riskRewardScore: 5.36, // 7 x 1.5317 / 2
+      expectancyScore: 2.13, // 5 x 2 x 13.4 / 63
+      totalTradesScore: 0.2,
+      monthsActiveScore: 0.17,
+      accountTypeScore: 0,
+      diversificationScore: 4, // 3 instruments: 2; forex and metals: 2
+      accountBalanceScore: 0,
+      martingalePenalty: 0, // after the loss of 0.2 lots came 0.1
+      overtradingPenalty: 0,
+      isLiveAccount: false,
+      uniqueInstruments: 3,
+      uniqueAssetClasses: 2,
+    });
+    expect(m.scoreBreakdown.consistencyScore).to.equal(Math.round(6 * m.equityCurveSmoothness * 100) / 100);
+    const { isLiveAccount, uniqueInstruments, uniqueAssetClasses, ...points } = m.scoreBreakdown;
+    void [isLiveAccount, uniqueInstruments, uniqueAssetClasses];
+    expect(m.score).to.equal(Math.round((100 * Object.values(points).reduce((a, b) => a + b, 0)) / 89));
+  });
+
+  it('a live account earns the account type and balance points; a prop-firm account half the type points', () => {
+    const account = { accountType: { id: 2, name: 'FX terminal, current generation' }, broker: 'Demo-Server', currency: 'USD', live: true, propFirm: false };
+    const live = performanceMetrics({ account, trades, balanceOperations, samples: [], from: null, to: null, zone: 'UTC', dataCollectorEnabled: false });
+    expect(live).to.deep.include({ accountType: account.accountType, broker: 'Demo-Server', currency: 'USD' });
+    // 7 x 979 / 10,000.
+    expect(live.scoreBreakdown).to.deep.include({ isLiveAccount: true, accountTypeScore: 8, accountBalanceScore: 0.69 });
+    expect(live.score).to.be.greaterThan(m.score);
+    const prop = performanceMetrics({
+      account: { ...account, live: false, propFirm: true },
+      trades,
+      balanceOperations,
+      samples: [],
+      from: null,
+      to: null,
+      zone: 'UTC',
+      dataCollectorEnabled: false,
+    });
+    expect(prop.scoreBreakdown).to.deep.include({ isLiveAccount: false, accountTypeScore: 4, accountBalanceScore: 0 });
+    expect(m).not.to.have.any.keys('accountType', 'broker', 'currency');
   });
 
   it('without samples, the collector members are empty and advanced analytics unavailable', () => {
@@ -112,11 +183,18 @@ describe('performance metrics: date filters', () => {
     const m = metricsOf('2026-03-03T00:00:00.000Z', '2026-03-04T23:59:59.999Z');
     expect(m).to.deep.include({ totalTrades: 2, netProfit: 145, maxDrawdown: 0, avgRecoveryTimeHours: null });
     expect(m.dailyBalanceTransactions).to.deep.equal({ '2026-03-04': -88 });
+    expect(m.dailyBalance).to.deep.equal({ '2026-03-03': 1088, '2026-03-04': 1000 });
+    // 145 over the 943 the range starts from.
+    expect(m.profitPercentagePerMonth).to.deep.equal({ '2026-03': 15.38 });
   });
 
   it('an empty range has no trades and scores 0', () => {
     const m = metricsOf('2027-01-01T00:00:00.000Z', null);
-    expect(m).to.deep.include({ totalTrades: 0, score: 0, winRate: 0, netProfit: 0, profitFactor: null, bestDay: null });
+    expect(m).to.deep.include({ totalTrades: 0, score: 0, winRate: 0, netProfit: 0, monthsActive: 0, largestWin: 0, largestLoss: 0, bestDay: null });
+    // The reference's numbers and times have no null: without a loss or a trade they are left out.
+    expect(m).not.to.have.any.keys('profitFactor', 'firstTradeAt', 'lastTradeAt');
+    expect(m.dailyBalance).to.deep.equal({});
+    expect(Object.values(m.scoreBreakdown).filter((v) => v !== 0 && v !== false)).to.deep.equal([]);
   });
 });
 
