@@ -13,6 +13,7 @@ import { authenticate } from './auth.js';
 import { copierRoutes } from './copiers/routes.js';
 import { featureRoutes } from './features/routes.js';
 import { projectFeatureRoutes } from './features/projectRoutes.js';
+import { featureTypeRoutes } from './features/typeRoutes.js';
 import { logRoutes } from './logs/routes.js';
 import { profitTargetRoutes } from './profitTargets/routes.js';
 import { riskLimitRoutes } from './riskLimits/routes.js';
@@ -40,6 +41,7 @@ export const declareRoutes = (services: Services): Routes => {
   profitTargetRoutes(routes, services);
   approvalRoutes(routes, services);
   projectFeatureRoutes(routes, services);
+  featureTypeRoutes(routes);
   analyticsRoutes(routes, services);
   logRoutes(routes, services);
   auditLogRoutes(routes, services);

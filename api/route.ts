@@ -58,6 +58,12 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   /** Request headers the handler reads (Idempotency-Key): documented in the OpenAPI document; the handler checks them. */
   readonly headers?: TObject;
   readonly body?: TSchema;
+  /**
+   * What the body is checked against before the handler, when that differs from the documented `body`:
+   * a polymorphic member whose branch a sibling names (FeatureDTO's setting, by type.id) is checked
+   * by the handler against that branch alone, for errors that speak of its members only.
+   */
+  readonly bodyValidation?: TSchema;
   readonly bodyRequired?: boolean;
   readonly responses: Readonly<Record<number, ResponseSpec>>;
   /** Default true: the X-API-KEY header is required. */
@@ -106,7 +112,7 @@ export class Routes {
               if (spec.bodyRequired) throw new ApiError(400, '[VALIDATION_FAILED]', 'a JSON request body is required');
               body = {};
             } else {
-              body = validate(spec.body, req.body, 'body');
+              body = validate(spec.bodyValidation ?? spec.body, req.body, 'body');
             }
           } else if (req.body !== undefined && Number(req.headers['content-length'] ?? 0) > 0 && req.is('application/json')) {
             const empty = typeof req.body === 'object' && req.body !== null && Object.keys(req.body).length === 0;

@@ -128,7 +128,7 @@ export const analyticsRoutes = (routes: Routes, services: Services): void => {
     operationId: 'dataCollector',
     summary: 'The data collector time series (equity, balance, floating P&L)',
     description:
-      'Samples taken while FeatureDataCollectorDTO is on (every intervalSeconds, default 60, while the account is connected), oldest first. limit: the last N samples of the range (default 10000); -1 = all. startTime and endTime (inclusive) bound the range.',
+      'Samples taken while FeatureDataCollectorDTO is on (every collectionIntervalSeconds, default 60, unless activateDataCollector is false, while the account is connected), oldest first. limit: the last N samples of the range (default 10000); -1 = all. startTime and endTime (inclusive) bound the range.',
     params: AccountIdParams,
     query: DataCollectorQuery,
     responses: { 200: { description: 'samples, oldest first', schema: Type.Array(DataCollectorRecordDTO) }, ...errorResponses(400, 401, 404) },

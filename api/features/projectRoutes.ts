@@ -4,7 +4,7 @@
 // with the shapes and rules of the account feature routes (routes.ts), for a project-level key of that
 // project only (projectScope.ts); and the webhooks' deliveries (deliveryRoutes.ts).
 import { randomUUID } from 'node:crypto';
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { featureDefinition } from '../../domain/feature/catalogue.js';
 import type { FeatureCommand } from '../../domain/feature/commands.js';
 import { featureDecider } from '../../domain/feature/decider.js';
@@ -15,12 +15,12 @@ import type { Caller, Routes } from '../route.js';
 import { commandMetadata, execute, oneAtATime, type Services } from '../../app/services.js';
 import { errorResponses, Uuid } from '../shared/schemas.js';
 import { webhookDeliveryRoutes } from './deliveryRoutes.js';
-import { fromFeatureSettingDTO, toFeatureDTO } from './dto.js';
-import { FeatureDTO, FeatureWriteDTO } from './schemas.js';
+import { featureDtoOf, type FeatureWrite, fromFeatureWriteDTO, toFeatureDTO } from './dto.js';
+import { FeatureDTO, FeatureWriteDTO, FeatureWriteEnvelope } from './schemas.js';
 import { projectFeatureRow, projectFeatureScope } from './projectScope.js';
 import { prepareSetting } from './settingHooks.js';
 
-type WriteBody = Static<typeof FeatureWriteDTO>;
+type WriteBody = FeatureWrite;
 type Context = Parameters<typeof commandMetadata>[1];
 
 const TAG = 'Features';
@@ -32,7 +32,7 @@ export const projectFeatureRoutes = (routes: Routes, services: Services): void =
   const run = (command: FeatureCommand) => execute(services, featureStream(command.data.featureId), featureDecider, command);
 
   const add = async (caller: Caller, context: Context, scope: FeatureScope & { kind: 'project' }, body: WriteBody) => {
-    const setting = await prepareSetting(services, fromFeatureSettingDTO(body.featureSetting, 'project'), null);
+    const setting = await prepareSetting(services, fromFeatureWriteDTO(body, scope), null);
     const definition = featureDefinition(setting.type)!;
     const featureId = randomUUID();
     await oneAtATime(services, `features:project:${scope.projectId}`, async () => {
@@ -45,7 +45,7 @@ export const projectFeatureRoutes = (routes: Routes, services: Services): void =
   };
 
   const writeDescription =
-    'featureSetting.type names the feature; only features with scope project attach here (FeatureWebhookDTO), others give 400 [FEATURE_SCOPE_NOT_ALLOWED]. Members left out take their defaults; an unknown type or member, or a value out of bounds, gives 400 [VALIDATION_FAILED]; a webhook URL that is not allowed 400 [WEBHOOK_URL_INVALID], [WEBHOOK_URL_INVALID_PROTOCOL] or [WEBHOOK_URL_NOT_ALLOWED]. Nothing is stored then. Needs a project-level key of this project.';
+    'A FeatureDTO: `type.id` names the feature (FeatureTypeDTO, GET /types/featureTypes), `setting` holds its members; `projectId` may be sent (the path decides). Only features with scope project attach here (FeatureWebhookDTO), others give 400 [FEATURE_SCOPE_NOT_ALLOWED]. Members left out take their defaults; an unknown type or member, or a value out of bounds, gives 400 [VALIDATION_FAILED]; a webhook URL that is not allowed 400 [WEBHOOK_URL_INVALID], [WEBHOOK_URL_INVALID_PROTOCOL] or [WEBHOOK_URL_NOT_ALLOWED]. Nothing is stored then. Needs a project-level key of this project.';
   const one = { 200: { description: 'the feature', schema: FeatureDTO }, ...errorResponses(400, 401, 403, 404, 409) };
 
   routes.add<{ projectId: string }, unknown, unknown>({
@@ -71,6 +71,7 @@ export const projectFeatureRoutes = (routes: Routes, services: Services): void =
     description: writeDescription,
     params: ProjectFeatureParams,
     body: FeatureWriteDTO,
+    bodyValidation: FeatureWriteEnvelope,
     bodyRequired: true,
     responses: one,
     async handler({ params, caller, context, body }) {
@@ -99,19 +100,20 @@ export const projectFeatureRoutes = (routes: Routes, services: Services): void =
     description: `The whole setting is replaced (members left out take their defaults; a webhook secret left out or sent masked is kept); its type cannot change (400 [FEATURE_TYPE_IMMUTABLE]). ${writeDescription}`,
     params: ProjectFeatureIdParams,
     body: FeatureWriteDTO,
+    bodyValidation: FeatureWriteEnvelope,
     bodyRequired: true,
     responses: one,
     async handler({ params, caller, context, body }) {
       const scope = projectFeatureScope(caller, params.projectId);
       const current = await projectFeatureRow(services, scope.projectId, params.featureId);
-      if (current.type !== body.featureSetting.type) {
+      if (current.type !== featureDtoOf(body.type.id)) {
         throw new ApiError(
           400,
           '[FEATURE_TYPE_IMMUTABLE]',
           `feature ${params.featureId} is a ${current.type}; its type cannot change (delete it and add another)`,
         );
       }
-      const setting = await prepareSetting(services, fromFeatureSettingDTO(body.featureSetting, 'project'), current.setting);
+      const setting = await prepareSetting(services, fromFeatureWriteDTO(body, scope), current.setting);
       await run({
         type: 'UpdateFeature',
         data: { featureId: params.featureId, projectId: caller.projectId, scope, setting },

@@ -1,7 +1,7 @@
 // The feature area (spec: "Copiers" feature rows, "Account features and risk limits", the Masaniello
 // reset): features attached to a copier (reached through its slave account) or to an account.
 import { randomUUID } from 'node:crypto';
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { featureDefinition } from '../../domain/feature/catalogue.js';
 import type { FeatureCommand } from '../../domain/feature/commands.js';
 import { featureDecider } from '../../domain/feature/decider.js';
@@ -15,11 +15,11 @@ import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
 import { commandMetadata, execute, oneAtATime, type Services } from '../../app/services.js';
 import { errorResponses, Uuid } from '../shared/schemas.js';
-import { AccountFeatureIdParams, CopierFeatureIdParams, CopierFeatureParams, FeatureDTO, FeatureWriteDTO } from './schemas.js';
-import { fromFeatureSettingDTO, toFeatureDTO } from './dto.js';
+import { AccountFeatureIdParams, CopierFeatureIdParams, CopierFeatureParams, FeatureDTO, FeatureWriteDTO, FeatureWriteEnvelope } from './schemas.js';
+import { featureDtoOf, type FeatureWrite, fromFeatureWriteDTO, toFeatureDTO } from './dto.js';
 import { prepareSetting } from './settingHooks.js';
 
-type WriteBody = Static<typeof FeatureWriteDTO>;
+type WriteBody = FeatureWrite;
 
 const featureNotFound = (featureId: string) => new ApiError(404, '[FEATURE_NOT_FOUND]', `feature ${featureId} not found`);
 
@@ -52,7 +52,7 @@ export const featureRoutes = (routes: Routes, services: Services): void => {
   };
 
   const add = async (caller: Caller, context: Parameters<typeof commandMetadata>[1], scope: FeatureScope, body: WriteBody) => {
-    const setting = await prepareSetting(services, fromFeatureSettingDTO(body.featureSetting, scope.kind), null);
+    const setting = await prepareSetting(services, fromFeatureWriteDTO(body, scope), null);
     const definition = featureDefinition(setting.type)!;
     const featureId = randomUUID();
     // The single-instance check and the write are one step per copier or account.
@@ -67,10 +67,10 @@ export const featureRoutes = (routes: Routes, services: Services): void => {
 
   const update = async (caller: Caller, context: Parameters<typeof commandMetadata>[1], scope: FeatureScope, featureId: string, body: WriteBody) => {
     const current = await rowOf(caller, scope, featureId);
-    if (current.type !== body.featureSetting.type) {
+    if (current.type !== featureDtoOf(body.type.id)) {
       throw new ApiError(400, '[FEATURE_TYPE_IMMUTABLE]', `feature ${featureId} is a ${current.type}; its type cannot change (delete it and add another)`);
     }
-    const setting = await prepareSetting(services, fromFeatureSettingDTO(body.featureSetting, scope.kind), current.setting);
+    const setting = await prepareSetting(services, fromFeatureWriteDTO(body, scope), current.setting);
     await run({ type: 'UpdateFeature', data: { featureId, projectId: caller.projectId, scope, setting }, metadata: commandMetadata(services, context) });
     return { body: toFeatureDTO(await rowOf(caller, scope, featureId)) };
   };
@@ -82,7 +82,7 @@ export const featureRoutes = (routes: Routes, services: Services): void => {
   };
 
   const writeDescription =
-    'featureSetting.type names the feature (a feature DTO of the spec); members left out take their defaults. A feature that attaches elsewhere gives 400 [FEATURE_SCOPE_NOT_ALLOWED]; a second instance of a single-instance feature 409 [FEATURE_ALREADY_EXISTS]; an unknown type or member, or a value out of bounds, 400 [VALIDATION_FAILED]. Nothing is stored then.';
+    'A FeatureDTO: `type.id` names the feature (FeatureTypeDTO, GET /types/featureTypes), `setting` holds its members (the FeatureSettingDTO branch of that type); members left out take their defaults. `accountId`, `copierId` and `projectId` may be sent: the path decides, another value gives 400 [VALIDATION_FAILED]; `id`, `featureId`, `created` and `updated` are ignored. A type the service does not run yet gives 400 [FEATURE_TYPE_NOT_SUPPORTED]. A feature that attaches elsewhere gives 400 [FEATURE_SCOPE_NOT_ALLOWED]; a second instance of a single-instance feature 409 [FEATURE_ALREADY_EXISTS]; an unknown type or member, or a value out of bounds, 400 [VALIDATION_FAILED]. Nothing is stored then.';
   const one = { 200: { description: 'the feature', schema: FeatureDTO }, ...errorResponses(400, 401, 404, 409) };
   const list = { 200: { description: 'the features', schema: Type.Array(FeatureDTO) }, ...errorResponses(400, 401, 404) };
 
@@ -109,6 +109,7 @@ export const featureRoutes = (routes: Routes, services: Services): void => {
     description: writeDescription,
     params: CopierFeatureParams,
     body: FeatureWriteDTO,
+    bodyValidation: FeatureWriteEnvelope,
     bodyRequired: true,
     responses: one,
     async handler({ params, caller, context, body }) {
@@ -136,6 +137,7 @@ export const featureRoutes = (routes: Routes, services: Services): void => {
     description: `The whole setting is replaced (members left out take their defaults); its type cannot change (400 [FEATURE_TYPE_IMMUTABLE]). ${writeDescription}`,
     params: CopierFeatureIdParams,
     body: FeatureWriteDTO,
+    bodyValidation: FeatureWriteEnvelope,
     bodyRequired: true,
     responses: one,
     async handler({ params, caller, context, body }) {
@@ -178,6 +180,7 @@ export const featureRoutes = (routes: Routes, services: Services): void => {
     description: writeDescription,
     params: AccountIdParams,
     body: FeatureWriteDTO,
+    bodyValidation: FeatureWriteEnvelope,
     bodyRequired: true,
     responses: one,
     async handler({ params, caller, context, body }) {
@@ -205,6 +208,7 @@ export const featureRoutes = (routes: Routes, services: Services): void => {
     description: `The whole setting is replaced (members left out take their defaults); its type cannot change (400 [FEATURE_TYPE_IMMUTABLE]). ${writeDescription}`,
     params: AccountFeatureIdParams,
     body: FeatureWriteDTO,
+    bodyValidation: FeatureWriteEnvelope,
     bodyRequired: true,
     responses: one,
     async handler({ params, caller, context, body }) {

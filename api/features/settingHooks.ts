@@ -30,11 +30,11 @@ const checkWebhookUrl = async (services: Services, raw: string): Promise<void> =
   try {
     url = await checkOutboundUrl(raw, { allowPrivate });
   } catch (error) {
-    if (error instanceof OutboundUrlError) throw new ApiError(400, WEBHOOK_URL_CODES[error.reason], `featureSetting.url: ${error.message}`);
+    if (error instanceof OutboundUrlError) throw new ApiError(400, WEBHOOK_URL_CODES[error.reason], `setting.url: ${error.message}`);
     throw error;
   }
   if (url.protocol !== 'https:' && !allowPrivate) {
-    throw new ApiError(400, WEBHOOK_URL_CODES.PROTOCOL, 'featureSetting.url: the protocol must be https (http needs ALLOW_PRIVATE_OUTBOUND)');
+    throw new ApiError(400, WEBHOOK_URL_CODES.PROTOCOL, 'setting.url: the protocol must be https (http needs ALLOW_PRIVATE_OUTBOUND)');
   }
 };
 
@@ -43,9 +43,7 @@ const webhookHooks: SettingHooks = {
     await checkWebhookUrl(services, String(setting.url));
     const sealed = sealWebhookSecrets(setting, previous, { seal: (p) => services.cipher.encrypt(p), unseal: (c) => services.cipher.decrypt(c) });
     if (!sealed.ok) {
-      throw new ApiError(400, '[VALIDATION_FAILED]', `body.featureSetting: ${sealed.problem}`, [
-        { field: 'body.featureSetting.authentication', message: sealed.problem },
-      ]);
+      throw new ApiError(400, '[VALIDATION_FAILED]', `body.setting: ${sealed.problem}`, [{ field: 'body.setting.authentication', message: sealed.problem }]);
     }
     return sealed.setting;
   },

@@ -7,7 +7,9 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FeatureDefinition } from '../feature/definition.js';
 
 const members = Type.Object({
-  enabled: Type.Boolean({ description: 'whether HFT mode is asked for; default true. Changes nothing on this service (see the feature description)' }),
+  activateHftMode: Type.Boolean({
+    description: 'whether HFT mode is asked for; default true (the reference: always true). Changes nothing on this service (see the feature description)',
+  }),
 });
 export type HftModeSettings = Static<typeof members>;
 
@@ -16,7 +18,7 @@ export const hftModeFeature: FeatureDefinition<HftModeSettings> = {
   scopes: ['account'],
   multiple: false,
   members,
-  defaults: { enabled: true },
+  defaults: { activateHftMode: true },
   description:
     "HFT mode: configuration only on this service. Hosted copiers sell it as a shorter polling loop; this service polls nothing: the copy engine is woken by the event store when a master's trade is committed and decides at once, for every account the same. The setting is stored, validated and returned (so configurations carry over) and changes no behaviour.",
 };

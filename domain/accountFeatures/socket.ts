@@ -6,8 +6,9 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FeatureDefinition } from '../feature/definition.js';
 
 const members = Type.Object({
-  enabled: Type.Boolean({
-    description: "whether the account's event stream is asked for; default true. Changes nothing on this service (see the feature description)",
+  activateSocket: Type.Boolean({
+    description:
+      "whether the account's event stream is asked for; default true (the reference: always true). Changes nothing on this service (see the feature description)",
   }),
 });
 export type SocketSettings = Static<typeof members>;
@@ -17,7 +18,7 @@ export const socketFeature: FeatureDefinition<SocketSettings> = {
   scopes: ['account'],
   multiple: false,
   members,
-  defaults: { enabled: true },
+  defaults: { activateSocket: true },
   description:
     "Real-time socket stream of the account's events: configuration only on this service, which offers no socket endpoint. The setting is stored, validated and returned and changes no behaviour; for pushed events use FeatureWebhookDTO (POSITION_OPENED, POSITION_CLOSED, HISTORY_UPDATED by HTTP), or read GET .../logs and .../positions.",
 };

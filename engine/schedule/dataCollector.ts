@@ -66,7 +66,9 @@ export class DataCollector {
     for (const row of rows) {
       const accountId = row.account_id;
       if (!accountId) continue;
-      const interval = ((row.setting as { intervalSeconds?: number }).intervalSeconds ?? DEFAULT_SAMPLE_INTERVAL_SECONDS) * 1000;
+      const setting = row.setting as { activateDataCollector?: boolean; collectionIntervalSeconds?: number };
+      if (setting.activateDataCollector === false) continue;
+      const interval = (setting.collectionIntervalSeconds ?? DEFAULT_SAMPLE_INTERVAL_SECONDS) * 1000;
       const bucket = Math.floor(now / interval) * interval;
       if (this.sampled.get(accountId) === bucket) continue;
       const connection = this.deps.connections.connection(accountId);

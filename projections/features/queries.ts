@@ -5,6 +5,7 @@ import type { ReadModels } from '../schema.js';
 
 export interface FeatureRow {
   readonly id: string;
+  readonly project_id: string;
   readonly type: string;
   readonly setting: FeatureSetting;
   readonly scope_kind: string;
@@ -97,12 +98,14 @@ export const findAccountFeature = (db: Kysely<ReadModels>, projectId: string, ac
     .where('id', '=', featureId)
     .executeTakeFirst();
 
-/** Whether the account has FeatureDataCollectorDTO on. */
-export const hasDataCollectorFeature = async (db: Kysely<ReadModels>, accountId: string): Promise<boolean> =>
-  (await db
+/** Whether the account has FeatureDataCollectorDTO on (attached, and activateDataCollector not false). */
+export const hasDataCollectorFeature = async (db: Kysely<ReadModels>, accountId: string): Promise<boolean> => {
+  const row = await db
     .selectFrom('features')
-    .select('id')
+    .select('setting')
     .where('scope_kind', '=', 'account')
     .where('account_id', '=', accountId)
     .where('type', '=', 'FeatureDataCollectorDTO')
-    .executeTakeFirst()) !== undefined;
+    .executeTakeFirst();
+  return row !== undefined && (row.setting as { activateDataCollector?: boolean }).activateDataCollector !== false;
+};

@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { declareRoutes } from '../../api/app.js';
 import { type TestResponse, type TestService, createOtherProject, startTestService, validAccount } from '../support/service.js';
+import { featureBody } from '../support/trading.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PASSWORD = 'secret-password';
@@ -638,7 +639,7 @@ describe('accounts API end to end', () => {
       const limit = await t.call('POST', `/accounts/${slave.id}/riskLimits`, { body: { riskTypeId: 1, absoluteRiskLimit: 250 } });
       expect(limit.status, JSON.stringify(limit.body)).to.equal(200);
       const feature = await t.call('POST', `/accounts/${slave.id}/features`, {
-        body: { featureSetting: { type: 'FeatureDataCollectorDTO', intervalSeconds: 60 } },
+        body: featureBody({ type: 'FeatureDataCollectorDTO', collectionIntervalSeconds: 60 }),
       });
       expect(feature.status, JSON.stringify(feature.body)).to.equal(200);
 

@@ -17,7 +17,7 @@ import { simulatedLogin } from '../../engine/venues/host.js';
 import { allProjections } from '../../projections/all.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { eventually, movableClock, pinQuotes, positionsOf, startedAccount } from '../support/trading.js';
+import { eventually, featureBody, movableClock, pinQuotes, positionsOf, startedAccount } from '../support/trading.js';
 
 const DAY = 24 * 3_600_000;
 
@@ -217,7 +217,9 @@ describe('Performance metrics, chart and data collector end to end', function ()
     // The position first, so every sample sees it.
     await pinQuotes(t, { EURUSD: [1.0951, 1.0952] });
     await open({ symbol: 'EURUSD', orderType: 'Buy', volume: 1 });
-    const added = await t.call('POST', `/accounts/${account}/features`, { body: { featureSetting: { type: 'FeatureDataCollectorDTO', intervalSeconds: 10 } } });
+    const added = await t.call('POST', `/accounts/${account}/features`, {
+      body: featureBody({ type: 'FeatureDataCollectorDTO', collectionIntervalSeconds: 10 }),
+    });
     expect(added.status, JSON.stringify(added.body)).to.equal(200);
     const samples = async (query = '') => {
       const res = await t.call('GET', `/accounts/${account}/dataCollector${query}`);

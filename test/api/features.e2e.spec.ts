@@ -2,6 +2,8 @@
 // single-instance rule, the polymorphic FeatureSettingDTO, and isolation between projects.
 import { expect } from 'chai';
 import { createOtherProject, startTestService, type TestService, validAccount } from '../support/service.js';
+import { featureBody } from '../support/trading.js';
+import { featureTypeOf } from '../../domain/feature/types.js';
 
 const OTHER_PROJECT = '66666666-6666-4666-8666-666666666666';
 const OTHER_KEY = 'features-other-project-key-012345';
@@ -25,10 +27,12 @@ describe('features end to end', function () {
   after(() => t?.stop());
 
   it('adds a copier feature with its defaults filled in, lists it, reads it', async () => {
-    const res = await t.call('POST', base, { body: { featureSetting: { type: 'FeatureTradeCooldownDTO', cooldownMinutes: 15 } } });
+    const res = await t.call('POST', base, { body: featureBody({ type: 'FeatureTradeCooldownDTO', cooldownMinutes: 15 }) });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body.featureSetting).to.deep.equal({
-      type: 'FeatureTradeCooldownDTO',
+    expect(res.body.type).to.deep.equal({ id: featureTypeOf('FeatureTradeCooldownDTO').id, name: 'FeatureTradeCooldownDTO' });
+    expect(res.body).to.include({ id: res.body.featureId, accountId: slave, copierId });
+    expect(res.body).not.to.have.property('projectId');
+    expect(res.body.setting).to.deep.equal({
       cooldownMinutes: 15,
       cooldownAnchor: 'CLOSE',
       trackDirection: false,
@@ -37,19 +41,30 @@ describe('features end to end', function () {
     });
     const id = res.body.featureId;
     expect((await t.call('GET', base)).body.map((f: { featureId: string }) => f.featureId)).to.deep.equal([id]);
-    expect((await t.call('GET', `${base}/${id}`)).body.featureSetting.cooldownMinutes).to.equal(15);
+    expect((await t.call('GET', `${base}/${id}`)).body.setting.cooldownMinutes).to.equal(15);
   });
 
   it('refuses a second instance of a single-instance feature with 409 [FEATURE_ALREADY_EXISTS], storing nothing', async () => {
-    const res = await t.call('POST', base, { body: { featureSetting: { type: 'FeatureTradeCooldownDTO', cooldownMinutes: 30 } } });
+    const res = await t.call('POST', base, { body: featureBody({ type: 'FeatureTradeCooldownDTO', cooldownMinutes: 30 }) });
     expect(res.status).to.equal(409);
     expect(res.body.error).to.equal('[FEATURE_ALREADY_EXISTS]');
     expect((await t.call('GET', base)).body).to.have.length(1);
   });
 
-  it('refuses an unknown type, an unknown member, a missing member and a value out of bounds with 400, storing nothing', async () => {
+  it('refuses an unknown type id, an unknown member, a missing member and a value out of bounds with 400, storing nothing', async () => {
+    for (const body of [
+      { type: { id: 999 }, setting: {} },
+      { type: { id: 0 }, setting: {} },
+      { type: {}, setting: {} },
+      { setting: {} },
+      { type: { id: 2 } },
+    ]) {
+      const res = await t.call('POST', base, { body });
+      expect(res.status, JSON.stringify(body)).to.equal(400);
+      expect(res.body.error).to.equal('[VALIDATION_FAILED]');
+      expect(res.body.message, JSON.stringify(body)).to.match(/body\.(type|setting)/);
+    }
     const cases: [Record<string, unknown>, RegExp][] = [
-      [{ type: 'FeatureNoSuchThingDTO' }, /type/],
       [{ type: 'FeatureCopierFilterDTO', minLotSize: 0.1, maxLotSize: 1, colour: 'blue' }, /colour/],
       [{ type: 'FeatureSpreadFilterDTO' }, /threshold/],
       [{ type: 'FeatureTradeCooldownDTO', cooldownMinutes: 0 }, /cooldownMinutes/],
@@ -57,7 +72,7 @@ describe('features end to end', function () {
       [{ type: 'FeatureCopierFilterDTO', minLotSize: 2, maxLotSize: 1 }, /minLotSize 2 is above maxLotSize 1/],
     ];
     for (const [featureSetting, field] of cases) {
-      const res = await t.call('POST', base, { body: { featureSetting } });
+      const res = await t.call('POST', base, { body: featureBody(featureSetting) });
       expect(res.status, JSON.stringify(featureSetting)).to.equal(400);
       expect(res.body.error).to.equal('[VALIDATION_FAILED]');
       expect(res.body.message, JSON.stringify(featureSetting)).to.match(field);
@@ -65,15 +80,47 @@ describe('features end to end', function () {
     expect((await t.call('GET', base)).body).to.have.length(1);
   });
 
+  it('refuses a feature type the service does not run yet with 400 [FEATURE_TYPE_NOT_SUPPORTED], storing nothing', async () => {
+    // 1 = Telegram notifications (the reference's own example), 13 = signal provider, 29 = white label.
+    for (const id of [1, 13, 29]) {
+      const res = await t.call('POST', `/accounts/${slave}/features`, { body: { type: { id }, setting: {} } });
+      expect(res.status, String(id)).to.equal(400);
+      expect(res.body.error).to.equal('[FEATURE_TYPE_NOT_SUPPORTED]');
+    }
+    expect((await t.call('GET', `/accounts/${slave}/features`)).body).to.deep.equal([]);
+  });
+
+  it('takes accountId and copierId when they are the path’s, and refuses others', async () => {
+    const other = await t.call('POST', base, {
+      body: { ...featureBody({ type: 'FeatureCopierFilterDTO', minLotSize: 0.1 }), accountId: master, copierId },
+    });
+    expect(other.status).to.equal(400);
+    expect(other.body.message).to.match(/body\.accountId/);
+    const project = await t.call('POST', base, { body: { ...featureBody({ type: 'FeatureCopierFilterDTO', minLotSize: 0.1 }), projectId: OTHER_PROJECT } });
+    expect(project.status).to.equal(400);
+    expect((await t.call('GET', base)).body).to.have.length(1);
+  });
+
+  it('lists the feature types with their ids at /types/featureTypes', async () => {
+    const res = await t.call('GET', '/types/featureTypes');
+    expect(res.status).to.equal(200);
+    const byName = new Map((res.body as { id: number; name: string; supported: boolean }[]).map((f) => [f.name, f]));
+    expect(byName.get('FeatureTelegramNotificationDTO')).to.deep.equal({ id: 1, name: 'FeatureTelegramNotificationDTO', supported: false });
+    expect(byName.get('FeatureCopierFilterDTO')).to.deep.equal({ id: 2, name: 'FeatureCopierFilterDTO', supported: true });
+    expect(byName.get('FeatureTradeGuardrailsDTO')?.id).to.equal(37);
+    expect(byName.get('FeatureMarginCapDTO')).to.include({ planName: 'PRO', supported: true });
+    expect(new Set(res.body.map((f: { id: number }) => f.id)).size).to.equal(res.body.length);
+  });
+
   it('replaces a setting with PUT, refuses a type change, and deletes', async () => {
-    const added = await t.call('POST', base, { body: { featureSetting: { type: 'FeatureCopierFilterDTO', minLotSize: 0.1, maxLotSize: null } } });
-    const id = added.body.featureId;
+    const added = await t.call('POST', base, { body: featureBody({ type: 'FeatureCopierFilterDTO', minLotSize: 0.1, maxLotSize: null }) });
+    const id = added.body.id;
     const put = await t.call('PUT', `${base}/${id}`, {
-      body: { featureId: id, featureSetting: { type: 'FeatureCopierFilterDTO', minLotSize: 0.2, maxLotSize: 5 } },
+      body: { id, ...featureBody({ type: 'FeatureCopierFilterDTO', minLotSize: 0.2, maxLotSize: 5 }), accountId: slave, copierId },
     });
     expect(put.status, JSON.stringify(put.body)).to.equal(200);
-    expect(put.body.featureSetting).to.deep.equal({ type: 'FeatureCopierFilterDTO', minLotSize: 0.2, maxLotSize: 5 });
-    const changed = await t.call('PUT', `${base}/${id}`, { body: { featureSetting: { type: 'FeatureOrderTypeFilterDTO', allowedOrderTypes: ['Buy'] } } });
+    expect(put.body.setting).to.deep.equal({ minLotSize: 0.2, maxLotSize: 5 });
+    const changed = await t.call('PUT', `${base}/${id}`, { body: featureBody({ type: 'FeatureOrderTypeFilterDTO', allowedOrderTypes: ['Buy'] }) });
     expect(changed.status).to.equal(400);
     expect(changed.body.error).to.equal('[FEATURE_TYPE_IMMUTABLE]');
     expect((await t.call('DELETE', `${base}/${id}`)).status).to.equal(200);
@@ -82,7 +129,7 @@ describe('features end to end', function () {
 
   it('refuses a copier feature on an account with 400 [FEATURE_SCOPE_NOT_ALLOWED]', async () => {
     const res = await t.call('POST', `/accounts/${slave}/features`, {
-      body: { featureSetting: { type: 'FeatureCopierFilterDTO', minLotSize: 1, maxLotSize: null } },
+      body: featureBody({ type: 'FeatureCopierFilterDTO', minLotSize: 1, maxLotSize: null }),
     });
     expect(res.status).to.equal(400);
     expect(res.body.error).to.equal('[FEATURE_SCOPE_NOT_ALLOWED]');
@@ -96,17 +143,17 @@ describe('features end to end', function () {
     expect(other.status).to.equal(404);
     const changed = await t.call('PUT', `${base}/${feature.featureId}`, {
       key: OTHER_KEY,
-      body: { featureSetting: { type: 'FeatureTradeCooldownDTO', cooldownMinutes: 1 } },
+      body: featureBody({ type: 'FeatureTradeCooldownDTO', cooldownMinutes: 1 }),
     });
     expect(changed.status).to.equal(404);
-    expect((await t.call('GET', `${base}/${feature.featureId}`)).body.featureSetting.cooldownMinutes).to.equal(15);
+    expect((await t.call('GET', `${base}/${feature.featureId}`)).body.setting.cooldownMinutes).to.equal(15);
   });
 
-  it('documents every feature in the OpenAPI document as a FeatureSettingDTO branch with a discriminator', async () => {
+  it('documents every feature in the OpenAPI document as a FeatureSettingDTO branch named as its feature DTO', async () => {
     const doc = (await t.call('GET', '/openapi.json', { key: null, checkContract: false })).body;
     const setting = doc.components.schemas.FeatureSettingDTO;
-    expect(setting.discriminator).to.deep.equal({ propertyName: 'type' });
-    expect(setting.oneOf.length).to.be.greaterThan(5);
+    expect(setting.anyOf.map((b: { $ref: string }) => b.$ref)).to.include('#/components/schemas/FeatureTradeCooldownDTO');
+    expect(doc.components.schemas.FeatureDTO.properties.type.$ref).to.equal('#/components/schemas/FeatureTypeDTO');
     expect(doc.components.schemas.FeatureTradeCooldownDTO.description).to.match(/cooldown/i);
   });
 

@@ -7,7 +7,7 @@ import { auditLogsProjection } from '../../projections/auditLogs/projector.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { positionToString } from '../../store/port.js';
 import { type TestResponse, type TestService, startTestService, validAccount } from '../support/service.js';
-import { startedAccount } from '../support/trading.js';
+import { featureBody, startedAccount } from '../support/trading.js';
 
 const SECRET = 'whsec_hostile_0123456789abcdef';
 const TOKEN = 'bearer-token-0123456789';
@@ -25,9 +25,8 @@ const nestedArrays = (depth: number): string => `${'['.repeat(depth)}0${']'.repe
 /** `{"a":{"a":...{}}}`, `depth` objects deep. */
 const nestedObjects = (depth: number): string => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
 
-const webhook = (authentication: unknown, url = 'http://127.0.0.1:9/hook') => ({
-  featureSetting: { type: 'FeatureWebhookDTO', url, events: ['POSITION_OPENED'], authentication },
-});
+const webhook = (authentication: unknown, url = 'http://127.0.0.1:9/hook') =>
+  featureBody({ type: 'FeatureWebhookDTO', url, events: ['POSITION_OPENED'], authentication });
 
 describe('hostile input and secrets (issue 13)', function () {
   this.timeout(60_000);
@@ -96,12 +95,13 @@ describe('hostile input and secrets (issue 13)', function () {
   });
 
   describe('item 9: polymorphic members are validated strictly', () => {
-    it('featureSetting null, a string, a number or an array gives 400 on copier, account and project features (null was a 500)', async () => {
+    it('setting null, a string, a number or an array gives 400 on copier, account and project features (null was a 500)', async () => {
       const owners = [`/accounts/${accountId}/copiers/${copierId}`, `/accounts/${accountId}`, `/projects/${DEFAULT_PROJECT_ID}`];
       await expectNothingStored(async () => {
         for (const owner of owners) {
-          for (const featureSetting of [null, 'FeatureWebhookDTO', 42, true, [], [{ type: 'FeatureWebhookDTO' }]]) {
-            const res = await t.call('POST', `${owner}/features`, { body: { featureSetting } });
+          const type = featureBody({ type: 'FeatureWebhookDTO' }).type;
+          for (const setting of [null, 'FeatureWebhookDTO', 42, true, [], [{ url: 'http://127.0.0.1:9/hook' }]]) {
+            const res = await t.call('POST', `${owner}/features`, { body: { type, setting } });
             expectError(res, 400, '[VALIDATION_FAILED]');
           }
         }
@@ -115,7 +115,7 @@ describe('hostile input and secrets (issue 13)', function () {
         }
       });
       const listed = await t.call('GET', `/accounts/${accountId}/features`);
-      expect(listed.body.filter((f: { featureSetting: { type: string } }) => f.featureSetting.type === 'FeatureWebhookDTO')).to.deep.equal([]);
+      expect(listed.body.filter((f: { type: { name: string } }) => f.type.name === 'FeatureWebhookDTO')).to.deep.equal([]);
     });
 
     it('a PUT with "authentication":"NONE-please" is refused and the HMAC webhook keeps its secret (it threw the secret away)', async () => {
@@ -130,7 +130,7 @@ describe('hostile input and secrets (issue 13)', function () {
         }
       });
       const after = await t.call('GET', `/accounts/${accountId}/features/${featureId}`);
-      expect(after.body.featureSetting.authentication).to.deep.equal({ type: 'HMAC_SHA256', secret: MASK });
+      expect(after.body.setting.authentication).to.deep.equal({ type: 'HMAC_SHA256', secret: MASK });
       const stored = await t.service.services.db.selectFrom('features').selectAll().where('id', '=', featureId).executeTakeFirstOrThrow();
       const sealed = (stored as unknown as { setting: { authentication: { secret: string } } }).setting.authentication.secret;
       expect(t.service.services.cipher.decrypt(sealed)).to.equal(SECRET);

@@ -12,7 +12,7 @@ import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { type Position, positionToString } from '../../store/port.js';
 import { checkResponse } from '../support/contract.js';
 import { type TestService, startTestService } from '../support/service.js';
-import { pinQuotes, startedAccount } from '../support/trading.js';
+import { featureBody, pinQuotes, startedAccount } from '../support/trading.js';
 
 /** mulberry32: a tiny seeded PRNG, so every run sends the same requests. */
 const prng = (seed: number) => {
@@ -244,9 +244,9 @@ describe('negative fuzzing of every operation in the OpenAPI document', function
     const slave = await startedAccount(t, 'fuzz-slave');
     const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master } });
     const copierFeature = await t.call('POST', `/accounts/${slave}/copiers/${copier.body.id}/features`, {
-      body: { featureSetting: { type: 'FeatureBlockHedgingDTO' } },
+      body: featureBody({ type: 'FeatureBlockHedgingDTO' }),
     });
-    const accountFeature = await t.call('POST', `/accounts/${slave}/features`, { body: { featureSetting: { type: 'FeatureHftModeDTO' } } });
+    const accountFeature = await t.call('POST', `/accounts/${slave}/features`, { body: featureBody({ type: 'FeatureHftModeDTO' }) });
     const riskLimit = await t.call('POST', `/accounts/${slave}/riskLimits`, { body: { riskTypeId: 1, riskLimit: 50 } });
     const apiKey = await t.call('POST', `/projects/${DEFAULT_PROJECT_ID}/apiKeys`, { body: { name: 'fuzzed key' } });
     const opened = await t.call('POST', `/accounts/${master}/positions`, { body: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 } });

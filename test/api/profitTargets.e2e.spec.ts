@@ -4,7 +4,7 @@
 // lot. TIME_ZONE is America/New_York: the day begins at 05:00 UTC in winter.
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../support/service.js';
-import { bookWhere, eventually, movableClock, pinQuotes, positionsOf, startedAccount } from '../support/trading.js';
+import { bookWhere, eventually, featureBody, movableClock, pinQuotes, positionsOf, startedAccount } from '../support/trading.js';
 
 interface LogEntry {
   readonly message: string;
@@ -62,10 +62,10 @@ describe('profit targets end to end', function () {
   const logWith = (accountId: string, code: string, category: string, timeoutMs = 10_000) =>
     eventually(async () => (await logs(accountId)).find((l) => l.code === code && l.category === category), timeoutMs, `a ${code} log entry`);
   const addTarget = async (accountId: string, featureSetting: Record<string, unknown>) => {
-    const res = await t.call('POST', `/accounts/${accountId}/features`, { body: { featureSetting } });
+    const res = await t.call('POST', `/accounts/${accountId}/features`, { body: featureBody(featureSetting) });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     await logWith(accountId, featureSetting.type === 'FeatureOverallTargetDTO' ? 'OVERALL_REFERENCE' : 'PERIOD_REFERENCE', 'PROTECTION');
-    return res.body as { featureId: string; featureSetting: Record<string, unknown> };
+    return res.body as { featureId: string; setting: Record<string, unknown> };
   };
   const locks = async (accountId: string): Promise<Lock[]> => {
     const res = await t.call('GET', `/accounts/${accountId}/information`);
@@ -89,8 +89,7 @@ describe('profit targets end to end', function () {
   it('a daily target stays open below it, locks at it closing every position, skips new opens, and unlocks on the next New York day', async () => {
     const { master, slave } = await pair('daily');
     const feature = await addTarget(slave, { type: 'FeatureDailyProfitTargetDTO', dailyAbsoluteProfitTarget: 300 });
-    expect(feature.featureSetting).to.deep.equal({
-      type: 'FeatureDailyProfitTargetDTO',
+    expect(feature.setting).to.deep.equal({
       dailyAbsoluteProfitTarget: 300,
       dailyRelativeProfitTarget: 0,
       autoResetIfBalanceIsBelow: 0,
@@ -156,7 +155,7 @@ describe('profit targets end to end', function () {
     const unknown = await t.call('PUT', `/accounts/${slave}/profitTargets/${crypto.randomUUID()}/reset`);
     expect(unknown.status).to.equal(404);
     expect(unknown.body.error).to.equal('[FEATURE_NOT_FOUND]');
-    const collector = await t.call('POST', `/accounts/${slave}/features`, { body: { featureSetting: { type: 'FeatureDataCollectorDTO' } } });
+    const collector = await t.call('POST', `/accounts/${slave}/features`, { body: featureBody({ type: 'FeatureDataCollectorDTO' }) });
     expect((await t.call('PUT', `/accounts/${slave}/profitTargets/${collector.body.featureId}/reset`)).status, 'not a profit target').to.equal(404);
 
     const reset = await t.call('PUT', `/accounts/${slave}/profitTargets/${feature.featureId}/reset`);
@@ -177,7 +176,7 @@ describe('profit targets end to end', function () {
       lossLimitAmount: 250,
       symbolsConfiguration: [{ symbol: 'US500', profitTargetAmount: 100 }],
     });
-    expect(feature.featureSetting).to.deep.include({
+    expect(feature.setting).to.deep.include({
       referenceMode: 'EQUITY',
       pauseInsteadOfClose: false,
       adjustReferenceOnBalanceChange: true,
@@ -213,7 +212,7 @@ describe('profit targets end to end', function () {
     const again = await locksWhere(slave, 1);
     expect(again[0], 'still 250 below: locked again at the next check').to.deep.include({ level: 'LOSS_LIMIT' });
     const widened = await t.call('PUT', `/accounts/${slave}/features/${feature.featureId}`, {
-      body: { featureSetting: { type: 'FeatureOverallTargetDTO', referenceBalance: 10_000, lossLimitAmount: 500 } },
+      body: featureBody({ type: 'FeatureOverallTargetDTO', referenceBalance: 10_000, lossLimitAmount: 500 }),
     });
     expect(widened.status, JSON.stringify(widened.body)).to.equal(200);
     expect((await t.call('PUT', `/accounts/${slave}/profitTargets/${feature.featureId}/reset`)).status).to.equal(200);

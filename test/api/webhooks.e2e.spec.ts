@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { verifyWebhookSignature } from '../../domain/webhook/signature.js';
 import { createOtherProject, startTestService, type TestResponse, type TestService, validAccount } from '../support/service.js';
-import { eventually, pinQuotes, startedAccount } from '../support/trading.js';
+import { eventually, featureBody, pinQuotes, startedAccount } from '../support/trading.js';
 
 const PRIVATE_OK = { ALLOW_PRIVATE_OUTBOUND: 'true' };
 const SECRET = 'whsec_e2e_0123456789abcdef';
@@ -75,9 +75,8 @@ const startReceiver = async () => {
 };
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
-const webhook = (url: string, extra: Record<string, unknown> = {}) => ({
-  featureSetting: { type: 'FeatureWebhookDTO', url, events: ['POSITION_OPENED'], authentication: { type: 'NONE' }, ...extra },
-});
+const webhook = (url: string, extra: Record<string, unknown> = {}) =>
+  featureBody({ type: 'FeatureWebhookDTO', url, events: ['POSITION_OPENED'], authentication: { type: 'NONE' }, ...extra });
 
 const expectStatus = (res: TestResponse, status: number): void => {
   expect(res.status, JSON.stringify(res.body)).to.equal(status);
@@ -142,8 +141,7 @@ describe('outbound webhooks end to end', function () {
       });
       expectStatus(added, 200);
       const featureId = added.body.featureId;
-      expect(added.body.featureSetting).to.deep.equal({
-        type: 'FeatureWebhookDTO',
+      expect(added.body.setting).to.deep.equal({
         url: receiver.url('/hmac'),
         events: ['POSITION_OPENED', 'POSITION_CLOSED'],
         authentication: { type: 'HMAC_SHA256', secret: MASK },
@@ -283,14 +281,14 @@ describe('outbound webhooks end to end', function () {
       const base = `/accounts/${accountId}/features`;
       const setting = webhook(receiver.url('/masked'), { authentication: { type: 'HMAC_SHA256', secret: SECRET } });
       const featureId = await addWebhook(t, `/accounts/${accountId}`, setting);
-      expect((await t.call('GET', `${base}/${featureId}`)).body.featureSetting.authentication).to.deep.equal({ type: 'HMAC_SHA256', secret: MASK });
-      expect((await t.call('GET', base)).body[0].featureSetting.authentication).to.deep.equal({ type: 'HMAC_SHA256', secret: MASK });
+      expect((await t.call('GET', `${base}/${featureId}`)).body.setting.authentication).to.deep.equal({ type: 'HMAC_SHA256', secret: MASK });
+      expect((await t.call('GET', base)).body[0].setting.authentication).to.deep.equal({ type: 'HMAC_SHA256', secret: MASK });
 
       const kept = await t.call('PUT', `${base}/${featureId}`, {
         body: webhook(receiver.url('/masked'), { authentication: { type: 'HMAC_SHA256' }, headers: { 'X-Step': 'kept' } }),
       });
       expectStatus(kept, 200);
-      expect(kept.body.featureSetting.authentication).to.deep.equal({ type: 'HMAC_SHA256', secret: MASK });
+      expect(kept.body.setting.authentication).to.deep.equal({ type: 'HMAC_SHA256', secret: MASK });
       await open(t, accountId);
       const [first] = await hitsAt(receiver, '/masked', 1);
       expect(first!.headers['x-step']).to.equal('kept');
@@ -327,7 +325,7 @@ describe('outbound webhooks end to end', function () {
         webhook(receiver.url('/bearer'), { authentication: { type: 'BEARER', token: 'tok_abc-123.XYZ' } }),
       );
       await addWebhook(t, `/accounts/${accountId}`, webhook(receiver.url('/none')));
-      expect((await t.call('GET', `/accounts/${accountId}/features/${bearerId}`)).body.featureSetting.authentication).to.deep.equal({
+      expect((await t.call('GET', `/accounts/${accountId}/features/${bearerId}`)).body.setting.authentication).to.deep.equal({
         type: 'BEARER',
         token: MASK,
       });
@@ -484,7 +482,7 @@ describe('outbound webhooks end to end', function () {
       expectStatus(created, 200);
       const id = created.body.featureId;
       expect((await t.call('GET', base)).body.map((f: { featureId: string }) => f.featureId)).to.deep.equal([id]);
-      expect((await t.call('GET', `${base}/${id}`)).body.featureSetting).to.deep.include({
+      expect((await t.call('GET', `${base}/${id}`)).body.setting).to.deep.include({
         url: receiver.url('/crud'),
         authentication: { type: 'BEARER', token: MASK },
       });
@@ -492,7 +490,7 @@ describe('outbound webhooks end to end', function () {
         body: webhook(receiver.url('/crud2'), { authentication: { type: 'BEARER', token: MASK }, events: ['POSITION_CLOSED'] }),
       });
       expectStatus(changed, 200);
-      expect(changed.body.featureSetting).to.deep.include({
+      expect(changed.body.setting).to.deep.include({
         url: receiver.url('/crud2'),
         events: ['POSITION_CLOSED'],
         authentication: { type: 'BEARER', token: MASK },
@@ -513,7 +511,7 @@ describe('outbound webhooks end to end', function () {
       expect(forbidden.body.error).to.equal('[PROJECT_LEVEL_API_KEY_REQUIRED]');
       expectStatus(await t.call('POST', base, { key: accountKey, body: webhook(receiver.url('/x')) }), 403);
       // a feature that does not attach to projects
-      const wrongScope = await t.call('POST', base, { body: { featureSetting: { type: 'FeatureDataCollectorDTO' } } });
+      const wrongScope = await t.call('POST', base, { body: featureBody({ type: 'FeatureDataCollectorDTO' }) });
       expectStatus(wrongScope, 400);
       expect(wrongScope.body.error).to.equal('[FEATURE_SCOPE_NOT_ALLOWED]');
 

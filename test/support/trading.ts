@@ -1,6 +1,7 @@
 // Helpers for specs that trade at the simulated venue over HTTP.
 import type { TestService } from './service.js';
 import { validAccount } from './service.js';
+import { featureTypeOf } from '../../domain/feature/types.js';
 
 /**
  * Real time, moved to a Wednesday 10:00 UTC (when the specs start) so forex markets are open
@@ -114,10 +115,20 @@ export const copyPair = async (t: TestService, name: string, copierBody: Record<
 };
 
 /** Adds a feature under `owner` (`/accounts/{id}` or `/accounts/{id}/copiers/{copierId}`), expecting 200; answers its id. */
-export const addFeature = async (t: TestService, owner: string, featureSetting: Record<string, unknown>): Promise<string> => {
-  const res = await t.call('POST', `${owner}/features`, { body: { featureSetting } });
-  if (res.status !== 200) throw new Error(`adding ${String(featureSetting.type)}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.featureId as string;
+/**
+ * A FeatureDTO to send, as the reference writes it (`type: {id}`, `setting`), from the feature DTO's
+ * name and its members: `featureBody({ type: 'FeatureCopierFilterDTO', minLotSize: 0.1 })`.
+ */
+export const featureBody = ({ type, ...setting }: Readonly<Record<string, unknown>>): { type: { id: number }; setting: Record<string, unknown> } => ({
+  type: { id: featureTypeOf(String(type)).id },
+  setting,
+});
+
+/** Attaches a feature to `owner` (`/accounts/{id}`, `/accounts/{id}/copiers/{copierId}`, `/projects/{id}`): its id. */
+export const addFeature = async (t: TestService, owner: string, setting: Readonly<Record<string, unknown>>): Promise<string> => {
+  const res = await t.call('POST', `${owner}/features`, { body: featureBody(setting) });
+  if (res.status !== 200) throw new Error(`adding ${String(setting.type)}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.id as string;
 };
 
 export const logsOf = async (t: TestService, accountId: string): Promise<LogEntry[]> =>

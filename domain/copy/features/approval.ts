@@ -19,6 +19,10 @@ export const APPROVAL = 'FeatureApprovalDTO';
 export const DEFAULT_APPROVAL_EXPIRY_SECONDS = 300;
 
 const members = Type.Object({
+  activateApproval: Type.Boolean({
+    description:
+      'true (default): opens wait for a decision; false: the feature stays attached but holds nothing back, as if removed (waiting opens are released)',
+  }),
   expirySeconds: Type.Integer({
     minimum: 10,
     maximum: 604_800,
@@ -32,16 +36,17 @@ export const approval: CopierFeature<ApprovalSettings> = {
   scopes: ['account'],
   multiple: false,
   members,
-  defaults: { expirySeconds: DEFAULT_APPROVAL_EXPIRY_SECONDS },
-  description: `Manual approval of copied trades: every master open (market or pending) that a copier of this account would copy waits for a person's decision instead of being copied at once. A waiting open is listed by GET /accounts/{accountId}/approvals (its approvalId) and counted in AccountInformationDTO.pendingApprovals; POST /accounts/{accountId}/approvals decides it. Approved before it expires: the open is decided again at that moment (the account's other rules, its sizing and prices then) and copied. Rejected: skipped with APPROVAL_REJECTED. No decision within expirySeconds (default ${DEFAULT_APPROVAL_EXPIRY_SECONDS}): skipped with APPROVAL_EXPIRED. Opens that other rules refuse are refused at once and never wait; monitor-only and inactive copiers ask nothing. Closes, partial closes and stop changes are copied as usual. A waiting open survives a restart of the service. Removing the feature releases the waiting opens: they are decided again at once without it (copied unless another rule refuses them).`,
+  defaults: { activateApproval: true, expirySeconds: DEFAULT_APPROVAL_EXPIRY_SECONDS },
+  description: `Manual approval of copied trades: every master open (market or pending) that a copier of this account would copy waits for a person's decision instead of being copied at once. A waiting open is listed by GET /accounts/{accountId}/approvals (its approvalId) and counted in AccountInformationDTO.pendingApprovals; POST /accounts/{accountId}/approvals decides it. Approved before it expires: the open is decided again at that moment (the account's other rules, its sizing and prices then) and copied. Rejected: skipped with APPROVAL_REJECTED. No decision within expirySeconds (default ${DEFAULT_APPROVAL_EXPIRY_SECONDS}): skipped with APPROVAL_EXPIRED. Opens that other rules refuse are refused at once and never wait; monitor-only and inactive copiers ask nothing. Closes, partial closes and stop changes are copied as usual. A waiting open survives a restart of the service. activateApproval false (the reference's switch; default true) holds nothing back, as does removing the feature, which releases the waiting opens: they are decided again at once without it (copied unless another rule refuses them).`,
   rules: {
-    filterOpen: (_s, ctx) => {
-      if (!ctx.deferredBy.includes(APPROVAL)) return null;
+    filterOpen: (s, ctx) => {
+      if (!s.activateApproval || !ctx.deferredBy.includes(APPROVAL)) return null;
       if (ctx.approval === 'approved') return null;
       return ctx.approval === 'rejected'
         ? skip('APPROVAL_REJECTED', 'the copy was rejected (POST .../approvals)')
         : skip('APPROVAL_EXPIRED', 'no decision on the copy before the approval expired');
     },
-    deferOpen: (s, ctx) => (ctx.deferredBy.includes(APPROVAL) ? null : new Date(Date.parse(ctx.now) + s.expirySeconds * 1000).toISOString()),
+    deferOpen: (s, ctx) =>
+      !s.activateApproval || ctx.deferredBy.includes(APPROVAL) ? null : new Date(Date.parse(ctx.now) + s.expirySeconds * 1000).toISOString(),
   },
 };

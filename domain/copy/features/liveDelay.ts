@@ -1,6 +1,6 @@
 // FeatureLiveDelayDTO (spec: resetOnPositionClose, trackByDirection; research, copy-trading.md: MetaCopier's
 // "live delay" skips the first N master orders). Our reading:
-//   - skipFirstOrders = N: the first N master orders of a group are not copied (LIVE_DELAY); the
+//   - skipOrdersCount = N (the reference's name; 0 = off): the first N master orders of a group are not copied (LIVE_DELAY); the
 //     (N+1)-th and every later one are, as any other feature lets them.
 //   - The group is the master's symbol. A master's series (a grid, a martingale basket, a scaled
 //     entry) lives on one symbol, and those first orders are the ones a copier joining it late should
@@ -15,9 +15,11 @@
 //     not orders. A pending order counts from its placement while it waits and, in the read models,
 //     from its fill once filled; one the master cancels (or that expires) before it fills leaves the
 //     count, as it never traded.
-//   - resetOnPositionClose: a close that leaves the master with no open position of the group ends the
+//   - resetIntervalMinutes (default 120, 0 = deactivated, at most 1440): an order placed that many minutes or more after the group's previous order starts the count again. resetOnPositionClose: a close that leaves the master with no open position of the group ends the
 //     count: the next order is order 1 again, so it and the N - 1 after it are skipped. Pending orders
 //     still waiting do not keep the group open.
+//   - resetIntervalMinutes (the reference's; default 120, 0 = off, at most 1440): a master order placed
+//     that long or longer after the group's previous order starts the count again, as order 1.
 //   - Nothing is kept in memory: the count is derived, at each decision, from the master's orders in
 //     the read models (open positions and pending orders, and positions closed since the feature was
 //     added: OpenContext.masterOrders), so a restart changes nothing. An order decided again (its
@@ -32,10 +34,17 @@ import { type CopierFeature, type MasterOrderRecord, type OpenContext, skip } fr
 export const LIVE_DELAY_MAX_ORDERS = 100;
 
 const members = Type.Object({
-  skipFirstOrders: Type.Integer({
-    minimum: 1,
+  skipOrdersCount: Type.Integer({
+    minimum: 0,
     maximum: LIVE_DELAY_MAX_ORDERS,
-    description: 'N: the first N master orders of each group (the master symbol, and its side with trackByDirection) are not copied',
+    description:
+      'N: the first N master orders of each group (the master symbol, and its side with trackByDirection) are not copied; default 3, 0 = deactivated',
+  }),
+  resetIntervalMinutes: Type.Integer({
+    minimum: 0,
+    maximum: 1440,
+    description:
+      "a master order placed this many minutes or more after the group's previous order starts the count again (it is order 1); default 120, 0 = deactivated, at most 1440",
   }),
   resetOnPositionClose: Type.Boolean({
     description:
@@ -76,6 +85,8 @@ export interface LiveDelayPlace {
   /** When the count began: the feature's addition, or the close that left the group flat. */
   readonly since: number | null;
   readonly sinceClose: boolean;
+  /** The count began at an order placed resetIntervalMinutes or more after the one before it. */
+  readonly sinceQuiet?: boolean;
 }
 
 /** The place of the decided order in its group's count, or null when it was placed before the feature was added. */
@@ -96,7 +107,14 @@ export const liveDelayPlace = (s: LiveDelaySettings, ctx: OpenContext): LiveDela
     // Two orders in the same millisecond: by id, so every decision orders them alike.
     return at < placedAt || (at === placedAt && o.masterPositionId < trade.masterPositionId);
   });
-  return { ordinal: before.length + 1, since, sinceClose: since !== null && since === close };
+  const place = { ordinal: before.length + 1, since, sinceClose: since !== null && since === close };
+  if (!(s.resetIntervalMinutes > 0)) return place;
+  // A quiet spell of resetIntervalMinutes or more between two orders starts the count again at the later one.
+  const gap = s.resetIntervalMinutes * 60_000;
+  const times = [...before.map((o) => Date.parse(o.openedAt)).sort((a, b) => a - b), placedAt];
+  let start = 0;
+  for (let i = 1; i < times.length; i++) if (times[i]! - times[i - 1]! >= gap) start = i;
+  return start === 0 ? place : { ordinal: times.length - start, since: times[start]!, sinceClose: false, sinceQuiet: true };
 };
 
 const iso = (millis: number): string => new Date(millis).toISOString();
@@ -106,23 +124,24 @@ export const liveDelay: CopierFeature<LiveDelaySettings> = {
   scopes: ['copier'],
   multiple: false,
   members,
-  defaults: { resetOnPositionClose: false, trackByDirection: false },
-  description: `Live delay: the first skipFirstOrders (N, 1 to ${LIVE_DELAY_MAX_ORDERS}) master orders of each group are not copied (skip reason LIVE_DELAY, its message says which order of N it was); later ones are. The group is the master's symbol (a master's series, such as a grid or a martingale basket, lives on one symbol); trackByDirection: the master's buys and sells on it are counted apart. What counts: the master's market opens and pending orders placed, in the order it placed them, from when the feature was added (orders placed before are neither counted nor skipped); a pending order the master cancels or that expires before it fills leaves the count. resetOnPositionClose: a close that leaves the master with no open position of the group (pending orders aside) starts the count again, so the next N orders are skipped again. The count is derived from the master's orders in the read models, so a restart does not reset it; an order decided again (the fill of a skipped pending order, a deferral falling due, a resync of a market order) keeps its place, so a skipped order stays skipped; a resync of a skipped pending order that has since filled counts it from its fill. Closes and stop changes are never held.`,
+  defaults: { skipOrdersCount: 3, resetIntervalMinutes: 120, resetOnPositionClose: false, trackByDirection: false },
+  description: `Live delay: the first skipOrdersCount (N, 0 to ${LIVE_DELAY_MAX_ORDERS}, default 3, 0 = deactivated) master orders of each group are not copied (skip reason LIVE_DELAY, its message says which order of N it was); later ones are. The group is the master's symbol (a master's series, such as a grid or a martingale basket, lives on one symbol); trackByDirection: the master's buys and sells on it are counted apart. What counts: the master's market opens and pending orders placed, in the order it placed them, from when the feature was added (orders placed before are neither counted nor skipped); a pending order the master cancels or that expires before it fills leaves the count. resetIntervalMinutes (default 120, 0 = deactivated, at most 1440): an order placed that many minutes or more after the group's previous order starts the count again. resetOnPositionClose: a close that leaves the master with no open position of the group (pending orders aside) starts the count again, so the next N orders are skipped again. The count is derived from the master's orders in the read models, so a restart does not reset it; an order decided again (the fill of a skipped pending order, a deferral falling due, a resync of a market order) keeps its place, so a skipped order stays skipped; a resync of a skipped pending order that has since filled counts it from its fill. Closes and stop changes are never held.`,
   rules: {
     needs: ['masterOrders'],
     filterOpen: (s, ctx) => {
-      // A setting stored under the earlier reading (delaySeconds, no count) skips nothing.
-      if (!Number.isInteger(s.skipFirstOrders)) return null;
+      if (!Number.isInteger(s.skipOrdersCount) || s.skipOrdersCount === 0) return null;
       const place = liveDelayPlace(s, ctx);
-      if (place === null || place.ordinal > s.skipFirstOrders) return null;
+      if (place === null || place.ordinal > s.skipOrdersCount) return null;
       const side = s.trackByDirection ? ` ${sideOf(ctx.trade.orderType).toLowerCase()}` : '';
       const from =
         place.since === null
           ? ''
-          : place.sinceClose
-            ? ` (counted since the master's last${side} ${ctx.trade.symbol} position closed at ${iso(place.since)})`
-            : ` (counted since the feature was added at ${iso(place.since)})`;
-      return skip('LIVE_DELAY', `live delay: master${side} order ${place.ordinal} of the first ${s.skipFirstOrders} on ${ctx.trade.symbol} is skipped${from}`);
+          : place.sinceQuiet
+            ? ` (counted since the order at ${iso(place.since)}, ${s.resetIntervalMinutes} minutes or more after the one before)`
+            : place.sinceClose
+              ? ` (counted since the master's last${side} ${ctx.trade.symbol} position closed at ${iso(place.since)})`
+              : ` (counted since the feature was added at ${iso(place.since)})`;
+      return skip('LIVE_DELAY', `live delay: master${side} order ${place.ordinal} of the first ${s.skipOrdersCount} on ${ctx.trade.symbol} is skipped${from}`);
     },
   },
 };

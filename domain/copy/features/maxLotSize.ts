@@ -8,7 +8,11 @@ import { exact, show } from '../../shared/decimal.js';
 import { type CopierFeature, skip } from './rules.js';
 
 const members = Type.Object({
-  maxLotSize: Type.Number({ exclusiveMinimum: 0, maximum: 1e6, description: "lots: the cap (replaces the copier's maxLotSize while the feature exists)" }),
+  maxLotSize: Type.Number({
+    minimum: 0,
+    maximum: 1e6,
+    description: "lots: the cap (replaces the copier's maxLotSize while the feature exists); default 0 = deactivated (the copier's own maxLotSize applies)",
+  }),
   skipIfExceedsMax: Type.Boolean({
     description: 'true: a trade over the cap is not copied (MAX_LOT_SIZE_EXCEEDED); false (default): it is reduced to the cap',
   }),
@@ -21,17 +25,19 @@ export const maxLotSize: CopierFeature<MaxLotSizeSettings> = {
   scopes: ['copier'],
   multiple: false,
   members,
-  defaults: { skipIfExceedsMax: false, checkMasterLotSize: false },
+  defaults: { maxLotSize: 0, skipIfExceedsMax: false, checkMasterLotSize: false },
   description:
-    "A cap on the lot: maxLotSize replaces the copier's maxLotSize. With skipIfExceedsMax a trade over the cap is skipped instead of reduced; with checkMasterLotSize the master's lot is measured against the cap (a master trade over it is skipped or, without skipIfExceedsMax, the slave lot is reduced to the cap).",
+    "A cap on the lot: maxLotSize replaces the copier's maxLotSize (0, the default: the feature is deactivated and the copier's own maxLotSize applies). With skipIfExceedsMax a trade over the cap is skipped instead of reduced; with checkMasterLotSize the master's lot is measured against the cap (a master trade over it is skipped or, without skipIfExceedsMax, the slave lot is reduced to the cap).",
   rules: {
     filterOpen: (s, { trade }) =>
-      s.checkMasterLotSize && s.skipIfExceedsMax && exact(trade.volume).greaterThan(exact(s.maxLotSize))
+      s.maxLotSize > 0 && s.checkMasterLotSize && s.skipIfExceedsMax && exact(trade.volume).greaterThan(exact(s.maxLotSize))
         ? skip('MAX_LOT_SIZE_EXCEEDED', `the master lot ${show(exact(trade.volume))} is above the maximum lot size ${s.maxLotSize}`)
         : null,
     // Reducing to the cap is the sizing's maxLotSize step; skipping instead needs the uncapped lot.
-    sizing: (s, copier): CopierSettings => ({ ...copier, maxLotSize: s.skipIfExceedsMax || s.checkMasterLotSize ? null : s.maxLotSize }),
+    sizing: (s, copier): CopierSettings =>
+      s.maxLotSize > 0 ? { ...copier, maxLotSize: s.skipIfExceedsMax || s.checkMasterLotSize ? null : s.maxLotSize } : copier,
     adjustVolume: (s, volume, { trade }) => {
+      if (!(s.maxLotSize > 0)) return { volume };
       if (s.checkMasterLotSize) {
         return exact(trade.volume).greaterThan(exact(s.maxLotSize)) ? { volume: Math.min(volume, s.maxLotSize) } : { volume };
       }

@@ -11,9 +11,10 @@ import { type CopierFeature, skip } from './rules.js';
 
 const members = Type.Object({
   maximumLot: Type.Number({
-    exclusiveMinimum: 0,
+    minimum: 0,
     maximum: 1e6,
-    description: "lots: the most this copier's open copies may hold together (replaces the copier's maximumLot)",
+    description:
+      "lots: the most this copier's open copies may hold together (replaces the copier's maximumLot); default 0 = deactivated (the copier's own maximumLot applies)",
   }),
   reduceToFit: Type.Boolean({
     description: 'false (default): an open that would exceed maximumLot is skipped; true: it opens with the lots that still fit, if at least the minimum lot',
@@ -26,13 +27,14 @@ export const maximumLot: CopierFeature<MaximumLotSettings> = {
   scopes: ['copier'],
   multiple: false,
   members,
-  defaults: { reduceToFit: false },
+  defaults: { maximumLot: 0, reduceToFit: false },
   description:
-    "A cap on the lots this copier holds open on the slave (positions and pending orders together): maximumLot replaces the copier's maximumLot. An open that would bring the open lots above it is skipped (MAXIMUM_LOT_REACHED); with reduceToFit it opens with the lots that still fit, rounded down to the lot step, and is skipped when that is below the symbol's minimum. Checked on the final lot, after money management, the fallback lot and the margin cap.",
+    "A cap on the lots this copier holds open on the slave (positions and pending orders together): maximumLot replaces the copier's maximumLot (0, the default: the feature is deactivated and the copier's own maximumLot applies). An open that would bring the open lots above it is skipped (MAXIMUM_LOT_REACHED); with reduceToFit it opens with the lots that still fit, rounded down to the lot step, and is skipped when that is below the symbol's minimum. Checked on the final lot, after money management, the fallback lot and the margin cap.",
   rules: {
     // The feature checks the final lot itself (adjustVolume); sizing must not check it a second time.
-    sizing: (_s, copier): CopierSettings => ({ ...copier, maximumLot: null }),
+    sizing: (s, copier): CopierSettings => (s.maximumLot > 0 ? { ...copier, maximumLot: null } : copier),
     adjustVolume: (s, volume, { copies, slaveSpec }) => {
+      if (!(s.maximumLot > 0)) return { volume };
       const open = copies.reduce((sum, copy) => sum.plus(exact(copy.volume)), ZERO);
       const total = open.plus(exact(volume));
       const cap = exact(s.maximumLot);

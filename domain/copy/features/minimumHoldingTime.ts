@@ -1,5 +1,5 @@
-// FeatureMinimumHoldingTimeDTO (the spec names it only). Our reading: the slave holds each copy at
-// least minimumSeconds. A master close or partial close that comes sooner is deferred (not skipped)
+// FeatureMinimumHoldingTimeDTO (the reference: minimumHoldSeconds, default 5, 0 = deactivated). The slave
+// holds each copy at least minimumHoldSeconds. A master close or partial close that comes sooner is deferred (not skipped)
 // until minimumSeconds after the slave's copy opened, and copied then, if the slave still holds it.
 //   - The time is the slave copy's open (a copy reopened by a feature: its reopening).
 //   - Stops of the slave's own and closes by other features are not held back; neither are stop loss
@@ -9,10 +9,10 @@ import { DateTime } from 'luxon';
 import type { CopierFeature } from './rules.js';
 
 const members = Type.Object({
-  minimumSeconds: Type.Integer({
-    minimum: 1,
+  minimumHoldSeconds: Type.Integer({
+    minimum: 0,
     maximum: 604_800,
-    description: "seconds the slave holds a copy at least before the master's close is copied (up to a week)",
+    description: "seconds the slave holds a copy at least before the master's close is copied (up to a week); default 5, 0 = deactivated",
   }),
 });
 export type MinimumHoldingTimeSettings = Static<typeof members>;
@@ -22,13 +22,13 @@ export const minimumHoldingTime: CopierFeature<MinimumHoldingTimeSettings> = {
   scopes: ['copier'],
   multiple: false,
   members,
-  defaults: {},
+  defaults: { minimumHoldSeconds: 5 },
   description:
-    "The slave holds each copy at least minimumSeconds: a master close or partial close that comes sooner is deferred until minimumSeconds after the slave's copy opened, and copied then if the slave still holds the copy. The copy's own stops, closes by hand or by other features, and stop changes are not held back.",
+    "The slave holds each copy at least minimumHoldSeconds (default 5, 0 = deactivated): a master close or partial close that comes sooner is deferred until minimumHoldSeconds after the slave's copy opened, and copied then if the slave still holds the copy. The copy's own stops, closes by hand or by other features, and stop changes are not held back.",
   rules: {
     onClose: (s, { record, now }) => {
-      if (!record || record.closedAt !== null) return null;
-      const due = DateTime.fromISO(record.openedAt).plus({ seconds: s.minimumSeconds });
+      if (!record || record.closedAt !== null || !(s.minimumHoldSeconds > 0)) return null;
+      const due = DateTime.fromISO(record.openedAt).plus({ seconds: s.minimumHoldSeconds });
       return due.toMillis() > Date.parse(now) ? { until: due.toUTC().toISO()! } : null;
     },
   },

@@ -1,5 +1,8 @@
-// FeatureSkipPositionDTO (the spec names it only). Our reading: master trades are not copied when
-// they carry one of the listed magic numbers, or a comment that contains one of the listed texts.
+// FeatureSkipPositionDTO. The reference's members: ifSlNotDefined, ifTpNotDefined (skip a master trade
+// without a stop loss, without a take profit; a level of 0 is none), joined by logicOperatorTpSl (OR,
+// the default: either missing level skips; AND: only both missing). Ours beside them: master trades
+// are not copied when they carry one of the listed magic numbers, or a comment that contains one of the
+// listed texts.
 //   - magicNumbers: the master's magic number, exactly.
 //   - commentContains: plain text, found anywhere in the master's comment, without case. Plain text
 //     rather than regular expressions on purpose: a user's expression can backtrack for minutes on
@@ -10,6 +13,11 @@ import { type Static, Type } from '@sinclair/typebox';
 import { type CopierFeature, skip } from './rules.js';
 
 const members = Type.Object({
+  ifSlNotDefined: Type.Boolean({ description: 'true: a master trade without a stop loss (none or 0) is not copied; default false' }),
+  ifTpNotDefined: Type.Boolean({ description: 'true: a master trade without a take profit (none or 0) is not copied; default false' }),
+  logicOperatorTpSl: Type.Union([Type.Literal('AND'), Type.Literal('OR')], {
+    description: 'with both of the above: OR (default) skips when either level is missing, AND only when both are',
+  }),
   magicNumbers: Type.Array(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), {
     maxItems: 500,
     uniqueItems: true,
@@ -27,12 +35,22 @@ export const skipPosition: CopierFeature<SkipPositionSettings> = {
   scopes: ['copier'],
   multiple: false,
   members,
-  defaults: { magicNumbers: [], commentContains: [] },
+  defaults: { ifSlNotDefined: false, ifTpNotDefined: false, logicOperatorTpSl: 'OR', magicNumbers: [], commentContains: [] },
   description:
-    "Does not copy a master open (market or pending) whose magic number is one of magicNumbers, or whose comment contains one of the texts of commentContains (plain text, anywhere in the comment, without case; no regular expressions). Skip reason POSITION_SKIPPED. The master's later changes of a skipped trade find no copy.",
-  check: (s) => (s.magicNumbers.length === 0 && s.commentContains.length === 0 ? 'give at least one magic number or comment text' : null),
+    "Does not copy a master open (market or pending) without a stop loss (ifSlNotDefined) or without a take profit (ifTpNotDefined; with both, logicOperatorTpSl OR, the default, skips when either is missing and AND only when both are; a level of 0 is none), or whose magic number is one of magicNumbers, or whose comment contains one of the texts of commentContains (plain text, anywhere in the comment, without case; no regular expressions). Skip reason POSITION_SKIPPED. The master's later changes of a skipped trade find no copy.",
+  check: (s) =>
+    !s.ifSlNotDefined && !s.ifTpNotDefined && s.magicNumbers.length === 0 && s.commentContains.length === 0
+      ? 'set ifSlNotDefined or ifTpNotDefined, or give at least one magic number or comment text'
+      : null,
   rules: {
     filterOpen: (s, { trade }) => {
+      const noSl = s.ifSlNotDefined && !trade.stopLoss;
+      const noTp = s.ifTpNotDefined && !trade.takeProfit;
+      const both = s.ifSlNotDefined && s.ifTpNotDefined;
+      if (both && s.logicOperatorTpSl === 'AND' ? noSl && noTp : noSl || noTp) {
+        const missing = [noSl && 'stop loss', noTp && 'take profit'].filter(Boolean).join(' and ');
+        return skip('POSITION_SKIPPED', `it has no ${missing}`);
+      }
       if (trade.magicNumber !== null && s.magicNumbers.includes(trade.magicNumber))
         return skip('POSITION_SKIPPED', `its magic number ${trade.magicNumber} is one of the skipped magic numbers`);
       const comment = trade.comment?.toLowerCase() ?? '';

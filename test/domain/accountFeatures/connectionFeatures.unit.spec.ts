@@ -1,14 +1,14 @@
 // The account features that are configuration only on this service: their members are validated as the
 // API validates a feature setting, and they say in their description that they change nothing.
 import { expect } from 'chai';
-import { FeatureWriteDTO } from '../../../api/features/schemas.js';
-import { validate } from '../../../api/validation.js';
+import { fromFeatureWriteDTO } from '../../../api/features/dto.js';
+import { featureBody } from '../../support/trading.js';
 import { featureDefinition } from '../../../domain/feature/catalogue.js';
 
 describe('configuration-only account features', () => {
-  const valid = (featureSetting: Record<string, unknown>) => {
+  const valid = (setting: Record<string, unknown>) => {
     try {
-      validate(FeatureWriteDTO, { featureSetting }, 'body');
+      fromFeatureWriteDTO(featureBody(setting), { kind: 'account', accountId: '046b6c7f-0b8a-43b9-b35d-6489e6daee91' });
       return true;
     } catch {
       return false;
@@ -39,9 +39,11 @@ describe('configuration-only account features', () => {
     expect(featureDefinition('FeatureMyHomeIpDTO')!.defaults).to.deep.equal({ protocol: 'SOCKS5' });
   });
 
-  it('FeatureHftModeDTO and FeatureSocketDTO take only `enabled`', () => {
+  it('FeatureHftModeDTO and FeatureSocketDTO take only the reference’s activateHftMode and activateSocket', () => {
     expect(valid({ type: 'FeatureHftModeDTO' })).to.equal(true);
-    expect(valid({ type: 'FeatureSocketDTO', enabled: false })).to.equal(true);
+    expect(valid({ type: 'FeatureHftModeDTO', activateHftMode: true })).to.equal(true);
+    expect(valid({ type: 'FeatureSocketDTO', activateSocket: false })).to.equal(true);
+    expect(valid({ type: 'FeatureSocketDTO', enabled: false })).to.equal(false);
     expect(valid({ type: 'FeatureHftModeDTO', pollingMs: 10 })).to.equal(false);
   });
 

@@ -216,7 +216,7 @@ describe('account features end to end', function () {
       affectedAccountIds: [other],
       entryActionsExecuted: true,
     });
-    const feature = async () => (await t.call('GET', `/accounts/${slave}/features/${featureId}`)).body.featureSetting as Record<string, unknown>;
+    const feature = async () => (await t.call('GET', `/accounts/${slave}/features/${featureId}`)).body.setting as Record<string, unknown>;
     // Sent read-only members are ignored.
     expect(await feature()).to.deep.include({ entryActionsExecuted: false, affectedCopierStates: [], positionsClosedForAccounts: [] });
     const mode = async (accountId: string, id: string) => {

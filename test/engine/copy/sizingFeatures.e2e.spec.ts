@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { simulatedLogin } from '../../../engine/venues/host.js';
 import { startTestService, type TestService } from '../../support/service.js';
 import * as trading from '../../support/trading.js';
-import { bookWhere, eventually, type LogEntry, marketHoursClock, pinQuotes, positionsOf, startedAccount } from '../../support/trading.js';
+import { bookWhere, eventually, featureBody, type LogEntry, marketHoursClock, pinQuotes, positionsOf, startedAccount } from '../../support/trading.js';
 
 describe('sizing features end to end', function () {
   this.timeout(60_000);
@@ -126,7 +126,7 @@ describe('sizing features end to end', function () {
 
   it('FeatureSignalFollowerDTO with monitorOnly on the slave account makes its copiers monitor-only', async () => {
     const { master, slave } = await pair('follower');
-    const res = await t.call('POST', `/accounts/${slave}/features`, { body: { featureSetting: { type: 'FeatureSignalFollowerDTO', monitorOnly: true } } });
+    const res = await t.call('POST', `/accounts/${slave}/features`, { body: featureBody({ type: 'FeatureSignalFollowerDTO', monitorOnly: true }) });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.2 });
     const skip = await logWith(slave, 'MONITOR_ONLY');
@@ -138,7 +138,7 @@ describe('sizing features end to end', function () {
     const { master, slave, copierId } = await pair('follower-manage');
     await open(master, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.1 });
     await bookWhere(t, slave, (b) => b.length === 1, 'the copy, before the follower feature');
-    const follower = await t.call('POST', `/accounts/${slave}/features`, { body: { featureSetting: { type: 'FeatureSignalFollowerDTO', monitorOnly: true } } });
+    const follower = await t.call('POST', `/accounts/${slave}/features`, { body: featureBody({ type: 'FeatureSignalFollowerDTO', monitorOnly: true }) });
     await feature(slave, copierId, { type: 'FeatureTradeGuardrailsDTO', maxOpenTimeSeconds: 1 });
     await new Promise((r) => setTimeout(r, 2500));
     expect(await positionsOf(t, slave)).to.have.length(1);

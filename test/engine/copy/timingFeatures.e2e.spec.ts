@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../support/service.js';
 import * as trading from '../../support/trading.js';
-import { bookWhere, eventually, movableClock, pinQuotes, positionsOf } from '../../support/trading.js';
+import { bookWhere, eventually, featureBody, movableClock, pinQuotes, positionsOf } from '../../support/trading.js';
 
 const SCHEDULED = 'FeatureScheduledCloseReopenDTO';
 
@@ -90,7 +90,8 @@ describe('timing features end to end', function () {
 
   it('refuses a schedule time that is no time, a reopen before its close, and a symbol pattern that could stall the engine', async () => {
     const { slave, copierId } = await pair('refused');
-    const post = (featureSetting: Record<string, unknown>) => t.call('POST', `/accounts/${slave}/copiers/${copierId}/features`, { body: { featureSetting } });
+    const post = (featureSetting: Record<string, unknown>) =>
+      t.call('POST', `/accounts/${slave}/copiers/${copierId}/features`, { body: featureBody(featureSetting) });
     const badTime = await post({ type: SCHEDULED, schedules: [{ label: 'x', closeTime: '24:00' }] });
     expect(badTime.status).to.equal(400);
     const backwards = await post({ type: SCHEDULED, schedules: [{ label: 'x', closeTime: '22:00', reopenTime: '21:00' }] });
@@ -104,7 +105,7 @@ describe('timing features end to end', function () {
 
   it("a minimum holding time holds the master's close back until the copy is old enough", async () => {
     const { master, slave, copierId } = await pair('holding');
-    await feature(`/accounts/${slave}/copiers/${copierId}`, { type: 'FeatureMinimumHoldingTimeDTO', minimumSeconds: 30 });
+    await feature(`/accounts/${slave}/copiers/${copierId}`, { type: 'FeatureMinimumHoldingTimeDTO', minimumHoldSeconds: 30 });
     const id = await open(master, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.2 });
     await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
     expect((await t.call('DELETE', `/accounts/${master}/positions/${id}`)).status).to.equal(204);
@@ -117,7 +118,7 @@ describe('timing features end to end', function () {
 
   it('a live delay skips the first orders on each master symbol, keeps its count across a restart, and starts again once the master is flat', async () => {
     const { master, slave, copierId } = await pair('live-delay');
-    await feature(`/accounts/${slave}/copiers/${copierId}`, { type: 'FeatureLiveDelayDTO', skipFirstOrders: 2, resetOnPositionClose: true });
+    await feature(`/accounts/${slave}/copiers/${copierId}`, { type: 'FeatureLiveDelayDTO', skipOrdersCount: 2, resetOnPositionClose: true });
     const first = await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.1 });
     const second = await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.2 });
     // Another symbol has its own count.

@@ -9,7 +9,11 @@ describe('feature: FeatureLiveDelayDTO', () => {
   // NOW is 10:00:00; the feature was added at 09:00.
   const ADDED = '2026-01-07T09:00:00.000Z';
   const at = (time: string) => `2026-01-07T${time}.000Z`;
-  const delay = (settings: Record<string, unknown> = {}) => ({ feature: liveDelay, settings: { skipFirstOrders: 2, ...settings }, configuredAt: ADDED });
+  const delay = (settings: Record<string, unknown> = {}) => ({
+    feature: liveDelay,
+    settings: { skipOrdersCount: 2, resetIntervalMinutes: 0, ...settings },
+    configuredAt: ADDED,
+  });
   /** A master order on the trade's symbol, as the read models hold it. */
   const order = (id: string, openedAt: string, overrides: Partial<MasterOrderRecord> = {}): MasterOrderRecord => ({
     masterPositionId: id,
@@ -67,7 +71,7 @@ describe('feature: FeatureLiveDelayDTO', () => {
   it('keeps a skipped pending order skipped when its fill is decided, by the time it was placed', () => {
     // Placed at 09:10 as order 1 of 1; another order came at 09:30; it filled at 10:00.
     const orders = [order(MASTER_POSITION, '10:00:00'), order('m-2', '09:30:00')];
-    given({ features: [delay({ skipFirstOrders: 1 })], masterOrders: orders })
+    given({ features: [delay({ skipOrdersCount: 1 })], masterOrders: orders })
       .when(masterPendingFilled({ openTime: at('09:10:00') }))
       .thenSkips('LIVE_DELAY', /order 1 of the first 1/);
   });
@@ -161,8 +165,30 @@ describe('feature: FeatureLiveDelayDTO', () => {
       .then([{ type: 'defer', until: '2026-01-07T10:01:30.000Z', by: 'FeatureDelayedExecutionDTO' }]);
   });
 
-  it('refuses a count out of bounds', () => {
-    const bounds = liveDelay.members.properties.skipFirstOrders as unknown as { minimum: number; maximum: number };
-    expect([bounds.minimum, bounds.maximum]).to.deep.equal([1, 100]);
+  it('refuses a count out of bounds; 0 is deactivated, as the reference says', () => {
+    const bounds = liveDelay.members.properties.skipOrdersCount as unknown as { minimum: number; maximum: number };
+    expect([bounds.minimum, bounds.maximum]).to.deep.equal([0, 100]);
+    given({ features: [delay({ skipOrdersCount: 0 })], masterOrders: [] })
+      .when(masterOpened(now))
+      .then([{ type: 'open' }]);
+    expect(liveDelay.defaults).to.deep.include({ skipOrdersCount: 3, resetIntervalMinutes: 120 });
+  });
+
+  it('starts the count again at an order placed resetIntervalMinutes or more after the one before it', () => {
+    // 09:10 and 09:20 were orders 1 and 2; 10:00 comes 40 minutes after 09:20.
+    const two = [order('m-1', '09:10:00'), order('m-2', '09:20:00')];
+    given({ features: [delay({ resetIntervalMinutes: 40 })], masterOrders: two })
+      .when(masterOpened(now))
+      .thenSkips(
+        'LIVE_DELAY',
+        /master order 1 of the first 2 on EURUSD is skipped \(counted since the order at 2026-01-07T10:00:00.000Z, 40 minutes or more after the one before\)/,
+      );
+    given({ features: [delay({ resetIntervalMinutes: 41 })], masterOrders: two })
+      .when(masterOpened(now))
+      .then([{ type: 'open' }]);
+    // 09:10, then 09:55 (45 minutes later: order 1 again), then 10:00: order 2, skipped.
+    given({ features: [delay({ resetIntervalMinutes: 30 })], masterOrders: [order('m-1', '09:10:00'), order('m-2', '09:55:00')] })
+      .when(masterOpened(now))
+      .thenSkips('LIVE_DELAY', /master order 2 of the first 2/);
   });
 });

@@ -4,6 +4,15 @@ import { given, masterOpened } from '../given.js';
 describe('feature: FeatureMaxLotSizeDTO', () => {
   const cap = (settings: { maxLotSize: number; skipIfExceedsMax?: boolean; checkMasterLotSize?: boolean }) => ({ feature: maxLotSize, settings });
 
+  it("0 is deactivated, as the reference says: the copier's own maxLotSize applies", () => {
+    given({ settings: { multiplier: 3 }, features: [cap({ maxLotSize: 0, skipIfExceedsMax: true })] })
+      .when(masterOpened({ volume: 1 }))
+      .then([{ type: 'open', volume: 3 }]);
+    given({ settings: { multiplier: 3, maxLotSize: 2 }, features: [cap({ maxLotSize: 0 })] })
+      .when(masterOpened({ volume: 1 }))
+      .then([{ type: 'open', volume: 2 }]);
+  });
+
   it('reduces a slave lot above the cap to the cap by default', () =>
     given({ settings: { multiplier: 3 }, features: [cap({ maxLotSize: 2 })] })
       .when(masterOpened({ volume: 1 }))

@@ -1,12 +1,31 @@
+import { expect } from 'chai';
 import { maxOpenPositions } from '../../../../domain/copy/features/maxOpenPositions.js';
 import { permittedSymbols } from '../../../../domain/copy/features/permittedSymbols.js';
 import { given, masterClosed, masterOpened, masterPendingPlaced, NOW, record, slaveCopy } from '../given.js';
 
 describe('feature: FeatureMaxOpenPositionsDTO', () => {
   // NOW is 10:00:00; the window is the last 60 seconds.
-  const throttle = (maxPositionsInTimeWindow: number) => ({ feature: maxOpenPositions, settings: { maxPositionsInTimeWindow, timeWindowSeconds: 60 } });
+  const throttle = (maxPositionsInTimeWindow: number) => ({
+    feature: maxOpenPositions,
+    settings: { maxOpenPositions: 0, maxPositionsInTimeWindow, timeWindowSeconds: 60 },
+  });
+  const cap = (max: number) => ({ feature: maxOpenPositions, settings: { maxOpenPositions: max, maxPositionsInTimeWindow: 0, timeWindowSeconds: 0 } });
   const openedAt = (time: string, i: number) =>
     record({ masterPositionId: `m-${i}`, slavePositionId: `s-${i}`, openedAt: `2026-01-07T${time}.000Z`, closedAt: null });
+
+  it('maxOpenPositions: skips while that many copies are open, closed ones aside; 0 = no limit', () => {
+    const history = [openedAt('08:00:00', 1), openedAt('09:00:00', 2), record({ openedAt: '2026-01-07T09:30:00.000Z', closedAt: '2026-01-07T09:40:00.000Z' })];
+    given({ features: [cap(2)], history })
+      .when(masterOpened())
+      .thenSkips('MAX_OPEN_POSITIONS_REACHED', /2 copies of this copier are open, the most allowed is 2/);
+    given({ features: [cap(3)], history })
+      .when(masterOpened())
+      .then([{ type: 'open' }]);
+    given({ features: [cap(0)], history })
+      .when(masterOpened())
+      .then([{ type: 'open' }]);
+    expect(maxOpenPositions.check!({ maxOpenPositions: 0, maxPositionsInTimeWindow: 1, timeWindowSeconds: 0 })).to.match(/go together/);
+  });
 
   it('copies while fewer copies than the maximum opened within the window', () =>
     given({ features: [throttle(2)], history: [openedAt('09:59:30', 1)] })

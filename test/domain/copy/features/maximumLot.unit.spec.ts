@@ -9,6 +9,11 @@ describe('feature: FeatureMaximumLotDTO', () => {
     copies: volumes.map((volume, i) => slaveCopy({ masterPositionId: `m-open-${i}`, slavePositionId: `s-open-${i}`, volume })),
   });
 
+  it('0 is deactivated, as the reference says', () =>
+    given({ features: [cap({ maximumLot: 0 })], slave: holding(1) })
+      .when(masterOpened({ volume: 1 }))
+      .then([{ type: 'open', volume: 1 }]));
+
   it("skips an open that would bring the copier's open lots above the maximum", () =>
     given({ features: [cap({ maximumLot: 1.5 })], slave: holding(1) })
       .when(masterOpened({ volume: 1 }))

@@ -1,10 +1,11 @@
+import { expect } from 'chai';
 import { exitSignalOverride } from '../../../../domain/copy/features/exitSignalOverride.js';
 import { minimumHoldingTime } from '../../../../domain/copy/features/minimumHoldingTime.js';
 import { given, MASTER_POSITION, masterClosed, masterModified, masterPartiallyClosed, record, slaveCopy } from '../given.js';
 
 describe('feature: FeatureMinimumHoldingTimeDTO', () => {
   // NOW is 10:00:00; the copy opened at 09:59:00.
-  const hold = (minimumSeconds: number) => ({ feature: minimumHoldingTime, settings: { minimumSeconds } });
+  const hold = (minimumHoldSeconds: number) => ({ feature: minimumHoldingTime, settings: { minimumHoldSeconds } });
   const copy = { copies: [slaveCopy()] };
   const opened = [
     record({
@@ -17,7 +18,7 @@ describe('feature: FeatureMinimumHoldingTimeDTO', () => {
     }),
   ];
 
-  it("defers a master close until minimumSeconds after the slave's copy opened", () =>
+  it("defers a master close until minimumHoldSeconds after the slave's copy opened", () =>
     given({ features: [hold(300)], slave: copy, history: opened })
       .when(masterClosed())
       .then([{ type: 'defer', until: '2026-01-07T10:04:00.000Z', by: 'FeatureMinimumHoldingTimeDTO' }]));
@@ -34,6 +35,13 @@ describe('feature: FeatureMinimumHoldingTimeDTO', () => {
     given({ features: [hold(300)], slave: copy, history: opened, now: '2026-01-07T10:04:00.000Z', deferredBy: ['FeatureMinimumHoldingTimeDTO'] })
       .when(masterClosed())
       .then([{ type: 'close' }]);
+  });
+
+  it('holds nothing with 0 (deactivated, as the reference says); 5 seconds by default', () => {
+    given({ features: [hold(0)], slave: copy, history: opened })
+      .when(masterClosed())
+      .then([{ type: 'close', slavePositionId: 's-2002' }]);
+    expect(minimumHoldingTime.defaults).to.deep.equal({ minimumHoldSeconds: 5 });
   });
 
   it('does not hold back stop changes', () =>

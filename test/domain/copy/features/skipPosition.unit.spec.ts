@@ -4,7 +4,37 @@ import { skipPosition } from '../../../../domain/copy/features/skipPosition.js';
 import { given, masterModified, masterOpened, masterPendingPlaced } from '../given.js';
 
 describe('feature: FeatureSkipPositionDTO', () => {
-  const skipping = (magicNumbers: number[], commentContains: string[] = []) => ({ feature: skipPosition, settings: { magicNumbers, commentContains } });
+  const skipping = (magicNumbers: number[], commentContains: string[] = []) => ({
+    feature: skipPosition,
+    settings: { ifSlNotDefined: false, ifTpNotDefined: false, logicOperatorTpSl: 'OR', magicNumbers, commentContains },
+  });
+
+  const levels = (settings: Record<string, unknown>) => ({
+    feature: skipPosition,
+    settings: { ifSlNotDefined: false, ifTpNotDefined: false, logicOperatorTpSl: 'OR', magicNumbers: [], commentContains: [], ...settings },
+  });
+
+  it('ifSlNotDefined and ifTpNotDefined skip a trade without that level (0 is none), OR by default, AND when asked', () => {
+    given({ features: [levels({ ifSlNotDefined: true })] })
+      .when(masterOpened({ stopLoss: null, takeProfit: 1.2 }))
+      .thenSkips('POSITION_SKIPPED', /it has no stop loss/);
+    given({ features: [levels({ ifSlNotDefined: true })] })
+      .when(masterOpened({ stopLoss: 0, takeProfit: null }))
+      .thenSkips('POSITION_SKIPPED', /no stop loss/);
+    given({ features: [levels({ ifSlNotDefined: true })] })
+      .when(masterOpened({ stopLoss: 1.05, takeProfit: null }))
+      .then([{ type: 'open' }]);
+    given({ features: [levels({ ifSlNotDefined: true, ifTpNotDefined: true })] })
+      .when(masterOpened({ stopLoss: 1.05, takeProfit: null }))
+      .thenSkips('POSITION_SKIPPED', /it has no take profit/);
+    given({ features: [levels({ ifSlNotDefined: true, ifTpNotDefined: true, logicOperatorTpSl: 'AND' })] })
+      .when(masterOpened({ stopLoss: 1.05, takeProfit: null }))
+      .then([{ type: 'open' }]);
+    given({ features: [levels({ ifSlNotDefined: true, ifTpNotDefined: true, logicOperatorTpSl: 'AND' })] })
+      .when(masterOpened({ stopLoss: null, takeProfit: null }))
+      .thenSkips('POSITION_SKIPPED', /it has no stop loss and take profit/);
+    expect(skipPosition.check!({ ifSlNotDefined: true, ifTpNotDefined: false, logicOperatorTpSl: 'OR', magicNumbers: [], commentContains: [] })).to.equal(null);
+  });
 
   it('skips a master trade with a listed magic number', () =>
     given({ features: [skipping([42, 7])] })
@@ -51,9 +81,10 @@ describe('feature: FeatureSkipPositionDTO', () => {
       .when(masterModified(1.09, 1.12))
       .thenSkips('NO_SLAVE_POSITION'));
 
-  it('needs at least one magic number or text', () => {
-    expect(skipPosition.check!({ magicNumbers: [], commentContains: [] })).to.match(/at least one/);
-    expect(skipPosition.check!({ magicNumbers: [1], commentContains: [] })).to.equal(null);
+  it('needs a missing level to skip on, or at least one magic number or text', () => {
+    const none = { ifSlNotDefined: false, ifTpNotDefined: false, logicOperatorTpSl: 'OR' as const, magicNumbers: [], commentContains: [] };
+    expect(skipPosition.check!(none)).to.match(/at least one/);
+    expect(skipPosition.check!({ ...none, magicNumbers: [1] })).to.equal(null);
   });
 
   it('with permitted symbols beside it, either refuses the trade', () => {

@@ -95,7 +95,7 @@ describe('feature: FeatureTpSlManagementDTO', () => {
     given({
       features: [
         manage({ blockTradeWithoutTpSl: true }),
-        { feature: liveDelay, settings: { skipFirstOrders: 1, resetOnPositionClose: false, trackByDirection: false } },
+        { feature: liveDelay, settings: { skipOrdersCount: 1, resetIntervalMinutes: 0, resetOnPositionClose: false, trackByDirection: false } },
       ],
       masterOrders: [],
     })
