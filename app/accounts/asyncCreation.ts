@@ -12,13 +12,17 @@
 // outbox, engine/delivery/outbox.ts): a restart neither loses queued work nor an undelivered callback.
 // A crash while PROCESSING leaves the row PROCESSING; the next worker runs it again with the same
 // account id, and creation takes an account already in the store as created (see create.ts).
+//
+// The worker is a QueueProcessor (store/queueProcessor.ts), the one durable-queue loop the delivery
+// outbox shares: a job here is a project with queued requests, its key the project (one worker per
+// project per instance), its lease the project's creation lock.
 import { type ColumnType, type Kysely, type Selectable, sql } from 'kysely';
 import type { AccountSettings } from '../../domain/account/events.js';
 import type { RequestContext } from '../../domain/shared/command.js';
 import { migrateReadModels } from '../../projections/migrations.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 import type { Outbox } from '../../engine/delivery/outbox.js';
-import { Waker } from '../../engine/delivery/waker.js';
+import { QueueProcessor } from '../../store/queueProcessor.js';
 import { creationLock } from './creationLock.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations and the outbox take a database of any shape
@@ -74,20 +78,38 @@ const MAX_PROJECTS_AT_ONCE = 2;
 const CLEANUP_EVERY_MS = 60_000;
 
 export class AccountCreationQueue {
-  private stopped = true;
-  /** Failures of a project's creations: logged once per run of failures, retried with backoff. */
-  private readonly projects: Recovery;
-  private loop: Promise<void> | null = null;
+  /** Failures of a request's creation (not refusals): logged once per run of failures, retried with backoff. */
+  private readonly retries: Recovery;
   private process: ((row: AsyncRequestRow) => Promise<Outcome>) | null = null;
-  private readonly working = new Map<string, Promise<void>>();
-  private readonly waker = new Waker();
-  private lastCleanup = 0;
+  private readonly worker: QueueProcessor<string>;
+  /** Projects whose creation lock was held elsewhere, until when they are left alone (one poll). */
+  private readonly heldElsewhere = new Map<string, number>();
 
   private readonly db: Kysely<CreationQueueTables>;
 
   constructor(private readonly deps: QueueDeps) {
     this.db = (deps.db as Kysely<object>).withTables<CreationQueueTables>();
-    this.projects = new Recovery('async account creation', deps.log, { action: 'tries the request again' });
+    this.retries = new Recovery('async account creation', deps.log, { action: 'tries the request again' });
+    this.worker = new QueueProcessor(
+      {
+        description: 'the async account creation queue',
+        action: 'looks for queued creations again',
+        jobs: { description: "a project's async account creations", action: 'are looked at again at the next pass' },
+        log: deps.log,
+        maxInFlight: MAX_PROJECTS_AT_ONCE,
+        maxInFlightPerKey: 1,
+        idlePollMs: POLL_MS,
+        cleanupEveryMs: CLEANUP_EVERY_MS,
+        now: () => this.deps.clock().getTime(),
+      },
+      {
+        claim: (limit, busyProjects) => this.projectsWithWork(limit, busyProjects),
+        keyOf: (projectId) => projectId,
+        run: (projectId) => this.workProject(projectId),
+        untilNextDue: () => Promise.resolve(POLL_MS),
+        cleanup: () => this.cleanup(),
+      },
+    );
   }
 
   /** The queue's tables are the read-model database's (projections/migrations.ts). */
@@ -159,54 +181,32 @@ export class AccountCreationQueue {
   }
 
   wake(): void {
-    this.waker.wake();
+    this.worker.wake();
   }
 
   async start(process: (row: AsyncRequestRow) => Promise<Outcome>): Promise<void> {
     await AccountCreationQueue.migrate(this.deps.db);
     this.process = process;
-    this.stopped = false;
-    this.loop = this.run();
+    this.worker.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake();
-    await this.loop;
-    await Promise.all([...this.working.values()]);
+  stop(): Promise<void> {
+    return this.worker.stop();
   }
 
-  private async run(): Promise<void> {
-    const recovery = new Recovery('the async account creation queue', this.deps.log, { action: 'looks for queued creations again' });
-    while (!this.stopped) {
-      let waitMs = POLL_MS;
-      try {
-        if (this.deps.clock().getTime() - this.lastCleanup > CLEANUP_EVERY_MS) await this.cleanup();
-        const pending = await this.db
-          .selectFrom('account_creation_requests')
-          .select('project_id')
-          .distinct()
-          .where('status', 'in', ['QUEUED', 'PROCESSING'])
-          .execute();
-        for (const { project_id: projectId } of pending) {
-          if (this.working.has(projectId) || this.working.size >= MAX_PROJECTS_AT_ONCE) continue;
-          const work = this.workProject(projectId)
-            .then(
-              () => this.projects.succeeded(),
-              (error: unknown) => void this.projects.noted(error),
-            )
-            .finally(() => {
-              this.working.delete(projectId);
-              this.wake();
-            });
-          this.working.set(projectId, work);
-        }
-        recovery.succeeded();
-      } catch (error) {
-        waitMs = Math.max(POLL_MS, recovery.noted(error));
-      }
-      if (!this.stopped) await this.waker.sleep(waitMs);
-    }
+  /**
+   * Projects with queued or unfinished requests that no worker of this instance has. The claim itself
+   * is the project's creation lock, taken by the job: a project another instance works is tried again
+   * at the next pass.
+   */
+  private async projectsWithWork(limit: number, busyProjects: readonly string[]): Promise<string[]> {
+    const now = Date.now(); // wall time: a poll, whatever the service's clock says
+    for (const [projectId, until] of this.heldElsewhere) if (until <= now) this.heldElsewhere.delete(projectId);
+    const skip = [...busyProjects, ...this.heldElsewhere.keys()];
+    let query = this.db.selectFrom('account_creation_requests').select('project_id').distinct().where('status', 'in', ['QUEUED', 'PROCESSING']);
+    if (skip.length > 0) query = query.where('project_id', 'not in', skip);
+    const rows = await query.limit(limit).execute();
+    return rows.map((r) => r.project_id);
   }
 
   /** Holds the project's creation lock (if free) and works its requests in order. */
@@ -214,9 +214,13 @@ export class AccountCreationQueue {
     return this.deps.db.connection().execute(async (conn) => {
       const lock = creationLock(projectId);
       const got = await sql<{ ok: boolean }>`SELECT pg_try_advisory_lock(hashtext(${lock})) AS ok`.execute(conn);
-      if (!got.rows[0]?.ok) return; // another instance, or a synchronous creation: try again at the next pass
+      if (!got.rows[0]?.ok) {
+        // Another instance, or a synchronous creation: try again at the next pass.
+        this.heldElsewhere.set(projectId, Date.now() + POLL_MS);
+        return;
+      }
       try {
-        while (!this.stopped) {
+        while (!this.worker.isStopped) {
           const next = await this.db
             .selectFrom('account_creation_requests')
             .selectAll()
@@ -243,12 +247,13 @@ export class AccountCreationQueue {
             // Not a refusal of the request (those are FAILED outcomes) but trouble of our own: retry until the spec's 300 s.
             const startedAt = new Date(row.started_at ?? row.created).getTime();
             if (this.deps.clock().getTime() - startedAt < MAX_DURATION_MS) {
-              await this.projects.failed(error, () => this.stopped);
+              await this.retries.failed(error, () => this.worker.isStopped);
               continue;
             }
             outcome = { status: 'FAILED', error: { error: '[ACCOUNT_CREATION_FAILED]', message: 'the account could not be created in time; try again' } };
           }
           await this.complete(row, outcome);
+          this.retries.succeeded();
         }
       } finally {
         await sql`SELECT pg_advisory_unlock(hashtext(${lock}))`.execute(conn);
@@ -282,7 +287,6 @@ export class AccountCreationQueue {
   }
 
   private async cleanup(): Promise<void> {
-    this.lastCleanup = this.deps.clock().getTime();
     await this.db.deleteFrom('account_creation_requests').where('completed_at', '<=', this.retainedSince()).execute();
   }
 }

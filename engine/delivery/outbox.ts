@@ -8,6 +8,9 @@
 // receiver answered 2xx but before the row says DELIVERED sends it again once the lease runs out, so
 // receivers must deduplicate (the callback's X-Request-Id, the webhook's X-Webhook-Id is the key).
 //
+// The worker is a QueueProcessor (store/queueProcessor.ts), the one durable-queue loop the async
+// account creation queue shares; this file is its consumer: the table, the claim, the attempt.
+//
 // Per message, besides its retry policy: a timeout per attempt; a rate limit, as a minimum interval
 // between attempt starts shared by every message with the same rate key (a webhook): an attempt whose
 // turn has not come gets the next free slot reserved and waits for it, so nothing is dropped; at most
@@ -15,12 +18,12 @@
 // every other one back; and for webhooks, the authentication of each attempt (the sealed secret,
 // unsealed only for the attempt; the signature covers the attempt's own timestamp).
 import { type ColumnType, type Kysely, sql } from 'kysely';
-import { Recovery, type RecoveryLog } from '../../store/recovery.js';
+import type { RecoveryLog } from '../../store/recovery.js';
 import { migrateReadModels } from '../../projections/migrations.js';
 import { attemptHeaders, type AttemptAuthentication } from '../../domain/webhook/headers.js';
 import { type AttemptResult, postJson } from './httpSender.js';
 import type { Resolver } from './outboundUrl.js';
-import { Waker } from './waker.js';
+import { QueueProcessor } from '../../store/queueProcessor.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the outbox's tables are not read models
 type AnyDb = Kysely<any>;
@@ -163,14 +166,32 @@ const KEEP_FINISHED_MS = 7 * 24 * 3600_000;
 const CLEANUP_EVERY_MS = 3600_000;
 
 export class Outbox {
-  private stopped = true;
-  private loop: Promise<void> | null = null;
-  private readonly inFlight = new Set<Promise<void>>();
-  private readonly inFlightByKey = new Map<string, number>();
-  private readonly waker = new Waker();
-  private lastCleanup = 0;
+  private readonly worker: QueueProcessor<OutboxRow>;
 
-  constructor(private readonly deps: OutboxDeps) {}
+  constructor(private readonly deps: OutboxDeps) {
+    this.worker = new QueueProcessor(
+      {
+        description: 'the delivery outbox',
+        action: 'looks for due deliveries again',
+        jobs: { description: 'a delivery', action: 'stays due and is tried again' },
+        log: deps.log,
+        maxInFlight: MAX_IN_FLIGHT,
+        maxInFlightPerKey: MAX_IN_FLIGHT_PER_KEY,
+        idlePollMs: IDLE_POLL_MS,
+        cleanupEveryMs: CLEANUP_EVERY_MS,
+        now: () => this.now(),
+      },
+      {
+        claim: (limit, busyKeys) => this.claim(limit, busyKeys),
+        keyOf: (row) => row.rate_key,
+        admit: (row) => this.admit(row),
+        release: (row) => this.release(row),
+        run: (row) => this.deliver(row),
+        untilNextDue: (busyKeys) => this.untilNextDue(busyKeys),
+        cleanup: () => this.cleanup(),
+      },
+    );
+  }
 
   /** The outbox's tables are the read-model database's (projections/migrations.ts). */
   static migrate(db: AnyDb): Promise<void> {
@@ -276,68 +297,21 @@ export class Outbox {
 
   /** Looks for due messages now (after an enqueue in this process). */
   wake(): void {
-    this.waker.wake();
+    this.worker.wake();
   }
 
   async start(): Promise<void> {
     await Outbox.migrate(this.deps.db);
-    this.stopped = false;
-    this.loop = this.run();
+    this.worker.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake();
-    await this.loop;
-    await Promise.all([...this.inFlight]);
+  stop(): Promise<void> {
+    return this.worker.stop();
   }
 
-  private async run(): Promise<void> {
-    const recovery = new Recovery('the delivery outbox', this.deps.log, { action: 'looks for due deliveries again' });
-    while (!this.stopped) {
-      let waitMs = IDLE_POLL_MS;
-      try {
-        if (this.now() - this.lastCleanup > CLEANUP_EVERY_MS) await this.cleanup();
-        const free = MAX_IN_FLIGHT - this.inFlight.size;
-        const claimed = free > 0 ? await this.claim(free) : [];
-        for (const row of claimed) {
-          if (row.rate_key && (this.inFlightByKey.get(row.rate_key) ?? 0) >= MAX_IN_FLIGHT_PER_KEY) await this.release(row);
-          // Each attempt starts as soon as the rate limit admits it: its slot is the time it starts.
-          else if (await this.admit(row)) this.track(row.rate_key, this.deliver(row));
-        }
-        if (claimed.length === 0) waitMs = await this.untilNextDue();
-        else waitMs = 0;
-        recovery.succeeded();
-      } catch (error) {
-        waitMs = recovery.noted(error);
-      }
-      if (waitMs > 0 && !this.stopped) await this.waker.sleep(waitMs);
-    }
-  }
-
-  private track(key: string | null, work: Promise<void>): void {
-    if (key) this.inFlightByKey.set(key, (this.inFlightByKey.get(key) ?? 0) + 1);
-    const tracked = work.finally(() => {
-      this.inFlight.delete(tracked);
-      if (key) {
-        const left = (this.inFlightByKey.get(key) ?? 1) - 1;
-        if (left > 0) this.inFlightByKey.set(key, left);
-        else this.inFlightByKey.delete(key);
-      }
-      this.wake();
-    });
-    this.inFlight.add(tracked);
-  }
-
-  /** Keys with MAX_IN_FLIGHT_PER_KEY attempts under way: their messages wait until one ends. */
-  private saturatedKeys(): string[] {
-    return [...this.inFlightByKey].filter(([, n]) => n >= MAX_IN_FLIGHT_PER_KEY).map(([key]) => key);
-  }
-
-  /** A condition on delivery_outbox rows: not of a saturated key (their end wakes the loop). */
-  private notSaturated() {
-    const keys = this.saturatedKeys();
-    return keys.length === 0 ? sql<boolean>`true` : sql<boolean>`(rate_key IS NULL OR NOT (rate_key = ANY(${keys}::text[])))`;
+  /** A condition on delivery_outbox rows: not of a busy key (their end wakes the loop). */
+  private notBusy(busyKeys: readonly string[]) {
+    return busyKeys.length === 0 ? sql<boolean>`true` : sql<boolean>`(rate_key IS NULL OR NOT (rate_key = ANY(${busyKeys}::text[])))`;
   }
 
   /**
@@ -348,12 +322,12 @@ export class Outbox {
     await outboxDb(this.deps.db).updateTable('delivery_outbox').set({ locked_until: null, slot_reserved: false }).where('id', '=', row.id).execute();
   }
 
-  private async claim(limit: number): Promise<OutboxRow[]> {
+  private async claim(limit: number, busyKeys: readonly string[]): Promise<OutboxRow[]> {
     const now = new Date(this.now());
     const result =
       await sql<OutboxRow>`UPDATE delivery_outbox SET locked_until = ${now}::timestamptz + (${LEASE_MS} + coalesce(timeout_ms, 0)) * interval '1 millisecond'
       WHERE id IN (SELECT id FROM delivery_outbox WHERE status = 'PENDING' AND next_attempt_at <= ${now}
-        AND (locked_until IS NULL OR locked_until < ${now}) AND ${this.notSaturated()}
+        AND (locked_until IS NULL OR locked_until < ${now}) AND ${this.notBusy(busyKeys)}
         ORDER BY next_attempt_at, seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
       RETURNING id, kind, url, headers, body, sealed, attempts, max_attempts, backoff_ms, timeout_ms, rate_key, min_interval_ms, slot_reserved, auth,
         next_attempt_at, seq`.execute(this.deps.db);
@@ -385,9 +359,9 @@ export class Outbox {
   }
 
   /** Milliseconds until the next message falls due (at most the idle poll, for other instances' work). */
-  private async untilNextDue(): Promise<number> {
+  private async untilNextDue(busyKeys: readonly string[]): Promise<number> {
     const result = await sql<{ next: Date | null }>`SELECT min(greatest(next_attempt_at, coalesce(locked_until, next_attempt_at))) AS next
-      FROM delivery_outbox WHERE status = 'PENDING' AND ${this.notSaturated()}`.execute(this.deps.db);
+      FROM delivery_outbox WHERE status = 'PENDING' AND ${this.notBusy(busyKeys)}`.execute(this.deps.db);
     const next = result.rows[0]?.next;
     if (!next) return IDLE_POLL_MS;
     return Math.max(0, Math.min(IDLE_POLL_MS, new Date(next).getTime() - this.now()));
@@ -446,7 +420,6 @@ export class Outbox {
   }
 
   private async cleanup(): Promise<void> {
-    this.lastCleanup = this.now();
     await outboxDb(this.deps.db)
       .deleteFrom('delivery_outbox')
       .where('status', '<>', 'PENDING')
