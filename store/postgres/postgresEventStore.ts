@@ -1,12 +1,11 @@
 // The PostgreSQL adapter of the event store port (the embedded default).
 // `$all` order is (transaction_id, global_position), read only below pg_snapshot_xmin: a sequence value
 // is taken before commit, so a plain `position > checkpoint` would lose events of slow transactions.
-import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import { v4 as uuidv4, validate as isUuid } from 'uuid';
 import { StreamNotFoundError, TransientAppendError, WrongExpectedVersionError } from '../errors.js';
-import { Backoff } from '../recovery.js';
 import { type ConnectionFaults, createPool } from './pool.js';
+import { AppendSignal, CHANNEL, PAGE, PostgresSubscription } from './subscription.js';
 import {
   type AppendExpectedRevision,
   type AppendResult,
@@ -23,18 +22,8 @@ import {
   type SubscriptionFilter,
 } from '../port.js';
 
-const CHANNEL = 'es_events';
 /** Appends of other processes wake our subscribers this much later at most; our own, at once. */
 const NOTIFY_GATHER_MS = 2;
-const PAGE = 500;
-const POLL_MS = 500;
-/**
- * While committed events wait below the snapshot horizon, readers look again every millisecond for
- * the first 16 ms (a read-model or venue transaction usually ends within that), then back off to 50.
- */
-const HELD_BACK_FIRST_MS = 1;
-const HELD_BACK_EAGER_TRIES = 16;
-const HELD_BACK_MAX_MS = 50;
 const APPEND_ATTEMPTS = 5;
 
 interface EventRow {
@@ -82,191 +71,6 @@ const filterSql = (filter: SubscriptionFilter | undefined, params: unknown[]): s
   }
   return clauses.length ? ` AND ${clauses.join(' AND ')}` : '';
 };
-
-/** Wakes subscribers when an append commits (LISTEN/NOTIFY); subscribers also poll as a fallback. */
-class AppendSignal {
-  private client: pg.Client | null = null;
-  private readonly waiters = new Set<() => void>();
-  private closed = false;
-  /** Counts wake-ups, so a reader can tell whether one came while it was reading. */
-  generation = 0;
-
-  constructor(
-    private readonly connectionString: string,
-    private readonly faults?: ConnectionFaults,
-  ) {}
-
-  /** Connects and listens; while the server cannot be reached it tries again with backoff (subscribers poll meanwhile). */
-  async start(): Promise<void> {
-    const backoff = new Backoff(250, 5000);
-    while (!this.closed) {
-      try {
-        await this.listen();
-        return;
-      } catch {
-        await new Promise((r) => setTimeout(r, backoff.next()).unref());
-      }
-    }
-  }
-
-  private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString });
-    client.on('notification', () => this.wakeAll());
-    client.on('error', (error) => {
-      this.faults?.observe(error);
-      if (this.client !== client) return;
-      this.client = null;
-      client.end().catch(() => undefined);
-      // Nothing was heard while it was away: wake every subscriber to look, then listen again.
-      this.wakeAll();
-      // Not awaited: start() retries until it listens or the store closes, and never rejects.
-      if (!this.closed) void this.start();
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      throw error;
-    }
-    if (this.closed) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.client = client;
-  }
-
-  wakeAll(): void {
-    this.generation += 1;
-    for (const wake of [...this.waiters]) wake();
-  }
-
-  /** Resolves at the next append after generation `seen` (at once if one came already), or after `ms` at the latest. */
-  wait(ms: number, seen: number = this.generation): Promise<void> {
-    if (this.generation !== seen) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.waiters.add(done);
-    });
-  }
-
-  async stop(): Promise<void> {
-    this.closed = true;
-    this.wakeAll();
-    await this.client?.end().catch(() => undefined);
-    this.client = null;
-  }
-}
-
-class PostgresSubscription extends EventEmitter implements Subscription {
-  private readonly queue: ResolvedEvent[] = [];
-  private notify: (() => void) | null = null;
-  private stopped = false;
-  private failure: Error | null = null;
-  private caughtUp = false;
-
-  constructor(
-    private readonly store: PostgresEventStore,
-    private readonly signal: AppendSignal,
-    private readonly options: SubscribeToAllOptions,
-  ) {
-    super();
-    // Not awaited: run() catches every failure and hands it to the reader (and any 'error' listener).
-    void this.run();
-  }
-
-  private async run(): Promise<void> {
-    try {
-      let after: Position | null =
-        this.options.fromPosition === 'end'
-          ? await this.store.headPosition()
-          : this.options.fromPosition === 'start' || this.options.fromPosition === undefined
-            ? null
-            : this.options.fromPosition;
-      let heldBackWait = HELD_BACK_FIRST_MS;
-      let heldBackTries = 0;
-      while (!this.stopped) {
-        if (this.queue.length > 0) {
-          await new Promise<void>((resolve) => (this.notify = resolve));
-          continue;
-        }
-        const seen = this.signal.generation;
-        const page = await this.store.readPageAfter(after, PAGE, this.options.filter);
-        if (this.stopped) break;
-        if (page.length > 0) {
-          after = page[page.length - 1]!.event.position;
-          this.queue.push(...page);
-          this.wakeReader();
-        }
-        if (page.length < PAGE) {
-          if (!this.caughtUp) {
-            this.caughtUp = true;
-            this.emit('caughtUp');
-          }
-          if (page.length === 0) {
-            // Nothing visible after `after`. Committed events may still wait below the snapshot
-            // horizon of an older, running transaction (event-store.md §2.2); they show up when it
-            // ends, which sends no notification: while any exist, look again shortly. Otherwise
-            // sleep until the next append; one that committed after this check notifies after
-            // `seen` was taken, so the wait cannot miss it.
-            if (await this.store.hasCommittedAfter(after, this.options.filter)) {
-              await new Promise((r) => setTimeout(r, heldBackWait));
-              heldBackTries += 1;
-              if (heldBackTries >= HELD_BACK_EAGER_TRIES) heldBackWait = Math.min(heldBackWait * 2, HELD_BACK_MAX_MS);
-            } else {
-              heldBackWait = HELD_BACK_FIRST_MS;
-              heldBackTries = 0;
-              await this.signal.wait(POLL_MS, seen);
-            }
-          }
-        } else if (this.caughtUp) {
-          this.caughtUp = false;
-          this.emit('fellBehind');
-        }
-      }
-    } catch (error) {
-      this.failure = error instanceof Error ? error : new Error(String(error));
-      if (this.listenerCount('error') > 0) this.emit('error', this.failure);
-      this.wakeReader();
-    }
-  }
-
-  private wakeReader(): void {
-    const n = this.notify;
-    this.notify = null;
-    n?.();
-  }
-
-  async unsubscribe(): Promise<void> {
-    this.stopped = true;
-    this.wakeReader();
-    this.signal.wakeAll();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncIterator<ResolvedEvent> {
-    try {
-      while (true) {
-        const next = this.queue.shift();
-        if (next) {
-          if (this.queue.length === 0) this.wakeReader();
-          yield next;
-          continue;
-        }
-        if (this.failure) throw this.failure;
-        if (this.stopped) return;
-        await new Promise<void>((resolve) => (this.notify = resolve));
-      }
-    } finally {
-      // Leaving the loop (break, return, error) ends the subscription, as with EventStoreDB.
-      await this.unsubscribe();
-    }
-  }
-}
 
 export class PostgresEventStore implements EventStore {
   private readonly signal: AppendSignal;
