@@ -17,10 +17,18 @@ export interface AccountsTable {
   trading_disabled: boolean;
   native_mode: boolean;
   close_unmanaged_positions: boolean;
-  dedicated_ip: string | null;
-  my_home_ip: string | null;
+  /** DedicatedIp (jsonb). */
+  dedicated_ip: ColumnType<unknown, string | null, string | null>;
+  /** MyHomeIp (jsonb), with the password's ciphertext. */
+  my_home_ip: ColumnType<unknown, string | null, string | null>;
   proxy: ColumnType<unknown, string | null, string | null>;
+  /** jsonb array of strings. */
+  labels: ColumnType<string[], string, string>;
+  skip_credential_check: boolean;
+  ctrader_client_id: string | null;
+  ctrader_client_secret_set: boolean;
   created: Timestamp;
+  deleted: Timestamp | null;
   updated: Timestamp;
   last_reconnect_at: Timestamp | null;
   revision: ColumnType<string, number | string, number | string>;

@@ -1,14 +1,16 @@
 // AccountDTO and AsyncAccountCreationResponseDTO from the read models, and an account's settings from
-// AccountCreateDTO and AccountUpdateDTO.
+// AccountCreateDTO and AccountUpdateDTO (both AccountDTO on the wire).
 import type { Static } from '@sinclair/typebox';
 import type { Kysely, Selectable } from 'kysely';
-import type { AccountSettings } from '../../domain/account/events.js';
+import type { AccountChanges } from '../../domain/account/commands.js';
+import { accountStatuses, accountTypeOf, regions } from '../../domain/account/enums.js';
+import type { AccountSettings, DedicatedIp, MyHomeIp } from '../../domain/account/events.js';
 import type { AsyncRequestRow } from '../../app/accounts/asyncCreation.js';
 import type { Services } from '../../app/services.js';
-import { copierFlags } from '../../projections/copiers/queries.js';
-import { findAccount } from '../../projections/accounts/queries.js';
+import { findAccount, slaveCopierFlags } from '../../projections/accounts/queries.js';
 import type { AccountsTable, ReadModels } from '../../projections/schema.js';
-import type { AccountCreateDTO } from './schemas.js';
+import { enumObject } from '../shared/enumObjects.js';
+import { type AccountCreateDTO, SECRET_MASK } from './schemas.js';
 
 export type CreateBody = Static<typeof AccountCreateDTO>;
 export type UpdateBody = Partial<Record<string, unknown>> & Partial<CreateBody>;
@@ -16,30 +18,57 @@ export type UpdateBody = Partial<Record<string, unknown>> & Partial<CreateBody>;
 const iso = (value: Date | string): string => new Date(value).toISOString();
 const isoOrNull = (value: Date | string | null): string | null => (value ? iso(value) : null);
 
-/** AccountDTO from the accounts read model. The password never leaves the service. */
-export const toAccountDTO = (row: Selectable<AccountsTable>, flags = { monitorOnly: false, disabled: false }) => ({
-  id: row.id,
-  created: iso(row.created),
-  loginServer: row.login_server,
-  loginAccountNumber: row.login_account_number,
-  alias: row.alias,
-  accountTypeId: row.account_type_id,
-  regionId: row.region_id,
-  accountStatusId: row.account_status_id,
-  propFirm: row.prop_firm,
-  tradingDisabled: row.trading_disabled,
-  hasMonitorOnlyCopiers: flags.monitorOnly,
-  hasDisabledCopiers: flags.disabled,
-  nativeMode: row.native_mode,
-  closeUnmanagedPositions: row.close_unmanaged_positions,
-  dedicatedIp: row.dedicated_ip,
-  myHomeIp: row.my_home_ip,
-  proxy: (row.proxy ?? null) as { host: string; port: number; username?: string | null } | null,
-});
+type Flags = { readonly active: boolean; readonly monitorOnly: boolean; readonly disabled: boolean };
+const noCopiers: Flags = { active: false, monitorOnly: false, disabled: false };
+
+const statusName = (id: number): string => accountStatuses.find((s) => s.id === id)?.name ?? String(id);
+
+/** AccountDTO from the accounts read model. Secrets never leave the service: answers carry the mask. */
+export const toAccountDTO = (row: Selectable<AccountsTable>, flags: Flags = noCopiers) => {
+  const dedicatedIp = row.dedicated_ip as DedicatedIp | null;
+  const myHomeIp = row.my_home_ip as MyHomeIp | null;
+  return {
+    id: row.id,
+    created: iso(row.created),
+    loginServer: row.login_server,
+    loginAccountNumber: row.login_account_number,
+    loginAccountPassword: SECRET_MASK,
+    ...(row.alias !== null ? { alias: row.alias } : {}),
+    type: enumObject(row.account_type_id, accountTypeOf(row.account_type_id)?.name ?? String(row.account_type_id)),
+    region: enumObject(row.region_id, regions.find((r) => r.id === row.region_id)?.name ?? String(row.region_id)),
+    status: enumObject(row.account_status_id, statusName(row.account_status_id)),
+    statusMessage: statusName(row.account_status_id),
+    ...(row.deleted ? { deleted: iso(row.deleted) } : {}),
+    labels: row.labels,
+    skipCredentialCheck: row.skip_credential_check,
+    propFirm: row.prop_firm,
+    tradingDisabled: row.trading_disabled,
+    hasActiveCopiers: flags.active,
+    hasMonitorOnlyCopiers: flags.monitorOnly,
+    hasDisabledCopiers: flags.disabled,
+    nativeMode: row.native_mode,
+    closeUnmanagedPositions: row.close_unmanaged_positions,
+    ...(dedicatedIp ? { dedicatedIp: { dedicatedProxyServerId: dedicatedIp.dedicatedProxyServerId } } : {}),
+    ...(myHomeIp
+      ? {
+          myHomeIp: {
+            host: myHomeIp.host,
+            ...(myHomeIp.httpPort !== null ? { httpPort: myHomeIp.httpPort } : {}),
+            ...(myHomeIp.socksPort !== null ? { socksPort: myHomeIp.socksPort } : {}),
+            username: myHomeIp.username,
+            password: SECRET_MASK,
+          },
+        }
+      : {}),
+    proxy: (row.proxy ?? null) as { host: string; port: number; username?: string | null } | null,
+    ...(row.ctrader_client_id !== null ? { ctraderClientId: row.ctrader_client_id } : {}),
+    ...(row.ctrader_client_secret_set ? { ctraderClientSecret: SECRET_MASK } : {}),
+  };
+};
 
 /** AccountDTOs with the copier flags of each account (its own copiers, as the slave). */
 export const toAccountDTOs = async (db: Kysely<ReadModels>, projectId: string, rows: readonly Selectable<AccountsTable>[]) => {
-  const flags = await copierFlags(
+  const flags = await slaveCopierFlags(
     db,
     projectId,
     rows.map((r) => r.id),
@@ -65,44 +94,68 @@ export const toAsyncCreationDTO = async (db: Kysely<ReadModels>, row: AsyncReque
   };
 };
 
-/** The settings of a new account (AccountCreateDTO); the password only as ciphertext from here on. */
+/** A secret as sent: "" or the mask keeps the stored one (undefined), null removes it, anything else is new. */
+const secret = (services: Services, value: string | null | undefined): string | null | undefined => {
+  if (value === undefined || value === '' || value === SECRET_MASK) return undefined;
+  return value === null ? null : services.cipher.encrypt(value);
+};
+
+type MyHomeIpBody = NonNullable<CreateBody['myHomeIp']>;
+const myHomeIpOf = (services: Services, body: MyHomeIpBody) => ({
+  host: body.host,
+  httpPort: body.httpPort ?? null,
+  socksPort: body.socksPort ?? null,
+  username: body.username,
+  passwordCiphertext: secret(services, body.password) ?? null,
+});
+
+/** The settings of a new account (AccountDTO); secrets only as ciphertext from here on. */
 export const fromAccountCreateDTO = (services: Services, body: CreateBody): AccountSettings => ({
   loginServer: body.loginServer,
-  loginAccountNumber: body.loginAccountNumber,
+  loginAccountNumber: body.loginAccountNumber ?? '',
   passwordCiphertext: services.cipher.encrypt(body.loginAccountPassword),
   alias: body.alias ?? null,
-  accountTypeId: body.accountTypeId,
-  regionId: body.regionId,
+  accountTypeId: body.type.id,
+  regionId: body.region.id,
   propFirm: body.propFirm ?? false,
   tradingDisabled: body.tradingDisabled ?? false,
   nativeMode: body.nativeMode ?? false,
   closeUnmanagedPositions: body.closeUnmanagedPositions ?? false,
-  dedicatedIp: body.dedicatedIp ?? null,
-  myHomeIp: body.myHomeIp ?? null,
+  dedicatedIp: body.dedicatedIp ? { dedicatedProxyServerId: body.dedicatedIp.dedicatedProxyServerId } : null,
+  // A new home proxy keeps even an empty password: there is none stored to keep instead.
+  myHomeIp: body.myHomeIp ? { ...myHomeIpOf(services, body.myHomeIp), passwordCiphertext: services.cipher.encrypt(body.myHomeIp.password) } : null,
   proxy: body.proxy ? { username: null, ...body.proxy } : null,
+  labels: body.labels ?? [],
+  skipCredentialCheck: body.skipCredentialCheck ?? false,
+  ctraderClientId: body.ctraderClientId ?? null,
+  ctraderClientSecretCiphertext: secret(services, body.ctraderClientSecret) ?? null,
 });
 
 const UPDATABLE = [
   'loginServer',
   'loginAccountNumber',
   'alias',
-  'accountTypeId',
-  'regionId',
   'propFirm',
   'tradingDisabled',
   'nativeMode',
   'closeUnmanagedPositions',
-  'dedicatedIp',
-  'myHomeIp',
+  'skipCredentialCheck',
+  'ctraderClientId',
 ] as const;
 
-/** The changes an AccountUpdateDTO asks for: the members it sends; a new password only as ciphertext. */
-export const fromAccountUpdateDTO = (services: Services, body: UpdateBody): Partial<AccountSettings> => {
+/** The changes an AccountDTO update asks for: the members it sends; new secrets only as ciphertext. */
+export const fromAccountUpdateDTO = (services: Services, body: UpdateBody): AccountChanges => {
   const changes: Record<string, unknown> = {};
   for (const key of UPDATABLE) if (body[key] !== undefined) changes[key] = body[key];
+  if (body.type !== undefined) changes.accountTypeId = body.type.id;
+  if (body.region !== undefined) changes.regionId = body.region.id;
+  if (body.labels !== undefined && body.labels !== null) changes.labels = body.labels;
+  if (body.dedicatedIp !== undefined) changes.dedicatedIp = body.dedicatedIp && { dedicatedProxyServerId: body.dedicatedIp.dedicatedProxyServerId };
+  if (body.myHomeIp !== undefined) changes.myHomeIp = body.myHomeIp && myHomeIpOf(services, body.myHomeIp);
   if (body.proxy !== undefined) changes.proxy = body.proxy === null ? null : { username: null, ...body.proxy };
-  if (body.loginAccountPassword !== undefined) {
-    changes.passwordCiphertext = services.cipher.encrypt(body.loginAccountPassword);
-  }
-  return changes as Partial<AccountSettings>;
+  const password = secret(services, body.loginAccountPassword);
+  if (password) changes.passwordCiphertext = password;
+  const clientSecret = secret(services, body.ctraderClientSecret);
+  if (clientSecret !== undefined) changes.ctraderClientSecretCiphertext = clientSecret;
+  return changes as AccountChanges;
 };

@@ -16,6 +16,7 @@ import { ErrorDTO, errorResponses } from '../shared/schemas.js';
 import { AsyncAccountCreationResponseDTO, asyncCreationRoutes } from './asyncRoutes.js';
 import { type AccountCreation, createAccountNow, precheckCreation } from '../../app/commands/createAccount.js';
 import { type CreateBody, fromAccountCreateDTO, fromAccountUpdateDTO, toAccountDTOs, toAsyncCreationDTO, type UpdateBody } from './dto.js';
+import { labelRoutes } from './labels.js';
 import { AccountCreateDTO, AccountDTO, AccountIdParams, AccountQuery, AccountUpdateDTO } from './schemas.js';
 
 const callbackCodes: Record<OutboundRefusal, string> = {
@@ -77,7 +78,7 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
     tag: 'Accounts',
     operationId: 'createAccount',
     summary: 'Create an account',
-    description: `Synchronous (no callbackUrl): answers 200 once the account exists and every read model includes it. The account starts in status New (1); POST .../actions/start connects it.
+    description: `Synchronous (no callbackUrl): answers 200 once the account exists and every read model includes it. The account starts in status New (status {id: 1}); POST .../actions/start connects it. type {id} and region {id} are required; an unknown id gives 404 [ACCOUNT_TYPE_NOT_FOUND] / [REGION_NOT_FOUND]. Secrets (loginAccountPassword, ctraderClientSecret, myHomeIp.password) are stored encrypted and answered as "********".
 
 Every account gets an account-level API key (it sees only this account and cannot create accounts; GET /accounts/{accountId}/apiKeys lists it). Its value is shown once: in the X-Account-Api-Key header of the 200 answer (its id in X-Account-Api-Key-Id), or in the callback body of an asynchronous creation (member accountApiKey). Lost values are replaced with POST /projects/{projectId}/apiKeys/{apiKeyId}/rotate.
 
@@ -148,7 +149,8 @@ Asynchronous (callbackUrl): the URL is checked first ([CALLBACK_URL_REQUIRED], [
     tag: 'Accounts',
     operationId: 'updateAccount',
     summary: 'Change an account',
-    description: 'Members present are changed, members left out keep their value. A deleted account gives 409 [ACCOUNT_DELETED].',
+    description:
+      'Members present are changed, members left out keep their value (labels: null keeps them, [] removes them). loginAccountPassword "" (as the reference\'s clients send) or "********" keeps the stored password; so does the masked secret of ctraderClientSecret and myHomeIp.password. The AccountDTO of a GET may be sent back as it is: read-only members are ignored. A deleted account gives 409 [ACCOUNT_DELETED].',
     params: AccountIdParams,
     body: AccountUpdateDTO,
     bodyRequired: true,
@@ -184,7 +186,10 @@ Asynchronous (callbackUrl): the URL is checked first ([CALLBACK_URL_REQUIRED], [
       summary,
       description,
       params: AccountIdParams,
-      responses: accountResponses,
+      responses:
+        type === 'DeleteAccount'
+          ? { 200: { description: 'deleted (no body, as the reference answers)' }, ...errorResponses(400, 401, 404, 409) }
+          : accountResponses,
       async handler({ params, caller, context }) {
         const account = await loadAccount(services, caller, params.accountId);
         if (type === 'StartAccount' && account.account_status_id !== AccountStatus.Deleted) {
@@ -203,6 +208,7 @@ Asynchronous (callbackUrl): the URL is checked first ([CALLBACK_URL_REQUIRED], [
           await services.connections.disconnect(params.accountId, type === 'StopAccount' ? 'stopped' : 'deleted');
           await settle(services);
         }
+        if (type === 'DeleteAccount') return { status: 200 };
         return respondWithAccount(caller, params.accountId);
       },
     });
@@ -212,7 +218,7 @@ Asynchronous (callbackUrl): the URL is checked first ([CALLBACK_URL_REQUIRED], [
     'DeleteAccount',
     'deleteAccount',
     'Delete an account (final)',
-    'The account moves to status Deleted (4) and refuses every later change; its broker session ends and copying from and to it stops. Deleting it again changes nothing. Answers with the deleted account.',
+    'The account moves to status Deleted (4) and refuses every later change; its broker session ends and copying from and to it stops. Deleting it again changes nothing. Answers 200 without a body (as the reference does); GET /accounts/{accountId} still shows the deleted account, with `deleted` set.',
   );
   lifecycle(
     'post',
@@ -264,4 +270,6 @@ Start connects to the account's venue first; when the broker refuses the login t
       return { status: 204 };
     },
   });
+
+  labelRoutes(routes, services);
 };

@@ -1,7 +1,14 @@
-// AccountDTO (spec: "AccountDTO"), as request and as response. Members the spec leaves open are named
-// accountTypeId, regionId and accountStatusId, as the query parameters of GET /accounts are.
+// AccountDTO as the reference (OpenAPI 1.2.5) writes it, as request and as response: `type`, `region`
+// and `status` are enumeration objects, `dedicatedIp` is a FeatureDedicatedIpDTO, `myHomeIp` a
+// FeatureMyHomeIpDTO. Our extras (proxy, propFirm, callbackUrl, hasDisabledCopiers and the collections
+// of the configuration summary) sit beside them. Secrets are write-only in effect: answers carry the
+// mask instead (`loginAccountPassword`, `ctraderClientSecret`, `myHomeIp.password`).
 import { Type } from '@sinclair/typebox';
 import { Int32, IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
+import { AccountStatusDTO, AccountTypeDTO, RegionDTO } from '../types/schemas.js';
+
+/** What answers carry instead of a secret; sent back unchanged (or as ""), it keeps the stored secret. */
+export const SECRET_MASK = '********';
 
 const ProxyDTO = Type.Object(
   {
@@ -9,70 +16,129 @@ const ProxyDTO = Type.Object(
     port: Type.Integer({ minimum: 1, maximum: 65535 }),
     username: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
   },
-  { additionalProperties: false, description: 'proxy the broker connection goes through' },
+  { additionalProperties: false, description: 'ours: the proxy the broker connection goes through (null: none)' },
 );
 
-const Ip = Type.String({ anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }], description: 'an IPv4 or IPv6 address' });
+const Port = Type.Integer({ minimum: 1, maximum: 65535 });
+
+/** FeatureDedicatedIpDTO (the reference's shape; no $id: the account feature of that name is another schema). */
+const DedicatedIpDTO = Type.Object(
+  {
+    dedicatedProxyServerId: Int32({
+      minimum: 1,
+      description: 'the id of a dedicated proxy server. Stored and answered; this self-hosted service has no proxy pool, so it changes no behaviour.',
+    }),
+  },
+  { description: 'FeatureDedicatedIpDTO: a dedicated IP for the account. Left out of an answer when none is set; send null to remove it.' },
+);
+
+const myHomeIpMembers = {
+  host: Type.String({ minLength: 1, maxLength: 253, description: 'your IP address or DNS host name' }),
+  httpPort: Type.Optional(Port),
+  socksPort: Type.Optional(Port),
+  username: Type.String({ maxLength: 255, description: 'for SOCKS/HTTP authentication' }),
+};
+
+const MyHomeIpRequest = Type.Object(
+  {
+    ...myHomeIpMembers,
+    password: Type.String({
+      maxLength: 255,
+      description: `for SOCKS/HTTP authentication; stored encrypted, answered as "${SECRET_MASK}". Sent as "" or "${SECRET_MASK}" on update, the stored one is kept.`,
+    }),
+  },
+  {
+    description:
+      'FeatureMyHomeIpDTO: a proxy at your home the broker connection would leave through. Stored and answered; broker sessions run in-process against the simulated venue here, so it changes no behaviour. Send null to remove it.',
+  },
+);
+
+const MyHomeIpAnswer = Type.Object(
+  { ...myHomeIpMembers, password: Type.String({ description: `always "${SECRET_MASK}"` }) },
+  { description: 'FeatureMyHomeIpDTO; left out when none is set.' },
+);
+
+const Labels = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+  maxItems: 50,
+  description:
+    'Labels of the account (at most 50, each 1 to 100 characters; a repeated label is kept once). Null or left out: unchanged; [] removes them all. GET /projects/{projectId}/labels lists the labels in use.',
+});
+
+const password = (description: string) => Type.String({ maxLength: 255, description });
 
 const writable = {
   loginServer: Type.String({ minLength: 1, maxLength: 255, description: 'broker server name or address' }),
-  loginAccountNumber: Type.String({ minLength: 1, maxLength: 64, description: 'login (account number) at the broker' }),
-  loginAccountPassword: Type.String({
-    minLength: 1,
-    maxLength: 255,
-    writeOnly: true,
-    description: 'write-only: stored encrypted, never returned',
-  }),
+  loginAccountNumber: Type.String({ maxLength: 255, description: 'login (account number) at the broker; default "" (exchanges need none)' }),
   alias: Nullable(Type.String({ maxLength: 255 })),
-  accountTypeId: Int32({ description: 'platform type 1 to 17 (GET /types/accountTypes); another value gives 404 [ACCOUNT_TYPE_NOT_FOUND]' }),
-  regionId: Int32({ description: '1 New York, 2 London, 3 Singapore, 4 Berlin; another value gives 404 [REGION_NOT_FOUND]' }),
-  propFirm: Type.Boolean({ description: 'the account is a prop-firm account; default false' }),
+  type: AccountTypeDTO,
+  region: RegionDTO,
+  propFirm: Type.Boolean({ description: 'ours: the account is a prop-firm account; default false' }),
   tradingDisabled: Type.Boolean({ description: 'no orders are sent to this account; default false' }),
   nativeMode: Type.Boolean({ description: 'default false' }),
   closeUnmanagedPositions: Type.Boolean({ description: 'default false' }),
-  dedicatedIp: Nullable(Ip),
-  myHomeIp: Nullable(Ip),
+  skipCredentialCheck: Type.Boolean({
+    description:
+      'default false. Creation never logs in here (the credentials are checked when the account starts: POST .../actions/start answers 400 [INVALID_CREDENTIALS]), so the flag is stored and answered and changes nothing.',
+  }),
+  labels: Nullable(Labels),
+  dedicatedIp: Nullable(DedicatedIpDTO),
+  myHomeIp: Nullable(MyHomeIpRequest),
   proxy: Nullable(ProxyDTO),
+  ctraderClientId: Nullable(Type.String({ maxLength: 255, description: 'stored and answered (null removes it)' })),
+  ctraderClientSecret: Nullable(
+    password(`stored encrypted, answered as "${SECRET_MASK}"; sent as "" or "${SECRET_MASK}", the stored one is kept; null removes it`),
+  ),
 };
 
 /** Read-only members a client may send back unchanged (GET, edit, PUT); they are ignored. */
 const readOnlyEchoes = {
   id: Type.Optional(Type.Unknown({ readOnly: true })),
   created: Type.Optional(Type.Unknown({ readOnly: true })),
-  accountStatusId: Type.Optional(Type.Unknown({ readOnly: true })),
+  status: Type.Optional(Type.Unknown({ readOnly: true })),
+  statusMessage: Type.Optional(Type.Unknown({ readOnly: true })),
+  deleted: Type.Optional(Type.Unknown({ readOnly: true })),
+  hasActiveCopiers: Type.Optional(Type.Unknown({ readOnly: true })),
   hasMonitorOnlyCopiers: Type.Optional(Type.Unknown({ readOnly: true })),
   hasDisabledCopiers: Type.Optional(Type.Unknown({ readOnly: true })),
+  accountInformation: Type.Optional(Type.Unknown({ readOnly: true })),
   copiers: Type.Optional(Type.Unknown({ readOnly: true })),
   riskLimits: Type.Optional(Type.Unknown({ readOnly: true })),
   features: Type.Optional(Type.Unknown({ readOnly: true })),
 };
 
+const failIfAccountExistsInProject = Type.Boolean({
+  description:
+    'when true, creation fails with 409 [ACCOUNT_ALREADY_EXISTS] if an account of the project (not deleted) has the same account type, login server (case-insensitive) and login. Ignored on update.',
+});
+
 export const AccountCreateDTO = Type.Object(
   {
     loginServer: writable.loginServer,
-    loginAccountNumber: writable.loginAccountNumber,
-    loginAccountPassword: writable.loginAccountPassword,
-    accountTypeId: writable.accountTypeId,
-    regionId: writable.regionId,
+    loginAccountNumber: Type.Optional(writable.loginAccountNumber),
+    loginAccountPassword: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'the broker password (stored encrypted, answered masked). Not empty at creation (ours: "" gives 400 [VALIDATION_FAILED]).',
+    }),
+    type: writable.type,
+    region: writable.region,
     alias: Type.Optional(writable.alias),
     propFirm: Type.Optional(writable.propFirm),
     tradingDisabled: Type.Optional(writable.tradingDisabled),
     nativeMode: Type.Optional(writable.nativeMode),
     closeUnmanagedPositions: Type.Optional(writable.closeUnmanagedPositions),
+    skipCredentialCheck: Type.Optional(writable.skipCredentialCheck),
+    labels: Type.Optional(writable.labels),
     dedicatedIp: Type.Optional(writable.dedicatedIp),
     myHomeIp: Type.Optional(writable.myHomeIp),
     proxy: Type.Optional(writable.proxy),
-    failIfAccountExistsInProject: Type.Optional(
-      Type.Boolean({
-        writeOnly: true,
-        description:
-          'when true, creation fails with 409 [ACCOUNT_ALREADY_EXISTS] if an account of the project (not deleted) has the same account type, login server (case-insensitive) and login',
-      }),
-    ),
+    ctraderClientId: Type.Optional(writable.ctraderClientId),
+    ctraderClientSecret: Type.Optional(writable.ctraderClientSecret),
+    failIfAccountExistsInProject: Type.Optional(failIfAccountExistsInProject),
     callbackUrl: Type.Optional(
       Type.String({
         writeOnly: true,
-        description: 'asynchronous creation (validated: [CALLBACK_URL_REQUIRED], [CALLBACK_URL_INVALID], [CALLBACK_URL_INVALID_PROTOCOL])',
+        description: 'ours: asynchronous creation (validated: [CALLBACK_URL_REQUIRED], [CALLBACK_URL_INVALID], [CALLBACK_URL_INVALID_PROTOCOL])',
       }),
     ),
     ...readOnlyEchoes,
@@ -83,12 +149,16 @@ export const AccountCreateDTO = Type.Object(
 export const AccountUpdateDTO = Type.Object(
   {
     ...Object.fromEntries(Object.entries(writable).map(([k, v]) => [k, Type.Optional(v)])),
+    loginAccountPassword: Type.Optional(
+      password(`a new broker password; "" (as the reference's clients send when they do not change it) or "${SECRET_MASK}" keeps the stored one`),
+    ),
+    failIfAccountExistsInProject: Type.Optional(failIfAccountExistsInProject),
     ...readOnlyEchoes,
   },
   {
     additionalProperties: false,
     title: 'AccountDTO (update)',
-    description: 'Members present are changed; members left out keep their value (the password is write-only, so it is never required).',
+    description: 'Members present are changed; members left out (or labels: null) keep their value. The whole AccountDTO of a GET may be sent back.',
   },
 );
 
@@ -98,22 +168,28 @@ export const AccountDTO = Type.Object(
     created: IsoDateTime,
     loginServer: Type.String(),
     loginAccountNumber: Type.String(),
-    alias: Nullable(Type.String()),
-    accountTypeId: Type.Integer(),
-    regionId: Type.Integer(),
-    accountStatusId: Type.Integer({
-      description:
-        '1 New, 2 Active, 3 Stopped, 4 Deleted. New -start-> Active; Stopped -start-> Active; New or Active -stop-> Stopped; any -delete-> Deleted (final). start on Active, stop on Stopped and delete on Deleted change nothing; a deleted account refuses every other change with 409 [ACCOUNT_DELETED].',
-    }),
+    loginAccountPassword: Type.String({ description: `always "${SECRET_MASK}": the password never leaves the service` }),
+    alias: Type.Optional(Type.String({ description: 'left out when the account has none' })),
+    type: AccountTypeDTO,
+    region: RegionDTO,
+    status: AccountStatusDTO,
+    statusMessage: Type.String({ description: 'the status in words (ours: New, Active, Stopped, Deleted)' }),
+    deleted: Type.Optional(IsoDateTime),
+    labels: Type.Array(Type.String()),
+    skipCredentialCheck: Type.Boolean(),
     propFirm: Type.Boolean(),
     tradingDisabled: Type.Boolean(),
-    hasMonitorOnlyCopiers: Type.Boolean({ description: 'some copier of this account is in monitor-only mode' }),
-    hasDisabledCopiers: Type.Boolean({ description: 'some copier of this account is deactivated' }),
+    hasActiveCopiers: Type.Boolean({ description: 'some copier of this account (as the slave) is active' }),
+    hasMonitorOnlyCopiers: Type.Boolean({ description: 'some copier of this account (as the slave) is in monitor-only mode' }),
+    hasDisabledCopiers: Type.Boolean({ description: 'some copier of this account (as the slave) is deactivated' }),
     nativeMode: Type.Boolean(),
     closeUnmanagedPositions: Type.Boolean(),
-    dedicatedIp: Nullable(Type.String()),
-    myHomeIp: Nullable(Type.String()),
+    dedicatedIp: Type.Optional(DedicatedIpDTO),
+    myHomeIp: Type.Optional(MyHomeIpAnswer),
     proxy: Nullable(ProxyDTO),
+    ctraderClientId: Type.Optional(Type.String({ description: 'left out when none is set' })),
+    ctraderClientSecret: Type.Optional(Type.String({ description: `"${SECRET_MASK}" when one is set, left out otherwise` })),
+    failIfAccountExistsInProject: Type.Optional(Type.Boolean({ description: 'a creation flag: never answered' })),
     copiers: Type.Optional(
       Type.Array(Type.Unknown(), { description: 'CopierDTO list (its copiers as the slave); only GET /accounts/configurationSummary fills it' }),
     ),
@@ -127,16 +203,16 @@ export const AccountDTO = Type.Object(
 
 export const AccountQuery = Type.Object(
   {
-    accountTypeId: Type.Optional(Int32()),
+    accountTypeId: Type.Optional(Int32({ description: 'the id of `type`' })),
     loginServer: Type.Optional(Type.String({ maxLength: 255, description: 'case-insensitive partial match' })),
     loginAccountNumber: Type.Optional(Type.String({ maxLength: 64, description: 'case-insensitive partial match' })),
     alias: Type.Optional(Type.String({ maxLength: 255, description: 'case-insensitive partial match' })),
-    regionId: Type.Optional(Int32()),
-    accountStatusId: Type.Optional(Int32({ description: 'without it, deleted accounts are left out; 4 lists only deleted accounts' })),
+    regionId: Type.Optional(Int32({ description: 'the id of `region`' })),
+    accountStatusId: Type.Optional(Int32({ description: 'the id of `status`; without it, deleted accounts are left out; 4 lists only deleted accounts' })),
     limit: Type.Optional(Int32({ minimum: 1, maximum: 1000, description: 'maximum number returned; default 1000' })),
     offset: Type.Optional(Int32({ minimum: 0, description: 'number skipped; default 0' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: "The query parameters are the spec's (the reference has none)." },
 );
 
 export const AccountIdParams = Type.Object({ accountId: Uuid }, { additionalProperties: false });

@@ -12,3 +12,6 @@ export const toAccountTypeDTO = (t: AccountType) => ({
 export const toRegionDTO = (r: Region) => ({ id: r.id, name: r.name });
 
 export const toAccountStatusDTO = (s: { readonly id: AccountStatusId; readonly name: string }) => ({ id: s.id, name: s.name });
+
+/** Any other enumeration value (CurrencyTypeDTO, ProxyRegionDTO, NotificationCategoryTypeDTO). */
+export const toEnumDTO = (e: { readonly id: number; readonly name: string }) => ({ id: e.id, name: e.name });

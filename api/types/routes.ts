@@ -1,34 +1,43 @@
-// Enumerations as resources (RegionDTO, AccountTypeDTO; the status list alongside them).
-import { Type } from '@sinclair/typebox';
-import { accountStatuses, accountTypes, regions } from '../../domain/account/enums.js';
+// Enumerations as resources, in the reference's shapes (AccountTypeDTO, RegionDTO, CurrencyTypeDTO,
+// ProxyRegionDTO, NotificationCategoryTypeDTO; our AccountStatusDTO list beside them).
+import { type TSchema, Type } from '@sinclair/typebox';
+import { accountStatuses, accountTypes, currencyTypes, proxyRegions, regions } from '../../domain/account/enums.js';
+import { notificationCategoryTypes } from '../../domain/notification/enums.js';
 import type { Routes } from '../route.js';
 import { errorResponses } from '../shared/schemas.js';
-import { toAccountStatusDTO, toAccountTypeDTO, toRegionDTO } from './dto.js';
-
-const AccountTypeDTO = Type.Object(
-  {
-    id: Type.Integer(),
-    name: Type.String(),
-    supportsPendingExpiry: Type.Boolean({ description: 'PositionRequestDTO.pendingExpirySeconds works (ids 1 and 2)' }),
-    supportsRelativeTpSl: Type.Boolean({ description: 'PositionRequestDTO.relativeTpSl works (id 5 only)' }),
-  },
-  { $id: 'AccountTypeDTO', additionalProperties: false },
-);
-const RegionDTO = Type.Object({ id: Type.Integer(), name: Type.String() }, { $id: 'RegionDTO', additionalProperties: false });
-const AccountStatusDTO = Type.Object({ id: Type.Integer(), name: Type.String() }, { $id: 'AccountStatusDTO', additionalProperties: false });
+import { toAccountStatusDTO, toAccountTypeDTO, toEnumDTO, toRegionDTO } from './dto.js';
+import { AccountStatusDTO, AccountTypeDTO, CurrencyTypeDTO, NotificationCategoryTypeDTO, ProxyRegionDTO, RegionDTO } from './schemas.js';
 
 export const typeRoutes = (routes: Routes): void => {
-  const list = (path: string, operationId: string, summary: string, schema: typeof RegionDTO | typeof AccountTypeDTO, items: readonly object[]) =>
+  const list = (path: string, operationId: string, summary: string, schema: TSchema, items: readonly object[], description?: string) =>
     routes.add({
       method: 'get',
       path,
       tag: 'Types',
       operationId,
       summary,
+      ...(description ? { description } : {}),
       responses: { 200: { description: summary, schema: Type.Array(schema) }, ...errorResponses(401) },
       handler: async () => ({ body: items }),
     });
-  list('/types/accountTypes', 'listAccountTypes', 'Account (platform) types 1 to 17', AccountTypeDTO, accountTypes.map(toAccountTypeDTO));
-  list('/types/regions', 'listRegions', 'Regions 1 to 4', RegionDTO, regions.map(toRegionDTO));
-  list('/types/accountStatuses', 'listAccountStatuses', 'Account statuses 1 to 4', AccountStatusDTO, accountStatuses.map(toAccountStatusDTO));
+  list('/types/accountTypes', 'getAccountTypes', 'Account (platform) types 1 to 17', AccountTypeDTO, accountTypes.map(toAccountTypeDTO));
+  list('/types/regions', 'getRegions', 'Regions 1 to 4', RegionDTO, regions.map(toRegionDTO));
+  list('/types/accountStatuses', 'listAccountStatuses', 'Account statuses 1 to 4 (ours)', AccountStatusDTO, accountStatuses.map(toAccountStatusDTO));
+  list('/types/currencyTypes', 'getCurrencyTypes', 'Currencies: 1 USD, 2 EUR, 3 CHF', CurrencyTypeDTO, currencyTypes.map(toEnumDTO));
+  list(
+    '/types/proxyRegions',
+    'getProxyRegions',
+    'Proxy regions 1 to 4',
+    ProxyRegionDTO,
+    proxyRegions.map(toEnumDTO),
+    'The reference gives no ids: ours are the account regions (1 New York, 2 London, 3 Singapore, 4 Berlin).',
+  );
+  list(
+    '/types/notificationCategoryTypes',
+    'getNotificationCategoryTypes',
+    'Notification categories 0 to 4',
+    NotificationCategoryTypeDTO,
+    notificationCategoryTypes.map(toEnumDTO),
+    'Neither the reference nor the spec gives ids: ours are the categories of the account logs (LogDTO.category): 0 CONNECTION, 1 TRADING, 2 COPY, 3 BALANCE, 4 PROTECTION.',
+  );
 };

@@ -6,9 +6,9 @@
 // allowed once every 30 minutes (spec "Limits").
 import { DateTime } from 'luxon';
 import type { Decider } from '../shared/command.js';
-import { DomainError, illegalState, notFound } from '../shared/errors.js';
+import { DomainError, illegalState, invalid, notFound } from '../shared/errors.js';
 import { sameJson } from '../shared/json.js';
-import type { AccountCommand } from './commands.js';
+import type { AccountChanges, AccountCommand } from './commands.js';
 import { AccountStatus, type AccountStatusId, isAccountType, isRegion } from './enums.js';
 import type { AccountEvent, AccountSettings } from './events.js';
 
@@ -34,13 +34,29 @@ export const initialState: Account = {
   lastReconnectAt: null,
 };
 
-const checkCodes = (settings: Partial<AccountSettings>): void => {
+const checkCodes = (settings: { readonly regionId?: number; readonly accountTypeId?: number }): void => {
   if (settings.regionId !== undefined && !isRegion(settings.regionId)) {
     throw notFound('[REGION_NOT_FOUND]', `region ${settings.regionId} does not exist (1 to 4)`);
   }
   if (settings.accountTypeId !== undefined && !isAccountType(settings.accountTypeId)) {
     throw notFound('[ACCOUNT_TYPE_NOT_FOUND]', `account type ${settings.accountTypeId} does not exist (1 to 17)`);
   }
+};
+
+/** Labels keep their order; a repeated one is kept once. */
+export const uniqueLabels = (labels: readonly string[]): string[] => [...new Set(labels)];
+
+/** The changes as settings: labels without repeats, and a home proxy's kept password filled in. */
+const resolveChanges = (current: AccountSettings, changes: AccountChanges): Partial<AccountSettings> => {
+  const { myHomeIp, labels, ...rest } = changes;
+  const out: Record<string, unknown> = { ...rest };
+  if (labels !== undefined) out.labels = uniqueLabels(labels);
+  if (myHomeIp !== undefined) {
+    if (myHomeIp === null || myHomeIp.passwordCiphertext !== null) out.myHomeIp = myHomeIp;
+    else if (current.myHomeIp) out.myHomeIp = { ...myHomeIp, passwordCiphertext: current.myHomeIp.passwordCiphertext };
+    else throw invalid('[VALIDATION_FAILED]', 'myHomeIp.password: a new home proxy needs its password', { field: 'body.myHomeIp.password' });
+  }
+  return out as Partial<AccountSettings>;
 };
 
 const existing = (state: Account, projectId: string, accountId: string): Account & { settings: AccountSettings } => {
@@ -72,13 +88,14 @@ export const decide = (command: AccountCommand, state: Account): AccountEvent[] 
     case 'CreateAccount': {
       if (state.exists) throw illegalState('[ACCOUNT_ALREADY_EXISTS]', `account ${accountId} already exists`);
       checkCodes(command.data.settings);
-      return [{ type: 'AccountCreated', data: { accountId, projectId, settings: command.data.settings, at } }];
+      const settings = { ...command.data.settings, labels: uniqueLabels(command.data.settings.labels) };
+      return [{ type: 'AccountCreated', data: { accountId, projectId, settings, at } }];
     }
     case 'UpdateAccount': {
       const account = existing(state, projectId, accountId);
       notDeleted(account);
       checkCodes(command.data.changes);
-      const changes = changedMembers(account.settings, command.data.changes);
+      const changes = changedMembers(account.settings, resolveChanges(account.settings, command.data.changes));
       return Object.keys(changes).length === 0 ? [] : [{ type: 'AccountUpdated', data: { accountId, changes, at } }];
     }
     case 'StartAccount': {

@@ -68,3 +68,13 @@ export const accountStatuses: readonly { id: AccountStatusId; name: string }[] =
 
 export const isAccountType = (id: number): boolean => accountTypes.some((t) => t.id === id);
 export const isRegion = (id: number): boolean => regions.some((r) => r.id === id);
+
+/** CurrencyTypeDTO: the reference's ids (1 USD, 2 EUR, 3 CHF). */
+export const currencyTypes: readonly { id: number; name: string }[] = [
+  { id: 1, name: 'USD' },
+  { id: 2, name: 'EUR' },
+  { id: 3, name: 'CHF' },
+];
+
+/** ProxyRegionDTO: the reference gives no ids; ours are the account regions'. */
+export const proxyRegions: readonly Region[] = regions;

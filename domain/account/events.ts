@@ -7,6 +7,18 @@ export interface Proxy {
   readonly username: string | null;
 }
 
+export interface DedicatedIp {
+  readonly dedicatedProxyServerId: number;
+}
+
+export interface MyHomeIp {
+  readonly host: string;
+  readonly httpPort: number | null;
+  readonly socksPort: number | null;
+  readonly username: string;
+  readonly passwordCiphertext: string;
+}
+
 /** The members of an account a client can write (the password is kept only as ciphertext). */
 export interface AccountSettings {
   readonly loginServer: string;
@@ -19,9 +31,16 @@ export interface AccountSettings {
   readonly tradingDisabled: boolean;
   readonly nativeMode: boolean;
   readonly closeUnmanagedPositions: boolean;
-  readonly dedicatedIp: string | null;
-  readonly myHomeIp: string | null;
+  /** Wire: FeatureDedicatedIpDTO; the id of a dedicated proxy server. */
+  readonly dedicatedIp: DedicatedIp | null;
+  /** Wire: FeatureMyHomeIpDTO; the password only as ciphertext. */
+  readonly myHomeIp: MyHomeIp | null;
   readonly proxy: Proxy | null;
+  /** Free labels, in the order given, without duplicates. */
+  readonly labels: readonly string[];
+  readonly skipCredentialCheck: boolean;
+  readonly ctraderClientId: string | null;
+  readonly ctraderClientSecretCiphertext: string | null;
 }
 
 export type AccountEvent =

@@ -16,15 +16,19 @@ const columnsOf = (s: Partial<AccountSettings>): Partial<Record<keyof AccountsTa
   if (s.tradingDisabled !== undefined) c.trading_disabled = s.tradingDisabled;
   if (s.nativeMode !== undefined) c.native_mode = s.nativeMode;
   if (s.closeUnmanagedPositions !== undefined) c.close_unmanaged_positions = s.closeUnmanagedPositions;
-  if (s.dedicatedIp !== undefined) c.dedicated_ip = s.dedicatedIp;
-  if (s.myHomeIp !== undefined) c.my_home_ip = s.myHomeIp;
+  if (s.dedicatedIp !== undefined) c.dedicated_ip = s.dedicatedIp === null ? null : JSON.stringify(s.dedicatedIp);
+  if (s.myHomeIp !== undefined) c.my_home_ip = s.myHomeIp === null ? null : JSON.stringify(s.myHomeIp);
   if (s.proxy !== undefined) c.proxy = s.proxy === null ? null : JSON.stringify(s.proxy);
+  if (s.labels !== undefined) c.labels = JSON.stringify(s.labels);
+  if (s.skipCredentialCheck !== undefined) c.skip_credential_check = s.skipCredentialCheck;
+  if (s.ctraderClientId !== undefined) c.ctrader_client_id = s.ctraderClientId;
+  if (s.ctraderClientSecretCiphertext !== undefined) c.ctrader_client_secret_set = s.ctraderClientSecretCiphertext !== null;
   return c;
 };
 
 export const accountsProjection: Projection = {
   name: 'accounts',
-  version: 1,
+  version: 2,
   handles: accountEventTypes,
   tables: ['accounts'],
   async createTables(db, schema) {
@@ -41,10 +45,15 @@ export const accountsProjection: Projection = {
       trading_disabled boolean NOT NULL,
       native_mode boolean NOT NULL,
       close_unmanaged_positions boolean NOT NULL,
-      dedicated_ip text,
-      my_home_ip text,
+      dedicated_ip jsonb,
+      my_home_ip jsonb,
       proxy jsonb,
+      labels jsonb NOT NULL DEFAULT '[]',
+      skip_credential_check boolean NOT NULL DEFAULT false,
+      ctrader_client_id text,
+      ctrader_client_secret_set boolean NOT NULL DEFAULT false,
       created timestamptz NOT NULL,
+      deleted timestamptz,
       updated timestamptz NOT NULL,
       last_reconnect_at timestamptz,
       revision bigint NOT NULL)`.execute(db);
@@ -89,7 +98,7 @@ export const accountsProjection: Projection = {
         await update({ last_reconnect_at: at });
         return;
       case 'AccountDeleted':
-        await update({ account_status_id: AccountStatus.Deleted });
+        await update({ account_status_id: AccountStatus.Deleted, deleted: at });
         return;
     }
   },

@@ -1,5 +1,5 @@
 // Queries of GET /accounts and GET /accounts/{accountId}.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { AccountStatus } from '../../domain/account/enums.js';
 import type { ReadModels } from '../schema.js';
 
@@ -85,3 +85,35 @@ export const otherAccountWithSameLogin = (
     .where('login_account_number', '=', account.login_account_number)
     .where((eb) => eb.fn('lower', ['login_server']), '=', account.login_server.toLowerCase())
     .executeTakeFirst();
+
+/**
+ * What the copiers of each account (as the slave) are: some active, some monitor-only, some
+ * deactivated (AccountDTO.hasActiveCopiers, hasMonitorOnlyCopiers, hasDisabledCopiers).
+ */
+export const slaveCopierFlags = async (db: Kysely<ReadModels>, projectId: string, accountIds: readonly string[]) => {
+  const flags = new Map<string, { active: boolean; monitorOnly: boolean; disabled: boolean }>();
+  if (accountIds.length === 0) return flags;
+  const rows = await db
+    .selectFrom('copiers')
+    .select(['to_account_id', 'active', 'monitor_only'])
+    .where('project_id', '=', projectId)
+    .where('to_account_id', 'in', accountIds)
+    .execute();
+  for (const r of rows) {
+    const f = flags.get(r.to_account_id) ?? { active: false, monitorOnly: false, disabled: false };
+    flags.set(r.to_account_id, { active: f.active || r.active, monitorOnly: f.monitorOnly || r.monitor_only, disabled: f.disabled || !r.active });
+  }
+  return flags;
+};
+
+/** The labels the project's accounts (not deleted) carry, each once, in alphabetical order. */
+export const projectLabels = async (db: Kysely<ReadModels>, projectId: string, onlyAccountId?: string | null): Promise<string[]> => {
+  let q = db
+    .selectFrom('accounts')
+    .select(sql<string>`jsonb_array_elements_text(labels)`.as('label'))
+    .where('project_id', '=', projectId)
+    .where('account_status_id', '<>', AccountStatus.Deleted);
+  if (onlyAccountId) q = q.where('id', '=', onlyAccountId);
+  const rows = await q.execute();
+  return [...new Set(rows.map((r) => r.label))].sort();
+};

@@ -20,7 +20,11 @@ const masked = (settings: object): Record<string, unknown> => {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(settings)) {
     if (key === 'passwordCiphertext') out.loginAccountPassword = MASK;
-    else out[key] = value;
+    else if (key === 'ctraderClientSecretCiphertext') out.ctraderClientSecret = value === null ? null : MASK;
+    else if (key === 'myHomeIp' && value) {
+      const { passwordCiphertext: _secret, ...visible } = value as { passwordCiphertext: unknown };
+      out.myHomeIp = { ...visible, password: MASK };
+    } else out[key] = value;
   }
   return out;
 };

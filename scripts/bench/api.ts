@@ -62,8 +62,8 @@ const createAccounts = async (call: (method: string, route: string, body?: unkno
         loginServer: 'Bench-Demo',
         loginAccountNumber: String(700000 + n),
         loginAccountPassword: 'bench-secret',
-        accountTypeId: 1 + (n % 5),
-        regionId: 2,
+        type: { id: 1 + (n % 5) },
+        region: { id: 2 },
         alias: `bench account ${n}`,
       })) as { id: string };
       ids.push(created.id);

@@ -153,7 +153,7 @@ describe('access policy of an API key end to end', () => {
       expectError(await t.call('POST', '/accounts', { key, body: validAccount() }), 403, '[FORBIDDEN_ENDPOINT_NOT_ALLOWED]');
       // blocked before the input is even looked at
       expectError(await t.call('PUT', `/accounts/${master}`, { key, body: { nonsense: true } }), 403, '[FORBIDDEN_ENDPOINT_NOT_ALLOWED]');
-      expect((await t.call('GET', `/accounts/${master}`)).body.accountStatusId).to.equal(1);
+      expect((await t.call('GET', `/accounts/${master}`)).body.status.id).to.equal(1);
     });
 
     it('DENY_LIST cannot be bypassed with case, trailing slashes, //, dot segments, %2F, encoded letters, HEAD or a query', async () => {
@@ -200,7 +200,7 @@ describe('access policy of an API key end to end', () => {
       for (const [method, path] of attempts.slice(0, 6)) {
         expect((await raw(t.url, method, path, headers)).status, `${method} ${path}`).to.equal(403);
       }
-      expect((await t.call('GET', `/accounts/${master}`)).body.accountStatusId).to.equal(1);
+      expect((await t.call('GET', `/accounts/${master}`)).body.status.id).to.equal(1);
       expect((await t.call('GET', `/accounts/${slave}/copiers/${copierId}`)).status).to.equal(200);
     });
 

@@ -48,7 +48,7 @@ describe('account-level API key', () => {
   it('reads and changes its own account', async () => {
     const res = await t.call('POST', `/accounts/${own}/actions/start`, { key: ACCOUNT_KEY });
     expect(res.status).to.equal(200);
-    expect(res.body.accountStatusId).to.equal(2);
+    expect(res.body.status.id).to.equal(2);
   });
 
   it('gets 404 for another account of the same project, and that account stays as it was', async () => {
@@ -61,7 +61,7 @@ describe('account-level API key', () => {
       expect(res.status, `${method} ${path}`).to.equal(404);
       expect(res.body.error).to.equal('[ACCOUNT_NOT_FOUND]');
     }
-    expect((await t.call('GET', `/accounts/${other}`)).body.accountStatusId).to.equal(1);
+    expect((await t.call('GET', `/accounts/${other}`)).body.status.id).to.equal(1);
   });
 
   it('cannot create accounts: 403 [ACCOUNT_LEVEL_API_KEY_CANNOT_CREATE_ACCOUNTS]', async () => {

@@ -4,7 +4,7 @@
 // 17, regions 3 and 4, and login servers starting with "FLT".
 import { expect } from 'chai';
 import { declareRoutes } from '../../api/app.js';
-import { type TestResponse, type TestService, createOtherProject, startTestService, validAccount } from '../support/service.js';
+import { type TestResponse, type TestService, createOtherProject, startTestService, validAccount, accountStatus } from '../support/service.js';
 import { featureBody } from '../support/trading.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -16,20 +16,26 @@ const ACCOUNT_MEMBERS = [
   'created',
   'loginServer',
   'loginAccountNumber',
+  'loginAccountPassword',
   'alias',
-  'accountTypeId',
-  'regionId',
-  'accountStatusId',
+  'type',
+  'region',
+  'status',
+  'statusMessage',
+  'labels',
+  'skipCredentialCheck',
   'propFirm',
   'tradingDisabled',
+  'hasActiveCopiers',
   'hasMonitorOnlyCopiers',
   'hasDisabledCopiers',
   'nativeMode',
   'closeUnmanagedPositions',
-  'dedicatedIp',
-  'myHomeIp',
   'proxy',
 ];
+/** Left out when the account has none. */
+const OPTIONAL_ACCOUNT_MEMBERS = ['deleted', 'dedicatedIp', 'myHomeIp', 'ctraderClientId', 'ctraderClientSecret'];
+const MASK = '********';
 
 const expectError = (res: TestResponse, status: number, code: string): void => {
   expect(res.status, JSON.stringify(res.body)).to.equal(status);
@@ -39,12 +45,12 @@ const expectError = (res: TestResponse, status: number, code: string): void => {
   expect(Object.keys(res.body).filter((k) => k !== 'details')).to.have.members(['error', 'message']);
 };
 
-/** No response of the account area may carry the password, in any member. */
+/** No response of the account area may carry the password, in any member: loginAccountPassword is the mask. */
 const expectNoPassword = (res: TestResponse): void => {
   const text = JSON.stringify(res.body ?? null);
   expect(text).not.to.include(PASSWORD);
-  expect(text).not.to.include('loginAccountPassword');
   expect(text).not.to.include('passwordCiphertext');
+  for (const account of [res.body].flat()) expect(account.loginAccountPassword).to.equal(MASK);
 };
 
 const ids = (res: TestResponse): string[] => (res.body as { id: string }[]).map((a) => a.id);
@@ -55,7 +61,7 @@ describe('accounts API end to end', () => {
   const create = async (overrides: Record<string, unknown> = {}) => {
     const res = await t.call('POST', '/accounts', { body: validAccount(overrides) });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body as Record<string, unknown> & { id: string };
+    return res.body as Record<string, unknown> & { id: string; status: { id: number } };
   };
   const action = (id: string, name: 'start' | 'stop' | 'reconnect') => t.call('POST', `/accounts/${id}/actions/${name}`);
   const allAccountIds = async (): Promise<string[]> => {
@@ -78,22 +84,26 @@ describe('accounts API end to end', () => {
         loginServer: 'Full-Server-01',
         loginAccountNumber: '8800001',
         loginAccountPassword: PASSWORD,
-        accountTypeId: 2,
-        regionId: 1,
+        type: { id: 2 },
+        region: { id: 1 },
         alias: 'Fully specified',
         propFirm: true,
         tradingDisabled: true,
         nativeMode: true,
         closeUnmanagedPositions: true,
-        dedicatedIp: '203.0.113.7',
-        myHomeIp: '2001:db8::1',
+        skipCredentialCheck: true,
+        labels: ['vip', 'eu', 'vip'],
+        dedicatedIp: { dedicatedProxyServerId: 7 },
+        myHomeIp: { host: 'home.example.net', httpPort: 8080, socksPort: 1080, username: 'me', password: 'home-secret' },
         proxy: { host: 'proxy.example.com', port: 3128, username: 'proxy-user' },
+        ctraderClientId: 'client-id-1',
+        ctraderClientSecret: 'client-secret-1',
       };
 
       const res = await t.call('POST', '/accounts', { body });
 
       expect(res.status).to.equal(200);
-      expect(Object.keys(res.body)).to.have.members(ACCOUNT_MEMBERS);
+      expect(Object.keys(res.body)).to.have.members([...ACCOUNT_MEMBERS, ...OPTIONAL_ACCOUNT_MEMBERS.filter((m) => m !== 'deleted')]);
       expect(res.body.id).to.match(UUID);
       expect(new Date(res.body.created).toISOString()).to.equal(res.body.created);
       expect(Date.parse(res.body.created)).to.be.within(before - 1000, Date.now() + 1000);
@@ -101,41 +111,56 @@ describe('accounts API end to end', () => {
         loginServer: 'Full-Server-01',
         loginAccountNumber: '8800001',
         alias: 'Fully specified',
-        accountTypeId: 2,
-        regionId: 1,
-        accountStatusId: 1,
+        loginAccountPassword: MASK,
+        type: { id: 2, name: 'FX terminal, current generation' },
+        region: { id: 1, name: 'New York' },
+        ...accountStatus(1),
+        labels: ['vip', 'eu'],
+        skipCredentialCheck: true,
         propFirm: true,
         tradingDisabled: true,
+        hasActiveCopiers: false,
         hasMonitorOnlyCopiers: false,
         hasDisabledCopiers: false,
         nativeMode: true,
         closeUnmanagedPositions: true,
-        dedicatedIp: '203.0.113.7',
-        myHomeIp: '2001:db8::1',
+        dedicatedIp: { dedicatedProxyServerId: 7 },
+        myHomeIp: { host: 'home.example.net', httpPort: 8080, socksPort: 1080, username: 'me', password: MASK },
         proxy: { host: 'proxy.example.com', port: 3128, username: 'proxy-user' },
+        ctraderClientId: 'client-id-1',
+        ctraderClientSecret: MASK,
       });
       expectNoPassword(res);
+      expect(JSON.stringify(res.body)).not.to.include('secret-1').and.not.to.include('home-secret');
     });
 
-    it('fills the members left out with false or null', async () => {
+    it('fills the members left out with false, [] or null, and leaves out the optional objects and strings', async () => {
       const res = await t.call('POST', '/accounts', {
-        body: { loginServer: 'Minimal-Server', loginAccountNumber: '8800002', loginAccountPassword: PASSWORD, accountTypeId: 3, regionId: 2 },
+        body: { loginServer: 'Minimal-Server', loginAccountPassword: PASSWORD, type: { id: 3 }, region: { id: 2 } },
       });
 
       expect(res.status).to.equal(200);
+      expect(Object.keys(res.body)).to.have.members(ACCOUNT_MEMBERS.filter((m) => m !== 'alias'));
       expect(res.body).to.deep.include({
-        alias: null,
-        accountStatusId: 1,
+        loginAccountNumber: '',
+        labels: [],
+        skipCredentialCheck: false,
+        hasActiveCopiers: false,
+        ...accountStatus(1),
         propFirm: false,
         tradingDisabled: false,
         hasMonitorOnlyCopiers: false,
         hasDisabledCopiers: false,
         nativeMode: false,
         closeUnmanagedPositions: false,
-        dedicatedIp: null,
-        myHomeIp: null,
         proxy: null,
       });
+    });
+
+    it('refuses an empty password at creation with 400 [VALIDATION_FAILED]', async () => {
+      const before = await allAccountIds();
+      expectError(await t.call('POST', '/accounts', { body: validAccount({ loginAccountPassword: '' }) }), 400, '[VALIDATION_FAILED]');
+      expect(await allAccountIds()).to.deep.equal(before);
     });
 
     it('stores a proxy sent without a username with username null', async () => {
@@ -148,7 +173,7 @@ describe('accounts API end to end', () => {
       const before = await allAccountIds();
 
       for (const regionId of [0, 5, 99]) {
-        expectError(await t.call('POST', '/accounts', { body: validAccount({ regionId }) }), 404, '[REGION_NOT_FOUND]');
+        expectError(await t.call('POST', '/accounts', { body: validAccount({ region: { id: regionId } }) }), 404, '[REGION_NOT_FOUND]');
       }
 
       expect(await allAccountIds()).to.deep.equal(before);
@@ -158,14 +183,14 @@ describe('accounts API end to end', () => {
       const before = await allAccountIds();
 
       for (const accountTypeId of [0, 18, -1]) {
-        expectError(await t.call('POST', '/accounts', { body: validAccount({ accountTypeId }) }), 404, '[ACCOUNT_TYPE_NOT_FOUND]');
+        expectError(await t.call('POST', '/accounts', { body: validAccount({ type: { id: accountTypeId } }) }), 404, '[ACCOUNT_TYPE_NOT_FOUND]');
       }
 
       expect(await allAccountIds()).to.deep.equal(before);
     });
 
     describe('with failIfAccountExistsInProject', () => {
-      const login = { loginServer: 'Dup-Server', loginAccountNumber: '900001', accountTypeId: 4 };
+      const login = { loginServer: 'Dup-Server', loginAccountNumber: '900001', type: { id: 4 } };
 
       it('refuses a second account with the same type, server and login with 409 [ACCOUNT_ALREADY_EXISTS]', async () => {
         const first = await create(login);
@@ -184,20 +209,20 @@ describe('accounts API end to end', () => {
 
       it('creates the account when the type or the login differs', async () => {
         const otherType = await t.call('POST', '/accounts', {
-          body: validAccount({ ...login, accountTypeId: 5, failIfAccountExistsInProject: true }),
+          body: validAccount({ ...login, type: { id: 5 }, failIfAccountExistsInProject: true }),
         });
         const otherLogin = await t.call('POST', '/accounts', {
           body: validAccount({ ...login, loginAccountNumber: '900002', failIfAccountExistsInProject: true }),
         });
 
         expect(otherType.status).to.equal(200);
-        expect(otherType.body).to.deep.include({ ...login, accountTypeId: 5 });
+        expect(otherType.body).to.deep.include({ ...login, type: { id: 5, name: 'ECN desktop platform' } });
         expect(otherLogin.status).to.equal(200);
-        expect(otherLogin.body).to.deep.include({ ...login, loginAccountNumber: '900002' });
+        expect(otherLogin.body).to.deep.include({ ...login, type: { id: 4, name: 'Broker web terminal' }, loginAccountNumber: '900002' });
       });
 
       it('a deleted account, or an account of another project, with the same login does not block creation', async () => {
-        const other = { loginServer: 'Reuse-Server', loginAccountNumber: '930001', accountTypeId: 9 };
+        const other = { loginServer: 'Reuse-Server', loginAccountNumber: '930001', type: { id: 9 } };
         const gone = await create(other);
         await t.call('DELETE', `/accounts/${gone.id}`);
         await createOtherProject(t, OTHER_PROJECT_ID, OTHER_KEY);
@@ -207,14 +232,14 @@ describe('accounts API end to end', () => {
         const res = await t.call('POST', '/accounts', { body: validAccount({ ...other, failIfAccountExistsInProject: true }) });
 
         expect(res.status).to.equal(200);
-        expect(res.body).to.deep.include({ ...other, accountStatusId: 1 });
+        expect(res.body).to.deep.include({ ...other, type: { id: 9, name: 'Options platform' }, ...accountStatus(1) });
         expect(res.body.id).not.to.be.oneOf([gone.id, elsewhere.body.id]);
       });
 
       // Regression: the duplicate check read the read model, then appended, with nothing in between to stop
       // a concurrent request; five racing requests created five accounts. Creation is now one at a time.
       it('concurrent creations of the same login with the flag create exactly one account', async () => {
-        const race = { loginServer: 'Race-Server', loginAccountNumber: '920001', accountTypeId: 8 };
+        const race = { loginServer: 'Race-Server', loginAccountNumber: '920001', type: { id: 8 } };
 
         const results = await Promise.all(
           Array.from({ length: 5 }, () => t.call('POST', '/accounts', { body: validAccount({ ...race, failIfAccountExistsInProject: true }) })),
@@ -236,7 +261,7 @@ describe('accounts API end to end', () => {
     });
 
     it('without failIfAccountExistsInProject allows a duplicate login as a second account', async () => {
-      const login = { loginServer: 'Twin-Server', loginAccountNumber: '910001', accountTypeId: 6 };
+      const login = { loginServer: 'Twin-Server', loginAccountNumber: '910001', type: { id: 6 } };
       const first = await create(login);
 
       const second = await t.call('POST', '/accounts', { body: validAccount(login) });
@@ -285,7 +310,7 @@ describe('accounts API end to end', () => {
 
   describe('PUT /accounts/{accountId}', () => {
     it('changes the members sent and keeps every member left out', async () => {
-      const created = await create({ alias: 'Before rename', propFirm: false, dedicatedIp: '198.51.100.1' });
+      const created = await create({ alias: 'Before rename', propFirm: false, dedicatedIp: { dedicatedProxyServerId: 3 }, labels: ['keep'] });
 
       const res = await t.call('PUT', `/accounts/${created.id}`, { body: { alias: 'After rename', propFirm: true } });
 
@@ -300,29 +325,88 @@ describe('accounts API end to end', () => {
       const changes = {
         loginServer: 'Moved-Server',
         loginAccountNumber: '5009999',
-        accountTypeId: 7,
-        regionId: 1,
+        type: { id: 7 },
+        region: { id: 1 },
         tradingDisabled: true,
         nativeMode: true,
         closeUnmanagedPositions: true,
-        dedicatedIp: '192.0.2.10',
-        myHomeIp: '192.0.2.11',
+        skipCredentialCheck: true,
+        labels: ['moved'],
+        dedicatedIp: { dedicatedProxyServerId: 10 },
+        myHomeIp: { host: '192.0.2.11', username: 'me', password: 'home-pass' },
         proxy: { host: 'p.example.net', port: 8080, username: 'u' },
+        ctraderClientId: 'moved-client',
       };
 
       const res = await t.call('PUT', `/accounts/${created.id}`, { body: changes });
 
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ ...created, ...changes });
+      expect(res.body).to.deep.equal({
+        ...created,
+        ...changes,
+        type: { id: 7, name: 'Broker REST platform' },
+        region: { id: 1, name: 'New York' },
+        myHomeIp: { host: '192.0.2.11', username: 'me', password: MASK },
+      });
+    });
+
+    it('keeps the stored secrets when they come back as "" or masked, and replaces them when new', async () => {
+      const created = await create({
+        ctraderClientSecret: 'first-client-secret',
+        myHomeIp: { host: 'home.example.org', username: 'me', password: 'first-home-pass' },
+      });
+      const audit = async () => (await t.call('GET', `/accounts/${created.id}/auditLogs`)).body as unknown[];
+      const entriesBefore = (await audit()).length;
+
+      const echoed = await t.call('PUT', `/accounts/${created.id}`, { body: { ...created, loginAccountPassword: '' } });
+      const masked = await t.call('PUT', `/accounts/${created.id}`, { body: { ...created } });
+
+      expect(echoed.status).to.equal(200);
+      expect(echoed.body).to.deep.equal(created);
+      expect(masked.body).to.deep.equal(created);
+      expect((await audit()).length, 'nothing changed').to.equal(entriesBefore);
+
+      const changed = await t.call('PUT', `/accounts/${created.id}`, {
+        body: { ctraderClientSecret: 'second-client-secret', myHomeIp: { ...(created.myHomeIp as object), password: 'second-home-pass' } },
+      });
+      expect(changed.body).to.deep.equal(created);
+      expect((await audit()).length).to.equal(entriesBefore + 1);
+      expect(JSON.stringify(await audit()))
+        .not.to.include('second-')
+        .and.not.to.include('first-');
+    });
+
+    it('a new home proxy without its password is refused with 400 and changes nothing', async () => {
+      const created = await create();
+      const res = await t.call('PUT', `/accounts/${created.id}`, { body: { myHomeIp: { host: 'h.example', username: 'u', password: '' } } });
+      expectError(res, 400, '[VALIDATION_FAILED]');
+      expect((await t.call('GET', `/accounts/${created.id}`)).body).to.deep.equal(created);
+    });
+
+    it('labels: null keeps them, [] removes them, a list replaces them', async () => {
+      const created = await create({ labels: ['a', 'b'] });
+      expect((await t.call('PUT', `/accounts/${created.id}`, { body: { labels: null } })).body.labels).to.deep.equal(['a', 'b']);
+      expect((await t.call('PUT', `/accounts/${created.id}`, { body: { labels: ['c', 'c'] } })).body.labels).to.deep.equal(['c']);
+      expect((await t.call('PUT', `/accounts/${created.id}`, { body: { labels: [] } })).body.labels).to.deep.equal([]);
     });
 
     it('clears nullable members sent as null', async () => {
-      const created = await create({ alias: 'To clear', dedicatedIp: '192.0.2.1', proxy: { host: 'h', port: 1 } });
+      const created = await create({
+        alias: 'To clear',
+        dedicatedIp: { dedicatedProxyServerId: 1 },
+        myHomeIp: { host: 'h.example', username: 'u', password: 'p' },
+        proxy: { host: 'h', port: 1 },
+        ctraderClientId: 'id',
+        ctraderClientSecret: 'secret',
+      });
 
-      const res = await t.call('PUT', `/accounts/${created.id}`, { body: { alias: null, dedicatedIp: null, proxy: null } });
+      const res = await t.call('PUT', `/accounts/${created.id}`, {
+        body: { alias: null, dedicatedIp: null, myHomeIp: null, proxy: null, ctraderClientId: null, ctraderClientSecret: null },
+      });
 
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ ...created, alias: null, dedicatedIp: null, proxy: null });
+      const { alias: _a, dedicatedIp: _d, myHomeIp: _m, ctraderClientId: _i, ctraderClientSecret: _s, ...rest } = created;
+      expect(res.body).to.deep.equal({ ...rest, proxy: null });
     });
 
     it('accepts a password change and returns the account without the password', async () => {
@@ -339,7 +423,7 @@ describe('accounts API end to end', () => {
     it('accepts a GET response sent back unchanged, read-only members included, and changes nothing', async () => {
       const created = await create({ alias: 'Round trip' });
 
-      const res = await t.call('PUT', `/accounts/${created.id}`, { body: { ...created, accountStatusId: 4 } });
+      const res = await t.call('PUT', `/accounts/${created.id}`, { body: { ...created, ...accountStatus(4), deleted: '2020-01-01T00:00:00.000Z' } });
 
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal(created);
@@ -348,8 +432,8 @@ describe('accounts API end to end', () => {
     it('refuses an unknown region or account type with 404 and keeps the account as it was', async () => {
       const created = await create();
 
-      const region = await t.call('PUT', `/accounts/${created.id}`, { body: { regionId: 9, alias: 'never' } });
-      const type = await t.call('PUT', `/accounts/${created.id}`, { body: { accountTypeId: 99, alias: 'never' } });
+      const region = await t.call('PUT', `/accounts/${created.id}`, { body: { region: { id: 9 }, alias: 'never' } });
+      const type = await t.call('PUT', `/accounts/${created.id}`, { body: { type: { id: 99 }, alias: 'never' } });
 
       expectError(region, 404, '[REGION_NOT_FOUND]');
       expectError(type, 404, '[ACCOUNT_TYPE_NOT_FOUND]');
@@ -358,14 +442,17 @@ describe('accounts API end to end', () => {
   });
 
   describe('DELETE /accounts/{accountId}', () => {
-    it('answers 200 with the account in status Deleted (4), and GET still shows it with status 4', async () => {
+    it('answers 200 without a body, and GET still shows the account with status Deleted (4) and the time it was deleted', async () => {
       const created = await create({ alias: 'To delete' });
 
+      const before = Date.now();
       const res = await t.call('DELETE', `/accounts/${created.id}`);
 
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ ...created, accountStatusId: 4 });
-      expect((await t.call('GET', `/accounts/${created.id}`)).body).to.deep.equal({ ...created, accountStatusId: 4 });
+      expect(res.body).to.equal(undefined);
+      const read = (await t.call('GET', `/accounts/${created.id}`)).body;
+      expect(read).to.deep.equal({ ...created, ...accountStatus(4), deleted: read.deleted });
+      expect(Date.parse(read.deleted)).to.be.within(before - 1000, Date.now() + 1000);
     });
 
     it('leaves the deleted account out of GET /accounts unless accountStatusId=4 asks for it', async () => {
@@ -382,7 +469,8 @@ describe('accounts API end to end', () => {
     it('makes later PUT, start, stop and reconnect fail with 409 [ACCOUNT_DELETED] and change nothing', async () => {
       const created = await create();
       await action(created.id, 'start');
-      const deleted = (await t.call('DELETE', `/accounts/${created.id}`)).body;
+      await t.call('DELETE', `/accounts/${created.id}`);
+      const deleted = (await t.call('GET', `/accounts/${created.id}`)).body;
 
       expectError(await t.call('PUT', `/accounts/${created.id}`, { body: { alias: 'revived' } }), 409, '[ACCOUNT_DELETED]');
       expectError(await action(created.id, 'start'), 409, '[ACCOUNT_DELETED]');
@@ -390,19 +478,20 @@ describe('accounts API end to end', () => {
       expectError(await action(created.id, 'reconnect'), 409, '[ACCOUNT_DELETED]');
 
       expect((await t.call('GET', `/accounts/${created.id}`)).body).to.deep.equal(deleted);
-      expect(deleted.accountStatusId).to.equal(4);
+      expect(deleted.status.id).to.equal(4);
     });
 
-    it('a second delete is a no-op that answers 200 with the deleted account and writes no audit entry', async () => {
+    it('a second delete is a no-op that answers 200 and writes no audit entry', async () => {
       const created = await create();
-      const first = await t.call('DELETE', `/accounts/${created.id}`);
+      await t.call('DELETE', `/accounts/${created.id}`);
+      const first = await t.call('GET', `/accounts/${created.id}`);
       const logsBefore = await t.call('GET', `/accounts/${created.id}/auditLogs`);
 
       const second = await t.call('DELETE', `/accounts/${created.id}`);
 
       expect(second.status).to.equal(200);
-      expect(second.body).to.deep.equal(first.body);
-      expect(second.body.accountStatusId).to.equal(4);
+      expect((await t.call('GET', `/accounts/${created.id}`)).body).to.deep.equal(first.body);
+      expect(first.body.status.id).to.equal(4);
       expect((await t.call('GET', `/accounts/${created.id}/auditLogs`)).body).to.deep.equal(logsBefore.body);
     });
   });
@@ -410,20 +499,20 @@ describe('accounts API end to end', () => {
   describe('actions/start and actions/stop', () => {
     it('start moves New to Active, stop moves Active to Stopped, start moves Stopped back to Active', async () => {
       const created = await create();
-      expect(created.accountStatusId).to.equal(1);
+      expect(created.status.id).to.equal(1);
 
       const started = await action(created.id, 'start');
       expect(started.status).to.equal(200);
-      expect(started.body).to.deep.equal({ ...created, accountStatusId: 2 });
+      expect(started.body).to.deep.equal({ ...created, ...accountStatus(2) });
 
       const stopped = await action(created.id, 'stop');
       expect(stopped.status).to.equal(200);
-      expect(stopped.body).to.deep.equal({ ...created, accountStatusId: 3 });
+      expect(stopped.body).to.deep.equal({ ...created, ...accountStatus(3) });
 
       const restarted = await action(created.id, 'start');
       expect(restarted.status).to.equal(200);
-      expect(restarted.body).to.deep.equal({ ...created, accountStatusId: 2 });
-      expect((await t.call('GET', `/accounts/${created.id}`)).body.accountStatusId).to.equal(2);
+      expect(restarted.body).to.deep.equal({ ...created, ...accountStatus(2) });
+      expect((await t.call('GET', `/accounts/${created.id}`)).body.status.id).to.equal(2);
     });
 
     it('start on an Active account is a no-op: 200, still Active, no audit entry', async () => {
@@ -434,7 +523,7 @@ describe('accounts API end to end', () => {
       const again = await action(created.id, 'start');
 
       expect(again.status).to.equal(200);
-      expect(again.body).to.deep.equal({ ...created, accountStatusId: 2 });
+      expect(again.body).to.deep.equal({ ...created, ...accountStatus(2) });
       expect((await t.call('GET', `/accounts/${created.id}/auditLogs`)).body).to.deep.equal(logsBefore.body);
     });
 
@@ -445,7 +534,7 @@ describe('accounts API end to end', () => {
       const again = await action(created.id, 'stop');
 
       expect(stopped.status).to.equal(200);
-      expect(stopped.body.accountStatusId).to.equal(3);
+      expect(stopped.body.status.id).to.equal(3);
       expect(again.status).to.equal(200);
       expect(again.body).to.deep.equal(stopped.body);
       expectNoPassword(again);
@@ -529,11 +618,11 @@ describe('accounts API end to end', () => {
   describe('GET /accounts', () => {
     // s1..s5 below, in creation order; s4 ends Deleted.
     const seeds = [
-      { loginServer: 'FLT-100%-Live', loginAccountNumber: 'ACC-A1', alias: 'Alpha Growth 2050', accountTypeId: 15, regionId: 3 },
-      { loginServer: 'FLT-1000-Live', loginAccountNumber: 'acc_b2', alias: 'Beta Income', accountTypeId: 16, regionId: 4 },
-      { loginServer: 'FLT_Demo', loginAccountNumber: 'ACCXB2', alias: 'gamma growth', accountTypeId: 16, regionId: 3 },
-      { loginServer: 'FLT-Gone', loginAccountNumber: 'ACC-D4', alias: 'Delta gone', accountTypeId: 17, regionId: 4 },
-      { loginServer: 'FLTXDemo', loginAccountNumber: 'acc-e5', alias: '50% Hedge', accountTypeId: 15, regionId: 3 },
+      { loginServer: 'FLT-100%-Live', loginAccountNumber: 'ACC-A1', alias: 'Alpha Growth 2050', type: { id: 15 }, region: { id: 3 } },
+      { loginServer: 'FLT-1000-Live', loginAccountNumber: 'acc_b2', alias: 'Beta Income', type: { id: 16 }, region: { id: 4 } },
+      { loginServer: 'FLT_Demo', loginAccountNumber: 'ACCXB2', alias: 'gamma growth', type: { id: 16 }, region: { id: 3 } },
+      { loginServer: 'FLT-Gone', loginAccountNumber: 'ACC-D4', alias: 'Delta gone', type: { id: 17 }, region: { id: 4 } },
+      { loginServer: 'FLTXDemo', loginAccountNumber: 'acc-e5', alias: '50% Hedge', type: { id: 15 }, region: { id: 3 } },
     ];
     let s: string[] = [];
     const list = async (query: string): Promise<string[]> => {
@@ -558,23 +647,23 @@ describe('accounts API end to end', () => {
       const res = await t.call('GET', '/accounts');
 
       expect(res.status).to.equal(200);
-      const all = res.body as { id: string; created: string; accountStatusId: number }[];
+      const all = res.body as { id: string; created: string; status: { id: number } }[];
       expect(all.map((a) => a.id)).to.include.members([s[0], s[1], s[2], s[4]]);
       expect(all.map((a) => a.id)).not.to.include(s[3]);
-      expect(all.every((a) => a.accountStatusId !== 4)).to.equal(true);
-      for (const a of all) expect(Object.keys(a)).to.have.members(ACCOUNT_MEMBERS);
+      expect(all.every((a) => a.status.id !== 4)).to.equal(true);
+      for (const a of all) expect(Object.keys(a)).to.include.members(ACCOUNT_MEMBERS.filter((m) => m !== 'alias'));
       const created = all.map((a) => Date.parse(a.created));
       expect(created).to.deep.equal([...created].sort((x, y) => x - y));
       expectNoPassword(res);
     });
 
-    it('accountTypeId keeps only accounts of that type', async () => {
+    it('accountTypeId keeps only accounts of that type (type.id)', async () => {
       expect(sorted(await list('accountTypeId=16'))).to.deep.equal(sorted([s[1], s[2]]));
       expect(sorted(await list('accountTypeId=15'))).to.deep.equal(sorted([s[0], s[4]]));
       expect(await list('accountTypeId=17')).to.deep.equal([]);
     });
 
-    it('regionId keeps only accounts of that region', async () => {
+    it('regionId keeps only accounts of that region (region.id)', async () => {
       expect(sorted(await list('regionId=3'))).to.deep.equal(sorted([s[0], s[2], s[4]]));
       expect(await list('regionId=4')).to.deep.equal([s[1]]);
     });
@@ -654,7 +743,7 @@ describe('accounts API end to end', () => {
       expect([...byId.keys()].sort()).to.deep.equal([master.id, slave.id].sort());
       expect(byId.get(master.id)).to.deep.include({ copiers: [], riskLimits: [], features: [] });
       const summary = byId.get(slave.id)!;
-      expect(summary).to.deep.include({ alias: 'summary slave', accountStatusId: 1 });
+      expect(summary).to.deep.include({ alias: 'summary slave', ...accountStatus(1) });
       expect(summary.copiers).to.have.length(1);
       expect(summary.copiers[0]).to.deep.include({ id: copier.body.id, fromAccountId: master.id, multiplier: 2 });
       expect(summary.riskLimits).to.have.length(1);
@@ -708,6 +797,41 @@ describe('accounts API end to end', () => {
         { id: 4, name: 'Deleted' },
       ]);
     });
+
+    it('/types/currencyTypes, /types/proxyRegions and /types/notificationCategoryTypes list their ids', async () => {
+      expect((await t.call('GET', '/types/currencyTypes')).body).to.deep.equal([
+        { id: 1, name: 'USD' },
+        { id: 2, name: 'EUR' },
+        { id: 3, name: 'CHF' },
+      ]);
+      expect((await t.call('GET', '/types/proxyRegions')).body).to.deep.equal((await t.call('GET', '/types/regions')).body);
+      expect((await t.call('GET', '/types/notificationCategoryTypes')).body).to.deep.equal([
+        { id: 0, name: 'CONNECTION' },
+        { id: 1, name: 'TRADING' },
+        { id: 2, name: 'COPY' },
+        { id: 3, name: 'BALANCE' },
+        { id: 4, name: 'PROTECTION' },
+      ]);
+    });
+  });
+
+  describe('GET /projects/{projectId}/labels', () => {
+    it('lists the labels of the accounts that are not deleted, each once, in alphabetical order', async () => {
+      const projectId = (await t.call('GET', '/apiKeys/current')).body.projectId as string;
+      const a = await create({ labels: ['zeta-label', 'alpha-label'] });
+      await create({ labels: ['alpha-label', 'mid-label'] });
+      const gone = await create({ labels: ['gone-label'] });
+      await t.call('DELETE', `/accounts/${gone.id}`);
+
+      const res = await t.call('GET', `/projects/${projectId}/labels`);
+
+      expect(res.status).to.equal(200);
+      expect(res.body).to.include.members(['alpha-label', 'mid-label', 'zeta-label']);
+      expect(res.body).not.to.include('gone-label');
+      expect(res.body).to.deep.equal([...new Set(res.body as string[])].sort());
+      expect(a.labels).to.deep.equal(['zeta-label', 'alpha-label']);
+      expectError(await t.call('GET', `/projects/${OTHER_PROJECT_ID}/labels`), 404, '[PROJECT_NOT_FOUND]');
+    });
   });
 
   describe('GET /rest/api/v1/openapi.json', () => {
@@ -725,6 +849,10 @@ describe('accounts API end to end', () => {
       'get /types/accountTypes',
       'get /types/regions',
       'get /types/accountStatuses',
+      'get /types/currencyTypes',
+      'get /types/proxyRegions',
+      'get /types/notificationCategoryTypes',
+      'get /projects/{projectId}/labels',
     ];
 
     const operationsOf = (doc: { paths: Record<string, Record<string, unknown>> }): string[] =>
@@ -776,7 +904,14 @@ describe('accounts API end to end', () => {
       }
       expect(Object.keys(schemas)).to.include.members(['AccountDTO', 'ErrorDTO', 'AuditLogDTO']);
       const accountDto = schemas.AccountDTO as { properties: Record<string, unknown> };
-      expect(Object.keys(accountDto.properties)).to.have.members([...ACCOUNT_MEMBERS, 'copiers', 'riskLimits', 'features']);
+      expect(Object.keys(accountDto.properties)).to.have.members([
+        ...ACCOUNT_MEMBERS,
+        ...OPTIONAL_ACCOUNT_MEMBERS,
+        'failIfAccountExistsInProject',
+        'copiers',
+        'riskLimits',
+        'features',
+      ]);
       expect(res.body.paths['/accounts/{accountId}'].get.responses['200'].content['application/json'].schema).to.deep.equal({
         $ref: '#/components/schemas/AccountDTO',
       });

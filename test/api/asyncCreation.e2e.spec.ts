@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import { eventually } from '../support/trading.js';
-import { startTestService, type TestResponse, type TestService, validAccount } from '../support/service.js';
+import { startTestService, type TestResponse, type TestService, validAccount, accountStatus } from '../support/service.js';
 
 interface Received {
   readonly path: string;
@@ -110,7 +110,7 @@ describe('asynchronous account creation end to end', function () {
       const { requestId } = accepted.body;
       const done = await settled(t, requestId);
       expect(done).to.deep.include({ requestId, status: 'COMPLETED' });
-      expect(done.account).to.deep.include({ alias: 'Async one', loginAccountNumber: '7000001', accountStatusId: 1 });
+      expect(done.account).to.deep.include({ alias: 'Async one', loginAccountNumber: '7000001', ...accountStatus(1) });
       const [callback] = await eventually(async () => (receiver.to(path).length ? receiver.to(path) : undefined), 5000, 'the callback');
       expect(callback!.requestId).to.equal(requestId);
       expect(callback!.contentType).to.match(/^application\/json/);
@@ -188,9 +188,9 @@ describe('asynchronous account creation end to end', function () {
       expectError(await post({ callbackUrl: '' }), 400, '[CALLBACK_URL_REQUIRED]');
       expectError(await post({ callbackUrl: 'not a url' }), 400, '[CALLBACK_URL_INVALID]');
       expectError(await post({ callbackUrl: 'ftp://127.0.0.1/cb' }), 400, '[CALLBACK_URL_INVALID_PROTOCOL]');
-      expectError(await post({ callbackUrl: 'not a url', regionId: 77 }), 400, '[CALLBACK_URL_INVALID]');
-      expectError(await post({ callbackUrl: receiver.url('/cb/never'), regionId: 77 }), 404, '[REGION_NOT_FOUND]');
-      expectError(await post({ callbackUrl: receiver.url('/cb/never'), accountTypeId: 99 }), 404, '[ACCOUNT_TYPE_NOT_FOUND]');
+      expectError(await post({ callbackUrl: 'not a url', region: { id: 77 } }), 400, '[CALLBACK_URL_INVALID]');
+      expectError(await post({ callbackUrl: receiver.url('/cb/never'), region: { id: 77 } }), 404, '[REGION_NOT_FOUND]');
+      expectError(await post({ callbackUrl: receiver.url('/cb/never'), type: { id: 99 } }), 404, '[ACCOUNT_TYPE_NOT_FOUND]');
       const accountKey = (await t.call('POST', '/accounts', { body: validAccount() })).headers.get('x-account-api-key')!;
       expectError(
         await t.call('POST', '/accounts', { key: accountKey, body: validAccount({ callbackUrl: receiver.url('/cb/never') }) }),
@@ -296,7 +296,11 @@ describe('asynchronous account creation end to end', function () {
         expectError(await t.call('POST', '/accounts', { body: validAccount({ callbackUrl }) }), 400, '[CALLBACK_URL_NOT_ALLOWED]');
       }
       // the region and type codes come first (spec "Errors" 1)
-      expectError(await t.call('POST', '/accounts', { body: validAccount({ callbackUrl: 'http://127.0.0.1/cb', regionId: 77 }) }), 404, '[REGION_NOT_FOUND]');
+      expectError(
+        await t.call('POST', '/accounts', { body: validAccount({ callbackUrl: 'http://127.0.0.1/cb', region: { id: 77 } }) }),
+        404,
+        '[REGION_NOT_FOUND]',
+      );
       expect((await t.call('GET', '/accounts/async')).body).to.deep.equal([]);
       expect(receiver.to('/cb/refused')).to.deep.equal([]);
     });

@@ -53,7 +53,7 @@ describe('audit logs end to end', () => {
   let t: TestService;
   let a: string;
   let b: string;
-  let accountA: Record<string, unknown>;
+  let accountA: Record<string, unknown> & { type: { id: number }; region: { id: number } };
   let testKeyId: string;
 
   /** Each write waits a little first, so entries never share a millisecond and date windows are exact. */
@@ -77,7 +77,7 @@ describe('audit logs end to end', () => {
     // Given: account A is created, renamed with a new password, started, stopped, started and reconnected;
     // account B is created and deleted; the other project has an account of its own.
     const created = await write('POST', '/accounts', {
-      body: validAccount({ alias: 'Audit A', loginAccountPassword: FIRST_PASSWORD, loginServer: 'Audit-Server', dedicatedIp: '192.0.2.44' }),
+      body: validAccount({ alias: 'Audit A', loginAccountPassword: FIRST_PASSWORD, loginServer: 'Audit-Server', dedicatedIp: { dedicatedProxyServerId: 44 } }),
       headers: { 'X-Correlation-Id': 'corr-create-a' },
     });
     accountA = created.body;
@@ -156,15 +156,19 @@ describe('audit logs end to end', () => {
         loginAccountNumber: accountA.loginAccountNumber,
         loginAccountPassword: '***',
         alias: 'Audit A',
-        accountTypeId: accountA.accountTypeId,
-        regionId: accountA.regionId,
+        accountTypeId: accountA.type.id,
+        regionId: accountA.region.id,
         propFirm: false,
         tradingDisabled: false,
         nativeMode: false,
         closeUnmanagedPositions: false,
-        dedicatedIp: '192.0.2.44',
+        dedicatedIp: { dedicatedProxyServerId: 44 },
         myHomeIp: null,
         proxy: null,
+        labels: [],
+        skipCredentialCheck: false,
+        ctraderClientId: null,
+        ctraderClientSecret: null,
       });
     });
 
@@ -251,7 +255,7 @@ describe('audit logs end to end', () => {
       await t.call('GET', '/accounts');
       await t.call('PUT', `/accounts/${b}`, { body: { alias: 'refused' } });
       await t.call('POST', `/accounts/${a}/actions/reconnect`);
-      await t.call('POST', '/accounts', { body: validAccount({ regionId: 77 }) });
+      await t.call('POST', '/accounts', { body: validAccount({ region: { id: 77 } }) });
 
       expect(await projectLogs('?limit=1000')).to.deep.equal(before);
     });

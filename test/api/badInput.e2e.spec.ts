@@ -2,7 +2,15 @@
 // stored state exactly as it was; the service keeps answering afterwards.
 import { expect } from 'chai';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
-import { type CallOptions, type TestResponse, type TestService, createOtherProject, startTestService, validAccount } from '../support/service.js';
+import {
+  type CallOptions,
+  type TestResponse,
+  type TestService,
+  createOtherProject,
+  startTestService,
+  validAccount,
+  accountStatus,
+} from '../support/service.js';
 
 const OTHER_PROJECT_ID = '11111111-1111-4111-8111-111111111111';
 const OTHER_KEY = 'other-project-key-0123456789abcdef';
@@ -85,12 +93,14 @@ describe('bad input end to end', () => {
 
     it('a member of the wrong type gives 400 [VALIDATION_FAILED] naming that member', async () => {
       const cases: [Record<string, unknown>, string][] = [
-        [{ accountTypeId: '1' }, 'body.accountTypeId'],
-        [{ regionId: 1.5 }, 'body.regionId'],
+        [{ type: { id: '1' } }, 'body.type.id'],
+        [{ region: { id: 1.5 } }, 'body.region.id'],
+        [{ region: 2 }, 'body.region'],
         [{ loginServer: 12345 }, 'body.loginServer'],
         [{ propFirm: 'true' }, 'body.propFirm'],
         [{ alias: ['a'] }, 'body.alias'],
-        [{ dedicatedIp: 'not-an-ip' }, 'body.dedicatedIp'],
+        [{ dedicatedIp: '192.0.2.1' }, 'body.dedicatedIp'],
+        [{ labels: ['ok', 7] }, 'body.labels.1'],
         [{ proxy: { host: 'h', port: '8080' } }, 'body.proxy.port'],
         [{ failIfAccountExistsInProject: 'yes' }, 'body.failIfAccountExistsInProject'],
       ];
@@ -109,7 +119,7 @@ describe('bad input end to end', () => {
 
     it('a missing required member gives 400 [VALIDATION_FAILED] naming every missing member', async () => {
       await expectNothingChanged(async () => {
-        for (const member of ['loginServer', 'loginAccountNumber', 'loginAccountPassword', 'accountTypeId', 'regionId']) {
+        for (const member of ['loginServer', 'loginAccountPassword', 'type', 'region']) {
           const body: Record<string, unknown> = validAccount();
           delete body[member];
           const res = await t.call('POST', '/accounts', { body });
@@ -118,13 +128,7 @@ describe('bad input end to end', () => {
         }
         const empty = await t.call('POST', '/accounts', { body: {} });
         expectError(empty, 400, '[VALIDATION_FAILED]');
-        expect(fieldsOf(empty)).to.have.members([
-          'body.loginServer',
-          'body.loginAccountNumber',
-          'body.loginAccountPassword',
-          'body.accountTypeId',
-          'body.regionId',
-        ]);
+        expect(fieldsOf(empty)).to.have.members(['body.loginServer', 'body.loginAccountPassword', 'body.type', 'body.region']);
       });
     });
 
@@ -149,7 +153,7 @@ describe('bad input end to end', () => {
     it('strings over their maximum length give 400 [VALIDATION_FAILED] naming the member', async () => {
       const cases: [string, number][] = [
         ['loginServer', 256],
-        ['loginAccountNumber', 65],
+        ['loginAccountNumber', 256],
         ['loginAccountPassword', 256],
         ['alias', 256],
       ];
@@ -171,16 +175,22 @@ describe('bad input end to end', () => {
 
     it('strings of exactly the maximum length are accepted', async () => {
       const res = await t.call('POST', '/accounts', {
-        body: validAccount({ loginServer: 's'.repeat(255), loginAccountNumber: 'n'.repeat(64), loginAccountPassword: 'p'.repeat(255), alias: 'a'.repeat(255) }),
+        body: validAccount({
+          loginServer: 's'.repeat(255),
+          loginAccountNumber: 'n'.repeat(255),
+          loginAccountPassword: 'p'.repeat(255),
+          alias: 'a'.repeat(255),
+        }),
       });
 
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.include({ loginServer: 's'.repeat(255), loginAccountNumber: 'n'.repeat(64), alias: 'a'.repeat(255) });
+      expect(res.body).to.deep.include({ loginServer: 's'.repeat(255), loginAccountNumber: 'n'.repeat(255), alias: 'a'.repeat(255) });
     });
 
+    // loginAccountNumber may be empty (the reference: exchanges have none).
     it('empty required strings give 400 [VALIDATION_FAILED]', async () => {
       await expectNothingChanged(async () => {
-        for (const member of ['loginServer', 'loginAccountNumber', 'loginAccountPassword']) {
+        for (const member of ['loginServer', 'loginAccountPassword']) {
           const res = await t.call('POST', '/accounts', { body: validAccount({ [member]: '' }) });
           expectError(res, 400, '[VALIDATION_FAILED]');
           expect(fieldsOf(res)).to.deep.equal([`body.${member}`]);
@@ -278,7 +288,7 @@ describe('bad input end to end', () => {
       const otherAfter = await snapshot(t, OTHER_KEY, OTHER_PROJECT_ID);
       expect(otherAfter).to.deep.equal(otherBefore);
       const other = otherAfter.accounts.find((a: { id: string }) => a.id === otherAccountId);
-      expect(other).to.deep.include({ alias: 'Other project account', accountStatusId: 2 });
+      expect(other).to.deep.include({ alias: 'Other project account', ...accountStatus(2) });
     });
 
     it('an unknown route gives 404 [ENDPOINT_NOT_FOUND]', async () => {
@@ -383,7 +393,7 @@ describe('bad input end to end', () => {
       expect(created.status).to.equal(200);
       expect(created.body.alias).to.equal('Still alive');
       expect(kept.status).to.equal(200);
-      expect(kept.body).to.deep.include({ alias: 'Kept as is', accountStatusId: 1 });
+      expect(kept.body).to.deep.include({ alias: 'Kept as is', ...accountStatus(1) });
     });
   });
 });

@@ -40,6 +40,10 @@ describe('OpenAPI document', () => {
       'get /types/accountTypes',
       'get /types/regions',
       'get /types/accountStatuses',
+      'get /types/currencyTypes',
+      'get /types/proxyRegions',
+      'get /types/notificationCategoryTypes',
+      'get /projects/{projectId}/labels',
     ];
     const have = routes.specs.map((s) => `${s.method} ${s.path}`);
     expect(have).to.include.members(expected);
@@ -49,7 +53,11 @@ describe('OpenAPI document', () => {
     expect(doc.components.schemas.ErrorDTO.required).to.include.members(['error', 'message']);
     expect(doc.components.securitySchemes.ApiKeyAuth).to.deep.equal({ type: 'apiKey', in: 'header', name: 'X-API-KEY' });
     const accountDto = doc.components.schemas.AccountDTO;
-    expect(Object.keys(accountDto.properties)).to.include.members(['id', 'created', 'accountTypeId', 'regionId', 'accountStatusId']);
-    expect(Object.keys(accountDto.properties)).not.to.include('loginAccountPassword');
+    expect(Object.keys(accountDto.properties)).to.include.members(['id', 'created', 'type', 'region', 'status', 'loginAccountPassword', 'labels']);
+    expect(Object.keys(accountDto.properties)).not.to.include.members(['accountTypeId', 'regionId', 'accountStatusId']);
+    // An access policy may hide a member (null), so each is the enumeration object or null.
+    expect(accountDto.properties.type.anyOf).to.deep.include({ $ref: '#/components/schemas/AccountTypeDTO' });
+    expect(accountDto.properties.region.anyOf).to.deep.include({ $ref: '#/components/schemas/RegionDTO' });
+    expect(accountDto.properties.status.anyOf).to.deep.include({ $ref: '#/components/schemas/AccountStatusDTO' });
   });
 });

@@ -2,12 +2,12 @@
 // previous one wrote (state comes back from the events), and keeps writing.
 import { expect } from 'chai';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
-import { type TestService, startTestService, validAccount } from '../support/service.js';
+import { type TestService, startTestService, validAccount, accountStatus } from '../support/service.js';
 
 interface Account {
   id: string;
   alias: string | null;
-  accountStatusId: number;
+  status: { id: number };
   [member: string]: unknown;
 }
 
@@ -60,11 +60,11 @@ describe('restart end to end', () => {
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal(account);
     }
-    expect(was.fresh).to.deep.include({ alias: 'Fresh one', accountStatusId: 1 });
-    expect(was.active).to.deep.include({ alias: 'Active one', accountStatusId: 2 });
-    expect(was.stopped).to.deep.include({ alias: 'Stopped one', accountStatusId: 3 });
-    expect(was.deleted).to.deep.include({ alias: 'Deleted one', accountStatusId: 4 });
-    expect(was.renamed).to.deep.include({ alias: 'New name', propFirm: true, accountStatusId: 1 });
+    expect(was.fresh).to.deep.include({ alias: 'Fresh one', ...accountStatus(1) });
+    expect(was.active).to.deep.include({ alias: 'Active one', ...accountStatus(2) });
+    expect(was.stopped).to.deep.include({ alias: 'Stopped one', ...accountStatus(3) });
+    expect(was.deleted).to.deep.include({ alias: 'Deleted one', ...accountStatus(4) });
+    expect(was.renamed).to.deep.include({ alias: 'New name', propFirm: true, ...accountStatus(1) });
   });
 
   it('the list shows the same accounts in the same order, deleted ones only when asked for', async () => {
@@ -105,11 +105,11 @@ describe('restart end to end', () => {
     const created = await second.call('POST', '/accounts', { body: validAccount({ alias: 'Born after restart', loginAccountNumber: '7000006' }) });
 
     expect(started.status).to.equal(200);
-    expect(started.body).to.deep.equal({ ...was.stopped, accountStatusId: 2 });
+    expect(started.body).to.deep.equal({ ...was.stopped, ...accountStatus(2) });
     expect(renamed.status).to.equal(200);
     expect(renamed.body).to.deep.equal({ ...was.renamed, alias: 'After restart' });
     expect(created.status).to.equal(200);
-    expect(created.body).to.deep.include({ alias: 'Born after restart', accountStatusId: 1 });
+    expect(created.body).to.deep.include({ alias: 'Born after restart', ...accountStatus(1) });
     const live = await second.call('GET', '/accounts');
     expect(live.body.map((a: Account) => a.id)).to.deep.equal([was.fresh.id, was.active.id, was.stopped.id, was.renamed.id, created.body.id]);
     const logs = await second.call('GET', `/accounts/${was.renamed.id}/auditLogs?limit=1`);

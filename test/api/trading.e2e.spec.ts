@@ -290,7 +290,7 @@ describe('Trading API end to end', function () {
   describe('pendingExpirySeconds', () => {
     for (const accountTypeId of [1, 2]) {
       it(`gives a pending order on account type ${accountTypeId} an expiry of now + the seconds`, async () => {
-        const account = await startedAccount(t, `trading-expiry-${accountTypeId}`, { accountTypeId });
+        const account = await startedAccount(t, `trading-expiry-${accountTypeId}`, { type: { id: accountTypeId } });
         const id = await open(account, { symbol: 'EURUSD', orderType: 'BuyLimit', volume: 0.1, openPrice: 1.08, pendingExpirySeconds: 3600 });
         const [order] = (await t.call('GET', positions(account))).body;
         expect(order).to.deep.include({ id, orderType: 'BuyLimit' });
@@ -300,14 +300,14 @@ describe('Trading API end to end', function () {
     }
 
     it('is ignored on account type 3: the pending order is good till cancelled', async () => {
-      const account = await startedAccount(t, 'trading-expiry-3', { accountTypeId: 3 });
+      const account = await startedAccount(t, 'trading-expiry-3', { type: { id: 3 } });
       await open(account, { symbol: 'EURUSD', orderType: 'SellLimit', volume: 0.1, openPrice: 1.09, pendingExpirySeconds: 3600 });
       const [order] = await positionsOf(t, account);
       expect(order).to.deep.include({ orderType: 'SellLimit', expiry: null });
     });
 
     it('is ignored for a market order, which fills', async () => {
-      const account = await startedAccount(t, 'trading-expiry-market', { accountTypeId: 1 });
+      const account = await startedAccount(t, 'trading-expiry-market', { type: { id: 1 } });
       const id = await open(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, pendingExpirySeconds: 60 });
       const [position] = await positionsOf(t, account);
       expect(position).to.deep.include({ id, orderType: 'Buy', openPrice: ASK });
@@ -317,7 +317,7 @@ describe('Trading API end to end', function () {
 
   describe('relativeTpSl', () => {
     it('on account type 5 reads stop loss and take profit of a Buy as points from the ask', async () => {
-      const account = await startedAccount(t, 'trading-relative-buy', { accountTypeId: 5 });
+      const account = await startedAccount(t, 'trading-relative-buy', { type: { id: 5 } });
       await open(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, stopLoss: 200, takeProfit: 300, relativeTpSl: true });
       const [position] = await positionsOf(t, account);
       // 1.0851 - 200 x 0.00001, 1.0851 + 300 x 0.00001
@@ -325,7 +325,7 @@ describe('Trading API end to end', function () {
     });
 
     it('on account type 5 reads them for a Sell from the bid, and for a pending order from its open price', async () => {
-      const account = await startedAccount(t, 'trading-relative-sell', { accountTypeId: 5 });
+      const account = await startedAccount(t, 'trading-relative-sell', { type: { id: 5 } });
       const sell = await open(account, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.1, stopLoss: 150, takeProfit: 250, relativeTpSl: true });
       const limit = await open(account, { symbol: 'EURUSD', orderType: 'BuyLimit', volume: 0.1, openPrice: 1.08, stopLoss: 100, relativeTpSl: true });
       const book = await positionsOf(t, account);
@@ -334,7 +334,7 @@ describe('Trading API end to end', function () {
     });
 
     it('on another account type gives 400 [RELATIVE_TP_SL_NOT_SUPPORTED] and places nothing', async () => {
-      const account = await startedAccount(t, 'trading-relative-type1', { accountTypeId: 1 });
+      const account = await startedAccount(t, 'trading-relative-type1', { type: { id: 1 } });
       expectRefusal(
         await place(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, stopLoss: 200, relativeTpSl: true }),
         400,
@@ -663,7 +663,7 @@ describe('Trading API end to end', function () {
       const first = await newAccount('trading-dup-first', { loginAccountNumber, loginServer: 'Dup-Server' });
       expect((await information(first)).accountDuplicationInProjectDetected).to.equal(false);
 
-      const otherType = await newAccount('trading-dup-other-type', { loginAccountNumber, loginServer: 'Dup-Server', accountTypeId: 2 });
+      const otherType = await newAccount('trading-dup-other-type', { loginAccountNumber, loginServer: 'Dup-Server', type: { id: 2 } });
       expect((await information(first)).accountDuplicationInProjectDetected).to.equal(false);
 
       const twin = await newAccount('trading-dup-twin', { loginAccountNumber, loginServer: 'DUP-SERVER' });
@@ -745,7 +745,7 @@ describe('Trading API end to end', function () {
 
     it('answers 400 [INVALID_CREDENTIALS] and leaves the account Stopped (3), unable to trade', async () => {
       expectRefusal(refusal, 400, '[INVALID_CREDENTIALS]');
-      expect((await t.call('GET', `/accounts/${account}`)).body.accountStatusId).to.equal(3);
+      expect((await t.call('GET', `/accounts/${account}`)).body.status.id).to.equal(3);
       expect(await information(account)).to.deep.include({ connected: false, status: 3 });
       expectRefusal(await place(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 }), 409, '[ACCOUNT_NOT_ACTIVE]');
     });

@@ -23,6 +23,10 @@ const settings: AccountSettings = {
   closeUnmanagedPositions: false,
   dedicatedIp: null,
   myHomeIp: null,
+  labels: [],
+  skipCredentialCheck: false,
+  ctraderClientId: null,
+  ctraderClientSecretCiphertext: null,
   proxy: null,
 };
 

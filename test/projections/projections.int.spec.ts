@@ -33,6 +33,10 @@ const settings = (i: number): AccountSettings => ({
   closeUnmanagedPositions: false,
   dedicatedIp: null,
   myHomeIp: null,
+  labels: [],
+  skipCredentialCheck: false,
+  ctraderClientId: null,
+  ctraderClientSecretCiphertext: null,
   proxy: i % 5 === 0 ? { host: 'p', port: 8080, username: null } : null,
 });
 const meta = () => ({ now: new Date().toISOString(), context: { ...systemContext('t'), projectId: PROJECT } });

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { exitOf, ROOT, startProcess } from '../support/process.js';
-import { callService, startTestService, type TestService, validAccount } from '../support/service.js';
+import { callService, startTestService, type TestService, validAccount, accountStatus } from '../support/service.js';
 
 const run = (script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> =>
   new Promise((resolve) => {
@@ -34,7 +34,7 @@ describe('npm start with everything embedded', function () {
     const created = await callService(first.url, key!, 'POST', '/accounts', { body: validAccount({ alias: 'survives restarts' }) });
     expect(created.status).to.equal(200);
     const started = await callService(first.url, key!, 'POST', `/accounts/${created.body.id}/actions/start`);
-    expect(started.body.accountStatusId).to.equal(2);
+    expect(started.body.status.id).to.equal(2);
     first.child.kill('SIGTERM');
     expect(await exitOf(first.child)).to.equal(0);
 
@@ -42,7 +42,7 @@ describe('npm start with everything embedded', function () {
     expect(second.out()).not.to.include('X-API-KEY: ct_');
     const read = await callService(second.url, key!, 'GET', `/accounts/${created.body.id}`);
     expect(read.status).to.equal(200);
-    expect(read.body).to.deep.include({ alias: 'survives restarts', accountStatusId: 2 });
+    expect(read.body).to.deep.include({ alias: 'survives restarts', ...accountStatus(2) });
     second.child.kill('SIGINT');
     expect(await exitOf(second.child)).to.equal(0);
   });
@@ -99,7 +99,7 @@ describe('replay and rebuild scripts', function () {
     const after = await t.call('GET', `/accounts/${accountId}`);
     expect(after.body).to.deep.equal(before.body);
     const write = await t.call('POST', `/accounts/${accountId}/actions/stop`);
-    expect(write.body.accountStatusId).to.equal(3);
+    expect(write.body.status.id).to.equal(3);
   });
 
   it('rebuild refuses an unknown read model name', async () => {

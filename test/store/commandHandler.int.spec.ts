@@ -25,6 +25,10 @@ const settings: AccountSettings = {
   closeUnmanagedPositions: false,
   dedicatedIp: null,
   myHomeIp: null,
+  labels: [],
+  skipCredentialCheck: false,
+  ctraderClientId: null,
+  ctraderClientSecretCiphertext: null,
   proxy: null,
 };
 const metadata = (correlationId = 'test') => ({

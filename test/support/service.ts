@@ -108,8 +108,13 @@ export const validAccount = (overrides: Record<string, unknown> = {}) => ({
   loginServer: 'Demo-Server-01',
   loginAccountNumber: '5001234',
   loginAccountPassword: 'secret-password',
-  accountTypeId: 1,
-  regionId: 2,
+  type: { id: 1 },
+  region: { id: 2 },
   alias: 'Main account',
   ...overrides,
 });
+
+const STATUS_NAMES = { 1: 'New', 2: 'Active', 3: 'Stopped', 4: 'Deleted' } as const;
+
+/** The members of an AccountDTO that tell its status (1 New, 2 Active, 3 Stopped, 4 Deleted). */
+export const accountStatus = (id: 1 | 2 | 3 | 4) => ({ status: { id, name: STATUS_NAMES[id] }, statusMessage: STATUS_NAMES[id] });

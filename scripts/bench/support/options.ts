@@ -45,8 +45,8 @@ export const createBenchAccount = async (
     loginServer: options.loginServer ?? 'Bench-Demo',
     loginAccountNumber: options.login ?? alias,
     loginAccountPassword: 'bench',
-    accountTypeId: 1,
-    regionId: 2,
+    type: { id: 1 },
+    region: { id: 2 },
     alias,
   });
   const id = created.body.id as string;
