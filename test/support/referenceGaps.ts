@@ -182,10 +182,6 @@ const FEATURE_SETTING_BRANCHES: Gaps = [
   'setting<FeatureTradingWindowsDTO>.symbolsConfiguration: missing',
   'setting<FeatureTradingWindowsDTO>.temporarilySkipUntilNextWindow: missing',
   'setting<FeatureTradingWindowsDTO>.tradingWindows: missing',
-  'setting<FeatureDelayedExecutionDTO>.maxDelayClose: missing',
-  'setting<FeatureDelayedExecutionDTO>.maxDelayOpen: missing',
-  'setting<FeatureDelayedExecutionDTO>.minDelayClose: missing',
-  'setting<FeatureDelayedExecutionDTO>.minDelayOpen: missing',
   'setting<FeatureDelayedExecutionDTO>.symbolsConfiguration: missing',
   'setting<FeatureMaintenanceWindowDTO>.accountType: missing',
   'setting<FeatureMaintenanceWindowDTO>.broker: missing',
@@ -235,19 +231,6 @@ const FEATURE_SETTING_BRANCHES: Gaps = [
   'setting<FeatureTradeGuardrailsDTO>.symbolsConfiguration: type object≠array',
 ];
 const FEATURE_DTO: Gaps = [...UNSUPPORTED_FEATURE_BRANCHES, ...FEATURE_SETTING_BRANCHES];
-// Item 9: brokerFrom/brokerTo/priority.
-const SYMBOL_MAPPING_DTO: Gaps = [
-  'brokerFrom: missing',
-  'brokerTo: missing',
-  'brokerToSuggestion: missing',
-  'from: missing',
-  'id: missing',
-  'priority: missing',
-  'projectId: missing',
-  'to: missing',
-];
-// Item 8: epoch-ms `timestamp`, `floatingPnL`.
-const DATA_COLLECTOR_RECORD_DTO: Gaps = ['accountId: missing', 'floatingPnL: missing', 'id: missing', 'timestamp: missing'];
 // Item 7.
 const POSITION_DTO: Gaps = [
   'brokerTimeClose: missing',

@@ -19,8 +19,8 @@ import type { CopierFeature, ManagedAction, ManagedCopy } from './rules.js';
 const Points = (description: string) => Type.Integer({ minimum: 0, maximum: 10_000_000, description });
 
 const members = Type.Object({
-  triggerInPoints: Points('profit in points at which the stop loss moves; 0 (default) = no normal break-even'),
-  stopLossInPoints: Points('where the stop loss goes: points beyond the entry on the profit side; 0 (default) = the entry'),
+  triggerInPoints: Points('profit in points at which the stop loss moves; default 30 (the reference), 0 = no normal break-even'),
+  stopLossInPoints: Points('where the stop loss goes: points beyond the entry on the profit side; default 20 (the reference), 0 = the entry'),
   reverse: Type.Boolean({ description: 'true: reverse break-even as well (reverseTriggerInPoints, reverseStopLossInPoints); default false' }),
   reverseTriggerInPoints: Points('loss in points at which the take profit moves (reverse break-even); 0 (default) disables'),
   reverseStopLossInPoints: Points('where the take profit goes: points from the entry on the loss side; 0 (default) = the entry'),
@@ -45,9 +45,9 @@ export const breakEven: CopierFeature<BreakEvenSettings> = {
   scopes: ['copier'],
   multiple: false,
   members,
-  defaults: { triggerInPoints: 0, stopLossInPoints: 0, reverse: false, reverseTriggerInPoints: 0, reverseStopLossInPoints: 0 },
+  defaults: { triggerInPoints: 30, stopLossInPoints: 20, reverse: false, reverseTriggerInPoints: 0, reverseStopLossInPoints: 0 },
   description:
-    "Moves the stops of each slave copy, checked every second, in points of its symbol. Normal break-even: once a copy is triggerInPoints in profit, its stop loss moves to stopLossInPoints beyond the entry on the profit side (0 = the entry); triggerInPoints 0 = off. Reverse break-even (reverse true, reverseTriggerInPoints above 0): once a copy is reverseTriggerInPoints in loss, its take profit moves to reverseStopLossInPoints from the entry on the loss side (0 = the entry), so a recovery closes it with at most that loss. Both run side by side. Stops never move back, and never within the broker's stops level of the market (the move waits).",
+    "Moves the stops of each slave copy, checked every second, in points of its symbol. Normal break-even: once a copy is triggerInPoints in profit, its stop loss moves to stopLossInPoints beyond the entry on the profit side (0 = the entry); triggerInPoints 0 = off; defaults 30 and 20, as the reference's. Reverse break-even (reverse true, reverseTriggerInPoints above 0): once a copy is reverseTriggerInPoints in loss, its take profit moves to reverseStopLossInPoints from the entry on the loss side (0 = the entry), so a recovery closes it with at most that loss. Both run side by side. Stops never move back, and never within the broker's stops level of the market (the move waits).",
   check: (s) => {
     if (!normalOn(s) && !reverseOn(s)) return 'set triggerInPoints, or reverse with reverseTriggerInPoints: otherwise the feature does nothing';
     if (normalOn(s) && s.stopLossInPoints >= s.triggerInPoints)

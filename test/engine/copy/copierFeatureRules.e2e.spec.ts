@@ -88,7 +88,7 @@ describe('copier feature rules end to end', function () {
 
   it('a delayed execution copies the open only when its delay has run out', async () => {
     const { master, slave, copierId } = await pair('delayed');
-    await feature(slave, copierId, { type: 'FeatureDelayedExecutionDTO', delaySeconds: 3 });
+    await feature(slave, copierId, { type: 'FeatureDelayedExecutionDTO', minDelayOpen: 3, maxDelayOpen: 3 });
     await open(master, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.2 });
     await logWith(slave, 'FeatureDelayedExecutionDTO');
     expect(await positionsOf(t, slave)).to.deep.equal([]);

@@ -57,7 +57,7 @@ describe('feature: FeatureApprovalDTO', () => {
   });
 
   it('after another rule held the open back, asks then; an approved open is not held again by the rule it passed', () => {
-    const delay = { feature: delayedExecution, settings: { delaySeconds: 60 } };
+    const delay = { feature: delayedExecution, settings: { minDelayOpen: 60, maxDelayOpen: 60, minDelayClose: 0, maxDelayClose: 0 } };
     given({ features: [delay, asked], eventTime: NOW })
       .when(masterOpened())
       .then([{ type: 'defer', by: 'FeatureDelayedExecutionDTO' }]);

@@ -77,6 +77,9 @@ describe('feature: FeatureBreakEvenDTO', () => {
     expect(breakEven.check!({ ...base, triggerInPoints: 100, stopLossInPoints: 100 })).to.match(/stopLossInPoints 100 must be below triggerInPoints 100/);
     expect(breakEven.check!({ ...base, reverse: true, reverseTriggerInPoints: 100, reverseStopLossInPoints: 150 })).to.match(/reverseStopLossInPoints 150/);
     expect(breakEven.check!({ ...base, triggerInPoints: 100, stopLossInPoints: 10 })).to.equal(null);
+    // The reference's defaults: a trigger of 30 points, the stop loss 20 beyond the entry; valid as they are.
+    expect(breakEven.defaults).to.deep.include({ triggerInPoints: 30, stopLossInPoints: 20 });
+    expect(breakEven.check!({ ...base, ...breakEven.defaults } as typeof base)).to.equal(null);
   });
 
   it('with a trailing stop beside it, both ask for their own stop and neither undoes the other', () => {

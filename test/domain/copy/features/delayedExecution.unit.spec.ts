@@ -1,21 +1,50 @@
-import { delayedExecution } from '../../../../domain/copy/features/delayedExecution.js';
-import { given, masterClosed, masterOpened, NOW, slaveCopy } from '../given.js';
+import { expect } from 'chai';
+import { delayedExecution, delayMillis } from '../../../../domain/copy/features/delayedExecution.js';
+import { given, MASTER_POSITION, masterClosed, masterOpened, NOW, slaveCopy } from '../given.js';
 
 describe('feature: FeatureDelayedExecutionDTO', () => {
-  const delay = { feature: delayedExecution, settings: { delaySeconds: 90 } };
+  const delay = (settings: Record<string, number>) => ({
+    feature: delayedExecution,
+    settings: { minDelayOpen: 0, maxDelayOpen: 0, minDelayClose: 0, maxDelayClose: 0, ...settings },
+  });
 
-  it('holds an open back until delaySeconds after the master opened', () =>
-    given({ features: [delay], eventTime: NOW })
+  it('holds an open back until minDelayOpen after the master opened when min and max are equal', () =>
+    given({ features: [delay({ minDelayOpen: 90, maxDelayOpen: 90 })], eventTime: NOW })
       .when(masterOpened())
       .then([{ type: 'defer', until: '2026-01-07T10:01:30.000Z', by: 'FeatureDelayedExecutionDTO' }]));
 
   it('opens when decided again at or after that time', () =>
-    given({ features: [delay], eventTime: NOW, now: '2026-01-07T10:01:30.000Z', deferredBy: ['FeatureDelayedExecutionDTO'] })
+    given({
+      features: [delay({ minDelayOpen: 90, maxDelayOpen: 90 })],
+      eventTime: NOW,
+      now: '2026-01-07T10:01:30.000Z',
+      deferredBy: ['FeatureDelayedExecutionDTO'],
+    })
       .when(masterOpened())
       .then([{ type: 'open' }]));
 
-  it('does not hold back a close', () =>
-    given({ features: [delay], eventTime: NOW, slave: { copies: [slaveCopy()] } })
+  it('draws the delay between min and max, the same for the same trade, with millisecond resolution', () => {
+    const drawn = ['m-1', 'm-2', 'm-3', 'm-4', 'm-5'].map((id) => delayMillis(1.5, 2.5, id, 'open'));
+    for (const ms of drawn) expect(ms).to.be.within(1500, 2500);
+    expect(new Set(drawn).size).to.be.greaterThan(1);
+    expect(delayMillis(1.5, 2.5, 'm-1', 'open')).to.equal(drawn[0]);
+    expect(delayMillis(0, 0, 'm-1', 'close')).to.equal(0);
+  });
+
+  it('holds a close back by the close delay, and copies it at once with 0 (the default)', () => {
+    const ms = delayMillis(10, 20, MASTER_POSITION, 'close');
+    given({ features: [delay({ minDelayClose: 10, maxDelayClose: 20 })], eventTime: NOW, slave: { copies: [slaveCopy()] } })
       .when(masterClosed())
-      .then([{ type: 'close' }]));
+      .then([{ type: 'defer', until: new Date(Date.parse(NOW) + ms).toISOString(), by: 'FeatureDelayedExecutionDTO' }]);
+    given({ features: [delay({ minDelayOpen: 90, maxDelayOpen: 90 })], eventTime: NOW, slave: { copies: [slaveCopy()] } })
+      .when(masterClosed())
+      .then([{ type: 'close' }]);
+  });
+
+  it('refuses a maximum below its minimum', () => {
+    expect(delayedExecution.check!({ minDelayOpen: 5, maxDelayOpen: 1, minDelayClose: 0, maxDelayClose: 0 })).to.match(
+      /maxDelayOpen 1 is below minDelayOpen 5/,
+    );
+    expect(delayedExecution.check!({ minDelayOpen: 0, maxDelayOpen: 0, minDelayClose: 2, maxDelayClose: 1 })).to.match(/maxDelayClose/);
+  });
 });

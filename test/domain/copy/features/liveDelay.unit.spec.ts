@@ -158,7 +158,7 @@ describe('feature: FeatureLiveDelayDTO', () => {
       .thenSkips('SYMBOL_NOT_PERMITTED'));
 
   it('with a delayed execution beside it, a skipped order is skipped at once and a copied one waits', () => {
-    const both = [delay(), { feature: delayedExecution, settings: { delaySeconds: 90 } }];
+    const both = [delay(), { feature: delayedExecution, settings: { minDelayOpen: 90, maxDelayOpen: 90, minDelayClose: 0, maxDelayClose: 0 } }];
     given({ features: both, masterOrders: [] }).when(masterOpened(now)).thenSkips('LIVE_DELAY');
     given({ features: both, masterOrders: [order('m-1', '09:10:00'), order('m-2', '09:20:00')] })
       .when(masterOpened(now))
