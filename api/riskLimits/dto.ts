@@ -8,15 +8,20 @@ import { type ProtectionRow, protectionsInForce } from '../../projections/protec
 import type { RiskLimitRow } from '../../projections/riskLimits/queries.js';
 import type { Services } from '../../app/services.js';
 import { ApiError } from '../errors.js';
-import type { ProfitTargetLockDTO, RiskLimitDTO, RiskLimitHitDTO, RiskLimitWriteDTO } from './schemas.js';
+import { enumObject } from '../shared/enumObjects.js';
+import type { ProfitTargetLockDTO, RiskLimitDTO, RiskLimitHitDTO, RiskLimitWriteDTO, RiskTypeDTO } from './schemas.js';
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 
-const riskTypeByName = (name: string): number => RISK_TYPES.find((t) => t.name === name)?.id ?? 0;
+/** The risk type a hit names by its code (the protections read model's rule_type). */
+const riskTypeOfCode = (code: string): { id: number; name: string } => {
+  const t = RISK_TYPES.find((x) => x.code === code);
+  return t ? enumObject(t.id, t.name) : enumObject(0, code);
+};
 
-export const toRiskTypeDTO = (id: number) => {
+export const toRiskTypeDTO = (id: number): Static<typeof RiskTypeDTO> => {
   const t = riskTypeById(id)!;
-  return { id: t.id, name: t.name, period: t.period, measure: t.measure, description: t.description };
+  return { ...enumObject(t.id, t.name), code: t.code, period: t.period, measure: t.measure, description: t.description };
 };
 
 /** What a risk limit hit and a profit target lock share: the threshold crossed and what was done. */
@@ -31,8 +36,7 @@ const enforcement = (row: ProtectionRow) => ({
 
 export const toRiskLimitHitDTO = (row: ProtectionRow): Static<typeof RiskLimitHitDTO> => ({
   riskLimitId: row.rule_id,
-  riskTypeId: riskTypeByName(row.rule_type),
-  riskType: row.rule_type,
+  riskType: riskTypeOfCode(row.rule_type),
   level: row.level as 'LIMIT' | 'FALLBACK',
   hitAt: iso(row.at)!,
   until: iso(row.until),
@@ -58,7 +62,6 @@ export const toRiskLimitDTO = (row: RiskLimitRow, inForce: readonly ProtectionRo
   return {
     id: row.id,
     accountId: row.account_id,
-    riskTypeId: s.riskTypeId,
     riskType: toRiskTypeDTO(s.riskTypeId),
     absoluteRiskLimit: s.absoluteRiskLimit,
     riskLimit: s.riskLimit,
@@ -68,6 +71,8 @@ export const toRiskLimitDTO = (row: RiskLimitRow, inForce: readonly ProtectionRo
     fallbackRelativeRiskLimit: s.fallbackRelativeRiskLimit,
     closeAllOpenPositions: s.closeAllOpenPositions,
     active: s.active,
+    fulfillSeconds: s.fulfillSeconds,
+    ...(s.resetTime === null ? {} : { resetTime: s.resetTime }),
     status: !s.active ? 'INACTIVE' : hits.some((h) => h.level === 'FALLBACK') ? 'FALLBACK_HIT' : hits.length > 0 ? 'HIT' : 'ARMED',
     hits,
     created: iso(row.created)!,
@@ -91,19 +96,28 @@ export const accountProtections = async (services: Services, accountId: string) 
 };
 
 /** The settings to store: defaults for members left out, read-only members dropped, the rules between members checked. */
-export const fromRiskLimitWriteDTO = (body: Static<typeof RiskLimitWriteDTO>): RiskLimitSettings => {
+export const fromRiskLimitWriteDTO = (body: Static<typeof RiskLimitWriteDTO>, accountId: string): RiskLimitSettings => {
+  const refuse = (field: string, message: string): never => {
+    throw new ApiError(400, '[VALIDATION_FAILED]', `${field}: ${message}`, [{ field, message }]);
+  };
+  if (body.accountId != null && body.accountId !== accountId) refuse('body.accountId', `the limit belongs to the account of the path, ${accountId}`);
+  if (body.copierId != null)
+    refuse('body.copierId', 'risk limits of a copier are not available yet: leave copierId out (or null) for a limit of the whole account');
+  const d = RISK_LIMIT_DEFAULTS;
   const settings: RiskLimitSettings = {
-    riskTypeId: body.riskTypeId,
-    absoluteRiskLimit: body.absoluteRiskLimit ?? RISK_LIMIT_DEFAULTS.absoluteRiskLimit,
-    riskLimit: body.riskLimit ?? RISK_LIMIT_DEFAULTS.riskLimit,
-    relativeRiskLimit: body.relativeRiskLimit ?? RISK_LIMIT_DEFAULTS.relativeRiskLimit,
-    fallbackAbsoluteRiskLimit: body.fallbackAbsoluteRiskLimit ?? RISK_LIMIT_DEFAULTS.fallbackAbsoluteRiskLimit,
-    fallbackRiskLimit: body.fallbackRiskLimit ?? RISK_LIMIT_DEFAULTS.fallbackRiskLimit,
-    fallbackRelativeRiskLimit: body.fallbackRelativeRiskLimit ?? RISK_LIMIT_DEFAULTS.fallbackRelativeRiskLimit,
-    closeAllOpenPositions: body.closeAllOpenPositions ?? RISK_LIMIT_DEFAULTS.closeAllOpenPositions,
-    active: body.active ?? RISK_LIMIT_DEFAULTS.active,
+    riskTypeId: body.riskType.id,
+    absoluteRiskLimit: body.absoluteRiskLimit ?? d.absoluteRiskLimit,
+    riskLimit: body.riskLimit,
+    relativeRiskLimit: body.relativeRiskLimit ?? d.relativeRiskLimit,
+    fallbackAbsoluteRiskLimit: body.fallbackAbsoluteRiskLimit ?? d.fallbackAbsoluteRiskLimit,
+    fallbackRiskLimit: body.fallbackRiskLimit ?? d.fallbackRiskLimit,
+    fallbackRelativeRiskLimit: body.fallbackRelativeRiskLimit ?? d.fallbackRelativeRiskLimit,
+    closeAllOpenPositions: body.closeAllOpenPositions ?? d.closeAllOpenPositions,
+    active: body.active ?? d.active,
+    fulfillSeconds: body.fulfillSeconds ?? d.fulfillSeconds,
+    resetTime: body.resetTime === undefined ? d.resetTime : new Date(Date.parse(body.resetTime)).toISOString(),
   };
   const problem = checkRiskLimit(settings);
-  if (problem) throw new ApiError(400, '[VALIDATION_FAILED]', `${problem.field}: ${problem.message}`, [{ field: problem.field, message: problem.message }]);
+  if (problem) refuse(problem.field, problem.message);
   return settings;
 };

@@ -55,7 +55,7 @@ export const riskLimitRoutes = (routes: Routes, services: Services): void => {
   };
   const write = async (caller: Caller, context: Context, accountId: string, riskLimitId: string | null, body: WriteBody) => {
     await writableAccount(caller, accountId);
-    const settings = fromRiskLimitWriteDTO(body);
+    const settings = fromRiskLimitWriteDTO(body, accountId);
     const id = riskLimitId ?? randomUUID();
     if (riskLimitId) await existing(caller, accountId, riskLimitId);
     await run({
@@ -73,7 +73,7 @@ export const riskLimitRoutes = (routes: Routes, services: Services): void => {
     409: { description: 'the account was deleted ([ACCOUNT_DELETED])', schema: ErrorDTO },
   };
   const writeDescription =
-    'Members left out take their defaults (every limit and fallback 0 = off, closeAllOpenPositions true, active true). Refused with 400 [VALIDATION_FAILED]: an unknown riskTypeId, no limit above 0, a fallback with closeAllOpenPositions true, a fallback not above its limit of the same kind (fallbackAbsoluteRiskLimit above absoluteRiskLimit, and so on).';
+    'The body is RiskLimitDTO as the reference writes it: riskType {"id": n} and riskLimit (a fraction: 0.05 = 5 %) required; members left out take the defaults (every other limit and fallback 0 = off, closeAllOpenPositions true, active true, fulfillSeconds 60, no resetTime). Refused with 400 [VALIDATION_FAILED]: an unknown riskType id, riskLimit, relativeRiskLimit or a fallback fraction above 1, fulfillSeconds outside 0 to 86400, a resetTime that is no date-time, with closeAllOpenPositions false a fallback not above its limit of the same kind (fallbackAbsoluteRiskLimit above absoluteRiskLimit, and so on), an accountId other than the path\'s, a copierId (not available yet). With closeAllOpenPositions true the fallbacks are kept and ignored, as the reference says.';
 
   routes.add<{ accountId: string }, unknown, unknown>({
     method: 'get',
@@ -168,7 +168,7 @@ export const riskLimitRoutes = (routes: Routes, services: Services): void => {
       const riskType = riskTypeById({ ...RISK_LIMIT_DEFAULTS, ...row.settings }.riskTypeId);
       await execute(services, protectionStream(params.accountId), protectionDecider, {
         type: 'ResetProtection',
-        data: { accountId: params.accountId, ruleId: row.id, ruleKind: 'RISK_LIMIT', ruleType: riskType?.name ?? 'risk limit' },
+        data: { accountId: params.accountId, ruleId: row.id, ruleKind: 'RISK_LIMIT', ruleType: riskType?.code ?? 'risk limit' },
         metadata: commandMetadata(services, context),
       });
       return { body: await viewOf(caller, params.accountId, params.riskLimitId) };
@@ -180,9 +180,9 @@ export const riskLimitRoutes = (routes: Routes, services: Services): void => {
     path: '/types/riskTypes',
     tag: 'Types',
     operationId: 'listRiskTypes',
-    summary: 'Risk types 1 to 12 (RiskLimitDTO.riskTypeId)',
+    summary: "Risk types (RiskLimitDTO.riskType): the reference's 1 to 10, and ours 11 to 13",
     description:
-      'Each is a period (DAILY, WEEKLY, MONTHLY in the service TIME_ZONE) and a measure: EQUITY_TO_EQUITY, BALANCE_TO_EQUITY, BALANCE_TO_BALANCE, SMART_REFERENCE. The reference is read at the period start (the first check inside it).',
+      'Each is a period (DAILY, WEEKLY, MONTHLY in the service TIME_ZONE; types 1-3 from their resetTime when set) and a measure: BALANCE_TO_EQUITY (1-3 Daily, Weekly, Monthly), ACTUAL (4 Actual: the balance now is the reference), EQUITY_TO_EQUITY (5-7), SMART_REFERENCE (8-10), and ours BALANCE_TO_BALANCE (11-13). The reference of a period is read at its start (the first check inside it).',
     responses: { 200: { description: 'the risk types', schema: Type.Array(RiskTypeDTO) }, ...errorResponses(401) },
     handler: async () => ({ body: RISK_TYPES.map((t) => toRiskTypeDTO(t.id)) }),
   });

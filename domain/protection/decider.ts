@@ -25,9 +25,10 @@ export const evolve = (state: ProtectionState, event: ProtectionEvent): Protecti
       const d = event.data;
       // A newer anchor of the same period unit, or of the same rule, replaces the older ones.
       // (A new period also retires the resets of the period before.)
+      const family = d.family ?? d.unit;
       const replaced = (r: Reference) =>
         d.kind === 'PERIOD'
-          ? r.kind !== 'OVERALL' && r.unit === d.unit && Date.parse(r.start) < Date.parse(d.start)
+          ? r.kind !== 'OVERALL' && r.family === family && Date.parse(r.start) < Date.parse(d.start)
           : r.kind === d.kind && r.ruleId === d.ruleId && r.anchor !== d.anchor;
       const references = without(state.references, (_k, r) => replaced(r));
       references[d.anchor] = {
@@ -35,6 +36,7 @@ export const evolve = (state: ProtectionState, event: ProtectionEvent): Protecti
         kind: d.kind,
         ruleId: d.ruleId,
         unit: d.unit,
+        family,
         start: d.start,
         balance: d.balance,
         equity: d.equity,
@@ -47,6 +49,10 @@ export const evolve = (state: ProtectionState, event: ProtectionEvent): Protecti
       const key = `${event.data.anchor}|${event.data.measure}`;
       return { ...state, peaks: { ...state.peaks, [key]: Math.max(state.peaks[key] ?? -Infinity, event.data.value) } };
     }
+    case 'ProtectionThresholdReached':
+      return { ...state, pending: { ...state.pending, [event.data.triggerId]: { ruleId: event.data.ruleId, since: event.data.at } } };
+    case 'ProtectionThresholdReceded':
+      return { ...state, pending: without(state.pending ?? {}, (id) => id === event.data.triggerId) };
     case 'ProtectionTriggered': {
       const d = event.data;
       const trigger: ActiveTrigger = {
@@ -62,7 +68,7 @@ export const evolve = (state: ProtectionState, event: ProtectionEvent): Protecti
         closed: false,
         at: d.at,
       };
-      return { ...state, triggers: { ...state.triggers, [d.triggerId]: trigger } };
+      return { ...state, pending: without(state.pending ?? {}, (id) => id === d.triggerId), triggers: { ...state.triggers, [d.triggerId]: trigger } };
     }
     case 'ProtectionCleared': {
       const ids = new Set(event.data.triggerIds);
@@ -72,6 +78,7 @@ export const evolve = (state: ProtectionState, event: ProtectionEvent): Protecti
       return {
         ...state,
         resets: { ...state.resets, [event.data.ruleId]: event.data.at },
+        pending: without(state.pending ?? {}, (_id, p) => p.ruleId === event.data.ruleId),
         triggers: without(state.triggers, (_id, t) => t.ruleId === event.data.ruleId),
       };
     case 'ProtectionPositionsClosed': {

@@ -92,11 +92,13 @@ export const evaluate = (
       return state;
     },
   };
+  const waiting = new Set<string>();
   for (const rule of rules) {
-    if (rule.kind === 'RISK_LIMIT') riskLimit(ev, rule);
+    if (rule.kind === 'RISK_LIMIT') riskLimit(ev, rule, waiting);
     else if (rule.kind === 'PROFIT_TARGET') periodTarget(ev, rule);
     else overallTarget(ev, rule);
   }
+  receded(ev, waiting);
   return events;
 };
 
@@ -128,78 +130,119 @@ const endedTriggers = (state: ProtectionState, rules: readonly ProtectionRule[],
 interface RiskFigures {
   readonly reference: number;
   readonly loss: number;
-  readonly lossPercent: number;
+  /** The loss as a fraction of the reference (0.05 = 5 %). */
+  readonly lossFraction: number;
   readonly peak: number;
   readonly drawdown: number;
-  readonly drawdownPercent: number;
+  /** The fall from the high as a fraction of the high. */
+  readonly drawdownFraction: number;
 }
+
+const round8 = (x: number): number => Math.round(x * 1e8) / 1e8;
+/** A fraction in words: 0.05 → "0.05 (5 %)". */
+const fractionWords = (x: number): string => `${x} (${round4(x * 100)} %)`;
 
 /** The figures a risk limit compares now; a high risen far enough for a trailing limit is recorded. */
 const measureRisk = (ev: Evaluation, rule: RiskLimitRule, anchor: Anchor, ref: Reference): RiskFigures => {
   const { obs } = ev;
   const s = rule.settings;
   const { measure } = rule.riskType;
-  const reference = referenceValue(measure, ref);
-  const current = round2(measuredValue(measure, obs) - netDepositsAfter(obs, ref.observedAt));
+  const adjusted = round2(measuredValue(measure, obs) - netDepositsAfter(obs, ref.observedAt));
+  // Actual: the balance and equity now, so deposits and withdrawals are in both.
+  const reference = referenceValue(measure, ref, obs);
+  const current = measure === 'ACTUAL' ? obs.equity : adjusted;
   const peakKey = `${anchor.key}|${measure}`;
   const recorded = ev.state.peaks[peakKey];
-  const peak = Math.max(reference, recorded ?? -Infinity, obs.peaks[peakKey] ?? -Infinity, current);
-  if ((s.relativeRiskLimit > 0 || s.fallbackRelativeRiskLimit > 0) && peak > (recorded ?? reference) + PEAK_STEP * Math.abs(reference)) {
+  const start = measure === 'ACTUAL' ? ref.equity : reference;
+  const peak = Math.max(start, recorded ?? -Infinity, obs.peaks[peakKey] ?? -Infinity, adjusted);
+  if ((s.relativeRiskLimit > 0 || s.fallbackRelativeRiskLimit > 0) && peak > (recorded ?? start) + PEAK_STEP * Math.abs(start)) {
     ev.emit({ type: 'ProtectionPeakRecorded', data: { accountId: ev.accountId, anchor: anchor.key, measure, value: round2(peak), at: ev.now } });
   }
   const loss = round2(reference - current);
-  const drawdown = round2(peak - current);
+  const drawdown = round2(peak - adjusted);
   return {
     reference,
     loss,
-    lossPercent: reference > 0 ? round4((loss / reference) * 100) : 0,
+    lossFraction: reference > 0 ? round8(loss / reference) : 0,
     peak,
     drawdown,
-    drawdownPercent: peak > 0 ? round4((drawdown / peak) * 100) : 0,
+    drawdownFraction: peak > 0 ? round8(drawdown / peak) : 0,
   };
 };
 
-/** The first of a risk limit's three thresholds (absolute, percent, relative to the high) the figures reach. */
+/** The first of a risk limit's three thresholds (absolute, fraction, trailing fraction of the high) the figures reach. */
 const riskReached = (
   f: RiskFigures,
   cur: string,
-  [absolute, percent, relative]: readonly [number, number, number],
+  [absolute, fraction, relative]: readonly [number, number, number],
   names: readonly [string, string, string],
 ): Reached | null => {
   if (absolute > 0 && f.loss >= absolute)
     return { member: names[0], threshold: absolute, words: `loss ${money(f.loss)} ${cur} reached ${names[0]} ${money(absolute)} ${cur}` };
-  if (percent > 0 && f.lossPercent >= percent)
+  if (fraction > 0 && f.lossFraction >= fraction)
     return {
       member: names[1],
-      threshold: percent,
-      words: `loss ${money(f.loss)} ${cur} (${f.lossPercent} % of the reference) reached ${names[1]} ${percent} %`,
+      threshold: fraction,
+      words: `loss ${money(f.loss)} ${cur} (${round4(f.lossFraction * 100)} % of the reference) reached ${names[1]} ${fractionWords(fraction)}`,
     };
-  if (relative > 0 && f.drawdownPercent >= relative) {
+  if (relative > 0 && f.drawdownFraction >= relative) {
     return {
       member: names[2],
       threshold: relative,
       measured: f.drawdown,
-      words: `${money(f.drawdown)} ${cur} below the period's high ${money(f.peak)} (${f.drawdownPercent} %) reached ${names[2]} ${relative} %`,
+      words: `${money(f.drawdown)} ${cur} below the period's high ${money(f.peak)} (${round4(f.drawdownFraction * 100)} %) reached ${names[2]} ${fractionWords(relative)}`,
     };
   }
   return null;
 };
 
-const riskLimit = (ev: Evaluation, rule: RiskLimitRule): void => {
+/**
+ * fulfillSeconds: a reached threshold acts only when it is still reached fulfillSeconds after it was
+ * first seen reached (every look in between reached too). True: act now.
+ */
+const fulfilled = (ev: Evaluation, rule: RiskLimitRule, triggerId: string, level: TriggerLevel, hit: Reached, waiting: Set<string>): boolean => {
+  const wait = rule.settings.fulfillSeconds;
+  if (wait <= 0) return true;
+  const pending = ev.state.pending[triggerId];
+  if (!pending) {
+    ev.emit({
+      type: 'ProtectionThresholdReached',
+      data: {
+        accountId: ev.accountId,
+        triggerId,
+        ruleId: rule.id,
+        level,
+        fulfillSeconds: wait,
+        at: ev.now,
+        message: `Risk limit ${rule.riskType.code}${level === 'FALLBACK' ? ' fallback' : ''} reached: ${hit.words}; it acts if it still holds ${wait} s from now (fulfillSeconds)`,
+      },
+    });
+    waiting.add(triggerId);
+    return false;
+  }
+  if (Date.parse(ev.now) - Date.parse(pending.since) >= wait * 1000) return true;
+  waiting.add(triggerId);
+  return false;
+};
+
+const riskLimit = (ev: Evaluation, rule: RiskLimitRule, waiting: Set<string>): void => {
   const anchor = ruleAnchor(rule, ev.state.resets, ev.now, ev.zone);
   const ref = referenceFor(ev, anchor);
   if (!covers(ev.obs, ref.observedAt)) return;
   const s = rule.settings;
   const f = measureRisk(ev, rule, anchor, ref);
   const cur = ev.obs.currency;
-  const what = `Risk limit ${rule.riskType.name}`;
-  const from = `measured from ${money(f.reference)} ${cur} at ${anchorWords(anchor, ref)}`;
+  const what = `Risk limit ${rule.riskType.code}`;
+  const from =
+    rule.riskType.measure === 'ACTUAL'
+      ? `measured from the balance now, ${money(f.reference)} ${cur}`
+      : `measured from ${money(f.reference)} ${cur} at ${anchorWords(anchor, ref)}`;
   const limitId = triggerIdOf(rule.id, anchor.key, 'LIMIT', null);
   if (!ev.state.triggers[limitId]) {
     const hit = riskReached(f, cur, [s.absoluteRiskLimit, s.riskLimit, s.relativeRiskLimit], ['absoluteRiskLimit', 'riskLimit', 'relativeRiskLimit']);
-    if (hit) {
+    if (hit && fulfilled(ev, rule, limitId, 'LIMIT', hit, waiting)) {
       const action: ProtectionAction = s.closeAllOpenPositions ? 'CLOSE_ALL' : 'STOP_COPYING';
-      const fallbacks = s.fallbackAbsoluteRiskLimit > 0 || s.fallbackRiskLimit > 0 || s.fallbackRelativeRiskLimit > 0;
+      const fallbacks = !s.closeAllOpenPositions && (s.fallbackAbsoluteRiskLimit > 0 || s.fallbackRiskLimit > 0 || s.fallbackRelativeRiskLimit > 0);
       trigger(ev, rule, {
         anchor: anchor.key,
         level: 'LIMIT',
@@ -213,13 +256,15 @@ const riskLimit = (ev: Evaluation, rule: RiskLimitRule): void => {
     }
   }
   if (ev.state.triggers[limitId] && !s.closeAllOpenPositions) {
+    const fallbackId = triggerIdOf(rule.id, anchor.key, 'FALLBACK', null);
+    if (ev.state.triggers[fallbackId]) return;
     const hit = riskReached(
       f,
       cur,
       [s.fallbackAbsoluteRiskLimit, s.fallbackRiskLimit, s.fallbackRelativeRiskLimit],
       ['fallbackAbsoluteRiskLimit', 'fallbackRiskLimit', 'fallbackRelativeRiskLimit'],
     );
-    if (hit)
+    if (hit && fulfilled(ev, rule, fallbackId, 'FALLBACK', hit, waiting))
       trigger(ev, rule, {
         anchor: anchor.key,
         level: 'FALLBACK',
@@ -230,6 +275,14 @@ const riskLimit = (ev: Evaluation, rule: RiskLimitRule): void => {
         reached: hit,
         message: `${what} fallback reached: ${hit.words}, ${from}. Every position is closed and every pending order cancelled.`,
       });
+  }
+};
+
+/** Thresholds that waited for their fulfillSeconds and are not reached in this look (or whose rule or period went): the wait ends. */
+const receded = (ev: Evaluation, waiting: ReadonlySet<string>): void => {
+  for (const [triggerId, pending] of Object.entries(ev.state.pending)) {
+    if (waiting.has(triggerId)) continue;
+    ev.emit({ type: 'ProtectionThresholdReceded', data: { accountId: ev.accountId, triggerId, ruleId: pending.ruleId, since: pending.since, at: ev.now } });
   }
 };
 

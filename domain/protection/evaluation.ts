@@ -64,6 +64,7 @@ export const referenceFor = (ev: Evaluation, anchor: Anchor): Reference => {
       kind: anchor.kind,
       ruleId: anchor.ruleId,
       unit: anchor.unit,
+      family: anchor.family,
       start,
       label: anchor.label,
       balance: obs.balance,

@@ -22,6 +22,8 @@ export interface ReferenceData {
   /** RESET and OVERALL: the rule; PERIOD: null (shared by every rule of that period). */
   readonly ruleId: string | null;
   readonly unit: PeriodUnit | null;
+  /** PERIOD and RESET: the periods it belongs to, `day` (TIME_ZONE) or `day@79200s` (a risk limit's resetTime); absent in events before it: the unit. */
+  readonly family?: string | null;
   /** When what the values measure from began: the period start, the reset, or the first look at an overall target. */
   readonly start: string;
   /** PERIOD: its label in TIME_ZONE (2026-01-07, 2026-W02, 2026-01). */
@@ -63,6 +65,13 @@ export type ProtectionEvent =
   | { type: 'ProtectionReferenceRecorded'; data: ReferenceData }
   /** The highest value of a measure since an anchor (trailing relative limits), recorded in steps. */
   | { type: 'ProtectionPeakRecorded'; data: { accountId: string; anchor: string; measure: string; value: number; at: string } }
+  /** A risk limit's threshold is reached but must hold fulfillSeconds before it acts (the trigger waits under this id). */
+  | {
+      type: 'ProtectionThresholdReached';
+      data: { accountId: string; triggerId: string; ruleId: string; level: TriggerLevel; fulfillSeconds: number; at: string; message: string };
+    }
+  /** It no longer is before fulfillSeconds passed (or its rule or period went): the wait starts over when it is reached again. */
+  | { type: 'ProtectionThresholdReceded'; data: { accountId: string; triggerId: string; ruleId: string; since: string; at: string } }
   | { type: 'ProtectionTriggered'; data: TriggerData }
   | { type: 'ProtectionCleared'; data: { accountId: string; ruleId: string; triggerIds: readonly string[]; reason: ClearReason; at: string } }
   /** A rule starts over: its triggers end and it measures from `at` until its period ends. */
@@ -81,6 +90,8 @@ export type ProtectionEventType = ProtectionEvent['type'];
 export const protectionEventTypes: readonly ProtectionEventType[] = [
   'ProtectionReferenceRecorded',
   'ProtectionPeakRecorded',
+  'ProtectionThresholdReached',
+  'ProtectionThresholdReceded',
   'ProtectionTriggered',
   'ProtectionCleared',
   'ProtectionReset',
@@ -105,6 +116,10 @@ export const protectionEventKey = (event: ProtectionEvent): string => {
       return `reference/${d.accountId}/${event.data.anchor}/${event.data.observedAt}`;
     case 'ProtectionPeakRecorded':
       return `peak/${d.accountId}/${event.data.anchor}/${event.data.measure}/${event.data.value}/${event.data.at}`;
+    case 'ProtectionThresholdReached':
+      return `reached/${d.accountId}/${event.data.triggerId}/${event.data.at}`;
+    case 'ProtectionThresholdReceded':
+      return `receded/${d.accountId}/${event.data.triggerId}/${event.data.at}`;
     case 'ProtectionTriggered':
       return `trigger/${d.accountId}/${event.data.triggerId}/${event.data.at}`;
     case 'ProtectionCleared':

@@ -4,7 +4,7 @@
 import type { PeriodUnit } from '../analytics/periods.js';
 import type { OverallTargetSettings, PeriodTargetSettings, PeriodTargetType } from '../profitTarget/features.js';
 import { riskTypeById, type RiskType, UNIT_OF_PERIOD } from '../riskLimit/riskTypes.js';
-import type { RiskLimitSettings } from '../riskLimit/settings.js';
+import { resetTimeOfDay, type RiskLimitSettings } from '../riskLimit/settings.js';
 
 export type RuleKind = 'RISK_LIMIT' | 'PROFIT_TARGET' | 'OVERALL_TARGET';
 
@@ -14,6 +14,8 @@ export interface RiskLimitRule {
   readonly id: string;
   readonly riskType: RiskType;
   readonly unit: PeriodUnit;
+  /** Types 1-3 with a resetTime: its periods begin at this time of day, in milliseconds after 00:00 UTC; null: midnight in TIME_ZONE. */
+  readonly boundaryMs: number | null;
   readonly settings: RiskLimitSettings;
 }
 
@@ -36,9 +38,11 @@ export type ProtectionRule = RiskLimitRule | PeriodTargetRule | OverallTargetRul
 
 export const riskLimitRule = (id: string, settings: RiskLimitSettings): RiskLimitRule | null => {
   const riskType = riskTypeById(settings.riskTypeId);
-  return riskType ? { kind: 'RISK_LIMIT', id, riskType, unit: UNIT_OF_PERIOD[riskType.period], settings } : null;
+  if (!riskType) return null;
+  const boundaryMs = riskType.usesResetTime && settings.resetTime ? resetTimeOfDay(settings.resetTime) : null;
+  return { kind: 'RISK_LIMIT', id, riskType, unit: UNIT_OF_PERIOD[riskType.period], boundaryMs, settings };
 };
 
 /** The name a rule goes by in messages and DTOs: the risk type's name or the feature DTO's. */
 export const ruleTypeName = (rule: ProtectionRule): string =>
-  rule.kind === 'RISK_LIMIT' ? rule.riskType.name : rule.kind === 'PROFIT_TARGET' ? rule.type : 'FeatureOverallTargetDTO';
+  rule.kind === 'RISK_LIMIT' ? rule.riskType.code : rule.kind === 'PROFIT_TARGET' ? rule.type : 'FeatureOverallTargetDTO';

@@ -8,6 +8,8 @@ export interface Reference {
   readonly kind: 'PERIOD' | 'RESET' | 'OVERALL';
   readonly ruleId: string | null;
   readonly unit: string | null;
+  /** PERIOD and RESET: the periods it belongs to (anchors.ts familyOf); OVERALL: null. */
+  readonly family: string | null;
   readonly start: string;
   readonly balance: number;
   readonly equity: number;
@@ -36,8 +38,10 @@ export interface ProtectionState {
   readonly peaks: Readonly<Record<string, number>>;
   /** By rule id: the time of its last reset. */
   readonly resets: Readonly<Record<string, string>>;
+  /** By trigger id: risk limit thresholds reached and waiting for their fulfillSeconds, since when. */
+  readonly pending: Readonly<Record<string, { readonly ruleId: string; readonly since: string }>>;
   /** By trigger id: triggers not yet cleared or reset. */
   readonly triggers: Readonly<Record<string, ActiveTrigger>>;
 }
 
-export const initialState: ProtectionState = { references: {}, peaks: {}, resets: {}, triggers: {} };
+export const initialState: ProtectionState = { references: {}, peaks: {}, resets: {}, pending: {}, triggers: {} };

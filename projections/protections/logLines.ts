@@ -46,6 +46,14 @@ export const protectionLogLine = (event: ProtectionEvent): LogLine | null => {
     }
     case 'ProtectionPeakRecorded':
       return null;
+    case 'ProtectionThresholdReached':
+      return line(LogType.Warning, event.data.message, event.data.level === 'FALLBACK' ? 'RISK_LIMIT_FALLBACK_REACHED' : 'RISK_LIMIT_REACHED');
+    case 'ProtectionThresholdReceded':
+      return line(
+        LogType.Info,
+        `Risk limit ${event.data.ruleId}: reached at ${event.data.since}, no longer held at ${event.data.at} before its fulfillSeconds passed; it did not act`,
+        'RISK_LIMIT_RECEDED',
+      );
     case 'ProtectionTriggered': {
       const codes = CODES[event.data.ruleKind] as Readonly<Record<string, string>>;
       return line(LogType.Warning, event.data.message, codes[event.data.level] ?? 'PROTECTION_TRIGGERED');

@@ -725,7 +725,7 @@ describe('accounts API end to end', () => {
       const slave = await create({ alias: 'summary slave', loginAccountNumber: 'summary-s' });
       const copier = await t.call('POST', `/accounts/${slave.id}/copiers`, { body: { fromAccountId: master.id, multiplier: 2 } });
       expect(copier.status, JSON.stringify(copier.body)).to.equal(200);
-      const limit = await t.call('POST', `/accounts/${slave.id}/riskLimits`, { body: { riskTypeId: 1, absoluteRiskLimit: 250 } });
+      const limit = await t.call('POST', `/accounts/${slave.id}/riskLimits`, { body: { riskType: { id: 1 }, riskLimit: 0, absoluteRiskLimit: 250 } });
       expect(limit.status, JSON.stringify(limit.body)).to.equal(200);
       const feature = await t.call('POST', `/accounts/${slave.id}/features`, {
         body: featureBody({ type: 'FeatureDataCollectorDTO', collectionIntervalSeconds: 60 }),
@@ -747,7 +747,8 @@ describe('accounts API end to end', () => {
       expect(summary.copiers).to.have.length(1);
       expect(summary.copiers[0]).to.deep.include({ id: copier.body.id, fromAccountId: master.id, multiplier: 2 });
       expect(summary.riskLimits).to.have.length(1);
-      expect(summary.riskLimits[0]).to.deep.include({ id: limit.body.id, riskTypeId: 1, absoluteRiskLimit: 250, status: 'ARMED' });
+      expect(summary.riskLimits[0]).to.deep.include({ id: limit.body.id, absoluteRiskLimit: 250, status: 'ARMED' });
+      expect(summary.riskLimits[0]!.riskType).to.deep.include({ id: 1 });
       expect(summary.features).to.deep.equal([feature.body]);
       expectNoPassword(res);
 

@@ -247,7 +247,7 @@ describe('negative fuzzing of every operation in the OpenAPI document', function
       body: featureBody({ type: 'FeatureBlockHedgingDTO' }),
     });
     const accountFeature = await t.call('POST', `/accounts/${slave}/features`, { body: featureBody({ type: 'FeatureHftModeDTO' }) });
-    const riskLimit = await t.call('POST', `/accounts/${slave}/riskLimits`, { body: { riskTypeId: 1, riskLimit: 50 } });
+    const riskLimit = await t.call('POST', `/accounts/${slave}/riskLimits`, { body: { riskType: { id: 1 }, riskLimit: 0.5 } });
     const apiKey = await t.call('POST', `/projects/${DEFAULT_PROJECT_ID}/apiKeys`, { body: { name: 'fuzzed key' } });
     const opened = await t.call('POST', `/accounts/${master}/positions`, { body: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 } });
     for (const [what, res, status] of [

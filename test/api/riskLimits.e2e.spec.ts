@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { sql } from 'kysely';
 import { allProjections } from '../../projections/all.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
+import { referenceExample } from '../support/reference.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { bookWhere, eventually, movableClock, pinQuotes, positionsOf, startedAccount } from '../support/trading.js';
 
@@ -17,6 +18,8 @@ interface LogEntry {
 }
 
 const BERLIN = { TIME_ZONE: 'Europe/Berlin' };
+/** A daily equity-to-equity limit (risk type 5) of a 300 USD loss that acts at once, in the reference's shape. */
+const LOSS_300 = { riskType: { id: 5 }, riskLimit: 0, absoluteRiskLimit: 300, fulfillSeconds: 0 };
 
 /** What every spec of this file does with a service: pairs, limits, logs, the monitor's ticks. */
 const helpers = (get: () => TestService) => {
@@ -97,8 +100,20 @@ describe('risk limits end to end', function () {
   it('lists the risk types, and creates, reads, replaces and deletes a limit with the documented refusals', async () => {
     const types = await h.call('GET', '/types/riskTypes');
     expect(types.status).to.equal(200);
-    expect(types.body).to.have.length(12);
-    expect(types.body[9]).to.deep.include({ id: 10, name: 'DAILY_SMART_REFERENCE', period: 'DAILY', measure: 'SMART_REFERENCE' });
+    expect(types.body).to.have.length(13);
+    expect(types.body.slice(0, 10).map((x: { id: number; name: string }) => `${x.id} ${x.name}`)).to.deep.equal([
+      '1 Daily',
+      '2 Weekly',
+      '3 Monthly',
+      '4 Actual',
+      '5 Equity-equity daily',
+      '6 Equity-equity weekly',
+      '7 Equity-equity monthly',
+      '8 Smart reference daily',
+      '9 Smart reference weekly',
+      '10 Smart reference monthly',
+    ]);
+    expect(types.body[7]).to.deep.include({ id: 8, code: 'DAILY_SMART_REFERENCE', period: 'DAILY', measure: 'SMART_REFERENCE' });
 
     const account = await startedAccount(t, 'crud');
     const refused = async (body: Record<string, unknown>, pattern: RegExp) => {
@@ -107,35 +122,43 @@ describe('risk limits end to end', function () {
       expect(res.body.error).to.equal('[VALIDATION_FAILED]');
       expect(res.body.message).to.match(pattern);
     };
-    await refused({ riskTypeId: 1 }, /at least one of absoluteRiskLimit, riskLimit and relativeRiskLimit/);
-    await refused({ riskTypeId: 13, absoluteRiskLimit: 100 }, /riskTypeId/);
-    await refused({ riskTypeId: 1, absoluteRiskLimit: 100, fallbackAbsoluteRiskLimit: 200 }, /only when closeAllOpenPositions is false/);
-    await refused({ riskTypeId: 1, riskLimit: 101 }, /riskLimit/);
+    await refused({ riskType: { id: 14 }, riskLimit: 0.05 }, /riskType\.id: no risk type 14/);
+    await refused({ riskType: { id: 1 }, riskLimit: 5 }, /riskLimit/);
+    await refused(
+      { riskType: { id: 1 }, riskLimit: 0.05, closeAllOpenPositions: false, fallbackRiskLimit: 0.04 },
+      /fallbackRiskLimit \(0\.04\) must be above riskLimit/,
+    );
+    await refused({ riskType: { id: 1 }, riskLimit: 0.05, copierId: crypto.randomUUID() }, /copierId: risk limits of a copier are not available yet/);
+    await refused({ riskType: { id: 1 }, riskLimit: 0.05, accountId: crypto.randomUUID() }, /accountId/);
+    await refused({ riskType: { id: 1 }, riskLimit: 0.05, resetTime: 'noon' }, /resetTime/);
+    await refused({ riskTypeId: 1, riskLimit: 0.05 }, /riskTypeId|riskType/);
 
-    const created = await h.call('POST', `/accounts/${account}/riskLimits`, { body: { riskTypeId: 4, riskLimit: 5 } });
+    const created = await h.call('POST', `/accounts/${account}/riskLimits`, { body: { riskType: { id: 1 }, riskLimit: 0.05, accountId: account } });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     expect(created.body).to.deep.include({
       accountId: account,
-      riskTypeId: 4,
       absoluteRiskLimit: 0,
-      riskLimit: 5,
+      riskLimit: 0.05,
       relativeRiskLimit: 0,
       closeAllOpenPositions: true,
       active: true,
+      fulfillSeconds: 60,
       status: 'ARMED',
       hits: [],
     });
-    expect(created.body.riskType).to.deep.include({ name: 'DAILY_BALANCE_TO_EQUITY' });
+    expect(created.body).not.to.have.property('resetTime');
+    expect(created.body).not.to.have.property('riskTypeId');
+    expect(created.body.riskType).to.deep.include({ id: 1, name: 'Daily', code: 'DAILY_BALANCE_TO_EQUITY' });
     const id = created.body.id as string;
     expect((await h.call('GET', `/accounts/${account}/riskLimits`)).body.map((l: { id: string }) => l.id)).to.deep.equal([id]);
 
     // a GET answer sent back as it is, with one change: the read-only members are ignored
     const replaced = await h.call('PUT', `/accounts/${account}/riskLimits/${id}`, {
-      body: { ...created.body, closeAllOpenPositions: false, fallbackRiskLimit: 8 },
+      body: { ...created.body, closeAllOpenPositions: false, fallbackRiskLimit: 0.08, resetTime: '2023-12-30 22:00:00+00:00' },
     });
     expect(replaced.status, JSON.stringify(replaced.body)).to.equal(200);
-    expect(replaced.body).to.deep.include({ riskLimit: 5, fallbackRiskLimit: 8, closeAllOpenPositions: false });
-    const inactive = await h.call('PUT', `/accounts/${account}/riskLimits/${id}`, { body: { riskTypeId: 4, riskLimit: 5, active: false } });
+    expect(replaced.body).to.deep.include({ riskLimit: 0.05, fallbackRiskLimit: 0.08, closeAllOpenPositions: false, resetTime: '2023-12-30T22:00:00.000Z' });
+    const inactive = await h.call('PUT', `/accounts/${account}/riskLimits/${id}`, { body: { riskType: { id: 1 }, riskLimit: 0.05, active: false } });
     expect(inactive.body).to.deep.include({ status: 'INACTIVE', closeAllOpenPositions: true, fallbackRiskLimit: 0 });
 
     const unknown = crypto.randomUUID();
@@ -155,12 +178,12 @@ describe('risk limits end to end', function () {
     const entries = audit.filter((e) => e.action.startsWith('RiskLimit'));
     expect(entries.map((e) => e.action).sort()).to.deep.equal(['RiskLimitCreated', 'RiskLimitDeleted', 'RiskLimitUpdated', 'RiskLimitUpdated']);
     expect(entries.find((e) => e.action === 'RiskLimitCreated')).to.deep.include({ method: 'POST' });
-    expect(entries.find((e) => e.action === 'RiskLimitCreated')!.changes).to.deep.include({ riskLimitId: id, riskTypeId: 4, riskLimit: 5 });
+    expect(entries.find((e) => e.action === 'RiskLimitCreated')!.changes).to.deep.include({ riskLimitId: id, riskTypeId: 1, riskLimit: 0.05 });
   });
 
   it('not reached it copies on; reached it closes every position and skips new opens with RISK_LIMIT_HIT until a reset, which measures from then', async () => {
     const { master, slave } = await h.pair('close-all');
-    const limitId = await h.addLimit(slave, { riskTypeId: 1, absoluteRiskLimit: 300 });
+    const limitId = await h.addLimit(slave, LOSS_300);
     const first = await h.open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
 
@@ -206,7 +229,7 @@ describe('risk limits end to end', function () {
   it("with closeAllOpenPositions false keeps positions and follows the master's closes; the fallback closes everything", async () => {
     await pinQuotes(t, { US500: [5200, 5200] });
     const { master, slave } = await h.pair('fallback');
-    await h.addLimit(slave, { riskTypeId: 1, absoluteRiskLimit: 300, fallbackAbsoluteRiskLimit: 600, closeAllOpenPositions: false });
+    await h.addLimit(slave, { ...LOSS_300, fallbackAbsoluteRiskLimit: 600, closeAllOpenPositions: false });
     const a = await h.open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await h.open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await bookWhere(t, slave, (b) => b.length === 2, 'two copies');
@@ -240,7 +263,7 @@ describe('risk limits end to end', function () {
   it('lifts the hit when the Berlin day ends (23:00 UTC in winter) and copies again', async () => {
     await pinQuotes(t, { US500: [5200, 5200] });
     const { master, slave } = await h.pair('next-day');
-    await h.addLimit(slave, { riskTypeId: 1, absoluteRiskLimit: 300 });
+    await h.addLimit(slave, LOSS_300);
     await h.open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
     await pinQuotes(t, { US500: [5160, 5160] });
@@ -262,10 +285,65 @@ describe('risk limits end to end', function () {
     await h.flat(master, slave);
   });
 
+  it("a reference client's limit (the reference's example values, riskLimit 0.05) acts at a 5 % loss and not before, once it held fulfillSeconds 5", async () => {
+    await pinQuotes(t, { US500: [5200, 5200] });
+    const { master, slave } = await h.pair('reference-example');
+    const example = referenceExample('RiskLimitDTO') as Record<string, unknown>;
+    expect(example).to.deep.include({ fulfillSeconds: 5, closeAllOpenPositions: true, riskType: { name: 'name', id: 9 } });
+    // As the example, but for the limit under test: a 5 % loss. Its absoluteRiskLimit (0.08 USD) would act at once,
+    // its copierId and accountId name no copier or account of ours; its fallbacks are ignored (closeAllOpenPositions true).
+    const { copierId: _copierId, ...body } = { ...example, accountId: slave, riskLimit: 0.05, absoluteRiskLimit: 0 };
+    const limitId = await h.addLimit(slave, body);
+    const limit = (await h.call('GET', `/accounts/${slave}/riskLimits/${limitId}`)).body;
+    expect(limit).to.deep.include({
+      riskLimit: 0.05,
+      fulfillSeconds: 5,
+      fallbackRiskLimit: example.fallbackRiskLimit,
+      relativeRiskLimit: example.relativeRiskLimit,
+    });
+    expect(limit.riskType).to.deep.include({ id: 9, name: 'Smart reference weekly' });
+
+    await h.open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
+    await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
+    // 10,000 USD at the reference; 1 lot of US500 (one decimal) loses 10 USD a point: 5150.1 is a loss of 499 (4.99 %).
+    await pinQuotes(t, { US500: [5150.1, 5150.1] });
+    await h.ticks(2);
+    clock.advance(10_000);
+    await h.ticks(2);
+    expect((await h.information(slave)).riskLimitsHit, 'below 5 %').to.deep.equal([]);
+    expect((await h.logs(slave)).filter((l) => l.code === 'RISK_LIMIT_REACHED')).to.deep.equal([]);
+
+    await pinQuotes(t, { US500: [5150, 5150] });
+    const reached = await h.logWith(slave, 'RISK_LIMIT_REACHED', 'PROTECTION');
+    expect(reached.message).to.match(/loss 500\.00 USD \(5 % of the reference\) reached riskLimit 0\.05 \(5 %\); it acts if it still holds 5 s from now/);
+    await h.ticks(2);
+    expect((await h.information(slave)).riskLimitsHit, 'reached, not yet held 5 s').to.deep.equal([]);
+    expect(await positionsOf(t, slave)).to.have.length(1);
+    clock.advance(5_000);
+    const [hit] = await h.hitsOf(slave, 1);
+    expect(hit).to.deep.include({ riskLimitId: limitId, level: 'LIMIT', loss: 500, threshold: 0.05, thresholdMember: 'riskLimit' });
+    await bookWhere(t, slave, (b) => b.length === 0, 'every position closed by the hit');
+    await h.flat(master);
+  });
+
+  it('a limit whose members are all 0 is deactivated: it never acts, whatever the loss', async () => {
+    await pinQuotes(t, { US500: [5200, 5200] });
+    const { master, slave } = await h.pair('zero');
+    const limitId = await h.addLimit(slave, { riskType: { id: 1 }, riskLimit: 0, fulfillSeconds: 0 });
+    expect((await h.call('GET', `/accounts/${slave}/riskLimits/${limitId}`)).body).to.deep.include({ riskLimit: 0, absoluteRiskLimit: 0, status: 'ARMED' });
+    await h.open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
+    await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
+    await pinQuotes(t, { US500: [5000, 5000] });
+    await h.ticks(3);
+    expect((await h.information(slave)).riskLimitsHit, 'a 20 % loss').to.deep.equal([]);
+    expect(await positionsOf(t, slave)).to.have.length(1);
+    await h.flat(master, slave);
+  });
+
   it('after a restart neither hits the limit again nor lifts it', async () => {
     await pinQuotes(t, { US500: [5200, 5200] });
     const { master, slave } = await h.pair('restart');
-    await h.addLimit(slave, { riskTypeId: 1, absoluteRiskLimit: 300 });
+    await h.addLimit(slave, LOSS_300);
     await h.open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
     await pinQuotes(t, { US500: [5170, 5170] });
@@ -314,7 +392,7 @@ describe('risk limits end to end', function () {
     moveTo('2026-03-29T10:00:00.000Z');
     await pinQuotes(t, { BTCUSD: [65_000, 65_000] });
     const { master, slave } = await h.pair('dst');
-    await h.addLimit(slave, { riskTypeId: 1, absoluteRiskLimit: 300 });
+    await h.addLimit(slave, LOSS_300);
     // 0.1 lot of BTCUSD: 0.10 USD per dollar of price
     await h.open(master, { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.1 });
     await bookWhere(t, slave, (b) => b.length === 1, 'the copy');

@@ -18,8 +18,8 @@ const ACCOUNT = '55555555-5555-4555-8555-555555555555';
 const OTHER_ACCOUNT = '66666666-6666-4666-8666-666666666666';
 const metadata = { now: NOW, context: systemContext('spec') };
 
-/** A daily equity-to-equity limit of 5 % that closes every position when hit. */
-const settings = (overrides: Partial<RiskLimitSettings> = {}): RiskLimitSettings => ({ ...RISK_LIMIT_DEFAULTS, riskTypeId: 1, riskLimit: 5, ...overrides });
+/** A daily limit (risk type 1) of 5 % (a fraction, 0.05) that closes every position when hit. */
+const settings = (overrides: Partial<RiskLimitSettings> = {}): RiskLimitSettings => ({ ...RISK_LIMIT_DEFAULTS, riskTypeId: 1, riskLimit: 0.05, ...overrides });
 
 const created = (overrides: Partial<RiskLimitSettings> = {}): RiskLimitEvent => ({
   type: 'RiskLimitCreated',
@@ -71,41 +71,62 @@ describe('risk limit decider', () => {
       given([created(), deleted()]).when(create()).thenRefuses('[RISK_LIMIT_ALREADY_EXISTS]', 'conflict');
     });
 
-    it('accepts the risk types 1 to 12 and refuses any other id', () => {
+    it("accepts the reference's risk types 1 to 10 and ours 11 to 13, and refuses any other id", () => {
       given([])
-        .when(create({ riskTypeId: 12 }))
-        .then(createdAtNow({ riskTypeId: 12 }));
-      expect(refusedMember({ riskTypeId: 0 })).to.equal('body.riskTypeId');
-      expect(refusedMember({ riskTypeId: 13 })).to.equal('body.riskTypeId');
+        .when(create({ riskTypeId: 13 }))
+        .then(createdAtNow({ riskTypeId: 13 }));
+      expect(refusedMember({ riskTypeId: 0 })).to.equal('body.riskType.id');
+      expect(refusedMember({ riskTypeId: 14 })).to.equal('body.riskType.id');
     });
 
-    it('refuses a limit with none of absoluteRiskLimit, riskLimit and relativeRiskLimit above 0', () =>
-      expect(refusedMember({ absoluteRiskLimit: 0, riskLimit: 0, relativeRiskLimit: 0 })).to.equal('body'));
+    it('accepts a limit with every member 0: deactivated, it never acts (the reference: 0 = deactivated)', () =>
+      given([])
+        .when(create({ absoluteRiskLimit: 0, riskLimit: 0, relativeRiskLimit: 0 }))
+        .then(createdAtNow({ absoluteRiskLimit: 0, riskLimit: 0, relativeRiskLimit: 0 })));
+
+    it('takes riskLimit, relativeRiskLimit and their fallbacks as fractions: 0.05 is 5 %, above 1 is refused', () => {
+      expect(refusedMember({ riskLimit: 5 })).to.equal('body.riskLimit');
+      expect(refusedMember({ riskLimit: 1.01 })).to.equal('body.riskLimit');
+      expect(refusedMember({ relativeRiskLimit: 3 })).to.equal('body.relativeRiskLimit');
+      expect(refusedMember({ closeAllOpenPositions: false, fallbackRiskLimit: 8 })).to.equal('body.fallbackRiskLimit');
+      given([])
+        .when(create({ riskLimit: 1 }))
+        .then(createdAtNow({ riskLimit: 1 }));
+    });
+
+    it('takes fulfillSeconds from 0 to a day, in whole seconds, and a resetTime that is a date-time', () => {
+      expect(refusedMember({ fulfillSeconds: -1 })).to.equal('body.fulfillSeconds');
+      expect(refusedMember({ fulfillSeconds: 1.5 })).to.equal('body.fulfillSeconds');
+      expect(refusedMember({ fulfillSeconds: 86_401 })).to.equal('body.fulfillSeconds');
+      expect(refusedMember({ resetTime: 'tomorrow' })).to.equal('body.resetTime');
+      given([])
+        .when(create({ fulfillSeconds: 0, resetTime: '2023-12-30T22:00:00.000Z' }))
+        .then(createdAtNow({ fulfillSeconds: 0, resetTime: '2023-12-30T22:00:00.000Z' }));
+    });
 
     it('accepts any one of the three limits on its own', () => {
       given([])
         .when(create({ riskLimit: 0, absoluteRiskLimit: 100 }))
         .then(createdAtNow({ riskLimit: 0, absoluteRiskLimit: 100 }));
       given([])
-        .when(create({ riskLimit: 0, relativeRiskLimit: 3 }))
-        .then(createdAtNow({ riskLimit: 0, relativeRiskLimit: 3 }));
+        .when(create({ riskLimit: 0, relativeRiskLimit: 0.03 }))
+        .then(createdAtNow({ riskLimit: 0, relativeRiskLimit: 0.03 }));
     });
 
-    it('refuses a fallback when the hit closes every position already', () => {
-      expect(refusedMember({ fallbackRiskLimit: 8 })).to.equal('body.fallbackRiskLimit');
-      expect(refusedMember({ absoluteRiskLimit: 100, fallbackAbsoluteRiskLimit: 200 })).to.equal('body.fallbackAbsoluteRiskLimit');
-      expect(refusedMember({ relativeRiskLimit: 2, fallbackRelativeRiskLimit: 4 })).to.equal('body.fallbackRelativeRiskLimit');
-    });
+    it('keeps and ignores the fallbacks when the hit closes every position already (the reference: they apply only with closeAllOpenPositions false)', () =>
+      given([])
+        .when(create({ fallbackRiskLimit: 0.04, absoluteRiskLimit: 100, fallbackAbsoluteRiskLimit: 50 }))
+        .then(createdAtNow({ fallbackRiskLimit: 0.04, absoluteRiskLimit: 100, fallbackAbsoluteRiskLimit: 50 })));
 
     it('refuses a fallback that is not above its own limit, when positions stay open', () => {
-      expect(refusedMember({ closeAllOpenPositions: false, fallbackRiskLimit: 5 })).to.equal('body.fallbackRiskLimit');
+      expect(refusedMember({ closeAllOpenPositions: false, fallbackRiskLimit: 0.05 })).to.equal('body.fallbackRiskLimit');
       expect(refusedMember({ closeAllOpenPositions: false, absoluteRiskLimit: 100, fallbackAbsoluteRiskLimit: 99 })).to.equal('body.fallbackAbsoluteRiskLimit');
     });
 
     it('accepts a fallback above its limit, or one whose own limit is off, when positions stay open', () => {
       given([])
-        .when(create({ closeAllOpenPositions: false, fallbackRiskLimit: 8 }))
-        .then(createdAtNow({ closeAllOpenPositions: false, fallbackRiskLimit: 8 }));
+        .when(create({ closeAllOpenPositions: false, fallbackRiskLimit: 0.08 }))
+        .then(createdAtNow({ closeAllOpenPositions: false, fallbackRiskLimit: 0.08 }));
       given([])
         .when(create({ closeAllOpenPositions: false, fallbackAbsoluteRiskLimit: 500 }))
         .then(createdAtNow({ closeAllOpenPositions: false, fallbackAbsoluteRiskLimit: 500 }));
@@ -115,8 +136,8 @@ describe('risk limit decider', () => {
   describe('update', () => {
     it('replaces the whole setting', () =>
       given([created()])
-        .when(update({ riskTypeId: 4, riskLimit: 3, closeAllOpenPositions: false }))
-        .then([updated({ riskTypeId: 4, riskLimit: 3, closeAllOpenPositions: false }, NOW)]));
+        .when(update({ riskTypeId: 4, riskLimit: 0.03, closeAllOpenPositions: false }))
+        .then([updated({ riskTypeId: 4, riskLimit: 0.03, closeAllOpenPositions: false }, NOW)]));
 
     it('the same setting again, with members in another order, changes nothing', () => {
       const reordered = Object.fromEntries(Object.entries(settings()).reverse()) as unknown as RiskLimitSettings;
@@ -126,10 +147,10 @@ describe('risk limit decider', () => {
     });
 
     it('reads the setting as the last update left it', () => {
-      given([created(), updated({ riskLimit: 7 })])
-        .when(update({ riskLimit: 7 }))
+      given([created(), updated({ riskLimit: 0.07 })])
+        .when(update({ riskLimit: 0.07 }))
         .then([]);
-      given([created(), updated({ riskLimit: 7 })])
+      given([created(), updated({ riskLimit: 0.07 })])
         .when(update())
         .then([updated({}, NOW)]);
     });
@@ -139,10 +160,10 @@ describe('risk limit decider', () => {
         .when(update({ riskTypeId: 99 }))
         .thenRefuses('[VALIDATION_FAILED]', 'validation');
       given([created()])
-        .when(update({ riskLimit: 0 }))
+        .when(update({ riskLimit: 5 }))
         .thenRefuses('[VALIDATION_FAILED]', 'validation');
       given([created()])
-        .when(update({ fallbackRiskLimit: 10 }))
+        .when(update({ fallbackRiskLimit: 0.04, closeAllOpenPositions: false }))
         .thenRefuses('[VALIDATION_FAILED]', 'validation');
     });
   });
@@ -155,7 +176,7 @@ describe('risk limit decider', () => {
 
     it('a deleted limit is not found for an update or a second delete', () => {
       given([created(), deleted()])
-        .when(update({ riskLimit: 7 }))
+        .when(update({ riskLimit: 0.07 }))
         .thenRefuses('[RISK_LIMIT_NOT_FOUND]', 'notFound');
       given([created(), deleted()]).when(remove()).thenRefuses('[RISK_LIMIT_NOT_FOUND]', 'notFound');
     });
@@ -190,12 +211,12 @@ describe('risk limit decider', () => {
     const fold = (events: readonly RiskLimitEvent[]) => events.reduce(riskLimitDecider.evolve, riskLimitDecider.initialState);
 
     it('folds creation, updates and deletion into the state', () => {
-      expect(fold([created(), updated({ riskLimit: 7 }), updated({ riskLimit: 9, active: false })])).to.deep.equal({
+      expect(fold([created(), updated({ riskLimit: 0.07 }), updated({ riskLimit: 0.09, active: false })])).to.deep.equal({
         exists: true,
         deleted: false,
         projectId: PROJECT,
         accountId: ACCOUNT,
-        settings: settings({ riskLimit: 9, active: false }),
+        settings: settings({ riskLimit: 0.09, active: false }),
       });
       expect(fold([created(), deleted()])).to.deep.include({ exists: true, deleted: true, accountId: ACCOUNT });
     });
@@ -203,7 +224,7 @@ describe('risk limit decider', () => {
     it('never changes the state it is given', () => {
       const state = fold([created()]);
       const snapshot = structuredClone(state);
-      for (const event of [updated({ riskLimit: 7 }), deleted()]) riskLimitDecider.evolve(state, event);
+      for (const event of [updated({ riskLimit: 0.07 }), deleted()]) riskLimitDecider.evolve(state, event);
       expect(state).to.deep.equal(snapshot);
     });
   });

@@ -273,14 +273,6 @@ const LOG_DTO: Gaps = [
   'projectId: missing',
   'text: missing',
 ];
-// Item 6: fractions (0.215 = 21.5 %), fulfillSeconds, resetTime.
-const RISK_LIMIT_DTO: Gaps = [
-  'copierId: missing',
-  'fallbackRiskLimit: range [0,1]≠[0,100]',
-  'fulfillSeconds: missing',
-  'resetTime: missing',
-  'riskLimit: range [0,1]≠[0,100]',
-];
 // Item 8: fieldName/fieldType/dtoClassName.
 const FIELD_METADATA_DTO: Gaps = ['dtoClassName: missing', 'fieldName: missing', 'fieldType: missing'];
 
@@ -308,10 +300,6 @@ export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
   'GET /accounts/{accountId}/information': ACCOUNT_INFORMATION_DTO,
   'GET /accounts/{accountId}/logs': LOG_DTO,
   'GET /accounts/{accountId}/positions': POSITION_DTO,
-  'GET /accounts/{accountId}/riskLimits': RISK_LIMIT_DTO,
-  'POST /accounts/{accountId}/riskLimits': RISK_LIMIT_DTO,
-  'GET /accounts/{accountId}/riskLimits/{riskLimitId}': RISK_LIMIT_DTO,
-  'PUT /accounts/{accountId}/riskLimits/{riskLimitId}': RISK_LIMIT_DTO,
   'GET /accounts/{accountId}/slaves': ACCOUNT_DTO,
   'GET /projects/{projectId}/apiKeys/availableFields': FIELD_METADATA_DTO,
   'GET /projects/{projectId}/auditLogs': AUDIT_LOG_DTO,

@@ -7,21 +7,23 @@ import { checkRiskLimit, RISK_LIMIT_DEFAULTS } from '../../../domain/riskLimit/s
 import { at, limit, observed, timeline } from './timeline.js';
 
 describe('risk types', () => {
-  it('lists twelve types: four measures for each of the daily, weekly and monthly periods', () => {
-    expect(RISK_TYPES.map((t) => `${t.id} ${t.name}`)).to.deep.equal([
-      '1 DAILY_EQUITY_TO_EQUITY',
-      '2 WEEKLY_EQUITY_TO_EQUITY',
-      '3 MONTHLY_EQUITY_TO_EQUITY',
-      '4 DAILY_BALANCE_TO_EQUITY',
-      '5 WEEKLY_BALANCE_TO_EQUITY',
-      '6 MONTHLY_BALANCE_TO_EQUITY',
-      '7 DAILY_BALANCE_TO_BALANCE',
-      '8 WEEKLY_BALANCE_TO_BALANCE',
-      '9 MONTHLY_BALANCE_TO_BALANCE',
-      '10 DAILY_SMART_REFERENCE',
-      '11 WEEKLY_SMART_REFERENCE',
-      '12 MONTHLY_SMART_REFERENCE',
+  it("lists the reference's ids 1 to 10 with its names, and ours 11 to 13", () => {
+    expect(RISK_TYPES.map((t) => `${t.id} ${t.name} ${t.code}`)).to.deep.equal([
+      '1 Daily DAILY_BALANCE_TO_EQUITY',
+      '2 Weekly WEEKLY_BALANCE_TO_EQUITY',
+      '3 Monthly MONTHLY_BALANCE_TO_EQUITY',
+      '4 Actual DAILY_ACTUAL',
+      '5 Equity-equity daily DAILY_EQUITY_TO_EQUITY',
+      '6 Equity-equity weekly WEEKLY_EQUITY_TO_EQUITY',
+      '7 Equity-equity monthly MONTHLY_EQUITY_TO_EQUITY',
+      '8 Smart reference daily DAILY_SMART_REFERENCE',
+      '9 Smart reference weekly WEEKLY_SMART_REFERENCE',
+      '10 Smart reference monthly MONTHLY_SMART_REFERENCE',
+      '11 Balance-balance daily DAILY_BALANCE_TO_BALANCE',
+      '12 Balance-balance weekly WEEKLY_BALANCE_TO_BALANCE',
+      '13 Balance-balance monthly MONTHLY_BALANCE_TO_BALANCE',
     ]);
+    expect(RISK_TYPES.filter((t) => t.usesResetTime).map((t) => t.id)).to.deep.equal([1, 2, 3]);
   });
 
   it('takes the smart reference as the higher of balance and equity at the period start', () => {
@@ -34,16 +36,16 @@ describe('risk types', () => {
 
 describe('risk limit settings', () => {
   const base = { ...RISK_LIMIT_DEFAULTS, riskTypeId: 1 };
-  it('needs a known risk type and at least one limit', () => {
-    expect(checkRiskLimit({ ...base, riskTypeId: 13, absoluteRiskLimit: 1 })?.field).to.equal('body.riskTypeId');
-    expect(checkRiskLimit(base)?.message).to.match(/at least one of absoluteRiskLimit, riskLimit and relativeRiskLimit/);
+  it('needs a known risk type; every member 0 is a deactivated limit', () => {
+    expect(checkRiskLimit({ ...base, riskTypeId: 14, absoluteRiskLimit: 1 })?.field).to.equal('body.riskType.id');
+    expect(checkRiskLimit(base)).to.equal(null);
   });
-  it('takes fallbacks only with closeAllOpenPositions false, and above their limit', () => {
-    expect(checkRiskLimit({ ...base, absoluteRiskLimit: 300, fallbackAbsoluteRiskLimit: 600 })?.message).to.match(/only when closeAllOpenPositions is false/);
+  it('ignores fallbacks with closeAllOpenPositions true, and wants them above their limit with false', () => {
+    expect(checkRiskLimit({ ...base, absoluteRiskLimit: 300, fallbackAbsoluteRiskLimit: 200 })).to.equal(null);
     expect(checkRiskLimit({ ...base, absoluteRiskLimit: 300, fallbackAbsoluteRiskLimit: 200, closeAllOpenPositions: false })?.message).to.match(
       /must be above absoluteRiskLimit/,
     );
-    expect(checkRiskLimit({ ...base, absoluteRiskLimit: 300, fallbackRiskLimit: 5, closeAllOpenPositions: false })).to.equal(null);
+    expect(checkRiskLimit({ ...base, absoluteRiskLimit: 300, fallbackRiskLimit: 0.05, closeAllOpenPositions: false })).to.equal(null);
   });
 });
 
@@ -97,15 +99,33 @@ describe('risk limits: a daily equity-to-equity limit in Europe/Berlin', () => {
     expect(t.look(at('10:06'), observed({ equity: 9_000 })).events).to.deep.equal([]);
   });
 
-  it('is hit at riskLimit percent of the reference', () => {
-    const t = timeline([limit({ absoluteRiskLimit: 0, riskLimit: 2.5 })])
+  it('is hit at riskLimit, a fraction of the reference: 0.025 is 2.5 %', () => {
+    const t = timeline([limit({ absoluteRiskLimit: 0, riskLimit: 0.025 })])
       .look(at('10:00'), observed({ equity: 12_000 }))
       .look(at('11:00'), observed({ equity: 11_700 }));
-    expect(t.triggers()[0]).to.deep.include({ thresholdMember: 'riskLimit', measured: 300, threshold: 2.5 });
+    expect(t.triggers()[0]).to.deep.include({ thresholdMember: 'riskLimit', measured: 300, threshold: 0.025 });
+    expect(t.triggers()[0]!.message).to.match(/loss 300\.00 USD \(2\.5 % of the reference\) reached riskLimit 0\.025 \(2\.5 %\)/);
+  });
+
+  it('a riskLimit of 0.05 acts at a 5 % loss and not before (a reference client sending 0.05 means 5 %, not 0.05 %)', () => {
+    const t = timeline([limit({ absoluteRiskLimit: 0, riskLimit: 0.05 })])
+      .look(at('10:00'), observed())
+      .look(at('10:01'), observed({ equity: 9_995 }))
+      .look(at('10:02'), observed({ equity: 9_500.01 }));
+    expect(t.triggers(), 'a 4.9999 % loss').to.deep.equal([]);
+    t.look(at('10:03'), observed({ equity: 9_500 }));
+    expect(t.triggers()[0]).to.deep.include({ thresholdMember: 'riskLimit', measured: 500, threshold: 0.05 });
+  });
+
+  it('never acts with every member 0 (deactivated), whatever the loss', () => {
+    const t = timeline([limit({ absoluteRiskLimit: 0, riskLimit: 0, relativeRiskLimit: 0 })])
+      .look(at('10:00'), observed())
+      .look(at('10:01'), observed({ equity: 1 }));
+    expect(t.triggers()).to.deep.equal([]);
   });
 
   it("is hit by a trailing fall of relativeRiskLimit percent from the day's high, even in profit for the day", () => {
-    const t = timeline([limit({ absoluteRiskLimit: 0, relativeRiskLimit: 5 })])
+    const t = timeline([limit({ absoluteRiskLimit: 0, relativeRiskLimit: 0.05 })])
       .look(at('10:00'), observed())
       .look(at('11:00'), observed({ equity: 11_000 }))
       .look(at('12:00'), observed({ equity: 10_460 }));
@@ -114,11 +134,11 @@ describe('risk limits: a daily equity-to-equity limit in Europe/Berlin', () => {
       { accountId: 'acc', anchor: `day:${DAY_START}`, measure: 'EQUITY_TO_EQUITY', value: 11_000, at: at('11:00') },
     ]);
     t.look(at('12:01'), observed({ equity: 10_450 }));
-    expect(t.triggers()[0]).to.deep.include({ thresholdMember: 'relativeRiskLimit', measured: 550, threshold: 5 });
+    expect(t.triggers()[0]).to.deep.include({ thresholdMember: 'relativeRiskLimit', measured: 550, threshold: 0.05 });
   });
 
   it('keeps the trailing high across a restart from what was recorded, and the exact one from the monitor while it runs', () => {
-    const t = timeline([limit({ absoluteRiskLimit: 0, relativeRiskLimit: 5 })])
+    const t = timeline([limit({ absoluteRiskLimit: 0, relativeRiskLimit: 0.05 })])
       .look(at('10:00'), observed())
       .look(at('10:30'), observed({ equity: 11_000 }));
     // The monitor saw 11,004 a second later (above the recorded 11,000 by less than a step).
@@ -144,13 +164,13 @@ describe('risk limits: a daily equity-to-equity limit in Europe/Berlin', () => {
         .look(at('00:00:10'), start)
         .look(at('10:00'), now)
         .triggers().length;
-    expect(hitTypes(1), 'equity to equity: 350 lost').to.equal(1);
-    expect(hitTypes(4), 'balance to equity: 50 won').to.equal(0);
-    expect(hitTypes(7), 'balance to balance: nothing closed').to.equal(0);
-    expect(hitTypes(10), 'smart: 10,400 - 10,050').to.equal(1);
+    expect(hitTypes(5), 'equity to equity: 350 lost').to.equal(1);
+    expect(hitTypes(1), 'Daily, balance to equity: 50 won').to.equal(0);
+    expect(hitTypes(11), 'balance to balance: nothing closed').to.equal(0);
+    expect(hitTypes(8), 'smart: 10,400 - 10,050').to.equal(1);
     const closedLoss = observed({ balance: 9_700, equity: 9_700 });
     expect(
-      timeline([limit({ riskTypeId: 7, absoluteRiskLimit: 300 })])
+      timeline([limit({ riskTypeId: 11, absoluteRiskLimit: 300 })])
         .look(at('00:00:10'), start)
         .look(at('10:00'), closedLoss)
         .triggers(),
@@ -271,18 +291,18 @@ describe('risk limits: periods in the time zone, across daylight-saving changes'
   });
 
   it('a weekly limit runs from Monday 00:00 and a monthly one from the 1st, local time', () => {
-    const weekly = timeline([limit({ riskTypeId: 2, absoluteRiskLimit: 300 })])
+    const weekly = timeline([limit({ riskTypeId: 6, absoluteRiskLimit: 300 })])
       .look(at('10:00'), observed())
       .look(at('11:00'), observed({ equity: 9_700 }));
     expect(weekly.triggers()[0]).to.deep.include({ anchor: 'week:2026-01-04T23:00:00.000Z', until: '2026-01-11T23:00:00.000Z' });
-    const monthly = timeline([limit({ riskTypeId: 3, absoluteRiskLimit: 300 })])
+    const monthly = timeline([limit({ riskTypeId: 7, absoluteRiskLimit: 300 })])
       .look(at('10:00'), observed())
       .look(at('11:00'), observed({ equity: 9_700 }));
     expect(monthly.triggers()[0]).to.deep.include({ anchor: 'month:2025-12-31T23:00:00.000Z', until: '2026-01-31T23:00:00.000Z' });
   });
 
   it("keeps one reference per period: a new day does not touch the week's", () => {
-    const t = timeline([limit({ absoluteRiskLimit: 300 }), limit({ riskTypeId: 2, absoluteRiskLimit: 400 }, 'L2')]).look(at('10:00'), observed());
+    const t = timeline([limit({ absoluteRiskLimit: 300 }), limit({ riskTypeId: 6, absoluteRiskLimit: 400 }, 'L2')]).look(at('10:00'), observed());
     expect(t.events.map((e) => (e.data as { anchor: string }).anchor)).to.deep.equal(['day:2026-01-06T23:00:00.000Z', 'week:2026-01-04T23:00:00.000Z']);
     t.look('2026-01-08T10:00:00.000Z', observed({ equity: 9_800 }));
     expect(t.events.map((e) => (e.data as { anchor: string }).anchor)).to.deep.equal(['day:2026-01-07T23:00:00.000Z']);
@@ -291,5 +311,127 @@ describe('risk limits: periods in the time zone, across daylight-saving changes'
       t.triggers().map((x) => x.ruleId),
       'the day lost 250, the week 450',
     ).to.deep.equal(['L2']);
+  });
+});
+
+describe('risk limits: fulfillSeconds, the Actual type and resetTime (the reference document)', () => {
+  it('fulfillSeconds: a reached limit acts only once it has held that long at every look', () => {
+    const t = timeline([limit({ absoluteRiskLimit: 0, riskLimit: 0.05, fulfillSeconds: 5 })])
+      .look(at('10:00'), observed())
+      .look(at('10:00:01'), observed({ equity: 9_500 }));
+    expect(t.triggers()).to.deep.equal([]);
+    expect(t.events.map((e) => e.type)).to.deep.equal(['ProtectionThresholdReached']);
+    expect(t.events[0]!.data).to.deep.include({ level: 'LIMIT', fulfillSeconds: 5, at: at('10:00:01') });
+    t.look(at('10:00:05'), observed({ equity: 9_400 }));
+    expect(t.triggers(), '4 s held').to.deep.equal([]);
+    t.look(at('10:00:06'), observed({ equity: 9_450 }));
+    expect(t.triggers()[0]).to.deep.include({ thresholdMember: 'riskLimit', measured: 550, at: at('10:00:06') });
+    expect(t.state().pending).to.deep.equal({});
+  });
+
+  it('fulfillSeconds: a look that finds it no longer reached ends the wait, which starts over at the next reach', () => {
+    const t = timeline([limit({ absoluteRiskLimit: 300, fulfillSeconds: 5 })])
+      .look(at('10:00'), observed())
+      .look(at('10:00:01'), observed({ equity: 9_700 }))
+      .look(at('10:00:04'), observed({ equity: 9_701 }));
+    expect(t.events.map((e) => e.type)).to.deep.equal(['ProtectionThresholdReceded']);
+    t.look(at('10:00:05'), observed({ equity: 9_600 }));
+    t.look(at('10:00:09'), observed({ equity: 9_600 }));
+    expect(t.triggers(), 'reached again at 10:00:05, 4 s held').to.deep.equal([]);
+    t.look(at('10:00:10'), observed({ equity: 9_600 }));
+    expect(t.triggers()).to.have.length(1);
+  });
+
+  it('fulfillSeconds: the wait survives a restart (it is in the events), and ends with its rule', () => {
+    const rule = limit({ absoluteRiskLimit: 300, fulfillSeconds: 60 });
+    const t = timeline([rule])
+      .look(at('10:00'), observed())
+      .look(at('10:00:01'), observed({ equity: 9_600 }));
+    const replayed = timeline([rule]).replay(t.all);
+    replayed.look(at('10:01:01'), observed({ equity: 9_600 }));
+    expect(replayed.triggers()).to.have.length(1);
+    t.withRules([]).look(at('10:00:30'), observed({ equity: 9_600 }));
+    expect(t.events.map((e) => e.type)).to.deep.equal(['ProtectionThresholdReceded']);
+  });
+
+  it('fulfillSeconds applies to the fallback too', () => {
+    const t = timeline([limit({ absoluteRiskLimit: 300, fallbackAbsoluteRiskLimit: 600, closeAllOpenPositions: false, fulfillSeconds: 2 })])
+      .look(at('10:00'), observed())
+      .look(at('10:00:01'), observed({ equity: 9_300 }))
+      .look(at('10:00:03'), observed({ equity: 9_300 }));
+    expect(t.triggers().map((x) => x.level)).to.deep.equal(['LIMIT']);
+    expect(t.eventsOfType('ProtectionThresholdReached').map((e) => e.data.level)).to.deep.equal(['LIMIT', 'FALLBACK']);
+    t.look(at('10:00:05'), observed({ equity: 9_300 }));
+    expect(t.triggers().map((x) => x.level)).to.deep.equal(['LIMIT', 'FALLBACK']);
+  });
+
+  it("the reference's example values: riskLimit 0.7061 with fallbacks ignored (closeAllOpenPositions true) acts at a 70.61 % loss after 5 s", () => {
+    const example = {
+      riskTypeId: 9,
+      absoluteRiskLimit: 0,
+      riskLimit: 0.7061401241503109,
+      relativeRiskLimit: 0,
+      fallbackRiskLimit: 0.5962133916683182,
+      fallbackAbsoluteRiskLimit: 0.6027456183070403,
+      fallbackRelativeRiskLimit: 0.14658129805029452,
+      closeAllOpenPositions: true,
+      fulfillSeconds: 5,
+    };
+    expect(checkRiskLimit({ ...RISK_LIMIT_DEFAULTS, ...example })).to.equal(null);
+    const t = timeline([limit(example)])
+      .look(at('10:00'), observed())
+      .look(at('10:00:01'), observed({ equity: 3_000 }))
+      .look(at('10:00:07'), observed({ equity: 3_000 }));
+    expect(t.triggers(), 'a 70 % loss').to.deep.equal([]);
+    t.look(at('10:00:08'), observed({ equity: 2_900 }));
+    t.look(at('10:00:13'), observed({ equity: 2_900 }));
+    expect(t.triggers().map((x) => [x.level, x.action, x.thresholdMember])).to.deep.equal([['LIMIT', 'CLOSE_ALL', 'riskLimit']]);
+  });
+
+  it('Actual (4): the floating loss against the balance now, whatever the day began with; a hit lasts until the day ends', () => {
+    const t = timeline([limit({ riskTypeId: 4, absoluteRiskLimit: 0, riskLimit: 0.05 })])
+      .look(at('10:00'), observed({ balance: 10_000, equity: 10_000 }))
+      // 600 realised losses since the day began: no floating loss now
+      .look(at('11:00'), observed({ balance: 9_400, equity: 9_400 }))
+      .look(at('11:01'), observed({ balance: 9_400, equity: 8_931 }));
+    expect(t.triggers(), '469 floating of 9,400: 4.99 %').to.deep.equal([]);
+    t.look(at('11:02'), observed({ balance: 9_400, equity: 8_930 }));
+    expect(t.triggers()[0]).to.deep.include({ measured: 470, until: '2026-01-07T23:00:00.000Z', ruleType: 'DAILY_ACTUAL' });
+    expect(t.triggers()[0]!.message).to.match(/measured from the balance now, 9400\.00 USD/);
+  });
+
+  it('resetTime (types 1-3): the day begins at its time of day in UTC, and the hit lasts until the next one', () => {
+    const daily = (resetTime: string) => limit({ riskTypeId: 1, absoluteRiskLimit: 300, resetTime });
+    const t = timeline([daily('2023-12-30T22:00:00.000Z')])
+      .look(at('21:59'), observed())
+      .look(at('21:59:30'), observed({ equity: 9_700 }));
+    expect(t.all[0]!.data).to.deep.include({ anchor: 'day@79200s:2026-01-06T22:00:00.000Z', start: '2026-01-06T22:00:00.000Z', label: '2026-01-06' });
+    expect(t.triggers()[0]).to.deep.include({ until: '2026-01-07T22:00:00.000Z' });
+    t.look(at('22:00'), observed({ balance: 9_700, equity: 9_700 }));
+    expect(t.events.map((e) => e.type)).to.deep.equal(['ProtectionCleared', 'ProtectionReferenceRecorded']);
+    expect(t.events[1]!.data).to.deep.include({ anchor: 'day@79200s:2026-01-07T22:00:00.000Z', balance: 9_700 });
+    // The offset given counts: 23:30+02:00 is 21:30 UTC.
+    const offset = timeline([daily('2023-12-30 23:30:00+02:00')]).look(at('10:00'), observed());
+    expect(offset.events[0]!.data).to.deep.include({ start: '2026-01-06T21:30:00.000Z' });
+  });
+
+  it("resetTime: a limit's own periods and the TIME_ZONE day keep their references apart", () => {
+    const t = timeline([limit({ riskTypeId: 1, absoluteRiskLimit: 300, resetTime: '2023-12-30T00:00:00Z' }), limit({ absoluteRiskLimit: 300 }, 'L2')]);
+    t.look(at('10:00'), observed());
+    expect(t.events.map((e) => (e.data as { anchor: string }).anchor)).to.deep.equal(['day@0s:2026-01-07T00:00:00.000Z', 'day:2026-01-06T23:00:00.000Z']);
+    t.look(at('10:01'), observed({ equity: 9_800 }));
+    expect(t.events, 'nothing recorded again').to.deep.equal([]);
+    t.look(at('23:30'), observed({ equity: 9_800 }));
+    expect(t.events.map((e) => (e.data as { anchor: string }).anchor)).to.deep.equal(['day:2026-01-07T23:00:00.000Z']);
+    t.look(at('23:31'), observed({ equity: 9_650 }));
+    expect(
+      t.triggers().map((x) => x.ruleId),
+      'the UTC day lost 350, the Berlin day 150',
+    ).to.deep.equal(['L1']);
+  });
+
+  it('resetTime is ignored by the other types (the reference: only used for 1-3)', () => {
+    const t = timeline([limit({ riskTypeId: 5, absoluteRiskLimit: 300, resetTime: '2023-12-30T22:00:00.000Z' })]).look(at('10:00'), observed());
+    expect(t.events[0]!.data).to.deep.include({ anchor: 'day:2026-01-06T23:00:00.000Z' });
   });
 });

@@ -33,8 +33,9 @@ export const observed = (overrides: Partial<Observation> = {}): Observation => (
   ...overrides,
 });
 
+/** A daily equity-to-equity limit (risk type 5) of a 300 loss that acts at once (fulfillSeconds 0), unless overridden. */
 export const limit = (overrides: Partial<RiskLimitSettings> = {}, id = 'L1'): RiskLimitRule =>
-  riskLimitRule(id, { ...RISK_LIMIT_DEFAULTS, riskTypeId: 1, absoluteRiskLimit: 300, ...overrides })!;
+  riskLimitRule(id, { ...RISK_LIMIT_DEFAULTS, riskTypeId: 5, absoluteRiskLimit: 300, fulfillSeconds: 0, ...overrides })!;
 
 const TYPES: Readonly<Record<PeriodTargetSettings['unit'], PeriodTargetType>> = {
   day: 'FeatureDailyProfitTargetDTO',
