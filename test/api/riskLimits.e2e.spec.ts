@@ -292,7 +292,8 @@ describe('risk limits end to end', function () {
     expect(example).to.deep.include({ fulfillSeconds: 5, closeAllOpenPositions: true, riskType: { name: 'name', id: 9 } });
     // As the example, but for the limit under test: a 5 % loss. Its absoluteRiskLimit (0.08 USD) would act at once,
     // its copierId and accountId name no copier or account of ours; its fallbacks are ignored (closeAllOpenPositions true).
-    const { copierId: _copierId, ...body } = { ...example, accountId: slave, riskLimit: 0.05, absoluteRiskLimit: 0 };
+    const body: Record<string, unknown> = { ...example, accountId: slave, riskLimit: 0.05, absoluteRiskLimit: 0 };
+    delete body.copierId;
     const limitId = await h.addLimit(slave, body);
     const limit = (await h.call('GET', `/accounts/${slave}/riskLimits/${limitId}`)).body;
     expect(limit).to.deep.include({
