@@ -301,6 +301,19 @@ export interface RiskLimitsTable {
   updated: Timestamp;
 }
 
+/** A reference the protection rules of an account measure from now: a period's start, a reset, an overall target's first look. */
+export interface ProtectionReferencesTable {
+  account_id: string;
+  anchor: string;
+  kind: string;
+  rule_id: string | null;
+  family: string | null;
+  start: Timestamp;
+  balance: number;
+  equity: number;
+  observed_at: Timestamp;
+}
+
 /** A protection trigger in force on an account: a risk limit hit, a profit target locked. */
 export interface AccountProtectionsTable {
   account_id: string;
@@ -354,5 +367,6 @@ export interface ReadModels {
   risk_limits: RiskLimitsTable;
   symbol_mappings: SymbolMappingsTable;
   account_protections: AccountProtectionsTable;
+  protection_references: ProtectionReferencesTable;
   projection_registry: ProjectionRegistryTable;
 }

@@ -2,14 +2,32 @@
 // account information's riskLimitsHit and profitTargetsLocked), from the risk_limits and protections
 // read models; and a risk limit's settings from a RiskLimitWriteDTO.
 import type { Static } from '@sinclair/typebox';
-import { RISK_TYPES, riskTypeById } from '../../domain/riskLimit/riskTypes.js';
+import { RISK_TYPES, referenceValue, riskTypeById } from '../../domain/riskLimit/riskTypes.js';
 import { checkRiskLimit, RISK_LIMIT_DEFAULTS, type RiskLimitSettings } from '../../domain/riskLimit/settings.js';
-import { type ProtectionRow, protectionsInForce } from '../../projections/protections/queries.js';
-import type { RiskLimitRow } from '../../projections/riskLimits/queries.js';
+import type { FeatureSetting } from '../../domain/feature/events.js';
+import { familyOf } from '../../domain/protection/anchors.js';
+import { riskLimitRule } from '../../domain/protection/rules.js';
+import { membersOf } from '../../domain/feature/definition.js';
+import {
+  type ProtectionReferenceRow,
+  protectionReferencesOf,
+  type ProtectionRow,
+  protectionsInForce,
+  referenceOfRule,
+} from '../../projections/protections/queries.js';
+import { profitTargetFeaturesOf, type RiskLimitRow, riskLimitsOfAccount } from '../../projections/riskLimits/queries.js';
 import type { Services } from '../../app/services.js';
 import { ApiError } from '../errors.js';
 import { enumObject } from '../shared/enumObjects.js';
-import type { ProfitTargetLockDTO, RiskLimitDTO, RiskLimitHitDTO, RiskLimitWriteDTO, RiskTypeDTO } from './schemas.js';
+import type {
+  ProfitTargetLockDTO,
+  ProfitTargetStatusDTO,
+  RiskLimitDTO,
+  RiskLimitHitDTO,
+  RiskLimitStatusDTO,
+  RiskLimitWriteDTO,
+  RiskTypeDTO,
+} from './schemas.js';
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 
@@ -86,13 +104,56 @@ export const toRiskLimitDTOs = async (services: Services, rows: readonly RiskLim
   return rows.map((row) => toRiskLimitDTO(row, inForce));
 };
 
-/** The members account information adds: which risk limits are hit and which profit targets locked. */
+/**
+ * The members account information adds: the reference's riskLimitsStatus and profitTargetsStatus, and
+ * ours, which risk limits are hit and which profit targets locked.
+ */
 export const accountProtections = async (services: Services, accountId: string) => {
   const rows = await protectionsInForce(services.db, [accountId], services.clock());
   return {
+    ...(await protectionStatus(services, accountId, rows)),
     riskLimitsHit: rows.filter((r) => r.rule_kind === 'RISK_LIMIT').map(toRiskLimitHitDTO),
     profitTargetsLocked: rows.filter((r) => r.rule_kind !== 'RISK_LIMIT').map(toProfitTargetLockDTO),
   };
+};
+
+const PERIOD_TARGET_UNITS: Readonly<Record<string, string>> = {
+  FeatureDailyProfitTargetDTO: 'day',
+  FeatureWeeklyProfitTargetDTO: 'week',
+  FeatureMonthlyProfitTargetDTO: 'month',
+};
+
+/**
+ * Account information's riskLimitsStatus and profitTargetsStatus (the reference's RiskLimitStatusDTO
+ * and ProfitTargetStatusDTO): every risk limit and profit target feature of the account, whether it is
+ * hit, and the reference it measures from now.
+ */
+export const protectionStatus = async (
+  services: Services,
+  accountId: string,
+  inForce: readonly ProtectionRow[],
+): Promise<{ riskLimitsStatus: Static<typeof RiskLimitStatusDTO>[]; profitTargetsStatus: Static<typeof ProfitTargetStatusDTO>[] }> => {
+  const [limits, features, references] = await Promise.all([
+    riskLimitsOfAccount(services.db, accountId),
+    profitTargetFeaturesOf(services.db, accountId),
+    protectionReferencesOf(services.db, accountId),
+  ]);
+  const hit = new Set(inForce.map((p) => p.rule_id));
+  const reference = (value: number | undefined, row: ProtectionReferenceRow | undefined) =>
+    row && value !== undefined ? { referenceBalance: value, balanceLastUpdate: iso(row.observed_at)! } : {};
+  const riskLimitsStatus = limits.map((row) => {
+    const rule = riskLimitRule(row.id, { ...RISK_LIMIT_DEFAULTS, ...row.settings });
+    const ref = rule ? referenceOfRule(references, row.id, familyOf(rule.unit, rule.boundaryMs)) : undefined;
+    const value = rule && ref ? referenceValue(rule.riskType.measure, ref) : undefined;
+    return { riskLimitId: row.id, limitIsHit: hit.has(row.id), ...reference(value, ref) };
+  });
+  const profitTargetsStatus = features.map((row) => {
+    const unit = PERIOD_TARGET_UNITS[row.type];
+    const ref = referenceOfRule(references, row.id, unit ?? null);
+    const overall = membersOf<{ referenceBalance?: number }>(row.setting as FeatureSetting).referenceBalance;
+    return { profitTargetFeatureId: row.id, profitTargetIsHit: hit.has(row.id), ...reference(unit ? ref?.balance : overall, ref) };
+  });
+  return { riskLimitsStatus, profitTargetsStatus };
 };
 
 /** The settings to store: defaults for members left out, read-only members dropped, the rules between members checked. */

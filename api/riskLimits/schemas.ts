@@ -202,3 +202,33 @@ export const RiskLimitDTO = Type.Object(
       'Several limits add up: each is watched on its own and any hit stops copying.',
   },
 );
+
+export const RiskLimitStatusDTO = Type.Object(
+  {
+    riskLimitId: Uuid,
+    limitIsHit: Type.Boolean({ description: 'a hit (or its fallback) is in force: no new trade is copied to the account' }),
+    referenceBalance: Type.Optional(
+      Type.Number({
+        description:
+          'the value the loss is measured from now (the risk type says which: the balance, equity or the higher of both at the period start or the last reset; Actual: the balance at the last period reference). Left out until the monitor has recorded one (within a second of the limit being added).',
+      }),
+    ),
+    balanceLastUpdate: Type.Optional(Type.String({ format: 'date-time', description: 'when that reference was read' })),
+  },
+  { $id: 'RiskLimitStatusDTO', description: "A risk limit's state now, as the reference writes it (account information riskLimitsStatus)." },
+);
+
+export const ProfitTargetStatusDTO = Type.Object(
+  {
+    profitTargetFeatureId: Uuid,
+    profitTargetIsHit: Type.Boolean({ description: 'the target is locked (or the overall target reached its loss limit): no new trade is copied' }),
+    referenceBalance: Type.Optional(
+      Type.Number({
+        description:
+          "a period target: the balance at the period start or its last reset (its relative target is of it); the overall target: its referenceBalance. Left out until the monitor has recorded the period's reference.",
+      }),
+    ),
+    balanceLastUpdate: Type.Optional(Type.String({ format: 'date-time', description: 'when that reference was read' })),
+  },
+  { $id: 'ProfitTargetStatusDTO', description: "A profit target feature's state now, as the reference writes it (account information profitTargetsStatus)." },
+);

@@ -3,7 +3,7 @@
 // SellStop. Volumes are lots; prices are the symbol's prices; money is the account's currency.
 import { Type } from '@sinclair/typebox';
 import { Int32, IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
-import { ProfitTargetLockDTO, RiskLimitHitDTO } from '../riskLimits/schemas.js';
+import { ProfitTargetLockDTO, ProfitTargetStatusDTO, RiskLimitHitDTO, RiskLimitStatusDTO } from '../riskLimits/schemas.js';
 
 export const orderTypes = ['Buy', 'Sell', 'BuyLimit', 'SellLimit', 'BuyStop', 'SellStop'] as const;
 
@@ -224,6 +224,12 @@ export const AccountInformationDTO = Type.Object(
     historyDeactivated: Type.Boolean({ description: 'history fetching is switched off for this account; this service never does' }),
     accountDuplicationInProjectDetected: Type.Boolean({
       description: 'another account of the project (not deleted) has the same loginServer (case-insensitive), loginAccountNumber and accountTypeId',
+    }),
+    riskLimitsStatus: Type.Array(RiskLimitStatusDTO, {
+      description: 'every risk limit of the account (GET .../riskLimits): whether it is hit, and the reference it measures from now',
+    }),
+    profitTargetsStatus: Type.Array(ProfitTargetStatusDTO, {
+      description: 'every profit target feature of the account: whether it is locked, and the reference it measures from now',
     }),
     riskLimitsHit: Type.Array(RiskLimitHitDTO, {
       description:

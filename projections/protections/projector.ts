@@ -1,5 +1,8 @@
 // The protections read model: the triggers in force on each account (a risk limit hit, a profit target
-// locked), for the copy engine (no new copies), account information and the risk limits' status.
+// locked), for the copy engine (no new copies), account information and the risk limits' status; and
+// the references the rules measure from now (protection_references: RiskLimitStatusDTO and
+// ProfitTargetStatusDTO), kept as the protection aggregate keeps them (a newer period of a family
+// replaces the older one and the resets within it; a newer reset of a rule its older one).
 // A trigger leaves when the monitor clears it (its period ended, its rule went), when its rule is
 // reset, deleted or deactivated, or when its profit target feature is removed. Readers also drop a
 // trigger whose `until` has passed, so a new period unblocks at its first second.
@@ -11,9 +14,9 @@ import type { Projection } from '../projection.js';
 
 export const protectionsProjection: Projection = {
   name: 'protections',
-  version: 1,
+  version: 2,
   handles: [...protectionEventTypes, 'RiskLimitUpdated', 'RiskLimitDeleted', 'FeatureRemoved'],
-  tables: ['account_protections'],
+  tables: ['account_protections', 'protection_references'],
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'account_protections')} (
       account_id uuid NOT NULL,
@@ -35,10 +38,47 @@ export const protectionsProjection: Projection = {
       positions_closed_at timestamptz,
       PRIMARY KEY (account_id, trigger_id))`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'account_protections')} (rule_id)`.execute(db);
+    await sql`CREATE TABLE ${sql.id(schema, 'protection_references')} (
+      account_id uuid NOT NULL,
+      anchor text NOT NULL,
+      kind text NOT NULL,
+      rule_id uuid,
+      family text,
+      start timestamptz NOT NULL,
+      balance double precision NOT NULL,
+      equity double precision NOT NULL,
+      observed_at timestamptz NOT NULL,
+      PRIMARY KEY (account_id, anchor))`.execute(db);
   },
   async apply(db, recorded) {
     const event = recorded as unknown as ProtectionEvent | RiskLimitEvent | FeatureEvent;
     switch (event.type) {
+      case 'ProtectionReferenceRecorded': {
+        const d = event.data;
+        const family = d.family ?? d.unit;
+        let replaced = db.deleteFrom('protection_references').where('account_id', '=', d.accountId);
+        replaced =
+          d.kind === 'PERIOD'
+            ? replaced.where('kind', '<>', 'OVERALL').where('family', '=', family).where('start', '<', new Date(d.start))
+            : replaced.where('kind', '=', d.kind).where('rule_id', '=', d.ruleId).where('anchor', '<>', d.anchor);
+        await replaced.execute();
+        await db
+          .insertInto('protection_references')
+          .values({
+            account_id: d.accountId,
+            anchor: d.anchor,
+            kind: d.kind,
+            rule_id: d.ruleId,
+            family,
+            start: d.start,
+            balance: d.balance,
+            equity: d.equity,
+            observed_at: d.observedAt,
+          })
+          .onConflict((oc) => oc.columns(['account_id', 'anchor']).doNothing())
+          .execute();
+        return;
+      }
       case 'ProtectionTriggered': {
         const d = event.data;
         await db

@@ -3,7 +3,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ProtectionBlock } from '../../domain/protection/blocks.js';
 import type { RuleKind } from '../../domain/protection/rules.js';
-import type { AccountProtectionsTable, ReadModels } from '../schema.js';
+import type { AccountProtectionsTable, ProtectionReferencesTable, ReadModels } from '../schema.js';
 
 export type ProtectionRow = Selectable<AccountProtectionsTable>;
 
@@ -29,3 +29,18 @@ export const protectionBlocksOf = async (db: Kysely<ReadModels>, accountIds: rea
   }
   return out;
 };
+
+export type ProtectionReferenceRow = Selectable<ProtectionReferencesTable>;
+
+/** The references an account's rules measure from now (RiskLimitStatusDTO, ProfitTargetStatusDTO). */
+export const protectionReferencesOf = (db: Kysely<ReadModels>, accountId: string): Promise<ProtectionReferenceRow[]> =>
+  db.selectFrom('protection_references').selectAll().where('account_id', '=', accountId).orderBy('start').orderBy('anchor').execute();
+
+/**
+ * The reference a rule measures from now, as the protection aggregate picks it (domain/protection/anchors.ts):
+ * its own reset or overall reference, or else its period family's, whichever began last.
+ */
+export const referenceOfRule = (rows: readonly ProtectionReferenceRow[], ruleId: string, family: string | null): ProtectionReferenceRow | undefined =>
+  rows
+    .filter((r) => r.rule_id === ruleId || (family !== null && r.kind === 'PERIOD' && r.family === family))
+    .reduce<ProtectionReferenceRow | undefined>((best, r) => (!best || new Date(r.start).getTime() >= new Date(best.start).getTime() ? r : best), undefined);

@@ -103,6 +103,10 @@ describe('profit targets end to end', function () {
     await pinQuotes(t, { US500: [5220, 5220] });
     await ticks();
     expect(await locks(slave), 'a profit of 200 is below 300').to.deep.equal([]);
+    const status = async () => (await t.call('GET', `/accounts/${slave}/information`)).body.profitTargetsStatus as Record<string, unknown>[];
+    const [open0] = await status();
+    expect(open0).to.deep.include({ profitTargetFeatureId: feature.featureId, profitTargetIsHit: false, referenceBalance: 10_000 });
+    expect(open0!.balanceLastUpdate).to.be.a('string');
 
     await pinQuotes(t, { US500: [5230, 5230] });
     const [lock] = await locksWhere(slave, 1);
@@ -114,6 +118,7 @@ describe('profit targets end to end', function () {
       action: 'CLOSE_ALL',
       until: '2026-01-08T05:00:00.000Z',
     });
+    expect(await status()).to.deep.equal([{ ...open0, profitTargetIsHit: true }]);
     await bookWhere(t, slave, (b) => b.length === 0, 'every position closed by the lock');
     expect((await logWith(slave, 'PROFIT_TARGET_LOCKED', 'PROTECTION')).message).to.match(
       /profit 300\.00 USD since the start of day 2026-01-07 reached dailyAbsoluteProfitTarget 300\.00 USD/,

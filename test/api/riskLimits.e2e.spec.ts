@@ -65,6 +65,7 @@ const helpers = (get: () => TestService) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body as {
       riskLimitsHit: { riskLimitId: string; level: string; until: string | null; loss: number; positionsClosedAt: string | null }[];
+      riskLimitsStatus: { riskLimitId: string; limitIsHit: boolean; referenceBalance?: number; balanceLastUpdate?: string }[];
       equity: number;
     };
   };
@@ -190,10 +191,13 @@ describe('risk limits end to end', function () {
     await pinQuotes(t, { US500: [5180, 5180] });
     await h.ticks();
     expect((await h.information(slave)).riskLimitsHit, 'a loss of 200 is below 300').to.deep.equal([]);
+    const [armed] = (await h.information(slave)).riskLimitsStatus;
+    expect(armed).to.deep.include({ riskLimitId: limitId, limitIsHit: false, referenceBalance: 10_000 });
 
     await pinQuotes(t, { US500: [5170, 5170] });
     const [hit] = await h.hitsOf(slave, 1);
     expect(hit).to.deep.include({ riskLimitId: limitId, level: 'LIMIT', loss: 300, until: '2026-01-07T23:00:00.000Z' });
+    expect((await h.information(slave)).riskLimitsStatus).to.deep.equal([{ ...armed, limitIsHit: true }]);
     await bookWhere(t, slave, (b) => b.length === 0, 'every position closed by the hit');
     const triggered = await h.logWith(slave, 'RISK_LIMIT_HIT', 'PROTECTION');
     expect(triggered.message).to.match(/loss 300\.00 USD reached absoluteRiskLimit 300\.00 USD/);
