@@ -16,6 +16,7 @@ import { projectFeatureRoutes } from './features/projectRoutes.js';
 import { featureTypeRoutes } from './features/typeRoutes.js';
 import { logRoutes } from './logs/routes.js';
 import { profitTargetRoutes } from './profitTargets/routes.js';
+import { projectRoutes } from './projects/routes.js';
 import { riskLimitRoutes } from './riskLimits/routes.js';
 import { symbolMappingRoutes } from './symbolMappings/routes.js';
 import { tradingRoutes } from './trading/routes.js';
@@ -42,6 +43,7 @@ export const declareRoutes = (services: Services): Routes => {
   approvalRoutes(routes, services);
   projectFeatureRoutes(routes, services);
   featureTypeRoutes(routes);
+  projectRoutes(routes, services);
   analyticsRoutes(routes, services);
   logRoutes(routes, services);
   auditLogRoutes(routes, services);

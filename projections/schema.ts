@@ -74,7 +74,10 @@ export interface ProjectsTable {
   id: string;
   name: string;
   owner: string | null;
+  settings: ColumnType<unknown, string, string>;
+  dedicated: boolean;
   created: Timestamp;
+  updated: Timestamp;
 }
 
 export interface CopiersTable {

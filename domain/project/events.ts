@@ -1,8 +1,13 @@
 // Events of the project aggregate (stream `project-<id>`).
-export type ProjectEvent = {
-  type: 'ProjectCreated';
-  data: { projectId: string; name: string; owner: string | null; at: string };
-};
+import type { ProjectSettings } from './settings.js';
 
-export const projectEventTypes: readonly ProjectEvent['type'][] = ['ProjectCreated'];
+export type ProjectEvent =
+  | {
+      type: 'ProjectCreated';
+      /** `dedicated` is set at creation only (reference ProjectDTO); absent: false. */
+      data: { projectId: string; name: string; owner: string | null; dedicated?: boolean; at: string };
+    }
+  | { type: 'ProjectUpdated'; data: { projectId: string; settings: ProjectSettings; at: string } };
+
+export const projectEventTypes: readonly ProjectEvent['type'][] = ['ProjectCreated', 'ProjectUpdated'];
 export const projectStream = (projectId: string): string => `project-${projectId}`;

@@ -10,6 +10,7 @@ import type { PositionsEvent } from '../../domain/positions/events.js';
 import { projectEventTypes, type ProjectEvent } from '../../domain/project/events.js';
 import type { ProtectionEvent } from '../../domain/protection/events.js';
 import { riskLimitEventTypes, type RiskLimitEvent } from '../../domain/riskLimit/events.js';
+import { symbolMappingEventTypes, type SymbolMappingEvent } from '../../domain/symbolMapping/events.js';
 import { maskWebhookSecrets } from '../../domain/webhook/secrets.js';
 import type { RecordedEvent } from '../../store/port.js';
 import type { Projection } from '../projection.js';
@@ -46,6 +47,7 @@ type Audited =
   | CopierEvent
   | FeatureEvent
   | RiskLimitEvent
+  | SymbolMappingEvent
   | Extract<ProtectionEvent, { type: 'ProtectionReset' }>
   | Extract<PositionsEvent, { type: 'TradeRequested' }>;
 type Of<T extends Audited['type']> = Extract<Audited, { type: T }>;
@@ -132,6 +134,10 @@ const DESCRIBERS: { readonly [T in Audited['type']]: Describer<T> } = {
     changes: { requestId: data.requestId, ...data.request },
   }),
   ProjectCreated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { name: data.name } }),
+  ProjectUpdated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: data.settings }),
+  SymbolMappingCreated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { symbolMappingId: data.symbolMappingId, ...data.mapping } }),
+  SymbolMappingUpdated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { symbolMappingId: data.symbolMappingId, ...data.mapping } }),
+  SymbolMappingDeleted: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { symbolMappingId: data.symbolMappingId } }),
   // Keys are the project's business: their entries are in the project log, even for account-level keys.
   ApiKeyIssued: ({ data }) => {
     const { keyHash: _hash, ...visible } = data;
@@ -163,7 +169,8 @@ const describe = (recorded: RecordedEvent): Described => {
 export const auditLogsProjection: Projection = {
   name: 'audit_logs',
   // 7: webhook secrets masked; a start rebuilds the log, so rows written before hold no ciphertext either.
-  version: 7,
+  // 8: project updates and project symbol mappings.
+  version: 8,
   handles: [
     ...accountEventTypes,
     ...copierEventTypes,
@@ -171,6 +178,7 @@ export const auditLogsProjection: Projection = {
     ...apiKeyEventTypes,
     ...featureEventTypes,
     ...riskLimitEventTypes,
+    ...symbolMappingEventTypes,
     'ProtectionReset',
     'TradeRequested',
   ],

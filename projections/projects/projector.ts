@@ -1,25 +1,50 @@
+// The projects read model (reference ProjectDTO): each project's name, owner, settings and whether it
+// is dedicated.
 import { sql } from 'kysely';
 import { projectEventTypes, type ProjectEvent } from '../../domain/project/events.js';
+import { defaultProjectSettings } from '../../domain/project/settings.js';
 import type { Projection } from '../projection.js';
 
 export const projectsProjection: Projection = {
   name: 'projects',
-  version: 1,
+  // 2: settings (billing address, currency), dedicated, updated.
+  version: 2,
   handles: projectEventTypes,
   tables: ['projects'],
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'projects')} (
-      id uuid PRIMARY KEY, name text NOT NULL, owner text, created timestamptz NOT NULL)`.execute(db);
+      id uuid PRIMARY KEY, name text NOT NULL, owner text, settings jsonb NOT NULL, dedicated boolean NOT NULL,
+      created timestamptz NOT NULL, updated timestamptz NOT NULL)`.execute(db);
   },
   async apply(db, recorded) {
     const event = recorded as unknown as ProjectEvent;
-    if (event.type === 'ProjectCreated') {
-      const { projectId, name, owner, at } = event.data;
-      await db
-        .insertInto('projects')
-        .values({ id: projectId, name, owner, created: at })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
+    switch (event.type) {
+      case 'ProjectCreated': {
+        const { projectId, name, owner, dedicated, at } = event.data;
+        await db
+          .insertInto('projects')
+          .values({
+            id: projectId,
+            name,
+            owner,
+            settings: JSON.stringify(defaultProjectSettings(name)),
+            dedicated: dedicated ?? false,
+            created: at,
+            updated: at,
+          })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute();
+        return;
+      }
+      case 'ProjectUpdated': {
+        const { projectId, settings, at } = event.data;
+        await db
+          .updateTable('projects')
+          .set({ name: settings.name, settings: JSON.stringify(settings), updated: at })
+          .where('id', '=', projectId)
+          .execute();
+        return;
+      }
     }
   },
 };

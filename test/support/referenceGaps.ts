@@ -16,8 +16,6 @@ export const NOT_YET_ROUTED: Readonly<Record<string, 15 | 19 | 23>> = {
   'GET /types/logTypes': 15,
   'GET /types/scaleTypes': 15,
   // Item 9: the existing areas. (Issue 17 names the project pair too: whichever lands first deletes them.)
-  'GET /projects/{projectId}': 15,
-  'PUT /projects/{projectId}': 15,
   'POST /projects/{projectId}/closeAllPositions': 15,
   'GET /projects/{projectId}/logs': 15,
   'PUT /projects/{projectId}/logs/{id}/acknowledge': 15,

@@ -1,0 +1,39 @@
+// ProjectDTO from the projects read model, and a project's settings from a request.
+import type { Static } from '@sinclair/typebox';
+import { currencyTypes } from '../../domain/project/currencies.js';
+import type { ProjectSettings } from '../../domain/project/settings.js';
+import type { ProjectRow } from '../../projections/projects/queries.js';
+import { enumObject } from '../shared/enumObjects.js';
+import type { ProjectWriteDTO } from './schemas.js';
+
+const currencyName = (id: number): string => currencyTypes.find((c) => c.id === id)?.name ?? String(id);
+
+export const toProjectDTO = (row: ProjectRow) => {
+  const { currencyTypeId, billingRegion, ...settings } = row.settings;
+  return {
+    id: row.id,
+    ...settings,
+    billingRegion,
+    currencyType: enumObject(currencyTypeId, currencyName(currencyTypeId)),
+    dedicated: row.dedicated,
+    balance: 0,
+    blocked: false,
+    ...(row.owner ? { owner: { email: row.owner, permissionType: 'READ_WRITE' as const } } : {}),
+    created: new Date(row.created).toISOString(),
+  };
+};
+
+/** The settings a PUT sends: country and region in upper case; a region of '' is none. */
+export const fromProjectDTO = (body: Static<typeof ProjectWriteDTO>): ProjectSettings => ({
+  name: body.name,
+  billingName: body.billingName,
+  billingCompanyName: body.billingCompanyName,
+  billingStreet: body.billingStreet,
+  billingPostcode: body.billingPostcode,
+  billingCity: body.billingCity,
+  billingCountry: body.billingCountry,
+  billingCountryIsoAlpha2: body.billingCountryIsoAlpha2.trim().toUpperCase(),
+  billingRegion: body.billingRegion ? body.billingRegion.trim().toUpperCase() : null,
+  billingIdentification: body.billingIdentification,
+  currencyTypeId: body.currencyType.id,
+});

@@ -1,0 +1,112 @@
+// ProjectDTO as the reference declares it, with the spec's `billingRegion` (1.2.6) and our `created`.
+import { Type } from '@sinclair/typebox';
+import { MAX_TEXT_LENGTH, UAE_EMIRATES } from '../../domain/project/settings.js';
+import { EnumObject } from '../shared/enumObjects.js';
+import { Nullable, Uuid } from '../shared/schemas.js';
+
+export const CurrencyTypeDTO = EnumObject('CurrencyTypeDTO', 'Currency: send `{"id": n}`: 1 USD, 2 EUR, 3 CHF (the reference\'s ids).');
+
+const text = (description?: string) => Type.String({ maxLength: MAX_TEXT_LENGTH, ...(description ? { description } : {}) });
+
+const settingsMembers = {
+  name: Type.String({ minLength: 1, maxLength: MAX_TEXT_LENGTH }),
+  billingName: text(),
+  billingCompanyName: text(),
+  billingStreet: text(),
+  billingPostcode: text(),
+  billingCity: text(),
+  billingCountry: text(),
+  billingCountryIsoAlpha2: text("ISO 3166-1 alpha-2 (DE, AE), answered in upper case; '' while not given"),
+  billingIdentification: text('a tax or company number'),
+  currencyType: CurrencyTypeDTO,
+  dedicated: Type.Boolean({
+    default: false,
+    description: 'Set when a project is created, read-only after that: a PUT must send the value the project has (400 [VALIDATION_FAILED] otherwise).',
+  }),
+};
+
+const billingRegion = Nullable(
+  Type.String({
+    maxLength: MAX_TEXT_LENGTH,
+    description: `ISO 3166-2 subdivision code without the country prefix (DU, not AE-DU), answered in upper case. Mandatory when billingCountryIsoAlpha2 is AE (one of ${UAE_EMIRATES.join(', ')}); optional otherwise; null while not given.`,
+  }),
+);
+
+/** Read-only members of a ProjectDTO that a client may send back: ignored. */
+const readOnlyEcho = {
+  id: Type.Optional(Type.String({ description: 'read-only: ignored (the path names the project)' })),
+  balance: Type.Optional(Type.Number({ description: 'read-only: ignored' })),
+  blocked: Type.Optional(Type.Boolean({ description: 'read-only: ignored' })),
+  owner: Type.Optional(Type.Unknown({ description: 'read-only: ignored' })),
+  paymentMethod: Type.Optional(Type.Unknown({ description: 'read-only: ignored' })),
+  created: Type.Optional(Type.String({ description: 'read-only: ignored' })),
+};
+
+const WisePayoutDetailsDTO = Type.Object(
+  { email: Type.String({ description: 'Wise email address' }) },
+  { $id: 'WisePayoutDetailsDTO', description: 'Wise payout details', additionalProperties: false },
+);
+const PayoutDTO = Type.Object({ wiseDetails: Type.Optional(Type.Array(WisePayoutDetailsDTO)) }, { $id: 'PayoutDTO', additionalProperties: false });
+
+const CustomerDTO = Type.Object(
+  {
+    id: Type.Optional(Type.Integer({ format: 'int32', readOnly: true })),
+    email: Type.Optional(Type.String({ readOnly: true })),
+    created: Type.Optional(Type.String({ format: 'date-time', readOnly: true })),
+    blocked: Type.Optional(Type.Boolean({ readOnly: true })),
+    kyc: Type.Optional(Type.Boolean({ readOnly: true })),
+    tos: Type.Optional(Type.String({ format: 'date-time', readOnly: true })),
+    permissionType: Type.Optional(
+      Type.Union([Type.Literal('READ_WRITE'), Type.Literal('READ_ONLY')], { readOnly: true, description: 'Permission level for this customer in the project' }),
+    ),
+    payoutMethod: Type.Optional(PayoutDTO),
+  },
+  {
+    $id: 'CustomerDTO',
+    readOnly: true,
+    description:
+      "The project's owner. Of the reference's members only email and permissionType (READ_WRITE) are answered: there are no customer accounts yet (issue 17).",
+    additionalProperties: false,
+  },
+);
+
+const PaymentMethodDTO = Type.Object(
+  {
+    id: Type.Optional(Type.String({ format: 'uuid', readOnly: true })),
+    type: Type.Optional(Type.String({ readOnly: true })),
+    identifier: Type.Optional(Type.String({ readOnly: true })),
+    number: Type.Optional(Type.String({ readOnly: true })),
+    currency: Type.Optional(Type.String({ readOnly: true })),
+    expirationDate: Type.Optional(Type.String({ readOnly: true })),
+    status: Type.Optional(Type.Boolean({ readOnly: true })),
+    statusMessage: Type.Optional(Type.String({ readOnly: true })),
+    created: Type.Optional(Type.String({ format: 'date-time', readOnly: true })),
+  },
+  { $id: 'PaymentMethodDTO', description: 'Not answered yet: there are no payment methods before issue 23.', additionalProperties: false },
+);
+
+export const ProjectDTO = Type.Object(
+  {
+    id: Uuid,
+    ...settingsMembers,
+    billingRegion,
+    balance: Type.Number({ readOnly: true, description: 'Always 0: nothing is billed yet (invoices and transactions come with issue 23)' }),
+    blocked: Type.Boolean({ readOnly: true, description: 'Always false: projects are not blocked yet' }),
+    owner: Type.Optional(CustomerDTO),
+    paymentMethod: Type.Optional(PaymentMethodDTO),
+    created: Type.String({ format: 'date-time', readOnly: true, description: 'Ours: when the project was created' }),
+  },
+  {
+    $id: 'ProjectDTO',
+    additionalProperties: false,
+    description: 'paymentMethod is not answered: there are no payment methods yet (issue 23). owner is left out while the project has none recorded.',
+  },
+);
+
+/** The body of PUT /projects/{projectId}: the reference's required members, billingRegion, and the read-only ones (ignored). */
+export const ProjectWriteDTO = Type.Object(
+  { ...settingsMembers, billingRegion: Type.Optional(billingRegion), ...readOnlyEcho },
+  { $id: 'ProjectWriteDTO', additionalProperties: false },
+);
+
+export const ProjectParams = Type.Object({ projectId: Uuid }, { additionalProperties: false });
