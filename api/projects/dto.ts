@@ -1,6 +1,6 @@
 // ProjectDTO from the projects read model, and a project's settings from a request.
 import type { Static } from '@sinclair/typebox';
-import { currencyTypes } from '../../domain/project/currencies.js';
+import { currencyTypes } from '../../domain/account/enums.js';
 import type { ProjectSettings } from '../../domain/project/settings.js';
 import type { ProjectRow } from '../../projections/projects/queries.js';
 import { enumObject } from '../shared/enumObjects.js';

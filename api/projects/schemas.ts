@@ -1,10 +1,8 @@
 // ProjectDTO as the reference declares it, with the spec's `billingRegion` (1.2.6) and our `created`.
 import { Type } from '@sinclair/typebox';
 import { MAX_TEXT_LENGTH, UAE_EMIRATES } from '../../domain/project/settings.js';
-import { EnumObject } from '../shared/enumObjects.js';
+import { CurrencyTypeDTO } from '../types/schemas.js';
 import { Nullable, Uuid } from '../shared/schemas.js';
-
-export const CurrencyTypeDTO = EnumObject('CurrencyTypeDTO', 'Currency: send `{"id": n}`: 1 USD, 2 EUR, 3 CHF (the reference\'s ids).');
 
 const text = (description?: string) => Type.String({ maxLength: MAX_TEXT_LENGTH, ...(description ? { description } : {}) });
 

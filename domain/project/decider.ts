@@ -1,11 +1,11 @@
 // The project aggregate: the tenant every account and key belongs to, with its name, billing address and
 // currency (reference ProjectDTO). Creating an existing project is a no-op, so the default project can
 // be ensured at every start; issue 17 adds creation and deletion through the API.
+import { currencyTypes } from '../account/enums.js';
 import type { Decider } from '../shared/command.js';
 import { invalid, notFound } from '../shared/errors.js';
 import { sameJson } from '../shared/json.js';
 import type { ProjectCommand } from './commands.js';
-import { isCurrencyType } from './currencies.js';
 import type { ProjectEvent } from './events.js';
 import { checkProjectSettings, defaultProjectSettings, type ProjectSettings } from './settings.js';
 
@@ -32,7 +32,7 @@ export const decide = (command: ProjectCommand, state: Project): ProjectEvent[] 
           field: 'dedicated',
         });
       }
-      const problem = checkProjectSettings(settings, isCurrencyType);
+      const problem = checkProjectSettings(settings, (id) => currencyTypes.some((c) => c.id === id));
       if (problem) throw invalid('[VALIDATION_FAILED]', `${problem.field}: ${problem.message}`, { field: problem.field });
       if (sameJson(settings, state.settings)) return [];
       return [{ type: 'ProjectUpdated', data: { projectId, settings, at: command.metadata.now } }];
