@@ -172,6 +172,7 @@ export type SkipReason =
   | 'PRICE_MISSING'
   | 'NO_TP_SL'
   | 'TP_SL_LOCKED'
+  | 'TP_SL_REMOVED'
   | 'GUARDRAIL'
   | 'MARGIN_CAP'
   | 'MAX_LOT_SIZE_EXCEEDED'

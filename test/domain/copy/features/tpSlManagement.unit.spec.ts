@@ -3,48 +3,48 @@ import { tpSlManagement } from '../../../../domain/copy/features/tpSlManagement.
 import { given, masterModified, masterOpened, masterPendingPlaced, slaveCopy } from '../given.js';
 
 describe('feature: FeatureTpSlManagementDTO', () => {
-  const manage = (settings: Record<string, unknown>) => ({ feature: tpSlManagement, settings });
+  const manage = (settings: Record<string, unknown>) => ({ feature: tpSlManagement, settings: { ...tpSlManagement.defaults, ...settings } });
   // The master bought at 1.1; a point of EURUSD is 0.00001.
   const noStops = { stopLoss: null, takeProfit: null };
 
   describe('fixed stop loss and take profit', () => {
     it("fills in only what the master's trade lacks when masterTpSlPriority is on (the default)", () =>
-      given({ features: [manage({ stopLossInPoints: 200, takeProfitInPoints: 300 })] })
+      given({ features: [manage({ fixedSlInPoints: 200, fixedTpInPoints: 300 })] })
         .when(masterOpened({ stopLoss: null, takeProfit: 1.11 }))
         .then([{ type: 'open', stopLoss: 1.098, takeProfit: 1.11 }]));
 
     it("replaces the master's stops with the configured ones when masterTpSlPriority is off", () =>
-      given({ features: [manage({ stopLossInPoints: 200, takeProfitInPoints: 300, masterTpSlPriority: false })] })
+      given({ features: [manage({ fixedSlInPoints: 200, fixedTpInPoints: 300, masterTpSlPriority: false })] })
         .when(masterOpened({ stopLoss: 1.095, takeProfit: 1.11 }))
         .then([{ type: 'open', stopLoss: 1.098, takeProfit: 1.103 }]));
 
     it("keeps the master's value where no fixed one is configured, even without priority", () =>
-      given({ features: [manage({ stopLossInPoints: 200, takeProfitInPoints: null, masterTpSlPriority: false })] })
+      given({ features: [manage({ fixedSlInPoints: 200, fixedTpInPoints: 0, masterTpSlPriority: false })] })
         .when(masterOpened({ stopLoss: 1.095, takeProfit: 1.11 }))
         .then([{ type: 'open', stopLoss: 1.098, takeProfit: 1.11 }]));
 
     it("measures a market open from the slave's quote: the ask for a buy, the bid for a sell", () => {
       const quotes = { slave: { bid: 1.1002, ask: 1.1004 } };
-      given({ features: [manage({ stopLossInPoints: 200, takeProfitInPoints: 300 })], quotes })
+      given({ features: [manage({ fixedSlInPoints: 200, fixedTpInPoints: 300 })], quotes })
         .when(masterOpened(noStops))
         .then([{ type: 'open', stopLoss: 1.0984, takeProfit: 1.1034 }]);
-      given({ features: [manage({ stopLossInPoints: 200, takeProfitInPoints: 300 })], quotes })
+      given({ features: [manage({ fixedSlInPoints: 200, fixedTpInPoints: 300 })], quotes })
         .when(masterOpened({ orderType: 'Sell', ...noStops }))
         .then([{ type: 'open', stopLoss: 1.1022, takeProfit: 1.0972 }]);
     });
 
     it('measures a pending order from its trigger price', () =>
-      given({ features: [manage({ stopLossInPoints: 100, takeProfitInPoints: 100 })] })
+      given({ features: [manage({ fixedSlInPoints: 100, fixedTpInPoints: 100 })] })
         .when(masterPendingPlaced('SellLimit', { openPrice: 1.12, ...noStops }))
         .then([{ type: 'open', orderType: 'SellLimit', openPrice: 1.12, stopLoss: 1.121, takeProfit: 1.119 }]));
 
     it("places them on the slave's side under reverse: a master buy is a slave sell", () =>
-      given({ features: [manage({ stopLossInPoints: 200, takeProfitInPoints: 300 })], settings: { reverse: true } })
+      given({ features: [manage({ fixedSlInPoints: 200, fixedTpInPoints: 300 })], settings: { reverse: true } })
         .when(masterOpened(noStops))
         .then([{ type: 'open', orderType: 'Sell', stopLoss: 1.102, takeProfit: 1.097 }]));
 
-    it('0 or null configures none', () =>
-      given({ features: [manage({ stopLossInPoints: 0, takeProfitInPoints: null })] })
+    it('0 configures none', () =>
+      given({ features: [manage({ fixedSlInPoints: 0, fixedTpInPoints: 0 })] })
         .when(masterOpened(noStops))
         .then([{ type: 'open', stopLoss: null, takeProfit: null }]));
   });
@@ -59,7 +59,7 @@ describe('feature: FeatureTpSlManagementDTO', () => {
       given({ features: [manage({ blockTradeWithoutTpSl: true })] })
         .when(masterOpened({ stopLoss: 1.095, takeProfit: null }))
         .then([{ type: 'open' }]);
-      given({ features: [manage({ blockTradeWithoutTpSl: true, takeProfitInPoints: 100 })] })
+      given({ features: [manage({ blockTradeWithoutTpSl: true, fixedTpInPoints: 100 })] })
         .when(masterOpened(noStops))
         .then([{ type: 'open', takeProfit: 1.101 }]);
     });
@@ -68,7 +68,7 @@ describe('feature: FeatureTpSlManagementDTO', () => {
       given({ features: [manage({ blockTradeWithoutTpSl: true, requireBothTpSl: true })] })
         .when(masterOpened({ stopLoss: 1.095, takeProfit: null }))
         .thenSkips('NO_TP_SL', /no take profit/);
-      given({ features: [manage({ blockTradeWithoutTpSl: true, requireBothTpSl: true, takeProfitInPoints: 100 })] })
+      given({ features: [manage({ blockTradeWithoutTpSl: true, requireBothTpSl: true, fixedTpInPoints: 100 })] })
         .when(masterOpened({ stopLoss: 1.095, takeProfit: null }))
         .then([{ type: 'open' }]);
     });
@@ -77,6 +77,22 @@ describe('feature: FeatureTpSlManagementDTO', () => {
       given({ features: [manage({ blockTradeWithoutTpSl: false })] })
         .when(masterOpened(noStops))
         .then([{ type: 'open' }]));
+  });
+
+  describe('removeSl and removeTp', () => {
+    it("open the copy without the master's stop loss or take profit, or a fixed one", () => {
+      given({ features: [manage({ removeSl: true })] })
+        .when(masterOpened({ stopLoss: 1.09, takeProfit: 1.12 }))
+        .then([{ type: 'open', stopLoss: null, takeProfit: 1.12 }]);
+      given({ features: [manage({ removeTp: true, fixedTpInPoints: 300 })] })
+        .when(masterOpened({ stopLoss: 1.09, takeProfit: null }))
+        .then([{ type: 'open', stopLoss: 1.09, takeProfit: null }]);
+    });
+
+    it("do not copy the master's later stop changes, which would put the level back", () =>
+      given({ features: [manage({ removeSl: true })], slave: { copies: [slaveCopy()] } })
+        .when(masterModified(1.09, 1.12))
+        .thenSkips('TP_SL_REMOVED', /without its stop loss/));
   });
 
   describe('lockTpSl', () => {
