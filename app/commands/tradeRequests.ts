@@ -1,7 +1,9 @@
 // What the trading routes record around a venue request (spec "Trading"): the Idempotency-Key's claim
-// (domain/positions/idempotencyKey.ts, through the command handler), who asked for what before the
+// (domain/positions/idempotencyKey.ts) or the requestId's (domain/positions/clientRequestId.ts), through
+// the command handler, who asked for what before the
 // venue hears of it (TradeRequested), and a venue's refusal (TradeRequestRejected), both through the
 // recorder (domain/positions/requests.ts says why they are facts, not decisions).
+import { claimedOrderRequestId, clientRequestIdDecider, clientRequestIdEventId, clientRequestIdStream } from '../../domain/positions/clientRequestId.js';
 import { idempotencyKeyDecider, idempotencyKeyEventId, idempotencyKeyStream } from '../../domain/positions/idempotencyKey.js';
 import { positionsStream, type TradeRequest } from '../../domain/positions/events.js';
 import { tradeRequested, tradeRequestRejected } from '../../domain/positions/requests.js';
@@ -41,6 +43,31 @@ export const recordTradeRequest = async (services: Services, arrival: TradeReque
   const metadata = eventMetadataOf(command);
   await recordFacts(services.store, positionsStream(accountId), [tradeRequested(accountId, requestId, request, command.now)], metadata);
   return metadata;
+};
+
+/**
+ * Claims PositionRequestDTO.requestId for a request with this fingerprint, proposing `orderRequestId`;
+ * answers the order id to place with: the proposed one, or the earlier request's when this is a retry.
+ */
+export const claimClientRequestId = async (
+  services: Services,
+  claim: {
+    readonly accountId: string;
+    readonly requestId: number;
+    readonly fingerprint: string;
+    readonly orderRequestId: string;
+    readonly context: RequestContext;
+  },
+): Promise<string> => {
+  const { accountId, requestId, fingerprint, orderRequestId } = claim;
+  const handled = await handleCommand(
+    services.store,
+    clientRequestIdStream(accountId, requestId),
+    clientRequestIdDecider,
+    { type: 'ClaimClientRequestId', data: { accountId, requestId, fingerprint, orderRequestId }, metadata: commandMetadata(services, claim.context) },
+    { eventId: clientRequestIdEventId },
+  );
+  return claimedOrderRequestId(handled.state);
 };
 
 /** Records the venue's refusal of a request, with the metadata of the request. */

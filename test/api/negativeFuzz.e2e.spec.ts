@@ -574,7 +574,7 @@ describe('negative fuzzing of every operation in the OpenAPI document', function
     }
 
     // Nothing a refused request did may be in the store: its events would carry its correlation id. The
-    // one exception is by design (api/trading/routes.ts): a trading request the broker refused is recorded
+    // one exception is by design (api/trading/requests.ts): a trading request the broker refused is recorded
     // with its refusal (TradeRequested, TradeRequestRejected), so the audit log says who asked and the
     // account logs say why it failed.
     const eventsOf = new Map<string, string[]>();

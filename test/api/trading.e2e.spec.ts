@@ -9,7 +9,7 @@ import { apiKeyStream } from '../../domain/apiKey/events.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { systemContext } from '../../domain/shared/command.js';
 import { type CallOptions, createOtherProject, startTestService, type TestResponse, type TestService, validAccount } from '../support/service.js';
-import { eventually, marketHoursClock, pinQuotes, positionsOf, startedAccount } from '../support/trading.js';
+import { bookWhere, eventually, modifyRequest, movableClock, pinQuotes, positionRequest, positionsOf, startedAccount } from '../support/trading.js';
 
 const BID = 1.085;
 const ASK = 1.0851;
@@ -28,7 +28,7 @@ interface LogEntry {
 
 describe('Trading API end to end', function () {
   this.timeout(60_000);
-  const clock = marketHoursClock();
+  const clock = movableClock();
   let t: TestService;
   let logins = 0;
 
@@ -40,7 +40,8 @@ describe('Trading API end to end', function () {
   after(() => t?.stop());
 
   const positions = (accountId: string) => `/accounts/${accountId}/positions`;
-  const place = (accountId: string, body: Record<string, unknown>, options: CallOptions = {}) => t.call('POST', positions(accountId), { ...options, body });
+  const place = (accountId: string, body: Record<string, unknown>, options: CallOptions = {}) =>
+    t.call('POST', positions(accountId), { ...options, body: positionRequest(body) });
   /** Opens or places, expecting 204, and answers the X-Position-Id. */
   const open = async (accountId: string, body: Record<string, unknown>, options: CallOptions = {}): Promise<string> => {
     const res = await place(accountId, body, options);
@@ -100,7 +101,7 @@ describe('Trading API end to end', function () {
         stopLoss: 1.08,
         takeProfit: 1.09,
         comment: 'e2e buy',
-        magicNumber: 42,
+        magicNumber: '42',
       });
 
       const listed = await t.call('GET', positions(account));
@@ -121,10 +122,17 @@ describe('Trading API end to end', function () {
         swap: 0,
         // 7 per lot, charged when the volume opens
         commission: -0.7,
+        netProfit: -1.7,
         comment: 'e2e buy',
-        magicNumber: 42,
+        magicNumber: '42',
+        state: 'Open',
+        dealType: 'DealBuy',
+        placedType: 'ByExpert',
+        requestId: position.requestId,
+        brokerTimeOpen: position.openTime,
         currentPrice: BID,
       });
+      expect(position.requestId).to.match(/^[0-9a-f-]{36}$/);
       nearNow(position.openTime);
     });
 
@@ -138,7 +146,7 @@ describe('Trading API end to end', function () {
       expect(entry!.changes).to.deep.include({ action: 'open', symbol: 'XAUUSD', orderType: 'Buy', volume: 0.01, async: false });
     });
 
-    it('fills a market Sell at the bid; comment and magic number default to null', async () => {
+    it('fills a market Sell at the bid; no stops, comment or magic number: 0, "" and "0"', async () => {
       const id = await open(account, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.2 });
       const sell = (await positionsOf(t, account)).find((p) => p.id === id);
       expect(sell).to.deep.include({
@@ -148,10 +156,12 @@ describe('Trading API end to end', function () {
         currentPrice: ASK,
         profit: -2,
         commission: -1.4,
-        stopLoss: null,
-        takeProfit: null,
-        comment: null,
-        magicNumber: null,
+        stopLoss: 0,
+        takeProfit: 0,
+        comment: '',
+        magicNumber: '0',
+        state: 'Open',
+        dealType: 'DealSell',
       });
     });
 
@@ -181,14 +191,110 @@ describe('Trading API end to end', function () {
     it('places once for two requests with the same Idempotency-Key, and answers both with the same id', async () => {
       const fresh = await startedAccount(t, 'trading-idempotent');
       const headers = { 'Idempotency-Key': 'order-2026-01-07-0001' };
-      const first = await open(fresh, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.3 }, { headers });
-      const second = await open(fresh, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.3 }, { headers });
+      const body = positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.3 });
+      const first = await open(fresh, body, { headers });
+      const second = await open(fresh, body, { headers });
       expect(second).to.equal(first);
       expect((await positionsOf(t, fresh)).map((p) => p.id)).to.deep.equal([first]);
 
       const other = await open(fresh, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.3 }, { headers: { 'Idempotency-Key': 'order-2026-01-07-0002' } });
       expect(other).not.to.equal(first);
       expect(await positionsOf(t, fresh)).to.have.length(2);
+    });
+  });
+
+  describe('requestId (the reference: 0 to 999, then again from 0)', () => {
+    let account: string;
+    before(async () => {
+      account = await startedAccount(t, 'trading-request-id');
+    });
+
+    it('places once for a retry with the same requestId and body, and answers it with the same id', async () => {
+      const body = positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, requestId: 602 });
+      const first = await open(account, body);
+      const retry = await open(account, { ...body });
+      expect(retry).to.equal(first);
+      expect((await positionsOf(t, account)).map((p) => p.id)).to.deep.equal([first]);
+      const orders = await t.call('POST', `/accounts/${account}/orders`, { body: { ...body } });
+      expect(orders.status).to.equal(204);
+      // Another operation is another request: the same requestId is no retry there.
+      await bookWhere(t, account, (book) => book.length === 2, 'the order of POST .../orders');
+    });
+
+    it('places a new request when the same requestId comes with another body (the ids wrap)', async () => {
+      const first = await open(account, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.1, requestId: 7 });
+      const second = await open(account, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.2, requestId: 7 });
+      expect(second).not.to.equal(first);
+    });
+
+    it('places a new request for the same requestId and body after its 2 minutes', async () => {
+      const body = positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.01, requestId: 999 });
+      const first = await open(account, body);
+      clock.advance(121_000);
+      const later = await open(account, body);
+      expect(later).not.to.equal(first);
+    });
+
+    it('refuses a request without requestId, and one above 999, with 400 and places nothing', async () => {
+      const before = (await positionsOf(t, account)).length;
+      const { requestId: _requestId, ...without } = positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
+      expectRefusal(await t.call('POST', positions(account), { body: without }), 400, '[VALIDATION_FAILED]');
+      expectRefusal(await place(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, requestId: 1000 }), 400, '[VALIDATION_FAILED]');
+      expect(await positionsOf(t, account)).to.have.length(before);
+    });
+  });
+
+  describe('the reference shapes of PositionRequestDTO', () => {
+    let account: string;
+    before(async () => {
+      account = await startedAccount(t, 'trading-reference-shapes');
+    });
+
+    it("accepts the reference's own example shape for a market order: openPrice, stopLoss and takeProfit 0 = none", async () => {
+      const body = {
+        symbol: 'EURUSD',
+        orderType: 'Buy',
+        volume: 0.1,
+        openPrice: 0,
+        stopLoss: 0,
+        takeProfit: 0,
+        requestId: 12,
+        magicNumber: '',
+        comment: '',
+        relativeTpSl: false,
+      };
+      const id = await open(account, body);
+      expect((await positionsOf(t, account)).find((p) => p.id === id)).to.deep.include({
+        openPrice: ASK,
+        stopLoss: 0,
+        takeProfit: 0,
+        comment: '',
+        magicNumber: '0',
+      });
+    });
+
+    it('refuses a pending order with openPrice 0 with 400 and places nothing', async () => {
+      const res = await place(account, { symbol: 'EURUSD', orderType: 'BuyLimit', volume: 0.1, openPrice: 0 });
+      expectRefusal(res, 400, '[VALIDATION_FAILED]');
+      expect(res.body.details[0].field).to.equal('body.openPrice');
+    });
+
+    it('takes magicNumber as digits up to 2^53 - 1; letters, a number or more give 400', async () => {
+      const id = await open(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.01, magicNumber: '9007199254740991' });
+      expect((await positionsOf(t, account)).find((p) => p.id === id)).to.deep.include({ magicNumber: '9007199254740991' });
+      for (const magicNumber of ['9007199254740992', '12a', 42]) {
+        const res = await t.call('POST', positions(account), {
+          body: { ...positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.01 }), magicNumber },
+        });
+        expectRefusal(res, 400, '[VALIDATION_FAILED]');
+      }
+    });
+
+    it('refuses negative prices and the old null with 400', async () => {
+      for (const member of [{ stopLoss: -1 }, { takeProfit: null }, { openPrice: -0.5 }]) {
+        const res = await t.call('POST', positions(account), { body: { ...positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.01 }), ...member } });
+        expectRefusal(res, 400, '[VALIDATION_FAILED]');
+      }
     });
   });
 
@@ -231,7 +337,7 @@ describe('Trading API end to end', function () {
       const disabled = await startedAccount(t, 'trading-disabled', { tradingDisabled: true });
       expectRefusal(await place(disabled, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 }), 409, '[TRADING_DISABLED]');
       expectRefusal(
-        await t.call('POST', `/accounts/${disabled}/orders`, { body: { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 } }),
+        await t.call('POST', `/accounts/${disabled}/orders`, { body: positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 }) }),
         409,
         '[TRADING_DISABLED]',
       );
@@ -330,7 +436,7 @@ describe('Trading API end to end', function () {
       const limit = await open(account, { symbol: 'EURUSD', orderType: 'BuyLimit', volume: 0.1, openPrice: 1.08, stopLoss: 100, relativeTpSl: true });
       const book = await positionsOf(t, account);
       expect(book.find((p) => p.id === sell)).to.deep.include({ openPrice: BID, stopLoss: 1.0865, takeProfit: 1.0825 });
-      expect(book.find((p) => p.id === limit)).to.deep.include({ openPrice: 1.08, stopLoss: 1.079, takeProfit: null });
+      expect(book.find((p) => p.id === limit)).to.deep.include({ openPrice: 1.08, stopLoss: 1.079, takeProfit: 0 });
     });
 
     it('on another account type gives 400 [RELATIVE_TP_SL_NOT_SUPPORTED] and places nothing', async () => {
@@ -349,7 +455,13 @@ describe('Trading API end to end', function () {
     before(async () => {
       account = await startedAccount(t, 'trading-modify');
     });
-    const modify = (id: string, body: Record<string, unknown>) => t.call('PUT', `${positions(account)}/${id}`, { body });
+    const modify = async (id: string, changes: Record<string, unknown>) =>
+      t.call('PUT', `${positions(account)}/${id}`, {
+        body: modifyRequest(
+          (await positionsOf(t, account)).find((p) => p.id === id),
+          changes,
+        ),
+      });
 
     it('closes the difference when the volume is lowered: the rest stays open, history has the closed part', async () => {
       const id = await open(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 1 });
@@ -371,12 +483,12 @@ describe('Trading API end to end', function () {
       await t.call('DELETE', `${positions(account)}/${id}`);
     });
 
-    it('moves stop loss and take profit, and removes them with null', async () => {
+    it('moves stop loss and take profit, and removes them with 0', async () => {
       const id = await open(account, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.1 });
       expect((await modify(id, { stopLoss: 1.09, takeProfit: 1.08 })).status).to.equal(204);
       expect((await positionsOf(t, account)).find((p) => p.id === id)).to.deep.include({ stopLoss: 1.09, takeProfit: 1.08, volume: 0.1 });
-      expect((await modify(id, { takeProfit: null })).status).to.equal(204);
-      expect((await positionsOf(t, account)).find((p) => p.id === id)).to.deep.include({ stopLoss: 1.09, takeProfit: null });
+      expect((await modify(id, { takeProfit: 0 })).status).to.equal(204);
+      expect((await positionsOf(t, account)).find((p) => p.id === id)).to.deep.include({ stopLoss: 1.09, takeProfit: 0 });
     });
 
     it('refuses a stop loss on the wrong side with 400 [INVALID_STOPS] and keeps the old one', async () => {
@@ -412,14 +524,17 @@ describe('Trading API end to end', function () {
       expectRefusal(await modify('999999999', { stopLoss: 1.08 }), 404, '[POSITION_NOT_FOUND]');
     });
 
-    it('refuses any body member but volume, openPrice, stopLoss and takeProfit with 400', async () => {
+    it('reads only volume, openPrice, stopLoss and takeProfit of the PositionRequestDTO; an unknown member gives 400', async () => {
       const id = await open(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
-      for (const member of [{ comment: 'changed' }, { symbol: 'GBPUSD' }, { orderType: 'Sell' }, { magicNumber: 7 }]) {
-        const res = await modify(id, member);
-        expectRefusal(res, 400, '[VALIDATION_FAILED]');
-        expect(res.body.details[0].field).to.equal(`body.${Object.keys(member)[0]}`);
+      for (const member of [{ comment: 'changed' }, { symbol: 'GBPUSD' }, { orderType: 'Sell' }, { magicNumber: '7' }]) {
+        expect((await modify(id, member)).status).to.equal(204);
       }
-      expect((await positionsOf(t, account)).find((p) => p.id === id)).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', comment: null });
+      expect((await positionsOf(t, account)).find((p) => p.id === id)).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', comment: '', magicNumber: '0' });
+      const res = await modify(id, { expiry: '2030-01-01T00:00:00Z' });
+      expectRefusal(res, 400, '[VALIDATION_FAILED]');
+      expect(res.body.details[0].field).to.equal('body.expiry');
+      const { requestId: _requestId, ...withoutRequestId } = modifyRequest(undefined, {});
+      expectRefusal(await t.call('PUT', `${positions(account)}/${id}`, { body: withoutRequestId }), 400, '[VALIDATION_FAILED]');
     });
   });
 
@@ -471,7 +586,9 @@ describe('Trading API end to end', function () {
     });
 
     it('answers 204 without a position id, and the position appears soon after', async () => {
-      const res = await t.call('POST', `/accounts/${account}/orders`, { body: { symbol: 'XAUUSD', orderType: 'Sell', volume: 0.1, comment: 'async' } });
+      const res = await t.call('POST', `/accounts/${account}/orders`, {
+        body: positionRequest({ symbol: 'XAUUSD', orderType: 'Sell', volume: 0.1, comment: 'async' }),
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(204);
       expect(res.headers.get('x-position-id')).to.equal(null);
       const position = await eventually(async () => (await positionsOf(t, account)).find((p) => p.comment === 'async'), 5000, 'the async position');
@@ -480,7 +597,7 @@ describe('Trading API end to end', function () {
 
     it('answers 204 for an order the broker refuses, which shows as an Error log entry and places nothing', async () => {
       const before = await positionsOf(t, account);
-      const res = await t.call('POST', `/accounts/${account}/orders`, { body: { symbol: 'EURUSD', orderType: 'Buy', volume: 0.015 } });
+      const res = await t.call('POST', `/accounts/${account}/orders`, { body: positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.015 }) });
       expect(res.status, JSON.stringify(res.body)).to.equal(204);
       const log = await eventually(async () => (await errorLogs(account)).find((l) => l.code === '[INVALID_VOLUME]'), 5000, 'the refusal in the logs');
       expect(log).to.deep.include({ logTypeId: 1, category: 'TRADING' });
@@ -508,12 +625,50 @@ describe('Trading API end to end', function () {
     });
   });
 
+  describe('POST /projects/{projectId}/closeAllPositions', () => {
+    const asOther = { key: OTHER_KEY };
+    const otherAccount = async (alias: string) => {
+      logins += 1;
+      const created = await t.call('POST', '/accounts', {
+        ...asOther,
+        body: validAccount({ alias, loginServer: 'Sim-Demo', loginAccountNumber: `${process.pid}77${logins}` }),
+      });
+      expect(created.status, JSON.stringify(created.body)).to.equal(200);
+      expect((await t.call('POST', `/accounts/${created.body.id}/actions/start`, asOther)).status).to.equal(200);
+      return created.body.id as string;
+    };
+
+    it("closes every position and cancels every pending order of every started account of the project, and only that project's", async () => {
+      const first = await otherAccount('project-close-1');
+      const second = await otherAccount('project-close-2');
+      const elsewhere = await startedAccount(t, 'trading-project-close-elsewhere');
+      const kept = await open(elsewhere, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
+      for (const [account, body] of [
+        [first, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 }],
+        [first, { symbol: 'EURUSD', orderType: 'SellLimit', volume: 0.1, openPrice: 1.09 }],
+        [second, { symbol: 'XAUUSD', orderType: 'Sell', volume: 0.1 }],
+      ] as const) {
+        expect((await place(account, body, asOther)).status).to.equal(204);
+      }
+
+      const res = await t.call('POST', `/projects/${OTHER_PROJECT}/closeAllPositions`, asOther);
+      expect(res.status, JSON.stringify(res.body)).to.equal(204);
+      for (const account of [first, second]) expect((await t.call('GET', positions(account), asOther)).body).to.deep.equal([]);
+      expect((await positionsOf(t, elsewhere)).map((p) => p.id)).to.deep.equal([kept]);
+    });
+
+    it("answers 404 [PROJECT_NOT_FOUND] for another project's id, and closes nothing", async () => {
+      const res = await t.call('POST', `/projects/${OTHER_PROJECT}/closeAllPositions`);
+      expectRefusal(res, 404, '[PROJECT_NOT_FOUND]');
+    });
+  });
+
   describe('GET history/positions', () => {
     let account: string;
     let id: string;
     before(async () => {
       account = await startedAccount(t, 'trading-history');
-      id = await open(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.2, comment: 'for history', magicNumber: 9 });
+      id = await open(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.2, comment: 'for history', magicNumber: '9' });
       expect((await t.call('DELETE', `${positions(account)}/${id}`)).status).to.equal(204);
     });
 
@@ -532,8 +687,15 @@ describe('Trading API end to end', function () {
         swap: 0,
         commission: -1.4,
         comment: 'for history',
-        magicNumber: 9,
+        magicNumber: '9',
+        netProfit: -3.4,
+        state: 'Closed',
+        dealType: 'DealBuy',
+        placedType: 'ByExpert',
+        stopLoss: 0,
+        takeProfit: 0,
       });
+      expect(trade!.brokerTimeClose).to.equal(trade!.closeTime);
       expect(trade!.closeTradeId).to.be.a('string').and.not.equal(id);
       nearNow(trade!.closeTime as string);
       expect(Date.parse(trade!.closeTime as string)).to.be.at.least(Date.parse(trade!.openTime as string));
@@ -727,6 +889,30 @@ describe('Trading API end to end', function () {
       const jpy = await t.call('GET', `/accounts/${account}/symbols/USDJPY`);
       expect(jpy.body).to.deep.include({ digits: 3, point: 0.001, baseCurrency: 'USD', profitCurrency: 'JPY' });
     });
+
+    it("lists the account's symbols as the reference's SymbolDTO, by name", async () => {
+      const res = await t.call('GET', `/accounts/${account}/symbols`);
+      expect(res.status).to.equal(200);
+      const names = (res.body as { name: string }[]).map((s) => s.name);
+      expect(names).to.include.members(['BTCUSD', 'EURUSD', 'USDJPY', 'XAUUSD']);
+      expect(names).to.deep.equal([...names].sort());
+      expect(res.body.find((s: { name: string }) => s.name === 'EURUSD')).to.deep.equal({
+        name: 'EURUSD',
+        digits: 5,
+        points: 0.00001,
+        lotSize: 100_000,
+        minimalVolume: 0.01,
+        maximalVolume: 100,
+        stepVolume: 0.01,
+        baseCurrency: 'EUR',
+        quoteCurrency: 'USD',
+        disabled: false,
+        tradeType: 'MARKET',
+        description: 'Euro vs US Dollar',
+        contractSize: 100_000,
+        stopsLevel: 10,
+      });
+    });
   });
 
   describe('start with a wrong password', () => {
@@ -793,9 +979,9 @@ describe('Trading API end to end', function () {
       it(`cannot trade or read with ${who}: 404 [ACCOUNT_NOT_FOUND]`, async () => {
         const id = await open(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
         const calls: [string, string, Record<string, unknown>?][] = [
-          ['POST', positions(account), { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 }],
-          ['POST', `/accounts/${account}/orders`, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 }],
-          ['PUT', `${positions(account)}/${id}`, { stopLoss: 1.08 }],
+          ['POST', positions(account), positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 })],
+          ['POST', `/accounts/${account}/orders`, positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 })],
+          ['PUT', `${positions(account)}/${id}`, modifyRequest(undefined, { stopLoss: 1.08 })],
           ['DELETE', `${positions(account)}/${id}`],
           ['POST', `/accounts/${account}/actions/closeAllPositions`],
           ['GET', positions(account)],
@@ -809,7 +995,7 @@ describe('Trading API end to end', function () {
         }
         const book = await positionsOf(t, account);
         expect(book.map((p) => p.id)).to.deep.equal([id]);
-        expect(book[0]).to.deep.include({ stopLoss: null });
+        expect(book[0]).to.deep.include({ stopLoss: 0 });
         expect((await t.call('DELETE', `${positions(account)}/${id}`)).status).to.equal(204);
       });
     }

@@ -16,12 +16,10 @@ export const NOT_YET_ROUTED: Readonly<Record<string, 15 | 19 | 23>> = {
   'GET /types/logTypes': 15,
   'GET /types/scaleTypes': 15,
   // Item 9: the existing areas. (Issue 17 names the project pair too: whichever lands first deletes them.)
-  'POST /projects/{projectId}/closeAllPositions': 15,
   'GET /projects/{projectId}/logs': 15,
   'PUT /projects/{projectId}/logs/{id}/acknowledge': 15,
   'PUT /projects/{projectId}/logs/acknowledge/bulk': 15,
   'PUT /projects/{projectId}/logs/acknowledgeAll': 15,
-  'GET /accounts/{accountId}/symbols': 15,
   'POST /reports/performance': 15,
   // Issue 19: strategies.
   'GET /projects/{projectId}/strategies': 19,
@@ -225,17 +223,6 @@ const FEATURE_SETTING_BRANCHES: Gaps = [
   'setting<FeatureTradeGuardrailsDTO>.symbolsConfiguration: type object≠array',
 ];
 const FEATURE_DTO: Gaps = [...UNSUPPORTED_FEATURE_BRANCHES, ...FEATURE_SETTING_BRANCHES];
-// Item 7.
-const POSITION_DTO: Gaps = [
-  'brokerTimeClose: missing',
-  'brokerTimeOpen: missing',
-  'dealType: missing',
-  'magicNumber: type string≠integer',
-  'netProfit: missing',
-  'placedType: missing',
-  'requestId: missing',
-  'state: missing',
-];
 // Item 8.
 const ACCOUNT_INFORMATION_DTO: Gaps = [
   'accountMode: missing',
@@ -288,10 +275,8 @@ export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
   'POST /accounts/{accountId}/features': FEATURE_DTO,
   'GET /accounts/{accountId}/features/{featureId}': FEATURE_DTO,
   'PUT /accounts/{accountId}/features/{featureId}': FEATURE_DTO,
-  'GET /accounts/{accountId}/history/positions': POSITION_DTO,
   'GET /accounts/{accountId}/information': ACCOUNT_INFORMATION_DTO,
   'GET /accounts/{accountId}/logs': LOG_DTO,
-  'GET /accounts/{accountId}/positions': POSITION_DTO,
   'GET /accounts/{accountId}/slaves': ACCOUNT_DTO,
   'GET /projects/{projectId}/apiKeys/availableFields': FIELD_METADATA_DTO,
   'GET /projects/{projectId}/auditLogs': AUDIT_LOG_DTO,
@@ -307,10 +292,6 @@ export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
  * against the reference's request schema. Only shrinks.
  */
 export const REQUEST_GAPS: ReadonlySet<string> = new Set<string>([
-  // Item 7: the reference requires openPrice, requestId, stopLoss, takeProfit (0 = none), magicNumber as a string.
-  'POST /accounts/{accountId}/positions',
-  'POST /accounts/{accountId}/orders',
-  'PUT /accounts/{accountId}/positions/{positionId}',
   // ApprovalDTO requires accountFromId and ticket.
   'POST /accounts/{accountId}/approvals',
 ]);

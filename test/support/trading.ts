@@ -60,16 +60,40 @@ export const pinQuotes = async (t: TestService, quotes: Record<string, readonly 
   });
 };
 
+/** A PositionDTO as the specs read it (0 = no stop loss or take profit, "" = no comment). */
 export interface PositionBody {
   readonly id: string;
   readonly symbol: string;
   readonly orderType: string;
   readonly volume: number;
   readonly openPrice: number;
-  readonly stopLoss: number | null;
-  readonly takeProfit: number | null;
-  readonly comment: string | null;
+  readonly stopLoss: number;
+  readonly takeProfit: number;
+  readonly comment: string;
+  readonly magicNumber: string;
 }
+
+let requestIds = 0;
+
+/** The next requestId, as a reference client counts them: 0 to 999, then again from 0. */
+export const nextRequestId = (): number => {
+  requestIds = (requestIds + 1) % 1000;
+  return requestIds;
+};
+
+/**
+ * A PositionRequestDTO as the reference's generated clients send it: every required member present
+ * (openPrice, stopLoss and takeProfit 0 = none; a fresh requestId), magicNumber as a string. `fields`
+ * may leave those out, give null for 0, or a number magicNumber.
+ */
+export const positionRequest = (fields: Record<string, unknown>): Record<string, unknown> => {
+  const body: Record<string, unknown> = { openPrice: 0, stopLoss: 0, takeProfit: 0, requestId: nextRequestId(), ...fields };
+  for (const member of ['openPrice', 'stopLoss', 'takeProfit'] as const) if (body[member] === null) body[member] = 0;
+  if (typeof body.magicNumber === 'number') body.magicNumber = String(body.magicNumber);
+  if (body.magicNumber === null) delete body.magicNumber;
+  if (body.comment === null) delete body.comment;
+  return body;
+};
 
 export const positionsOf = async (t: TestService, accountId: string): Promise<PositionBody[]> => {
   const res = await t.call('GET', `/accounts/${accountId}/positions`);
@@ -98,9 +122,23 @@ export interface LogEntry {
   readonly positionId: string | null;
 }
 
+/**
+ * A PUT .../positions/{positionId} body as a reference client sends it: the whole PositionRequestDTO,
+ * from the position as it is (`current`; openPrice 0 = unchanged) with `changes` on top.
+ */
+export const modifyRequest = (current: PositionBody | undefined, changes: Record<string, unknown>): Record<string, unknown> =>
+  positionRequest({
+    symbol: current?.symbol ?? 'EURUSD',
+    orderType: current?.orderType ?? 'Buy',
+    volume: current?.volume ?? 0.1,
+    stopLoss: current?.stopLoss ?? 0,
+    takeProfit: current?.takeProfit ?? 0,
+    ...changes,
+  });
+
 /** Opens or places at the account over the Trading API, expecting 204, and answers the X-Position-Id. */
 export const openPosition = async (t: TestService, accountId: string, body: Record<string, unknown>): Promise<string> => {
-  const res = await t.call('POST', `/accounts/${accountId}/positions`, { body });
+  const res = await t.call('POST', `/accounts/${accountId}/positions`, { body: positionRequest(body) });
   if (res.status !== 204) throw new Error(`opening at ${accountId}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.headers.get('x-position-id')!;
 };

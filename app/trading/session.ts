@@ -1,0 +1,41 @@
+// An account's live session at its venue, as the Trading API uses it (spec "Trading API"): the checks
+// every trading request passes first (the account exists in the caller's project, is started, is
+// connected, may trade), and the venue's views of a book, a history and a symbol, named here so the API
+// maps them to its DTOs without knowing the engine.
+import { AccountStatus } from '../../domain/account/enums.js';
+import { illegalState } from '../../domain/shared/errors.js';
+import type { Services } from '../services.js';
+
+export type {
+  ClosedTrade,
+  OpenPosition,
+  OrderRequest,
+  OrderType,
+  PendingOrder,
+  SymbolInfo,
+  VenueConnection as TradingSession,
+  VenuePosition,
+} from '../../engine/venues/port.js';
+export { VenueError as TradingRefusal } from '../../engine/venues/port.js';
+export { specOrderType, venueOrderType } from '../../engine/venues/recorder.js';
+
+/** The account members the checks read (the accounts read model's row). */
+export interface TradingAccount {
+  readonly account_status_id: number;
+  readonly trading_disabled: boolean;
+}
+
+/**
+ * The account's live venue session; `write` also refuses an account whose trading is disabled. A
+ * deleted, stopped or unconnected account: 409 with the code that says which.
+ */
+export const tradingSession = (services: Services, accountId: string, account: TradingAccount, write: boolean) => {
+  if (account.account_status_id === AccountStatus.Deleted) throw illegalState('[ACCOUNT_DELETED]', `account ${accountId} was deleted`);
+  if (account.account_status_id !== AccountStatus.Active) {
+    throw illegalState('[ACCOUNT_NOT_ACTIVE]', 'the account is not started: POST .../actions/start connects it');
+  }
+  if (write && account.trading_disabled) throw illegalState('[TRADING_DISABLED]', 'trading is disabled on this account (tradingDisabled)');
+  const connection = services.connections.connection(accountId);
+  if (!connection) throw illegalState('[ACCOUNT_NOT_CONNECTED]', 'the account has no session with its broker; see its logs, or POST .../actions/reconnect');
+  return connection;
+};
