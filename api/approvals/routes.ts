@@ -1,4 +1,4 @@
-// Approvals (spec: POST /accounts/{accountId}/approvals with ApprovalDTO, 204;
+// Approvals (spec: POST /accounts/{accountId}/approvals with ApprovalDTO, the reference's accountFromId and ticket, 204;
 // AccountInformationDTO.pendingApprovals), and GET /accounts/{accountId}/approvals (ours: the waiting
 // approvals, so a decision can name one). A master open that FeatureApprovalDTO holds back waits on
 // the slave account; a decision is an ApprovalDecided event, which the copy engine takes up within a
@@ -59,23 +59,24 @@ export const approvalRoutes = (routes: Routes, services: Services): void => {
     operationId: 'decideApproval',
     summary: 'Approve or reject a master open waiting on this account',
     description:
-      "Names the waiting approval by approvalId (GET .../approvals), or by the master's positionId (every approval of it waiting on this account, one per copier). approved true: the copy engine decides the open again within a second, with the rules, sizing and prices of that moment, and copies it; false: it is skipped with APPROVAL_REJECTED. Answers 204 once the decision is recorded. Neither or both of approvalId and positionId: 400 [VALIDATION_FAILED]; no such approval on this account: 404 [APPROVAL_NOT_FOUND]; decided before: 409 [APPROVAL_ALREADY_DECIDED]; past its expiry: 409 [APPROVAL_EXPIRED]; no longer waiting otherwise (the master closed the position, the engine took it up, FeatureApprovalDTO was removed from the account): 409 [APPROVAL_NOT_PENDING].",
+      "Names the waiting approval as the reference does: accountFromId (the master account) and ticket (its position or pending order, PendingApprovalDTO.masterPositionId); every approval of it still waiting on this account is decided (one per copier). approved (ours) true, the default: the copy engine decides the open again within a second, with the rules, sizing and prices of that moment, and copies it; false: it is skipped with APPROVAL_REJECTED. Answers 204 once the decision is recorded. The reference's volume override is not supported yet: 400 [VOLUME_OVERRIDE_NOT_SUPPORTED]. No such approval on this account: 404 [APPROVAL_NOT_FOUND]; decided before: 409 [APPROVAL_ALREADY_DECIDED]; past its expiry: 409 [APPROVAL_EXPIRED]; no longer waiting otherwise (the master closed the position, the engine took it up, FeatureApprovalDTO was removed from the account): 409 [APPROVAL_NOT_PENDING].",
     params: AccountIdParams,
     body: ApprovalDTO,
     bodyRequired: true,
     responses: { 204: { description: 'decided' }, ...errorResponses(400, 401, 404, 409) },
     async handler({ params, caller, context, body }) {
       await loadAccount(services, caller, params.accountId);
-      if ((body.approvalId === undefined) === (body.positionId === undefined)) {
-        const message = 'send approvalId or positionId, exactly one of them';
-        throw new ApiError(400, '[VALIDATION_FAILED]', `body: ${message}`, [{ field: 'body', message }]);
+      if (body.volume !== undefined) {
+        throw new ApiError(
+          400,
+          '[VOLUME_OVERRIDE_NOT_SUPPORTED]',
+          "the volume of an approved copy cannot be overridden yet: leave volume out to copy with the copier's sizing",
+          [{ field: 'body.volume', problem: 'not supported yet' }],
+        );
       }
-      const rows = await approvalsFor(
-        services.db,
-        params.accountId,
-        body.approvalId !== undefined ? { approvalId: body.approvalId } : { masterPositionId: body.positionId! },
-      );
-      const what = body.approvalId !== undefined ? `approval ${body.approvalId}` : `approval of master position #${body.positionId}`;
+      const masterPositionId = String(body.ticket);
+      const rows = (await approvalsFor(services.db, params.accountId, { masterPositionId })).filter((r) => r.master_account_id === body.accountFromId);
+      const what = `approval of position #${masterPositionId} of account ${body.accountFromId}`;
       if (rows.length === 0) throw new ApiError(404, '[APPROVAL_NOT_FOUND]', `no ${what} on account ${params.accountId}`);
       if (!(await approvalsAskedOn(services.db, params.accountId))) {
         throw new ApiError(
@@ -99,7 +100,7 @@ export const approvalRoutes = (routes: Routes, services: Services): void => {
             accountId: params.accountId,
             copierId: row.copier_id,
             masterPositionId: row.master_position_id,
-            approved: body.approved,
+            approved: body.approved ?? true,
             expiresAt: iso(row.expires_at),
           },
           metadata: commandMetadata(services, context),

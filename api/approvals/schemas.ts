@@ -1,24 +1,33 @@
-// ApprovalDTO (spec: body of POST /accounts/{accountId}/approvals; its fields are not shown, so they are
-// ours) and PendingApprovalDTO (ours: what GET /accounts/{accountId}/approvals lists).
+// ApprovalDTO (spec: body of POST /accounts/{accountId}/approvals; the reference's members accountFromId,
+// ticket and volume, with our `approved`) and PendingApprovalDTO (ours: what GET
+// /accounts/{accountId}/approvals lists).
 import { Type } from '@sinclair/typebox';
 import { IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
 
 export const ApprovalDTO = Type.Object(
   {
-    approvalId: Type.Optional(
-      Type.String({ format: 'uuid', description: 'the waiting approval to decide (PendingApprovalDTO.approvalId); send this or positionId' }),
-    ),
-    positionId: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 64,
+    accountFromId: Type.String({ format: 'uuid', description: 'The account UUID: the master account whose open waits for approval on this account' }),
+    ticket: Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: "The ticket number of the position: the master's position or pending order (PendingApprovalDTO.masterPositionId)",
+    }),
+    volume: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
         description:
-          "the master's position or pending order id: decides every approval of it still waiting on this account (one per copier); send this or approvalId",
+          'You can override the volume (lots). If not specified, it will use the lot size specified by the copier. Not supported by this service yet: a volume gives 400 [VOLUME_OVERRIDE_NOT_SUPPORTED] and decides nothing',
       }),
     ),
-    approved: Type.Boolean({ description: 'true: copy it now; false: do not copy it (skipped with APPROVAL_REJECTED)' }),
+    approved: Type.Optional(
+      Type.Boolean({ default: true, description: 'ours: true (default) copies it now; false does not copy it (skipped with APPROVAL_REJECTED)' }),
+    ),
   },
-  { $id: 'ApprovalDTO', additionalProperties: false, description: 'A decision on a master open that FeatureApprovalDTO holds back' },
+  {
+    $id: 'ApprovalDTO',
+    additionalProperties: false,
+    description: "A decision on a master open that FeatureApprovalDTO holds back on this account, named by the master account and the position's ticket",
+  },
 );
 
 export const PendingApprovalDTO = Type.Object(

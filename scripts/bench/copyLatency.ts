@@ -118,7 +118,16 @@ const measureFanOut = async (service: Service, call: Call, fills: Map<string, Fi
   const trades = tradesFor(fanOut);
   const bar = progress(`${fanOut} slave${fanOut === 1 ? '' : 's'}: master trades`, trades);
   for (let i = 0; i < trades; i++) {
-    await call('POST', `/accounts/${master}/positions`, { symbol: 'EURUSD', orderType: i % 2 ? 'Sell' : 'Buy', volume: 0.01 });
+    // A PositionRequestDTO as a reference client sends it (requestId counts 0 to 999); each trade is a new request.
+    await call('POST', `/accounts/${master}/positions`, {
+      symbol: 'EURUSD',
+      orderType: i % 2 ? 'Sell' : 'Buy',
+      volume: 0.01,
+      openPrice: 0,
+      stopLoss: 0,
+      takeProfit: 0,
+      requestId: i % 1000,
+    });
     const entry = await copiesOf(fills, fanOut, i);
     for (const at of entry.slaveAt) latencies.push(at - entry.masterAt);
     fanOutTimes.push(Math.max(...entry.slaveAt) - entry.masterAt);

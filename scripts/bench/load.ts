@@ -51,7 +51,16 @@ const trade = async (url: string, master: string, shedding: boolean): Promise<nu
     const res = await fetch(`${url}/accounts/${master}/positions`, {
       method: 'POST',
       headers: { 'X-API-KEY': KEY, 'content-type': 'application/json', 'Idempotency-Key': `load-${shedding}-${n}` },
-      body: JSON.stringify({ symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01, comment: `load-${n}` }),
+      body: JSON.stringify({
+        symbol: 'BTCUSD',
+        orderType: 'Buy',
+        volume: 0.01,
+        openPrice: 0,
+        stopLoss: 0,
+        takeProfit: 0,
+        requestId: n % 1000,
+        comment: `load-${n}`,
+      }),
     }).catch(() => null);
     await res?.text();
     if (res?.status === 204) tradeMs.push(performance.now() - started);

@@ -17,7 +17,7 @@ import { simulatedLogin } from '../../engine/venues/host.js';
 import { allProjections } from '../../projections/all.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { eventually, featureBody, movableClock, pinQuotes, positionsOf, startedAccount } from '../support/trading.js';
+import { eventually, featureBody, movableClock, pinQuotes, positionRequest, positionsOf, startedAccount } from '../support/trading.js';
 
 const DAY = 24 * 3_600_000;
 
@@ -36,7 +36,7 @@ describe('Performance metrics, chart and data collector end to end', function ()
     return res.body as Record<string, any>;
   };
   const open = async (body: Record<string, unknown>): Promise<string> => {
-    const res = await t.call('POST', `/accounts/${account}/positions`, { body });
+    const res = await t.call('POST', `/accounts/${account}/positions`, { body: positionRequest(body) });
     expect(res.status, JSON.stringify(res.body)).to.equal(204);
     return res.headers.get('x-position-id')!;
   };

@@ -7,7 +7,7 @@ import { auditLogsProjection } from '../../projections/auditLogs/projector.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { positionToString } from '../../store/port.js';
 import { type TestResponse, type TestService, startTestService, validAccount } from '../support/service.js';
-import { featureBody, startedAccount } from '../support/trading.js';
+import { featureBody, modifyRequest, positionRequest, startedAccount } from '../support/trading.js';
 
 const SECRET = 'whsec_hostile_0123456789abcdef';
 const TOKEN = 'bearer-token-0123456789';
@@ -181,39 +181,62 @@ describe('hostile input and secrets (issue 13)', function () {
   describe('item 14: Idempotency-Key', () => {
     let trader: string;
     const key = (k: string) => ({ headers: { 'Idempotency-Key': k } });
-    const positions = async (id = trader) => (await t.call('GET', `/accounts/${id}/positions`)).body as { id: string; volume: number }[];
+    const positions = async (id = trader) =>
+      ((await t.call('GET', `/accounts/${id}/positions`)).body as { id: string; volume: number; stopLoss: number }[]).map(({ id, volume, stopLoss }) => ({
+        id,
+        volume,
+        stopLoss,
+      }));
 
     before(async () => {
       trader = await startedAccount(t, 'idem');
     });
 
     it('the same key with the same body places once and answers the same, whatever the order of the members', async () => {
-      const first = await t.call('POST', `/accounts/${trader}/positions`, { body: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 }, ...key('same-body') });
+      const first = await t.call('POST', `/accounts/${trader}/positions`, {
+        body: positionRequest({ symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01, requestId: 1 }),
+        ...key('same-body'),
+      });
       expect(first.status, JSON.stringify(first.body)).to.equal(204);
-      const again = await t.call('POST', `/accounts/${trader}/positions`, { body: { volume: 0.01, orderType: 'Buy', symbol: 'BTCUSD' }, ...key('same-body') });
+      const again = await t.call('POST', `/accounts/${trader}/positions`, {
+        body: { requestId: 1, takeProfit: 0, stopLoss: 0, openPrice: 0, volume: 0.01, orderType: 'Buy', symbol: 'BTCUSD' },
+        ...key('same-body'),
+      });
       expect(again.status, JSON.stringify(again.body)).to.equal(204);
       expect(again.headers.get('x-position-id')).to.equal(first.headers.get('x-position-id'));
       expect((await positions()).map((p) => p.id)).to.deep.equal([first.headers.get('x-position-id')]);
     });
 
     it('the same key with another body gives 422 [IDEMPOTENCY_KEY_REUSED] and places and records nothing (it answered the first result)', async () => {
-      const first = await t.call('POST', `/accounts/${trader}/positions`, { body: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.02 }, ...key('other-body') });
+      const first = await t.call('POST', `/accounts/${trader}/positions`, {
+        body: positionRequest({ symbol: 'BTCUSD', orderType: 'Buy', volume: 0.02, requestId: 2 }),
+        ...key('other-body'),
+      });
       expect(first.status).to.equal(204);
       const before = await positions();
       await expectNothingStored(async () => {
         expectError(
-          await t.call('POST', `/accounts/${trader}/positions`, { body: { symbol: 'BTCUSD', orderType: 'Sell', volume: 0.5 }, ...key('other-body') }),
+          await t.call('POST', `/accounts/${trader}/positions`, {
+            body: positionRequest({ symbol: 'BTCUSD', orderType: 'Sell', volume: 0.5, requestId: 2 }),
+            ...key('other-body'),
+          }),
           422,
           '[IDEMPOTENCY_KEY_REUSED]',
         );
         expectError(
-          await t.call('POST', `/accounts/${trader}/orders`, { body: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.02 }, ...key('other-body') }),
+          await t.call('POST', `/accounts/${trader}/orders`, {
+            body: positionRequest({ symbol: 'BTCUSD', orderType: 'Buy', volume: 0.02, requestId: 2 }),
+            ...key('other-body'),
+          }),
           422,
           '[IDEMPOTENCY_KEY_REUSED]',
         );
         const positionId = first.headers.get('x-position-id')!;
         expectError(
-          await t.call('PUT', `/accounts/${trader}/positions/${positionId}`, { body: { volume: 0.01 }, ...key('other-body') }),
+          await t.call('PUT', `/accounts/${trader}/positions/${positionId}`, {
+            body: modifyRequest(undefined, { symbol: 'BTCUSD', volume: 0.01, requestId: 2 }),
+            ...key('other-body'),
+          }),
           422,
           '[IDEMPOTENCY_KEY_REUSED]',
         );
@@ -224,7 +247,10 @@ describe('hostile input and secrets (issue 13)', function () {
 
     it('a key is per account: the same key on another account is a new request', async () => {
       const other = await startedAccount(t, 'idem-other');
-      const res = await t.call('POST', `/accounts/${other}/positions`, { body: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.03 }, ...key('other-body') });
+      const res = await t.call('POST', `/accounts/${other}/positions`, {
+        body: positionRequest({ symbol: 'BTCUSD', orderType: 'Buy', volume: 0.03 }),
+        ...key('other-body'),
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(204);
       expect((await positions(other)).map((p) => p.volume)).to.deep.equal([0.03]);
     });
@@ -232,7 +258,10 @@ describe('hostile input and secrets (issue 13)', function () {
     it('concurrent requests under one key with different bodies: one is placed, the others get 422', async () => {
       const answers = await Promise.all(
         [0.01, 0.02, 0.03, 0.04].map((volume) =>
-          t.call('POST', `/accounts/${trader}/positions`, { body: { symbol: 'BTCUSD', orderType: 'Sell', volume }, ...key('race') }),
+          t.call('POST', `/accounts/${trader}/positions`, {
+            body: positionRequest({ symbol: 'BTCUSD', orderType: 'Sell', volume, requestId: 3 }),
+            ...key('race'),
+          }),
         ),
       );
       expect(answers.map((a) => a.status).sort()).to.deep.equal([204, 422, 422, 422]);

@@ -2,7 +2,7 @@
 // level filter (spec: logTypeId 3 returns 1, 2 and 3).
 import { expect } from 'chai';
 import { createOtherProject, startTestService, type TestService } from '../support/service.js';
-import { marketHoursClock, pinQuotes, startedAccount } from '../support/trading.js';
+import { marketHoursClock, pinQuotes, positionRequest, startedAccount } from '../support/trading.js';
 
 const OTHER_PROJECT = '77777777-7777-4777-8777-777777777777';
 const OTHER_KEY = 'logs-other-project-key-0123456789';
@@ -34,9 +34,10 @@ describe('account logs end to end', function () {
     await pinQuotes(t, { EURUSD: [1.085, 1.0851] });
     account = await startedAccount(t, 'logs');
     // Info entries (connection, deposit, positions), two errors (refusals), no warnings.
-    for (let i = 0; i < 3; i++) await t.call('POST', `/accounts/${account}/positions`, { body: { symbol: 'EURUSD', orderType: 'Buy', volume: 0.01 } });
-    await t.call('POST', `/accounts/${account}/positions`, { body: { symbol: 'EURUSD', orderType: 'Buy', volume: 0.015 } });
-    await t.call('POST', `/accounts/${account}/positions`, { body: { symbol: 'EURUSD', orderType: 'Buy', volume: 50 } });
+    for (let i = 0; i < 3; i++)
+      await t.call('POST', `/accounts/${account}/positions`, { body: positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.01 }) });
+    await t.call('POST', `/accounts/${account}/positions`, { body: positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.015 }) });
+    await t.call('POST', `/accounts/${account}/positions`, { body: positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 50 }) });
     all = await logs('?limit=1000');
   });
   after(() => t?.stop());

@@ -12,7 +12,7 @@ import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { type Position, positionToString } from '../../store/port.js';
 import { checkResponse } from '../support/contract.js';
 import { type TestService, startTestService } from '../support/service.js';
-import { featureBody, pinQuotes, startedAccount } from '../support/trading.js';
+import { featureBody, pinQuotes, positionRequest, startedAccount } from '../support/trading.js';
 
 /** mulberry32: a tiny seeded PRNG, so every run sends the same requests. */
 const prng = (seed: number) => {
@@ -249,7 +249,7 @@ describe('negative fuzzing of every operation in the OpenAPI document', function
     const accountFeature = await t.call('POST', `/accounts/${slave}/features`, { body: featureBody({ type: 'FeatureHftModeDTO' }) });
     const riskLimit = await t.call('POST', `/accounts/${slave}/riskLimits`, { body: { riskType: { id: 1 }, riskLimit: 0.5 } });
     const apiKey = await t.call('POST', `/projects/${DEFAULT_PROJECT_ID}/apiKeys`, { body: { name: 'fuzzed key' } });
-    const opened = await t.call('POST', `/accounts/${master}/positions`, { body: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 } });
+    const opened = await t.call('POST', `/accounts/${master}/positions`, { body: positionRequest({ symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 }) });
     for (const [what, res, status] of [
       ['copier', copier, 200],
       ['copier feature', copierFeature, 200],

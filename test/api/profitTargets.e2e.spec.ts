@@ -4,7 +4,7 @@
 // lot. TIME_ZONE is America/New_York: the day begins at 05:00 UTC in winter.
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../support/service.js';
-import { bookWhere, eventually, featureBody, movableClock, pinQuotes, positionsOf, startedAccount } from '../support/trading.js';
+import { bookWhere, eventually, featureBody, movableClock, pinQuotes, positionRequest, positionsOf, startedAccount } from '../support/trading.js';
 
 interface LogEntry {
   readonly message: string;
@@ -36,7 +36,7 @@ describe('profit targets end to end', function () {
   after(() => t?.stop());
 
   const open = async (accountId: string, body: Record<string, unknown>) => {
-    const res = await t.call('POST', `/accounts/${accountId}/positions`, { body });
+    const res = await t.call('POST', `/accounts/${accountId}/positions`, { body: positionRequest(body) });
     expect(res.status, JSON.stringify(res.body)).to.equal(204);
     return res.headers.get('x-position-id')!;
   };

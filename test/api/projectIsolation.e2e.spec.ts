@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { declareRoutes } from '../../api/app.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { createOtherProject, startTestService, type TestService, validAccount } from '../support/service.js';
-import { eventually, startedAccount } from '../support/trading.js';
+import { eventually, modifyRequest, positionRequest, startedAccount } from '../support/trading.js';
 
 const A = DEFAULT_PROJECT_ID;
 const B = '99999999-9999-4999-8999-999999999999';
@@ -38,9 +38,10 @@ const bodies = (a: Record<string, string>): Record<string, unknown> => ({
   },
   createAccount: validAccount({ alias: 'B account from the walk', loginAccountNumber: '8800777' }),
   updateAccount: { alias: 'taken over' },
-  openPosition: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 },
-  sendOrder: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 },
-  modifyPosition: { stopLoss: null },
+  openPosition: positionRequest({ symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 }),
+  sendOrder: positionRequest({ symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 }),
+  modifyPosition: modifyRequest(undefined, { symbol: 'BTCUSD', volume: 0.01 }),
+  decideApproval: { accountFromId: a.master, ticket: 1 },
   createApiKey: { name: 'walk' },
   updateApiKey: { name: 'taken over' },
   setApiKeyAccessPolicy: { enabled: true, ipWhitelist: ['192.0.2.1'] },
@@ -70,7 +71,9 @@ describe("no endpoint reveals or changes another project's data", function () {
       projectMappings: await get(`/projects/${A}/symbolMappings`),
       project: await get(`/projects/${A}`),
       // what the position is, not what it is worth at the moment
-      positions: ((await get(`/accounts/${a.accountId}/positions`)) as Record<string, unknown>[]).map(({ currentPrice: _p, profit: _v, ...rest }) => rest),
+      positions: ((await get(`/accounts/${a.accountId}/positions`)) as Record<string, unknown>[]).map(
+        ({ currentPrice: _p, profit: _v, netProfit: _n, ...rest }) => rest,
+      ),
       keys,
       async: await get('/accounts/async'),
       auditEntries: ((await get(`/projects/${A}/auditLogs?limit=1000`)) as unknown[]).length,
@@ -84,7 +87,7 @@ describe("no endpoint reveals or changes another project's data", function () {
     a.accountId = await startedAccount(t, 'A slave');
     const copier = await t.call('POST', `/accounts/${a.accountId}/copiers`, { body: { fromAccountId: a.master } });
     a.copierId = copier.body.id;
-    const opened = await t.call('POST', `/accounts/${a.accountId}/positions`, { body: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 } });
+    const opened = await t.call('POST', `/accounts/${a.accountId}/positions`, { body: positionRequest({ symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 }) });
     expect(opened.status, JSON.stringify(opened.body)).to.equal(204);
     a.positionId = opened.headers.get('x-position-id')!;
     a.symbol = 'BTCUSD';

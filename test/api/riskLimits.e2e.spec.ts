@@ -8,7 +8,7 @@ import { allProjections } from '../../projections/all.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { referenceExample } from '../support/reference.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { bookWhere, eventually, movableClock, pinQuotes, positionsOf, startedAccount } from '../support/trading.js';
+import { bookWhere, eventually, movableClock, pinQuotes, positionRequest, positionsOf, startedAccount } from '../support/trading.js';
 
 interface LogEntry {
   readonly message: string;
@@ -30,7 +30,7 @@ const helpers = (get: () => TestService) => {
     for (const id of created.splice(0)) await call('POST', `/accounts/${id}/actions/closeAllPositions`).catch(() => undefined);
   });
   const open = async (accountId: string, body: Record<string, unknown>) => {
-    const res = await call('POST', `/accounts/${accountId}/positions`, { body });
+    const res = await call('POST', `/accounts/${accountId}/positions`, { body: positionRequest(body) });
     expect(res.status, JSON.stringify(res.body)).to.equal(204);
     return res.headers.get('x-position-id')!;
   };

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { verifyWebhookSignature } from '../../domain/webhook/signature.js';
 import { createOtherProject, startTestService, type TestResponse, type TestService, validAccount } from '../support/service.js';
-import { eventually, featureBody, pinQuotes, startedAccount } from '../support/trading.js';
+import { eventually, featureBody, pinQuotes, positionRequest, startedAccount } from '../support/trading.js';
 
 const PRIVATE_OK = { ALLOW_PRIVATE_OUTBOUND: 'true' };
 const SECRET = 'whsec_e2e_0123456789abcdef';
@@ -89,7 +89,10 @@ const addWebhook = async (t: TestService, owner: string, setting: ReturnType<typ
 };
 
 const open = async (t: TestService, accountId: string, key?: string): Promise<string> => {
-  const res = await t.call('POST', `/accounts/${accountId}/positions`, { body: { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 }, ...(key ? { key } : {}) });
+  const res = await t.call('POST', `/accounts/${accountId}/positions`, {
+    body: positionRequest({ symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 }),
+    ...(key ? { key } : {}),
+  });
   expectStatus(res, 204);
   return res.headers.get('x-position-id')!;
 };

@@ -9,7 +9,7 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from '../../store/postgr
 import { adminConnection, freshDatabase } from '../support/postgres.js';
 import { exitOf, startProcess, type ServiceProcess } from '../support/process.js';
 import { callService, TEST_KEY, type TestResponse, validAccount } from '../support/service.js';
-import { eventually } from '../support/trading.js';
+import { eventually, positionRequest } from '../support/trading.js';
 
 const SLAVES = 5;
 
@@ -189,7 +189,12 @@ describe('database faults', function () {
       });
       const running = service;
       const { master, slaves } = await copyNetwork(running, 'restart');
-      await patiently(running, 'POST', `/accounts/${master}/positions`, { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01, comment: 'before' });
+      await patiently(
+        running,
+        'POST',
+        `/accounts/${master}/positions`,
+        positionRequest({ symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01, comment: 'before' }),
+      );
       await expectExactCopies(running, master, slaves, 10_000);
 
       await server.stop();
@@ -218,7 +223,12 @@ describe('database faults', function () {
         10_000,
         'the API to answer again',
       );
-      const opened = await patiently(running, 'POST', `/accounts/${master}/positions`, { symbol: 'BTCUSD', orderType: 'Sell', volume: 0.01, comment: 'after' });
+      const opened = await patiently(
+        running,
+        'POST',
+        `/accounts/${master}/positions`,
+        positionRequest({ symbol: 'BTCUSD', orderType: 'Sell', volume: 0.01, comment: 'after' }),
+      );
       expect(opened.status, JSON.stringify(opened.body)).to.equal(204);
       await expectExactCopies(running, master, slaves, Math.max(1000, 10_000 - (Date.now() - back)));
       expect(running.out()).to.match(/the database is reachable again/);
@@ -249,12 +259,12 @@ describe('database faults', function () {
       process.kill(first, 'SIGKILL');
       await eventually(async () => (/the embedded PostgreSQL is running again/.test(running.out()) ? true : undefined), 60_000, 'the restart of PostgreSQL');
       expect(await postmasterOf(dataDir)).to.not.equal(first);
-      const opened = await patiently(running, 'POST', `/accounts/${master}/positions`, {
-        symbol: 'BTCUSD',
-        orderType: 'Buy',
-        volume: 0.01,
-        comment: 'after-restart',
-      });
+      const opened = await patiently(
+        running,
+        'POST',
+        `/accounts/${master}/positions`,
+        positionRequest({ symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01, comment: 'after-restart' }),
+      );
       expect(opened.status, JSON.stringify(opened.body)).to.equal(204);
       await expectExactCopies(running, master, slaves, 15_000);
       running.child.kill('SIGTERM');

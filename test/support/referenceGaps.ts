@@ -291,10 +291,7 @@ export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
  * send an earlier shape, or the reference requires members we do not): their requests are not checked
  * against the reference's request schema. Only shrinks.
  */
-export const REQUEST_GAPS: ReadonlySet<string> = new Set<string>([
-  // ApprovalDTO requires accountFromId and ticket.
-  'POST /accounts/{accountId}/approvals',
-]);
+export const REQUEST_GAPS: ReadonlySet<string> = new Set<string>([]);
 
 /**
  * Shared operations whose documents agree member by member but whose end-to-end answers do not match

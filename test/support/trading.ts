@@ -136,6 +136,18 @@ export const modifyRequest = (current: PositionBody | undefined, changes: Record
     ...changes,
   });
 
+/** PUT .../positions/{positionId} with the whole PositionRequestDTO: the position as it is, `changes` on top. */
+export const modifyPosition = async (
+  t: TestService,
+  accountId: string,
+  positionId: string,
+  changes: Record<string, unknown>,
+  options: Record<string, unknown> = {},
+) => {
+  const current = (await positionsOf(t, accountId)).find((p) => p.id === positionId);
+  return t.call('PUT', `/accounts/${accountId}/positions/${positionId}`, { ...options, body: modifyRequest(current, changes) });
+};
+
 /** Opens or places at the account over the Trading API, expecting 204, and answers the X-Position-Id. */
 export const openPosition = async (t: TestService, accountId: string, body: Record<string, unknown>): Promise<string> => {
   const res = await t.call('POST', `/accounts/${accountId}/positions`, { body: positionRequest(body) });

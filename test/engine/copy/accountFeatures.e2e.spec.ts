@@ -104,8 +104,13 @@ describe('account features end to end', function () {
     const pending = async (slave: string) => {
       const res = await t.call('GET', `/accounts/${slave}/approvals`);
       expect(res.status).to.equal(200);
-      return res.body as { approvalId: string; masterPositionId: string; symbol: string; volume: number; expiresAt: string }[];
+      return res.body as { approvalId: string; masterAccountId: string; masterPositionId: string; symbol: string; volume: number; expiresAt: string }[];
     };
+    /** An ApprovalDTO naming the approval as the reference does: the master account and the position's ticket. */
+    const named = (approval: { masterAccountId: string; masterPositionId: string }) => ({
+      accountFromId: approval.masterAccountId,
+      ticket: Number(approval.masterPositionId),
+    });
     const waiting = (slave: string, count: number) =>
       eventually(async () => ((await pending(slave)).length === count ? pending(slave) : undefined), 8000, `${count} waiting approvals`);
     const information = async (slave: string) => (await t.call('GET', `/accounts/${slave}/information`)).body as { pendingApprovals: number };
@@ -121,11 +126,11 @@ describe('account features end to end', function () {
       expect((await information(slave)).pendingApprovals).to.equal(1);
       expect(await positionsOf(t, slave)).to.deep.equal([]);
 
-      expect((await decide(slave, { approvalId: approval!.approvalId, approved: true })).status).to.equal(204);
+      expect((await decide(slave, named(approval!))).status).to.equal(204);
       const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the approved copy');
       expect(copy).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.4 });
       expect((await information(slave)).pendingApprovals).to.equal(0);
-      const again = await decide(slave, { approvalId: approval!.approvalId, approved: false });
+      const again = await decide(slave, { ...named(approval!), approved: false });
       expect([again.status, again.body.error]).to.deep.equal([409, '[APPROVAL_ALREADY_DECIDED]']);
     });
 
@@ -134,7 +139,7 @@ describe('account features end to end', function () {
       await accountFeature(slave, { type: 'FeatureApprovalDTO' });
       const id = await open(master, { symbol: 'GBPUSD', orderType: 'Sell', volume: 0.1 });
       await waiting(slave, 1);
-      expect((await decide(slave, { positionId: id, approved: false })).status).to.equal(204);
+      expect((await decide(slave, { accountFromId: master, ticket: Number(id), approved: false })).status).to.equal(204);
       const skip = await logWith(slave, 'APPROVAL_REJECTED');
       expect(skip.message).to.match(/not copied: the copy was rejected/);
       expect(await positionsOf(t, slave)).to.deep.equal([]);
@@ -149,17 +154,19 @@ describe('account features end to end', function () {
       expect((await t.call('DELETE', `/accounts/${slave}/features/${featureId}`)).status).to.equal(200);
       const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the released copy', 8000);
       expect(copy).to.deep.include({ symbol: 'EURUSD', orderType: 'Sell', volume: 0.3 });
-      const late = await decide(slave, { approvalId: approval!.approvalId, approved: false });
+      const late = await decide(slave, { ...named(approval!), approved: false });
       expect([late.status, late.body.error]).to.deep.equal([409, '[APPROVAL_NOT_PENDING]']);
     });
 
-    it('refuses what names no approval, or both ways at once', async () => {
-      const { slave } = await pair('approval-refusals');
-      const unknown = await decide(slave, { approvalId: crypto.randomUUID(), approved: true });
+    it('refuses what names no approval, an incomplete name, and a volume override (not supported yet)', async () => {
+      const { master, slave } = await pair('approval-refusals');
+      const unknown = await decide(slave, { accountFromId: crypto.randomUUID(), ticket: 1 });
       expect([unknown.status, unknown.body.error]).to.deep.equal([404, '[APPROVAL_NOT_FOUND]']);
-      const both = await decide(slave, { approvalId: crypto.randomUUID(), positionId: '1', approved: true });
-      expect([both.status, both.body.error]).to.deep.equal([400, '[VALIDATION_FAILED]']);
-      expect((await decide(slave, { approved: true })).status).to.equal(400);
+      const noTicket = await decide(slave, { accountFromId: master, approved: true });
+      expect([noTicket.status, noTicket.body.error]).to.deep.equal([400, '[VALIDATION_FAILED]']);
+      expect((await decide(slave, { ticket: 1 })).status).to.equal(400);
+      const volume = await decide(slave, { accountFromId: master, ticket: 1, volume: 0.5 });
+      expect([volume.status, volume.body.error]).to.deep.equal([400, '[VOLUME_OVERRIDE_NOT_SUPPORTED]']);
     });
 
     it('skips an open nobody decided with APPROVAL_EXPIRED once expirySeconds pass, and refuses a late decision', async () => {
@@ -171,7 +178,7 @@ describe('account features end to end', function () {
       const skip = await logWith(slave, 'APPROVAL_EXPIRED');
       expect(skip.message).to.match(/no decision on the copy before the approval expired/);
       expect((await information(slave)).pendingApprovals).to.equal(0);
-      const late = await decide(slave, { approvalId: approval!.approvalId, approved: true });
+      const late = await decide(slave, named(approval!));
       expect([late.status, late.body.error]).to.deep.equal([409, '[APPROVAL_EXPIRED]']);
       expect(await positionsOf(t, slave)).to.deep.equal([]);
     });
@@ -188,7 +195,7 @@ describe('account features end to end', function () {
       expect((await information(slave)).pendingApprovals).to.equal(1);
       const [after] = await pending(slave);
       expect(after).to.deep.equal(before);
-      expect((await decide(slave, { approvalId: after!.approvalId, approved: true })).status).to.equal(204);
+      expect((await decide(slave, named(after!))).status).to.equal(204);
       const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the copy approved after the restart', 10_000);
       expect(copy).to.deep.include({ symbol: 'GBPUSD', orderType: 'Buy', volume: 0.2 });
     });

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { simulatedLogin } from '../../../engine/venues/host.js';
 import { startTestService, type TestService } from '../../support/service.js';
-import { bookWhere, eventually, marketHoursClock, pinQuotes, positionsOf, startedAccount } from '../../support/trading.js';
+import { bookWhere, eventually, marketHoursClock, pinQuotes, positionRequest, positionsOf, startedAccount } from '../../support/trading.js';
 
 interface LogEntry {
   readonly message: string;
@@ -24,7 +24,7 @@ describe('copier features end to end', function () {
   after(() => t?.stop());
 
   const open = async (accountId: string, body: Record<string, unknown>) => {
-    const res = await t.call('POST', `/accounts/${accountId}/positions`, { body });
+    const res = await t.call('POST', `/accounts/${accountId}/positions`, { body: positionRequest(body) });
     expect(res.status, JSON.stringify(res.body)).to.equal(204);
     return res.headers.get('x-position-id')!;
   };

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { allProjections } from '../../../projections/all.js';
 import { rebuildProjection } from '../../../projections/rebuild.js';
 import { startTestService, type TestService } from '../../support/service.js';
-import { bookWhere, eventually, marketHoursClock, pinQuotes, positionsOf, startedAccount } from '../../support/trading.js';
+import { bookWhere, eventually, marketHoursClock, modifyPosition, pinQuotes, positionRequest, positionsOf, startedAccount } from '../../support/trading.js';
 
 describe('copy engine end to end', function () {
   this.timeout(60_000);
@@ -17,7 +17,7 @@ describe('copy engine end to end', function () {
   after(() => t?.stop());
 
   const open = async (accountId: string, body: Record<string, unknown>) => {
-    const res = await t.call('POST', `/accounts/${accountId}/positions`, { body });
+    const res = await t.call('POST', `/accounts/${accountId}/positions`, { body: positionRequest(body) });
     expect(res.status, JSON.stringify(res.body)).to.equal(204);
     return res.headers.get('x-position-id')!;
   };
@@ -47,10 +47,10 @@ describe('copy engine end to end', function () {
       const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the slave copy');
       expect(copy).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', volume: 2, stopLoss: 1.08, takeProfit: 1.09, comment: 'signal 7' });
 
-      expect((await t.call('PUT', `/accounts/${master}/positions/${id}`, { body: { volume: 0.5 } })).status).to.equal(204);
+      expect((await modifyPosition(t, master, id, { volume: 0.5 })).status).to.equal(204);
       await bookWhere(t, slave, (b) => b.length === 1 && b[0]!.volume === 1, 'the slave half close');
 
-      expect((await t.call('PUT', `/accounts/${master}/positions/${id}`, { body: { stopLoss: 1.081 } })).status).to.equal(204);
+      expect((await modifyPosition(t, master, id, { stopLoss: 1.081 })).status).to.equal(204);
       await bookWhere(t, slave, (b) => b[0]?.stopLoss === 1.081, 'the slave stop loss move');
 
       expect((await t.call('DELETE', `/accounts/${master}/positions/${id}`)).status).to.equal(204);
@@ -91,7 +91,7 @@ describe('copy engine end to end', function () {
     it('moves the slave pending order when the master moves its own, and cancels it when the master cancels', async () => {
       const id = await open(master, { symbol: 'EURUSD', orderType: 'SellStop', volume: 0.5, openPrice: 1.08, stopLoss: 1.083 });
       await bookWhere(t, slave, (b) => b.length === 1 && b[0]!.orderType === 'SellStop', 'the slave SellStop');
-      expect((await t.call('PUT', `/accounts/${master}/positions/${id}`, { body: { openPrice: 1.079, takeProfit: 1.07 } })).status).to.equal(204);
+      expect((await modifyPosition(t, master, id, { openPrice: 1.079, takeProfit: 1.07 })).status).to.equal(204);
       const [moved] = await bookWhere(t, slave, (b) => b[0]?.openPrice === 1.079, 'the moved slave order');
       expect(moved).to.deep.include({ orderType: 'SellStop', volume: 1, openPrice: 1.079, stopLoss: 1.083, takeProfit: 1.07 });
       expect((await t.call('DELETE', `/accounts/${master}/positions/${id}`)).status).to.equal(204);

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { exitOf, startProcess, type ServiceProcess } from '../../support/process.js';
 import { freshDatabase } from '../../support/postgres.js';
 import { callService, TEST_KEY, validAccount } from '../../support/service.js';
-import { eventually } from '../../support/trading.js';
+import { eventually, positionRequest } from '../../support/trading.js';
 
 const BURST = 24;
 const KILL_AFTER_ACKNOWLEDGED = 8;
@@ -68,7 +68,11 @@ describe('a crash during a burst of master trades', function () {
     let acknowledged = 0;
     const killed = new Promise<void>((resolve) => {
       const burst = Array.from({ length: BURST }, (_, i) =>
-        call('POST', `/accounts/${master}/positions`, { symbol: 'BTCUSD', orderType: i % 2 ? 'Sell' : 'Buy', volume: 0.01, comment: `burst-${i}` })
+        call(
+          'POST',
+          `/accounts/${master}/positions`,
+          positionRequest({ symbol: 'BTCUSD', orderType: i % 2 ? 'Sell' : 'Buy', volume: 0.01, comment: `burst-${i}` }),
+        )
           .then((res) => {
             if (res.status === 204) acknowledged += 1;
             if (acknowledged === KILL_AFTER_ACKNOWLEDGED) {
