@@ -159,9 +159,9 @@ export const riskLimitRoutes = (routes: Routes, services: Services): void => {
     operationId: 'resetRiskLimit',
     summary: "Lift a risk limit's hit and measure again from now",
     description:
-      'The hit and its fallback are lifted at once (status ARMED in the answer; new copies resume). Until the period ends, the loss is measured from a new reference: the balance and equity at the first check after the reset (within a second). Positions closed by the hit stay closed. A limit that is not hit is reset the same way (its measuring starts over). The next period measures from its own start as always.',
+      'The answer is 200 without a body, as the reference; GET the limit to see it (status ARMED). The hit and its fallback are lifted at once (new copies resume). Until the period ends, the loss is measured from a new reference: the balance and equity at the first check after the reset (within a second). Positions closed by the hit stay closed. A limit that is not hit is reset the same way (its measuring starts over). The next period measures from its own start as always.',
     params: RiskLimitParams,
-    responses: { 200: { description: 'the risk limit after the reset', schema: RiskLimitDTO }, ...changeErrors },
+    responses: { 200: { description: 'reset' }, ...changeErrors },
     async handler({ params, caller, context }) {
       await writableAccount(caller, params.accountId);
       const row = await existing(caller, params.accountId, params.riskLimitId);
@@ -171,7 +171,7 @@ export const riskLimitRoutes = (routes: Routes, services: Services): void => {
         data: { accountId: params.accountId, ruleId: row.id, ruleKind: 'RISK_LIMIT', ruleType: riskType?.code ?? 'risk limit' },
         metadata: commandMetadata(services, context),
       });
-      return { body: await viewOf(caller, params.accountId, params.riskLimitId) };
+      return { status: 200 };
     },
   });
 
