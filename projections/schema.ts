@@ -193,7 +193,10 @@ export interface FeatureResetsTable {
 export interface AccountLogsTable {
   id: string;
   account_id: string;
+  /** The account's project; null only for an account whose AccountCreated the read model never saw. */
+  project_id: string | null;
   position_commit: ColumnType<string, string, string>;
+  /** The event's global position: unique, stable across rebuilds, and the entry's id on the wire (LogDTO.id). */
   position_prepare: ColumnType<string, string, string>;
   time: Timestamp;
   log_type_id: number;
@@ -202,6 +205,13 @@ export interface AccountLogsTable {
   code: string | null;
   copier_id: string | null;
   position_id: string | null;
+  acknowledged: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+/** The account logs' own map of account to project (from AccountCreated): log lines name only the account. */
+export interface AccountLogAccountsTable {
+  account_id: string;
+  project_id: string;
 }
 
 export interface ClosedTradesTable {
@@ -360,6 +370,7 @@ export interface ReadModels {
   copy_deferrals: CopyDeferralsTable;
   slave_closures: SlaveClosuresTable;
   account_logs: AccountLogsTable;
+  account_log_accounts: AccountLogAccountsTable;
   features: FeaturesTable;
   closed_trades: ClosedTradesTable;
   balance_operations: BalanceOperationsTable;

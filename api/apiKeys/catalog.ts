@@ -14,15 +14,43 @@ const schemas: Record<(typeof RESTRICTED_DTOS)[number], TSchema> = { AccountDTO,
 export interface FieldMetadata {
   readonly dto: string;
   readonly field: string;
+  /** The member's JSON type as our document declares it (see typeName). */
+  readonly type: string;
   readonly entry: string;
   readonly description: string;
 }
 
+interface SchemaNode {
+  readonly $id?: string;
+  readonly type?: string;
+  readonly format?: string;
+  readonly description?: string;
+  readonly anyOf?: readonly SchemaNode[];
+  readonly items?: SchemaNode;
+}
+
+/**
+ * A member's type in words: the JSON type (`string`, `number`, `integer`, `boolean`, `object`,
+ * `array`), a string's format after a colon (`string:uuid`, `string:date-time`), a named object by its
+ * schema name (`RegionDTO`), an array as `array<item>`; a nullable member by its non-null type. The
+ * reference answers Java class names here (`java.math.BigDecimal`); we have no Java classes to name.
+ */
+const typeName = (schema: SchemaNode): string => {
+  if (schema.anyOf) {
+    const nonNull = schema.anyOf.filter((s) => s.type !== 'null');
+    return nonNull.length === 1 ? typeName(nonNull[0]!) : nonNull.map(typeName).join('|');
+  }
+  if (schema.$id) return schema.$id;
+  if (schema.type === 'array') return `array<${schema.items ? typeName(schema.items) : 'unknown'}>`;
+  if (schema.type === 'string' && schema.format) return `string:${schema.format}`;
+  return schema.type ?? 'unknown';
+};
+
 export const restrictableFields = (): FieldMetadata[] =>
   RESTRICTED_DTOS.flatMap((dto) =>
-    Object.entries((schemas[dto] as unknown as { properties: Record<string, { description?: string }> }).properties)
+    Object.entries((schemas[dto] as unknown as { properties: Record<string, SchemaNode> }).properties)
       .filter(([field]) => field !== 'id')
-      .map(([field, schema]) => ({ dto, field, entry: `${dto}: ${field}`, description: schema.description ?? '' })),
+      .map(([field, schema]) => ({ dto, field, type: typeName(schema), entry: `${dto}: ${field}`, description: schema.description ?? '' })),
   );
 
 /** Parts of the frontend application a key can hide (FrontendFeatureDTO). */

@@ -5,7 +5,7 @@ import { type AccessPolicy, checkAccessPolicy } from '../../domain/apiKey/access
 import type { RevocationReason } from '../../domain/apiKey/events.js';
 import type { ApiKeysTable } from '../../projections/schema.js';
 import type { RouteSpec } from '../route.js';
-import { policyCatalog } from './catalog.js';
+import { type FieldMetadata, policyCatalog } from './catalog.js';
 import type { AccessPolicyWriteDTO } from './schemas.js';
 
 const iso = (value: Date | string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
@@ -40,6 +40,15 @@ export const toRestEndpointMetadataDTO = (spec: RouteSpec) => ({
   summary: spec.summary,
   tag: spec.tag,
   operationId: spec.operationId,
+});
+
+/** FieldMetadataDTO of a restrictable member. */
+export const toFieldMetadataDTO = (f: FieldMetadata) => ({
+  fieldName: f.field,
+  fieldType: f.type,
+  dtoClassName: f.dto,
+  description: f.description,
+  entry: f.entry,
 });
 
 /** The access policy an AccessPolicyWriteDTO sets: defaults for members left out, checked against what a policy can name. */

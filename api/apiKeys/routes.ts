@@ -20,7 +20,7 @@ import type { Services } from '../../app/services.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { errorResponses } from '../shared/schemas.js';
 import { FRONTEND_FEATURES, restrictableFields } from './catalog.js';
-import { fromAccessPolicyWriteDTO, toApiKeyDTO, toRestEndpointMetadataDTO } from './dto.js';
+import { fromAccessPolicyWriteDTO, toApiKeyDTO, toFieldMetadataDTO, toRestEndpointMetadataDTO } from './dto.js';
 import { changeKey, issueKey, removeAccessPolicy, revokeKey, rotateKey, setAccessPolicy } from '../../app/commands/apiKeys.js';
 import {
   AccessPolicyWriteDTO,
@@ -107,7 +107,7 @@ export const apiKeyRoutes = (routes: Routes, services: Services): void => {
     responses: { 200: { description: 'fields', schema: Type.Array(FieldMetadataDTO) }, ...errorResponses(401, 403, 404) },
     async handler({ params, caller }) {
       projectScope(caller, params.projectId);
-      return { body: restrictableFields() };
+      return { body: restrictableFields().map(toFieldMetadataDTO) };
     },
   });
 

@@ -168,12 +168,21 @@ export const RestEndpointMetadataDTO = Type.Object(
 
 export const FieldMetadataDTO = Type.Object(
   {
-    dto: Type.String({ description: 'AccountDTO, AccountInformationDTO or CopierDTO' }),
-    field: Type.String(),
-    entry: Type.String({ description: 'the entry naming this field of this DTO only: `DTO: field`' }),
-    description: Type.String(),
+    fieldName: Type.String({ description: 'the member, e.g. balance' }),
+    fieldType: Type.String({
+      description:
+        "the member's type as our document declares it: a JSON type (string, number, integer, boolean, object), a string format after a colon (string:uuid, string:date-time), a nested object by its schema name (RegionDTO), an array as array<item>. The reference answers Java class names (java.math.BigDecimal); this service has none to name",
+    }),
+    dtoClassName: Type.String({ description: 'AccountDTO, AccountInformationDTO or CopierDTO' }),
+    description: Type.String({ description: "the member's description in our document, or empty" }),
+    entry: Type.String({ description: 'ours: the access-policy entry naming this field of this DTO only, `DTO: field`' }),
   },
-  { $id: 'FieldMetadataDTO', additionalProperties: false },
+  {
+    $id: 'FieldMetadataDTO',
+    additionalProperties: false,
+    description:
+      "A restrictable member (the reference's FieldMetadataDTO; `entry` is ours). The reference lists only AccountInformationDTO; we list AccountDTO and CopierDTO too, which a policy can restrict as well",
+  },
 );
 
 export const FrontendFeatureDTO = Type.Object(

@@ -8,7 +8,7 @@ export const AuditLogDTO = Type.Object(
     created: IsoDateTime,
     action: Type.String({
       description:
-        'the event: AccountCreated, AccountUpdated, AccountStarted, AccountStopped, AccountReconnectRequested, AccountDeleted, CopierCreated, CopierUpdated, CopierResyncRequested, CopierSymbolMappingsSet, CopierDeleted, TradeRequested, ProjectCreated, ProjectUpdated, SymbolMappingCreated, SymbolMappingUpdated, SymbolMappingDeleted, ApiKeyIssued, ApiKeyRenamed, ApiKeyExpiryChanged, ApiKeyTypeChanged, ApiKeyRotated, ApiKeyRevoked, ApiKeyAccessPolicySet, ApiKeyAccessPolicyRemoved (key entries are in the project log only)',
+        'the event: AccountCreated, AccountUpdated, AccountStarted, AccountStopped, AccountReconnectRequested, AccountDeleted, CopierCreated, CopierUpdated, CopierResyncRequested, CopierSymbolMappingsSet, CopierDeleted, TradeRequested, ProjectCreated, ProjectUpdated, SymbolMappingCreated, SymbolMappingUpdated, SymbolMappingDeleted, ApiKeyIssued, ApiKeyRenamed, ApiKeyExpiryChanged, ApiKeyTypeChanged, ApiKeyRotated, ApiKeyRevoked, ApiKeyAccessPolicySet, ApiKeyAccessPolicyRemoved, LogsAcknowledged, AllLogsAcknowledged (key and acknowledgement entries are in the project log only)',
     }),
     changes: Type.Unknown({
       description:

@@ -292,33 +292,3 @@ export const AccountInformationDTO = Type.Object(
   },
   { $id: 'AccountInformationDTO', additionalProperties: false },
 );
-
-export const LogQuery = Type.Object(
-  {
-    limit: Type.Optional(Int32({ minimum: 1, maximum: 1000, description: 'the last N entries; default 100, at most 1000' })),
-    offset: Type.Optional(Int32({ minimum: 0, description: 'entries skipped from the newest: offset 100 means entries 101 to 200' })),
-    start: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601: entries at or after it' })),
-    stop: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601: entries at or before it' })),
-    logTypeId: Type.Optional(
-      Int32({ minimum: 1, maximum: 3, description: '1 Error, 2 Warning, 3 Info: that level and the lower ones (3 returns 1, 2 and 3); default 3' }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-export const LogDTO = Type.Object(
-  {
-    id: Uuid,
-    time: IsoDateTime,
-    logTypeId: Type.Integer({ description: '1 Error, 2 Warning, 3 Info' }),
-    logType: Type.Union([Type.Literal('Error'), Type.Literal('Warning'), Type.Literal('Info')]),
-    category: Type.Union([Type.Literal('CONNECTION'), Type.Literal('TRADING'), Type.Literal('COPY'), Type.Literal('BALANCE'), Type.Literal('PROTECTION')], {
-      description: 'PROTECTION: risk limits and profit targets (period references, hits, locks, closes, resets)',
-    }),
-    message: Type.String({ description: 'what happened, in words; for a trade not copied, why' }),
-    code: Nullable(Type.String({ description: "skip reason (e.g. VOLUME_BELOW_MINIMUM) or the broker's error code (e.g. [NOT_ENOUGH_MONEY])" })),
-    copierId: Nullable(Uuid),
-    positionId: Nullable(Type.String({ description: "the position or pending order concerned (for a skip: the master's)" })),
-  },
-  { $id: 'LogDTO', additionalProperties: false },
-);

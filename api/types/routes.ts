@@ -3,6 +3,8 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { accountStatuses, accountTypes, currencyTypes, proxyRegions, regions } from '../../domain/account/enums.js';
 import { notificationCategoryTypes } from '../../domain/notification/enums.js';
+import { logTypes } from '../../projections/accountLogs/logLine.js';
+import { LogTypeDTO } from '../logs/schemas.js';
 import type { Routes } from '../route.js';
 import { errorResponses } from '../shared/schemas.js';
 import { toAccountStatusDTO, toAccountTypeDTO, toEnumDTO, toRegionDTO } from './dto.js';
@@ -40,4 +42,5 @@ export const typeRoutes = (routes: Routes): void => {
     notificationCategoryTypes.map(toEnumDTO),
     'Neither the reference nor the spec gives ids: ours are the categories of the account logs (LogDTO.category): 0 CONNECTION, 1 TRADING, 2 COPY, 3 BALANCE, 4 PROTECTION.',
   );
+  list('/types/logTypes', 'getLogTypes', 'Log types 1 to 3 (the logTypeId of the log queries)', LogTypeDTO, logTypes.map(toEnumDTO), 'LogDTO.logType is the name.');
 };

@@ -3,6 +3,12 @@
 // protections) and the account logs projector that stores them import it without a circle.
 export const LogType = { Error: 1, Warning: 2, Info: 3 } as const;
 export type LogTypeId = (typeof LogType)[keyof typeof LogType];
+/** The log types as the reference's LogTypeDTO lists them (GET /types/logTypes); LogDTO.logType is the name. */
+export const logTypes: readonly { readonly id: LogTypeId; readonly name: string }[] = [
+  { id: LogType.Error, name: 'Error' },
+  { id: LogType.Warning, name: 'Warning' },
+  { id: LogType.Info, name: 'Info' },
+];
 export type LogCategory = 'CONNECTION' | 'TRADING' | 'COPY' | 'BALANCE' | 'PROTECTION';
 
 export interface LogLine {

@@ -1,5 +1,7 @@
 // The account logs (LogDTO): what happened on an account, in words, at three levels (spec:
-// logTypeId 1 = Error, 2 = Warning, 3 = Info). Venue facts and connection changes go to the account
+// logTypeId 1 = Error, 2 = Warning, 3 = Info), each entry with the integer id of the event that made it
+// (its global position in `$all`: unique, and the same after a rebuild) and whether the customer
+// acknowledged it (domain/accountLog). Venue facts and connection changes go to the account
 // they happened on; what the engine did for a copier, and every trade it did not copy with the
 // reason, goes to the copier's slave account.
 import { type Insertable, type Kysely, sql } from 'kysely';
@@ -13,6 +15,8 @@ import { accountFeatureLogEventTypes, accountFeatureLogLineOf } from './accountF
 import { type LogCategory, type LogLine, LogType, type LogTypeId } from './logLine.js';
 import { protectionEventTypes, type ProtectionEvent } from '../../domain/protection/events.js';
 import { protectionLogLine } from '../protections/logLines.js';
+import type { AccountEvent } from '../../domain/account/events.js';
+import { accountLogEventTypes, type AccountLogEvent } from '../../domain/accountLog/events.js';
 
 const stops = (p: { stopLoss: number | null; takeProfit: number | null }): string =>
   `${p.stopLoss === null ? '' : `, SL ${p.stopLoss}`}${p.takeProfit === null ? '' : `, TP ${p.takeProfit}`}`;
@@ -176,26 +180,39 @@ const logLineOfRecorded = (recorded: RecordedEvent): LogLine | null =>
       ? protectionLogLine(recorded as unknown as ProtectionEvent)
       : logLineOf(recorded as unknown as PositionsEvent | CopyEvent);
 
-/** One multi-row INSERT per thousand lines: a batch of events costs a round trip, not one per event. */
-const insertLogRows = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
-  const rows: Insertable<AccountLogsTable>[] = [];
-  for (const recorded of events) {
-    const log = logLineOfRecorded(recorded);
-    if (!log) continue;
-    rows.push({
-      id: recorded.id,
-      account_id: log.accountId,
-      position_commit: recorded.position.commit.toString(),
-      position_prepare: recorded.position.prepare.toString(),
-      time: recorded.created,
-      log_type_id: log.logTypeId,
-      category: log.category,
-      message: log.message,
-      code: log.code,
-      copier_id: log.copierId,
-      position_id: log.positionId,
-    });
+interface PendingLine {
+  readonly recorded: RecordedEvent;
+  readonly log: LogLine;
+}
+
+/** The projects of `accountIds`, from the read model's own map. */
+const projectsOf = async (db: Kysely<ReadModels>, accountIds: readonly string[]): Promise<Map<string, string>> => {
+  const found = new Map<string, string>();
+  for (const chunk of statementChunks(accountIds)) {
+    const rows = await db.selectFrom('account_log_accounts').select(['account_id', 'project_id']).where('account_id', 'in', chunk).execute();
+    for (const row of rows) found.set(row.account_id, row.project_id);
   }
+  return found;
+};
+
+/** One multi-row INSERT per thousand lines: a batch of events costs a round trip, not one per event. */
+const insertLogRows = async (db: Kysely<ReadModels>, lines: readonly PendingLine[], known: Map<string, string>): Promise<void> => {
+  const unknown = [...new Set(lines.map((l) => l.log.accountId).filter((id) => !known.has(id)))];
+  if (unknown.length) for (const [account, project] of await projectsOf(db, unknown)) known.set(account, project);
+  const rows: Insertable<AccountLogsTable>[] = lines.map(({ recorded, log }) => ({
+    id: recorded.id,
+    account_id: log.accountId,
+    project_id: known.get(log.accountId) ?? null,
+    position_commit: recorded.position.commit.toString(),
+    position_prepare: recorded.position.prepare.toString(),
+    time: recorded.created,
+    log_type_id: log.logTypeId,
+    category: log.category,
+    message: log.message,
+    code: log.code,
+    copier_id: log.copierId,
+    position_id: log.positionId,
+  }));
   for (const chunk of statementChunks(rows)) {
     await db
       .insertInto('account_logs')
@@ -205,15 +222,65 @@ const insertLogRows = async (db: Kysely<ReadModels>, events: readonly RecordedEv
   }
 };
 
+/** An acknowledgement: the entries it names (of its project only), or every entry of the project so far. */
+const acknowledge = async (db: Kysely<ReadModels>, event: AccountLogEvent): Promise<void> => {
+  let q = db.updateTable('account_logs').set({ acknowledged: true }).where('project_id', '=', event.data.projectId).where('acknowledged', '=', false);
+  if (event.type === 'LogsAcknowledged') {
+    if (event.data.logIds.length === 0) return;
+    q = q.where(
+      'position_prepare',
+      'in',
+      event.data.logIds.map((id) => String(id)),
+    );
+  }
+  await q.execute();
+};
+
+/**
+ * The events of a batch in order: log lines are gathered and written together; an account's creation
+ * enters the account-to-project map; an acknowledgement first writes the lines before it, so it covers
+ * exactly the entries that precede it in `$all` (a rebuild acknowledges the same ones).
+ */
+const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
+  const known = new Map<string, string>();
+  let pending: PendingLine[] = [];
+  const flush = async (): Promise<void> => {
+    if (pending.length) await insertLogRows(db, pending, known);
+    pending = [];
+  };
+  for (const recorded of events) {
+    if (recorded.type === 'AccountCreated') {
+      const { accountId, projectId } = (recorded as unknown as Extract<AccountEvent, { type: 'AccountCreated' }>).data;
+      known.set(accountId, projectId);
+      await db
+        .insertInto('account_log_accounts')
+        .values({ account_id: accountId, project_id: projectId })
+        .onConflict((oc) => oc.column('account_id').doNothing())
+        .execute();
+      continue;
+    }
+    if ((accountLogEventTypes as readonly string[]).includes(recorded.type)) {
+      await flush();
+      await acknowledge(db, recorded as unknown as AccountLogEvent);
+      continue;
+    }
+    const log = logLineOfRecorded(recorded);
+    if (log) pending.push({ recorded, log });
+  }
+  await flush();
+};
+
 export const accountLogsProjection: Projection = {
   name: 'account_logs',
-  version: 1,
-  handles: [...positionsEventTypes, ...copyEventTypes, ...accountFeatureLogEventTypes, ...protectionEventTypes],
-  tables: ['account_logs'],
+  // 2: integer ids (the event's global position), the project of each entry, acknowledgements.
+  version: 2,
+  handles: [...positionsEventTypes, ...copyEventTypes, ...accountFeatureLogEventTypes, ...protectionEventTypes, 'AccountCreated', ...accountLogEventTypes],
+  tables: ['account_logs', 'account_log_accounts'],
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'account_logs')} (
       id uuid PRIMARY KEY,
       account_id uuid NOT NULL,
+      project_id uuid,
       position_commit numeric(20) NOT NULL,
       position_prepare bigint NOT NULL,
       time timestamptz NOT NULL,
@@ -222,13 +289,19 @@ export const accountLogsProjection: Projection = {
       message text NOT NULL,
       code text,
       copier_id uuid,
-      position_id text)`.execute(db);
+      position_id text,
+      acknowledged boolean NOT NULL DEFAULT false)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'account_logs')} (account_id, time DESC, position_commit DESC, position_prepare DESC)`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'account_logs')} (project_id, time DESC, position_commit DESC, position_prepare DESC)`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'account_logs')} (project_id, position_prepare)`.execute(db);
+    await sql`CREATE TABLE ${sql.id(schema, 'account_log_accounts')} (
+      account_id uuid PRIMARY KEY,
+      project_id uuid NOT NULL)`.execute(db);
   },
   async apply(db, recorded) {
-    await insertLogRows(db, [recorded]);
+    await applyEvents(db, [recorded]);
   },
   async applyBatch(db, events) {
-    await insertLogRows(db, events);
+    await applyEvents(db, events);
   },
 };

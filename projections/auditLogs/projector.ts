@@ -3,6 +3,7 @@
 // are masked or left out.
 import { sql } from 'kysely';
 import { accountEventTypes, type AccountEvent } from '../../domain/account/events.js';
+import { accountLogEventTypes, type AccountLogEvent } from '../../domain/accountLog/events.js';
 import { apiKeyEventTypes, type ApiKeyEvent } from '../../domain/apiKey/events.js';
 import { copierEventTypes, type CopierEvent } from '../../domain/copier/events.js';
 import { featureEventTypes, type FeatureEvent } from '../../domain/feature/events.js';
@@ -48,6 +49,7 @@ type Audited =
   | FeatureEvent
   | RiskLimitEvent
   | SymbolMappingEvent
+  | AccountLogEvent
   | Extract<ProtectionEvent, { type: 'ProtectionReset' }>
   | Extract<PositionsEvent, { type: 'TradeRequested' }>;
 type Of<T extends Audited['type']> = Extract<Audited, { type: T }>;
@@ -133,6 +135,9 @@ const DESCRIBERS: { readonly [T in Audited['type']]: Describer<T> } = {
     accountId: data.accountId,
     changes: { requestId: data.requestId, ...data.request },
   }),
+  // Acknowledged log entries (LogDTO ids), or all of the project's so far.
+  LogsAcknowledged: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { logIds: data.logIds } }),
+  AllLogsAcknowledged: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { allLogs: true } }),
   ProjectCreated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { name: data.name } }),
   ProjectUpdated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: data.settings }),
   SymbolMappingCreated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { symbolMappingId: data.symbolMappingId, ...data.mapping } }),
@@ -170,7 +175,8 @@ export const auditLogsProjection: Projection = {
   name: 'audit_logs',
   // 7: webhook secrets masked; a start rebuilds the log, so rows written before hold no ciphertext either.
   // 8: project updates and project symbol mappings.
-  version: 8,
+  // 9: log acknowledgements.
+  version: 9,
   handles: [
     ...accountEventTypes,
     ...copierEventTypes,
@@ -179,6 +185,7 @@ export const auditLogsProjection: Projection = {
     ...featureEventTypes,
     ...riskLimitEventTypes,
     ...symbolMappingEventTypes,
+    ...accountLogEventTypes,
     'ProtectionReset',
     'TradeRequested',
   ],

@@ -330,7 +330,13 @@ describe('access policy of an API key end to end', () => {
     });
 
     it('availableFields lists the restrictable fields of the three DTOs (never id); availableFrontendFeatures has id, name, description', async () => {
-      const fields = (await t.call('GET', `${KEYS}/availableFields`)).body.map((f: { entry: string }) => f.entry);
+      const answer = (await t.call('GET', `${KEYS}/availableFields`)).body;
+      expect(answer.find((f: { entry: string }) => f.entry === 'AccountInformationDTO: balance')).to.deep.include({
+        fieldName: 'balance',
+        fieldType: 'number',
+        dtoClassName: 'AccountInformationDTO',
+      });
+      const fields = answer.map((f: { entry: string }) => f.entry);
       expect(fields).to.include.members([
         'AccountDTO: alias',
         'AccountDTO: loginServer',

@@ -7,7 +7,7 @@ import { startTestService, type TestService } from '../support/service.js';
 import { bookWhere, eventually, featureBody, movableClock, pinQuotes, positionRequest, positionsOf, startedAccount } from '../support/trading.js';
 
 interface LogEntry {
-  readonly message: string;
+  readonly text: string;
   readonly code: string | null;
   readonly category: string;
 }
@@ -120,7 +120,7 @@ describe('profit targets end to end', function () {
     });
     expect(await status()).to.deep.equal([{ ...open0, profitTargetIsHit: true }]);
     await bookWhere(t, slave, (b) => b.length === 0, 'every position closed by the lock');
-    expect((await logWith(slave, 'PROFIT_TARGET_LOCKED', 'PROTECTION')).message).to.match(
+    expect((await logWith(slave, 'PROFIT_TARGET_LOCKED', 'PROTECTION')).text).to.match(
       /profit 300\.00 USD since the start of day 2026-01-07 reached dailyAbsoluteProfitTarget 300\.00 USD/,
     );
 
@@ -209,7 +209,7 @@ describe('profit targets end to end', function () {
       ['LOSS_LIMIT', null],
     ]);
     await bookWhere(t, slave, (b) => b.length === 0, 'everything closed at the loss limit');
-    expect((await logWith(slave, 'OVERALL_LOSS_LIMIT_REACHED', 'PROTECTION')).message).to.match(
+    expect((await logWith(slave, 'OVERALL_LOSS_LIMIT_REACHED', 'PROTECTION')).text).to.match(
       /^Overall loss limit reached: equity 9750\.00 is 250\.00 USD below the reference 10000\.00/,
     );
 

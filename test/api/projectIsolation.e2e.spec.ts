@@ -45,6 +45,7 @@ const bodies = (a: Record<string, string>): Record<string, unknown> => ({
   createApiKey: { name: 'walk' },
   updateApiKey: { name: 'taken over' },
   setApiKeyAccessPolicy: { enabled: true, ipWhitelist: ['192.0.2.1'] },
+  acknowledgeLogsBulk: [Number(a.id)],
 });
 
 const queries: Record<string, string> = {
@@ -77,6 +78,8 @@ describe("no endpoint reveals or changes another project's data", function () {
       keys,
       async: await get('/accounts/async'),
       auditEntries: ((await get(`/projects/${A}/auditLogs?limit=1000`)) as unknown[]).length,
+      // every entry with its acknowledgement
+      logs: await get(`/projects/${A}/logs?limit=1000`),
     };
   };
 
@@ -99,6 +102,8 @@ describe("no endpoint reveals or changes another project's data", function () {
     expect(mapping.status, JSON.stringify(mapping.body)).to.equal(200);
     a.symbolMappingId = String(mapping.body.id);
     a.apiKeyId = (await t.call('GET', `/accounts/${a.accountId}/apiKeys`)).body[0].id;
+    // a log entry of A (LogDTO.id, an integer: kept out of the leak check below, digits are everywhere)
+    a.id = String((await t.call('GET', `/accounts/${a.accountId}/logs`)).body[0].id);
     // accepted (the name never resolves, so it is checked again, and fails, at delivery)
     const queued = await t.call('POST', '/accounts', {
       body: validAccount({ alias: 'A async', loginAccountNumber: '8800778', callbackUrl: 'https://callback.invalid/cb' }),
@@ -115,9 +120,9 @@ describe("no endpoint reveals or changes another project's data", function () {
 
   it("walks every operation with project B's key and A's ids: never 2xx, nothing of A in any answer, A unchanged", async () => {
     const before = await snapshotOfA();
-    // values that are not ids of A alone (a symbol, a per-project number) would be found everywhere
+    // values that are not ids of A alone (a symbol, a per-project number, a log entry's integer id) would be found everywhere
     const ids = Object.entries(a)
-      .filter(([name]) => name !== 'symbol' && name !== 'symbolMappingId')
+      .filter(([name]) => name !== 'symbol' && name !== 'symbolMappingId' && name !== 'id')
       .map(([, v]) => v);
     const specs = declareRoutes(t.service.services).specs;
     const sample = bodies(a);
@@ -161,10 +166,20 @@ describe("no endpoint reveals or changes another project's data", function () {
     const copier = await t.call('POST', `/accounts/${own.body.id}/copiers`, { key: B_KEY, body: { fromAccountId: a.master } });
     const key = await t.call('POST', `/projects/${B}/apiKeys`, { key: B_KEY, body: { name: 'for A', accountId: a.accountId } });
     const audit = await t.call('GET', `/accounts/${a.accountId}/auditLogs`, { key: B_KEY });
+    const logsOfA = (await t.call('GET', `/projects/${A}/logs?limit=1000`)).body;
+    const acknowledgeOne = await t.call('PUT', `/projects/${B}/logs/${a.id}/acknowledge`, { key: B_KEY });
+    const acknowledgeList = await t.call('PUT', `/projects/${B}/logs/acknowledge/bulk`, { key: B_KEY, body: [Number(a.id)] });
+    const acknowledgeAll = await t.call('PUT', `/projects/${B}/logs/acknowledgeAll`, { key: B_KEY });
 
     expect(copier.status).to.equal(404);
     expect(key.status).to.equal(404);
     expect(audit.status).to.equal(404);
+    expect([acknowledgeOne.status, acknowledgeList.status, acknowledgeAll.status]).to.deep.equal([404, 404, 200]);
+    expect(acknowledgeOne.body.error).to.equal('[LOG_NOT_FOUND]');
+    expect((await t.call('GET', `/projects/${A}/logs?limit=1000`)).body).to.deep.equal(logsOfA);
+    expect((await t.call('GET', `/projects/${B}/logs?limit=1000`, { key: B_KEY })).body.map((l: { accountId: string }) => l.accountId)).not.to.include(
+      a.accountId,
+    );
     expect((await t.call('GET', `/accounts/${own.body.id}/copiers`, { key: B_KEY })).body).to.deep.equal([]);
     expect((await t.call('GET', `/projects/${B}/apiKeys`, { key: B_KEY })).body.map((k: { accountId: string | null }) => k.accountId)).not.to.include(
       a.accountId,

@@ -11,7 +11,7 @@ import { startTestService, type TestService } from '../support/service.js';
 import { bookWhere, eventually, movableClock, pinQuotes, positionRequest, positionsOf, startedAccount } from '../support/trading.js';
 
 interface LogEntry {
-  readonly message: string;
+  readonly text: string;
   readonly code: string | null;
   readonly category: string;
   readonly logTypeId: number;
@@ -200,13 +200,13 @@ describe('risk limits end to end', function () {
     expect((await h.information(slave)).riskLimitsStatus).to.deep.equal([{ ...armed, limitIsHit: true }]);
     await bookWhere(t, slave, (b) => b.length === 0, 'every position closed by the hit');
     const triggered = await h.logWith(slave, 'RISK_LIMIT_HIT', 'PROTECTION');
-    expect(triggered.message).to.match(/loss 300\.00 USD reached absoluteRiskLimit 300\.00 USD/);
+    expect(triggered.text).to.match(/loss 300\.00 USD reached absoluteRiskLimit 300\.00 USD/);
     await h.logWith(slave, 'PROTECTION_POSITIONS_CLOSED', 'PROTECTION');
     expect((await h.hitsOf(slave, 1))[0]!.positionsClosedAt).to.be.a('string');
 
     await h.open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     const skipped = await h.logWith(slave, 'RISK_LIMIT_HIT', 'COPY');
-    expect(skipped.message).to.match(/^Buy 1 US500 \(master #\d+\) not copied: Risk limit DAILY_EQUITY_TO_EQUITY hit/);
+    expect(skipped.text).to.match(/^Buy 1 US500 \(master #\d+\) not copied: Risk limit DAILY_EQUITY_TO_EQUITY hit/);
     expect(await positionsOf(t, slave)).to.deep.equal([]);
     expect((await h.call('GET', `/accounts/${slave}/riskLimits/${limitId}`)).body.status).to.equal('HIT');
 
@@ -259,7 +259,7 @@ describe('risk limits end to end', function () {
     const hits = await h.hitsOf(slave, 2);
     expect(hits.map((x) => x.level)).to.deep.equal(['LIMIT', 'FALLBACK']);
     await bookWhere(t, slave, (b) => b.length === 0, 'everything closed at the fallback');
-    expect((await h.logWith(slave, 'RISK_LIMIT_FALLBACK_HIT', 'PROTECTION')).message).to.match(
+    expect((await h.logWith(slave, 'RISK_LIMIT_FALLBACK_HIT', 'PROTECTION')).text).to.match(
       /fallback reached: loss 600\.00 USD reached fallbackAbsoluteRiskLimit 600\.00 USD/,
     );
     await h.flat(master);
@@ -282,9 +282,9 @@ describe('risk limits end to end', function () {
     moveTo('2026-01-07T23:00:05.000Z');
     await h.hitsOf(slave, 0);
     const cleared = await h.logWith(slave, 'PROTECTION_CLEARED', 'PROTECTION');
-    expect(cleared.message).to.match(/its period ended/);
-    const day = (await h.logs(slave)).find((l) => l.code === 'PERIOD_REFERENCE' && /Day 2026-01-08/.test(l.message));
-    expect(day?.message).to.match(/^Day 2026-01-08 began at 2026-01-07T23:00:00\.000Z: risk limits and profit targets measure from balance 9600\.00 USD/);
+    expect(cleared.text).to.match(/its period ended/);
+    const day = (await h.logs(slave)).find((l) => l.code === 'PERIOD_REFERENCE' && /Day 2026-01-08/.test(l.text));
+    expect(day?.text).to.match(/^Day 2026-01-08 began at 2026-01-07T23:00:00\.000Z: risk limits and profit targets measure from balance 9600\.00 USD/);
     await h.open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await bookWhere(t, slave, (b) => b.length === 1, 'copying again in the new day');
     await h.flat(master, slave);

@@ -22,7 +22,7 @@ interface LogEntry {
   readonly logType: string;
   readonly category: string;
   readonly code: string | null;
-  readonly message: string;
+  readonly text: string;
   readonly positionId: string | null;
 }
 
@@ -370,7 +370,7 @@ describe('Trading API end to end', function () {
         const logs = await errorLogs(account);
         expect(logs).to.have.length(before + 1);
         expect(logs[0]).to.deep.include({ logTypeId: 1, logType: 'Error', category: 'TRADING', code });
-        expect(logs[0]!.message).to.match(/^Trading request rejected: /);
+        expect(logs[0]!.text).to.match(/^Trading request rejected: /);
       });
     }
 
@@ -601,7 +601,7 @@ describe('Trading API end to end', function () {
       expect(res.status, JSON.stringify(res.body)).to.equal(204);
       const log = await eventually(async () => (await errorLogs(account)).find((l) => l.code === '[INVALID_VOLUME]'), 5000, 'the refusal in the logs');
       expect(log).to.deep.include({ logTypeId: 1, category: 'TRADING' });
-      expect(log.message).to.include('0.015');
+      expect(log.text).to.include('0.015');
       expect(await positionsOf(t, account)).to.deep.equal(before);
     });
   });
@@ -945,7 +945,7 @@ describe('Trading API end to end', function () {
       ).to.deep.equal(['[INVALID_CREDENTIALS]']);
       const [log] = logsAtAnswer;
       expect(log).to.deep.include({ logTypeId: 1, category: 'CONNECTION' });
-      expect(log!.message).to.include('Sim-Demo/');
+      expect(log!.text).to.include('Sim-Demo/');
     });
   });
 

@@ -13,13 +13,8 @@
  */
 export const NOT_YET_ROUTED: Readonly<Record<string, 15 | 19 | 23>> = {
   // Item 1: the enumerations as resources.
-  'GET /types/logTypes': 15,
   'GET /types/scaleTypes': 15,
   // Item 9: the existing areas. (Issue 17 names the project pair too: whichever lands first deletes them.)
-  'GET /projects/{projectId}/logs': 15,
-  'PUT /projects/{projectId}/logs/{id}/acknowledge': 15,
-  'PUT /projects/{projectId}/logs/acknowledge/bulk': 15,
-  'PUT /projects/{projectId}/logs/acknowledgeAll': 15,
   'POST /reports/performance': 15,
   // Issue 19: strategies.
   'GET /projects/{projectId}/strategies': 19,
@@ -242,18 +237,6 @@ const ACCOUNT_INFORMATION_DTO: Gaps = [
   'walletBalances: missing',
   'wrongCredentials: missing',
 ];
-// Item 8.
-const LOG_DTO: Gaps = [
-  'accountId: missing',
-  'acknowledged: missing',
-  'customerEmail: missing',
-  'date: missing',
-  'id: type integer≠string<uuid>',
-  'projectId: missing',
-  'text: missing',
-];
-// Item 8: fieldName/fieldType/dtoClassName.
-const FIELD_METADATA_DTO: Gaps = ['dtoClassName: missing', 'fieldName: missing', 'fieldType: missing'];
 
 export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
   'GET /accounts': ACCOUNT_DTO,
@@ -276,9 +259,7 @@ export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
   'GET /accounts/{accountId}/features/{featureId}': FEATURE_DTO,
   'PUT /accounts/{accountId}/features/{featureId}': FEATURE_DTO,
   'GET /accounts/{accountId}/information': ACCOUNT_INFORMATION_DTO,
-  'GET /accounts/{accountId}/logs': LOG_DTO,
   'GET /accounts/{accountId}/slaves': ACCOUNT_DTO,
-  'GET /projects/{projectId}/apiKeys/availableFields': FIELD_METADATA_DTO,
   'GET /projects/{projectId}/auditLogs': AUDIT_LOG_DTO,
   'GET /projects/{projectId}/features': FEATURE_DTO,
   'POST /projects/{projectId}/features': FEATURE_DTO,

@@ -114,7 +114,7 @@ export const bookWhere = (t: TestService, accountId: string, test: (book: Positi
 
 /** An account log entry (LogDTO) as the specs read it. */
 export interface LogEntry {
-  readonly message: string;
+  readonly text: string;
   readonly code: string | null;
   readonly logTypeId: number;
   readonly category: string;

@@ -72,8 +72,8 @@ describe('account features end to end', function () {
         await pinQuotes(t, QUOTES);
       }
       expect((await positionsOf(t, master)).map((p) => p.id)).to.deep.equal([held]);
-      const closed = await eventually(async () => (await logs(slave)).find((l) => l.message.includes(`close #${copy!.id}`)), 5000, 'the close in the log');
-      expect(closed.message).to.match(/^Copied from master .*: close #\S+ \(1\)$/);
+      const closed = await eventually(async () => (await logs(slave)).find((l) => l.text.includes(`close #${copy!.id}`)), 5000, 'the close in the log');
+      expect(closed.text).to.match(/^Copied from master .*: close #\S+ \(1\)$/);
     });
   });
 
@@ -89,7 +89,7 @@ describe('account features end to end', function () {
     });
     await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
     const outside = await logWith(slave, 'OUTSIDE_TRADING_WINDOW');
-    expect(outside.message).to.match(/outside the trading windows \(Asia\/Tokyo\); the next opens at .*\+09:00/);
+    expect(outside.text).to.match(/outside the trading windows \(Asia\/Tokyo\); the next opens at .*\+09:00/);
     expect(await positionsOf(t, slave)).to.deep.equal([]);
 
     moveTo(start, 0);
@@ -141,7 +141,7 @@ describe('account features end to end', function () {
       await waiting(slave, 1);
       expect((await decide(slave, { accountFromId: master, ticket: Number(id), approved: false })).status).to.equal(204);
       const skip = await logWith(slave, 'APPROVAL_REJECTED');
-      expect(skip.message).to.match(/not copied: the copy was rejected/);
+      expect(skip.text).to.match(/not copied: the copy was rejected/);
       expect(await positionsOf(t, slave)).to.deep.equal([]);
       expect(await pending(slave)).to.deep.equal([]);
     });
@@ -176,7 +176,7 @@ describe('account features end to end', function () {
       const [approval] = await waiting(slave, 1);
       clock.advance(31_000);
       const skip = await logWith(slave, 'APPROVAL_EXPIRED');
-      expect(skip.message).to.match(/no decision on the copy before the approval expired/);
+      expect(skip.text).to.match(/no decision on the copy before the approval expired/);
       expect((await information(slave)).pendingApprovals).to.equal(0);
       const late = await decide(slave, named(approval!));
       expect([late.status, late.body.error]).to.deep.equal([409, '[APPROVAL_EXPIRED]']);
@@ -253,7 +253,7 @@ describe('account features end to end', function () {
     // During the window the slave's copier only watches.
     await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.1 });
     await logWith(slave, 'MONITOR_ONLY');
-    expect((await logWith(other, 'MAINTENANCE_WINDOW')).message).to.match(/positions and pending orders closed/);
+    expect((await logWith(other, 'MAINTENANCE_WINDOW')).text).to.match(/positions and pending orders closed/);
 
     // A new service on the same database: the recorded modes come from the window's events.
     const { databaseUrl, dataDir } = t;
@@ -263,8 +263,8 @@ describe('account features end to end', function () {
     await eventually(async () => ((await mode(slave, copierId)).monitorOnly === false ? true : undefined), 10_000, 'the copier given back its mode');
     expect(await mode(slave, copierId)).to.deep.equal({ active: true, monitorOnly: false });
     expect(await mode(other, otherCopier)).to.deep.equal({ active: false, monitorOnly: false });
-    const ended = await eventually(async () => (await logs(slave)).find((l) => l.message.startsWith('Maintenance window ended')), 5000, 'the end in the log');
-    expect(ended.message).to.equal('Maintenance window ended: 2 copiers got their modes back');
+    const ended = await eventually(async () => (await logs(slave)).find((l) => l.text.startsWith('Maintenance window ended')), 5000, 'the end in the log');
+    expect(ended.text).to.equal('Maintenance window ended: 2 copiers got their modes back');
   });
 
   it('FeatureScheduledCloseReopenDTO on an account closes and reopens the copies of each of its copiers', async () => {

@@ -27,7 +27,7 @@ describe('copier feature rules end to end', function () {
     await feature(slave, copierId, { type: 'FeatureCopierFilterDTO', minLotSize: 0.1, maxLotSize: 1 });
     await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.05 });
     const skip = await logWith(slave, 'LOT_FILTERED');
-    expect(skip.message).to.match(/master lot 0\.05 is below the filter's minimum 0\.1/);
+    expect(skip.text).to.match(/master lot 0\.05 is below the filter's minimum 0\.1/);
     await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.5 });
     const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the copy inside the range');
     expect(copy!.volume).to.equal(0.5);
@@ -40,7 +40,7 @@ describe('copier feature rules end to end', function () {
     await bookWhere(t, slave, (b) => b.length === 1, 'the first copy');
     await open(master, { symbol: 'GBPUSD', orderType: 'Sell', volume: 0.1 });
     const skip = await logWith(slave, 'COOLDOWN');
-    expect(skip.message).to.match(/a Buy on EURUSD opened at .*: cooldown of 10 minutes until/);
+    expect(skip.text).to.match(/a Buy on EURUSD opened at .*: cooldown of 10 minutes until/);
     await open(master, { symbol: 'XAUUSD', orderType: 'Buy', volume: 0.01 });
     await bookWhere(t, slave, (b) => b.length === 2 && b.some((p) => p.symbol === 'XAUUSD'), 'the uncorrelated copy');
   });
@@ -52,7 +52,7 @@ describe('copier feature rules end to end', function () {
     await pinQuotes(t, { GBPUSD: [1.27, 1.2705] });
     await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.1 });
     const held = await logWith(slave, 'FeatureSpreadFilterDTO');
-    expect(held.message).to.match(/held back by FeatureSpreadFilterDTO until/);
+    expect(held.text).to.match(/held back by FeatureSpreadFilterDTO until/);
     expect(await positionsOf(t, slave)).to.deep.equal([]);
     // The spread narrows; the deferral falls due 30 s later on the service clock: move the clock on.
     await pinQuotes(t, { GBPUSD: [1.27, 1.27009] });
@@ -67,7 +67,7 @@ describe('copier feature rules end to end', function () {
     await pinQuotes(t, { XAUUSD: [2350, 2351] });
     await open(master, { symbol: 'XAUUSD', orderType: 'Sell', volume: 0.01 });
     const skip = await logWith(slave, 'SPREAD_TOO_WIDE');
-    expect(skip.message).to.match(/slave spread is 100 points, above 15/);
+    expect(skip.text).to.match(/slave spread is 100 points, above 15/);
     await pinQuotes(t, { XAUUSD: [2350, 2350.25] });
   });
 

@@ -7,7 +7,7 @@ import { startTestService, type TestService } from '../../support/service.js';
 import { bookWhere, eventually, marketHoursClock, pinQuotes, positionRequest, positionsOf, startedAccount } from '../../support/trading.js';
 
 interface LogEntry {
-  readonly message: string;
+  readonly text: string;
   readonly code: string | null;
   readonly logTypeId: number;
   readonly category: string;
@@ -105,7 +105,7 @@ describe('copier features end to end', function () {
     await t.call('PUT', base, { body: [{ masterSymbol: 'XAUUSD', slaveSymbol: 'GOLD.pro' }] });
     await open(master, { symbol: 'XAUUSD', orderType: 'Buy', volume: 0.01 });
     const skip = await logWith(slave, 'SYMBOL_NOT_MAPPED');
-    expect(skip.message).to.match(/no unique slave symbol for XAUUSD/);
+    expect(skip.text).to.match(/no unique slave symbol for XAUUSD/);
 
     const twice = await t.call('PUT', base, {
       body: [
@@ -125,7 +125,7 @@ describe('copier features end to end', function () {
     await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 1 });
     const refused = await logWith(slave, '[NOT_ENOUGH_MONEY]');
     expect(refused.logTypeId).to.equal(1);
-    expect(refused.message).to.match(/retrying every 30 seconds until/);
+    expect(refused.text).to.match(/retrying every 30 seconds until/);
     expect(await positionsOf(t, slave)).to.deep.equal([]);
 
     await t.service.services.venues.desk((venue) => venue.deposit(slaveLogin, 10_000, 'top up'));
@@ -140,7 +140,7 @@ describe('copier features end to end', function () {
     await t.service.services.venues.desk((venue) => venue.deposit(slaveLogin, -9_990, 'leave 10 USD'));
     await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 1 });
     const refused = await logWith(slave, '[NOT_ENOUGH_MONEY]');
-    expect(refused.message).not.to.match(/retrying/);
+    expect(refused.text).not.to.match(/retrying/);
     await t.service.services.venues.desk((venue) => venue.deposit(slaveLogin, 10_000, 'top up'));
     await new Promise((r) => setTimeout(r, 600));
     expect(await positionsOf(t, slave)).to.deep.equal([]);
@@ -180,7 +180,7 @@ describe('copier features end to end', function () {
     await t.call('DELETE', `/accounts/${slave}/positions/${copy!.id}`);
     await t.call('DELETE', `/accounts/${master}/positions/${id}`);
     const skip = await logWith(slave, 'NO_SLAVE_POSITION');
-    expect(skip.message).to.match(/the slave holds no copy of that position/);
+    expect(skip.text).to.match(/the slave holds no copy of that position/);
   });
 
   it('a stopped slave copies nothing and says why', async () => {
@@ -189,7 +189,7 @@ describe('copier features end to end', function () {
     await t.call('POST', `/accounts/${slave}/actions/stop`);
     await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
     const skip = await logWith(slave, 'SLAVE_NOT_CONNECTED');
-    expect(skip.message).to.match(/not started/);
+    expect(skip.text).to.match(/not started/);
   });
 
   it('BALANCE_RATIO sizes by the two balances at the venue', async () => {

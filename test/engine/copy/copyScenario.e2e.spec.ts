@@ -23,7 +23,7 @@ describe('copy engine end to end', function () {
   };
   const logsOf = async (accountId: string, query = '') =>
     (await t.call('GET', `/accounts/${accountId}/logs${query}`)).body as {
-      message: string;
+      text: string;
       code: string | null;
       logTypeId: number;
       category: string;
@@ -57,7 +57,7 @@ describe('copy engine end to end', function () {
       await bookWhere(t, slave, (b) => b.length === 0, 'the slave close');
 
       const logs = await logsOf(slave);
-      const copies = logs.filter((l) => l.category === 'COPY').map((l) => l.message);
+      const copies = logs.filter((l) => l.category === 'COPY').map((l) => l.text);
       expect(copies.some((m) => /open Buy 2 EURUSD/.test(m))).to.equal(true);
       expect(copies.some((m) => /close 1 of #/.test(m))).to.equal(true);
     });
@@ -103,7 +103,7 @@ describe('copy engine end to end', function () {
       await open(master, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.05 });
       const skip = await eventually(async () => (await logsOf(slave, '?logTypeId=2')).find((l) => l.code === 'VOLUME_BELOW_MINIMUM'), 5000, 'the skip');
       expect(skip.logTypeId).to.equal(2);
-      expect(skip.message).to.match(/0\.005 lots is below the minimum 0\.01 of EURUSD/);
+      expect(skip.text).to.match(/0\.005 lots is below the minimum 0\.01 of EURUSD/);
       expect(await positionsOf(t, slave)).to.deep.equal([]);
       await t.call('POST', `/accounts/${master}/actions/closeAllPositions`);
       await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { multiplier: 2 } });
@@ -113,7 +113,7 @@ describe('copy engine end to end', function () {
       await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { monitorOnly: true } });
       await open(master, { symbol: 'XAUUSD', orderType: 'Buy', volume: 0.1 });
       const log = await eventually(async () => (await logsOf(slave)).find((l) => l.code === 'MONITOR_ONLY'), 5000, 'the monitor-only entry');
-      expect(log.message).to.match(/would have: open Buy 0\.2 XAUUSD/);
+      expect(log.text).to.match(/would have: open Buy 0\.2 XAUUSD/);
       expect(await positionsOf(t, slave)).to.deep.equal([]);
       await t.call('POST', `/accounts/${master}/actions/closeAllPositions`);
       await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { monitorOnly: false } });

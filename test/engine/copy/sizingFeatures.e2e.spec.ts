@@ -51,7 +51,7 @@ describe('sizing features end to end', function () {
       await feature(slave, copierId, { type: 'FeatureMarginCapDTO', marginCapPercentage: 5, kind: 'PER_TRADE', behavior: 'SKIP_TRADE' });
       await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 1 });
       const skip = await logWith(slave, 'MARGIN_CAP');
-      expect(skip.message).to.match(/1 lots of EURUSD need 108\d\.?\d* USD margin above the cap of 5 % of the balance \(500\)/);
+      expect(skip.text).to.match(/1 lots of EURUSD need 108\d\.?\d* USD margin above the cap of 5 % of the balance \(500\)/);
       expect(await positionsOf(t, slave)).to.deep.equal([]);
       await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.4 });
       const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the copy inside the cap');
@@ -117,11 +117,11 @@ describe('sizing features end to end', function () {
     await bookWhere(t, slave, (b) => b.length === 0, 'the copy closed by the guardrail', 10_000);
     expect((await positionsOf(t, master)).map((p) => [p.symbol, p.volume])).to.deep.equal([['GBPUSD', 0.1]]);
     const closed = await eventually(
-      async () => ((await t.call('GET', `/accounts/${slave}/logs`)).body as LogEntry[]).find((l) => l.message.includes(`close #${copy!.id} (0.1)`)),
+      async () => ((await t.call('GET', `/accounts/${slave}/logs`)).body as LogEntry[]).find((l) => l.text.includes(`close #${copy!.id} (0.1)`)),
       5000,
       'the log of the close',
     );
-    expect(closed.message).to.match(/^Copied from master .*: close #/);
+    expect(closed.text).to.match(/^Copied from master .*: close #/);
   });
 
   it('FeatureSignalFollowerDTO with monitorOnly on the slave account makes its copiers monitor-only', async () => {
@@ -130,7 +130,7 @@ describe('sizing features end to end', function () {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.2 });
     const skip = await logWith(slave, 'MONITOR_ONLY');
-    expect(skip.message).to.match(/would have: open Buy 0\.2 EURUSD/);
+    expect(skip.text).to.match(/would have: open Buy 0\.2 EURUSD/);
     expect(await positionsOf(t, slave)).to.deep.equal([]);
   });
 

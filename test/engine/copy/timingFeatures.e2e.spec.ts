@@ -76,7 +76,7 @@ describe('timing features end to end', function () {
     // Between the close and the reopen a new master trade is not copied.
     await open(master, { symbol: 'GBPUSD', orderType: 'Sell', volume: 0.1 });
     const pause = await logWith(slave, 'SCHEDULED_PAUSE');
-    expect(pause.message).to.match(/schedule 'lunch' closed at .*: new trades wait for the reopen at/);
+    expect(pause.text).to.match(/schedule 'lunch' closed at .*: new trades wait for the reopen at/);
 
     moveTo(reopen.at, 2);
     const [reopened] = await bookWhere(t, slave, (b) => b.length === 1, 'the reopened copy', 10_000);
@@ -110,7 +110,7 @@ describe('timing features end to end', function () {
     await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
     expect((await t.call('DELETE', `/accounts/${master}/positions/${id}`)).status).to.equal(204);
     const held = await logWith(slave, 'FeatureMinimumHoldingTimeDTO');
-    expect(held.message).to.match(/close of master #.* not copied yet: FeatureMinimumHoldingTimeDTO holds it until/);
+    expect(held.text).to.match(/close of master #.* not copied yet: FeatureMinimumHoldingTimeDTO holds it until/);
     expect(await positionsOf(t, slave)).to.have.length(1);
     clock.advance(31_000);
     await bookWhere(t, slave, (b) => b.length === 0, 'the close once the copy is old enough', 10_000);
@@ -126,7 +126,7 @@ describe('timing features end to end', function () {
     const skips = await eventually(
       async () => {
         const lines = (await logsOf(slave)).filter((l) => l.code === 'LIVE_DELAY');
-        return lines.length === 3 ? lines.map((l) => l.message.replace(/.* not copied: /, '')).sort() : undefined;
+        return lines.length === 3 ? lines.map((l) => l.text.replace(/.* not copied: /, '')).sort() : undefined;
       },
       5000,
       'three live delay skips',
@@ -150,11 +150,11 @@ describe('timing features end to end', function () {
     await bookWhere(t, slave, (b) => b.length === 0, "the copy closed with the master's", 10_000);
     await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.4 });
     const again = await eventually(
-      async () => (await logsOf(slave)).find((l) => l.code === 'LIVE_DELAY' && /since the master's last GBPUSD position closed/.test(l.message)),
+      async () => (await logsOf(slave)).find((l) => l.code === 'LIVE_DELAY' && /since the master's last GBPUSD position closed/.test(l.text)),
       5000,
       'the count started again',
     );
-    expect(again.message).to.match(/master order 1 of the first 2 on GBPUSD is skipped \(counted since the master's last GBPUSD position closed at /);
+    expect(again.text).to.match(/master order 1 of the first 2 on GBPUSD is skipped \(counted since the master's last GBPUSD position closed at /);
     expect(await positionsOf(t, slave)).to.deep.equal([]);
   });
 
@@ -196,12 +196,8 @@ describe('timing features end to end', function () {
     const [placed] = await bookWhere(t, slave, (b) => b.length === 1, 'the keep-alive trade', 10_000);
     expect(placed).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.02, stopLoss: null, takeProfit: null });
     const due = new Date(hour).toISOString();
-    const openedLog = await eventually(
-      async () => (await logsOf(slave)).find((l) => l.message.startsWith('Keep-alive trade due')),
-      5000,
-      'the open in the log',
-    );
-    expect(openedLog.message).to.equal(
+    const openedLog = await eventually(async () => (await logsOf(slave)).find((l) => l.text.startsWith('Keep-alive trade due')), 5000, 'the open in the log');
+    expect(openedLog.text).to.equal(
       `Keep-alive trade due at ${due} (to close after 60 seconds): Buy 0.02 EURUSD opened as #${placed!.id} at ${placed!.openPrice}`,
     );
 
@@ -216,16 +212,16 @@ describe('timing features end to end', function () {
     clock.advance(61_000);
     await bookWhere(t, slave, (b) => b.length === 0, 'the close after 60 seconds', 10_000);
     const closedLog = await eventually(
-      async () => (await logsOf(slave)).find((l) => l.message.startsWith(`Keep-alive trade #${placed!.id}`)),
+      async () => (await logsOf(slave)).find((l) => l.text.startsWith(`Keep-alive trade #${placed!.id}`)),
       5000,
       'the close in the log',
     );
-    expect(closedLog.message).to.match(
+    expect(closedLog.text).to.match(
       new RegExp(`^Keep-alive trade #${placed!.id} \\(Buy 0.02 EURUSD, opened at .*, held 60 seconds\\) closed at [0-9.]+, result -?[0-9]+\\.[0-9]{2}$`),
     );
     // Once: the rest of the hour places nothing more.
     await new Promise((r) => setTimeout(r, 2500));
     expect(await positionsOf(t, slave)).to.deep.equal([]);
-    expect((await logsOf(slave)).filter((l) => l.message.startsWith('Keep-alive trade due'))).to.have.length(1);
+    expect((await logsOf(slave)).filter((l) => l.text.startsWith('Keep-alive trade due'))).to.have.length(1);
   });
 });
