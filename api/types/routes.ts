@@ -42,5 +42,12 @@ export const typeRoutes = (routes: Routes): void => {
     notificationCategoryTypes.map(toEnumDTO),
     'Neither the reference nor the spec gives ids: ours are the categories of the account logs (LogDTO.category): 0 CONNECTION, 1 TRADING, 2 COPY, 3 BALANCE, 4 PROTECTION.',
   );
-  list('/types/logTypes', 'getLogTypes', 'Log types 1 to 3 (the logTypeId of the log queries)', LogTypeDTO, logTypes.map(toEnumDTO), 'LogDTO.logType is the name.');
+  list(
+    '/types/logTypes',
+    'getLogTypes',
+    'Log types 1 to 3 (the logTypeId of the log queries)',
+    LogTypeDTO,
+    logTypes.map(toEnumDTO),
+    'LogDTO.logType is the name.',
+  );
 };
