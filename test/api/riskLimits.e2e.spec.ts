@@ -321,7 +321,7 @@ describe('risk limits end to end', function () {
 
     await pinQuotes(t, { US500: [5150, 5150] });
     const reached = await h.logWith(slave, 'RISK_LIMIT_REACHED', 'PROTECTION');
-    expect(reached.message).to.match(/loss 500\.00 USD \(5 % of the reference\) reached riskLimit 0\.05 \(5 %\); it acts if it still holds 5 s from now/);
+    expect(reached.text).to.match(/loss 500\.00 USD \(5 % of the reference\) reached riskLimit 0\.05 \(5 %\); it acts if it still holds 5 s from now/);
     await h.ticks(2);
     expect((await h.information(slave)).riskLimitsHit, 'reached, not yet held 5 s').to.deep.equal([]);
     expect(await positionsOf(t, slave)).to.have.length(1);
