@@ -752,6 +752,8 @@ describe('Trading API end to end', function () {
         pendingApprovals: 0,
         riskLimitsHit: [],
         profitTargetsLocked: [],
+        riskLimitsStatus: [],
+        profitTargetsStatus: [],
         positionMismatch: false,
         openPositions: [],
         marginLevel: null,

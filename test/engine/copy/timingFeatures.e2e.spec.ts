@@ -179,7 +179,7 @@ describe('timing features end to end', function () {
     t = await startTestService({ databaseUrl, dataDir, clock });
     moveTo(reopen.at, 2);
     const [reopened] = await bookWhere(t, slave, (b) => b.length === 1, 'the reopen after the restart', 15_000);
-    expect(reopened).to.deep.include({ symbol: 'GBPUSD', orderType: 'Sell', volume: 0.1, stopLoss: null });
+    expect(reopened).to.deep.include({ symbol: 'GBPUSD', orderType: 'Sell', volume: 0.1, stopLoss: 0 });
   });
 
   it('a keep-alive trade opens at its due time, is no copy to a resync or a restart, and closes closeAfterInSeconds later, once', async () => {
@@ -194,7 +194,7 @@ describe('timing features end to end', function () {
     const hour = Math.ceil((clock().getTime() + 5000) / 3_600_000) * 3_600_000;
     moveTo(hour, 2);
     const [placed] = await bookWhere(t, slave, (b) => b.length === 1, 'the keep-alive trade', 10_000);
-    expect(placed).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.02, stopLoss: null, takeProfit: null });
+    expect(placed).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.02, stopLoss: 0, takeProfit: 0 });
     const due = new Date(hour).toISOString();
     const openedLog = await eventually(async () => (await logsOf(slave)).find((l) => l.text.startsWith('Keep-alive trade due')), 5000, 'the open in the log');
     expect(openedLog.text).to.equal(
