@@ -3,11 +3,8 @@
 // list of symbols (POST /accounts/{accountId}/symbolMappings). The same resolution as the copy engine's
 // (domain/copy/symbolMapping.ts): the copier's own mappings, the project's mappings that apply to the
 // two brokers (loginServer), then the name.
-import type { Kysely } from 'kysely';
-import { type ProjectMapping, resolveSymbol, type SymbolResolution } from '../domain/copy/symbolMapping.js';
-import { applicableMappings } from '../domain/symbolMapping/rule.js';
-import type { ReadModels } from '../projections/schema.js';
-import { projectSymbolMappings } from '../projections/symbolMappings/queries.js';
+import { resolveSymbol, type SymbolResolution } from '../domain/copy/symbolMapping.js';
+import { mappingsBetween } from '../projections/symbolMappings/queries.js';
 import type { Services } from './services.js';
 
 export interface MappingInEffect {
@@ -23,10 +20,6 @@ export const symbolsOfAccount = async (services: Pick<Services, 'connections' | 
   return (connection ? await connection.symbols() : services.venues.simulated.symbols()).map((s) => s.symbol);
 };
 
-/** The project's mappings for trades from broker `brokerFrom` to broker `brokerTo`, in the order they are tried. */
-export const projectMappingsBetween = async (db: Kysely<ReadModels>, projectId: string, brokerFrom: string, brokerTo: string): Promise<ProjectMapping[]> =>
-  applicableMappings(await projectSymbolMappings(db, projectId), brokerFrom, brokerTo);
-
 export const mappingsInEffect = async (
   services: Pick<Services, 'db' | 'connections' | 'venues'>,
   request: {
@@ -40,7 +33,7 @@ export const mappingsInEffect = async (
   },
 ): Promise<MappingInEffect[]> => {
   const slaveSymbols = await symbolsOfAccount(services, request.slave.id);
-  const mappings = await projectMappingsBetween(services.db, request.projectId, request.brokerFrom, request.slave.login_server);
+  const mappings = await mappingsBetween(services.db, request.projectId, request.brokerFrom, request.slave.login_server);
   return request.masterSymbols.map((masterSymbol) => ({
     masterSymbol,
     brokerFrom: request.brokerFrom,

@@ -1,6 +1,6 @@
 // Queries of the symbol mappings read model.
 import type { Kysely } from 'kysely';
-import type { ProjectSymbolMapping } from '../../domain/symbolMapping/rule.js';
+import { applicableMappings, type ProjectSymbolMapping } from '../../domain/symbolMapping/rule.js';
 import type { ReadModels } from '../schema.js';
 
 export interface SymbolMappingRow extends ProjectSymbolMapping {
@@ -35,3 +35,7 @@ export const findSymbolMapping = async (db: Kysely<ReadModels>, projectId: strin
   const row = await db.selectFrom('symbol_mappings').select(columns).where('project_id', '=', projectId).where('id', '=', symbolMappingId).executeTakeFirst();
   return row ? rowOf(row) : undefined;
 };
+
+/** The project's mappings for trades from broker `brokerFrom` to broker `brokerTo` (loginServers), in the order they are tried. */
+export const mappingsBetween = async (db: Kysely<ReadModels>, projectId: string, brokerFrom: string, brokerTo: string): Promise<SymbolMappingRow[]> =>
+  applicableMappings(await projectSymbolMappings(db, projectId), brokerFrom, brokerTo);
