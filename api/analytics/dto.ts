@@ -1,7 +1,12 @@
 // DataCollectorRecordDTO from the data_collector_samples read model. PerformanceMetricsDTO is what
 // domain/analytics/metrics.ts computes, as it is.
 import { sampleId } from '../../domain/analytics/dataCollector.js';
+import type { Static } from '@sinclair/typebox';
 import type { lastSamplesOf } from '../../projections/dataCollector/queries.js';
+import type { closedTradesBetween } from '../../projections/history/queries.js';
+import type { ClosedTrade } from '../../app/trading/session.js';
+import type { PositionDTO } from '../trading/schemas.js';
+import { historyView } from '../trading/views.js';
 
 type SampleRow = Awaited<ReturnType<typeof lastSamplesOf>>[number];
 
@@ -17,3 +22,32 @@ export const toDataCollectorRecordDTO = (row: SampleRow) => {
     margin: row.margin,
   };
 };
+
+type ClosedTradeRow = Awaited<ReturnType<typeof closedTradesBetween>>[number];
+
+/**
+ * A closed volume of the history read model as a PositionDTO (AccountPerformanceDTO.history), mapped as
+ * GET .../history/positions maps the broker's (historyView). The read model keeps no comment, magic
+ * number or client order id: they answer "", "0" and "", and placedType is Manually unless the broker
+ * closed the position (OnSL, OnTP, OnStopOut).
+ */
+export const toHistoryPositionDTO = (row: ClosedTradeRow): Static<typeof PositionDTO> =>
+  historyView({
+    kind: 'trade',
+    id: row.trade_id,
+    positionId: row.position_id,
+    symbol: row.symbol,
+    orderType: row.side === 'Sell' ? 'sell' : 'buy',
+    volume: row.volume,
+    openPrice: row.open_price,
+    openTime: new Date(row.open_time).toISOString(),
+    closePrice: row.close_price,
+    closeTime: new Date(row.close_time).toISOString(),
+    profit: row.profit,
+    swap: row.swap,
+    commission: row.commission,
+    reason: row.reason as ClosedTrade['reason'],
+    comment: null,
+    magicNumber: null,
+    clientOrderId: null,
+  });

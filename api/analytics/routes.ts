@@ -5,20 +5,31 @@ import { type Static, Type } from '@sinclair/typebox';
 import { accountTypeOf } from '../../domain/account/enums.js';
 import { type AccountFacts, performanceMetrics, type MetricsInput, type PerformanceMetrics } from '../../domain/analytics/metrics.js';
 import { boundOf } from '../../domain/analytics/periods.js';
+import { accountPerformance } from '../../domain/analytics/report.js';
 import { SCORE_FORMULA } from '../../domain/analytics/score.js';
+import { AccountStatus } from '../../domain/account/enums.js';
 import { ACCOUNT_CURRENCY } from '../../engine/venues/simulated/market.js';
 import { lastSamplesOf, samplesOf } from '../../projections/dataCollector/queries.js';
 import { hasDataCollectorFeature } from '../../projections/features/queries.js';
-import { balanceOperationsOf, tradesOf } from '../../projections/history/queries.js';
-import { loadAccount } from '../shared/accounts.js';
+import { accountsAmong, accountsOfProject, featureTargets, type ReportAccountRow } from '../../projections/accounts/reportScope.js';
+import { balanceOperationsOf, closedTradesBetween, tradesOf } from '../../projections/history/queries.js';
+import { checkAccountScope, loadAccount } from '../shared/accounts.js';
+import { checkProjectScope } from '../shared/projects.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
 import type { Services } from '../../app/services.js';
 import { errorResponses } from '../shared/schemas.js';
 import { chartSubtitle, equityChartSvg, equityCurve } from './chart.js';
-import { toDataCollectorRecordDTO } from './dto.js';
-import { DataCollectorQuery, DataCollectorRecordDTO, MetricsQuery, PerformanceMetricsDTO } from './schemas.js';
+import { toDataCollectorRecordDTO, toHistoryPositionDTO } from './dto.js';
+import {
+  DataCollectorQuery,
+  DataCollectorRecordDTO,
+  MetricsQuery,
+  PerformanceMetricsDTO,
+  ReportPerformanceDTO,
+  ReportPerformanceParametersDTO,
+} from './schemas.js';
 
 const DEFAULT_SAMPLE_LIMIT = 10_000;
 
@@ -29,6 +40,14 @@ Definitions: a trade is one closed volume (a position closed in parts counts eac
 The reference's members: totalNetProfit = netProfit; expectancy = avgNetProfitPerTrade = the mean result per trade; largestWin and largestLoss are single results (0 when there is none); avgRiskReward = avgWin / |avgLoss| (0 without a win or a loss); streaks run in close order and a break-even ends them; avgHoldingTimeSeconds is open to close; firstTradeAt is the earliest opening and lastTradeAt the latest close of the range's trades (both left out without trades, as profitFactor is without losses: the reference has no null); monthsActive counts the calendar months from the one to the other; per month (YYYY-MM of the close): profitAmountPerMonth the net result, avgProfitPerMonth the mean result per trade, profitPercentagePerMonth the net result over the balance at the month's start plus its deposits; dailyBalance is the balance at the end of every day from the range's first to its last trade or balance operation; dailyEquity the last data-collector sample of each day when there are at least two samples, else the balance; broker is the loginServer; currency the broker's account currency (USD, the simulated venue's, while not connected).
 
 ${SCORE_FORMULA}`;
+
+/** The account currency: the broker's while connected, else the simulated venue's. */
+const currencyOf = async (services: Services, accountId: string): Promise<string> =>
+  (await services.connections.connection(accountId)?.accountInformation())?.currency ?? ACCOUNT_CURRENCY;
+
+const REPORT_DESCRIPTION = `Where each account stood at stop and what it earned from start to stop, from the history read model (the same as performanceMetrics). idType ACCOUNT: the accounts themselves; PROJECT: every account of the project, deleted ones too (only the caller's own project, with a project-level key: another id gives 404 [PROJECT_NOT_FOUND], an account-level key 403 [PROJECT_LEVEL_API_KEY_REQUIRED]); FEATURE: the account a feature is attached to, a copier feature's slave account, or every account of the project for a project feature. An id the caller cannot reach gives 404 ([ACCOUNT_NOT_FOUND], [FEATURE_NOT_FOUND]) and no report; an account-level key reaches its own account only. An account reached twice is listed once, in the order of the ids. start after stop gives 400.
+
+Per account (AccountPerformanceDTO): date = stop; balance = every balance operation and trade result up to stop; equity = the last data-collector sample within start..stop, else the balance; currentDrawdown = percent below the balance's peak at stop (deposits and withdrawals move the peak); history = the trades closed within start..stop as PositionDTO, mapped as history/positions maps them (the history read model keeps no comment, magic number or client order id: "", "0", "", placedType Manually unless the broker closed it); netProfits = net result by year, then month (1 = January) of the close in TIME_ZONE; currency as performanceMetrics; customerEmail is left out (no customer e-mail addresses are kept).`;
 
 /** The account's own part of its metrics: type, broker, currency, and whether it is live (only known while connected). */
 const accountFacts = async (services: Services, account: Awaited<ReturnType<typeof loadAccount>>): Promise<AccountFacts> => {
@@ -144,6 +163,81 @@ export const analyticsRoutes = (routes: Routes, services: Services): void => {
       }
       const rows = await lastSamplesOf(services.db, params.accountId, { startTime: query.startTime, endTime: query.endTime, limit });
       return { body: rows.map(toDataCollectorRecordDTO) };
+    },
+  });
+  /** The accounts a report covers, in the order of the ids, each once. */
+  const reportAccounts = async (
+    caller: Parameters<typeof loadAccount>[1],
+    body: Static<typeof ReportPerformanceParametersDTO>,
+  ): Promise<ReportAccountRow[]> => {
+    const ids = [...new Set(body.id.map((id) => id.toLowerCase()))];
+    const found: ReportAccountRow[] = [];
+    if (body.idType === 'ACCOUNT') {
+      for (const id of ids) checkAccountScope(caller, id);
+      const rows = new Map((await accountsAmong(services.db, caller.projectId, ids)).map((a) => [a.id, a]));
+      for (const id of ids) {
+        const row = rows.get(id);
+        if (!row) throw new ApiError(404, '[ACCOUNT_NOT_FOUND]', `account ${id} not found`);
+        found.push(row);
+      }
+      return found;
+    }
+    if (body.idType === 'PROJECT') {
+      for (const id of ids) checkProjectScope(caller, id, 'a project report');
+      return ids.length === 0 ? [] : accountsOfProject(services.db, caller.projectId);
+    }
+    const features = new Map((await featureTargets(services.db, caller.projectId, ids)).map((f) => [f.id, f]));
+    const project = await accountsOfProject(services.db, caller.projectId);
+    const byId = new Map(project.map((a) => [a.id, a]));
+    const notFound = (id: string) => new ApiError(404, '[FEATURE_NOT_FOUND]', `feature ${id} not found`);
+    for (const id of ids) {
+      const feature = features.get(id);
+      if (!feature) throw notFound(id);
+      const targets = feature.scope === 'project' ? project : [byId.get(feature.accountId ?? feature.slaveAccountId ?? '')].filter((a) => a !== undefined);
+      if (caller.accountId && targets.some((a) => a.id !== caller.accountId)) throw notFound(id);
+      for (const a of targets) if (!found.some((f) => f.id === a.id)) found.push(a);
+    }
+    return found;
+  };
+
+  routes.add<unknown, unknown, Static<typeof ReportPerformanceParametersDTO>>({
+    method: 'post',
+    path: '/reports/performance',
+    tag: 'Analytics',
+    operationId: 'createReportPerformance',
+    summary: 'Performance report of accounts, of the accounts of a project, or of those a feature applies to',
+    description: REPORT_DESCRIPTION,
+    body: ReportPerformanceParametersDTO,
+    bodyRequired: true,
+    responses: { 200: { description: 'the report', schema: ReportPerformanceDTO }, ...errorResponses(400, 401, 403, 404) },
+    async handler({ body, caller }) {
+      if (Date.parse(body.start) > Date.parse(body.stop)) throw new ApiError(400, '[VALIDATION_FAILED]', 'start must not be after stop');
+      const start = new Date(body.start).toISOString();
+      const stop = new Date(body.stop).toISOString();
+      const accounts = [];
+      for (const account of await reportAccounts(caller, body)) {
+        const samples = await samplesOf(services.db, account.id, start, stop);
+        const figures = accountPerformance({
+          trades: await tradesOf(services.db, account.id, stop),
+          balanceOperations: await balanceOperationsOf(services.db, account.id, stop),
+          samples: samples.map((x) => ({ time: new Date(x.time).toISOString(), balance: x.balance, equity: x.equity, floating: x.floating_pnl })),
+          start,
+          stop,
+          zone: services.config.timeZone,
+        });
+        accounts.push({
+          accountId: account.id,
+          date: stop,
+          balance: figures.balance,
+          equity: figures.equity,
+          currentDrawdown: figures.currentDrawdown,
+          currency: await currencyOf(services, account.id),
+          deleted: account.account_status_id === AccountStatus.Deleted,
+          history: (await closedTradesBetween(services.db, account.id, start, stop)).map(toHistoryPositionDTO),
+          netProfits: figures.netProfits,
+        });
+      }
+      return { body: { accounts } };
     },
   });
 };

@@ -3,6 +3,7 @@
 // repeated in the OpenAPI text of the endpoint.
 import { Type } from '@sinclair/typebox';
 import { Int32, IsoDateOrDateTime, IsoDateTime, Nullable } from '../shared/schemas.js';
+import { PositionDTO } from '../trading/schemas.js';
 
 const Money = (description: string) => Type.Number({ description });
 const Percent = (description: string) => Type.Number({ description: `${description} (percent)` });
@@ -191,4 +192,62 @@ export const DataCollectorRecordDTO = Type.Object(
     margin: Type.Number({ readOnly: true, description: 'ours, beside the reference: used margin' }),
   },
   { $id: 'DataCollectorRecordDTO', additionalProperties: false },
+);
+
+/** The most ids one report takes (ours: the reference gives no bound). */
+export const MAX_REPORT_IDS = 100;
+
+export const ReportPerformanceParametersDTO = Type.Object(
+  {
+    id: Type.Array(Type.String({ format: 'uuid' }), {
+      maxItems: MAX_REPORT_IDS,
+      description: `the accounts, projects or features (idType) to report on; at most ${MAX_REPORT_IDS}; an id the caller cannot reach gives 404`,
+    }),
+    idType: Type.Union([Type.Literal('ACCOUNT'), Type.Literal('PROJECT'), Type.Literal('FEATURE')], {
+      description:
+        "ACCOUNT: those accounts; PROJECT: every account of the project (the caller's own; needs a project-level key); FEATURE: the account a feature is attached to, a copier feature's slave account, every account of the project for a project feature",
+    }),
+    start: Type.String({ format: 'date-time', description: 'ISO 8601: trades closed at or after it' }),
+    stop: Type.String({ format: 'date-time', description: 'ISO 8601: trades closed at or before it; the figures stand as at it' }),
+  },
+  { $id: 'ReportPerformanceParametersDTO', additionalProperties: false },
+);
+
+export const AccountPerformanceDTO = Type.Object(
+  {
+    accountId: Type.String({ format: 'uuid', readOnly: true }),
+    date: Type.String({
+      format: 'date-time',
+      readOnly: true,
+      description: "the time the figures stand at: the report's stop (ours: no daily capture, the history answers for any time)",
+    }),
+    balance: Type.Number({ readOnly: true, description: 'every balance operation and trade result up to stop' }),
+    equity: Type.Number({ readOnly: true, description: 'the last data-collector sample within start..stop; without one, the balance' }),
+    currentDrawdown: Type.Number({
+      readOnly: true,
+      description: "percent below the balance's peak at stop (deposits and withdrawals move the peak, as in performanceMetrics)",
+    }),
+    currency: Type.String({ readOnly: true, description: "the account currency: the broker's while connected, else USD (the simulated venue's)" }),
+    customerEmail: Type.Optional(Type.String({ readOnly: true, description: 'never sent: the service keeps no customer e-mail addresses' })),
+    deleted: Type.Boolean({ readOnly: true }),
+    history: Type.Array(PositionDTO, { readOnly: true, description: 'the trades closed within start..stop, by close time, from the history read model' }),
+    netProfits: Type.Record(Type.String(), Type.Record(Type.String(), Type.Number()), {
+      readOnly: true,
+      description: "net result of the trades closed within start..stop: by year, then by month (1 = January) of the close in the service's TIME_ZONE",
+    }),
+  },
+  {
+    $id: 'AccountPerformanceDTO',
+    additionalProperties: false,
+  },
+);
+
+export const ReportPerformanceDTO = Type.Object(
+  {
+    accounts: Type.Array(AccountPerformanceDTO, {
+      readOnly: true,
+      description: 'one entry per account, in the order of the ids; an account reached twice is listed once',
+    }),
+  },
+  { $id: 'ReportPerformanceDTO', additionalProperties: false },
 );

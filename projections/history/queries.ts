@@ -30,3 +30,15 @@ export const balanceOperationsOf = async (db: Kysely<ReadModels>, accountId: str
   const rows = await q.orderBy('time').orderBy('operation_id').execute();
   return rows.map((r) => ({ id: r.operation_id, time: iso(r.time), amount: r.amount }));
 };
+
+/** The account's closed volumes with their close in [start, stop] (ISO, inclusive), as stored, by close time. */
+export const closedTradesBetween = (db: Kysely<ReadModels>, accountId: string, start: string, stop: string) =>
+  db
+    .selectFrom('closed_trades')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('close_time', '>=', new Date(start))
+    .where('close_time', '<=', new Date(stop))
+    .orderBy('close_time')
+    .orderBy('trade_id')
+    .execute();

@@ -15,7 +15,9 @@ import { expect } from 'chai';
 import { sql } from 'kysely';
 import { simulatedLogin } from '../../engine/venues/host.js';
 import { allProjections } from '../../projections/all.js';
+import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
+import { referenceErrors, referenceRequestValidator, referenceResponseValidator } from '../support/reference.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { eventually, featureBody, movableClock, pinQuotes, positionRequest, positionsOf, startedAccount } from '../support/trading.js';
 
@@ -213,6 +215,77 @@ describe('Performance metrics, chart and data collector end to end', function ()
     expect(missing.body.error).to.be.a('string');
   });
 
+  it('reports the performance of accounts and of a project as the reference asks (POST /reports/performance)', async () => {
+    const report = async (body: Record<string, unknown>) => {
+      // The reference's own request schema: a client generated from it sends exactly this.
+      const validRequest = referenceRequestValidator('POST', '/reports/performance');
+      expect(validRequest(body), referenceErrors(validRequest)).to.equal(true);
+      const res = await t.call('POST', '/reports/performance', { body });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response bodies freely
+      return res.body as { accounts: Record<string, any>[] };
+    };
+    const both = await report({ id: [account], idType: 'ACCOUNT', start: '2026-01-07T00:00:00Z', stop: '2026-01-08T23:59:59Z' });
+    expect(both.accounts).to.have.length(1);
+    const [a] = both.accounts;
+    expect(a).to.deep.include({
+      accountId: account,
+      date: '2026-01-08T23:59:59.000Z',
+      balance: 11_208.1,
+      equity: 11_208.1,
+      currentDrawdown: 0,
+      currency: 'USD',
+      deleted: false,
+      netProfits: { 2026: { 1: 208.1 } },
+    });
+    expect(a!.history.map((p: { symbol: string; profit: number }) => [p.symbol, p.profit])).to.deep.equal([
+      ['EURUSD', 200],
+      ['EURUSD', -100],
+      ['US500', 0],
+      ['EURUSD', 120],
+    ]);
+    expect(a!.history[0]).to.deep.include({ orderType: 'Buy', volume: 1, openPrice: 1.0851, closePrice: 1.0871, commission: -7 });
+
+    // At the end of day 1 the balance stood 103.5 below its peak of 10,193.
+    const day1 = await report({ id: [account, account], idType: 'ACCOUNT', start: '2026-01-07T00:00:00Z', stop: '2026-01-07T23:59:59Z' });
+    expect(day1.accounts).to.have.length(1);
+    expect(day1.accounts[0]).to.deep.include({ balance: 10_089.5, equity: 10_089.5, currentDrawdown: 1.02, netProfits: { 2026: { 1: 89.5 } } });
+    expect(day1.accounts[0]!.history).to.have.length(3);
+
+    // A period without trades: the whole answer is the reference's ReportPerformanceDTO.
+    const quiet = await report({ id: [DEFAULT_PROJECT_ID], idType: 'PROJECT', start: '2026-02-01T00:00:00Z', stop: '2026-02-28T23:59:59Z' });
+    const mine = quiet.accounts.find((x) => x.accountId === account)!;
+    expect(mine).to.deep.include({ balance: 11_208.1, currentDrawdown: 0, history: [], netProfits: {} });
+    const validAnswer = referenceResponseValidator('POST', '/reports/performance', 200);
+    expect(validAnswer(quiet), referenceErrors(validAnswer)).to.equal(true);
+
+    const refused = [
+      [{ id: [account], idType: 'ACCOUNT', start: '2026-01-09T00:00:00Z', stop: '2026-01-08T00:00:00Z' }, 400, '[VALIDATION_FAILED]'],
+      [{ id: [account], idType: 'WALLET', start: '2026-01-07T00:00:00Z', stop: '2026-01-08T00:00:00Z' }, 400, '[VALIDATION_FAILED]'],
+      [{ id: [account], idType: 'ACCOUNT', start: '2026-01-07T00:00:00Z' }, 400, '[VALIDATION_FAILED]'],
+      [
+        { id: ['00000000-0000-4000-8000-0000000000ff'], idType: 'ACCOUNT', start: '2026-01-07T00:00:00Z', stop: '2026-01-08T00:00:00Z' },
+        404,
+        '[ACCOUNT_NOT_FOUND]',
+      ],
+      [
+        { id: ['00000000-0000-4000-8000-0000000000ff'], idType: 'PROJECT', start: '2026-01-07T00:00:00Z', stop: '2026-01-08T00:00:00Z' },
+        404,
+        '[PROJECT_NOT_FOUND]',
+      ],
+      [
+        { id: ['00000000-0000-4000-8000-0000000000ff'], idType: 'FEATURE', start: '2026-01-07T00:00:00Z', stop: '2026-01-08T00:00:00Z' },
+        404,
+        '[FEATURE_NOT_FOUND]',
+      ],
+    ] as const;
+    for (const [body, status, error] of refused) {
+      const res = await t.call('POST', '/reports/performance', { body });
+      expect(res.status, JSON.stringify(body)).to.equal(status);
+      expect(res.body.error, JSON.stringify(body)).to.equal(error);
+    }
+  });
+
   it('samples equity while the data collector is on, and serves them with the limit rules', async () => {
     // The position first, so every sample sees it.
     await pinQuotes(t, { EURUSD: [1.0951, 1.0952] });
@@ -221,6 +294,12 @@ describe('Performance metrics, chart and data collector end to end', function ()
       body: featureBody({ type: 'FeatureDataCollectorDTO', collectionIntervalSeconds: 10 }),
     });
     expect(added.status, JSON.stringify(added.body)).to.equal(200);
+    // A report by feature covers the account the feature is attached to.
+    const byFeature = await t.call('POST', '/reports/performance', {
+      body: { id: [added.body.id ?? added.body.featureId], idType: 'FEATURE', start: '2026-01-07T00:00:00Z', stop: '2026-01-08T23:59:59Z' },
+    });
+    expect(byFeature.status, JSON.stringify(byFeature.body)).to.equal(200);
+    expect(byFeature.body.accounts.map((x: { accountId: string }) => x.accountId)).to.deep.equal([account]);
     const samples = async (query = '') => {
       const res = await t.call('GET', `/accounts/${account}/dataCollector${query}`);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);

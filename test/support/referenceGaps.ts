@@ -15,7 +15,6 @@ export const NOT_YET_ROUTED: Readonly<Record<string, 15 | 19 | 23>> = {
   // Item 1: the enumerations as resources.
   'GET /types/scaleTypes': 15,
   // Item 9: the existing areas. (Issue 17 names the project pair too: whichever lands first deletes them.)
-  'POST /reports/performance': 15,
   // Issue 19: strategies.
   'GET /projects/{projectId}/strategies': 19,
   'POST /projects/{projectId}/strategies': 19,
