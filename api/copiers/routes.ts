@@ -4,7 +4,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { CopierCommand } from '../../domain/copier/commands.js';
 import { copierDecider } from '../../domain/copier/decider.js';
 import { copierStream } from '../../domain/copier/events.js';
-import { defaultCopierSettings } from '../../domain/copier/settings.js';
+import { defaultCopierSettings, SCALE_TYPES } from '../../domain/copier/settings.js';
 import { findAccount, liveAccountsAmong } from '../../projections/accounts/queries.js';
 import { activeSlaveAccountIds, findCopier, listCopiers, slaveLinks } from '../../projections/copiers/queries.js';
 import { COPIER_READ_MODELS, createCopier } from '../../app/commands/createCopier.js';
@@ -16,8 +16,8 @@ import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
 import { afterCopyEngine, commandMetadata, execute, type Position, type Services } from '../../app/services.js';
 import { errorResponses } from '../shared/schemas.js';
-import { CopierCreateDTO, CopierDTO, CopierParams, CopierUpdateDTO, MasterAccountSummaryDTO } from './schemas.js';
-import { type CopierRow, fromCopierDTO, toCopierDTO } from './dto.js';
+import { CopierCreateDTO, CopierDTO, CopierParams, CopierUpdateDTO, MasterAccountSummaryDTO, ScaleTypeDTO } from './schemas.js';
+import { type CopierRow, fromCopierDTO, toCopierDTO, toScaleTypeDTO } from './dto.js';
 
 const copierNotFound = (copierId: string) => new ApiError(404, '[COPIER_NOT_FOUND]', `copier ${copierId} not found`);
 
@@ -49,6 +49,18 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
     if (ids.length === 0) return [];
     return toAccountDTOs(services.db, projectId, await liveAccountsAmong(services.db, projectId, ids));
   };
+
+  routes.add({
+    method: 'get',
+    path: '/types/scaleTypes',
+    tag: 'Types',
+    operationId: 'getScaleTypes',
+    summary: 'Scale types 1 to 4 (CopierDTO.scaleType)',
+    description:
+      "1 Balance: master lot x slave balance / master balance x multiplier; 2 Equity: the same with equity; 3 Fixed lot size: fixedLotSize; 4 No scaling: master lot x multiplier (a copier's default).",
+    responses: { 200: { description: 'the scale types', schema: Type.Array(ScaleTypeDTO) }, ...errorResponses(401) },
+    handler: async () => ({ body: SCALE_TYPES.map((t) => toScaleTypeDTO(t.key)) }),
+  });
 
   // Fixed paths under /accounts come before /accounts/{accountId}.
   routes.add({
@@ -151,7 +163,7 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
     operationId: 'createCopier',
     summary: 'Copy the trades of fromAccountId to this account',
     description:
-      'The path account is the slave. Refused: a master of another project or unknown (404 [ACCOUNT_NOT_FOUND]), a deleted account on either side (409 [ACCOUNT_DELETED]), the account itself (400 [COPIER_SELF_REFERENCE]), a second copier between the same two accounts (409 [COPIER_ALREADY_EXISTS]), a copier that closes a cycle (409 [COPIER_CYCLE]).',
+      'The path account is the slave; members left out take their defaults. Refused: a master of another project or unknown (404 [ACCOUNT_NOT_FOUND]), a deleted account on either side (409 [ACCOUNT_DELETED]), the account itself (400 [COPIER_SELF_REFERENCE]), a second copier between the same two accounts (409 [COPIER_ALREADY_EXISTS]), a copier that closes a cycle (409 [COPIER_CYCLE]), an unknown scaleType id (400 [VALIDATION_FAILED]), a strategy id (400 [STRATEGIES_NOT_SUPPORTED]: strategies are not available yet), forcePositionLotSize true (400 [FORCE_POSITION_LOT_SIZE_NOT_SUPPORTED]).',
     params: AccountIdParams,
     body: CopierCreateDTO,
     bodyRequired: true,

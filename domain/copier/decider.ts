@@ -43,16 +43,17 @@ const checkMappings = (mappings: Readonly<Record<string, string>>): void => {
   }
 };
 
-/** Rules between members, beyond what the request schema checks one member at a time. */
+/** Rules between members, and of members the service cannot honour yet, beyond what the request schema checks. */
 export const checkSettings = (s: CopierSettings): void => {
-  if (s.scaleType === 'FIXED_LOT' && !(s.fixedLotSize && s.fixedLotSize > 0)) {
-    throw invalid('[VALIDATION_FAILED]', 'scaleType FIXED_LOT needs fixedLotSize above 0', { field: 'body.fixedLotSize' });
+  if (s.scaleType === 'FIXED_LOT' && !(s.fixedLotSize > 0)) {
+    throw invalid('[VALIDATION_FAILED]', 'scaleType 3 (Fixed lot size) needs fixedLotSize above 0', { field: 'body.fixedLotSize' });
   }
-  if (s.maxLotSize !== null && s.maxLotSize <= 0) {
-    throw invalid('[VALIDATION_FAILED]', 'maxLotSize must be above 0, or null for no cap', { field: 'body.maxLotSize' });
-  }
-  if (s.maximumLot !== null && s.maximumLot <= 0) {
-    throw invalid('[VALIDATION_FAILED]', 'maximumLot must be above 0, or null for none', { field: 'body.maximumLot' });
+  if (s.forcePositionLotSize) {
+    throw invalid(
+      '[FORCE_POSITION_LOT_SIZE_NOT_SUPPORTED]',
+      "forcePositionLotSize (several trades when the broker's maximum lot is reached) is not available yet: a lot above the broker's maximum is capped at it",
+      { field: 'body.forcePositionLotSize' },
+    );
   }
 };
 

@@ -13,8 +13,10 @@
 //                                          still pending, cancel it and open at market with its
 //                                          volume, so the slave holds the position as the master
 //                                          does; with no copy at all, an open like PositionOpened
-// An inactive copier does nothing at all, closes included; a monitor-only copier answers one
-// MONITOR_ONLY skip that carries what it would have done.
+// With skipPendingOrders (the default) a pending order placed is not copied; its fill is then copied as
+// a market open. An inactive copier does nothing at all, closes included; a monitor-only copier
+// manages the copies it holds (modifications, closes, cancellations) but copies nothing new: an open
+// answers one MONITOR_ONLY skip that carries what it would have done.
 import type {
   AccountPosition,
   ActiveFeature,
@@ -29,7 +31,7 @@ import type {
 import { slaveComment, slaveMagicNumber } from './labels.js';
 import { slaveOrderId } from './orderIds.js';
 import { partialCloseVolume } from './partialClose.js';
-import { slaveOrderType, slaveStops, type Stops } from './reverse.js';
+import { copiedStops, slaveOrderType, type Stops } from './reverse.js';
 import { floorToStep, roundPrice } from './rounding.js';
 import { slaveVolume } from './sizing.js';
 import { mapSymbol } from './symbolMapping.js';
@@ -153,9 +155,9 @@ const describeTrade = (trade: MasterTrade): string => `${trade.orderType} ${trad
 /** A master price normalised to the slave's digits when its specification is known. */
 const priceFor = (price: number, spec: SymbolSpec | undefined): number => (spec ? roundPrice(price, spec.digits) : price);
 
-/** Stops for the slave: swapped under reverse, normalised to the slave's digits when known. */
+/** Stops for the slave: swapped under reverse, without those not copied, normalised to the slave's digits when known. */
 const stopsFor = (context: Context, master: Stops, spec: SymbolSpec | undefined): Stops => {
-  const stops = slaveStops(master, context.copier.settings.reverse);
+  const stops = copiedStops(master, context.copier.settings);
   return {
     stopLoss: stops.stopLoss === null ? null : priceFor(stops.stopLoss, spec),
     takeProfit: stops.takeProfit === null ? null : priceFor(stops.takeProfit, spec),
@@ -240,6 +242,31 @@ const adjustedVolume = (sized: number, spec: SymbolSpec, features: FeatureInputs
 };
 
 /**
+ * The copier's own limits on a new copy (CopierDTO): maxOpenPositions (0 = off) counts the copies this
+ * copier holds open on the slave, positions and pending orders alike; maxSlippage (points, 0 = off)
+ * compares a market copy's price now (ask for a buy, bid for a sell) with the master's open price.
+ */
+const copierLimits = (context: Context, trade: MasterTrade, spec: SymbolSpec): Skip | null => {
+  const { settings } = context.copier;
+  const open = context.accounts.slave.copies.length;
+  if (settings.maxOpenPositions > 0 && open >= settings.maxOpenPositions)
+    return { reason: 'MAX_OPEN_POSITIONS_REACHED', message: `this copier holds ${open} open copies, its maxOpenPositions is ${settings.maxOpenPositions}` };
+  const orderType = slaveOrderType(trade.orderType, settings.reverse);
+  if (settings.maxSlippage > 0 && (orderType === 'Buy' || orderType === 'Sell')) {
+    const quote = context.market.slaveQuote ?? null;
+    if (!quote) return { reason: 'PRICE_MISSING', message: `no ${spec.symbol} price at the slave's broker to check maxSlippage ${settings.maxSlippage}` };
+    const price = orderType === 'Buy' ? quote.ask : quote.bid;
+    const points = Math.round(Math.abs(price - trade.openPrice) / spec.point);
+    if (points > settings.maxSlippage)
+      return {
+        reason: 'SLIPPAGE_EXCEEDED',
+        message: `the slave's ${orderType} price ${price} is ${points} points from the master's open price ${trade.openPrice}, above maxSlippage ${settings.maxSlippage}`,
+      };
+  }
+  return null;
+};
+
+/**
  * A new copy: symbol mapping, then the features (defer, filters, sizing settings), sizing, the
  * features again (the sized lot, the order), in that order.
  */
@@ -282,6 +309,8 @@ const open = (context: Context, trade: MasterTrade): CopyAction[] => {
     masterOrders: features.masterOrders ?? null,
   });
   const refused = (skip: Skip): CopyAction[] => [skipped(trade.masterPositionId, skip.reason, `${what} not copied: ${skip.message}`)];
+  const limited = copierLimits(context, trade, spec);
+  if (limited) return refused(limited);
 
   for (const feature of features.active) {
     const skip = feature.feature.rules.filterOpen?.(feature.settings, contextOf(feature));
@@ -344,7 +373,11 @@ const decideLive = (context: Context): CopyAction[] => {
 
   switch (event.type) {
     case 'MasterPositionOpened':
+      return open(context, event.data);
+
     case 'MasterPendingOrderPlaced':
+      if (context.copier.settings.skipPendingOrders)
+        return [because('PENDING_ORDER_SKIPPED', 'pending orders are not copied (skipPendingOrders); its fill will be copied as a position')];
       return open(context, event.data);
 
     case 'MasterPositionModified': {
@@ -444,13 +477,15 @@ export const describeAction = (action: CopyAction): string => {
   }
 };
 
-/** Monitor-only: nothing is placed; one skip says what would have been. */
-const monitorOnly = (masterPositionId: string, actions: CopyAction[]): CopyAction[] =>
-  actions.every((action) => action.type === 'skip')
+const OPENING: ReadonlySet<MasterEvent['type']> = new Set(['MasterPositionOpened', 'MasterPendingOrderPlaced', 'MasterPendingOrderFilled']);
+
+/** Monitor-only: no new copy is placed (one skip says what would have been); the copies held are managed. */
+const monitorOnly = (event: MasterEvent, actions: CopyAction[]): CopyAction[] =>
+  !OPENING.has(event.type) || actions.every((action) => action.type === 'skip')
     ? actions
     : [
         {
-          ...skipped(masterPositionId, 'MONITOR_ONLY', `monitor only, nothing placed; would have: ${actions.map(describeAction).join('; ')}`),
+          ...skipped(event.data.masterPositionId, 'MONITOR_ONLY', `monitor only, nothing placed; would have: ${actions.map(describeAction).join('; ')}`),
           wouldHave: actions,
         },
       ];
@@ -472,5 +507,5 @@ export const decideCopy = (
   if (!copier.settings.active) return [skipped(masterPositionId, 'COPIER_INACTIVE', `${notCopied(event)}: the copier is inactive`)];
   const copy = accounts.slave.copies.find((candidate) => candidate.masterPositionId === masterPositionId);
   const actions = decideLive({ event, copier, accounts, market, copy, features });
-  return copier.settings.monitorOnly ? monitorOnly(masterPositionId, actions) : actions;
+  return copier.settings.monitorOnly ? monitorOnly(event, actions) : actions;
 };

@@ -17,6 +17,13 @@ export interface CopySource {
   readonly type: string;
 }
 
+/** CopyFailed.retryUntil of an open resent with no end of its own: until the master closes the position. */
+export const RETRY_WHILE_MASTER_HOLDS = '9999-12-31T23:59:59.999Z';
+
+/** The end of a retry window in words, for logs. */
+export const retryWindowInWords = (retryUntil: string): string =>
+  retryUntil === RETRY_WHILE_MASTER_HOLDS ? 'while the master holds the position' : `until ${retryUntil}`;
+
 /** What the slave's venue answered. */
 export type ExecutionResult =
   | {
@@ -80,7 +87,10 @@ export type CopyEvent =
         /** The venue's code, e.g. [NOT_ENOUGH_MONEY]. */
         code: string;
         message: string;
-        /** Set when the copier's openRetry resends the open until then (every 30 seconds). */
+        /**
+         * Set when the copier's openRetry resends the open until then (every 30 seconds);
+         * RETRY_WHILE_MASTER_HOLDS: with no end (openRetryTimeoutInMinutes 0).
+         */
         retryUntil: string | null;
         /** A feature's own trade (a keep-alive trade, no copy): what it is, in words, for the log. */
         note?: string;

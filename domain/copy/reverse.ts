@@ -9,6 +9,7 @@
 //   SellLimit <-> BuyStop   (above the market)
 // The trigger price stays; stop loss and take profit swap, which puts each on the correct side for
 // the reversed direction (a buy's stop loss below the entry is a sell's take profit).
+import type { CopierSettings } from '../copier/settings.js';
 import type { OrderType } from './types.js';
 
 const REVERSED: Readonly<Record<OrderType, OrderType>> = {
@@ -29,3 +30,13 @@ export interface Stops {
 
 export const slaveStops = (master: Stops, reverse: boolean): Stops =>
   reverse ? { stopLoss: master.takeProfit, takeProfit: master.stopLoss } : { stopLoss: master.stopLoss, takeProfit: master.takeProfit };
+
+/**
+ * The stops a copy takes from the master (CopierDTO copyStopLoss, copyTakeProfit): reversed first, then
+ * each flag decides about the copy's own stop loss and take profit (under reverse the copy's stop loss
+ * is the master's take profit). A stop not copied is none.
+ */
+export const copiedStops = (master: Stops, copier: Pick<CopierSettings, 'reverse' | 'copyStopLoss' | 'copyTakeProfit'>): Stops => {
+  const stops = slaveStops(master, copier.reverse);
+  return { stopLoss: copier.copyStopLoss ? stops.stopLoss : null, takeProfit: copier.copyTakeProfit ? stops.takeProfit : null };
+};

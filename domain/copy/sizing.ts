@@ -1,15 +1,16 @@
-// The slave's lot for one master open (spec: CopierDTO; meanings: domain/copier/settings.ts).
+// The slave's lot for one master open (reference: CopierDTO; meanings: domain/copier/settings.ts).
 //
 // Order of the steps, each on exact decimals (domain/shared/decimal.ts):
-//   1. scale the master lot by scaleType (multiplier, fixed lot, balance or equity ratio),
+//   1. scale the master lot by scaleType (multiplier, fixed lot, balance or equity ratio), and unless
+//      ignoreContractSize by the master's contract size / the slave's,
 //   2. martingale doubling; a ratio divides by the master's funds after both, so the lot is one
 //      quotient rounded down (domain/shared/decimal.ts),
 //   3. a result of 0 or less is skipped,
-//   4. maxLotSize caps the calculated lot,
+//   4. maxLotSize (0 = off) caps the calculated lot,
 //   5. round DOWN to the slave's lot step, then cap at the broker's maximum,
-//   6. below the slave's minimum: skip, or with forcePositionLotSize raise it to the minimum unless
-//      the spec's minVolumeSafetySkipThresholdMultiplier rule skips it,
-//   7. maximumLot: skip when the copier's open lots plus this one would exceed it.
+//   6. below the slave's minimum: with forceMinTrade (default) raise it to the minimum unless the
+//      spec's minVolumeSafetySkipThresholdMultiplier rule skips it; without, skip,
+//   7. maximumLot (0 = off): skip when the copier's open lots plus this one would exceed it.
 import type { CopierSettings } from '../copier/settings.js';
 import { type Decimal, exact, show, toNumber } from '../shared/decimal.js';
 import { martingaleFactor } from './martingale.js';
@@ -48,7 +49,7 @@ const ok = <T>(value: T): Step<T> => ({ ok: true, value });
 
 const sameCurrency = (a: string, b: string): boolean => a.trim().toUpperCase() === b.trim().toUpperCase();
 
-/** BALANCE_RATIO / EQUITY_RATIO: master lot x (slave funds / master funds) x multiplier x factor. */
+/** BALANCE / EQUITY: master lot x (slave funds / master funds) x multiplier x factor. */
 const ratioLot = (member: 'balance' | 'equity', masterLot: Decimal, factor: Decimal, copier: CopierSettings, context: SizingContext): Step<Decimal> => {
   // settings.ts: a fixed amount above 0 replaces that side's live balance and equity. It is in that
   // account's currency, so it is converted like the live figure.
@@ -65,21 +66,35 @@ const ratioLot = (member: 'balance' | 'equity', masterLot: Decimal, factor: Deci
   return ok(masterLot.times(slaveFunds).times(exact(copier.multiplier)).times(factor).dividedBy(masterFunds));
 };
 
+/**
+ * ignoreContractSize false: the master's lot in the slave's lots of the same units (a master lot of
+ * 100,000 units is 1,000 slave lots of 100). True (the reference's default): a lot is a lot.
+ */
+const contractLot = (masterLot: Lots, copier: CopierSettings, context: SizingContext): Step<Decimal> => {
+  const master = exact(masterLot);
+  if (copier.ignoreContractSize) return ok(master);
+  const from = context.masterSymbol.contractSize;
+  const to = context.slaveSymbol.contractSize;
+  if (!(from > 0) || !(to > 0)) return skip('SYMBOL_SPEC_INVALID', `no contract sizes to compare (master ${from}, slave ${to}); ignoreContractSize is false`);
+  return ok(master.times(exact(from)).dividedBy(exact(to)));
+};
+
 /** Steps 1 and 2: the lot the scale type asks for, times the martingale factor. */
 const scaledLot = (masterLot: Lots, factor: Decimal, copier: CopierSettings, context: SizingContext): Step<Decimal> => {
-  const master = exact(masterLot);
+  if (copier.scaleType === 'FIXED_LOT') {
+    return copier.fixedLotSize > 0
+      ? ok(exact(copier.fixedLotSize).times(factor))
+      : skip('FIXED_LOT_SIZE_MISSING', 'scale type Fixed lot size without a fixedLotSize above 0');
+  }
+  const units = contractLot(masterLot, copier, context);
+  if (!units.ok) return units;
+  const master = units.value;
   switch (copier.scaleType) {
-    case 'NONE':
-      return ok(master.times(factor));
-    case 'MULTIPLIER':
+    case 'NO_SCALING':
       return ok(master.times(exact(copier.multiplier)).times(factor));
-    case 'FIXED_LOT':
-      return copier.fixedLotSize === null
-        ? skip('FIXED_LOT_SIZE_MISSING', 'scale type FIXED_LOT without a fixedLotSize')
-        : ok(exact(copier.fixedLotSize).times(factor));
-    case 'BALANCE_RATIO':
+    case 'BALANCE':
       return ratioLot('balance', master, factor, copier, context);
-    case 'EQUITY_RATIO':
+    case 'EQUITY':
       return ratioLot('equity', master, factor, copier, context);
     default: {
       const unhandled: never = copier.scaleType;
@@ -108,8 +123,8 @@ export const slaveVolume = (masterLot: Lots, copier: CopierSettings, context: Si
   if (!calculated.greaterThan(0)) return skip('VOLUME_NOT_POSITIVE', `the calculated lot is ${show(calculated)}: nothing to open`);
 
   const adjustments: VolumeAdjustment[] = [];
-  // maxLotSize null or 0 = no cap, as the spec's other lot limits read 0.
-  const maxLotSize = copier.maxLotSize !== null && copier.maxLotSize > 0 ? exact(copier.maxLotSize) : null;
+  // maxLotSize 0 = no cap.
+  const maxLotSize = copier.maxLotSize > 0 ? exact(copier.maxLotSize) : null;
   if (maxLotSize && calculated.greaterThan(maxLotSize)) {
     calculated = maxLotSize;
     adjustments.push('CAPPED_AT_MAX_LOT_SIZE');
@@ -126,7 +141,7 @@ export const slaveVolume = (masterLot: Lots, copier: CopierSettings, context: Si
   const slaveMin = exact(spec.minLot);
   if (volume.lessThan(slaveMin)) {
     const below = `${show(calculated)} lots is below the minimum ${show(slaveMin)} of ${spec.symbol}`;
-    if (!copier.forcePositionLotSize) return skip('VOLUME_BELOW_MINIMUM', below);
+    if (!copier.forceMinTrade) return skip('VOLUME_BELOW_MINIMUM', `${below} (forceMinTrade is off)`);
     const masterMin = exact(context.masterSymbol.minLot);
     if (minVolumeSafetySkips(copier.minVolumeSafetySkipThresholdMultiplier, slaveMin, masterMin, calculated))
       return skip(
@@ -140,8 +155,8 @@ export const slaveVolume = (masterLot: Lots, copier: CopierSettings, context: Si
     adjustments.push('RAISED_TO_MINIMUM');
   }
 
-  // maximumLot null or 0 = none.
-  if (copier.maximumLot !== null && copier.maximumLot > 0) {
+  // maximumLot 0 = none.
+  if (copier.maximumLot > 0) {
     const total = exact(context.openLots).plus(volume);
     if (total.greaterThan(exact(copier.maximumLot)))
       return skip(

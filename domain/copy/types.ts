@@ -142,6 +142,11 @@ export interface MarketData {
    * EURUSD, about 1.08). Needed by the ratio scale types when the currencies differ.
    */
   readonly slaveToMasterRate: number | null;
+  /**
+   * The slave's quote of the mapped symbol, read for a market open when the copier has a maxSlippage;
+   * null otherwise or when the venue gives none.
+   */
+  readonly slaveQuote?: { readonly bid: number; readonly ask: number } | null;
 }
 
 export type SkipReason =
@@ -157,6 +162,9 @@ export type SkipReason =
   | 'VOLUME_BELOW_MINIMUM'
   | 'MIN_VOLUME_SAFETY'
   | 'MAXIMUM_LOT_REACHED'
+  // The copier's own members (CopierDTO).
+  | 'PENDING_ORDER_SKIPPED'
+  | 'SLIPPAGE_EXCEEDED'
   | 'PARTIAL_CLOSE_ROUNDS_TO_ZERO'
   | 'NO_SLAVE_POSITION'
   | 'NO_SLAVE_ORDER'

@@ -8,7 +8,7 @@
 //   - a cancel of a slave pending order that already filled: the copy is a position now; when the
 //     decision meant to replace the order by a market open, the open is dropped (the slave holds
 //     the position already), otherwise the position is closed, as the master holds nothing.
-import type { CopyEvent, CopySkipReason, CopySource, ExecutionResult } from '../../domain/copy/events.js';
+import { type CopyEvent, type CopySkipReason, type CopySource, type ExecutionResult, RETRY_WHILE_MASTER_HOLDS } from '../../domain/copy/events.js';
 import { slaveOrderId } from '../../domain/copy/orderIds.js';
 import type { CloseAction, CopyAction, MasterEvent, OpenAction, TradeAction } from '../../domain/copy/types.js';
 import type { ClosedTrade, MarginMode, OrderRequest, VenueConnection } from '../venues/port.js';
@@ -22,8 +22,11 @@ export interface ExecutionContext {
   readonly source: CopySource;
   readonly slave: VenueConnection;
   readonly slaveMarginMode: MarginMode;
-  /** CopierDTO.openRetry: minutes during which a refused open is resent every 30 seconds. */
-  readonly openRetryMinutes: number;
+  /**
+   * CopierDTO openRetry and openRetryTimeoutInMinutes: a refused open is resent every 30 seconds for
+   * so many minutes (0: while the master holds the position); null: not resent.
+   */
+  readonly openRetry: { readonly timeoutInMinutes: number } | null;
   readonly masterEventAt: string | null;
   readonly now: () => Date;
   /** The master event decided, kept with a deferral so it can be decided again. */
@@ -133,8 +136,13 @@ class ActionRun {
   /** A refusal of the venue is recorded (an open may be retried until retryUntil); anything else is thrown. */
   private failed(action: TradeAction, error: unknown): void {
     if (!(error instanceof VenueError)) throw error;
-    const retry = action.type === 'open' && this.ctx.openRetryMinutes > 0;
-    const retryUntil = retry ? new Date(this.ctx.now().getTime() + this.ctx.openRetryMinutes * RETRY_MS_PER_MINUTE).toISOString() : null;
+    const retry = action.type === 'open' ? this.ctx.openRetry : null;
+    const retryUntil =
+      retry === null
+        ? null
+        : retry.timeoutInMinutes === 0
+          ? RETRY_WHILE_MASTER_HOLDS
+          : new Date(this.ctx.now().getTime() + retry.timeoutInMinutes * RETRY_MS_PER_MINUTE).toISOString();
     this.events.push({ type: 'CopyFailed', data: { ...this.base(), action, code: error.code, message: error.message, retryUntil } });
   }
 

@@ -4,21 +4,18 @@
 // deferral decides a held-back event again; a management tick lets the copier's features manage its
 // open copies. Each copier's outcome is one append (outcomes.ts).
 import { v5 as uuidv5 } from 'uuid';
-import type { Kysely } from 'kysely';
 import type { CopierSettings } from '../../domain/copier/settings.js';
 import { decideCopy } from '../../domain/copy/decision.js';
-import { protectionSkip } from '../../domain/protection/blocks.js';
-import { type CopyEvent, type CopySkipReason, type CopySource, DEFERRAL_SOURCE, MANAGEMENT_SOURCE } from '../../domain/copy/events.js';
-import { type ActiveFeature, type CopyRecord, isStandaloneTrade, type MasterOrderRecord } from '../../domain/copy/features/rules.js';
-import { slaveComment, slaveMagicNumber } from '../../domain/copy/labels.js';
-import type { MasterEvent, MasterTrade, OpenAction, SlaveCopy } from '../../domain/copy/types.js';
-import type { ReadModels } from '../../projections/schema.js';
+import { type CopyEvent, type CopySource, DEFERRAL_SOURCE } from '../../domain/copy/events.js';
+import type { ActiveFeature, CopyRecord, MasterOrderRecord } from '../../domain/copy/features/rules.js';
+import { mapSymbol } from '../../domain/copy/symbolMapping.js';
+import type { CopierView, MasterEvent, SlaveCopy } from '../../domain/copy/types.js';
 import { type Position, positionFromString, positionToString } from '../../store/port.js';
-import type { AccountConnections } from '../venues/connections.js';
 import { orderData, positionData } from '../venues/recorder.js';
 import { approvalOfDeferral } from './approvals.js';
 import { executeActions } from './executor.js';
 import { featureInputs } from './featureInputs.js';
+import { type HandlerDeps, HandlerKit } from './handlerKit.js';
 import {
   activeFeatures,
   copyHistory,
@@ -29,25 +26,19 @@ import {
   type MasterSide,
   masterOrdersOf,
   type SlaveAccount,
-  slaveLastTradeAt,
+  type SlaveSide,
   specOf,
-  standaloneTrades,
 } from './inputs.js';
-import { copyActionOf, manage, managedFeatures } from './management.js';
+import { ManagementTicks } from './managementTicks.js';
 import { COPY_EVENT_NAMESPACE, NO_POSITION, type Outcomes } from './outcomes.js';
+import { handleRetry } from './retries.js';
 import { openingEventOf } from './triggers.js';
 import type { Work } from './work.js';
 
-/** A management request the venue refused is recorded again only after this long. */
-const MANAGEMENT_FAILURE_QUIET_MS = 10 * 60_000;
+export type { HandlerDeps } from './handlerKit.js';
+
 /** Copiers of one master handled at once for one event. */
 const FAN_OUT_CONCURRENCY = 32;
-
-export interface HandlerDeps {
-  readonly db: Kysely<ReadModels>;
-  readonly connections: AccountConnections;
-  readonly clock: () => Date;
-}
 
 /** One decision run for one copier: its inputs and how its outcome is recorded. */
 interface CopyRun {
@@ -70,38 +61,46 @@ interface CopyRun {
   readonly approval?: 'approved' | 'rejected' | null;
 }
 
-/** The master's open positions, as the positions read model holds them. */
-const masterPositionsOf = async (db: Kysely<ReadModels>, masterAccountId: string): Promise<MasterTrade[]> => {
-  const rows = await db.selectFrom('positions').selectAll().where('account_id', '=', masterAccountId).where('kind', '=', 'position').execute();
-  return rows.map((r) => ({
-    masterPositionId: r.id,
-    symbol: r.symbol,
-    orderType: r.order_type as MasterTrade['orderType'],
-    volume: r.volume,
-    openPrice: r.open_price,
-    stopLoss: r.stop_loss,
-    takeProfit: r.take_profit,
-    comment: r.comment,
-    magicNumber: r.magic_number === null ? null : Number(r.magic_number),
-  }));
+const isOpening = (event: MasterEvent): boolean =>
+  event.type === 'MasterPositionOpened' || event.type === 'MasterPendingOrderPlaced' || event.type === 'MasterPendingOrderFilled';
+
+/** The slave's quote of the mapped symbol, read only for a market open of a copier with a maxSlippage (CopierDTO). */
+const slippageQuote = async (event: MasterEvent, settings: CopierSettings, slave: SlaveSide, overrides: Readonly<Record<string, string>>) => {
+  if (settings.maxSlippage <= 0 || !slave.ok || !isOpening(event) || !('orderType' in event.data)) return null;
+  const symbol = mapSymbol(
+    event.data.symbol,
+    slave.symbols.map((s) => s.symbol),
+    overrides,
+  );
+  if (symbol === null) return null;
+  return slave.connection.quote(symbol).then(
+    (q) => ({ bid: q.bid, ask: q.ask }),
+    () => null,
+  );
 };
 
 export class CopyHandlers {
-  private readonly managementFailures = new Map<string, number>();
+  private readonly kit: HandlerKit;
+  private readonly deps: HandlerDeps;
+  private readonly inputs: CopyInputs;
+  private readonly outcomes: Outcomes;
+  private readonly management: ManagementTicks;
 
-  constructor(
-    private readonly deps: HandlerDeps,
-    private readonly inputs: CopyInputs,
-    private readonly outcomes: Outcomes,
-  ) {}
+  constructor(deps: HandlerDeps, inputs: CopyInputs, outcomes: Outcomes) {
+    this.kit = new HandlerKit(deps, inputs, outcomes);
+    this.deps = deps;
+    this.inputs = inputs;
+    this.outcomes = outcomes;
+    this.management = new ManagementTicks(this.kit);
+  }
 
   /** Handles one work item; a failure is the caller's to retry. */
   async handle(work: Work): Promise<void> {
     if (work.kind === 'master') await this.handleMasterEvent(work);
     else if (work.kind === 'copier') await this.handleCopierEvent(work);
-    else if (work.kind === 'retry') await this.handleRetry(work.clientOrderId);
+    else if (work.kind === 'retry') await handleRetry(this.kit, work.clientOrderId);
     else if (work.kind === 'deferral') await this.handleDeferral(work.deferralId);
-    else await this.handleManagement(work.copierId);
+    else await this.management.handle(work.copierId);
   }
 
   private async handleMasterEvent(work: Extract<Work, { kind: 'master' }>): Promise<void> {
@@ -114,7 +113,7 @@ export class CopyHandlers {
     const masterEventAt = (recorded.data as { at?: string }).at ?? null;
     if (trigger.kind === 'increase') {
       await this.forEachCopier(copiers, recorded.position, async (copier) =>
-        this.appendSkip(
+        this.kit.appendSkip(
           copier,
           masterAccountId,
           source,
@@ -163,8 +162,7 @@ export class CopyHandlers {
     await this.outcomes.catchUpReadModels(recorded.position);
     const copier = await this.inputs.copier(copierId);
     if (!copier) return;
-    const settings = copier.settings as CopierSettings;
-    if (work.trigger === 'copyOpenPositions' && !settings.copyOpenPositions) return;
+    if (work.trigger === 'copyOpenPositions' && !(copier.settings as CopierSettings).copyOpenPositions) return;
     if (!(await this.outcomes.notHandled(copier.id, recorded.position))) return;
     const masterAccountId = copier.from_account_id;
     const source: CopySource = { eventId: recorded.id, position: positionToString(recorded.position), type: recorded.type };
@@ -209,64 +207,14 @@ export class CopyHandlers {
    * master side has no symbol specification, `masterSymbolOf` looks it up per event.
    */
   private async copyForCopier(run: CopyRun): Promise<readonly CopyEvent[]> {
-    const { copier, masterAccountId, source, master } = run;
+    const { copier, masterAccountId, source } = run;
     if (run.storeCause && !(await this.outcomes.notHandled(copier.id, positionFromString(source.position)))) return [];
     const view = copierViewOf(copier, await this.inputs.projectMappingsFor(copier));
-    const live = view.settings.active && !view.settings.monitorOnly;
     const slave = await this.inputs.slave(copier.to_account_id, run.slaveAccounts);
     const copies = [...run.liveCopies];
     const outcome: CopyEvent[] = [];
-    const skip = (masterPositionId: string, reason: 'SLAVE_NOT_CONNECTED' | 'SLAVE_TRADING_DISABLED' | 'MASTER_DATA_UNAVAILABLE', message: string) =>
-      outcome.push(this.skipped(copier, masterAccountId, source, masterPositionId, reason, message));
     for (const event of run.events) {
-      const id = event.data.masterPositionId;
-      if (live && !slave.ok) {
-        skip(id, slave.reason, `master #${id} not copied: ${slave.message}`);
-        continue;
-      }
-      const opening = event.type === 'MasterPositionOpened' || event.type === 'MasterPendingOrderPlaced' || event.type === 'MasterPendingOrderFilled';
-      const symbol = 'symbol' in event.data ? event.data.symbol : '';
-      const masterSymbol = master.symbol ?? (opening && run.masterSymbolOf ? await run.masterSymbolOf(symbol).catch(() => null) : null);
-      if (live && opening && (!master.funds || !masterSymbol)) {
-        skip(
-          id,
-          'MASTER_DATA_UNAVAILABLE',
-          `master #${id} not copied: the master account's funds or its ${symbol} specification are not available (is it connected?)`,
-        );
-        continue;
-      }
-      // An inactive or monitor-only copier places nothing; it decides on what data there is.
-      const slaveFunds = slave.ok ? fundsOf(slave.info) : { balance: 0, equity: 0, currency: master.funds?.currency ?? 'USD' };
-      const masterFunds = master.funds ?? slaveFunds;
-      const rate = slave.ok ? await this.inputs.slaveToMasterRate(slave.connection, slaveFunds.currency, masterFunds.currency) : null;
-      const features = await featureInputs(event, {
-        active: run.features,
-        history: run.history,
-        now: this.deps.clock().toISOString(),
-        eventTime: run.masterEventAt,
-        deferredBy: run.deferredBy,
-        approval: run.approval ?? null,
-        master: this.deps.connections.connection(masterAccountId),
-        slave: slave.ok ? slave : null,
-        copier: view,
-        masterOrders: (symbol, since) => this.masterOrders(masterAccountId, symbol, since, run.storeCause ? source.position : null),
-      });
-      const actions = decideCopy(
-        event,
-        view,
-        { master: masterFunds, slave: { ...slaveFunds, copies, martingale: run.martingale } },
-        {
-          masterSymbol: masterSymbol ?? { symbol, minLot: 0, maxLot: 0, lotStep: 0, digits: 0, point: 1, contractSize: 1 },
-          slaveSymbols: slave.ok ? slave.symbols : [],
-          slaveToMasterRate: rate,
-        },
-        slave.ok ? { ...features, protections: slave.protections } : features,
-      );
-      const results = await executeActions(actions, {
-        ...this.executionContext(copier, masterAccountId, source, run.masterEventAt, slave),
-        masterEvent: event,
-        deferredBy: run.deferredBy,
-      });
+      const results = await this.copyOne(run, view, event, slave, copies);
       for (const result of results) {
         if (result.type === 'CopyExecuted' && result.data.action.type === 'open' && result.data.result.type === 'opened') {
           const { action, result: opened } = result.data;
@@ -286,6 +234,55 @@ export class CopyHandlers {
     return outcome;
   }
 
+  /** One master event of a run: decided with what there is, and executed. */
+  private async copyOne(run: CopyRun, view: CopierView, event: MasterEvent, slave: SlaveSide, copies: readonly SlaveCopy[]): Promise<CopyEvent[]> {
+    const { copier, masterAccountId, source, master } = run;
+    const id = event.data.masterPositionId;
+    const opening = isOpening(event);
+    // Something is placed: by an active copier, and by a monitor-only one only to manage what it holds.
+    const placing = view.settings.active && !(view.settings.monitorOnly && opening);
+    if (placing && !slave.ok) return [this.kit.skipped(copier, masterAccountId, source, id, slave.reason, `master #${id} not copied: ${slave.message}`)];
+    const symbol = 'symbol' in event.data ? event.data.symbol : '';
+    const masterSymbol = master.symbol ?? (opening && run.masterSymbolOf ? await run.masterSymbolOf(symbol).catch(() => null) : null);
+    if (placing && opening && (!master.funds || !masterSymbol)) {
+      const why = `the master account's funds or its ${symbol} specification are not available (is it connected?)`;
+      return [this.kit.skipped(copier, masterAccountId, source, id, 'MASTER_DATA_UNAVAILABLE', `master #${id} not copied: ${why}`)];
+    }
+    // A copier that places nothing decides on what data there is.
+    const slaveFunds = slave.ok ? fundsOf(slave.info) : { balance: 0, equity: 0, currency: master.funds?.currency ?? 'USD' };
+    const masterFunds = master.funds ?? slaveFunds;
+    const rate = slave.ok ? await this.inputs.slaveToMasterRate(slave.connection, slaveFunds.currency, masterFunds.currency) : null;
+    const features = await featureInputs(event, {
+      active: run.features,
+      history: run.history,
+      now: this.deps.clock().toISOString(),
+      eventTime: run.masterEventAt,
+      deferredBy: run.deferredBy,
+      approval: run.approval ?? null,
+      master: this.deps.connections.connection(masterAccountId),
+      slave: slave.ok ? slave : null,
+      copier: view,
+      masterOrders: (symbol, since) => this.masterOrders(masterAccountId, symbol, since, run.storeCause ? source.position : null),
+    });
+    const actions = decideCopy(
+      event,
+      view,
+      { master: masterFunds, slave: { ...slaveFunds, copies, martingale: run.martingale } },
+      {
+        masterSymbol: masterSymbol ?? { symbol, minLot: 0, maxLot: 0, lotStep: 0, digits: 0, point: 1, contractSize: 1 },
+        slaveSymbols: slave.ok ? slave.symbols : [],
+        slaveToMasterRate: rate,
+        slaveQuote: await slippageQuote(event, view.settings, slave, view.symbolOverrides),
+      },
+      slave.ok ? { ...features, protections: slave.protections } : features,
+    );
+    return executeActions(actions, {
+      ...this.kit.executionContext(copier, masterAccountId, source, run.masterEventAt, slave),
+      masterEvent: event,
+      deferredBy: run.deferredBy,
+    });
+  }
+
   /**
    * A deferral fell due: the master event is decided again. An open whose master position is gone
    * meanwhile is not copied.
@@ -302,7 +299,7 @@ export class CopyHandlers {
       await this.deps.db.deleteFrom('copy_deferrals').where('id', '=', row.id).execute();
       return;
     }
-    const opening = event.type === 'MasterPositionOpened' || event.type === 'MasterPendingOrderPlaced' || event.type === 'MasterPendingOrderFilled';
+    const opening = isOpening(event);
     if (opening) {
       const held = await this.deps.db
         .selectFrom('positions')
@@ -311,7 +308,7 @@ export class CopyHandlers {
         .where('id', '=', event.data.masterPositionId)
         .executeTakeFirst();
       if (!held) {
-        await this.appendSkip(
+        await this.kit.appendSkip(
           copier,
           masterAccountId,
           source,
@@ -346,7 +343,7 @@ export class CopyHandlers {
     if (outcome.length === 0) {
       // Nothing left to do (the slave's copy of a filled pending order is there already): the wait
       // still needs an outcome, or it would be decided again every tick.
-      await this.appendSkip(
+      await this.kit.appendSkip(
         copier,
         masterAccountId,
         source,
@@ -365,186 +362,6 @@ export class CopyHandlers {
   private async masterOrders(masterAccountId: string, symbol: string, since: string | null, position: string | null): Promise<MasterOrderRecord[]> {
     if (position !== null && position !== NO_POSITION) await this.outcomes.waitForReadModels(positionFromString(position));
     return masterOrdersOf(this.deps.db, masterAccountId, symbol, since);
-  }
-
-  /** A tick of the copier's management features (trailing stops, scheduled closes ...). */
-  private async handleManagement(copierId: string): Promise<void> {
-    const copier = await this.inputs.copier(copierId);
-    if (!copier) return;
-    const active = (await activeFeatures(this.deps.db, [copier])).get(copier.id) ?? [];
-    // The settings the decisions use: a feature (a signal follower) may make the copier monitor-only.
-    const settings = active.reduce((current, f) => f.feature.rules.adjustSettings?.(f.settings, current) ?? current, copier.settings as CopierSettings);
-    // Not copying: nothing is placed or managed, but a standalone trade (keep-alive) still closes on time.
-    const live = settings.active && !settings.monitorOnly;
-    const standalone = await standaloneTrades(this.deps.db, copier.id);
-    if (!live && !standalone.some((t) => t.closedAt === null)) return;
-    if (managedFeatures(active).length === 0) return;
-    const slave = await this.inputs.slave(copier.to_account_id);
-    if (!slave.ok) return;
-    const masterAccountId = copier.from_account_id;
-    const masterPositions = await masterPositionsOf(this.deps.db, masterAccountId);
-    const now = this.deps.clock().toISOString();
-    const liveCopies = (await this.inputs.copiesOf(masterAccountId)).get(copier.id) ?? [];
-    const asks = await manage({
-      now,
-      active,
-      history: (await copyHistory(this.deps.db, [copier.id])).get(copier.id) ?? [],
-      liveCopies,
-      slave: slave.connection,
-      slaveSymbols: slave.symbols,
-      masterPositions,
-      copier: settings,
-      standalone,
-      slaveLastTradeAt: active.some((f) => f.feature.rules.needs?.includes('slaveActivity'))
-        ? await slaveLastTradeAt(this.deps.db, copier.to_account_id)
-        : null,
-    });
-    // One live copy per master position: two features reopening the same one in a tick place one.
-    const copied = new Set(liveCopies.map((c) => c.masterPositionId));
-    for (const ask of asks) {
-      if (!live && !(ask.action.kind === 'close' && isStandaloneTrade(ask.action.masterPositionId))) continue;
-      let action = copyActionOf(copier.id, ask);
-      if (action.type === 'open') {
-        if (copied.has(action.masterPositionId)) continue;
-        // A risk limit hit or a profit target locked: nothing new opens on the account.
-        if (protectionSkip(slave.protections, action.symbol)) continue;
-        copied.add(action.masterPositionId);
-        const trade = masterPositions.find((p) => p.masterPositionId === action.masterPositionId);
-        action = { ...action, comment: slaveComment(settings, trade?.comment ?? null), magicNumber: slaveMagicNumber(settings, trade?.magicNumber ?? null) };
-      }
-      const key = action.type === 'skip' ? `skip/${ask.feature.featureId}/${action.masterPositionId}/${action.reason}` : action.clientOrderId;
-      const source: CopySource = { eventId: key, position: NO_POSITION, type: MANAGEMENT_SOURCE };
-      const results = (await executeActions([action], { ...this.executionContext(copier, masterAccountId, source, null, slave), openRetryMinutes: 0 })).map(
-        (event): CopyEvent => {
-          // A standalone trade (keep-alive) is no copy: the log says what it is in the feature's words.
-          const note = isStandaloneTrade(action.masterPositionId) ? { note: ask.action.message } : {};
-          if (event.type === 'CopyExecuted') return { ...event, data: { ...event.data, by: ask.feature.feature.type, ...note } };
-          return event.type === 'CopyFailed' ? { ...event, data: { ...event.data, ...note } } : event;
-        },
-      );
-      // A request the venue keeps refusing (each second) is recorded once in a while, not each time.
-      if (results.some((e) => e.type === 'CopyFailed')) {
-        const last = this.managementFailures.get(key);
-        if (last !== undefined && Date.now() - last < MANAGEMENT_FAILURE_QUIET_MS) continue;
-        this.managementFailures.set(key, Date.now());
-      }
-      if (action.type === 'skip' && this.managementFailures.has(key)) continue;
-      if (action.type === 'skip') this.managementFailures.set(key, Date.now());
-      await this.outcomes.appendWithIds(
-        copier,
-        masterAccountId,
-        source,
-        results.map((event, i) => ({ id: uuidv5(`${key}/${i}`, COPY_EVENT_NAMESPACE), event })),
-        false,
-      );
-    }
-  }
-
-  private executionContext(
-    copier: CopierRow,
-    masterAccountId: string,
-    source: CopySource,
-    masterEventAt: string | null,
-    slave: Awaited<ReturnType<CopyInputs['slave']>> | null,
-  ) {
-    const settings = copier.settings as CopierSettings;
-    return {
-      copierId: copier.id,
-      masterAccountId,
-      slaveAccountId: copier.to_account_id,
-      source,
-      slave: slave && slave.ok ? slave.connection : (null as never),
-      slaveMarginMode: slave && slave.ok ? slave.info.marginMode : 'hedging',
-      openRetryMinutes: settings.openRetry,
-      masterEventAt,
-      now: this.deps.clock,
-    } as const;
-  }
-
-  /** Resends a refused open (CopierDTO.openRetry) while its window runs and the master still holds the position. */
-  private async handleRetry(clientOrderId: string): Promise<void> {
-    const retry = await this.deps.db.selectFrom('copy_retries').selectAll().where('client_order_id', '=', clientOrderId).executeTakeFirst();
-    if (!retry) return;
-    const copier = await this.inputs.copier(retry.copier_id);
-    const action = retry.action as OpenAction;
-    const source = retry.source as CopySource;
-    const expiredId = uuidv5(`${clientOrderId}/expired`, COPY_EVENT_NAMESPACE);
-    const giveUp = async (message: string) => {
-      if (!copier) return;
-      await this.outcomes.appendWithIds(
-        copier,
-        retry.master_account_id,
-        source,
-        [{ id: expiredId, event: this.skipped(copier, retry.master_account_id, source, action.masterPositionId, 'OPEN_RETRY_EXPIRED', message) }],
-        false,
-      );
-    };
-    if (!copier) return;
-    if (new Date(retry.retry_until).getTime() <= this.deps.clock().getTime()) {
-      await giveUp(
-        `open of master #${action.masterPositionId} given up: the broker kept refusing it until the open-retry window closed at ${new Date(retry.retry_until).toISOString()}`,
-      );
-      return;
-    }
-    const masterStillHolds = await this.deps.db
-      .selectFrom('positions')
-      .select('id')
-      .where('account_id', '=', retry.master_account_id)
-      .where('id', '=', action.masterPositionId)
-      .executeTakeFirst();
-    const settings = copier.settings as CopierSettings;
-    if (!masterStillHolds || !settings.active || settings.monitorOnly) {
-      await giveUp(
-        `open of master #${action.masterPositionId} no longer retried: ${!masterStillHolds ? 'the master closed the position' : 'the copier is no longer copying'}`,
-      );
-      return;
-    }
-    const slave = await this.inputs.slave(copier.to_account_id);
-    if (!slave.ok) return;
-    // Tried again at the next interval while a protection holds new opens back.
-    if (protectionSkip(slave.protections, action.symbol)) return;
-    const events = await executeActions([action], { ...this.executionContext(copier, retry.master_account_id, source, null, slave), openRetryMinutes: 0 });
-    const executed = events.find((e) => e.type === 'CopyExecuted');
-    if (!executed) return;
-    await this.outcomes.appendWithIds(
-      copier,
-      retry.master_account_id,
-      source,
-      [{ id: uuidv5(`${clientOrderId}/retried`, COPY_EVENT_NAMESPACE), event: executed }],
-      false,
-    );
-  }
-
-  /** A skip with its reason, so the account log says why the trade was not copied. */
-  /** Records that the cause was not copied for this copier, and why (a reason a user can read). */
-  private appendSkip(
-    copier: CopierRow,
-    masterAccountId: string,
-    source: CopySource,
-    masterPositionId: string,
-    reason: CopySkipReason,
-    message: string,
-    storeCause: boolean,
-  ): Promise<void> {
-    return this.outcomes.append(
-      copier,
-      masterAccountId,
-      source,
-      [this.skipped(copier, masterAccountId, source, masterPositionId, reason, message)],
-      storeCause,
-    );
-  }
-
-  private skipped(
-    copier: CopierRow,
-    masterAccountId: string,
-    source: CopySource,
-    masterPositionId: string,
-    reason: CopySkipReason,
-    message: string,
-  ): CopyEvent {
-    const base = { copierId: copier.id, masterAccountId, slaveAccountId: copier.to_account_id, source, at: this.deps.clock().toISOString() };
-    return { type: 'TradeSkipped', data: { ...base, masterPositionId, reason, message, wouldHave: [] } };
   }
 
   private async forEachCopier(copiers: readonly CopierRow[], _position: Position, work: (copier: CopierRow) => Promise<void>): Promise<void> {

@@ -6,7 +6,7 @@
 // reason, goes to the copier's slave account.
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { describeAction } from '../../domain/copy/decision.js';
-import { copyEventTypes, type CopyEvent } from '../../domain/copy/events.js';
+import { copyEventTypes, type CopyEvent, retryWindowInWords } from '../../domain/copy/events.js';
 import { type ClosedTradeData, type PositionData, positionsEventTypes, type PositionsEvent } from '../../domain/positions/events.js';
 import type { RecordedEvent } from '../../store/port.js';
 import { type Projection, statementChunks } from '../projection.js';
@@ -91,7 +91,7 @@ const copyFailed = (event: Of<'CopyFailed'>): LogLine => {
     slaveAccountId,
     LogType.Error,
     'COPY',
-    `Copy of master position #${action.masterPositionId} refused by the slave's broker (${describeAction(action)}): ${message}${retryUntil ? `; retrying every 30 seconds until ${retryUntil}` : ''}`,
+    `Copy of master position #${action.masterPositionId} refused by the slave's broker (${describeAction(action)}): ${message}${retryUntil ? `; retrying every 30 seconds ${retryWindowInWords(retryUntil)}` : ''}`,
     { copierId, code },
   );
 };

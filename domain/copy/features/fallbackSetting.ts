@@ -32,12 +32,12 @@ export const fallbackSetting: CopierFeature<FallbackSettingSettings> = {
   members,
   defaults: { reasons: ['VOLUME_BELOW_MINIMUM', 'CURRENCY_RATE_MISSING', 'MASTER_FUNDS_NOT_POSITIVE'] },
   description:
-    "A fixed lot for opens the copier's sizing refuses for a reason a fixed lot can fix: VOLUME_BELOW_MINIMUM (sized below the slave's minimum), CURRENCY_RATE_MISSING (no rate between the account currencies for a ratio scale type), MASTER_FUNDS_NOT_POSITIVE (master balance or equity 0 or less for a ratio scale type), FIXED_LOT_SIZE_MISSING (FIXED_LOT without fixedLotSize); `reasons` picks which. Instead of skipping, fallbackLotSize is opened: rounded down to the lot step, capped at the copier's maxLotSize, and only within the broker's limits and the copier's maximumLot; caps of other features apply after. Other refusals stand.",
+    "A fixed lot for opens the copier's sizing refuses for a reason a fixed lot can fix: VOLUME_BELOW_MINIMUM (sized below the slave's minimum), CURRENCY_RATE_MISSING (no rate between the account currencies for a ratio scale type), MASTER_FUNDS_NOT_POSITIVE (master balance or equity 0 or less for a ratio scale type), FIXED_LOT_SIZE_MISSING (scale type 3 without a fixedLotSize above 0); `reasons` picks which. Instead of skipping, fallbackLotSize is opened: rounded down to the lot step, capped at the copier's maxLotSize, and only within the broker's limits and the copier's maximumLot; caps of other features apply after. Other refusals stand.",
   rules: {
     fallback: (s, refusal, { copier, copies }) => {
       if (!(s.reasons as readonly string[]).includes(refusal.reason)) return null;
-      const volume = copier.maxLotSize !== null && copier.maxLotSize > 0 ? Math.min(s.fallbackLotSize, copier.maxLotSize) : s.fallbackLotSize;
-      if (copier.maximumLot !== null && copier.maximumLot > 0) {
+      const volume = copier.maxLotSize > 0 ? Math.min(s.fallbackLotSize, copier.maxLotSize) : s.fallbackLotSize;
+      if (copier.maximumLot > 0) {
         const open = copies.reduce((sum, copy) => sum.plus(exact(copy.volume)), ZERO);
         if (open.plus(exact(volume)).greaterThan(exact(copier.maximumLot))) return null;
       }

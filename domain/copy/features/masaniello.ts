@@ -23,7 +23,7 @@
 //     point. That value is in the symbol's profit currency, which we assume to be the account's
 //     currency (true for XXXUSD symbols on a USD account); there is no conversion.
 //   - The lot replaces the copier's sizing (scale type FIXED_LOT with that lot; martingale off), so
-//     maxLotSize, the broker's limits, forcePositionLotSize and maximumLot still apply to it.
+//     maxLotSize, the broker's limits, forceMinTrade and maximumLot still apply to it.
 import { type Static, Type } from '@sinclair/typebox';
 import type { CopierSettings } from '../../copier/settings.js';
 import { Decimal, exact, ONE, toNumber, ZERO } from '../../shared/decimal.js';

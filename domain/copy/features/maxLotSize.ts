@@ -35,7 +35,7 @@ export const maxLotSize: CopierFeature<MaxLotSizeSettings> = {
         : null,
     // Reducing to the cap is the sizing's maxLotSize step; skipping instead needs the uncapped lot.
     sizing: (s, copier): CopierSettings =>
-      s.maxLotSize > 0 ? { ...copier, maxLotSize: s.skipIfExceedsMax || s.checkMasterLotSize ? null : s.maxLotSize } : copier,
+      s.maxLotSize > 0 ? { ...copier, maxLotSize: s.skipIfExceedsMax || s.checkMasterLotSize ? 0 : s.maxLotSize } : copier,
     adjustVolume: (s, volume, { trade }) => {
       if (!(s.maxLotSize > 0)) return { volume };
       if (s.checkMasterLotSize) {

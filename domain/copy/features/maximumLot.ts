@@ -32,7 +32,7 @@ export const maximumLot: CopierFeature<MaximumLotSettings> = {
     "A cap on the lots this copier holds open on the slave (positions and pending orders together): maximumLot replaces the copier's maximumLot (0, the default: the feature is deactivated and the copier's own maximumLot applies). An open that would bring the open lots above it is skipped (MAXIMUM_LOT_REACHED); with reduceToFit it opens with the lots that still fit, rounded down to the lot step, and is skipped when that is below the symbol's minimum. Checked on the final lot, after money management, the fallback lot and the margin cap.",
   rules: {
     // The feature checks the final lot itself (adjustVolume); sizing must not check it a second time.
-    sizing: (s, copier): CopierSettings => (s.maximumLot > 0 ? { ...copier, maximumLot: null } : copier),
+    sizing: (s, copier): CopierSettings => (s.maximumLot > 0 ? { ...copier, maximumLot: 0 } : copier),
     adjustVolume: (s, volume, { copies, slaveSpec }) => {
       if (!(s.maximumLot > 0)) return { volume };
       const open = copies.reduce((sum, copy) => sum.plus(exact(copy.volume)), ZERO);

@@ -28,7 +28,7 @@ export const closedTrades = (history: readonly CopyRecord[], options: { readonly
 
 /**
  * The copier's settings with the lot its scale type gives multiplied by `factor`: the multiplier of
- * MULTIPLIER and the ratio types, the fixedLotSize of FIXED_LOT; NONE becomes MULTIPLIER x factor.
+ * NO_SCALING and the ratio types (BALANCE, EQUITY), the fixedLotSize of FIXED_LOT.
  * Applied before sizing (domain/copy/sizing.ts), so maxLotSize, the broker's limits, the minimum and
  * maximumLot still bound the result, as they bound the copier's own martingale doubling.
  */
@@ -36,13 +36,11 @@ export const withLotFactor = (copier: CopierSettings, factor: Decimal): CopierSe
   if (factor.equals(1)) return copier;
   const times = (value: number): number => toNumber(exact(value).times(factor));
   switch (copier.scaleType) {
-    case 'NONE':
-      return { ...copier, scaleType: 'MULTIPLIER', multiplier: toNumber(factor) };
     case 'FIXED_LOT':
-      return copier.fixedLotSize === null ? copier : { ...copier, fixedLotSize: times(copier.fixedLotSize) };
-    case 'MULTIPLIER':
-    case 'BALANCE_RATIO':
-    case 'EQUITY_RATIO':
+      return { ...copier, fixedLotSize: times(copier.fixedLotSize) };
+    case 'NO_SCALING':
+    case 'BALANCE':
+    case 'EQUITY':
       return { ...copier, multiplier: times(copier.multiplier) };
     default: {
       const unhandled: never = copier.scaleType;

@@ -2,7 +2,7 @@
 // deactivated). While the feature exists its two members replace the copier's members of the same
 // names, 0 included: a side whose value is above 0 is sized as if its balance and equity were that
 // amount (in that account's currency), a side at 0 with its live figures. Only the ratio scale types
-// (BALANCE_RATIO, EQUITY_RATIO) read them (domain/copier/settings.ts).
+// (1 Balance, 2 Equity) read them (domain/copier/settings.ts).
 import { type Static, Type } from '@sinclair/typebox';
 import type { CopierSettings } from '../../copier/settings.js';
 import type { CopierFeature } from './rules.js';
@@ -27,7 +27,7 @@ export const multiplier: CopierFeature<MultiplierSettings> = {
   members,
   defaults: { fixMasterBalanceAndEquity: 0, fixSlaveBalanceAndEquity: 0 },
   description:
-    "Fixed balances for the ratio scale types: while the feature exists, fixMasterBalanceAndEquity and fixSlaveBalanceAndEquity replace the copier's members of the same names (0 included). Above 0, BALANCE_RATIO and EQUITY_RATIO size as if that account's balance and equity were the amount (in its currency); 0 = the account's live figures. Other scale types do not read them.",
+    "Fixed balances for the ratio scale types: while the feature exists, fixMasterBalanceAndEquity and fixSlaveBalanceAndEquity replace the copier's members of the same names (0 included). Above 0, scale types 1 (Balance) and 2 (Equity) size as if that account's balance and equity were the amount (in its currency); 0 = the account's live figures. Other scale types do not read them.",
   rules: {
     sizing: (s, copier): CopierSettings => ({
       ...copier,

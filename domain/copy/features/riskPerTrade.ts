@@ -22,7 +22,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { CopierSettings } from '../../copier/settings.js';
 import { type Decimal, exact, show, toNumber, ZERO } from '../../shared/decimal.js';
-import { slaveStops } from '../reverse.js';
+import { copiedStops } from '../reverse.js';
 import type { MasterTrade, Skip, SymbolSpec } from '../types.js';
 import { type AccountPosition, closeOf, type CopierFeature, type ManageContext, type ManagedAction, type OpenContext, skip } from './rules.js';
 
@@ -55,8 +55,8 @@ export const riskOf = (s: RiskPerTradeSettings, balance: number | null): Decimal
 /** Whole points between two prices (prices sit on the point grid; rounding drops float noise). */
 const pointsBetween = (a: number, b: number, spec: SymbolSpec): Decimal => exact(Math.round(Math.abs(a - b) / spec.point));
 
-/** The stop loss the slave's copy gets: the master's, or its take profit under reverse. */
-const slaveStopLoss = (trade: MasterTrade, copier: CopierSettings): number | null => slaveStops(trade, copier.reverse).stopLoss;
+/** The stop loss the slave's copy gets: the master's, or its take profit under reverse; none when not copied (copyStopLoss). */
+const slaveStopLoss = (trade: MasterTrade, copier: CopierSettings): number | null => copiedStops(trade, copier).stopLoss;
 
 /** What an open position may still lose down to its stop loss; the whole risk without one. */
 const openRisk = (p: AccountPosition, spec: SymbolSpec, pointValue: Decimal, risk: Decimal): Decimal => {
@@ -188,7 +188,7 @@ export const riskPerTrade: CopierFeature<RiskPerTradeSettings> = {
     autoCloseOnRiskThresholdReached: true,
   },
   description:
-    "Stop-loss based sizing and a loss limit per trade, for every copier of the account. The risk of a trade is riskAmount (the account's currency) or riskPercent of the balance at the time (exactly one is set). correctLotSizeBasedOnTheStopLoss (default true): an open with a stop loss gets the lot whose loss at that stop loss is the risk, lot = risk / (points from the master's open price to the copy's stop loss x the value of one point of one lot in the account's currency, from the slave's broker); it replaces the copier's lot, and maxLotSize, maximumLot, the margin cap and the broker's limits still apply (below the minimum lot: skipped, unless forcePositionLotSize). An open without a stop loss keeps the copier's lot. With false, the copier's lot stays and an open whose loss at its stop loss would exceed the risk is skipped. aggregateRiskPerSymbol (default false): the account's open positions on the symbol share one risk; their risk at their stop losses (none when the stop locks in profit, the whole risk for a position without one) is used first, and an open is skipped when nothing is left (an open without a stop loss needs the whole risk). autoCloseOnRiskThresholdReached (default true, only with the correction): a copy whose loss (floating profit + swap) reaches the risk is closed, with or without a stop loss; aggregated, the loss of all the account's positions on the symbol is measured and the copies on it are closed (positions the engine did not open count but are left alone). Skip reason RISK_PER_TRADE.",
+    "Stop-loss based sizing and a loss limit per trade, for every copier of the account. The risk of a trade is riskAmount (the account's currency) or riskPercent of the balance at the time (exactly one is set). correctLotSizeBasedOnTheStopLoss (default true): an open with a stop loss gets the lot whose loss at that stop loss is the risk, lot = risk / (points from the master's open price to the copy's stop loss x the value of one point of one lot in the account's currency, from the slave's broker); it replaces the copier's lot, and maxLotSize, maximumLot, the margin cap and the broker's limits still apply (below the minimum lot: skipped, unless forceMinTrade). An open without a stop loss keeps the copier's lot. With false, the copier's lot stays and an open whose loss at its stop loss would exceed the risk is skipped. aggregateRiskPerSymbol (default false): the account's open positions on the symbol share one risk; their risk at their stop losses (none when the stop locks in profit, the whole risk for a position without one) is used first, and an open is skipped when nothing is left (an open without a stop loss needs the whole risk). autoCloseOnRiskThresholdReached (default true, only with the correction): a copy whose loss (floating profit + swap) reaches the risk is closed, with or without a stop loss; aggregated, the loss of all the account's positions on the symbol is measured and the copies on it are closed (positions the engine did not open count but are left alone). Skip reason RISK_PER_TRADE.",
   check: (s) => {
     if ((s.riskPercent === null) === (s.riskAmount === null)) return 'set exactly one of riskPercent and riskAmount';
     return null;

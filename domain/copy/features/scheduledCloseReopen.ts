@@ -25,7 +25,7 @@
 // (within the close window). As an account feature it applies to every copier of the slave account.
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime } from 'luxon';
-import { slaveStops } from '../reverse.js';
+import { copiedStops } from '../reverse.js';
 import { roundPrice } from '../rounding.js';
 import { symbolMatcher, SymbolPattern, symbolPatternsProblem } from './permittedSymbols.js';
 import { closeOf, type CopierFeature, type CopyRecord, type ManageContext, type ManagedAction, type ManagedCopy, type OpenContext, skip } from './rules.js';
@@ -264,7 +264,7 @@ const reopenOf = (owner: Occurrence, record: CopyRecord, ctx: ManageContext): Ma
       );
     }
   }
-  const stops = schedule.restoreSlTp && master ? slaveStops(master, ctx.copier.reverse) : { stopLoss: null, takeProfit: null };
+  const stops = schedule.restoreSlTp && master ? copiedStops(master, ctx.copier) : { stopLoss: null, takeProfit: null };
   const round = (price: number | null) => (price === null || !spec ? price : roundPrice(price, spec.digits));
   return {
     kind: 'reopen',

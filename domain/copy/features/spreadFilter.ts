@@ -3,9 +3,10 @@
 //   - unit POINTS: ask - bid in points of the symbol; PERCENTAGE_OF_PRICE: (ask - bid) / mid x 100.
 //   - source MASTER: the master's quote of its symbol; SLAVE: the slave's of the mapped symbol.
 //   - onMissingPrice: without a quote, ALLOW copies, BLOCK does not (PRICE_MISSING).
-//   - retryOnBlock: a blocked open is looked at again every 30 seconds while the copier's openRetry
-//     window (minutes from the master's open) lasts, and copied as soon as the spread allows; after
-//     the window, or with openRetry 0, it is skipped (SPREAD_TOO_WIDE).
+//   - retryOnBlock: a blocked open is looked at again every 30 seconds while the copier's open-retry
+//     window (openRetry true: openRetryTimeoutInMinutes from the master's open, 0 = endless) lasts,
+//     and copied as soon as the spread allows; after the window, or without openRetry, it is skipped
+//     (SPREAD_TOO_WIDE).
 // Closes and modifications are never filtered.
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime } from 'luxon';
@@ -42,8 +43,12 @@ const verdictOf = (s: SpreadFilterSettings, ctx: OpenContext): Verdict => {
   return measured > s.threshold ? { kind: 'wide', spread: round(measured) } : { kind: 'ok' };
 };
 
-const windowEnd = (ctx: OpenContext): number | null =>
-  ctx.copier.openRetry > 0 && ctx.eventTime ? DateTime.fromISO(ctx.eventTime).plus({ minutes: ctx.copier.openRetry }).toMillis() : null;
+/** The copier's open-retry window from the master's event: none without openRetry, endless with a timeout of 0. */
+const windowEnd = (ctx: OpenContext): number | null => {
+  if (!ctx.copier.openRetry || !ctx.eventTime) return null;
+  const minutes = ctx.copier.openRetryTimeoutInMinutes;
+  return minutes === 0 ? Number.POSITIVE_INFINITY : DateTime.fromISO(ctx.eventTime).plus({ minutes }).toMillis();
+};
 
 const retrying = (s: SpreadFilterSettings, ctx: OpenContext): boolean => {
   const end = windowEnd(ctx);
@@ -57,7 +62,7 @@ export const spreadFilter: CopierFeature<SpreadFilterSettings> = {
   members,
   defaults: { unit: 'POINTS', source: 'SLAVE', onMissingPrice: 'ALLOW', retryOnBlock: false },
   description:
-    "Does not copy a new open while the spread is wider than threshold: POINTS = (ask - bid) in points; PERCENTAGE_OF_PRICE = (ask - bid) / mid x 100; source SLAVE (the slave's quote of the mapped symbol) or MASTER. Without a quote: onMissingPrice ALLOW copies, BLOCK skips (PRICE_MISSING). retryOnBlock: a blocked open is looked at again every 30 seconds while the copier's openRetry window (minutes from the master's open) lasts, and copied once the spread allows; otherwise SPREAD_TOO_WIDE. Closes and modifications are never filtered.",
+    "Does not copy a new open while the spread is wider than threshold: POINTS = (ask - bid) in points; PERCENTAGE_OF_PRICE = (ask - bid) / mid x 100; source SLAVE (the slave's quote of the mapped symbol) or MASTER. Without a quote: onMissingPrice ALLOW copies, BLOCK skips (PRICE_MISSING). retryOnBlock: a blocked open is looked at again every 30 seconds while the copier's open-retry window lasts (openRetry true: openRetryTimeoutInMinutes from the master's open, 0 = endless), and copied once the spread allows; otherwise SPREAD_TOO_WIDE. Closes and modifications are never filtered.",
   rules: {
     needs: ['quotes'],
     filterOpen: (s, ctx) => {

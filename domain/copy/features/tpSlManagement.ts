@@ -16,7 +16,7 @@
 //   - lockTpSl: the master's later stop loss / take profit changes are not copied (TP_SL_LOCKED); the
 //     copy keeps the stops it opened with (management features still move them).
 import { type Static, Type } from '@sinclair/typebox';
-import { slaveStops } from '../reverse.js';
+import { copiedStops } from '../reverse.js';
 import { roundPrice } from '../rounding.js';
 import type { OpenAction } from '../types.js';
 import { type CopierFeature, type OpenContext, skip } from './rules.js';
@@ -77,7 +77,7 @@ export const tpSlManagement: CopierFeature<TpSlManagementSettings> = {
     needs: ['quotes'],
     filterOpen: (s, { trade, copier }) => {
       if (!s.blockTradeWithoutTpSl) return null;
-      const master = slaveStops(trade, copier.reverse);
+      const master = copiedStops(trade, copier);
       const stopLoss = master.stopLoss !== null || (configured(s.fixedSlInPoints) !== null && !s.removeSl);
       const takeProfit = master.takeProfit !== null || (configured(s.fixedTpInPoints) !== null && !s.removeTp);
       if (s.requireBothTpSl ? stopLoss && takeProfit : stopLoss || takeProfit) return null;

@@ -18,6 +18,7 @@ import {
   slaveCopy,
   symbolSpec,
   type World,
+  copierSettings,
 } from './given.js';
 
 const idOf = (action: 'open' | 'modify' | 'partialClose' | 'close' | 'cancel') => slaveOrderId(EVENT_ID, COPIER_ID, action);
@@ -30,7 +31,7 @@ const withPendingOrder = (orderType: OrderType = 'BuyLimit', volume = 1) => ({
 describe('copy decision: decideCopy', () => {
   describe('opening', () => {
     it('opens the master trade on the slave with its id, stops, comment and magic number', () =>
-      given()
+      given({ settings: { copyOriginalComment: true, copyMagicNumber: true } })
         .when(masterOpened())
         .then([
           {
@@ -69,14 +70,14 @@ describe('copy decision: decideCopy', () => {
         .when(masterOpened())
         .thenSkips('SYMBOL_NOT_MAPPED', /Buy 1 EURUSD \(master #m-1001\) not copied: no unique slave symbol for EURUSD/));
 
-    it('skips with VOLUME_BELOW_MINIMUM and says so in words', () =>
-      given({ slaveSymbols: [symbolSpec({ minLot: 0.1 })] })
+    it('skips with VOLUME_BELOW_MINIMUM and says so in words, without forceMinTrade', () =>
+      given({ settings: { forceMinTrade: false }, slaveSymbols: [symbolSpec({ minLot: 0.1 })] })
         .when(masterOpened({ volume: 0.05 }))
         .thenSkips('VOLUME_BELOW_MINIMUM', /0\.05 lots is below the minimum 0\.1 of EURUSD/));
 
     it('skips with MIN_VOLUME_SAFETY using the master broker minimum of the symbol', () =>
       given({
-        settings: { forcePositionLotSize: true, minVolumeSafetySkipThresholdMultiplier: 5 },
+        settings: { forceMinTrade: true, minVolumeSafetySkipThresholdMultiplier: 5 },
         masterSymbol: { minLot: 0.01 },
         slaveSymbols: [symbolSpec({ minLot: 0.1 })],
       })
@@ -300,7 +301,11 @@ describe('copy decision: decideCopy', () => {
   describe('comments and magic numbers', () => {
     const openWith = (world: World) => given(world).when(masterOpened({ comment: 'breakout', magicNumber: 42 }));
 
-    it('copies the original comment and magic number by default', () => openWith({}).then([{ type: 'open', comment: 'breakout', magicNumber: 42 }]));
+    it('copies neither the original comment nor the magic number by default (the reference defaults)', () =>
+      openWith({}).then([{ type: 'open', comment: null, magicNumber: null }]));
+
+    it('copies the original comment and magic number when asked', () =>
+      openWith({ settings: { copyOriginalComment: true, copyMagicNumber: true } }).then([{ type: 'open', comment: 'breakout', magicNumber: 42 }]));
 
     it('uses the custom comment instead of the original', () =>
       openWith({ settings: { customComment: 'from A' } }).then([{ type: 'open', comment: 'from A' }]));
@@ -309,15 +314,13 @@ describe('copy decision: decideCopy', () => {
       openWith({ settings: { hideComment: true, customComment: 'from A' } }).then([{ type: 'open', comment: null }]));
 
     it('a blank custom comment falls back to the original comment', () =>
-      openWith({ settings: { customComment: '  ' } }).then([{ type: 'open', comment: 'breakout' }]));
+      openWith({ settings: { customComment: '  ', copyOriginalComment: true } }).then([{ type: 'open', comment: 'breakout' }]));
 
     it('without copyOriginalComment and no custom comment there is none', () =>
       openWith({ settings: { copyOriginalComment: false } }).then([{ type: 'open', comment: null }]));
 
-    it('the custom magic number wins over copying, 0 included', () => {
-      openWith({ settings: { customMagicNumber: 7 } }).then([{ type: 'open', magicNumber: 7 }]);
-      openWith({ settings: { customMagicNumber: 0 } }).then([{ type: 'open', magicNumber: 0 }]);
-    });
+    it('the custom magic number wins over copying', () =>
+      openWith({ settings: { customMagicNumber: 7, copyMagicNumber: true } }).then([{ type: 'open', magicNumber: 7 }]));
 
     it('without copyMagicNumber and no custom magic number there is none', () =>
       openWith({ settings: { copyMagicNumber: false } }).then([{ type: 'open', magicNumber: null }]));
@@ -342,16 +345,151 @@ describe('copy decision: decideCopy', () => {
       expect(skip.wouldHave[0]).to.deep.include({ type: 'open', orderType: 'Buy', volume: 2, clientOrderId: idOf('open') });
     });
 
-    it('a monitor-only copier reports a would-be close', () => {
-      const skip = given({ settings: { monitorOnly: true }, ...withPosition(0.8) })
+    it('a monitor-only copier manages the copies it holds: closes, modifications, partial closes and cancellations go through', () => {
+      given({ settings: { monitorOnly: true }, ...withPosition(0.8) })
         .when(masterClosed())
-        .thenSkips('MONITOR_ONLY', /would have: close #s-2002 \(0\.8\)/);
-      expect(skip.wouldHave.map((action) => action.type)).to.deep.equal(['close']);
+        .then([{ type: 'close', slavePositionId: SLAVE_POSITION, volume: 0.8 }]);
+      given({ settings: { monitorOnly: true }, ...withPosition() })
+        .when(masterModified(1.09, 1.12))
+        .then([{ type: 'modify', stopLoss: 1.09, takeProfit: 1.12 }]);
+      given({ settings: { monitorOnly: true }, ...withPosition(1) })
+        .when(masterPartiallyClosed(0.5, 0.5))
+        .then([{ type: 'partialClose', volume: 0.5 }]);
+      given({ settings: { monitorOnly: true }, ...withPendingOrder() })
+        .when(masterPendingCancelled())
+        .then([{ type: 'cancel' }]);
     });
 
+    it('a monitor-only copier does not open for a pending order that filled either', () =>
+      given({ settings: { monitorOnly: true } })
+        .when(masterPendingFilled())
+        .thenSkips('MONITOR_ONLY', /would have: open Buy 1 EURUSD/));
+
     it('a monitor-only copier passes on the reason when the trade would have been skipped anyway', () =>
-      given({ settings: { monitorOnly: true }, slaveSymbols: [symbolSpec({ minLot: 0.1 })] })
+      given({ settings: { monitorOnly: true, forceMinTrade: false }, slaveSymbols: [symbolSpec({ minLot: 0.1 })] })
         .when(masterOpened({ volume: 0.01 }))
         .thenSkips('VOLUME_BELOW_MINIMUM'));
+  });
+
+  describe('skipPendingOrders', () => {
+    it('is on by default, as the reference has it', () => expect(copierSettings().skipPendingOrders).to.equal(true));
+
+    it('given it is on, when the master places a pending order, then nothing is copied and the log says why', () =>
+      given({ settings: { skipPendingOrders: true } })
+        .when(masterPendingPlaced('BuyLimit'))
+        .thenSkips('PENDING_ORDER_SKIPPED', /pending order of master #m-1001 not copied: pending orders are not copied \(skipPendingOrders\)/));
+
+    it('given it is on, when the pending order fills, then the position is copied like a market open', () =>
+      given({ settings: { skipPendingOrders: true, multiplier: 2 } })
+        .when(masterPendingFilled({ volume: 0.1 }))
+        .then([{ type: 'open', orderType: 'Buy', volume: 0.2, openPrice: null }]));
+
+    it('given it is off, when the master places a pending order, then it is copied', () =>
+      given({ settings: { skipPendingOrders: false } })
+        .when(masterPendingPlaced('SellStop', { openPrice: 1.09 }))
+        .then([{ type: 'open', orderType: 'SellStop', openPrice: 1.09 }]));
+  });
+
+  describe('copyStopLoss and copyTakeProfit', () => {
+    it('copy both by default', () =>
+      given()
+        .when(masterOpened({ stopLoss: 1.09, takeProfit: 1.12 }))
+        .then([{ type: 'open', stopLoss: 1.09, takeProfit: 1.12 }]));
+
+    it('given copyStopLoss false, then the copy has no stop loss, on the open and on later changes', () => {
+      given({ settings: { copyStopLoss: false } })
+        .when(masterOpened({ stopLoss: 1.09, takeProfit: 1.12 }))
+        .then([{ type: 'open', stopLoss: null, takeProfit: 1.12 }]);
+      given({ settings: { copyStopLoss: false }, ...withPosition() })
+        .when(masterModified(1.085, 1.125))
+        .then([{ type: 'modify', stopLoss: null, takeProfit: 1.125 }]);
+    });
+
+    it('given copyTakeProfit false, then the copy has no take profit, pending orders included', () => {
+      given({ settings: { copyTakeProfit: false } })
+        .when(masterOpened({ stopLoss: 1.09, takeProfit: 1.12 }))
+        .then([{ type: 'open', stopLoss: 1.09, takeProfit: null }]);
+      given({ settings: { copyTakeProfit: false }, ...withPendingOrder() })
+        .when(masterPendingModified(1.1, 1.09, 1.12))
+        .then([{ type: 'modify', openPrice: 1.1, stopLoss: 1.09, takeProfit: null }]);
+    });
+
+    it("under reverse they are the copy's own: copyStopLoss false drops the master's take profit, which would be the copy's stop loss", () =>
+      given({ settings: { reverse: true, copyStopLoss: false } })
+        .when(masterOpened({ stopLoss: 1.09, takeProfit: 1.12 }))
+        .then([{ type: 'open', orderType: 'Sell', stopLoss: null, takeProfit: 1.09 }]));
+  });
+
+  describe('maxOpenPositions', () => {
+    const holding = (n: number) => ({
+      slave: {
+        copies: Array.from({ length: n }, (_, i) =>
+          slaveCopy({
+            masterPositionId: `m-${i}`,
+            slavePositionId: `s-${i}`,
+            kind: i === 0 ? 'pendingOrder' : 'position',
+            orderType: i === 0 ? 'BuyStop' : 'Buy',
+          }),
+        ),
+      },
+    });
+
+    it('given the copier holds as many copies as its maximum (pending orders included), when the master opens, then it is skipped', () =>
+      given({ settings: { maxOpenPositions: 2 }, ...holding(2) })
+        .when(masterOpened())
+        .thenSkips('MAX_OPEN_POSITIONS_REACHED', /holds 2 open copies, its maxOpenPositions is 2/));
+
+    it('given one fewer, then it opens', () =>
+      given({ settings: { maxOpenPositions: 3 }, ...holding(2) })
+        .when(masterOpened())
+        .then([{ type: 'open' }]));
+
+    it('0 (the default) is off', () =>
+      given({ settings: { maxOpenPositions: 0 }, ...holding(20) })
+        .when(masterOpened())
+        .then([{ type: 'open' }]));
+
+    it('never holds back a close', () =>
+      given({ settings: { maxOpenPositions: 1 }, ...withPosition() })
+        .when(masterClosed())
+        .then([{ type: 'close' }]));
+  });
+
+  describe('maxSlippage (points from the master open price)', () => {
+    // EURUSD: 5 digits, a point is 0.00001; the master opened at 1.1.
+    const at = (bid: number, ask: number) => ({ slaveQuote: { bid, ask } });
+
+    it('given the slave ask is within maxSlippage of the master open price, when the master buys, then it opens', () =>
+      given({ settings: { maxSlippage: 20 }, ...at(1.10005, 1.1002) })
+        .when(masterOpened({ openPrice: 1.1 }))
+        .then([{ type: 'open', orderType: 'Buy' }]));
+
+    it('given the slave ask is further away, then it is skipped with the points in words', () =>
+      given({ settings: { maxSlippage: 20 }, ...at(1.1001, 1.10021) })
+        .when(masterOpened({ openPrice: 1.1 }))
+        .thenSkips('SLIPPAGE_EXCEEDED', /price 1\.10021 is 21 points from the master's open price 1\.1, above maxSlippage 20/));
+
+    it('compares a sell with the bid, and the reversed side of a reversed copy', () => {
+      given({ settings: { maxSlippage: 5 }, ...at(1.09995, 1.2) })
+        .when(masterOpened({ orderType: 'Sell', openPrice: 1.1 }))
+        .then([{ type: 'open', orderType: 'Sell' }]);
+      given({ settings: { maxSlippage: 5, reverse: true }, ...at(1.09995, 1.2) })
+        .when(masterOpened({ orderType: 'Buy', openPrice: 1.1 }))
+        .then([{ type: 'open', orderType: 'Sell' }]);
+    });
+
+    it('skips with PRICE_MISSING when the slave has no price', () =>
+      given({ settings: { maxSlippage: 20 } })
+        .when(masterOpened({ openPrice: 1.1 }))
+        .thenSkips('PRICE_MISSING', /maxSlippage 20/));
+
+    it('0 (the default) is off, and pending orders are not checked', () => {
+      given({ ...at(1.5, 1.5) })
+        .when(masterOpened({ openPrice: 1.1 }))
+        .then([{ type: 'open' }]);
+      given({ settings: { maxSlippage: 1, skipPendingOrders: false } })
+        .when(masterPendingPlaced('BuyLimit', { openPrice: 1.09 }))
+        .then([{ type: 'open', orderType: 'BuyLimit' }]);
+    });
   });
 });

@@ -166,6 +166,8 @@ export interface World {
   readonly masterSymbol?: Partial<SymbolSpec>;
   readonly slaveSymbols?: readonly SymbolSpec[];
   readonly slaveToMasterRate?: number | null;
+  /** The slave's quote the engine reads for a copier with a maxSlippage. */
+  readonly slaveQuote?: QuoteView | null;
   readonly approval?: ApprovalDecision | null;
   readonly slavePositions?: readonly AccountPosition[] | null;
   readonly pointValue?: number | null;
@@ -173,17 +175,24 @@ export interface World {
   readonly masterOrders?: readonly MasterOrderRecord[];
 }
 
+/**
+ * The copier of these specs: the defaults, but copying pending orders (skipPendingOrders false) so the
+ * rules can be seen on them too; decision.unit.spec.ts pins the default (pending orders skipped).
+ */
+export const SPEC_COPIER: Partial<CopierSettings> = { skipPendingOrders: false };
+
 /** given a copier and both accounts, when a master event, then these actions. */
 export const given = (world: World = {}) => {
   const copier: CopierView = {
     id: COPIER_ID,
-    settings: copierSettings(world.settings),
+    settings: copierSettings({ ...SPEC_COPIER, ...world.settings }),
     symbolOverrides: world.overrides ?? {},
   };
   const market: MarketData = {
     masterSymbol: symbolSpec(world.masterSymbol),
     slaveSymbols: world.slaveSymbols ?? [symbolSpec()],
     slaveToMasterRate: world.slaveToMasterRate ?? null,
+    slaveQuote: world.slaveQuote ?? null,
   };
   const accounts = { master: funds(world.master), slave: slaveState(world.slave) };
   const features: FeatureInputs = {

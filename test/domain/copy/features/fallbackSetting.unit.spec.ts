@@ -4,8 +4,8 @@ import { given, masterOpened, slaveCopy, symbolSpec } from '../given.js';
 
 describe('feature: FeatureFallbackSettingDTO', () => {
   const fallback = (settings: Partial<FallbackSettingSettings> & { fallbackLotSize: number }) => ({ feature: fallbackSetting, settings });
-  // 1 lot x 0.001 = 0.001 lots, below EURUSD's minimum of 0.01.
-  const tooSmall = { multiplier: 0.001 };
+  // 1 lot x 0.001 = 0.001 lots, below EURUSD's minimum of 0.01, and not raised to it (forceMinTrade false).
+  const tooSmall = { multiplier: 0.001, forceMinTrade: false };
 
   it('opens the fallback lot when the sized lot is below the minimum', () => {
     given({ settings: tooSmall })
@@ -17,10 +17,10 @@ describe('feature: FeatureFallbackSettingDTO', () => {
   });
 
   it('opens it when a ratio has no currency rate or no master funds', () => {
-    given({ settings: { scaleType: 'BALANCE_RATIO' }, slave: { currency: 'EUR' }, features: [fallback({ fallbackLotSize: 0.1 })] })
+    given({ settings: { scaleType: 'BALANCE' }, slave: { currency: 'EUR' }, features: [fallback({ fallbackLotSize: 0.1 })] })
       .when(masterOpened({ volume: 1 }))
       .then([{ type: 'open', volume: 0.1 }]);
-    given({ settings: { scaleType: 'EQUITY_RATIO' }, master: { equity: 0 }, features: [fallback({ fallbackLotSize: 0.1 })] })
+    given({ settings: { scaleType: 'EQUITY' }, master: { equity: 0 }, features: [fallback({ fallbackLotSize: 0.1 })] })
       .when(masterOpened({ volume: 1 }))
       .then([{ type: 'open', volume: 0.1 }]);
   });
@@ -29,10 +29,10 @@ describe('feature: FeatureFallbackSettingDTO', () => {
     given({ settings: tooSmall, features: [fallback({ fallbackLotSize: 0.05, reasons: ['CURRENCY_RATE_MISSING'] })] })
       .when(masterOpened({ volume: 1 }))
       .thenSkips('VOLUME_BELOW_MINIMUM');
-    given({ settings: { scaleType: 'FIXED_LOT' }, features: [fallback({ fallbackLotSize: 0.05 })] })
+    given({ settings: { scaleType: 'FIXED_LOT', fixedLotSize: 0 }, features: [fallback({ fallbackLotSize: 0.05 })] })
       .when(masterOpened())
       .thenSkips('FIXED_LOT_SIZE_MISSING');
-    given({ settings: { scaleType: 'FIXED_LOT' }, features: [fallback({ fallbackLotSize: 0.05, reasons: ['FIXED_LOT_SIZE_MISSING'] })] })
+    given({ settings: { scaleType: 'FIXED_LOT', fixedLotSize: 0 }, features: [fallback({ fallbackLotSize: 0.05, reasons: ['FIXED_LOT_SIZE_MISSING'] })] })
       .when(masterOpened())
       .then([{ type: 'open', volume: 0.05 }]);
   });

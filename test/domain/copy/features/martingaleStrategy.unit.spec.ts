@@ -69,7 +69,7 @@ describe('feature: FeatureMartingaleStrategyDTO', () => {
 
   it("multiplies every scale type's lot and stays within the copier's maxLotSize", () => {
     lotAfter([-5], {}, { scaleType: 'FIXED_LOT', fixedLotSize: 0.1 }).then([{ type: 'open', volume: 0.2 }]);
-    given({ settings: { scaleType: 'NONE' }, features: [martingale()], history: closedCopies([-5]) })
+    given({ settings: { scaleType: 'NO_SCALING' }, features: [martingale()], history: closedCopies([-5]) })
       .when(masterOpened({ volume: 0.3 }))
       .then([{ type: 'open', volume: 0.6 }]);
     lotAfter([-5, -5], {}, { maxLotSize: 3 }).then([{ type: 'open', volume: 3 }]);

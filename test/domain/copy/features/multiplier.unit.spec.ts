@@ -4,7 +4,7 @@ import { given, masterOpened } from '../given.js';
 
 describe('feature: FeatureMultiplierDTO', () => {
   const fixed = (settings: { fixMasterBalanceAndEquity?: number; fixSlaveBalanceAndEquity?: number }) => ({ feature: multiplier, settings });
-  const ratio = { scaleType: 'BALANCE_RATIO' as const };
+  const ratio = { scaleType: 'BALANCE' as const };
 
   it("sizes a balance ratio with the slave's fixed balance instead of its live one", () =>
     given({ settings: ratio, features: [fixed({ fixSlaveBalanceAndEquity: 20_000 })] })
@@ -13,7 +13,7 @@ describe('feature: FeatureMultiplierDTO', () => {
 
   it('fixes both sides at once, for the equity ratio too', () =>
     given({
-      settings: { scaleType: 'EQUITY_RATIO' },
+      settings: { scaleType: 'EQUITY' },
       master: { equity: 50_000 },
       features: [fixed({ fixMasterBalanceAndEquity: 20_000, fixSlaveBalanceAndEquity: 5_000 })],
     })

@@ -46,8 +46,13 @@ describe('feature: FeatureSpreadFilterDTO', () => {
       .thenSkips('PRICE_MISSING');
   });
 
-  it('retryOnBlock holds a blocked open back 30 s at a time while the openRetry window lasts, then skips', () => {
-    const blocked = { features: [filter({ retryOnBlock: true })], quotes: quotes(40), settings: { openRetry: 2 }, eventTime: NOW };
+  it('retryOnBlock holds a blocked open back 30 s at a time while the openRetry window (openRetryTimeoutInMinutes) lasts, then skips', () => {
+    const blocked = {
+      features: [filter({ retryOnBlock: true })],
+      quotes: quotes(40),
+      settings: { openRetry: true, openRetryTimeoutInMinutes: 2 },
+      eventTime: NOW,
+    };
     const [defer] = given(blocked)
       .when(masterOpened())
       .then([{ type: 'defer', by: 'FeatureSpreadFilterDTO' }]);
@@ -64,7 +69,7 @@ describe('feature: FeatureSpreadFilterDTO', () => {
   });
 
   it('retryOnBlock without an openRetry window skips at once', () =>
-    given({ features: [filter({ retryOnBlock: true })], quotes: quotes(40), settings: { openRetry: 0 } })
+    given({ features: [filter({ retryOnBlock: true })], quotes: quotes(40), settings: { openRetry: false } })
       .when(masterOpened())
       .thenSkips('SPREAD_TOO_WIDE'));
 
