@@ -369,7 +369,10 @@ const decideLive = (context: Context): CopyAction[] => {
   const pendingOrder = copy?.kind === 'pendingOrder' ? copy : undefined;
   const because = (reason: SkipReason, why: string) => skipped(id, reason, `${notCopied(event)}: ${why}`);
   const noPosition = () => because('NO_SLAVE_POSITION', 'the slave holds no copy of that position');
-  const noOrder = () => because('NO_SLAVE_ORDER', 'the slave holds no copy of that pending order');
+  const noOrder = () =>
+    context.copier.settings.skipPendingOrders
+      ? because('PENDING_ORDER_SKIPPED', 'pending orders are not copied (skipPendingOrders)')
+      : because('NO_SLAVE_ORDER', 'the slave holds no copy of that pending order');
 
   switch (event.type) {
     case 'MasterPositionOpened':

@@ -164,7 +164,8 @@ const LINES: { readonly [T in LoggedEvent['type']]: (event: Of<T>) => LogLine | 
   CopyDeferred: ({ data: { copierId, slaveAccountId, masterPositionId, message, by } }) =>
     line(slaveAccountId, LogType.Info, 'COPY', message, { copierId, code: by, positionId: masterPositionId }),
   TradeSkipped: ({ data: { reason, message, copierId, slaveAccountId, masterPositionId } }) => {
-    const level = reason === 'MONITOR_ONLY' || reason === 'COPIER_INACTIVE' ? LogType.Info : LogType.Warning;
+    // What the copier is set to do (monitor-only, inactive, skipPendingOrders) is information, not a warning.
+    const level = reason === 'MONITOR_ONLY' || reason === 'COPIER_INACTIVE' || reason === 'PENDING_ORDER_SKIPPED' ? LogType.Info : LogType.Warning;
     return line(slaveAccountId, level, 'COPY', message, { copierId, code: reason, positionId: masterPositionId });
   },
 };

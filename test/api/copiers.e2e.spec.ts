@@ -26,7 +26,7 @@ describe('copiers end to end', () => {
       slave = await account('crud-slave');
     });
 
-    it('creates a copier under the slave with every CopierDTO member and its defaults', async () => {
+    it('creates a copier under the slave with every CopierDTO member and the reference defaults', async () => {
       const res = await copier(slave, { fromAccountId: master, multiplier: 2 });
       expect(res.status).to.equal(200);
       copierId = res.body.id;
@@ -37,26 +37,72 @@ describe('copiers end to end', () => {
         active: true,
         monitorOnly: false,
         multiplier: 2,
-        scaleType: 'MULTIPLIER',
-        fixedLotSize: null,
+        scaleType: { id: 4, name: 'No scaling' },
+        fixedLotSize: 0.01,
         fixMasterBalanceAndEquity: 0,
         fixSlaveBalanceAndEquity: 0,
-        maxLotSize: null,
-        maximumLot: null,
+        maxLotSize: 0,
+        maximumLot: 0,
         martingaleStrategy: false,
         reverse: false,
         copyOpenPositions: false,
+        forceMinTrade: true,
         forcePositionLotSize: false,
-        openRetry: 0,
+        openRetry: false,
+        openRetryTimeoutInMinutes: 10,
+        copyStopLoss: true,
+        copyTakeProfit: true,
+        skipPendingOrders: true,
+        maxSlippage: 0,
+        maxOpenPositions: 0,
+        ignoreContractSize: true,
         hideComment: false,
-        customComment: null,
-        customMagicNumber: null,
-        copyMagicNumber: true,
-        copyOriginalComment: true,
+        copyMagicNumber: false,
+        copyOriginalComment: false,
         ignoreCurrency: false,
         minVolumeSafetySkipThresholdMultiplier: 0,
       });
+      // Members without a value are left out: the reference types them without null.
+      for (const member of ['customComment', 'customMagicNumber', 'fromStrategyId', 'fromStrategyName', 'toStrategyId'])
+        expect(res.body).not.to.have.property(member);
       expect(Date.parse(res.body.created)).to.be.greaterThan(0);
+    });
+
+    it('takes the reference example body as a generated client sends it', async () => {
+      const [m, s] = [await account('example-master'), await account('example-slave')];
+      const res = await copier(s, {
+        fromAccountId: m,
+        monitorOnly: false,
+        customMagicNumber: 123456,
+        maximumLot: 0.0,
+        hideComment: false,
+        martingaleStrategy: false,
+        ignoreCurrency: false,
+        ignoreContractSize: true,
+        openRetryTimeoutInMinutes: 10,
+        forceMinTrade: true,
+        openRetry: false,
+        copyOriginalComment: false,
+        fixedLotSize: 0.01,
+        copyTakeProfit: true,
+        skipPendingOrders: true,
+        forcePositionLotSize: false,
+        maxLotSize: 0.0,
+        customComment: 'My Custom Comment',
+        maxOpenPositions: 0,
+        maxSlippage: 0,
+        multiplier: 1.0,
+        active: true,
+        fixMasterBalanceAndEquity: 0,
+        fixSlaveBalanceAndEquity: 0,
+        reverse: false,
+        copyOpenPositions: false,
+        scaleType: { id: 1 },
+        copyMagicNumber: false,
+        copyStopLoss: true,
+      });
+      expect(res.status).to.equal(200);
+      expect(res.body).to.deep.include({ scaleType: { id: 1, name: 'Balance' }, customComment: 'My Custom Comment', customMagicNumber: 123456 });
     });
 
     it('lists and reads it through the slave, not through the master', async () => {
@@ -70,22 +116,80 @@ describe('copiers end to end', () => {
     });
 
     it('updates only the members sent, and refuses to change the master', async () => {
-      const res = await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { reverse: true, customComment: 'copied' } });
-      expect(res.body).to.deep.include({ reverse: true, customComment: 'copied', multiplier: 2 });
+      const res = await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, {
+        body: { reverse: true, customComment: 'copied', scaleType: { id: 3 }, fixedLotSize: 0.2, openRetry: true, openRetryTimeoutInMinutes: 0 },
+      });
+      expect(res.body).to.deep.include({
+        reverse: true,
+        customComment: 'copied',
+        multiplier: 2,
+        scaleType: { id: 3, name: 'Fixed lot size' },
+        fixedLotSize: 0.2,
+        openRetry: true,
+        openRetryTimeoutInMinutes: 0,
+      });
+      // Clearing with null is ours (the reference types it without null): sent raw.
+      const cleared = await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { rawBody: JSON.stringify({ customComment: null }) });
+      expect(cleared.body).not.to.have.property('customComment');
       const other = await account('crud-other');
       const moved = await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { fromAccountId: other } });
       expect(moved.status).to.equal(400);
       expect(moved.body.error).to.equal('[COPIER_MASTER_IMMUTABLE]');
     });
 
-    it('refuses FIXED_LOT without a fixed lot size, and values out of range', async () => {
-      const fixed = await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { scaleType: 'FIXED_LOT' } });
-      expect(fixed.status).to.equal(400);
-      const negative = await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { multiplier: -1 } });
-      expect(negative.status).to.equal(400);
-      const unknown = await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { scaleType: 'DOUBLE_IT' } });
+    it('refuses Fixed lot size without a lot, an unknown scale type, values out of the reference ranges, and changes nothing', async () => {
+      const put = (body: Record<string, unknown>) => t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body });
+      const before = (await t.call('GET', `/accounts/${slave}/copiers/${copierId}`)).body;
+      for (const body of [
+        { fixedLotSize: 0 },
+        { multiplier: 0 },
+        { multiplier: 1000 },
+        { maxLotSize: -1 },
+        { maxOpenPositions: -1 },
+        { customMagicNumber: 0 },
+        { customComment: 'longer than twenty characters' },
+        { openRetry: 5 },
+        { scaleType: 'MULTIPLIER' },
+      ]) {
+        const res = await put(body);
+        expect(res.status, JSON.stringify(body)).to.equal(400);
+        expect(res.body.error).to.equal('[VALIDATION_FAILED]');
+      }
+      const unknown = await put({ scaleType: { id: 9 } });
       expect(unknown.status).to.equal(400);
-      expect((await t.call('GET', `/accounts/${slave}/copiers/${copierId}`)).body.scaleType).to.equal('MULTIPLIER');
+      expect(unknown.body).to.deep.include({ error: '[VALIDATION_FAILED]' });
+      expect(unknown.body.message).to.match(/scaleType\.id: unknown scale type 9/);
+      expect((await t.call('GET', `/accounts/${slave}/copiers/${copierId}`)).body).to.deep.equal(before);
+    });
+
+    it('accepts null strategy ids (ours: the reference types them without null; a client may still send null)', async () => {
+      const [m, s] = [await account('null-strategy-master'), await account('null-strategy-slave')];
+      const res = await t.call('POST', `/accounts/${s}/copiers`, { rawBody: JSON.stringify({ fromAccountId: m, fromStrategyId: null, toStrategyId: null }) });
+      expect(res.status).to.equal(200);
+      expect(res.body).not.to.have.property('fromStrategyId');
+    });
+
+    it('refuses a strategy id (not available yet) and forcePositionLotSize true (not supported yet), and creates nothing', async () => {
+      const [m, s] = [await account('strategy-master'), await account('strategy-slave')];
+      const strategy = await copier(s, { fromAccountId: m, fromStrategyId: '046b6c7f-0b8a-43b9-b35d-6489e6daee91' });
+      expect(strategy.status).to.equal(400);
+      expect(strategy.body.error).to.equal('[STRATEGIES_NOT_SUPPORTED]');
+      expect(strategy.body.message).to.match(/strategies are not available yet/);
+      const split = await copier(s, { fromAccountId: m, forcePositionLotSize: true });
+      expect(split.status).to.equal(400);
+      expect(split.body.error).to.equal('[FORCE_POSITION_LOT_SIZE_NOT_SUPPORTED]');
+      expect((await t.call('GET', `/accounts/${s}/copiers`)).body).to.deep.equal([]);
+    });
+
+    it('lists the scale types with the reference ids', async () => {
+      const res = await t.call('GET', '/types/scaleTypes');
+      expect(res.status).to.equal(200);
+      expect(res.body).to.deep.equal([
+        { id: 1, name: 'Balance' },
+        { id: 2, name: 'Equity' },
+        { id: 3, name: 'Fixed lot size' },
+        { id: 4, name: 'No scaling' },
+      ]);
     });
 
     it('deletes it; afterwards it is gone', async () => {

@@ -50,7 +50,7 @@ const copyNetwork = async (service: ServiceProcess, name: string) => {
   const slaves: string[] = [];
   for (let i = 0; i < SLAVES; i++) {
     const slave = await account(`slave-${i}`);
-    expect((await patiently(service, 'POST', `/accounts/${slave}/copiers`, { fromAccountId: master })).status).to.equal(200);
+    expect((await patiently(service, 'POST', `/accounts/${slave}/copiers`, { fromAccountId: master, copyOriginalComment: true })).status).to.equal(200);
     slaves.push(slave);
   }
   return { master, slaves };

@@ -1,6 +1,6 @@
 // FeatureSignalFollowerDTO (spec: account scope; monitorOnly, disableMinVolumeSafetySkip). Attached to a
 // slave account, it changes the settings of every copier of that account, for every decision:
-//   - monitorOnly: the copiers are monitor-only (nothing is placed; the log says what would have been);
+//   - monitorOnly: the copiers are monitor-only (no new copy is placed, the log says what would have been; the copies held are still managed);
 //   - disableMinVolumeSafetySkip: the copiers' minVolumeSafetySkipThresholdMultiplier is 0, so a lot
 //     forced up to the slave's minimum is never skipped by that rule (spec, CopierDTO).
 // false leaves the copier's own setting as it is.
@@ -23,7 +23,7 @@ export const signalFollower: CopierFeature<SignalFollowerSettings> = {
   members,
   defaults: { monitorOnly: false, disableMinVolumeSafetySkip: false },
   description:
-    "A signal follower's settings on its (slave) account, applied to every copier of the account for every decision: monitorOnly makes them monitor-only (nothing is placed, the log says what would have been); disableMinVolumeSafetySkip takes their minVolumeSafetySkipThresholdMultiplier as 0 (deactivated). false leaves the copier's own setting.",
+    "A signal follower's settings on its (slave) account, applied to every copier of the account for every decision: monitorOnly makes them monitor-only (no new copy is placed, the log says what would have been; the copies they hold are still managed, as CopierDTO monitorOnly); disableMinVolumeSafetySkip takes their minVolumeSafetySkipThresholdMultiplier as 0 (deactivated). false leaves the copier's own setting.",
   rules: {
     adjustSettings: (s, copier): CopierSettings => {
       if (!s.monitorOnly && !s.disableMinVolumeSafetySkip) return copier;

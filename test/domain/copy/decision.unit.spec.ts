@@ -384,6 +384,15 @@ describe('copy decision: decideCopy', () => {
         .when(masterPendingFilled({ volume: 0.1 }))
         .then([{ type: 'open', orderType: 'Buy', volume: 0.2, openPrice: null }]));
 
+    it('given it is on, a change or cancellation of the skipped pending order says the same, not that a copy is missing', () => {
+      given({ settings: { skipPendingOrders: true } })
+        .when(masterPendingModified(1.1, null, null))
+        .thenSkips('PENDING_ORDER_SKIPPED', /pending order change of master #m-1001 not copied: pending orders are not copied/);
+      given({ settings: { skipPendingOrders: true } })
+        .when(masterPendingCancelled())
+        .thenSkips('PENDING_ORDER_SKIPPED', /cancellation of master #m-1001 not copied/);
+    });
+
     it('given it is off, when the master places a pending order, then it is copied', () =>
       given({ settings: { skipPendingOrders: false } })
         .when(masterPendingPlaced('SellStop', { openPrice: 1.09 }))

@@ -47,7 +47,7 @@ describe('copier feature rules end to end', function () {
 
   it('the spread filter holds an open back while the spread is too wide and copies it once it narrows within the open-retry window', async () => {
     const { master, slave, copierId } = await pair('spread');
-    await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { openRetry: 5 } });
+    await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { openRetry: true, openRetryTimeoutInMinutes: 5 } });
     await feature(slave, copierId, { type: 'FeatureSpreadFilterDTO', threshold: 15, retryOnBlock: true });
     await pinQuotes(t, { GBPUSD: [1.27, 1.2705] });
     await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.1 });

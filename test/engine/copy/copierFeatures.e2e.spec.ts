@@ -43,7 +43,7 @@ describe('copier features end to end', function () {
     const { master, slave } = await pair('existing');
     await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.2, comment: 'before' });
     await open(master, { symbol: 'GBPUSD', orderType: 'SellLimit', volume: 0.1, openPrice: 1.28 });
-    const copierId = await copier(slave, { fromAccountId: master, copyOpenPositions: true });
+    const copierId = await copier(slave, { fromAccountId: master, copyOpenPositions: true, skipPendingOrders: false });
     // The copier's answer waits for the engine: the copies are there at once.
     const book = await positionsOf(t, slave);
     expect(book.map((p) => [p.symbol, p.orderType, p.volume]).sort()).to.deep.equal([
@@ -119,7 +119,7 @@ describe('copier features end to end', function () {
 
   it('openRetry resends a refused open every interval until the broker takes it', async () => {
     const { master, slave } = await pair('retry');
-    await copier(slave, { fromAccountId: master, openRetry: 5 });
+    await copier(slave, { fromAccountId: master, openRetry: true, openRetryTimeoutInMinutes: 5 });
     const slaveLogin = await venueLogin(slave);
     await t.service.services.venues.desk((venue) => venue.deposit(slaveLogin, -9_990, 'leave 10 USD'));
     await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 1 });
@@ -192,9 +192,9 @@ describe('copier features end to end', function () {
     expect(skip.text).to.match(/not started/);
   });
 
-  it('BALANCE_RATIO sizes by the two balances at the venue', async () => {
+  it('scale type 1 (Balance) sizes by the two balances at the venue', async () => {
     const { master, slave } = await pair('ratio');
-    await copier(slave, { fromAccountId: master, scaleType: 'BALANCE_RATIO' });
+    await copier(slave, { fromAccountId: master, scaleType: { id: 1 } });
     // Master 10,000, slave 25,000: a 0.1 lot becomes 0.25.
     const slaveLogin = await venueLogin(slave);
     await t.service.services.venues.desk((venue) => venue.deposit(slaveLogin, 15_000, 'second deposit'));

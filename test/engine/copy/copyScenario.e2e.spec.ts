@@ -29,7 +29,7 @@ describe('copy engine end to end', function () {
       category: string;
     }[];
 
-  describe('a copier with multiplier 2', () => {
+  describe('a copier with multiplier 2 that copies comments and pending orders', () => {
     let master: string;
     let slave: string;
     let copierId: string;
@@ -37,7 +37,9 @@ describe('copy engine end to end', function () {
     before(async () => {
       master = await startedAccount(t, 'scenario-master');
       slave = await startedAccount(t, 'scenario-slave');
-      const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master, multiplier: 2 } });
+      const copier = await t.call('POST', `/accounts/${slave}/copiers`, {
+        body: { fromAccountId: master, multiplier: 2, copyOriginalComment: true, skipPendingOrders: false },
+      });
       expect(copier.status).to.equal(200);
       copierId = copier.body.id;
     });
@@ -98,23 +100,37 @@ describe('copy engine end to end', function () {
       await bookWhere(t, slave, (b) => b.length === 0, 'the cancelled slave order');
     });
 
-    it('says in the slave logs why a trade was not copied: below the slave minimum', async () => {
-      await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { multiplier: 0.1 } });
+    it('says in the slave logs why a trade was not copied: below the slave minimum without forceMinTrade', async () => {
+      await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { multiplier: 0.1, forceMinTrade: false } });
       await open(master, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.05 });
       const skip = await eventually(async () => (await logsOf(slave, '?logTypeId=2')).find((l) => l.code === 'VOLUME_BELOW_MINIMUM'), 5000, 'the skip');
       expect(skip.logTypeId).to.equal(2);
-      expect(skip.text).to.match(/0\.005 lots is below the minimum 0\.01 of EURUSD/);
+      expect(skip.text).to.match(/0\.005 lots is below the minimum 0\.01 of EURUSD \(forceMinTrade is off\)/);
       expect(await positionsOf(t, slave)).to.deep.equal([]);
       await t.call('POST', `/accounts/${master}/actions/closeAllPositions`);
+      await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { multiplier: 2, forceMinTrade: true } });
+    });
+
+    it('forceMinTrade (the default) raises a lot below the slave minimum to it', async () => {
+      await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { multiplier: 0.1 } });
+      await open(master, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.05 });
+      const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the copy raised to the minimum');
+      expect(copy).to.deep.include({ orderType: 'Sell', volume: 0.01 });
+      await t.call('POST', `/accounts/${master}/actions/closeAllPositions`);
+      await bookWhere(t, slave, (b) => b.length === 0, 'the close');
       await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { multiplier: 2 } });
     });
 
-    it('records what a monitor-only copier would have done, placing nothing', async () => {
+    it('a monitor-only copier records what it would have opened, placing nothing, and still closes the copies it holds', async () => {
+      const held = await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
+      await bookWhere(t, slave, (b) => b.length === 1, 'the copy made before monitor-only');
       await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { monitorOnly: true } });
       await open(master, { symbol: 'XAUUSD', orderType: 'Buy', volume: 0.1 });
       const log = await eventually(async () => (await logsOf(slave)).find((l) => l.code === 'MONITOR_ONLY'), 5000, 'the monitor-only entry');
       expect(log.text).to.match(/would have: open Buy 0\.2 XAUUSD/);
-      expect(await positionsOf(t, slave)).to.deep.equal([]);
+      expect((await positionsOf(t, slave)).map((p) => p.symbol)).to.deep.equal(['EURUSD']);
+      expect((await t.call('DELETE', `/accounts/${master}/positions/${held}`)).status).to.equal(204);
+      await bookWhere(t, slave, (b) => b.length === 0, 'the copy closed by the monitor-only copier');
       await t.call('POST', `/accounts/${master}/actions/closeAllPositions`);
       await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { monitorOnly: false } });
     });

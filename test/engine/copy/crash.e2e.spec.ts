@@ -13,7 +13,7 @@ import { eventually, positionRequest } from '../../support/trading.js';
 const BURST = 24;
 const KILL_AFTER_ACKNOWLEDGED = 8;
 /** Three ways to size and side a copy; every copy is 0.01 lot, so 24 of them fit a 10,000 USD demo account. */
-const COPIERS = [{ multiplier: 1 }, { scaleType: 'FIXED_LOT', fixedLotSize: 0.01 }, { reverse: true }] as const;
+const COPIERS = [{ multiplier: 1 }, { scaleType: { id: 3 }, fixedLotSize: 0.01 }, { reverse: true }] as const;
 
 interface Position {
   readonly id: string;
@@ -59,7 +59,7 @@ describe('a crash during a burst of master trades', function () {
     const slaves: string[] = [];
     for (const [i, settings] of COPIERS.entries()) {
       const slave = await account(`crash-slave-${i}`);
-      expect((await call('POST', `/accounts/${slave}/copiers`, { fromAccountId: master, ...settings })).status).to.equal(200);
+      expect((await call('POST', `/accounts/${slave}/copiers`, { fromAccountId: master, copyOriginalComment: true, ...settings })).status).to.equal(200);
       slaves.push(slave);
     }
 
