@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { simulatedLogin } from '../../../engine/venues/host.js';
 import { startTestService, type TestService } from '../../support/service.js';
-import { bookWhere, copyPair, logWith, marketHoursClock, openPosition, pinQuotes, positionsOf } from '../../support/trading.js';
+import { bookWhere, copyPair, logWith, marketHoursClock, modifyPosition, openPosition, pinQuotes, positionsOf } from '../../support/trading.js';
 
 describe('copier members of the reference, end to end', function () {
   this.timeout(60_000);
@@ -39,10 +39,10 @@ describe('copier members of the reference, end to end', function () {
     const { master, slave } = await copyPair(t, 'stops', { copyStopLoss: false, copyTakeProfit: true });
     const id = await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, stopLoss: 1.08, takeProfit: 1.09 });
     const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
-    expect(copy).to.deep.include({ stopLoss: null, takeProfit: 1.09 });
-    expect((await t.call('PUT', `/accounts/${master}/positions/${id}`, { body: { stopLoss: 1.081, takeProfit: 1.095 } })).status).to.equal(204);
+    expect(copy).to.deep.include({ stopLoss: 0, takeProfit: 1.09 }); // PositionDTO: 0 = none
+    expect((await modifyPosition(t, master, id, { stopLoss: 1.081, takeProfit: 1.095 })).status).to.equal(204);
     const [moved] = await bookWhere(t, slave, (b) => b[0]?.takeProfit === 1.095, 'the take profit move');
-    expect(moved!.stopLoss).to.equal(null);
+    expect(moved!.stopLoss).to.equal(0);
     await closeAll(master);
     await bookWhere(t, slave, (b) => b.length === 0, 'the close');
   });
