@@ -7,6 +7,7 @@ import { analyticsRoutes } from './analytics/routes.js';
 import { approvalRoutes } from './approvals/routes.js';
 import { corsForKey, corsPreflight } from './apiKeys/cors.js';
 import { apiKeyRoutes } from './apiKeys/routes.js';
+import { recorderOf } from './auditLogs/requestRecorder.js';
 import { auditLogRoutes } from './auditLogs/routes.js';
 import { databaseGate, databaseUnavailable, loadShedding } from './availability.js';
 import { authenticate } from './auth.js';
@@ -73,12 +74,14 @@ export const createApp = (services: Services): express.Express => {
   // A preflight carries no key: see apiKeys/cors.ts for how per-key origins work.
   api.use(corsPreflight);
   api.use(authenticate(services));
+  // Requests that may change something are recorded for the audit log, off the request path.
+  api.use(recorderOf(services).middleware);
   api.use(corsForKey(services.config.operatorDomain));
   // Bodies are parsed only for authenticated callers.
   api.use(express.json({ limit: '1mb', strict: true, type: ['application/json', 'application/*+json'] }));
   routes.mount(api, (req: Request, res: Response) => {
     const caller = res.locals.caller as Caller;
-    return { caller, context: requestContext(req, res.locals.correlationId as string, caller) };
+    return { caller, context: requestContext(req, res.locals.correlationId as string, caller, res.locals.requestId as string | undefined) };
   });
   app.use(API_PREFIX, api);
   app.use(methodNotAllowed(routes, API_PREFIX));

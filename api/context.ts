@@ -19,6 +19,7 @@ export const requestContext = (
   req: { ip?: string | undefined; method: string; originalUrl: string },
   correlation: string,
   caller: Caller | null,
+  requestId?: string,
 ): RequestContext => ({
   apiKeyId: caller?.apiKeyId ?? null,
   projectId: caller?.projectId ?? null,
@@ -26,4 +27,5 @@ export const requestContext = (
   method: req.method,
   path: req.originalUrl.split('?')[0] ?? req.originalUrl,
   correlationId: correlation,
+  ...(requestId ? { requestId } : {}),
 });

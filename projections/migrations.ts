@@ -122,6 +122,33 @@ const migrations: Record<string, Migration> = {
       await sql`DROP TABLE IF EXISTS account_creation_migrations, account_creation_migrations_lock`.execute(db);
     },
   },
+  // The API requests that may change something (POST, PUT, DELETE), as the audit log shows them beside
+  // the changes they made (projections/auditLogs/requests.ts). Written by the HTTP layer, not rebuilt.
+  '0007_audit_api_requests': {
+    async up(db) {
+      await sql`CREATE TABLE IF NOT EXISTS api_requests (
+        request_id uuid PRIMARY KEY,
+        project_id uuid NOT NULL,
+        account_id uuid,
+        api_key_id uuid,
+        method text NOT NULL,
+        endpoint text NOT NULL,
+        query_string text,
+        status_code int NOT NULL,
+        duration_ms bigint NOT NULL,
+        ip_address text,
+        user_agent text,
+        server_host text NOT NULL,
+        request_headers text NOT NULL,
+        request_body text,
+        request_body_size bigint NOT NULL,
+        response_body text,
+        response_body_size bigint NOT NULL,
+        error_message text,
+        received_at timestamptz NOT NULL)`.execute(db);
+      await sql`CREATE INDEX IF NOT EXISTS api_requests_project ON api_requests (project_id, received_at)`.execute(db);
+    },
+  },
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on a database of any shape

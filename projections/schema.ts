@@ -47,6 +47,8 @@ export interface AuditLogsTable {
   method: string | null;
   path: string | null;
   correlation_id: string | null;
+  /** The API request that made the change (api_requests, projections/auditLogs/requests.ts), if one did. */
+  request_id: string | null;
   created: Timestamp;
 }
 
@@ -68,6 +70,8 @@ export interface ApiKeysTable {
   rotated_at: Timestamp | null;
   created: Timestamp;
   updated: Timestamp;
+  /** The integer id of the key (AuditLogDTO.apiKeyId): the global position of its ApiKeyIssued event. */
+  numeric_id: ColumnType<string, string, string>;
 }
 
 export interface ProjectsTable {

@@ -16,6 +16,7 @@ export const toApiKeyDTO = (row: Selectable<ApiKeysTable>, lastUsedAt: Date | st
   const expired = row.expires_at !== null && new Date(row.expires_at).getTime() <= now.getTime();
   return {
     id: row.id,
+    numericId: Number(row.numeric_id),
     name: row.name,
     level: row.level as 'PROJECT' | 'ACCOUNT',
     projectId: row.project_id,

@@ -86,6 +86,10 @@ export const AccessPolicyWriteDTO = Type.Object(
 
 const apiKeyProperties = {
   id: Uuid,
+  numericId: Type.Integer({
+    format: 'int64',
+    description: "the key's integer id, as AuditLogDTO.apiKeyId names the key (the reference's audit log types it int64); fixed at issue and never reused",
+  }),
   name: Type.String(),
   level: Type.Union([Type.Literal('PROJECT'), Type.Literal('ACCOUNT')], {
     description: 'the permission type: PROJECT sees every account of the project; ACCOUNT sees only accountId and cannot create accounts or manage keys',

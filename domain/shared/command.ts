@@ -9,6 +9,11 @@ export interface RequestContext {
   readonly method: string | null;
   readonly path: string | null;
   readonly correlationId: string;
+  /**
+   * The service's own id of the API request (unique, unlike a client's correlation id): the audit log
+   * finds the request's record by it. Absent for what no request of the API started.
+   */
+  readonly requestId?: string;
 }
 
 export interface CommandMetadata {

@@ -22,7 +22,8 @@ const shownPrefix = (d: Issued): string | null =>
 export const apiKeysProjection: Projection = {
   name: 'api_keys',
   // 3: key_prefix null for a value the operator chose (issue 13).
-  version: 3,
+  // 4: numeric_id, the integer id the audit log's apiKeyId names (issue 15).
+  version: 4,
   handles: apiKeyEventTypes,
   tables: ['api_keys'],
   async createTables(db, schema) {
@@ -30,7 +31,8 @@ export const apiKeysProjection: Projection = {
       id uuid PRIMARY KEY, project_id uuid NOT NULL, account_id uuid, level text NOT NULL,
       key_type text NOT NULL, name text NOT NULL, key_hash text NOT NULL UNIQUE, key_prefix text,
       expires_at timestamptz, revoked_at timestamptz, revoked_reason text, replaced_by uuid,
-      access_policy jsonb, rotated_at timestamptz, created timestamptz NOT NULL, updated timestamptz NOT NULL)`.execute(db);
+      access_policy jsonb, rotated_at timestamptz, created timestamptz NOT NULL, updated timestamptz NOT NULL,
+      numeric_id bigint NOT NULL)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'api_keys')} (project_id)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'api_keys')} (account_id)`.execute(db);
   },
@@ -64,6 +66,8 @@ export const apiKeysProjection: Projection = {
             rotated_at: null,
             created: d.at,
             updated: d.at,
+            // The global position of the issuing event: unique, and the same after a rebuild.
+            numeric_id: recorded.position.prepare.toString(),
           })
           .onConflict((oc) => oc.column('id').doNothing())
           .execute();

@@ -176,7 +176,8 @@ export const auditLogsProjection: Projection = {
   // 7: webhook secrets masked; a start rebuilds the log, so rows written before hold no ciphertext either.
   // 8: project updates and project symbol mappings.
   // 9: log acknowledgements.
-  version: 9,
+  // 10: the request id that finds the request's record (requests.ts).
+  version: 10,
   handles: [
     ...accountEventTypes,
     ...copierEventTypes,
@@ -204,6 +205,7 @@ export const auditLogsProjection: Projection = {
       method text,
       path text,
       correlation_id text,
+      request_id uuid,
       created timestamptz NOT NULL)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'audit_logs')} (project_id, created)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'audit_logs')} (account_id, created)`.execute(db);
@@ -245,6 +247,7 @@ export const auditLogsProjection: Projection = {
         method: text(m.method),
         path: text(m.path),
         correlation_id: text(m.correlationId),
+        request_id: text(m.requestId),
         // When the request was received (the command's clock), not when the row was written.
         created: typeof m.receivedAt === 'string' && !Number.isNaN(Date.parse(m.receivedAt)) ? m.receivedAt : recorded.created,
       })

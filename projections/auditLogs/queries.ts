@@ -1,6 +1,9 @@
-// Queries of GET /accounts/{accountId}/auditLogs and GET /projects/{projectId}/auditLogs (newest first).
+// Queries of GET /accounts/{accountId}/auditLogs and GET /projects/{projectId}/auditLogs (newest first):
+// the change rows, each with the record of the API request that made it (requests.ts) and the key's
+// integer id and name.
 import type { Kysely } from 'kysely';
 import type { ReadModels } from '../schema.js';
+import { requestsDb } from './requests.js';
 
 export interface AuditLogFilter {
   readonly accountId?: string;
@@ -11,10 +14,12 @@ export interface AuditLogFilter {
 }
 
 export const listAuditLogs = (db: Kysely<ReadModels>, projectId: string, filter: AuditLogFilter) => {
-  let q = db
+  let q = requestsDb(db)
     .selectFrom('audit_logs as l')
     .leftJoin('accounts as a', 'a.id', 'l.account_id')
     .innerJoin('projects as p', 'p.id', 'l.project_id')
+    .leftJoin('api_keys as k', 'k.id', 'l.api_key_id')
+    .leftJoin('api_requests as r', 'r.request_id', 'l.request_id')
     .select([
       'l.id',
       'l.project_id',
@@ -29,6 +34,23 @@ export const listAuditLogs = (db: Kysely<ReadModels>, projectId: string, filter:
       'l.created',
       'a.alias as account_alias',
       'p.name as project_name',
+      'k.numeric_id as api_key_number',
+      'k.name as api_key_alias',
+      'r.request_id',
+      'r.endpoint',
+      'r.query_string',
+      'r.status_code',
+      'r.duration_ms',
+      'r.ip_address',
+      'r.user_agent',
+      'r.server_host',
+      'r.request_headers',
+      'r.request_body',
+      'r.request_body_size',
+      'r.response_body',
+      'r.response_body_size',
+      'r.error_message',
+      'r.received_at',
     ])
     .where('l.project_id', '=', projectId);
   if (filter.accountId) q = q.where('l.account_id', '=', filter.accountId);

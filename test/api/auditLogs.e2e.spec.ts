@@ -1,5 +1,7 @@
 // Audit logs end to end: GET /accounts/{accountId}/auditLogs and GET /projects/{projectId}/auditLogs
-// record every change made through the API with who, from where, what and when.
+// record every change made through the API with who, from where, what and when, and the reference's
+// request members (endpoint, status, duration, headers and body with every secret masked).
+import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
@@ -10,20 +12,22 @@ const OTHER_KEY = 'audit-other-project-key-0123456789';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const FIRST_PASSWORD = 'first-secret-password';
 const SECOND_PASSWORD = 'second-secret-password';
-const AUDIT_MEMBERS = [
-  'id',
-  'created',
-  'action',
-  'changes',
-  'accountId',
-  'accountAlias',
-  'projectId',
-  'projectName',
-  'apiKeyId',
-  'clientIp',
+/** The members of an entry a request made (the system's own entries have no request members, no key, no method). */
+const AUDIT_MEMBERS = ['id', 'created', 'timestamp', 'action', 'changes', 'projectId', 'projectName', 'apiKeyUuid', 'clientIp', 'path', 'correlationId'];
+const KEY_MEMBERS = ['apiKeyId', 'apiKeyAlias'];
+const REQUEST_MEMBERS = [
   'method',
-  'path',
-  'correlationId',
+  'requestId',
+  'endpoint',
+  'statusCode',
+  'success',
+  'durationMs',
+  'ipAddress',
+  'userAgent',
+  'serverHost',
+  'requestHeaders',
+  'requestBodySize',
+  'responseBodySize',
 ];
 
 interface AuditLog {
@@ -31,15 +35,25 @@ interface AuditLog {
   created: string;
   action: string;
   changes: Record<string, unknown>;
-  accountId: string | null;
-  accountAlias: string | null;
+  timestamp: string;
+  accountId?: string;
+  accountAlias?: string;
   projectId: string;
   projectName: string;
-  apiKeyId: string | null;
+  apiKeyId?: number;
+  apiKeyAlias?: string;
+  apiKeyUuid: string | null;
   clientIp: string | null;
-  method: string | null;
+  method?: string;
   path: string | null;
   correlationId: string | null;
+  endpoint?: string;
+  statusCode?: number;
+  success?: boolean;
+  durationMs?: number;
+  requestHeaders?: string;
+  requestBody?: string;
+  requestBodySize?: number;
 }
 
 const expectError = (res: TestResponse, status: number, code: string): void => {
@@ -55,6 +69,7 @@ describe('audit logs end to end', () => {
   let b: string;
   let accountA: Record<string, unknown> & { type: { id: number }; region: { id: number } };
   let testKeyId: string;
+  let testKeyNumber: number;
 
   /** Each write waits a little first, so entries never share a millisecond and date windows are exact. */
   const write = async (method: string, route: string, options?: CallOptions): Promise<TestResponse> => {
@@ -97,6 +112,7 @@ describe('audit logs end to end', () => {
     const issued = (await projectLogs('?limit=1000')).find((l) => l.action === 'ApiKeyIssued' && l.changes.name === 'bootstrap key (BOOTSTRAP_API_KEY)');
     expect(issued, 'the ApiKeyIssued entry of the test key').not.to.equal(undefined);
     testKeyId = issued!.changes.apiKeyId as string;
+    testKeyNumber = (await t.call('GET', '/apiKeys/current')).body.numericId;
   });
   after(async () => {
     await t?.stop();
@@ -124,19 +140,27 @@ describe('audit logs end to end', () => {
       const creation = logs.at(-1)!;
 
       for (const log of logs) {
-        expect(Object.keys(log)).to.have.members(AUDIT_MEMBERS);
+        expect(Object.keys(log)).to.include.members([...AUDIT_MEMBERS, ...KEY_MEMBERS, ...REQUEST_MEMBERS, 'accountId', 'accountAlias']);
         expect(log.id).to.match(UUID);
         expect(new Date(log.created).toISOString()).to.equal(log.created);
+        expect(log.timestamp).to.equal(log.created);
         expect(log).to.deep.include({
           accountId: a,
           accountAlias: 'Audit A renamed',
           projectId: DEFAULT_PROJECT_ID,
           projectName: 'Default project',
-          apiKeyId: testKeyId,
+          apiKeyId: testKeyNumber,
+          apiKeyAlias: 'bootstrap key (BOOTSTRAP_API_KEY)',
+          apiKeyUuid: testKeyId,
           clientIp: '127.0.0.1',
+          ipAddress: '127.0.0.1',
+          serverHost: os.hostname(),
+          success: true,
         });
+        expect(log.statusCode).to.be.oneOf([200, 204]);
       }
       expect(testKeyId).to.match(UUID);
+      expect(testKeyNumber).to.be.a('number').that.satisfies(Number.isSafeInteger);
       expect(creation).to.deep.include({ action: 'AccountCreated', method: 'POST', path: '/rest/api/v1/accounts', correlationId: 'corr-create-a' });
       expect(logs[0]).to.deep.include({
         action: 'AccountReconnectRequested',
@@ -146,6 +170,20 @@ describe('audit logs end to end', () => {
         changes: {},
       });
       expect(logs[4]).to.deep.include({ action: 'AccountUpdated', method: 'PUT', path: `/rest/api/v1/accounts/${a}`, correlationId: 'corr-update-a' });
+    });
+
+    it('carries the request that made the change: endpoint, query, status, duration, headers and body with every secret masked', async () => {
+      const update = (await accountLogs(a)).find((l) => l.action === 'AccountUpdated')!;
+
+      expect(update).to.deep.include({ endpoint: `/rest/api/v1/accounts/${a}`, method: 'PUT', statusCode: 200, success: true });
+      expect(update.durationMs).to.be.a('number').at.least(0);
+      const headers = JSON.parse(update.requestHeaders!) as Record<string, string>;
+      expect(headers).to.deep.include({ 'x-api-key': '********', 'x-correlation-id': 'corr-update-a', 'content-type': 'application/json' });
+      expect(JSON.parse(update.requestBody!)).to.deep.equal({ alias: 'Audit A renamed', loginAccountPassword: '********' });
+      expect(update.requestBodySize).to.equal(Buffer.byteLength(JSON.stringify({ alias: 'Audit A renamed', loginAccountPassword: SECOND_PASSWORD })));
+      const started = (await accountLogs(a)).find((l) => l.action === 'AccountStarted')!;
+      expect(started).not.to.have.property('requestBody');
+      expect(started).to.deep.include({ endpoint: `/rest/api/v1/accounts/${a}/actions/start`, requestBodySize: 0 });
     });
 
     it('the creation entry lists every member set, with the password masked as ***', async () => {
@@ -264,7 +302,9 @@ describe('audit logs end to end', () => {
   describe('GET /projects/{projectId}/auditLogs', () => {
     it('lists the changes of every account of the project and of the project itself, newest first', async () => {
       // (filtered to the accounts of the scenario, so other specs of this file may add accounts of their own)
-      const logs = (await projectLogs('?limit=1000')).filter((l) => [a, b, null].includes(l.accountId));
+      const logs = (await projectLogs('?limit=1000'))
+        .filter((l) => [a, b, undefined].includes(l.accountId))
+        .map((l) => ({ ...l, accountId: l.accountId ?? null }));
 
       // Each account gets an account-level key; key entries belong to the project log only.
       expect(logs.map((l) => [l.action, l.accountId])).to.deep.equal([
@@ -284,9 +324,12 @@ describe('audit logs end to end', () => {
       expect(logs[1]!.changes).to.deep.include({ level: 'ACCOUNT', accountId: b });
       expect(logs[8]!.changes).to.deep.include({ level: 'ACCOUNT', accountId: a });
       for (const log of logs) {
-        expect(Object.keys(log)).to.have.members(AUDIT_MEMBERS);
+        expect(Object.keys(log)).to.include.members(AUDIT_MEMBERS);
         expect(log).to.deep.include({ projectId: DEFAULT_PROJECT_ID, projectName: 'Default project' });
       }
+      // The default project and its bootstrap key come from the service's start, not from a request.
+      expect(Object.keys(logs.at(-1)!).filter((k) => k !== 'accountId')).to.have.members(AUDIT_MEMBERS);
+      expect(Object.keys(logs[0]!)).to.include.members([...KEY_MEMBERS, ...REQUEST_MEMBERS]);
       expect(logs.at(-1)!.changes).to.deep.equal({ name: 'Default project' });
       expect(logs.at(-2)!.changes).to.deep.include({ apiKeyId: testKeyId, level: 'PROJECT', projectId: DEFAULT_PROJECT_ID });
     });
@@ -354,6 +397,17 @@ describe('audit logs end to end', () => {
       expect(unsafe.headers.get('x-correlation-id')).to.match(UUID);
       expect(unsafeLog.correlationId).to.equal(unsafe.headers.get('x-correlation-id'));
       expect(unsafeLog.correlationId).not.to.equal(noneLog.correlationId);
+    });
+
+    it('masks every header that carries a key, a token or a cookie', async () => {
+      await write('PUT', `/accounts/${c}`, {
+        body: { alias: 'Audit C headers' },
+        headers: { Authorization: 'Bearer never-logged-either', 'X-Account-Api-Key': 'not-a-real-key-never-logged', Cookie: 'session=never-logged-cookie' },
+      });
+      const entry = (await accountLogs(c, '?limit=1'))[0]!;
+      expect(JSON.parse(entry.requestHeaders!)).to.deep.include({ authorization: '********', 'x-account-api-key': '********', cookie: '********' });
+      const text = JSON.stringify(await projectLogs('?limit=1000'));
+      for (const secret of ['never-logged-either', 'not-a-real-key-never-logged', 'never-logged-cookie', TEST_KEY]) expect(text).not.to.include(secret);
     });
   });
 });
