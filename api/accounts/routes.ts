@@ -16,6 +16,7 @@ import { ErrorDTO, errorResponses } from '../shared/schemas.js';
 import { AsyncAccountCreationResponseDTO, asyncCreationRoutes } from './asyncRoutes.js';
 import { type AccountCreation, createAccountNow, precheckCreation } from '../../app/commands/createAccount.js';
 import { type CreateBody, fromAccountCreateDTO, fromAccountUpdateDTO, toAccountDTOs, toAsyncCreationDTO, type UpdateBody } from './dto.js';
+import { informationRoutes } from './information.js';
 import { labelRoutes } from './labels.js';
 import { AccountCreateDTO, AccountDTO, AccountIdParams, AccountQuery, AccountUpdateDTO } from './schemas.js';
 
@@ -272,4 +273,5 @@ Start connects to the account's venue first; when the broker refuses the login t
   });
 
   labelRoutes(routes, services);
+  informationRoutes(routes, services);
 };

@@ -6,7 +6,6 @@
 // changes arrive as events of their own.
 import type { Routes } from '../route.js';
 import type { Services } from '../../app/services.js';
-import { informationRoutes } from './information.js';
 import { positionRoutes } from './positions.js';
 import { projectTradingRoutes } from './projectRoutes.js';
 import { tradingRequests } from './requests.js';
@@ -16,6 +15,5 @@ export const tradingRoutes = (routes: Routes, services: Services): void => {
   const trading = tradingRequests(services);
   positionRoutes(routes, services, trading);
   projectTradingRoutes(routes, services, trading);
-  informationRoutes(routes, services);
   symbolRoutes(routes, trading);
 };

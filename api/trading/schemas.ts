@@ -3,7 +3,6 @@
 // SellStop. Volumes are lots; prices are the symbol's prices; money is the account's currency.
 import { Type } from '@sinclair/typebox';
 import { Int32, IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
-import { ProfitTargetLockDTO, ProfitTargetStatusDTO, RiskLimitHitDTO, RiskLimitStatusDTO } from '../riskLimits/schemas.js';
 
 export const orderTypes = ['Buy', 'Sell', 'BuyLimit', 'SellLimit', 'BuyStop', 'SellStop'] as const;
 
@@ -232,63 +231,4 @@ export const MarketQuoteDTO = Type.Object(
   { $id: 'MarketQuoteDTO', additionalProperties: false },
 );
 
-const Money = (description: string) => Nullable(Type.Number({ description: `${description}; null while the account is not connected` }));
 
-export const AccountInformationDTO = Type.Object(
-  {
-    currency: Nullable(Type.String({ description: 'ISO 4217 code of the account currency; null while not connected' })),
-    leverage: Nullable(Type.Number({ description: 'account leverage (100 = 1:100)' })),
-    connected: Type.Boolean({ description: 'the account has a live session with its broker' }),
-    status: Int32({ description: 'the account status id, as AccountDTO.accountStatusId: 1 New, 2 Active, 3 Stopped, 4 Deleted' }),
-    openPositionsCount: Type.Integer(),
-    pendingOrdersCount: Type.Integer(),
-    balance: Money('balance'),
-    equity: Money('balance + credit + floating profit and swap of open positions'),
-    credit: Money('credit from the broker'),
-    usedMargin: Money('margin held by open positions'),
-    freeMargin: Money('equity - used margin'),
-    unrealizedProfit: Money('floating profit and swap of open positions'),
-    profitToday: Type.Number({ description: 'net result (profit + swap + commission) of the trades closed since 00:00 today in the service TIME_ZONE' }),
-    profitThisWeek: Type.Number({ description: 'the same since Monday 00:00 (TIME_ZONE)' }),
-    profitThisMonth: Type.Number({ description: 'the same since the first of the month 00:00 (TIME_ZONE)' }),
-    avgDrawdown: Type.Number({
-      description:
-        'percent: the mean depth of the drawdown episodes of the balance curve of closed trades (an episode runs from a peak until a new peak; depth = (peak - balance) / peak; deposits and withdrawals shift the peak and are not results)',
-    }),
-    maxDrawdown: Type.Number({ description: 'percent: the deepest drawdown episode, as avgDrawdown defines them' }),
-    environment: Nullable(
-      Type.Union([Type.Literal('LIVE'), Type.Literal('DEMO')], { description: 'null when detection is unsupported for the broker type or not connected' }),
-    ),
-    isNative: Type.Boolean({ description: 'the account runs in native mode (AccountDTO.nativeMode)' }),
-    isHyperactive: Type.Boolean({ description: 'more than 500 trades closed in the last 24 hours' }),
-    historyDeactivated: Type.Boolean({ description: 'history fetching is switched off for this account; this service never does' }),
-    accountDuplicationInProjectDetected: Type.Boolean({
-      description: 'another account of the project (not deleted) has the same loginServer (case-insensitive), loginAccountNumber and accountTypeId',
-    }),
-    riskLimitsStatus: Type.Array(RiskLimitStatusDTO, {
-      description: 'every risk limit of the account (GET .../riskLimits): whether it is hit, and the reference it measures from now',
-    }),
-    profitTargetsStatus: Type.Array(ProfitTargetStatusDTO, {
-      description: 'every profit target feature of the account: whether it is locked, and the reference it measures from now',
-    }),
-    riskLimitsHit: Type.Array(RiskLimitHitDTO, {
-      description:
-        'the risk limits hit in force (GET .../riskLimits): while any is, no new trade is copied to the account; each lasts until its period ends (until) or PUT .../riskLimits/{riskLimitId}/reset',
-    }),
-    profitTargetsLocked: Type.Array(ProfitTargetLockDTO, {
-      description:
-        'the profit targets locked (account features FeatureDaily/Weekly/MonthlyProfitTargetDTO, FeatureOverallTargetDTO): while any is, no new trade is copied to the account (a per-symbol one: on that symbol)',
-    }),
-    pendingApprovals: Type.Integer({
-      description:
-        'master opens waiting for a decision on this account (FeatureApprovalDTO; listed by GET /accounts/{accountId}/approvals); 0 without that feature',
-    }),
-    positionMismatch: Type.Boolean({
-      description: 'as a slave: a live copy whose master position is closed, or a master position still open whose copy the slave closed by itself',
-    }),
-    openPositions: Type.Array(PositionDTO, { description: 'open positions (not pending orders)' }),
-    marginLevel: Nullable(Type.Number({ description: 'equity / used margin x 100; null without margin in use' })),
-    marginMode: Nullable(Type.Union([Type.Literal('hedging'), Type.Literal('netting')])),
-  },
-  { $id: 'AccountInformationDTO', additionalProperties: false },
-);

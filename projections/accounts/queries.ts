@@ -117,3 +117,17 @@ export const projectLabels = async (db: Kysely<ReadModels>, projectId: string, o
   const rows = await q.execute();
   return [...new Set(rows.map((r) => r.label))].sort();
 };
+
+/** The code of the account's last connection log line (VenueConnected has none; a refusal has its error code). */
+export const lastConnectionCode = async (db: Kysely<ReadModels>, accountId: string): Promise<string | null> => {
+  const row = await db
+    .selectFrom('account_logs')
+    .select('code')
+    .where('account_id', '=', accountId)
+    .where('category', '=', 'CONNECTION')
+    .orderBy('time', 'desc')
+    .orderBy('position_commit', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.code ?? null;
+};

@@ -87,7 +87,7 @@ describe('access policy of an API key end to end', () => {
       expect(masters.body[0].masterAccount.alias).to.equal(null);
       expect(masters.body[0].slaveAccounts[0]).to.deep.include({ id: slave, alias: null });
       expect(info.body.balance).to.equal(null);
-      expect(info.body).to.have.property('status', 1);
+      expect(info.body).to.have.property('status', 'New');
       expect(copiers.body[0]).to.deep.include({ id: copierId, multiplier: null, fromAccountId: master });
       expect(copier.body.multiplier).to.equal(null);
       expect(updated.body).to.deep.include({ alias: null, propFirm: true });

@@ -730,10 +730,14 @@ describe('Trading API end to end', function () {
         currency: 'USD',
         leverage: 100,
         connected: true,
-        status: 2,
+        status: 'Active',
+        accountMode: 'HEDGING',
+        openPositions: false,
         openPositionsCount: 0,
+        pendingOrders: false,
         pendingOrdersCount: 0,
         balance: 10000,
+        drawdown: 0,
         equity: 10000,
         credit: 0,
         usedMargin: 0,
@@ -749,15 +753,20 @@ describe('Trading API end to end', function () {
         isHyperactive: false,
         historyDeactivated: false,
         accountDuplicationInProjectDetected: false,
-        pendingApprovals: 0,
+        pendingApprovals: [],
         riskLimitsHit: [],
         profitTargetsLocked: [],
         riskLimitsStatus: [],
         profitTargetsStatus: [],
         positionMismatch: false,
-        openPositions: [],
+        wrongCredentials: false,
+        missingSymbolMappings: [],
+        brokeTimeOffsetToUtc: 0,
+        fallbackMode: false,
+        isInvestorPassword: false,
+        latencyInMs: 0,
+        walletBalances: [],
         marginLevel: null,
-        marginMode: 'hedging',
       });
     });
 
@@ -775,13 +784,14 @@ describe('Trading API end to end', function () {
         usedMargin: 1085.05,
         freeMargin: 8897.95,
         unrealizedProfit: -10,
+        drawdown: 0.1,
+        openPositions: true,
         openPositionsCount: 1,
+        pendingOrders: true,
         pendingOrdersCount: 1,
         marginLevel: 920.05,
         profitToday: 0,
       });
-      expect(during.openPositions.map((p: { id: string }) => p.id)).to.deep.equal([id]);
-      expect(during.openPositions[0]).to.deep.include({ orderType: 'Buy', volume: 1, profit: -10, commission: -7 });
 
       expect((await t.call('DELETE', `${positions(account)}/${id}`)).status).to.equal(204);
       const after = await information(account);
@@ -798,28 +808,28 @@ describe('Trading API end to end', function () {
         profitThisMonth: -17,
         maxDrawdown: 0.17,
         avgDrawdown: 0.17,
-        openPositions: [],
+        openPositions: false,
+        pendingOrders: true,
       });
     });
 
-    it('shows a stopped account as not connected, with null broker figures and the last known book', async () => {
+    it('shows a stopped account as not connected, without broker figures, with the counts of the last known book', async () => {
       const account = await startedAccount(t, 'trading-info-stopped');
       const id = await open(account, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.1 });
       expect((await t.call('POST', `/accounts/${account}/actions/stop`)).status).to.equal(200);
       const info = await information(account);
       expect(info).to.deep.include({
         connected: false,
-        status: 3,
-        balance: null,
-        equity: null,
-        usedMargin: null,
-        freeMargin: null,
-        currency: null,
+        status: 'Stopped',
+        openPositions: true,
         openPositionsCount: 1,
+        pendingOrders: false,
         pendingOrdersCount: 0,
       });
-      expect(info.openPositions).to.have.length(1);
-      expect(info.openPositions[0]).to.deep.include({ id, orderType: 'Sell', volume: 0.1, openPrice: BID, profit: null });
+      for (const figure of ['balance', 'equity', 'usedMargin', 'freeMargin', 'currency', 'leverage', 'accountMode', 'drawdown']) {
+        expect(info, figure).not.to.have.property(figure);
+      }
+      expect((await t.call('GET', `/accounts/${account}/positions`)).body.map((p: { id: string }) => p.id)).to.include(id);
     });
 
     it('detects a second account with the same loginServer (any case), loginAccountNumber and accountTypeId', async () => {

@@ -179,24 +179,6 @@ const FEATURE_SETTING_BRANCHES: Gaps = [
 ];
 const FEATURE_DTO: Gaps = [...UNSUPPORTED_FEATURE_BRANCHES, ...FEATURE_SETTING_BRANCHES];
 // Item 8.
-const ACCOUNT_INFORMATION_DTO: Gaps = [
-  'accountMode: missing',
-  'brokeTimeOffsetToUtc: missing',
-  'configuredProxy: missing',
-  'drawdown: missing',
-  'fallbackMode: missing',
-  'isInvestorPassword: missing',
-  'latencyInMs: missing',
-  'leverage: type integer≠number',
-  'missingSymbolMappings: missing',
-  'openPositions: type boolean≠array',
-  'pendingApprovals: type array≠integer',
-  'pendingOrders: missing',
-  'proxy: missing',
-  'status: type string≠integer',
-  'walletBalances: missing',
-  'wrongCredentials: missing',
-];
 
 export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
   'GET /accounts': ACCOUNT_DTO,
@@ -213,7 +195,6 @@ export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
   'POST /accounts/{accountId}/features': FEATURE_DTO,
   'GET /accounts/{accountId}/features/{featureId}': FEATURE_DTO,
   'PUT /accounts/{accountId}/features/{featureId}': FEATURE_DTO,
-  'GET /accounts/{accountId}/information': ACCOUNT_INFORMATION_DTO,
   'GET /accounts/{accountId}/slaves': ACCOUNT_DTO,
   'GET /projects/{projectId}/features': FEATURE_DTO,
   'POST /projects/{projectId}/features': FEATURE_DTO,
