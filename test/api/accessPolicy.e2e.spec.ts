@@ -68,13 +68,13 @@ describe('access policy of an API key end to end', () => {
     it('DENY_LIST hides the listed fields as null on every response that carries the DTO; the request succeeds', async () => {
       const { key } = await keyWith({
         enabled: true,
-        fieldAccess: { mode: 'DENY_LIST', fields: ['alias', 'AccountInformationDTO: balance', 'CopierDTO: multiplier'] },
+        fieldAccess: { mode: 'DENY_LIST', fields: ['alias', 'AccountInformationDTO: profitToday', 'CopierDTO: multiplier'] },
       });
 
       const list = await t.call('GET', '/accounts', { key });
       const one = await t.call('GET', `/accounts/${master}`, { key });
       const masters = await t.call('GET', '/accounts/masters', { key });
-      const info = await t.call('GET', `/accounts/${master}/information`, { key });
+      const info = await t.call('GET', `/accounts/${master}/information`, { key, hiddenAsNull: true });
       const copiers = await t.call('GET', `/accounts/${slave}/copiers`, { key });
       const copier = await t.call('GET', `/accounts/${slave}/copiers/${copierId}`, { key });
       const updated = await t.call('PUT', `/accounts/${slave}`, { key, body: { propFirm: true } });
@@ -86,7 +86,7 @@ describe('access policy of an API key end to end', () => {
       expect(one.body).to.deep.include({ id: master, alias: null, loginServer: 'Demo-Server-01' });
       expect(masters.body[0].masterAccount.alias).to.equal(null);
       expect(masters.body[0].slaveAccounts[0]).to.deep.include({ id: slave, alias: null });
-      expect(info.body.balance).to.equal(null);
+      expect(info.body.profitToday).to.equal(null);
       expect(info.body).to.have.property('status', 'New');
       expect(copiers.body[0]).to.deep.include({ id: copierId, multiplier: null, fromAccountId: master });
       expect(copier.body.multiplier).to.equal(null);
@@ -105,7 +105,7 @@ describe('access policy of an API key end to end', () => {
 
       const account = (await t.call('GET', `/accounts/${master}`, { key })).body;
       const copier = (await t.call('GET', `/accounts/${slave}/copiers/${copierId}`, { key })).body;
-      const info = (await t.call('GET', `/accounts/${master}/information`, { key })).body;
+      const info = (await t.call('GET', `/accounts/${master}/information`, { key, hiddenAsNull: true })).body;
 
       expect(
         Object.entries(account)
@@ -120,7 +120,7 @@ describe('access policy of an API key end to end', () => {
           .sort(),
       ).to.deep.equal(['active', 'id']);
       expect(Object.values(info).every((v) => v === null)).to.equal(true);
-      expect(Object.keys(info)).to.include.members(['balance', 'openPositions', 'connected']);
+      expect(Object.keys(info)).to.include.members(['profitToday', 'openPositions', 'connected']);
     });
 
     it('a disabled policy hides nothing; a change applies to the next request', async () => {
