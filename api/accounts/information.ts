@@ -10,17 +10,15 @@ import { settle, type Services } from '../../app/services.js';
 import { lastConnectionCode, otherAccountWithSameLogin } from '../../projections/accounts/queries.js';
 import { pendingApprovals } from '../../projections/approvals/queries.js';
 import { positionMismatchOf } from '../../projections/copies/queries.js';
-import { accountFeatureRows } from '../../projections/features/queries.js';
 import { balanceOperationsOf, tradesOf } from '../../projections/history/queries.js';
 import { openPositionsOf } from '../../projections/positions/queries.js';
-import { riskLimitsOf } from '../../projections/riskLimits/queries.js';
 import type { AccountsTable } from '../../projections/schema.js';
 import type { Selectable } from 'kysely';
 import { accountProtections } from '../riskLimits/dto.js';
 import { ProfitTargetLockDTO, ProfitTargetStatusDTO, RiskLimitHitDTO, RiskLimitStatusDTO } from '../riskLimits/schemas.js';
 import type { Routes } from '../route.js';
 import { loadAccount } from '../shared/accounts.js';
-import { errorResponses, IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
+import { errorResponses, Nullable, Uuid } from '../shared/schemas.js';
 import { ProxyRegionDTO } from '../types/schemas.js';
 
 const HYPERACTIVE_TRADES_PER_DAY = 500;

@@ -230,5 +230,3 @@ export const MarketQuoteDTO = Type.Object(
   },
   { $id: 'MarketQuoteDTO', additionalProperties: false },
 );
-
-

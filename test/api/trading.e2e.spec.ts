@@ -943,7 +943,7 @@ describe('Trading API end to end', function () {
     it('answers 400 [INVALID_CREDENTIALS] and leaves the account Stopped (3), unable to trade', async () => {
       expectRefusal(refusal, 400, '[INVALID_CREDENTIALS]');
       expect((await t.call('GET', `/accounts/${account}`)).body.status.id).to.equal(3);
-      expect(await information(account)).to.deep.include({ connected: false, status: 3 });
+      expect(await information(account)).to.deep.include({ connected: false, status: 'Stopped', wrongCredentials: true });
       expectRefusal(await place(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 }), 409, '[ACCOUNT_NOT_ACTIVE]');
     });
 
