@@ -8,7 +8,7 @@ import { boundOf } from '../../domain/analytics/periods.js';
 import { accountPerformance } from '../../domain/analytics/report.js';
 import { SCORE_FORMULA } from '../../domain/analytics/score.js';
 import { AccountStatus } from '../../domain/account/enums.js';
-import { ACCOUNT_CURRENCY } from '../../engine/venues/simulated/market.js';
+import { accountCurrencyOf, DEFAULT_ACCOUNT_CURRENCY } from '../../app/trading/session.js';
 import { lastSamplesOf, samplesOf } from '../../projections/dataCollector/queries.js';
 import { hasDataCollectorFeature } from '../../projections/features/queries.js';
 import { accountsAmong, accountsOfProject, featureTargets, type ReportAccountRow } from '../../projections/accounts/reportScope.js';
@@ -41,10 +41,6 @@ The reference's members: totalNetProfit = netProfit; expectancy = avgNetProfitPe
 
 ${SCORE_FORMULA}`;
 
-/** The account currency: the broker's while connected, else the simulated venue's. */
-const currencyOf = async (services: Services, accountId: string): Promise<string> =>
-  (await services.connections.connection(accountId)?.accountInformation())?.currency ?? ACCOUNT_CURRENCY;
-
 const REPORT_DESCRIPTION = `Where each account stood at stop and what it earned from start to stop, from the history read model (the same as performanceMetrics). idType ACCOUNT: the accounts themselves; PROJECT: every account of the project, deleted ones too (only the caller's own project, with a project-level key: another id gives 404 [PROJECT_NOT_FOUND], an account-level key 403 [PROJECT_LEVEL_API_KEY_REQUIRED]); FEATURE: the account a feature is attached to, a copier feature's slave account, or every account of the project for a project feature. An id the caller cannot reach gives 404 ([ACCOUNT_NOT_FOUND], [FEATURE_NOT_FOUND]) and no report; an account-level key reaches its own account only. An account reached twice is listed once, in the order of the ids. start after stop gives 400.
 
 Per account (AccountPerformanceDTO): date = stop; balance = every balance operation and trade result up to stop; equity = the last data-collector sample within start..stop, else the balance; currentDrawdown = percent below the balance's peak at stop (deposits and withdrawals move the peak); history = the trades closed within start..stop as PositionDTO, mapped as history/positions maps them (the history read model keeps no comment, magic number or client order id: "", "0", "", placedType Manually unless the broker closed it); netProfits = net result by year, then month (1 = January) of the close in TIME_ZONE; currency as performanceMetrics; customerEmail is left out (no customer e-mail addresses are kept).`;
@@ -56,7 +52,7 @@ const accountFacts = async (services: Services, account: Awaited<ReturnType<type
   return {
     accountType: { id: account.account_type_id, name: accountTypeOf(account.account_type_id)?.name ?? String(account.account_type_id) },
     broker: account.login_server,
-    currency: info?.currency ?? ACCOUNT_CURRENCY,
+    currency: info?.currency ?? DEFAULT_ACCOUNT_CURRENCY,
     live: info?.environment === 'LIVE',
     propFirm: account.prop_firm,
   };
@@ -231,7 +227,7 @@ export const analyticsRoutes = (routes: Routes, services: Services): void => {
           balance: figures.balance,
           equity: figures.equity,
           currentDrawdown: figures.currentDrawdown,
-          currency: await currencyOf(services, account.id),
+          currency: await accountCurrencyOf(services, account.id),
           deleted: account.account_status_id === AccountStatus.Deleted,
           history: (await closedTradesBetween(services.db, account.id, start, stop)).map(toHistoryPositionDTO),
           netProfits: figures.netProfits,
