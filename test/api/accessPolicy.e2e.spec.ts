@@ -75,8 +75,8 @@ describe('access policy of an API key end to end', () => {
       const one = await t.call('GET', `/accounts/${master}`, { key });
       const masters = await t.call('GET', '/accounts/masters', { key });
       const info = await t.call('GET', `/accounts/${master}/information`, { key, hiddenAsNull: true });
-      const copiers = await t.call('GET', `/accounts/${slave}/copiers`, { key });
-      const copier = await t.call('GET', `/accounts/${slave}/copiers/${copierId}`, { key });
+      const copiers = await t.call('GET', `/accounts/${slave}/copiers`, { key, hiddenAsNull: true });
+      const copier = await t.call('GET', `/accounts/${slave}/copiers/${copierId}`, { key, hiddenAsNull: true });
       const updated = await t.call('PUT', `/accounts/${slave}`, { key, body: { propFirm: true } });
       const summary = await t.call('GET', '/accounts/configurationSummary', { key });
 
@@ -104,7 +104,7 @@ describe('access policy of an API key end to end', () => {
       const { key } = await keyWith({ enabled: true, fieldAccess: { mode: 'ALLOW_LIST', fields: ['loginServer', 'CopierDTO: active'] } });
 
       const account = (await t.call('GET', `/accounts/${master}`, { key })).body;
-      const copier = (await t.call('GET', `/accounts/${slave}/copiers/${copierId}`, { key })).body;
+      const copier = (await t.call('GET', `/accounts/${slave}/copiers/${copierId}`, { key, hiddenAsNull: true })).body;
       const info = (await t.call('GET', `/accounts/${master}/information`, { key, hiddenAsNull: true })).body;
 
       expect(
