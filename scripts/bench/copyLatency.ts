@@ -111,6 +111,9 @@ const copiesOf = async (fills: Map<string, Fill>, fanOut: number, i: number): Pr
   }
 };
 
+/** Trades sent so far, over every fan-out: the requestId of the next one (0 to 999, as a reference client counts). */
+let tradesSent = 0;
+
 /** The master trades `tradesFor(fanOut)` times; each trade's copies are timed, then it is closed. */
 const measureFanOut = async (service: Service, call: Call, fills: Map<string, Fill>, master: string, fanOut: number): Promise<Record<string, number>> => {
   const latencies: number[] = [];
@@ -118,7 +121,10 @@ const measureFanOut = async (service: Service, call: Call, fills: Map<string, Fi
   const trades = tradesFor(fanOut);
   const bar = progress(`${fanOut} slave${fanOut === 1 ? '' : 's'}: master trades`, trades);
   for (let i = 0; i < trades; i++) {
-    // A PositionRequestDTO as a reference client sends it (requestId counts 0 to 999); each trade is a new request.
+    // A PositionRequestDTO as a reference client sends it (requestId counts 0 to 999 and wraps): each
+    // trade is a new request, over every fan-out, since the same requestId with the same body within two
+    // minutes is a retry of the first (api/trading: requestId).
+    const n = tradesSent++;
     await call('POST', `/accounts/${master}/positions`, {
       symbol: 'EURUSD',
       orderType: i % 2 ? 'Sell' : 'Buy',
@@ -126,7 +132,8 @@ const measureFanOut = async (service: Service, call: Call, fills: Map<string, Fi
       openPrice: 0,
       stopLoss: 0,
       takeProfit: 0,
-      requestId: i % 1000,
+      requestId: n % 1000,
+      comment: `bench ${n}`,
     });
     const entry = await copiesOf(fills, fanOut, i);
     for (const at of entry.slaveAt) latencies.push(at - entry.masterAt);

@@ -144,7 +144,7 @@ describe('database faults', function () {
         running,
         'POST',
         `/accounts/${master}/positions`,
-        { symbol: 'BTCUSD', orderType: trades % 2 ? 'Sell' : 'Buy', volume: 0.01, comment: `fault-${trades}` },
+        positionRequest({ symbol: 'BTCUSD', orderType: trades % 2 ? 'Sell' : 'Buy', volume: 0.01, comment: `fault-${trades}` }),
         { 'Idempotency-Key': key },
       );
       expect(opened.status, JSON.stringify(opened.body)).to.equal(204);
