@@ -13,7 +13,7 @@ import { membersOf } from '../../domain/feature/definition.js';
 import { featuresFor, resetsOf } from '../../projections/features/queries.js';
 import type { ProtectionBlock } from '../../domain/protection/blocks.js';
 import { protectionBlocksOf } from '../../projections/protections/queries.js';
-import { projectSymbolMappings } from '../../projections/symbolMappings/queries.js';
+import { projectSymbolMappings, type SymbolMappingRow } from '../../projections/symbolMappings/queries.js';
 import type { ProjectMapping } from '../../domain/copy/symbolMapping.js';
 import { applicableMappings } from '../../domain/symbolMapping/rule.js';
 import type { CopiersTable, CopiesTable, ReadModels } from '../../projections/schema.js';
@@ -68,6 +68,12 @@ export interface SlaveAccount {
 
 export class CopyInputs {
   private readonly symbolsByLogin = new Map<string, readonly SymbolSpec[]>();
+  /**
+   * Reads of a project's symbol mappings under way: the copiers of one fan-out ask at once, and share
+   * one query. Only concurrent asks share it (nothing is kept once it answers), so a change of the
+   * mappings is seen by the next copy as before.
+   */
+  private readonly mappingReads = new Map<string, Promise<SymbolMappingRow[]>>();
 
   constructor(
     private readonly db: Kysely<ReadModels>,
@@ -85,7 +91,7 @@ export class CopyInputs {
    * loginServer, brokerTo the slave's, in the order they are tried (domain/symbolMapping/rule.ts).
    */
   async projectMappingsFor(copier: Pick<CopierRow, 'project_id' | 'from_account_id' | 'to_account_id'>): Promise<ProjectMapping[]> {
-    const mappings = await projectSymbolMappings(this.db, copier.project_id);
+    const mappings = await this.projectMappings(copier.project_id);
     if (mappings.length === 0) return [];
     const servers = await this.db
       .selectFrom('accounts')
@@ -94,6 +100,15 @@ export class CopyInputs {
       .execute();
     const serverOf = (id: string) => servers.find((s) => s.id === id)?.login_server ?? '';
     return applicableMappings(mappings, serverOf(copier.from_account_id), serverOf(copier.to_account_id));
+  }
+
+  private projectMappings(projectId: string): Promise<SymbolMappingRow[]> {
+    let read = this.mappingReads.get(projectId);
+    if (!read) {
+      read = projectSymbolMappings(this.db, projectId).finally(() => this.mappingReads.delete(projectId));
+      this.mappingReads.set(projectId, read);
+    }
+    return read;
   }
 
   copier(copierId: string): Promise<CopierRow | undefined> {
