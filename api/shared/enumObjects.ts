@@ -22,6 +22,3 @@ export const EnumObject = (schemaId: string, description: string): TEnumObject =
 
 /** The answer for an enumeration value: `{ id, name }`, the name from its catalogue. */
 export const enumObject = (id: number, name: string): { id: number; name: string } => ({ id, name });
-
-/** The id a client sent in an enumeration object (`{ id }`), or undefined when the member is absent. */
-export const enumId = (value: { readonly id: number } | undefined | null): number | undefined => value?.id ?? undefined;
