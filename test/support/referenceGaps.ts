@@ -113,7 +113,6 @@ const FEATURE_SETTING_BRANCHES: Gaps = [
   'setting<FeatureMyHomeIpDTO>.socksPort: missing',
   'setting<FeatureMyHomeIpDTO>.username: missing',
   'setting<FeatureMaxOpenPositionsDTO>.symbolsConfiguration: missing',
-  'setting<FeatureMaxLotSizeDTO>.symbolsConfiguration: missing',
   'setting<FeatureMultiplierDTO>.fixedLotSize: missing',
   'setting<FeatureMultiplierDTO>.multiplier: missing',
   'setting<FeatureMultiplierDTO>.scaleType: missing',

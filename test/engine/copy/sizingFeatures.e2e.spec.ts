@@ -109,6 +109,36 @@ describe('sizing features end to end', function () {
     });
   });
 
+  describe('FeatureMaxLotSizeDTO', () => {
+    it("symbolsConfiguration gives the slave's EURUSD its own cap; GBPUSD keeps the general one", async () => {
+      const { master, slave, copierId } = await pair('max-lot-symbols');
+      const featureId = await feature(slave, copierId, {
+        type: 'FeatureMaxLotSizeDTO',
+        maxLotSize: 0.5,
+        symbolsConfiguration: { eurusd: { maxLotSize: 0.2 } },
+      });
+      const stored = await t.call('GET', `/accounts/${slave}/copiers/${copierId}/features/${featureId}`);
+      expect(stored.body.setting).to.deep.include({ maxLotSize: 0.5, symbolsConfiguration: { eurusd: { maxLotSize: 0.2 } } });
+      await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 1 });
+      await open(master, { symbol: 'GBPUSD', orderType: 'Sell', volume: 1 });
+      const book = await bookWhere(t, slave, (b) => b.length === 2, 'both copies');
+      expect(book.map((p) => [p.symbol, p.volume]).sort()).to.deep.equal([
+        ['EURUSD', 0.2],
+        ['GBPUSD', 0.5],
+      ]);
+    });
+
+    it('refuses a symbol configured twice in another case with 400 [VALIDATION_FAILED] and stores nothing', async () => {
+      const { slave, copierId } = await pair('max-lot-twice');
+      const body = featureBody({ type: 'FeatureMaxLotSizeDTO', maxLotSize: 1, symbolsConfiguration: { EURUSD: { maxLotSize: 1 }, eurusd: { maxLotSize: 2 } } });
+      const res = await t.call('POST', `/accounts/${slave}/copiers/${copierId}/features`, { body });
+      expect(res.status).to.equal(400);
+      expect(res.body.error).to.equal('[VALIDATION_FAILED]');
+      expect(res.body.message).to.match(/symbol eurusd is configured twice/);
+      expect((await t.call('GET', `/accounts/${slave}/copiers/${copierId}/features`)).body).to.deep.equal([]);
+    });
+  });
+
   it('FeatureTradeGuardrailsDTO closes a copy held longer than maxOpenTimeSeconds while the master keeps its position', async () => {
     const { master, slave, copierId } = await pair('guardrail');
     await feature(slave, copierId, { type: 'FeatureTradeGuardrailsDTO', maxOpenTimeSeconds: 1 });
