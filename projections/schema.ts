@@ -271,6 +271,8 @@ export interface ApprovalsTable {
   /** approved or rejected; null while nobody decided. */
   decision: string | null;
   decided_at: Timestamp | null;
+  /** The lots an approval placed the copy with instead of the copier's sizing (ApprovalDTO.volume); null: the copier's sizing. */
+  decided_volume: number | null;
   /** What the engine did when it decided the open again: COPIED, FAILED, DEFERRED or a skip reason; null while waiting. */
   outcome: string | null;
   resolved_at: Timestamp | null;

@@ -59,21 +59,15 @@ export const approvalRoutes = (routes: Routes, services: Services): void => {
     operationId: 'decideApproval',
     summary: 'Approve or reject a master open waiting on this account',
     description:
-      "Names the waiting approval as the reference does: accountFromId (the master account) and ticket (its position or pending order, PendingApprovalDTO.masterPositionId); every approval of it still waiting on this account is decided (one per copier). approved (ours) true, the default: the copy engine decides the open again within a second, with the rules, sizing and prices of that moment, and copies it; false: it is skipped with APPROVAL_REJECTED. Answers 204 once the decision is recorded. The reference's volume override is not supported yet: 400 [VOLUME_OVERRIDE_NOT_SUPPORTED]. No such approval on this account: 404 [APPROVAL_NOT_FOUND]; decided before: 409 [APPROVAL_ALREADY_DECIDED]; past its expiry: 409 [APPROVAL_EXPIRED]; no longer waiting otherwise (the master closed the position, the engine took it up, FeatureApprovalDTO was removed from the account): 409 [APPROVAL_NOT_PENDING].",
+      "Names the waiting approval as the reference does: accountFromId (the master account) and ticket (its position or pending order, PendingApprovalDTO.masterPositionId); every approval of it still waiting on this account is decided (one per copier). approved (ours) true, the default: the copy engine decides the open again within a second, with the rules, sizing and prices of that moment, and copies it; false: it is skipped with APPROVAL_REJECTED. Answers 204 once the decision is recorded. volume (the reference's override; lots, 0 or absent: the copier's sizing) places the approved copy with that lot instead of the copier's scaling (scaleType, multiplier, fixedLotSize, the balance or equity ratio, contract sizes, martingale, the sizing features): our choice, both documents being silent, is that everything after the scaling still applies to it as to a calculated lot: the copier's maxLotSize caps it, it is rounded down to the slave symbol's lot step and capped at its maximum lot, a lot below the symbol's minimum is raised to it with forceMinTrade (and minVolumeSafetySkipThresholdMultiplier) or skipped with VOLUME_BELOW_MINIMUM, the copier's maximumLot and the features' volume caps and guards apply. A volume with approved false: 400 [VOLUME_WITHOUT_APPROVAL]. No such approval on this account: 404 [APPROVAL_NOT_FOUND]; decided before: 409 [APPROVAL_ALREADY_DECIDED]; past its expiry: 409 [APPROVAL_EXPIRED]; no longer waiting otherwise (the master closed the position, the engine took it up, FeatureApprovalDTO was removed from the account): 409 [APPROVAL_NOT_PENDING].",
     params: AccountIdParams,
     body: ApprovalDTO,
     bodyRequired: true,
     responses: { 204: { description: 'decided' }, ...errorResponses(400, 401, 404, 409) },
     async handler({ params, caller, context, body }) {
       await loadAccount(services, caller, params.accountId);
-      if (body.volume !== undefined) {
-        throw new ApiError(
-          400,
-          '[VOLUME_OVERRIDE_NOT_SUPPORTED]',
-          "the volume of an approved copy cannot be overridden yet: leave volume out to copy with the copier's sizing",
-          [{ field: 'body.volume', problem: 'not supported yet' }],
-        );
-      }
+      // 0 is "not specified", as a generated client sends an unset number.
+      const volume = body.volume === undefined || body.volume === 0 ? null : body.volume;
       const masterPositionId = String(body.ticket);
       const rows = (await approvalsFor(services.db, params.accountId, { masterPositionId })).filter((r) => r.master_account_id === body.accountFromId);
       const what = `approval of position #${masterPositionId} of account ${body.accountFromId}`;
@@ -101,6 +95,7 @@ export const approvalRoutes = (routes: Routes, services: Services): void => {
             copierId: row.copier_id,
             masterPositionId: row.master_position_id,
             approved: body.approved ?? true,
+            volume,
             expiresAt: iso(row.expires_at),
           },
           metadata: commandMetadata(services, context),

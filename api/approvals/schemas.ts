@@ -14,9 +14,10 @@ export const ApprovalDTO = Type.Object(
     }),
     volume: Type.Optional(
       Type.Number({
-        exclusiveMinimum: 0,
+        minimum: 0,
+        maximum: 1_000_000,
         description:
-          'You can override the volume (lots). If not specified, it will use the lot size specified by the copier. Not supported by this service yet: a volume gives 400 [VOLUME_OVERRIDE_NOT_SUPPORTED] and decides nothing',
+          "You can override the volume (lots). If not specified, it will use the lot size specified by the copier. 0 is 'not specified'. The lot replaces the copier's scaling only: its maxLotSize and maximumLot, the slave symbol's lot step (rounded down), minimum (forceMinTrade) and maximum, and the features' volume caps still apply",
       }),
     ),
     approved: Type.Optional(

@@ -8,6 +8,8 @@ export type ApprovalCommand = {
     readonly copierId: string;
     readonly masterPositionId: string;
     readonly approved: boolean;
+    /** The lots the copy is placed with instead of the copier's sizing (ApprovalDTO.volume); null: the copier's sizing. */
+    readonly volume: number | null;
     /** When the wait ends: a decision at or after it comes too late. */
     readonly expiresAt: string;
   };

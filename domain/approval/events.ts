@@ -12,6 +12,11 @@ export type ApprovalEvent = {
     readonly copierId: string;
     readonly masterPositionId: string;
     readonly approved: boolean;
+    /**
+     * The lots the person chose for the copy (ApprovalDTO.volume), in place of the copier's sizing;
+     * null or absent (events before it existed): the copier's sizing.
+     */
+    readonly volume?: number | null;
     readonly at: string;
   };
 };

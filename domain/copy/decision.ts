@@ -209,6 +209,7 @@ const sizedVolume = (context: Context, trade: MasterTrade, spec: SymbolSpec, con
     slaveSymbol: spec,
     openLots: openLotsOf(context),
     martingale: accounts.slave.martingale,
+    volumeOverride: features.approval?.decision === 'approved' ? features.approval.volume : null,
   });
   if (sized.ok) return sized.volume;
   const fallback = features.active

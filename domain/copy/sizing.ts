@@ -11,6 +11,8 @@
 //   6. below the slave's minimum: with forceMinTrade (default) raise it to the minimum unless the
 //      spec's minVolumeSafetySkipThresholdMultiplier rule skips it; without, skip,
 //   7. maximumLot (0 = off): skip when the copier's open lots plus this one would exceed it.
+// An approval's volume override (ApprovalDTO.volume: a person chose the lots) replaces steps 1 and 2
+// only: the copier's caps and the broker's limits (steps 4 to 7) apply to it as to a calculated lot.
 import type { CopierSettings } from '../copier/settings.js';
 import { type Decimal, exact, show, toNumber } from '../shared/decimal.js';
 import { martingaleFactor } from './martingale.js';
@@ -27,6 +29,8 @@ export interface SizingContext {
   /** Lots of this copier's open copies on the slave, positions and pending orders alike. */
   readonly openLots: Lots;
   readonly martingale: MartingaleState;
+  /** The lots a person chose when approving the open (ApprovalDTO.volume), in place of steps 1 and 2; absent or null: none. */
+  readonly volumeOverride?: Lots | null;
 }
 
 export type VolumeAdjustment = 'CAPPED_AT_MAX_LOT_SIZE' | 'CAPPED_AT_BROKER_MAXIMUM' | 'RAISED_TO_MINIMUM';
@@ -117,7 +121,9 @@ export const slaveVolume = (masterLot: Lots, copier: CopierSettings, context: Si
   const spec = context.slaveSymbol;
   const specProblem = unusableSpec(spec);
   if (specProblem !== null) return skip('SYMBOL_SPEC_INVALID', specProblem);
-  const scaled = scaledLot(masterLot, martingaleFactor(copier.martingaleStrategy, context.martingale), copier, context);
+  const override = context.volumeOverride ?? null;
+  const scaled: Step<Decimal> =
+    override === null ? scaledLot(masterLot, martingaleFactor(copier.martingaleStrategy, context.martingale), copier, context) : ok(exact(override));
   if (!scaled.ok) return scaled;
   let calculated = scaled.value;
   if (!calculated.greaterThan(0)) return skip('VOLUME_NOT_POSITIVE', `the calculated lot is ${show(calculated)}: nothing to open`);

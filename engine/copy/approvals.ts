@@ -2,6 +2,7 @@
 // to decide them again before their expiry, and the decision on a deferred open it decides again.
 import type { Kysely } from 'kysely';
 import { APPROVAL } from '../../domain/copy/features/approval.js';
+import type { ApprovalDecision } from '../../domain/copy/features/rules.js';
 import type { MasterEvent } from '../../domain/copy/types.js';
 import { approvalDecisionOf, decidedWaiting } from '../../projections/approvals/queries.js';
 import type { ReadModels } from '../../projections/schema.js';
@@ -14,4 +15,4 @@ export const approvalOfDeferral = async (
   copierId: string,
   event: MasterEvent,
   deferredBy: readonly string[],
-): Promise<'approved' | 'rejected' | null> => (deferredBy.includes(APPROVAL) ? approvalDecisionOf(db, copierId, event.data.masterPositionId) : null);
+): Promise<ApprovalDecision | null> => (deferredBy.includes(APPROVAL) ? approvalDecisionOf(db, copierId, event.data.masterPositionId) : null);

@@ -7,7 +7,7 @@ import { v5 as uuidv5 } from 'uuid';
 import type { CopierSettings } from '../../domain/copier/settings.js';
 import { decideCopy } from '../../domain/copy/decision.js';
 import { type CopyEvent, type CopySource, DEFERRAL_SOURCE } from '../../domain/copy/events.js';
-import type { ActiveFeature, CopyRecord, MasterOrderRecord } from '../../domain/copy/features/rules.js';
+import type { ActiveFeature, ApprovalDecision, CopyRecord, MasterOrderRecord } from '../../domain/copy/features/rules.js';
 import { mapSymbol } from '../../domain/copy/symbolMapping.js';
 import type { CopierView, MasterEvent, SlaveCopy } from '../../domain/copy/types.js';
 import { type Position, positionFromString, positionToString } from '../../store/port.js';
@@ -58,7 +58,7 @@ interface CopyRun {
   readonly storeCause: boolean;
   readonly deferredBy: readonly string[];
   /** The decision on the event when it was held back for approval (FeatureApprovalDTO). */
-  readonly approval?: 'approved' | 'rejected' | null;
+  readonly approval?: ApprovalDecision | null;
 }
 
 const isOpening = (event: MasterEvent): boolean =>

@@ -23,7 +23,7 @@ const outcomeOf = (event: CopyEvent): string => {
 
 export const approvalsProjection: Projection = {
   name: 'approvals',
-  version: 1,
+  version: 2,
   handles: ['CopyDeferred', 'CopyExecuted', 'CopyFailed', 'TradeSkipped', ...approvalEventTypes],
   tables: ['approvals'],
   async createTables(db, schema) {
@@ -43,6 +43,7 @@ export const approvalsProjection: Projection = {
       expires_at timestamptz NOT NULL,
       decision text,
       decided_at timestamptz,
+      decided_volume double precision,
       outcome text,
       resolved_at timestamptz)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'approvals')} (slave_account_id, requested_at)`.execute(db);
@@ -53,7 +54,7 @@ export const approvalsProjection: Projection = {
     if (event.type === 'ApprovalDecided') {
       await db
         .updateTable('approvals')
-        .set({ decision: event.data.approved ? 'approved' : 'rejected', decided_at: event.data.at })
+        .set({ decision: event.data.approved ? 'approved' : 'rejected', decided_at: event.data.at, decided_volume: event.data.volume ?? null })
         .where('id', '=', event.data.approvalId)
         .where('decision', 'is', null)
         .execute();
@@ -96,6 +97,7 @@ export const approvalsProjection: Projection = {
         expires_at: d.until,
         decision: null,
         decided_at: null,
+        decided_volume: null,
         outcome: null,
         resolved_at: null,
       })

@@ -1,6 +1,7 @@
 // Queries of the approvals read model.
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import { APPROVAL } from '../../domain/copy/features/approval.js';
+import type { ApprovalDecision } from '../../domain/copy/features/rules.js';
 import type { ApprovalsTable, ReadModels } from '../schema.js';
 
 export type ApprovalRow = Selectable<ApprovalsTable>;
@@ -74,15 +75,16 @@ export const approvalsAskedOn = async (db: Kysely<ReadModels>, slaveAccountId: s
     .executeTakeFirst()) !== undefined;
 
 /** The decision on the newest approval of a copier's copy of a master position (for the engine). */
-export const approvalDecisionOf = async (db: Kysely<ReadModels>, copierId: string, masterPositionId: string): Promise<'approved' | 'rejected' | null> => {
+export const approvalDecisionOf = async (db: Kysely<ReadModels>, copierId: string, masterPositionId: string): Promise<ApprovalDecision | null> => {
   const row = await db
     .selectFrom('approvals')
-    .select('decision')
+    .select(['decision', 'decided_volume'])
     .where('copier_id', '=', copierId)
     .where('master_position_id', '=', masterPositionId)
     .orderBy('requested_at', 'desc')
     .executeTakeFirst();
-  return row?.decision === 'approved' || row?.decision === 'rejected' ? row.decision : null;
+  if (row?.decision === 'approved') return { decision: 'approved', volume: row.decided_volume };
+  return row?.decision === 'rejected' ? { decision: 'rejected', volume: null } : null;
 };
 
 /**

@@ -5,7 +5,7 @@
 //   - The wait is a deferral (CopyDeferred by this feature, until the expiry): it is an event, so a
 //     restart keeps it; the wait's event id is the approval's id.
 //   - Approved in time: the open is decided again at once, with the rules of that moment (filters,
-//     sizing, prices), and copied. Rejected: skipped with APPROVAL_REJECTED. No decision before
+//     sizing, prices), and copied; ApprovalDTO.volume replaces the copier's scaling (sizing.ts). Rejected: skipped with APPROVAL_REJECTED. No decision before
 //     expirySeconds: skipped with APPROVAL_EXPIRED.
 //   - It asks after the other filters: an open they refuse is refused at once and never waits. A
 //     monitor-only or inactive copier asks nothing.
@@ -37,12 +37,12 @@ export const approval: CopierFeature<ApprovalSettings> = {
   multiple: false,
   members,
   defaults: { activateApproval: true, expirySeconds: DEFAULT_APPROVAL_EXPIRY_SECONDS },
-  description: `Manual approval of copied trades: every master open (market or pending) that a copier of this account would copy waits for a person's decision instead of being copied at once. A waiting open is listed by GET /accounts/{accountId}/approvals (its approvalId) and counted in AccountInformationDTO.pendingApprovals; POST /accounts/{accountId}/approvals decides it. Approved before it expires: the open is decided again at that moment (the account's other rules, its sizing and prices then) and copied. Rejected: skipped with APPROVAL_REJECTED. No decision within expirySeconds (default ${DEFAULT_APPROVAL_EXPIRY_SECONDS}): skipped with APPROVAL_EXPIRED. Opens that other rules refuse are refused at once and never wait; monitor-only and inactive copiers ask nothing. Closes, partial closes and stop changes are copied as usual. A waiting open survives a restart of the service. activateApproval false (the reference's switch; default true) holds nothing back, as does removing the feature, which releases the waiting opens: they are decided again at once without it (copied unless another rule refuses them).`,
+  description: `Manual approval of copied trades: every master open (market or pending) that a copier of this account would copy waits for a person's decision instead of being copied at once. A waiting open is listed by GET /accounts/{accountId}/approvals (its approvalId) and counted in AccountInformationDTO.pendingApprovals; POST /accounts/{accountId}/approvals decides it. Approved before it expires: the open is decided again at that moment (the account's other rules, its sizing and prices then) and copied; an approval with ApprovalDTO.volume places that lot instead of the copier's scaling, within the copier's maxLotSize and maximumLot and the symbol's lot step, minimum and maximum. Rejected: skipped with APPROVAL_REJECTED. No decision within expirySeconds (default ${DEFAULT_APPROVAL_EXPIRY_SECONDS}): skipped with APPROVAL_EXPIRED. Opens that other rules refuse are refused at once and never wait; monitor-only and inactive copiers ask nothing. Closes, partial closes and stop changes are copied as usual. A waiting open survives a restart of the service. activateApproval false (the reference's switch; default true) holds nothing back, as does removing the feature, which releases the waiting opens: they are decided again at once without it (copied unless another rule refuses them).`,
   rules: {
     filterOpen: (s, ctx) => {
       if (!s.activateApproval || !ctx.deferredBy.includes(APPROVAL)) return null;
-      if (ctx.approval === 'approved') return null;
-      return ctx.approval === 'rejected'
+      if (ctx.approval?.decision === 'approved') return null;
+      return ctx.approval?.decision === 'rejected'
         ? skip('APPROVAL_REJECTED', 'the copy was rejected (POST .../approvals)')
         : skip('APPROVAL_EXPIRED', 'no decision on the copy before the approval expired');
     },

@@ -90,8 +90,12 @@ export interface AccountPosition extends Pick<PositionData, 'positionId' | 'symb
   readonly result: number;
 }
 
-/** A person's decision on a master open held back for approval (FeatureApprovalDTO). */
-export type ApprovalDecision = 'approved' | 'rejected';
+/**
+ * A person's decision on a master open held back for approval (FeatureApprovalDTO): approved or
+ * rejected, and with an approval the lots the person chose for the copy (ApprovalDTO.volume) in place of
+ * the copier's sizing; null: the copier's sizing.
+ */
+export type ApprovalDecision = { readonly decision: 'approved'; readonly volume: number | null } | { readonly decision: 'rejected'; readonly volume: null };
 
 export interface FeatureRunContext {
   /** ISO 8601: the engine's clock. */

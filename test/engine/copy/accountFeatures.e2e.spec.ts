@@ -1,7 +1,7 @@
 // Account-scope features at work, over HTTP against the simulated venue, with a service clock the spec
 // moves: the risk per trade (sizing by the stop loss, the auto-close), trading windows (in a time zone,
-// with the close at the window's end), approvals (approve, reject, expire, the count in the account
-// information, a restart that keeps a waiting approval), a maintenance window (entry actions on two
+// with the close at the window's end), approvals (approve, reject, expire, a volume override, the count
+// in the account information, a restart that keeps a waiting approval), a maintenance window (entry actions on two
 // accounts, the copier modes given back afterwards) and an account's scheduled close and reopen over
 // two copiers. One lot of EURUSD at 5 digits moves 1 USD a point.
 import { expect } from 'chai';
@@ -159,15 +159,46 @@ describe('account features end to end', function () {
       expect([late.status, late.body.error]).to.deep.equal([409, '[APPROVAL_NOT_PENDING]']);
     });
 
-    it('refuses what names no approval, an incomplete name, and a volume override (not supported yet)', async () => {
+    it('refuses what names no approval and an incomplete name', async () => {
       const { master, slave } = await pair('approval-refusals');
       const unknown = await decide(slave, { accountFromId: crypto.randomUUID(), ticket: 1 });
       expect([unknown.status, unknown.body.error]).to.deep.equal([404, '[APPROVAL_NOT_FOUND]']);
       const noTicket = await decide(slave, { accountFromId: master, approved: true });
       expect([noTicket.status, noTicket.body.error]).to.deep.equal([400, '[VALIDATION_FAILED]']);
       expect((await decide(slave, { ticket: 1 })).status).to.equal(400);
-      const volume = await decide(slave, { accountFromId: master, ticket: 1, volume: 0.5 });
-      expect([volume.status, volume.body.error]).to.deep.equal([400, '[VOLUME_OVERRIDE_NOT_SUPPORTED]']);
+      const negative = await decide(slave, { accountFromId: master, ticket: 1, volume: -0.5 });
+      expect([negative.status, negative.body.error]).to.deep.equal([400, '[VALIDATION_FAILED]']);
+    });
+
+    it("places an approved copy with the volume override, rounded to the lot step within the copier's maxLotSize", async () => {
+      const { master, slave } = await pair('approval-volume');
+      await accountFeature(slave, { type: 'FeatureApprovalDTO', expirySeconds: 120 });
+      const id = await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.4 });
+      const [approval] = await waiting(slave, 1);
+      const withRejection = await decide(slave, { ...named(approval!), approved: false, volume: 0.2 });
+      expect([withRejection.status, withRejection.body.error]).to.deep.equal([400, '[VOLUME_WITHOUT_APPROVAL]']);
+      expect(await pending(slave)).to.have.length(1);
+      // The reference's own shape: accountFromId, ticket, volume.
+      expect((await decide(slave, { accountFromId: master, ticket: Number(id), volume: 0.237 })).status).to.equal(204);
+      const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the copy with the chosen lot');
+      expect(copy).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.23 });
+    });
+
+    it("caps a volume override at the copier's maxLotSize; 0 means the copier's own sizing", async () => {
+      const { master, slave, copierId } = await pair('approval-volume-cap');
+      const put = await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { maxLotSize: 0.5 } });
+      expect(put.status).to.equal(200);
+      await accountFeature(slave, { type: 'FeatureApprovalDTO', expirySeconds: 120 });
+      const capped = await open(master, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.1 });
+      const sized = await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.3 });
+      await waiting(slave, 2);
+      expect((await decide(slave, { accountFromId: master, ticket: Number(capped), volume: 3 })).status).to.equal(204);
+      expect((await decide(slave, { accountFromId: master, ticket: Number(sized), volume: 0 })).status).to.equal(204);
+      const book = await bookWhere(t, slave, (b) => b.length === 2, 'both approved copies');
+      expect(book.map((p) => [p.symbol, p.volume]).sort()).to.deep.equal([
+        ['EURUSD', 0.5],
+        ['GBPUSD', 0.3],
+      ]);
     });
 
     it('skips an open nobody decided with APPROVAL_EXPIRED once expirySeconds pass, and refuses a late decision', async () => {
