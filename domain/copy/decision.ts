@@ -24,6 +24,7 @@ import type {
   ChangeContext,
   CopyRecord,
   FeatureRunContext,
+  ModifyContext,
   OpenContext,
   QuoteView,
   SlaveAccountView,
@@ -45,6 +46,7 @@ import type {
   MarketData,
   MasterEvent,
   MasterTrade,
+  ModifyAction,
   OpenAction,
   Skip,
   SkipAction,
@@ -78,6 +80,11 @@ export interface FeatureInputs {
   readonly masterOrders?: OpenContext['masterOrders'];
   /** The slave account's protections in force (a risk limit hit, a profit target locked): no new copies. */
   readonly protections?: readonly ProtectionBlock[];
+  /**
+   * On a master's stop change (rules that need 'openPrices'): the master position's open price, and
+   * the open prices of the slave account's positions by id.
+   */
+  readonly openPrices?: { readonly master: number | null; readonly slave: Readonly<Record<string, number>> } | null;
 }
 
 export const NO_FEATURES: FeatureInputs = {
@@ -352,6 +359,32 @@ const changeVerdict = (context: Context, hook: 'onModify' | 'onClose'): CopyActi
   return null;
 };
 
+/**
+ * The modification of a master's stop change after each feature's adjustModify. A pending order's
+ * trigger prices are those of the change: the master's and the copy's.
+ */
+const adjustedModify = (context: Context, copy: SlaveCopy, modify: ModifyAction, masterTrigger: number | null): ModifyAction => {
+  const { features, event } = context;
+  const record = features.history.find((r) => r.masterPositionId === event.data.masterPositionId);
+  const prices = features.openPrices ?? null;
+  let action = modify;
+  for (const feature of features.active) {
+    const adjust = feature.feature.rules.adjustModify;
+    if (!adjust) continue;
+    const ctx: ModifyContext = {
+      ...runContext(features, feature, context.copier),
+      event,
+      copy,
+      record,
+      slaveSpec: specOf(context, copy.symbol),
+      masterOpenPrice: masterTrigger ?? prices?.master ?? null,
+      copyOpenPrice: modify.openPrice ?? prices?.slave[copy.slavePositionId] ?? null,
+    };
+    action = adjust(feature.settings, action, ctx);
+  }
+  return action;
+};
+
 const cancel = (context: Context, copy: SlaveCopy): CopyAction => ({
   ...orderOf(context, 'cancel', copy.symbol),
   slavePositionId: copy.slavePositionId,
@@ -388,27 +421,25 @@ const decideLive = (context: Context): CopyAction[] => {
       if (!position) return [noPosition()];
       const verdict = changeVerdict(context, 'onModify');
       if (verdict) return [verdict];
-      return [
-        {
-          ...orderOf(context, 'modify', position.symbol),
-          slavePositionId: position.slavePositionId,
-          ...stopsFor(context, event.data, specOf(context, position.symbol)),
-          openPrice: null,
-        },
-      ];
+      const modify: ModifyAction = {
+        ...orderOf(context, 'modify', position.symbol),
+        slavePositionId: position.slavePositionId,
+        ...stopsFor(context, event.data, specOf(context, position.symbol)),
+        openPrice: null,
+      };
+      return [adjustedModify(context, position, modify, null)];
     }
 
     case 'MasterPendingOrderModified': {
       if (!pendingOrder) return [noOrder()];
       const spec = specOf(context, pendingOrder.symbol);
-      return [
-        {
-          ...orderOf(context, 'modify', pendingOrder.symbol),
-          slavePositionId: pendingOrder.slavePositionId,
-          ...stopsFor(context, event.data, spec),
-          openPrice: priceFor(event.data.openPrice, spec),
-        },
-      ];
+      const modify: ModifyAction = {
+        ...orderOf(context, 'modify', pendingOrder.symbol),
+        slavePositionId: pendingOrder.slavePositionId,
+        ...stopsFor(context, event.data, spec),
+        openPrice: priceFor(event.data.openPrice, spec),
+      };
+      return [adjustedModify(context, pendingOrder, modify, event.data.openPrice)];
     }
 
     case 'MasterPositionPartiallyClosed': {

@@ -1,6 +1,7 @@
 // What the copier features of one decision need from the venues (features/rules.ts: `needs`): the
 // master's and the slave's quote of the symbol, the slave's margin figures and the margin of one lot.
-// Read only when a configured feature asks, and only for opens.
+// Read only when a configured feature asks, and only for opens; the open prices ('openPrices') only
+// for a master's stop change of a position.
 import { type FeatureInputs, NO_FEATURES } from '../../domain/copy/decision.js';
 import type { ActiveFeature, CopyRecord, FeatureNeed, QuoteView } from '../../domain/copy/features/rules.js';
 import { mapSymbol } from '../../domain/copy/symbolMapping.js';
@@ -44,6 +45,14 @@ const quoteOf = async (connection: VenueConnection | null, symbol: string | null
 const opening = (event: MasterEvent): boolean =>
   event.type === 'MasterPositionOpened' || event.type === 'MasterPendingOrderPlaced' || event.type === 'MasterPendingOrderFilled';
 
+/** The master position's open price and the slave's positions' open prices, by id; what a venue does not answer is left out. */
+const openPricesOf = async (event: MasterEvent, sources: FeatureSources): Promise<NonNullable<FeatureInputs['openPrices']>> => {
+  const book = async (connection: VenueConnection | null) => (connection ? connection.positions().catch(() => []) : []);
+  const master = (await book(sources.master)).find((p) => p.id === event.data.masterPositionId);
+  const slave = (await book(sources.slave?.connection ?? null)).filter((p) => p.kind === 'position');
+  return { master: master ? master.openPrice : null, slave: Object.fromEntries(slave.map((p) => [p.id, p.openPrice])) };
+};
+
 export const featureInputs = async (event: MasterEvent, sources: FeatureSources): Promise<FeatureInputs> => {
   if (sources.active.length === 0) return { ...NO_FEATURES, now: sources.now, eventTime: sources.eventTime, deferredBy: sources.deferredBy };
   const needs = new Set<FeatureNeed>(sources.active.flatMap((f) => f.feature.rules.needs ?? []));
@@ -58,6 +67,7 @@ export const featureInputs = async (event: MasterEvent, sources: FeatureSources)
     eventTime: sources.eventTime,
     approval: sources.approval ?? null,
   };
+  if (event.type === 'MasterPositionModified') return needs.has('openPrices') ? { ...base, openPrices: await openPricesOf(event, sources) } : base;
   if (!opening(event) || !('symbol' in event.data)) return base;
   const trade = event.data as { symbol: string; orderType: string };
   const slaveSymbol = sources.slave

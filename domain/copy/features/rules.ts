@@ -10,13 +10,14 @@
 //     adjustOpen  -> the open order                    (stops)
 //     deferOpen   -> decide again at a later time      (delays)
 //   stop loss / take profit change:   onModify -> a skip, or go on
+//                                     adjustModify -> the stops to place (distances, extra points)
 //   close and partial close:          onClose  -> a skip, a later time, or go on
 //   every tick, per open copy:        manage   -> modifications, closes, reopens
 // adjustSettings changes the copier settings of every decision (monitor-only for a signal follower).
 // Hooks never read a clock or a venue: `now` and the venue data arrive in the context.
 import type { CopierSettings } from '../../copier/settings.js';
 import type { FeatureDefinition } from '../../feature/definition.js';
-import type { MasterEvent, MasterTrade, OpenAction, Skip, SkipReason, SlaveCopy, SymbolSpec } from '../types.js';
+import type { MasterEvent, MasterTrade, ModifyAction, OpenAction, Skip, SkipReason, SlaveCopy, SymbolSpec } from '../types.js';
 import type { PositionData } from '../../positions/position.js';
 
 /** A copy of this copier, open or closed, for rules that look back (cooldowns, counts, series). */
@@ -54,9 +55,11 @@ export interface SlaveAccountView {
 /**
  * What the engine reads for the features of a copier; a rule declares what it needs. 'positions': the
  * slave account's open positions (OpenContext and ManageContext.slavePositions); 'pointValue': the value
- * of a point of the slave symbol (OpenContext.pointValue); 'margin' also fills ManageContext.slaveAccount.
+ * of a point of the slave symbol (OpenContext.pointValue); 'margin' also fills ManageContext.slaveAccount;
+ * 'openPrices': on a master's stop change, the master position's and the slave copy's open prices
+ * (ModifyContext).
  */
-export type FeatureNeed = 'quotes' | 'margin' | 'positions' | 'pointValue' | HistoryNeed;
+export type FeatureNeed = 'quotes' | 'margin' | 'positions' | 'pointValue' | 'openPrices' | HistoryNeed;
 
 /**
  * Needs read from the read models' history: 'masterOrders', the master's orders on the decided trade's
@@ -144,6 +147,17 @@ export interface ChangeContext extends FeatureRunContext {
   /** The slave's live copy of the master position, if any. */
   readonly copy: SlaveCopy | undefined;
   readonly record: CopyRecord | undefined;
+}
+
+/** A master's stop change about to be copied to the slave's copy (a position or a pending order). */
+export interface ModifyContext extends ChangeContext {
+  readonly copy: SlaveCopy;
+  /** The specification of the copy's symbol at the slave's broker; undefined when not known. */
+  readonly slaveSpec: SymbolSpec | undefined;
+  /** With 'openPrices': the master position's open price (a pending order's trigger price); null when not read. */
+  readonly masterOpenPrice: number | null;
+  /** With 'openPrices': the copy's open price at the slave (a pending order's trigger price); null when not read. */
+  readonly copyOpenPrice: number | null;
 }
 
 /** A slave position copied by this copier, as its venue shows it now. */
@@ -246,6 +260,8 @@ export interface CopierRules<S> {
   /** An ISO time to decide the open again at, or null to open now. */
   deferOpen?(settings: S, ctx: OpenContext): string | null;
   onModify?(settings: S, ctx: ChangeContext): Skip | null;
+  /** The modification a master's stop change places on the copy, once no onModify refused it. */
+  adjustModify?(settings: S, modify: ModifyAction, ctx: ModifyContext): ModifyAction;
   /** A close or partial close: a skip, a time to decide it again at, or null to copy it now. */
   onClose?(settings: S, ctx: ChangeContext): Skip | { readonly until: string } | null;
   manage?(settings: S, ctx: ManageContext, featureId: string): readonly ManagedAction[];

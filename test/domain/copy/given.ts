@@ -173,6 +173,8 @@ export interface World {
   readonly pointValue?: number | null;
   /** The master's orders on the trade's symbol (features that need 'masterOrders'). */
   readonly masterOrders?: readonly MasterOrderRecord[];
+  /** On a master's stop change: the master position's and the slave positions' open prices (features that need 'openPrices'). */
+  readonly openPrices?: FeatureInputs['openPrices'];
 }
 
 /**
@@ -215,6 +217,7 @@ export const given = (world: World = {}) => {
     slavePositions: world.slavePositions ?? null,
     pointValue: world.pointValue ?? null,
     masterOrders: world.masterOrders ?? null,
+    openPrices: world.openPrices ?? null,
   };
   return {
     when: (event: MasterEvent) => {

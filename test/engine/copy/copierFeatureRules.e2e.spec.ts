@@ -1,5 +1,6 @@
 // Copier features at work, over HTTP against the simulated venue: the lot filter, the cooldown, the
-// spread filter (with retry through the open-retry window), the trailing stop and a delayed execution.
+// spread filter (with retry through the open-retry window), the trailing stop, the TP/SL management
+// and a delayed execution.
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../support/service.js';
 import * as trading from '../../support/trading.js';
@@ -71,19 +72,55 @@ describe('copier feature rules end to end', function () {
     await pinQuotes(t, { XAUUSD: [2350, 2350.25] });
   });
 
-  it("the trailing stop moves the copy's stop loss behind the price once it has moved far enough", async () => {
+  it('the trailing stop opens the copy with its initial stop and moves it behind the price once the gain reaches the threshold', async () => {
     const { master, slave, copierId } = await pair('trailing');
-    await feature(slave, copierId, { type: 'FeatureTrailingStopDTO', activationThresholdPercentage: 50, trailingStepPercentage: 20 });
+    await feature(slave, copierId, {
+      type: 'FeatureTrailingStopDTO',
+      activationThresholdPoints: 300,
+      initialStopLossPoints: 100,
+      minimumDistancePoints: 200,
+      trailingStepPoints: 50,
+    });
     await pinQuotes(t, { EURUSD: [1.085, 1.0851] });
-    // Entry 1.0851, take profit 1.0951: D = 1,000 points.
-    await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, takeProfit: 1.0951 });
-    await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
+    await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
+    // Entry at the ask 1.0851: the initial stop 100 points (0.00100) below it.
+    const [opened] = await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
+    expect(opened!.stopLoss).to.equal(1.0841);
     await pinQuotes(t, { EURUSD: [1.0905, 1.0906] });
-    // Gain 540 points >= 500: the stop trails 200 points behind the bid.
-    const [trailed] = await bookWhere(t, slave, (b) => (b[0]?.stopLoss ?? 0) !== 0, 'the trailed stop loss (0: none)', 10_000);
+    // Gain 540 points >= 300: the stop trails 200 points behind the bid.
+    const [trailed] = await bookWhere(t, slave, (b) => b[0]?.stopLoss === 1.0885, 'the trailed stop loss', 10_000);
     expect(trailed!.stopLoss).to.equal(1.0885);
     expect((await positionsOf(t, master))[0]!.stopLoss).to.equal(0);
     await pinQuotes(t, { EURUSD: [1.085, 1.0851] });
+  });
+
+  it("the TP/SL management widens the master's stops by its extra points, at the open and at the master's later change", async () => {
+    const { master, slave, copierId } = await pair('tpsl-extra');
+    await feature(slave, copierId, { type: 'FeatureTpSlManagementDTO', additionalSlPoints: 50, additionalTpPoints: 30 });
+    await pinQuotes(t, { XAUUSD: [2350, 2350.25] });
+    const id = await open(master, { symbol: 'XAUUSD', orderType: 'Sell', volume: 0.01, stopLoss: 2360, takeProfit: 2340 });
+    // Gold has 2 digits: 50 points are 0.50, 30 points 0.30; a sell's stop loss goes up, its take profit down.
+    const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the widened copy');
+    expect(copy).to.deep.include({ stopLoss: 2360.5, takeProfit: 2339.7 });
+    expect((await trading.modifyPosition(t, master, id, { stopLoss: 2355, takeProfit: 2330 })).status).to.equal(204);
+    await bookWhere(t, slave, (b) => b[0]?.stopLoss === 2355.5 && b[0]?.takeProfit === 2329.7, 'the widened change');
+  });
+
+  it("the TP/SL management keeps the master's distances from a copy that opened at another price", async () => {
+    const { master, slave, copierId } = await pair('tpsl-distance');
+    await feature(slave, copierId, { type: 'FeatureTpSlManagementDTO', adjustWithMasterDistance: true });
+    await feature(slave, copierId, { type: 'FeatureDelayedExecutionDTO', minDelayOpen: 2, maxDelayOpen: 2 });
+    await pinQuotes(t, { GBPUSD: [1.27, 1.27009] });
+    const id = await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.1, stopLoss: 1.268, takeProfit: 1.275 });
+    await logWith(slave, 'FeatureDelayedExecutionDTO');
+    // The market moves while the open is held back: the copy opens 100 points higher.
+    await pinQuotes(t, { GBPUSD: [1.271, 1.27109] });
+    const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the delayed copy', 10_000);
+    expect(copy).to.deep.include({ openPrice: 1.27109, stopLoss: 1.269, takeProfit: 1.276 });
+    // The master moves its stop to 100 points below its entry: the copy's goes 100 points below its own.
+    expect((await trading.modifyPosition(t, master, id, { stopLoss: 1.26909 })).status).to.equal(204);
+    await bookWhere(t, slave, (b) => b[0]?.stopLoss === 1.27009, 'the change at the same distance');
+    await pinQuotes(t, { GBPUSD: [1.27, 1.27009] });
   });
 
   it('a delayed execution copies the open only when its delay has run out', async () => {

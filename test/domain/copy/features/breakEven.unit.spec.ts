@@ -85,7 +85,7 @@ describe('feature: FeatureBreakEvenDTO', () => {
   it('with a trailing stop beside it, both ask for their own stop and neither undoes the other', () => {
     const copy = buyAt(1.105);
     const be = manageWith(normal(300, 50), { copies: [copy] });
-    const trail = manageWith({ feature: trailingStop, settings: { activationThresholdPercentage: 50, trailingStepPercentage: 20 } }, { copies: [copy] });
+    const trail = manageWith({ feature: trailingStop, settings: { activationThresholdPoints: 500, minimumDistancePoints: 200 } }, { copies: [copy] });
     expect(be[0]).to.deep.include({ stopLoss: 1.1005 });
     expect(trail[0]).to.deep.include({ stopLoss: 1.103 });
     // Once the trail has moved the stop beyond break-even, break-even asks nothing.

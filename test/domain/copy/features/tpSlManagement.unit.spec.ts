@@ -1,6 +1,6 @@
 import { liveDelay } from '../../../../domain/copy/features/liveDelay.js';
 import { tpSlManagement } from '../../../../domain/copy/features/tpSlManagement.js';
-import { given, masterModified, masterOpened, masterPendingPlaced, slaveCopy } from '../given.js';
+import { given, masterModified, masterOpened, masterPendingPlaced, slaveCopy, symbolSpec } from '../given.js';
 
 describe('feature: FeatureTpSlManagementDTO', () => {
   const manage = (settings: Record<string, unknown>) => ({ feature: tpSlManagement, settings: { ...tpSlManagement.defaults, ...settings } });
@@ -47,6 +47,81 @@ describe('feature: FeatureTpSlManagementDTO', () => {
       given({ features: [manage({ fixedSlInPoints: 0, fixedTpInPoints: 0 })] })
         .when(masterOpened(noStops))
         .then([{ type: 'open', stopLoss: null, takeProfit: null }]));
+  });
+
+  describe('additionalSlPoints and additionalTpPoints', () => {
+    it("move the copy's stop loss and take profit that many points further from the entry", () =>
+      given({ features: [manage({ additionalSlPoints: 50, additionalTpPoints: 30 })] })
+        .when(masterOpened({ stopLoss: 1.095, takeProfit: 1.11 }))
+        .then([{ type: 'open', stopLoss: 1.0945, takeProfit: 1.1103 }]));
+
+    it('widen a fixed level too, on the side of a sell, and leave a missing level missing', () => {
+      given({ features: [manage({ fixedSlInPoints: 200, additionalSlPoints: 50, additionalTpPoints: 30 })] })
+        .when(masterOpened({ orderType: 'Sell', ...noStops }))
+        .then([{ type: 'open', stopLoss: 1.1025, takeProfit: null }]);
+    });
+
+    it("widen the master's later stop changes as well", () =>
+      given({ features: [manage({ additionalSlPoints: 50, additionalTpPoints: 30 })], slave: { copies: [slaveCopy()] } })
+        .when(masterModified(1.09, 1.12))
+        .then([{ type: 'modify', stopLoss: 1.0895, takeProfit: 1.1203 }]));
+
+    it('count in the points of the symbol: 2 digits on gold', () =>
+      given({
+        features: [manage({ additionalSlPoints: 50 })],
+        masterSymbol: { symbol: 'XAUUSD', digits: 2, point: 0.01 },
+        slaveSymbols: [symbolSpec({ symbol: 'XAUUSD', digits: 2, point: 0.01 })],
+      })
+        .when(masterOpened({ symbol: 'XAUUSD', openPrice: 2350, stopLoss: 2340, takeProfit: null }))
+        .then([{ type: 'open', stopLoss: 2339.5 }]));
+  });
+
+  describe('adjustWithMasterDistance', () => {
+    // The master bought at 1.1 with its stop 500 points below and take profit 1,000 above; the slave's ask is 1.1004.
+    const quotes = { slave: { bid: 1.1002, ask: 1.1004 } };
+
+    it("places the master's levels at their distance from the copy's entry, not at the master's prices", () => {
+      given({ features: [manage({ adjustWithMasterDistance: true })], quotes })
+        .when(masterOpened({ stopLoss: 1.095, takeProfit: 1.11 }))
+        .then([{ type: 'open', stopLoss: 1.0954, takeProfit: 1.1104 }]);
+      given({ features: [manage({ adjustWithMasterDistance: false })], quotes })
+        .when(masterOpened({ stopLoss: 1.095, takeProfit: 1.11 }))
+        .then([{ type: 'open', stopLoss: 1.095, takeProfit: 1.11 }]);
+    });
+
+    it('keeps the distances under reverse: the master buy is a slave sell at the bid', () =>
+      given({ features: [manage({ adjustWithMasterDistance: true })], quotes, settings: { reverse: true } })
+        .when(masterOpened({ stopLoss: 1.095, takeProfit: 1.11 }))
+        .then([{ type: 'open', orderType: 'Sell', stopLoss: 1.1102, takeProfit: 1.0952 }]));
+
+    it("measures the master's later changes from both open prices, with the extra points on top", () =>
+      given({
+        features: [manage({ adjustWithMasterDistance: true, additionalSlPoints: 10 })],
+        slave: { copies: [slaveCopy()] },
+        openPrices: { master: 1.1, slave: { 's-2002': 1.1004 } },
+      })
+        .when(masterModified(1.098, 1.115))
+        .then([{ type: 'modify', stopLoss: 1.0983, takeProfit: 1.1154 }]));
+  });
+
+  describe("the master's later stop changes with fixed values", () => {
+    it('keep a fixed level where the master has none, measured from the copy’s open price', () =>
+      given({
+        features: [manage({ fixedSlInPoints: 200 })],
+        slave: { copies: [slaveCopy()] },
+        openPrices: { master: 1.1, slave: { 's-2002': 1.1004 } },
+      })
+        .when(masterModified(null, 1.12))
+        .then([{ type: 'modify', stopLoss: 1.0984, takeProfit: 1.12 }]));
+
+    it('keep replacing the master’s level when masterTpSlPriority is off', () =>
+      given({
+        features: [manage({ fixedTpInPoints: 300, masterTpSlPriority: false })],
+        slave: { copies: [slaveCopy()] },
+        openPrices: { master: 1.1, slave: { 's-2002': 1.1 } },
+      })
+        .when(masterModified(1.09, 1.12))
+        .then([{ type: 'modify', stopLoss: 1.09, takeProfit: 1.103 }]));
   });
 
   describe('blockTradeWithoutTpSl', () => {
