@@ -167,7 +167,6 @@ const FEATURE_SETTING_BRANCHES: Gaps = [
   'setting<FeatureMasanielloDTO>.winRateSmoothingFactor: missing',
   'setting<FeatureMasanielloDTO>.winThresholdBase: missing',
   'setting<FeatureMasanielloDTO>.winThresholdPercentage: missing',
-  'setting<FeatureTradeGuardrailsDTO>.symbolsConfiguration: type object≠array',
 ];
 const FEATURE_DTO: Gaps = [...UNSUPPORTED_FEATURE_BRANCHES, ...FEATURE_SETTING_BRANCHES];
 // Item 8.

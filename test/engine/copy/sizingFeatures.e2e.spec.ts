@@ -154,6 +154,18 @@ describe('sizing features end to end', function () {
     expect(closed.text).to.match(/^Copied from master .*: close #/);
   });
 
+  it("FeatureTradeGuardrailsDTO's symbolsConfiguration gives GBPUSD its own time: its copy closes, the EURUSD copy stays", async () => {
+    const { master, slave, copierId } = await pair('guardrail-symbols');
+    await feature(slave, copierId, { type: 'FeatureTradeGuardrailsDTO', maxOpenTimeSeconds: 0, symbolsConfiguration: { GBPUSD: { maxOpenTimeSeconds: 1 } } });
+    await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
+    await open(master, { symbol: 'GBPUSD', orderType: 'Sell', volume: 0.1 });
+    await bookWhere(t, slave, (b) => b.length === 2, 'both copies');
+    const left = await bookWhere(t, slave, (b) => b.length === 1, 'the GBPUSD copy closed by the guardrail', 10_000);
+    expect(left.map((p) => p.symbol)).to.deep.equal(['EURUSD']);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect((await positionsOf(t, slave)).map((p) => p.symbol)).to.deep.equal(['EURUSD']);
+  });
+
   it('FeatureSignalFollowerDTO with monitorOnly on the slave account makes its copiers monitor-only', async () => {
     const { master, slave } = await pair('follower');
     const res = await t.call('POST', `/accounts/${slave}/features`, { body: featureBody({ type: 'FeatureSignalFollowerDTO', monitorOnly: true }) });

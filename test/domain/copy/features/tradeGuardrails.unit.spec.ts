@@ -46,18 +46,27 @@ describe('feature: FeatureTradeGuardrailsDTO', () => {
       .then([{ type: 'open', volume: 0.5 }]);
   });
 
-  it('a symbol may have its own threshold: null keeps the general one, 0 turns it off', () => {
-    const forEurusd = (maxLotSizeThreshold: number | null) =>
-      guard({ maxLotSizeThreshold: 1, symbolsConfiguration: [{ symbol: 'eurusd', maxLotSizeThreshold, maxOpenTimeSeconds: null }] });
-    given({ features: [forEurusd(2)] })
+  it('a symbol may have its own threshold: left out keeps the general one, 0 turns it off', () => {
+    const forEurusd = (own: { maxLotSizeThreshold?: number; enabled?: boolean }) => guard({ maxLotSizeThreshold: 1, symbolsConfiguration: { eurusd: own } });
+    given({ features: [forEurusd({ maxLotSizeThreshold: 2 })] })
       .when(masterOpened({ volume: 1.5 }))
       .then([{ type: 'open', volume: 1.5 }]);
-    given({ features: [forEurusd(null)] })
+    given({ features: [forEurusd({})] })
       .when(masterOpened({ volume: 1.5 }))
       .thenSkips('GUARDRAIL');
-    given({ features: [forEurusd(0)] })
+    given({ features: [forEurusd({ maxLotSizeThreshold: 0 })] })
       .when(masterOpened({ volume: 50 }))
       .then([{ type: 'open', volume: 50 }]);
+    given({ features: [forEurusd({ enabled: false })] })
+      .when(masterOpened({ volume: 50 }))
+      .then([{ type: 'open', volume: 50 }]);
+  });
+
+  it("a symbol's own aggregatePerSymbol counts the lots open on it", () => {
+    const open = holding(['EURUSD', 0.6]);
+    given({ features: [guard({ maxLotSizeThreshold: 1, symbolsConfiguration: { EURUSD: { aggregatePerSymbol: true } } })], slave: open })
+      .when(masterOpened({ volume: 0.5 }))
+      .thenSkips('GUARDRAIL', /make 1\.1/);
   });
 
   it('applies to the lot a martingale feature doubled', () =>
@@ -74,20 +83,23 @@ describe('feature: FeatureTradeGuardrailsDTO', () => {
 
   it('keeps copies open while disabled, without a time, or where their symbol turns the time off', () => {
     expect(manageWith(guard({ enabled: false, maxOpenTimeSeconds: 60 }), { copies: [managed()] })).to.deep.equal([]);
-    expect(manageWith(guard({ maxOpenTimeSeconds: null }), { copies: [managed()] })).to.deep.equal([]);
-    const off = guard({ maxOpenTimeSeconds: 60, symbolsConfiguration: [{ symbol: 'EURUSD', maxLotSizeThreshold: null, maxOpenTimeSeconds: 0 }] });
+    expect(manageWith(guard({ maxOpenTimeSeconds: 0 }), { copies: [managed()] })).to.deep.equal([]);
+    const off = guard({ maxOpenTimeSeconds: 60, symbolsConfiguration: { EURUSD: { maxOpenTimeSeconds: 0 } } });
     const actions = manageWith(off, { copies: [managed(), managed({ symbol: 'GBPUSD', slavePositionId: 's-gbp', masterPositionId: 'm-gbp' })] });
+    expect(actions.map((a) => a.kind === 'close' && a.slavePositionId)).to.deep.equal(['s-gbp']);
+  });
+
+  it("closes a symbol's copies after its own time, others after the general one", () => {
+    const own = guard({ maxOpenTimeSeconds: 7200, symbolsConfiguration: { GBPUSD: { maxOpenTimeSeconds: 600 } } });
+    const actions = manageWith(own, { copies: [managed(), managed({ symbol: 'GBPUSD', slavePositionId: 's-gbp', masterPositionId: 'm-gbp' })] });
     expect(actions.map((a) => a.kind === 'close' && a.slavePositionId)).to.deep.equal(['s-gbp']);
   });
 
   it('refuses a symbol configured twice', () => {
     const twice = {
       ...tradeGuardrails.defaults,
-      symbolsConfiguration: [
-        { symbol: 'EURUSD', maxLotSizeThreshold: 1, maxOpenTimeSeconds: null },
-        { symbol: 'eurusd', maxLotSizeThreshold: 2, maxOpenTimeSeconds: null },
-      ],
+      symbolsConfiguration: { EURUSD: { maxLotSizeThreshold: 1 }, eurusd: { maxLotSizeThreshold: 2 } },
     } as TradeGuardrailsSettings;
-    expect(tradeGuardrails.check!(twice)).to.equal('symbol eurusd is configured twice');
+    expect(tradeGuardrails.check!(twice)).to.equal('symbolsConfiguration: symbol eurusd is configured twice (as EURUSD and eurusd)');
   });
 });
