@@ -233,6 +233,12 @@ export interface ClosedTradesTable {
   swap: number;
   commission: number;
   reason: string;
+  /** Null: none, or a closed volume recorded before they were kept. */
+  stop_loss: number | null;
+  take_profit: number | null;
+  comment: string | null;
+  magic_number: ColumnType<string | null, number | null, number | null>;
+  client_order_id: string | null;
 }
 
 export interface BalanceOperationsTable {

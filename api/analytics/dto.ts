@@ -27,9 +27,8 @@ type ClosedTradeRow = Awaited<ReturnType<typeof closedTradesBetween>>[number];
 
 /**
  * A closed volume of the history read model as a PositionDTO (AccountPerformanceDTO.history), mapped as
- * GET .../history/positions maps the broker's (historyView). The read model keeps no comment, magic
- * number or client order id: they answer "", "0" and "", and placedType is Manually unless the broker
- * closed the position (OnSL, OnTP, OnStopOut).
+ * GET .../history/positions maps the broker's (historyView): the position's stop loss and take profit
+ * at the close (0 = none), its comment, magic number and client order id.
  */
 export const toHistoryPositionDTO = (row: ClosedTradeRow): Static<typeof PositionDTO> =>
   historyView({
@@ -47,7 +46,9 @@ export const toHistoryPositionDTO = (row: ClosedTradeRow): Static<typeof Positio
     swap: row.swap,
     commission: row.commission,
     reason: row.reason as ClosedTrade['reason'],
-    comment: null,
-    magicNumber: null,
-    clientOrderId: null,
+    stopLoss: row.stop_loss,
+    takeProfit: row.take_profit,
+    comment: row.comment,
+    magicNumber: row.magic_number === null ? null : Number(row.magic_number),
+    clientOrderId: row.client_order_id,
   });

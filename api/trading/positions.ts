@@ -1,6 +1,7 @@
 // Positions and orders of the Trading API (spec "Positions and orders"; the reference's PositionDTO and
 // PositionRequestDTO): the book, opening and placing, changing, closing, closing everything, history.
 import { type Static, Type } from '@sinclair/typebox';
+import { apiComment } from '../../domain/positions/apiComment.js';
 import { openRequestOf, type OrderToPlace, venueOrderOf } from '../../app/trading/orders.js';
 import type { ClosedTrade } from '../../app/trading/session.js';
 import { AccountIdParams } from '../accounts/schemas.js';
@@ -105,7 +106,9 @@ export const positionRoutes = (routes: Routes, services: Services, trading: Trad
       async handler(input) {
         const { params, caller, body } = input;
         const { account, connection } = await session(caller, params.accountId, true);
-        const toPlace = orderToPlace(body);
+        const asked = orderToPlace(body);
+        // The reference prepends 'API|<requestId>|' to the comment of POST .../positions only.
+        const toPlace = async ? asked : { ...asked, comment: apiComment(body.requestId, asked.comment) };
         const { order, expiry } = await venueOrderOf(services, account.account_type_id, connection, toPlace);
         const identity = await identityOf(input as never, body.requestId);
         const { requestId } = identity;
@@ -229,7 +232,7 @@ export const positionRoutes = (routes: Routes, services: Services, trading: Trad
     operationId: 'positionHistory',
     summary: 'Closed positions between start and stop',
     description:
-      'One entry per closed volume (a position closed in parts has an entry per part), by close time, with state Closed. Read from the broker when asked: no delay (the spec allows up to 3 minutes). start after stop gives 400. The stop loss and take profit a position had are not kept: 0.',
+      'One entry per closed volume (a position closed in parts has an entry per part), by close time, with state Closed. Read from the broker when asked: no delay (the spec allows up to 3 minutes). start after stop gives 400. stopLoss and takeProfit are those the position had when the volume closed (0 = none).',
     params: AccountIdParams,
     query: HistoryQuery,
     responses: { 200: { description: 'closed positions', schema: Type.Array(PositionDTO) }, ...tradingErrors },

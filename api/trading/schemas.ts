@@ -42,7 +42,13 @@ export const PositionRequestDTO = Type.Object(
       description:
         'A client request ID to avoid the request being executed multiple times due to network or client errors. The IDs start at 0 and increment up to 999, then begin again at 0. The same requestId with the same request (method, path and body) on the same account within 2 minutes of its first use is a retry: nothing is placed or changed twice, and it answers as the first time. The same requestId with another request, or after those 2 minutes, is a new request (the IDs wrap). An Idempotency-Key header, when sent, names the request instead.',
     }),
-    comment: Type.Optional(Type.String({ maxLength: 20, description: 'the comment at the broker; empty or omitted = none' })),
+    comment: Type.Optional(
+      Type.String({
+        maxLength: 20,
+        description:
+          'An \'API|YOUR_REQUEST_ID|\' is prepended to your comment for tracking purpose (this prefix is only used for the endpoint /rest/api/v1/accounts/{accountId}/positions): POST .../positions with requestId 602 and comment "breakout" opens with the comment "API|602|breakout", without a comment "API|602|". POST .../orders sends the comment as it is; empty or omitted = none',
+      }),
+    ),
     magicNumber: Type.Optional(
       Type.String({
         maxLength: 19,
@@ -102,7 +108,9 @@ export const PositionDTO = Type.Object(
     swap: Nullable(Type.Number({ description: 'null as profit' })),
     commission: Nullable(Type.Number({ description: 'negative = paid; null as profit' })),
     netProfit: Nullable(Type.Number({ description: 'profit + swap + commission; null as profit' })),
-    comment: Type.String({ description: 'the comment at the broker; empty = none' }),
+    comment: Type.String({
+      description: "the comment at the broker, with the 'API|<requestId>|' prefix of a position opened through POST .../positions; empty = none",
+    }),
     magicNumber: Type.String({ description: 'the magic number at the broker, as a string; "0" = none' }),
     state: Type.Union(
       positionStates.map((s) => Type.Literal(s)),
@@ -121,8 +129,14 @@ export const PositionDTO = Type.Object(
     ),
     requestId: Type.String({
       description:
-        "the client order id it was placed with: this service's trade request id (a copy: its deterministic copy id); empty when it was placed elsewhere",
+        "the PositionRequestDTO.requestId it was opened with through POST .../positions (read from its comment's 'API|<requestId>|' prefix); empty otherwise (POST .../orders, copies, trades placed elsewhere)",
     }),
+    clientOrderId: Type.Optional(
+      Type.String({
+        description:
+          "ours: the client order id it was placed with at the broker: this service's trade request id (a copy: its deterministic copy id); empty when it was placed elsewhere",
+      }),
+    ),
     brokerTimeOpen: Type.String({ description: 'Original time string from the broker (the simulated venue: ISO 8601 UTC)' }),
     brokerTimeClose: Type.Optional(Type.String({ description: 'history only: original time string from the broker' })),
     currentPrice: Type.Optional(

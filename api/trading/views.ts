@@ -3,6 +3,7 @@
 // missing stop loss or take profit, strings for the comment and the magic number ("" and "0" = none).
 import type { Static } from '@sinclair/typebox';
 import type { ClosedTrade, OrderType, SymbolInfo, VenuePosition } from '../../app/trading/session.js';
+import { apiRequestIdOf } from '../../domain/positions/apiComment.js';
 import { specOrderType } from '../../app/trading/session.js';
 import type { openPositionsOf } from '../../projections/positions/queries.js';
 import type { PositionDTO, SymbolDTO, SymbolInfoDTO } from './schemas.js';
@@ -20,10 +21,15 @@ const CLOSED_BY: Readonly<Record<ClosedTrade['reason'], PositionView['placedType
   stopOut: 'OnStopOut',
 };
 
+/**
+ * The broker's comment as it is (with the `API|<requestId>|` prefix of a position opened through
+ * POST .../positions), the requestId that prefix names ("" without one), and ours: the client order id.
+ */
 const labels = (item: { comment: string | null; magicNumber: number | null; clientOrderId: string | null }) => ({
   comment: item.comment ?? '',
   magicNumber: String(item.magicNumber ?? 0),
-  requestId: item.clientOrderId ?? '',
+  requestId: apiRequestIdOf(item.comment) ?? '',
+  clientOrderId: item.clientOrderId ?? '',
 });
 
 export const positionView = (item: VenuePosition): PositionView => {
@@ -62,9 +68,7 @@ export const knownPositionView = (row: Awaited<ReturnType<typeof openPositionsOf
   swap: null,
   commission: null,
   netProfit: null,
-  comment: row.comment ?? '',
-  magicNumber: row.magic_number === null ? '0' : String(row.magic_number),
-  requestId: row.client_order_id ?? '',
+  ...labels({ comment: row.comment, magicNumber: row.magic_number === null ? null : Number(row.magic_number), clientOrderId: row.client_order_id }),
   state: row.kind === 'order' ? 'Pending' : 'Open',
   dealType: row.order_type.startsWith('Buy') ? 'DealBuy' : 'DealSell',
   placedType: placedTypeOf(row.client_order_id),
@@ -78,8 +82,8 @@ export const historyView = (trade: ClosedTrade): PositionView => ({
   openPrice: trade.openPrice,
   openTime: trade.openTime,
   brokerTimeOpen: trade.openTime,
-  stopLoss: 0,
-  takeProfit: 0,
+  stopLoss: trade.stopLoss ?? 0,
+  takeProfit: trade.takeProfit ?? 0,
   profit: trade.profit,
   swap: trade.swap,
   commission: trade.commission,

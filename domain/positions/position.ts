@@ -64,6 +64,12 @@ export interface ClosedTradeData {
   readonly swap: number;
   readonly commission: number;
   readonly reason: CloseReason;
+  /**
+   * The stop loss and take profit the position had when this volume closed (absolute prices; null =
+   * none). Absent in events recorded before they were kept: read as none.
+   */
+  readonly stopLoss?: number | null;
+  readonly takeProfit?: number | null;
   readonly comment: string | null;
   readonly magicNumber: number | null;
   readonly clientOrderId: string | null;

@@ -81,6 +81,8 @@ export const tradeData = (t: ClosedTrade): ClosedTradeData => ({
   swap: t.swap,
   commission: t.commission,
   reason: t.reason,
+  stopLoss: t.stopLoss ?? null,
+  takeProfit: t.takeProfit ?? null,
   comment: t.comment,
   magicNumber: t.magicNumber,
   clientOrderId: t.clientOrderId,

@@ -1,5 +1,6 @@
 // The history read model: every closed volume (full and partial closes) and every balance operation
-// of every account, as its venue reported them. Performance metrics and account information's results
+// of every account, as its venue reported them; a closed volume keeps the labels of its position (stop
+// loss and take profit at the close, comment, magic number, client order id) for the history answers. Performance metrics and account information's results
 // are computed from it (domain/analytics/metrics.ts), so they can be explained from the events.
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { PositionsEvent } from '../../domain/positions/events.js';
@@ -33,6 +34,11 @@ const insertHistory = async (db: Kysely<ReadModels>, events: readonly RecordedEv
         swap: t.swap,
         commission: t.commission,
         reason: t.reason,
+        stop_loss: t.stopLoss ?? null,
+        take_profit: t.takeProfit ?? null,
+        comment: t.comment,
+        magic_number: t.magicNumber,
+        client_order_id: t.clientOrderId,
       });
     } else if (event.type === 'BalanceChanged') {
       const o = event.data.operation;
@@ -57,7 +63,8 @@ const insertHistory = async (db: Kysely<ReadModels>, events: readonly RecordedEv
 
 export const historyProjection: Projection = {
   name: 'history',
-  version: 1,
+  // 2: the position's stop loss, take profit, comment, magic number and client order id with each closed volume.
+  version: 2,
   handles: ['PositionPartiallyClosed', 'PositionClosed', 'BalanceChanged'],
   tables: ['closed_trades', 'balance_operations'],
   async createTables(db, schema) {
@@ -76,6 +83,11 @@ export const historyProjection: Projection = {
       swap double precision NOT NULL,
       commission double precision NOT NULL,
       reason text NOT NULL,
+      stop_loss double precision,
+      take_profit double precision,
+      comment text,
+      magic_number bigint,
+      client_order_id text,
       PRIMARY KEY (account_id, trade_id))`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'closed_trades')} (account_id, close_time)`.execute(db);
     await sql`CREATE TABLE ${sql.id(schema, 'balance_operations')} (

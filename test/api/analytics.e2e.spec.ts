@@ -54,7 +54,16 @@ describe('Performance metrics, chart and data collector end to end', function ()
     login = simulatedLogin((await t.call('GET', `/accounts/${account}`)).body);
 
     await pinQuotes(t, { EURUSD: [1.085, 1.0851], US500: [5200, 5200] });
-    const first = await open({ symbol: 'EURUSD', orderType: 'Buy', volume: 1 });
+    const first = await open({
+      symbol: 'EURUSD',
+      orderType: 'Buy',
+      volume: 1,
+      stopLoss: 1.08,
+      takeProfit: 1.1,
+      comment: 'first',
+      magicNumber: '7',
+      requestId: 5,
+    });
     await pinQuotes(t, { EURUSD: [1.0871, 1.0872] });
     await close(first, 1);
     const second = await open({ symbol: 'EURUSD', orderType: 'Sell', volume: 0.5 });
@@ -245,6 +254,16 @@ describe('Performance metrics, chart and data collector end to end', function ()
       ['EURUSD', 120],
     ]);
     expect(a!.history[0]).to.deep.include({ orderType: 'Buy', volume: 1, openPrice: 1.0851, closePrice: 1.0871, commission: -7 });
+    // The history read model keeps what the position had when it closed, as the broker's history answers it.
+    expect(a!.history[0]).to.deep.include({
+      stopLoss: 1.08,
+      takeProfit: 1.1,
+      comment: 'API|5|first',
+      magicNumber: '7',
+      requestId: '5',
+      placedType: 'ByExpert',
+    });
+    expect(a!.history[1]).to.deep.include({ stopLoss: 0, takeProfit: 0, magicNumber: '0' });
 
     // At the end of day 1 the balance stood 103.5 below its peak of 10,193.
     const day1 = await report({ id: [account, account], idType: 'ACCOUNT', start: '2026-01-07T00:00:00Z', stop: '2026-01-07T23:59:59Z' });

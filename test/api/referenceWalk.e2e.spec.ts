@@ -104,6 +104,8 @@ describe("A reference client's walk (reference shapes only)", function () {
     await answer('POST', `/accounts/${master.id}/positions`, 204, order);
     const [position] = (await answer('GET', `/accounts/${master.id}/positions`, 200)).body;
     expect(position).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, stopLoss: 0, takeProfit: 0, magicNumber: '7', state: 'Open' });
+    // The reference's tracking prefix on the comment, and the requestId it names.
+    expect(position).to.deep.include({ comment: 'API|1|walk', requestId: '1' });
     expect((await t.call('GET', `/accounts/${master.id}/positions`)).body).to.have.length(1);
 
     // The copy appears on the slave; the slave's information says so, with the limit not hit.

@@ -102,6 +102,7 @@ describe('Trading API end to end', function () {
         takeProfit: 1.09,
         comment: 'e2e buy',
         magicNumber: '42',
+        requestId: 602,
       });
 
       const listed = await t.call('GET', positions(account));
@@ -123,16 +124,18 @@ describe('Trading API end to end', function () {
         // 7 per lot, charged when the volume opens
         commission: -0.7,
         netProfit: -1.7,
-        comment: 'e2e buy',
+        // The reference's tracking prefix, and the requestId it names.
+        comment: 'API|602|e2e buy',
         magicNumber: '42',
         state: 'Open',
         dealType: 'DealBuy',
         placedType: 'ByExpert',
-        requestId: position.requestId,
+        requestId: '602',
+        clientOrderId: position.clientOrderId,
         brokerTimeOpen: position.openTime,
         currentPrice: BID,
       });
-      expect(position.requestId).to.match(/^[0-9a-f-]{36}$/);
+      expect(position.clientOrderId).to.match(/^[0-9a-f-]{36}$/);
       nearNow(position.openTime);
     });
 
@@ -140,14 +143,14 @@ describe('Trading API end to end', function () {
       await open(account, { symbol: 'XAUUSD', orderType: 'Buy', volume: 0.01, comment: 'audited' });
       const res = await t.call('GET', `/accounts/${account}/auditLogs`);
       const entry = (res.body as { action: string; changes: Record<string, unknown>; method: string; path: string }[]).find(
-        (e) => e.action === 'TradeRequested' && e.changes.comment === 'audited',
+        (e) => e.action === 'TradeRequested' && typeof e.changes.comment === 'string' && e.changes.comment.endsWith('|audited'),
       );
       expect(entry).to.deep.include({ method: 'POST', path: `/rest/api/v1/accounts/${account}/positions` });
       expect(entry!.changes).to.deep.include({ action: 'open', symbol: 'XAUUSD', orderType: 'Buy', volume: 0.01, async: false });
     });
 
-    it('fills a market Sell at the bid; no stops, comment or magic number: 0, "" and "0"', async () => {
-      const id = await open(account, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.2 });
+    it('fills a market Sell at the bid; no stops, comment or magic number: 0, the bare prefix and "0"', async () => {
+      const id = await open(account, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.2, requestId: 0 });
       const sell = (await positionsOf(t, account)).find((p) => p.id === id);
       expect(sell).to.deep.include({
         orderType: 'Sell',
@@ -158,7 +161,8 @@ describe('Trading API end to end', function () {
         commission: -1.4,
         stopLoss: 0,
         takeProfit: 0,
-        comment: '',
+        comment: 'API|0|',
+        requestId: '0',
         magicNumber: '0',
         state: 'Open',
         dealType: 'DealSell',
@@ -268,7 +272,8 @@ describe('Trading API end to end', function () {
         openPrice: ASK,
         stopLoss: 0,
         takeProfit: 0,
-        comment: '',
+        comment: 'API|12|',
+        requestId: '12',
         magicNumber: '0',
       });
     });
@@ -525,11 +530,16 @@ describe('Trading API end to end', function () {
     });
 
     it('reads only volume, openPrice, stopLoss and takeProfit of the PositionRequestDTO; an unknown member gives 400', async () => {
-      const id = await open(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
+      const id = await open(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, requestId: 31 });
       for (const member of [{ comment: 'changed' }, { symbol: 'GBPUSD' }, { orderType: 'Sell' }, { magicNumber: '7' }]) {
         expect((await modify(id, member)).status).to.equal(204);
       }
-      expect((await positionsOf(t, account)).find((p) => p.id === id)).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', comment: '', magicNumber: '0' });
+      expect((await positionsOf(t, account)).find((p) => p.id === id)).to.deep.include({
+        symbol: 'EURUSD',
+        orderType: 'Buy',
+        comment: 'API|31|',
+        magicNumber: '0',
+      });
       const res = await modify(id, { expiry: '2030-01-01T00:00:00Z' });
       expectRefusal(res, 400, '[VALIDATION_FAILED]');
       expect(res.body.details[0].field).to.equal('body.expiry');
@@ -592,7 +602,8 @@ describe('Trading API end to end', function () {
       expect(res.status, JSON.stringify(res.body)).to.equal(204);
       expect(res.headers.get('x-position-id')).to.equal(null);
       const position = await eventually(async () => (await positionsOf(t, account)).find((p) => p.comment === 'async'), 5000, 'the async position');
-      expect(position).to.deep.include({ symbol: 'XAUUSD', orderType: 'Sell', volume: 0.1, openPrice: 2350 });
+      // The reference prefixes the comment on POST .../positions only: no prefix here, so no requestId to read back.
+      expect(position).to.deep.include({ symbol: 'XAUUSD', orderType: 'Sell', volume: 0.1, openPrice: 2350, requestId: '' });
     });
 
     it('answers 204 for an order the broker refuses, which shows as an Error log entry and places nothing', async () => {
@@ -668,7 +679,16 @@ describe('Trading API end to end', function () {
     let id: string;
     before(async () => {
       account = await startedAccount(t, 'trading-history');
-      id = await open(account, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.2, comment: 'for history', magicNumber: '9' });
+      id = await open(account, {
+        symbol: 'EURUSD',
+        orderType: 'Buy',
+        volume: 0.2,
+        stopLoss: 1.07,
+        takeProfit: 1.1,
+        comment: 'for history',
+        magicNumber: '9',
+        requestId: 77,
+      });
       expect((await t.call('DELETE', `${positions(account)}/${id}`)).status).to.equal(204);
     });
 
@@ -686,14 +706,16 @@ describe('Trading API end to end', function () {
         profit: -2,
         swap: 0,
         commission: -1.4,
-        comment: 'for history',
+        comment: 'API|77|for history',
         magicNumber: '9',
+        requestId: '77',
         netProfit: -3.4,
         state: 'Closed',
         dealType: 'DealBuy',
         placedType: 'ByExpert',
-        stopLoss: 0,
-        takeProfit: 0,
+        // What the position had when it closed.
+        stopLoss: 1.07,
+        takeProfit: 1.1,
       });
       expect(trade!.brokerTimeClose).to.equal(trade!.closeTime);
       expect(trade!.closeTradeId).to.be.a('string').and.not.equal(id);

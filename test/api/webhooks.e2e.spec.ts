@@ -196,10 +196,11 @@ describe('outbound webhooks end to end', function () {
         openPrice: ASK,
         stopLoss: null,
         takeProfit: null,
-        comment: null,
         magicNumber: null,
         fromPendingOrder: false,
       });
+      // Opened through POST .../positions: the broker's comment carries the reference's API|<requestId>| prefix.
+      expect(opened!.body.position.comment).to.match(/^API\|\d+\|$/);
       expect(Object.keys(opened!.body.position)).to.deep.equal([
         'positionId',
         'symbol',

@@ -168,6 +168,8 @@ export const closeVolume = (
     swap,
     commission,
     reason,
+    stopLoss: position.stopLoss,
+    takeProfit: position.takeProfit,
     comment: position.comment,
     magicNumber: position.magicNumber,
     clientOrderId: position.clientOrderId,

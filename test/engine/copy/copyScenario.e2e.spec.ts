@@ -45,9 +45,10 @@ describe('copy engine end to end', function () {
     });
 
     it('copies an open of 1.00 lot as 2.00 lots, a half close as a half close, and the close', async () => {
-      const id = await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 1, stopLoss: 1.08, takeProfit: 1.09, comment: 'signal 7' });
+      const id = await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 1, stopLoss: 1.08, takeProfit: 1.09, comment: 'signal 7', requestId: 7 });
       const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the slave copy');
-      expect(copy).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', volume: 2, stopLoss: 1.08, takeProfit: 1.09, comment: 'signal 7' });
+      // The master's comment as its broker has it: with the reference's API|<requestId>| prefix.
+      expect(copy).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', volume: 2, stopLoss: 1.08, takeProfit: 1.09, comment: 'API|7|signal 7' });
 
       expect((await modifyPosition(t, master, id, { volume: 0.5 })).status).to.equal(204);
       await bookWhere(t, slave, (b) => b.length === 1 && b[0]!.volume === 1, 'the slave half close');
