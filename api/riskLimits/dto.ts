@@ -6,7 +6,8 @@ import { RISK_TYPES, referenceValue, riskTypeById } from '../../domain/riskLimit
 import { checkRiskLimit, RISK_LIMIT_DEFAULTS, type RiskLimitSettings } from '../../domain/riskLimit/settings.js';
 import type { FeatureSetting } from '../../domain/feature/events.js';
 import { familyOf } from '../../domain/protection/anchors.js';
-import { riskLimitRule } from '../../domain/protection/rules.js';
+import { periodTargetRule, riskLimitRule } from '../../domain/protection/rules.js';
+import { isPeriodTargetType } from '../../domain/profitTarget/features.js';
 import { membersOf } from '../../domain/feature/definition.js';
 import {
   type ProtectionReferenceRow,
@@ -117,12 +118,6 @@ export const accountProtections = async (services: Services, accountId: string) 
   };
 };
 
-const PERIOD_TARGET_UNITS: Readonly<Record<string, string>> = {
-  FeatureDailyProfitTargetDTO: 'day',
-  FeatureWeeklyProfitTargetDTO: 'week',
-  FeatureMonthlyProfitTargetDTO: 'month',
-};
-
 /**
  * Account information's riskLimitsStatus and profitTargetsStatus (the reference's RiskLimitStatusDTO
  * and ProfitTargetStatusDTO): every risk limit and profit target feature of the account, whether it is
@@ -148,10 +143,14 @@ export const protectionStatus = async (
     return { riskLimitId: row.id, limitIsHit: hit.has(row.id), ...reference(value, ref) };
   });
   const profitTargetsStatus = features.map((row) => {
-    const unit = PERIOD_TARGET_UNITS[row.type];
-    const ref = referenceOfRule(references, row.id, unit ?? null);
-    const overall = membersOf<{ referenceBalance?: number }>(row.setting as FeatureSetting).referenceBalance;
-    return { profitTargetFeatureId: row.id, profitTargetIsHit: hit.has(row.id), ...reference(unit ? ref?.balance : overall, ref) };
+    const members = membersOf<Record<string, unknown>>(row.setting as FeatureSetting);
+    if (!isPeriodTargetType(row.type)) {
+      const overall = members.referenceBalance as number | undefined;
+      return { profitTargetFeatureId: row.id, profitTargetIsHit: hit.has(row.id), ...reference(overall, referenceOfRule(references, row.id, null)) };
+    }
+    const rule = periodTargetRule(row.id, row.type, members);
+    const ref = referenceOfRule(references, row.id, familyOf(rule.unit, rule.boundaryMs));
+    return { profitTargetFeatureId: row.id, profitTargetIsHit: hit.has(row.id), ...reference(ref?.balance, ref) };
   });
   return { riskLimitsStatus, profitTargetsStatus };
 };

@@ -225,7 +225,7 @@ export const ProfitTargetStatusDTO = Type.Object(
     referenceBalance: Type.Optional(
       Type.Number({
         description:
-          "a period target: the balance at the period start or its last reset (its relative target is of it); the overall target: its referenceBalance. Left out until the monitor has recorded the period's reference.",
+          "a period target: the balance at the period start or its last reset (its percent target, e.g. dailyProfitTarget, and its relative target, e.g. dailyRelativeProfitTarget, are of it); the overall target: its referenceBalance. Left out until the monitor has recorded the period's reference.",
       }),
     ),
     balanceLastUpdate: Type.Optional(Type.String({ format: 'date-time', description: 'when that reference was read' })),

@@ -2,7 +2,8 @@
 //   a risk limit or period target: the start of its current day, ISO week or month, shared by every
 //     rule of that period (`day:2026-01-06T23:00:00.000Z`), or its last reset when that lies in the
 //     current period (`reset:<ruleId>:<time>`); it lasts until the period ends. A risk limit of types
-//     1-3 with a resetTime has periods of its own, beginning at that time of day in UTC
+//     1-3 with a resetTime, and the daily profit target (always: its resetTime defaults to 00:00 UTC),
+//     have periods of their own, beginning at that time of day in UTC
 //     (`day@79200s:2026-01-06T22:00:00.000Z`), shared by the rules with the same resetTime;
 //   the overall target: the first look at it with its referenceBalance (`overall:<ruleId>:<amount>`),
 //     never ended by a period.
@@ -71,7 +72,7 @@ export const ruleAnchor = (rule: ProtectionRule, resets: Readonly<Record<string,
       label: null,
     };
   }
-  const period = periodAnchor(rule.unit, now, zone, rule.kind === 'RISK_LIMIT' ? rule.boundaryMs : null);
+  const period = periodAnchor(rule.unit, now, zone, rule.boundaryMs);
   const reset = resets[rule.id];
   if (reset && Date.parse(reset) >= Date.parse(period.start!)) {
     return { ...period, key: `reset:${rule.id}:${reset}`, kind: 'RESET', ruleId: rule.id, start: reset };

@@ -291,6 +291,56 @@ const receded = (ev: Evaluation, waiting: ReadonlySet<string>): void => {
 const targetLocked = (ev: Evaluation, rule: PeriodTargetRule, anchor: Anchor): boolean =>
   ev.state.triggers[triggerIdOf(rule.id, anchor.key, 'TARGET', null)] !== undefined;
 
+/** One of a period target's three targets, as an equity level in the account currency. */
+interface TargetLevel {
+  readonly member: string;
+  readonly threshold: number;
+  readonly level: number;
+  readonly words: string;
+}
+
+/**
+ * The targets set (above 0), lowest level first: the percent and relative targets are of the balance at
+ * the anchor (the period start or the reset), the absolute target is the level itself.
+ */
+const targetLevels = (rule: PeriodTargetRule, ref: Reference, cur: string): TargetLevel[] => {
+  const s = rule.settings;
+  const prefix = PREFIX[rule.unit];
+  const levels: TargetLevel[] = [];
+  if (s.profitTarget > 0) {
+    const level = round2(ref.balance * (1 + s.profitTarget / 100));
+    levels.push({
+      member: `${prefix}ProfitTarget`,
+      threshold: s.profitTarget,
+      level,
+      words: `${prefix}ProfitTarget ${s.profitTarget} % of the balance ${money(ref.balance)} (${money(level)} ${cur})`,
+    });
+  }
+  if (s.relativeProfitTarget > 0) {
+    const level = round2(ref.balance + s.relativeProfitTarget);
+    levels.push({
+      member: `${prefix}RelativeProfitTarget`,
+      threshold: s.relativeProfitTarget,
+      level,
+      words: `${prefix}RelativeProfitTarget ${money(s.relativeProfitTarget)} above the balance ${money(ref.balance)} (${money(level)} ${cur})`,
+    });
+  }
+  if (s.absoluteProfitTarget > 0) {
+    levels.push({
+      member: `${prefix}AbsoluteProfitTarget`,
+      threshold: s.absoluteProfitTarget,
+      level: s.absoluteProfitTarget,
+      words: `${prefix}AbsoluteProfitTarget ${money(s.absoluteProfitTarget)} ${cur}`,
+    });
+  }
+  // Stable: at the same level the order above decides.
+  return levels.sort((a, b) => a.level - b.level);
+};
+
+/** Marks, per rule and anchor, that the balance reached the target while locked (autoResetIfBalanceIsBelow). */
+const REACHED_BALANCE = 'TARGET_BALANCE';
+const reachedBalanceKey = (rule: PeriodTargetRule, anchor: Anchor): string => `${anchor.key}|${REACHED_BALANCE}:${rule.id}`;
+
 /** resetOnBalanceChange and autoResetIfBalanceIsBelow: the target resets and measures from now. */
 const resetPeriodTarget = (ev: Evaluation, rule: PeriodTargetRule, anchor: Anchor, ref: Reference): void => {
   const { obs } = ev;
@@ -306,47 +356,43 @@ const resetPeriodTarget = (ev: Evaluation, rule: PeriodTargetRule, anchor: Ancho
         'BALANCE_CHANGED',
         `Profit target ${name} reset by a ${amount >= 0 ? 'deposit' : 'withdrawal'} of ${money(Math.abs(amount))} ${obs.currency} (resetOnBalanceChange)${targetLocked(ev, rule, anchor) ? ': new copies to this account resume' : ''}; it measures from now`,
       );
+      return;
     }
   }
-  if (s.autoResetIfBalanceIsBelow > 0 && targetLocked(ev, rule, anchor) && obs.balance < s.autoResetIfBalanceIsBelow) {
-    reset(
-      ev,
-      rule,
-      'BALANCE_BELOW',
-      `Profit target ${name} reset: the balance ${money(obs.balance)} fell below autoResetIfBalanceIsBelow ${money(s.autoResetIfBalanceIsBelow)}; new copies to this account resume and it measures from now`,
-    );
+  if (!s.autoResetIfBalanceIsBelow || !targetLocked(ev, rule, anchor)) return;
+  const [target] = targetLevels(rule, ref, obs.currency);
+  if (!target) return;
+  const key = reachedBalanceKey(rule, anchor);
+  if (obs.balance >= target.level) {
+    if (ev.state.peaks[key] === undefined) {
+      ev.emit({
+        type: 'ProtectionPeakRecorded',
+        data: { accountId: ev.accountId, anchor: anchor.key, measure: `${REACHED_BALANCE}:${rule.id}`, value: obs.balance, at: ev.now },
+      });
+    }
+    return;
   }
+  if (ev.state.peaks[key] === undefined) return;
+  reset(
+    ev,
+    rule,
+    'BALANCE_BELOW',
+    `Profit target ${name} reset: the balance ${money(obs.balance)} ${obs.currency} fell below the target ${money(target.level)} (autoResetIfBalanceIsBelow); new copies to this account resume and it measures from now`,
+  );
 };
 
-/** The profit a period target measures: of the trades opened since the anchor, or of the equity since its reference. */
-const periodProfit = (obs: Observation, rule: PeriodTargetRule, since: string, ref: Reference): number =>
+/**
+ * What a period target compares with its levels: equity with the deposits since the reference taken
+ * out, or with trackByOpenDate the balance at the anchor plus the results of the trades opened since.
+ */
+const periodValue = (obs: Observation, rule: PeriodTargetRule, since: string, ref: Reference): number =>
   rule.settings.trackByOpenDate
     ? round2(
-        sum(obs.closedTrades.filter((t) => Date.parse(t.openTime) >= Date.parse(since)).map((t) => t.result)) +
+        ref.balance +
+          sum(obs.closedTrades.filter((t) => Date.parse(t.openTime) >= Date.parse(since)).map((t) => t.result)) +
           sum(obs.book.filter((p) => p.kind === 'position' && Date.parse(p.openTime) >= Date.parse(since)).map((p) => p.result)),
       )
-    : round2(obs.equity - netDepositsAfter(obs, ref.observedAt) - ref.equity);
-
-const periodTargetReached = (rule: PeriodTargetRule, profit: number, ref: Reference, cur: string): Reached | null => {
-  const s = rule.settings;
-  const prefix = PREFIX[rule.unit];
-  const relativeAmount = round2((s.relativeProfitTarget / 100) * ref.balance);
-  if (s.absoluteProfitTarget > 0 && profit >= s.absoluteProfitTarget) {
-    return {
-      member: `${prefix}AbsoluteProfitTarget`,
-      threshold: s.absoluteProfitTarget,
-      words: `reached ${prefix}AbsoluteProfitTarget ${money(s.absoluteProfitTarget)} ${cur}`,
-    };
-  }
-  if (s.relativeProfitTarget > 0 && profit >= relativeAmount) {
-    return {
-      member: `${prefix}RelativeProfitTarget`,
-      threshold: s.relativeProfitTarget,
-      words: `reached ${prefix}RelativeProfitTarget ${s.relativeProfitTarget} % of the balance ${money(ref.balance)} (${money(relativeAmount)} ${cur})`,
-    };
-  }
-  return null;
-};
+    : round2(obs.equity - netDepositsAfter(obs, ref.observedAt));
 
 const periodTarget = (ev: Evaluation, rule: PeriodTargetRule): void => {
   const s = rule.settings;
@@ -358,14 +404,15 @@ const periodTarget = (ev: Evaluation, rule: PeriodTargetRule): void => {
   if (targetLocked(ev, rule, anchor)) return;
   const since = anchor.start!;
   if (!covers(ev.obs, s.trackByOpenDate ? since : ref.observedAt)) return;
-  const profit = periodProfit(ev.obs, rule, since, ref);
+  const value = periodValue(ev.obs, rule, since, ref);
   const cur = ev.obs.currency;
-  const hit = periodTargetReached(rule, profit, ref, cur);
+  const hit = targetLevels(rule, ref, cur).find((l) => value >= l.level);
   if (!hit) return;
+  const profit = round2(value - ref.balance);
   const action: ProtectionAction = s.pauseInsteadOfClose ? 'STOP_COPYING' : 'CLOSE_ALL';
   const measuredWords = s.trackByOpenDate
-    ? `profit ${money(profit)} ${cur} of the trades opened since ${anchorWords(anchor, ref)}`
-    : `profit ${money(profit)} ${cur} since ${anchorWords(anchor, ref)}`;
+    ? `the balance ${money(ref.balance)} at ${anchorWords(anchor, ref)} plus ${money(profit)} ${cur} of the trades opened since, ${money(value)} ${cur},`
+    : `equity ${money(value)} ${cur}${value === ev.obs.equity ? '' : ' (without deposits and withdrawals)'}, ${money(profit)} ${cur} above the balance at ${anchorWords(anchor, ref)},`;
   trigger(ev, rule, {
     anchor: anchor.key,
     level: 'TARGET',
@@ -373,8 +420,8 @@ const periodTarget = (ev: Evaluation, rule: PeriodTargetRule): void => {
     until: anchor.until,
     action,
     measured: profit,
-    reached: hit,
-    message: `Profit target ${ruleTypeName(rule)} locked: ${measuredWords} ${hit.words}. ${stopWords(ev.zone, anchor.until, action)}`,
+    reached: { member: hit.member, threshold: hit.threshold, words: hit.words },
+    message: `Profit target ${ruleTypeName(rule)} locked: ${measuredWords} reached ${hit.words}. ${stopWords(ev.zone, anchor.until, action)}`,
   });
 };
 

@@ -2,7 +2,7 @@
 // (domain/riskLimit), a period profit target or the overall target (domain/profitTarget). The rules
 // arrive in the monitor's commands as data, read from the read models of their own aggregates.
 import type { PeriodUnit } from '../analytics/periods.js';
-import type { OverallTargetSettings, PeriodTargetSettings, PeriodTargetType } from '../profitTarget/features.js';
+import { type OverallTargetSettings, type PeriodTargetSettings, periodTargetSettings, type PeriodTargetType } from '../profitTarget/features.js';
 import { riskTypeById, type RiskType, UNIT_OF_PERIOD } from '../riskLimit/riskTypes.js';
 import { resetTimeOfDay, type RiskLimitSettings } from '../riskLimit/settings.js';
 
@@ -25,6 +25,8 @@ export interface PeriodTargetRule {
   readonly id: string;
   readonly type: PeriodTargetType;
   readonly unit: PeriodUnit;
+  /** The daily target: its days begin at its resetTime's time of day, in milliseconds after 00:00 UTC; weekly and monthly: null (TIME_ZONE). */
+  readonly boundaryMs: number | null;
   readonly settings: PeriodTargetSettings;
 }
 
@@ -41,6 +43,13 @@ export const riskLimitRule = (id: string, settings: RiskLimitSettings): RiskLimi
   if (!riskType) return null;
   const boundaryMs = riskType.usesResetTime && settings.resetTime ? resetTimeOfDay(settings.resetTime) : null;
   return { kind: 'RISK_LIMIT', id, riskType, unit: UNIT_OF_PERIOD[riskType.period], boundaryMs, settings };
+};
+
+/** A period target feature's rule, from its stored members. */
+export const periodTargetRule = (id: string, type: PeriodTargetType, members: Readonly<Record<string, unknown>>): PeriodTargetRule => {
+  const settings = periodTargetSettings(type, members);
+  const boundaryMs = settings.resetTime === null ? null : (resetTimeOfDay(settings.resetTime) ?? 0);
+  return { kind: 'PROFIT_TARGET', id, type, unit: settings.unit, boundaryMs, settings };
 };
 
 /** The name a rule goes by in messages and DTOs: the risk type's name or the feature DTO's. */

@@ -21,14 +21,8 @@ import type { Observation, ProtectionCommand } from '../../domain/protection/com
 import { evolve, initialState, protectionDecider, type ProtectionState } from '../../domain/protection/decider.js';
 import { historyStartFor, trailingValues } from '../../domain/protection/evaluate.js';
 import { type ProtectionEvent, protectionEventKey, protectionStream } from '../../domain/protection/events.js';
-import { riskLimitRule, type ProtectionRule } from '../../domain/protection/rules.js';
-import {
-  isPeriodTargetType,
-  OVERALL_TARGET_TYPE,
-  overallTargetFeature,
-  type OverallTargetSettings,
-  periodTargetSettings,
-} from '../../domain/profitTarget/features.js';
+import { periodTargetRule, riskLimitRule, type ProtectionRule } from '../../domain/protection/rules.js';
+import { isPeriodTargetType, OVERALL_TARGET_TYPE, overallTargetFeature, type OverallTargetSettings } from '../../domain/profitTarget/features.js';
 import { RISK_LIMIT_DEFAULTS, type RiskLimitSettings } from '../../domain/riskLimit/settings.js';
 import { membersOf } from '../../domain/feature/definition.js';
 import type { FeatureSetting } from '../../domain/feature/events.js';
@@ -155,8 +149,7 @@ export class ProtectionMonitor {
       if (!row.account_id) continue;
       const members = membersOf<Record<string, unknown>>(row.setting as FeatureSetting);
       if (isPeriodTargetType(row.type)) {
-        const settings = periodTargetSettings(row.type, members);
-        add(row.account_id, { kind: 'PROFIT_TARGET', id: row.id, type: row.type, unit: settings.unit, settings });
+        add(row.account_id, periodTargetRule(row.id, row.type, members));
       } else {
         add(row.account_id, { kind: 'OVERALL_TARGET', id: row.id, settings: { ...overallTargetFeature.defaults, ...members } as OverallTargetSettings });
       }

@@ -1,8 +1,13 @@
-// Profit targets end to end (spec "Profit target lock", FeatureDaily/Weekly/MonthlyProfitTargetDTO,
-// FeatureOverallTargetDTO): over HTTP against the simulated venue with pinned prices. US500: no spread,
-// no commission, 10 USD per point and lot; BTCUSD (every day of the week): 0.1 USD per dollar and 0.1
-// lot. TIME_ZONE is America/New_York: the day begins at 05:00 UTC in winter.
+// Profit targets end to end (spec "Profit target lock", FeatureDaily/Weekly/MonthlyProfitTargetDTO as the
+// reference defines them, FeatureOverallTargetDTO): over HTTP against the simulated venue with pinned
+// prices, with the reference's own example values: on a balance of 1000, dailyRelativeProfitTarget 300
+// and dailyAbsoluteProfitTarget 1300 both lock at 1300, and the default dailyProfitTarget 2 at 1020.
+// US500: no spread, no commission, 10 USD per point and lot (a slave of 1000 copies a 1-lot master at
+// 0.1 lot: 1 USD per point); BTCUSD (every day of the week): 0.1 USD per dollar and 0.1 lot. TIME_ZONE
+// is America/New_York: weeks and months begin at 05:00 UTC in winter; the daily target's days begin at
+// its resetTime, 00:00 UTC by default.
 import { expect } from 'chai';
+import { simulatedLogin } from '../../engine/venues/host.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { bookWhere, eventually, featureBody, movableClock, pinQuotes, positionRequest, positionsOf, startedAccount } from '../support/trading.js';
 
@@ -51,12 +56,25 @@ describe('profit targets end to end', function () {
   afterEach(async () => {
     for (const id of accounts.splice(0)) await t.call('POST', `/accounts/${id}/actions/closeAllPositions`).catch(() => undefined);
   });
-  const pair = async (name: string) => {
+  const pair = async (name: string, copier: Record<string, unknown> = {}) => {
     const master = await startedAccount(t, `${name}-master`);
     const slave = await startedAccount(t, `${name}-slave`);
     accounts.push(master, slave);
-    expect((await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master } })).status).to.equal(200);
+    expect((await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master, ...copier } })).status).to.equal(200);
     return { master, slave };
+  };
+  /**
+   * A pair whose slave has a balance of 1000 (9000 withdrawn before any target is set), as the
+   * reference's examples; its copier scales by balance (scaleType 1): a 1-lot master is copied at 0.1 lot.
+   */
+  const pairOfThousand = async (name: string) => {
+    const p = await pair(name, { scaleType: { id: 1 } });
+    await withdraw(p.slave, 9_000);
+    return p;
+  };
+  const withdraw = async (accountId: string, amount: number) => {
+    const login = simulatedLogin((await t.call('GET', `/accounts/${accountId}`)).body);
+    await t.service.services.venues.desk((venue) => venue.deposit(login, -amount, 'withdrawal'));
   };
   const logs = async (accountId: string): Promise<LogEntry[]> => (await t.call('GET', `/accounts/${accountId}/logs?limit=1000`)).body as LogEntry[];
   const logWith = (accountId: string, code: string, category: string, timeoutMs = 10_000) =>
@@ -86,29 +104,32 @@ describe('profit targets end to end', function () {
   };
   const skips = async (accountId: string, code: string) => (await logs(accountId)).filter((l) => l.code === code && l.category === 'COPY').length;
 
-  it('a daily target stays open below it, locks at it closing every position, skips new opens, and unlocks on the next New York day', async () => {
-    const { master, slave } = await pair('daily');
-    const feature = await addTarget(slave, { type: 'FeatureDailyProfitTargetDTO', dailyAbsoluteProfitTarget: 300 });
+  it('dailyRelativeProfitTarget 300 on a balance of 1000 locks at 1300 (not at 300), closing every position, skipping new opens, until 00:00 UTC', async () => {
+    const { master, slave } = await pairOfThousand('daily');
+    const feature = await addTarget(slave, { type: 'FeatureDailyProfitTargetDTO', dailyProfitTarget: 0, dailyRelativeProfitTarget: 300 });
     expect(feature.setting).to.deep.equal({
-      dailyAbsoluteProfitTarget: 300,
-      dailyRelativeProfitTarget: 0,
-      autoResetIfBalanceIsBelow: 0,
-      resetOnBalanceChange: false,
+      dailyProfitTarget: 0,
+      dailyRelativeProfitTarget: 300,
+      dailyAbsoluteProfitTarget: 0,
+      autoResetIfBalanceIsBelow: false,
+      resetTime: '2023-12-30 00:00:00+00:00',
       pauseInsteadOfClose: false,
+      resetOnBalanceChange: false,
       trackByOpenDate: false,
     });
     await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
-    await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
+    const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
+    expect(copy!.volume, 'balance 1000 against 10000').to.equal(0.1);
 
-    await pinQuotes(t, { US500: [5220, 5220] });
-    await ticks();
-    expect(await locks(slave), 'a profit of 200 is below 300').to.deep.equal([]);
+    await pinQuotes(t, { US500: [5499, 5499] });
+    await ticks(2);
+    expect(await locks(slave), 'equity 1299 is below 1300').to.deep.equal([]);
     const status = async () => (await t.call('GET', `/accounts/${slave}/information`)).body.profitTargetsStatus as Record<string, unknown>[];
     const [open0] = await status();
-    expect(open0).to.deep.include({ profitTargetFeatureId: feature.featureId, profitTargetIsHit: false, referenceBalance: 10_000 });
+    expect(open0).to.deep.include({ profitTargetFeatureId: feature.featureId, profitTargetIsHit: false, referenceBalance: 1_000 });
     expect(open0!.balanceLastUpdate).to.be.a('string');
 
-    await pinQuotes(t, { US500: [5230, 5230] });
+    await pinQuotes(t, { US500: [5500, 5500] });
     const [lock] = await locksWhere(slave, 1);
     expect(lock).to.deep.include({
       profitTargetFeatureId: feature.featureId,
@@ -116,12 +137,12 @@ describe('profit targets end to end', function () {
       level: 'TARGET',
       measured: 300,
       action: 'CLOSE_ALL',
-      until: '2026-01-08T05:00:00.000Z',
+      until: '2026-01-08T00:00:00.000Z',
     });
     expect(await status()).to.deep.equal([{ ...open0, profitTargetIsHit: true }]);
     await bookWhere(t, slave, (b) => b.length === 0, 'every position closed by the lock');
     expect((await logWith(slave, 'PROFIT_TARGET_LOCKED', 'PROTECTION')).text).to.match(
-      /profit 300\.00 USD since the start of day 2026-01-07 reached dailyAbsoluteProfitTarget 300\.00 USD/,
+      /equity 1300\.00 USD, 300\.00 USD above the balance at the start of day 2026-01-07, reached dailyRelativeProfitTarget 300\.00 above the balance 1000\.00 \(1300\.00 USD\)/,
     );
 
     await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
@@ -129,27 +150,36 @@ describe('profit targets end to end', function () {
     expect(await positionsOf(t, slave)).to.deep.equal([]);
     await flat(master);
 
-    moveTo('2026-01-08T04:59:50.000Z');
+    moveTo('2026-01-07T23:59:50.000Z');
     await ticks();
-    expect(await locks(slave), '23:59:50 in New York').to.have.length(1);
-    moveTo('2026-01-08T05:00:05.000Z');
+    expect(await locks(slave), '23:59:50 UTC').to.have.length(1);
+    moveTo('2026-01-08T00:00:05.000Z');
     await locksWhere(slave, 0);
     await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await bookWhere(t, slave, (b) => b.length === 1, 'copying again on the next day');
     await flat(master, slave);
   });
 
-  it("with pauseInsteadOfClose keeps positions and follows the master's closes; the reset resumes copying the same day", async () => {
+  it("dailyAbsoluteProfitTarget 1300 on a balance of 1000 with pauseInsteadOfClose keeps positions and follows the master's closes; the reset resumes copying the same day", async () => {
     await pinQuotes(t, { US500: [5200, 5200] });
-    const { master, slave } = await pair('pause');
-    const feature = await addTarget(slave, { type: 'FeatureDailyProfitTargetDTO', dailyAbsoluteProfitTarget: 300, pauseInsteadOfClose: true });
+    const { master, slave } = await pairOfThousand('pause');
+    const feature = await addTarget(slave, {
+      type: 'FeatureDailyProfitTargetDTO',
+      dailyProfitTarget: 0,
+      dailyAbsoluteProfitTarget: 1_300,
+      pauseInsteadOfClose: true,
+    });
     const a = await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await bookWhere(t, slave, (b) => b.length === 2, 'two copies');
 
-    await pinQuotes(t, { US500: [5215, 5215] });
+    await pinQuotes(t, { US500: [5349, 5349] });
+    await ticks(2);
+    expect(await locks(slave), 'equity 1298').to.deep.equal([]);
+    await pinQuotes(t, { US500: [5350, 5350] });
     const [lock] = await locksWhere(slave, 1);
     expect(lock).to.deep.include({ action: 'STOP_COPYING', measured: 300 });
+    expect((await logWith(slave, 'PROFIT_TARGET_LOCKED', 'PROTECTION')).text).to.match(/reached dailyAbsoluteProfitTarget 1300\.00 USD\./);
     await ticks();
     expect(await positionsOf(t, slave), 'kept while paused').to.have.length(2);
     await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
@@ -169,6 +199,35 @@ describe('profit targets end to end', function () {
     await logWith(slave, 'PROTECTION_RESET', 'PROTECTION');
     await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await bookWhere(t, slave, (b) => b.length === 2, 'copying resumed the same day');
+    await flat(master, slave);
+  });
+
+  it('the default dailyProfitTarget 2 locks a balance of 1000 at 1020; with autoResetIfBalanceIsBelow a withdrawal below the target resets it', async () => {
+    await pinQuotes(t, { US500: [5200, 5200] });
+    const { master, slave } = await pairOfThousand('default');
+    const feature = await addTarget(slave, { type: 'FeatureDailyProfitTargetDTO', autoResetIfBalanceIsBelow: true });
+    expect(feature.setting).to.deep.include({
+      dailyProfitTarget: 2,
+      dailyRelativeProfitTarget: 0,
+      dailyAbsoluteProfitTarget: 0,
+      autoResetIfBalanceIsBelow: true,
+    });
+    await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
+    await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
+    await pinQuotes(t, { US500: [5220, 5220] });
+    const [lock] = await locksWhere(slave, 1);
+    expect(lock).to.deep.include({ action: 'CLOSE_ALL', measured: 20, thresholdMember: 'dailyProfitTarget', threshold: 2 });
+    await bookWhere(t, slave, (b) => b.length === 0, 'closed by the lock: the balance is 1020');
+    await flat(master);
+    await ticks(2);
+    expect(await locks(slave), 'the balance at the target: still locked').to.have.length(1);
+
+    await withdraw(slave, 500);
+    const resetLog = await logWith(slave, 'PROTECTION_RESET', 'PROTECTION');
+    expect(resetLog.text).to.match(/the balance 520\.00 USD fell below the target 1020\.00 \(autoResetIfBalanceIsBelow\)/);
+    expect(await locks(slave)).to.deep.equal([]);
+    await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
+    await bookWhere(t, slave, (b) => b.length === 1, 'copying again the same day');
     await flat(master, slave);
   });
 
@@ -233,7 +292,7 @@ describe('profit targets end to end', function () {
   it('a weekly target locks until Monday 00:00 in New York', async () => {
     await pinQuotes(t, { US500: [5200, 5200] });
     const { master, slave } = await pair('weekly');
-    await addTarget(slave, { type: 'FeatureWeeklyProfitTargetDTO', weeklyRelativeProfitTarget: 2 });
+    await addTarget(slave, { type: 'FeatureWeeklyProfitTargetDTO', weeklyProfitTarget: 2 });
     await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
     await pinQuotes(t, { US500: [5220, 5220] });
@@ -255,7 +314,7 @@ describe('profit targets end to end', function () {
   it('a monthly target locks until the 1st of the next month in New York', async () => {
     await pinQuotes(t, { BTCUSD: [65_000, 65_000] });
     const { master, slave } = await pair('monthly');
-    await addTarget(slave, { type: 'FeatureMonthlyProfitTargetDTO', monthlyAbsoluteProfitTarget: 200 });
+    await addTarget(slave, { type: 'FeatureMonthlyProfitTargetDTO', monthlyProfitTarget: 0, monthlyRelativeProfitTarget: 200 });
     await open(master, { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.1 });
     await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
     await pinQuotes(t, { BTCUSD: [67_000, 67_000] });

@@ -1,34 +1,69 @@
-// Profit targets, pure: the open/locked state machine of the daily, weekly and monthly targets (with
-// pauseInsteadOfClose, trackByOpenDate, resetOnBalanceChange, autoResetIfBalanceIsBelow) and the
-// overall target (reference balance, EQUITY/BALANCE, adjustReferenceOnBalanceChange, per-symbol).
+// Profit targets, pure: the open/locked state machine of the daily, weekly and monthly targets (the
+// reference's three targets: percent of the balance, an amount above the balance, an equity level;
+// resetTime, pauseInsteadOfClose, autoResetIfBalanceIsBelow, and ours: trackByOpenDate,
+// resetOnBalanceChange) and the overall target (reference balance, EQUITY/BALANCE,
+// adjustReferenceOnBalanceChange, per-symbol). The reference's own examples: on a balance of 1000,
+// dailyRelativeProfitTarget 300 and dailyAbsoluteProfitTarget 1300 both lock at 1300.
 import { expect } from 'chai';
 import { overallTargetFeature, periodTargetFeatures, periodTargetSettings } from '../../../domain/profitTarget/features.js';
+import { periodTargetRule } from '../../../domain/protection/rules.js';
 import { at, observed, overall, target, timeline } from './timeline.js';
 
-const NEXT_DAY = '2026-01-07T23:00:00.000Z';
+/** The next day of the daily target: 00:00 UTC (its default resetTime), whatever TIME_ZONE (Europe/Berlin here). */
+const NEXT_DAY = '2026-01-08T00:00:00.000Z';
+/** A balance of 1000, as the reference's examples. */
+const thousand = (equity = 1_000, balance = 1_000) => observed({ balance, equity });
 
 describe('profit target features', () => {
-  it('reads the daily, weekly and monthly members the same way', () => {
-    expect(
-      periodTargetSettings('FeatureWeeklyProfitTargetDTO', { weeklyAbsoluteProfitTarget: 500, weeklyRelativeProfitTarget: 2, pauseInsteadOfClose: true }),
-    ).to.deep.equal({
+  it("reads the daily, weekly and monthly members the same way, with the reference's defaults", () => {
+    expect(periodTargetSettings('FeatureWeeklyProfitTargetDTO', { weeklyAbsoluteProfitTarget: 1_300, pauseInsteadOfClose: true })).to.deep.equal({
       unit: 'week',
-      absoluteProfitTarget: 500,
-      relativeProfitTarget: 2,
-      autoResetIfBalanceIsBelow: 0,
+      profitTarget: 5,
+      relativeProfitTarget: 0,
+      absoluteProfitTarget: 1_300,
+      autoResetIfBalanceIsBelow: false,
       resetOnBalanceChange: false,
       pauseInsteadOfClose: true,
       trackByOpenDate: false,
+      resetTime: null,
     });
+    const [daily, weekly, monthly] = periodTargetFeatures;
+    expect(daily!.defaults).to.deep.equal({
+      dailyProfitTarget: 2,
+      dailyRelativeProfitTarget: 0,
+      dailyAbsoluteProfitTarget: 0,
+      autoResetIfBalanceIsBelow: false,
+      resetTime: '2023-12-30 00:00:00+00:00',
+      pauseInsteadOfClose: false,
+      resetOnBalanceChange: false,
+      trackByOpenDate: false,
+    });
+    expect(weekly!.defaults).to.include({
+      weeklyProfitTarget: 5,
+      weeklyRelativeProfitTarget: 0,
+      weeklyAbsoluteProfitTarget: 0,
+      autoResetIfBalanceIsBelow: false,
+    });
+    expect(monthly!.defaults).to.include({ monthlyProfitTarget: 10, monthlyRelativeProfitTarget: 0, monthlyAbsoluteProfitTarget: 0 });
   });
-  it('offers trackByOpenDate on the daily target only, and needs a target above 0', () => {
+  it('offers resetTime and trackByOpenDate on the daily target only; percents from 0 to 100; needs a target above 0', () => {
     const [daily, weekly] = periodTargetFeatures;
-    expect(Object.keys(daily!.members.properties)).to.include('trackByOpenDate');
-    expect(Object.keys(weekly!.members.properties)).not.to.include('trackByOpenDate');
-    expect(daily!.check!({ dailyAbsoluteProfitTarget: 0, dailyRelativeProfitTarget: 0 })).to.match(
-      /set dailyAbsoluteProfitTarget or dailyRelativeProfitTarget above 0/,
+    expect(Object.keys(daily!.members.properties)).to.include.members(['trackByOpenDate', 'resetTime']);
+    expect(Object.keys(weekly!.members.properties)).not.to.include.members(['trackByOpenDate']);
+    expect(Object.keys(weekly!.members.properties)).not.to.include.members(['resetTime']);
+    expect(daily!.members.properties.dailyProfitTarget).to.include({ type: 'number', minimum: 0, maximum: 100 });
+    expect(daily!.members.properties.autoResetIfBalanceIsBelow).to.include({ type: 'boolean' });
+    expect(daily!.members.properties.resetTime).to.include({ type: 'string', format: 'date-time' });
+    expect(daily!.check!({ ...daily!.defaults })).to.equal(null);
+    expect(daily!.check!({ ...daily!.defaults, dailyProfitTarget: 0 })).to.equal(
+      'set dailyProfitTarget, dailyRelativeProfitTarget or dailyAbsoluteProfitTarget above 0',
     );
-    expect(daily!.defaults).to.include({ pauseInsteadOfClose: false, resetOnBalanceChange: false, autoResetIfBalanceIsBelow: 0 });
+    expect(daily!.check!({ ...daily!.defaults, resetTime: 'tomorrow' })).to.match(/resetTime is an ISO 8601 date-time/);
+  });
+  it("begins the daily target's days at its resetTime's time of day in UTC", () => {
+    expect(periodTargetRule('T', 'FeatureDailyProfitTargetDTO', {}).boundaryMs, 'the default: 00:00 UTC').to.equal(0);
+    expect(periodTargetRule('T', 'FeatureDailyProfitTargetDTO', { resetTime: '2024-05-01T22:00:00+02:00' }).boundaryMs).to.equal(20 * 3_600_000);
+    expect(periodTargetRule('T', 'FeatureMonthlyProfitTargetDTO', {}).boundaryMs, 'TIME_ZONE').to.equal(null);
   });
   it('checks the overall target: something to reach, one entry per symbol', () => {
     const base = { ...overallTargetFeature.defaults, referenceBalance: 10_000 } as Parameters<NonNullable<typeof overallTargetFeature.check>>[0];
@@ -47,25 +82,75 @@ describe('profit target features', () => {
 });
 
 describe('profit targets: the daily target', () => {
-  it("stays open below the target and locks when the day's profit reaches it, closing everything until the next day", () => {
-    const t = timeline([target({ absoluteProfitTarget: 300 })])
-      .look(at('10:00'), observed())
-      .look(at('10:30'), observed({ equity: 10_299.99 }));
+  it('dailyRelativeProfitTarget 300 on a balance of 1000 locks at 1300, not at 300: closing everything until the next day', () => {
+    const t = timeline([target({ relativeProfitTarget: 300 })])
+      .look(at('10:00'), thousand())
+      .look(at('10:30'), thousand(1_299.99));
     expect(t.triggers()).to.deep.equal([]);
-    t.look(at('11:00'), observed({ equity: 10_300 }));
+    t.look(at('11:00'), thousand(1_300));
     expect(t.triggers()[0]).to.deep.include({
       ruleKind: 'PROFIT_TARGET',
       level: 'TARGET',
       action: 'CLOSE_ALL',
       until: NEXT_DAY,
+      anchor: 'day@0s:2026-01-07T00:00:00.000Z',
       measured: 300,
-      thresholdMember: 'dailyAbsoluteProfitTarget',
+      threshold: 300,
+      thresholdMember: 'dailyRelativeProfitTarget',
     });
-    expect(t.triggers()[0]!.message).to.match(
-      /^Profit target FeatureDailyProfitTargetDTO locked: profit 300\.00 USD since the start of day 2026-01-07 reached dailyAbsoluteProfitTarget 300\.00 USD/,
+    expect(t.triggers()[0]!.message).to.equal(
+      'Profit target FeatureDailyProfitTargetDTO locked: equity 1300.00 USD, 300.00 USD above the balance at the start of day 2026-01-07, reached dailyRelativeProfitTarget 300.00 above the balance 1000.00 (1300.00 USD). ' +
+        'New copies to this account stop until 2026-01-08T00:00:00.000Z (the next period in Europe/Berlin) or a reset; every position is closed and every pending order cancelled.',
     );
-    t.look(NEXT_DAY, observed({ balance: 10_300, equity: 10_300 }));
+    t.look('2026-01-07T23:59:59.000Z', thousand(1_300, 1_300));
+    expect(t.active()).to.have.length(1);
+    t.look(NEXT_DAY, thousand(1_300, 1_300));
     expect(t.events.map((e) => e.type)).to.deep.equal(['ProtectionCleared', 'ProtectionReferenceRecorded']);
+  });
+
+  it('dailyAbsoluteProfitTarget 1300 on a balance of 1000 locks when equity reaches 1300', () => {
+    const t = timeline([target({ relativeProfitTarget: 0, absoluteProfitTarget: 1_300 })])
+      .look(at('10:00'), thousand())
+      .look(at('10:30'), thousand(1_299.99));
+    expect(t.triggers()).to.deep.equal([]);
+    t.look(at('11:00'), thousand(1_300));
+    expect(t.triggers()[0]).to.deep.include({ thresholdMember: 'dailyAbsoluteProfitTarget', threshold: 1_300, measured: 300 });
+    expect(t.triggers()[0]!.message).to.match(/reached dailyAbsoluteProfitTarget 1300\.00 USD\./);
+  });
+
+  it("dailyProfitTarget (default 2) locks at 2 % above the day's starting balance, compared with equity", () => {
+    const rule = periodTargetRule('T1', 'FeatureDailyProfitTargetDTO', {});
+    const t = timeline([rule]).look(at('10:00'), thousand(950));
+    t.look(at('11:00'), thousand(1_019.99));
+    expect(t.triggers()).to.deep.equal([]);
+    t.look(at('11:01'), thousand(1_020));
+    expect(t.triggers()[0]).to.deep.include({ thresholdMember: 'dailyProfitTarget', threshold: 2, measured: 20 });
+    expect(t.triggers()[0]!.message).to.match(/reached dailyProfitTarget 2 % of the balance 1000\.00 \(1020\.00 USD\)/);
+  });
+
+  it('with several targets set, the first reached (the lowest) locks', () => {
+    const rule = periodTargetRule('T1', 'FeatureDailyProfitTargetDTO', { dailyRelativeProfitTarget: 300, dailyAbsoluteProfitTarget: 1_100 });
+    const t = timeline([rule]).look(at('10:00'), thousand());
+    t.look(at('11:00'), thousand(1_050));
+    expect(t.triggers()[0], 'the default 2 % (1020) comes first').to.deep.include({ thresholdMember: 'dailyProfitTarget' });
+    const without = timeline([
+      periodTargetRule('T1', 'FeatureDailyProfitTargetDTO', { dailyProfitTarget: 0, dailyRelativeProfitTarget: 300, dailyAbsoluteProfitTarget: 1_100 }),
+    ])
+      .look(at('10:00'), thousand())
+      .look(at('11:00'), thousand(1_100));
+    expect(without.triggers()[0]).to.deep.include({ thresholdMember: 'dailyAbsoluteProfitTarget' });
+  });
+
+  it('a resetTime of 22:00+02:00 begins its days at 20:00 UTC', () => {
+    const t = timeline([target({ resetTime: '2023-12-30T22:00:00+02:00' })])
+      .look(at('19:00'), thousand())
+      .look(at('19:30'), thousand(1_300));
+    expect(t.triggers()[0]).to.deep.include({ anchor: 'day@72000s:2026-01-06T20:00:00.000Z', until: at('20:00') });
+    t.look(at('20:00:01'), thousand(1_300, 1_300));
+    expect(t.events.map((e) => e.type)).to.deep.equal(['ProtectionCleared', 'ProtectionReferenceRecorded']);
+    expect(t.events[1]!.data).to.deep.include({ start: at('20:00'), balance: 1_300 });
+    t.look(at('21:00'), thousand(1_599.99, 1_300));
+    expect(t.active(), 'the new day measures from 1300: its target is 1600').to.deep.equal([]);
   });
 
   it('with pauseInsteadOfClose keeps the positions', () => {
@@ -76,17 +161,9 @@ describe('profit targets: the daily target', () => {
     expect(t.triggers()[0]!.message).to.match(/positions stay open\.$/);
   });
 
-  it("locks at dailyRelativeProfitTarget percent of the balance at the day's start", () => {
-    const t = timeline([target({ absoluteProfitTarget: 0, relativeProfitTarget: 2 })]).look(at('10:00'), observed({ balance: 20_000, equity: 19_000 }));
-    t.look(at('11:00'), observed({ balance: 20_000, equity: 19_399 }));
-    expect(t.triggers()).to.deep.equal([]);
-    t.look(at('11:01'), observed({ balance: 20_000, equity: 19_400 }));
-    expect(t.triggers()[0]).to.deep.include({ thresholdMember: 'dailyRelativeProfitTarget', threshold: 2, measured: 400 });
-  });
-
   it('leaves a deposit out of the profit', () => {
-    const t = timeline([target()]).look(at('10:00'), observed());
-    t.look(at('11:00'), observed({ balance: 11_000, equity: 11_000, balanceOperations: [{ id: 'd1', time: at('10:30'), amount: 1_000 }] }));
+    const t = timeline([target()]).look(at('10:00'), thousand());
+    t.look(at('11:00'), observed({ balance: 2_000, equity: 2_000, balanceOperations: [{ id: 'd1', time: at('10:30'), amount: 1_000 }] }));
     expect(t.triggers()).to.deep.equal([]);
   });
 
@@ -99,7 +176,7 @@ describe('profit targets: the daily target', () => {
     t.look(at('10:41'), observed({ balance: 10_800, equity: 10_800, balanceOperations: [deposit] }));
     expect(t.events.map((e) => e.type)).to.deep.equal(['ProtectionReset', 'ProtectionReferenceRecorded']);
     expect(t.events[0]!.data).to.deep.include({ reason: 'BALANCE_CHANGED' });
-    expect(t.events[1]!.data).to.deep.include({ kind: 'RESET', equity: 10_800 });
+    expect(t.events[1]!.data).to.deep.include({ kind: 'RESET', balance: 10_800 });
     expect(t.active()).to.deep.equal([]);
     t.look(at('10:42'), observed({ balance: 10_800, equity: 10_800, balanceOperations: [deposit] }));
     expect(t.events, 'the same deposit resets once').to.deep.equal([]);
@@ -107,19 +184,38 @@ describe('profit targets: the daily target', () => {
     expect(t.active()[0]).to.deep.include({ anchor: `reset:T1:${at('10:41')}` });
   });
 
-  it('with autoResetIfBalanceIsBelow, a locked target unlocks when the balance falls below it', () => {
-    const t = timeline([target({ pauseInsteadOfClose: true, autoResetIfBalanceIsBelow: 10_100 })]).look(at('10:00'), observed());
-    t.look(at('10:30'), observed({ balance: 10_350, equity: 10_350 }));
-    expect(t.active()).to.have.length(1);
-    t.look(at('10:40'), observed({ balance: 10_100, equity: 10_100 }));
-    expect(t.events).to.deep.equal([]);
-    t.look(at('10:50'), observed({ balance: 10_099, equity: 10_099 }));
+  it('with autoResetIfBalanceIsBelow, a withdrawal taking the balance below the target resets it, once the balance had reached it', () => {
+    const t = timeline([target({ autoResetIfBalanceIsBelow: true })]).look(at('10:00'), thousand());
+    t.look(at('10:30'), thousand(1_300));
+    expect(t.active(), 'locked at 1300, positions floating: the balance is still 1000').to.have.length(1);
+    t.look(at('10:31'), thousand(1_300));
+    expect(t.events, 'the balance has not reached the target yet: no reset').to.deep.equal([]);
+    t.look(at('10:32'), thousand(1_302, 1_302));
+    expect(
+      t.events.map((e) => e.type),
+      'closed at 1302: noted',
+    ).to.deep.equal(['ProtectionPeakRecorded']);
+    const withdrawal = { id: 'w1', time: at('10:40'), amount: -500 };
+    t.look(at('10:41'), observed({ balance: 802, equity: 802, balanceOperations: [withdrawal] }));
     expect(t.events.map((e) => e.type)).to.deep.equal(['ProtectionReset', 'ProtectionReferenceRecorded']);
     expect(t.events[0]!.data).to.deep.include({ reason: 'BALANCE_BELOW' });
+    expect((t.events[0]!.data as { message: string }).message).to.match(/the balance 802\.00 USD fell below the target 1300\.00/);
     expect(t.active()).to.deep.equal([]);
+    t.look(at('11:00'), observed({ balance: 802, equity: 1_101.99, balanceOperations: [withdrawal] }));
+    expect(t.triggers(), 'measured from 802 now: the target is 1102').to.have.length(1);
+    t.look(at('11:01'), observed({ balance: 802, equity: 1_102, balanceOperations: [withdrawal] }));
+    expect(t.triggers()).to.have.length(2);
   });
 
-  it('with trackByOpenDate counts only the trades opened today, closed or open', () => {
+  it('without autoResetIfBalanceIsBelow, a withdrawal leaves the target locked', () => {
+    const t = timeline([target()]).look(at('10:00'), thousand());
+    t.look(at('10:30'), thousand(1_300, 1_300));
+    t.look(at('10:41'), observed({ balance: 800, equity: 800, balanceOperations: [{ id: 'w1', time: at('10:40'), amount: -500 }] }));
+    expect(t.events).to.deep.equal([]);
+    expect(t.active()).to.have.length(1);
+  });
+
+  it('with trackByOpenDate counts only the trades opened today, closed or open, on top of the starting balance', () => {
     const yesterday = '2026-01-06T15:00:00.000Z';
     const today = at('08:00');
     const t = timeline([target({ trackByOpenDate: true })]).look(
@@ -146,42 +242,48 @@ describe('profit targets: the daily target', () => {
       }),
     );
     expect(t.triggers()[0]).to.deep.include({ measured: 300 });
-    expect(t.triggers()[0]!.message).to.match(/profit 300\.00 USD of the trades opened since the start of day 2026-01-07/);
+    expect(t.triggers()[0]!.message).to.match(
+      /the balance 10000\.00 at the start of day 2026-01-07 plus 300\.00 USD of the trades opened since, 10300\.00 USD, reached/,
+    );
   });
 
-  it('after a reset through the API, copying resumes the same day and the profit counts from the reset', () => {
+  it('after a reset through the API, copying resumes the same day and the target counts from the balance at the reset', () => {
     const t = timeline([target()])
       .look(at('10:00'), observed())
       .look(at('10:30'), observed({ equity: 10_400 }));
     t.reset(at('10:35'), 'T1', 'PROFIT_TARGET');
     expect(t.active()).to.deep.equal([]);
-    t.look(at('10:36'), observed({ equity: 10_400 }));
+    t.look(at('10:36'), observed({ balance: 10_400, equity: 10_400 }));
     expect(t.triggers()).to.have.length(1);
-    t.look(at('12:00'), observed({ equity: 10_700 }));
+    t.look(at('12:00'), observed({ balance: 10_400, equity: 10_700 }));
     expect(t.triggers().at(-1)).to.deep.include({ anchor: `reset:T1:${at('10:35')}`, measured: 300, until: NEXT_DAY });
   });
 });
 
 describe('profit targets: weekly and monthly', () => {
-  it('a weekly target locks until Monday 00:00 in the time zone', () => {
-    const t = timeline([target({ unit: 'week', absoluteProfitTarget: 1_000 })], 'America/New_York')
-      .look(at('15:00'), observed())
-      .look(at('16:00'), observed({ equity: 11_000 }));
+  it('a weekly target (weeklyProfitTarget default 5 %) locks until Monday 00:00 in the time zone', () => {
+    const t = timeline([periodTargetRule('T1', 'FeatureWeeklyProfitTargetDTO', {})], 'America/New_York')
+      .look(at('15:00'), thousand())
+      .look(at('16:00'), thousand(1_049.99));
+    expect(t.triggers()).to.deep.equal([]);
+    t.look(at('16:01'), thousand(1_050));
     expect(t.triggers()[0]).to.deep.include({
       ruleType: 'FeatureWeeklyProfitTargetDTO',
       anchor: 'week:2026-01-05T05:00:00.000Z',
       until: '2026-01-12T05:00:00.000Z',
-      thresholdMember: 'weeklyAbsoluteProfitTarget',
+      thresholdMember: 'weeklyProfitTarget',
+      threshold: 5,
     });
   });
-  it('a monthly target locks until the 1st of the next month in the time zone', () => {
-    const t = timeline([target({ unit: 'month', absoluteProfitTarget: 0, relativeProfitTarget: 5 })])
-      .look(at('10:00'), observed())
-      .look(at('16:00'), observed({ equity: 10_500 }));
+  it('a monthly target locks until the 1st of the next month in the time zone, at monthlyRelativeProfitTarget above the balance', () => {
+    const t = timeline([periodTargetRule('T1', 'FeatureMonthlyProfitTargetDTO', { monthlyProfitTarget: 0, monthlyRelativeProfitTarget: 300 })])
+      .look(at('10:00'), thousand())
+      .look(at('16:00'), thousand(1_300));
     expect(t.triggers()[0]).to.deep.include({
       ruleType: 'FeatureMonthlyProfitTargetDTO',
       until: '2026-01-31T23:00:00.000Z',
       thresholdMember: 'monthlyRelativeProfitTarget',
+      measured: 300,
     });
   });
 });

@@ -12,8 +12,14 @@ import {
   type RiskLimitRule,
   type RuleKind,
 } from '../../../domain/protection/rules.js';
-import { overallTargetFeature, type OverallTargetSettings, type PeriodTargetSettings, type PeriodTargetType } from '../../../domain/profitTarget/features.js';
-import { RISK_LIMIT_DEFAULTS, type RiskLimitSettings } from '../../../domain/riskLimit/settings.js';
+import {
+  DEFAULT_RESET_TIME,
+  overallTargetFeature,
+  type OverallTargetSettings,
+  type PeriodTargetSettings,
+  type PeriodTargetType,
+} from '../../../domain/profitTarget/features.js';
+import { RISK_LIMIT_DEFAULTS, resetTimeOfDay, type RiskLimitSettings } from '../../../domain/riskLimit/settings.js';
 
 export const ZONE = 'Europe/Berlin';
 export const ACCOUNT = 'acc';
@@ -43,18 +49,26 @@ const TYPES: Readonly<Record<PeriodTargetSettings['unit'], PeriodTargetType>> = 
   month: 'FeatureMonthlyProfitTargetDTO',
 };
 
+/**
+ * A daily profit target of 300 above the balance at the day's start (dailyRelativeProfitTarget 300, the
+ * percent target off) with the reference's default resetTime (00:00 UTC), unless overridden.
+ */
 export const target = (overrides: Partial<PeriodTargetSettings> = {}, id = 'T1'): PeriodTargetRule => {
+  const unit = overrides.unit ?? 'day';
   const settings: PeriodTargetSettings = {
-    unit: 'day',
-    absoluteProfitTarget: 300,
-    relativeProfitTarget: 0,
-    autoResetIfBalanceIsBelow: 0,
+    unit,
+    profitTarget: 0,
+    relativeProfitTarget: 300,
+    absoluteProfitTarget: 0,
+    autoResetIfBalanceIsBelow: false,
     resetOnBalanceChange: false,
     pauseInsteadOfClose: false,
     trackByOpenDate: false,
+    resetTime: unit === 'day' ? DEFAULT_RESET_TIME : null,
     ...overrides,
   };
-  return { kind: 'PROFIT_TARGET', id, type: TYPES[settings.unit], unit: settings.unit, settings };
+  const boundaryMs = settings.resetTime === null ? null : resetTimeOfDay(settings.resetTime);
+  return { kind: 'PROFIT_TARGET', id, type: TYPES[settings.unit], unit: settings.unit, boundaryMs, settings };
 };
 
 export const overall = (overrides: Partial<OverallTargetSettings> = {}, id = 'O1'): OverallTargetRule => ({
