@@ -1,7 +1,9 @@
 // What some features need between the request and the store, beyond their schema and `check`: a
 // webhook's URL is checked against the outbound rules (the operator's ALLOW_PRIVATE_OUTBOUND and DNS),
 // and its secrets are sealed before they reach an event and masked in every answer
-// (domain/webhook/secrets.ts). Features without hooks pass through unchanged.
+// (domain/webhook/secrets.ts). A multiplier's scaleType is answered with its name. Features without
+// hooks pass through unchanged.
+import { scaleTypeById } from '../../domain/copier/settings.js';
 import type { FeatureSetting } from '../../domain/feature/events.js';
 import { WEBHOOK_FEATURE_TYPE } from '../../domain/webhook/feature.js';
 import { maskWebhookSecrets, sealWebhookSecrets } from '../../domain/webhook/secrets.js';
@@ -50,7 +52,29 @@ const webhookHooks: SettingHooks = {
   present: maskWebhookSecrets,
 };
 
-const hooks: Readonly<Record<string, SettingHooks>> = { [WEBHOOK_FEATURE_TYPE]: webhookHooks };
+/** A ScaleTypeDTO as answered: `{id, name}`, the name from the catalogue (a name sent is ignored). */
+const scaleTypeAnswer = (value: unknown): unknown => {
+  if (value === null || typeof value !== 'object' || !('id' in value)) return value;
+  const type = scaleTypeById(Number(value.id));
+  return type ? { id: type.id, name: type.name } : value;
+};
+
+/** FeatureMultiplierDTO: its scaleType, general and per symbol, answered with its name. */
+const multiplierHooks: SettingHooks = {
+  prepare: (_services, setting) => Promise.resolve(setting),
+  present: (setting) => {
+    const symbols = (setting.symbolsConfiguration ?? {}) as Record<string, Record<string, unknown>>;
+    return {
+      ...setting,
+      scaleType: scaleTypeAnswer(setting.scaleType),
+      symbolsConfiguration: Object.fromEntries(
+        Object.entries(symbols).map(([symbol, own]) => [symbol, 'scaleType' in own ? { ...own, scaleType: scaleTypeAnswer(own.scaleType) } : own]),
+      ),
+    };
+  },
+};
+
+const hooks: Readonly<Record<string, SettingHooks>> = { [WEBHOOK_FEATURE_TYPE]: webhookHooks, FeatureMultiplierDTO: multiplierHooks };
 
 export const prepareSetting = (services: Services, setting: FeatureSetting, previous: FeatureSetting | null): Promise<FeatureSetting> =>
   hooks[setting.type]?.prepare(services, setting, previous) ?? Promise.resolve(setting);

@@ -109,6 +109,40 @@ describe('sizing features end to end', function () {
     });
   });
 
+  describe('FeatureMultiplierDTO', () => {
+    it('replaces the multiplier for every symbol, and GBPUSD sizes with its own fixed lot (symbolsConfiguration)', async () => {
+      const { master, slave, copierId } = await pair('multiplier-symbols');
+      const featureId = await feature(slave, copierId, {
+        type: 'FeatureMultiplierDTO',
+        multiplier: 2,
+        symbolsConfiguration: { GBPUSD: { scaleType: { id: 3 }, fixedLotSize: 0.05 } },
+      });
+      const stored = await t.call('GET', `/accounts/${slave}/copiers/${copierId}/features/${featureId}`);
+      expect(stored.body.setting).to.deep.include({
+        multiplier: 2,
+        scaleType: null,
+        fixedLotSize: 0.01,
+        symbolsConfiguration: { GBPUSD: { scaleType: { id: 3, name: 'Fixed lot size' }, fixedLotSize: 0.05 } },
+      });
+      await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
+      await open(master, { symbol: 'GBPUSD', orderType: 'Sell', volume: 0.1 });
+      const book = await bookWhere(t, slave, (b) => b.length === 2, 'both copies');
+      expect(book.map((p) => [p.symbol, p.volume]).sort()).to.deep.equal([
+        ['EURUSD', 0.2],
+        ['GBPUSD', 0.05],
+      ]);
+    });
+
+    it('refuses an unknown scale type with 400 [VALIDATION_FAILED]', async () => {
+      const { slave, copierId } = await pair('multiplier-bad-scale');
+      const body = featureBody({ type: 'FeatureMultiplierDTO', symbolsConfiguration: { EURUSD: { scaleType: { id: 7 } } } });
+      const res = await t.call('POST', `/accounts/${slave}/copiers/${copierId}/features`, { body });
+      expect(res.status).to.equal(400);
+      expect(res.body).to.deep.include({ error: '[VALIDATION_FAILED]' });
+      expect(res.body.message).to.match(/symbolsConfiguration\.EURUSD: scaleType\.id 7 is no scale type/);
+    });
+  });
+
   describe('FeatureMaxLotSizeDTO', () => {
     it("symbolsConfiguration gives the slave's EURUSD its own cap; GBPUSD keeps the general one", async () => {
       const { master, slave, copierId } = await pair('max-lot-symbols');
