@@ -22,7 +22,7 @@ export const profitTargetRoutes = (routes: Routes, services: Services): void => 
     summary: 'Unlock a profit target: copying resumes at once',
     description:
       'profitTargetFeatureId is a FeatureDailyProfitTargetDTO, FeatureWeeklyProfitTargetDTO, FeatureMonthlyProfitTargetDTO or FeatureOverallTargetDTO of this account. Locked -> open: the lock is lifted at once and new copies resume the same period (positions closed by the lock stay closed). ' +
-      'A period target then measures its profit from a new reference, the balance and equity at the first check after the reset (within a second), until its period ends. The overall target keeps its referenceBalance: if the account is still beyond its target or loss limit, it locks again at the next check; its per-symbol results count from the reset. ' +
+      'A period target then measures from a new reference until its period ends: the balance at the first check after the reset (within a second) is the one its percent target (dailyProfitTarget, weeklyProfitTarget, monthlyProfitTarget) and its relative target (dailyRelativeProfitTarget, ...) are of; its absolute target (dailyAbsoluteProfitTarget, ...) is an equity level and stays, so an account still at or above it locks again at the next check. The overall target keeps its referenceBalance: if the account is still beyond its target or loss limit, it locks again at the next check; its per-symbol results count from the reset. ' +
       'An open target is reset the same way. 404 [FEATURE_NOT_FOUND] for anything else.',
     params: Type.Object({ accountId: Uuid, profitTargetFeatureId: Uuid }, { additionalProperties: false }),
     responses: {

@@ -226,7 +226,7 @@ export const overallTargetFeature: FeatureDefinition<OverallTargetSettings> = {
     symbolsConfiguration: [],
   },
   description:
-    'An overall profit target and loss limit against a fixed referenceBalance, never reset by periods: reached when equity (referenceMode EQUITY, default) or balance (BALANCE) minus the reference is at least profitTargetAmount or profitTargetPercentage of referenceBalance, or the reference minus it is at least lossLimitAmount or lossLimitPercentage; 0 switches each off. ' +
+    "Not in the reference document (1.2.5): the interface spec 1.2.6 adds it; its members are ours. An overall profit target and loss limit against a fixed referenceBalance, never reset by periods (profitTargetAmount is a gain over the reference, unlike the period targets' absolute member, an equity level): reached when equity (referenceMode EQUITY, default) or balance (BALANCE) minus the reference is at least profitTargetAmount or profitTargetPercentage of referenceBalance, or the reference minus it is at least lossLimitAmount or lossLimitPercentage; 0 switches each off. " +
     'Reaching either locks the account: no new trade is copied to it; unless pauseInsteadOfClose, every position is closed and every pending order cancelled; changes and closes of positions already copied still follow the master. ' +
     'The lock lasts until PUT /accounts/{accountId}/profitTargets/{profitTargetFeatureId}/reset; if the account is still beyond the target or limit then, it locks again at the next check (raise the target with PUT first). symbolsConfiguration adds per-symbol targets that lock one symbol only.',
   check: (s) => {
