@@ -320,6 +320,8 @@ export interface RiskLimitsTable {
   id: string;
   project_id: string;
   account_id: string;
+  /** The copier the limit is scoped to (RiskLimitDTO.copierId); null: the whole account. */
+  copier_id: string | null;
   settings: ColumnType<unknown, string, string>;
   active: boolean;
   created: Timestamp;

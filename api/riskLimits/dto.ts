@@ -81,6 +81,7 @@ export const toRiskLimitDTO = (row: RiskLimitRow, inForce: readonly ProtectionRo
   return {
     id: row.id,
     accountId: row.account_id,
+    ...(row.copier_id === null ? {} : { copierId: row.copier_id }),
     riskType: toRiskTypeDTO(s.riskTypeId),
     absoluteRiskLimit: s.absoluteRiskLimit,
     riskLimit: s.riskLimit,
@@ -161,8 +162,6 @@ export const fromRiskLimitWriteDTO = (body: Static<typeof RiskLimitWriteDTO>, ac
     throw new ApiError(400, '[VALIDATION_FAILED]', `${field}: ${message}`, [{ field, message }]);
   };
   if (body.accountId != null && body.accountId !== accountId) refuse('body.accountId', `the limit belongs to the account of the path, ${accountId}`);
-  if (body.copierId != null)
-    refuse('body.copierId', 'risk limits of a copier are not available yet: leave copierId out (or null) for a limit of the whole account');
   const d = RISK_LIMIT_DEFAULTS;
   const settings: RiskLimitSettings = {
     riskTypeId: body.riskType.id,

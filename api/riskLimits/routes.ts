@@ -12,6 +12,7 @@ import { riskLimitDecider } from '../../domain/riskLimit/decider.js';
 import { riskLimitStream } from '../../domain/riskLimit/events.js';
 import { RISK_TYPES, riskTypeById } from '../../domain/riskLimit/riskTypes.js';
 import { RISK_LIMIT_DEFAULTS } from '../../domain/riskLimit/settings.js';
+import { findCopier } from '../../projections/copiers/queries.js';
 import { findRiskLimit, type RiskLimitRow, riskLimitsOf } from '../../projections/riskLimits/queries.js';
 import { loadAccount } from '../shared/accounts.js';
 import { AccountIdParams } from '../accounts/schemas.js';
@@ -19,7 +20,7 @@ import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
 import { commandMetadata, execute, type Services } from '../../app/services.js';
 import { ErrorDTO, errorResponses, Uuid } from '../shared/schemas.js';
-import { RiskLimitDTO, RiskLimitWriteDTO, RiskTypeDTO } from './schemas.js';
+import { COPIER_SCOPE_WORDS, RiskLimitDTO, RiskLimitWriteDTO, RiskTypeDTO } from './schemas.js';
 import { fromRiskLimitWriteDTO, toRiskLimitDTOs, toRiskTypeDTO } from './dto.js';
 
 type WriteBody = Static<typeof RiskLimitWriteDTO>;
@@ -57,23 +58,29 @@ export const riskLimitRoutes = (routes: Routes, services: Services): void => {
     await writableAccount(caller, accountId);
     const settings = fromRiskLimitWriteDTO(body, accountId);
     const id = riskLimitId ?? randomUUID();
-    if (riskLimitId) await existing(caller, accountId, riskLimitId);
-    await run({
-      type: riskLimitId ? 'UpdateRiskLimit' : 'CreateRiskLimit',
-      data: { ...target(caller, accountId, id), settings },
-      metadata: commandMetadata(services, context),
-    });
+    const metadata = commandMetadata(services, context);
+    if (riskLimitId) {
+      await existing(caller, accountId, riskLimitId);
+      await run({ type: 'UpdateRiskLimit', data: { ...target(caller, accountId, id), settings, copierId: body.copierId }, metadata });
+    } else {
+      const copierId = body.copierId ?? null;
+      if (copierId !== null && !(await findCopier(services.db, caller.projectId, accountId, copierId)))
+        throw new ApiError(404, '[COPIER_NOT_FOUND]', `no copier ${copierId} copies to account ${accountId}`);
+      await run({ type: 'CreateRiskLimit', data: { ...target(caller, accountId, id), settings, copierId }, metadata });
+    }
     return { body: await viewOf(caller, accountId, id) };
   };
 
   const one = { 200: { description: 'the risk limit', schema: RiskLimitDTO }, ...errorResponses(400, 401, 404) };
   const changeErrors = {
     ...errorResponses(400, 401, 404),
-    404: { description: 'no such account ([ACCOUNT_NOT_FOUND]) or risk limit of it ([RISK_LIMIT_NOT_FOUND])', schema: ErrorDTO },
+    404: {
+      description: 'no such account ([ACCOUNT_NOT_FOUND]), risk limit of it ([RISK_LIMIT_NOT_FOUND]) or copier copying to it (copierId, [COPIER_NOT_FOUND])',
+      schema: ErrorDTO,
+    },
     409: { description: 'the account was deleted ([ACCOUNT_DELETED])', schema: ErrorDTO },
   };
-  const writeDescription =
-    'The body is RiskLimitDTO as the reference writes it: riskType {"id": n} and riskLimit (a fraction: 0.05 = 5 %) required; members left out take the defaults (every other limit and fallback 0 = off, closeAllOpenPositions true, active true, fulfillSeconds 60, no resetTime). Refused with 400 [VALIDATION_FAILED]: an unknown riskType id, riskLimit, relativeRiskLimit or a fallback fraction above 1, fulfillSeconds outside 0 to 86400, a resetTime that is no date-time, with closeAllOpenPositions false a fallback not above its limit of the same kind (fallbackAbsoluteRiskLimit above absoluteRiskLimit, and so on), an accountId other than the path\'s, a copierId (not available yet). With closeAllOpenPositions true the fallbacks are kept and ignored, as the reference says.';
+  const writeDescription = `The body is RiskLimitDTO as the reference writes it: riskType {"id": n} and riskLimit (a fraction: 0.05 = 5 %) required; members left out take the defaults (every other limit and fallback 0 = off, closeAllOpenPositions true, active true, fulfillSeconds 60, no resetTime). Refused with 400 [VALIDATION_FAILED]: an unknown riskType id, riskLimit, relativeRiskLimit or a fallback fraction above 1, fulfillSeconds outside 0 to 86400, a resetTime that is no date-time, with closeAllOpenPositions false a fallback not above its limit of the same kind (fallbackAbsoluteRiskLimit above absoluteRiskLimit, and so on), an accountId other than the path's. With closeAllOpenPositions true the fallbacks are kept and ignored, as the reference says. ${COPIER_SCOPE_WORDS}`;
 
   routes.add<{ accountId: string }, unknown, unknown>({
     method: 'get',

@@ -83,10 +83,10 @@ const limitMembers = {
 };
 
 const readOnly = Type.Optional(Type.Unknown({ readOnly: true, description: 'read-only; ignored when sent' }));
-const CopierId = Type.Union([Uuid, Type.Null()], {
-  description:
-    'the reference lets a limit belong to a copier; not available yet: null or left out (a limit of the whole account). A copier id is refused with 400 [VALIDATION_FAILED].',
-});
+export const COPIER_SCOPE_WORDS =
+  "copierId (the reference: set at creation, read-only after; both documents are silent on what it does, ours): the limit is scoped to one copier of this account (a copier copying to it). It measures the account as every risk limit does (its risk type, on the account's balance and equity); a hit acts on that copier only: it copies no new trade while the hit is in force (RISK_LIMIT_HIT), and with closeAllOpenPositions (or a fallback hit) only the positions and pending orders it copied are closed; the account's other copiers and its own trades go on. Without copierId (or null) the limit is the whole account's. No such copier copying to this account: 404 [COPIER_NOT_FOUND]. PUT may leave it out; sent, it must be the limit's own (400 [VALIDATION_FAILED] otherwise). The limit of a copier deleted later stays and acts on nothing.";
+
+const CopierId = Type.Union([Uuid, Type.Null()], { description: COPIER_SCOPE_WORDS });
 
 /** POST and PUT: RiskLimitDTO as the reference writes it; read-only members are ignored. */
 export const RiskLimitWriteDTO = Type.Object(
@@ -178,7 +178,9 @@ export const RiskLimitDTO = Type.Object(
   {
     id: Uuid,
     accountId: Uuid,
-    copierId: Type.Optional(Uuid),
+    copierId: Type.Optional(
+      Type.String({ format: 'uuid', description: 'the copier the limit is scoped to; absent: the whole account. ' + COPIER_SCOPE_WORDS }),
+    ),
     riskType: RiskTypeDTO,
     ...limitMembers,
     resetTime: Type.Optional(limitMembers.resetTime),

@@ -289,7 +289,7 @@ const open = (context: Context, trade: MasterTrade): CopyAction[] => {
       ),
     ];
   // The account's protections come before the features: while one is in force nothing new is copied.
-  const blocked = protectionSkip(context.features.protections ?? [], null);
+  const blocked = protectionSkip(context.features.protections ?? [], null, context.copier.id);
   if (blocked) return [skipped(trade.masterPositionId, blocked.reason, `${what} not copied: ${blocked.message}`)];
   const { copier, accounts, market, features } = context;
   const symbol = mapSymbol(
@@ -300,7 +300,7 @@ const open = (context: Context, trade: MasterTrade): CopyAction[] => {
   );
   const spec = symbol === null ? undefined : specOf(context, symbol);
   if (symbol === null || !spec) return [skipped(trade.masterPositionId, 'SYMBOL_NOT_MAPPED', `${what} not copied: no unique slave symbol for ${trade.symbol}`)];
-  const symbolBlocked = protectionSkip(features.protections ?? [], symbol);
+  const symbolBlocked = protectionSkip(features.protections ?? [], symbol, copier.id);
   if (symbolBlocked) return [skipped(trade.masterPositionId, symbolBlocked.reason, `${what} not copied: ${symbolBlocked.message}`)];
   const contextOf: FeatureContext = (feature) => ({
     ...runContext(features, feature, copier),

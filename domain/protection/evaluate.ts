@@ -232,7 +232,8 @@ const riskLimit = (ev: Evaluation, rule: RiskLimitRule, waiting: Set<string>): v
   const s = rule.settings;
   const f = measureRisk(ev, rule, anchor, ref);
   const cur = ev.obs.currency;
-  const what = `Risk limit ${rule.riskType.code}`;
+  const copierId = rule.copierId ?? null;
+  const what = `Risk limit ${rule.riskType.code}${copierId === null ? '' : ` of copier ${copierId}`}`;
   const from =
     rule.riskType.measure === 'ACTUAL'
       ? `measured from the balance now, ${money(f.reference)} ${cur}`
@@ -251,7 +252,7 @@ const riskLimit = (ev: Evaluation, rule: RiskLimitRule, waiting: Set<string>): v
         action,
         measured: hit.measured ?? f.loss,
         reached: hit,
-        message: `${what} hit: ${hit.words}, ${from}. ${stopWords(ev.zone, anchor.until, action)}${fallbacks ? ' The fallback limits watch them.' : ''}`,
+        message: `${what} hit: ${hit.words}, ${from}. ${stopWords(ev.zone, anchor.until, action, null, copierId)}${fallbacks ? ' The fallback limits watch them.' : ''}`,
       });
     }
   }
@@ -273,7 +274,7 @@ const riskLimit = (ev: Evaluation, rule: RiskLimitRule, waiting: Set<string>): v
         action: 'CLOSE_ALL',
         measured: hit.measured ?? f.loss,
         reached: hit,
-        message: `${what} fallback reached: ${hit.words}, ${from}. Every position is closed and every pending order cancelled.`,
+        message: `${what} fallback reached: ${hit.words}, ${from}. ${copierId === null ? 'Every position is closed and every pending order cancelled.' : 'The positions and pending orders it copied are closed.'}`,
       });
   }
 };

@@ -118,8 +118,16 @@ export const trigger = (ev: Evaluation, rule: ProtectionRule, t: Triggering): vo
 export const reset = (ev: Evaluation, rule: ProtectionRule, reason: ResetReason, message: string): void =>
   ev.emit({ type: 'ProtectionReset', data: { accountId: ev.accountId, ruleId: rule.id, ruleKind: rule.kind, reason, at: ev.now, message } });
 
-export const stopWords = (zone: string, until: string | null, action: ProtectionAction, symbol: string | null = null): string => {
+export const stopWords = (
+  zone: string,
+  until: string | null,
+  action: ProtectionAction,
+  symbol: string | null = null,
+  copierId: string | null = null,
+): string => {
   const end = until ? `${until} (the next period in ${zone}) or a reset` : 'a reset';
+  if (copierId !== null)
+    return `New copies of copier ${copierId} to this account stop until ${end}; ${action === 'CLOSE_ALL' ? 'the positions and pending orders it copied are closed' : 'positions stay open'}.`;
   const closing = symbol
     ? `its ${symbol} positions are closed and its ${symbol} pending orders cancelled`
     : 'every position is closed and every pending order cancelled';

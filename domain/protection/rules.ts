@@ -17,6 +17,12 @@ export interface RiskLimitRule {
   /** Types 1-3 with a resetTime: its periods begin at this time of day, in milliseconds after 00:00 UTC; null: midnight in TIME_ZONE. */
   readonly boundaryMs: number | null;
   readonly settings: RiskLimitSettings;
+  /**
+   * A limit scoped to one copier of the account (RiskLimitDTO.copierId): it measures the account as any
+   * limit does, but a hit stops only that copier and closes only what it copied. Null or absent: the
+   * whole account.
+   */
+  readonly copierId?: string | null;
 }
 
 export interface PeriodTargetRule {
@@ -38,11 +44,11 @@ export interface OverallTargetRule {
 
 export type ProtectionRule = RiskLimitRule | PeriodTargetRule | OverallTargetRule;
 
-export const riskLimitRule = (id: string, settings: RiskLimitSettings): RiskLimitRule | null => {
+export const riskLimitRule = (id: string, settings: RiskLimitSettings, copierId: string | null = null): RiskLimitRule | null => {
   const riskType = riskTypeById(settings.riskTypeId);
   if (!riskType) return null;
   const boundaryMs = riskType.usesResetTime && settings.resetTime ? resetTimeOfDay(settings.resetTime) : null;
-  return { kind: 'RISK_LIMIT', id, riskType, unit: UNIT_OF_PERIOD[riskType.period], boundaryMs, settings };
+  return { kind: 'RISK_LIMIT', id, riskType, unit: UNIT_OF_PERIOD[riskType.period], boundaryMs, settings, ...(copierId === null ? {} : { copierId }) };
 };
 
 /** A period target feature's rule, from its stored members. */

@@ -9,6 +9,8 @@ interface Target {
 }
 
 export type RiskLimitCommand =
-  | { type: 'CreateRiskLimit'; data: Target & { settings: RiskLimitSettings }; metadata: CommandMetadata }
-  | { type: 'UpdateRiskLimit'; data: Target & { settings: RiskLimitSettings }; metadata: CommandMetadata }
+  /** copierId: a limit scoped to one copier of the account (its existence checked before the command); null: the whole account. */
+  | { type: 'CreateRiskLimit'; data: Target & { settings: RiskLimitSettings; copierId: string | null }; metadata: CommandMetadata }
+  /** copierId: what the request sent (read-only after creation: it must be the limit's own); undefined: not sent. */
+  | { type: 'UpdateRiskLimit'; data: Target & { settings: RiskLimitSettings; copierId?: string | null }; metadata: CommandMetadata }
   | { type: 'DeleteRiskLimit'; data: Target; metadata: CommandMetadata };

@@ -4,7 +4,11 @@
 import type { RiskLimitSettings } from './settings.js';
 
 export type RiskLimitEvent =
-  | { type: 'RiskLimitCreated'; data: { riskLimitId: string; projectId: string; accountId: string; settings: RiskLimitSettings; at: string } }
+  | {
+      type: 'RiskLimitCreated';
+      /** copierId: the copier of the account the limit is scoped to (RiskLimitDTO.copierId); null or absent: the whole account. */
+      data: { riskLimitId: string; projectId: string; accountId: string; copierId?: string | null; settings: RiskLimitSettings; at: string };
+    }
   | { type: 'RiskLimitUpdated'; data: { riskLimitId: string; accountId: string; settings: RiskLimitSettings; at: string } }
   | { type: 'RiskLimitDeleted'; data: { riskLimitId: string; accountId: string; at: string } };
 

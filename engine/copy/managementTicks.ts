@@ -77,7 +77,7 @@ export class ManagementTicks {
       if (action.type === 'open') {
         if (settings.monitorOnly || copied.has(action.masterPositionId)) continue;
         // A risk limit hit or a profit target locked: nothing new opens on the account.
-        if (protectionSkip(slave.protections, action.symbol)) continue;
+        if (protectionSkip(slave.protections, action.symbol, copier.id)) continue;
         copied.add(action.masterPositionId);
         const trade = masterPositions.find((p) => p.masterPositionId === action.masterPositionId);
         action = { ...action, comment: slaveComment(settings, trade?.comment ?? null), magicNumber: slaveMagicNumber(settings, trade?.magicNumber ?? null) };

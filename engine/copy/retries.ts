@@ -56,7 +56,7 @@ export const handleRetry = async (kit: HandlerKit, clientOrderId: string): Promi
   const slave = await kit.inputs.slave(copier.to_account_id);
   if (!slave.ok) return;
   // Tried again at the next interval while a protection holds new opens back.
-  if (protectionSkip(slave.protections, action.symbol)) return;
+  if (protectionSkip(slave.protections, action.symbol, copier.id)) return;
   const events = await executeActions([action], kit.executionContext(copier, masterAccountId, source, null, slave, false));
   const executed = events.find((e) => e.type === 'CopyExecuted');
   if (!executed) return;

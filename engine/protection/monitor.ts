@@ -135,7 +135,10 @@ export class ProtectionMonitor {
       out.set(accountId, list);
     };
     for (const row of await activeRiskLimits(this.deps.db)) {
-      add(row.account_id, riskLimitRule(row.id, { ...RISK_LIMIT_DEFAULTS, ...(row.settings as Partial<RiskLimitSettings>) } as RiskLimitSettings));
+      add(
+        row.account_id,
+        riskLimitRule(row.id, { ...RISK_LIMIT_DEFAULTS, ...(row.settings as Partial<RiskLimitSettings>) } as RiskLimitSettings, row.copier_id),
+      );
     }
     const features = await this.deps.db
       .selectFrom('features')
@@ -173,7 +176,7 @@ export class ProtectionMonitor {
       metadata: this.metadata(accountId, now),
     });
     if (observation) this.rememberPeaks(accountId, cached.state, rules, observation, now);
-    if (connection) await this.closeWhereTriggered(accountId, cached, connection);
+    if (connection) await this.closeWhereTriggered(accountId, cached, connection, rules);
   }
 
   /**
@@ -231,11 +234,18 @@ export class ProtectionMonitor {
     this.peaks.set(accountId, next);
   }
 
-  /** Closes (or cancels) what a CLOSE_ALL trigger covers, until a pass finishes without a refusal. */
-  private async closeWhereTriggered(accountId: string, cached: Cached, connection: VenueConnection): Promise<void> {
+  /**
+   * Closes (or cancels) what a CLOSE_ALL trigger covers, until a pass finishes without a refusal: the
+   * account's book, its positions on the trigger's symbol, or what the copier of a copier's risk limit
+   * copied (its open copies in the copies read model).
+   */
+  private async closeWhereTriggered(accountId: string, cached: Cached, connection: VenueConnection, rules: readonly ProtectionRule[]): Promise<void> {
     for (const trigger of Object.values(cached.state.triggers)) {
       if (trigger.action !== 'CLOSE_ALL' || trigger.closed) continue;
-      const book = await connection.positions();
+      const rule = rules.find((r) => r.id === trigger.ruleId);
+      const copierId = rule?.kind === 'RISK_LIMIT' ? (rule.copierId ?? null) : null;
+      const copied = copierId === null ? null : await this.openCopiesOf(accountId, copierId);
+      const book = (await connection.positions()).filter((item) => copied === null || copied.has(item.id));
       const closedPositions: string[] = [];
       const cancelledOrders: string[] = [];
       const failures: { positionId: string; code: string; message: string }[] = [];
@@ -265,6 +275,18 @@ export class ProtectionMonitor {
       });
       for (const f of fresh) this.reportedFailures.add(`${trigger.triggerId}/${f.positionId}/${f.code}`);
     }
+  }
+
+  /** The slave positions and pending orders a copier holds open on the account. */
+  private async openCopiesOf(accountId: string, copierId: string): Promise<Set<string>> {
+    const rows = await this.deps.db
+      .selectFrom('copies')
+      .select('slave_position_id')
+      .where('copier_id', '=', copierId)
+      .where('slave_account_id', '=', accountId)
+      .where('status', '=', 'open')
+      .execute();
+    return new Set(rows.map((r) => r.slave_position_id));
   }
 
   /** The account's protection state, caught up with its stream (resets through the API land there too). */

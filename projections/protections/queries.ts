@@ -19,12 +19,23 @@ export const protectionsInForce = async (db: Kysely<ReadModels>, accountIds: rea
     .execute();
 };
 
-/** The blocks in force on each account, for the copy engine. */
+/** The blocks in force on each account, for the copy engine; a risk limit scoped to a copier blocks that copier only. */
 export const protectionBlocksOf = async (db: Kysely<ReadModels>, accountIds: readonly string[], now: Date): Promise<Map<string, ProtectionBlock[]>> => {
   const out = new Map<string, ProtectionBlock[]>();
-  for (const row of await protectionsInForce(db, accountIds, now)) {
+  if (accountIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('account_protections as p')
+    .leftJoin('risk_limits as l', 'l.id', 'p.rule_id')
+    .selectAll('p')
+    .select('l.copier_id')
+    .where('p.account_id', 'in', [...new Set(accountIds)])
+    .where((eb) => eb.or([eb('p.until', 'is', null), eb('p.until', '>', now)]))
+    .orderBy('p.at')
+    .orderBy('p.trigger_id')
+    .execute();
+  for (const row of rows) {
     const list = out.get(row.account_id) ?? [];
-    list.push({ ruleKind: row.rule_kind as RuleKind, ruleId: row.rule_id, symbol: row.symbol, message: row.message });
+    list.push({ ruleKind: row.rule_kind as RuleKind, ruleId: row.rule_id, symbol: row.symbol, copierId: row.copier_id ?? null, message: row.message });
     out.set(row.account_id, list);
   }
   return out;

@@ -1,4 +1,5 @@
-// The risk limits read model (spec "RiskLimitDTO"): every limit of every account with its settings.
+// The risk limits read model (spec "RiskLimitDTO"): every limit of every account with its settings and
+// the copier it is scoped to (null: the whole account).
 // Whether a limit is hit is the protections read model's (projections/protections).
 import { sql } from 'kysely';
 import { riskLimitEventTypes, type RiskLimitEvent } from '../../domain/riskLimit/events.js';
@@ -6,7 +7,7 @@ import type { Projection } from '../projection.js';
 
 export const riskLimitsProjection: Projection = {
   name: 'risk_limits',
-  version: 1,
+  version: 2,
   handles: riskLimitEventTypes,
   tables: ['risk_limits'],
   async createTables(db, schema) {
@@ -14,6 +15,7 @@ export const riskLimitsProjection: Projection = {
       id uuid PRIMARY KEY,
       project_id uuid NOT NULL,
       account_id uuid NOT NULL,
+      copier_id uuid,
       settings jsonb NOT NULL,
       active boolean NOT NULL,
       created timestamptz NOT NULL,
@@ -24,13 +26,14 @@ export const riskLimitsProjection: Projection = {
     const event = recorded as unknown as RiskLimitEvent;
     switch (event.type) {
       case 'RiskLimitCreated': {
-        const { riskLimitId, projectId, accountId, settings, at } = event.data;
+        const { riskLimitId, projectId, accountId, copierId, settings, at } = event.data;
         await db
           .insertInto('risk_limits')
           .values({
             id: riskLimitId,
             project_id: projectId,
             account_id: accountId,
+            copier_id: copierId ?? null,
             settings: JSON.stringify(settings),
             active: settings.active,
             created: at,

@@ -15,6 +15,7 @@ export interface RiskLimitRow {
   readonly id: string;
   readonly project_id: string;
   readonly account_id: string;
+  readonly copier_id: string | null;
   readonly settings: RiskLimitSettings;
   readonly active: boolean;
   readonly created: Date;

@@ -129,7 +129,8 @@ describe('risk limits end to end', function () {
       { riskType: { id: 1 }, riskLimit: 0.05, closeAllOpenPositions: false, fallbackRiskLimit: 0.04 },
       /fallbackRiskLimit \(0\.04\) must be above riskLimit/,
     );
-    await refused({ riskType: { id: 1 }, riskLimit: 0.05, copierId: crypto.randomUUID() }, /copierId: risk limits of a copier are not available yet/);
+    const noCopier = await h.call('POST', `/accounts/${account}/riskLimits`, { body: { riskType: { id: 1 }, riskLimit: 0.05, copierId: crypto.randomUUID() } });
+    expect([noCopier.status, noCopier.body.error]).to.deep.equal([404, '[COPIER_NOT_FOUND]']);
     await refused({ riskType: { id: 1 }, riskLimit: 0.05, accountId: crypto.randomUUID() }, /accountId/);
     await refused({ riskType: { id: 1 }, riskLimit: 0.05, resetTime: 'noon' }, /resetTime/);
     await refused({ riskTypeId: 1, riskLimit: 0.05 }, /riskTypeId|riskType/);
@@ -229,6 +230,45 @@ describe('risk limits end to end', function () {
     expect((await h.information(slave)).riskLimitsHit).to.deep.equal([]);
     await h.flat(master, slave);
     void first;
+  });
+
+  it("a copier's limit (copierId) measures the account but stops and closes only that copier's copies", async () => {
+    await pinQuotes(t, { US500: [5200, 5200] });
+    const { master, slave } = await h.pair('copier-scoped');
+    const other = await startedAccount(t, 'copier-scoped-other-master');
+    const copierOf = async (from: string) =>
+      ((await h.call('GET', `/accounts/${slave}/copiers`)).body as { id: string; fromAccountId: string }[]).find((c) => c.fromAccountId === from)!.id;
+    expect((await h.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: other } })).status).to.equal(200);
+    const scoped = await copierOf(master);
+    const limitId = await h.addLimit(slave, { ...LOSS_300, copierId: scoped });
+    const limit = (await h.call('GET', `/accounts/${slave}/riskLimits/${limitId}`)).body;
+    expect(limit).to.deep.include({ copierId: scoped, accountId: slave });
+    // read-only after creation: the same id (or none) is accepted, another is refused
+    expect((await h.call('PUT', `/accounts/${slave}/riskLimits/${limitId}`, { body: { ...LOSS_300, copierId: scoped } })).status).to.equal(200);
+    const moved = await h.call('PUT', `/accounts/${slave}/riskLimits/${limitId}`, { body: { ...LOSS_300, copierId: await copierOf(other) } });
+    expect([moved.status, moved.body.error]).to.deep.equal([400, '[VALIDATION_FAILED]']);
+    expect((await h.call('PUT', `/accounts/${slave}/riskLimits/${limitId}`, { body: LOSS_300 })).body.copierId).to.equal(scoped);
+
+    await h.open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
+    const [ofScoped] = await bookWhere(t, slave, (b) => b.length === 1, "the scoped copier's copy");
+    await h.open(other, { symbol: 'US500', orderType: 'Buy', volume: 1 });
+    const kept = (await bookWhere(t, slave, (b) => b.length === 2, 'one copy of each master')).find((p) => p.id !== ofScoped!.id);
+    // 2 lots lose 20 USD a point: 15 points is 300 USD on the account
+    await pinQuotes(t, { US500: [5185, 5185] });
+    const [hit] = await h.hitsOf(slave, 1);
+    expect(hit).to.deep.include({ riskLimitId: limitId, loss: 300 });
+    const triggered = await h.logWith(slave, 'RISK_LIMIT_HIT', 'PROTECTION');
+    expect(triggered.text).to.match(new RegExp(`of copier ${scoped}.*New copies of copier ${scoped} to this account stop`));
+    const left = await bookWhere(t, slave, (b) => b.length === 1, "only the scoped copier's copy closed");
+    expect(left[0]!.id).to.equal(kept!.id);
+    await h.logWith(slave, 'PROTECTION_POSITIONS_CLOSED', 'PROTECTION');
+
+    await h.open(master, { symbol: 'US500', orderType: 'Sell', volume: 1 });
+    const skipped = await h.logWith(slave, 'RISK_LIMIT_HIT', 'COPY');
+    expect(skipped.text).to.match(/not copied: Risk limit DAILY_EQUITY_TO_EQUITY of copier/);
+    await h.open(other, { symbol: 'US500', orderType: 'Sell', volume: 1 });
+    await bookWhere(t, slave, (b) => b.length === 2, 'the other copier copies on');
+    await h.flat(master, other, slave);
   });
 
   it("with closeAllOpenPositions false keeps positions and follows the master's closes; the fallback closes everything", async () => {

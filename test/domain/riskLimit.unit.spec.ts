@@ -36,16 +36,17 @@ interface Reach {
   readonly accountId?: string;
 }
 const target = (reach: Reach) => ({ riskLimitId: LIMIT, projectId: PROJECT, accountId: ACCOUNT, ...reach });
-const create = (overrides: Partial<RiskLimitSettings> = {}): RiskLimitCommand => ({
+const create = (overrides: Partial<RiskLimitSettings> = {}, copierId: string | null = null): RiskLimitCommand => ({
   type: 'CreateRiskLimit',
-  data: { ...target({}), settings: settings(overrides) },
+  data: { ...target({}), settings: settings(overrides), copierId },
   metadata,
 });
-const update = (overrides: Partial<RiskLimitSettings> = {}, reach: Reach = {}): RiskLimitCommand => ({
+const update = (overrides: Partial<RiskLimitSettings> = {}, reach: Reach = {}, copierId?: string | null): RiskLimitCommand => ({
   type: 'UpdateRiskLimit',
-  data: { ...target(reach), settings: settings(overrides) },
+  data: { ...target(reach), settings: settings(overrides), ...(copierId === undefined ? {} : { copierId }) },
   metadata,
 });
+const COPIER = '77777777-7777-4777-8777-777777777777';
 const remove = (reach: Reach = {}): RiskLimitCommand => ({ type: 'DeleteRiskLimit', data: target(reach), metadata });
 
 /** given past events, when a command, then exactly these events, or a refusal with its code and kind. */
@@ -55,8 +56,8 @@ const given = givenDecider(riskLimitDecider);
 const refusedMember = (overrides: Partial<RiskLimitSettings>): unknown =>
   given([]).when(create(overrides)).thenRefuses('[VALIDATION_FAILED]', 'validation').details?.field;
 
-const createdAtNow = (overrides: Partial<RiskLimitSettings>): RiskLimitEvent[] => [
-  { type: 'RiskLimitCreated', data: { riskLimitId: LIMIT, projectId: PROJECT, accountId: ACCOUNT, settings: settings(overrides), at: NOW } },
+const createdAtNow = (overrides: Partial<RiskLimitSettings>, copierId: string | null = null): RiskLimitEvent[] => [
+  { type: 'RiskLimitCreated', data: { riskLimitId: LIMIT, projectId: PROJECT, accountId: ACCOUNT, copierId, settings: settings(overrides), at: NOW } },
 ];
 
 describe('risk limit decider', () => {
@@ -65,6 +66,25 @@ describe('risk limit decider', () => {
       given([])
         .when(create({ absoluteRiskLimit: 250, active: false }))
         .then(createdAtNow({ absoluteRiskLimit: 250, active: false })));
+
+    it('creates a limit scoped to one copier of the account (copierId), read-only afterwards', () => {
+      given([]).when(create({}, COPIER)).then(createdAtNow({}, COPIER));
+      const scoped: RiskLimitEvent = { type: 'RiskLimitCreated', data: { ...(created().data as object), copierId: COPIER } } as RiskLimitEvent;
+      given([scoped])
+        .when(update({ riskLimit: 0.1 }, {}, COPIER))
+        .then([{ type: 'RiskLimitUpdated', data: { riskLimitId: LIMIT, accountId: ACCOUNT, settings: settings({ riskLimit: 0.1 }), at: NOW } }]);
+      given([scoped])
+        .when(update({ riskLimit: 0.1 }))
+        .then([{ type: 'RiskLimitUpdated', data: { riskLimitId: LIMIT, accountId: ACCOUNT, settings: settings({ riskLimit: 0.1 }), at: NOW } }]);
+      expect(
+        given([scoped])
+          .when(update({}, {}, null))
+          .thenRefuses('[VALIDATION_FAILED]', 'validation').details?.field,
+      ).to.equal('body.copierId');
+      given([created()])
+        .when(update({}, {}, COPIER))
+        .thenRefuses('[VALIDATION_FAILED]', 'validation');
+    });
 
     it('refuses a risk limit id that already exists, deleted or not, as a conflict', () => {
       given([created()]).when(create()).thenRefuses('[RISK_LIMIT_ALREADY_EXISTS]', 'conflict');
@@ -216,6 +236,7 @@ describe('risk limit decider', () => {
         deleted: false,
         projectId: PROJECT,
         accountId: ACCOUNT,
+        copierId: null,
         settings: settings({ riskLimit: 0.09, active: false }),
       });
       expect(fold([created(), deleted()])).to.deep.include({ exists: true, deleted: true, accountId: ACCOUNT });

@@ -1,5 +1,6 @@
 // The copy decision under an account protection: new copies are skipped with the protection's reason
-// before any feature; changes and closes of positions already copied still follow the master.
+// before any feature (a copier's risk limit: that copier's only); changes and closes of positions
+// already copied still follow the master.
 import { expect } from 'chai';
 import { decideCopy, NO_FEATURES } from '../../../domain/copy/decision.js';
 import type { CopyAction } from '../../../domain/copy/types.js';
@@ -53,5 +54,15 @@ describe('account protections in the copy decision', () => {
     );
     expect(blocked[0]).to.deep.include({ type: 'skip', reason: 'OVERALL_TARGET_REACHED' });
     expect(decide(masterOpened({ masterPositionId: 'm-4' }), [us500Locked], [], [symbolSpec(), us500])[0]).to.deep.include({ type: 'open', symbol: 'EURUSD' });
+  });
+
+  it("blocks a copier's risk limit (copierId) for that copier only", () => {
+    const ofThisCopier: ProtectionBlock = { ...riskLimitHit, copierId: COPIER_ID };
+    const ofAnother: ProtectionBlock = { ...riskLimitHit, copierId: 'another-copier' };
+    expect(protectionSkip([ofThisCopier], 'EURUSD', COPIER_ID)).to.deep.include({ reason: 'RISK_LIMIT_HIT' });
+    expect(protectionSkip([ofAnother], 'EURUSD', COPIER_ID)).to.equal(null);
+    expect(protectionSkip([riskLimitHit], 'EURUSD', COPIER_ID)).to.deep.include({ reason: 'RISK_LIMIT_HIT' });
+    expect(decide(masterOpened({ masterPositionId: 'm-5' }), [ofThisCopier], [])[0]).to.deep.include({ type: 'skip', reason: 'RISK_LIMIT_HIT' });
+    expect(decide(masterOpened({ masterPositionId: 'm-6' }), [ofAnother], [])[0]).to.deep.include({ type: 'open', symbol: 'EURUSD' });
   });
 });
