@@ -309,6 +309,7 @@ const open = (context: Context, trade: MasterTrade): CopyAction[] => {
     slaveSpec: spec,
     masterSpec: market.masterSymbol,
     copies: accounts.slave.copies,
+    slaveFunds: { balance: accounts.slave.balance, equity: accounts.slave.equity, currency: accounts.slave.currency },
     quotes: features.quotes,
     slaveAccount: features.slaveAccount,
     marginPerLot: features.marginPerLot,
@@ -349,7 +350,7 @@ const changeVerdict = (context: Context, hook: 'onModify' | 'onClose'): CopyActi
   for (const feature of features.active) {
     const rule = feature.feature.rules[hook];
     if (!rule) continue;
-    const ctx: ChangeContext = { ...runContext(features, feature, context.copier), event, copy, record };
+    const ctx: ChangeContext = { ...runContext(features, feature, context.copier), event, copy, record, slavePositions: features.slavePositions ?? null };
     const verdict = rule(feature.settings as never, ctx);
     if (verdict === null) continue;
     if ('until' in verdict)

@@ -170,6 +170,8 @@ export type SkipReason =
   | 'NO_SLAVE_ORDER'
   // Copier features (domain/copy/features): each skip names the feature's rule.
   | 'LOT_FILTERED'
+  | 'COMMENT_FILTERED'
+  | 'MAGIC_NUMBER_FILTERED'
   | 'ORDER_TYPE_FILTERED'
   | 'SYMBOL_NOT_PERMITTED'
   | 'POSITION_SKIPPED'

@@ -14,6 +14,7 @@ export const accountPositionsOf = (book: readonly VenuePosition[]): AccountPosit
       volume: p.volume,
       openPrice: p.openPrice,
       stopLoss: p.stopLoss,
+      takeProfit: p.takeProfit,
       result: p.profit + p.swap,
     }));
 

@@ -1,7 +1,8 @@
 // What the copier features of one decision need from the venues (features/rules.ts: `needs`): the
 // master's and the slave's quote of the symbol, the slave's margin figures and the margin of one lot.
 // Read only when a configured feature asks, and only for opens; the open prices ('openPrices') only
-// for a master's stop change of a position.
+// for a master's stop change of a position; the slave's open positions ('closeStops') only for a
+// master's close or partial close.
 import { type FeatureInputs, NO_FEATURES } from '../../domain/copy/decision.js';
 import type { ActiveFeature, CopyRecord, FeatureNeed, QuoteView } from '../../domain/copy/features/rules.js';
 import { mapSymbol } from '../../domain/copy/symbolMapping.js';
@@ -53,6 +54,8 @@ const openPricesOf = async (event: MasterEvent, sources: FeatureSources): Promis
   return { master: master ? master.openPrice : null, slave: Object.fromEntries(slave.map((p) => [p.id, p.openPrice])) };
 };
 
+const closing = (event: MasterEvent): boolean => event.type === 'MasterPositionClosed' || event.type === 'MasterPositionPartiallyClosed';
+
 export const featureInputs = async (event: MasterEvent, sources: FeatureSources): Promise<FeatureInputs> => {
   if (sources.active.length === 0) return { ...NO_FEATURES, now: sources.now, eventTime: sources.eventTime, deferredBy: sources.deferredBy };
   const needs = new Set<FeatureNeed>(sources.active.flatMap((f) => f.feature.rules.needs ?? []));
@@ -68,6 +71,12 @@ export const featureInputs = async (event: MasterEvent, sources: FeatureSources)
     approval: sources.approval ?? null,
   };
   if (event.type === 'MasterPositionModified') return needs.has('openPrices') ? { ...base, openPrices: await openPricesOf(event, sources) } : base;
+  if (closing(event)) {
+    if (!needs.has('closeStops') || !sources.slave) return base;
+    // Not answered: null, and a rule that needs the copy's stops takes them as unknown.
+    const book = await sources.slave.connection.positions().catch(() => null);
+    return { ...base, slavePositions: book ? accountPositionsOf(book) : null };
+  }
   if (!opening(event) || !('symbol' in event.data)) return base;
   const trade = event.data as { symbol: string; orderType: string };
   const slaveSymbol = sources.slave

@@ -119,7 +119,7 @@ describe('features end to end', function () {
       body: { id, ...featureBody({ type: 'FeatureCopierFilterDTO', minLotSize: 0.2, maxLotSize: 5 }), accountId: slave, copierId },
     });
     expect(put.status, JSON.stringify(put.body)).to.equal(200);
-    expect(put.body.setting).to.deep.equal({ minLotSize: 0.2, maxLotSize: 5 });
+    expect(put.body.setting).to.deep.equal({ minLotSize: 0.2, maxLotSize: 5, comment: [], magicNumber: [] });
     const changed = await t.call('PUT', `${base}/${id}`, { body: featureBody({ type: 'FeatureOrderTypeFilterDTO', allowedOrderTypes: ['Buy'] }) });
     expect(changed.status).to.equal(400);
     expect(changed.body.error).to.equal('[FEATURE_TYPE_IMMUTABLE]');

@@ -74,22 +74,11 @@ const UNSUPPORTED_FEATURE_BRANCHES: Gaps = [
 ];
 // Item 3: the members of the setting branches we run that differ from the reference's (our earlier names and meanings).
 const FEATURE_SETTING_BRANCHES: Gaps = [
-  'setting<FeatureCopierFilterDTO>.comment: missing',
-  'setting<FeatureCopierFilterDTO>.magicNumber: missing',
-  'setting<FeatureKeepAliveTradeDTO>.closeAfterInSeconds: range [0,3600]≠[1,86400]',
   'setting<FeatureKeepAliveTradeDTO>.cronExpressions: missing',
-  'setting<FeaturePermittedSymbolsDTO>.blacklist: missing',
-  'setting<FeaturePermittedSymbolsDTO>.whitelist: missing',
   'setting<FeatureDedicatedIpDTO>.dedicatedProxyServerId: missing',
   'setting<FeatureDedicatedIpPoolDTO>.dedicatedProxyServerIds: missing',
   'setting<FeatureDedicatedIpPoolDTO>.poolSize: missing',
-  'setting<FeatureProgressiveTradeSizingDTO>.lastLossGreaterThanInPercentage: missing',
-  'setting<FeatureProgressiveTradeSizingDTO>.limitLevels: missing',
-  'setting<FeatureProgressiveTradeSizingDTO>.lookBackInDays: missing',
-  'setting<FeatureProgressiveTradeSizingDTO>.multiplier: missing',
   'setting<FeatureTpSlManagementDTO>.symbolsConfiguration: missing',
-  'setting<FeatureExitSignalOverrideDTO>.ignoreForSeconds: missing',
-  'setting<FeatureExitSignalOverrideDTO>.onlyIfTpSlAreSet: missing',
   'setting<FeatureSignalFollowerDTO>.active: missing',
   'setting<FeatureSignalFollowerDTO>.copier: missing',
   'setting<FeatureSignalFollowerDTO>.signalProviderAvailable: missing',

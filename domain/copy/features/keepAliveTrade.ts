@@ -9,7 +9,8 @@
 //     down to its lot step, at least its minimum) of `symbol` at the slave's broker, without stops.
 //   - onlyIfInactive (default false): placed only if the slave account opened or closed no position
 //     (whoever traded: any copier, by hand; keep-alive trades aside) since the due time before.
-//   - closeAfterInSeconds (default 60): the trade is closed that long after it opened.
+//   - closeAfterInSeconds (the reference: 0 to 3600, default 0): the trade is closed that long after it
+//     opened; 0 closes it at once (at the first management tick after its open).
 //   - Once per due time, whatever happens: the trade is a standalone trade (rules.ts standaloneTradeId)
 //     keyed by its feature and due time, with a client order id of that key, so a second tick or a
 //     restart never places it twice. A due time missed (the service was down, the broker refused) is
@@ -27,7 +28,7 @@ import { type CopierFeature, type CopyRecord, type ManageContext, type ManagedAc
 import { TimeOfDay, WEEKDAYS, type Weekday } from './scheduledCloseReopen.js';
 
 export const KEEP_ALIVE_TRADE = 'FeatureKeepAliveTradeDTO';
-const MAX_CLOSE_AFTER_SECONDS = 86_400;
+const MAX_CLOSE_AFTER_SECONDS = 3600;
 
 const members = Type.Object({
   symbol: Type.String({ minLength: 1, maxLength: 64, description: "the slave broker's symbol to trade (compared without case)" }),
@@ -57,9 +58,10 @@ const members = Type.Object({
     description: 'true: placed only if the slave account opened or closed no position (keep-alive trades aside) since the due time before; default false',
   }),
   closeAfterInSeconds: Type.Integer({
-    minimum: 1,
+    minimum: 0,
     maximum: MAX_CLOSE_AFTER_SECONDS,
-    description: 'seconds after its open at which the keep-alive trade is closed; default 60',
+    description:
+      'Defines the duration in seconds after which the opened trade will be closed automatically. Default 0: closed at once (at the first management tick after it opened, about a second).',
   }),
 });
 export type KeepAliveTradeSettings = Static<typeof members>;
@@ -142,9 +144,9 @@ export const keepAliveTrade: CopierFeature<KeepAliveTradeSettings> = {
   scopes: ['copier'],
   multiple: false,
   members,
-  defaults: { orderType: 'Buy', onlyIfInactive: false, closeAfterInSeconds: 60 },
+  defaults: { orderType: 'Buy', onlyIfInactive: false, closeAfterInSeconds: 0 },
   description:
-    "Keep-alive trades, so the slave account stays active (brokers and prop firms close or archive accounts that do not trade): a small trade placed on the slave on a schedule and closed closeAfterInSeconds (default 60) later. Schedule, one of: intervalHours (every so many hours, at whole multiples of it since 1970-01-01T00:00Z: 24 is daily at 00:00 UTC), or time (HH:mm, UTC) on weekdays (default every day); only due times after the feature was added count. The trade: a market orderType (default Buy) of volume lots (default the symbol's minimum; rounded down to the lot step, at least the minimum) of symbol at the slave's broker, without stops. onlyIfInactive (default false): placed only if the slave account opened or closed no position (whoever traded; keep-alive trades aside) since the due time before. Each due time places at most one trade, after a restart too; one missed (service down, broker refused) is tried every second until the next due time; none is placed while the previous one is still open, nor while the copier is inactive or monitor-only (an open one is still closed on time). The keep-alive trade is no copy: no master event, resync or copyOpenPositions closes it, and other features neither count nor manage it. Its open and close are in the slave account's logs.",
+    "Keep-alive trades, so the slave account stays active (brokers and prop firms close or archive accounts that do not trade): a small trade placed on the slave on a schedule and closed closeAfterInSeconds (0 to 3600; default 0: at once, at the first management tick after its open, about a second) later. Schedule, one of: intervalHours (every so many hours, at whole multiples of it since 1970-01-01T00:00Z: 24 is daily at 00:00 UTC), or time (HH:mm, UTC) on weekdays (default every day); only due times after the feature was added count. The trade: a market orderType (default Buy) of volume lots (default the symbol's minimum; rounded down to the lot step, at least the minimum) of symbol at the slave's broker, without stops. onlyIfInactive (default false): placed only if the slave account opened or closed no position (whoever traded; keep-alive trades aside) since the due time before. Each due time places at most one trade, after a restart too; one missed (service down, broker refused) is tried every second until the next due time; none is placed while the previous one is still open, nor while the copier is inactive or monitor-only (an open one is still closed on time). The keep-alive trade is no copy: no master event, resync or copyOpenPositions closes it, and other features neither count nor manage it. Its open and close are in the slave account's logs.",
   check: (s) => {
     const interval = s.intervalHours != null;
     const time = s.time != null;

@@ -1,17 +1,21 @@
-// FeaturePermittedSymbolsDTO (the spec names it only). Our reading: only master trades on permitted
-// symbols are copied, and never those on a blocked symbol.
-//   - Entries are the master's symbols, compared without case; `*` stands for any run of characters
-//     (none included) and `?` for one character: `EUR*`, `*USD`, `XAU???`.
-//   - permittedSymbols empty: every symbol not blocked is copied; blockedSymbols wins over
-//     permittedSymbols (`*` permitted, `BTC*` blocked: everything but the BTC symbols).
+// FeaturePermittedSymbolsDTO (the reference, 1.2.5): only master trades on permitted symbols are copied.
+//   - whitelist, blacklist: regular expressions (regexPatterns.ts: case insensitive, several combined
+//     with OR, found anywhere in the name unless anchored) applied to the master symbol's name.
+//   - "If both a whitelist and a blacklist are defined, the whitelist has priority over the blacklist":
+//     with a whitelist, a symbol is copied exactly when it matches the whitelist (the blacklist is not
+//     consulted); without one, when it matches no blacklist entry. Both empty: every symbol is copied.
 //   - Only opens are filtered (market and pending); closes and changes of copies that exist are not.
-// Matching is picomatch's glob, bounded so a pattern cannot stall the engine: at most three `*` per
-// entry (picomatch's regular expressions backtrack polynomially in the stars: 3 stars on a 64
-// character symbol take about a millisecond, 5 take a tenth of a second), only characters that occur
-// in symbols besides `*` and `?` (no brackets, braces, parentheses, escapes or negation), and symbols
-// longer than 64 characters match no entry.
+// The glob patterns below (SymbolPattern, symbolMatcher) are another feature's dialect: the symbols of
+// FeatureBlockHedgingDTO and of FeatureScheduledCloseReopenDTO's schedules, which we define.
+// Globs: `*` stands for any run of characters (none included) and `?` for one, without case, matched
+// by picomatch, bounded so a pattern cannot stall the engine: at most three `*` per entry (picomatch's
+// regular expressions backtrack polynomially in the stars: 3 stars on a 64 character symbol take about
+// a millisecond, 5 take a tenth of a second), only characters that occur in symbols besides `*` and
+// `?` (no brackets, braces, parentheses, escapes or negation), and symbols longer than 64 characters
+// match no entry.
 import { type Static, Type } from '@sinclair/typebox';
 import picomatch from 'picomatch';
+import { RegexPattern, regexListProblem, regexMatcher } from './regexPatterns.js';
 import { type CopierFeature, skip } from './rules.js';
 
 const MAX_STARS = 3;
@@ -27,12 +31,18 @@ export const SymbolPattern = Type.String({
   description: 'a symbol, or a pattern: `*` any characters (at most 3 per entry), `?` one character; without case',
 });
 
+const MAX_PATTERNS = 50;
 const members = Type.Object({
-  permittedSymbols: Type.Array(SymbolPattern, {
-    maxItems: 500,
-    description: 'the master symbols that are copied (patterns); empty = every symbol that is not blocked',
+  whitelist: Type.Array(RegexPattern('a master symbol that is copied'), {
+    maxItems: MAX_PATTERNS,
+    description:
+      "Whitelist regex (case insensitive). If multiple regex are specified, they are combined using an OR condition. The regex is applied to the master symbol's name. With a whitelist, only the symbols that match it are copied and the blacklist is not consulted (the whitelist has priority). Default empty.",
   }),
-  blockedSymbols: Type.Array(SymbolPattern, { maxItems: 500, description: 'master symbols that are never copied (patterns); they win over permittedSymbols' }),
+  blacklist: Type.Array(RegexPattern('a master symbol that is not copied'), {
+    maxItems: MAX_PATTERNS,
+    description:
+      "Blacklist regex (case insensitive). If multiple regex are specified, they are combined using an OR condition. The regex is applied to the master symbol's name. Applies when the whitelist is empty. Default empty.",
+  }),
 });
 export type PermittedSymbolsSettings = Static<typeof members>;
 
@@ -57,21 +67,18 @@ export const permittedSymbols: CopierFeature<PermittedSymbolsSettings> = {
   scopes: ['copier'],
   multiple: false,
   members,
-  defaults: { permittedSymbols: [], blockedSymbols: [] },
+  defaults: { whitelist: [], blacklist: [] },
   description:
-    'Copies only master trades on permitted symbols: an open (market or pending) on a master symbol that matches no entry of permittedSymbols (when it has any), or that matches an entry of blockedSymbols, is not copied (skip reason SYMBOL_NOT_PERMITTED). Entries are master symbols compared without case; `*` stands for any characters (at most 3 per entry) and `?` for one. blockedSymbols wins. Closes and stop changes of existing copies are not filtered.',
-  check: (s) => {
-    if (s.permittedSymbols.length === 0 && s.blockedSymbols.length === 0) return 'give at least one entry in permittedSymbols or blockedSymbols';
-    return symbolPatternsProblem(s.permittedSymbols, 'permittedSymbols') ?? symbolPatternsProblem(s.blockedSymbols, 'blockedSymbols');
-  },
+    "Copies only master trades on permitted symbols. whitelist and blacklist are regular expressions (ECMAScript syntax, case insensitive, found anywhere in the master symbol's name unless anchored with ^ and $; several combined with OR). With a whitelist, an open (market or pending) is copied only when its master symbol matches it, and the blacklist is not consulted (the whitelist has priority); without one, an open whose symbol matches the blacklist is not copied. Skip reason SYMBOL_NOT_PERMITTED. Both empty: every symbol is copied. Closes and stop changes of existing copies are not filtered. Patterns that could stall the engine are refused with 400 [VALIDATION_FAILED] (ours, the reference is silent): longer than 100 characters, not a regular expression, backreferences, a repeated group holding a quantifier or an alternation ((a+)+, (a|ab)*), more than 3 quantifiers or more than 2 repeating ones (*, +, {n,m}); only the first 64 characters of a symbol are looked at.",
+  check: (s) => regexListProblem(s.whitelist, 'whitelist') ?? regexListProblem(s.blacklist, 'blacklist'),
   rules: {
     filterOpen: (s, { trade }) => {
-      if (symbolMatcher(s.blockedSymbols)(trade.symbol))
-        return skip('SYMBOL_NOT_PERMITTED', `${trade.symbol} matches the blocked symbols ${s.blockedSymbols.join(', ')}`);
-      if (s.permittedSymbols.length > 0 && !symbolMatcher(s.permittedSymbols)(trade.symbol)) {
-        return skip('SYMBOL_NOT_PERMITTED', `${trade.symbol} is not among the permitted symbols ${s.permittedSymbols.join(', ')}`);
+      if (s.whitelist.length > 0) {
+        return regexMatcher(s.whitelist)(trade.symbol)
+          ? null
+          : skip('SYMBOL_NOT_PERMITTED', `${trade.symbol} matches none of the whitelist ${s.whitelist.join(', ')}`);
       }
-      return null;
+      return regexMatcher(s.blacklist)(trade.symbol) ? skip('SYMBOL_NOT_PERMITTED', `${trade.symbol} matches the blacklist ${s.blacklist.join(', ')}`) : null;
     },
   },
 };

@@ -17,7 +17,7 @@
 // Hooks never read a clock or a venue: `now` and the venue data arrive in the context.
 import type { CopierSettings } from '../../copier/settings.js';
 import type { FeatureDefinition } from '../../feature/definition.js';
-import type { MasterEvent, MasterTrade, ModifyAction, OpenAction, Skip, SkipReason, SlaveCopy, SymbolSpec } from '../types.js';
+import type { AccountFunds, MasterEvent, MasterTrade, ModifyAction, OpenAction, Skip, SkipReason, SlaveCopy, SymbolSpec } from '../types.js';
 import type { PositionData } from '../../positions/position.js';
 
 /** A copy of this copier, open or closed, for rules that look back (cooldowns, counts, series). */
@@ -57,9 +57,10 @@ export interface SlaveAccountView {
  * slave account's open positions (OpenContext and ManageContext.slavePositions); 'pointValue': the value
  * of a point of the slave symbol (OpenContext.pointValue); 'margin' also fills ManageContext.slaveAccount;
  * 'openPrices': on a master's stop change, the master position's and the slave copy's open prices
- * (ModifyContext).
+ * (ModifyContext); 'closeStops': on a master close or partial close, the slave account's open
+ * positions, for the stops of the copy (ChangeContext.slavePositions).
  */
-export type FeatureNeed = 'quotes' | 'margin' | 'positions' | 'pointValue' | 'openPrices' | HistoryNeed;
+export type FeatureNeed = 'quotes' | 'margin' | 'positions' | 'pointValue' | 'openPrices' | 'closeStops' | HistoryNeed;
 
 /**
  * Needs read from the read models' history: 'masterOrders', the master's orders on the decided trade's
@@ -87,7 +88,7 @@ export interface MasterOrderRecord {
  * An open position of the slave account as its venue shows it, whoever opened it: the members of the
  * shared position (domain/positions/position.ts) the risk rules read, its side, and what it stands at.
  */
-export interface AccountPosition extends Pick<PositionData, 'positionId' | 'symbol' | 'volume' | 'openPrice' | 'stopLoss'> {
+export interface AccountPosition extends Pick<PositionData, 'positionId' | 'symbol' | 'volume' | 'openPrice' | 'stopLoss' | 'takeProfit'> {
   readonly side: PositionData['orderType'];
   /** Floating profit plus swap, in the account's currency. */
   readonly result: number;
@@ -126,6 +127,8 @@ export interface OpenContext extends FeatureRunContext {
   readonly masterSpec: SymbolSpec;
   /** This copier's live copies. */
   readonly copies: readonly SlaveCopy[];
+  /** The slave account's balance and equity as the decision knows them (always given by the decision). */
+  readonly slaveFunds?: AccountFunds;
   /** With 'quotes': the master's and the slave's quote of the symbol now; null when not available. */
   readonly quotes: { readonly master: QuoteView | null; readonly slave: QuoteView | null };
   /** With 'margin': the slave account's figures and the margin one lot of the slave symbol needs now. */
@@ -147,6 +150,8 @@ export interface ChangeContext extends FeatureRunContext {
   /** The slave's live copy of the master position, if any. */
   readonly copy: SlaveCopy | undefined;
   readonly record: CopyRecord | undefined;
+  /** With 'closeStops', on a close or partial close: the slave account's open positions; null or absent when not read. */
+  readonly slavePositions?: readonly AccountPosition[] | null;
 }
 
 /** A master's stop change about to be copied to the slave's copy (a position or a pending order). */

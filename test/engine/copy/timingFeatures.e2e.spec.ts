@@ -97,9 +97,9 @@ describe('timing features end to end', function () {
     const backwards = await post({ type: SCHEDULED, schedules: [{ label: 'x', closeTime: '22:00', reopenTime: '21:00' }] });
     expect(backwards.status).to.equal(400);
     expect(JSON.stringify(backwards.body)).to.match(/reopenTime 21:00 must be after closeTime 22:00/);
-    const stars = await post({ type: 'FeaturePermittedSymbolsDTO', permittedSymbols: ['*E*U*R*'] });
-    expect(stars.status).to.equal(400);
-    expect(JSON.stringify(stars.body)).to.match(/more than 3/);
+    const nested = await post({ type: 'FeaturePermittedSymbolsDTO', whitelist: ['^(E+)+U'] });
+    expect(nested.status).to.equal(400);
+    expect(JSON.stringify(nested.body)).to.match(/whitelist: '\^\(E\+\)\+U' repeats a group that holds a quantifier/);
     expect((await t.call('GET', `/accounts/${slave}/copiers/${copierId}/features`)).body).to.deep.equal([]);
   });
 

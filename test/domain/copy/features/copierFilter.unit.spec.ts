@@ -4,7 +4,10 @@ import { orderTypeFilter } from '../../../../domain/copy/features/orderTypeFilte
 import { given, masterClosed, masterOpened, masterPendingPlaced, slaveCopy } from '../given.js';
 
 describe('feature: FeatureCopierFilterDTO (master lot range)', () => {
-  const filter = (minLotSize: number | null, maxLotSize: number | null) => ({ feature: copierFilter, settings: { minLotSize, maxLotSize } });
+  const filter = (minLotSize: number | null, maxLotSize: number | null) => ({
+    feature: copierFilter,
+    settings: { minLotSize, maxLotSize, comment: [], magicNumber: [] },
+  });
 
   it('copies a master lot inside the range, bounds included', () => {
     given({ features: [filter(0.1, 1)] })
@@ -49,8 +52,8 @@ describe('feature: FeatureCopierFilterDTO (master lot range)', () => {
   });
 
   it('refuses a minimum above the maximum', () => {
-    expect(copierFilter.check!({ minLotSize: 2, maxLotSize: 1 })).to.match(/minLotSize 2 is above maxLotSize 1/);
-    expect(copierFilter.check!({ minLotSize: 2, maxLotSize: 0 })).to.equal(null);
+    expect(copierFilter.check!({ minLotSize: 2, maxLotSize: 1, comment: [], magicNumber: [] })).to.match(/minLotSize 2 is above maxLotSize 1/);
+    expect(copierFilter.check!({ minLotSize: 2, maxLotSize: 0, comment: [], magicNumber: [] })).to.equal(null);
   });
 
   it('combined with the order type filter, each refuses with its own reason', () => {
@@ -64,6 +67,60 @@ describe('feature: FeatureCopierFilterDTO (master lot range)', () => {
     given({ features: both })
       .when(masterOpened({ orderType: 'Buy', volume: 1 }))
       .then([{ type: 'open' }]);
+  });
+});
+
+describe('feature: FeatureCopierFilterDTO (comment and magic number)', () => {
+  const filter = (settings: { comment?: string[]; magicNumber?: string[] }) => ({ feature: copierFilter, settings: { ...copierFilter.defaults, ...settings } });
+
+  it('copies a master trade whose comment matches one of the patterns, without case and anywhere', () => {
+    given({ features: [filter({ comment: ['^scalp', 'BREAK'] })] })
+      .when(masterOpened({ comment: 'breakout #3' }))
+      .then([{ type: 'open' }]);
+    given({ features: [filter({ comment: ['^scalp', 'BREAK'] })] })
+      .when(masterOpened({ comment: 'news' }))
+      .thenSkips('COMMENT_FILTERED', /the master comment 'news' matches none of the filter's comment patterns \^scalp, BREAK/);
+  });
+
+  it('matches a trade without a comment as the empty text', () => {
+    given({ features: [filter({ comment: ['^$'] })] })
+      .when(masterOpened({ comment: null }))
+      .then([{ type: 'open' }]);
+    given({ features: [filter({ comment: ['.'] })] })
+      .when(masterOpened({ comment: null }))
+      .thenSkips('COMMENT_FILTERED', /comment ''/);
+  });
+
+  it('copies a master trade whose magic number (its digits) matches, and skips the others', () => {
+    given({ features: [filter({ magicNumber: ['^4\\d$', '^1000$'] })] })
+      .when(masterOpened({ magicNumber: 42 }))
+      .then([{ type: 'open' }]);
+    given({ features: [filter({ magicNumber: ['^4\\d$', '^1000$'] })] })
+      .when(masterOpened({ magicNumber: 420 }))
+      .thenSkips('MAGIC_NUMBER_FILTERED', /the master magic number '420' matches none/);
+    given({ features: [filter({ magicNumber: ['^$'] })] })
+      .when(masterOpened({ magicNumber: null }))
+      .then([{ type: 'open' }]);
+  });
+
+  it('every member given must let the trade through; pending orders are filtered, closes never', () => {
+    const both = filter({ comment: ['breakout'], magicNumber: ['^7$'] });
+    given({ features: [both] })
+      .when(masterOpened({ comment: 'breakout', magicNumber: 42 }))
+      .thenSkips('MAGIC_NUMBER_FILTERED');
+    given({ features: [both] })
+      .when(masterPendingPlaced('BuyLimit', { comment: 'breakout', magicNumber: 7, openPrice: 1.09 }))
+      .then([{ type: 'open', orderType: 'BuyLimit' }]);
+    given({ features: [both], slave: { copies: [slaveCopy()] } })
+      .when(masterClosed())
+      .then([{ type: 'close' }]);
+  });
+
+  it('refuses a pattern that is no regular expression or could stall the engine', () => {
+    expect(copierFilter.check!({ minLotSize: null, maxLotSize: null, comment: ['[abc'], magicNumber: [] })).to.match(
+      /^comment: '\[abc' is no regular expression/,
+    );
+    expect(copierFilter.check!({ minLotSize: null, maxLotSize: null, comment: [], magicNumber: ['(\\d+)*x'] })).to.match(/^magicNumber: .* repeats a group/);
   });
 });
 

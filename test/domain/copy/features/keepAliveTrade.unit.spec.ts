@@ -10,7 +10,7 @@ describe('feature: FeatureKeepAliveTradeDTO', () => {
   const at = (time: string, day = '07') => `2026-01-${day}T${time}.000Z`;
   const keepAlive = (settings: Partial<KeepAliveTradeSettings> = {}) => ({
     feature: keepAliveTrade,
-    settings: { symbol: 'EURUSD', intervalHours: 1, ...settings },
+    settings: { symbol: 'EURUSD', intervalHours: 1, closeAfterInSeconds: 60, ...settings },
   });
   const run = (settings: Partial<KeepAliveTradeSettings> = {}, context: Partial<ManageContext> = {}) =>
     manageWith(keepAlive(settings), { configuredAt: ADDED, standalone: [], slaveLastTradeAt: null, ...context });
@@ -56,6 +56,12 @@ describe('feature: FeatureKeepAliveTradeDTO', () => {
 
   it('places nothing for due times before the feature was added', () =>
     expect(run({}, { now: at('10:20:00'), configuredAt: at('10:10:00') })).to.deep.equal([]));
+
+  it('closes its trade at the first tick after its open with closeAfterInSeconds 0 (the default)', () => {
+    expect(keepAliveTrade.defaults.closeAfterInSeconds).to.equal(0);
+    const open = trade(at('10:00:00'), at('10:00:01'));
+    expect(run({ closeAfterInSeconds: 0 }, { standalone: [open], now: at('10:00:01') }).map((a) => a.kind)).to.deep.equal(['close']);
+  });
 
   it('closes its trade closeAfterInSeconds after it opened, not a second before', () => {
     const open = trade(at('09:00:00'), at('09:59:00'));

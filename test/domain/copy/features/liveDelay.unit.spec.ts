@@ -153,7 +153,7 @@ describe('feature: FeatureLiveDelayDTO', () => {
       .then([{ type: 'close' }]));
 
   it('a filter beside it gives its own reason for a trade it refuses', () =>
-    given({ features: [{ feature: permittedSymbols, settings: { permittedSymbols: ['GBP*'], blockedSymbols: [] } }, delay()], masterOrders: [] })
+    given({ features: [{ feature: permittedSymbols, settings: { whitelist: ['^GBP'], blacklist: [] } }, delay()], masterOrders: [] })
       .when(masterOpened(now))
       .thenSkips('SYMBOL_NOT_PERMITTED'));
 

@@ -76,8 +76,8 @@ describe('feature: FeatureMartingaleStrategyDTO', () => {
   });
 
   it('combines with progressive sizing: each multiplies the lot', () =>
-    // Loss, loss, win: martingale one step down from 2 (x2); progressive elevated after the win (x2).
-    given({ features: [martingale({ resetAfterWin: false }), { feature: progressiveTradeSizing, settings: {} }], history: closedCopies([-5, -5, 8]) })
+    // One loss: martingale one step up (x2); progressive one level up (x2).
+    given({ features: [martingale({ resetAfterWin: false }), { feature: progressiveTradeSizing, settings: {} }], history: closedCopies([-5]) })
       .when(masterOpened({ volume: 1 }))
       .then([{ type: 'open', volume: 4 }]));
 });

@@ -66,7 +66,7 @@ describe('feature: FeatureMaxOpenPositionsDTO', () => {
 
   it('with permitted symbols first, a refused symbol is reported as such, not as throttled', () =>
     given({
-      features: [{ feature: permittedSymbols, settings: { permittedSymbols: ['GBP*'], blockedSymbols: [] } }, throttle(1)],
+      features: [{ feature: permittedSymbols, settings: { whitelist: ['^GBP'], blacklist: [] } }, throttle(1)],
       history: [openedAt('09:59:59', 1)],
     })
       .when(masterOpened())

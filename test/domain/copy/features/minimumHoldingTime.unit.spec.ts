@@ -49,8 +49,8 @@ describe('feature: FeatureMinimumHoldingTimeDTO', () => {
       .when(masterModified(1.09, 1.12))
       .then([{ type: 'modify' }]));
 
-  it('with an exit signal override beside it, the close is not copied at all rather than held back', () =>
-    given({ features: [{ feature: exitSignalOverride, settings: {} }, hold(300)], slave: copy, history: opened })
+  it('with an exit signal override that ignores the close beside it, the close is not copied at all rather than held back', () =>
+    given({ features: [{ feature: exitSignalOverride, settings: { ignoreForSeconds: 0, onlyIfTpSlAreSet: false } }, hold(300)], slave: copy, history: opened })
       .when(masterClosed())
       .thenSkips('EXIT_SIGNAL_OVERRIDDEN'));
 });

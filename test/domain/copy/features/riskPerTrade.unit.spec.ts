@@ -25,6 +25,7 @@ describe('feature: FeatureRiskPerTradeDTO', () => {
     volume: 0.1,
     openPrice: 1.1,
     stopLoss: 1.097,
+    takeProfit: null,
     result: 0,
     ...overrides,
   });

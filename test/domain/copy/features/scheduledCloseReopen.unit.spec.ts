@@ -217,7 +217,7 @@ describe('feature: FeatureScheduledCloseReopenDTO', () => {
     });
 
     it('with permitted symbols beside it, a symbol that is never copied is reported as such', () =>
-      given({ features: [{ feature: permittedSymbols, settings: { permittedSymbols: ['GBP*'], blockedSymbols: [] } }, paused], now: at('10:30:00') })
+      given({ features: [{ feature: permittedSymbols, settings: { whitelist: ['^GBP'], blacklist: [] } }, paused], now: at('10:30:00') })
         .when(masterOpened())
         .thenSkips('SYMBOL_NOT_PERMITTED'));
   });

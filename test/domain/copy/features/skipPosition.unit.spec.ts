@@ -88,7 +88,7 @@ describe('feature: FeatureSkipPositionDTO', () => {
   });
 
   it('with permitted symbols beside it, either refuses the trade', () => {
-    const both = [{ feature: permittedSymbols, settings: { permittedSymbols: ['EURUSD'], blockedSymbols: [] } }, skipping([42])];
+    const both = [{ feature: permittedSymbols, settings: { whitelist: ['EURUSD'], blacklist: [] } }, skipping([42])];
     given({ features: both })
       .when(masterOpened({ magicNumber: 42 }))
       .thenSkips('POSITION_SKIPPED');
