@@ -4,6 +4,8 @@
 // master trade's comment and magic number "to filter". Our reading: a filter keeps what matches, so
 // with comment patterns only master trades whose comment matches one are copied, and likewise for
 // magic numbers; every member given must let the trade through.
+//   - The comment is the master's as its broker holds it: one opened through POST .../positions
+//     carries the reference's 'API|<requestId>|' prefix (domain/positions/apiComment.ts).
 //   - A trade without a comment or a magic number is matched as the empty text (`^$` keeps exactly
 //     those); the magic number is matched as its decimal digits.
 //   - Only opens are filtered (market and pending); closes and changes of copies that exist are not.
@@ -24,7 +26,7 @@ const members = Type.Object({
   comment: Type.Array(RegexPattern('a master comment that is copied'), {
     maxItems: MAX_PATTERNS,
     description:
-      'Regex (case insensitive) applied to the comment field to filter. If multiple filters are specified, they are combined using an OR condition. Only master trades whose comment matches one are copied (a trade without a comment is matched as the empty text); empty (default) = no comment filter.',
+      "Regex (case insensitive) applied to the comment field to filter. If multiple filters are specified, they are combined using an OR condition. Only master trades whose comment (as the master's broker holds it: a position opened through POST .../positions carries the 'API|<requestId>|' prefix) matches one are copied (a trade without a comment is matched as the empty text); empty (default) = no comment filter.",
   }),
   magicNumber: Type.Array(RegexPattern('a master magic number that is copied'), {
     maxItems: MAX_PATTERNS,

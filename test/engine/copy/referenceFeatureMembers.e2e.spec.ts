@@ -49,12 +49,16 @@ describe("the reference's members of copier features end to end", function () {
 
   it('the copier filter copies only master trades whose comment and magic number match its patterns', async () => {
     const { master, slave, copierId } = await pair('comment-filter');
-    const id = await feature(slave, copierId, { type: 'FeatureCopierFilterDTO', comment: ['^scalp'], magicNumber: ['^7\\d*$'] });
+    // The master's comment at its broker: POST .../positions prepends the reference's API|<requestId>|.
+    const comment = ['^API\\|\\d+\\|scalp'];
+    const id = await feature(slave, copierId, { type: 'FeatureCopierFilterDTO', comment, magicNumber: ['^7\\d*$'] });
     const stored = await t.call('GET', `/accounts/${slave}/copiers/${copierId}/features/${id}`);
-    expect(stored.body.setting).to.deep.equal({ minLotSize: null, maxLotSize: null, comment: ['^scalp'], magicNumber: ['^7\\d*$'] });
+    expect(stored.body.setting).to.deep.equal({ minLotSize: null, maxLotSize: null, comment, magicNumber: ['^7\\d*$'] });
 
     await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, comment: 'swing', magicNumber: 77 });
-    expect((await logWith(slave, 'COMMENT_FILTERED')).text).to.match(/the master comment 'swing' matches none of the filter's comment patterns \^scalp/);
+    expect((await logWith(slave, 'COMMENT_FILTERED')).text).to.match(
+      /the master comment 'API\|\d+\|swing' matches none of the filter's comment patterns \^API/,
+    );
     await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, comment: 'SCALP 1', magicNumber: 12 });
     expect((await logWith(slave, 'MAGIC_NUMBER_FILTERED')).text).to.match(/the master magic number '12' matches none/);
     await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, comment: 'scalp 2', magicNumber: 705 });
