@@ -8,6 +8,7 @@
 // its resetTime, 00:00 UTC by default.
 import { expect } from 'chai';
 import { simulatedLogin } from '../../engine/venues/host.js';
+import { loadReference, referenceComponentValidator, referenceErrors } from '../support/reference.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { bookWhere, eventually, featureBody, movableClock, pinQuotes, positionRequest, positionsOf, startedAccount } from '../support/trading.js';
 
@@ -26,6 +27,8 @@ interface Lock {
   readonly measured: number;
   readonly action: string;
 }
+
+const DEFAULT = '2023-12-30 00:00:00+00:00';
 
 describe('profit targets end to end', function () {
   this.timeout(120_000);
@@ -79,9 +82,16 @@ describe('profit targets end to end', function () {
   const logs = async (accountId: string): Promise<LogEntry[]> => (await t.call('GET', `/accounts/${accountId}/logs?limit=1000`)).body as LogEntry[];
   const logWith = (accountId: string, code: string, category: string, timeoutMs = 10_000) =>
     eventually(async () => (await logs(accountId)).find((l) => l.code === code && l.category === category), timeoutMs, `a ${code} log entry`);
+  /** A period target's answered setting is the reference's branch: every member it defines, with its types. */
+  const expectReferenceSetting = (type: string, setting: Record<string, unknown>) => {
+    const validate = referenceComponentValidator(type);
+    expect(validate(setting), referenceErrors(validate)).to.equal(true);
+    expect(Object.keys(setting)).to.include.members(Object.keys(loadReference().components!.schemas![type]!.properties!));
+  };
   const addTarget = async (accountId: string, featureSetting: Record<string, unknown>) => {
     const res = await t.call('POST', `/accounts/${accountId}/features`, { body: featureBody(featureSetting) });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    if (featureSetting.type !== 'FeatureOverallTargetDTO') expectReferenceSetting(String(featureSetting.type), res.body.setting);
     await logWith(accountId, featureSetting.type === 'FeatureOverallTargetDTO' ? 'OVERALL_REFERENCE' : 'PERIOD_REFERENCE', 'PROTECTION');
     return res.body as { featureId: string; setting: Record<string, unknown> };
   };
@@ -112,7 +122,7 @@ describe('profit targets end to end', function () {
       dailyRelativeProfitTarget: 300,
       dailyAbsoluteProfitTarget: 0,
       autoResetIfBalanceIsBelow: false,
-      resetTime: '2023-12-30 00:00:00+00:00',
+      resetTime: DEFAULT,
       pauseInsteadOfClose: false,
       resetOnBalanceChange: false,
       trackByOpenDate: false,
@@ -229,6 +239,24 @@ describe('profit targets end to end', function () {
     await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await bookWhere(t, slave, (b) => b.length === 1, 'copying again the same day');
     await flat(master, slave);
+  });
+
+  it('refuses what the reference does not allow, changing nothing: a percent above 100, a number for autoResetIfBalanceIsBelow, a resetTime that is no date-time, every target 0', async () => {
+    const slave = await startedAccount(t, 'refusals');
+    accounts.push(slave);
+    const refused = async (setting: Record<string, unknown>, pattern: RegExp) => {
+      const res = await t.call('POST', `/accounts/${slave}/features`, { body: featureBody({ type: 'FeatureDailyProfitTargetDTO', ...setting }) });
+      expect(res.status, JSON.stringify(res.body)).to.equal(400);
+      expect(res.body.error).to.equal('[VALIDATION_FAILED]');
+      expect(JSON.stringify(res.body)).to.match(pattern);
+    };
+    await refused({ dailyProfitTarget: 100.5 }, /dailyProfitTarget/);
+    await refused({ autoResetIfBalanceIsBelow: 900 }, /autoResetIfBalanceIsBelow/);
+    await refused({ resetTime: '25:00' }, /resetTime/);
+    await refused({ dailyProfitTarget: 0 }, /set dailyProfitTarget, dailyRelativeProfitTarget or dailyAbsoluteProfitTarget above 0/);
+    const weekly = await t.call('POST', `/accounts/${slave}/features`, { body: featureBody({ type: 'FeatureWeeklyProfitTargetDTO', resetTime: DEFAULT }) });
+    expect(weekly.status, "resetTime is the daily target's only").to.equal(400);
+    expect((await t.call('GET', `/accounts/${slave}/features`)).body).to.deep.equal([]);
   });
 
   it('the overall target locks one symbol at its own target, then the whole account at the loss limit, again after a reset while still beyond', async () => {

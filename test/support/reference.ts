@@ -494,3 +494,10 @@ export const referenceExample = (component: string): unknown => {
   if (example === undefined) throw new Error(`the reference gives no example for ${component}`);
   return structuredClone(example);
 };
+
+/** An ajv validate function for one component schema of the reference (FeatureDailyProfitTargetDTO), as answered or as sent. */
+export const referenceComponentValidator = (component: string, direction: Direction = 'response'): ValidateFunction => {
+  const schema = loadReference().components?.schemas?.[component];
+  if (!schema) throw new Error(`the reference has no component ${component}`);
+  return compileFor(`component ${direction} ${component}`, schema, direction);
+};
