@@ -91,8 +91,6 @@ const FEATURE_SETTING_BRANCHES: Gaps = [
   'setting<FeatureMyHomeIpDTO>.password: missing',
   'setting<FeatureMyHomeIpDTO>.socksPort: missing',
   'setting<FeatureMyHomeIpDTO>.username: missing',
-  'setting<FeatureMaxOpenPositionsDTO>.symbolsConfiguration: missing',
-  'setting<FeatureMaximumLotDTO>.symbolsConfiguration: missing',
   'setting<FeatureBreakEvenDTO>.symbolsConfiguration: missing',
   'setting<FeatureTrailingStopDTO>.symbolsConfiguration: missing',
   'setting<FeatureTradingWindowsDTO>.closePositionsAtWindowEnd: missing',

@@ -8,11 +8,18 @@
 //     time it was reopened.
 //   - Opens are throttled, market and pending alike; closes and changes never are.
 //   - The history holds the copier's last 500 copies, hence the bound on maxPositionsInTimeWindow.
+//   - symbolsConfiguration (perSymbol.ts) gives a slave symbol its own limits, counted over its copies
+//     only; "the total number of open positions across all symbols is subject to the general
+//     maxOpenPositions limit" (the reference), so the general limits still count every copy. A member
+//     the symbol leaves out takes the general value (counted over the symbol's copies, it never refuses
+//     what the general one lets through); 0 there: no limit of its own.
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime } from 'luxon';
-import { type CopierFeature, skip } from './rules.js';
+import { checkSymbolsConfiguration, configuredSymbol, sameSymbol, settingsFor, withSymbolsConfiguration } from './perSymbol.js';
+import { type CopierFeature, type CopyRecord, skip } from './rules.js';
+import type { Skip } from '../types.js';
 
-const members = Type.Object({
+const general = Type.Object({
   maxOpenPositions: Type.Integer({
     minimum: 0,
     maximum: 500,
@@ -25,41 +32,58 @@ const members = Type.Object({
     description: 'the window, in seconds back from now (up to 30 days); default 0 = no throttle',
   }),
 });
+type General = Static<typeof general>;
+const members = withSymbolsConfiguration(
+  general,
+  'The limits per symbol: e.g. {"EURUSD": {"maxOpenPositions": 2}} lets this copier hold at most 2 copies open on EURUSD, while the general limits still count the copies on all symbols.',
+);
 export type MaxOpenPositionsSettings = Static<typeof members>;
+
+/** The limits of `s` over `history` (the copier's copies, or those on one symbol): a skip, or null. */
+const limit = (s: General, history: readonly CopyRecord[], now: string, on: string): Skip | null => {
+  if (s.maxOpenPositions > 0) {
+    const open = history.filter((copy) => copy.closedAt === null).length;
+    if (open >= s.maxOpenPositions) {
+      return skip('MAX_OPEN_POSITIONS_REACHED', `${open} copies of this copier are open${on}, the most allowed is ${s.maxOpenPositions}`);
+    }
+  }
+  if (!(s.maxPositionsInTimeWindow > 0 && s.timeWindowSeconds > 0)) return null;
+  const end = Date.parse(now);
+  const since = DateTime.fromISO(now).minus({ seconds: s.timeWindowSeconds }).toMillis();
+  const opened = history.filter((copy) => {
+    const at = Date.parse(copy.openedAt);
+    return at > since && at <= end;
+  });
+  if (opened.length < s.maxPositionsInTimeWindow) return null;
+  // The oldest of the last maxPositionsInTimeWindow opens leaves the window first.
+  const oldest = opened.map((c) => Date.parse(c.openedAt)).sort((a, b) => b - a)[s.maxPositionsInTimeWindow - 1]!;
+  const frees = DateTime.fromMillis(oldest, { zone: 'utc' }).plus({ seconds: s.timeWindowSeconds }).toISO();
+  return skip(
+    'MAX_OPEN_POSITIONS_REACHED',
+    `${opened.length} copies opened${on} in the last ${s.timeWindowSeconds} seconds, the most allowed is ${s.maxPositionsInTimeWindow}; the next may open after ${frees}`,
+  );
+};
 
 export const maxOpenPositions: CopierFeature<MaxOpenPositionsSettings> = {
   type: 'FeatureMaxOpenPositionsDTO',
   scopes: ['copier'],
   multiple: false,
   members,
-  defaults: { maxOpenPositions: 0, maxPositionsInTimeWindow: 0, timeWindowSeconds: 0 },
+  defaults: { maxOpenPositions: 0, maxPositionsInTimeWindow: 0, timeWindowSeconds: 0, symbolsConfiguration: {} },
   check: (s) =>
-    s.maxPositionsInTimeWindow > 0 !== s.timeWindowSeconds > 0 ? 'maxPositionsInTimeWindow and timeWindowSeconds go together: both above 0, or both 0' : null,
+    checkSymbolsConfiguration<General>(s, (own) =>
+      own.maxPositionsInTimeWindow > 0 !== own.timeWindowSeconds > 0
+        ? 'maxPositionsInTimeWindow and timeWindowSeconds go together: both above 0, or both 0'
+        : null,
+    ),
   description:
-    'Does not copy a master open (market or pending) when this copier holds maxOpenPositions copies open already (0 = no limit), or when it already opened maxPositionsInTimeWindow copies within the last timeWindowSeconds (copies closed since count too; a reopened copy counts when it was reopened). Skip reason MAX_OPEN_POSITIONS_REACHED.',
+    'Does not copy a master open (market or pending) when this copier holds maxOpenPositions copies open already (0 = no limit), or when it already opened maxPositionsInTimeWindow copies within the last timeWindowSeconds (copies closed since count too; a reopened copy counts when it was reopened). symbolsConfiguration gives a slave symbol its own limits, counted over its copies only, while the general limits still count the copies on every symbol. Skip reason MAX_OPEN_POSITIONS_REACHED.',
   rules: {
-    filterOpen: (s, { history, now }) => {
-      if (s.maxOpenPositions > 0) {
-        const open = history.filter((copy) => copy.closedAt === null).length;
-        if (open >= s.maxOpenPositions) {
-          return skip('MAX_OPEN_POSITIONS_REACHED', `${open} copies of this copier are open, the most allowed is ${s.maxOpenPositions}`);
-        }
-      }
-      if (!(s.maxPositionsInTimeWindow > 0 && s.timeWindowSeconds > 0)) return null;
-      const end = Date.parse(now);
-      const since = DateTime.fromISO(now).minus({ seconds: s.timeWindowSeconds }).toMillis();
-      const opened = history.filter((copy) => {
-        const at = Date.parse(copy.openedAt);
-        return at > since && at <= end;
-      });
-      if (opened.length < s.maxPositionsInTimeWindow) return null;
-      // The oldest of the last maxPositionsInTimeWindow opens leaves the window first.
-      const oldest = opened.map((c) => Date.parse(c.openedAt)).sort((a, b) => b - a)[s.maxPositionsInTimeWindow - 1]!;
-      const frees = DateTime.fromMillis(oldest, { zone: 'utc' }).plus({ seconds: s.timeWindowSeconds }).toISO();
-      return skip(
-        'MAX_OPEN_POSITIONS_REACHED',
-        `${opened.length} copies opened in the last ${s.timeWindowSeconds} seconds, the most allowed is ${s.maxPositionsInTimeWindow}; the next may open after ${frees}`,
-      );
+    filterOpen: (s, { history, now, slaveSymbol }) => {
+      const all = limit(settingsFor(s, null), history, now, '');
+      if (all || configuredSymbol(s, slaveSymbol) === null) return all;
+      const onSymbol = history.filter((copy) => sameSymbol(copy.symbol, slaveSymbol));
+      return limit(settingsFor(s, slaveSymbol), onSymbol, now, ` on ${slaveSymbol}`);
     },
   },
 };

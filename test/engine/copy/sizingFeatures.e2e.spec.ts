@@ -173,6 +173,36 @@ describe('sizing features end to end', function () {
     });
   });
 
+  it("FeatureMaximumLotDTO's symbolsConfiguration caps the open lots on EURUSD; GBPUSD is under the general cap only", async () => {
+    const { master, slave, copierId } = await pair('maximum-lot-symbols');
+    await feature(slave, copierId, { type: 'FeatureMaximumLotDTO', maximumLot: 2, symbolsConfiguration: { EURUSD: { maximumLot: 0.3 } } });
+    await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.2 });
+    await bookWhere(t, slave, (b) => b.length === 1, 'the first EURUSD copy');
+    await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.2 });
+    const skipped = await logWith(slave, 'MAXIMUM_LOT_REACHED');
+    expect(skipped.text).to.match(/open lots on EURUSD to 0\.4, above its maximum 0\.3/);
+    await open(master, { symbol: 'GBPUSD', orderType: 'Sell', volume: 0.5 });
+    const book = await bookWhere(t, slave, (b) => b.length === 2, 'the GBPUSD copy');
+    expect(book.map((p) => [p.symbol, p.volume]).sort()).to.deep.equal([
+      ['EURUSD', 0.2],
+      ['GBPUSD', 0.5],
+    ]);
+  });
+
+  it("FeatureMaxOpenPositionsDTO's symbolsConfiguration lets EURUSD hold one copy while GBPUSD takes two", async () => {
+    const { master, slave, copierId } = await pair('max-open-symbols');
+    await feature(slave, copierId, { type: 'FeatureMaxOpenPositionsDTO', maxOpenPositions: 3, symbolsConfiguration: { EURUSD: { maxOpenPositions: 1 } } });
+    await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
+    await bookWhere(t, slave, (b) => b.length === 1, 'the EURUSD copy');
+    await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
+    const skipped = await logWith(slave, 'MAX_OPEN_POSITIONS_REACHED');
+    expect(skipped.text).to.match(/1 copies of this copier are open on EURUSD, the most allowed is 1/);
+    await open(master, { symbol: 'GBPUSD', orderType: 'Sell', volume: 0.1 });
+    await open(master, { symbol: 'GBPUSD', orderType: 'Sell', volume: 0.1 });
+    const book = await bookWhere(t, slave, (b) => b.length === 3, 'two GBPUSD copies');
+    expect(book.map((p) => p.symbol).sort()).to.deep.equal(['EURUSD', 'GBPUSD', 'GBPUSD']);
+  });
+
   it('FeatureTradeGuardrailsDTO closes a copy held longer than maxOpenTimeSeconds while the master keeps its position', async () => {
     const { master, slave, copierId } = await pair('guardrail');
     await feature(slave, copierId, { type: 'FeatureTradeGuardrailsDTO', maxOpenTimeSeconds: 1 });

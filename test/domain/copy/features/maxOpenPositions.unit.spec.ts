@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { maxOpenPositions } from '../../../../domain/copy/features/maxOpenPositions.js';
+import { maxOpenPositions, type MaxOpenPositionsSettings } from '../../../../domain/copy/features/maxOpenPositions.js';
 import { permittedSymbols } from '../../../../domain/copy/features/permittedSymbols.js';
 import { given, masterClosed, masterOpened, masterPendingPlaced, NOW, record, slaveCopy } from '../given.js';
 
@@ -24,7 +24,9 @@ describe('feature: FeatureMaxOpenPositionsDTO', () => {
     given({ features: [cap(0)], history })
       .when(masterOpened())
       .then([{ type: 'open' }]);
-    expect(maxOpenPositions.check!({ maxOpenPositions: 0, maxPositionsInTimeWindow: 1, timeWindowSeconds: 0 })).to.match(/go together/);
+    expect(maxOpenPositions.check!({ maxOpenPositions: 0, maxPositionsInTimeWindow: 1, timeWindowSeconds: 0, symbolsConfiguration: {} })).to.match(
+      /go together/,
+    );
   });
 
   it('copies while fewer copies than the maximum opened within the window', () =>
@@ -71,4 +73,48 @@ describe('feature: FeatureMaxOpenPositionsDTO', () => {
     })
       .when(masterOpened())
       .thenSkips('SYMBOL_NOT_PERMITTED'));
+
+  describe('symbolsConfiguration', () => {
+    const on = (symbol: string, i: number, closedAt: string | null = null) =>
+      record({ masterPositionId: `m-${symbol}-${i}`, slavePositionId: `s-${symbol}-${i}`, symbol, openedAt: '2026-01-07T09:59:40.000Z', closedAt });
+    const configured = (settings: Record<string, unknown>) => ({
+      feature: maxOpenPositions,
+      settings: { maxOpenPositions: 0, maxPositionsInTimeWindow: 0, timeWindowSeconds: 0, ...settings },
+    });
+
+    it("a symbol's maxOpenPositions counts the copies open on it only", () => {
+      const features = [configured({ symbolsConfiguration: { eurusd: { maxOpenPositions: 2 } } })];
+      given({ features, history: [on('EURUSD', 1), on('EURUSD', 2), on('GBPUSD', 3)] })
+        .when(masterOpened())
+        .thenSkips('MAX_OPEN_POSITIONS_REACHED', /2 copies of this copier are open on EURUSD, the most allowed is 2/);
+      given({ features, history: [on('EURUSD', 1), on('GBPUSD', 2), on('GBPUSD', 3), on('EURUSD', 4, '2026-01-07T09:59:50.000Z')] })
+        .when(masterOpened())
+        .then([{ type: 'open' }]);
+    });
+
+    it('the general maxOpenPositions still counts the copies on every symbol', () =>
+      given({
+        features: [configured({ maxOpenPositions: 3, symbolsConfiguration: { EURUSD: { maxOpenPositions: 5 } } })],
+        history: [on('GBPUSD', 1), on('GBPUSD', 2), on('USDJPY', 3)],
+      })
+        .when(masterOpened())
+        .thenSkips('MAX_OPEN_POSITIONS_REACHED', /3 copies of this copier are open, the most allowed is 3/));
+
+    it('a symbol may have its own throttle', () =>
+      given({
+        features: [configured({ symbolsConfiguration: { EURUSD: { maxPositionsInTimeWindow: 1, timeWindowSeconds: 60 } } })],
+        history: [on('EURUSD', 1, '2026-01-07T09:59:45.000Z')],
+      })
+        .when(masterOpened())
+        .thenSkips('MAX_OPEN_POSITIONS_REACHED', /1 copies opened on EURUSD in the last 60 seconds/));
+
+    it("checks the window pair of a symbol's effective members", () => {
+      const check = (symbolsConfiguration: MaxOpenPositionsSettings['symbolsConfiguration']) =>
+        maxOpenPositions.check!({ maxOpenPositions: 0, maxPositionsInTimeWindow: 0, timeWindowSeconds: 0, symbolsConfiguration });
+      expect(check({ EURUSD: { maxPositionsInTimeWindow: 1 } })).to.match(
+        /^symbolsConfiguration\.EURUSD: maxPositionsInTimeWindow and timeWindowSeconds go together/,
+      );
+      expect(check({ EURUSD: { maxPositionsInTimeWindow: 1, timeWindowSeconds: 10 } })).to.equal(null);
+    });
+  });
 });

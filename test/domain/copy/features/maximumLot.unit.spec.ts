@@ -1,10 +1,10 @@
 import { martingaleStrategy } from '../../../../domain/copy/features/martingaleStrategy.js';
-import { maximumLot } from '../../../../domain/copy/features/maximumLot.js';
+import { maximumLot, type MaximumLotSettings } from '../../../../domain/copy/features/maximumLot.js';
 import { given, masterOpened, slaveCopy, symbolSpec } from '../given.js';
 import { closedCopies } from './closedCopies.js';
 
 describe('feature: FeatureMaximumLotDTO', () => {
-  const cap = (settings: { maximumLot: number; reduceToFit?: boolean }) => ({ feature: maximumLot, settings });
+  const cap = (settings: Partial<MaximumLotSettings>) => ({ feature: maximumLot, settings });
   const holding = (...volumes: number[]) => ({
     copies: volumes.map((volume, i) => slaveCopy({ masterPositionId: `m-open-${i}`, slavePositionId: `s-open-${i}`, volume })),
   });
@@ -59,5 +59,34 @@ describe('feature: FeatureMaximumLotDTO', () => {
     given({ features: [{ feature: martingaleStrategy, settings: {} }, cap({ maximumLot: 3, reduceToFit: true })], history: twoLosses })
       .when(masterOpened({ volume: 1 }))
       .then([{ type: 'open', volume: 3 }]);
+  });
+
+  describe('symbolsConfiguration', () => {
+    const onSymbols = (...copies: [string, number][]) => ({
+      copies: copies.map(([symbol, volume], i) => slaveCopy({ masterPositionId: `m-open-${i}`, slavePositionId: `s-open-${i}`, symbol, volume })),
+    });
+
+    it("caps the open lots on the symbol with the symbol's own maximum, other symbols' lots not counted", () => {
+      const features = [cap({ symbolsConfiguration: { EURUSD: { maximumLot: 1 } } })];
+      given({ features, slave: onSymbols(['EURUSD', 0.6], ['GBPUSD', 5]) })
+        .when(masterOpened({ volume: 0.5 }))
+        .thenSkips('MAXIMUM_LOT_REACHED', /this copier's open lots on EURUSD to 1\.1, above its maximum 1/);
+      given({ features, slave: onSymbols(['EURUSD', 0.4], ['GBPUSD', 5]) })
+        .when(masterOpened({ volume: 0.5 }))
+        .then([{ type: 'open', volume: 0.5 }]);
+    });
+
+    it('the general maximum still caps the open lots on all symbols together', () =>
+      given({ features: [cap({ maximumLot: 2, symbolsConfiguration: { EURUSD: { maximumLot: 1 } } })], slave: onSymbols(['GBPUSD', 1.8]) })
+        .when(masterOpened({ volume: 0.5 }))
+        .thenSkips('MAXIMUM_LOT_REACHED', /this copier's open lots to 2\.3, above its maximum 2/));
+
+    it("a symbol's reduceToFit opens what fits under both caps", () =>
+      given({
+        features: [cap({ maximumLot: 2, symbolsConfiguration: { EURUSD: { maximumLot: 1, reduceToFit: true } } })],
+        slave: onSymbols(['EURUSD', 0.7], ['GBPUSD', 1.1]),
+      })
+        .when(masterOpened({ volume: 1 }))
+        .then([{ type: 'open', volume: 0.2 }]));
   });
 });
