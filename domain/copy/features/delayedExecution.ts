@@ -10,19 +10,24 @@
 //     position and the kind (open or close), so the same master event is always delayed alike (a
 //     decision taken again, a replay, a restart) while different trades spread over the range.
 //   - Stop loss and take profit changes are not delayed.
+//   - symbolsConfiguration (perSymbol.ts): a slave symbol's own delays; an open by the symbol of its
+//     copy, a close by its copy's.
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime } from 'luxon';
+import { checkSymbolsConfiguration, perSymbolRules, withSymbolsConfiguration } from './perSymbol.js';
 import type { CopierFeature } from './rules.js';
 
 const Delay = (description: string) =>
   Type.Number({ minimum: 0, maximum: 3600, description: `${description}; seconds (millisecond resolution), default 0, at most 3600` });
 
-const members = Type.Object({
+const general = Type.Object({
   minDelayOpen: Delay("the least time between the master's open and the copy"),
   maxDelayOpen: Delay("the most time between the master's open and the copy"),
   minDelayClose: Delay("the least time between the master's close and the copy's close"),
   maxDelayClose: Delay("the most time between the master's close and the copy's close"),
 });
+type General = Static<typeof general>;
+const members = withSymbolsConfiguration(general, 'The delays per symbol: e.g. {"EURUSD": {"minDelayOpen": 10, "maxDelayOpen": 40}}.');
 export type DelayedExecutionSettings = Static<typeof members>;
 
 /** A fraction in [0, 1) from a text (FNV-1a): the same text, the same fraction. */
@@ -46,25 +51,28 @@ const due = (eventTime: string | null, now: string, millis: number): string | nu
   return at.toMillis() > Date.parse(now) ? at.toUTC().toISO()! : null;
 };
 
+/** The rules between members, for the general setting and each symbol's effective one. */
+const relations = (s: General): string | null =>
+  s.maxDelayOpen < s.minDelayOpen
+    ? `maxDelayOpen ${s.maxDelayOpen} is below minDelayOpen ${s.minDelayOpen}`
+    : s.maxDelayClose < s.minDelayClose
+      ? `maxDelayClose ${s.maxDelayClose} is below minDelayClose ${s.minDelayClose}`
+      : null;
+
 export const delayedExecution: CopierFeature<DelayedExecutionSettings> = {
   type: 'FeatureDelayedExecutionDTO',
   scopes: ['copier'],
   multiple: false,
   members,
-  defaults: { minDelayOpen: 0, maxDelayOpen: 0, minDelayClose: 0, maxDelayClose: 0 },
+  defaults: { minDelayOpen: 0, maxDelayOpen: 0, minDelayClose: 0, maxDelayClose: 0, symbolsConfiguration: {} },
   description:
-    "Copies master opens (market and pending) a delay after the master opened, between minDelayOpen and maxDelayOpen seconds, at the market of that moment, if the master still holds the position then (filters are applied again at that time); a master close before the delay ends means nothing is opened. Copies the master's closes and partial closes a delay after the master closed, between minDelayClose and maxDelayClose seconds, if the slave still holds the copy then. Seconds with millisecond resolution, 0 to 3600, default 0 = no delay. Where in the range a trade falls follows from its master position (the same trade is always delayed alike). Stop changes are not delayed.",
-  check: (s) =>
-    s.maxDelayOpen < s.minDelayOpen
-      ? `maxDelayOpen ${s.maxDelayOpen} is below minDelayOpen ${s.minDelayOpen}`
-      : s.maxDelayClose < s.minDelayClose
-        ? `maxDelayClose ${s.maxDelayClose} is below minDelayClose ${s.minDelayClose}`
-        : null,
-  rules: {
+    "Copies master opens (market and pending) a delay after the master opened, between minDelayOpen and maxDelayOpen seconds, at the market of that moment, if the master still holds the position then (filters are applied again at that time); a master close before the delay ends means nothing is opened. Copies the master's closes and partial closes a delay after the master closed, between minDelayClose and maxDelayClose seconds, if the slave still holds the copy then. Seconds with millisecond resolution, 0 to 3600, default 0 = no delay. Where in the range a trade falls follows from its master position (the same trade is always delayed alike). Stop changes are not delayed. symbolsConfiguration gives a slave symbol its own delays.",
+  check: (s) => checkSymbolsConfiguration(s, relations),
+  rules: perSymbolRules<General>({
     deferOpen: (s, ctx) => due(ctx.eventTime, ctx.now, delayMillis(s.minDelayOpen, s.maxDelayOpen, ctx.trade.masterPositionId, 'open')),
     onClose: (s, { event, eventTime, now }) => {
       const until = due(eventTime, now, delayMillis(s.minDelayClose, s.maxDelayClose, event.data.masterPositionId, 'close'));
       return until === null ? null : { until };
     },
-  },
+  }),
 };

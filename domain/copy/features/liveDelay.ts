@@ -27,13 +27,16 @@
 //     place of its placement, so a skipped order stays skipped; only a resync after a skipped pending
 //     order filled counts it from its fill (the master's book no longer tells when it was placed).
 // Closes and stop changes are never held: the slave holds no copy of a skipped order.
+// symbolsConfiguration (perSymbol.ts): a slave symbol's own members (its skip count, its reset interval),
+// by the symbol the copy would be placed on; the count itself stays per master symbol as above.
 import { type Static, Type } from '@sinclair/typebox';
 import type { MarketOrderType, OrderType } from '../types.js';
+import { checkSymbolsConfiguration, perSymbolRules, withSymbolsConfiguration } from './perSymbol.js';
 import { type CopierFeature, type MasterOrderRecord, type OpenContext, skip } from './rules.js';
 
 export const LIVE_DELAY_MAX_ORDERS = 100;
 
-const members = Type.Object({
+const general = Type.Object({
   skipOrdersCount: Type.Integer({
     minimum: 0,
     maximum: LIVE_DELAY_MAX_ORDERS,
@@ -52,6 +55,8 @@ const members = Type.Object({
   }),
   trackByDirection: Type.Boolean({ description: "true: the master's buys and sells on a symbol are counted (and reset) apart; default false" }),
 });
+type General = Static<typeof general>;
+const members = withSymbolsConfiguration(general, 'The live delay per symbol: e.g. {"EURUSD": {"skipOrdersCount": 3, "resetIntervalMinutes": 120}}.');
 export type LiveDelaySettings = Static<typeof members>;
 
 const sideOf = (orderType: OrderType): MarketOrderType => (orderType.startsWith('Buy') ? 'Buy' : 'Sell');
@@ -90,7 +95,7 @@ export interface LiveDelayPlace {
 }
 
 /** The place of the decided order in its group's count, or null when it was placed before the feature was added. */
-export const liveDelayPlace = (s: LiveDelaySettings, ctx: OpenContext): LiveDelayPlace | null => {
+export const liveDelayPlace = (s: General, ctx: OpenContext): LiveDelayPlace | null => {
   const { trade } = ctx;
   const side = sideOf(trade.orderType);
   const group = (ctx.masterOrders ?? []).filter((o) => !s.trackByDirection || o.side === side);
@@ -124,9 +129,10 @@ export const liveDelay: CopierFeature<LiveDelaySettings> = {
   scopes: ['copier'],
   multiple: false,
   members,
-  defaults: { skipOrdersCount: 3, resetIntervalMinutes: 120, resetOnPositionClose: false, trackByDirection: false },
-  description: `Live delay: the first skipOrdersCount (N, 0 to ${LIVE_DELAY_MAX_ORDERS}, default 3, 0 = deactivated) master orders of each group are not copied (skip reason LIVE_DELAY, its message says which order of N it was); later ones are. The group is the master's symbol (a master's series, such as a grid or a martingale basket, lives on one symbol); trackByDirection: the master's buys and sells on it are counted apart. What counts: the master's market opens and pending orders placed, in the order it placed them, from when the feature was added (orders placed before are neither counted nor skipped); a pending order the master cancels or that expires before it fills leaves the count. resetIntervalMinutes (default 120, 0 = deactivated, at most 1440): an order placed that many minutes or more after the group's previous order starts the count again. resetOnPositionClose: a close that leaves the master with no open position of the group (pending orders aside) starts the count again, so the next N orders are skipped again. The count is derived from the master's orders in the read models, so a restart does not reset it; an order decided again (the fill of a skipped pending order, a deferral falling due, a resync of a market order) keeps its place, so a skipped order stays skipped; a resync of a skipped pending order that has since filled counts it from its fill. Closes and stop changes are never held.`,
-  rules: {
+  defaults: { skipOrdersCount: 3, resetIntervalMinutes: 120, resetOnPositionClose: false, trackByDirection: false, symbolsConfiguration: {} },
+  description: `Live delay: the first skipOrdersCount (N, 0 to ${LIVE_DELAY_MAX_ORDERS}, default 3, 0 = deactivated) master orders of each group are not copied (skip reason LIVE_DELAY, its message says which order of N it was); later ones are. The group is the master's symbol (a master's series, such as a grid or a martingale basket, lives on one symbol); trackByDirection: the master's buys and sells on it are counted apart. What counts: the master's market opens and pending orders placed, in the order it placed them, from when the feature was added (orders placed before are neither counted nor skipped); a pending order the master cancels or that expires before it fills leaves the count. resetIntervalMinutes (default 120, 0 = deactivated, at most 1440): an order placed that many minutes or more after the group's previous order starts the count again. resetOnPositionClose: a close that leaves the master with no open position of the group (pending orders aside) starts the count again, so the next N orders are skipped again. The count is derived from the master's orders in the read models, so a restart does not reset it; an order decided again (the fill of a skipped pending order, a deferral falling due, a resync of a market order) keeps its place, so a skipped order stays skipped; a resync of a skipped pending order that has since filled counts it from its fill. Closes and stop changes are never held. symbolsConfiguration gives a slave symbol its own members (skip count, reset interval ...).`,
+  check: (s) => checkSymbolsConfiguration(s),
+  rules: perSymbolRules<General>({
     needs: ['masterOrders'],
     filterOpen: (s, ctx) => {
       if (!Number.isInteger(s.skipOrdersCount) || s.skipOrdersCount === 0) return null;
@@ -143,5 +149,5 @@ export const liveDelay: CopierFeature<LiveDelaySettings> = {
               : ` (counted since the feature was added at ${iso(place.since)})`;
       return skip('LIVE_DELAY', `live delay: master${side} order ${place.ordinal} of the first ${s.skipOrdersCount} on ${ctx.trade.symbol} is skipped${from}`);
     },
-  },
+  }),
 };

@@ -126,7 +126,7 @@ const changeSymbol = (ctx: ChangeContext): string | null => ctx.copy?.symbol ?? 
  * configured symbol that has copies (with only its copies). adjustSettings has no symbol: general.
  */
 export const perSymbolRules = <S>(rules: CopierRules<S>): CopierRules<WithSymbols<S>> => {
-  const { needs, adjustSettings, filterOpen, sizing, fallback, adjustVolume, adjustOpen, deferOpen, onModify, onClose, manage } = rules;
+  const { needs, adjustSettings, filterOpen, sizing, fallback, adjustVolume, adjustOpen, deferOpen, onModify, adjustModify, onClose, manage } = rules;
   return {
     ...(needs ? { needs } : {}),
     ...(adjustSettings ? { adjustSettings: (s, copier) => adjustSettings(generalSettings(s), copier) } : {}),
@@ -137,6 +137,7 @@ export const perSymbolRules = <S>(rules: CopierRules<S>): CopierRules<WithSymbol
     ...(adjustOpen ? { adjustOpen: (s, open, ctx) => adjustOpen(settingsFor(s, ctx.slaveSymbol), open, ctx) } : {}),
     ...(deferOpen ? { deferOpen: (s, ctx) => deferOpen(settingsFor(s, ctx.slaveSymbol), ctx) } : {}),
     ...(onModify ? { onModify: (s, ctx) => onModify(settingsFor(s, changeSymbol(ctx)), ctx) } : {}),
+    ...(adjustModify ? { adjustModify: (s, modify, ctx) => adjustModify(settingsFor(s, ctx.copy.symbol), modify, ctx) } : {}),
     ...(onClose ? { onClose: (s, ctx) => onClose(settingsFor(s, changeSymbol(ctx)), ctx) } : {}),
     ...(manage
       ? {

@@ -9,10 +9,13 @@
 //     one comment and stall the engine's copying for every account of the master.
 //   - Only opens are filtered (market and pending); the master's later closes and stop changes find
 //     no copy and are logged as such.
+//   - symbolsConfiguration (perSymbol.ts): a slave symbol's own members, which take priority over the
+//     general ones for its trades (the reference); the feature must skip something somewhere.
 import { type Static, Type } from '@sinclair/typebox';
+import { checkSymbolsConfiguration, generalSettings, perSymbolRules, settingsFor, withSymbolsConfiguration } from './perSymbol.js';
 import { type CopierFeature, skip } from './rules.js';
 
-const members = Type.Object({
+const general = Type.Object({
   ifSlNotDefined: Type.Boolean({ description: 'true: a master trade without a stop loss (none or 0) is not copied; default false' }),
   ifTpNotDefined: Type.Boolean({ description: 'true: a master trade without a take profit (none or 0) is not copied; default false' }),
   logicOperatorTpSl: Type.Union([Type.Literal('AND'), Type.Literal('OR')], {
@@ -28,21 +31,29 @@ const members = Type.Object({
     description: 'master trades whose comment contains one of these texts (plain text, without case) are not copied',
   }),
 });
+type General = Static<typeof general>;
+const members = withSymbolsConfiguration(
+  general,
+  'Skip position per symbol, with priority over the general members: e.g. {"EURUSD": {"ifSlNotDefined": true}}.',
+);
 export type SkipPositionSettings = Static<typeof members>;
+
+const skipsNothing = (s: General): boolean => !s.ifSlNotDefined && !s.ifTpNotDefined && s.magicNumbers.length === 0 && s.commentContains.length === 0;
 
 export const skipPosition: CopierFeature<SkipPositionSettings> = {
   type: 'FeatureSkipPositionDTO',
   scopes: ['copier'],
   multiple: false,
   members,
-  defaults: { ifSlNotDefined: false, ifTpNotDefined: false, logicOperatorTpSl: 'OR', magicNumbers: [], commentContains: [] },
+  defaults: { ifSlNotDefined: false, ifTpNotDefined: false, logicOperatorTpSl: 'OR', magicNumbers: [], commentContains: [], symbolsConfiguration: {} },
   description:
-    "Does not copy a master open (market or pending) without a stop loss (ifSlNotDefined) or without a take profit (ifTpNotDefined; with both, logicOperatorTpSl OR, the default, skips when either is missing and AND only when both are; a level of 0 is none), or whose magic number is one of magicNumbers, or whose comment contains one of the texts of commentContains (plain text, anywhere in the comment, without case; no regular expressions). Skip reason POSITION_SKIPPED. The master's later changes of a skipped trade find no copy.",
+    "Does not copy a master open (market or pending) without a stop loss (ifSlNotDefined) or without a take profit (ifTpNotDefined; with both, logicOperatorTpSl OR, the default, skips when either is missing and AND only when both are; a level of 0 is none), or whose magic number is one of magicNumbers, or whose comment contains one of the texts of commentContains (plain text, anywhere in the comment, without case; no regular expressions). Skip reason POSITION_SKIPPED. The master's later changes of a skipped trade find no copy. symbolsConfiguration gives a slave symbol its own members, which take priority over the general ones for its trades.",
   check: (s) =>
-    !s.ifSlNotDefined && !s.ifTpNotDefined && s.magicNumbers.length === 0 && s.commentContains.length === 0
-      ? 'set ifSlNotDefined or ifTpNotDefined, or give at least one magic number or comment text'
-      : null,
-  rules: {
+    checkSymbolsConfiguration(s) ??
+    ([generalSettings(s), ...Object.keys(s.symbolsConfiguration ?? {}).map((symbol) => settingsFor(s, symbol))].every(skipsNothing)
+      ? 'set ifSlNotDefined or ifTpNotDefined, or give at least one magic number or comment text (in general or for a symbol)'
+      : null),
+  rules: perSymbolRules<General>({
     filterOpen: (s, { trade }) => {
       const noSl = s.ifSlNotDefined && !trade.stopLoss;
       const noTp = s.ifTpNotDefined && !trade.takeProfit;
@@ -57,5 +68,5 @@ export const skipPosition: CopierFeature<SkipPositionSettings> = {
       const text = comment === '' ? undefined : s.commentContains.find((t) => comment.includes(t.toLowerCase()));
       return text === undefined ? null : skip('POSITION_SKIPPED', `its comment '${trade.comment}' contains '${text}'`);
     },
-  },
+  }),
 };

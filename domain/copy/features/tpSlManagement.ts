@@ -25,15 +25,18 @@
 //     (TP_SL_REMOVED), as they would put the removed level back.
 //   - lockTpSl: the master's later stop loss / take profit changes are not copied (TP_SL_LOCKED); the
 //     copy keeps the stops it opened with (management features still move them).
+//   - symbolsConfiguration (perSymbol.ts): a slave symbol's own members, with priority over the general
+//     ones for its trades (the reference): an open by the symbol of its copy, a change by its copy's.
 import { type Static, Type } from '@sinclair/typebox';
 import { copiedStops, type Stops } from '../reverse.js';
 import { roundPrice } from '../rounding.js';
 import type { OpenAction, OrderType, SymbolSpec } from '../types.js';
+import { checkSymbolsConfiguration, perSymbolRules, withSymbolsConfiguration } from './perSymbol.js';
 import { type CopierFeature, type OpenContext, skip } from './rules.js';
 
 const points = (description: string) => Type.Integer({ minimum: 0, maximum: 10_000_000, description });
 
-const members = Type.Object({
+const general = Type.Object({
   lockTpSl: Type.Boolean({ description: "true: the master's stop loss / take profit changes are not copied (TP_SL_LOCKED); default false" }),
   blockTradeWithoutTpSl: Type.Boolean({
     description:
@@ -62,6 +65,11 @@ const members = Type.Object({
       "true: the master's stop loss and take profit are placed at the distance from the copy's entry that they have from the master's open price, rather than at the master's prices (at the open and at the master's later changes); default false",
   }),
 });
+export type TpSlManagementGeneral = Static<typeof general>;
+const members = withSymbolsConfiguration(
+  general,
+  'TP/SL management per symbol, with priority over the general members: e.g. {"EURUSD": {"fixedSlInPoints": 5, "fixedTpInPoints": 10}}.',
+);
 export type TpSlManagementSettings = Static<typeof members>;
 
 const configured = (points: number | undefined): number | null => (points ? points : null);
@@ -89,7 +97,7 @@ interface StopsInput {
 }
 
 /** The copy's stop loss and take profit: the master's (at its distance), the fixed ones, removed, widened. */
-export const managedStops = (s: TpSlManagementSettings, input: StopsInput): Stops => {
+export const managedStops = (s: TpSlManagementGeneral, input: StopsInput): Stops => {
   const { master, masterEntry, entry, buy, spec } = input;
   const direction = buy ? 1 : -1;
   const round = (price: number) => roundPrice(price, spec.digits);
@@ -123,10 +131,12 @@ export const tpSlManagement: CopierFeature<TpSlManagementSettings> = {
     additionalSlPoints: 0,
     additionalTpPoints: 0,
     adjustWithMasterDistance: false,
+    symbolsConfiguration: {},
   },
   description:
-    "Stop loss and take profit of copies, in points of the copy's symbol. fixedSlInPoints / fixedTpInPoints: fixed distances in points from the slave's entry (a pending order's trigger price; for a market open the slave's ask for a buy, bid for a sell, or the master's fill without a quote; at a later change of the master's stops the copy's open price), on the slave's side; 0 = none. masterTpSlPriority true (default): a fixed value only where the master's trade has none; false: a configured fixed value replaces the master's (at the open and at the master's later changes). adjustWithMasterDistance: the master's levels are placed at the distance from the copy's entry they have from the master's open price, not at the master's prices. additionalSlPoints / additionalTpPoints: the copy's stop loss / take profit, wherever it comes from, goes that many points further from the entry. removeSl / removeTp: copies open without a stop loss / take profit, and the master's later stop changes are not copied (TP_SL_REMOVED). blockTradeWithoutTpSl: an open whose copy would have neither a stop loss nor a take profit (requireBothTpSl: either missing) is not copied (NO_TP_SL). lockTpSl: the master's later stop loss / take profit changes are not copied (TP_SL_LOCKED).",
-  rules: {
+    "Stop loss and take profit of copies, in points of the copy's symbol. fixedSlInPoints / fixedTpInPoints: fixed distances in points from the slave's entry (a pending order's trigger price; for a market open the slave's ask for a buy, bid for a sell, or the master's fill without a quote; at a later change of the master's stops the copy's open price), on the slave's side; 0 = none. masterTpSlPriority true (default): a fixed value only where the master's trade has none; false: a configured fixed value replaces the master's (at the open and at the master's later changes). adjustWithMasterDistance: the master's levels are placed at the distance from the copy's entry they have from the master's open price, not at the master's prices. additionalSlPoints / additionalTpPoints: the copy's stop loss / take profit, wherever it comes from, goes that many points further from the entry. removeSl / removeTp: copies open without a stop loss / take profit, and the master's later stop changes are not copied (TP_SL_REMOVED). blockTradeWithoutTpSl: an open whose copy would have neither a stop loss nor a take profit (requireBothTpSl: either missing) is not copied (NO_TP_SL). lockTpSl: the master's later stop loss / take profit changes are not copied (TP_SL_LOCKED). symbolsConfiguration gives a slave symbol its own members, with priority over the general ones for its trades.",
+  check: (s) => checkSymbolsConfiguration(s),
+  rules: perSymbolRules<TpSlManagementGeneral>({
     needs: ['quotes', 'openPrices'],
     filterOpen: (s, { trade, copier }) => {
       if (!s.blockTradeWithoutTpSl) return null;
@@ -169,5 +179,5 @@ export const tpSlManagement: CopierFeature<TpSlManagementSettings> = {
             }),
           }
         : modify,
-  },
+  }),
 };

@@ -13,15 +13,17 @@
 //   - initialStopLossPoints: a copy opens with a stop loss that far from its entry (a pending order's
 //     trigger price; for a market open the slave's ask for a buy, bid for a sell, or the master's fill
 //     without a quote); a stop loss of the master's nearer to the entry stays. 0 = none.
+//   - symbolsConfiguration (perSymbol.ts): a slave symbol's own members, by the copy's symbol.
 import { type Static, Type } from '@sinclair/typebox';
 import { roundPrice } from '../rounding.js';
+import { checkSymbolsConfiguration, perSymbolRules, withSymbolsConfiguration } from './perSymbol.js';
 import type { CopierFeature, ManagedAction } from './rules.js';
 import { entryOf, isBuyOrder } from './tpSlManagement.js';
 
 const Points = (description: string) => Type.Integer({ minimum: 0, maximum: 10_000_000, description });
 const Percentage = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
 
-const members = Type.Object({
+const general = Type.Object({
   activationThresholdPoints: Points('the gain in points at which the trail starts; default 30, 0 = this activation deactivated'),
   activationThresholdPercentage: Percentage(
     'the gain, as percent of the distance between entry and take profit, at which the trail starts (needs a take profit); default 0 = deactivated. With both activations above 0 the larger applies',
@@ -33,6 +35,11 @@ const members = Type.Object({
     "the step as percent of the distance between entry and take profit (the spec's); default 0 = deactivated; with trailingStepPoints the larger step applies",
   ),
 });
+type General = Static<typeof general>;
+const members = withSymbolsConfiguration(
+  general,
+  'The trailing stop per symbol: e.g. {"EURUSD": {"activationThresholdPoints": 30, "initialStopLossPoints": 50, "minimumDistancePoints": 20, "trailingStepPoints": 10}}.',
+);
 export type TrailingStopSettings = Static<typeof members>;
 
 export const trailingStop: CopierFeature<TrailingStopSettings> = {
@@ -47,10 +54,12 @@ export const trailingStop: CopierFeature<TrailingStopSettings> = {
     minimumDistancePoints: 20,
     trailingStepPoints: 10,
     trailingStepPercentage: 0,
+    symbolsConfiguration: {},
   },
   description:
-    "Trails the stop loss of each slave copy, in points of the copy's symbol, checked every second. A copy opens with a stop loss initialStopLossPoints from its entry (a pending order's trigger price; a market open's slave ask for a buy, bid for a sell; a master's stop loss nearer to the entry stays; 0 = none). The trail starts once the copy's gain reaches the larger of activationThresholdPoints and activationThresholdPercentage % of D (D = |take profit - entry|; the percent needs a take profit, a copy without one is then not trailed); each counts only above 0, both 0 = trailed from the open. The stop loss then follows minimumDistancePoints behind the market (bid for a buy, ask for a sell; never within the broker's stops level), only forward and by at least a step: the larger of trailingStepPoints and trailingStepPercentage % of D, 1 point at the least.",
-  rules: {
+    "Trails the stop loss of each slave copy, in points of the copy's symbol, checked every second. A copy opens with a stop loss initialStopLossPoints from its entry (a pending order's trigger price; a market open's slave ask for a buy, bid for a sell; a master's stop loss nearer to the entry stays; 0 = none). The trail starts once the copy's gain reaches the larger of activationThresholdPoints and activationThresholdPercentage % of D (D = |take profit - entry|; the percent needs a take profit, a copy without one is then not trailed); each counts only above 0, both 0 = trailed from the open. The stop loss then follows minimumDistancePoints behind the market (bid for a buy, ask for a sell; never within the broker's stops level), only forward and by at least a step: the larger of trailingStepPoints and trailingStepPercentage % of D, 1 point at the least. symbolsConfiguration gives a slave symbol its own members.",
+  check: (s) => checkSymbolsConfiguration(s),
+  rules: perSymbolRules<General>({
     needs: ['quotes'],
     adjustOpen: (s, action, ctx) => {
       if (!(s.initialStopLossPoints > 0)) return action;
@@ -95,5 +104,5 @@ export const trailingStop: CopierFeature<TrailingStopSettings> = {
       }
       return actions;
     },
-  },
+  }),
 };

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../support/service.js';
 import * as trading from '../../support/trading.js';
-import { bookWhere, movableClock, pinQuotes, positionsOf } from '../../support/trading.js';
+import { bookWhere, eventually, logsOf, movableClock, pinQuotes, positionsOf } from '../../support/trading.js';
 
 describe('copier feature rules end to end', function () {
   this.timeout(60_000);
@@ -80,6 +80,7 @@ describe('copier feature rules end to end', function () {
       initialStopLossPoints: 100,
       minimumDistancePoints: 200,
       trailingStepPoints: 50,
+      symbolsConfiguration: { XAUUSD: { initialStopLossPoints: 500 } },
     });
     await pinQuotes(t, { EURUSD: [1.085, 1.0851] });
     await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
@@ -92,6 +93,33 @@ describe('copier feature rules end to end', function () {
     expect(trailed!.stopLoss).to.equal(1.0885);
     expect((await positionsOf(t, master))[0]!.stopLoss).to.equal(0);
     await pinQuotes(t, { EURUSD: [1.085, 1.0851] });
+    // Gold has its own initial stop: 500 points (5.00) below the ask 2350.25.
+    await pinQuotes(t, { XAUUSD: [2350, 2350.25] });
+    await open(master, { symbol: 'XAUUSD', orderType: 'Buy', volume: 0.01 });
+    const gold = await bookWhere(t, slave, (b) => b.some((p) => p.symbol === 'XAUUSD'), 'the gold copy');
+    expect(gold.find((p) => p.symbol === 'XAUUSD')!.stopLoss).to.equal(2345.25);
+  });
+
+  it('the skip position judges a trade on a configured symbol by its own members and the others by the general ones', async () => {
+    const { master, slave, copierId } = await pair('skip-per-symbol');
+    await feature(slave, copierId, {
+      type: 'FeatureSkipPositionDTO',
+      ifTpNotDefined: true,
+      symbolsConfiguration: { EURUSD: { ifTpNotDefined: false, ifSlNotDefined: true } },
+    });
+    await pinQuotes(t, { EURUSD: [1.085, 1.0851], GBPUSD: [1.27, 1.27009] });
+    await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, takeProfit: 1.09 });
+    const skipped = await logWith(slave, 'POSITION_SKIPPED');
+    expect(skipped.text).to.match(/EURUSD.*it has no stop loss/);
+    await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.1, stopLoss: 1.26 });
+    await eventually(
+      async () => ((await logsOf(t, slave)).filter((l) => l.code === 'POSITION_SKIPPED').length === 2 ? true : undefined),
+      5000,
+      'the GBPUSD skip',
+    );
+    await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, stopLoss: 1.08 });
+    const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the EURUSD copy with a stop loss');
+    expect(copy).to.deep.include({ symbol: 'EURUSD', stopLoss: 1.08 });
   });
 
   it("the TP/SL management widens the master's stops by its extra points, at the open and at the master's later change", async () => {

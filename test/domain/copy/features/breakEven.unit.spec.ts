@@ -72,7 +72,7 @@ describe('feature: FeatureBreakEvenDTO', () => {
   });
 
   it('refuses settings that do nothing, or a stop beyond its own trigger', () => {
-    const base = { triggerInPoints: 0, stopLossInPoints: 0, reverse: false, reverseTriggerInPoints: 0, reverseStopLossInPoints: 0 };
+    const base = { triggerInPoints: 0, stopLossInPoints: 0, reverse: false, reverseTriggerInPoints: 0, reverseStopLossInPoints: 0, symbolsConfiguration: {} };
     expect(breakEven.check!(base)).to.match(/does nothing/);
     expect(breakEven.check!({ ...base, triggerInPoints: 100, stopLossInPoints: 100 })).to.match(/stopLossInPoints 100 must be below triggerInPoints 100/);
     expect(breakEven.check!({ ...base, reverse: true, reverseTriggerInPoints: 100, reverseStopLossInPoints: 150 })).to.match(/reverseStopLossInPoints 150/);
@@ -80,6 +80,47 @@ describe('feature: FeatureBreakEvenDTO', () => {
     // The reference's defaults: a trigger of 30 points, the stop loss 20 beyond the entry; valid as they are.
     expect(breakEven.defaults).to.deep.include({ triggerInPoints: 30, stopLossInPoints: 20 });
     expect(breakEven.check!({ ...base, ...breakEven.defaults } as typeof base)).to.equal(null);
+  });
+
+  it("moves each copy's stop by the members of its symbol in symbolsConfiguration", () => {
+    const perSymbol = {
+      feature: breakEven,
+      settings: {
+        reverse: false,
+        reverseTriggerInPoints: 0,
+        reverseStopLossInPoints: 0,
+        triggerInPoints: 300,
+        stopLossInPoints: 50,
+        symbolsConfiguration: { GBPUSD: { triggerInPoints: 0 }, XAUUSD: { triggerInPoints: 100, stopLossInPoints: 10 } },
+      },
+    };
+    const gold = managed({
+      symbol: 'XAUUSD',
+      openPrice: 2350,
+      takeProfit: null,
+      currentPrice: 2351,
+      spec: symbolSpec({ symbol: 'XAUUSD', digits: 2, point: 0.01, stopsLevel: 0 }),
+    });
+    const pound = managed({
+      symbol: 'GBPUSD',
+      slavePositionId: 's-3',
+      openPrice: 1.27,
+      takeProfit: null,
+      currentPrice: 1.28,
+      spec: symbolSpec({ symbol: 'GBPUSD', stopsLevel: 0 }),
+    });
+    const actions = manageWith(perSymbol, { copies: [buyAt(1.105), gold, pound] });
+    // EURUSD by the general members, gold 100 points (1.00) in profit by its own; GBPUSD turned off.
+    expect(actions.map((a) => (a.kind === 'modify' ? [a.symbol, a.stopLoss] : null))).to.deep.equal([
+      ['EURUSD', 1.1005],
+      ['XAUUSD', 2350.1],
+    ]);
+    expect(
+      breakEven.check!({ ...perSymbol.settings, triggerInPoints: 0, symbolsConfiguration: { XAUUSD: { triggerInPoints: 100, stopLossInPoints: 10 } } }),
+    ).to.equal(null);
+    expect(breakEven.check!({ ...perSymbol.settings, symbolsConfiguration: { XAUUSD: { triggerInPoints: 10 } } })).to.match(
+      /symbolsConfiguration.XAUUSD: stopLossInPoints 50 must be below triggerInPoints 10/,
+    );
   });
 
   it('with a trailing stop beside it, both ask for their own stop and neither undoes the other', () => {

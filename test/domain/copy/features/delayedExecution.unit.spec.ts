@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { delayedExecution, delayMillis } from '../../../../domain/copy/features/delayedExecution.js';
-import { given, MASTER_POSITION, masterClosed, masterOpened, NOW, slaveCopy } from '../given.js';
+import { given, MASTER_POSITION, masterClosed, masterOpened, NOW, slaveCopy, symbolSpec } from '../given.js';
 
 describe('feature: FeatureDelayedExecutionDTO', () => {
   const delay = (settings: Record<string, number>) => ({
@@ -41,10 +41,41 @@ describe('feature: FeatureDelayedExecutionDTO', () => {
       .then([{ type: 'close' }]);
   });
 
-  it('refuses a maximum below its minimum', () => {
-    expect(delayedExecution.check!({ minDelayOpen: 5, maxDelayOpen: 1, minDelayClose: 0, maxDelayClose: 0 })).to.match(
-      /maxDelayOpen 1 is below minDelayOpen 5/,
+  it("refuses a maximum below its minimum, in the general setting and in a symbol's", () => {
+    const none = { minDelayOpen: 0, maxDelayOpen: 0, minDelayClose: 0, maxDelayClose: 0, symbolsConfiguration: {} };
+    expect(delayedExecution.check!({ ...none, minDelayOpen: 5, maxDelayOpen: 1 })).to.match(/maxDelayOpen 1 is below minDelayOpen 5/);
+    expect(delayedExecution.check!({ ...none, minDelayClose: 2, maxDelayClose: 1 })).to.match(/maxDelayClose/);
+    expect(delayedExecution.check!({ ...none, symbolsConfiguration: { EURUSD: { minDelayOpen: 5 } } })).to.match(
+      /symbolsConfiguration.EURUSD: maxDelayOpen 0 is below minDelayOpen 5/,
     );
-    expect(delayedExecution.check!({ minDelayOpen: 0, maxDelayOpen: 0, minDelayClose: 2, maxDelayClose: 1 })).to.match(/maxDelayClose/);
+  });
+
+  describe('symbolsConfiguration', () => {
+    const perSymbol = {
+      feature: delayedExecution,
+      settings: { ...delayedExecution.defaults, minDelayOpen: 90, maxDelayOpen: 90, symbolsConfiguration: { eurusd: { minDelayOpen: 10, maxDelayOpen: 10 } } },
+    };
+    const slaveSymbols = [symbolSpec(), symbolSpec({ symbol: 'GBPUSD' })];
+
+    it("delays a trade on a configured slave symbol by the symbol's own delays (compared without case)", () =>
+      given({ features: [perSymbol], eventTime: NOW, slaveSymbols })
+        .when(masterOpened())
+        .then([{ type: 'defer', until: '2026-01-07T10:00:10.000Z' }]));
+
+    it('delays the trades on other symbols by the general ones', () =>
+      given({ features: [perSymbol], eventTime: NOW, slaveSymbols })
+        .when(masterOpened({ symbol: 'GBPUSD' }))
+        .then([{ type: 'defer', until: '2026-01-07T10:01:30.000Z' }]));
+
+    it("holds a close back by the close delay of its copy's symbol", () =>
+      given({
+        features: [
+          { feature: delayedExecution, settings: { ...delayedExecution.defaults, symbolsConfiguration: { EURUSD: { minDelayClose: 5, maxDelayClose: 5 } } } },
+        ],
+        eventTime: NOW,
+        slave: { copies: [slaveCopy()] },
+      })
+        .when(masterClosed())
+        .then([{ type: 'defer', until: '2026-01-07T10:00:05.000Z' }]));
   });
 });

@@ -3,7 +3,7 @@ import { delayedExecution } from '../../../../domain/copy/features/delayedExecut
 import { liveDelay } from '../../../../domain/copy/features/liveDelay.js';
 import { permittedSymbols } from '../../../../domain/copy/features/permittedSymbols.js';
 import type { MasterOrderRecord } from '../../../../domain/copy/features/rules.js';
-import { given, MASTER_POSITION, masterClosed, masterOpened, masterPendingFilled, masterPendingPlaced, NOW, slaveCopy } from '../given.js';
+import { given, MASTER_POSITION, masterClosed, masterOpened, masterPendingFilled, masterPendingPlaced, NOW, slaveCopy, symbolSpec } from '../given.js';
 
 describe('feature: FeatureLiveDelayDTO', () => {
   // NOW is 10:00:00; the feature was added at 09:00.
@@ -42,6 +42,18 @@ describe('feature: FeatureLiveDelayDTO', () => {
     given({ features: [delay()], masterOrders: [order('m-1', '09:10:00'), order('m-2', '09:20:00')] })
       .when(masterOpened(now))
       .then([{ type: 'open' }]);
+  });
+
+  it("counts to the skipOrdersCount of the copy's symbol in symbolsConfiguration", () => {
+    const perSymbol = delay({ symbolsConfiguration: { EURUSD: { skipOrdersCount: 1 } } });
+    const slaveSymbols = [symbolSpec(), symbolSpec({ symbol: 'GBPUSD' })];
+    // EURUSD skips only its first order; GBPUSD keeps the general 2.
+    given({ features: [perSymbol], masterOrders: [order('m-1', '09:10:00')], slaveSymbols })
+      .when(masterOpened(now))
+      .then([{ type: 'open' }]);
+    given({ features: [perSymbol], masterOrders: [order('m-1', '09:10:00')], slaveSymbols })
+      .when(masterOpened({ ...now, symbol: 'GBPUSD' }))
+      .thenSkips('LIVE_DELAY', /master order 2 of the first 2 on GBPUSD/);
   });
 
   it('copies every order once N have passed, closed ones counted too', () =>

@@ -41,7 +41,20 @@ describe('feature: FeatureMinimumHoldingTimeDTO', () => {
     given({ features: [hold(0)], slave: copy, history: opened })
       .when(masterClosed())
       .then([{ type: 'close', slavePositionId: 's-2002' }]);
-    expect(minimumHoldingTime.defaults).to.deep.equal({ minimumHoldSeconds: 5 });
+    expect(minimumHoldingTime.defaults).to.deep.equal({ minimumHoldSeconds: 5, symbolsConfiguration: {} });
+  });
+
+  it("holds a close by the minimumHoldSeconds of its copy's symbol in symbolsConfiguration", () => {
+    const perSymbol = (symbolsConfiguration: Record<string, { minimumHoldSeconds: number }>) => ({
+      feature: minimumHoldingTime,
+      settings: { minimumHoldSeconds: 0, symbolsConfiguration },
+    });
+    given({ features: [perSymbol({ EURUSD: { minimumHoldSeconds: 300 } })], slave: copy, history: opened })
+      .when(masterClosed())
+      .then([{ type: 'defer', until: '2026-01-07T10:04:00.000Z' }]);
+    given({ features: [perSymbol({ GBPUSD: { minimumHoldSeconds: 300 } })], slave: copy, history: opened })
+      .when(masterClosed())
+      .then([{ type: 'close' }]);
   });
 
   it('does not hold back stop changes', () =>

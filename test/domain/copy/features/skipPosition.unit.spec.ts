@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { permittedSymbols } from '../../../../domain/copy/features/permittedSymbols.js';
 import { skipPosition } from '../../../../domain/copy/features/skipPosition.js';
-import { given, masterModified, masterOpened, masterPendingPlaced } from '../given.js';
+import { given, masterModified, masterOpened, masterPendingPlaced, symbolSpec } from '../given.js';
 
 describe('feature: FeatureSkipPositionDTO', () => {
   const skipping = (magicNumbers: number[], commentContains: string[] = []) => ({
@@ -33,7 +33,16 @@ describe('feature: FeatureSkipPositionDTO', () => {
     given({ features: [levels({ ifSlNotDefined: true, ifTpNotDefined: true, logicOperatorTpSl: 'AND' })] })
       .when(masterOpened({ stopLoss: null, takeProfit: null }))
       .thenSkips('POSITION_SKIPPED', /it has no stop loss and take profit/);
-    expect(skipPosition.check!({ ifSlNotDefined: true, ifTpNotDefined: false, logicOperatorTpSl: 'OR', magicNumbers: [], commentContains: [] })).to.equal(null);
+    expect(
+      skipPosition.check!({
+        ifSlNotDefined: true,
+        ifTpNotDefined: false,
+        logicOperatorTpSl: 'OR',
+        magicNumbers: [],
+        commentContains: [],
+        symbolsConfiguration: {},
+      }),
+    ).to.equal(null);
   });
 
   it('skips a master trade with a listed magic number', () =>
@@ -82,9 +91,45 @@ describe('feature: FeatureSkipPositionDTO', () => {
       .thenSkips('NO_SLAVE_POSITION'));
 
   it('needs a missing level to skip on, or at least one magic number or text', () => {
-    const none = { ifSlNotDefined: false, ifTpNotDefined: false, logicOperatorTpSl: 'OR' as const, magicNumbers: [], commentContains: [] };
+    const none = {
+      ifSlNotDefined: false,
+      ifTpNotDefined: false,
+      logicOperatorTpSl: 'OR' as const,
+      magicNumbers: [],
+      commentContains: [],
+      symbolsConfiguration: {},
+    };
     expect(skipPosition.check!(none)).to.match(/at least one/);
     expect(skipPosition.check!({ ...none, magicNumbers: [1] })).to.equal(null);
+    // A symbol's own members are enough.
+    expect(skipPosition.check!({ ...none, symbolsConfiguration: { EURUSD: { ifSlNotDefined: true } } })).to.equal(null);
+    expect(skipPosition.check!({ ...none, symbolsConfiguration: { EURUSD: { ifSlNotDefined: false } } })).to.match(/at least one/);
+  });
+
+  describe('symbolsConfiguration', () => {
+    const slaveSymbols = [symbolSpec(), symbolSpec({ symbol: 'GBPUSD' })];
+    const perSymbol = {
+      feature: skipPosition,
+      settings: { ...skipPosition.defaults, ifTpNotDefined: true, symbolsConfiguration: { EURUSD: { ifSlNotDefined: true, ifTpNotDefined: false } } },
+    };
+
+    it("judges a trade on a configured symbol by the symbol's members, which take priority over the general ones", () => {
+      given({ features: [perSymbol], slaveSymbols })
+        .when(masterOpened({ stopLoss: null, takeProfit: 1.12 }))
+        .thenSkips('POSITION_SKIPPED', /it has no stop loss/);
+      given({ features: [perSymbol], slaveSymbols })
+        .when(masterOpened({ stopLoss: 1.09, takeProfit: null }))
+        .then([{ type: 'open' }]);
+    });
+
+    it('judges the trades on other symbols by the general members', () => {
+      given({ features: [perSymbol], slaveSymbols })
+        .when(masterOpened({ symbol: 'GBPUSD', stopLoss: 1.26, takeProfit: null }))
+        .thenSkips('POSITION_SKIPPED', /it has no take profit/);
+      given({ features: [perSymbol], slaveSymbols })
+        .when(masterOpened({ symbol: 'GBPUSD', stopLoss: null, takeProfit: 1.28 }))
+        .then([{ type: 'open' }]);
+    });
   });
 
   it('with permitted symbols beside it, either refuses the trade', () => {

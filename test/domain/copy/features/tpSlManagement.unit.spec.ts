@@ -124,6 +124,26 @@ describe('feature: FeatureTpSlManagementDTO', () => {
         .then([{ type: 'modify', stopLoss: 1.09, takeProfit: 1.103 }]));
   });
 
+  describe('symbolsConfiguration', () => {
+    const slaveSymbols = [symbolSpec(), symbolSpec({ symbol: 'GBPUSD' })];
+    const perSymbol = manage({ additionalSlPoints: 10, symbolsConfiguration: { EURUSD: { fixedSlInPoints: 5, fixedTpInPoints: 10, additionalSlPoints: 0 } } });
+
+    it("places a copy's stops on a configured symbol by the symbol's members, with priority over the general ones", () =>
+      given({ features: [perSymbol], slaveSymbols })
+        .when(masterOpened(noStops))
+        .then([{ type: 'open', stopLoss: 1.09995, takeProfit: 1.1001 }]));
+
+    it('places the stops of the trades on other symbols by the general members', () =>
+      given({ features: [perSymbol], slaveSymbols })
+        .when(masterOpened({ symbol: 'GBPUSD', stopLoss: 1.095, takeProfit: null }))
+        .then([{ type: 'open', symbol: 'GBPUSD', stopLoss: 1.0949, takeProfit: null }]));
+
+    it("judges a master's later change by its copy's symbol", () =>
+      given({ features: [manage({ symbolsConfiguration: { EURUSD: { lockTpSl: true } } })], slave: { copies: [slaveCopy()] } })
+        .when(masterModified(1.09, 1.12))
+        .thenSkips('TP_SL_LOCKED'));
+  });
+
   describe('blockTradeWithoutTpSl', () => {
     it('skips an open that would have neither a stop loss nor a take profit', () =>
       given({ features: [manage({ blockTradeWithoutTpSl: true })] })

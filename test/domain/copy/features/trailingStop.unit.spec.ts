@@ -15,6 +15,7 @@ describe('feature: FeatureTrailingStopDTO', () => {
       minimumDistancePoints: 20,
       trailingStepPoints: 10,
       trailingStepPercentage: 0,
+      symbolsConfiguration: {},
     }));
 
   describe('activation', () => {
@@ -78,6 +79,38 @@ describe('feature: FeatureTrailingStopDTO', () => {
       // 40 points of gold are 0.40: past the 30-point activation; the stop goes 20 points (0.20) behind.
       expect(manageWith(trail(), { copies: [gold] })[0]).to.deep.include({ stopLoss: 2350.2 });
     });
+  });
+
+  describe('symbolsConfiguration', () => {
+    const perSymbol = trail({ minimumDistancePoints: 20 });
+    const settings = {
+      ...perSymbol.settings,
+      symbolsConfiguration: { XAUUSD: { activationThresholdPoints: 100, minimumDistancePoints: 50, initialStopLossPoints: 300 } },
+    };
+    const gold = (currentPrice: number) =>
+      managed({
+        symbol: 'XAUUSD',
+        openPrice: 2350,
+        takeProfit: null,
+        currentPrice,
+        spec: symbolSpec({ symbol: 'XAUUSD', digits: 2, point: 0.01, stopsLevel: 0 }),
+      });
+
+    it("trails a copy on a configured symbol by the symbol's members, the others by the general ones", () => {
+      const actions = manageWith({ feature: trailingStop, settings }, { copies: [buyAt(1.1003), gold(2350.99)] });
+      // Gold is 99 points in profit, below its own 100-point activation; EURUSD trails at the general 30.
+      expect(actions.map((a) => (a.kind === 'modify' ? [a.symbol, a.stopLoss] : null))).to.deep.equal([['EURUSD', 1.1001]]);
+      expect(manageWith({ feature: trailingStop, settings }, { copies: [gold(2351)] })[0]).to.deep.include({ symbol: 'XAUUSD', stopLoss: 2350.5 });
+    });
+
+    it("opens a copy on a configured symbol with the symbol's initial stop", () =>
+      given({
+        features: [{ feature: trailingStop, settings }],
+        masterSymbol: { symbol: 'XAUUSD', digits: 2, point: 0.01 },
+        slaveSymbols: [symbolSpec({ symbol: 'XAUUSD', digits: 2, point: 0.01 })],
+      })
+        .when(masterOpened({ symbol: 'XAUUSD', openPrice: 2350, stopLoss: null, takeProfit: null }))
+        .then([{ type: 'open', stopLoss: 2347 }]));
   });
 
   describe('initialStopLossPoints', () => {
