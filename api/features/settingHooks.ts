@@ -1,12 +1,15 @@
 // What some features need between the request and the store, beyond their schema and `check`: a
 // webhook's URL is checked against the outbound rules (the operator's ALLOW_PRIVATE_OUTBOUND and DNS),
 // and its secrets are sealed before they reach an event and masked in every answer
-// (domain/webhook/secrets.ts). A multiplier's scaleType is answered with its name. Features without
-// hooks pass through unchanged.
+// (domain/webhook/secrets.ts); a home proxy's password likewise (domain/accountFeatures/myHomeIp.ts).
+// A multiplier's scaleType and a fallback setting's regions are answered with their names. Features
+// without hooks pass through unchanged.
 import { scaleTypeById } from '../../domain/copier/settings.js';
 import type { FeatureSetting } from '../../domain/feature/events.js';
 import { WEBHOOK_FEATURE_TYPE } from '../../domain/webhook/feature.js';
 import { maskWebhookSecrets, sealWebhookSecrets } from '../../domain/webhook/secrets.js';
+import { fallbackSetting, withRegionNames } from '../../domain/copy/features/fallbackSetting.js';
+import { maskMyHomeIpPassword, MY_HOME_IP, sealMyHomeIpPassword } from '../../domain/accountFeatures/myHomeIp.js';
 import { checkOutboundUrl, OutboundUrlError } from '../../app/outbound.js';
 import { ApiError } from '../errors.js';
 import type { Services } from '../../app/services.js';
@@ -74,7 +77,27 @@ const multiplierHooks: SettingHooks = {
   },
 };
 
-const hooks: Readonly<Record<string, SettingHooks>> = { [WEBHOOK_FEATURE_TYPE]: webhookHooks, FeatureMultiplierDTO: multiplierHooks };
+const myHomeIpHooks: SettingHooks = {
+  prepare(services, setting, previous) {
+    const sealed = sealMyHomeIpPassword(setting, previous, { seal: (p) => services.cipher.encrypt(p), unseal: (c) => services.cipher.decrypt(c) });
+    if (!sealed.ok) {
+      return Promise.reject(
+        new ApiError(400, '[VALIDATION_FAILED]', `body.setting: ${sealed.problem}`, [{ field: 'body.setting.password', message: sealed.problem }]),
+      );
+    }
+    return Promise.resolve(sealed.setting);
+  },
+  present: maskMyHomeIpPassword,
+};
+
+const fallbackHooks: SettingHooks = { prepare: (_services, setting) => Promise.resolve(setting), present: withRegionNames };
+
+const hooks: Readonly<Record<string, SettingHooks>> = {
+  [WEBHOOK_FEATURE_TYPE]: webhookHooks,
+  [MY_HOME_IP]: myHomeIpHooks,
+  [fallbackSetting.type]: fallbackHooks,
+  FeatureMultiplierDTO: multiplierHooks,
+};
 
 export const prepareSetting = (services: Services, setting: FeatureSetting, previous: FeatureSetting | null): Promise<FeatureSetting> =>
   hooks[setting.type]?.prepare(services, setting, previous) ?? Promise.resolve(setting);

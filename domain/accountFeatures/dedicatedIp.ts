@@ -1,15 +1,19 @@
-// FeatureDedicatedIpDTO (spec: account feature, named only; AccountDTO has `dedicatedIp` too). In the
-// field: the account's broker connection leaves from an IP address of its own (brokers and prop firms
-// match accounts by IP). On this self-hosted service broker sessions run in-process against the
-// simulated venue and leave from whatever address the host has: no address is chosen per account. So
-// the feature is configuration only: the address is validated, stored and returned, and changes nothing.
+// FeatureDedicatedIpDTO (the reference: "assigning a dedicated IP feature (account)": the id of a
+// dedicated proxy server of the project's pool, FeatureDedicatedIpPoolDTO; AccountDTO.dedicatedIp has
+// the same shape). In the field the account's broker connection leaves through that proxy server
+// (brokers and prop firms match accounts by IP). On this self-hosted service broker sessions run
+// in-process against the simulated venue and leave from the host's own address, and the pool reserves
+// no proxy servers (see dedicatedIpPool.ts). So the feature is configuration only: the id is
+// validated, stored and returned, and changes nothing.
 import { type Static, Type } from '@sinclair/typebox';
 import type { FeatureDefinition } from '../feature/definition.js';
 
-export const IpAddress = Type.String({ anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }], description: 'an IPv4 or IPv6 address' });
-
 const members = Type.Object({
-  ipAddress: IpAddress,
+  dedicatedProxyServerId: Type.Integer({
+    minimum: 1,
+    maximum: 2147483647,
+    description: 'the id of a dedicated proxy server (ProxyDTO.id of FeatureDedicatedIpPoolDTO.dedicatedProxyServerIds); required',
+  }),
 });
 export type DedicatedIpSettings = Static<typeof members>;
 
@@ -20,5 +24,5 @@ export const dedicatedIpFeature: FeatureDefinition<DedicatedIpSettings> = {
   members,
   defaults: {},
   description:
-    "A dedicated outbound IP address for the account's broker connection: configuration only on this self-hosted service, whose broker sessions run in-process (the simulated venue) and leave from the host's own address. ipAddress (IPv4 or IPv6) is validated, stored and returned; it changes no behaviour.",
+    "A dedicated proxy server (IP address) for the account's broker connection, by dedicatedProxyServerId: configuration only on this self-hosted service, whose broker sessions run in-process (the simulated venue) and leave from the host's own address, and whose dedicated IP pool reserves no proxy servers. The id (a positive int32) is validated, stored and returned; it changes no behaviour and is not checked against a pool.",
 };

@@ -4,8 +4,10 @@
 // ids follow that order, 1 to 37. The features the spec 1.2.6 adds on top, and ours, follow from 38 in
 // the order they arrived. An id is never reused or renumbered.
 //
-// Types the service does not run yet (Telegram notifications, the signal provider, the white label:
-// issues 19, 22, 23) are listed, so a client can show them, and refused when attached.
+// Types the service does not run yet (Telegram notifications, the signal provider and its followers,
+// the white label: issues 19, 22, 23) are listed, so a client can show them, and refused when attached.
+// A signal follower (FeatureSignalFollowerDTO) follows a signal provider by `signalProviderId` and is
+// set up by the provider (`suspended`, `copier`): without providers there is nothing it could follow.
 
 export interface FeatureType {
   readonly id: number;
@@ -72,6 +74,7 @@ const ADDED = [
 const NOT_YET: Readonly<Record<string, number>> = {
   FeatureTelegramNotificationDTO: 22,
   FeatureSignalProviderDTO: 19,
+  FeatureSignalFollowerDTO: 19,
   FeatureWhiteLabelDTO: 23,
 };
 

@@ -12,6 +12,7 @@ import { projectEventTypes, type ProjectEvent } from '../../domain/project/event
 import type { ProtectionEvent } from '../../domain/protection/events.js';
 import { riskLimitEventTypes, type RiskLimitEvent } from '../../domain/riskLimit/events.js';
 import { symbolMappingEventTypes, type SymbolMappingEvent } from '../../domain/symbolMapping/events.js';
+import { maskMyHomeIpPassword } from '../../domain/accountFeatures/myHomeIp.js';
 import { maskWebhookSecrets } from '../../domain/webhook/secrets.js';
 import type { RecordedEvent } from '../../store/port.js';
 import type { Projection } from '../projection.js';
@@ -70,10 +71,11 @@ const copierNamed = (event: Of<'CopierResyncRequested' | 'CopierDeleted'>, conte
 
 const featureChanged = (event: Of<'FeatureAdded' | 'FeatureUpdated' | 'FeatureRemoved' | 'FeatureStateReset'>, contextProject: string | null): Described => {
   const { scope, at: _at, featureId } = event.data;
-  // A webhook's secret is sealed in the event; the log shows the mask its answers show (secrets.ts).
+  // A webhook's secret and a home proxy's password are sealed in the event; the log shows the mask
+  // their answers show (domain/webhook/secrets.ts, domain/accountFeatures/myHomeIp.ts).
   const changes =
     event.type === 'FeatureAdded' || event.type === 'FeatureUpdated'
-      ? { featureId, scope, ...maskWebhookSecrets(event.data.setting) }
+      ? { featureId, scope, ...maskMyHomeIpPassword(maskWebhookSecrets(event.data.setting)) }
       : event.type === 'FeatureStateReset'
         ? { featureId, scope, key: event.data.key }
         : { featureId, scope };

@@ -3,7 +3,9 @@
 import { expect } from 'chai';
 import { createOtherProject, startTestService, type TestService, validAccount } from '../support/service.js';
 import { featureBody } from '../support/trading.js';
+import { sql } from 'kysely';
 import { featureTypeOf } from '../../domain/feature/types.js';
+import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 
 const OTHER_PROJECT = '66666666-6666-4666-8666-666666666666';
 const OTHER_KEY = 'features-other-project-key-012345';
@@ -81,8 +83,9 @@ describe('features end to end', function () {
   });
 
   it('refuses a feature type the service does not run yet with 400 [FEATURE_TYPE_NOT_SUPPORTED], storing nothing', async () => {
-    // 1 = Telegram notifications (the reference's own example), 13 = signal provider, 29 = white label.
-    for (const id of [1, 13, 29]) {
+    // 1 = Telegram notifications (the reference's own example), 13 = signal provider, 14 = signal
+    // follower (it follows a signal provider: issue 19), 29 = white label.
+    for (const id of [1, 13, 14, 29]) {
       const res = await t.call('POST', `/accounts/${slave}/features`, { body: { type: { id }, setting: {} } });
       expect(res.status, String(id)).to.equal(400);
       expect(res.body.error).to.equal('[FEATURE_TYPE_NOT_SUPPORTED]');
@@ -160,5 +163,93 @@ describe('features end to end', function () {
   it('records feature changes in the audit log of the slave account', async () => {
     const logs = (await t.call('GET', `/accounts/${slave}/auditLogs`)).body as { action: string }[];
     expect(logs.map((l) => l.action)).to.include.members(['FeatureAdded', 'FeatureUpdated', 'FeatureRemoved']);
+  });
+
+  describe('the reference’s connection and fallback features', () => {
+    const projectBase = `/projects/${DEFAULT_PROJECT_ID}/features`;
+
+    it('FeatureMyHomeIpDTO on an account and on a project: the password sealed everywhere, masked in answers and audit logs, kept when the mask comes back', async () => {
+      const PASSWORD = 'home-proxy-password-4711';
+      const home = { type: 'FeatureMyHomeIpDTO', host: 'home.example.net', httpPort: 8080, socksPort: 1080, username: 'trader', password: PASSWORD };
+      const added = await t.call('POST', `/accounts/${master}/features`, { body: featureBody(home) });
+      expect(added.status, JSON.stringify(added.body)).to.equal(200);
+      expect(added.body.setting).to.deep.equal({ host: 'home.example.net', httpPort: 8080, socksPort: 1080, username: 'trader', password: '********' });
+      const featureId = added.body.id as string;
+      const onProject = await t.call('POST', projectBase, { body: featureBody({ ...home, host: '198.51.100.4' }) });
+      expect(onProject.status, JSON.stringify(onProject.body)).to.equal(200);
+      expect(onProject.body.setting.password).to.equal('********');
+      // The mask (or "") sent back keeps the stored password: an unchanged PUT changes nothing.
+      const kept = await t.call('PUT', `/accounts/${master}/features/${featureId}`, {
+        body: featureBody({ ...home, password: '********', username: 'trader2' }),
+      });
+      expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
+      expect(kept.body.setting).to.include({ username: 'trader2', password: '********' });
+      const stored = async () =>
+        (await sql<{ setting: { password: string } }>`SELECT setting FROM features WHERE id = ${featureId}`.execute(t.service.services.db)).rows[0]!.setting
+          .password;
+      const sealed = await stored();
+      expect(t.service.services.cipher.decrypt(sealed)).to.equal(PASSWORD);
+      expect((await t.call('PUT', `/accounts/${master}/features/${featureId}`, { body: featureBody({ ...home, password: '' }) })).status).to.equal(200);
+      expect(await stored()).to.equal(sealed);
+      expect(
+        (await t.call('PUT', `/accounts/${master}/features/${featureId}`, { body: featureBody({ ...home, password: 'changed-password-0815' }) })).status,
+      ).to.equal(200);
+      expect(t.service.services.cipher.decrypt(await stored())).to.equal('changed-password-0815');
+
+      const clear = await sql<{
+        n: string;
+      }>`SELECT count(*) AS n FROM es_events WHERE data::text LIKE ${'%' + PASSWORD + '%'} OR data::text LIKE '%changed-password-0815%'`.execute(
+        t.service.services.db,
+      );
+      expect(Number(clear.rows[0]!.n)).to.equal(0);
+      for (const path of [`/accounts/${master}/auditLogs`, `/projects/${DEFAULT_PROJECT_ID}/auditLogs`]) {
+        const audit = JSON.stringify((await t.call('GET', path)).body);
+        expect(audit, path).not.to.include(PASSWORD);
+        expect(audit, path).not.to.include('changed-password-0815');
+      }
+      const audit = JSON.stringify((await t.call('GET', `/accounts/${master}/auditLogs`)).body);
+      expect(audit).to.include('home.example.net');
+      expect((await t.call('DELETE', `/accounts/${master}/features/${featureId}`)).status).to.equal(200);
+      expect((await t.call('DELETE', `${projectBase}/${onProject.body.id as string}`)).status).to.equal(200);
+    });
+
+    it('FeatureDedicatedIpDTO, FeatureDedicatedIpPoolDTO (no proxy server reserved) and FeatureFallbackSettingDTO (regions answered with names)', async () => {
+      const ip = await t.call('POST', `/accounts/${master}/features`, { body: featureBody({ type: 'FeatureDedicatedIpDTO', dedicatedProxyServerId: 6 }) });
+      expect(ip.status, JSON.stringify(ip.body)).to.equal(200);
+      expect(ip.body.setting).to.deep.equal({ dedicatedProxyServerId: 6 });
+      const pool = await t.call('POST', projectBase, {
+        body: featureBody({ type: 'FeatureDedicatedIpPoolDTO', poolSize: { '2': 3 }, dedicatedProxyServerIds: { '2': [{ id: 1 }] } }),
+      });
+      expect(pool.status, JSON.stringify(pool.body)).to.equal(200);
+      expect(pool.body.setting).to.deep.equal({ poolSize: { '2': 3 }, dedicatedProxyServerIds: {} });
+      const badPool = await t.call('POST', `/accounts/${master}/features`, { body: featureBody({ type: 'FeatureDedicatedIpPoolDTO', poolSize: { '7': 1 } }) });
+      expect([badPool.status, badPool.body.error]).to.deep.equal([400, '[VALIDATION_FAILED]']);
+
+      const fallback = await t.call('POST', `/accounts/${slave}/features`, {
+        body: featureBody({ type: 'FeatureFallbackSettingDTO', allowedRegions: [{ id: 2 }, { id: 3 }], noFallback: true }),
+      });
+      expect(fallback.status, JSON.stringify(fallback.body)).to.equal(200);
+      expect(fallback.body.setting).to.deep.include({
+        allowedRegions: [
+          { id: 2, name: 'London' },
+          { id: 3, name: 'Singapore' },
+        ],
+        noFallback: true,
+      });
+      expect(fallback.body.setting).not.to.have.property('fallbackLotSize');
+      const unknown = await t.call('POST', `/accounts/${master}/features`, {
+        body: featureBody({ type: 'FeatureFallbackSettingDTO', allowedRegions: [{ id: 99 }] }),
+      });
+      expect([unknown.status, unknown.body.error]).to.deep.equal([400, '[VALIDATION_FAILED]']);
+      const onProject = await t.call('POST', projectBase, { body: featureBody({ type: 'FeatureFallbackSettingDTO', noFallback: true }) });
+      expect([onProject.status, onProject.body.error]).to.deep.equal([400, '[FEATURE_SCOPE_NOT_ALLOWED]']);
+      for (const [owner, id] of [
+        [`/accounts/${master}`, ip.body.id],
+        [`/projects/${DEFAULT_PROJECT_ID}`, pool.body.id],
+        [`/accounts/${slave}`, fallback.body.id],
+      ] as const) {
+        expect((await t.call('DELETE', `${owner}/features/${String(id)}`)).status).to.equal(200);
+      }
+    });
   });
 });

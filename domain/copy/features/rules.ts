@@ -13,7 +13,7 @@
 //                                     adjustModify -> the stops to place (distances, extra points)
 //   close and partial close:          onClose  -> a skip, a later time, or go on
 //   every tick, per open copy:        manage   -> modifications, closes, reopens
-// adjustSettings changes the copier settings of every decision (monitor-only for a signal follower).
+// adjustSettings changes the copier settings of every decision (no feature of the catalogue uses it today).
 // Hooks never read a clock or a venue: `now` and the venue data arrive in the context.
 import type { CopierSettings } from '../../copier/settings.js';
 import type { FeatureDefinition } from '../../feature/definition.js';

@@ -230,21 +230,11 @@ describe('sizing features end to end', function () {
     expect((await positionsOf(t, slave)).map((p) => p.symbol)).to.deep.equal(['EURUSD']);
   });
 
-  it('FeatureSignalFollowerDTO with monitorOnly on the slave account makes its copiers monitor-only', async () => {
-    const { master, slave } = await pair('follower');
-    const res = await t.call('POST', `/accounts/${slave}/features`, { body: featureBody({ type: 'FeatureSignalFollowerDTO', monitorOnly: true }) });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.2 });
-    const skip = await logWith(slave, 'MONITOR_ONLY');
-    expect(skip.text).to.match(/would have: open Buy 0\.2 EURUSD/);
-    expect(await positionsOf(t, slave)).to.deep.equal([]);
-  });
-
-  it("a monitor-only signal follower's copiers open nothing new but still manage their copies (CopierDTO monitorOnly)", async () => {
-    const { master, slave, copierId } = await pair('follower-manage');
+  it('a monitor-only copier opens nothing new but its features still manage its copies (CopierDTO monitorOnly)', async () => {
+    const { master, slave, copierId } = await pair('monitor-manage');
     await open(master, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.1 });
-    await bookWhere(t, slave, (b) => b.length === 1, 'the copy, before the follower feature');
-    await t.call('POST', `/accounts/${slave}/features`, { body: featureBody({ type: 'FeatureSignalFollowerDTO', monitorOnly: true }) });
+    await bookWhere(t, slave, (b) => b.length === 1, 'the copy, before monitor-only');
+    expect((await t.call('PUT', `/accounts/${slave}/copiers/${copierId}`, { body: { monitorOnly: true } })).status).to.equal(200);
     await open(master, { symbol: 'XAUUSD', orderType: 'Buy', volume: 0.01 });
     await logWith(slave, 'MONITOR_ONLY');
     await feature(slave, copierId, { type: 'FeatureTradeGuardrailsDTO', maxOpenTimeSeconds: 1 });

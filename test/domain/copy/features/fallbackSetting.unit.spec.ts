@@ -1,8 +1,27 @@
-import { fallbackSetting, type FallbackSettingSettings } from '../../../../domain/copy/features/fallbackSetting.js';
+import { expect } from 'chai';
+import { fallbackSetting, type FallbackSettingSettings, withRegionNames } from '../../../../domain/copy/features/fallbackSetting.js';
 import { tradeGuardrails } from '../../../../domain/copy/features/tradeGuardrails.js';
 import { given, masterOpened, slaveCopy, symbolSpec } from '../given.js';
 
 describe('feature: FeatureFallbackSettingDTO', () => {
+  it('takes the reference’s allowedRegions (known region ids, each once) and noFallback, configuration only; fallbackLotSize is ours and optional', () => {
+    expect(fallbackSetting.defaults).to.deep.include({ allowedRegions: [], noFallback: false });
+    expect(fallbackSetting.scopes).to.deep.equal(['copier', 'account']);
+    const check = (s: Partial<FallbackSettingSettings>) => fallbackSetting.check!({ ...fallbackSetting.defaults, ...s } as FallbackSettingSettings);
+    expect(check({ allowedRegions: [{ id: 1 }, { id: 4 }], noFallback: true })).to.equal(null);
+    expect(check({ allowedRegions: [{ id: 9 }] })).to.match(/9 is no region/);
+    expect(check({ allowedRegions: [{ id: 2 }, { id: 2 }] })).to.match(/twice/);
+    expect(withRegionNames({ allowedRegions: [{ id: 2 }], noFallback: false })).to.deep.equal({
+      allowedRegions: [{ id: 2, name: 'London' }],
+      noFallback: false,
+    });
+  });
+
+  it('without fallbackLotSize lets the refusal stand, whatever the regions say', () =>
+    given({ settings: tooSmall, features: [{ feature: fallbackSetting, settings: { allowedRegions: [{ id: 1 }], noFallback: true } }] })
+      .when(masterOpened({ volume: 1 }))
+      .thenSkips('VOLUME_BELOW_MINIMUM'));
+
   const fallback = (settings: Partial<FallbackSettingSettings> & { fallbackLotSize: number }) => ({ feature: fallbackSetting, settings });
   // 1 lot x 0.001 = 0.001 lots, below EURUSD's minimum of 0.01, and not raised to it (forceMinTrade false).
   const tooSmall = { multiplier: 0.001, forceMinTrade: false };
