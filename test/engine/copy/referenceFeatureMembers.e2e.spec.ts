@@ -2,7 +2,7 @@
 // with a service clock the spec moves: the permitted symbols' whitelist and blacklist, the copier
 // filter's comment and magicNumber, the exit signal override's ignoreForSeconds and onlyIfTpSlAreSet,
 // the progressive trade sizing's multiplier, limitLevels, lastLossGreaterThanInPercentage and
-// lookBackInDays, and the keep-alive trade's closeAfterInSeconds of 0.
+// lookBackInDays, and the keep-alive trade's cronExpressions (UTC, croner) and closeAfterInSeconds of 0.
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../support/service.js';
 import * as trading from '../../support/trading.js';
@@ -142,8 +142,9 @@ describe("the reference's members of copier features end to end", function () {
 
   it('a keep-alive trade with closeAfterInSeconds 0 (the default) is closed right after it opened', async () => {
     const { slave, copierId } = await pair('keep-alive-0');
-    const id = await feature(slave, copierId, { type: 'FeatureKeepAliveTradeDTO', symbol: 'EURUSD', intervalHours: 1 });
-    expect((await t.call('GET', `/accounts/${slave}/copiers/${copierId}/features/${id}`)).body.setting.closeAfterInSeconds).to.equal(0);
+    const id = await feature(slave, copierId, { type: 'FeatureKeepAliveTradeDTO', symbol: 'EURUSD', cronExpressions: ['0 * * * *'] });
+    const stored = (await t.call('GET', `/accounts/${slave}/copiers/${copierId}/features/${id}`)).body.setting;
+    expect(stored).to.deep.include({ symbol: 'EURUSD', cronExpressions: ['0 * * * *'], closeAfterInSeconds: 0 });
     const hour = Math.ceil((clock().getTime() + 5000) / 3_600_000) * 3_600_000;
     clock.advance(Math.max(0, hour - 2000 - clock().getTime()));
     const closed = await eventually(
@@ -153,5 +154,28 @@ describe("the reference's members of copier features end to end", function () {
     );
     expect(closed).to.not.equal(undefined);
     expect(await positionsOf(t, slave)).to.deep.equal([]);
+  });
+
+  it('refuses a keep-alive cron expression croner cannot read, a numeric day of week, or one firing twice a minute, naming it, storing nothing', async () => {
+    const { slave, copierId } = await pair('keep-alive-bad-cron');
+    const refused = async (cronExpressions: unknown, message: RegExp) => {
+      const res = await t.call('POST', `/accounts/${slave}/copiers/${copierId}/features`, {
+        body: featureBody({ type: 'FeatureKeepAliveTradeDTO', symbol: 'EURUSD', cronExpressions }),
+      });
+      expect(res.status).to.equal(400);
+      expect(res.body.error).to.equal('[VALIDATION_FAILED]');
+      expect(res.body.message).to.match(message);
+    };
+    await refused(['0 0 12 ? * MON-FRI', 'every day'], /cron expression 'every day' is not valid/);
+    await refused(['0 0 12 ? * 2-6'], /cron expression '0 0 12 \? \* 2-6': give the day of week by name/);
+    await refused(['*/30 * * * * *'], /cron expression '\*\/30 \* \* \* \* \*' fires more than once a minute/);
+    await refused([], /cronExpressions/);
+    await refused(
+      Array.from({ length: 11 }, () => '0 * * * *'),
+      /cronExpressions/,
+    );
+    expect((await t.call('GET', `/accounts/${slave}/copiers/${copierId}/features`)).body).to.deep.equal([]);
+    // Quartz's 7 fields with a year, ? and a 0/30 step are taken as croner reads them.
+    await feature(slave, copierId, { type: 'FeatureKeepAliveTradeDTO', symbol: 'EURUSD', cronExpressions: ['0 0/30 8-18 ? * MON-FRI 2026-2030'] });
   });
 });

@@ -188,7 +188,7 @@ describe('timing features end to end', function () {
       type: 'FeatureKeepAliveTradeDTO',
       symbol: 'EURUSD',
       volume: 0.02,
-      intervalHours: 1,
+      cronExpressions: ['0 0 * ? * *'],
       closeAfterInSeconds: 60,
     });
     const hour = Math.ceil((clock().getTime() + 5000) / 3_600_000) * 3_600_000;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { keepAliveTrade, type KeepAliveTradeSettings } from '../../../../domain/copy/features/keepAliveTrade.js';
+import { cronExpressionProblem, keepAliveTrade, type KeepAliveTradeSettings } from '../../../../domain/copy/features/keepAliveTrade.js';
 import { breakEven } from '../../../../domain/copy/features/breakEven.js';
 import type { CopyRecord, ManageContext } from '../../../../domain/copy/features/rules.js';
 import { managed, manageWith, symbolSpec } from '../given.js';
@@ -10,7 +10,7 @@ describe('feature: FeatureKeepAliveTradeDTO', () => {
   const at = (time: string, day = '07') => `2026-01-${day}T${time}.000Z`;
   const keepAlive = (settings: Partial<KeepAliveTradeSettings> = {}) => ({
     feature: keepAliveTrade,
-    settings: { symbol: 'EURUSD', intervalHours: 1, closeAfterInSeconds: 60, ...settings },
+    settings: { symbol: 'EURUSD', cronExpressions: ['0 * * * *'], closeAfterInSeconds: 60, ...settings },
   });
   const run = (settings: Partial<KeepAliveTradeSettings> = {}, context: Partial<ManageContext> = {}) =>
     manageWith(keepAlive(settings), { configuredAt: ADDED, standalone: [], slaveLastTradeAt: null, ...context });
@@ -81,25 +81,44 @@ describe('feature: FeatureKeepAliveTradeDTO', () => {
   it('leaves the copies of master positions alone, however old', () =>
     expect(run({}, { copies: [managed({ openTime: at('01:00:00') })], standalone: [trade(at('10:00:00'), at('10:00:00'))] })).to.deep.equal([]));
 
-  it('on a schedule: at time (UTC) on its weekdays only', () => {
-    // Wednesday 09:30 is due; with only Tuesdays, Tuesday 09:30 was, before the feature was added.
-    expect(run({ intervalHours: null, time: '09:30', weekdays: ['WEDNESDAY'] }).map((a) => a.masterPositionId)).to.deep.equal([
-      'feature:f-0:2026-01-07T09:30:00.000Z',
-    ]);
-    expect(run({ intervalHours: null, time: '09:30', weekdays: ['TUESDAY'] })).to.deep.equal([]);
-    expect(run({ intervalHours: null, time: '10:01' }, { configuredAt: at('08:00:00', '06') }).map((a) => a.masterPositionId)).to.deep.equal([
+  it('fires on its cron expressions in UTC: 5 fields, or Quartz 6 and 7 fields with ? and names', () => {
+    // Wednesday 09:30 fired; with only Tuesdays, Tuesday 09:30 did, before the feature was added.
+    expect(run({ cronExpressions: ['30 9 * * WED'] }).map((a) => a.masterPositionId)).to.deep.equal(['feature:f-0:2026-01-07T09:30:00.000Z']);
+    expect(run({ cronExpressions: ['30 9 * * TUE'] })).to.deep.equal([]);
+    expect(run({ cronExpressions: ['0 1 10 * * *'] }, { configuredAt: at('08:00:00', '06') }).map((a) => a.masterPositionId)).to.deep.equal([
       'feature:f-0:2026-01-06T10:01:00.000Z',
     ]);
+    expect(run({ cronExpressions: ['15 45 9 ? * MON-FRI 2026'] }).map((a) => a.masterPositionId)).to.deep.equal(['feature:f-0:2026-01-07T09:45:15.000Z']);
+    expect(run({ cronExpressions: ['0 0/20 * ? * *'] }).map((a) => a.masterPositionId)).to.deep.equal(['feature:f-0:2026-01-07T10:00:00.000Z']);
+  });
+
+  it('takes the latest firing of all its expressions, and firings at the same instant once', () => {
+    expect(run({ cronExpressions: ['0 9 * * *', '40 9 * * *', '0 8 * * *'] }).map((a) => a.masterPositionId)).to.deep.equal([
+      'feature:f-0:2026-01-07T09:40:00.000Z',
+    ]);
+    expect(run({ cronExpressions: ['0 * * * *', '0 0 10 ? * WED'] }).map((a) => a.masterPositionId)).to.deep.equal(['feature:f-0:2026-01-07T10:00:00.000Z']);
+  });
+
+  it('after a stop, places the latest missed firing once, not the earlier ones', () => {
+    // Stopped from 09:10 to 11:30: the 10:00 and 11:00 firings were missed; 11:00 is placed, 10:00 never.
+    const after = run({}, { now: at('11:30:00'), configuredAt: at('09:10:00') });
+    expect(after.map((a) => a.masterPositionId)).to.deep.equal(['feature:f-0:2026-01-07T11:00:00.000Z']);
+    expect(run({}, { now: at('11:30:01'), configuredAt: at('09:10:00'), standalone: [trade(at('11:00:00'), at('11:30:00'))] })).to.deep.equal([]);
   });
 
   describe('onlyIfInactive', () => {
-    it('places nothing when the slave traded since the due time before', () =>
+    it('places nothing when the slave traded since the firing before', () =>
       expect(run({ onlyIfInactive: true }, { slaveLastTradeAt: at('09:00:00') })).to.deep.equal([]));
 
     it('places the trade when the slave last traded before that', () =>
       expect(run({ onlyIfInactive: true }, { slaveLastTradeAt: at('08:59:59') })).to.have.length(1));
 
     it('off (the default): places it whatever the slave did', () => expect(run({}, { slaveLastTradeAt: at('09:59:00') })).to.have.length(1));
+
+    it('at the first firing, counts what the slave did since the feature was added', () => {
+      expect(run({ onlyIfInactive: true, cronExpressions: ['0 0 10 7 1 ? 2026'] }, { slaveLastTradeAt: at('08:31:00') })).to.deep.equal([]);
+      expect(run({ onlyIfInactive: true, cronExpressions: ['0 0 10 7 1 ? 2026'] }, { slaveLastTradeAt: at('08:29:00') })).to.have.length(1);
+    });
   });
 
   it('takes the volume asked, rounded down to the lot step, at least the minimum; the symbol without case', () => {
@@ -124,14 +143,28 @@ describe('feature: FeatureKeepAliveTradeDTO', () => {
     expect(run({}, { copies: [copy], now: at('10:30:00'), standalone: [trade(at('10:00:00'), at('10:00:00'), at('10:01:00'))] })).to.deep.equal([]);
   });
 
-  it('refuses both or neither schedule, weekdays without a time, and a hold as long as the interval', () => {
-    const check = (s: Partial<KeepAliveTradeSettings>) =>
-      keepAliveTrade.check!({ ...keepAliveTrade.defaults, symbol: 'EURUSD', ...s } as KeepAliveTradeSettings);
-    expect(check({ intervalHours: 1 })).to.equal(null);
-    expect(check({ time: '12:00', weekdays: ['MONDAY'] })).to.equal(null);
-    expect(check({})).to.match(/either intervalHours or time/);
-    expect(check({ intervalHours: 1, time: '12:00' })).to.match(/either intervalHours or time/);
-    expect(check({ intervalHours: 1, weekdays: ['MONDAY'] })).to.match(/weekdays go with time/);
-    expect(check({ intervalHours: 1, closeAfterInSeconds: 3600 })).to.match(/closeAfterInSeconds 3600 must be shorter than intervalHours \(3600 seconds\)/);
+  it('accepts what croner parses in Quartz and Unix forms, and refuses, naming the expression, the rest', () => {
+    const check = (...cronExpressions: string[]) =>
+      keepAliveTrade.check!({ ...keepAliveTrade.defaults, symbol: 'EURUSD', cronExpressions } as KeepAliveTradeSettings);
+    for (const fine of [
+      '0 * * * *',
+      '* * * * *',
+      '0 0 12 ? * MON-FRI',
+      '0 15 10 L * ?',
+      '0 15 10 ? * FRI#3',
+      '0 0 12 15W * ?',
+      '0 0/5 * * * ?',
+      '0 0 12 * * SAT 2026-2030',
+      '@daily',
+    ])
+      expect(check(fine), fine).to.equal(null);
+    expect(check('0 * * * *', 'bogus')).to.match(/^cron expression 'bogus' is not valid: /);
+    expect(check('0 12 * *')).to.match(/^cron expression '0 12 \* \*' is not valid: /);
+    expect(check('0 0 12 ? * 2-6')).to.match(/^cron expression '0 0 12 \? \* 2-6': give the day of week by name/);
+    expect(check('0 12 * * 1')).to.match(/give the day of week by name/);
+    expect(check('*/30 * * * * *')).to.equal("cron expression '*/30 * * * * *' fires more than once a minute: at most one keep-alive trade a minute");
+    expect(check('0,59 0 12 * * *')).to.match(/fires more than once a minute/);
+    expect(check('0 0 30 2 *')).to.equal("cron expression '0 0 30 2 *' never fires");
+    expect(cronExpressionProblem('0 0 12 ? * MON#2,FRI')).to.equal(null);
   });
 });
