@@ -1,13 +1,19 @@
-// FeatureRiskPerTradeDTO (spec: account feature; aggregateRiskPerSymbol, correctLotSizeBasedOnTheStopLoss,
-// autoCloseOnRiskThresholdReached (default true; only with SL-based lot correction; a position without
-// stop loss is still auto-closed)). Our reading:
-//   - The risk of a trade: riskAmount in the account's currency, or riskPercent of its balance now.
-//   - correctLotSizeBasedOnTheStopLoss (default true): an open with a stop loss gets the lot whose loss
-//     at that stop loss is the risk: lot = risk / (points from the open price to the stop loss x the
-//     value of a point of one lot); it replaces the copier's lot (and a Masaniello's), and the copier's
-//     and the broker's caps still apply. An open without a stop loss keeps the copier's lot.
+// FeatureRiskPerTradeDTO (reference: absoluteRisk, relativeRisk, aggregateRiskPerSymbol,
+// correctLotSizeBasedOnTheStopLoss, tickValue, tickValueAutomaticAdjustement, symbolsConfiguration; the
+// spec 1.2.6 adds autoCloseOnRiskThresholdReached (default true; only with SL-based lot correction; a
+// position without stop loss is still auto-closed)). Our reading:
+//   - The risk of a trade: absoluteRisk in the account's currency, or relativeRisk percent of its
+//     balance now (2.5 = 2.5 %); 0 turns a mode off, at most one of them is above 0, and with both at 0
+//     the feature does nothing (for that symbol).
+//   - correctLotSizeBasedOnTheStopLoss (default false, the reference's): an open with a stop loss gets the
+//     lot whose loss at that stop loss is the risk: lot = risk / (points from the open price to the stop
+//     loss x the value of a point of one lot); it replaces the copier's lot (and a Masaniello's), and the
+//     copier's and the broker's caps still apply. An open without a stop loss keeps the copier's lot.
 //     false: the copier's lot stays, and an open whose loss at its stop loss would exceed the risk is
 //     skipped (RISK_PER_TRADE).
+//   - The value of a point of one lot in the account's currency: with tickValueAutomaticAdjustement
+//     (default true) the slave venue's value now (engine/copy/accountViews.ts), tickValue when the venue
+//     has none; without it tickValue (0 = not set: the venue's value).
 //   - aggregateRiskPerSymbol (default false): the account's open positions on the symbol share one
 //     risk. Their risk (loss at their stop losses; none when the stop locks in profit; a position
 //     without a stop loss counts as the whole risk) is taken from it first; nothing left: skipped.
@@ -16,41 +22,76 @@
 //     broker did not take) or not. Aggregated, the loss of all the account's positions on the symbol is
 //     measured and the copies on it are closed; positions the engine did not copy are counted but left
 //     alone.
+//   - symbolsConfiguration (perSymbol.ts): a slave symbol's own members take priority over the general
+//     ones for its trades: {"XAUUSD": {"relativeRisk": 1, "tickValue": 1, "tickValueAutomaticAdjustement": false}}.
 //   - Prices: the master's open price (a pending order's trigger price) and the slave's stop loss (the
-//     master's, swapped under reverse). The value of a point comes from the slave's venue in the
-//     slave's currency (see engine/copy/accountViews.ts).
+//     master's, swapped under reverse).
 import { type Static, Type } from '@sinclair/typebox';
 import type { CopierSettings } from '../../copier/settings.js';
 import { type Decimal, exact, show, toNumber, ZERO } from '../../shared/decimal.js';
 import { copiedStops } from '../reverse.js';
 import type { MasterTrade, Skip, SymbolSpec } from '../types.js';
+import { checkSymbolsConfiguration, perSymbolRules, withSymbolsConfiguration } from './perSymbol.js';
 import { type AccountPosition, closeOf, type CopierFeature, type ManageContext, type ManagedAction, type OpenContext, skip } from './rules.js';
 
 export const RISK_PER_TRADE = 'FeatureRiskPerTradeDTO';
 
-const members = Type.Object({
-  riskPercent: Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 100 }), Type.Null()], {
-    description: "the risk of one trade in percent of the slave account's balance at the time; set this or riskAmount",
+const general = Type.Object({
+  absoluteRisk: Type.Number({
+    minimum: 0,
+    maximum: 1e12,
+    description:
+      "the risk of one trade in the slave account's currency (50 = 50 USD); default 0 = this mode off. At most one of absoluteRisk and relativeRisk above 0",
   }),
-  riskAmount: Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 1e12 }), Type.Null()], {
-    description: "the risk of one trade in the slave account's currency; set this or riskPercent",
+  relativeRisk: Type.Number({
+    minimum: 0,
+    maximum: 100,
+    description: "the risk of one trade in percent of the slave account's balance at the time (2.5 = 2.5 %); default 0 = this mode off",
   }),
   aggregateRiskPerSymbol: Type.Boolean({ description: "true: the account's open positions on a symbol share one risk; default false" }),
   correctLotSizeBasedOnTheStopLoss: Type.Boolean({
-    description: 'true (default): an open with a stop loss gets the lot whose loss at the stop loss is the risk',
+    description:
+      'true: an open with a stop loss gets the lot whose loss at the stop loss is the risk; false (default, the reference): the copier lot stays and an open whose loss at its stop loss exceeds the risk is skipped',
   }),
   autoCloseOnRiskThresholdReached: Type.Boolean({
     description: 'true (default): a copy whose loss reaches the risk is closed, with or without a stop loss; only with correctLotSizeBasedOnTheStopLoss',
   }),
+  tickValue: Type.Number({
+    minimum: 0,
+    maximum: 1e9,
+    description:
+      "the value of one point (the smallest price step) of 1.0 lot in the slave account's currency; used when tickValueAutomaticAdjustement is false, or when the venue has no value; default 0 = not set",
+  }),
+  tickValueAutomaticAdjustement: Type.Boolean({
+    description: "true (default): the value of a point comes from the slave's venue now, overriding tickValue; false: tickValue (0 = the venue's value)",
+  }),
 });
+type General = Static<typeof general>;
+const members = withSymbolsConfiguration(
+  general,
+  'Risk per trade per symbol, with priority over the general members: e.g. {"EURUSD": {"absoluteRisk": 0, "relativeRisk": 2.5}}.',
+);
 export type RiskPerTradeSettings = Static<typeof members>;
 
+/** Does the setting risk anything: absoluteRisk or relativeRisk above 0. */
+const active = (s: General): boolean => s.absoluteRisk > 0 || s.relativeRisk > 0;
+
 /** The risk of one trade now: the amount, or the percentage of the balance; null without a balance. */
-export const riskOf = (s: RiskPerTradeSettings, balance: number | null): Decimal | null => {
-  if (s.riskAmount !== null) return exact(s.riskAmount);
-  if (s.riskPercent === null || balance === null) return null;
-  return exact(balance).times(exact(s.riskPercent)).dividedBy(100);
+export const riskOf = (s: General, balance: number | null): Decimal | null => {
+  if (s.absoluteRisk > 0) return exact(s.absoluteRisk);
+  if (!(s.relativeRisk > 0) || balance === null) return null;
+  return exact(balance).times(exact(s.relativeRisk)).dividedBy(100);
 };
+
+/** The value of a point of one lot in the account's currency: the venue's or tickValue, as the members say; null when neither. */
+const pointValueOf = (s: General, venue: number | null | undefined): number | null => {
+  const live = venue && venue > 0 ? venue : null;
+  const set = s.tickValue > 0 ? s.tickValue : null;
+  return s.tickValueAutomaticAdjustement ? (live ?? set) : (set ?? live);
+};
+
+/** The context with the point value the members choose. */
+const withPointValue = (s: General, ctx: OpenContext): OpenContext => ({ ...ctx, pointValue: pointValueOf(s, ctx.pointValue) });
 
 /** Whole points between two prices (prices sit on the point grid; rounding drops float noise). */
 const pointsBetween = (a: number, b: number, spec: SymbolSpec): Decimal => exact(Math.round(Math.abs(a - b) / spec.point));
@@ -74,9 +115,9 @@ interface Budget {
 }
 
 /** The risk this open may take, or why there is none. */
-const budgetOf = (s: RiskPerTradeSettings, ctx: OpenContext): Budget | Skip => {
+const budgetOf = (s: General, ctx: OpenContext): Budget | Skip => {
   const risk = riskOf(s, ctx.slaveAccount?.balance ?? null);
-  if (risk === null) return skip('RISK_PER_TRADE', "the slave account's balance is not available to measure riskPercent");
+  if (risk === null) return skip('RISK_PER_TRADE', "the slave account's balance is not available to measure relativeRisk");
   if (!s.aggregateRiskPerSymbol) return { risk, left: risk, used: ZERO };
   const positions = ctx.slavePositions ?? null;
   if (positions === null)
@@ -102,7 +143,7 @@ const money = (f: Decimal | number, currency: string | undefined): string => {
 };
 
 /** Refusals before sizing: what the rule needs, and a budget the symbol's open risk has used up. */
-const filter = (s: RiskPerTradeSettings, ctx: OpenContext): Skip | null => {
+const filter = (s: General, ctx: OpenContext): Skip | null => {
   const budget = budgetOf(s, ctx);
   if ('reason' in budget) return budget;
   const currency = ctx.slaveAccount?.currency;
@@ -121,7 +162,7 @@ const filter = (s: RiskPerTradeSettings, ctx: OpenContext): Skip | null => {
   return null;
 };
 
-const sizing = (s: RiskPerTradeSettings, copier: CopierSettings, ctx: OpenContext): CopierSettings => {
+const sizing = (s: General, copier: CopierSettings, ctx: OpenContext): CopierSettings => {
   const stopLoss = slaveStopLoss(ctx.trade, ctx.copier);
   if (!s.correctLotSizeBasedOnTheStopLoss || stopLoss === null || !(ctx.pointValue && ctx.pointValue > 0)) return copier;
   const budget = budgetOf(s, ctx);
@@ -132,7 +173,7 @@ const sizing = (s: RiskPerTradeSettings, copier: CopierSettings, ctx: OpenContex
 };
 
 /** Without the correction: the copier's lot, unless its loss at the stop loss exceeds the risk left. */
-const checkVolume = (s: RiskPerTradeSettings, volume: number, ctx: OpenContext): { readonly volume: number } | Skip => {
+const checkVolume = (s: General, volume: number, ctx: OpenContext): { readonly volume: number } | Skip => {
   if (s.correctLotSizeBasedOnTheStopLoss) return { volume };
   const stopLoss = slaveStopLoss(ctx.trade, ctx.copier);
   if (stopLoss === null) return { volume };
@@ -148,7 +189,7 @@ const checkVolume = (s: RiskPerTradeSettings, volume: number, ctx: OpenContext):
   );
 };
 
-const autoClose = (s: RiskPerTradeSettings, ctx: ManageContext): ManagedAction[] => {
+const autoClose = (s: General, ctx: ManageContext): ManagedAction[] => {
   if (!s.correctLotSizeBasedOnTheStopLoss || !s.autoCloseOnRiskThresholdReached || ctx.copies.length === 0) return [];
   const risk = riskOf(s, ctx.slaveAccount?.balance ?? null);
   if (risk === null) return [];
@@ -181,23 +222,26 @@ export const riskPerTrade: CopierFeature<RiskPerTradeSettings> = {
   multiple: false,
   members,
   defaults: {
-    riskPercent: null,
-    riskAmount: null,
+    absoluteRisk: 0,
+    relativeRisk: 0,
     aggregateRiskPerSymbol: false,
-    correctLotSizeBasedOnTheStopLoss: true,
+    correctLotSizeBasedOnTheStopLoss: false,
     autoCloseOnRiskThresholdReached: true,
+    tickValue: 0,
+    tickValueAutomaticAdjustement: true,
+    symbolsConfiguration: {},
   },
   description:
-    "Stop-loss based sizing and a loss limit per trade, for every copier of the account. The risk of a trade is riskAmount (the account's currency) or riskPercent of the balance at the time (exactly one is set). correctLotSizeBasedOnTheStopLoss (default true): an open with a stop loss gets the lot whose loss at that stop loss is the risk, lot = risk / (points from the master's open price to the copy's stop loss x the value of one point of one lot in the account's currency, from the slave's broker); it replaces the copier's lot, and maxLotSize, maximumLot, the margin cap and the broker's limits still apply (below the minimum lot: skipped, unless forceMinTrade). An open without a stop loss keeps the copier's lot. With false, the copier's lot stays and an open whose loss at its stop loss would exceed the risk is skipped. aggregateRiskPerSymbol (default false): the account's open positions on the symbol share one risk; their risk at their stop losses (none when the stop locks in profit, the whole risk for a position without one) is used first, and an open is skipped when nothing is left (an open without a stop loss needs the whole risk). autoCloseOnRiskThresholdReached (default true, only with the correction): a copy whose loss (floating profit + swap) reaches the risk is closed, with or without a stop loss; aggregated, the loss of all the account's positions on the symbol is measured and the copies on it are closed (positions the engine did not open count but are left alone). Skip reason RISK_PER_TRADE.",
-  check: (s) => {
-    if ((s.riskPercent === null) === (s.riskAmount === null)) return 'set exactly one of riskPercent and riskAmount';
-    return null;
-  },
-  rules: {
+    "Stop-loss based sizing and a loss limit per trade, for every copier of the account. The risk of a trade is absoluteRisk (the account's currency) or relativeRisk percent of the balance at the time (2.5 = 2.5 %); 0 turns a mode off, at most one is above 0, and with both 0 the feature does nothing (for that symbol). correctLotSizeBasedOnTheStopLoss (default false): an open with a stop loss gets the lot whose loss at that stop loss is the risk, lot = risk / (points from the master's open price to the copy's stop loss x the value of one point of one lot in the account's currency); it replaces the copier's lot, and maxLotSize, maximumLot, the margin cap and the broker's limits still apply (below the minimum lot: skipped, unless forceMinTrade). An open without a stop loss keeps the copier's lot. With false, the copier's lot stays and an open whose loss at its stop loss would exceed the risk is skipped. The value of a point: with tickValueAutomaticAdjustement (default true) the slave's broker's value now (tickValue when it has none); without it tickValue (0: the broker's). aggregateRiskPerSymbol (default false): the account's open positions on the symbol share one risk; their risk at their stop losses (none when the stop locks in profit, the whole risk for a position without one) is used first, and an open is skipped when nothing is left (an open without a stop loss needs the whole risk). autoCloseOnRiskThresholdReached (default true, only with the correction): a copy whose loss (floating profit + swap) reaches the risk is closed, with or without a stop loss; aggregated, the loss of all the account's positions on the symbol is measured and the copies on it are closed (positions the engine did not open count but are left alone). symbolsConfiguration: a slave symbol's own members take priority over the general ones. Skip reason RISK_PER_TRADE.",
+  check: (s) =>
+    checkSymbolsConfiguration<General>(s, (own) =>
+      own.absoluteRisk > 0 && own.relativeRisk > 0 ? 'set at most one of absoluteRisk and relativeRisk above 0 (the other 0)' : null,
+    ),
+  rules: perSymbolRules<General>({
     needs: ['margin', 'positions', 'pointValue'],
-    filterOpen: filter,
-    sizing,
-    adjustVolume: checkVolume,
-    manage: autoClose,
-  },
+    filterOpen: (s, ctx) => (active(s) ? filter(s, withPointValue(s, ctx)) : null),
+    sizing: (s, copier, ctx) => (active(s) ? sizing(s, copier, withPointValue(s, ctx)) : copier),
+    adjustVolume: (s, volume, ctx) => (active(s) ? checkVolume(s, volume, withPointValue(s, ctx)) : { volume }),
+    manage: (s, ctx) => (active(s) ? autoClose(s, ctx) : []),
+  }),
 };

@@ -45,9 +45,14 @@ describe('account features end to end', function () {
   const hhmm = (at: number, zone = 'UTC') => DateTime.fromMillis(at, { zone }).toFormat('HH:mm');
 
   describe('FeatureRiskPerTradeDTO', () => {
-    it('sizes a copy with a stop loss so that its loss there is riskPercent of the balance, and keeps the copier lot without one', async () => {
+    it('sizes a copy with a stop loss so that its loss there is relativeRisk of the balance, and keeps the copier lot without one', async () => {
       const { master, slave } = await pair('risk-size');
-      await accountFeature(slave, { type: 'FeatureRiskPerTradeDTO', riskPercent: 1, autoCloseOnRiskThresholdReached: false });
+      await accountFeature(slave, {
+        type: 'FeatureRiskPerTradeDTO',
+        relativeRisk: 1,
+        correctLotSizeBasedOnTheStopLoss: true,
+        autoCloseOnRiskThresholdReached: false,
+      });
       // Bought at the ask 1.0851, stop loss 500 points below: 1 % of 10,000 = 100 USD over 500 USD a lot.
       await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 1, stopLoss: 1.0801 });
       const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the sized copy');
@@ -57,9 +62,28 @@ describe('account features end to end', function () {
       expect(book.find((p) => p.symbol === 'GBPUSD')!.volume).to.equal(0.3);
     });
 
-    it('closes a copy without a stop loss once its loss reaches riskAmount; the master keeps its position', async () => {
+    it("a symbol's own relativeRisk (symbolsConfiguration) sizes its copies; other symbols keep the general one", async () => {
+      const { master, slave } = await pair('risk-symbols');
+      await accountFeature(slave, {
+        type: 'FeatureRiskPerTradeDTO',
+        relativeRisk: 1,
+        correctLotSizeBasedOnTheStopLoss: true,
+        autoCloseOnRiskThresholdReached: false,
+        symbolsConfiguration: { EURUSD: { absoluteRisk: 0, relativeRisk: 0.5 } },
+      });
+      // 0.5 % of 10,000 = 50 USD over 500 points at 1 USD a point of one lot: 0.1 lots.
+      await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 1, stopLoss: 1.0801 });
+      const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the sized copy');
+      expect(copy).to.deep.include({ symbol: 'EURUSD', volume: 0.1, stopLoss: 1.0801 });
+      // GBPUSD at the general 1 %: 100 USD over about 500 points: about 0.2 lots (twice EURUSD's rate).
+      await open(master, { symbol: 'GBPUSD', orderType: 'Sell', volume: 1, stopLoss: 1.275 });
+      const book = await bookWhere(t, slave, (b) => b.length === 2, 'the GBPUSD copy');
+      expect(book.find((p) => p.symbol === 'GBPUSD')!.volume).to.be.within(0.18, 0.2);
+    });
+
+    it('closes a copy without a stop loss once its loss reaches absoluteRisk; the master keeps its position', async () => {
       const { master, slave } = await pair('risk-close');
-      await accountFeature(slave, { type: 'FeatureRiskPerTradeDTO', riskAmount: 25 });
+      await accountFeature(slave, { type: 'FeatureRiskPerTradeDTO', absoluteRisk: 25, correctLotSizeBasedOnTheStopLoss: true });
       const held = await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 1 });
       const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
       // 10 USD down (the spread): under the threshold; 30 USD down: over it.

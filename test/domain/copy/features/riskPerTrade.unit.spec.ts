@@ -16,8 +16,9 @@ describe('feature: FeatureRiskPerTradeDTO', () => {
     currency: 'USD',
     ...overrides,
   });
-  const risk = (settings: Partial<RiskPerTradeSettings>) => ({ feature: riskPerTrade, settings });
-  const percent = risk({ riskPercent: 1 });
+  // Most specs size by the stop loss: the correction on (the reference's default is off).
+  const risk = (settings: Partial<RiskPerTradeSettings>) => ({ feature: riskPerTrade, settings: { correctLotSizeBasedOnTheStopLoss: true, ...settings } });
+  const percent = risk({ relativeRisk: 1 });
   const position = (overrides: Partial<AccountPosition> = {}): AccountPosition => ({
     positionId: 'p-1',
     symbol: 'EURUSD',
@@ -31,15 +32,15 @@ describe('feature: FeatureRiskPerTradeDTO', () => {
   });
   const world = { slaveAccount: account(), pointValue: 1, slavePositions: [] as AccountPosition[] };
 
-  describe('the lot from the stop loss (correctLotSizeBasedOnTheStopLoss, the default)', () => {
-    it('opens the lot whose loss at the stop loss is riskPercent of the balance', () =>
+  describe('the lot from the stop loss (correctLotSizeBasedOnTheStopLoss)', () => {
+    it('opens the lot whose loss at the stop loss is relativeRisk of the balance', () =>
       // 1 % of 10,000 = 100 USD over 500 points at 1 USD a point: 0.2 lots, whatever the master's lot.
       given({ features: [percent], ...world })
         .when(masterOpened({ volume: 3 }))
         .then([{ type: 'open', volume: 0.2, stopLoss: 1.095 }]));
 
-    it('or riskAmount in the account currency, and follows the balance with riskPercent', () => {
-      given({ features: [risk({ riskAmount: 50 })], ...world })
+    it('or absoluteRisk in the account currency, and follows the balance with relativeRisk', () => {
+      given({ features: [risk({ absoluteRisk: 50 })], ...world })
         .when(masterOpened())
         .then([{ type: 'open', volume: 0.1 }]);
       given({ features: [percent], ...world, slaveAccount: account({ balance: 5_000 }) })
@@ -72,7 +73,7 @@ describe('feature: FeatureRiskPerTradeDTO', () => {
       given({ features: [percent], ...world, settings: { maxLotSize: 0.15 } })
         .when(masterOpened())
         .then([{ type: 'open', volume: 0.15 }]);
-      given({ features: [risk({ riskAmount: 77 })], ...world })
+      given({ features: [risk({ absoluteRisk: 77 })], ...world })
         .when(masterOpened())
         .then([{ type: 'open', volume: 0.15 }]);
     });
@@ -82,7 +83,7 @@ describe('feature: FeatureRiskPerTradeDTO', () => {
         .when(masterOpened())
         .then([{ type: 'open', volume: 0.1 }]));
 
-    it('skips what it cannot size: no value of a point, a stop at the open price, no balance for riskPercent', () => {
+    it('skips what it cannot size: no value of a point, a stop at the open price, no balance for relativeRisk', () => {
       given({ features: [percent], ...world, pointValue: null })
         .when(masterOpened())
         .thenSkips('RISK_PER_TRADE', /no value of a point of EURUSD/);
@@ -92,14 +93,14 @@ describe('feature: FeatureRiskPerTradeDTO', () => {
       given({ features: [percent], ...world, slaveAccount: null })
         .when(masterOpened())
         .thenSkips('RISK_PER_TRADE', /balance is not available/);
-      given({ features: [risk({ riskAmount: 100 })], ...world, slaveAccount: null })
+      given({ features: [risk({ absoluteRisk: 100 })], ...world, slaveAccount: null })
         .when(masterOpened())
         .then([{ type: 'open', volume: 0.2 }]);
     });
   });
 
   describe('without the correction', () => {
-    const check = risk({ riskAmount: 100, correctLotSizeBasedOnTheStopLoss: false });
+    const check = risk({ absoluteRisk: 100, correctLotSizeBasedOnTheStopLoss: false });
 
     it("keeps the copier's lot while its loss at the stop loss is within the risk, the risk itself included", () =>
       given({ features: [check], ...world })
@@ -118,7 +119,7 @@ describe('feature: FeatureRiskPerTradeDTO', () => {
   });
 
   describe('aggregateRiskPerSymbol', () => {
-    const shared = risk({ riskAmount: 100, aggregateRiskPerSymbol: true });
+    const shared = risk({ absoluteRisk: 100, aggregateRiskPerSymbol: true });
 
     it("sizes from what the symbol's open positions leave of the risk", () =>
       // 0.1 lots 300 points from their stop: 30 USD at risk, 70 left over 500 points: 0.14 lots.
@@ -151,7 +152,7 @@ describe('feature: FeatureRiskPerTradeDTO', () => {
 
     it('without the correction, skips a lot whose loss is above what is left', () =>
       given({
-        features: [risk({ riskAmount: 100, aggregateRiskPerSymbol: true, correctLotSizeBasedOnTheStopLoss: false })],
+        features: [risk({ absoluteRisk: 100, aggregateRiskPerSymbol: true, correctLotSizeBasedOnTheStopLoss: false })],
         ...world,
         slavePositions: [position()],
       })
@@ -165,7 +166,7 @@ describe('feature: FeatureRiskPerTradeDTO', () => {
     const losing = (profit: number, overrides: Parameters<typeof managed>[0] = {}) => managed({ profit, ...overrides });
 
     it('closes a copy whose loss (profit + swap) reaches the risk, with or without a stop loss', () => {
-      const actions = manage({ riskPercent: 1 }, [
+      const actions = manage({ relativeRisk: 1 }, [
         losing(-99, { swap: -1, stopLoss: 1.095 }),
         losing(-99.99, { slavePositionId: 's-2', masterPositionId: 'm-2' }),
         losing(-150, { slavePositionId: 's-3', masterPositionId: 'm-3', stopLoss: null }),
@@ -175,8 +176,8 @@ describe('feature: FeatureRiskPerTradeDTO', () => {
     });
 
     it('closes nothing when it is off, or without the correction', () => {
-      expect(manage({ riskPercent: 1, autoCloseOnRiskThresholdReached: false }, [losing(-500)])).to.deep.equal([]);
-      expect(manage({ riskPercent: 1, correctLotSizeBasedOnTheStopLoss: false }, [losing(-500)])).to.deep.equal([]);
+      expect(manage({ relativeRisk: 1, autoCloseOnRiskThresholdReached: false }, [losing(-500)])).to.deep.equal([]);
+      expect(manage({ relativeRisk: 1, correctLotSizeBasedOnTheStopLoss: false }, [losing(-500)])).to.deep.equal([]);
     });
 
     it("aggregated, closes the symbol's copies when the account's positions on it together lose the risk", () => {
@@ -186,22 +187,75 @@ describe('feature: FeatureRiskPerTradeDTO', () => {
         position({ positionId: 's-2', result: -30 }),
         position({ positionId: 'manual', result: manual }),
       ];
-      expect(manage({ riskAmount: 100, aggregateRiskPerSymbol: true }, copies, book(-29))).to.deep.equal([]);
-      const actions = manage({ riskAmount: 100, aggregateRiskPerSymbol: true }, copies, book(-30));
+      expect(manage({ absoluteRisk: 100, aggregateRiskPerSymbol: true }, copies, book(-29))).to.deep.equal([]);
+      const actions = manage({ absoluteRisk: 100, aggregateRiskPerSymbol: true }, copies, book(-30));
       expect(actions.map((a) => a.kind === 'close' && a.slavePositionId)).to.deep.equal(['s-2002', 's-2']);
       expect(actions[0]).to.have.property('message', "risk per trade: #s-2002 closed, the EURUSD positions' loss of 100 USD reaches the risk of 100 USD");
     });
   });
 
-  it('needs exactly one of riskPercent and riskAmount', () => {
-    const settings = (riskPercent: number | null, riskAmount: number | null) => ({ ...riskPerTrade.defaults, riskPercent, riskAmount }) as RiskPerTradeSettings;
-    expect(riskPerTrade.check!(settings(null, null))).to.equal('set exactly one of riskPercent and riskAmount');
-    expect(riskPerTrade.check!(settings(1, 100))).to.equal('set exactly one of riskPercent and riskAmount');
-    expect(riskPerTrade.check!(settings(1, null))).to.equal(null);
+  it('takes at most one of relativeRisk and absoluteRisk above 0, and with both 0 does nothing', () => {
+    const settings = (relativeRisk: number, absoluteRisk: number) => ({ ...riskPerTrade.defaults, relativeRisk, absoluteRisk }) as RiskPerTradeSettings;
+    expect(riskPerTrade.check!(settings(1, 100))).to.match(/set at most one of absoluteRisk and relativeRisk/);
+    expect(riskPerTrade.check!(settings(1, 0))).to.equal(null);
+    expect(riskPerTrade.check!(settings(0, 0))).to.equal(null);
+    given({ features: [risk({})], ...world, pointValue: null })
+      .when(masterOpened({ volume: 0.3, stopLoss: 1.095 }))
+      .then([{ type: 'open', volume: 0.3 }]);
     expect(riskPerTrade.defaults).to.deep.include({
+      absoluteRisk: 0,
+      relativeRisk: 0,
       autoCloseOnRiskThresholdReached: true,
-      correctLotSizeBasedOnTheStopLoss: true,
+      correctLotSizeBasedOnTheStopLoss: false,
       aggregateRiskPerSymbol: false,
+      tickValue: 0,
+      tickValueAutomaticAdjustement: true,
     });
+  });
+
+  describe('the value of a point (tickValue, tickValueAutomaticAdjustement)', () => {
+    it("automatic (default): the venue's value, tickValue only when the venue has none", () => {
+      given({ features: [risk({ relativeRisk: 1, tickValue: 2 })], ...world })
+        .when(masterOpened({ volume: 0.3, stopLoss: 1.095 }))
+        .then([{ type: 'open', volume: 0.2 }]);
+      given({ features: [risk({ relativeRisk: 1, tickValue: 2 })], ...world, pointValue: null })
+        .when(masterOpened({ volume: 0.3, stopLoss: 1.095 }))
+        .then([{ type: 'open', volume: 0.1 }]);
+    });
+
+    it('not automatic: tickValue, the venue only while tickValue is 0', () => {
+      given({ features: [risk({ relativeRisk: 1, tickValue: 2, tickValueAutomaticAdjustement: false })], ...world })
+        .when(masterOpened({ volume: 0.3, stopLoss: 1.095 }))
+        .then([{ type: 'open', volume: 0.1 }]);
+      given({ features: [risk({ relativeRisk: 1, tickValueAutomaticAdjustement: false })], ...world })
+        .when(masterOpened({ volume: 0.3, stopLoss: 1.095 }))
+        .then([{ type: 'open', volume: 0.2 }]);
+    });
+  });
+
+  describe('symbolsConfiguration', () => {
+    it("a symbol's own risk takes priority over the general one", () => {
+      given({ features: [risk({ relativeRisk: 1, symbolsConfiguration: { eurusd: { relativeRisk: 0.5 } } })], ...world })
+        .when(masterOpened({ volume: 0.3, stopLoss: 1.095 }))
+        .then([{ type: 'open', volume: 0.1 }]);
+      given({ features: [risk({ absoluteRisk: 100, symbolsConfiguration: { EURUSD: { absoluteRisk: 0, relativeRisk: 2.5 } } })], ...world })
+        .when(masterOpened({ volume: 0.3, stopLoss: 1.095 }))
+        .then([{ type: 'open', volume: 0.5 }]);
+    });
+
+    it('both risks 0 for a symbol: its trades keep the copier lot', () =>
+      given({ features: [risk({ relativeRisk: 1, symbolsConfiguration: { EURUSD: { relativeRisk: 0 } } })], ...world })
+        .when(masterOpened({ volume: 0.3, stopLoss: 1.095 }))
+        .then([{ type: 'open', volume: 0.3 }]));
+
+    it("a symbol's own tickValue", () =>
+      given({ features: [risk({ relativeRisk: 1, symbolsConfiguration: { EURUSD: { tickValue: 4, tickValueAutomaticAdjustement: false } } })], ...world })
+        .when(masterOpened({ volume: 0.3, stopLoss: 1.095 }))
+        .then([{ type: 'open', volume: 0.05 }]));
+
+    it('refuses a symbol whose effective setting has both risks above 0', () =>
+      expect(
+        riskPerTrade.check!({ ...riskPerTrade.defaults, absoluteRisk: 50, symbolsConfiguration: { EURUSD: { relativeRisk: 2.5 } } } as RiskPerTradeSettings),
+      ).to.match(/^symbolsConfiguration\.EURUSD: set at most one/));
   });
 });
