@@ -124,6 +124,8 @@ export interface VenueActivityTable {
 export interface CopiesTable {
   copier_id: string;
   master_position_id: string;
+  /** forcePositionLotSize: which of the orders copying the master position this is; 0 for an unsplit copy. */
+  part: ColumnType<number, number | undefined, number>;
   master_account_id: string;
   slave_account_id: string;
   slave_position_id: string;

@@ -163,7 +163,7 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
     operationId: 'createCopier',
     summary: 'Copy the trades of fromAccountId to this account',
     description:
-      'The path account is the slave; members left out take their defaults. Refused: a master of another project or unknown (404 [ACCOUNT_NOT_FOUND]), a deleted account on either side (409 [ACCOUNT_DELETED]), the account itself (400 [COPIER_SELF_REFERENCE]), a second copier between the same two accounts (409 [COPIER_ALREADY_EXISTS]), a copier that closes a cycle (409 [COPIER_CYCLE]), an unknown scaleType id (400 [VALIDATION_FAILED]), a strategy id (400 [STRATEGIES_NOT_SUPPORTED]: strategies are not available yet), forcePositionLotSize true (400 [FORCE_POSITION_LOT_SIZE_NOT_SUPPORTED]).',
+      'The path account is the slave; members left out take their defaults. Refused: a master of another project or unknown (404 [ACCOUNT_NOT_FOUND]), a deleted account on either side (409 [ACCOUNT_DELETED]), the account itself (400 [COPIER_SELF_REFERENCE]), a second copier between the same two accounts (409 [COPIER_ALREADY_EXISTS]), a copier that closes a cycle (409 [COPIER_CYCLE]), an unknown scaleType id (400 [VALIDATION_FAILED]), a strategy id (400 [STRATEGIES_NOT_SUPPORTED]: strategies are not available yet).',
     params: AccountIdParams,
     body: CopierCreateDTO,
     bodyRequired: true,

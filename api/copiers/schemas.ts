@@ -49,7 +49,7 @@ const settingsProperties = {
   forcePositionLotSize: Type.Boolean({
     default: false,
     description:
-      "reference: several trades when the broker's maximum lot for the symbol is reached. Not available yet: true is refused (400 [FORCE_POSITION_LOT_SIZE_NOT_SUPPORTED]); a lot above the broker's maximum is capped at it. Default false",
+      "Place more trades if max lot size for a specific symbol is reached (reference). Ours: the slave's lot is placed as orders of the broker's maximum (on whole lot steps) and one of the rest (a rest below the minimum takes what it lacks from the order before), at most 50 orders (a larger lot is capped at 50 maximum lots); every order copies the one master position: its close, partial close (taken from the last order back), stop loss and take profit changes and cancellation apply to each. false: a lot above the broker's maximum is capped at it. Default false",
   }),
   openRetry: Type.Boolean({
     default: false,

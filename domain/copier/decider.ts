@@ -43,17 +43,10 @@ const checkMappings = (mappings: Readonly<Record<string, string>>): void => {
   }
 };
 
-/** Rules between members, and of members the service cannot honour yet, beyond what the request schema checks. */
+/** Rules between members, beyond what the request schema checks. */
 export const checkSettings = (s: CopierSettings): void => {
   if (s.scaleType === 'FIXED_LOT' && !(s.fixedLotSize > 0)) {
     throw invalid('[VALIDATION_FAILED]', 'scaleType 3 (Fixed lot size) needs fixedLotSize above 0', { field: 'body.fixedLotSize' });
-  }
-  if (s.forcePositionLotSize) {
-    throw invalid(
-      '[FORCE_POSITION_LOT_SIZE_NOT_SUPPORTED]',
-      "forcePositionLotSize (several trades when the broker's maximum lot is reached) is not available yet: a lot above the broker's maximum is capped at it",
-      { field: 'body.forcePositionLotSize' },
-    );
   }
 };
 

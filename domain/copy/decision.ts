@@ -13,6 +13,8 @@
 //                                          still pending, cancel it and open at market with its
 //                                          volume, so the slave holds the position as the master
 //                                          does; with no copy at all, an open like PositionOpened
+// forcePositionLotSize: a lot above the broker's maximum opens as several orders (parts, split.ts), and
+// every later event acts on each part.
 // With skipPendingOrders (the default) a pending order placed is not copied; its fill is then copied as
 // a market open. An inactive copier does nothing at all, closes included; a monitor-only copier
 // manages the copies it holds (modifications, closes, cancellations) but copies nothing new: an open
@@ -32,6 +34,7 @@ import type {
 import { slaveComment, slaveMagicNumber } from './labels.js';
 import { slaveOrderId } from './orderIds.js';
 import { partialCloseVolume } from './partialClose.js';
+import { largestSplit, partialCloseOfParts, partOf, splitOpen } from './split.js';
 import { copiedStops, slaveOrderType, type Stops } from './reverse.js';
 import { floorToStep, roundPrice } from './rounding.js';
 import { slaveVolume } from './sizing.js';
@@ -103,7 +106,10 @@ interface Context {
   readonly copier: CopierView;
   readonly accounts: CopyAccounts;
   readonly market: MarketData;
+  /** The first of `parts`: what the features see of the copy. */
   readonly copy: SlaveCopy | undefined;
+  /** Every slave order copying the master position (several when forcePositionLotSize split it), by part. */
+  readonly parts: readonly SlaveCopy[];
   readonly features: FeatureInputs;
 }
 
@@ -134,11 +140,12 @@ const skipped = (masterPositionId: string, reason: SkipReason, message: string):
   wouldHave: [],
 });
 
-const orderOf = <T extends TradeAction['type']>(context: Context, type: T, symbol: string) => ({
+const orderOf = <T extends TradeAction['type']>(context: Context, type: T, symbol: string, part = 0) => ({
   type,
-  clientOrderId: slaveOrderId(context.event.eventId, context.copier.id, type),
+  clientOrderId: slaveOrderId(context.event.eventId, context.copier.id, type, part),
   masterPositionId: context.event.data.masterPositionId,
   symbol,
+  ...(part === 0 ? {} : { part }),
 });
 
 const specOf = (context: Context, symbol: string): SymbolSpec | undefined => context.market.slaveSymbols.find((spec) => spec.symbol === symbol);
@@ -180,12 +187,13 @@ const openAction = (
   volume: number,
   spec: SymbolSpec | undefined,
   replacesPendingOrderId: string | null,
+  part = 0,
 ): OpenAction => {
   const { settings } = context.copier;
   const orderType = slaveOrderType(trade.orderType, settings.reverse);
   const pending = orderType !== 'Buy' && orderType !== 'Sell';
   return {
-    ...orderOf(context, 'open', symbol),
+    ...orderOf(context, 'open', symbol, part),
     orderType,
     volume,
     openPrice: pending ? priceFor(trade.openPrice, spec) : null,
@@ -224,7 +232,8 @@ const sizedVolume = (context: Context, trade: MasterTrade, spec: SymbolSpec, con
     .find((answer) => answer !== null);
   if (!fallback) return sized;
   const stepped = floorToStep(exact(fallback.volume), exact(spec.lotStep));
-  if (stepped.lessThan(exact(spec.minLot)) || stepped.greaterThan(exact(spec.maxLot))) return sized;
+  const ceiling = settings.forcePositionLotSize ? largestSplit(spec) : exact(spec.maxLot);
+  if (stepped.lessThan(exact(spec.minLot)) || stepped.greaterThan(ceiling)) return sized;
   return toNumber(stepped);
 };
 
@@ -285,7 +294,7 @@ const open = (context: Context, trade: MasterTrade): CopyAction[] => {
       skipped(
         trade.masterPositionId,
         'ALREADY_COPIED',
-        `${what} not copied again: slave ${context.copy.kind} #${context.copy.slavePositionId} already copies it`,
+        `${what} not copied again: slave ${context.copy.kind} #${context.parts.map((part) => part.slavePositionId).join(', #')} already copies it`,
       ),
     ];
   // The account's protections come before the features: while one is in force nothing new is copied.
@@ -339,7 +348,7 @@ const open = (context: Context, trade: MasterTrade): CopyAction[] => {
     const adjust = feature.feature.rules.adjustOpen;
     if (adjust) action = adjust(feature.settings, action, contextOf(feature));
   }
-  return [action];
+  return copier.settings.forcePositionLotSize ? splitOpen(action, spec, context.event.eventId, copier.id) : [action];
 };
 
 /** The features' say on a change (stops, a close) of a position this copier copies. */
@@ -387,21 +396,44 @@ const adjustedModify = (context: Context, copy: SlaveCopy, modify: ModifyAction,
 };
 
 const cancel = (context: Context, copy: SlaveCopy): CopyAction => ({
-  ...orderOf(context, 'cancel', copy.symbol),
+  ...orderOf(context, 'cancel', copy.symbol, partOf(copy)),
   slavePositionId: copy.slavePositionId,
 });
 
 const close = (context: Context, copy: SlaveCopy): CopyAction => ({
-  ...orderOf(context, 'close', copy.symbol),
+  ...orderOf(context, 'close', copy.symbol, partOf(copy)),
   slavePositionId: copy.slavePositionId,
   volume: copy.volume,
 });
 
+/** A master partial close over the positions copying it: proportional to their sum (partialClose.ts), from the last part back. */
+const partialClose = (context: Context, positions: readonly SlaveCopy[], spec: SymbolSpec, closed: number, remaining: number): CopyAction[] => {
+  const held = toNumber(positions.reduce((sum, copy) => sum.plus(exact(copy.volume)), ZERO));
+  const share = partialCloseVolume(held, closed, remaining, spec);
+  if (share.kind === 'skip') return [skipped(context.event.data.masterPositionId, share.reason, `${notCopied(context.event)}: ${share.message}`)];
+  if (share.kind === 'all') return positions.map((copy) => close(context, copy));
+  const [only] = positions;
+  const closes =
+    positions.length === 1 && only
+      ? [{ copy: only, kind: 'partial' as const, volume: share.volume, remaining: share.remaining }]
+      : partialCloseOfParts(positions, share.volume, spec);
+  return closes.map((c) =>
+    c.kind === 'all'
+      ? close(context, c.copy)
+      : {
+          ...orderOf(context, 'partialClose', c.copy.symbol, partOf(c.copy)),
+          slavePositionId: c.copy.slavePositionId,
+          volume: c.volume,
+          remainingVolume: c.remaining,
+        },
+  );
+};
+
 const decideLive = (context: Context): CopyAction[] => {
-  const { event, copy } = context;
+  const { event, parts } = context;
   const id = event.data.masterPositionId;
-  const position = copy?.kind === 'position' ? copy : undefined;
-  const pendingOrder = copy?.kind === 'pendingOrder' ? copy : undefined;
+  const positions = parts.filter((part) => part.kind === 'position');
+  const pendingOrders = parts.filter((part) => part.kind === 'pendingOrder');
   const because = (reason: SkipReason, why: string) => skipped(id, reason, `${notCopied(event)}: ${why}`);
   const noPosition = () => because('NO_SLAVE_POSITION', 'the slave holds no copy of that position');
   const noOrder = () =>
@@ -419,69 +451,73 @@ const decideLive = (context: Context): CopyAction[] => {
       return open(context, event.data);
 
     case 'MasterPositionModified': {
-      if (!position) return [noPosition()];
+      if (positions.length === 0) return [noPosition()];
       const verdict = changeVerdict(context, 'onModify');
       if (verdict) return [verdict];
-      const modify: ModifyAction = {
-        ...orderOf(context, 'modify', position.symbol),
-        slavePositionId: position.slavePositionId,
-        ...stopsFor(context, event.data, specOf(context, position.symbol)),
-        openPrice: null,
-      };
-      return [adjustedModify(context, position, modify, null)];
+      return positions.map((position) => {
+        const modify: ModifyAction = {
+          ...orderOf(context, 'modify', position.symbol, partOf(position)),
+          slavePositionId: position.slavePositionId,
+          ...stopsFor(context, event.data, specOf(context, position.symbol)),
+          openPrice: null,
+        };
+        return adjustedModify(context, position, modify, null);
+      });
     }
 
     case 'MasterPendingOrderModified': {
-      if (!pendingOrder) return [noOrder()];
-      const spec = specOf(context, pendingOrder.symbol);
-      const modify: ModifyAction = {
-        ...orderOf(context, 'modify', pendingOrder.symbol),
-        slavePositionId: pendingOrder.slavePositionId,
-        ...stopsFor(context, event.data, spec),
-        openPrice: priceFor(event.data.openPrice, spec),
-      };
-      return [adjustedModify(context, pendingOrder, modify, event.data.openPrice)];
+      if (pendingOrders.length === 0) return [noOrder()];
+      return pendingOrders.map((pendingOrder) => {
+        const spec = specOf(context, pendingOrder.symbol);
+        const modify: ModifyAction = {
+          ...orderOf(context, 'modify', pendingOrder.symbol, partOf(pendingOrder)),
+          slavePositionId: pendingOrder.slavePositionId,
+          ...stopsFor(context, event.data, spec),
+          openPrice: priceFor(event.data.openPrice, spec),
+        };
+        return adjustedModify(context, pendingOrder, modify, event.data.openPrice);
+      });
     }
 
     case 'MasterPositionPartiallyClosed': {
+      const [position] = positions;
       if (!position) return [noPosition()];
       const verdict = changeVerdict(context, 'onClose');
       if (verdict) return [verdict];
       const spec = specOf(context, position.symbol);
       if (!spec) return [because('SYMBOL_SPEC_INVALID', `no specification of ${position.symbol} at the slave`)];
-      const part = partialCloseVolume(position.volume, event.data.closedVolume, event.data.remainingVolume, spec);
-      if (part.kind === 'skip') return [because(part.reason, part.message)];
-      if (part.kind === 'all') return [close(context, position)];
-      return [
-        {
-          ...orderOf(context, 'partialClose', position.symbol),
-          slavePositionId: position.slavePositionId,
-          volume: part.volume,
-          remainingVolume: part.remaining,
-        },
-      ];
+      return partialClose(context, positions, spec, event.data.closedVolume, event.data.remainingVolume);
     }
 
     case 'MasterPositionClosed': {
       // A copy still pending (its fill was never seen) has nothing left to follow.
-      if (pendingOrder) return [cancel(context, pendingOrder)];
-      if (!position) return [noPosition()];
+      const cancels = pendingOrders.map((pendingOrder) => cancel(context, pendingOrder));
+      if (positions.length === 0) return cancels.length > 0 ? cancels : [noPosition()];
       const verdict = changeVerdict(context, 'onClose');
-      return [verdict ?? close(context, position)];
+      return [...cancels, ...(verdict ? [verdict] : positions.map((position) => close(context, position)))];
     }
 
     case 'MasterPendingOrderCancelled':
       // The slave's copy filled at its own broker while the master's order never did: the master
       // holds nothing, so neither does the slave.
-      if (position) return [close(context, position)];
-      return pendingOrder ? [cancel(context, pendingOrder)] : [noOrder()];
+      if (parts.length === 0) return [noOrder()];
+      return [...positions.map((position) => close(context, position)), ...pendingOrders.map((pendingOrder) => cancel(context, pendingOrder))];
 
-    case 'MasterPendingOrderFilled': {
-      if (position) return [];
-      if (!pendingOrder) return open(context, event.data);
-      const spec = specOf(context, pendingOrder.symbol);
-      return [cancel(context, pendingOrder), openAction(context, event.data, pendingOrder.symbol, pendingOrder.volume, spec, pendingOrder.slavePositionId)];
-    }
+    case 'MasterPendingOrderFilled':
+      if (parts.length === 0) return open(context, event.data);
+      // Each part still pending is cancelled and opened at market with its volume; a filled part stays.
+      return pendingOrders.flatMap((pendingOrder) => [
+        cancel(context, pendingOrder),
+        openAction(
+          context,
+          event.data,
+          pendingOrder.symbol,
+          pendingOrder.volume,
+          specOf(context, pendingOrder.symbol),
+          pendingOrder.slavePositionId,
+          partOf(pendingOrder),
+        ),
+      ]);
 
     default: {
       const unhandled: never = event;
@@ -541,7 +577,7 @@ export const decideCopy = (
   const copier: CopierView = settings === copierView.settings ? copierView : { ...copierView, settings };
   const masterPositionId = event.data.masterPositionId;
   if (!copier.settings.active) return [skipped(masterPositionId, 'COPIER_INACTIVE', `${notCopied(event)}: the copier is inactive`)];
-  const copy = accounts.slave.copies.find((candidate) => candidate.masterPositionId === masterPositionId);
-  const actions = decideLive({ event, copier, accounts, market, copy, features });
+  const parts = accounts.slave.copies.filter((candidate) => candidate.masterPositionId === masterPositionId).sort((a, b) => partOf(a) - partOf(b));
+  const actions = decideLive({ event, copier, accounts, market, copy: parts[0], parts, features });
   return copier.settings.monitorOnly ? monitorOnly(event, actions) : actions;
 };

@@ -9,5 +9,9 @@ export const SLAVE_ORDER_ID_NAMESPACE = '66d53390-b185-48ce-8135-05019e88f64e';
 
 export type SlaveOrderAction = TradeAction['type'];
 
-export const slaveOrderId = (masterEventId: string, copierId: string, action: SlaveOrderAction): string =>
-  uuidv5(`${masterEventId}/${copierId}/${action}`, SLAVE_ORDER_ID_NAMESPACE);
+/**
+ * `part`: the order's part when forcePositionLotSize splits a copy into several orders (split.ts); part 0
+ * (an unsplit copy) keeps the id it always had.
+ */
+export const slaveOrderId = (masterEventId: string, copierId: string, action: SlaveOrderAction, part = 0): string =>
+  uuidv5(part === 0 ? `${masterEventId}/${copierId}/${action}` : `${masterEventId}/${copierId}/${action}/${part}`, SLAVE_ORDER_ID_NAMESPACE);

@@ -7,7 +7,8 @@
 //      quotient rounded down (domain/shared/decimal.ts),
 //   3. a result of 0 or less is skipped,
 //   4. maxLotSize (0 = off) caps the calculated lot,
-//   5. round DOWN to the slave's lot step, then cap at the broker's maximum,
+//   5. round DOWN to the slave's lot step, then cap at the broker's maximum (forcePositionLotSize: at
+//      MAX_SPLIT_PARTS maximum lots, placed as several orders by split.ts),
 //   6. below the slave's minimum: with forceMinTrade (default) raise it to the minimum unless the
 //      spec's minVolumeSafetySkipThresholdMultiplier rule skips it; without, skip,
 //   7. maximumLot (0 = off): skip when the copier's open lots plus this one would exceed it.
@@ -17,6 +18,7 @@ import type { CopierSettings } from '../copier/settings.js';
 import { type Decimal, exact, show, toNumber } from '../shared/decimal.js';
 import { martingaleFactor } from './martingale.js';
 import { floorToStep, unusableSpec } from './rounding.js';
+import { largestSplit } from './split.js';
 import type { AccountFunds, Lots, MartingaleState, Skip, SkipReason, SymbolSpec } from './types.js';
 
 export interface SizingContext {
@@ -139,8 +141,10 @@ export const slaveVolume = (masterLot: Lots, copier: CopierSettings, context: Si
   const step = exact(spec.lotStep);
   let volume = floorToStep(calculated, step);
   // A whole number of steps is above the broker's maximum exactly when it is above its last whole step.
-  if (volume.greaterThan(exact(spec.maxLot))) {
-    volume = floorToStep(exact(spec.maxLot), step);
+  // forcePositionLotSize: more orders instead (split.ts), up to MAX_SPLIT_PARTS of them.
+  const ceiling = copier.forcePositionLotSize ? largestSplit(spec) : exact(spec.maxLot);
+  if (volume.greaterThan(ceiling)) {
+    volume = floorToStep(ceiling, step);
     adjustments.push('CAPPED_AT_BROKER_MAXIMUM');
   }
 

@@ -102,6 +102,8 @@ export interface SlaveCopy {
   readonly symbol: string;
   readonly orderType: OrderType;
   readonly volume: Lots;
+  /** forcePositionLotSize: which of the orders copying the master position this is (split.ts); absent = 0. */
+  readonly part?: number;
 }
 
 /** Folded from the copier's closed copies by `nextMartingaleState`. */
@@ -110,7 +112,7 @@ export interface MartingaleState {
 }
 
 export interface SlaveState extends AccountFunds {
-  /** The open copies of this copier; at most one per master position. */
+  /** The open copies of this copier: one per master position, or one per part of a split one (split.ts). */
   readonly copies: readonly SlaveCopy[];
   readonly martingale: MartingaleState;
 }
@@ -208,6 +210,11 @@ interface SlaveOrder {
   readonly masterPositionId: string;
   /** The slave's symbol. */
   readonly symbol: string;
+  /**
+   * forcePositionLotSize: the part of a copy split into several orders (split.ts) that the order
+   * places or acts on; absent = 0, the only order of an unsplit copy.
+   */
+  readonly part?: number;
 }
 
 export interface OpenAction extends SlaveOrder {

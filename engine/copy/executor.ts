@@ -265,9 +265,10 @@ class ActionRun {
     if (!replaced) {
       await this.close({
         type: 'close',
-        clientOrderId: slaveOrderId(ctx.source.eventId, ctx.copierId, 'close'),
+        clientOrderId: slaveOrderId(ctx.source.eventId, ctx.copierId, 'close', action.part ?? 0),
         masterPositionId: action.masterPositionId,
         symbol: action.symbol,
+        ...(action.part === undefined ? {} : { part: action.part }),
         slavePositionId: action.slavePositionId,
         volume: position.volume,
       });

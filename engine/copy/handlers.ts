@@ -225,6 +225,7 @@ export class CopyHandlers {
             symbol: action.symbol,
             orderType: action.orderType,
             volume: opened.volume,
+            ...(action.part === undefined ? {} : { part: action.part }),
           });
         }
       }

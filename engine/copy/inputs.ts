@@ -171,6 +171,7 @@ export class CopyInputs {
         symbol: row.symbol,
         orderType: row.order_type as OrderType,
         volume: row.volume,
+        ...(row.part === 0 ? {} : { part: row.part }),
       });
       out.set(row.copier_id, list);
     }

@@ -27,7 +27,10 @@ type Key = [string, string];
 
 const DAY_MS = 86_400_000;
 
-const copyKey = (copierId: string, masterPositionId: string) => `${copierId}/${masterPositionId}`;
+/** One row: a copy, or one part of a copy split into several orders (forcePositionLotSize). */
+const copyKey = (row: Pick<CopyRow, 'copier_id' | 'master_position_id' | 'part'>) => `${row.copier_id}/${row.master_position_id}/${row.part ?? 0}`;
+/** Every part of a master position's copy. */
+const masterKey = (copierId: string, masterPositionId: string) => `${copierId}/${masterPositionId}`;
 const slaveKey = (slaveAccountId: string, slavePositionId: string) => `${slaveAccountId}/${slavePositionId}`;
 const time = (value: unknown): number => (value instanceof Date ? value.getTime() : Date.parse(String(value)));
 
@@ -83,14 +86,14 @@ const readTouched = async (db: Db, batch: Batch, changes: readonly CopiesChange[
   const copyKeys = new Map<string, Key>();
   const slaveKeys = new Map<string, Key>();
   const touch = (where: Where): void => {
-    if (where.copierId && where.masterPositionId) copyKeys.set(copyKey(where.copierId, where.masterPositionId), [where.copierId, where.masterPositionId]);
+    if (where.copierId && where.masterPositionId) copyKeys.set(masterKey(where.copierId, where.masterPositionId), [where.copierId, where.masterPositionId]);
     else slaveKeys.set(slaveKey(where.slaveAccountId!, where.slavePositionId!), [where.slaveAccountId!, where.slavePositionId!]);
   };
   const copierIds = new Set<string>();
   for (const change of changes) {
     if (change.type === 'copyOpened') {
       const { row } = change;
-      copyKeys.set(copyKey(row.copier_id, row.master_position_id), [row.copier_id, row.master_position_id]);
+      copyKeys.set(masterKey(row.copier_id, row.master_position_id), [row.copier_id, row.master_position_id]);
       slaveKeys.set(slaveKey(row.slave_account_id, row.slave_position_id), [row.slave_account_id, row.slave_position_id]);
       copierIds.add(row.copier_id);
     } else if (change.type === 'copiesChanged') touch(change.where);
@@ -142,7 +145,7 @@ const readCopies = async (db: Db, batch: Batch, byCopyKeys: readonly Key[], bySl
       )
       .execute();
     for (const row of rows) {
-      batch.copies.set(copyKey(row.copier_id, row.master_position_id), row);
+      batch.copies.set(copyKey(row), row);
       index(batch, row);
     }
   }
@@ -171,7 +174,7 @@ const readClosures = async (db: Db, batch: Batch, keys: readonly Key[]): Promise
 const index = (batch: Batch, row: CopyRow): void => {
   const key = slaveKey(row.slave_account_id, row.slave_position_id);
   const set = batch.bySlave.get(key) ?? new Set<string>();
-  set.add(copyKey(row.copier_id, row.master_position_id));
+  set.add(copyKey(row));
   batch.bySlave.set(key, set);
 };
 
@@ -185,8 +188,9 @@ const matches = (row: CopyRow, where: Where): boolean =>
 
 const candidates = (batch: Batch, where: Where): string[] => {
   if (where.copierId && where.masterPositionId) {
-    const key = copyKey(where.copierId, where.masterPositionId);
-    return batch.copies.has(key) ? [key] : [];
+    const keys: string[] = [];
+    for (const [key, row] of batch.copies) if (row.copier_id === where.copierId && row.master_position_id === where.masterPositionId) keys.push(key);
+    return keys;
   }
   return [...(batch.bySlave.get(slaveKey(where.slaveAccountId!, where.slavePositionId!)) ?? [])];
 };
@@ -253,7 +257,7 @@ const expireRetries = (batch: Batch, copierId: string, masterPositionId: string)
 
 const openCopy = (batch: Batch, row: CopyRow): void => {
   endRetry(batch, row.client_order_id);
-  const key = copyKey(row.copier_id, row.master_position_id);
+  const key = copyKey(row);
   const before = batch.copies.get(key);
   if (before) batch.bySlave.get(slaveKey(before.slave_account_id, before.slave_position_id))?.delete(key);
   batch.copies.set(key, row);
@@ -285,8 +289,7 @@ const endCopies = (batch: Batch, ending: Ending): void => {
       afterVenue.push(key);
   }
   for (const key of afterVenue) update(batch, key, { closed_by: by });
-  for (const row of closed)
-    update(batch, copyKey(row.copier_id, row.master_position_id), { status: 'closed', closed_at: at, closed_by: by, result, close_price: closePrice });
+  for (const row of closed) update(batch, copyKey(row), { status: 'closed', closed_at: at, closed_by: by, result, close_price: closePrice });
   if (closed.length === 0 && where.slaveAccountId && where.slavePositionId) recordClosure(batch, where.slaveAccountId, where.slavePositionId, ending);
   if (result === null) return;
   const step = martingaleStep(result);
@@ -408,7 +411,7 @@ const writeCopies = async (db: Db, batch: Batch): Promise<void> => {
       .insertInto('copies')
       .values(chunk)
       .onConflict((oc) =>
-        oc.columns(['copier_id', 'master_position_id']).doUpdateSet((eb) => Object.fromEntries(COPY_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)]))),
+        oc.columns(['copier_id', 'master_position_id', 'part']).doUpdateSet((eb) => Object.fromEntries(COPY_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)]))),
       )
       .execute();
   }

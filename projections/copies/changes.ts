@@ -69,6 +69,7 @@ const copyRowOf = (
 ): CopyRow => ({
   copier_id: data.copierId,
   master_position_id: action.masterPositionId,
+  part: action.part ?? 0,
   master_account_id: data.masterAccountId,
   slave_account_id: data.slaveAccountId,
   slave_position_id: result.slavePositionId,
@@ -94,7 +95,8 @@ const executed = (data: Executed): CopiesChange[] => {
       : [{ type: 'retryEnded', clientOrderId: action.clientOrderId }];
   }
   if (action.type === 'partialClose' && result.type === 'closed') {
-    return [{ type: 'copiesChanged', where: { copierId, masterPositionId: action.masterPositionId }, set: { volume: action.remainingVolume } }];
+    const where = { copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId };
+    return [{ type: 'copiesChanged', where, set: { volume: action.remainingVolume } }];
   }
   if (action.type === 'close' && result.type === 'closed') {
     const where = { copierId, masterPositionId: action.masterPositionId, slavePositionId: action.slavePositionId };
@@ -189,7 +191,7 @@ export const changesOf = (recorded: RecordedEvent): CopiesChange[] => {
 
 /** A close the slave's venue reported before the copy was recorded ends the copy just recorded. */
 export const endingOfEarlierClosure = (copy: CopyRow, closure: ClosureRow): Ending => ({
-  where: { copierId: copy.copier_id, masterPositionId: copy.master_position_id },
+  where: { copierId: copy.copier_id, masterPositionId: copy.master_position_id, slavePositionId: copy.slave_position_id },
   at: new Date(closure.closed_at).toISOString(),
   by: 'SLAVE_VENUE',
   result: closure.result ?? null,
@@ -207,6 +209,9 @@ export const martingaleStep = (result: number): 'up' | 'reset' | 'none' => {
 /** The count a copier's martingale starts from (or resets to) with this result. */
 export const firstMartingaleCount = (result: number): number => nextMartingaleState(initialMartingaleState, result).consecutiveLosses;
 
-/** A feature's own trade (a keep-alive trade) is no copy: it is no step of a martingale. */
-export const isMartingaleStep = (row: Pick<CopyRow, 'kind' | 'master_position_id'>): boolean =>
-  row.kind === 'position' && !isStandaloneTrade(row.master_position_id);
+/**
+ * A feature's own trade (a keep-alive trade) is no copy: it is no step of a martingale. A copy split
+ * into several orders (forcePositionLotSize) is one step: its first part's.
+ */
+export const isMartingaleStep = (row: Pick<CopyRow, 'kind' | 'master_position_id' | 'part'>): boolean =>
+  row.kind === 'position' && !isStandaloneTrade(row.master_position_id) && (row.part ?? 0) === 0;

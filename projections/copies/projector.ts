@@ -83,7 +83,7 @@ const endCopies = async (db: Db, ending: Ending) => {
         ) as unknown as QueryCreator<ReadModels>)
       : db;
   const closed = await liveCopies(creator, where, { status: 'closed', closed_at: at, closed_by: by, result, close_price: closePrice })
-    .returning(['copier_id', 'kind', 'master_position_id'])
+    .returning(['copier_id', 'kind', 'master_position_id', 'part'])
     .execute();
   if (closed.length === 0 && where.slaveAccountId && where.slavePositionId) {
     await recordClosure(db, { ...ending, where: { slaveAccountId: where.slaveAccountId, slavePositionId: where.slavePositionId } });
@@ -100,7 +100,7 @@ const recordCopy = async (db: Db, row: CopyRow) => {
       qb
         .insertInto('copies')
         .values(row)
-        .onConflict((oc) => oc.columns(['copier_id', 'master_position_id']).doUpdateSet(row)),
+        .onConflict((oc) => oc.columns(['copier_id', 'master_position_id', 'part']).doUpdateSet(row)),
     )
     .selectFrom('slave_closures')
     .selectAll()
@@ -159,7 +159,8 @@ const applyChange = async (db: Db, change: CopiesChange): Promise<void> => {
 
 export const copiesProjection: Projection = {
   name: 'copies',
-  version: 4,
+  // 5: a copy split into several orders by forcePositionLotSize has a row per part.
+  version: 5,
   handles: [...copyEventTypes, ...slaveEvents],
   tables: ['copies', 'copier_martingale', 'copy_retries', 'copy_deferrals', 'slave_closures'],
   // Every row belongs to one slave account (a copier has one slave), and every event names it: the
@@ -172,6 +173,7 @@ export const copiesProjection: Projection = {
     await sql`CREATE TABLE ${sql.id(schema, 'copies')} (
       copier_id uuid NOT NULL,
       master_position_id text NOT NULL,
+      part int NOT NULL DEFAULT 0,
       master_account_id uuid NOT NULL,
       slave_account_id uuid NOT NULL,
       slave_position_id text NOT NULL,
@@ -186,7 +188,7 @@ export const copiesProjection: Projection = {
       closed_by text,
       result double precision,
       close_price double precision,
-      PRIMARY KEY (copier_id, master_position_id))`.execute(db);
+      PRIMARY KEY (copier_id, master_position_id, part))`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'copies')} (copier_id, opened_at DESC)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'copies')} (slave_account_id, slave_position_id)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'copies')} (master_account_id, master_position_id)`.execute(db);

@@ -169,16 +169,16 @@ describe('copiers end to end', () => {
       expect(res.body).not.to.have.property('fromStrategyId');
     });
 
-    it('refuses a strategy id (not available yet) and forcePositionLotSize true (not supported yet), and creates nothing', async () => {
+    it('refuses a strategy id (not available yet) and creates nothing; takes forcePositionLotSize true', async () => {
       const [m, s] = [await account('strategy-master'), await account('strategy-slave')];
       const strategy = await copier(s, { fromAccountId: m, fromStrategyId: '046b6c7f-0b8a-43b9-b35d-6489e6daee91' });
       expect(strategy.status).to.equal(400);
       expect(strategy.body.error).to.equal('[STRATEGIES_NOT_SUPPORTED]');
       expect(strategy.body.message).to.match(/strategies are not available yet/);
-      const split = await copier(s, { fromAccountId: m, forcePositionLotSize: true });
-      expect(split.status).to.equal(400);
-      expect(split.body.error).to.equal('[FORCE_POSITION_LOT_SIZE_NOT_SUPPORTED]');
       expect((await t.call('GET', `/accounts/${s}/copiers`)).body).to.deep.equal([]);
+      const split = await copier(s, { fromAccountId: m, forcePositionLotSize: true });
+      expect(split.status, JSON.stringify(split.body)).to.equal(200);
+      expect(split.body).to.include({ forcePositionLotSize: true });
     });
 
     it('lists the scale types with the reference ids', async () => {

@@ -91,11 +91,8 @@ describe('copier decider', () => {
     it('takes a maxLotSize and a maximumLot of 0 as off, as the reference does', () =>
       expect(copierDecider.decide(create({ maxLotSize: 0, maximumLot: 0 }), copierDecider.initialState)).to.have.length(1));
 
-    it('refuses forcePositionLotSize true (several trades above the broker maximum), naming the member, as not supported yet', () => {
-      const error = given([])
-        .when(create({ forcePositionLotSize: true }))
-        .thenRefuses('[FORCE_POSITION_LOT_SIZE_NOT_SUPPORTED]', 'validation');
-      expect(error.details).to.deep.equal({ field: 'body.forcePositionLotSize' });
+    it('takes forcePositionLotSize true (several trades above the broker maximum) and false', () => {
+      expect(copierDecider.decide(create({ forcePositionLotSize: true }), copierDecider.initialState)).to.have.length(1);
       expect(copierDecider.decide(create({ forcePositionLotSize: false }), copierDecider.initialState)).to.have.length(1);
     });
   });
@@ -131,7 +128,7 @@ describe('copier decider', () => {
         .thenRefuses('[VALIDATION_FAILED]', 'validation');
       given([created()])
         .when(update({ forcePositionLotSize: true }))
-        .thenRefuses('[FORCE_POSITION_LOT_SIZE_NOT_SUPPORTED]', 'validation');
+        .then([updated({ forcePositionLotSize: true }, NOW)]);
     });
 
     it('switches to FIXED_LOT when the lot size is set in the same update or was set before', () => {

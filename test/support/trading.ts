@@ -71,6 +71,10 @@ export interface PositionBody {
   readonly takeProfit: number;
   readonly comment: string;
   readonly magicNumber: string;
+  /** The reference's: the requestId of POST .../positions, read from the comment's prefix; "" otherwise. */
+  readonly requestId: string;
+  /** Ours: the client order id it was placed with. */
+  readonly clientOrderId?: string;
 }
 
 let requestIds = 0;
