@@ -3,5 +3,6 @@
 import type { HttpLayer } from '../app/service.js';
 import { processAsyncCreation } from './accounts/asyncRoutes.js';
 import { createApp } from './app.js';
+import { stopRecorder } from './auditLogs/requestRecorder.js';
 
-export const httpLayer: HttpLayer = { createApp, asyncCreation: processAsyncCreation };
+export const httpLayer: HttpLayer = { createApp, asyncCreation: processAsyncCreation, stop: stopRecorder };

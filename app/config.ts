@@ -20,6 +20,8 @@ export interface Config {
   readonly allowPrivateOutbound: boolean;
   /** IANA time zone of days, weeks and months (profits, metrics, limits, targets). */
   readonly timeZone: string;
+  /** Days the audit log's API request records are kept (API_REQUEST_RETENTION_DAYS, default 90). */
+  readonly apiRequestRetentionDays: number;
   /** Bounded request queues that shed excess with 503 [SERVICE_BUSY] (api/availability.ts); off only to measure without them. */
   readonly loadShedding: boolean;
 }
@@ -80,6 +82,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     operatorDomain,
     allowPrivateOutbound: flag('ALLOW_PRIVATE_OUTBOUND', env.ALLOW_PRIVATE_OUTBOUND),
     timeZone,
+    apiRequestRetentionDays: integer('API_REQUEST_RETENTION_DAYS', env.API_REQUEST_RETENTION_DAYS, 90, 1, 36_500),
     loadShedding: optional(env.LOAD_SHEDDING) === null ? true : flag('LOAD_SHEDDING', env.LOAD_SHEDDING),
   };
 };

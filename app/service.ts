@@ -12,6 +12,7 @@ import { PostgresEventStore } from '../store/postgres/postgresEventStore.js';
 import { migrateEventStore } from '../store/postgres/schema.js';
 import { DatabaseHealth } from '../store/postgres/health.js';
 import { Leases } from '../store/postgres/leases.js';
+import { ApiRequestRetention } from './apiRequestRetention.js';
 import type { ConnectionFaults } from '../store/postgres/pool.js';
 import type { EventStore, Position } from '../store/port.js';
 import { CopyEngine } from '../engine/copy/engine.js';
@@ -50,6 +51,8 @@ export interface RunningService {
 export interface HttpLayer {
   createApp(services: Services): http.RequestListener;
   asyncCreation(services: Services): (row: AsyncRequestRow) => Promise<Outcome>;
+  /** A graceful stop, once the server has closed and before the database does: writes what the layer still holds (queued audit request records). */
+  stop(services: Services): Promise<void>;
 }
 
 export interface StartOptions {
@@ -208,6 +211,15 @@ const startBackground = async (services: Services, options: StartOptions, life: 
   life.add(() => webhooks.stop());
   await accountCreations.start(options.http.asyncCreation(services));
   life.add(() => accountCreations.stop());
+  const retention = new ApiRequestRetention({
+    db,
+    leases,
+    clock,
+    retentionDays: config.apiRequestRetentionDays,
+    log: log.child({ component: 'api-request-retention' }),
+  });
+  retention.start();
+  life.add(() => retention.stop());
   return protection;
 };
 
@@ -237,6 +249,8 @@ export const startService = async (config: Config, options: StartOptions): Promi
     const services = await assembleServices(config, options, log, life, storage);
     const generatedKey = await bootstrap(services);
     const protection = await startBackground(services, options, life, storage.leases);
+    // Stopped after the server (steps stop in reverse), before the database.
+    life.add(() => options.http.stop(services));
     const port = await listen(config, options.http.createApp(services), life);
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     return {

@@ -3,10 +3,11 @@
 // userAgent, serverHost, queryString, request headers and body, the error answer, sizes). Recording never
 // slows or fails a request: the record is made when the answer has been sent, queued in memory (at most
 // MAX_QUEUED; beyond that records are dropped and a warning says how many) and written in batches by one
-// writer a few times a second; a failed write is logged and its records dropped. Records still queued
-// when the process ends are lost. Secrets never reach the queue: the API key header, authorization,
-// cookies and every member whose name says password, secret, token, key or credential are masked, in
-// headers and in bodies, at any depth.
+// writer a few times a second; a failed write is logged and its records dropped. A graceful stop writes
+// what is still queued (stop(), called by the composition root after the HTTP server closed and before
+// the database does); only a crash loses the last fraction of a second. Secrets never reach the queue:
+// the API key header, authorization, cookies and every member or query parameter whose name says
+// password, secret, token, key or credential are masked, in headers, queries and bodies, at any depth.
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
@@ -47,6 +48,25 @@ export const maskedHeaders = (headers: Request['headers']): Record<string, strin
   }
   return out;
 };
+
+const decoded = (text: string): string => {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+};
+
+/** The query string with the value of every parameter whose name says a secret masked. */
+export const maskedQuery = (query: string): string =>
+  query
+    .split('&')
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      const name = at === -1 ? pair : pair.slice(0, at);
+      return at !== -1 && SECRET_NAME.test(decoded(name)) ? `${name}=${MASK}` : pair;
+    })
+    .join('&');
 
 const cut = (text: string): string => (text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}…[cut]` : text);
 const ACCOUNT_IN_PATH = /\/accounts\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:\/|$)/i;
@@ -108,7 +128,7 @@ export class RequestRecorder {
       api_key_id: caller.apiKeyId,
       method: req.method,
       endpoint,
-      query_string: query ?? null,
+      query_string: query === undefined ? null : maskedQuery(query),
       status_code: res.statusCode,
       duration_ms: r.durationMs,
       ip_address: req.ip ?? null,
@@ -150,12 +170,22 @@ export class RequestRecorder {
     }
   }
 
-  stop(): void {
+  /** Graceful stop: no more periodic writes; what is still queued is written now (the database is still open). */
+  async stop(): Promise<void> {
     clearInterval(this.timer);
+    await this.flush();
   }
 }
 
 const recorders = new WeakMap<object, RequestRecorder>();
+
+/** Writes what the service's recorder still holds and stops it (a graceful stop); nothing when it never recorded. */
+export const stopRecorder = async (services: Services): Promise<void> => {
+  const recorder = recorders.get(services);
+  if (!recorder) return;
+  recorders.delete(services);
+  await recorder.stop();
+};
 
 /** The recorder of a running service: one per Services, made at first use (the app's middleware or an audit read). */
 export const recorderOf = (services: Services): RequestRecorder => {

@@ -16,11 +16,11 @@ export const AuditLogDTO = Type.Object(
     }),
     action: Type.String({
       description:
-        'ours: the event: AccountCreated, AccountUpdated, AccountStarted, AccountStopped, AccountReconnectRequested, AccountDeleted, CopierCreated, CopierUpdated, CopierResyncRequested, CopierSymbolMappingsSet, CopierDeleted, TradeRequested, ProjectCreated, ProjectUpdated, SymbolMappingCreated, SymbolMappingUpdated, SymbolMappingDeleted, ApiKeyIssued, ApiKeyRenamed, ApiKeyExpiryChanged, ApiKeyTypeChanged, ApiKeyRotated, ApiKeyRevoked, ApiKeyAccessPolicySet, ApiKeyAccessPolicyRemoved, LogsAcknowledged, AllLogsAcknowledged (key and acknowledgement entries are in the project log only)',
+        'ours: the event: AccountCreated, AccountUpdated, AccountStarted, AccountStopped, AccountReconnectRequested, AccountDeleted, CopierCreated, CopierUpdated, CopierResyncRequested, CopierSymbolMappingsSet, CopierDeleted, TradeRequested, ProjectCreated, ProjectUpdated, SymbolMappingCreated, SymbolMappingUpdated, SymbolMappingDeleted, ApiKeyIssued, ApiKeyRenamed, ApiKeyExpiryChanged, ApiKeyTypeChanged, ApiKeyRotated, ApiKeyRevoked, ApiKeyAccessPolicySet, ApiKeyAccessPolicyRemoved, LogsAcknowledged, AllLogsAcknowledged (key and acknowledgement entries are in the project log only); for a request that changed nothing: ApiRequestRefused (answered 400 or above) or ApiRequestWithoutChange (accepted, nothing to change)',
     }),
     changes: Type.Unknown({
       description:
-        "ours: members set or changed; status changes as { accountStatusId: { from, to } }; account passwords shown as ***, webhook secrets (authentication.secret, authentication.token) as ********, as in the feature's own answers",
+        "ours: members set or changed (null for a request that changed nothing); status changes as { accountStatusId: { from, to } }; account passwords shown as ***, webhook secrets (authentication.secret, authentication.token) as ********, as in the feature's own answers",
     }),
     accountId: Type.Optional(Uuid),
     accountAlias: Type.Optional(Type.String({ readOnly: true, description: 'current alias of the account; absent for a project entry' })),
@@ -60,7 +60,7 @@ export const AuditLogDTO = Type.Object(
     $id: 'AuditLogDTO',
     additionalProperties: false,
     description:
-      "One change (an event) with the API request that made it. Every POST, PUT and DELETE is recorded off the request path (it never slows or fails a request): its members appear once the record is written, which a read of the audit log waits for on the instance that answered the request. Requests that changed nothing (refused, or a no-op) are recorded but not listed: the log lists changes, as the reference's 'all API modifications'.",
+      'One change (an event) with the API request that made it, or one API request that changed nothing (refused with 4xx or 5xx, or a no-op; action ApiRequestRefused or ApiRequestWithoutChange, id = requestId, changes null), so who tried what is listed too. Every POST, PUT and DELETE is recorded off the request path (it never slows or fails a request): its members appear once the record is written, which a read of the audit log waits for on the instance that answered the request; records still queued are written when the service stops gracefully. Secrets are masked before a record is made: X-API-KEY, Authorization, Cookie and every header, query parameter or body member (at any depth) whose name says password, secret, token, key, credential or signature. Request records are kept API_REQUEST_RETENTION_DAYS days (default 90): the changes themselves stay, without their request members, after that.',
   },
 );
 

@@ -43,3 +43,22 @@ export const insertApiRequests = async (db: Kysely<ReadModels>, rows: readonly A
       .execute();
   }
 };
+
+/**
+ * Deletes the request records received before `before`, in batches of `batch` (short statements: the
+ * recorder's inserts never wait long); answers how many went. The changes they made stay in the audit
+ * log, without their request members.
+ */
+export const pruneApiRequests = async (db: Kysely<ReadModels>, before: Date, batch = 5000): Promise<number> => {
+  let total = 0;
+  for (;;) {
+    const rdb = requestsDb(db);
+    const result = await rdb
+      .deleteFrom('api_requests')
+      .where('request_id', 'in', rdb.selectFrom('api_requests').select('request_id').where('received_at', '<', before).limit(batch))
+      .executeTakeFirst();
+    const deleted = Number(result.numDeletedRows);
+    total += deleted;
+    if (deleted < batch) return total;
+  }
+};

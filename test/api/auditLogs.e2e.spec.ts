@@ -286,16 +286,40 @@ describe('audit logs end to end', () => {
       expectError(res, 400, '[VALIDATION_FAILED]');
     });
 
-    it('reads and refused writes add no entry', async () => {
+    it('reads add no entry; refused writes are listed as requests (ApiRequestRefused), every secret masked', async () => {
       const before = await projectLogs('?limit=1000');
 
       await t.call('GET', `/accounts/${a}`);
       await t.call('GET', '/accounts');
-      await t.call('PUT', `/accounts/${b}`, { body: { alias: 'refused' } });
-      await t.call('POST', `/accounts/${a}/actions/reconnect`);
-      await t.call('POST', '/accounts', { body: validAccount({ region: { id: 77 } }) });
+      expect(await projectLogs('?limit=1000'), 'reads are not listed').to.deep.equal(before);
 
-      expect(await projectLogs('?limit=1000')).to.deep.equal(before);
+      await sleep(15);
+      const deleted = await t.call('PUT', `/accounts/${b}`, { body: { alias: 'refused', loginAccountPassword: 'refused-secret-password' } });
+      expect(deleted.status).to.be.within(400, 499);
+      await sleep(15);
+      const invalid = await t.call('POST', '/accounts?apiKey=query-secret-value&verbose=1', {
+        body: validAccount({ region: { id: 77 }, loginAccountPassword: 'refused-secret-password' }),
+      });
+      expect(invalid.status).to.equal(400);
+
+      const after = await projectLogs('?limit=1000');
+      const added = after.slice(0, after.length - before.length);
+      expect(after.slice(added.length), 'the earlier entries stay as they were').to.deep.equal(before);
+      expect(added.map((l) => [l.action, l.method, l.statusCode, l.success, l.accountId ?? null])).to.deep.equal([
+        ['ApiRequestRefused', 'POST', 400, false, null],
+        ['ApiRequestRefused', 'PUT', deleted.status, false, b],
+      ]);
+      const [post, put] = added as (AuditLog & { errorMessage?: string; responseBody?: string; queryString?: string; requestId?: string })[];
+      expect(post).to.deep.include({ endpoint: '/rest/api/v1/accounts', path: '/accounts', changes: null, queryString: 'apiKey=********&verbose=1' });
+      expect(post!.id).to.equal(post!.requestId);
+      expect(post!.errorMessage).to.be.a('string');
+      expect(JSON.parse(post!.responseBody!)).to.deep.include({ error: '[VALIDATION_FAILED]' });
+      expect(JSON.parse(post!.requestBody!)).to.deep.include({ loginAccountPassword: '********' });
+      expect(JSON.parse(put!.requestBody!)).to.deep.equal({ alias: 'refused', loginAccountPassword: '********' });
+      expect(JSON.parse(put!.requestHeaders!)).to.deep.include({ 'x-api-key': '********' });
+      for (const secret of ['refused-secret-password', 'query-secret-value', TEST_KEY]) expect(JSON.stringify(added)).not.to.include(secret);
+      // The account's own log lists the refused write on it too.
+      expect((await accountLogs(b))[0]).to.deep.include({ action: 'ApiRequestRefused', method: 'PUT' });
     });
   });
 
@@ -303,7 +327,7 @@ describe('audit logs end to end', () => {
     it('lists the changes of every account of the project and of the project itself, newest first', async () => {
       // (filtered to the accounts of the scenario, so other specs of this file may add accounts of their own)
       const logs = (await projectLogs('?limit=1000'))
-        .filter((l) => [a, b, undefined].includes(l.accountId))
+        .filter((l) => [a, b, undefined].includes(l.accountId) && !l.action.startsWith('ApiRequest'))
         .map((l) => ({ ...l, accountId: l.accountId ?? null }));
 
       // Each account gets an account-level key; key entries belong to the project log only.
