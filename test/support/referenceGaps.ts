@@ -76,10 +76,6 @@ const UNSUPPORTED_FEATURE_BRANCHES: Gaps = [
 ];
 // Item 3: the members of the setting branches we run that differ from the reference's (our earlier names and meanings).
 const FEATURE_SETTING_BRANCHES: Gaps = [
-  'setting<FeatureTradingWindowsDTO>.closePositionsAtWindowEnd: missing',
-  'setting<FeatureTradingWindowsDTO>.symbolsConfiguration: missing',
-  'setting<FeatureTradingWindowsDTO>.temporarilySkipUntilNextWindow: missing',
-  'setting<FeatureTradingWindowsDTO>.tradingWindows: missing',
   'setting<FeatureMaintenanceWindowDTO>.accountType: missing',
   'setting<FeatureMaintenanceWindowDTO>.broker: missing',
   'setting<FeatureMaintenanceWindowDTO>.closeAllPositions: missing',

@@ -101,27 +101,51 @@ describe('account features end to end', function () {
     });
   });
 
-  it('FeatureTradingWindowsDTO copies opens only inside its window (Asia/Tokyo), and closes the copies at its end', async () => {
+  it("FeatureTradingWindowsDTO copies opens only inside its window (written at +09:00), a symbol's own window aside, and closes the copies at its end", async () => {
     const { master, slave } = await pair('windows');
     const start = minuteAhead(30);
     const end = start + 120_000;
+    const tokyo = (at: number) => `2025-01-01 ${hhmm(at, 'Asia/Tokyo')}:00+09:00`;
     await accountFeature(slave, {
       type: 'FeatureTradingWindowsDTO',
-      timeZone: 'Asia/Tokyo',
-      windows: [{ start: hhmm(start, 'Asia/Tokyo'), end: hhmm(end, 'Asia/Tokyo') }],
-      closeAtWindowEnd: true,
+      tradingWindows: [{ startTime: tokyo(start), endTime: tokyo(end) }],
+      // Gold trades all day: a window of 24 hours.
+      symbolsConfiguration: { XAUUSD: { tradingWindows: [{ startTime: '2025-01-01 00:00:00+00:00', endTime: '2025-01-01 00:00:00+00:00' }] } },
     });
     await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
     const outside = await logWith(slave, 'OUTSIDE_TRADING_WINDOW');
-    expect(outside.text).to.match(/outside the trading windows \(Asia\/Tokyo\); the next opens at .*\+09:00/);
-    expect(await positionsOf(t, slave)).to.deep.equal([]);
+    expect(outside.text).to.include(
+      `outside the trading windows; the next opens at ${DateTime.fromMillis(start, { zone: 'UTC' }).toISO({ suppressMilliseconds: true })}`,
+    );
+    await open(master, { symbol: 'XAUUSD', orderType: 'Buy', volume: 0.01 });
+    await bookWhere(t, slave, (b) => b.length === 1 && b[0]!.symbol === 'XAUUSD', 'the gold copy in its own window');
 
     moveTo(start, 0);
     await open(master, { symbol: 'GBPUSD', orderType: 'Sell', volume: 0.2 });
-    await bookWhere(t, slave, (b) => b.length === 1 && b[0]!.symbol === 'GBPUSD', 'the copy inside the window');
+    await bookWhere(t, slave, (b) => b.length === 2 && b.some((p) => p.symbol === 'GBPUSD'), 'the copy inside the window');
+    // closePositionsAtWindowEnd is true by default: the GBPUSD copy closes, gold's window goes on.
     moveTo(end, 1);
-    await bookWhere(t, slave, (b) => b.length === 0, 'the close at the end of the window', 10_000);
-    expect(await positionsOf(t, master)).to.have.length(2);
+    await bookWhere(t, slave, (b) => b.length === 1 && b[0]!.symbol === 'XAUUSD', 'the close at the end of the window', 10_000);
+    expect(await positionsOf(t, master)).to.have.length(3);
+  });
+
+  it('FeatureTradingWindowsDTO on a copier with temporarilySkipUntilNextWindow holds an open back until its window opens', async () => {
+    const { master, slave, copierId } = await pair('windows-hold');
+    const start = minuteAhead(30);
+    const utc = (at: number) => `2025-01-01T${hhmm(at)}:00Z`;
+    await trading.addFeature(t, `/accounts/${slave}/copiers/${copierId}`, {
+      type: 'FeatureTradingWindowsDTO',
+      tradingWindows: [{ startTime: utc(start), endTime: utc(start + 600_000) }],
+      temporarilySkipUntilNextWindow: true,
+      closePositionsAtWindowEnd: false,
+    });
+    await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
+    const held = await logWith(slave, 'FeatureTradingWindowsDTO');
+    expect(held.text).to.match(/held back by FeatureTradingWindowsDTO until/);
+    expect(await positionsOf(t, slave)).to.deep.equal([]);
+    moveTo(start, 0);
+    const [copy] = await bookWhere(t, slave, (b) => b.length === 1, 'the copy when the window opened', 10_000);
+    expect(copy).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
   });
 
   describe('FeatureApprovalDTO', () => {
