@@ -193,6 +193,7 @@ export type SkipReason =
   | 'REOPEN_SLIPPAGE_EXCEEDED'
   | 'EXIT_SIGNAL_OVERRIDDEN'
   | 'MASANIELLO_SERIES_OVER'
+  | 'MASANIELLO_COOLDOWN'
   | 'LIVE_DELAY'
   // Account features applied to every copier of the slave account.
   | 'RISK_PER_TRADE'

@@ -71,12 +71,39 @@ describe('sizing features end to end', function () {
   });
 
   describe('FeatureMasanielloDTO', () => {
-    // Capital 1,100, 4 trades, 2 wins at odds 2, 10,000 points of risk: a lot of EURUSD risks 10,000 USD.
-    //   first stake 1,100 x 3/11 = 300 -> 0.03 lots; after a small loss (spread and commission, under
-    //   10 USD), n 3, k 2: about 1,099 / 2 -> 0.05; after a second, n 2, k 2: all of about 1,098 -> 0.10.
+    // The reference's members. The bankroll: 11 % of the slave's balance of 10,000 = 1,100; 4 events, 2 wins
+    // expected, a win pays 1R and a loss costs 1R (p 1/2, P(4,2) = 11/16); target +100 % of the bankroll, so
+    // the whole bankroll is at risk (1,100 x 11/16 / (5/16) would be more). 10,000 points of risk: a lot
+    // of EURUSD risks 10,000 USD. Lots rounded to the nearest 0.01:
+    //   first stake 1,100 x (P(3,1) - P(3,2)) / (2 x 11/16) = 1,100 x 3/11 = 300 -> 0.03 lots; after a small
+    //   loss x (spread and commission, under 10 USD), n 3, k 2: (1,100 - x) / 2 -> 0.05; after a second,
+    //   n 2, k 2: all of 1,100 - 2x -> 0.11.
+    const series = {
+      type: 'FeatureMasanielloDTO',
+      totalEvents: 4,
+      expectedWins: 2,
+      bankrollBase: 'BALANCE',
+      bankrollPercentage: 11,
+      targetProfitPercentage: 100,
+      payoutModel: 'R_MULTIPLE',
+      outcomePolicy: 'SIGN',
+      winThresholdBase: 'RISK',
+      partialWinPolicy: 'IGNORE',
+      lotRoundingMode: 'NEAREST',
+      assumedPointRisk: 10_000,
+    };
     it('sizes the series from the closed copies and starts it over on PUT .../masaniello/{id}/reset', async () => {
       const { master, slave, copierId } = await pair('masaniello');
-      const featureId = await feature(slave, copierId, { type: 'FeatureMasanielloDTO', capital: 1100, trades: 4, expectedWins: 2, assumedPointRisk: 10_000 });
+      const featureId = await feature(slave, copierId, series);
+      const stored = (await t.call('GET', `/accounts/${slave}/copiers/${copierId}/features/${featureId}`)).body.setting as Record<string, unknown>;
+      expect(stored).to.deep.include({
+        totalEvents: 4,
+        bankrollPercentage: 11,
+        lotStep: 0.01,
+        expectedWinsValid: true,
+        autoTuneBoundsValid: true,
+        symbolsConfiguration: {},
+      });
       const reset = (query = '') => t.call('PUT', `/accounts/${slave}/masaniello/${featureId}/reset${query}`);
 
       const a = await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.5 });
@@ -89,20 +116,29 @@ describe('sizing features end to end', function () {
       // Another symbol's reset leaves the EURUSD series alone.
       expect((await reset('?symbol=GBPUSD')).status).to.equal(200);
       await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.5 });
-      expect((await bookWhere(t, slave, (x) => x.length === 1, 'the all-in stake'))[0]!.volume).to.equal(0.1);
+      expect((await bookWhere(t, slave, (x) => x.length === 1, 'the all-in stake'))[0]!.volume).to.equal(0.11);
 
       // The symbol's reset: the two losses no longer count (the open copy has no result yet).
       expect((await reset('?symbol=EURUSD')).status).to.equal(200);
       await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.5 });
       const book = await bookWhere(t, slave, (x) => x.length === 2, 'the first stake of a new series');
-      expect(book.map((p) => p.volume).sort()).to.deep.equal([0.03, 0.1]);
+      expect(book.map((p) => p.volume).sort()).to.deep.equal([0.03, 0.11]);
     });
 
     it('the reset endpoint answers 404 for a feature that is not a Masaniello of the account', async () => {
       const { slave, copierId } = await pair('masaniello-404');
       const other = await feature(slave, copierId, { type: 'FeatureMarginCapDTO', marginCapPercentage: 5 });
       expect((await t.call('PUT', `/accounts/${slave}/masaniello/${other}/reset`)).status).to.equal(404);
-      const masaniello = await feature(slave, copierId, { type: 'FeatureMasanielloDTO', capital: 1000, trades: 5, expectedWins: 3, assumedPointRisk: 100 });
+      // The reference's required members; every other one takes its default.
+      const masaniello = await feature(slave, copierId, {
+        type: 'FeatureMasanielloDTO',
+        bankrollBase: 'EQUITY',
+        lotRoundingMode: 'DOWN',
+        outcomePolicy: 'THRESHOLD',
+        partialWinPolicy: 'IGNORE',
+        payoutModel: 'R_MULTIPLE',
+        winThresholdBase: 'RISK',
+      });
       const stranger = await startedAccount(t, 'masaniello-stranger');
       expect((await t.call('PUT', `/accounts/${stranger}/masaniello/${masaniello}/reset`)).status).to.equal(404);
       expect((await t.call('PUT', `/accounts/${slave}/masaniello/${masaniello}/reset`)).status).to.equal(200);
