@@ -258,6 +258,10 @@ export interface DataCollectorSamplesTable {
   equity: number;
   floating_pnl: number;
   margin: number;
+  /** What the feature recorded when the sample was taken (recordBalance, recordEquity, recordFloatingPnL). */
+  record_balance: ColumnType<boolean, boolean | undefined, boolean>;
+  record_equity: ColumnType<boolean, boolean | undefined, boolean>;
+  record_floating_pnl: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 /** Master opens held for approval (FeatureApprovalDTO), their decision and what came of them. */

@@ -1,6 +1,6 @@
 // DataCollectorRecordDTO from the data_collector_samples read model. PerformanceMetricsDTO is what
 // domain/analytics/metrics.ts computes, as it is.
-import { sampleId } from '../../domain/analytics/dataCollector.js';
+import { type CollectorValues, normalized, sampleId } from '../../domain/analytics/dataCollector.js';
 import type { Static } from '@sinclair/typebox';
 import type { lastSamplesOf } from '../../projections/dataCollector/queries.js';
 import type { closedTradesBetween } from '../../projections/history/queries.js';
@@ -10,16 +10,22 @@ import { historyView } from '../trading/views.js';
 
 type SampleRow = Awaited<ReturnType<typeof lastSamplesOf>>[number];
 
-export const toDataCollectorRecordDTO = (row: SampleRow) => {
+/** The values a sample recorded (recordBalance, recordEquity, recordFloatingPnL), and our margin. */
+export const recordedValues = (row: SampleRow): CollectorValues => ({
+  ...(row.record_balance ? { balance: row.balance } : {}),
+  ...(row.record_equity ? { equity: row.equity } : {}),
+  ...(row.record_floating_pnl ? { floatingPnL: row.floating_pnl } : {}),
+  margin: row.margin,
+});
+
+/** DataCollectorRecordDTO: the members the sample recorded, times `factor` (normalizeValues; 1: as recorded). */
+export const toDataCollectorRecordDTO = (row: SampleRow, factor = 1) => {
   const time = new Date(row.time);
   return {
     id: sampleId(row.account_id, time.toISOString()),
     accountId: row.account_id,
     timestamp: time.getTime(),
-    balance: row.balance,
-    equity: row.equity,
-    floatingPnL: row.floating_pnl,
-    margin: row.margin,
+    ...normalized(recordedValues(row), factor),
   };
 };
 

@@ -9,7 +9,8 @@ import { accountPerformance } from '../../domain/analytics/report.js';
 import { SCORE_FORMULA } from '../../domain/analytics/score.js';
 import { AccountStatus } from '../../domain/account/enums.js';
 import { accountCurrencyOf, DEFAULT_ACCOUNT_CURRENCY } from '../../app/trading/session.js';
-import { lastSamplesOf, samplesOf } from '../../projections/dataCollector/queries.js';
+import { dataCollectorSettingOf, firstSampleOf, lastSamplesOf, samplesOf } from '../../projections/dataCollector/queries.js';
+import { DATA_COLLECTOR_RETENTION_DAYS, normalizationFactor } from '../../domain/analytics/dataCollector.js';
 import { hasDataCollectorFeature } from '../../projections/features/queries.js';
 import { accountsAmong, accountsOfProject, featureTargets, type ReportAccountRow } from '../../projections/accounts/reportScope.js';
 import { balanceOperationsOf, closedTradesBetween, tradesOf } from '../../projections/history/queries.js';
@@ -21,7 +22,7 @@ import type { Routes } from '../route.js';
 import type { Services } from '../../app/services.js';
 import { errorResponses } from '../shared/schemas.js';
 import { chartSubtitle, equityChartSvg, equityCurve } from './chart.js';
-import { toDataCollectorRecordDTO, toHistoryPositionDTO } from './dto.js';
+import { recordedValues, toDataCollectorRecordDTO, toHistoryPositionDTO } from './dto.js';
 import {
   DataCollectorQuery,
   DataCollectorRecordDTO,
@@ -142,8 +143,7 @@ export const analyticsRoutes = (routes: Routes, services: Services): void => {
     tag: 'Analytics',
     operationId: 'dataCollector',
     summary: 'The data collector time series (equity, balance, floating P&L)',
-    description:
-      'Samples taken while FeatureDataCollectorDTO is on (every collectionIntervalSeconds, default 60, unless activateDataCollector is false, while the account is connected), oldest first. limit: the last N samples of the range (default 10000); -1 = all. startTime and endTime (inclusive) bound the range.',
+    description: `Samples taken while FeatureDataCollectorDTO is on (every collectionIntervalSeconds, default 60, unless activateDataCollector is false, while the account is connected), oldest first, of the last ${DATA_COLLECTOR_RETENTION_DAYS} days (the feature's read-only retentionDays). limit: the last N samples of the range (default 10000); -1 = all. startTime and endTime (inclusive) bound the range. A record leaves out balance, equity or floatingPnL when recordBalance, recordEquity or recordFloatingPnL was false as it was taken. With normalizeValues true every value is multiplied by one factor that makes the oldest kept record's balance (else equity, else floating P&L) 100000, whatever the range asked (so pages agree); a reference value of 0 leaves the values as recorded.`,
     params: AccountIdParams,
     query: DataCollectorQuery,
     responses: { 200: { description: 'samples, oldest first', schema: Type.Array(DataCollectorRecordDTO) }, ...errorResponses(400, 401, 404) },
@@ -157,8 +157,14 @@ export const analyticsRoutes = (routes: Routes, services: Services): void => {
       if (query.startTime && query.endTime && Date.parse(query.startTime) > Date.parse(query.endTime)) {
         throw new ApiError(400, '[VALIDATION_FAILED]', 'startTime must not be after endTime');
       }
-      const rows = await lastSamplesOf(services.db, params.accountId, { startTime: query.startTime, endTime: query.endTime, limit });
-      return { body: rows.map(toDataCollectorRecordDTO) };
+      // Records older than the retention (the reference's read-only retentionDays) are not answered.
+      const kept = new Date(services.clock().getTime() - DATA_COLLECTOR_RETENTION_DAYS * 86_400_000);
+      const startTime = query.startTime && Date.parse(query.startTime) > kept.getTime() ? query.startTime : kept.toISOString();
+      const rows = await lastSamplesOf(services.db, params.accountId, { startTime, endTime: query.endTime, limit });
+      const setting = await dataCollectorSettingOf(services.db, params.accountId);
+      const first = setting?.normalizeValues ? await firstSampleOf(services.db, params.accountId, kept) : undefined;
+      const factor = first ? normalizationFactor(recordedValues(first)) : 1;
+      return { body: rows.map((row) => toDataCollectorRecordDTO(row, factor)) };
     },
   });
   /** The accounts a report covers, in the order of the ids, each once. */

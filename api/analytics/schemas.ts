@@ -183,13 +183,16 @@ export const DataCollectorRecordDTO = Type.Object(
     id: Type.String({ readOnly: true, description: 'the sample: the id of its AccountSampled event (uuid)' }),
     accountId: Type.String({ format: 'uuid', readOnly: true }),
     timestamp: Type.Integer({ readOnly: true, description: 'epoch milliseconds: the start of the interval the sample was taken in' }),
-    balance: Type.Number({ readOnly: true, description: 'balance (closed positions only)' }),
-    equity: Type.Number({ readOnly: true, description: 'equity, the open positions included' }),
-    floatingPnL: Type.Number({
-      readOnly: true,
-      description: "the open positions' profit with swap: equity - balance - credit (the reference says equity - balance; the two differ only by a credit)",
-    }),
-    margin: Type.Number({ readOnly: true, description: 'ours, beside the reference: used margin' }),
+    balance: Type.Optional(Type.Number({ readOnly: true, description: 'balance (closed positions only); absent when recordBalance was false' })),
+    equity: Type.Optional(Type.Number({ readOnly: true, description: 'equity, the open positions included; absent when recordEquity was false' })),
+    floatingPnL: Type.Optional(
+      Type.Number({
+        readOnly: true,
+        description:
+          "the open positions' profit with swap: equity - balance - credit (the reference says equity - balance; the two differ only by a credit); absent when recordFloatingPnL was false",
+      }),
+    ),
+    margin: Type.Number({ readOnly: true, description: 'ours, beside the reference: used margin (scaled too under normalizeValues)' }),
   },
   { $id: 'DataCollectorRecordDTO', additionalProperties: false },
 );

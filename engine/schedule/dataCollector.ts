@@ -66,7 +66,13 @@ export class DataCollector {
     for (const row of rows) {
       const accountId = row.account_id;
       if (!accountId) continue;
-      const setting = row.setting as { activateDataCollector?: boolean; collectionIntervalSeconds?: number };
+      const setting = row.setting as {
+        activateDataCollector?: boolean;
+        collectionIntervalSeconds?: number;
+        recordBalance?: boolean;
+        recordEquity?: boolean;
+        recordFloatingPnL?: boolean;
+      };
       if (setting.activateDataCollector === false) continue;
       const interval = (setting.collectionIntervalSeconds ?? DEFAULT_SAMPLE_INTERVAL_SECONDS) * 1000;
       const bucket = Math.floor(now / interval) * interval;
@@ -84,6 +90,7 @@ export class DataCollector {
           equity: info.equity,
           floatingPnl: Math.round((info.equity - info.balance - info.credit) * 100) / 100,
           margin: info.margin,
+          recorded: { balance: setting.recordBalance !== false, equity: setting.recordEquity !== false, floatingPnL: setting.recordFloatingPnL !== false },
         },
       };
       await recordFacts(this.deps.store, samplesStream(accountId), [{ id: sampleId(accountId, at), ...event }], {

@@ -1,11 +1,12 @@
-// The data-collector read model: one row per sample (DataCollectorRecordDTO).
+// The data-collector read model: one row per sample (DataCollectorRecordDTO), with the members the
+// feature recorded (recordBalance, recordEquity, recordFloatingPnL when it was taken).
 import { sql } from 'kysely';
 import type { SampleEvent } from '../../domain/analytics/dataCollector.js';
 import type { Projection } from '../projection.js';
 
 export const dataCollectorProjection: Projection = {
   name: 'data_collector',
-  version: 1,
+  version: 2,
   handles: ['AccountSampled'],
   tables: ['data_collector_samples'],
   async createTables(db, schema) {
@@ -16,6 +17,9 @@ export const dataCollectorProjection: Projection = {
       equity double precision NOT NULL,
       floating_pnl double precision NOT NULL,
       margin double precision NOT NULL,
+      record_balance boolean NOT NULL DEFAULT true,
+      record_equity boolean NOT NULL DEFAULT true,
+      record_floating_pnl boolean NOT NULL DEFAULT true,
       PRIMARY KEY (account_id, time))`.execute(db);
   },
   async apply(db, recorded) {
@@ -29,6 +33,9 @@ export const dataCollectorProjection: Projection = {
         equity: data.equity,
         floating_pnl: data.floatingPnl,
         margin: data.margin,
+        record_balance: data.recorded?.balance ?? true,
+        record_equity: data.recorded?.equity ?? true,
+        record_floating_pnl: data.recorded?.floatingPnL ?? true,
       })
       .onConflict((oc) => oc.columns(['account_id', 'time']).doNothing())
       .execute();

@@ -375,6 +375,31 @@ describe('Performance metrics, chart and data collector end to end', function ()
     expect(m.dataCollectorHistoryStartAt).to.equal(iso(all[0]!));
     // The end-of-day equity is now the last sample's.
     expect(Object.values(m.dailyEquity).at(-1)).to.equal(all.at(-1)!.equity);
+
+    // normalizeValues scales the answers so the oldest record's balance is 100,000; recordEquity false
+    // leaves equity out of the records taken meanwhile; retentionDays is read-only (90).
+    const featureId = (added.body.id ?? added.body.featureId) as string;
+    const put = await t.call('PUT', `/accounts/${account}/features/${featureId}`, {
+      body: featureBody({ type: 'FeatureDataCollectorDTO', collectionIntervalSeconds: 10, normalizeValues: true, recordEquity: false, retentionDays: 5 }),
+    });
+    expect(put.status, JSON.stringify(put.body)).to.equal(200);
+    expect(put.body.setting).to.deep.include({ normalizeValues: true, recordEquity: false, retentionDays: 90 });
+    const factor = 100_000 / 11_201.1;
+    const cents = (x: number) => Math.round(x * factor * 100) / 100;
+    const normalizedAll = await samples('?limit=-1');
+    expect(normalizedAll[0]).to.deep.include({
+      id: all[0]!.id,
+      balance: 100_000,
+      equity: cents(11_191.1),
+      floatingPnL: cents(-10),
+      margin: cents(all[0]!.margin),
+    });
+    expect(await samples(`?startTime=${iso(all[1]!)}&limit=1`), "the factor is the oldest record's, whatever the range").to.deep.equal(normalizedAll.slice(-1));
+    const count = normalizedAll.length;
+    await sampled(count + 1);
+    const taken = (await samples('?limit=1'))[0]!;
+    expect(taken).not.to.have.property('equity');
+    expect(taken).to.deep.include({ balance: 100_000, floatingPnL: cents(-110) });
   });
 
   it('rebuilds the history and data collector read models from the events, with the same metrics', async () => {
