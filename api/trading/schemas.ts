@@ -25,7 +25,8 @@ export const PositionRequestDTO = Type.Object(
     volume: Type.Number({
       exclusiveMinimum: 0,
       maximum: 1e6,
-      description: "In lots: a multiple of the symbol's volume step within its minimum and maximum (GET .../symbols), or 400 [INVALID_VOLUME]",
+      description:
+        "In lots. The volume will be automatically adjusted according to the symbol data (reference). Ours: on POST .../positions and .../orders it is rounded down to the symbol's volume step and brought within its minimum and maximum (GET .../symbols): 0.015 on a 0.01 step opens 0.01, 0.001 opens the minimum 0.01, 101 opens the maximum 100. On PUT (the volume of what is open) it is not adjusted: off the step or leaving less than the minimum gives 400 [INVALID_VOLUME]",
     }),
     openPrice: PriceOrZero(
       'Used for pending orders (the trigger price; 0 gives 400 [VALIDATION_FAILED]): limits below (buy) or above (sell) the market, stops beyond it, at least the stops level away, or 400 [INVALID_PRICE]. For Buy and Sell send 0 (any value is ignored). On PUT: pending orders, the new trigger price; positions, 0 or the open price (it cannot change: anything else gives 400 [INVALID_PRICE])',

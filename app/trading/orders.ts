@@ -1,9 +1,11 @@
 // An order as the Trading API receives it (the reference's PositionRequestDTO) made into the venue's
 // order: 0 = no stop loss, no take profit, no open price; relative stops resolved against the entry;
-// a pending order's expiry from pendingExpirySeconds (platform types 1 and 2 only).
+// a pending order's expiry from pendingExpirySeconds (platform types 1 and 2 only); the volume adjusted
+// to the symbol's lot step, minimum and maximum (domain/positions/volume.ts).
 import { accountTypeOf } from '../../domain/account/enums.js';
 import type { MarketOrderType, PendingOrderType } from '../../domain/copy/types.js';
 import type { TradeRequest } from '../../domain/positions/events.js';
+import { adjustedOrderVolume } from '../../domain/positions/volume.js';
 import { invalid } from '../../domain/shared/errors.js';
 import type { Services } from '../services.js';
 import { type OrderRequest, type TradingSession, venueOrderType } from './session.js';
@@ -48,7 +50,10 @@ export const venueOrderOf = async (
     stopLoss = away(stopLoss, !buy);
     takeProfit = away(takeProfit, buy);
   }
-  const base = { symbol: body.symbol, volume: body.volume, stopLoss, takeProfit, comment: body.comment, magicNumber: body.magicNumber };
+  // An unknown symbol keeps the volume asked: the broker's refusal of the order says what is wrong.
+  const limits = await connection.symbolInfo(body.symbol).catch(() => null);
+  const volume = limits ? adjustedOrderVolume(body.volume, limits) : body.volume;
+  const base = { symbol: body.symbol, volume, stopLoss, takeProfit, comment: body.comment, magicNumber: body.magicNumber };
   if (!pending) return { order: { ...base, orderType: type }, expiry: null };
   const seconds = body.pendingExpirySeconds ?? 0;
   const expiry = platform?.supportsPendingExpiry && seconds > 0 ? new Date(services.clock().getTime() + seconds * 1000).toISOString() : null;
@@ -60,7 +65,7 @@ export const openRequestOf = (body: OrderToPlace, order: OrderRequest, expiry: s
   action: 'open',
   symbol: body.symbol,
   orderType: body.orderType,
-  volume: body.volume,
+  volume: order.volume,
   openPrice: 'openPrice' in order ? order.openPrice : null,
   stopLoss: order.stopLoss ?? null,
   takeProfit: order.takeProfit ?? null,

@@ -48,7 +48,7 @@ describe('account logs end to end', function () {
     // Info entries (connection, deposit, positions), two errors (refusals), no warnings.
     for (let i = 0; i < 3; i++)
       await t.call('POST', `/accounts/${account}/positions`, { body: positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.01 }) });
-    await t.call('POST', `/accounts/${account}/positions`, { body: positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.015 }) });
+    await t.call('POST', `/accounts/${account}/positions`, { body: positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.01, stopLoss: 1.09 }) });
     await t.call('POST', `/accounts/${account}/positions`, { body: positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 50 }) });
     all = await logs('?limit=1000');
   });
@@ -84,7 +84,7 @@ describe('account logs end to end', function () {
   });
 
   it('logTypeId 1 returns errors, 2 errors and warnings, 3 everything', async () => {
-    expect((await logs('?logTypeId=1')).map((l) => l.code)).to.deep.equal(['[NOT_ENOUGH_MONEY]', '[INVALID_VOLUME]']);
+    expect((await logs('?logTypeId=1')).map((l) => l.code)).to.deep.equal(['[NOT_ENOUGH_MONEY]', '[INVALID_STOPS]']);
     expect(await logs('?logTypeId=2')).to.have.length(2);
     expect(await logs('?logTypeId=3')).to.have.length(7);
   });
@@ -131,7 +131,7 @@ describe('account logs end to end', function () {
       expect(projectLogs.some((l) => l.accountId === second)).to.equal(true);
       const dates = projectLogs.map((l) => Date.parse(l.date));
       expect(dates).to.deep.equal([...dates].sort((a, b) => b - a));
-      expect((await projectPage('?logTypeId=1')).map((l) => l.code)).to.deep.equal(['[NOT_ENOUGH_MONEY]', '[INVALID_VOLUME]']);
+      expect((await projectPage('?logTypeId=1')).map((l) => l.code)).to.deep.equal(['[NOT_ENOUGH_MONEY]', '[INVALID_STOPS]']);
       expect((await projectPage('?limit=2&offset=1')).map((l) => l.id)).to.deep.equal(projectLogs.slice(1, 3).map((l) => l.id));
     });
 

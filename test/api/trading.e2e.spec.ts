@@ -2,6 +2,7 @@
 // over HTTP against the simulated venue with pinned quotes: EURUSD 1.08500 / 1.08510, so a Buy fills
 // at 1.0851, a Sell at 1.085, and the stops level (10 points) is 0.0001 away.
 import { expect } from 'chai';
+import { simulatedLogin } from '../../engine/venues/host.js';
 import { hashApiKey, keyPrefix } from '../../domain/apiKey/secret.js';
 import { execute } from '../../app/services.js';
 import { apiKeyDecider } from '../../domain/apiKey/decider.js';
@@ -351,9 +352,6 @@ describe('Trading API end to end', function () {
 
     const venueRefusals: [string, Record<string, unknown>, number, string][] = [
       ['an unknown symbol', { symbol: 'NOPE', orderType: 'Buy', volume: 0.1 }, 404, '[SYMBOL_NOT_FOUND]'],
-      ['a volume off the lot step (0.015)', { symbol: 'EURUSD', orderType: 'Buy', volume: 0.015 }, 400, '[INVALID_VOLUME]'],
-      ['a volume below the minimum (0.001)', { symbol: 'EURUSD', orderType: 'Sell', volume: 0.001 }, 400, '[INVALID_VOLUME]'],
-      ['a volume above the maximum (101)', { symbol: 'EURUSD', orderType: 'Buy', volume: 101 }, 400, '[INVALID_VOLUME]'],
       ['a stop loss 5 points from the market (stops level 10)', { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, stopLoss: 1.08495 }, 400, '[INVALID_STOPS]'],
       ['a Buy stop loss above the market', { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, stopLoss: 1.09 }, 400, '[INVALID_STOPS]'],
       ['a Sell take profit above the market', { symbol: 'EURUSD', orderType: 'Sell', volume: 0.1, takeProfit: 1.09 }, 400, '[INVALID_STOPS]'],
@@ -367,6 +365,24 @@ describe('Trading API end to end', function () {
       ],
       ['20 lots on a 10,000 USD account (21,701 margin)', { symbol: 'EURUSD', orderType: 'Buy', volume: 20 }, 409, '[NOT_ENOUGH_MONEY]'],
     ];
+    it("adjusts the volume to the symbol (the reference: 'automatically adjusted according to the symbol data'): off the step down to it, below the minimum up to it", async () => {
+      const fresh = await startedAccount(t, 'trading-volume-adjusted');
+      const stepped = await open(fresh, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.015 });
+      const raised = await open(fresh, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.001 });
+      const book = await positionsOf(t, fresh);
+      expect(book.find((p) => p.id === stepped)).to.deep.include({ volume: 0.01 });
+      expect(book.find((p) => p.id === raised)).to.deep.include({ volume: 0.01 });
+      expect(await errorLogs(fresh)).to.deep.equal([]);
+    });
+
+    it('adjusts a volume above the maximum down to it (101 lots: 100)', async () => {
+      const fresh = await startedAccount(t, 'trading-volume-capped');
+      const login = simulatedLogin((await t.call('GET', `/accounts/${fresh}`)).body);
+      await t.service.services.venues.desk((venue) => venue.deposit(login, 190_000, 'room for 100 lots'));
+      const id = await open(fresh, { symbol: 'EURUSD', orderType: 'Buy', volume: 101 });
+      expect((await positionsOf(t, fresh)).find((p) => p.id === id)).to.deep.include({ volume: 100 });
+    });
+
     for (const [what, body, status, code] of venueRefusals) {
       it(`refuses ${what} with ${status} ${code}, and logs the refusal as an Error`, async () => {
         const before = (await errorLogs(account)).length;
@@ -608,11 +624,13 @@ describe('Trading API end to end', function () {
 
     it('answers 204 for an order the broker refuses, which shows as an Error log entry and places nothing', async () => {
       const before = await positionsOf(t, account);
-      const res = await t.call('POST', `/accounts/${account}/orders`, { body: positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.015 }) });
+      const res = await t.call('POST', `/accounts/${account}/orders`, {
+        body: positionRequest({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.1, stopLoss: 1.09 }),
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(204);
-      const log = await eventually(async () => (await errorLogs(account)).find((l) => l.code === '[INVALID_VOLUME]'), 5000, 'the refusal in the logs');
+      const log = await eventually(async () => (await errorLogs(account)).find((l) => l.code === '[INVALID_STOPS]'), 5000, 'the refusal in the logs');
       expect(log).to.deep.include({ logTypeId: 1, category: 'TRADING' });
-      expect(log.text).to.include('0.015');
+      expect(log.text).to.match(/^Trading request rejected: stop loss/);
       expect(await positionsOf(t, account)).to.deep.equal(before);
     });
   });
