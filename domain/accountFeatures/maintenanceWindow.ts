@@ -1,10 +1,15 @@
 // FeatureMaintenanceWindowDTO (spec: account feature; enabled, maintenanceAction, closePositionStrategy,
 // affectedAccountIds, positionsClosedForAccounts, entryActionsExecuted, affectedCopierStates
-// (CopierStateDTO list)). Our reading: a one-off window of time (startsAt to endsAt, e.g. a broker's
-// announced maintenance) during which the copiers of the affected accounts stop copying and, when
-// asked, their positions are closed; afterwards each copier gets back the state it had.
+// (CopierStateDTO list)); the reference ("a maintenance window (project)") gives startTime, endTime,
+// closeAllPositions, accountType and broker. Our reading: a one-off window of time (startTime to
+// endTime, e.g. a broker's announced maintenance) during which the copiers of the affected accounts stop
+// copying and, when asked, their positions are closed; afterwards each copier gets back the state it had.
 //   - Affected: the account the feature is attached to and the accounts of affectedAccountIds (of the
-//     same project; others are ignored); their copiers, as slave or as master.
+//     same project; others are ignored), of them those of `accountType` (when set) whose loginServer
+//     matches the `broker` regular expression (when set; whole name, case-insensitive); their
+//     copiers, as slave or as master. The spec attaches the window to an account; the reference's
+//     project scope is not taken yet (400 [FEATURE_SCOPE_NOT_ALLOWED]).
+//   - closeAllPositions true (the reference) is closePositionStrategy CLOSE_ALL.
 //   - Entry actions, when the window starts: the copiers' active and monitorOnly are recorded first
 //     (affectedCopierStates), then maintenanceAction applies to the active ones (MONITOR_ONLY: they go
 //     monitor-only; DEACTIVATE_COPIERS: inactive; NONE: unchanged), then closePositionStrategy (NONE;
@@ -19,6 +24,7 @@
 //     out, and each is safe to repeat, so a restart halfway through finishes the window.
 // The three state members are read-only: values sent are ignored; answers show the window's state.
 import { type Static, Type } from '@sinclair/typebox';
+import { accountTypes } from '../account/enums.js';
 import type { FeatureDefinition } from '../feature/definition.js';
 
 export const MAINTENANCE_WINDOW = 'FeatureMaintenanceWindowDTO';
@@ -48,8 +54,32 @@ export const CopierStateDTO = Type.Object(
 
 const members = Type.Object({
   enabled: Type.Boolean({ description: 'false: the window does nothing (an active one ends at once and restores the copiers); default true' }),
-  startsAt: Instant('ISO 8601: when the window starts and its entry actions run'),
-  endsAt: Instant('ISO 8601: when the window ends and the copiers get their states back; after startsAt, at most 31 days later'),
+  startTime: Instant('ISO 8601: when the window starts and its entry actions run; required'),
+  endTime: Instant('ISO 8601: when the window ends and the copiers get their states back; after startTime, at most 31 days later; required'),
+  closeAllPositions: Type.Boolean({
+    description:
+      'true: every open position and pending order of the affected accounts is closed when the window starts (closePositionStrategy CLOSE_ALL); default false',
+  }),
+  accountType: Type.Optional(
+    Type.Object(
+      {
+        id: Type.Integer({ minimum: -2147483648, maximum: 2147483647, description: 'an account type id (GET /types/accountTypes)' }),
+        name: Type.Optional(Type.String({ readOnly: true, description: 'ignored when sent' })),
+      },
+      {
+        additionalProperties: false,
+        description: 'only accounts of this type are affected; left out (default): every type. An unknown id gives 400 [VALIDATION_FAILED]',
+      },
+    ),
+  ),
+  broker: Type.Optional(
+    Type.String({
+      minLength: 0,
+      maxLength: 255,
+      description:
+        "only accounts whose loginServer matches this regular expression are affected, the whole name, case-insensitive ('ICMarkets.*'); '.*', \"\" or left out: every broker. A pattern that does not compile, or that quantifies a group ('(a+)+': too slow to match), gives 400 [VALIDATION_FAILED]",
+    }),
+  ),
   maintenanceAction: Type.Union(
     MAINTENANCE_ACTIONS.map((a) => Type.Literal(a)),
     {
@@ -61,7 +91,7 @@ const members = Type.Object({
     CLOSE_POSITION_STRATEGIES.map((a) => Type.Literal(a)),
     {
       description:
-        'what is closed when the window starts: NONE (default); CLOSE_COPIED the positions and pending orders the copy engine opened on the affected accounts; CLOSE_ALL every open position and pending order of the affected accounts',
+        'what is closed when the window starts: NONE (default); CLOSE_COPIED the positions and pending orders the copy engine opened on the affected accounts; CLOSE_ALL every open position and pending order of the affected accounts (closeAllPositions true means CLOSE_ALL whatever this says)',
     },
   ),
   affectedAccountIds: Type.Array(Uuid, {
@@ -92,6 +122,7 @@ export const maintenanceWindowFeature: FeatureDefinition<MaintenanceWindowSettin
   members,
   defaults: {
     enabled: true,
+    closeAllPositions: false,
     maintenanceAction: 'MONITOR_ONLY',
     closePositionStrategy: 'NONE',
     affectedAccountIds: [],
@@ -101,14 +132,45 @@ export const maintenanceWindowFeature: FeatureDefinition<MaintenanceWindowSettin
   },
   stateMembers: MAINTENANCE_STATE_MEMBERS,
   description:
-    "A one-off maintenance window from startsAt to endsAt (a broker's announced maintenance). Affected: this account and the accounts of affectedAccountIds (same project), with every copier to or from them. When the window starts, the copiers' active and monitorOnly are recorded (affectedCopierStates), maintenanceAction applies to the active ones (MONITOR_ONLY: monitor-only; DEACTIVATE_COPIERS: inactive; NONE: unchanged), and closePositionStrategy runs per affected account (NONE; CLOSE_COPIED: the positions and pending orders the copy engine opened there; CLOSE_ALL: all of them; positionsClosedForAccounts). An account that is not connected, or a market that is closed, is tried again every second until the window ends; entryActionsExecuted is true once everything is done. When the window ends, or the feature is disabled, removed or given other times, every recorded copier gets back its active and monitorOnly (whatever was changed meanwhile; deleted copiers are skipped). Every step is recorded as an event first, so a restart in the middle finishes the window. The three state members are read-only. Several windows may be attached to an account.",
+    "A one-off maintenance window from startTime to endTime (a broker's announced maintenance). Affected: this account and the accounts of affectedAccountIds (same project), of them those of accountType (when set) whose loginServer matches the broker regular expression (when set; whole name, case-insensitive), with every copier to or from them. The reference's project scope is not taken yet. When the window starts, the copiers' active and monitorOnly are recorded (affectedCopierStates), maintenanceAction applies to the active ones (MONITOR_ONLY: monitor-only; DEACTIVATE_COPIERS: inactive; NONE: unchanged), and closePositionStrategy runs per affected account (NONE; CLOSE_COPIED: the positions and pending orders the copy engine opened there; CLOSE_ALL: all of them, also with closeAllPositions true; positionsClosedForAccounts). An account that is not connected, or a market that is closed, is tried again every second until the window ends; entryActionsExecuted is true once everything is done. When the window ends, or the feature is disabled, removed or given other times, every recorded copier gets back its active and monitorOnly (whatever was changed meanwhile; deleted copiers are skipped). Every step is recorded as an event first, so a restart in the middle finishes the window. The three state members are read-only. Several windows may be attached to an account.",
   check: (s) => {
-    const start = Date.parse(s.startsAt);
-    const end = Date.parse(s.endsAt);
-    if (!(end > start)) return `endsAt ${s.endsAt} must be after startsAt ${s.startsAt}`;
+    const start = Date.parse(s.startTime);
+    const end = Date.parse(s.endTime);
+    if (!(end > start)) return `endTime ${s.endTime} must be after startTime ${s.startTime}`;
     if (end - start > MAX_WINDOW_DAYS * 86_400_000) return `the window lasts more than ${MAX_WINDOW_DAYS} days`;
-    return null;
+    if (s.accountType && !accountTypes.some((t) => t.id === s.accountType!.id)) return `accountType ${s.accountType.id} is no account type`;
+    return brokerProblem(s.broker);
   },
+};
+
+/** The close strategy in force: closeAllPositions true is CLOSE_ALL. */
+export const closeStrategyOf = (s: Pick<MaintenanceWindowSettings, 'closeAllPositions' | 'closePositionStrategy'>): ClosePositionStrategy =>
+  s.closeAllPositions ? 'CLOSE_ALL' : s.closePositionStrategy;
+
+/** A group followed by a quantifier: nested repetition, which a backtracking matcher may take exponential time on. */
+const QUANTIFIED_GROUP = /\)(?:[*+?]|\{\d)/;
+
+/** Why a broker pattern is refused, or null. */
+export const brokerProblem = (broker: string | undefined): string | null => {
+  if (broker === undefined || broker === '') return null;
+  if (QUANTIFIED_GROUP.test(broker))
+    return `broker ${broker}: a quantified group is not taken (too slow to match); write the alternatives without repeating a group`;
+  try {
+    new RegExp(broker, 'i');
+  } catch {
+    return `broker ${broker} is no regular expression`;
+  }
+  return null;
+};
+
+/** Whether an account of this type and login server is affected by the window's accountType and broker. */
+export const accountMatches = (
+  s: Pick<MaintenanceWindowSettings, 'accountType' | 'broker'>,
+  account: { accountTypeId: number; loginServer: string },
+): boolean => {
+  if (s.accountType && s.accountType.id !== account.accountTypeId) return false;
+  if (s.broker === undefined || s.broker === '') return true;
+  return new RegExp(`^(?:${s.broker})$`, 'i').test(account.loginServer);
 };
 
 /** A copier's mode as recorded when a window starts, with the account the copier lives under. */
@@ -120,8 +182,8 @@ export interface RecordedCopierState {
 }
 
 /** Names one window of the feature: a change of its times is another window. */
-export const windowKeyOf = (s: Pick<MaintenanceWindowSettings, 'startsAt' | 'endsAt'>): string =>
-  `${new Date(s.startsAt).toISOString()}/${new Date(s.endsAt).toISOString()}`;
+export const windowKeyOf = (s: Pick<MaintenanceWindowSettings, 'startTime' | 'endTime'>): string =>
+  `${new Date(s.startTime).toISOString()}/${new Date(s.endTime).toISOString()}`;
 
 /** Where one window stands, as its events tell. */
 export interface WindowProgress {
@@ -144,13 +206,13 @@ export const maintenanceStep = (
   affected: readonly string[],
   now: number,
 ): MaintenanceStep => {
-  const inside = setting !== null && setting.enabled && Date.parse(setting.startsAt) <= now && now < Date.parse(setting.endsAt);
+  const inside = setting !== null && setting.enabled && Date.parse(setting.startTime) <= now && now < Date.parse(setting.endTime);
   if (!progress?.entered) return inside ? 'enter' : 'none';
   if (progress.exited) return 'none';
   if (!inside) return 'exit';
   if (progress.entryCompleted) return 'none';
   if (!progress.copiersSwitched) return 'switchCopiers';
-  const strategy = setting!.closePositionStrategy;
+  const strategy = closeStrategyOf(setting!);
   if (strategy !== 'NONE' && affected.some((id) => !progress.closedFor.includes(id))) return 'closePositions';
   return 'completeEntry';
 };

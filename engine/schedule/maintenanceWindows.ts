@@ -10,6 +10,8 @@ import type { Kysely } from 'kysely';
 import { v5 as uuidv5 } from 'uuid';
 import { AccountStatus } from '../../domain/account/enums.js';
 import {
+  accountMatches,
+  closeStrategyOf,
   entryChange,
   MAINTENANCE_WINDOW,
   type MaintenanceStep,
@@ -179,17 +181,17 @@ export class MaintenanceWindowRunner {
     switch (step) {
       case 'enter': {
         const s = setting!;
-        const affected = await this.affectedAccounts(projectId, [accountId, ...s.affectedAccountIds]);
+        const affected = await this.affectedAccounts(projectId, [accountId, ...s.affectedAccountIds], s);
         const copierStates = await this.copierStates(projectId, affected);
         return this.record(projectId, {
           type: 'EnterMaintenanceWindow',
           data: {
             ...target,
             projectId,
-            startsAt: s.startsAt,
-            endsAt: s.endsAt,
+            startsAt: s.startTime,
+            endsAt: s.endTime,
             maintenanceAction: s.maintenanceAction,
-            closePositionStrategy: s.closePositionStrategy,
+            closePositionStrategy: closeStrategyOf(s),
             affectedAccountIds: affected,
             copierStates,
           },
@@ -208,7 +210,7 @@ export class MaintenanceWindowRunner {
         let state: MaintenanceWindows | null = null;
         for (const account of window!.affectedAccountIds) {
           if (window!.closedFor.includes(account)) continue;
-          const closed = await this.closePositions(featureId, key, account, setting!.closePositionStrategy);
+          const closed = await this.closePositions(featureId, key, account, closeStrategyOf(setting!));
           if (closed === null) return null;
           state = await this.record(projectId, { type: 'RecordPositionsClosed', data: { ...target, closedAccountId: account, closed }, metadata });
         }
@@ -227,16 +229,16 @@ export class MaintenanceWindowRunner {
     }
   }
 
-  /** The accounts of the project among `ids` that exist and are not deleted, in the order given. */
-  private async affectedAccounts(projectId: string, ids: readonly string[]): Promise<string[]> {
+  /** The accounts of the project among `ids` that exist, are not deleted and match the window's accountType and broker, in the order given. */
+  private async affectedAccounts(projectId: string, ids: readonly string[], s: MaintenanceWindowSettings): Promise<string[]> {
     const rows = await this.deps.db
       .selectFrom('accounts')
-      .select('id')
+      .select(['id', 'account_type_id', 'login_server'])
       .where('project_id', '=', projectId)
       .where('id', 'in', [...new Set(ids)])
       .where('account_status_id', '<>', AccountStatus.Deleted)
       .execute();
-    const found = new Set(rows.map((r) => r.id));
+    const found = new Set(rows.filter((r) => accountMatches(s, { accountTypeId: r.account_type_id, loginServer: r.login_server })).map((r) => r.id));
     return [...new Set(ids)].filter((id) => found.has(id));
   }
 

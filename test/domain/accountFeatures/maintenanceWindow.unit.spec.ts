@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import {
+  accountMatches,
+  closeStrategyOf,
   entryChange,
   maintenanceStep,
   maintenanceWindowFeature,
@@ -14,8 +16,8 @@ import type { MaintenanceEvent } from '../../../domain/maintenanceWindow/events.
 describe('feature: FeatureMaintenanceWindowDTO', () => {
   const setting = (overrides: Partial<MaintenanceWindowSettings> = {}): MaintenanceWindowSettings => ({
     ...(maintenanceWindowFeature.defaults as MaintenanceWindowSettings),
-    startsAt: '2026-01-07T10:00:00Z',
-    endsAt: '2026-01-07T11:00:00Z',
+    startTime: '2026-01-07T10:00:00Z',
+    endTime: '2026-01-07T11:00:00Z',
     ...overrides,
   });
   const at = (time: string) => Date.parse(`2026-01-07T${time}Z`);
@@ -77,16 +79,43 @@ describe('feature: FeatureMaintenanceWindowDTO', () => {
   });
 
   it('refuses an end not after the start and a window longer than 31 days; its state members are read-only', () => {
-    expect(maintenanceWindowFeature.check!(setting({ endsAt: '2026-01-07T10:00:00Z' }))).to.equal(
-      'endsAt 2026-01-07T10:00:00Z must be after startsAt 2026-01-07T10:00:00Z',
+    expect(maintenanceWindowFeature.check!(setting({ endTime: '2026-01-07T10:00:00Z' }))).to.equal(
+      'endTime 2026-01-07T10:00:00Z must be after startTime 2026-01-07T10:00:00Z',
     );
-    expect(maintenanceWindowFeature.check!(setting({ endsAt: '2026-02-08T10:00:00Z' }))).to.equal('the window lasts more than 31 days');
+    expect(maintenanceWindowFeature.check!(setting({ endTime: '2026-02-08T10:00:00Z' }))).to.equal('the window lasts more than 31 days');
     expect(maintenanceWindowFeature.check!(setting())).to.equal(null);
     expect(maintenanceWindowFeature.stateMembers).to.deep.equal(['positionsClosedForAccounts', 'entryActionsExecuted', 'affectedCopierStates']);
   });
 
+  it('closeAllPositions (the reference) closes everything, whatever closePositionStrategy says', () => {
+    expect(closeStrategyOf(setting({ closeAllPositions: true }))).to.equal('CLOSE_ALL');
+    expect(closeStrategyOf(setting({ closePositionStrategy: 'CLOSE_COPIED' }))).to.equal('CLOSE_COPIED');
+    expect(maintenanceStep(setting({ closeAllPositions: true }), progress({ copiersSwitched: true }), ['a'], at('10:00:01'))).to.equal('closePositions');
+    expect(maintenanceStep(setting(), progress({ copiersSwitched: true }), ['a'], at('10:00:01'))).to.equal('completeEntry');
+  });
+
+  it('affects only accounts of accountType whose loginServer matches broker, the whole name without case', () => {
+    const account = { accountTypeId: 1, loginServer: 'ICMarketsSC-MT5-4' };
+    expect(accountMatches(setting(), account)).to.equal(true);
+    expect(accountMatches(setting({ broker: 'ICMarkets.*' }), account)).to.equal(true);
+    expect(accountMatches(setting({ broker: 'icmarkets.*' }), account)).to.equal(true);
+    expect(accountMatches(setting({ broker: '.*' }), account)).to.equal(true);
+    expect(accountMatches(setting({ broker: '' }), account)).to.equal(true);
+    expect(accountMatches(setting({ broker: 'ICMarkets' }), account)).to.equal(false);
+    expect(accountMatches(setting({ broker: 'Pepperstone.*|ICMarkets.*' }), account)).to.equal(true);
+    expect(accountMatches(setting({ accountType: { id: 1 } }), account)).to.equal(true);
+    expect(accountMatches(setting({ accountType: { id: 2 } }), account)).to.equal(false);
+  });
+
+  it('refuses an unknown account type, a broker pattern that does not compile or quantifies a group', () => {
+    expect(maintenanceWindowFeature.check!(setting({ accountType: { id: 999 } }))).to.match(/accountType 999 is no account type/);
+    expect(maintenanceWindowFeature.check!(setting({ broker: 'ICMarkets[' }))).to.match(/no regular expression/);
+    expect(maintenanceWindowFeature.check!(setting({ broker: '(a+)+$' }))).to.match(/quantified group/);
+    expect(maintenanceWindowFeature.check!(setting({ broker: '(ICMarkets|Pepperstone).*' }))).to.equal(null);
+  });
+
   it('names a window by its instants, whatever offset they were written with', () =>
-    expect(windowKeyOf({ startsAt: '2026-01-07T11:00:00+01:00', endsAt: '2026-01-07T11:00:00Z' })).to.equal(
+    expect(windowKeyOf({ startTime: '2026-01-07T11:00:00+01:00', endTime: '2026-01-07T11:00:00Z' })).to.equal(
       '2026-01-07T10:00:00.000Z/2026-01-07T11:00:00.000Z',
     ));
 });

@@ -285,6 +285,8 @@ describe('account features end to end', function () {
     const master = await startedAccount(t, 'maintenance-master');
     const slave = await startedAccount(t, 'maintenance-slave');
     const other = await startedAccount(t, 'maintenance-other');
+    // Of another account type: accountType leaves it out.
+    const excluded = await startedAccount(t, 'maintenance-excluded', { type: { id: 2 } });
     const copierId = await copier(master, slave);
     const otherCopier = await copier(master, other);
     // The other account's copier is inactive: it stays so, and is given back as it was.
@@ -292,15 +294,18 @@ describe('account features end to end', function () {
     await open(master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
     await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
     await open(other, { symbol: 'GBPUSD', orderType: 'Sell', volume: 0.1 });
+    await open(excluded, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
 
     const startsAt = clock().getTime() + 20_000;
     const endsAt = startsAt + 120_000;
     const featureId = await accountFeature(slave, {
       type: 'FeatureMaintenanceWindowDTO',
-      startsAt: new Date(startsAt).toISOString(),
-      endsAt: new Date(endsAt).toISOString(),
-      closePositionStrategy: 'CLOSE_ALL',
-      affectedAccountIds: [other],
+      startTime: new Date(startsAt).toISOString(),
+      endTime: new Date(endsAt).toISOString(),
+      closeAllPositions: true,
+      broker: '.*',
+      affectedAccountIds: [other, excluded],
+      accountType: { id: 1 },
       entryActionsExecuted: true,
     });
     const feature = async () => (await t.call('GET', `/accounts/${slave}/features/${featureId}`)).body.setting as Record<string, unknown>;
@@ -329,6 +334,7 @@ describe('account features end to end', function () {
     expect(await mode(other, otherCopier)).to.deep.equal({ active: false, monitorOnly: false });
     expect(await positionsOf(t, slave)).to.deep.equal([]);
     expect(await positionsOf(t, other)).to.deep.equal([]);
+    expect(await positionsOf(t, excluded)).to.have.length(1);
     expect(await positionsOf(t, master)).to.have.length(1);
     // During the window the slave's copier only watches.
     await open(master, { symbol: 'GBPUSD', orderType: 'Buy', volume: 0.1 });
