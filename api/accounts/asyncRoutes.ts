@@ -51,7 +51,7 @@ export const processAsyncCreation =
         context: row.context,
       });
       const account = await findAccount(services.db, row.project_id, row.account_id);
-      const [dto] = account ? await toAccountDTOs(services.db, row.project_id, [account]) : [];
+      const [dto] = account ? await toAccountDTOs(services, row.project_id, [account]) : [];
       return {
         status: 'COMPLETED',
         callbackBody: { account: dto ?? null },
@@ -83,7 +83,7 @@ export const asyncCreationRoutes = (routes: Routes, services: Services): void =>
     async handler({ caller }) {
       projectLevel(caller);
       const rows = await services.accountCreations.list(caller.projectId);
-      return { body: await Promise.all(rows.map((r) => toAsyncCreationDTO(services.db, r))) };
+      return { body: await Promise.all(rows.map((r) => toAsyncCreationDTO(services, r))) };
     },
   });
 
@@ -100,7 +100,7 @@ export const asyncCreationRoutes = (routes: Routes, services: Services): void =>
       projectLevel(caller);
       const row = await services.accountCreations.find(caller.projectId, params.requestId);
       if (!row) throw new ApiError(404, '[ASYNC_REQUEST_NOT_FOUND]', `no asynchronous creation ${params.requestId}`);
-      return { body: await toAsyncCreationDTO(services.db, row) };
+      return { body: await toAsyncCreationDTO(services, row) };
     },
   });
 };

@@ -30,7 +30,7 @@ export const configurationSummaryRoutes = (routes: Routes, services: Services): 
     responses: { 200: { description: 'accounts with their configuration', schema: Type.Array(AccountDTO) }, ...errorResponses(400, 401) },
     async handler({ query, caller }) {
       const rows = await listAccounts(services.db, caller.projectId, { limit: 1000, ...query, onlyAccountId: caller.accountId });
-      const accounts = await toAccountDTOs(services.db, caller.projectId, rows);
+      const accounts = await toAccountDTOs(services, caller.projectId, rows);
       const body = [];
       for (const account of accounts) {
         body.push({

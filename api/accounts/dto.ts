@@ -1,15 +1,16 @@
 // AccountDTO and AsyncAccountCreationResponseDTO from the read models, and an account's settings from
 // AccountCreateDTO and AccountUpdateDTO (both AccountDTO on the wire).
 import type { Static } from '@sinclair/typebox';
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { AccountChanges } from '../../domain/account/commands.js';
 import { accountStatuses, accountTypeOf, regions } from '../../domain/account/enums.js';
 import type { AccountSettings, DedicatedIp, MyHomeIp } from '../../domain/account/events.js';
 import type { AsyncRequestRow } from '../../app/accounts/asyncCreation.js';
 import type { Services } from '../../app/services.js';
 import { findAccount, slaveCopierFlags } from '../../projections/accounts/queries.js';
-import type { AccountsTable, ReadModels } from '../../projections/schema.js';
+import type { AccountsTable } from '../../projections/schema.js';
 import { enumObject } from '../shared/enumObjects.js';
+import { type AccountState, accountStatesOf } from './information.js';
 import { type AccountCreateDTO, SECRET_MASK } from './schemas.js';
 
 export type CreateBody = Static<typeof AccountCreateDTO>;
@@ -23,8 +24,8 @@ const noCopiers: Flags = { active: false, monitorOnly: false, disabled: false };
 
 const statusName = (id: number): string => accountStatuses.find((s) => s.id === id)?.name ?? String(id);
 
-/** AccountDTO from the accounts read model. Secrets never leave the service: answers carry the mask. */
-export const toAccountDTO = (row: Selectable<AccountsTable>, flags: Flags = noCopiers) => {
+/** AccountDTO from the accounts read model and the account's state. Secrets never leave the service: answers carry the mask. */
+const toAccountDTO = (row: Selectable<AccountsTable>, flags: Flags, accountInformation: AccountState) => {
   const dedicatedIp = row.dedicated_ip as DedicatedIp | null;
   const myHomeIp = row.my_home_ip as MyHomeIp | null;
   return {
@@ -63,25 +64,32 @@ export const toAccountDTO = (row: Selectable<AccountsTable>, flags: Flags = noCo
     proxy: (row.proxy ?? null) as { host: string; port: number; username?: string | null } | null,
     ...(row.ctrader_client_id !== null ? { ctraderClientId: row.ctrader_client_id } : {}),
     ...(row.ctrader_client_secret_set ? { ctraderClientSecret: SECRET_MASK } : {}),
+    accountInformation,
   };
 };
 
-/** AccountDTOs with the copier flags of each account (its own copiers, as the slave). */
-export const toAccountDTOs = async (db: Kysely<ReadModels>, projectId: string, rows: readonly Selectable<AccountsTable>[]) => {
-  const flags = await slaveCopierFlags(
-    db,
-    projectId,
-    rows.map((r) => r.id),
-  );
-  return rows.map((r) => toAccountDTO(r, flags.get(r.id)));
+/**
+ * AccountDTOs with the copier flags of each account (its own copiers, as the slave) and its state
+ * (accountInformation): the same few queries for one account as for the list of 1,000.
+ */
+export const toAccountDTOs = async (services: Services, projectId: string, rows: readonly Selectable<AccountsTable>[]) => {
+  const [flags, states] = await Promise.all([
+    slaveCopierFlags(
+      services.db,
+      projectId,
+      rows.map((r) => r.id),
+    ),
+    accountStatesOf(services, projectId, rows),
+  ]);
+  return rows.map((r) => toAccountDTO(r, flags.get(r.id) ?? noCopiers, states.get(r.id)!));
 };
 
 /** AsyncAccountCreationResponseDTO: the account only once COMPLETED (as it is now), the error only when FAILED. */
-export const toAsyncCreationDTO = async (db: Kysely<ReadModels>, row: AsyncRequestRow) => {
+export const toAsyncCreationDTO = async (services: Services, row: AsyncRequestRow) => {
   let account: unknown;
   if (row.status === 'COMPLETED') {
-    const found = await findAccount(db, row.project_id, row.account_id);
-    if (found) account = (await toAccountDTOs(db, row.project_id, [found]))[0];
+    const found = await findAccount(services.db, row.project_id, row.account_id);
+    if (found) account = (await toAccountDTOs(services, row.project_id, [found]))[0];
   }
   return {
     requestId: row.request_id,

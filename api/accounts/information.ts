@@ -1,157 +1,28 @@
 // AccountInformationDTO (reference: GET /accounts/{accountId}/information, and AccountDTO.accountInformation):
 // the broker's figures of the account's session, its results from the trade history, and its state.
-// Every member of the reference is here with the reference's type; where this service has no such
-// thing, the member is a documented constant. Our extras sit beside them.
-import { type Static, Type } from '@sinclair/typebox';
+// The state is read for many accounts at once (accountStatesOf: every account answer embeds it, the
+// list of 1,000 included); the broker figures, results and protections only for the one account the
+// information endpoint asks about. The schema is in informationSchemas.ts.
+import { Type } from '@sinclair/typebox';
+import type { Selectable } from 'kysely';
 import { netProfitSince, performanceMetrics } from '../../domain/analytics/metrics.js';
 import { periodStart } from '../../domain/analytics/periods.js';
 import { accountStatuses } from '../../domain/account/enums.js';
 import { settle, type Services } from '../../app/services.js';
-import { lastConnectionCode, otherAccountWithSameLogin } from '../../projections/accounts/queries.js';
-import { pendingApprovals } from '../../projections/approvals/queries.js';
-import { positionMismatchOf } from '../../projections/copies/queries.js';
+import { accountsWithSameLoginAsAnother, lastConnectionCodes } from '../../projections/accounts/queries.js';
+import { pendingApprovalsOf } from '../../projections/approvals/queries.js';
+import { accountsWithPositionMismatch } from '../../projections/copies/queries.js';
 import { balanceOperationsOf, tradesOf } from '../../projections/history/queries.js';
-import { openPositionsOf } from '../../projections/positions/queries.js';
+import { bookCounts } from '../../projections/positions/queries.js';
 import type { AccountsTable } from '../../projections/schema.js';
-import type { Selectable } from 'kysely';
 import { accountProtections } from '../riskLimits/dto.js';
-import { ProfitTargetLockDTO, ProfitTargetStatusDTO, RiskLimitHitDTO, RiskLimitStatusDTO } from '../riskLimits/schemas.js';
 import type { Routes } from '../route.js';
 import { loadAccount } from '../shared/accounts.js';
-import { errorResponses, Nullable, Uuid } from '../shared/schemas.js';
-import { ProxyRegionDTO } from '../types/schemas.js';
+import { errorResponses, Uuid } from '../shared/schemas.js';
+import { type AccountInformation, AccountInformationDTO, HYPERACTIVE_TRADES_PER_DAY } from './informationSchemas.js';
 
-const HYPERACTIVE_TRADES_PER_DAY = 500;
 /** How long account information waits for the copy engine to finish what it has in hand. */
 const ENGINE_IDLE_WAIT_MS = 2000;
-
-const Int = (description: string) => Type.Integer({ minimum: -2147483648, maximum: 2147483647, description });
-const brokerFigure = (description: string) => Type.Optional(Type.Number({ description: `${description}; left out while the account has no broker session` }));
-
-const PendingApprovalItem = Type.Object(
-  {
-    accountFromId: Uuid,
-    ticket: Type.Integer({ description: 'the ticket (position id) of the master position waiting for a decision' }),
-    volume: Type.Number({ description: "the master's lots (the copy is sized when approved)" }),
-    approvalId: Type.String({ description: 'ours: the id to decide it with (POST /accounts/{accountId}/approvals; GET .../approvals lists them)' }),
-    copierId: Uuid,
-    symbol: Type.String(),
-  },
-  { description: 'ApprovalDTO: a master open FeatureApprovalDTO holds back on this account, not decided yet.' },
-);
-
-const MissingSymbolMappingDTO = Type.Object(
-  {
-    symbol: Type.String(),
-    copierId: Uuid,
-    fromAccountId: Uuid,
-    fromAccount: Type.String(),
-    lastTimestampDetected: Type.Integer(),
-  },
-  { description: 'MissingSymbolMappingDTO' },
-);
-
-const ProxyDTO = Type.Object(
-  {
-    id: Type.Integer(),
-    ipAddress: Type.String(),
-    region: ProxyRegionDTO,
-    usedByAccounts: Type.Array(Uuid),
-  },
-  {
-    description:
-      "ProxyDTO: a proxy server of the reference's pool. Never answered: this service reserves no proxy servers (AccountDTO.proxy is the one an account is configured with).",
-  },
-);
-
-export const AccountInformationDTO = Type.Object(
-  {
-    currency: Type.Optional(Type.String({ description: 'ISO 4217 code of the account currency; left out while the account has no broker session' })),
-    leverage: Type.Optional(Int('account leverage (100 = 1:100); left out while the account has no broker session')),
-    connected: Type.Boolean({ description: 'the account has a live session with its broker' }),
-    status: Type.String({ description: 'the account status in words, as AccountDTO.status.name: New, Active, Stopped or Deleted' }),
-    accountMode: Type.Optional(
-      Type.Union([Type.Literal('NETTING'), Type.Literal('HEDGING'), Type.Literal('EXCHANGE')], {
-        description: "the account's margin mode at the broker; left out while the account has no broker session",
-      }),
-    ),
-    openPositions: Type.Boolean({ description: 'there is an open position (GET .../positions lists them)' }),
-    openPositionsCount: Int('open positions; without a broker session, from the last known book'),
-    pendingOrders: Type.Boolean({ description: 'there is a pending order' }),
-    pendingOrdersCount: Int('pending orders; without a broker session, from the last known book'),
-    balance: brokerFigure('balance'),
-    equity: brokerFigure('balance + credit + floating profit and swap of open positions'),
-    credit: brokerFigure('credit from the broker'),
-    usedMargin: brokerFigure('margin held by open positions'),
-    freeMargin: brokerFigure('equity - used margin'),
-    unrealizedProfit: brokerFigure('floating profit and swap of open positions'),
-    drawdown: brokerFigure('percent: how far equity is below balance now, (balance - equity) / balance x 100, 0 when equity is not below'),
-    profitToday: Type.Number({ description: 'net result (profit + swap + commission) of the trades closed since 00:00 today in the service TIME_ZONE' }),
-    profitThisWeek: Type.Number({ description: 'the same since Monday 00:00 (TIME_ZONE)' }),
-    profitThisMonth: Type.Number({ description: 'the same since the first of the month 00:00 (TIME_ZONE)' }),
-    avgDrawdown: Type.Number({
-      description:
-        'percent: the mean depth of the drawdown episodes of the balance curve of closed trades (an episode runs from a peak until a new peak; depth = (peak - balance) / peak; deposits and withdrawals shift the peak and are not results)',
-    }),
-    maxDrawdown: Type.Number({ description: 'percent: the deepest drawdown episode, as avgDrawdown defines them' }),
-    isNative: Type.Boolean({ description: 'the account runs in native mode (AccountDTO.nativeMode)' }),
-    isHyperactive: Type.Boolean({ description: `more than ${HYPERACTIVE_TRADES_PER_DAY} trades closed in the last 24 hours` }),
-    accountDuplicationInProjectDetected: Type.Boolean({
-      description: 'another account of the project (not deleted) has the same loginServer (case-insensitive), loginAccountNumber and type',
-    }),
-    pendingApprovals: Type.Array(PendingApprovalItem, {
-      description: 'master opens waiting for a decision on this account (FeatureApprovalDTO), oldest first; [] without that feature',
-    }),
-    positionMismatch: Type.Boolean({
-      description: 'as a slave: a live copy whose master position is closed, or a master position still open whose copy the slave closed by itself',
-    }),
-    riskLimitsStatus: Type.Array(RiskLimitStatusDTO, {
-      description: 'every risk limit of the account (GET .../riskLimits): whether it is hit, and the reference it measures from now',
-    }),
-    profitTargetsStatus: Type.Array(ProfitTargetStatusDTO, {
-      description: 'every profit target feature of the account: whether it is locked, and the reference it measures from now',
-    }),
-    wrongCredentials: Type.Boolean({ description: 'the last connection attempt was refused with [INVALID_CREDENTIALS]' }),
-    missingSymbolMappings: Type.Array(MissingSymbolMappingDTO, {
-      description: 'always []: a copy this service cannot map is skipped and logged on the slave (SYMBOL_NOT_MAPPED in GET .../logs) instead',
-    }),
-    brokeTimeOffsetToUtc: Int('hours between broker time and UTC: always 0, the simulated venue keeps UTC'),
-    fallbackMode: Type.Boolean({ description: 'always false: this service has no fallback connection mode' }),
-    isInvestorPassword: Type.Boolean({ description: 'always false: the simulated venue has no read-only investor logins' }),
-    latencyInMs: Type.Integer({ description: 'always 0: the simulated venue runs in-process' }),
-    configuredProxy: Type.Optional(ProxyDTO),
-    proxy: Type.Optional(ProxyDTO),
-    walletBalances: Type.Array(Type.Object({ asset: Type.String(), balance: Type.Number() }, { description: 'WalletDTO' }), {
-      description: 'always []: exchange wallets do not exist at the simulated venue',
-    }),
-    // Ours.
-    environment: Type.Optional(
-      Type.Union([Type.Literal('LIVE'), Type.Literal('DEMO')], {
-        description: 'ours: left out when detection is unsupported for the broker type or not connected',
-      }),
-    ),
-    historyDeactivated: Type.Boolean({ description: 'ours: history fetching is switched off for this account; this service never does' }),
-    marginLevel: Type.Optional(
-      Nullable(Type.Number({ description: 'ours: equity / used margin x 100; null without margin in use; left out while not connected' })),
-    ),
-    riskLimitsHit: Type.Array(RiskLimitHitDTO, {
-      description:
-        'ours: the risk limits hit in force (GET .../riskLimits): while any is, no new trade is copied to the account; each lasts until its period ends (until) or PUT .../riskLimits/{riskLimitId}/reset',
-    }),
-    profitTargetsLocked: Type.Array(ProfitTargetLockDTO, {
-      description:
-        'ours: the profit targets locked (account features FeatureDaily/Weekly/MonthlyProfitTargetDTO, FeatureOverallTargetDTO): while any is, no new trade is copied to the account (a per-symbol one: on that symbol)',
-    }),
-  },
-  {
-    $id: 'AccountInformationDTO',
-    additionalProperties: false,
-    description:
-      'Computed when asked (the reference syncs it every minute). Members the reference declares that this service has no such thing for are documented constants; the broker figures are left out while the account has no broker session.',
-  },
-);
-
-export type AccountInformation = Static<typeof AccountInformationDTO>;
 
 /** Results from the same history and formulas as the performance metrics (domain/analytics/metrics.ts), in the service's time zone. */
 const accountResults = async (services: Services, accountId: string) => {
@@ -176,7 +47,93 @@ const ticketOf = (positionId: string): number => (Number.isSafeInteger(Number(po
 
 const round2 = (value: number): number => Math.round(value * 100) / 100;
 
-/** The AccountInformationDTO of an account (its read-model row). */
+/** What AccountDTO.accountInformation carries: the state of the account, without broker figures, results and protections. */
+export type AccountState = Omit<
+  AccountInformation,
+  | 'currency'
+  | 'leverage'
+  | 'accountMode'
+  | 'balance'
+  | 'equity'
+  | 'credit'
+  | 'usedMargin'
+  | 'freeMargin'
+  | 'unrealizedProfit'
+  | 'drawdown'
+  | 'environment'
+  | 'marginLevel'
+  | 'profitToday'
+  | 'profitThisWeek'
+  | 'profitThisMonth'
+  | 'avgDrawdown'
+  | 'maxDrawdown'
+  | 'isHyperactive'
+  | 'riskLimitsStatus'
+  | 'profitTargetsStatus'
+  | 'riskLimitsHit'
+  | 'profitTargetsLocked'
+>;
+
+/**
+ * The state of each account (AccountDTO.accountInformation) from the read models and the live
+ * sessions: five queries, run together, whatever the number of accounts. The counts of open positions
+ * and pending orders are those of the last known book (the positions read model follows the venue).
+ */
+export const accountStatesOf = async (
+  services: Services,
+  projectId: string,
+  accounts: readonly Selectable<AccountsTable>[],
+): Promise<Map<string, AccountState>> => {
+  const ids = accounts.map((a) => a.id);
+  const connected = new Set(ids.filter((id) => services.connections.connection(id) !== null));
+  const [books, duplicated, approvals, mismatched, connectionCodes] = await Promise.all([
+    bookCounts(services.db, ids),
+    accountsWithSameLoginAsAnother(services.db, projectId, ids),
+    pendingApprovalsOf(services.db, ids, services.clock()),
+    accountsWithPositionMismatch(services.db, ids),
+    // A live session means the last connection attempt succeeded: only the others' logs are read.
+    lastConnectionCodes(
+      services.db,
+      ids.filter((id) => !connected.has(id)),
+    ),
+  ]);
+  const states = new Map<string, AccountState>();
+  for (const account of accounts) {
+    const book = books.get(account.id) ?? { positions: 0, orders: 0 };
+    states.set(account.id, {
+      connected: connected.has(account.id),
+      status: accountStatuses.find((s) => s.id === account.account_status_id)?.name ?? String(account.account_status_id),
+      isNative: account.native_mode,
+      historyDeactivated: false,
+      openPositions: book.positions > 0,
+      openPositionsCount: book.positions,
+      pendingOrders: book.orders > 0,
+      pendingOrdersCount: book.orders,
+      accountDuplicationInProjectDetected: duplicated.has(account.id),
+      pendingApprovals: approvals
+        .filter((a) => a.slave_account_id === account.id)
+        .map((a) => ({
+          accountFromId: a.master_account_id,
+          ticket: ticketOf(a.master_position_id),
+          volume: a.volume,
+          approvalId: a.id,
+          copierId: a.copier_id,
+          symbol: a.symbol,
+        })),
+      positionMismatch: mismatched.has(account.id),
+      wrongCredentials: connectionCodes.get(account.id) === '[INVALID_CREDENTIALS]',
+      missingSymbolMappings: [],
+      brokeTimeOffsetToUtc: 0,
+      fallbackMode: false,
+      isInvestorPassword: false,
+      latencyInMs: 0,
+      walletBalances: [],
+    });
+  }
+  return states;
+};
+
+/** The AccountInformationDTO of an account (its read-model row): its state, results and protections, and the broker's figures while it has a session. */
 export const accountInformationOf = async (services: Services, projectId: string, account: Selectable<AccountsTable>): Promise<AccountInformation> => {
   const accountId = account.id;
   const connection = services.connections.connection(accountId);
@@ -185,39 +142,9 @@ export const accountInformationOf = async (services: Services, projectId: string
   // copy was known (the race behind copierFeatures "resync reopens on the slave"). Bounded wait.
   await Promise.race([services.engine.idle(), new Promise((r) => setTimeout(r, ENGINE_IDLE_WAIT_MS).unref())]);
   await settle(services);
-  const protections = await accountProtections(services, accountId);
-  const approvals = await pendingApprovals(services.db, accountId, services.clock());
-  const common = {
-    ...(await accountResults(services, accountId)),
-    ...protections,
-    connected: connection !== null,
-    status: accountStatuses.find((s) => s.id === account.account_status_id)?.name ?? String(account.account_status_id),
-    isNative: account.native_mode,
-    historyDeactivated: false,
-    accountDuplicationInProjectDetected: (await otherAccountWithSameLogin(services.db, projectId, account)) !== undefined,
-    pendingApprovals: approvals.map((a) => ({
-      accountFromId: a.master_account_id,
-      ticket: ticketOf(a.master_position_id),
-      volume: a.volume,
-      approvalId: a.id,
-      copierId: a.copier_id,
-      symbol: a.symbol,
-    })),
-    positionMismatch: await positionMismatchOf(services.db, accountId),
-    wrongCredentials: (await lastConnectionCode(services.db, accountId)) === '[INVALID_CREDENTIALS]',
-    missingSymbolMappings: [],
-    brokeTimeOffsetToUtc: 0,
-    fallbackMode: false,
-    isInvestorPassword: false,
-    latencyInMs: 0,
-    walletBalances: [],
-  };
-  if (!connection) {
-    const known = await openPositionsOf(services.db, accountId);
-    const positions = known.filter((r) => r.kind === 'position').length;
-    const orders = known.filter((r) => r.kind === 'order').length;
-    return { ...common, openPositions: positions > 0, openPositionsCount: positions, pendingOrders: orders > 0, pendingOrdersCount: orders };
-  }
+  const state = (await accountStatesOf(services, projectId, [account])).get(accountId)!;
+  const common = { ...state, ...(await accountResults(services, accountId)), ...(await accountProtections(services, accountId)) };
+  if (!connection) return common;
   const info = await connection.accountInformation();
   return {
     ...common,
@@ -233,6 +160,7 @@ export const accountInformationOf = async (services: Services, projectId: string
     drawdown: info.balance > 0 && info.equity < info.balance ? round2(((info.balance - info.equity) / info.balance) * 100) : 0,
     marginLevel: info.marginLevel,
     ...(info.environment ? { environment: info.environment } : {}),
+    // The live session's counts, not the last known book's.
     openPositions: info.openPositionsCount > 0,
     openPositionsCount: info.openPositionsCount,
     pendingOrders: info.pendingOrdersCount > 0,
@@ -248,7 +176,7 @@ export const informationRoutes = (routes: Routes, services: Services): void => {
     operationId: 'accountInformation',
     summary: 'Balance, equity, margin, results and state of the account',
     description:
-      "Works for every account: while it has no broker session, the broker's figures are left out and the counts come from the last known book. GET /accounts/{accountId} embeds the same object as accountInformation.",
+      "Works for every account: while it has no broker session, the broker's figures are left out and the counts come from the last known book. Every account answer embeds the account's state as accountInformation, without the broker figures, results and protections (see AccountInformationDTO); this endpoint answers them all.",
     params: Type.Object({ accountId: Uuid }, { additionalProperties: false }),
     responses: { 200: { description: 'the account information', schema: AccountInformationDTO }, ...errorResponses(400, 401, 404) },
     async handler({ params, caller }) {

@@ -51,7 +51,7 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
   const run = (accountId: string, command: AccountCommand) => execute(services, accountStream(accountId), accountDecider, command);
 
   const respondWithAccount = async (caller: Caller, accountId: string) => ({
-    body: (await toAccountDTOs(services.db, caller.projectId, [await loadAccount(services, caller, accountId)]))[0],
+    body: (await toAccountDTOs(services, caller.projectId, [await loadAccount(services, caller, accountId)]))[0],
   });
 
   // Before /accounts/{accountId}: the router tries routes in order.
@@ -69,7 +69,7 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
     responses: { 200: { description: 'accounts', schema: Type.Array(AccountDTO) }, ...errorResponses(400, 401) },
     async handler({ query, caller }) {
       const rows = await listAccounts(services.db, caller.projectId, { limit: 1000, ...query, onlyAccountId: caller.accountId });
-      return { body: await toAccountDTOs(services.db, caller.projectId, rows) };
+      return { body: await toAccountDTOs(services, caller.projectId, rows) };
     },
   });
 
@@ -126,7 +126,7 @@ Asynchronous (callbackUrl): the URL is checked first ([CALLBACK_URL_REQUIRED], [
           callbackUrl: url.toString(),
           context,
         });
-        return { status: 202, body: await toAsyncCreationDTO(services.db, row) };
+        return { status: 202, body: await toAsyncCreationDTO(services, row) };
       }
       const key = await createAccountNow(services, creation);
       return { ...(await respondWithAccount(caller, creation.accountId)), headers: { 'X-Account-Api-Key': key.key, 'X-Account-Api-Key-Id': key.apiKeyId } };

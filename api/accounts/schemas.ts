@@ -6,6 +6,7 @@
 import { Type } from '@sinclair/typebox';
 import { Int32, IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
 import { AccountStatusDTO, AccountTypeDTO, RegionDTO } from '../types/schemas.js';
+import { AccountInformationDTO } from './informationSchemas.js';
 
 /** What answers carry instead of a secret; sent back unchanged (or as ""), it keeps the stored secret. */
 export const SECRET_MASK = '********';
@@ -190,6 +191,7 @@ export const AccountDTO = Type.Object(
     ctraderClientId: Type.Optional(Type.String({ description: 'left out when none is set' })),
     ctraderClientSecret: Type.Optional(Type.String({ description: `"${SECRET_MASK}" when one is set, left out otherwise` })),
     failIfAccountExistsInProject: Type.Optional(Type.Boolean({ description: 'a creation flag: never answered' })),
+    accountInformation: AccountInformationDTO,
     copiers: Type.Optional(
       Type.Array(Type.Unknown(), { description: 'CopierDTO list (its copiers as the slave); only GET /accounts/configurationSummary fills it' }),
     ),

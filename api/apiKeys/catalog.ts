@@ -6,7 +6,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { PolicyCatalog } from '../../domain/apiKey/accessPolicy.js';
 import { AccountDTO } from '../accounts/schemas.js';
 import { CopierDTO } from '../copiers/schemas.js';
-import { AccountInformationDTO } from '../accounts/information.js';
+import { AccountInformationDTO } from '../accounts/informationSchemas.js';
 import { RESTRICTED_DTOS } from './restrictedDtos.js';
 
 const schemas: Record<(typeof RESTRICTED_DTOS)[number], TSchema> = { AccountDTO, AccountInformationDTO, CopierDTO };

@@ -47,7 +47,7 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
   const activeSlaveAccounts = async (projectId: string, masterId: string) => {
     const ids = await activeSlaveAccountIds(services.db, projectId, masterId);
     if (ids.length === 0) return [];
-    return toAccountDTOs(services.db, projectId, await liveAccountsAmong(services.db, projectId, ids));
+    return toAccountDTOs(services, projectId, await liveAccountsAmong(services.db, projectId, ids));
   };
 
   routes.add({
@@ -82,7 +82,7 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
         if (slaveAccounts.length === 0) continue;
         const master = await findAccount(services.db, caller.projectId, masterId);
         if (!master) continue;
-        const [masterAccount] = await toAccountDTOs(services.db, caller.projectId, [master]);
+        const [masterAccount] = await toAccountDTOs(services, caller.projectId, [master]);
         out.push({ masterAccount, slaveAccounts, slaveCount: slaveAccounts.length });
       }
       return { body: out };

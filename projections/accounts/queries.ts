@@ -69,22 +69,30 @@ export const liveAccountsAmong = async (db: Kysely<ReadModels>, projectId: strin
     .execute();
 };
 
-/** Another account of the project, not deleted, with the same login at the same server and platform as `account`. */
-export const otherAccountWithSameLogin = (
-  db: Kysely<ReadModels>,
-  projectId: string,
-  account: { id: string; account_type_id: number; login_account_number: string; login_server: string },
-) =>
-  db
-    .selectFrom('accounts')
-    .select('id')
-    .where('project_id', '=', projectId)
-    .where('id', '<>', account.id)
-    .where('account_status_id', '<>', AccountStatus.Deleted)
-    .where('account_type_id', '=', account.account_type_id)
-    .where('login_account_number', '=', account.login_account_number)
-    .where((eb) => eb.fn('lower', ['login_server']), '=', account.login_server.toLowerCase())
-    .executeTakeFirst();
+/**
+ * The accounts among `accountIds` that share their login with another account of the project that
+ * is not deleted: same platform, login server (case-insensitive) and login. One query for any number.
+ */
+export const accountsWithSameLoginAsAnother = async (db: Kysely<ReadModels>, projectId: string, accountIds: readonly string[]): Promise<Set<string>> => {
+  if (accountIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('accounts as mine')
+    .innerJoin('accounts as other', (join) =>
+      join
+        .onRef('other.project_id', '=', 'mine.project_id')
+        .onRef('other.account_type_id', '=', 'mine.account_type_id')
+        .onRef('other.login_account_number', '=', 'mine.login_account_number')
+        .onRef('other.id', '<>', 'mine.id'),
+    )
+    .select('mine.id')
+    .distinct()
+    .where('mine.project_id', '=', projectId)
+    .where('mine.id', 'in', [...accountIds])
+    .where('other.account_status_id', '<>', AccountStatus.Deleted)
+    .where((eb) => eb(eb.fn('lower', ['other.login_server']), '=', eb.fn('lower', ['mine.login_server'])))
+    .execute();
+  return new Set(rows.map((r) => r.id));
+};
 
 /**
  * What the copiers of each account (as the slave) are: some active, some monitor-only, some
@@ -118,16 +126,18 @@ export const projectLabels = async (db: Kysely<ReadModels>, projectId: string, o
   return [...new Set(rows.map((r) => r.label))].sort();
 };
 
-/** The code of the account's last connection log line (VenueConnected has none; a refusal has its error code). */
-export const lastConnectionCode = async (db: Kysely<ReadModels>, accountId: string): Promise<string | null> => {
-  const row = await db
+/** The code of each account's last connection log line (VenueConnected has none; a refusal has its error code); accounts without one are left out. */
+export const lastConnectionCodes = async (db: Kysely<ReadModels>, accountIds: readonly string[]): Promise<Map<string, string | null>> => {
+  if (accountIds.length === 0) return new Map();
+  const rows = await db
     .selectFrom('account_logs')
-    .select('code')
-    .where('account_id', '=', accountId)
+    .select(['account_id', 'code'])
+    .distinctOn('account_id')
+    .where('account_id', 'in', [...accountIds])
     .where('category', '=', 'CONNECTION')
+    .orderBy('account_id')
     .orderBy('time', 'desc')
     .orderBy('position_commit', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.code ?? null;
+    .execute();
+  return new Map(rows.map((r) => [r.account_id, r.code]));
 };

@@ -18,31 +18,37 @@ const featureOn = (eb: ExpressionBuilder<ReadModels, 'approvals'>) =>
   );
 
 /**
- * The approvals of a slave account still waiting for a decision at `now`: not decided, not yet taken
+ * The approvals of the slave accounts still waiting for a decision at `now`: not decided, not yet taken
  * up by the engine, not expired, their master position or pending order still open, and the account
- * still asking for approvals.
+ * still asking for approvals. One query for any number of accounts.
  */
+export const pendingApprovalsOf = (db: Kysely<ReadModels>, slaveAccountIds: readonly string[], now: Date): Promise<ApprovalRow[]> =>
+  slaveAccountIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('approvals')
+        .selectAll('approvals')
+        .where('approvals.slave_account_id', 'in', [...slaveAccountIds])
+        .where('approvals.decision', 'is', null)
+        .where('approvals.outcome', 'is', null)
+        .where('approvals.expires_at', '>', now)
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('positions')
+              .select('positions.id')
+              .whereRef('positions.account_id', '=', 'approvals.master_account_id')
+              .whereRef('positions.id', '=', 'approvals.master_position_id'),
+          ),
+        )
+        .where(featureOn)
+        .orderBy('approvals.requested_at')
+        .orderBy('approvals.id')
+        .execute();
+
+/** The approvals of one slave account still waiting for a decision at `now` (pendingApprovalsOf). */
 export const pendingApprovals = (db: Kysely<ReadModels>, slaveAccountId: string, now: Date): Promise<ApprovalRow[]> =>
-  db
-    .selectFrom('approvals')
-    .selectAll('approvals')
-    .where('approvals.slave_account_id', '=', slaveAccountId)
-    .where('approvals.decision', 'is', null)
-    .where('approvals.outcome', 'is', null)
-    .where('approvals.expires_at', '>', now)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('positions')
-          .select('positions.id')
-          .whereRef('positions.account_id', '=', 'approvals.master_account_id')
-          .whereRef('positions.id', '=', 'approvals.master_position_id'),
-      ),
-    )
-    .where(featureOn)
-    .orderBy('approvals.requested_at')
-    .orderBy('approvals.id')
-    .execute();
+  pendingApprovalsOf(db, [slaveAccountId], now);
 
 /** The approvals of a slave account with this id or for this master position, newest first. */
 export const approvalsFor = (

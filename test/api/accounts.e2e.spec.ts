@@ -4,7 +4,16 @@
 // 17, regions 3 and 4, and login servers starting with "FLT".
 import { expect } from 'chai';
 import { declareRoutes } from '../../api/app.js';
-import { type TestResponse, type TestService, createOtherProject, startTestService, validAccount, accountStatus } from '../support/service.js';
+import {
+  type TestResponse,
+  type TestService,
+  accountUpdate,
+  createOtherProject,
+  startTestService,
+  validAccount,
+  accountStatus,
+  withStatus,
+} from '../support/service.js';
 import { featureBody } from '../support/trading.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -32,6 +41,7 @@ const ACCOUNT_MEMBERS = [
   'nativeMode',
   'closeUnmanagedPositions',
   'proxy',
+  'accountInformation',
 ];
 /** Left out when the account has none. */
 const OPTIONAL_ACCOUNT_MEMBERS = ['deleted', 'dedicatedIp', 'myHomeIp', 'ctraderClientId', 'ctraderClientSecret'];
@@ -308,11 +318,64 @@ describe('accounts API end to end', () => {
     });
   });
 
+  describe('accountInformation (AccountInformationDTO embedded in every account answer)', () => {
+    it("is the account's state as GET .../information tells it, without the broker figures, results and protections", async () => {
+      const created = await create({ alias: 'Embedded', loginServer: 'Embedded-Server', loginAccountNumber: 'embedded-1' });
+      expect(created.accountInformation).to.deep.include({ connected: false, status: 'New', openPositionsCount: 0, pendingApprovals: [] });
+      await action(created.id, 'start');
+
+      const one = (await t.call('GET', `/accounts/${created.id}`)).body;
+      const listed = (await t.call('GET', '/accounts?loginServer=Embedded-Server')).body;
+      const information = (await t.call('GET', `/accounts/${created.id}/information`)).body;
+
+      expect(listed.map((a: { accountInformation: unknown }) => a.accountInformation)).to.deep.equal([one.accountInformation]);
+      expect(one.accountInformation).to.deep.include({
+        connected: true,
+        status: 'Active',
+        isNative: false,
+        openPositions: false,
+        openPositionsCount: 0,
+        pendingOrders: false,
+        pendingOrdersCount: 0,
+        accountDuplicationInProjectDetected: false,
+        pendingApprovals: [],
+        positionMismatch: false,
+        wrongCredentials: false,
+      });
+      for (const member of [
+        'balance',
+        'equity',
+        'currency',
+        'leverage',
+        'profitToday',
+        'maxDrawdown',
+        'isHyperactive',
+        'riskLimitsStatus',
+        'profitTargetsStatus',
+      ]) {
+        expect(one.accountInformation, member).not.to.have.property(member);
+      }
+      expect(information).to.include.keys('balance', 'equity', 'profitToday', 'maxDrawdown', 'riskLimitsStatus');
+      expect(information).to.deep.include(one.accountInformation);
+    });
+
+    it('tells every account of a list that shares its login with another account of the project', async () => {
+      const first = await create({ loginServer: 'Shared-Login-Server', loginAccountNumber: 'twin-1' });
+      const second = await create({ loginServer: 'SHARED-login-server', loginAccountNumber: 'twin-1' });
+      const alone = await create({ loginServer: 'Shared-Login-Server', loginAccountNumber: 'twin-2' });
+
+      const listed = (await t.call('GET', '/accounts?loginServer=shared-login-server')).body as { id: string; accountInformation: Record<string, unknown> }[];
+      const duplicated = Object.fromEntries(listed.map((a) => [a.id, a.accountInformation.accountDuplicationInProjectDetected]));
+
+      expect(duplicated).to.deep.equal({ [first.id]: true, [second.id]: true, [alone.id]: false });
+    });
+  });
+
   describe('PUT /accounts/{accountId}', () => {
     it('changes the members sent and keeps every member left out', async () => {
       const created = await create({ alias: 'Before rename', propFirm: false, dedicatedIp: { dedicatedProxyServerId: 3 }, labels: ['keep'] });
 
-      const res = await t.call('PUT', `/accounts/${created.id}`, { body: { alias: 'After rename', propFirm: true } });
+      const res = await t.call('PUT', `/accounts/${created.id}`, { body: accountUpdate(validAccount(), { alias: 'After rename', propFirm: true }) });
 
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({ ...created, alias: 'After rename', propFirm: true });
@@ -338,7 +401,7 @@ describe('accounts API end to end', () => {
         ctraderClientId: 'moved-client',
       };
 
-      const res = await t.call('PUT', `/accounts/${created.id}`, { body: changes });
+      const res = await t.call('PUT', `/accounts/${created.id}`, { body: { ...changes, loginAccountPassword: '' } });
 
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({
@@ -347,6 +410,8 @@ describe('accounts API end to end', () => {
         type: { id: 7, name: 'Broker REST platform' },
         region: { id: 1, name: 'New York' },
         myHomeIp: { host: '192.0.2.11', username: 'me', password: MASK },
+        // Its state follows: native mode, and a login no other account of the project has.
+        accountInformation: { ...(created.accountInformation as object), isNative: true, accountDuplicationInProjectDetected: false },
       });
     });
 
@@ -367,7 +432,10 @@ describe('accounts API end to end', () => {
       expect((await audit()).length, 'nothing changed').to.equal(entriesBefore);
 
       const changed = await t.call('PUT', `/accounts/${created.id}`, {
-        body: { ctraderClientSecret: 'second-client-secret', myHomeIp: { ...(created.myHomeIp as object), password: 'second-home-pass' } },
+        body: accountUpdate(validAccount(), {
+          ctraderClientSecret: 'second-client-secret',
+          myHomeIp: { ...(created.myHomeIp as object), password: 'second-home-pass' },
+        }),
       });
       expect(changed.body).to.deep.equal(created);
       expect((await audit()).length).to.equal(entriesBefore + 1);
@@ -378,16 +446,21 @@ describe('accounts API end to end', () => {
 
     it('a new home proxy without its password is refused with 400 and changes nothing', async () => {
       const created = await create();
-      const res = await t.call('PUT', `/accounts/${created.id}`, { body: { myHomeIp: { host: 'h.example', username: 'u', password: '' } } });
+      const res = await t.call('PUT', `/accounts/${created.id}`, {
+        body: accountUpdate(validAccount(), { myHomeIp: { host: 'h.example', username: 'u', password: '' } }),
+      });
       expectError(res, 400, '[VALIDATION_FAILED]');
       expect((await t.call('GET', `/accounts/${created.id}`)).body).to.deep.equal(created);
     });
 
     it('labels: null keeps them, [] removes them, a list replaces them', async () => {
       const created = await create({ labels: ['a', 'b'] });
-      expect((await t.call('PUT', `/accounts/${created.id}`, { body: { labels: null } })).body.labels).to.deep.equal(['a', 'b']);
-      expect((await t.call('PUT', `/accounts/${created.id}`, { body: { labels: ['c', 'c'] } })).body.labels).to.deep.equal(['c']);
-      expect((await t.call('PUT', `/accounts/${created.id}`, { body: { labels: [] } })).body.labels).to.deep.equal([]);
+      const put = (labels: unknown, beyondReference?: string) =>
+        t.call('PUT', `/accounts/${created.id}`, { body: accountUpdate(validAccount(), { labels }), ...(beyondReference ? { beyondReference } : {}) });
+      // The reference's description names null ("will not add, update, or delete anything"), its schema does not.
+      expect((await put(null, 'labels: null, as the reference describes it')).body.labels).to.deep.equal(['a', 'b']);
+      expect((await put(['c', 'c'])).body.labels).to.deep.equal(['c']);
+      expect((await put([])).body.labels).to.deep.equal([]);
     });
 
     it('clears nullable members sent as null', async () => {
@@ -401,7 +474,8 @@ describe('accounts API end to end', () => {
       });
 
       const res = await t.call('PUT', `/accounts/${created.id}`, {
-        body: { alias: null, dedicatedIp: null, myHomeIp: null, proxy: null, ctraderClientId: null, ctraderClientSecret: null },
+        body: accountUpdate(validAccount(), { alias: null, dedicatedIp: null, myHomeIp: null, proxy: null, ctraderClientId: null, ctraderClientSecret: null }),
+        beyondReference: 'ours: null removes a member (the reference types none of them nullable and says nothing of removing them)',
       });
 
       expect(res.status).to.equal(200);
@@ -412,7 +486,7 @@ describe('accounts API end to end', () => {
     it('accepts a password change and returns the account without the password', async () => {
       const created = await create();
 
-      const res = await t.call('PUT', `/accounts/${created.id}`, { body: { loginAccountPassword: 'a-brand-new-password' } });
+      const res = await t.call('PUT', `/accounts/${created.id}`, { body: accountUpdate(validAccount(), { loginAccountPassword: 'a-brand-new-password' }) });
 
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal(created);
@@ -451,7 +525,7 @@ describe('accounts API end to end', () => {
       expect(res.status).to.equal(200);
       expect(res.body).to.equal(undefined);
       const read = (await t.call('GET', `/accounts/${created.id}`)).body;
-      expect(read).to.deep.equal({ ...created, ...accountStatus(4), deleted: read.deleted });
+      expect(read).to.deep.equal({ ...withStatus(created, 4), deleted: read.deleted });
       expect(Date.parse(read.deleted)).to.be.within(before - 1000, Date.now() + 1000);
     });
 
@@ -503,15 +577,15 @@ describe('accounts API end to end', () => {
 
       const started = await action(created.id, 'start');
       expect(started.status).to.equal(200);
-      expect(started.body).to.deep.equal({ ...created, ...accountStatus(2) });
+      expect(started.body).to.deep.equal(withStatus(created, 2));
 
       const stopped = await action(created.id, 'stop');
       expect(stopped.status).to.equal(200);
-      expect(stopped.body).to.deep.equal({ ...created, ...accountStatus(3) });
+      expect(stopped.body).to.deep.equal(withStatus(created, 3));
 
       const restarted = await action(created.id, 'start');
       expect(restarted.status).to.equal(200);
-      expect(restarted.body).to.deep.equal({ ...created, ...accountStatus(2) });
+      expect(restarted.body).to.deep.equal(withStatus(created, 2));
       expect((await t.call('GET', `/accounts/${created.id}`)).body.status.id).to.equal(2);
     });
 
@@ -523,7 +597,7 @@ describe('accounts API end to end', () => {
       const again = await action(created.id, 'start');
 
       expect(again.status).to.equal(200);
-      expect(again.body).to.deep.equal({ ...created, ...accountStatus(2) });
+      expect(again.body).to.deep.equal(withStatus(created, 2));
       expect((await t.call('GET', `/accounts/${created.id}/auditLogs`)).body).to.deep.equal(logsBefore.body);
     });
 

@@ -5,7 +5,16 @@ import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
-import { type CallOptions, type TestResponse, type TestService, TEST_KEY, createOtherProject, startTestService, validAccount } from '../support/service.js';
+import {
+  accountUpdate,
+  type CallOptions,
+  type TestResponse,
+  type TestService,
+  TEST_KEY,
+  createOtherProject,
+  startTestService,
+  validAccount,
+} from '../support/service.js';
 
 const OTHER_PROJECT_ID = '33333333-3333-4333-8333-333333333333';
 const OTHER_KEY = 'audit-other-project-key-0123456789';
@@ -98,7 +107,7 @@ describe('audit logs end to end', () => {
     accountA = created.body;
     a = created.body.id;
     await write('PUT', `/accounts/${a}`, {
-      body: { alias: 'Audit A renamed', loginAccountPassword: SECOND_PASSWORD },
+      body: accountUpdate(accountA, { alias: 'Audit A renamed', loginAccountPassword: SECOND_PASSWORD }),
       headers: { 'X-Correlation-Id': 'corr-update-a' },
     });
     await write('POST', `/accounts/${a}/actions/start`);
@@ -179,8 +188,9 @@ describe('audit logs end to end', () => {
       expect(update.durationMs).to.be.a('number').at.least(0);
       const headers = JSON.parse(update.requestHeaders!) as Record<string, string>;
       expect(headers).to.deep.include({ 'x-api-key': '********', 'x-correlation-id': 'corr-update-a', 'content-type': 'application/json' });
-      expect(JSON.parse(update.requestBody!)).to.deep.equal({ alias: 'Audit A renamed', loginAccountPassword: '********' });
-      expect(update.requestBodySize).to.equal(Buffer.byteLength(JSON.stringify({ alias: 'Audit A renamed', loginAccountPassword: SECOND_PASSWORD })));
+      const sent = accountUpdate(accountA, { alias: 'Audit A renamed', loginAccountPassword: SECOND_PASSWORD });
+      expect(JSON.parse(update.requestBody!)).to.deep.equal({ ...sent, loginAccountPassword: '********' });
+      expect(update.requestBodySize).to.equal(Buffer.byteLength(JSON.stringify(sent)));
       const started = (await accountLogs(a)).find((l) => l.action === 'AccountStarted')!;
       expect(started).not.to.have.property('requestBody');
       expect(started).to.deep.include({ endpoint: `/rest/api/v1/accounts/${a}/actions/start`, requestBodySize: 0 });
@@ -400,7 +410,10 @@ describe('audit logs end to end', () => {
     });
 
     it('a request X-Correlation-Id is echoed on the response and recorded on the entry', async () => {
-      const res = await write('PUT', `/accounts/${c}`, { body: { tradingDisabled: true }, headers: { 'X-Correlation-Id': 'order-4711.retry:2' } });
+      const res = await write('PUT', `/accounts/${c}`, {
+        body: accountUpdate(validAccount(), { tradingDisabled: true }),
+        headers: { 'X-Correlation-Id': 'order-4711.retry:2' },
+      });
 
       expect(res.headers.get('x-correlation-id')).to.equal('order-4711.retry:2');
       expect((await accountLogs(c, '?limit=1'))[0]).to.deep.include({
@@ -411,9 +424,12 @@ describe('audit logs end to end', () => {
     });
 
     it('without a usable X-Correlation-Id the service makes one, echoes it and records it', async () => {
-      const none = await write('PUT', `/accounts/${c}`, { body: { nativeMode: true } });
+      const none = await write('PUT', `/accounts/${c}`, { body: accountUpdate(validAccount(), { nativeMode: true }) });
       const noneLog = (await accountLogs(c, '?limit=1'))[0]!;
-      const unsafe = await write('PUT', `/accounts/${c}`, { body: { nativeMode: false }, headers: { 'X-Correlation-Id': 'has spaces <and> tags' } });
+      const unsafe = await write('PUT', `/accounts/${c}`, {
+        body: accountUpdate(validAccount(), { nativeMode: false }),
+        headers: { 'X-Correlation-Id': 'has spaces <and> tags' },
+      });
       const unsafeLog = (await accountLogs(c, '?limit=1'))[0]!;
 
       expect(none.headers.get('x-correlation-id')).to.match(UUID);
@@ -425,7 +441,7 @@ describe('audit logs end to end', () => {
 
     it('masks every header that carries a key, a token or a cookie', async () => {
       await write('PUT', `/accounts/${c}`, {
-        body: { alias: 'Audit C headers' },
+        body: accountUpdate(validAccount(), { alias: 'Audit C headers' }),
         headers: { Authorization: 'Bearer never-logged-either', 'X-Account-Api-Key': 'not-a-real-key-never-logged', Cookie: 'session=never-logged-cookie' },
       });
       const entry = (await accountLogs(c, '?limit=1'))[0]!;

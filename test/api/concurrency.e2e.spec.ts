@@ -2,7 +2,7 @@
 // [CONCURRENT_MODIFICATION], never a 500, and no success is lost.
 import { expect } from 'chai';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
-import { type TestResponse, type TestService, startTestService, validAccount } from '../support/service.js';
+import { accountUpdate, type TestResponse, type TestService, startTestService, validAccount } from '../support/service.js';
 
 const WRITERS = 50;
 
@@ -44,7 +44,9 @@ describe('concurrent writes to one aggregate', () => {
   it('50 parallel PUTs of one account with distinct aliases: no 5xx, the final alias is a 2xx answer, one audit entry per 2xx', async () => {
     const account = (await t.call('POST', '/accounts', { body: validAccount({ alias: 'contended' }) })).body.id as string;
 
-    const answers = await Promise.all(Array.from({ length: WRITERS }, (_, i) => t.call('PUT', `/accounts/${account}`, { body: { alias: `writer ${i}` } })));
+    const answers = await Promise.all(
+      Array.from({ length: WRITERS }, (_, i) => t.call('PUT', `/accounts/${account}`, { body: accountUpdate(validAccount(), { alias: `writer ${i}` }) })),
+    );
 
     const succeeded = expectSuccessOrConflict(answers);
     expect(succeeded.length).to.be.greaterThan(0);

@@ -2,7 +2,7 @@
 // previous one wrote (state comes back from the events), and keeps writing.
 import { expect } from 'chai';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
-import { type TestService, startTestService, validAccount, accountStatus } from '../support/service.js';
+import { accountUpdate, type TestService, startTestService, validAccount, accountStatus, withStatus } from '../support/service.js';
 
 interface Account {
   id: string;
@@ -37,7 +37,9 @@ describe('restart end to end', () => {
     await call('POST', `/accounts/${stopped}/actions/start`);
     await call('POST', `/accounts/${stopped}/actions/stop`);
     await call('DELETE', `/accounts/${deleted}`);
-    await call('PUT', `/accounts/${renamed}`, { body: { alias: 'New name', propFirm: true, loginAccountPassword: 'changed-before-restart' } });
+    await call('PUT', `/accounts/${renamed}`, {
+      body: accountUpdate(validAccount(), { alias: 'New name', propFirm: true, loginAccountPassword: 'changed-before-restart' }),
+    });
     for (const [name, id] of Object.entries({ fresh, active, stopped, deleted, renamed })) {
       was[name as keyof typeof was] = (await call('GET', `/accounts/${id}`)).body;
     }
@@ -100,12 +102,12 @@ describe('restart end to end', () => {
   it('new writes work: an existing account changes and a new account is created', async () => {
     const started = await second.call('POST', `/accounts/${was.stopped.id}/actions/start`);
     const renamed = await second.call('PUT', `/accounts/${was.renamed.id}`, {
-      body: { alias: 'After restart', loginAccountPassword: 'changed-after-restart' },
+      body: accountUpdate(was.renamed, { alias: 'After restart', loginAccountPassword: 'changed-after-restart' }),
     });
     const created = await second.call('POST', '/accounts', { body: validAccount({ alias: 'Born after restart', loginAccountNumber: '7000006' }) });
 
     expect(started.status).to.equal(200);
-    expect(started.body).to.deep.equal({ ...was.stopped, ...accountStatus(2) });
+    expect(started.body).to.deep.equal(withStatus(was.stopped, 2));
     expect(renamed.status).to.equal(200);
     expect(renamed.body).to.deep.equal({ ...was.renamed, alias: 'After restart' });
     expect(created.status).to.equal(200);

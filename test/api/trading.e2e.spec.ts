@@ -9,7 +9,15 @@ import { apiKeyDecider } from '../../domain/apiKey/decider.js';
 import { apiKeyStream } from '../../domain/apiKey/events.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { systemContext } from '../../domain/shared/command.js';
-import { type CallOptions, createOtherProject, startTestService, type TestResponse, type TestService, validAccount } from '../support/service.js';
+import {
+  accountUpdate,
+  type CallOptions,
+  createOtherProject,
+  startTestService,
+  type TestResponse,
+  type TestService,
+  validAccount,
+} from '../support/service.js';
 import { bookWhere, eventually, modifyRequest, movableClock, pinQuotes, positionRequest, positionsOf, startedAccount } from '../support/trading.js';
 
 const BID = 1.085;
@@ -973,7 +981,9 @@ describe('Trading API end to end', function () {
     before(async () => {
       account = await startedAccount(t, 'trading-password');
       expect((await t.call('POST', `/accounts/${account}/actions/stop`)).status).to.equal(200);
-      const changed = await t.call('PUT', `/accounts/${account}`, { body: { loginAccountPassword: 'not-the-venue-password' } });
+      const changed = await t.call('PUT', `/accounts/${account}`, {
+        body: accountUpdate(validAccount({ loginServer: 'Sim-Demo' }), { loginAccountPassword: 'not-the-venue-password' }),
+      });
       expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
       refusal = await t.call('POST', `/accounts/${account}/actions/start`);
       // Read straight after the 400, as a client would.

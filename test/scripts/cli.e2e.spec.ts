@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { exitOf, ROOT, startProcess } from '../support/process.js';
-import { callService, startTestService, type TestService, validAccount, accountStatus } from '../support/service.js';
+import { accountUpdate, callService, startTestService, type TestService, validAccount, accountStatus } from '../support/service.js';
 
 const run = (script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> =>
   new Promise((resolve) => {
@@ -57,7 +57,7 @@ describe('replay and rebuild scripts', function () {
     const created = await t.call('POST', '/accounts', { body: validAccount({ alias: 'audited' }), headers: { 'X-Correlation-Id': 'audit-42' } });
     accountId = created.body.id;
     await t.call('POST', `/accounts/${accountId}/actions/start`);
-    await t.call('PUT', `/accounts/${accountId}`, { body: { alias: 'renamed', loginAccountPassword: 'new-secret' } });
+    await t.call('PUT', `/accounts/${accountId}`, { body: accountUpdate(validAccount(), { alias: 'renamed', loginAccountPassword: 'new-secret' }) });
   });
   after(() => t.stop());
 

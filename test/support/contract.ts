@@ -71,6 +71,12 @@ export const checkReference = (method: string, route: string, status: number, re
   const op = findOperation(loadReference(), method, route);
   if (!op) return; // an operation of our own
   const name = referenceName(op);
+  // An operation of our own whose literal path fits a template of the reference (GET /accounts/masters
+  // is not the reference's GET /accounts/{accountId}): the route our router picks decides.
+  const path = route.split('?')[0]!;
+  const ours = routes.find((r) => r.spec.method === method.toLowerCase() && r.re.test(path));
+  const template = (p: string) => p.replace(/\{\w+\}/g, '{}').replace(/\/+$/, '');
+  if (ours && template(ours.spec.path) !== template(name.slice(name.indexOf(' ') + 1))) return;
   if (KNOWN_SCHEMA_GAPS[name] || NOT_YET_ROUTED[name]) return;
   if (!op.operation.responses?.[String(status)]) {
     mismatch(`${name} answered ${status}, which the reference does not declare`, { name, kind: 'status', status });

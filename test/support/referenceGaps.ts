@@ -62,8 +62,6 @@ export const NOT_YET_ROUTED: Readonly<Record<string, 15 | 19 | 23>> = {
  */
 type Gaps = readonly string[];
 
-// Item 2.
-const ACCOUNT_DTO: Gaps = ['accountInformation: missing'];
 // Item 3: the feature types the service does not run yet: refused when attached (400
 // [FEATURE_TYPE_NOT_SUPPORTED]), so their setting branches are not declared. Telegram notifications
 // come with issue 22 (messaging), the signal provider and its followers with issue 19 (a follower
@@ -80,12 +78,6 @@ const FEATURE_DTO: Gaps = [...UNSUPPORTED_FEATURE_BRANCHES, ...FEATURE_SETTING_B
 // Item 8.
 
 export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
-  'GET /accounts': ACCOUNT_DTO,
-  'POST /accounts': ACCOUNT_DTO,
-  'GET /accounts/{accountId}': ACCOUNT_DTO,
-  'PUT /accounts/{accountId}': ACCOUNT_DTO,
-  'POST /accounts/{accountId}/actions/start': ACCOUNT_DTO,
-  'POST /accounts/{accountId}/actions/stop': ACCOUNT_DTO,
   'GET /accounts/{accountId}/copiers/{copierId}/features': FEATURE_DTO,
   'POST /accounts/{accountId}/copiers/{copierId}/features': FEATURE_DTO,
   'GET /accounts/{accountId}/copiers/{copierId}/features/{featureId}': FEATURE_DTO,
@@ -94,7 +86,6 @@ export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
   'POST /accounts/{accountId}/features': FEATURE_DTO,
   'GET /accounts/{accountId}/features/{featureId}': FEATURE_DTO,
   'PUT /accounts/{accountId}/features/{featureId}': FEATURE_DTO,
-  'GET /accounts/{accountId}/slaves': ACCOUNT_DTO,
   'GET /projects/{projectId}/features': FEATURE_DTO,
   'POST /projects/{projectId}/features': FEATURE_DTO,
   'GET /projects/{projectId}/features/{featureId}': FEATURE_DTO,
