@@ -97,6 +97,12 @@ export const accountStatesOf = async (
       ids.filter((id) => !connected.has(id)),
     ),
   ]);
+  const approvalsOf = new Map<string, typeof approvals>();
+  for (const a of approvals) {
+    const list = approvalsOf.get(a.slave_account_id);
+    if (list) list.push(a);
+    else approvalsOf.set(a.slave_account_id, [a]);
+  }
   const states = new Map<string, AccountState>();
   for (const account of accounts) {
     const book = books.get(account.id) ?? { positions: 0, orders: 0 };
@@ -110,16 +116,14 @@ export const accountStatesOf = async (
       pendingOrders: book.orders > 0,
       pendingOrdersCount: book.orders,
       accountDuplicationInProjectDetected: duplicated.has(account.id),
-      pendingApprovals: approvals
-        .filter((a) => a.slave_account_id === account.id)
-        .map((a) => ({
-          accountFromId: a.master_account_id,
-          ticket: ticketOf(a.master_position_id),
-          volume: a.volume,
-          approvalId: a.id,
-          copierId: a.copier_id,
-          symbol: a.symbol,
-        })),
+      pendingApprovals: (approvalsOf.get(account.id) ?? []).map((a) => ({
+        accountFromId: a.master_account_id,
+        ticket: ticketOf(a.master_position_id),
+        volume: a.volume,
+        approvalId: a.id,
+        copierId: a.copier_id,
+        symbol: a.symbol,
+      })),
       positionMismatch: mismatched.has(account.id),
       wrongCredentials: connectionCodes.get(account.id) === '[INVALID_CREDENTIALS]',
       missingSymbolMappings: [],
