@@ -88,7 +88,7 @@ export const accountStatesOf = async (
   const connected = new Set(ids.filter((id) => services.connections.connection(id) !== null));
   const [books, duplicated, approvals, mismatched, connectionCodes] = await Promise.all([
     bookCounts(services.db, ids),
-    accountsWithSameLoginAsAnother(services.db, projectId, ids),
+    accountsWithSameLoginAsAnother(services.db, projectId, accounts),
     pendingApprovalsOf(services.db, ids, services.clock()),
     accountsWithPositionMismatch(services.db, ids),
     // A live session means the last connection attempt succeeded: only the others' logs are read.

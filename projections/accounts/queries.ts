@@ -69,29 +69,45 @@ export const liveAccountsAmong = async (db: Kysely<ReadModels>, projectId: strin
     .execute();
 };
 
+type Login = {
+  readonly id: string;
+  readonly account_type_id: number;
+  readonly login_server: string;
+  readonly login_account_number: string;
+  readonly account_status_id: number;
+};
+
+const loginKey = (type: number, server: string, login: string): string => JSON.stringify([type, server.toLowerCase(), login]);
+
 /**
- * The accounts among `accountIds` that share their login with another account of the project that
- * is not deleted: same platform, login server (case-insensitive) and login. One query for any number.
+ * The accounts among `accounts` that share their login with another account of the project that is
+ * not deleted: same platform, login server (case-insensitive) and login. One grouped pass over the
+ * project's live accounts (and one more only when a deleted account is among them), whatever their number.
  */
-export const accountsWithSameLoginAsAnother = async (db: Kysely<ReadModels>, projectId: string, accountIds: readonly string[]): Promise<Set<string>> => {
-  if (accountIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('accounts as mine')
-    .innerJoin('accounts as other', (join) =>
-      join
-        .onRef('other.project_id', '=', 'mine.project_id')
-        .onRef('other.account_type_id', '=', 'mine.account_type_id')
-        .onRef('other.login_account_number', '=', 'mine.login_account_number')
-        .onRef('other.id', '<>', 'mine.id'),
-    )
-    .select('mine.id')
-    .distinct()
-    .where('mine.project_id', '=', projectId)
-    .where('mine.id', 'in', [...accountIds])
-    .where('other.account_status_id', '<>', AccountStatus.Deleted)
-    .where((eb) => eb(eb.fn('lower', ['other.login_server']), '=', eb.fn('lower', ['mine.login_server'])))
-    .execute();
-  return new Set(rows.map((r) => r.id));
+export const accountsWithSameLoginAsAnother = async (db: Kysely<ReadModels>, projectId: string, accounts: readonly Login[]): Promise<Set<string>> => {
+  if (accounts.length === 0) return new Set();
+  const live = (atLeast: number, logins?: readonly string[]) => {
+    let q = db
+      .selectFrom('accounts')
+      .select((eb) => ['account_type_id', 'login_account_number', eb.fn<string>('lower', ['login_server']).as('server'), eb.fn.countAll<string>().as('n')])
+      .where('project_id', '=', projectId)
+      .where('account_status_id', '<>', AccountStatus.Deleted);
+    if (logins) q = q.where('login_account_number', 'in', [...logins]);
+    return q
+      .groupBy((eb) => ['account_type_id', 'login_account_number', eb.fn('lower', ['login_server'])])
+      .having((eb) => eb.fn.countAll(), '>=', atLeast)
+      .execute();
+  };
+  const keys = (rows: Awaited<ReturnType<typeof live>>) => new Set(rows.map((r) => loginKey(r.account_type_id, r.server, r.login_account_number)));
+  // A live account shares its login when two live accounts have it; a deleted one when one does.
+  const shared = keys(await live(2));
+  const deleted = accounts.filter((a) => a.account_status_id === AccountStatus.Deleted);
+  const taken = deleted.length > 0 ? keys(await live(1, [...new Set(deleted.map((a) => a.login_account_number))])) : new Set<string>();
+  return new Set(
+    accounts
+      .filter((a) => (a.account_status_id === AccountStatus.Deleted ? taken : shared).has(loginKey(a.account_type_id, a.login_server, a.login_account_number)))
+      .map((a) => a.id),
+  );
 };
 
 /**
