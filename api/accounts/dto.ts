@@ -73,14 +73,12 @@ const toAccountDTO = (row: Selectable<AccountsTable>, flags: Flags, accountInfor
  * (accountInformation): the same few queries for one account as for the list of 1,000.
  */
 export const toAccountDTOs = async (services: Services, projectId: string, rows: readonly Selectable<AccountsTable>[]) => {
-  const [flags, states] = await Promise.all([
-    slaveCopierFlags(
-      services.db,
-      projectId,
-      rows.map((r) => r.id),
-    ),
-    accountStatesOf(services, projectId, rows),
-  ]);
+  const flags = await slaveCopierFlags(
+    services.db,
+    projectId,
+    rows.map((r) => r.id),
+  );
+  const states = await accountStatesOf(services, projectId, rows);
   return rows.map((r) => toAccountDTO(r, flags.get(r.id) ?? noCopiers, states.get(r.id)!));
 };
 

@@ -76,7 +76,7 @@ export type AccountState = Omit<
 
 /**
  * The state of each account (AccountDTO.accountInformation) from the read models and the live
- * sessions: five queries, run together, whatever the number of accounts. The counts of open positions
+ * sessions: five queries whatever the number of accounts. The counts of open positions
  * and pending orders are those of the last known book (the positions read model follows the venue).
  */
 export const accountStatesOf = async (
@@ -86,17 +86,16 @@ export const accountStatesOf = async (
 ): Promise<Map<string, AccountState>> => {
   const ids = accounts.map((a) => a.id);
   const connected = new Set(ids.filter((id) => services.connections.connection(id) !== null));
-  const [books, duplicated, approvals, mismatched, connectionCodes] = await Promise.all([
-    bookCounts(services.db, ids),
-    accountsWithSameLoginAsAnother(services.db, projectId, accounts),
-    pendingApprovalsOf(services.db, ids, services.clock()),
-    accountsWithPositionMismatch(services.db, ids),
-    // A live session means the last connection attempt succeeded: only the others' logs are read.
-    lastConnectionCodes(
-      services.db,
-      ids.filter((id) => !connected.has(id)),
-    ),
-  ]);
+  // One after the other: an answer holds one connection of the pool at a time, as any other does.
+  const books = await bookCounts(services.db, ids);
+  const duplicated = await accountsWithSameLoginAsAnother(services.db, projectId, accounts);
+  const approvals = await pendingApprovalsOf(services.db, ids, services.clock());
+  const mismatched = await accountsWithPositionMismatch(services.db, ids);
+  // A live session means the last connection attempt succeeded: only the others' logs are read.
+  const connectionCodes = await lastConnectionCodes(
+    services.db,
+    ids.filter((id) => !connected.has(id)),
+  );
   const approvalsOf = new Map<string, typeof approvals>();
   for (const a of approvals) {
     const list = approvalsOf.get(a.slave_account_id);
