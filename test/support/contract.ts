@@ -5,9 +5,19 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { declareRoutes } from '../../api/app.js';
 import { errorResponses } from '../../api/shared/schemas.js';
+import { featureTypeById } from '../../domain/feature/types.js';
 import type { ResponseSpec, RouteSpec } from '../../api/route.js';
 import type { Services } from '../../app/services.js';
-import { API_BASE, findOperation, loadReference, type Operation, referenceErrors, referenceRequestValidator, referenceResponseValidator } from './reference.js';
+import {
+  API_BASE,
+  findOperation,
+  loadReference,
+  type Operation,
+  referenceComponentValidator,
+  referenceErrors,
+  referenceRequestValidator,
+  referenceResponseValidator,
+} from './reference.js';
 import { ANSWER_GAPS, KNOWN_SCHEMA_GAPS, NOT_YET_ROUTED, REQUEST_GAPS } from './referenceGaps.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
@@ -84,13 +94,21 @@ export const checkReference = (method: string, route: string, status: number, re
   const ours = routes.find((r) => r.spec.method === method.toLowerCase() && r.re.test(path));
   const template = (p: string) => p.replace(/\{\w+\}/g, '{}').replace(/\/+$/, '');
   if (ours && template(ours.spec.path) !== template(name.slice(name.indexOf(' ') + 1))) return;
-  if (KNOWN_SCHEMA_GAPS[name] || NOT_YET_ROUTED[name]) return;
+  if (NOT_YET_ROUTED[name]) return;
+  const gaps = KNOWN_SCHEMA_GAPS[name];
+  const branches = gaps ? openBranches(gaps) : null;
+  if (gaps && !branches) return;
   if (SPEC_ADDED_STATUSES[name]?.includes(status)) {
     checkReferenceRequest(name, op, method, route, requestBody);
     return;
   }
   if (!op.operation.responses?.[String(status)]) {
     mismatch(`${name} answered ${status}, which the reference does not declare`, { name, kind: 'status', status });
+    return;
+  }
+  if (branches) {
+    checkFeatureSettings(name, 'response', responseBody, branches);
+    if (requestBody !== undefined && op.operation.requestBody) checkFeatureSettings(name, 'request', requestBody, branches);
     return;
   }
   const validateResponse = referenceResponseValidator(method, route, status);
@@ -115,5 +133,47 @@ const checkReferenceRequest = (name: string, op: Operation, method: string, rout
       kind: 'request',
       errors,
     });
+  }
+};
+
+// FeatureDTO answers and requests. The reference's `setting` is a oneOf of every feature branch without
+// a discriminator (so almost any object passes it), and the branches this service does not run yet
+// stay listed as gaps of the feature operations. Those operations are therefore checked feature by
+// feature: the envelope against FeatureDTO, and the setting against the one branch its `type.name`
+// names (the reference's DTO name), unless that branch is itself listed as a gap.
+const BRANCH_GAP = /^setting<(\w+)>/;
+
+/** The setting branches of a gap list made only of setting-branch gaps, or null (another gap: not checked). */
+const openBranches = (gaps: readonly string[]): ReadonlySet<string> | null =>
+  gaps.every((gap) => BRANCH_GAP.test(gap)) ? new Set(gaps.map((gap) => BRANCH_GAP.exec(gap)![1]!)) : null;
+
+const checkFeatureSettings = (name: string, direction: 'request' | 'response', body: unknown, open: ReadonlySet<string>): void => {
+  const features = Array.isArray(body) ? body : [body];
+  for (const feature of features) {
+    if (typeof feature !== 'object' || feature === null) continue;
+    const envelope = referenceComponentValidator('FeatureDTO', direction);
+    if (!envelope(feature)) {
+      const errors = referenceErrors(envelope);
+      mismatch(`${name}: the ${direction} does not match the reference's FeatureDTO: ${errors}\n${JSON.stringify(feature).slice(0, 500)}`, {
+        name,
+        kind: direction,
+        errors,
+      });
+      continue;
+    }
+    const { type, setting } = feature as { type?: { id?: number; name?: string }; setting?: unknown };
+    // A request names its type by id only: the reference's ids are ours (GET /types/featureTypes).
+    const branch = type?.name ?? (typeof type?.id === 'number' ? featureTypeById(type.id)?.dto : undefined);
+    // Branches of the spec's own (1.2.6) that the reference does not have are checked by our document only.
+    if (!branch || open.has(branch) || setting === undefined || !loadReference().components?.schemas?.[branch]) continue;
+    const validate = referenceComponentValidator(branch, direction);
+    if (!validate(setting)) {
+      const errors = referenceErrors(validate);
+      mismatch(`${name}: the ${direction}'s setting does not match the reference's ${branch}: ${errors}\n${JSON.stringify(setting).slice(0, 500)}`, {
+        name,
+        kind: direction,
+        errors,
+      });
+    }
   }
 };
