@@ -62,14 +62,17 @@ const scaleTypeAnswer = (value: unknown): unknown => {
   return type ? { id: type.id, name: type.name } : value;
 };
 
-/** FeatureMultiplierDTO: its scaleType, general and per symbol, answered with its name. */
+/** FeatureMultiplierDTO: its scaleType, general and per symbol, answered with its name; multiplier and scaleType not set are left out. */
 const multiplierHooks: SettingHooks = {
   prepare: (_services, setting) => Promise.resolve(setting),
   present: (setting) => {
     const symbols = (setting.symbolsConfiguration ?? {}) as Record<string, Record<string, unknown>>;
+    // Not set (the copier's own): left out, as the reference types both as non-null.
+    const { multiplier, scaleType, ...rest } = setting;
     return {
-      ...setting,
-      scaleType: scaleTypeAnswer(setting.scaleType),
+      ...rest,
+      ...(multiplier != null ? { multiplier } : {}),
+      ...(scaleType != null ? { scaleType: scaleTypeAnswer(scaleType) } : {}),
       symbolsConfiguration: Object.fromEntries(
         Object.entries(symbols).map(([symbol, own]) => [symbol, 'scaleType' in own ? { ...own, scaleType: scaleTypeAnswer(own.scaleType) } : own]),
       ),

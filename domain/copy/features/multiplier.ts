@@ -29,21 +29,25 @@ const scaleTypes = SCALE_TYPES.map((t) => `${t.id}: ${t.name}`).join(', ');
 const general = Type.Object({
   fixMasterBalanceAndEquity: amount('master'),
   fixSlaveBalanceAndEquity: amount('slave'),
-  multiplier: Type.Union([Type.Number({ minimum: 0.001, maximum: 999.999 }), Type.Null()], {
-    description:
-      "the lot factor of scale types 1, 2 and 4, in place of the copier's multiplier; null (default) = the copier's own (the reference's default 0 lies outside its range 0.001 to 999.999: we read it as not set)",
-  }),
-  scaleType: Type.Union(
-    [
-      Type.Object({
-        id: Type.Integer({ minimum: -2147483648, maximum: 2147483647 }),
-        name: Type.Optional(Type.String({ readOnly: true, description: 'answered by the service; ignored when sent' })),
-      }),
-      Type.Null(),
-    ],
-    {
-      description: `ScaleTypeDTO, send only the id ({"id": 3}): in place of the copier's scaleType; ${scaleTypes}; null (default) = the copier's own. An unknown id: 400 [VALIDATION_FAILED]`,
-    },
+  multiplier: Type.Optional(
+    Type.Union([Type.Number({ minimum: 0.001, maximum: 999.999 }), Type.Null()], {
+      description:
+        "the lot factor of scale types 1, 2 and 4, in place of the copier's multiplier; left out or null (default) = the copier's own, and then left out of answers (the reference's default 0 lies outside its range 0.001 to 999.999: we read it as not set)",
+    }),
+  ),
+  scaleType: Type.Optional(
+    Type.Union(
+      [
+        Type.Object({
+          id: Type.Integer({ minimum: -2147483648, maximum: 2147483647 }),
+          name: Type.Optional(Type.String({ readOnly: true, description: 'answered by the service; ignored when sent' })),
+        }),
+        Type.Null(),
+      ],
+      {
+        description: `ScaleTypeDTO, send only the id ({"id": 3}): in place of the copier's scaleType; ${scaleTypes}; left out or null (default) = the copier's own, and then left out of answers (the reference's ScaleTypeDTO is an object). An unknown id: 400 [VALIDATION_FAILED]`,
+      },
+    ),
   ),
   fixedLotSize: Type.Number({
     exclusiveMinimum: 0,
@@ -56,7 +60,7 @@ type General = Static<typeof general>;
 const members = withSymbolsConfiguration(general, 'The sizing per symbol: e.g. {"EURUSD": {"multiplier": 1.0}}.');
 export type MultiplierSettings = Static<typeof members>;
 
-const scaleTypeOfFeature = (s: General) => (s.scaleType === null ? null : (scaleTypeById(s.scaleType.id)?.key ?? null));
+const scaleTypeOfFeature = (s: General) => (s.scaleType == null ? null : (scaleTypeById(s.scaleType.id)?.key ?? null));
 
 export const multiplier: CopierFeature<MultiplierSettings> = {
   type: 'FeatureMultiplierDTO',
@@ -68,7 +72,7 @@ export const multiplier: CopierFeature<MultiplierSettings> = {
     "How the lot is sized, for all symbols or per slave symbol (symbolsConfiguration). While the feature exists: multiplier replaces the copier's multiplier and scaleType the copier's scaleType (null, their default: the copier's own); fixedLotSize is the lot when this feature sets scaleType 3 (Fixed lot size); fixMasterBalanceAndEquity and fixSlaveBalanceAndEquity replace the copier's members of the same names (0 included): above 0, scale types 1 (Balance) and 2 (Equity) size as if that account's balance and equity were the amount (in its currency); 0 = the account's live figures. A symbol's members replace the general ones for its trades.",
   check: (s) =>
     checkSymbolsConfiguration<General>(s, (own) =>
-      own.scaleType !== null && !scaleTypeById(own.scaleType.id) ? `scaleType.id ${own.scaleType.id} is no scale type (${scaleTypes})` : null,
+      own.scaleType != null && !scaleTypeById(own.scaleType.id) ? `scaleType.id ${own.scaleType.id} is no scale type (${scaleTypes})` : null,
     ),
   rules: perSymbolRules<General>({
     sizing: (s, copier): CopierSettings => {
@@ -77,7 +81,7 @@ export const multiplier: CopierFeature<MultiplierSettings> = {
         ...copier,
         fixMasterBalanceAndEquity: s.fixMasterBalanceAndEquity,
         fixSlaveBalanceAndEquity: s.fixSlaveBalanceAndEquity,
-        ...(s.multiplier !== null ? { multiplier: s.multiplier } : {}),
+        ...(s.multiplier != null ? { multiplier: s.multiplier } : {}),
         ...(scaleType !== null ? { scaleType } : {}),
         ...(scaleType === 'FIXED_LOT' ? { fixedLotSize: s.fixedLotSize } : {}),
       };
