@@ -14,7 +14,7 @@ import {
   accountStatus,
   withStatus,
 } from '../support/service.js';
-import { featureBody } from '../support/trading.js';
+import { dataCollectorBody } from '../support/trading.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PASSWORD = 'secret-password';
@@ -802,7 +802,7 @@ describe('accounts API end to end', () => {
       const limit = await t.call('POST', `/accounts/${slave.id}/riskLimits`, { body: { riskType: { id: 1 }, riskLimit: 0, absoluteRiskLimit: 250 } });
       expect(limit.status, JSON.stringify(limit.body)).to.equal(200);
       const feature = await t.call('POST', `/accounts/${slave.id}/features`, {
-        body: featureBody({ type: 'FeatureDataCollectorDTO', collectionIntervalSeconds: 60 }),
+        body: dataCollectorBody({ collectionIntervalSeconds: 60 }),
       });
       expect(feature.status, JSON.stringify(feature.body)).to.equal(200);
 

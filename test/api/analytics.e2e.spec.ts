@@ -19,7 +19,7 @@ import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { referenceErrors, referenceRequestValidator, referenceResponseValidator } from '../support/reference.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { eventually, featureBody, movableClock, pinQuotes, positionRequest, positionsOf, startedAccount } from '../support/trading.js';
+import { eventually, dataCollectorBody, movableClock, pinQuotes, positionRequest, positionsOf, startedAccount } from '../support/trading.js';
 
 const DAY = 24 * 3_600_000;
 
@@ -310,7 +310,7 @@ describe('Performance metrics, chart and data collector end to end', function ()
     await pinQuotes(t, { EURUSD: [1.0951, 1.0952] });
     await open({ symbol: 'EURUSD', orderType: 'Buy', volume: 1 });
     const added = await t.call('POST', `/accounts/${account}/features`, {
-      body: featureBody({ type: 'FeatureDataCollectorDTO', collectionIntervalSeconds: 10 }),
+      body: dataCollectorBody({ collectionIntervalSeconds: 10 }),
     });
     expect(added.status, JSON.stringify(added.body)).to.equal(200);
     // A report by feature covers the account the feature is attached to.
@@ -380,7 +380,7 @@ describe('Performance metrics, chart and data collector end to end', function ()
     // leaves equity out of the records taken meanwhile; retentionDays is read-only (90).
     const featureId = (added.body.id ?? added.body.featureId) as string;
     const put = await t.call('PUT', `/accounts/${account}/features/${featureId}`, {
-      body: featureBody({ type: 'FeatureDataCollectorDTO', collectionIntervalSeconds: 10, normalizeValues: true, recordEquity: false, retentionDays: 5 }),
+      body: dataCollectorBody({ collectionIntervalSeconds: 10, normalizeValues: true, recordEquity: false, retentionDays: 5 }),
     });
     expect(put.status, JSON.stringify(put.body)).to.equal(200);
     expect(put.body.setting).to.deep.include({ normalizeValues: true, recordEquity: false, retentionDays: 90 });

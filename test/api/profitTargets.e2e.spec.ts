@@ -10,7 +10,17 @@ import { expect } from 'chai';
 import { simulatedLogin } from '../../engine/venues/host.js';
 import { loadReference, referenceComponentValidator, referenceErrors } from '../support/reference.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { bookWhere, eventually, featureBody, movableClock, pinQuotes, positionRequest, positionsOf, startedAccount } from '../support/trading.js';
+import {
+  bookWhere,
+  eventually,
+  dataCollectorBody,
+  featureBody,
+  movableClock,
+  pinQuotes,
+  positionRequest,
+  positionsOf,
+  startedAccount,
+} from '../support/trading.js';
 
 interface LogEntry {
   readonly text: string;
@@ -200,7 +210,7 @@ describe('profit targets end to end', function () {
     const unknown = await t.call('PUT', `/accounts/${slave}/profitTargets/${crypto.randomUUID()}/reset`);
     expect(unknown.status).to.equal(404);
     expect(unknown.body.error).to.equal('[FEATURE_NOT_FOUND]');
-    const collector = await t.call('POST', `/accounts/${slave}/features`, { body: featureBody({ type: 'FeatureDataCollectorDTO' }) });
+    const collector = await t.call('POST', `/accounts/${slave}/features`, { body: dataCollectorBody() });
     expect((await t.call('PUT', `/accounts/${slave}/profitTargets/${collector.body.featureId}/reset`)).status, 'not a profit target').to.equal(404);
 
     const reset = await t.call('PUT', `/accounts/${slave}/profitTargets/${feature.featureId}/reset`);

@@ -178,6 +178,22 @@ export const featureBody = ({ type, ...setting }: Readonly<Record<string, unknow
   setting,
 });
 
+/**
+ * A FeatureDataCollectorDTO to send with every member the reference requires (its defaults), `members`
+ * on top: `dataCollectorBody({ collectionIntervalSeconds: 10 })`.
+ */
+export const dataCollectorBody = (members: Readonly<Record<string, unknown>> = {}): ReturnType<typeof featureBody> =>
+  featureBody({
+    type: 'FeatureDataCollectorDTO',
+    activateDataCollector: true,
+    collectionIntervalSeconds: 60,
+    normalizeValues: false,
+    recordBalance: true,
+    recordEquity: true,
+    recordFloatingPnL: true,
+    ...members,
+  });
+
 /** Attaches a feature to `owner` (`/accounts/{id}`, `/accounts/{id}/copiers/{copierId}`, `/projects/{id}`): its id. */
 export const addFeature = async (t: TestService, owner: string, setting: Readonly<Record<string, unknown>>): Promise<string> => {
   const res = await t.call('POST', `${owner}/features`, { body: featureBody(setting) });
