@@ -94,6 +94,12 @@ export class Leases {
         await this.pause(ended);
         continue;
       }
+      // Released (or stopped) while the attempt was on its way: let the lease go at once, else the work
+      // would start with a signal nobody aborts any more and the release would wait for it to end.
+      if (ended()) {
+        await this.unlock(name);
+        break;
+      }
       if (waiting) this.log.info(`${name}: lease taken over`, { lease: name, state: 'leased' });
       waiting = false;
       const controller = new AbortController();
