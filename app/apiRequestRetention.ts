@@ -7,6 +7,7 @@
 // request members.
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import { setTimeout as wait } from 'node:timers/promises';
 import { pruneApiRequests } from '../projections/auditLogs/requests.js';
 import type { ReadModels } from '../projections/schema.js';
 import type { Leases } from '../store/postgres/leases.js';
@@ -29,16 +30,8 @@ export interface ApiRequestRetentionDeps {
   readonly lookMs?: number;
 }
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+/** Waits `ms`, cut short when `signal` aborts, also when it aborted before the wait began. */
+const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undefined, { signal }).catch(() => undefined);
 
 export class ApiRequestRetention {
   private handle: { release(): Promise<void> } | null = null;
