@@ -16,6 +16,12 @@ import {
 } from '../support/service.js';
 import { dataCollectorBody } from '../support/trading.js';
 
+interface AuditEntry {
+  readonly action: string;
+}
+/** The audit entries that are changes: requests that changed nothing or were refused are listed too (ApiRequest*). */
+const changesOf = (entries: unknown): AuditEntry[] => (entries as AuditEntry[]).filter((entry) => !entry.action.startsWith('ApiRequest'));
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PASSWORD = 'secret-password';
 const OTHER_PROJECT_ID = '22222222-2222-4222-8222-222222222222';
@@ -420,7 +426,8 @@ describe('accounts API end to end', () => {
         ctraderClientSecret: 'first-client-secret',
         myHomeIp: { host: 'home.example.org', username: 'me', password: 'first-home-pass' },
       });
-      const audit = async () => (await t.call('GET', `/accounts/${created.id}/auditLogs`)).body as unknown[];
+      // The changes only: requests that changed nothing are listed too (ApiRequestWithoutChange).
+      const audit = async () => changesOf((await t.call('GET', `/accounts/${created.id}/auditLogs`)).body);
       const entriesBefore = (await audit()).length;
 
       const echoed = await t.call('PUT', `/accounts/${created.id}`, { body: { ...created, loginAccountPassword: '' } });
@@ -566,7 +573,9 @@ describe('accounts API end to end', () => {
       expect(second.status).to.equal(200);
       expect((await t.call('GET', `/accounts/${created.id}`)).body).to.deep.equal(first.body);
       expect(first.body.status.id).to.equal(4);
-      expect((await t.call('GET', `/accounts/${created.id}/auditLogs`)).body).to.deep.equal(logsBefore.body);
+      const logsAfter = (await t.call('GET', `/accounts/${created.id}/auditLogs`)).body as AuditEntry[];
+      expect(changesOf(logsAfter)).to.deep.equal(changesOf(logsBefore.body));
+      expect(logsAfter[0], 'the no-op is listed as a request that changed nothing').to.deep.include({ action: 'ApiRequestWithoutChange' });
     });
   });
 
@@ -598,7 +607,9 @@ describe('accounts API end to end', () => {
 
       expect(again.status).to.equal(200);
       expect(again.body).to.deep.equal(withStatus(created, 2));
-      expect((await t.call('GET', `/accounts/${created.id}/auditLogs`)).body).to.deep.equal(logsBefore.body);
+      const logsAfter = (await t.call('GET', `/accounts/${created.id}/auditLogs`)).body as AuditEntry[];
+      expect(changesOf(logsAfter)).to.deep.equal(changesOf(logsBefore.body));
+      expect(logsAfter[0], 'the no-op is listed as a request that changed nothing').to.deep.include({ action: 'ApiRequestWithoutChange' });
     });
 
     it('stop on a New account moves it to Stopped, and stop on a Stopped account is a no-op', async () => {
