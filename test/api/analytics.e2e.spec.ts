@@ -326,10 +326,20 @@ describe('Performance metrics, chart and data collector end to end', function ()
     };
     // The spec's clock also moves in real time: advancing it a fixed 10 s after a sample skipped a whole
     // interval whenever real time had crossed an interval boundary meanwhile (a full run saw samples
-    // 20 s apart). Moving it just past the next boundary makes each sample the next interval's.
+    // 20 s apart), and so did moving it past the boundary after the clock's own: when real time had
+    // just crossed one, the jump went past the next before the collector sampled the first. Moving it
+    // just past the boundary after the LATEST SAMPLE (never backwards) makes each sample the next interval's.
     const sampled = async (n: number) => {
-      await eventually(async () => ((await samples()).length >= n ? true : undefined), 5000, `sample ${n}`);
-      clock.advance(10_000 - (clock().getTime() % 10_000) + 100);
+      const got = await eventually(
+        async () => {
+          const all = await samples('?limit=-1');
+          return all.length >= n ? all : undefined;
+        },
+        5000,
+        `sample ${n}`,
+      );
+      const next = Math.max(...got.map((s) => s.timestamp)) + 10_000 + 100;
+      clock.advance(Math.max(0, next - clock().getTime()));
     };
     await sampled(1);
     await sampled(2);
