@@ -32,6 +32,8 @@ export interface LaneLimits {
 
 export interface SheddingOptions {
   readonly reads: LaneLimits;
+  /** Changes that are not trading (accounts, copiers, features, keys, ...): few at once, a patient queue. */
+  readonly writes: LaneLimits;
   readonly trading: LaneLimits;
   readonly retryAfterSeconds: number;
 }
@@ -39,6 +41,10 @@ export interface SheddingOptions {
 export const DEFAULT_SHEDDING: SheddingOptions = {
   // Fewer reads at once than the pool has connections: the engine and trading always find one.
   reads: { concurrent: 8, queued: 128, maxWaitMs: 1000 },
+  // A change waits longer than a read before it is shed: a client writing 50 changes at once (a script
+  // configuring its copiers) is served in turn rather than refused after a second; reads still cannot
+  // starve them, nor they trading.
+  writes: { concurrent: 4, queued: 256, maxWaitMs: 10_000 },
   trading: { concurrent: 8, queued: 256, maxWaitMs: 10_000 },
   retryAfterSeconds: 1,
 };
@@ -85,14 +91,18 @@ class Lane {
 
 const TRADING_PATH = /\/(positions|orders|closeAllPositions|pendingOrders)(\/|$)/;
 
+/** A request that may change something: any method but GET, HEAD and OPTIONS. */
+const isChange = (req: Request): boolean => req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS';
+
 /** Trading: anything that places, changes or closes an order or a position. */
-export const isTradingRequest = (req: Request): boolean => req.method !== 'GET' && req.method !== 'HEAD' && TRADING_PATH.test(req.path);
+export const isTradingRequest = (req: Request): boolean => isChange(req) && TRADING_PATH.test(req.path);
 
 export const loadShedding = (options: SheddingOptions = DEFAULT_SHEDDING): RequestHandler => {
   const reads = new Lane(options.reads);
+  const writes = new Lane(options.writes);
   const trading = new Lane(options.trading);
   return (req, res, next) => {
-    const lane = isTradingRequest(req) ? trading : reads;
+    const lane = isTradingRequest(req) ? trading : isChange(req) ? writes : reads;
     // Watched from arrival: a client that leaves while queued must not hold the slot it is granted later.
     let gone = false;
     let held: (() => void) | null = null;

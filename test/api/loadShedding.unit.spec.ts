@@ -10,6 +10,7 @@ import { errorHandler } from '../../api/errors.js';
 
 const LIMITS = {
   reads: { concurrent: 1, queued: 1, maxWaitMs: 2000 },
+  writes: { concurrent: 1, queued: 1, maxWaitMs: 2000 },
   trading: { concurrent: 1, queued: 1, maxWaitMs: 2000 },
   retryAfterSeconds: 3,
 };
@@ -67,6 +68,22 @@ describe('load shedding', () => {
     void fetch(`${base}/accounts/b`).catch(() => undefined);
     const trade = await fetch(`${base}/accounts/a/positions`, { method: 'POST' });
     expect(trade.status).to.equal(200);
+  });
+
+  it('keeps slots for other changes: a PUT of an account is served while reads are full, and queues behind changes only', async () => {
+    void fetch(`${base}/accounts/a/hold`);
+    await until(() => holds.length === 1);
+    void fetch(`${base}/accounts/b`).catch(() => undefined);
+    const change = await fetch(`${base}/accounts/a`, { method: 'PUT' });
+    expect(change.status).to.equal(200);
+    // A change holding the one write slot: the next change waits, the one after is shed; reads are not affected by it.
+    void fetch(`${base}/accounts/c/hold`, { method: 'PUT' });
+    await until(() => holds.length === 2);
+    const waiting = fetch(`${base}/accounts/d`, { method: 'DELETE' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await fetch(`${base}/accounts/e`, { method: 'POST' })).status).to.equal(503);
+    holds[1]!();
+    expect((await waiting).status).to.equal(200);
   });
 
   it('gives back the slot of a client that left while queued', async () => {
