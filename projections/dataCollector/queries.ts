@@ -27,15 +27,3 @@ export const lastSamplesOf = async (
 /** The oldest sample of the account at or after `from` (normalizeValues: its reference value). */
 export const firstSampleOf = (db: Kysely<ReadModels>, accountId: string, from: Date) =>
   db.selectFrom('data_collector_samples').selectAll().where('account_id', '=', accountId).where('time', '>=', from).orderBy('time').limit(1).executeTakeFirst();
-
-/** The account's FeatureDataCollectorDTO members as stored; undefined without the feature. */
-export const dataCollectorSettingOf = async (db: Kysely<ReadModels>, accountId: string): Promise<{ normalizeValues?: boolean } | undefined> => {
-  const row = await db
-    .selectFrom('features')
-    .select('setting')
-    .where('scope_kind', '=', 'account')
-    .where('account_id', '=', accountId)
-    .where('type', '=', 'FeatureDataCollectorDTO')
-    .executeTakeFirst();
-  return row?.setting as { normalizeValues?: boolean } | undefined;
-};

@@ -98,8 +98,11 @@ export const findAccountFeature = (db: Kysely<ReadModels>, projectId: string, ac
     .where('id', '=', featureId)
     .executeTakeFirst();
 
-/** Whether the account has FeatureDataCollectorDTO on (attached, and activateDataCollector not false). */
-export const hasDataCollectorFeature = async (db: Kysely<ReadModels>, accountId: string): Promise<boolean> => {
+/** The account's FeatureDataCollectorDTO members as stored; undefined without the feature. */
+export const dataCollectorSettingOf = async (
+  db: Kysely<ReadModels>,
+  accountId: string,
+): Promise<{ readonly activateDataCollector?: boolean; readonly normalizeValues?: boolean } | undefined> => {
   const row = await db
     .selectFrom('features')
     .select('setting')
@@ -107,5 +110,11 @@ export const hasDataCollectorFeature = async (db: Kysely<ReadModels>, accountId:
     .where('account_id', '=', accountId)
     .where('type', '=', 'FeatureDataCollectorDTO')
     .executeTakeFirst();
-  return row !== undefined && (row.setting as { activateDataCollector?: boolean }).activateDataCollector !== false;
+  return row?.setting as { activateDataCollector?: boolean; normalizeValues?: boolean } | undefined;
+};
+
+/** Whether the account has FeatureDataCollectorDTO on (attached, and activateDataCollector not false). */
+export const hasDataCollectorFeature = async (db: Kysely<ReadModels>, accountId: string): Promise<boolean> => {
+  const setting = await dataCollectorSettingOf(db, accountId);
+  return setting !== undefined && setting.activateDataCollector !== false;
 };
