@@ -179,10 +179,12 @@ export class ProjectionRunner extends EventEmitter {
   /**
    * The checkpoints of read models with nothing in the batch move to its end, in one statement, each
    * only if it is still where this runner left it: one a rebuild moved meanwhile stays, and the next
-   * batch that has work for it sees the move (applyTo). Answers the names moved.
+   * batch that has work for it sees the move (applyTo). Only forwards: a checkpoint this runner found
+   * ahead of its reading (another instance or a rebuild went further, applyTo) stays until the reading
+   * passes it, or the events between would be applied a second time. Answers the names moved.
    */
   private async moveIdle(db: Kysely<ReadModels>, idle: readonly Projection[], last: Position): Promise<string[]> {
-    const names = idle.map((p) => p.name).filter((name) => !same(this.saved.get(name) ?? null, last));
+    const names = idle.map((p) => p.name).filter((name) => earlier(this.saved.get(name) ?? null, last));
     if (names.length === 0) return [];
     const savedValues = names.map((name) => {
       const saved = this.saved.get(name) ?? null;

@@ -15,7 +15,7 @@ import { handleCommand } from '../../store/commandHandler.js';
 import { PostgresEventStore } from '../../store/postgres/postgresEventStore.js';
 import { Leases } from '../../store/postgres/leases.js';
 import { migrateEventStore } from '../../store/postgres/schema.js';
-import type { Position } from '../../store/port.js';
+import { type Position, positionToString, type RecordedEvent } from '../../store/port.js';
 import { freshDatabase } from '../support/postgres.js';
 
 const PROJECT = '22222222-2222-4222-8222-222222222222';
@@ -172,6 +172,35 @@ describe('projection versions and exactly-once effects', () => {
     const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM es_events`.execute(db);
     expect((await count(db)).n).to.equal(rows[0]!.n);
     await a.stop();
+    await b.stop();
+    await store.dispose();
+    await db.destroy();
+  });
+
+  it('a batch with nothing to apply never takes back a checkpoint another runner moved further', async () => {
+    // The race behind a once-in-a-full-run double count: runner b finds the checkpoint ahead of its
+    // reading (a moved it), then reads a batch that has nothing for the read model. Moving the
+    // checkpoint to that batch's end would take it back, and the events between would count twice.
+    const { db, store } = await setup();
+    const unrelated = await store.appendToStream('unrelated-1', { id: crypto.randomUUID(), type: 'SomethingElse', data: {} });
+    const a = new ProjectionRunner(db, store, [counter(1)], quiet);
+    await a.start();
+    const last = await writeHistory(store, 6);
+    expect(await a.waitFor(last, 10000)).to.equal(true);
+    await a.stop();
+    const before = await count(db);
+    const b = new ProjectionRunner(db, store, [counter(1)], quiet);
+    // b read the checkpoints (a's position), then its processor hands it the unrelated, older event.
+    const internals = b as unknown as { loadCursors(): Promise<unknown>; applyBatch(batch: readonly RecordedEvent[]): Promise<void> };
+    await internals.loadCursors();
+    let older: RecordedEvent | undefined;
+    for await (const resolved of store.readAll({ fromPosition: unrelated.position, maxCount: 1 })) older = resolved.event;
+    await internals.applyBatch([older!]);
+    const { rows } = await sql<{ position: string }>`SELECT position FROM processor_checkpoints WHERE name = 'projection:event_counter'`.execute(db);
+    expect(rows[0]!.position).to.equal(positionToString(last));
+    await b.start();
+    expect(await b.waitFor(last, 10000)).to.equal(true);
+    expect((await count(db)).n).to.equal(before.n);
     await b.stop();
     await store.dispose();
     await db.destroy();
