@@ -81,8 +81,24 @@ export interface StreamMetadata {
   readonly [key: string]: unknown;
 }
 
+/** One entry of appendToStreams: events for one stream, with that stream's own expectation. */
+export interface StreamAppend {
+  readonly streamName: string;
+  readonly events: readonly EventData[];
+  readonly expectedRevision?: AppendExpectedRevision; // default 'any'
+}
+
 export interface EventStore {
   appendToStream(streamName: string, events: EventData | readonly EventData[], options?: { expectedRevision?: AppendExpectedRevision }): Promise<AppendResult>;
+  /**
+   * Appends to several streams at once; answers one AppendResult per entry, in order.
+   * PostgreSQL: one transaction, all or nothing; a failed expectation on any entry refuses the whole call
+   * with WrongExpectedVersionError naming that stream. EventStoreDB (no multi-stream transactions): one
+   * append per entry in the order given; a failure leaves the entries before it appended, and calling again
+   * with the same event ids completes the rest (appends are idempotent by event id). Callers must be
+   * correct under the weaker of the two.
+   */
+  appendToStreams(appends: readonly StreamAppend[]): Promise<readonly AppendResult[]>;
   /** Throws StreamNotFoundError for a stream that does not exist or was soft-deleted (while iterating). */
   readStream(streamName: string, options?: ReadStreamOptions): AsyncIterable<ResolvedEvent>;
   readAll(options?: ReadAllOptions): AsyncIterable<ResolvedEvent>;

@@ -38,6 +38,7 @@ import type {
   ReadStreamOptions,
   RecordedEvent,
   ResolvedEvent,
+  StreamAppend,
   StreamMetadata,
   SubscribeToAllOptions,
   Subscription,
@@ -181,6 +182,21 @@ class EventStoreDbStore implements EventStore {
     } catch (error) {
       throw translateError(error, streamName);
     }
+  }
+
+  /**
+   * EventStoreDB has no transaction across streams: one append per entry, in the order given, each
+   * waiting for the one before. The weaker contract of the port: a refused entry throws and leaves the
+   * entries before it appended; calling again with the same event ids completes the rest, since an
+   * append of ids the stream already holds (with the same expectation) is a no-op.
+   */
+  async appendToStreams(appends: readonly StreamAppend[]): Promise<readonly AppendResult[]> {
+    for (const entry of appends) if (entry.events.length === 0) throw new Error(`append to ${entry.streamName} needs at least one event`);
+    const results: AppendResult[] = [];
+    for (const entry of appends) {
+      results.push(await this.appendToStream(entry.streamName, entry.events, { expectedRevision: entry.expectedRevision ?? 'any' }));
+    }
+    return results;
   }
 
   async *readStream(streamName: string, options: ReadStreamOptions = {}): AsyncIterable<ResolvedEvent> {

@@ -14,6 +14,7 @@ import {
   type EventStore,
   type Position,
   type ReadAllOptions,
+  type StreamAppend,
   type ReadStreamOptions,
   type ResolvedEvent,
   type StreamMetadata,
@@ -58,6 +59,46 @@ const toResolved = (row: EventRow): ResolvedEvent => ({
 
 const expectation = (expected: AppendExpectedRevision): [string, string | null] =>
   typeof expected === 'bigint' ? ['exact', expected.toString()] : [expected, null];
+
+interface AppendRow {
+  result: string;
+  current_revision: string;
+  out_commit: string | null;
+  out_prepare: string | null;
+}
+
+const toAppendResult = (row: AppendRow): AppendResult => ({
+  success: true,
+  nextExpectedRevision: BigInt(row.current_revision),
+  position: { commit: BigInt(row.out_commit!), prepare: BigInt(row.out_prepare!) },
+});
+
+const checkEvents = (streamName: string, list: readonly EventData[]): void => {
+  if (list.length === 0) throw new Error(`append to ${streamName} needs at least one event`);
+  for (const e of list) if (!isUuid(e.id)) throw new Error(`event id ${e.id} is not a UUID`);
+};
+
+/** The parameters of es_append_many after p_atomic: entries flattened into one array per column. */
+const appendManyParams = (appends: readonly StreamAppend[]): unknown[] => {
+  const events = appends.flatMap((a) => a.events);
+  const expectations = appends.map((a) => expectation(a.expectedRevision ?? 'any'));
+  return [
+    appends.map((a) => a.streamName),
+    expectations.map(([kind]) => kind),
+    expectations.map(([, revision]) => revision),
+    appends.map((a) => a.events.length),
+    events.map((e) => e.id),
+    events.map((e) => e.type),
+    events.map((e) => JSON.stringify(e.data)),
+    events.map((e) => JSON.stringify(e.metadata ?? {})),
+  ];
+};
+
+const APPEND_MANY_SQL =
+  'SELECT entry, result, current_revision, out_commit::text, out_prepare FROM es_append_many($1, $2::text[], $3::text[], $4::bigint[], $5::int[], $6::uuid[], $7::text[], $8::jsonb[], $9::jsonb[]) ORDER BY entry';
+
+const isPgError = (error: unknown, code: string): error is Error & { code: string; detail?: string } =>
+  error instanceof Error && (error as { code?: unknown }).code === code;
 
 const filterSql = (filter: SubscriptionFilter | undefined, params: unknown[]): string => {
   const clauses: string[] = [];
@@ -133,8 +174,7 @@ export class PostgresEventStore implements EventStore {
   ): Promise<AppendResult> {
     const list: readonly EventData[] = Array.isArray(events) ? events : [events as EventData];
     const expected = options.expectedRevision ?? 'any';
-    if (list.length === 0) throw new Error('appendToStream needs at least one event');
-    for (const e of list) if (!isUuid(e.id)) throw new Error(`event id ${e.id} is not a UUID`);
+    checkEvents(streamName, list);
     const [kind, revision] = expectation(expected);
     const params = [
       streamName,
@@ -175,6 +215,33 @@ export class PostgresEventStore implements EventStore {
           continue;
         default:
           throw new Error(`unexpected append result ${row.result}`);
+      }
+    }
+  }
+
+  /**
+   * One transaction (es_append_many, atomic): a refused entry raises inside the function, which rolls
+   * back every entry of the call; a writer-order inversion or a deadlock retries the whole call.
+   */
+  async appendToStreams(appends: readonly StreamAppend[]): Promise<readonly AppendResult[]> {
+    if (appends.length === 0) return [];
+    for (const a of appends) checkEvents(a.streamName, a.events);
+    const params = [true, ...appendManyParams(appends)];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { rows } = await this.pool.query<AppendRow>(APPEND_MANY_SQL, params);
+        if (rows.some((row) => row.result === 'ok')) this.announce();
+        return rows.map(toAppendResult);
+      } catch (error) {
+        if (isPgError(error, 'ES001')) {
+          const [entry, revision] = (error.detail ?? '').split(':');
+          const refused = appends[Number(entry) - 1]!;
+          const current = BigInt(revision!);
+          throw new WrongExpectedVersionError(refused.streamName, refused.expectedRevision ?? 'any', current < 0n ? 'no_stream' : current);
+        }
+        const transient = isPgError(error, 'ES002') || isPgError(error, '40P01');
+        if (!transient) throw error;
+        if (attempt >= APPEND_ATTEMPTS) throw new TransientAppendError(`appendToStreams: ${error.message}`);
       }
     }
   }

@@ -112,6 +112,55 @@ const appendWithoutNotify: Migration = {
   },
 };
 
+/**
+ * es_append_many: appends of several entries (stream, expectation, events) in one transaction, one
+ * round trip. It locks every stream row first, in name order, so two calls sharing streams cannot wait
+ * on each other in a cycle, then runs es_append for each entry in the order given (an entry's events
+ * are p_counts[i] consecutive elements of the flattened arrays) and answers one row per entry.
+ * p_atomic (appendToStreams): the first refused entry raises ES001 (wrong expected revision) or ES002
+ * (writer order inverted, retry the call) with DETAIL '<entry>:<current revision>', which rolls back
+ * the whole call. Not atomic (group commit of independent appends): every entry gets its own result;
+ * a refused entry wrote nothing but its stream row, the others commit.
+ */
+const appendManyFunction = `
+      CREATE OR REPLACE FUNCTION es_append_many(
+        p_atomic boolean, p_streams text[], p_kinds text[], p_expected bigint[], p_counts int[],
+        p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
+      ) RETURNS TABLE (entry int, result text, current_revision bigint, out_commit xid8, out_prepare bigint)
+      LANGUAGE plpgsql AS $$
+      DECLARE
+        v_from int := 1;
+        v_to int;
+        r record;
+      BEGIN
+        INSERT INTO es_streams (stream_name)
+          SELECT DISTINCT s.name FROM unnest(p_streams) AS s(name) ORDER BY 1 ON CONFLICT DO NOTHING;
+        PERFORM 1 FROM es_streams s WHERE s.stream_name = ANY (p_streams) ORDER BY s.stream_name FOR UPDATE;
+        FOR i IN 1 .. cardinality(p_streams) LOOP
+          v_to := v_from + p_counts[i] - 1;
+          SELECT a.result, a.current_revision, a.out_commit, a.out_prepare INTO r
+            FROM es_append(p_streams[i], p_kinds[i], p_expected[i], p_ids[v_from:v_to], p_types[v_from:v_to],
+                           p_data[v_from:v_to], p_metadata[v_from:v_to]) a;
+          v_from := v_to + 1;
+          IF p_atomic AND r.result = 'wrong_expected' THEN
+            RAISE EXCEPTION 'es_append_many: wrong expected revision' USING ERRCODE = 'ES001', DETAIL = i || ':' || r.current_revision;
+          ELSIF p_atomic AND r.result = 'xid_inversion' THEN
+            RAISE EXCEPTION 'es_append_many: writer order inverted' USING ERRCODE = 'ES002', DETAIL = i || ':' || r.current_revision;
+          END IF;
+          entry := i; result := r.result; current_revision := r.current_revision;
+          out_commit := r.out_commit; out_prepare := r.out_prepare;
+          RETURN NEXT;
+        END LOOP;
+      END;
+      $$;
+`;
+
+const appendMany: Migration = {
+  async up(db) {
+    await sql.raw(appendManyFunction).execute(db);
+  },
+};
+
 class StaticMigrations implements MigrationProvider {
   constructor(private readonly migrations: Record<string, Migration>) {}
   async getMigrations(): Promise<Record<string, Migration>> {
@@ -123,7 +172,11 @@ class StaticMigrations implements MigrationProvider {
 export const migrateEventStore = async (db: Kysely<any>): Promise<void> => {
   const migrator = new Migrator({
     db,
-    provider: new StaticMigrations({ '0001_event_store': createEventStore, '0002_append_notifies_after_commit': appendWithoutNotify }),
+    provider: new StaticMigrations({
+      '0001_event_store': createEventStore,
+      '0002_append_notifies_after_commit': appendWithoutNotify,
+      '0003_append_many': appendMany,
+    }),
     migrationTableName: 'es_migrations',
     migrationLockTableName: 'es_migrations_lock',
   });

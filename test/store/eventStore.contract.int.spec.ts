@@ -50,7 +50,13 @@ const rejectsWrongVersion = async (promise: Promise<unknown>): Promise<WrongExpe
   throw new Error('expected WrongExpectedVersionError');
 };
 
-export const eventStoreContract = (name: string, open: () => Promise<EventStore | null>): void => {
+/** What an adapter promises beyond the common contract. */
+interface Traits {
+  /** appendToStreams is one transaction (PostgreSQL); otherwise one append per entry in order (EventStoreDB). */
+  readonly atomicMultiStream: boolean;
+}
+
+export const eventStoreContract = (name: string, open: () => Promise<EventStore | null>, traits: Traits): void => {
   describe(`event store contract: ${name}`, function () {
     let store: EventStore;
 
@@ -149,6 +155,120 @@ export const eventStoreContract = (name: string, open: () => Promise<EventStore 
       expect(won).to.have.length(1);
       for (const r of lost) expect((r as PromiseRejectedResult).reason).to.be.instanceOf(WrongExpectedVersionError);
       expect(await readAllOf(store, stream)).to.have.length(2);
+    });
+
+    describe('appending to several streams (appendToStreams)', () => {
+      const typesOf = async (stream: string): Promise<string[]> => {
+        try {
+          return (await readAllOf(store, stream)).map((e) => e.type);
+        } catch (error) {
+          if (error instanceof StreamNotFoundError) return [];
+          throw error;
+        }
+      };
+
+      it('answers one result per entry, in order, with positions that rise in $all order', async () => {
+        const [a, b, c] = [streamName(), streamName(), streamName()];
+        await store.appendToStream(b, [event('B0'), event('B1')]);
+        const head = await store.headPosition();
+        const results = await store.appendToStreams([
+          { streamName: a, events: [event('A0')], expectedRevision: 'no_stream' },
+          { streamName: b, events: [event('B2'), event('B3')], expectedRevision: 1n },
+          { streamName: c, events: [event('C0')] },
+          { streamName: a, events: [event('A1')], expectedRevision: 0n },
+        ]);
+        expect(results.map((r) => r.nextExpectedRevision)).to.deep.equal([0n, 3n, 0n, 1n]);
+        for (let i = 1; i < results.length; i++) expect(comparePositions(results[i - 1]!.position, results[i]!.position)).to.be.lessThan(0);
+        expect(await typesOf(a)).to.deep.equal(['A0', 'A1']);
+        expect(await typesOf(b)).to.deep.equal(['B0', 'B1', 'B2', 'B3']);
+        expect(await typesOf(c)).to.deep.equal(['C0']);
+        const inAll: string[] = [];
+        for await (const { event: e } of store.readAll({ fromPosition: head ?? 'start' })) {
+          if ([a, b, c].includes(e.streamId) && (!head || comparePositions(e.position, head) > 0)) inAll.push(e.type);
+        }
+        expect(inAll).to.deep.equal(['A0', 'B2', 'B3', 'C0', 'A1']);
+      });
+
+      it('an empty list appends nothing and answers an empty list', async () => {
+        expect(await store.appendToStreams([])).to.deep.equal([]);
+      });
+
+      it('calling again with the same event ids is a no-op that answers the same revisions', async () => {
+        const [a, b] = [streamName(), streamName()];
+        const call = [
+          { streamName: a, events: [event('A0'), event('A1')], expectedRevision: 'no_stream' as const },
+          { streamName: b, events: [event('B0')], expectedRevision: 'any' as const },
+        ];
+        const first = await store.appendToStreams(call);
+        const again = await store.appendToStreams(call);
+        expect(again.map((r) => r.nextExpectedRevision)).to.deep.equal(first.map((r) => r.nextExpectedRevision));
+        expect(await typesOf(a)).to.deep.equal(['A0', 'A1']);
+        expect(await typesOf(b)).to.deep.equal(['B0']);
+      });
+
+      it(
+        traits.atomicMultiStream
+          ? 'a failed expectation on the second entry refuses the whole call, naming that stream, and leaves nothing appended'
+          : 'a failed expectation on the second entry names that stream and leaves only the first entry appended',
+        async () => {
+          const [a, b, c] = [streamName(), streamName(), streamName()];
+          await store.appendToStream(b, event('B0'));
+          const error = await rejectsWrongVersion(
+            store.appendToStreams([
+              { streamName: a, events: [event('A0')] },
+              { streamName: b, events: [event('B1')], expectedRevision: 'no_stream' },
+              { streamName: c, events: [event('C0')] },
+            ]),
+          );
+          expect(error.streamName).to.equal(b);
+          expect(error.actualVersion).to.equal(0n);
+          expect(await typesOf(a)).to.deep.equal(traits.atomicMultiStream ? [] : ['A0']);
+          expect(await typesOf(b)).to.deep.equal(['B0']);
+          expect(await typesOf(c)).to.deep.equal([]);
+        },
+      );
+
+      it('after a refused call, calling again with the same ids and a met expectation appends every entry exactly once', async () => {
+        const [a, b] = [streamName(), streamName()];
+        await store.appendToStream(b, event('B0'));
+        const a0 = event('A0');
+        const b1 = event('B1');
+        await rejectsWrongVersion(
+          store.appendToStreams([
+            { streamName: a, events: [a0] },
+            { streamName: b, events: [b1], expectedRevision: 5n },
+          ]),
+        );
+        const results = await store.appendToStreams([
+          { streamName: a, events: [a0] },
+          { streamName: b, events: [b1], expectedRevision: 0n },
+        ]);
+        expect(results.map((r) => r.nextExpectedRevision)).to.deep.equal([0n, 1n]);
+        expect(await typesOf(a)).to.deep.equal(['A0']);
+        expect(await typesOf(b)).to.deep.equal(['B0', 'B1']);
+      });
+
+      it('a subscriber sees the events of every entry, in entry order', async () => {
+        const prefix = `many${randomUUID().slice(0, 8)}`;
+        const subscription = store.subscribeToAll({ fromPosition: 'end', filter: { streamNamePrefixes: [prefix] } });
+        const received = take(subscription, 4);
+        await new Promise((r) => setTimeout(r, 300));
+        await store.appendToStreams([
+          { streamName: streamName(prefix), events: [event('M0'), event('M1')] },
+          { streamName: streamName(prefix), events: [event('M2')] },
+          { streamName: streamName(prefix), events: [event('M3')] },
+        ]);
+        expect((await received).map((e) => e.type)).to.deep.equal(['M0', 'M1', 'M2', 'M3']);
+      });
+
+      it('concurrent calls over the same streams all complete, each with its own events in order', async () => {
+        const streams = [streamName(), streamName(), streamName()];
+        const calls = Array.from({ length: 6 }, (_, i) =>
+          store.appendToStreams((i % 2 === 0 ? streams : [...streams].reverse()).map((s) => ({ streamName: s, events: [event(`C${i}`)] }))),
+        );
+        await Promise.all(calls);
+        for (const s of streams) expect((await typesOf(s)).sort()).to.deep.equal(['C0', 'C1', 'C2', 'C3', 'C4', 'C5']);
+      });
     });
 
     describe('reading', () => {
@@ -261,24 +381,32 @@ export const eventStoreContract = (name: string, open: () => Promise<EventStore 
 
 // PostgreSQL: always.
 let postgresUrl = '';
-eventStoreContract('PostgreSQL', async () => {
-  postgresUrl = await freshDatabase();
-  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgresUrl, max: 2 }) }) });
-  await migrateEventStore(db);
-  await db.destroy();
-  return PostgresEventStore.connect(postgresUrl);
-});
+eventStoreContract(
+  'PostgreSQL',
+  async () => {
+    postgresUrl = await freshDatabase();
+    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgresUrl, max: 2 }) }) });
+    await migrateEventStore(db);
+    await db.destroy();
+    return PostgresEventStore.connect(postgresUrl);
+  },
+  { atomicMultiStream: true },
+);
 
 // EventStoreDB: when a server is configured.
-eventStoreContract('EventStoreDB', async () => {
-  const connection = process.env.EVENTSTORE_CONNECTION_STRING;
-  if (!connection) {
-    console.log('    EventStoreDB contract run skipped: EVENTSTORE_CONNECTION_STRING is not set (no EventStoreDB server here)');
-    return null;
-  }
-  const { createEventStoreDbStore } = await import('../../store/esdb/eventStoreDb.js');
-  return createEventStoreDbStore(connection);
-});
+eventStoreContract(
+  'EventStoreDB',
+  async () => {
+    const connection = process.env.EVENTSTORE_CONNECTION_STRING;
+    if (!connection) {
+      console.log('    EventStoreDB contract run skipped: EVENTSTORE_CONNECTION_STRING is not set (no EventStoreDB server here)');
+      return null;
+    }
+    const { createEventStoreDbStore } = await import('../../store/esdb/eventStoreDb.js');
+    return createEventStoreDbStore(connection);
+  },
+  { atomicMultiStream: false },
+);
 
 describe('PostgreSQL event store: ordering of $all across transactions', () => {
   let url: string;
