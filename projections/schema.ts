@@ -294,7 +294,8 @@ export interface ApprovalsTable {
 export interface MaintenanceWindowsTable {
   feature_id: string;
   window_key: string;
-  account_id: string;
+  /** null for a project's window. */
+  account_id: string | null;
   project_id: string;
   starts_at: Timestamp;
   ends_at: Timestamp;

@@ -1,4 +1,5 @@
-// Project features (spec "Feature DTOs", scope project: FeatureWebhookDTO for now), at
+// Project features (spec "Feature DTOs" and the reference, scope project: FeatureWebhookDTO,
+// FeatureMaintenanceWindowDTO, FeatureFallbackSettingDTO, FeatureDedicatedIpPoolDTO, FeatureMyHomeIpDTO), at
 //   GET, POST          /projects/{projectId}/features
 //   GET, PUT, DELETE   /projects/{projectId}/features/{featureId}
 // with the shapes and rules of the account feature routes (routes.ts), for a project-level key of that
@@ -10,6 +11,7 @@ import type { FeatureCommand } from '../../domain/feature/commands.js';
 import { featureDecider } from '../../domain/feature/decider.js';
 import { type FeatureScope, featureStream } from '../../domain/feature/events.js';
 import { projectFeatureRows } from '../../projections/features/queries.js';
+import { withMaintenanceState } from '../../projections/maintenanceWindows/queries.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
 import { commandMetadata, execute, oneAtATime, type Services } from '../../app/services.js';
@@ -45,7 +47,7 @@ export const projectFeatureRoutes = (routes: Routes, services: Services): void =
   };
 
   const writeDescription =
-    'A FeatureDTO: `type.id` names the feature (FeatureTypeDTO, GET /types/featureTypes), `setting` holds its members; `projectId` may be sent (the path decides). Only features with scope project attach here (FeatureWebhookDTO), others give 400 [FEATURE_SCOPE_NOT_ALLOWED]. Members left out take their defaults; an unknown type or member, or a value out of bounds, gives 400 [VALIDATION_FAILED]; a webhook URL that is not allowed 400 [WEBHOOK_URL_INVALID], [WEBHOOK_URL_INVALID_PROTOCOL] or [WEBHOOK_URL_NOT_ALLOWED]. Nothing is stored then. Needs a project-level key of this project.';
+    'A FeatureDTO: `type.id` names the feature (FeatureTypeDTO, GET /types/featureTypes), `setting` holds its members; `projectId` may be sent (the path decides). Only features with scope project attach here (FeatureWebhookDTO, FeatureMaintenanceWindowDTO, FeatureFallbackSettingDTO, FeatureDedicatedIpPoolDTO, FeatureMyHomeIpDTO; GET /types/featureTypes and each FeatureSettingDTO branch name their scopes), others give 400 [FEATURE_SCOPE_NOT_ALLOWED]. Members left out take their defaults; an unknown type or member, or a value out of bounds, gives 400 [VALIDATION_FAILED]; a webhook URL that is not allowed 400 [WEBHOOK_URL_INVALID], [WEBHOOK_URL_INVALID_PROTOCOL] or [WEBHOOK_URL_NOT_ALLOWED]. Nothing is stored then. Needs a project-level key of this project.';
   const one = { 200: { description: 'the feature', schema: FeatureDTO }, ...errorResponses(400, 401, 403, 404, 409) };
 
   routes.add<{ projectId: string }, unknown, unknown>({
@@ -54,12 +56,13 @@ export const projectFeatureRoutes = (routes: Routes, services: Services): void =
     tag: TAG,
     operationId: 'listProjectFeatures',
     summary: 'The features of a project',
-    description: 'Features attached to the project itself (FeatureWebhookDTO with project scope: events of every account of the project). Secrets are masked.',
+    description:
+      "Features attached to the project itself, applying to every account of the project (a webhook's events, a maintenance window, the fallback setting). A single-instance feature also set on an account or a copier applies there instead (the most specific scope wins). Secrets are masked.",
     params: ProjectFeatureParams,
     responses: { 200: { description: 'the features', schema: Type.Array(FeatureDTO) }, ...errorResponses(400, 401, 403, 404) },
     async handler({ params, caller }) {
       const scope = projectFeatureScope(caller, params.projectId);
-      return { body: (await projectFeatureRows(services.db, scope.projectId)).map(toFeatureDTO) };
+      return { body: (await withMaintenanceState(services.db, await projectFeatureRows(services.db, scope.projectId))).map(toFeatureDTO) };
     },
   });
   routes.add<{ projectId: string }, unknown, WriteBody>({

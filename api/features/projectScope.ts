@@ -3,6 +3,7 @@
 // account-level key gets 403 [PROJECT_LEVEL_API_KEY_REQUIRED].
 import type { FeatureScope } from '../../domain/feature/events.js';
 import { type FeatureRow, projectFeatureRows } from '../../projections/features/queries.js';
+import { withMaintenanceState } from '../../projections/maintenanceWindows/queries.js';
 import { ApiError } from '../errors.js';
 import type { Caller } from '../route.js';
 import type { Services } from '../../app/services.js';
@@ -15,7 +16,7 @@ export const projectFeatureScope = (caller: Caller, projectId: string): FeatureS
 };
 
 export const projectFeatureRow = async (services: Services, projectId: string, featureId: string): Promise<FeatureRow> => {
-  const row = (await projectFeatureRows(services.db, projectId)).find((r) => r.id === featureId);
+  const row = (await withMaintenanceState(services.db, await projectFeatureRows(services.db, projectId))).find((r) => r.id === featureId);
   if (!row) throw new ApiError(404, '[FEATURE_NOT_FOUND]', `feature ${featureId} not found`);
   return row;
 };

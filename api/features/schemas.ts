@@ -10,7 +10,11 @@ import { featureTypeOf, featureTypes } from '../../domain/feature/types.js';
 import { IsoDateTime, Uuid } from '../shared/schemas.js';
 
 const scopeWords = (def: FeatureDefinition<object>): string =>
-  `Scope: ${def.scopes.join(', ')}${def.multiple ? '; several may be attached' : '; at most one per ' + def.scopes[0]}.`;
+  `Scope: ${def.scopes.join(', ')}${def.multiple ? '; several may be attached' : '; at most one per ' + def.scopes.join(' or ')}${
+    !def.multiple && def.scopes.length > 1
+      ? " (set at several scopes, the most specific applies: a copier's own, else its slave account's, else its project's)"
+      : ''
+  }.`;
 
 const branch = (def: FeatureDefinition<object>): TObject => {
   const defaulted = new Set(Object.keys(def.defaults));

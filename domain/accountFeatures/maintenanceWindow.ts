@@ -4,11 +4,13 @@
 // closeAllPositions, accountType and broker. Our reading: a one-off window of time (startTime to
 // endTime, e.g. a broker's announced maintenance) during which the copiers of the affected accounts stop
 // copying and, when asked, their positions are closed; afterwards each copier gets back the state it had.
-//   - Affected: the account the feature is attached to and the accounts of affectedAccountIds (of the
-//     same project; others are ignored), of them those of `accountType` (when set) whose loginServer
-//     matches the `broker` regular expression (when set; whole name, case-insensitive); their
-//     copiers, as slave or as master. The spec attaches the window to an account; the reference's
-//     project scope is not taken yet (400 [FEATURE_SCOPE_NOT_ALLOWED]).
+//   - Scope: the spec attaches the window to an account, the reference to a project; both are taken.
+//   - Affected: on an account, that account and the accounts of affectedAccountIds (of the same
+//     project; others are ignored); on a project, every account of the project when the window starts
+//     (affectedAccountIds adds nothing then). Of them, those of `accountType` (when set) whose
+//     loginServer matches the `broker` regular expression (when set; whole name, case-insensitive);
+//     their copiers, as slave or as master. Windows of both scopes all run (several may be attached),
+//     each recording and giving back the modes it found when it started.
 //   - closeAllPositions true (the reference) is closePositionStrategy CLOSE_ALL.
 //   - Entry actions, when the window starts: the copiers' active and monitorOnly are recorded first
 //     (affectedCopierStates), then maintenanceAction applies to the active ones (MONITOR_ONLY: they go
@@ -98,7 +100,7 @@ const members = Type.Object({
     maxItems: 100,
     uniqueItems: true,
     description:
-      'further accounts of the project the window applies to, beside the account it is attached to; default none. Unknown or deleted accounts are ignored',
+      'further accounts of the project the window applies to, beside the account it is attached to; default none. Unknown or deleted accounts are ignored; on a project window (which affects every account of the project) it adds nothing',
   }),
   positionsClosedForAccounts: Type.Array(Uuid, {
     description: 'read-only: the affected accounts whose positions the window closed so far; values sent are ignored',
@@ -117,7 +119,7 @@ export const MAINTENANCE_STATE_MEMBERS = ['positionsClosedForAccounts', 'entryAc
 
 export const maintenanceWindowFeature: FeatureDefinition<MaintenanceWindowSettings> = {
   type: MAINTENANCE_WINDOW,
-  scopes: ['account'],
+  scopes: ['account', 'project'],
   multiple: true,
   members,
   defaults: {
@@ -132,7 +134,7 @@ export const maintenanceWindowFeature: FeatureDefinition<MaintenanceWindowSettin
   },
   stateMembers: MAINTENANCE_STATE_MEMBERS,
   description:
-    "A one-off maintenance window from startTime to endTime (a broker's announced maintenance). Affected: this account and the accounts of affectedAccountIds (same project), of them those of accountType (when set) whose loginServer matches the broker regular expression (when set; whole name, case-insensitive), with every copier to or from them. The reference's project scope is not taken yet. When the window starts, the copiers' active and monitorOnly are recorded (affectedCopierStates), maintenanceAction applies to the active ones (MONITOR_ONLY: monitor-only; DEACTIVATE_COPIERS: inactive; NONE: unchanged), and closePositionStrategy runs per affected account (NONE; CLOSE_COPIED: the positions and pending orders the copy engine opened there; CLOSE_ALL: all of them, also with closeAllPositions true; positionsClosedForAccounts). An account that is not connected, or a market that is closed, is tried again every second until the window ends; entryActionsExecuted is true once everything is done. When the window ends, or the feature is disabled, removed or given other times, every recorded copier gets back its active and monitorOnly (whatever was changed meanwhile; deleted copiers are skipped). Every step is recorded as an event first, so a restart in the middle finishes the window. The three state members are read-only. Several windows may be attached to an account.",
+    "A one-off maintenance window from startTime to endTime (a broker's announced maintenance). Affected: attached to an account, this account and the accounts of affectedAccountIds (same project); attached to a project (the reference's scope), every account of the project that exists when the window starts. Of them, those of accountType (when set) whose loginServer matches the broker regular expression (when set; whole name, case-insensitive), with every copier to or from them. When the window starts, the copiers' active and monitorOnly are recorded (affectedCopierStates), maintenanceAction applies to the active ones (MONITOR_ONLY: monitor-only; DEACTIVATE_COPIERS: inactive; NONE: unchanged), and closePositionStrategy runs per affected account (NONE; CLOSE_COPIED: the positions and pending orders the copy engine opened there; CLOSE_ALL: all of them, also with closeAllPositions true; positionsClosedForAccounts). An account that is not connected, or a market that is closed, is tried again every second until the window ends; entryActionsExecuted is true once everything is done. When the window ends, or the feature is disabled, removed or given other times, every recorded copier gets back its active and monitorOnly (whatever was changed meanwhile; deleted copiers are skipped). Every step is recorded as an event first, so a restart in the middle finishes the window. The three state members are read-only. Several windows may be attached to an account or a project; each runs on its own.",
   check: (s) => {
     const start = Date.parse(s.startTime);
     const end = Date.parse(s.endTime);

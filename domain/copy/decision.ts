@@ -115,13 +115,14 @@ interface Context {
 
 const runContext = (features: FeatureInputs, feature: ActiveFeature, copier: CopierView): FeatureRunContext => ({
   now: features.now,
-  history: features.history,
+  history: feature.accountHistory ?? features.history,
   resets: feature.resets,
   copier: copier.settings,
   eventTime: features.eventTime,
   deferredBy: features.deferredBy,
   approval: features.approval ?? null,
   ...(feature.configuredAt === undefined ? {} : { configuredAt: feature.configuredAt }),
+  ...(feature.scope === undefined ? {} : { scope: feature.scope }),
 });
 
 const deferred = (masterPositionId: string, until: string, by: string, message: string): DeferAction => ({

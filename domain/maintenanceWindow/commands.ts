@@ -4,7 +4,8 @@ import type { WindowEntry } from './events.js';
 interface Target {
   readonly featureId: string;
   readonly windowKey: string;
-  readonly accountId: string;
+  /** The account the feature is attached to; null for a project's window. */
+  readonly accountId: string | null;
 }
 
 export type MaintenanceCommand =

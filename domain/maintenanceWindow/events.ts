@@ -7,8 +7,8 @@ import type { ClosePositionStrategy, MaintenanceAction, RecordedCopierState } fr
 interface Base {
   readonly featureId: string;
   readonly windowKey: string;
-  /** The account the feature is attached to. */
-  readonly accountId: string;
+  /** The account the feature is attached to; null for a project's window. */
+  readonly accountId: string | null;
   readonly at: string;
 }
 

@@ -204,37 +204,94 @@ export class CopyInputs {
   }
 }
 
-/** The copier features configured for each copier, its slave account's copy features included, in catalogue order. */
+/** How specific a scope is: a copier's own feature before its slave account's, before its project's. */
+const SPECIFICITY: Readonly<Record<string, number>> = { copier: 0, account: 1, project: 2 };
+
+/**
+ * The copier features configured for each copier, in catalogue order: its own, its slave account's and
+ * its project's. A single-instance feature set at several of these scopes runs once, at the most
+ * specific one (copier, then account, then project); features that may be attached several times
+ * all run. An account-scope feature that needs 'accountHistory' gets the copies of every copier of
+ * the account (accountCopyHistory).
+ */
 export const activeFeatures = async (
   db: Kysely<ReadModels>,
-  copiers: readonly { readonly id: string; readonly to_account_id: string }[],
+  copiers: readonly { readonly id: string; readonly to_account_id: string; readonly project_id?: string }[],
 ): Promise<Map<string, ActiveFeature[]>> => {
   const out = new Map<string, ActiveFeature[]>();
   if (copiers.length === 0) return out;
+  const order = new Map(copierFeatures.map((f, i) => [f.type, i]));
+  const projectScoped = copierFeatures.filter((f) => f.scopes.includes('project')).map((f) => f.type);
   const rows = await featuresFor(
     db,
     copiers.map((c) => c.id),
     [...new Set(copiers.map((c) => c.to_account_id))],
+    projectScoped.length ? [...new Set(copiers.flatMap((c) => (c.project_id ? [c.project_id] : [])))] : [],
+    projectScoped,
   );
   if (rows.length === 0) return out;
   const resets = await resetsOf(
     db,
     rows.map((r) => r.id),
   );
-  const order = new Map(copierFeatures.map((f, i) => [f.type, i]));
+  const needsAccountHistory = rows.filter(
+    (r) => r.scope_kind === 'account' && order.has(r.type) && copierFeatures[order.get(r.type)!]!.rules.needs?.includes('accountHistory'),
+  );
+  const accountHistory = await accountCopyHistory(db, [...new Set(needsAccountHistory.map((r) => r.account_id!))]);
   for (const copier of copiers) {
-    const mine = rows
-      .filter((r) => (r.scope_kind === 'copier' && r.copier_id === copier.id) || (r.scope_kind === 'account' && r.account_id === copier.to_account_id))
-      .filter((r) => order.has(r.type))
+    const applying = rows
+      .filter(
+        (r) =>
+          (r.scope_kind === 'copier' && r.copier_id === copier.id) ||
+          (r.scope_kind === 'account' && r.account_id === copier.to_account_id) ||
+          (r.scope_kind === 'project' && copier.project_id !== undefined && r.project_id === copier.project_id),
+      )
+      .filter((r) => order.has(r.type));
+    const mostSpecific = new Map<string, number>();
+    for (const r of applying) mostSpecific.set(r.type, Math.min(mostSpecific.get(r.type) ?? 9, SPECIFICITY[r.scope_kind] ?? 9));
+    const mine = applying
+      .filter((r) => copierFeatures[order.get(r.type)!]!.multiple || SPECIFICITY[r.scope_kind] === mostSpecific.get(r.type))
       .sort((a, b) => order.get(a.type)! - order.get(b.type)!)
-      .map((r) => ({
-        featureId: r.id,
-        feature: copierFeatures[order.get(r.type)!]!,
-        settings: membersOf<object>(r.setting),
-        resets: resets.get(r.id) ?? {},
-        configuredAt: new Date(r.created).toISOString(),
-      }));
+      .map((r): ActiveFeature => {
+        const feature = copierFeatures[order.get(r.type)!]!;
+        const scope = r.scope_kind as ActiveFeature['scope'] & string;
+        return {
+          featureId: r.id,
+          feature,
+          settings: membersOf<object>(r.setting),
+          resets: resets.get(r.id) ?? {},
+          configuredAt: new Date(r.created).toISOString(),
+          scope,
+          ...(scope === 'account' && feature.rules.needs?.includes('accountHistory') ? { accountHistory: accountHistory.get(r.account_id!) ?? [] } : {}),
+        };
+      });
     if (mine.length > 0) out.set(copier.id, mine);
+  }
+  return out;
+};
+
+/** Per slave account, the copies of all its copiers newest first: every open one and the last HISTORY_DEPTH in all. */
+export const accountCopyHistory = async (db: Kysely<ReadModels>, accountIds: readonly string[]): Promise<Map<string, CopyRecord[]>> => {
+  const out = new Map<string, CopyRecord[]>();
+  if (accountIds.length === 0) return out;
+  const rows = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('copies')
+        .selectAll()
+        .select(sql<number>`row_number() OVER (PARTITION BY slave_account_id ORDER BY opened_at DESC)`.as('n'))
+        .where('slave_account_id', 'in', [...accountIds])
+        .where('master_position_id', 'not like', STANDALONE_LIKE)
+        .as('ranked'),
+    )
+    .selectAll()
+    .where((eb) => eb.or([eb('n', '<=', HISTORY_DEPTH), eb('status', '=', 'open')]))
+    .orderBy('opened_at', 'desc')
+    .execute();
+  for (const row of rows) {
+    const list = out.get(row.slave_account_id) ?? [];
+    list.push(recordOf(row));
+    out.set(row.slave_account_id, list);
   }
   return out;
 };

@@ -5,7 +5,9 @@
 // the entry, and at the end exit (the recorded modes given back). The steps are decided on the
 // aggregate's own events, and every side effect is safe to repeat (a copier update to the mode it has
 // changes nothing; closes carry client request ids), so a crash between a step and its record is
-// finished by the next tick of the next run.
+// finished by the next tick of the next run. A window attached to a project (the reference's scope)
+// affects every account of the project that exists when it starts (accountType and broker still
+// narrow it); one attached to an account, that account and its affectedAccountIds.
 import type { Kysely } from 'kysely';
 import { v5 as uuidv5 } from 'uuid';
 import { AccountStatus } from '../../domain/account/enums.js';
@@ -56,7 +58,8 @@ export interface MaintenanceWindowDeps {
 interface FeatureRow {
   readonly id: string;
   readonly project_id: string;
-  readonly account_id: string;
+  /** null: a project's window. */
+  readonly account_id: string | null;
   readonly setting: MaintenanceWindowSettings;
 }
 
@@ -101,16 +104,16 @@ export class MaintenanceWindowRunner {
   async tick(): Promise<void> {
     const rows = await this.deps.db
       .selectFrom('features')
-      .select(['id', 'project_id', 'account_id', 'setting'])
+      .select(['id', 'project_id', 'account_id', 'scope_kind', 'setting'])
       .where('type', '=', MAINTENANCE_WINDOW)
-      .where('scope_kind', '=', 'account')
+      .where('scope_kind', 'in', ['account', 'project'])
       .execute();
     const features: FeatureRow[] = rows
-      .filter((r) => r.account_id !== null)
+      .filter((r) => r.scope_kind === 'project' || r.account_id !== null)
       .map((r) => ({
         id: r.id,
         project_id: r.project_id,
-        account_id: r.account_id!,
+        account_id: r.scope_kind === 'project' ? null : r.account_id,
         setting: membersOf<MaintenanceWindowSettings>(r.setting as FeatureSetting),
       }));
     const known = await maintenanceWindows(
@@ -140,7 +143,7 @@ export class MaintenanceWindowRunner {
 
   private async advance(
     featureId: string,
-    accountId: string,
+    accountId: string | null,
     projectId: string,
     key: string,
     setting: MaintenanceWindowSettings | null,
@@ -171,7 +174,7 @@ export class MaintenanceWindowRunner {
   /** Carries out one step and records it; null when it could not be finished now (tried again next tick). */
   private async perform(
     step: Exclude<MaintenanceStep, 'none'>,
-    ctx: { featureId: string; accountId: string; projectId: string; key: string },
+    ctx: { featureId: string; accountId: string | null; projectId: string; key: string },
     setting: MaintenanceWindowSettings | null,
     window: WindowState | null,
   ): Promise<MaintenanceWindows | null> {
@@ -181,7 +184,7 @@ export class MaintenanceWindowRunner {
     switch (step) {
       case 'enter': {
         const s = setting!;
-        const affected = await this.affectedAccounts(projectId, [accountId, ...s.affectedAccountIds], s);
+        const affected = await this.affectedAccounts(projectId, accountId === null ? null : [accountId, ...s.affectedAccountIds], s);
         const copierStates = await this.copierStates(projectId, affected);
         return this.record(projectId, {
           type: 'EnterMaintenanceWindow',
@@ -229,17 +232,22 @@ export class MaintenanceWindowRunner {
     }
   }
 
-  /** The accounts of the project among `ids` that exist, are not deleted and match the window's accountType and broker, in the order given. */
-  private async affectedAccounts(projectId: string, ids: readonly string[], s: MaintenanceWindowSettings): Promise<string[]> {
-    const rows = await this.deps.db
+  /**
+   * The accounts of the project among `ids` (null: all of the project's, oldest first) that exist, are
+   * not deleted and match the window's accountType and broker, in the order given.
+   */
+  private async affectedAccounts(projectId: string, ids: readonly string[] | null, s: MaintenanceWindowSettings): Promise<string[]> {
+    let query = this.deps.db
       .selectFrom('accounts')
       .select(['id', 'account_type_id', 'login_server'])
       .where('project_id', '=', projectId)
-      .where('id', 'in', [...new Set(ids)])
-      .where('account_status_id', '<>', AccountStatus.Deleted)
-      .execute();
-    const found = new Set(rows.filter((r) => accountMatches(s, { accountTypeId: r.account_type_id, loginServer: r.login_server })).map((r) => r.id));
-    return [...new Set(ids)].filter((id) => found.has(id));
+      .where('account_status_id', '<>', AccountStatus.Deleted);
+    if (ids !== null) query = query.where('id', 'in', [...new Set(ids)]);
+    const rows = await query.orderBy('created').orderBy('id').execute();
+    const found = rows.filter((r) => accountMatches(s, { accountTypeId: r.account_type_id, loginServer: r.login_server })).map((r) => r.id);
+    if (ids === null) return found;
+    const matching = new Set(found);
+    return [...new Set(ids)].filter((id) => matching.has(id));
   }
 
   /** The mode of every copier to or from the affected accounts. */

@@ -34,6 +34,8 @@ export const accountFeatureLogLineOf = (event: ApprovalEvent | MaintenanceEvent)
     }
     case 'MaintenanceWindowEntered': {
       const d = event.data;
+      // A project's window (no account of its own) logs only its closes, on the accounts closed.
+      if (d.accountId === null) return null;
       return line(
         d.accountId,
         WARNING,
@@ -42,6 +44,7 @@ export const accountFeatureLogLineOf = (event: ApprovalEvent | MaintenanceEvent)
       );
     }
     case 'MaintenanceWindowCopiersSwitched':
+      if (event.data.accountId === null) return null;
       return line(
         event.data.accountId,
         INFO,
@@ -52,12 +55,13 @@ export const accountFeatureLogLineOf = (event: ApprovalEvent | MaintenanceEvent)
       return line(
         event.data.closedAccountId,
         WARNING,
-        `Maintenance window of account ${event.data.accountId}: ${event.data.closed} positions and pending orders closed`,
+        `Maintenance window of ${event.data.accountId === null ? 'the project' : `account ${event.data.accountId}`}: ${event.data.closed} positions and pending orders closed`,
         { code: 'MAINTENANCE_WINDOW' },
       );
     case 'MaintenanceWindowEntryCompleted':
       return null;
     case 'MaintenanceWindowExited':
+      if (event.data.accountId === null) return null;
       return line(event.data.accountId, INFO, `Maintenance window ended: ${event.data.restored.length} copiers got their modes back`, {
         code: 'MAINTENANCE_WINDOW',
       });

@@ -37,14 +37,22 @@ export const accountFeatureRows = (db: Kysely<ReadModels>, projectId: string, ac
     .orderBy('id')
     .execute() as Promise<FeatureRow[]>;
 
-/** The features of many copiers and accounts at once, for the engine. */
-export const featuresFor = async (db: Kysely<ReadModels>, copierIds: readonly string[], accountIds: readonly string[]): Promise<FeatureRow[]> => {
-  if (copierIds.length === 0 && accountIds.length === 0) return [];
+/** The features of many copiers and accounts at once, for the engine; with projects, their features of `projectTypes`. */
+export const featuresFor = async (
+  db: Kysely<ReadModels>,
+  copierIds: readonly string[],
+  accountIds: readonly string[],
+  projectIds: readonly string[] = [],
+  projectTypes: readonly string[] = [],
+): Promise<FeatureRow[]> => {
+  const projects = projectIds.length > 0 && projectTypes.length > 0;
+  if (copierIds.length === 0 && accountIds.length === 0 && !projects) return [];
   let q = db.selectFrom('features').selectAll();
   q = q.where((eb) =>
     eb.or([
       ...(copierIds.length ? [eb.and([eb('scope_kind', '=', 'copier'), eb('copier_id', 'in', [...copierIds])])] : []),
       ...(accountIds.length ? [eb.and([eb('scope_kind', '=', 'account'), eb('account_id', 'in', [...accountIds])])] : []),
+      ...(projects ? [eb.and([eb('scope_kind', '=', 'project'), eb('project_id', 'in', [...projectIds]), eb('type', 'in', [...projectTypes])])] : []),
     ]),
   );
   return (await q.orderBy('created').orderBy('id').execute()) as FeatureRow[];

@@ -8,14 +8,14 @@ import type { Projection } from '../projection.js';
 
 export const maintenanceWindowsProjection: Projection = {
   name: 'maintenance_windows',
-  version: 1,
+  version: 2,
   handles: maintenanceEventTypes,
   tables: ['maintenance_windows'],
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'maintenance_windows')} (
       feature_id uuid NOT NULL,
       window_key text NOT NULL,
-      account_id uuid NOT NULL,
+      account_id uuid,
       project_id uuid NOT NULL,
       starts_at timestamptz NOT NULL,
       ends_at timestamptz NOT NULL,

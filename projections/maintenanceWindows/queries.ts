@@ -15,7 +15,8 @@ export type MaintenanceWindowRow = Selectable<MaintenanceWindowsTable>;
 export interface WindowView extends WindowProgress {
   readonly featureId: string;
   readonly windowKey: string;
-  readonly accountId: string;
+  /** null for a project's window. */
+  readonly accountId: string | null;
   readonly projectId: string;
   readonly affectedAccountIds: readonly string[];
   readonly copierStates: readonly RecordedCopierState[];

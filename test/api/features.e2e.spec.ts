@@ -241,11 +241,15 @@ describe('features end to end', function () {
         body: featureBody({ type: 'FeatureFallbackSettingDTO', allowedRegions: [{ id: 99 }] }),
       });
       expect([unknown.status, unknown.body.error]).to.deep.equal([400, '[VALIDATION_FAILED]']);
+      // The reference's project scope: "applied to all accounts within that project".
       const onProject = await t.call('POST', projectBase, { body: featureBody({ type: 'FeatureFallbackSettingDTO', noFallback: true }) });
-      expect([onProject.status, onProject.body.error]).to.deep.equal([400, '[FEATURE_SCOPE_NOT_ALLOWED]']);
+      expect(onProject.status, JSON.stringify(onProject.body)).to.equal(200);
+      expect(onProject.body).to.include({ projectId: DEFAULT_PROJECT_ID });
+      expect(onProject.body.setting).to.deep.include({ allowedRegions: [], noFallback: true });
       for (const [owner, id] of [
         [`/accounts/${master}`, ip.body.id],
         [`/projects/${DEFAULT_PROJECT_ID}`, pool.body.id],
+        [`/projects/${DEFAULT_PROJECT_ID}`, onProject.body.id],
         [`/accounts/${slave}`, fallback.body.id],
       ] as const) {
         expect((await t.call('DELETE', `${owner}/features/${String(id)}`)).status).to.equal(200);

@@ -102,7 +102,7 @@ function manageCopies(s: General, copies: readonly ManagedCopy[]): ManagedAction
 
 export const breakEven: CopierFeature<BreakEvenSettings> = {
   type: 'FeatureBreakEvenDTO',
-  scopes: ['copier'],
+  scopes: ['copier', 'account'],
   multiple: false,
   members,
   defaults: { triggerInPoints: 30, stopLossInPoints: 20, reverse: false, reverseTriggerInPoints: 0, reverseStopLossInPoints: 0, symbolsConfiguration: {} },

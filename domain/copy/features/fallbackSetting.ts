@@ -4,7 +4,8 @@
 // every account's broker session in one place, in-process: no account is ever moved to another region,
 // so both are validated (region ids of GET /types/regions), stored and returned, and change nothing.
 // The spec lists the feature for copiers, the reference for accounts and projects: it attaches to a
-// copier or an account (then it applies to every copier of which the account is the slave).
+// copier, an account (then it applies to every copier of which the account is the slave) or a project
+// (every copier of the project); set at several scopes, the most specific applies (engine/copy/inputs.ts).
 // Ours beside them, where the spec only named the feature: a fixed fallback lot (`fallbackLotSize`,
 // optional: without it no lot falls back) for the opens the copier's sizing refuses for a reason a
 // fixed lot can fix, instead of not copying them:
@@ -59,12 +60,12 @@ export type FallbackSettingSettings = Static<typeof members>;
 
 export const fallbackSetting: CopierFeature<FallbackSettingSettings> = {
   type: 'FeatureFallbackSettingDTO',
-  scopes: ['copier', 'account'],
+  scopes: ['copier', 'account', 'project'],
   multiple: false,
   members,
   defaults: { allowedRegions: [], noFallback: false, reasons: ['VOLUME_BELOW_MINIMUM', 'CURRENCY_RATE_MISSING', 'MASTER_FUNDS_NOT_POSITIVE'] },
   description:
-    "The reference's region fallback: allowedRegions (empty = all) are the regions an account may be moved to when an error occurs, noFallback forbids the move. Configuration only on this self-hosted service, which runs every broker session in one place and never moves an account: both are validated, stored and returned and change no behaviour. Ours beside them: a fixed lot for opens the copier's sizing refuses for a reason a fixed lot can fix: VOLUME_BELOW_MINIMUM (sized below the slave's minimum), CURRENCY_RATE_MISSING (no rate between the account currencies for a ratio scale type), MASTER_FUNDS_NOT_POSITIVE (master balance or equity 0 or less for a ratio scale type), FIXED_LOT_SIZE_MISSING (scale type 3 without a fixedLotSize above 0); `reasons` picks which. Instead of skipping, fallbackLotSize is opened: rounded down to the lot step, capped at the copier's maxLotSize, and only within the broker's limits and the copier's maximumLot; caps of other features apply after. Other refusals stand. Without fallbackLotSize (default) no lot falls back. On an account, it applies to every copier of which the account is the slave.",
+    "The reference's region fallback: allowedRegions (empty = all) are the regions an account may be moved to when an error occurs, noFallback forbids the move. Configuration only on this self-hosted service, which runs every broker session in one place and never moves an account: both are validated, stored and returned and change no behaviour. Ours beside them: a fixed lot for opens the copier's sizing refuses for a reason a fixed lot can fix: VOLUME_BELOW_MINIMUM (sized below the slave's minimum), CURRENCY_RATE_MISSING (no rate between the account currencies for a ratio scale type), MASTER_FUNDS_NOT_POSITIVE (master balance or equity 0 or less for a ratio scale type), FIXED_LOT_SIZE_MISSING (scale type 3 without a fixedLotSize above 0); `reasons` picks which. Instead of skipping, fallbackLotSize is opened: rounded down to the lot step, capped at the copier's maxLotSize, and only within the broker's limits and the copier's maximumLot; caps of other features apply after. Other refusals stand. Without fallbackLotSize (default) no lot falls back. On an account, it applies to every copier of which the account is the slave; on a project (the reference: 'applied to all accounts within that project'), to every copier of the project. Set at several scopes, the most specific applies to a copier: its own, else its slave account's, else the project's.",
   check: (s) => {
     const ids = s.allowedRegions.map((r) => r.id);
     const unknown = ids.find((id) => !regions.some((r) => r.id === id));

@@ -13,6 +13,11 @@
 //     maxOpenPositions limit" (the reference), so the general limits still count every copy. A member
 //     the symbol leaves out takes the general value (counted over the symbol's copies, it never refuses
 //     what the general one lets through); 0 there: no limit of its own.
+//   - Scope (the reference: copier/account, "works at both copier and account levels"): on a copier it
+//     counts that copier's copies; on an account it counts the copies of every copier of which the
+//     account is the slave (engine/copy/inputs.ts hands such a feature the account's history), so the
+//     cap and the throttle hold for the account as a whole. A copier with its own instance follows it
+//     instead of its account's (the most specific scope applies).
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime } from 'luxon';
 import { checkSymbolsConfiguration, configuredSymbol, sameSymbol, settingsFor, withSymbolsConfiguration } from './perSymbol.js';
@@ -23,9 +28,14 @@ const general = Type.Object({
   maxOpenPositions: Type.Integer({
     minimum: 0,
     maximum: 500,
-    description: 'copies of this copier open at once, at most (positions and pending orders, across all symbols); default 0 = no limit',
+    description:
+      'copies open at once, at most (positions and pending orders, across all symbols; of this copier, or on an account of all its copiers); default 0 = no limit',
   }),
-  maxPositionsInTimeWindow: Type.Integer({ minimum: 0, maximum: 500, description: 'copies this copier may open within the window; default 0 = no throttle' }),
+  maxPositionsInTimeWindow: Type.Integer({
+    minimum: 0,
+    maximum: 500,
+    description: 'copies that may be opened within the window (by this copier, or on an account by all its copiers); default 0 = no throttle',
+  }),
   timeWindowSeconds: Type.Integer({
     minimum: 0,
     maximum: 2_592_000,
@@ -40,11 +50,11 @@ const members = withSymbolsConfiguration(
 export type MaxOpenPositionsSettings = Static<typeof members>;
 
 /** The limits of `s` over `history` (the copier's copies, or those on one symbol): a skip, or null. */
-const limit = (s: General, history: readonly CopyRecord[], now: string, on: string): Skip | null => {
+const limit = (s: General, history: readonly CopyRecord[], now: string, on: string, whose: string): Skip | null => {
   if (s.maxOpenPositions > 0) {
     const open = history.filter((copy) => copy.closedAt === null).length;
     if (open >= s.maxOpenPositions) {
-      return skip('MAX_OPEN_POSITIONS_REACHED', `${open} copies of this copier are open${on}, the most allowed is ${s.maxOpenPositions}`);
+      return skip('MAX_OPEN_POSITIONS_REACHED', `${open} copies of this ${whose} are open${on}, the most allowed is ${s.maxOpenPositions}`);
     }
   }
   if (!(s.maxPositionsInTimeWindow > 0 && s.timeWindowSeconds > 0)) return null;
@@ -66,7 +76,7 @@ const limit = (s: General, history: readonly CopyRecord[], now: string, on: stri
 
 export const maxOpenPositions: CopierFeature<MaxOpenPositionsSettings> = {
   type: 'FeatureMaxOpenPositionsDTO',
-  scopes: ['copier'],
+  scopes: ['copier', 'account'],
   multiple: false,
   members,
   defaults: { maxOpenPositions: 0, maxPositionsInTimeWindow: 0, timeWindowSeconds: 0, symbolsConfiguration: {} },
@@ -77,13 +87,15 @@ export const maxOpenPositions: CopierFeature<MaxOpenPositionsSettings> = {
         : null,
     ),
   description:
-    'Does not copy a master open (market or pending) when this copier holds maxOpenPositions copies open already (0 = no limit), or when it already opened maxPositionsInTimeWindow copies within the last timeWindowSeconds (copies closed since count too; a reopened copy counts when it was reopened). symbolsConfiguration gives a slave symbol its own limits, counted over its copies only, while the general limits still count the copies on every symbol. Skip reason MAX_OPEN_POSITIONS_REACHED.',
+    "Does not copy a master open (market or pending) when maxOpenPositions copies are open already (0 = no limit), or when maxPositionsInTimeWindow copies were opened within the last timeWindowSeconds (copies closed since count too; a reopened copy counts when it was reopened). On a copier it counts that copier's copies; on an account, the copies of every copier of which the account is the slave (a copier with its own FeatureMaxOpenPositionsDTO follows its own instead). symbolsConfiguration gives a slave symbol its own limits, counted over its copies only, while the general limits still count the copies on every symbol. Skip reason MAX_OPEN_POSITIONS_REACHED.",
   rules: {
-    filterOpen: (s, { history, now, slaveSymbol }) => {
-      const all = limit(settingsFor(s, null), history, now, '');
+    needs: ['accountHistory'],
+    filterOpen: (s, { history, now, slaveSymbol, scope }) => {
+      const whose = scope === 'account' ? 'account' : 'copier';
+      const all = limit(settingsFor(s, null), history, now, '', whose);
       if (all || configuredSymbol(s, slaveSymbol) === null) return all;
       const onSymbol = history.filter((copy) => sameSymbol(copy.symbol, slaveSymbol));
-      return limit(settingsFor(s, slaveSymbol), onSymbol, now, ` on ${slaveSymbol}`);
+      return limit(settingsFor(s, slaveSymbol), onSymbol, now, ` on ${slaveSymbol}`, whose);
     },
   },
 };

@@ -17,6 +17,7 @@
 // Hooks never read a clock or a venue: `now` and the venue data arrive in the context.
 import type { CopierSettings } from '../../copier/settings.js';
 import type { FeatureDefinition } from '../../feature/definition.js';
+import type { FeatureScopeKind } from '../../feature/events.js';
 import type { AccountFunds, MasterEvent, MasterTrade, ModifyAction, OpenAction, Skip, SkipReason, SlaveCopy, SymbolSpec } from '../types.js';
 import type { PositionData } from '../../positions/position.js';
 
@@ -65,9 +66,10 @@ export type FeatureNeed = 'quotes' | 'margin' | 'positions' | 'pointValue' | 'op
 /**
  * Needs read from the read models' history: 'masterOrders', the master's orders on the decided trade's
  * symbol (OpenContext.masterOrders); 'slaveActivity', when the slave account last traded
- * (ManageContext.slaveLastTradeAt).
+ * (ManageContext.slaveLastTradeAt); 'accountHistory', attached to an account: the copies of every copier
+ * of the account as its `history` (ActiveFeature.accountHistory).
  */
-export type HistoryNeed = 'masterOrders' | 'slaveActivity';
+export type HistoryNeed = 'masterOrders' | 'slaveActivity' | 'accountHistory';
 
 /**
  * One of the master's orders on the symbol of the trade being decided, as the read models hold it
@@ -118,6 +120,8 @@ export interface FeatureRunContext {
   readonly approval?: ApprovalDecision | null;
   /** When the feature was configured (added); absent when not known. */
   readonly configuredAt?: string;
+  /** Where the running feature is attached; absent: the copier. */
+  readonly scope?: FeatureScopeKind;
 }
 
 export interface OpenContext extends FeatureRunContext {
@@ -284,6 +288,13 @@ export interface ActiveFeature {
   readonly resets: Readonly<Record<string, string>>;
   /** When the feature was added (its creation), ISO 8601. */
   readonly configuredAt?: string;
+  /** Where it is attached (absent: the copier). Set at several scopes, the most specific runs (engine/copy/inputs.ts). */
+  readonly scope?: FeatureScopeKind;
+  /**
+   * For an account-scope feature that counts copies (FeatureMaxOpenPositionsDTO): the copies of every
+   * copier of the account, newest first, which its rules see as `history` instead of the copier's.
+   */
+  readonly accountHistory?: readonly CopyRecord[];
 }
 
 export const skip = (reason: SkipReason, message: string): Skip => ({ reason, message });

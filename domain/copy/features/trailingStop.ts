@@ -44,7 +44,7 @@ export type TrailingStopSettings = Static<typeof members>;
 
 export const trailingStop: CopierFeature<TrailingStopSettings> = {
   type: 'FeatureTrailingStopDTO',
-  scopes: ['copier'],
+  scopes: ['copier', 'account'],
   multiple: false,
   members,
   defaults: {

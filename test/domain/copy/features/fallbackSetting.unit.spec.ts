@@ -6,7 +6,7 @@ import { given, masterOpened, slaveCopy, symbolSpec } from '../given.js';
 describe('feature: FeatureFallbackSettingDTO', () => {
   it('takes the reference’s allowedRegions (known region ids, each once) and noFallback, configuration only; fallbackLotSize is ours and optional', () => {
     expect(fallbackSetting.defaults).to.deep.include({ allowedRegions: [], noFallback: false });
-    expect(fallbackSetting.scopes).to.deep.equal(['copier', 'account']);
+    expect(fallbackSetting.scopes).to.deep.equal(['copier', 'account', 'project']);
     const check = (s: Partial<FallbackSettingSettings>) => fallbackSetting.check!({ ...fallbackSetting.defaults, ...s } as FallbackSettingSettings);
     expect(check({ allowedRegions: [{ id: 1 }, { id: 4 }], noFallback: true })).to.equal(null);
     expect(check({ allowedRegions: [{ id: 9 }] })).to.match(/9 is no region/);
