@@ -29,6 +29,13 @@ export interface Projection {
    * still in order. Without it, a batch is applied in one piece.
    */
   readonly partitionOf?: (event: RecordedEvent) => string;
+  /**
+   * Optional: for a rebuild's bulk of the history, a batch fold that may keep what it wrote in memory
+   * instead of reading it back (it is given every event of the history it handles, in order, starting on
+   * empty tables nobody else writes; with partitionOf, one fold per partition, given that partition's).
+   * Same effect as applyBatch; the rebuild applies the tail with applyBatch, reading the tables.
+   */
+  readonly rebuildFold?: () => (db: Kysely<ReadModels>, events: readonly RecordedEvent[]) => Promise<void>;
 }
 
 /** Rows per multi-row statement of a batch: far below PostgreSQL's 65,535 parameters for any read model. */

@@ -24,12 +24,23 @@ export interface RebuildResult {
 const lockKey = (name: string) => sql`pg_advisory_lock(hashtext(${`projection:${name}`}))`;
 const unlockKey = (name: string) => sql`pg_advisory_unlock(hashtext(${`projection:${name}`}))`;
 
-/** Applies the events a projection handles, in order, inside `schema`. Returns how many it applied. */
-export const applyEvents = async (db: Kysely<ReadModels>, schema: string, projection: Projection, events: readonly RecordedEvent[]): Promise<number> => {
+type BatchFold = (db: Kysely<ReadModels>, events: readonly RecordedEvent[]) => Promise<void>;
+
+/**
+ * Applies the events a projection handles, in order, inside `schema` (with `fold` instead of its
+ * applyBatch: a rebuild's Projection.rebuildFold). Returns how many it applied.
+ */
+export const applyEvents = async (
+  db: Kysely<ReadModels>,
+  schema: string,
+  projection: Projection,
+  events: readonly RecordedEvent[],
+  fold: BatchFold | undefined = projection.applyBatch,
+): Promise<number> => {
   const scoped = db.withSchema(schema);
-  if (projection.applyBatch) {
+  if (fold) {
     const handled = events.filter((e) => projection.handles.includes(e.type));
-    if (handled.length > 0) await projection.applyBatch(scoped, handled);
+    if (handled.length > 0) await fold(scoped, handled);
     return handled.length;
   }
   let applied = 0;
@@ -41,7 +52,10 @@ export const applyEvents = async (db: Kysely<ReadModels>, schema: string, projec
   return applied;
 };
 
-/** The events a projection handles, in `count` groups by partition key (order kept within each). */
+/**
+ * The events a projection handles, in `count` groups by partition key (order kept within each): a key
+ * is always in the group of the same index.
+ */
 const partitions = (projection: Projection, batch: readonly RecordedEvent[], count: number): RecordedEvent[][] => {
   const groups: RecordedEvent[][] = Array.from({ length: count }, () => []);
   for (const event of batch) {
@@ -51,7 +65,7 @@ const partitions = (projection: Projection, batch: readonly RecordedEvent[], cou
     for (let i = 0; i < key.length; i++) hash = (Math.imul(hash, 31) + key.charCodeAt(i)) | 0;
     groups[Math.abs(hash) % count]!.push(event);
   }
-  return groups.filter((g) => g.length > 0);
+  return groups;
 };
 
 const pointViews = async (db: Kysely<ReadModels>, projection: Projection, schema: string): Promise<void> => {
@@ -85,6 +99,8 @@ interface Build {
   readonly current: { readonly generation: number } | undefined;
   applied: number;
   ms: number;
+  /** Its Projection.rebuildFold, one per partition (a single one without partitions), if it has one. */
+  readonly folds: BatchFold[] | undefined;
 }
 
 /** How far a rebuild has read `$all`, reported as it goes. */
@@ -105,7 +121,7 @@ class Reading {
 }
 
 /** Generation N+1 of each read model, an empty schema beside N (the registry says it is building). */
-const prepareBuilds = async (conn: Kysely<ReadModels>, ordered: readonly Projection[]): Promise<Build[]> => {
+const prepareBuilds = async (conn: Kysely<ReadModels>, ordered: readonly Projection[], lanes: number): Promise<Build[]> => {
   const builds: Build[] = [];
   for (const projection of ordered) {
     const current = await conn.selectFrom('projection_registry').selectAll().where('name', '=', projection.name).executeTakeFirst();
@@ -115,7 +131,9 @@ const prepareBuilds = async (conn: Kysely<ReadModels>, ordered: readonly Project
     await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(conn);
     await projection.createTables(conn, schema);
     if (current) await conn.updateTable('projection_registry').set({ building_generation: generation }).where('name', '=', projection.name).execute();
-    builds.push({ projection, schema, generation, current, applied: 0, ms: 0 });
+    const { rebuildFold } = projection;
+    const folds = rebuildFold ? Array.from({ length: projection.partitionOf ? lanes : 1 }, () => rebuildFold()) : undefined;
+    builds.push({ projection, schema, generation, current, applied: 0, ms: 0, folds });
   }
   return builds;
 };
@@ -130,18 +148,22 @@ const prepareBuilds = async (conn: Kysely<ReadModels>, ordered: readonly Project
 const applyHistory = async (db: Kysely<ReadModels>, store: EventStore, builds: readonly Build[], lanes: number, reading: Reading): Promise<void> => {
   const relevant = (build: Build, batch: readonly RecordedEvent[]) => batch.some((e) => build.projection.handles.includes(e.type));
   const applyBulk = async (batch: readonly RecordedEvent[]): Promise<void> => {
-    const work: { build: Build; events: readonly RecordedEvent[] }[] = [];
+    const work: { build: Build; events: readonly RecordedEvent[]; fold: BatchFold | undefined }[] = [];
     for (const build of builds.filter((b) => b.projection.partitionOf && relevant(b, batch))) {
-      for (const events of partitions(build.projection, batch, lanes)) work.push({ build, events });
+      partitions(build.projection, batch, lanes).forEach((events, i) => {
+        if (events.length > 0) work.push({ build, events, fold: build.folds?.[i] ?? build.projection.applyBatch });
+      });
     }
-    for (const build of builds.filter((b) => !b.projection.partitionOf && relevant(b, batch))) work.push({ build, events: batch });
+    for (const build of builds.filter((b) => !b.projection.partitionOf && relevant(b, batch))) {
+      work.push({ build, events: batch, fold: build.folds?.[0] ?? build.projection.applyBatch });
+    }
     const lane = async (): Promise<void> => {
       for (let piece = work.shift(); piece; piece = work.shift()) {
         const began = performance.now();
-        const { build, events } = piece;
+        const { build, events, fold } = piece;
         const applied = await db.transaction().execute(async (trx) => {
           await sql`SET LOCAL synchronous_commit = off`.execute(trx);
-          return applyEvents(trx, build.schema, build.projection, events);
+          return applyEvents(trx, build.schema, build.projection, events, fold);
         });
         build.applied += applied;
         build.ms += performance.now() - began;
@@ -235,7 +257,7 @@ export const rebuildProjections = async (
   return db.connection().execute(async (conn) => {
     for (const projection of ordered) await sql`SELECT ${lockKey(projection.name)}`.execute(conn);
     try {
-      const builds = await prepareBuilds(conn, ordered);
+      const builds = await prepareBuilds(conn, ordered, lanes);
       await applyHistory(db, store, builds, lanes, reading);
       await switchOver(conn, store, builds, reading);
       for (const build of builds) {

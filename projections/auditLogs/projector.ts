@@ -1,7 +1,7 @@
 // The audit log: one row per change made through the API (or by the system), with who, from where and
 // when, taken from the event metadata. Secrets never reach it: passwords, webhook secrets and key hashes
 // are masked or left out.
-import { sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import { accountEventTypes, type AccountEvent } from '../../domain/account/events.js';
 import { accountLogEventTypes, type AccountLogEvent } from '../../domain/accountLog/events.js';
 import { apiKeyEventTypes, type ApiKeyEvent } from '../../domain/apiKey/events.js';
@@ -15,7 +15,8 @@ import { symbolMappingEventTypes, type SymbolMappingEvent } from '../../domain/s
 import { maskMyHomeIpPassword } from '../../domain/accountFeatures/myHomeIp.js';
 import { maskWebhookSecrets } from '../../domain/webhook/secrets.js';
 import type { RecordedEvent } from '../../store/port.js';
-import type { Projection } from '../projection.js';
+import { type Projection, statementChunks } from '../projection.js';
+import type { AuditLogsTable, ReadModels } from '../schema.js';
 
 const MASK = '***';
 
@@ -173,6 +174,83 @@ const describe = (recorded: RecordedEvent): Described => {
   return (DESCRIBERS[event.type] as Describer<Audited['type']>)(event, contextProject);
 };
 
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+const rowOf = (recorded: RecordedEvent, projectId: string, { accountId, changes }: Described): Insertable<AuditLogsTable> => {
+  const m = recorded.metadata;
+  return {
+    id: recorded.id,
+    position_commit: recorded.position.commit.toString(),
+    position_prepare: recorded.position.prepare.toString(),
+    project_id: projectId,
+    account_id: accountId,
+    action: recorded.type,
+    changes: JSON.stringify(changes),
+    api_key_id: text(m.apiKeyId),
+    client_ip: text(m.clientIp),
+    method: text(m.method),
+    path: text(m.path),
+    correlation_id: text(m.correlationId),
+    request_id: text(m.requestId),
+    // When the request was received (the command's clock), not when the row was written.
+    created: typeof m.receivedAt === 'string' && !Number.isNaN(Date.parse(m.receivedAt)) ? m.receivedAt : recorded.created,
+  };
+};
+
+/**
+ * The events of a batch in order, with the effect of one statement each: an entry without a project
+ * in its request takes the project of its key's ApiKeyIssued row, else of its account's earlier rows
+ * (else it is left out). Those rows are looked up in two queries for the whole batch, and the rows the
+ * batch itself writes are found in memory; every row is written in multi-row INSERTs.
+ */
+const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
+  const described = events.map(describe);
+  const keys = new Set<string>();
+  const accounts = new Set<string>();
+  for (const d of described) {
+    if (d.projectId) continue;
+    if (d.apiKeyId) keys.add(d.apiKeyId);
+    if (d.accountId) accounts.add(d.accountId);
+  }
+  /** The project of each key's ApiKeyIssued row, and of each account's rows: in the table, then as the batch writes them. */
+  const keyProjects = new Map<string, string>();
+  const accountProjects = new Map<string, string>();
+  for (const chunk of statementChunks([...keys])) {
+    const rows = await db
+      .selectFrom('audit_logs')
+      .select([sql<string>`changes->>'apiKeyId'`.as('api_key_id'), 'project_id'])
+      .where('action', '=', 'ApiKeyIssued')
+      .where(sql<string>`changes->>'apiKeyId'`, 'in', chunk)
+      .execute();
+    for (const row of rows) if (!keyProjects.has(row.api_key_id)) keyProjects.set(row.api_key_id, row.project_id);
+  }
+  for (const chunk of statementChunks([...accounts])) {
+    const rows = await db.selectFrom('audit_logs').distinctOn('account_id').select(['account_id', 'project_id']).where('account_id', 'in', chunk).execute();
+    for (const row of rows) accountProjects.set(row.account_id!, row.project_id);
+  }
+  const rows: Insertable<AuditLogsTable>[] = [];
+  events.forEach((recorded, i) => {
+    const d = described[i]!;
+    let { projectId } = d;
+    if (!projectId && d.apiKeyId) projectId = keyProjects.get(d.apiKeyId) ?? null;
+    if (!projectId && d.accountId) projectId = accountProjects.get(d.accountId) ?? null;
+    if (!projectId) return;
+    rows.push(rowOf(recorded, projectId, d));
+    if (recorded.type === 'ApiKeyIssued') {
+      const issued = (d.changes as { apiKeyId?: unknown }).apiKeyId;
+      if (typeof issued === 'string' && !keyProjects.has(issued)) keyProjects.set(issued, projectId);
+    }
+    if (d.accountId && !accountProjects.has(d.accountId)) accountProjects.set(d.accountId, projectId);
+  });
+  for (const chunk of statementChunks(rows)) {
+    await db
+      .insertInto('audit_logs')
+      .values(chunk)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+  }
+};
+
 export const auditLogsProjection: Projection = {
   name: 'audit_logs',
   // 7: webhook secrets masked; a start rebuilds the log, so rows written before hold no ciphertext either.
@@ -213,47 +291,9 @@ export const auditLogsProjection: Projection = {
     await sql`CREATE INDEX ON ${sql.id(schema, 'audit_logs')} (account_id, created)`.execute(db);
   },
   async apply(db, recorded) {
-    const described = describe(recorded);
-    const { accountId, changes } = described;
-    let { projectId } = described;
-    if (!projectId && described.apiKeyId) {
-      const issued = await db
-        .selectFrom('audit_logs')
-        .select('project_id')
-        .where('action', '=', 'ApiKeyIssued')
-        .where(sql<string>`changes->>'apiKeyId'`, '=', described.apiKeyId)
-        .limit(1)
-        .executeTakeFirst();
-      projectId = issued?.project_id ?? null;
-    }
-    if (!projectId && accountId) {
-      // A system-initiated account change: the project comes from the account's earlier rows.
-      const first = await db.selectFrom('audit_logs').select('project_id').where('account_id', '=', accountId).limit(1).executeTakeFirst();
-      projectId = first?.project_id ?? null;
-    }
-    if (!projectId) return;
-    const m = recorded.metadata;
-    const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-    await db
-      .insertInto('audit_logs')
-      .values({
-        id: recorded.id,
-        position_commit: recorded.position.commit.toString(),
-        position_prepare: recorded.position.prepare.toString(),
-        project_id: projectId,
-        account_id: accountId,
-        action: recorded.type,
-        changes: JSON.stringify(changes),
-        api_key_id: text(m.apiKeyId),
-        client_ip: text(m.clientIp),
-        method: text(m.method),
-        path: text(m.path),
-        correlation_id: text(m.correlationId),
-        request_id: text(m.requestId),
-        // When the request was received (the command's clock), not when the row was written.
-        created: typeof m.receivedAt === 'string' && !Number.isNaN(Date.parse(m.receivedAt)) ? m.receivedAt : recorded.created,
-      })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
+    await applyEvents(db, [recorded]);
+  },
+  async applyBatch(db, events) {
+    await applyEvents(db, events);
   },
 };

@@ -39,6 +39,8 @@ interface Batch {
   readonly copies: Map<string, CopyRow>;
   /** By slave position, the keys of the copies of it. */
   readonly bySlave: Map<string, Set<string>>;
+  /** By copier and master position, the keys of the copies of it (every part). */
+  readonly byMaster: Map<string, Set<string>>;
   readonly closures: Map<string, ClosureRow>;
   readonly martingale: Map<string, number>;
   readonly changedCopies: Set<string>;
@@ -57,6 +59,7 @@ interface Batch {
 const emptyBatch = (): Batch => ({
   copies: new Map(),
   bySlave: new Map(),
+  byMaster: new Map(),
   closures: new Map(),
   martingale: new Map(),
   changedCopies: new Set(),
@@ -76,6 +79,38 @@ export const applyCopiesBatch = async (db: Db, events: readonly RecordedEvent[])
   await readTouched(db, batch, changes);
   for (const change of changes) fold(batch, change);
   await writeBack(db, batch);
+};
+
+/**
+ * The copies read model for a rebuild, which applies the whole history in order to an empty generation
+ * nobody else writes: what the batches wrote stays in memory, so nothing is read back. Each batch is
+ * folded into that state and its changes written as applyCopiesBatch writes them; then the per-batch
+ * bookkeeping starts afresh, and the copies no later change can touch leave memory (closed, and not by
+ * the slave's venue: only open copies, and copies the slave's venue closed, are matched by a change).
+ * The state is complete for the keys it is given: one fold per partition (Projection.partitionOf).
+ */
+export const copiesRebuildFold = (): ((db: Db, events: readonly RecordedEvent[]) => Promise<void>) => {
+  const state = emptyBatch();
+  return async (db, events) => {
+    for (const change of events.flatMap((event) => changesOf(event))) fold(state, change);
+    await writeBack(db, state);
+    for (const key of state.changedCopies) {
+      const row = state.copies.get(key)!;
+      if (row.status === 'closed' && row.closed_by !== 'SLAVE_VENUE') {
+        state.copies.delete(key);
+        unindex(state, row);
+      }
+    }
+    state.changedCopies.clear();
+    state.changedMartingale.clear();
+    state.deletedClosures.clear();
+    state.insertedClosures.clear();
+    state.cleanups.clear();
+    state.retryDeletes.length = 0;
+    state.retries.clear();
+    state.deferralDeletes.length = 0;
+    state.deferrals.clear();
+  };
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -171,11 +206,27 @@ const readClosures = async (db: Db, batch: Batch, keys: readonly Key[]): Promise
 // ---------------------------------------------------------------------------------------------
 // The changes, folded in memory with the effect of projector.ts's statements.
 
+const indexIn = (map: Map<string, Set<string>>, key: string, value: string): void => {
+  const set = map.get(key);
+  if (set) set.add(value);
+  else map.set(key, new Set([value]));
+};
+
+const unindexIn = (map: Map<string, Set<string>>, key: string, value: string): void => {
+  const set = map.get(key);
+  if (!set) return;
+  set.delete(value);
+  if (set.size === 0) map.delete(key);
+};
+
 const index = (batch: Batch, row: CopyRow): void => {
-  const key = slaveKey(row.slave_account_id, row.slave_position_id);
-  const set = batch.bySlave.get(key) ?? new Set<string>();
-  set.add(copyKey(row));
-  batch.bySlave.set(key, set);
+  indexIn(batch.bySlave, slaveKey(row.slave_account_id, row.slave_position_id), copyKey(row));
+  indexIn(batch.byMaster, masterKey(row.copier_id, row.master_position_id), copyKey(row));
+};
+
+const unindex = (batch: Batch, row: CopyRow): void => {
+  unindexIn(batch.bySlave, slaveKey(row.slave_account_id, row.slave_position_id), copyKey(row));
+  unindexIn(batch.byMaster, masterKey(row.copier_id, row.master_position_id), copyKey(row));
 };
 
 const matches = (row: CopyRow, where: Where): boolean =>
@@ -187,11 +238,7 @@ const matches = (row: CopyRow, where: Where): boolean =>
   (!where.kind || row.kind === where.kind);
 
 const candidates = (batch: Batch, where: Where): string[] => {
-  if (where.copierId && where.masterPositionId) {
-    const keys: string[] = [];
-    for (const [key, row] of batch.copies) if (row.copier_id === where.copierId && row.master_position_id === where.masterPositionId) keys.push(key);
-    return keys;
-  }
+  if (where.copierId && where.masterPositionId) return [...(batch.byMaster.get(masterKey(where.copierId, where.masterPositionId)) ?? [])];
   return [...(batch.bySlave.get(slaveKey(where.slaveAccountId!, where.slavePositionId!)) ?? [])];
 };
 
@@ -259,7 +306,7 @@ const openCopy = (batch: Batch, row: CopyRow): void => {
   endRetry(batch, row.client_order_id);
   const key = copyKey(row);
   const before = batch.copies.get(key);
-  if (before) batch.bySlave.get(slaveKey(before.slave_account_id, before.slave_position_id))?.delete(key);
+  if (before) unindex(batch, before);
   batch.copies.set(key, row);
   batch.changedCopies.add(key);
   index(batch, row);

@@ -6,7 +6,7 @@
 import { type Kysely, type QueryCreator, sql, type Updateable } from 'kysely';
 import { copyEventTypes } from '../../domain/copy/events.js';
 import type { Projection } from '../projection.js';
-import { applyCopiesBatch } from './batch.js';
+import { applyCopiesBatch, copiesRebuildFold } from './batch.js';
 import {
   changesOf,
   type CopiesChange,
@@ -225,6 +225,7 @@ export const copiesProjection: Projection = {
   },
   // A batch at a time (batch.ts) with the effect of apply below on each event in turn.
   applyBatch: applyCopiesBatch,
+  rebuildFold: copiesRebuildFold,
   async apply(db, recorded) {
     for (const change of changesOf(recorded)) await applyChange(db, change);
   },

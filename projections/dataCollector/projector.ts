@@ -1,8 +1,36 @@
 // The data-collector read model: one row per sample (DataCollectorRecordDTO), with the members the
 // feature recorded (recordBalance, recordEquity, recordFloatingPnL when it was taken).
-import { sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import type { SampleEvent } from '../../domain/analytics/dataCollector.js';
-import type { Projection } from '../projection.js';
+import type { RecordedEvent } from '../../store/port.js';
+import { type Projection, statementChunks } from '../projection.js';
+import type { DataCollectorSamplesTable, ReadModels } from '../schema.js';
+
+const rowOf = (recorded: RecordedEvent): Insertable<DataCollectorSamplesTable> => {
+  const { data } = recorded as unknown as SampleEvent;
+  return {
+    account_id: data.accountId,
+    time: data.at,
+    balance: data.balance,
+    equity: data.equity,
+    floating_pnl: data.floatingPnl,
+    margin: data.margin,
+    record_balance: data.recorded?.balance ?? true,
+    record_equity: data.recorded?.equity ?? true,
+    record_floating_pnl: data.recorded?.floatingPnL ?? true,
+  };
+};
+
+/** Samples in multi-row INSERTs; the first of a key wins, in the batch as in the table (DO NOTHING). */
+const insertSamples = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
+  for (const chunk of statementChunks(events.map(rowOf))) {
+    await db
+      .insertInto('data_collector_samples')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['account_id', 'time']).doNothing())
+      .execute();
+  }
+};
 
 export const dataCollectorProjection: Projection = {
   name: 'data_collector',
@@ -23,21 +51,9 @@ export const dataCollectorProjection: Projection = {
       PRIMARY KEY (account_id, time))`.execute(db);
   },
   async apply(db, recorded) {
-    const { data } = recorded as unknown as SampleEvent;
-    await db
-      .insertInto('data_collector_samples')
-      .values({
-        account_id: data.accountId,
-        time: data.at,
-        balance: data.balance,
-        equity: data.equity,
-        floating_pnl: data.floatingPnl,
-        margin: data.margin,
-        record_balance: data.recorded?.balance ?? true,
-        record_equity: data.recorded?.equity ?? true,
-        record_floating_pnl: data.recorded?.floatingPnL ?? true,
-      })
-      .onConflict((oc) => oc.columns(['account_id', 'time']).doNothing())
-      .execute();
+    await insertSamples(db, [recorded]);
+  },
+  async applyBatch(db, events) {
+    await insertSamples(db, events);
   },
 };

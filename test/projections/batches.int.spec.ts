@@ -55,15 +55,16 @@ describe('read models that apply a batch at once', function () {
   });
   after(() => db.destroy());
 
-  it('are the ones that matter for a rebuild: copies, positions, history and account logs', () => {
-    expect(batched.map((p) => p.name).sort()).to.deep.equal(['account_logs', 'copies', 'history', 'positions']);
+  it('are the ones that matter for a rebuild: copies, positions, history, data collector and both logs', () => {
+    expect(batched.map((p) => p.name).sort()).to.deep.equal(['account_logs', 'audit_logs', 'copies', 'data_collector', 'history', 'positions']);
+    expect(allProjections.filter((p) => p.rebuildFold).map((p) => p.name)).to.deep.equal(['copies']);
   });
 
   for (const size of [7, 1000]) {
-    it(`end where one event at a time ends, in batches of ${size}`, async () => {
-      for (const projection of batched) {
+    for (const projection of batched) {
+      it(`${projection.name}: ends where one event at a time ends, in batches of ${size}`, async () => {
         const handled = events.filter((e) => projection.handles.includes(e.type));
-        expect(handled.length, projection.name).to.be.greaterThan(100);
+        expect(handled.length, projection.name).to.be.greaterThan(50);
         const oneByOne = await build(projection, async (scoped) => {
           for (const event of handled) await projection.apply(scoped, event);
         });
@@ -75,8 +76,25 @@ describe('read models that apply a batch at once', function () {
           Object.values(oneByOne).some((rows) => rows.length > 0),
           projection.name,
         ).to.equal(true);
-      }
-    });
+        if (!projection.rebuildFold) return;
+        // A rebuild's fold, which keeps what it wrote in memory: one per partition, as the rebuild has them.
+        const folded = await build(projection, async (scoped) => {
+          const folds = new Map<string, ReturnType<NonNullable<Projection['rebuildFold']>>>();
+          for (let i = 0; i < handled.length; i += size) {
+            const byPartition = new Map<string, RecordedEvent[]>();
+            for (const event of handled.slice(i, i + size)) {
+              const key = projection.partitionOf?.(event) ?? '';
+              byPartition.set(key, [...(byPartition.get(key) ?? []), event]);
+            }
+            for (const [key, part] of byPartition) {
+              if (!folds.has(key)) folds.set(key, projection.rebuildFold!());
+              await folds.get(key)!(scoped, part);
+            }
+          }
+        });
+        expect(folded, `${projection.name}, rebuild fold`).to.deep.equal(oneByOne);
+      });
+    }
   }
 
   it('positions: an order that fills into a position of its id, and a cancel of an order id that is a position, as one by one', async () => {
@@ -148,6 +166,50 @@ describe('read models that apply a batch at once', function () {
         'X:position',
         'Y:position',
       ]);
+    }
+  });
+
+  it('audit logs: changes without a project take the project of their key or account, cut anywhere, as one by one', async () => {
+    const audit = batched.find((p) => p.name === 'audit_logs')!;
+    const project = '77777777-7777-4777-8777-777777777777';
+    const account = '88888888-8888-4888-8888-888888888888';
+    const key = '99999999-9999-4999-8999-999999999999';
+    const at = '2026-11-20T10:00:00.000Z';
+    let i = 0;
+    const recorded = (type: string, data: object, metadata: object = {}): RecordedEvent => {
+      i++;
+      return {
+        streamId: `audit-${i}`,
+        id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        revision: 0n,
+        type,
+        data,
+        metadata: metadata as RecordedEvent['metadata'],
+        created: new Date(at),
+        position: { commit: 1n, prepare: BigInt(i) },
+      };
+    };
+    const sequence = [
+      // Neither the key nor the account is known yet: left out.
+      recorded('ApiKeyRenamed', { apiKeyId: key, name: 'early', at }),
+      recorded('AccountStopped', { accountId: account, from: 2 }),
+      recorded('AccountCreated', { projectId: project, accountId: account, settings: { name: 'a' } }, { projectId: project, apiKeyId: key }),
+      recorded('AccountUpdated', { accountId: account, changes: { name: 'b' } }),
+      recorded('ApiKeyIssued', { projectId: project, apiKeyId: key, keyHash: 'h', name: 'k', at }, { projectId: project }),
+      recorded('ApiKeyRenamed', { apiKeyId: key, name: 'later', at }),
+      recorded('AccountStarted', { accountId: account, from: 3 }, { projectId: project, clientIp: '10.0.0.1', receivedAt: at }),
+      recorded('ApiKeyRevoked', { apiKeyId: key, at }),
+    ];
+    const oneByOne = await build(audit, async (scoped) => {
+      for (const event of sequence) await audit.apply(scoped, event);
+    });
+    expect(oneByOne.audit_logs).to.have.length(6);
+    for (let cut = 0; cut <= sequence.length; cut++) {
+      const split = await build(audit, async (scoped) => {
+        await audit.applyBatch!(scoped, sequence.slice(0, cut));
+        await audit.applyBatch!(scoped, sequence.slice(cut));
+      });
+      expect(split, `cut after ${cut}`).to.deep.equal(oneByOne);
     }
   });
 
@@ -284,6 +346,15 @@ describe('read models that apply a batch at once', function () {
         await copies.applyBatch!(scoped, sequence.slice(cut));
       });
       expect(split, `first ${cut} one by one`).to.deep.equal(oneByOne);
+    }
+    // A rebuild's fold, which reads nothing back, in two batches cut anywhere.
+    for (let cut = 0; cut <= sequence.length; cut++) {
+      const folded = await build(copies, async (scoped) => {
+        const fold = copies.rebuildFold!();
+        await fold(scoped, sequence.slice(0, cut));
+        await fold(scoped, sequence.slice(cut));
+      });
+      expect(folded, `rebuild fold cut after ${cut}`).to.deep.equal(oneByOne);
     }
     // And stopped part-way: retries and deferrals still pending are the same rows too.
     for (const end of [2, 11]) {
