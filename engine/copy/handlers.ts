@@ -126,34 +126,39 @@ export class CopyHandlers {
       return;
     }
     const symbol = 'symbol' in trigger.event.data ? trigger.event.data.symbol : null;
-    const master = await this.inputs.master(
-      masterAccountId,
-      trigger.event.type === 'MasterPositionOpened' || trigger.event.type === 'MasterPendingOrderPlaced' || trigger.event.type === 'MasterPendingOrderFilled'
-        ? symbol
-        : null,
-    );
-    const copies = await this.inputs.copiesOf(masterAccountId);
-    const martingale = await this.inputs.martingaleOf(copiers.map((c) => c.id));
-    const slaves = await this.inputs.slaveAccounts(copiers.map((c) => c.to_account_id));
-    const features = await activeFeatures(this.deps.db, copiers);
-    const history = await copyHistory(this.deps.db, [...features.keys()]);
+    // The inputs of the whole fan-out, read at once: none depends on another (the history only on the
+    // features), so the copy waits for the slowest read, not for their sum.
+    const [master, copies, martingale, slaves, [features, history]] = await Promise.all([
+      this.inputs.master(masterAccountId, isOpening(trigger.event) ? symbol : null),
+      this.inputs.copiesOf(masterAccountId),
+      this.inputs.martingaleOf(copiers.map((c) => c.id)),
+      this.inputs.slaveAccounts(copiers.map((c) => c.to_account_id)),
+      activeFeatures(this.deps.db, copiers).then(async (active) => [active, await copyHistory(this.deps.db, [...active.keys()])] as const),
+    ]);
+    // Each copier's slave orders are placed without waiting for the outcomes of the copiers before it
+    // to be stored: those appends go together (outcomes.ts) and the event is handled once all are in.
+    const appends: Promise<void>[] = [];
     await this.forEachCopier(copiers, recorded.position, async (copier) => {
-      await this.copyForCopier({
-        copier,
-        masterAccountId,
-        source,
-        masterEventAt,
-        events: [trigger.event],
-        master,
-        liveCopies: copies.get(copier.id) ?? [],
-        martingale: martingale.get(copier.id)!,
-        slaveAccounts: slaves,
-        features: features.get(copier.id) ?? [],
-        history: history.get(copier.id) ?? [],
-        storeCause: true,
-        deferredBy: [],
-      });
+      await this.copyForCopier(
+        {
+          copier,
+          masterAccountId,
+          source,
+          masterEventAt,
+          events: [trigger.event],
+          master,
+          liveCopies: copies.get(copier.id) ?? [],
+          martingale: martingale.get(copier.id)!,
+          slaveAccounts: slaves,
+          features: features.get(copier.id) ?? [],
+          history: history.get(copier.id) ?? [],
+          storeCause: true,
+          deferredBy: [],
+        },
+        appends,
+      );
     });
+    await Promise.all(appends);
   }
 
   /** Copies the master's open positions and pending orders that this copier holds no live copy of. */
@@ -204,13 +209,19 @@ export class CopyHandlers {
 
   /**
    * Decides and executes the run's master events for one copier and appends the outcome. When the
-   * master side has no symbol specification, `masterSymbolOf` looks it up per event.
+   * master side has no symbol specification, `masterSymbolOf` looks it up per event. With `appends`,
+   * the append is left there for the caller to wait for, and this answers once the orders are placed.
    */
-  private async copyForCopier(run: CopyRun): Promise<readonly CopyEvent[]> {
+  private async copyForCopier(run: CopyRun, appends?: Promise<void>[]): Promise<readonly CopyEvent[]> {
     const { copier, masterAccountId, source } = run;
-    if (run.storeCause && !(await this.outcomes.notHandled(copier.id, positionFromString(source.position)))) return [];
-    const view = copierViewOf(copier, await this.inputs.projectMappingsFor(copier));
-    const slave = await this.inputs.slave(copier.to_account_id, run.slaveAccounts);
+    // Whether the cause is handled already, the copier's symbol mappings and the slave, read at once.
+    const [notHandled, mappings, slave] = await Promise.all([
+      !run.storeCause || this.outcomes.notHandled(copier.id, positionFromString(source.position)),
+      this.inputs.projectMappingsFor(copier),
+      this.inputs.slave(copier.to_account_id, run.slaveAccounts),
+    ]);
+    if (!notHandled) return [];
+    const view = copierViewOf(copier, mappings);
     const copies = [...run.liveCopies];
     const outcome: CopyEvent[] = [];
     for (const event of run.events) {
@@ -231,7 +242,12 @@ export class CopyHandlers {
       }
       outcome.push(...results);
     }
-    await this.outcomes.append(copier, masterAccountId, source, outcome, run.storeCause);
+    const appended = this.outcomes.append(copier, masterAccountId, source, outcome, run.storeCause);
+    if (appends) {
+      // Waited for by the caller; should a later copier fail first, the failure is the caller's to retry.
+      appended.catch(() => undefined);
+      appends.push(appended);
+    } else await appended;
     return outcome;
   }
 

@@ -126,12 +126,14 @@ export class CopyInputs {
   /** Status and trading flag of the slave accounts, in one query for a whole fan-out. */
   async slaveAccounts(ids: readonly string[]): Promise<Map<string, SlaveAccount>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('accounts')
-      .select(['id', 'account_status_id', 'trading_disabled'])
-      .where('id', 'in', [...new Set(ids)])
-      .execute();
-    const protections = await protectionBlocksOf(this.db, ids, this.clock());
+    const [rows, protections] = await Promise.all([
+      this.db
+        .selectFrom('accounts')
+        .select(['id', 'account_status_id', 'trading_disabled'])
+        .where('id', 'in', [...new Set(ids)])
+        .execute(),
+      protectionBlocksOf(this.db, ids, this.clock()),
+    ]);
     return new Map(rows.map((r) => [r.id, { ...r, protections: protections.get(r.id) ?? [] }]));
   }
 

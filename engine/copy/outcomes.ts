@@ -9,7 +9,7 @@ import { v5 as uuidv5 } from 'uuid';
 import { copiesStream, type CopyEvent, type CopySource } from '../../domain/copy/events.js';
 import { type EventStore, type Position, positionFromString } from '../../store/port.js';
 import { StreamNotFoundError } from '../../store/errors.js';
-import { recordFacts } from '../../store/recorder.js';
+import { FactBatches } from '../../store/factBatches.js';
 import type { RecoveryLog } from '../../store/recovery.js';
 import type { CopierRow } from './inputs.js';
 import { earlier } from './tracking.js';
@@ -32,11 +32,15 @@ export class Outcomes {
   private lastAppend: Position | null = null;
   /** Per copier, the `$all` position of the last cause its copies stream holds an outcome of. */
   private readonly handledUpTo = new Map<string, Position | null>();
+  /** The outcomes of concurrent copies (a fan-out's copiers) go in one multi-stream append. */
+  private readonly facts: FactBatches;
 
   constructor(
     private readonly deps: OutcomesDeps,
     private readonly stopped: () => boolean,
-  ) {}
+  ) {
+    this.facts = new FactBatches(deps.store);
+  }
 
   /** False when the copier's copies stream already holds the outcome of the event at `position`. */
   async notHandled(copierId: string, position: Position): Promise<boolean> {
@@ -89,8 +93,7 @@ export class Outcomes {
         masterAccountId,
         receivedAt: this.deps.clock().toISOString(),
       };
-      const result = await recordFacts(
-        this.deps.store,
+      const result = await this.facts.record(
         copiesStream(copier.id),
         events.map(({ id, event }) => ({ id, type: event.type, data: event.data })),
         metadata,

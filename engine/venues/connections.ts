@@ -3,7 +3,8 @@
 //
 // Ordering and durability, per account: changes are appended one at a time in the order the venue
 // reported them, each only after the venue state that produced it is saved (a recorded change never
-// describes a venue state a crash could lose). A failed append is retried until it succeeds.
+// describes a venue state a crash could lose). A failed append is retried until it succeeds. The
+// appends of different accounts under way at once share one multi-stream append (store/factBatches.ts).
 //
 // Reconciliation (reconcile.ts): whenever a session starts (start, reconnect, service restart) what the
 // venue did while nobody listened is recorded. Ids are deterministic (recorder.ts), so a change seen
@@ -22,7 +23,7 @@ import type { VenueChange, VenueConnection } from './port.js';
 import { VenueError } from './port.js';
 import { reconcileAccount } from './reconcile.js';
 import { positionsEventId, recordChange } from './recorder.js';
-import { recordFacts } from '../../store/recorder.js';
+import { FactBatches } from '../../store/factBatches.js';
 import { Recovery } from '../../store/recovery.js';
 
 export interface ConnectionsLog {
@@ -60,9 +61,12 @@ export class AccountConnections {
 
   /** Failures to record venue changes: logged once per run of failures, retried with backoff until recorded. */
   private readonly recording: Recovery;
+  /** The changes of every account recorded at once go in one multi-stream append (a fan-out's fills). */
+  private readonly facts: FactBatches;
 
   constructor(private readonly deps: ConnectionsDeps) {
     this.recording = new Recovery('recording venue changes', deps.log, { action: 'records the change again' });
+    this.facts = new FactBatches(deps.store);
   }
 
   connection(accountId: string): VenueConnection | null {
@@ -158,9 +162,12 @@ export class AccountConnections {
       event = { ...event, data: { ...event.data, fromPendingOrder: true } };
     }
     session.lastFilled = change.type === 'orderFilled' ? change.order.id : null;
+    // The venue state behind this change is saved first. The venue delivers a change once its state
+    // is consistent, so the save asked for now holds it: a save already under way for the request
+    // that caused it serves, where asking later would wait for that one and then for one more.
+    const saved = this.deps.host.persist();
     void this.enqueue(session, async () => {
-      // The venue state behind this change is saved first.
-      await this.deps.host.persist();
+      await saved;
       await this.appendEvent(session.accountId, id, event, { venueSequence: change.sequence });
     }).catch((error: unknown) => this.deps.log.error(`recording a change of account ${session.accountId} failed`, error));
   }
@@ -180,7 +187,7 @@ export class AccountConnections {
     const metadata = { ...systemContext(`venue:${accountId}`), receivedAt: this.deps.clock().toISOString(), ...extra };
     for (;;) {
       try {
-        await recordFacts(this.deps.store, positionsStream(accountId), [{ id, ...event }], metadata);
+        await this.facts.record(positionsStream(accountId), [{ id, ...event }], metadata);
         this.recording.succeeded();
         return;
       } catch (error) {
