@@ -105,15 +105,35 @@ describe('npm run bench: each benchmark at a tiny size', function () {
     }
   });
 
-  it('copyLatency measures copies of master trades for each fan-out', async () => {
-    const { code, out: printed } = await run('scripts/bench/copyLatency.ts', ['--slaves', '1,2', '--trades', '2', '--database-url', server, '--out', out]);
+  it('copyLatency measures copies of master trades for each fan-out, then soaks masters trading together', async () => {
+    const { code, out: printed } = await run('scripts/bench/copyLatency.ts', [
+      '--slaves',
+      '1,2',
+      '--trades',
+      '2',
+      '--soak-slaves',
+      '2',
+      '--soak-masters',
+      '1',
+      '--soak-seconds',
+      '2',
+      '--database-url',
+      server,
+      '--out',
+      out,
+    ]);
     expect(code, printed).to.equal(0);
     const result = report('copyLatency');
-    expect(result.results.map((r) => [r.slaves, r.copies])).to.deep.equal([
+    expect(result.results.filter((r) => 'slaves' in r).map((r) => [r.slaves, r.copies])).to.deep.equal([
       [1, 2],
       [2, 4],
     ]);
     expect(result.results[1]!.p99Ms).to.be.a('number');
+    const soaked = result.results.find((r) => 'soakSlaves' in r)!;
+    expect(soaked).to.include({ soakSlaves: 2, soakMasters: 1, seconds: 2 });
+    expect(soaked.backlogGrows).to.be.oneOf([0, 1]);
+    expect(printed).to.match(/soak +1 s: engine lag/);
+    expect(Object.keys(result.ofLimit)).to.include('p50 1 slave (target 3 ms)');
   });
 
   it('api loads both endpoints of ours and of the bare express route and gives the fraction of the limit', async () => {
