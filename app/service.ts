@@ -19,6 +19,7 @@ import { CopyEngine } from '../engine/copy/engine.js';
 import { DataCollector } from '../engine/schedule/dataCollector.js';
 import { MaintenanceWindowRunner } from '../engine/schedule/maintenanceWindows.js';
 import { ProtectionMonitor } from '../engine/protection/monitor.js';
+import { TradeGuardrailMonitor } from '../engine/protection/tradeGuardrails.js';
 import { AccountConnections } from '../engine/venues/connections.js';
 import { VenueHost } from '../engine/venues/host.js';
 import { Outbox } from '../engine/delivery/outbox.js';
@@ -202,6 +203,9 @@ const startBackground = async (services: Services, options: StartOptions, life: 
   });
   protection.start();
   life.add(() => protection.stop());
+  const guardrails = new TradeGuardrailMonitor({ store, db, connections, leases, clock, waitForReadModels, log: log.child({ component: 'trade-guardrails' }) });
+  guardrails.start();
+  life.add(() => guardrails.stop());
   // Queued creations and undelivered callbacks of an earlier run continue here.
   await outbox.start();
   life.add(() => outbox.stop());

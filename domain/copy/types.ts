@@ -185,7 +185,6 @@ export type SkipReason =
   | 'NO_TP_SL'
   | 'TP_SL_LOCKED'
   | 'TP_SL_REMOVED'
-  | 'GUARDRAIL'
   | 'MARGIN_CAP'
   | 'MAX_LOT_SIZE_EXCEEDED'
   | 'SCHEDULED_PAUSE'

@@ -4,6 +4,7 @@ import { accountFeatureDefinitions } from '../accountFeatures/catalogue.js';
 import { dataCollectorFeature } from '../analytics/dataCollector.js';
 import { copierFeatures } from '../copy/features/catalogue.js';
 import { overallTargetFeature, periodTargetFeatures } from '../profitTarget/features.js';
+import { tradeGuardrailsFeature } from '../tradeGuardrail/feature.js';
 import { webhookFeature } from '../webhook/feature.js';
 import type { FeatureDefinition } from './definition.js';
 
@@ -11,6 +12,8 @@ import type { FeatureDefinition } from './definition.js';
 const accountFeatures: readonly FeatureDefinition<object>[] = [
   dataCollectorFeature as unknown as FeatureDefinition<object>,
   webhookFeature as unknown as FeatureDefinition<object>,
+  // On an account or a copier: the guardrail monitor reads it (engine/protection/tradeGuardrails.ts).
+  tradeGuardrailsFeature as unknown as FeatureDefinition<object>,
 ];
 
 /** Profit targets: the protection monitor reads them (domain/protection). */

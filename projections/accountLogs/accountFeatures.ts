@@ -1,18 +1,46 @@
-// Account log lines (LogDTO) of the account features' own events: a decision on an approval, and the
-// steps of a maintenance window. The skips these features cause are TradeSkipped lines already.
+// Account log lines (LogDTO) of the account features' own events: a decision on an approval, the
+// steps of a maintenance window, and every close of a trade guardrail with its reason. The skips these
+// features cause are TradeSkipped lines already.
 import type { ApprovalEvent } from '../../domain/approval/events.js';
 import { approvalEventTypes } from '../../domain/approval/events.js';
 import { maintenanceEventTypes, type MaintenanceEvent } from '../../domain/maintenanceWindow/events.js';
+import { guardrailEventTypes, type GuardrailEvent } from '../../domain/tradeGuardrail/events.js';
 import type { LogLine } from './logLine.js';
 
-export const accountFeatureLogEventTypes: readonly string[] = [...approvalEventTypes, ...maintenanceEventTypes];
+export const accountFeatureLogEventTypes: readonly string[] = [...approvalEventTypes, ...maintenanceEventTypes, ...guardrailEventTypes];
 
 const INFO = 3;
 const WARNING = 2;
 
 const modes = (action: string): string => (action === 'MONITOR_ONLY' ? 'monitor-only' : action === 'DEACTIVATE_COPIERS' ? 'inactive' : 'unchanged');
 
-export const accountFeatureLogLineOf = (event: ApprovalEvent | MaintenanceEvent): LogLine | null => {
+const GUARDRAIL_CODES = { MAX_LOT_SIZE: 'GUARDRAIL_MAX_LOT_SIZE', MAX_OPEN_TIME: 'GUARDRAIL_MAX_OPEN_TIME' } as const;
+
+/** A trade guardrail's close (category PROTECTION): which position, who placed it, and why. */
+const guardrailLine = (event: GuardrailEvent): LogLine | null => {
+  const d = event.data;
+  if (event.type === 'GuardrailCloseDecided') return null;
+  const lots = `${d.volume} ${d.volume === 1 ? 'lot' : 'lots'}`;
+  const who = d.outside ? 'placed outside the service' : 'placed by the service';
+  const scope = d.copierId === null ? 'Trade guardrail' : `Trade guardrail of copier ${d.copierId}`;
+  const what = `#${d.positionId} (${d.side} ${lots} ${d.symbol}, ${who})`;
+  const base = { accountId: d.accountId, category: 'PROTECTION' as const, copierId: d.copierId, positionId: d.positionId };
+  if (event.type === 'GuardrailCloseFailed') {
+    return { ...base, logTypeId: 1, code: event.data.code, message: `${scope} could not close ${what}: ${event.data.message}; trying again every second` };
+  }
+  const { closePrice, result } = event.data;
+  if (closePrice === null) {
+    return { ...base, logTypeId: INFO, code: GUARDRAIL_CODES[d.rule], message: `${scope} was to close ${what}, already closed at the venue: ${d.reason}` };
+  }
+  return {
+    ...base,
+    logTypeId: WARNING,
+    code: GUARDRAIL_CODES[d.rule],
+    message: `${scope} closed ${what} at ${closePrice}, result ${(result ?? 0).toFixed(2)}: ${d.reason}`,
+  };
+};
+
+export const accountFeatureLogLineOf = (event: ApprovalEvent | MaintenanceEvent | GuardrailEvent): LogLine | null => {
   const line = (accountId: string, logTypeId: 2 | 3, message: string, extra: Partial<LogLine> = {}): LogLine => ({
     accountId,
     logTypeId,
@@ -65,6 +93,10 @@ export const accountFeatureLogLineOf = (event: ApprovalEvent | MaintenanceEvent)
       return line(event.data.accountId, INFO, `Maintenance window ended: ${event.data.restored.length} copiers got their modes back`, {
         code: 'MAINTENANCE_WINDOW',
       });
+    case 'GuardrailCloseDecided':
+    case 'GuardrailPositionClosed':
+    case 'GuardrailCloseFailed':
+      return guardrailLine(event);
     default:
       return null;
   }

@@ -1,12 +1,12 @@
 // Copier features that size the slave's lot and guard the account's risk (money management, caps):
 // FeatureMultiplierDTO, FeatureMaximumLotDTO, FeatureMartingaleStrategyDTO, FeatureMasanielloDTO,
-// FeatureProgressiveTradeSizingDTO, FeatureMarginCapDTO, FeatureFallbackSettingDTO,
-// FeatureTradeGuardrailsDTO. In the order the engine applies them:
+// FeatureProgressiveTradeSizingDTO, FeatureMarginCapDTO, FeatureFallbackSettingDTO. In the order the
+// engine applies them:
 //   1. the settings sizing reads: fixed balances, then the lot (Masaniello replaces it; martingale and
 //      progressive sizing multiply whatever lot the copier or Masaniello gives);
 //   2. the fallback lot when sizing refuses;
 //   3. the caps on the final lot, the one that reduces first: the margin cap, then the copier's open-lot
-//      maximum, then the guardrail (which skips rather than reduces).
+//      maximum. (FeatureTradeGuardrailsDTO closes open positions instead: domain/tradeGuardrail.)
 import { fallbackSetting } from './fallbackSetting.js';
 import { marginCap } from './marginCap.js';
 import { martingaleStrategy } from './martingaleStrategy.js';
@@ -15,7 +15,6 @@ import { maximumLot } from './maximumLot.js';
 import { multiplier } from './multiplier.js';
 import { progressiveTradeSizing } from './progressiveTradeSizing.js';
 import { type CopierFeature, erased } from './rules.js';
-import { tradeGuardrails } from './tradeGuardrails.js';
 
 export const sizingFeatures: readonly CopierFeature<object>[] = [
   erased(multiplier),
@@ -25,5 +24,4 @@ export const sizingFeatures: readonly CopierFeature<object>[] = [
   erased(fallbackSetting),
   erased(marginCap),
   erased(maximumLot),
-  erased(tradeGuardrails),
 ];

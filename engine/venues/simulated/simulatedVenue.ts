@@ -15,7 +15,7 @@
 // file: state.ts (the records), market.ts (symbols and prices), arithmetic.ts and valuation.ts
 // (money), validation.ts, book.ts (one account), desk.ts (what the rules act through), deals.ts,
 // trading.ts, catchUp.ts (each second), views.ts and connection.ts.
-import type { BalanceOperation, MarginMode, Quote, SymbolInfo, Venue, VenueChange, VenueConnection, VenueCredentials } from '../port.js';
+import type { BalanceOperation, MarginMode, OrderRequest, Quote, SymbolInfo, Venue, VenueChange, VenueConnection, VenueCredentials } from '../port.js';
 import { exact } from './arithmetic.js';
 import { Book } from './book.js';
 import { evaluate } from './catchUp.js';
@@ -26,10 +26,12 @@ import { ACCOUNT_CURRENCY, Market } from './market.js';
 import { PriceFeed } from './prices.js';
 import type { SimulatedVenueJournal, SimulatedVenueSnapshot } from './state.js';
 import { defaultSymbols, type SimulatedSymbol } from './symbols.js';
+import { placeFromTerminal, type TerminalTradeResult } from './trading.js';
 import { fail, iso } from './validation.js';
 import { valuation } from './valuation.js';
 import { quoteView } from './views.js';
 
+export type { TerminalTradeResult } from './trading.js';
 export type { AccountRecord, OrderRecord, PositionRecord, RecordedRequest, SimulatedVenueJournal, SimulatedVenueSnapshot } from './state.js';
 
 export interface Clock {
@@ -222,6 +224,21 @@ export class SimulatedVenue implements Venue {
         fail('[NOT_ENOUGH_MONEY]', `withdrawal of ${-amount} exceeds the free margin`);
       }
       return balanceOperation(this.desk, book, amount, comment);
+    });
+  }
+
+  /**
+   * A trade placed in the broker's terminal, outside the service: a market or pending order on the
+   * account with the same checks as a connection's (market hours, volume, stops, margin), but no client
+   * order id. The account's sessions hear of it like any change; one without a session finds it when it
+   * reconciles. Tests and the simulated venue's operator route use it to stand for what a person does in
+   * MetaTrader.
+   */
+  terminalTrade(login: string, request: OrderRequest): TerminalTradeResult {
+    return this.transact(() => {
+      const book = this.books.get(login) ?? fail('[ACCOUNT_NOT_FOUND]', `no account ${login}`);
+      this.catchUp();
+      return placeFromTerminal(this.desk, book, request);
     });
   }
 

@@ -48,7 +48,21 @@ export const once = <K extends RequestKind>(book: Book, kind: K, id: string | un
   return result;
 };
 
-export const place = (desk: Desk, book: Book, request: OrderRequest, clientOrderId: string): PlaceOrderResult => {
+export const place = (desk: Desk, book: Book, request: OrderRequest, clientOrderId: string): PlaceOrderResult =>
+  ({ ...placeDeal(desk, book, request, clientOrderId), clientOrderId }) as PlaceOrderResult;
+
+/** What a trade placed in the broker's terminal answers: as a placed order, without a client order id. */
+export type TerminalTradeResult = DistributiveOmit<PlaceOrderResult, 'clientOrderId'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * A trade placed at the venue itself, as a person does in the broker's terminal: the same checks and
+ * deals as a connection's order, but no client order id (the service did not place it), so what the
+ * venue reports of it (positionOpened, orderPlaced, the book) carries clientOrderId null.
+ */
+export const placeFromTerminal = (desk: Desk, book: Book, request: OrderRequest): TerminalTradeResult => placeDeal(desk, book, request, null);
+
+const placeDeal = (desk: Desk, book: Book, request: OrderRequest, clientOrderId: string | null): TerminalTradeResult => {
   const { market } = desk;
   const spec = market.spec(request.symbol);
   const { info } = spec;
@@ -65,7 +79,7 @@ export const place = (desk: Desk, book: Book, request: OrderRequest, clientOrder
   market.requireOpen(spec, now);
   const quote = market.quoteAt(info.symbol, now);
 
-  let result: PlaceOrderResult;
+  let result: TerminalTradeResult;
   if (!isPendingOrderRequest(request)) {
     const side = request.orderType;
     const price = side === 'buy' ? quote.ask : quote.bid;
@@ -79,7 +93,7 @@ export const place = (desk: Desk, book: Book, request: OrderRequest, clientOrder
     }
     desk.ticket();
     const positionId = applyDeal(desk, book, plan, now);
-    result = { status: 'filled', orderId: ticket, clientOrderId, positionId, price, volume, time: iso(now) };
+    result = { status: 'filled', orderId: ticket, positionId, price, volume, time: iso(now) };
   } else {
     const openPrice = checkedPrice(info, request.openPrice, '[INVALID_PRICE]', 'open price');
     checkPendingPrice(info, request.orderType, openPrice, quote);
@@ -106,7 +120,7 @@ export const place = (desk: Desk, book: Book, request: OrderRequest, clientOrder
     };
     book.orders.set(order.id, order);
     desk.emit(book, { type: 'orderPlaced', order: orderView(market, order, now) }, now);
-    result = { status: 'placed', orderId: order.id, clientOrderId, openPrice, volume, time: iso(now) };
+    result = { status: 'placed', orderId: order.id, openPrice, volume, time: iso(now) };
   }
   return result;
 };

@@ -1,7 +1,8 @@
 // The sizing and risk features at work, over HTTP against the simulated venue: the margin cap (both
 // behaviors, both kinds, following the balance), the Masaniello series and its reset endpoint, the
-// guardrail's time limit and the signal follower's monitor-only. A demo account holds 10,000 USD at
-// 1:100; one lot of EURUSD (100,000 EUR at about 1.085) needs about 1,085 USD of margin.
+// guardrail's time limit on a copier (test/api/tradeGuardrails.e2e.spec.ts has the rest) and the signal
+// follower's monitor-only. A demo account holds 10,000 USD at 1:100; one lot of EURUSD (100,000 EUR at
+// about 1.085) needs about 1,085 USD of margin.
 import { expect } from 'chai';
 import { simulatedLogin } from '../../../engine/venues/host.js';
 import { startTestService, type TestService } from '../../support/service.js';
@@ -248,11 +249,12 @@ describe('sizing features end to end', function () {
     await bookWhere(t, slave, (b) => b.length === 0, 'the copy closed by the guardrail', 10_000);
     expect((await positionsOf(t, master)).map((p) => [p.symbol, p.volume])).to.deep.equal([['GBPUSD', 0.1]]);
     const closed = await eventually(
-      async () => ((await t.call('GET', `/accounts/${slave}/logs`)).body as LogEntry[]).find((l) => l.text.includes(`close #${copy!.id} (0.1)`)),
+      async () => ((await t.call('GET', `/accounts/${slave}/logs`)).body as LogEntry[]).find((l) => l.code === 'GUARDRAIL_MAX_OPEN_TIME'),
       5000,
       'the log of the close',
     );
-    expect(closed.text).to.match(/^Copied from master .*: close #/);
+    expect(closed).to.deep.include({ copierId, positionId: copy!.id });
+    expect(closed.text).to.match(/longer than maxOpenTimeSeconds 1$/);
   });
 
   it("FeatureTradeGuardrailsDTO's symbolsConfiguration gives GBPUSD its own time: its copy closes, the EURUSD copy stays", async () => {

@@ -696,6 +696,39 @@ describe('simulated venue', () => {
     });
   });
 
+  describe("trades placed in the broker's terminal (outside the service)", () => {
+    it('opens a position without a client order id, reported to the sessions like any change, and closable through a connection', async () => {
+      const world = await given();
+      const placed = world.venue.terminalTrade('1001', { symbol: 'EURUSD', orderType: 'sell', volume: 0.5 });
+      expect(placed).to.deep.include({ status: 'filled', volume: 0.5, price: 1.085 });
+      expect(placed).not.to.have.property('clientOrderId');
+      const [position] = await openPositions(world);
+      expect(position).to.deep.include({ orderType: 'sell', volume: 0.5, clientOrderId: null, comment: null });
+      const opened = world.changes.find((c) => c.type === 'positionOpened');
+      expect(opened).to.deep.include({ type: 'positionOpened' });
+      expect(opened?.type === 'positionOpened' ? opened.position.clientOrderId : 'missing').to.equal(null);
+      await world.trader.closePosition(position!.id, undefined, 'close-outside');
+      expect(await openPositions(world)).to.deep.equal([]);
+    });
+
+    it('places a pending order too, and refuses what a connection would be refused (unknown account, no money, market closed)', async () => {
+      const world = await given({ balance: 500 });
+      expect(world.venue.terminalTrade('1001', { symbol: 'EURUSD', orderType: 'buyLimit', volume: 1, openPrice: 1.08 })).to.deep.include({ status: 'placed' });
+      const refused = (work: () => unknown) => {
+        try {
+          work();
+          return 'placed';
+        } catch (error) {
+          return error instanceof VenueError ? error.code : String(error);
+        }
+      };
+      expect(refused(() => world.venue.terminalTrade('1001', { symbol: 'EURUSD', orderType: 'buy', volume: 1 }))).to.equal('[NOT_ENOUGH_MONEY]');
+      expect(refused(() => world.venue.terminalTrade('nobody', { symbol: 'EURUSD', orderType: 'buy', volume: 0.01 }))).to.equal('[ACCOUNT_NOT_FOUND]');
+      world.clock.time = SATURDAY_12;
+      expect(refused(() => world.venue.terminalTrade('1001', { symbol: 'EURUSD', orderType: 'buy', volume: 0.01 }))).to.equal('[MARKET_CLOSED]');
+    });
+  });
+
   describe('change feed', () => {
     it('tells every connection of the account what happened, whoever caused it, in sequence', async () => {
       const world = await given();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { fallbackSetting, type FallbackSettingSettings, withRegionNames } from '../../../../domain/copy/features/fallbackSetting.js';
-import { tradeGuardrails } from '../../../../domain/copy/features/tradeGuardrails.js';
+import { maxLotSize } from '../../../../domain/copy/features/maxLotSize.js';
 import { given, masterOpened, slaveCopy, symbolSpec } from '../given.js';
 
 describe('feature: FeatureFallbackSettingDTO', () => {
@@ -89,7 +89,10 @@ describe('feature: FeatureFallbackSettingDTO', () => {
       .thenSkips('VOLUME_BELOW_MINIMUM'));
 
   it('the caps of a second feature apply to the fallback lot', () =>
-    given({ settings: tooSmall, features: [fallback({ fallbackLotSize: 0.05 }), { feature: tradeGuardrails, settings: { maxLotSizeThreshold: 0.03 } }] })
+    given({
+      settings: tooSmall,
+      features: [fallback({ fallbackLotSize: 0.05 }), { feature: maxLotSize, settings: { maxLotSize: 0.03, skipIfExceedsMax: true } }],
+    })
       .when(masterOpened({ volume: 1 }))
-      .thenSkips('GUARDRAIL', /slave lot 0\.05 is above the guardrail of 0\.03 lots/));
+      .thenSkips('MAX_LOT_SIZE_EXCEEDED'));
 });

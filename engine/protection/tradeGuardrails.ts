@@ -1,0 +1,222 @@
+// The guardrail monitor (FeatureTradeGuardrailsDTO, domain/tradeGuardrail): every second, for each
+// account with a trade guardrail on it or on one of its copiers, it reads the account's book at the
+// venue, asks the rule which open positions break a guard, records those decisions in the account's
+// `guardrails-<accountId>` stream, closes each decided position and records the outcome, which the
+// account's log shows with its reason.
+//
+// It runs under a lease (store/postgres/leases.ts): of several instances of the service one watches the
+// guardrails at a time. No position is closed twice: a decision is recorded once per position (the
+// decider, deterministic event ids), the close carries a client request id derived from the account and
+// the position (the venue answers a repeat with the first result and closes nothing), and a decision
+// whose outcome a crash kept from being recorded is taken up again after the restart, with that id.
+import type { Kysely } from 'kysely';
+import { setTimeout as wait } from 'node:timers/promises';
+import { v5 as uuidv5 } from 'uuid';
+import { membersOf } from '../../domain/feature/definition.js';
+import type { FeatureSetting } from '../../domain/feature/events.js';
+import { systemContext } from '../../domain/shared/command.js';
+import { type CloseOutcome, type GuardrailCommand, guardrailDecider, type GuardrailState } from '../../domain/tradeGuardrail/decider.js';
+import { type GuardrailDecision, type GuardrailEvent, guardrailEventKey, guardrailStream } from '../../domain/tradeGuardrail/events.js';
+import { TRADE_GUARDRAILS_DEFAULTS, TRADE_GUARDRAILS_TYPE, type TradeGuardrailsSettings } from '../../domain/tradeGuardrail/feature.js';
+import { guardrailCloses, type WatchedPosition } from '../../domain/tradeGuardrail/rules.js';
+import type { ReadModels } from '../../projections/schema.js';
+import { handleCommand } from '../../store/commandHandler.js';
+import { StreamNotFoundError } from '../../store/errors.js';
+import type { Leases } from '../../store/postgres/leases.js';
+import { type EventStore, type Position, START } from '../../store/port.js';
+import { isDatabaseUnavailable, Recovery, type RecoveryLog } from '../../store/recovery.js';
+import type { AccountConnections } from '../venues/connections.js';
+import { type OpenPosition, VenueError, type VenueConnection } from '../venues/port.js';
+
+/** Fixed forever: the ids of the guardrail's events and the client ids of its closes derive from it. */
+export const GUARDRAIL_NAMESPACE = '3f7d2a91-6c4e-4b18-9e05-8a1c2d7b6e40';
+export const TRADE_GUARDRAILS_LEASE = 'trade-guardrails';
+const TICK_MS = 1000;
+const READ_MODEL_WAIT_MS = 5000;
+
+export interface TradeGuardrailDeps {
+  readonly store: EventStore;
+  readonly db: Kysely<ReadModels>;
+  readonly connections: AccountConnections;
+  readonly leases: Leases;
+  readonly clock: () => Date;
+  readonly waitForReadModels: (position: Position, timeoutMs: number) => Promise<boolean>;
+  readonly log: RecoveryLog;
+}
+
+interface Cached {
+  state: GuardrailState;
+  revision: bigint | null;
+}
+
+interface FeatureRow {
+  readonly id: string;
+  readonly accountId: string;
+  readonly copierId: string | null;
+  readonly settings: TradeGuardrailsSettings;
+}
+
+/** The client request id of the guardrail's close of a position: the same for every attempt. */
+export const guardrailCloseId = (accountId: string, positionId: string): string => uuidv5(`close/${accountId}/${positionId}`, GUARDRAIL_NAMESPACE);
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undefined, { signal }).catch(() => undefined);
+
+export class TradeGuardrailMonitor {
+  private handle: { release(): Promise<void> } | null = null;
+  private readonly cache = new Map<string, Cached>();
+  private readonly recovery: Recovery;
+
+  constructor(private readonly deps: TradeGuardrailDeps) {
+    this.recovery = new Recovery('the trade guardrail monitor', deps.log, { action: 'checks again at the next tick' });
+  }
+
+  start(tickMs = TICK_MS): void {
+    this.handle = this.deps.leases.hold(TRADE_GUARDRAILS_LEASE, (signal) => this.work(signal, tickMs));
+  }
+
+  async stop(): Promise<void> {
+    await this.handle?.release();
+    this.handle = null;
+  }
+
+  private async work(signal: AbortSignal, tickMs: number): Promise<void> {
+    // A new holder reads every stream again: another instance may have recorded meanwhile.
+    this.cache.clear();
+    while (!signal.aborted) {
+      await this.tick().then(
+        () => this.recovery.succeeded(),
+        (error: unknown) => void this.recovery.noted(error),
+      );
+      await sleep(tickMs, signal);
+    }
+  }
+
+  /** One look at every account with a guardrail (or a close still to finish). */
+  async tick(): Promise<void> {
+    const rows = await this.deps.db
+      .selectFrom('features')
+      .select(['id', 'account_id', 'copier_id', 'scope_kind', 'setting'])
+      .where('type', '=', TRADE_GUARDRAILS_TYPE)
+      .where('scope_kind', 'in', ['account', 'copier'])
+      .orderBy('created')
+      .orderBy('id')
+      .execute();
+    const byAccount = new Map<string, FeatureRow[]>();
+    for (const row of rows) {
+      if (!row.account_id) continue;
+      const feature: FeatureRow = {
+        id: row.id,
+        accountId: row.account_id,
+        copierId: row.scope_kind === 'copier' ? row.copier_id : null,
+        settings: { ...TRADE_GUARDRAILS_DEFAULTS, ...membersOf<Partial<TradeGuardrailsSettings>>(row.setting as FeatureSetting) },
+      };
+      // The account's own guardrail first: it decides for a position before a copier's does.
+      const list = byAccount.get(row.account_id) ?? [];
+      if (feature.copierId === null) list.unshift(feature);
+      else list.push(feature);
+      byAccount.set(row.account_id, list);
+    }
+    for (const [accountId, cached] of this.cache) if (Object.keys(cached.state.pending).length > 0 && !byAccount.has(accountId)) byAccount.set(accountId, []);
+    for (const [accountId, features] of byAccount) {
+      await this.check(accountId, features).catch((error: unknown) => {
+        this.cache.delete(accountId);
+        if (isDatabaseUnavailable(error)) throw error;
+        this.deps.log.error(`trade guardrail check of account ${accountId} failed`, error);
+      });
+    }
+  }
+
+  private async check(accountId: string, features: readonly FeatureRow[]): Promise<void> {
+    const connection = this.deps.connections.connection(accountId);
+    if (!connection) return;
+    const cached = await this.load(accountId);
+    const now = this.deps.clock().toISOString();
+    const book = (await connection.positions()).filter((p): p is OpenPosition => p.kind === 'position');
+    const watched = book.map((p): WatchedPosition => ({
+      positionId: p.id,
+      symbol: p.symbol,
+      side: p.orderType === 'buy' ? 'Buy' : 'Sell',
+      volume: p.volume,
+      openTime: p.openTime,
+      outside: p.clientOrderId === null,
+    }));
+    const decisions: GuardrailDecision[] = [];
+    const taken = new Set(Object.keys(cached.state.pending));
+    for (const feature of features) {
+      const copies = feature.copierId === null ? null : await this.openCopiesOf(accountId, feature.copierId);
+      const positions = watched.filter((p) => !taken.has(p.positionId) && (copies === null || copies.has(p.positionId)));
+      for (const close of guardrailCloses(feature.settings, positions, now)) {
+        taken.add(close.position.positionId);
+        decisions.push({ accountId, featureId: feature.id, copierId: feature.copierId, ...close.position, rule: close.rule, reason: close.reason });
+      }
+    }
+    if (decisions.length > 0)
+      await this.record(accountId, cached, { type: 'DecideGuardrailCloses', data: { accountId, closes: decisions }, metadata: this.metadata(accountId) });
+    for (const decision of Object.values(cached.state.pending)) {
+      const outcome = await this.close(connection, decision);
+      await this.record(accountId, cached, {
+        type: 'RecordGuardrailClose',
+        data: { accountId, positionId: decision.positionId, outcome },
+        metadata: this.metadata(accountId),
+      });
+    }
+  }
+
+  private async close(connection: VenueConnection, decision: GuardrailDecision): Promise<CloseOutcome> {
+    try {
+      const trade = await connection.closePosition(decision.positionId, undefined, guardrailCloseId(decision.accountId, decision.positionId));
+      return { type: 'closed', closePrice: trade.closePrice, result: trade.profit + trade.swap + trade.commission };
+    } catch (error) {
+      if (error instanceof VenueError && error.code === '[POSITION_NOT_FOUND]') return { type: 'gone' };
+      return {
+        type: 'failed',
+        code: error instanceof VenueError ? error.code : '[CLOSE_FAILED]',
+        message: error instanceof Error ? error.message : String(error),
+      };
+    }
+  }
+
+  /** The slave positions a copier holds open on the account (the copies read model). */
+  private async openCopiesOf(accountId: string, copierId: string): Promise<Set<string>> {
+    const rows = await this.deps.db
+      .selectFrom('copies')
+      .select('slave_position_id')
+      .where('copier_id', '=', copierId)
+      .where('slave_account_id', '=', accountId)
+      .where('status', '=', 'open')
+      .execute();
+    return new Set(rows.map((r) => r.slave_position_id));
+  }
+
+  /** The account's guardrail state, caught up with its stream. */
+  private async load(accountId: string): Promise<Cached> {
+    const cached: Cached = this.cache.get(accountId) ?? { state: guardrailDecider.initialState, revision: null };
+    try {
+      const from = cached.revision === null ? START : cached.revision + 1n;
+      for await (const { event } of this.deps.store.readStream(guardrailStream(accountId), { fromRevision: from })) {
+        cached.state = guardrailDecider.evolve(cached.state, { type: event.type, data: event.data } as GuardrailEvent);
+        cached.revision = event.revision;
+      }
+    } catch (error) {
+      if (!(error instanceof StreamNotFoundError)) throw error;
+    }
+    this.cache.set(accountId, cached);
+    return cached;
+  }
+
+  /** Decides on the cached state and appends at its revision (reading on after a conflict); then waits for the read models. */
+  private async record(accountId: string, cached: Cached, command: GuardrailCommand): Promise<void> {
+    const result = await handleCommand(this.deps.store, guardrailStream(accountId), guardrailDecider, command, {
+      known: cached,
+      eventId: (e) => uuidv5(guardrailEventKey(e), GUARDRAIL_NAMESPACE),
+      eventMetadata: { correlationId: `guardrails:${accountId}`, receivedAt: command.metadata.now },
+    });
+    cached.state = result.state;
+    cached.revision = result.nextExpectedRevision;
+    if (result.position) await this.deps.waitForReadModels(result.position, READ_MODEL_WAIT_MS);
+  }
+
+  private metadata(accountId: string) {
+    return { now: this.deps.clock().toISOString(), context: systemContext(`guardrails:${accountId}`) };
+  }
+}
