@@ -63,4 +63,17 @@ export type ProtectionCommand =
         failures: readonly { positionId: string; code: string; message: string }[];
       };
       metadata: CommandMetadata;
-    };
+    }
+  /** A profit target locks the account in close mode: a position or pending order that appeared since was closed. */
+  | { type: 'RecordLockedClose'; data: LockedCloseData; metadata: CommandMetadata };
+
+export interface LockedCloseData {
+  readonly accountId: string;
+  readonly triggerId: string;
+  readonly positionId: string;
+  readonly kind: 'position' | 'order';
+  readonly symbol: string;
+  readonly volume: number;
+  /** Placed outside the service (no client order id of ours: the broker's terminal, another program). */
+  readonly outside: boolean;
+}

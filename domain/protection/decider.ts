@@ -85,6 +85,7 @@ export const evolve = (state: ProtectionState, event: ProtectionEvent): Protecti
       const trigger = state.triggers[event.data.triggerId];
       return trigger ? { ...state, triggers: { ...state.triggers, [trigger.triggerId]: { ...trigger, closed: true } } } : state;
     }
+    case 'ProtectionLockedPositionClosed':
     case 'ProtectionCloseFailed':
       return state;
     default: {
@@ -131,6 +132,18 @@ export const decide = (command: ProtectionCommand, state: ProtectionState): Prot
         }));
       }
       return [{ type: 'ProtectionPositionsClosed', data: { accountId, triggerId, ruleId: trigger.ruleId, closedPositions, cancelledOrders, at } }];
+    }
+    case 'RecordLockedClose': {
+      const d = command.data;
+      const trigger = state.triggers[d.triggerId];
+      // Only once the trigger's own closing is done, and only for the targets (a lock in close mode).
+      if (!trigger || !trigger.closed || trigger.action !== 'CLOSE_ALL' || trigger.ruleKind === 'RISK_LIMIT') return [];
+      return [
+        {
+          type: 'ProtectionLockedPositionClosed',
+          data: { ...d, ruleId: trigger.ruleId, ruleType: trigger.ruleType, until: trigger.until, at },
+        },
+      ];
     }
     default: {
       const unhandled: never = command;

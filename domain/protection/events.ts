@@ -80,6 +80,27 @@ export type ProtectionEvent =
       type: 'ProtectionPositionsClosed';
       data: { accountId: string; triggerId: string; ruleId: string; closedPositions: readonly string[]; cancelledOrders: readonly string[]; at: string };
     }
+  /**
+   * While a profit target locks the account in close mode (its positions closed when it locked), a
+   * position or pending order that appeared afterwards (placed outside the service, or through the
+   * Trading API) was closed or cancelled too.
+   */
+  | {
+      type: 'ProtectionLockedPositionClosed';
+      data: {
+        accountId: string;
+        triggerId: string;
+        ruleId: string;
+        ruleType: string;
+        positionId: string;
+        kind: 'position' | 'order';
+        symbol: string;
+        volume: number;
+        outside: boolean;
+        until: string | null;
+        at: string;
+      };
+    }
   | {
       type: 'ProtectionCloseFailed';
       data: { accountId: string; triggerId: string; ruleId: string; positionId: string; code: string; message: string; at: string };
@@ -96,6 +117,7 @@ export const protectionEventTypes: readonly ProtectionEventType[] = [
   'ProtectionCleared',
   'ProtectionReset',
   'ProtectionPositionsClosed',
+  'ProtectionLockedPositionClosed',
   'ProtectionCloseFailed',
 ];
 
@@ -128,6 +150,8 @@ export const protectionEventKey = (event: ProtectionEvent): string => {
       return `reset/${d.accountId}/${event.data.ruleId}/${event.data.reason}/${event.data.at}`;
     case 'ProtectionPositionsClosed':
       return `closed/${d.accountId}/${event.data.triggerId}/${event.data.at}`;
+    case 'ProtectionLockedPositionClosed':
+      return `lockedClosed/${d.accountId}/${event.data.triggerId}/${event.data.positionId}`;
     case 'ProtectionCloseFailed':
       return `closeFailed/${d.accountId}/${event.data.triggerId}/${event.data.positionId}/${event.data.code}/${event.data.at}`;
   }

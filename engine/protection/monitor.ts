@@ -9,7 +9,10 @@
 // from what the event is and when it was decided (protectionEventKey). Closing is idempotent too: each
 // close carries a client request id derived from the trigger and the position, and a trigger whose
 // closing never finished (a crash, a closed market) is taken up again at the next tick until
-// ProtectionPositionsClosed is recorded.
+// ProtectionPositionsClosed is recorded. While a profit target keeps the account locked in close mode,
+// every position or pending order that appears afterwards (placed outside the service, in the broker's
+// terminal, or through the Trading API) is closed or cancelled at the next tick, each recorded once
+// (ProtectionLockedPositionClosed, with a client request id derived from the trigger and the position).
 //
 // A period starts with the first look inside it: its reference (balance and equity) is what the
 // monitor sees then. If the service was down or the account offline at the boundary, the reference is
@@ -18,7 +21,7 @@ import type { Kysely } from 'kysely';
 import { v5 as uuidv5 } from 'uuid';
 import { systemContext } from '../../domain/shared/command.js';
 import type { Observation, ProtectionCommand } from '../../domain/protection/commands.js';
-import { evolve, initialState, protectionDecider, type ProtectionState } from '../../domain/protection/decider.js';
+import { type ActiveTrigger, evolve, initialState, protectionDecider, type ProtectionState } from '../../domain/protection/decider.js';
 import { historyStartFor, trailingValues } from '../../domain/protection/evaluate.js';
 import { type ProtectionEvent, protectionEventKey, protectionStream } from '../../domain/protection/events.js';
 import { periodTargetRule, riskLimitRule, type ProtectionRule } from '../../domain/protection/rules.js';
@@ -241,7 +244,11 @@ export class ProtectionMonitor {
    */
   private async closeWhereTriggered(accountId: string, cached: Cached, connection: VenueConnection, rules: readonly ProtectionRule[]): Promise<void> {
     for (const trigger of Object.values(cached.state.triggers)) {
-      if (trigger.action !== 'CLOSE_ALL' || trigger.closed) continue;
+      if (trigger.action !== 'CLOSE_ALL') continue;
+      if (trigger.closed) {
+        if (trigger.ruleKind !== 'RISK_LIMIT') await this.closeWhileLocked(accountId, cached, connection, trigger);
+        continue;
+      }
       const rule = rules.find((r) => r.id === trigger.ruleId);
       const copierId = rule?.kind === 'RISK_LIMIT' ? (rule.copierId ?? null) : null;
       const copied = copierId === null ? null : await this.openCopiesOf(accountId, copierId);
@@ -274,6 +281,43 @@ export class ProtectionMonitor {
         metadata: this.metadata(accountId, this.deps.clock().toISOString()),
       });
       for (const f of fresh) this.reportedFailures.add(`${trigger.triggerId}/${f.positionId}/${f.code}`);
+    }
+  }
+
+  /**
+   * A target locks the account in close mode and its closing is done: whatever opened since, ours or
+   * placed outside the service, is closed (positions) or cancelled (pending orders), each recorded once.
+   */
+  private async closeWhileLocked(accountId: string, cached: Cached, connection: VenueConnection, trigger: ActiveTrigger): Promise<void> {
+    for (const item of await connection.positions()) {
+      if (trigger.symbol !== null && item.symbol.toUpperCase() !== trigger.symbol) continue;
+      const requestId = uuidv5(`${trigger.triggerId}/${trigger.at}/${item.id}`, PROTECTION_EVENT_NAMESPACE);
+      try {
+        if (item.kind === 'position') await connection.closePosition(item.id, undefined, requestId);
+        else await connection.cancelOrder(item.id, requestId);
+      } catch (error) {
+        if (error instanceof VenueError && (error.code === '[POSITION_NOT_FOUND]' || error.code === '[ORDER_NOT_FOUND]')) continue;
+        const code = error instanceof VenueError ? error.code : '[CLOSE_FAILED]';
+        const key = `${trigger.triggerId}/${item.id}/${code}`;
+        // Tried again every tick; said once per refusal (a closed market), in the service's log.
+        if (this.reportedFailures.has(key)) continue;
+        this.reportedFailures.add(key);
+        this.deps.log.error(`protection ${trigger.ruleId} could not close #${item.id} of account ${accountId} while locked`, error);
+        continue;
+      }
+      await this.decideAndAppend(accountId, cached, {
+        type: 'RecordLockedClose',
+        data: {
+          accountId,
+          triggerId: trigger.triggerId,
+          positionId: item.id,
+          kind: item.kind === 'position' ? 'position' : 'order',
+          symbol: item.symbol,
+          volume: item.volume,
+          outside: item.clientOrderId === null,
+        },
+        metadata: this.metadata(accountId, this.deps.clock().toISOString()),
+      });
     }
   }
 

@@ -74,6 +74,17 @@ export const protectionLogLine = (event: ProtectionEvent): LogLine | null => {
         : '';
       return line(LogType.Info, `Protection ${event.data.ruleId}: ${closed}${cancelled}`, 'PROTECTION_POSITIONS_CLOSED');
     }
+    case 'ProtectionLockedPositionClosed': {
+      const d = event.data;
+      const what = `${d.kind === 'position' ? 'closed position' : 'cancelled pending order'} #${d.positionId} (${d.volume} ${d.volume === 1 ? 'lot' : 'lots'} ${d.symbol}, ${d.outside ? 'placed outside the service' : 'placed through the service'})`;
+      const until = d.until === null ? 'until it is reset' : `until ${d.until}`;
+      return line(
+        LogType.Warning,
+        `Protection ${d.ruleId} (${d.ruleType}) locks the account ${until}, closing what opens meanwhile: ${what}`,
+        'PROTECTION_LOCKED_POSITION_CLOSED',
+        d.positionId,
+      );
+    }
     case 'ProtectionCloseFailed':
       return line(
         LogType.Error,

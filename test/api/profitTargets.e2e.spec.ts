@@ -180,6 +180,44 @@ describe('profit targets end to end', function () {
     await flat(master, slave);
   });
 
+  it('in close mode the lock closes positions placed outside the service too, also those opened while it lasts, each logged', async () => {
+    const { master, slave } = await pairOfThousand('daily-outside');
+    await addTarget(slave, { type: 'FeatureDailyProfitTargetDTO', dailyProfitTarget: 0, dailyRelativeProfitTarget: 300 });
+    const login = simulatedLogin((await t.call('GET', `/accounts/${slave}`)).body);
+    /** A trade placed in the broker's terminal (no client order id of ours), as the service's venue session reports it. */
+    const terminalTrade = async (volume: number): Promise<string> => {
+      const placed = await t.service.services.venues.desk((venue) => venue.terminalTrade(login, { symbol: 'US500', orderType: 'buy', volume }));
+      const id = placed.status === 'filled' ? placed.positionId : null;
+      if (id === null) throw new Error(`terminal trade: ${JSON.stringify(placed)}`);
+      return id;
+    };
+    await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
+    await bookWhere(t, slave, (b) => b.length === 1, 'the copy');
+    const before = await terminalTrade(0.1);
+    await bookWhere(t, slave, (b) => b.length === 2, 'the copy and the outside position');
+    // Two 0.1-lot positions: 2 USD per point; 1000 + 2 x 150 = 1300.
+    await pinQuotes(t, { US500: [5350, 5350] });
+    await locksWhere(slave, 1);
+    await bookWhere(t, slave, (b) => b.length === 0, 'the copy and the outside position closed by the lock');
+    const closedByLock = await logWith(slave, 'PROTECTION_POSITIONS_CLOSED', 'PROTECTION');
+    expect(closedByLock.text).to.include(`#${before}`);
+
+    const during = await terminalTrade(0.2);
+    await bookWhere(t, slave, (b) => b.length === 0, 'the position opened outside the service while locked, closed', 10_000);
+    const closedWhileLocked = await logWith(slave, 'PROTECTION_LOCKED_POSITION_CLOSED', 'PROTECTION');
+    expect(closedWhileLocked.text).to.match(
+      new RegExp(
+        `^Protection .* \\(FeatureDailyProfitTargetDTO\\) locks the account until 2026-01-0\\dT00:00:00\\.000Z, closing what opens meanwhile: closed position #${during} \\(0\\.2 lots US500, placed outside the service\\)$`,
+      ),
+    );
+    await ticks(2);
+    expect(
+      (await logs(slave)).filter((l) => l.code === 'PROTECTION_LOCKED_POSITION_CLOSED'),
+      'logged once',
+    ).to.have.length(1);
+    await flat(master);
+  });
+
   it("dailyAbsoluteProfitTarget 1300 on a balance of 1000 with pauseInsteadOfClose keeps positions and follows the master's closes; the reset resumes copying the same day", async () => {
     await pinQuotes(t, { US500: [5200, 5200] });
     const { master, slave } = await pairOfThousand('pause');
