@@ -9,7 +9,8 @@
 // Scope: on an account (the reference's scope) it watches the account's whole book at its venue: the
 // positions the service placed (its copies, API orders) and those placed outside it (a person in the
 // broker's terminal, another program). On a copier (the spec's scope, kept) it watches only the slave
-// positions that copier opened. It never refuses an open: it closes what is open, as the reference says.
+// positions that copier opened; those follow their copier's guardrail, not the account's (the most
+// specific scope applies, as for every feature). It never refuses an open: it closes what is open.
 // The guardrail monitor (engine/protection/tradeGuardrails.ts) applies it every second; the rule is
 // rules.ts, the record of its closes the account's `guardrails-<accountId>` stream (events.ts).
 import { type Static, Type } from '@sinclair/typebox';
@@ -57,6 +58,6 @@ export const tradeGuardrailsFeature: FeatureDefinition<TradeGuardrailsSettings> 
   members,
   defaults: TRADE_GUARDRAILS_DEFAULTS,
   description:
-    "Closes open positions that break a guard, checked every second. On an account (the reference's scope) it watches every position of the account at its venue, those the service placed and those placed outside it (in the broker's terminal, by another program); on a copier (the spec 1.2.6 also lists that scope) only the slave positions that copier opened. A position above maxLotSizeThreshold lots is closed; with aggregatePerSymbol the lots open on a symbol count together and its newest positions are closed until the rest is at or below the threshold (our choice: the documents do not say which). A position open longer than maxOpenTimeSeconds (from its open time at the venue) is closed. 0 (the default) deactivates a guard; symbolsConfiguration gives a symbol its own members (0 there: that guard off for the symbol); enabled false turns both off. Opens are never refused. Every close is logged on the account (category PROTECTION, code GUARDRAIL_MAX_LOT_SIZE or GUARDRAIL_MAX_OPEN_TIME) with its reason and whether the position was placed outside the service; each position is closed once, also across restarts (deterministic client request ids).",
+    "Closes open positions that break a guard, checked every second. On an account (the reference's scope) it watches every position of the account at its venue, those the service placed and those placed outside it (in the broker's terminal, by another program); on a copier (the spec 1.2.6 also lists that scope) only the slave positions that copier opened, which then follow the copier's guardrail rather than the account's (the most specific scope applies). A position above maxLotSizeThreshold lots is closed; with aggregatePerSymbol the lots open on a symbol count together and its newest positions are closed until the rest is at or below the threshold (our choice: the documents do not say which). A position open longer than maxOpenTimeSeconds (from its open time at the venue) is closed. 0 (the default) deactivates a guard; symbolsConfiguration gives a symbol its own members (0 there: that guard off for the symbol); enabled false turns both off. Opens are never refused. Every close is logged on the account (category PROTECTION, code GUARDRAIL_MAX_LOT_SIZE or GUARDRAIL_MAX_OPEN_TIME) with its reason and whether the position was placed outside the service; each position is closed once, also across restarts (deterministic client request ids).",
   check: (s) => checkSymbolsConfiguration(s),
 };

@@ -110,11 +110,7 @@ export class TradeGuardrailMonitor {
         copierId: row.scope_kind === 'copier' ? row.copier_id : null,
         settings: { ...TRADE_GUARDRAILS_DEFAULTS, ...membersOf<Partial<TradeGuardrailsSettings>>(row.setting as FeatureSetting) },
       };
-      // The account's own guardrail first: it decides for a position before a copier's does.
-      const list = byAccount.get(row.account_id) ?? [];
-      if (feature.copierId === null) list.unshift(feature);
-      else list.push(feature);
-      byAccount.set(row.account_id, list);
+      byAccount.set(row.account_id, [...(byAccount.get(row.account_id) ?? []), feature]);
     }
     for (const [accountId, cached] of this.cache) if (Object.keys(cached.state.pending).length > 0 && !byAccount.has(accountId)) byAccount.set(accountId, []);
     for (const [accountId, features] of byAccount) {
@@ -141,12 +137,18 @@ export class TradeGuardrailMonitor {
       outside: p.clientOrderId === null,
     }));
     const decisions: GuardrailDecision[] = [];
-    const taken = new Set(Object.keys(cached.state.pending));
+    const pending = new Set(Object.keys(cached.state.pending));
+    // The most specific scope applies (as for every feature set at several scopes): a copier's own
+    // guardrail watches its copies, the account's watches every other position of the account.
+    const copiesOf = new Map<string, Set<string>>();
+    for (const feature of features) if (feature.copierId !== null) copiesOf.set(feature.id, await this.openCopiesOf(accountId, feature.copierId));
+    const ownedByCopiers = new Set([...copiesOf.values()].flatMap((ids) => [...ids]));
     for (const feature of features) {
-      const copies = feature.copierId === null ? null : await this.openCopiesOf(accountId, feature.copierId);
-      const positions = watched.filter((p) => !taken.has(p.positionId) && (copies === null || copies.has(p.positionId)));
+      const copies = copiesOf.get(feature.id);
+      const positions = watched.filter(
+        (p) => !pending.has(p.positionId) && (copies === undefined ? !ownedByCopiers.has(p.positionId) : copies.has(p.positionId)),
+      );
       for (const close of guardrailCloses(feature.settings, positions, now)) {
-        taken.add(close.position.positionId);
         decisions.push({ accountId, featureId: feature.id, copierId: feature.copierId, ...close.position, rule: close.rule, reason: close.reason });
       }
     }

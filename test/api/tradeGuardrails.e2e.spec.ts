@@ -124,6 +124,17 @@ describe('trade guardrails end to end', function () {
     expect(copy.text).to.match(new RegExp(`^Trade guardrail of copier ${copierId} closed #\\d+ \\(Buy 0\\.7 lots EURUSD, placed by the service\\)`));
     expect((await positionsOf(t, slave)).map((p) => p.id)).to.deep.equal([outside]);
     expect((await positionsOf(t, master)).map((p) => p.id)).to.deep.equal([masterPosition]);
+
+    // With the account's guardrail too, the most specific applies: the copier's to its copies (0.4 lots
+    // stays under its 0.5), the account's to the rest (the outside position above its 0.3 closes).
+    await openPosition(t, master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.4 });
+    const second = (await bookWhere(t, slave, (b) => b.length === 2, 'the second copy')).find((p) => p.id !== outside);
+    await addFeature(t, `/accounts/${slave}`, { type: 'FeatureTradeGuardrailsDTO', maxLotSizeThreshold: 0.3 });
+    const closedOutside = await guardrailLogOf(slave, outside);
+    expect(closedOutside).to.deep.include({ copierId: null });
+    expect(closedOutside.text).to.match(/placed outside the service\)/);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect((await positionsOf(t, slave)).map((p) => p.id)).to.deep.equal([second!.id]);
   });
 
   it('refuses bad members and changes nothing', async () => {
