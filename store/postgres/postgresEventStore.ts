@@ -26,6 +26,22 @@ import {
 /** Appends of other processes wake our subscribers this much later at most; our own, at once. */
 const NOTIFY_GATHER_MS = 2;
 const APPEND_ATTEMPTS = 5;
+/**
+ * Group commit (appendToStream): how many transactions of appends may run at once (beyond them,
+ * appends queue and go out together), and how many appends one of them takes at most. Up to 8
+ * concurrent appends each run alone, as before group commit: on the loaded bench machine fewer, larger
+ * transactions did not beat 8 concurrent ones; beyond 8 (appends that would wait for a pooled
+ * connection anyway), sharing transactions doubled the rate (BENCHMARKS.md 1, 2).
+ */
+export const GROUP_COMMITS_IN_FLIGHT = 8;
+const GROUP_COMMIT_MAX_ENTRIES = 200;
+
+interface QueuedAppend {
+  readonly append: StreamAppend;
+  attempts: number;
+  readonly resolve: (result: AppendResult) => void;
+  readonly reject: (error: Error) => void;
+}
 
 interface EventRow {
   stream_name: string;
@@ -93,6 +109,31 @@ const appendManyParams = (appends: readonly StreamAppend[]): unknown[] => {
     events.map((e) => JSON.stringify(e.metadata ?? {})),
   ];
 };
+
+const appendOneParams = (a: StreamAppend): unknown[] => {
+  const [kind, revision] = expectation(a.expectedRevision ?? 'any');
+  return [
+    a.streamName,
+    kind,
+    revision,
+    a.events.map((e) => e.id),
+    a.events.map((e) => e.type),
+    a.events.map((e) => JSON.stringify(e.data)),
+    a.events.map((e) => JSON.stringify(e.metadata ?? {})),
+  ];
+};
+
+const APPEND_ONE_SQL =
+  'SELECT result, current_revision, out_commit::text, out_prepare FROM es_append($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])';
+
+/** es_append_group's parameters: as es_append_many's, but each event names its entry (1-based) instead of counts. */
+const appendGroupParams = (appends: readonly StreamAppend[]): unknown[] => {
+  const [streams, kinds, revisions, , ...events] = appendManyParams(appends);
+  return [streams, kinds, revisions, appends.flatMap((a, i) => a.events.map(() => i + 1)), ...events];
+};
+
+const APPEND_GROUP_SQL =
+  'SELECT entry, result, current_revision, out_commit::text, out_prepare FROM es_append_group($1::text[], $2::text[], $3::bigint[], $4::int[], $5::uuid[], $6::text[], $7::jsonb[], $8::jsonb[]) ORDER BY entry';
 
 const APPEND_MANY_SQL =
   'SELECT entry, result, current_revision, out_commit::text, out_prepare FROM es_append_many($1, $2::text[], $3::text[], $4::bigint[], $5::int[], $6::uuid[], $7::text[], $8::jsonb[], $9::jsonb[]) ORDER BY entry';
@@ -167,56 +208,95 @@ export class PostgresEventStore implements EventStore {
     return store;
   }
 
-  async appendToStream(
+  /**
+   * Group commit: concurrent appends share transactions. An append goes out at once while fewer than
+   * GROUP_COMMITS_IN_FLIGHT are running; otherwise it waits for one of them to finish and goes out with
+   * every append that queued meanwhile, as one es_append_many call (not atomic: each entry keeps its own
+   * expected-revision check and idempotency, and a refused entry fails only its own caller). Each caller
+   * is answered after the commit that holds its events, so an acknowledged append is as durable as
+   * before; what the appends share is the commit's round trip and flush.
+   */
+  appendToStream(
     streamName: string,
     events: EventData | readonly EventData[],
     options: { expectedRevision?: AppendExpectedRevision } = {},
   ): Promise<AppendResult> {
     const list: readonly EventData[] = Array.isArray(events) ? events : [events as EventData];
-    const expected = options.expectedRevision ?? 'any';
-    checkEvents(streamName, list);
-    const [kind, revision] = expectation(expected);
-    const params = [
-      streamName,
-      kind,
-      revision,
-      list.map((e) => e.id),
-      list.map((e) => e.type),
-      list.map((e) => JSON.stringify(e.data)),
-      list.map((e) => JSON.stringify(e.metadata ?? {})),
-    ];
-    for (let attempt = 1; ; attempt++) {
-      const { rows } = await this.pool.query<{
-        result: string;
-        current_revision: string;
-        out_commit: string | null;
-        out_prepare: string | null;
-      }>('SELECT result, current_revision, out_commit::text, out_prepare FROM es_append($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])', params);
-      const row = rows[0]!;
-      const current = BigInt(row.current_revision);
+    try {
+      checkEvents(streamName, list);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.queued.push({ append: { streamName, events: list, expectedRevision: options.expectedRevision ?? 'any' }, attempts: 0, resolve, reject });
+      this.sendQueued();
+    });
+  }
+
+  private readonly queued: QueuedAppend[] = [];
+  private inFlight = 0;
+  /** Append transactions running at once before appends queue and share one (scripts/bench/eventStore/groupCommit.ts varies it). */
+  groupCommitsInFlight = GROUP_COMMITS_IN_FLIGHT;
+
+  private sendQueued(): void {
+    while (this.inFlight < this.groupCommitsInFlight && this.queued.length > 0) {
+      const group = this.queued.splice(0, GROUP_COMMIT_MAX_ENTRIES);
+      this.inFlight++;
+      void this.commitGroup(group).finally(() => {
+        this.inFlight--;
+        this.sendQueued();
+      });
+    }
+  }
+
+  /** Settles every append of the group (never rejects); a transient refusal queues the append again. */
+  private async commitGroup(group: QueuedAppend[]): Promise<void> {
+    const retry = (queued: QueuedAppend, why: string): void => {
+      if (++queued.attempts >= APPEND_ATTEMPTS) queued.reject(new TransientAppendError(`${queued.append.streamName}: ${why}`));
+      else this.queued.push(queued);
+    };
+    let rows: AppendRow[];
+    try {
+      rows =
+        group.length === 1
+          ? (await this.pool.query<AppendRow>(APPEND_ONE_SQL, appendOneParams(group[0]!.append))).rows
+          : (await this.pool.query<AppendRow>(APPEND_GROUP_SQL, appendGroupParams(group.map((q) => q.append)))).rows;
+    } catch (error) {
+      if (isPgError(error, '40P01')) {
+        for (const queued of group) retry(queued, 'deadlock');
+      } else if (group.length > 1) {
+        // One bad entry (or a lost connection) must not fail the others: each goes again on its own.
+        // Appends already committed are recognised by their event ids.
+        await Promise.all(group.map((queued) => this.commitGroup([queued])));
+      } else {
+        group[0]!.reject(error as Error);
+      }
+      return;
+    }
+    let appended = false;
+    group.forEach((queued, i) => {
+      const row = rows[i]!;
       switch (row.result) {
         case 'ok':
-          this.announce();
-          return {
-            success: true,
-            nextExpectedRevision: current,
-            position: { commit: BigInt(row.out_commit!), prepare: BigInt(row.out_prepare!) },
-          };
+          appended = true;
+          queued.resolve(toAppendResult(row));
+          return;
         case 'idempotent':
-          return {
-            success: true,
-            nextExpectedRevision: current,
-            position: { commit: BigInt(row.out_commit!), prepare: BigInt(row.out_prepare!) },
-          };
-        case 'wrong_expected':
-          throw new WrongExpectedVersionError(streamName, expected, current < 0n ? 'no_stream' : current);
+          queued.resolve(toAppendResult(row));
+          return;
+        case 'wrong_expected': {
+          const current = BigInt(row.current_revision);
+          queued.reject(new WrongExpectedVersionError(queued.append.streamName, queued.append.expectedRevision ?? 'any', current < 0n ? 'no_stream' : current));
+          return;
+        }
         case 'xid_inversion':
-          if (attempt >= APPEND_ATTEMPTS) throw new TransientAppendError(`${streamName}: writer order inverted`);
-          continue;
+          retry(queued, 'writer order inverted');
+          return;
         default:
-          throw new Error(`unexpected append result ${row.result}`);
+          queued.reject(new Error(`unexpected append result ${row.result}`));
       }
-    }
+    });
+    if (appended) this.announce();
   }
 
   /**

@@ -161,6 +161,102 @@ const appendMany: Migration = {
   },
 };
 
+/**
+ * es_append_group: the group commit of independent appends (not atomic; per-entry results as
+ * es_append_many answers them), set-based: one statement each for the stream locks, the idempotency
+ * probe, the expectation checks, the event rows and the stream rows, instead of es_append's five per
+ * entry. A group in which a stream comes twice, or an event id is already in its stream (a replay),
+ * goes the sequential way (es_append_many), whose answers those cases need.
+ * p_entry gives, per event, the 1-based entry it belongs to (entries in order, events in order).
+ */
+const appendGroupFunction = `
+      CREATE OR REPLACE FUNCTION es_append_group(
+        p_streams text[], p_kinds text[], p_expected bigint[], p_entry int[],
+        p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
+      ) RETURNS TABLE (entry int, result text, current_revision bigint, out_commit xid8, out_prepare bigint)
+      LANGUAGE plpgsql AS $$
+      DECLARE
+        v_n int := cardinality(p_streams);
+        v_revision bigint[];
+        v_last_xid xid8[];
+        v_result text[] := array_fill(NULL::text, ARRAY[cardinality(p_streams)]);
+        v_next bigint[] := array_fill(NULL::bigint, ARRAY[cardinality(p_streams)]);
+        v_commit xid8[] := array_fill(NULL::xid8, ARRAY[cardinality(p_streams)]);
+        v_prepare bigint[] := array_fill(NULL::bigint, ARRAY[cardinality(p_streams)]);
+        v_counts int[];
+        v_xid xid8;
+        v_exists boolean;
+        r record;
+      BEGIN
+        IF (SELECT count(DISTINCT s.name) FROM unnest(p_streams) AS s(name)) < v_n
+          OR EXISTS (SELECT 1 FROM unnest(p_entry, p_ids) AS x(i, id)
+                     JOIN es_events e ON e.stream_name = p_streams[x.i] AND e.event_id = x.id) THEN
+          SELECT array_agg(c.cnt ORDER BY c.i) INTO v_counts
+            FROM (SELECT x.i, count(*)::int AS cnt FROM unnest(p_entry) AS x(i) GROUP BY x.i) c;
+          RETURN QUERY SELECT * FROM es_append_many(false, p_streams, p_kinds, p_expected, v_counts,
+                                                    p_ids, p_types, p_data, p_metadata);
+          RETURN;
+        END IF;
+
+        -- Stream rows first (new ones created), locked in name order: the first write takes our xid.
+        INSERT INTO es_streams (stream_name)
+          SELECT s.name FROM unnest(p_streams) AS s(name) ORDER BY 1 ON CONFLICT DO NOTHING;
+        PERFORM 1 FROM es_streams s WHERE s.stream_name = ANY (p_streams) ORDER BY s.stream_name FOR UPDATE;
+        v_xid := pg_current_xact_id();
+        SELECT array_agg(s.revision ORDER BY e.i), array_agg(s.last_xid ORDER BY e.i) INTO v_revision, v_last_xid
+          FROM unnest(p_streams) WITH ORDINALITY AS e(name, i) JOIN es_streams s ON s.stream_name = e.name;
+
+        FOR i IN 1 .. v_n LOOP
+          v_exists := v_revision[i] >= 0;
+          IF v_last_xid[i] IS NOT NULL AND v_last_xid[i] > v_xid THEN
+            v_result[i] := 'xid_inversion';
+          ELSIF (p_kinds[i] = 'no_stream' AND v_exists)
+             OR (p_kinds[i] = 'stream_exists' AND NOT v_exists)
+             OR (p_kinds[i] = 'exact' AND p_expected[i] <> v_revision[i]) THEN
+            v_result[i] := 'wrong_expected';
+          ELSE
+            v_result[i] := 'ok';
+          END IF;
+          v_next[i] := v_revision[i];
+        END LOOP;
+
+        FOR r IN
+          WITH inserted AS (
+            INSERT INTO es_events (stream_name, revision, event_id, event_type, data, metadata)
+              SELECT p_streams[x.i], v_revision[x.i] + row_number() OVER (PARTITION BY x.i ORDER BY x.k),
+                     x.id, x.type, x.data, x.metadata
+              FROM unnest(p_entry, p_ids, p_types, p_data, p_metadata) WITH ORDINALITY AS x(i, id, type, data, metadata, k)
+              WHERE v_result[x.i] = 'ok'
+              ORDER BY x.k
+            RETURNING es_events.stream_name, es_events.revision, es_events.transaction_id, es_events.global_position
+          )
+          SELECT DISTINCT ON (ins.stream_name) ins.stream_name, ins.revision, ins.transaction_id, ins.global_position
+            FROM inserted ins ORDER BY ins.stream_name, ins.revision DESC
+        LOOP
+          FOR i IN 1 .. v_n LOOP
+            IF p_streams[i] = r.stream_name THEN
+              v_next[i] := r.revision; v_commit[i] := r.transaction_id; v_prepare[i] := r.global_position;
+            END IF;
+          END LOOP;
+        END LOOP;
+
+        UPDATE es_streams s SET revision = u.next, last_xid = v_xid
+          FROM unnest(p_streams, v_next, v_result) AS u(name, next, result)
+          WHERE s.stream_name = u.name AND u.result = 'ok';
+
+        RETURN QUERY SELECT u.i::int, u.result, u.next, u.commit, u.prepare
+          FROM unnest(v_result, v_next, v_commit, v_prepare) WITH ORDINALITY AS u(result, next, commit, prepare, i)
+          ORDER BY u.i;
+      END;
+      $$;
+`;
+
+const appendGroup: Migration = {
+  async up(db) {
+    await sql.raw(appendGroupFunction).execute(db);
+  },
+};
+
 class StaticMigrations implements MigrationProvider {
   constructor(private readonly migrations: Record<string, Migration>) {}
   async getMigrations(): Promise<Record<string, Migration>> {
@@ -176,6 +272,7 @@ export const migrateEventStore = async (db: Kysely<any>): Promise<void> => {
       '0001_event_store': createEventStore,
       '0002_append_notifies_after_commit': appendWithoutNotify,
       '0003_append_many': appendMany,
+      '0004_append_group': appendGroup,
     }),
     migrationTableName: 'es_migrations',
     migrationLockTableName: 'es_migrations_lock',

@@ -519,3 +519,82 @@ describe('PostgreSQL event store: ordering of $all across transactions', () => {
     expect((await readAllOf(store, stream)).map((e) => e.type)).to.deep.equal(['R0', 'R1']);
   });
 });
+
+describe('PostgreSQL event store: group commit of concurrent appends', () => {
+  let url: string;
+  let store: PostgresEventStore;
+  before(async () => {
+    url = await freshDatabase();
+    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 2 }) }) });
+    await migrateEventStore(db);
+    await db.destroy();
+    store = await PostgresEventStore.connect(url);
+    // One transaction in flight: every append made while it runs joins the next group, in call order.
+    store.groupCommitsInFlight = 1;
+  });
+  after(async () => store?.dispose());
+
+  const transactionsOf = async (prefix: string): Promise<number> => {
+    const { rows } = await store.pool.query<{ n: string }>('SELECT count(DISTINCT transaction_id) AS n FROM es_events WHERE stream_name LIKE $1', [
+      `${prefix}%`,
+    ]);
+    return Number(rows[0]!.n);
+  };
+
+  it('appends to different streams share transactions, and a refused one fails only its own caller', async () => {
+    const prefix = `gc${randomUUID().slice(0, 8)}`;
+    const streams = Array.from({ length: 20 }, (_, i) => `${prefix}-${i}`);
+    await store.appendToStream(streams[7]!, event('Seed'));
+    const results = await Promise.allSettled(streams.map((s) => store.appendToStream(s, event('One'), { expectedRevision: 'no_stream' })));
+    expect(results.map((r) => r.status)).to.deep.equal(streams.map((_, i) => (i === 7 ? 'rejected' : 'fulfilled')));
+    const refused = (results[7] as PromiseRejectedResult).reason as WrongExpectedVersionError;
+    expect(refused).to.be.instanceOf(WrongExpectedVersionError);
+    expect(refused.streamName).to.equal(streams[7]);
+    for (const [i, s] of streams.entries()) {
+      expect((await readAllOf(store, s)).map((e) => e.type)).to.deep.equal(i === 7 ? ['Seed'] : ['One']);
+      if (i !== 7) expect((results[i] as PromiseFulfilledResult<{ nextExpectedRevision: bigint }>).value.nextExpectedRevision).to.equal(0n);
+    }
+    expect(await transactionsOf(prefix)).to.be.lessThan(streams.length);
+  });
+
+  it('answers each caller with the position of its own event, in $all order', async () => {
+    const prefix = `gcpos${randomUUID().slice(0, 8)}`;
+    const streams = Array.from({ length: 12 }, (_, i) => `${prefix}-${i}`);
+    const results = await Promise.all(streams.map((s) => store.appendToStream(s, [event('A'), event('B')])));
+    for (const [i, s] of streams.entries()) {
+      const read = await readAllOf(store, s);
+      expect(read.map((e) => e.revision)).to.deep.equal([0n, 1n]);
+      expect(results[i]!.position).to.deep.equal(read[1]!.position);
+      expect(results[i]!.nextExpectedRevision).to.equal(1n);
+    }
+  });
+
+  it('groups holding a replay or one stream twice keep the answers of appends one by one', async () => {
+    const prefix = `gcseq${randomUUID().slice(0, 8)}`;
+    const replayed = event('Replayed');
+    await store.appendToStream(`${prefix}-r`, replayed, { expectedRevision: 'no_stream' });
+    const same = `${prefix}-same`;
+    const results = await Promise.allSettled([
+      store.appendToStream(`${prefix}-0`, event('X')),
+      store.appendToStream(`${prefix}-1`, event('X')),
+      store.appendToStream(`${prefix}-r`, replayed, { expectedRevision: 'no_stream' }),
+      store.appendToStream(same, event('S0'), { expectedRevision: 'no_stream' }),
+      store.appendToStream(same, event('S1'), { expectedRevision: 0n }),
+      store.appendToStream(same, event('Late'), { expectedRevision: 'no_stream' }),
+      store.appendToStream(`${prefix}-2`, event('X')),
+    ]);
+    expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((results[2] as PromiseFulfilledResult<{ nextExpectedRevision: bigint }>).value.nextExpectedRevision).to.equal(0n);
+    expect((await readAllOf(store, `${prefix}-r`)).map((e) => e.type)).to.deep.equal(['Replayed']);
+    expect((await readAllOf(store, same)).map((e) => e.type)).to.deep.equal(['S0', 'S1']);
+  });
+
+  it('an append the database refuses fails only its own caller', async () => {
+    const prefix = `gcbad${randomUUID().slice(0, 8)}`;
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => store.appendToStream(`${prefix}-${i}`, event('T', i === 5 ? { text: 'nul \u0000 inside' } : { i }))),
+    );
+    expect(results.map((r) => r.status)).to.deep.equal(Array.from({ length: 8 }, (_, i) => (i === 5 ? 'rejected' : 'fulfilled')));
+    for (let i = 0; i < 8; i++) if (i !== 5) expect(await readAllOf(store, `${prefix}-${i}`)).to.have.length(1);
+  });
+});
