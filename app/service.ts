@@ -2,11 +2,12 @@
 // read models, the default project and its key, and the HTTP server.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { migrateReadModels } from '../projections/migrations.js';
 import { allProjections } from '../projections/all.js';
 import { createReadModelDb } from '../projections/database.js';
 import { ProjectionRunner } from '../projections/runner.js';
+import type { ReadModels } from '../projections/schema.js';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../store/postgres/embedded.js';
 import { PostgresEventStore } from '../store/postgres/postgresEventStore.js';
 import { migrateEventStore } from '../store/postgres/schema.js';
@@ -87,6 +88,9 @@ export const openEventStore = async (config: Config, connectionString: string, f
   return PostgresEventStore.connect(connectionString, undefined, faults);
 };
 
+/** Connections of the API's own pool: as many as the request lanes serve at once, and a few for writes. */
+const API_POOL_SIZE = 10;
+
 /** Waits (READ_MODEL_WAIT_MS by default) until every read model includes a position. */
 const readModelWait =
   (config: Config, runner: ProjectionRunner) =>
@@ -132,7 +136,12 @@ const openStorage = async (config: Config, options: StartOptions, log: Logger, l
   const runner = new ProjectionRunner(projectionDb, store, allProjections, log.child({ component: 'projections' }), leases);
   await runner.start();
   life.add(() => runner.stop());
-  return { connectionString, health, db, store, runner, leases };
+  // The API's own pool (issue 16): the copy engine, the sessions and the other background work read and
+  // write through `db`, so however busy they are, a request finds a connection (and a flood of reads,
+  // bounded by the request lanes anyway, cannot take the engine's).
+  const apiDb = createReadModelDb(connectionString, API_POOL_SIZE, health).db;
+  life.add(() => apiDb.destroy());
+  return { connectionString, health, db, apiDb, store, runner, leases };
 };
 
 /** The services use cases and routes share: venues, sessions, the copy engine (not yet started), outbox, queue. */
@@ -143,7 +152,7 @@ const assembleServices = async (
   life: Lifetime,
   storage: Awaited<ReturnType<typeof openStorage>>,
 ): Promise<Services> => {
-  const { db, store, runner, health, leases } = storage;
+  const { db, apiDb, store, runner, health, leases } = storage;
   const clock = options.clock ?? (() => new Date());
   const cipher = credentialCipher(loadCredentialKey(config.credentialsKey, config.dataDir));
   const venues = await VenueHost.start({ db, clock, log: log.child({ component: 'venues' }), ticker: options.venueTicker ?? true });
@@ -176,12 +185,19 @@ const assembleServices = async (
     unseal: (c) => cipher.decrypt(c),
   });
   const accountCreations = new AccountCreationQueue({ db, outbox, clock, log: log.child({ component: 'account-creations' }) });
-  return { db, store, runner, cipher, config, log, clock, venues, connections, engine, outbox, accountCreations, health };
+  // Requests and use cases read through the API's pool; what runs in the background was given `db`.
+  return { db: apiDb, store, runner, cipher, config, log, clock, venues, connections, engine, outbox, accountCreations, health };
 };
 
 /** The long-running work: sessions, the copy engine, the schedulers and monitors, deliveries, webhooks, the queue. */
-const startBackground = async (services: Services, options: StartOptions, life: Lifetime, leases: Leases): Promise<ProtectionMonitor> => {
-  const { store, db, connections, clock, config, log, engine, outbox, accountCreations, runner } = services;
+const startBackground = async (
+  services: Services,
+  options: StartOptions,
+  life: Lifetime,
+  leases: Leases,
+  db: Kysely<ReadModels>,
+): Promise<ProtectionMonitor> => {
+  const { store, connections, clock, config, log, engine, outbox, accountCreations, runner } = services;
   const waitForReadModels = readModelWait(config, runner);
   await connections.connectActiveAccounts();
   await engine.start();
@@ -252,7 +268,7 @@ export const startService = async (config: Config, options: StartOptions): Promi
     const storage = await openStorage(config, options, log, life);
     const services = await assembleServices(config, options, log, life, storage);
     const generatedKey = await bootstrap(services);
-    const protection = await startBackground(services, options, life, storage.leases);
+    const protection = await startBackground(services, options, life, storage.leases, storage.db);
     // Stopped after the server (steps stop in reverse), before the database.
     life.add(() => options.http.stop(services));
     const port = await listen(config, options.http.createApp(services), life);
