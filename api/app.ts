@@ -73,7 +73,7 @@ export const createApp = (services: Services): express.Express => {
   api.use(databaseGate(services.health));
   // A preflight carries no key: see apiKeys/cors.ts for how per-key origins work.
   api.use(corsPreflight);
-  api.use(authenticate(services));
+  api.use(authenticate(services, routes.checksKey()));
   // Requests that may change something are recorded for the audit log, off the request path.
   api.use(recorderOf(services).middleware);
   api.use(corsForKey(services.config.operatorDomain));

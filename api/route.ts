@@ -6,6 +6,7 @@ import type { AccessPolicy } from '../domain/apiKey/accessPolicy.js';
 import type { RequestContext } from '../domain/shared/command.js';
 import { applyFieldAccess, enforceEndpointAccess, withHideableFields } from './apiKeys/enforcement.js';
 import { ApiError } from './errors.js';
+import { type KeyCheck, keyCheckOf } from './auth.js';
 import { errorResponses } from './shared/schemas.js';
 import { validate } from './validation.js';
 
@@ -27,6 +28,8 @@ export interface HandlerInput<P, Q, B> {
   readonly caller: Caller;
   readonly context: RequestContext;
   readonly req: Request;
+  /** Routes declared with `checksKey`: the key check to complete with the key's row read in the answer's statement, if left to the route. */
+  readonly keyCheck: KeyCheck | null;
 }
 
 export interface HandlerOutput {
@@ -68,6 +71,11 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   readonly responses: Readonly<Record<number, ResponseSpec>>;
   /** Default true: the X-API-KEY header is required. */
   readonly authenticated?: boolean;
+  /**
+   * A GET whose handler reads the caller's key in the statement of its answer and completes
+   * `keyCheck` with it (api/auth.ts). Only for routes that change nothing.
+   */
+  readonly checksKey?: boolean;
   readonly handler: (input: HandlerInput<P, Q, B>) => Promise<HandlerOutput>;
 }
 
@@ -93,13 +101,24 @@ export class Routes {
     this.specs.push({ ...spec, responses } as unknown as RouteSpec);
   }
 
+  /** Whether a request goes to a route declared with `checksKey` (its path within the API, as the router sees it). */
+  checksKey(): (req: Request) => boolean {
+    const patterns = this.specs
+      .filter((spec) => spec.checksKey && spec.method === 'get')
+      .map((spec) => new RegExp(`^${spec.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`));
+    return (req) => req.method === 'GET' && patterns.some((p) => p.test(req.path));
+  }
+
   mount(router: express.Router, resolve: (req: Request, res: Response) => { caller: Caller | null; context: RequestContext }): void {
     for (const spec of this.specs) {
       router[spec.method](expressPath(spec.path), async (req, res, next) => {
         try {
-          const { caller, context } = resolve(req, res);
+          const { caller: assumed, context } = resolve(req, res);
+          const keyCheck = keyCheckOf(res.locals);
+          // A route that does not read the key itself waits for it here.
+          if (keyCheck && !spec.checksKey) await keyCheck.complete();
           // Before anything else looks at the request: a blocked call learns nothing, not even about its input.
-          enforceEndpointAccess(caller?.accessPolicy, spec.path, req);
+          enforceEndpointAccess(assumed?.accessPolicy, spec.path, req);
           const params = spec.params ? validate(spec.params, { ...req.params }, 'path') : {};
           const query = validate(spec.query ?? EMPTY_QUERY, { ...(req.query as object) }, 'query');
           let body: unknown = undefined;
@@ -118,13 +137,25 @@ export class Routes {
             const empty = typeof req.body === 'object' && req.body !== null && Object.keys(req.body).length === 0;
             if (!empty) throw new ApiError(400, '[VALIDATION_FAILED]', 'this endpoint takes no request body');
           }
-          const out = await spec.handler({ params, query, body, caller: caller!, context, req } as HandlerInput<unknown, unknown, unknown>);
+          const out = await spec.handler({ params, query, body, caller: assumed!, context, req, keyCheck } as HandlerInput<unknown, unknown, unknown>);
+          // Nothing leaves before the key is admitted, with its policy as it is now.
+          const caller = keyCheck ? await keyCheck.complete() : assumed;
+          if (caller !== assumed) enforceEndpointAccess(caller?.accessPolicy, spec.path, req);
           if (out.headers) res.set(out.headers);
           const status = out.status ?? 200;
           if (out.raw) res.status(status).type(out.raw.contentType).send(out.raw.body);
           else if (out.body === undefined) res.status(status).end();
           else res.status(status).json(applyFieldAccess(caller?.accessPolicy, spec.responses[status]?.schema, out.body));
         } catch (error) {
+          // A refused key learns nothing else (nor a call its policy now blocks): the refusal comes first.
+          const keyCheck = keyCheckOf(res.locals);
+          if (keyCheck && !keyCheck.caller) {
+            try {
+              enforceEndpointAccess((await keyCheck.complete()).accessPolicy, spec.path, req);
+            } catch (refusal) {
+              return next(refusal);
+            }
+          }
           next(error);
         }
       });

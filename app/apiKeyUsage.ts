@@ -13,17 +13,22 @@ type UsageTables = {
 
 export const usageDb = (db: Kysely<ReadModels>) => db.withTables<UsageTables>();
 
-/** Needs a write when never used, or last used a minute or more before `now`. */
-/** The key with this hash, with its last use: one round trip per authenticated request. */
-export const keyWithLastUse = (db: Kysely<ReadModels>, keyHash: string) =>
+const keysWithLastUse = (db: Kysely<ReadModels>) =>
   usageDb(db)
     .selectFrom('api_keys')
     .leftJoin('api_key_usage', 'api_key_usage.api_key_id', 'api_keys.id')
     .selectAll('api_keys')
-    .select('api_key_usage.last_used_at')
-    .where('api_keys.key_hash', '=', keyHash)
-    .executeTakeFirst();
+    .select('api_key_usage.last_used_at');
 
+/** The key with this hash, with its last use: one round trip per authenticated request. */
+export const keyWithLastUse = (db: Kysely<ReadModels>, keyHash: string) => keysWithLastUse(db).where('api_keys.key_hash', '=', keyHash).executeTakeFirst();
+
+export type KeyWithLastUse = NonNullable<Awaited<ReturnType<typeof keyWithLastUse>>>;
+
+/** The query of the key with this id and its last use, to read in the same round trip as an answer (api/auth.ts). */
+export const keyWithLastUseById = (db: Kysely<ReadModels>, apiKeyId: string) => keysWithLastUse(db).where('api_keys.id', '=', apiKeyId);
+
+/** Needs a write when never used, or last used a minute or more before `now`. */
 export const usageIsStale = (lastUsedAt: Date | string | null | undefined, now: Date): boolean =>
   !lastUsedAt || now.getTime() - new Date(lastUsedAt).getTime() >= USAGE_INTERVAL_MS;
 

@@ -6,11 +6,14 @@ import type { AccountChanges } from '../../domain/account/commands.js';
 import { accountStatuses, accountTypeOf, regions } from '../../domain/account/enums.js';
 import type { AccountSettings, DedicatedIp, MyHomeIp } from '../../domain/account/events.js';
 import type { AsyncRequestRow } from '../../app/accounts/asyncCreation.js';
+import { keyWithLastUseById } from '../../app/apiKeyUsage.js';
 import type { Services } from '../../app/services.js';
-import { findAccount, slaveCopierFlags } from '../../projections/accounts/queries.js';
+import type { AccountFilter } from '../../projections/accounts/queries.js';
+import { type AccountWithState, listAccountsWithState } from '../../projections/accounts/withState.js';
 import type { AccountsTable } from '../../projections/schema.js';
+import type { KeyCheck, KeyRow } from '../auth.js';
 import { enumObject } from '../shared/enumObjects.js';
-import { type AccountState, accountStatesOf } from './information.js';
+import { accountStateOf, accountsWithStateAmong, connectedAmong } from './information.js';
 import { type AccountCreateDTO, SECRET_MASK } from './schemas.js';
 
 export type CreateBody = Static<typeof AccountCreateDTO>;
@@ -19,13 +22,10 @@ export type UpdateBody = Partial<Record<string, unknown>> & Partial<CreateBody>;
 const iso = (value: Date | string): string => new Date(value).toISOString();
 const isoOrNull = (value: Date | string | null): string | null => (value ? iso(value) : null);
 
-type Flags = { readonly active: boolean; readonly monitorOnly: boolean; readonly disabled: boolean };
-const noCopiers: Flags = { active: false, monitorOnly: false, disabled: false };
-
 const statusName = (id: number): string => accountStatuses.find((s) => s.id === id)?.name ?? String(id);
 
-/** AccountDTO from the accounts read model and the account's state. Secrets never leave the service: answers carry the mask. */
-const toAccountDTO = (row: Selectable<AccountsTable>, flags: Flags, accountInformation: AccountState) => {
+/** AccountDTO from the accounts read model with the account's state. Secrets never leave the service: answers carry the mask. */
+const toAccountDTO = (services: Services, row: AccountWithState) => {
   const dedicatedIp = row.dedicated_ip as DedicatedIp | null;
   const myHomeIp = row.my_home_ip as MyHomeIp | null;
   return {
@@ -44,9 +44,9 @@ const toAccountDTO = (row: Selectable<AccountsTable>, flags: Flags, accountInfor
     skipCredentialCheck: row.skip_credential_check,
     propFirm: row.prop_firm,
     tradingDisabled: row.trading_disabled,
-    hasActiveCopiers: flags.active,
-    hasMonitorOnlyCopiers: flags.monitorOnly,
-    hasDisabledCopiers: flags.disabled,
+    hasActiveCopiers: row.has_active_copiers,
+    hasMonitorOnlyCopiers: row.has_monitor_only_copiers,
+    hasDisabledCopiers: row.has_disabled_copiers,
     nativeMode: row.native_mode,
     closeUnmanagedPositions: row.close_unmanaged_positions,
     ...(dedicatedIp ? { dedicatedIp: { dedicatedProxyServerId: dedicatedIp.dedicatedProxyServerId } } : {}),
@@ -64,30 +64,49 @@ const toAccountDTO = (row: Selectable<AccountsTable>, flags: Flags, accountInfor
     proxy: (row.proxy ?? null) as { host: string; port: number; username?: string | null } | null,
     ...(row.ctrader_client_id !== null ? { ctraderClientId: row.ctrader_client_id } : {}),
     ...(row.ctrader_client_secret_set ? { ctraderClientSecret: SECRET_MASK } : {}),
-    accountInformation,
+    accountInformation: accountStateOf(services, row),
   };
 };
 
+/** The caller's key, read in the same statement when the route completes its check (api/auth.ts). */
+const alongsideOf = (services: Services, keyCheck: KeyCheck | null | undefined) =>
+  keyCheck ? keyWithLastUseById(services.db, keyCheck.assumed.apiKeyId) : undefined;
+
 /**
- * AccountDTOs with the copier flags of each account (its own copiers, as the slave) and its state
- * (accountInformation): the same few queries for one account as for the list of 1,000.
+ * AccountDTOs of the project's accounts among `ids` (deleted ones too; unknown ids are left out), in the
+ * order given, with the copier flags of each account (its own copiers, as the slave) and its state
+ * (accountInformation): one query for one account as for the list of 1,000.
  */
-export const toAccountDTOs = async (services: Services, projectId: string, rows: readonly Selectable<AccountsTable>[]) => {
-  const flags = await slaveCopierFlags(
-    services.db,
+export const accountDTOsAmong = async (services: Services, projectId: string, ids: readonly string[], keyCheck?: KeyCheck | null) => {
+  const read = await accountsWithStateAmong(services, projectId, ids, alongsideOf(services, keyCheck));
+  await keyCheck?.complete(read[0]?.alongside as KeyRow | undefined);
+  const rows = new Map(read.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const row = rows.get(id);
+    return row ? [toAccountDTO(services, row)] : [];
+  });
+};
+
+/** AccountDTOs of rows already read (the accounts read model), in their order: their state in one more query. */
+export const toAccountDTOs = (services: Services, projectId: string, rows: readonly Selectable<AccountsTable>[]) =>
+  accountDTOsAmong(
+    services,
     projectId,
     rows.map((r) => r.id),
   );
-  const states = await accountStatesOf(services, projectId, rows);
-  return rows.map((r) => toAccountDTO(r, flags.get(r.id) ?? noCopiers, states.get(r.id)!));
+
+/** AccountDTOs of the project's accounts the filter selects (GET /accounts), in one query. */
+export const listAccountDTOs = async (services: Services, projectId: string, filter: AccountFilter, keyCheck?: KeyCheck | null) => {
+  const read = await listAccountsWithState(services.db, projectId, filter, services.clock(), connectedAmong(services), alongsideOf(services, keyCheck));
+  await keyCheck?.complete(read[0]?.alongside as KeyRow | undefined);
+  return read.map((r) => toAccountDTO(services, r));
 };
 
 /** AsyncAccountCreationResponseDTO: the account only once COMPLETED (as it is now), the error only when FAILED. */
 export const toAsyncCreationDTO = async (services: Services, row: AsyncRequestRow) => {
   let account: unknown;
   if (row.status === 'COMPLETED') {
-    const found = await findAccount(services.db, row.project_id, row.account_id);
-    if (found) account = (await toAccountDTOs(services, row.project_id, [found]))[0];
+    [account] = await accountDTOsAmong(services, row.project_id, [row.account_id]);
   }
   return {
     requestId: row.request_id,

@@ -1,19 +1,16 @@
 // AccountInformationDTO (reference: GET /accounts/{accountId}/information, and AccountDTO.accountInformation):
 // the broker's figures of the account's session, its results from the trade history, and its state.
-// The state is read for many accounts at once (accountStatesOf: every account answer embeds it, the
-// list of 1,000 included); the broker figures, results and protections only for the one account the
-// information endpoint asks about. The schema is in informationSchemas.ts.
+// The state is read with the accounts, in the same query (projections/accounts/withState.ts: every
+// account answer embeds it, the list of 1,000 included); the broker figures, results and protections
+// only for the one account the information endpoint asks about. The schema is in informationSchemas.ts.
 import { Type } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import { netProfitSince, performanceMetrics } from '../../domain/analytics/metrics.js';
 import { periodStart } from '../../domain/analytics/periods.js';
 import { accountStatuses } from '../../domain/account/enums.js';
 import { settle, type Services } from '../../app/services.js';
-import { accountsWithSameLoginAsAnother, lastConnectionCodes } from '../../projections/accounts/queries.js';
-import { pendingApprovalsOf } from '../../projections/approvals/queries.js';
-import { accountsWithPositionMismatch } from '../../projections/copies/queries.js';
+import { accountsAmongWithState, type Alongside, type AccountStateColumns, type AccountWithState } from '../../projections/accounts/withState.js';
 import { balanceOperationsOf, tradesOf } from '../../projections/history/queries.js';
-import { bookCounts } from '../../projections/positions/queries.js';
 import type { AccountsTable } from '../../projections/schema.js';
 import { accountProtections } from '../riskLimits/dto.js';
 import type { Routes } from '../route.js';
@@ -47,6 +44,18 @@ const ticketOf = (positionId: string): number => (Number.isSafeInteger(Number(po
 
 const round2 = (value: number): number => Math.round(value * 100) / 100;
 
+const noState: AccountStateColumns = {
+  has_active_copiers: false,
+  has_monitor_only_copiers: false,
+  has_disabled_copiers: false,
+  open_positions_count: 0,
+  pending_orders_count: 0,
+  duplicated: false,
+  pending_approvals: [],
+  position_mismatch: false,
+  last_connection_code: null,
+};
+
 /** What AccountDTO.accountInformation carries: the state of the account, without broker figures, results and protections. */
 export type AccountState = Omit<
   AccountInformation,
@@ -75,66 +84,49 @@ export type AccountState = Omit<
 >;
 
 /**
- * The state of each account (AccountDTO.accountInformation) from the read models and the live
- * sessions: five queries whatever the number of accounts. The counts of open positions
- * and pending orders are those of the last known book (the positions read model follows the venue).
+ * The state of an account (AccountDTO.accountInformation) from its read-model row with state
+ * (projections/accounts/withState.ts) and its live session. The counts of open positions and pending
+ * orders are those of the last known book (the positions read model follows the venue).
  */
-export const accountStatesOf = async (
-  services: Services,
-  projectId: string,
-  accounts: readonly Selectable<AccountsTable>[],
-): Promise<Map<string, AccountState>> => {
-  const ids = accounts.map((a) => a.id);
-  const connected = new Set(ids.filter((id) => services.connections.connection(id) !== null));
-  // One after the other: an answer holds one connection of the pool at a time, as any other does.
-  const books = await bookCounts(services.db, ids);
-  const duplicated = await accountsWithSameLoginAsAnother(services.db, projectId, accounts);
-  const approvals = await pendingApprovalsOf(services.db, ids, services.clock());
-  const mismatched = await accountsWithPositionMismatch(services.db, ids);
-  // A live session means the last connection attempt succeeded: only the others' logs are read.
-  const connectionCodes = await lastConnectionCodes(
-    services.db,
-    ids.filter((id) => !connected.has(id)),
-  );
-  const approvalsOf = new Map<string, typeof approvals>();
-  for (const a of approvals) {
-    const list = approvalsOf.get(a.slave_account_id);
-    if (list) list.push(a);
-    else approvalsOf.set(a.slave_account_id, [a]);
-  }
-  const states = new Map<string, AccountState>();
-  for (const account of accounts) {
-    const book = books.get(account.id) ?? { positions: 0, orders: 0 };
-    states.set(account.id, {
-      connected: connected.has(account.id),
-      status: accountStatuses.find((s) => s.id === account.account_status_id)?.name ?? String(account.account_status_id),
-      isNative: account.native_mode,
-      historyDeactivated: false,
-      openPositions: book.positions > 0,
-      openPositionsCount: book.positions,
-      pendingOrders: book.orders > 0,
-      pendingOrdersCount: book.orders,
-      accountDuplicationInProjectDetected: duplicated.has(account.id),
-      pendingApprovals: (approvalsOf.get(account.id) ?? []).map((a) => ({
-        accountFromId: a.master_account_id,
-        ticket: ticketOf(a.master_position_id),
-        volume: a.volume,
-        approvalId: a.id,
-        copierId: a.copier_id,
-        symbol: a.symbol,
-      })),
-      positionMismatch: mismatched.has(account.id),
-      wrongCredentials: connectionCodes.get(account.id) === '[INVALID_CREDENTIALS]',
-      missingSymbolMappings: [],
-      brokeTimeOffsetToUtc: 0,
-      fallbackMode: false,
-      isInvestorPassword: false,
-      latencyInMs: 0,
-      walletBalances: [],
-    });
-  }
-  return states;
+export const accountStateOf = (services: Services, account: AccountWithState): AccountState => {
+  const connected = services.connections.isConnected(account.id);
+  return {
+    connected,
+    status: accountStatuses.find((s) => s.id === account.account_status_id)?.name ?? String(account.account_status_id),
+    isNative: account.native_mode,
+    historyDeactivated: false,
+    openPositions: account.open_positions_count > 0,
+    openPositionsCount: account.open_positions_count,
+    pendingOrders: account.pending_orders_count > 0,
+    pendingOrdersCount: account.pending_orders_count,
+    accountDuplicationInProjectDetected: account.duplicated,
+    pendingApprovals: account.pending_approvals.map((a) => ({
+      accountFromId: a.master_account_id,
+      ticket: ticketOf(a.master_position_id),
+      volume: a.volume,
+      approvalId: a.id,
+      copierId: a.copier_id,
+      symbol: a.symbol,
+    })),
+    positionMismatch: account.position_mismatch,
+    // A live session means the last connection attempt succeeded.
+    wrongCredentials: !connected && account.last_connection_code === '[INVALID_CREDENTIALS]',
+    missingSymbolMappings: [],
+    brokeTimeOffsetToUtc: 0,
+    fallbackMode: false,
+    isInvestorPassword: false,
+    latencyInMs: 0,
+    walletBalances: [],
+  };
 };
+
+/** The accounts with a live session among those asked for (all of this instance's when `among` is left out): their last connection log is not read. */
+export const connectedAmong = (services: Services, among?: readonly string[]): string[] =>
+  among ? among.filter((id) => services.connections.isConnected(id)) : services.connections.connectedAccountIds();
+
+/** The project's accounts among `ids` (deleted ones too) with their state, in one query. */
+export const accountsWithStateAmong = (services: Services, projectId: string, ids: readonly string[], alongside?: Alongside) =>
+  accountsAmongWithState(services.db, projectId, ids, services.clock(), connectedAmong(services, ids), alongside);
 
 /** The AccountInformationDTO of an account (its read-model row): its state, results and protections, and the broker's figures while it has a session. */
 export const accountInformationOf = async (services: Services, projectId: string, account: Selectable<AccountsTable>): Promise<AccountInformation> => {
@@ -145,7 +137,9 @@ export const accountInformationOf = async (services: Services, projectId: string
   // copy was known (the race behind copierFeatures "resync reopens on the slave"). Bounded wait.
   await Promise.race([services.engine.idle(), new Promise((r) => setTimeout(r, ENGINE_IDLE_WAIT_MS).unref())]);
   await settle(services);
-  const state = (await accountStatesOf(services, projectId, [account])).get(accountId)!;
+  const [withState] = await accountsWithStateAmong(services, projectId, [accountId]);
+  // Read after settling; rows are never removed from the accounts read model, so it is there (else: no state).
+  const state = accountStateOf(services, withState ?? { ...account, ...noState });
   const common = { ...state, ...(await accountResults(services, accountId)), ...(await accountProtections(services, accountId)) };
   if (!connection) return common;
   const info = await connection.accountInformation();

@@ -7,15 +7,15 @@ import { accountDecider } from '../../domain/account/decider.js';
 import { AccountStatus } from '../../domain/account/enums.js';
 import { accountStream } from '../../domain/account/events.js';
 import { checkOutboundUrl, OutboundUrlError, type OutboundRefusal, parseOutboundUrl } from '../../app/outbound.js';
-import { listAccounts } from '../../projections/accounts/queries.js';
 import { ApiError } from '../errors.js';
+import type { KeyCheck } from '../auth.js';
 import type { Caller, Routes } from '../route.js';
 import { commandMetadata, execute, type Services, settle } from '../../app/services.js';
-import { checkAccountScope, loadAccount } from '../shared/accounts.js';
+import { accountNotFound, checkAccountScope, loadAccount } from '../shared/accounts.js';
 import { ErrorDTO, errorResponses } from '../shared/schemas.js';
 import { AsyncAccountCreationResponseDTO, asyncCreationRoutes } from './asyncRoutes.js';
 import { type AccountCreation, createAccountNow, precheckCreation } from '../../app/commands/createAccount.js';
-import { type CreateBody, fromAccountCreateDTO, fromAccountUpdateDTO, toAccountDTOs, toAsyncCreationDTO, type UpdateBody } from './dto.js';
+import { accountDTOsAmong, type CreateBody, fromAccountCreateDTO, fromAccountUpdateDTO, listAccountDTOs, toAsyncCreationDTO, type UpdateBody } from './dto.js';
 import { informationRoutes } from './information.js';
 import { labelRoutes } from './labels.js';
 import { AccountCreateDTO, AccountDTO, AccountIdParams, AccountQuery, AccountUpdateDTO } from './schemas.js';
@@ -50,9 +50,13 @@ const accountResponses = { 200: { description: 'the account', schema: AccountDTO
 export const accountRoutes = (routes: Routes, services: Services): void => {
   const run = (accountId: string, command: AccountCommand) => execute(services, accountStream(accountId), accountDecider, command);
 
-  const respondWithAccount = async (caller: Caller, accountId: string) => ({
-    body: (await toAccountDTOs(services, caller.projectId, [await loadAccount(services, caller, accountId)]))[0],
-  });
+  /** The account as the caller may see it, with its state: one query (with the caller's key, when `keyCheck` is given). */
+  const respondWithAccount = async (caller: Caller, accountId: string, keyCheck: KeyCheck | null = null) => {
+    checkAccountScope(caller, accountId);
+    const [account] = await accountDTOsAmong(services, caller.projectId, [accountId], keyCheck);
+    if (!account) throw accountNotFound(accountId);
+    return { body: account };
+  };
 
   // Before /accounts/{accountId}: the router tries routes in order.
   asyncCreationRoutes(routes, services);
@@ -67,9 +71,9 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
       'Filters combine with AND. Text filters are case-insensitive partial matches (% and _ match themselves; an empty filter matches everything). Ordered by creation time. An account-level key sees only its own account.',
     query: AccountQuery,
     responses: { 200: { description: 'accounts', schema: Type.Array(AccountDTO) }, ...errorResponses(400, 401) },
-    async handler({ query, caller }) {
-      const rows = await listAccounts(services.db, caller.projectId, { limit: 1000, ...query, onlyAccountId: caller.accountId });
-      return { body: await toAccountDTOs(services, caller.projectId, rows) };
+    checksKey: true,
+    async handler({ query, caller, keyCheck }) {
+      return { body: await listAccountDTOs(services, caller.projectId, { limit: 1000, ...query, onlyAccountId: caller.accountId }, keyCheck) };
     },
   });
 
@@ -141,7 +145,8 @@ Asynchronous (callbackUrl): the URL is checked first ([CALLBACK_URL_REQUIRED], [
     summary: 'One account',
     params: AccountIdParams,
     responses: accountResponses,
-    handler: ({ params, caller }) => respondWithAccount(caller, params.accountId),
+    checksKey: true,
+    handler: ({ params, caller, keyCheck }) => respondWithAccount(caller, params.accountId, keyCheck),
   });
 
   routes.add<{ accountId: string }, unknown, UpdateBody>({

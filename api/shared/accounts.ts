@@ -5,16 +5,16 @@ import type { Services } from '../../app/services.js';
 import { ApiError } from '../errors.js';
 import type { Caller } from '../route.js';
 
-const notFound = (accountId: string) => new ApiError(404, '[ACCOUNT_NOT_FOUND]', `account ${accountId} not found`);
+export const accountNotFound = (accountId: string) => new ApiError(404, '[ACCOUNT_NOT_FOUND]', `account ${accountId} not found`);
 
 /** An account-level key sees only its own account; anything else looks like a missing account. */
 export const checkAccountScope = (caller: Caller, accountId: string): void => {
-  if (caller.accountId && caller.accountId !== accountId) throw notFound(accountId);
+  if (caller.accountId && caller.accountId !== accountId) throw accountNotFound(accountId);
 };
 
 export const loadAccount = async (services: Services, caller: Caller, accountId: string) => {
   checkAccountScope(caller, accountId);
   const row = await findAccount(services.db, caller.projectId, accountId);
-  if (!row) throw notFound(accountId);
+  if (!row) throw accountNotFound(accountId);
   return row;
 };

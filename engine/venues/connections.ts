@@ -78,6 +78,11 @@ export class AccountConnections {
     return this.connection(accountId) !== null;
   }
 
+  /** The accounts with a live session here. */
+  connectedAccountIds(): string[] {
+    return [...this.sessions].filter(([, session]) => session.connection.isConnected()).map(([accountId]) => accountId);
+  }
+
   /** Resolves once every change the account's venue reported so far is recorded. */
   async recorded(accountId: string): Promise<void> {
     await this.sessions.get(accountId)?.tail;
