@@ -100,8 +100,8 @@ export class KeyCheck {
   async complete(row?: KeyRow | null): Promise<Caller> {
     if (this.admitted) return this.admitted;
     const current = row ?? (await keyWithLastUse(this.services.db, this.keyHash));
-    // A row of another key cannot come back, but would be no answer about this one.
-    const own = current && current.id === this.assumed.apiKeyId ? current : undefined;
+    // The row by id: after a rotation it carries the new value's hash, and the old value is unknown.
+    const own = current && current.id === this.assumed.apiKeyId && current.key_hash === this.keyHash ? current : undefined;
     this.admitted = await admit(this.services, this.known, this.keyHash, own, this.req);
     return this.admitted;
   }

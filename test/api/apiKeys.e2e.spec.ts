@@ -124,6 +124,49 @@ describe('API keys end to end', () => {
       expect((await current(issued.key)).status).to.equal(200);
     });
 
+    it('account reads, which read the key in their own statement, refuse it from the very next request after a rotation, a blocking policy, an expiry and a revocation', async () => {
+      // Nothing tells this instance's memory of keys about a change: another instance's would go the same way.
+      const account = (await t.call('POST', '/accounts', { body: validAccount({ loginAccountNumber: '8800001' }) })).body.id as string;
+      const t0 = Date.now();
+      const issued = await issue({ name: 'account reader', expiresAt: new Date(t0 + 3_600_000).toISOString() });
+      const reads = (key: string) => [
+        () => t.call('GET', '/accounts', { key }),
+        () => t.call('GET', `/accounts/${account}`, { key }),
+        () => t.call('GET', '/accounts/5a0c4d34-6ad4-4c53-9f4f-8f3c7c1c3c3c', { key }),
+        () => t.call('GET', '/accounts?limit=x', { key }),
+      ];
+      const expectAll = async (key: string, status: number, code?: string) => {
+        for (const read of reads(key)) {
+          const res = await read();
+          if (code) expectError(res, status, code);
+          else expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 400, 404]);
+        }
+      };
+      // Twice: the second round takes the key from memory.
+      await expectAll(issued.key, 200);
+      await expectAll(issued.key, 200);
+
+      const rotated = (await t.call('POST', `${KEYS}/${issued.id}/rotate`)).body as { key: string };
+      await expectAll(issued.key, 401, '[API_KEY_INVALID]');
+      await expectAll(rotated.key, 200);
+      await expectAll(rotated.key, 200);
+
+      const blocking = { enabled: true, endpointAccess: { mode: 'ALLOW_LIST', rules: [{ pathPattern: '/apiKeys/**', method: 'GET' }] } };
+      expect((await t.call('PUT', `${KEYS}/${issued.id}/accessPolicy`, { body: blocking })).status).to.equal(200);
+      await expectAll(rotated.key, 403, '[FORBIDDEN_ENDPOINT_NOT_ALLOWED]');
+      expect((await t.call('PUT', `${KEYS}/${issued.id}/accessPolicy`, { body: { ...blocking, enabled: false } })).status).to.equal(200);
+      await expectAll(rotated.key, 200);
+      await expectAll(rotated.key, 200);
+
+      frozen = t0 + 3_600_000;
+      await expectAll(rotated.key, 401, '[API_KEY_EXPIRED]');
+      frozen = null;
+      await expectAll(rotated.key, 200);
+
+      expect((await t.call('POST', `${KEYS}/${issued.id}/revoke`)).status).to.equal(200);
+      await expectAll(rotated.key, 401, '[API_KEY_REVOKED]');
+    });
+
     it('an expiry that is not in the future is refused with 400 [API_KEY_EXPIRY_NOT_IN_FUTURE]', async () => {
       frozen = Date.parse('2026-05-04T10:00:00.000Z');
       const res = await t.call('POST', KEYS, { body: { name: 'late', expiresAt: '2026-05-04T10:00:00.000Z' } });
