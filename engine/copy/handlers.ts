@@ -37,8 +37,12 @@ import type { Work } from './work.js';
 
 export type { HandlerDeps } from './handlerKit.js';
 
-/** Copiers of one master handled at once for one event. */
-const FAN_OUT_CONCURRENCY = 32;
+/**
+ * Copiers of one master handled at once for one event. A copier's turn lasts until its slave order is
+ * answered (after the venue's save, which the orders placed meanwhile share); its outcome's append
+ * does not hold the turn (handleMasterEvent), so more turns at once mean fewer, fuller saves.
+ */
+const FAN_OUT_CONCURRENCY = 128;
 
 /** One decision run for one copier: its inputs and how its outcome is recorded. */
 interface CopyRun {
