@@ -6,6 +6,9 @@
 import { expect } from 'chai';
 import { simulatedLogin } from '../../engine/venues/host.js';
 import type { OrderRequest } from '../../engine/venues/port.js';
+import { GUARDRAIL_NAMESPACE, guardrailCloseId } from '../../engine/protection/tradeGuardrails.js';
+import { type GuardrailEvent, guardrailEventKey, guardrailStream } from '../../domain/tradeGuardrail/events.js';
+import { v5 as uuidv5 } from 'uuid';
 import { startTestService, type TestService } from '../support/service.js';
 import {
   addFeature,
@@ -22,6 +25,13 @@ import {
 } from '../support/trading.js';
 
 const GUARDRAIL_CODES = ['GUARDRAIL_MAX_LOT_SIZE', 'GUARDRAIL_MAX_OPEN_TIME'];
+
+const guardrailLogOf = (t: TestService, accountId: string, positionId: string) =>
+  eventually(
+    async () => (await logsOf(t, accountId)).find((l) => GUARDRAIL_CODES.includes(l.code ?? '') && l.positionId === positionId),
+    10_000,
+    `the guardrail's log of #${positionId}`,
+  );
 
 describe('trade guardrails end to end', function () {
   this.timeout(60_000);
@@ -45,8 +55,6 @@ describe('trade guardrails end to end', function () {
     return result.positionId;
   };
   const guardrailLogs = async (accountId: string): Promise<LogEntry[]> => (await logsOf(t, accountId)).filter((l) => GUARDRAIL_CODES.includes(l.code ?? ''));
-  const guardrailLogOf = (accountId: string, positionId: string) =>
-    eventually(async () => (await guardrailLogs(accountId)).find((l) => l.positionId === positionId), 10_000, `the guardrail's log of #${positionId}`);
 
   it('on an account, closes every position above maxLotSizeThreshold, placed by the service or outside it, each with its reason in the log', async () => {
     const account = await startedAccount(t, 'guard-lots');
@@ -64,14 +72,14 @@ describe('trade guardrails end to end', function () {
 
     const left = await bookWhere(t, account, (b) => b.length === 1, 'both positions above 0.5 lots closed', 10_000);
     expect(left.map((p) => p.id)).to.deep.equal([small]);
-    const oursLog = await guardrailLogOf(account, ours);
+    const oursLog = await guardrailLogOf(t, account, ours);
     expect(oursLog).to.deep.include({ code: 'GUARDRAIL_MAX_LOT_SIZE', category: 'PROTECTION', logTypeId: 2, copierId: null });
     expect(oursLog.text).to.match(
       new RegExp(
         `^Trade guardrail closed #${ours} \\(Buy 1 lot EURUSD, placed by the service\\) at [\\d.]+, result -?[\\d.]+: 1 lot, above maxLotSizeThreshold 0\\.5$`,
       ),
     );
-    const outsideLog = await guardrailLogOf(account, outside);
+    const outsideLog = await guardrailLogOf(t, account, outside);
     expect(outsideLog.text).to.match(
       new RegExp(
         `^Trade guardrail closed #${outside} \\(Sell 0\\.8 lots EURUSD, placed outside the service\\) at .*: 0\\.8 lots, above maxLotSizeThreshold 0\\.5$`,
@@ -89,8 +97,8 @@ describe('trade guardrails end to end', function () {
     await addFeature(t, `/accounts/${account}`, { type: 'FeatureTradeGuardrailsDTO', maxLotSizeThreshold: 0.5, aggregatePerSymbol: true });
     const left = await bookWhere(t, account, (b) => b.length === 1, 'the two newest closed', 10_000);
     expect(left.map((p) => p.id)).to.deep.equal([first]);
-    expect((await guardrailLogOf(account, third)).text).to.match(/0\.9 lots open on EURUSD together, above maxLotSizeThreshold 0\.5/);
-    expect((await guardrailLogOf(account, second)).text).to.include('placed outside the service');
+    expect((await guardrailLogOf(t, account, third)).text).to.match(/0\.9 lots open on EURUSD together, above maxLotSizeThreshold 0\.5/);
+    expect((await guardrailLogOf(t, account, second)).text).to.include('placed outside the service');
   });
 
   it('on an account, closes positions open longer than maxOpenTimeSeconds, ours and outside ones, and leaves younger ones', async () => {
@@ -104,14 +112,14 @@ describe('trade guardrails end to end', function () {
     const young = await terminalTrade(account, { volume: 0.1 });
     const left = await bookWhere(t, account, (b) => b.length === 1, 'the two positions older than an hour closed', 10_000);
     expect(left.map((p) => p.id)).to.deep.equal([young]);
-    const oursLog = await guardrailLogOf(account, ours);
+    const oursLog = await guardrailLogOf(t, account, ours);
     expect(oursLog.code).to.equal('GUARDRAIL_MAX_OPEN_TIME');
     expect(oursLog.text).to.match(
       new RegExp(
         `^Trade guardrail closed #${ours} \\(Sell 0\\.1 lots GBPUSD, placed by the service\\) .*: open since .*, longer than maxOpenTimeSeconds 3600$`,
       ),
     );
-    expect((await guardrailLogOf(account, outside)).text).to.include('(Buy 0.1 lots EURUSD, placed outside the service)');
+    expect((await guardrailLogOf(t, account, outside)).text).to.include('(Buy 0.1 lots EURUSD, placed outside the service)');
   });
 
   it("on a copier (the spec's scope), closes only that copier's copies: the master keeps its position, an outside position of the slave stays", async () => {
@@ -130,7 +138,7 @@ describe('trade guardrails end to end', function () {
     await openPosition(t, master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.4 });
     const second = (await bookWhere(t, slave, (b) => b.length === 2, 'the second copy')).find((p) => p.id !== outside);
     await addFeature(t, `/accounts/${slave}`, { type: 'FeatureTradeGuardrailsDTO', maxLotSizeThreshold: 0.3 });
-    const closedOutside = await guardrailLogOf(slave, outside);
+    const closedOutside = await guardrailLogOf(t, slave, outside);
     expect(closedOutside).to.deep.include({ copierId: null });
     expect(closedOutside.text).to.match(/placed outside the service\)/);
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -151,6 +159,63 @@ describe('trade guardrails end to end', function () {
 describe('trade guardrails across a restart', function () {
   this.timeout(90_000);
   const clock = movableClock();
+
+  it('finishes a close a crash cut short, with the same client request id: the venue closes once, the log says it once', async () => {
+    const t = await startTestService({ clock });
+    try {
+      await pinQuotes(t, { EURUSD: [1.085, 1.0851] });
+      const account = await startedAccount(t, 'guard-crash');
+      const login = simulatedLogin((await t.call('GET', `/accounts/${account}`)).body);
+      const placed = await t.service.services.venues.desk((venue) => venue.terminalTrade(login, { symbol: 'EURUSD', orderType: 'buy', volume: 2 }));
+      const positionId = placed.status === 'filled' ? placed.positionId! : '';
+      await bookWhere(t, account, (b) => b.length === 1, 'the outside position');
+      // As if an earlier run decided, sent the close, and died before recording the outcome.
+      const decided: GuardrailEvent = {
+        type: 'GuardrailCloseDecided',
+        data: {
+          accountId: account,
+          featureId: 'f',
+          copierId: null,
+          positionId,
+          symbol: 'EURUSD',
+          side: 'Buy',
+          volume: 2,
+          openTime: clock().toISOString(),
+          outside: true,
+          rule: 'MAX_LOT_SIZE',
+          reason: '2 lots, above maxLotSizeThreshold 1',
+          at: clock().toISOString(),
+        },
+      };
+      await t.service.services.store.appendToStream(guardrailStream(account), [
+        { id: uuidv5(guardrailEventKey(decided), GUARDRAIL_NAMESPACE), type: decided.type, data: decided.data, metadata: {} },
+      ]);
+      const venue = t.service.services.venues.venueFor(1).connection({ login, password: 'secret-password' });
+      await venue.connect();
+      await venue.closePosition(positionId, undefined, guardrailCloseId(account, positionId));
+      await venue.disconnect();
+      await bookWhere(t, account, (b) => b.length === 0, 'closed by the cut-short run');
+      // The next run watches the account (a guardrail on it) and takes the decision up again.
+      await addFeature(t, `/accounts/${account}`, { type: 'FeatureTradeGuardrailsDTO', maxLotSizeThreshold: 1 });
+      const entry = await guardrailLogOf(t, account, positionId);
+      expect(entry.text).to.match(new RegExp(`^Trade guardrail closed #${positionId} \\(Buy 2 lots EURUSD, placed outside the service\\) at 1\\.085, result`));
+      const trades = await t.service.services.venues.desk(async (v) => {
+        const c = v.connection({ login, password: 'secret-password' });
+        await c.connect();
+        const entries = await c.history(new Date(0).toISOString(), new Date(clock().getTime() + 86_400_000).toISOString());
+        await c.disconnect();
+        return entries.filter((e) => e.kind === 'trade');
+      });
+      expect(trades, 'one closing trade').to.have.length(1);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      expect(
+        (await logsOf(t, account)).filter((l) => GUARDRAIL_CODES.includes(l.code ?? '')),
+        'one log entry',
+      ).to.have.length(1);
+    } finally {
+      await t.stop();
+    }
+  });
 
   it('closes nothing twice and logs each close once after the service restarts', async () => {
     let t = await startTestService({ clock });
