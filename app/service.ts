@@ -14,6 +14,7 @@ import { migrateEventStore } from '../store/postgres/schema.js';
 import { DatabaseHealth } from '../store/postgres/health.js';
 import { Leases } from '../store/postgres/leases.js';
 import { ApiRequestRetention } from './apiRequestRetention.js';
+import { DataCollectorRetention } from './dataCollectorRetention.js';
 import type { ConnectionFaults } from '../store/postgres/pool.js';
 import type { EventStore, Position } from '../store/port.js';
 import { CopyEngine } from '../engine/copy/engine.js';
@@ -240,6 +241,9 @@ const startBackground = async (
   });
   retention.start();
   life.add(() => retention.stop());
+  const sampleRetention = new DataCollectorRetention({ db, leases, clock, log: log.child({ component: 'data-collector-retention' }) });
+  sampleRetention.start();
+  life.add(() => sampleRetention.stop());
   return protection;
 };
 

@@ -5,7 +5,10 @@
 // recordBalance, recordEquity and recordFloatingPnL false leave that member out of the records (the
 // venue's figures stay in the event for the performance metrics, which are ours); normalizeValues
 // scales what GET .../dataCollector answers (normalizedRecords); retentionDays is the reference's
-// read-only system value: records older than it are not answered.
+// read-only system value: records older than it are not answered, and a leased background job
+// deletes them from the read model (app/dataCollectorRetention.ts). "Data is only saved when values
+// have changed from the previous record" (the reference): a sample whose record (the members recorded,
+// and their values) equals the account's previous one is not stored (sameRecord).
 import { type Static, Type } from '@sinclair/typebox';
 import { v5 as uuidv5 } from 'uuid';
 import type { FeatureDefinition } from '../feature/definition.js';
@@ -26,7 +29,7 @@ const members = Type.Object({
     description: `default false; true: GET .../dataCollector answers every value (balance, equity, floatingPnL and our margin) times one factor that makes the reference value of the account's oldest kept record ${NORMALIZED_REFERENCE} (its balance, else its equity, else its floating P&L, as recorded); the stored records stay as they are. A reference value of 0 leaves the values as recorded.`,
   }),
   retentionDays: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
-    description: `read-only (the reference: a fixed system value): always ${DATA_COLLECTOR_RETENTION_DAYS}; a value sent is ignored. Records older than that are not answered`,
+    description: `read-only (the reference: a fixed system value): always ${DATA_COLLECTOR_RETENTION_DAYS}; a value sent is ignored. Records older than that are not answered, and deleted by a background job within the hour`,
   }),
 });
 export type DataCollectorSettings = Static<typeof members>;
@@ -46,7 +49,7 @@ export const dataCollectorFeature: FeatureDefinition<DataCollectorSettings> = {
     retentionDays: DATA_COLLECTOR_RETENTION_DAYS,
   },
   stateMembers: ['retentionDays'],
-  description: `Switches the account's time series on: while the account is connected and activateDataCollector is true (the default), its balance, equity, floating profit and loss and used margin are sampled from the broker every collectionIntervalSeconds (default 60). recordBalance, recordEquity and recordFloatingPnL false leave that member out of the records taken meanwhile (performance metrics still use the broker's figures). normalizeValues true scales the answers of GET .../dataCollector so that the oldest kept record's balance (else equity, else floating P&L) is ${NORMALIZED_REFERENCE}; the records are stored as they are. retentionDays is read-only, ${DATA_COLLECTOR_RETENTION_DAYS}: older records are not answered. GET .../dataCollector reads them; performance metrics use them for the equity-based figures. Removing the feature stops sampling; the samples stay.`,
+  description: `Switches the account's time series on: while the account is connected and activateDataCollector is true (the default), its balance, equity, floating profit and loss and used margin are sampled from the broker every collectionIntervalSeconds (default 60). recordBalance, recordEquity and recordFloatingPnL false leave that member out of the records taken meanwhile (performance metrics still use the broker's figures). normalizeValues true scales the answers of GET .../dataCollector so that the oldest kept record's balance (else equity, else floating P&L) is ${NORMALIZED_REFERENCE}; the records are stored as they are. retentionDays is read-only, ${DATA_COLLECTOR_RETENTION_DAYS}: older records are not answered. A sample equal to the previous record (the same members recorded with the same values; the used margin is not compared) is not stored: the reference's "data is only saved when values have changed". Records older than retentionDays are deleted by a background job (hourly). GET .../dataCollector reads them; performance metrics use them for the equity-based figures. Removing the feature stops sampling; the samples stay until they are older than retentionDays.`,
 };
 
 /** Which members a record keeps (recordBalance, recordEquity, recordFloatingPnL when it was taken). */
@@ -57,6 +60,24 @@ export interface RecordedMembers {
 }
 
 export const ALL_RECORDED: RecordedMembers = { balance: true, equity: true, floatingPnL: true };
+
+/** What a record of these figures keeps: the members recorded, with their values (margin, ours, aside). */
+export const recordOf = (
+  figures: { readonly balance: number; readonly equity: number; readonly floatingPnl: number },
+  recorded: RecordedMembers,
+): Omit<CollectorValues, 'margin'> => ({
+  ...(recorded.balance ? { balance: figures.balance } : {}),
+  ...(recorded.equity ? { equity: figures.equity } : {}),
+  ...(recorded.floatingPnL ? { floatingPnL: figures.floatingPnl } : {}),
+});
+
+/**
+ * "Data is only saved when values have changed from the previous record" (the reference): whether two
+ * records are the same, the same members recorded with the same values. The used margin (ours) is not
+ * compared; a record that changes which members it keeps is a change.
+ */
+export const sameRecord = (a: Omit<CollectorValues, 'margin'> | null, b: Omit<CollectorValues, 'margin'>): boolean =>
+  a !== null && a.balance === b.balance && a.equity === b.equity && a.floatingPnL === b.floatingPnL;
 
 /** A record as answered: the members it recorded, and our margin. */
 export interface CollectorValues {

@@ -2,9 +2,21 @@
 // accounts whose feature is on and whose interval has passed, reads their venue and records an
 // AccountSampled event, a fact read from the venue (store/recorder.ts). A sample's time is the start of
 // its interval and its event id derives from it, so a restart or a second look in the same interval
-// records it once.
+// records it once. A sample whose record equals the account's previous one (domain sameRecord: the
+// reference's "only saved when values have changed") is not recorded; the previous one is remembered
+// per account, and read from the read model when the sampler has none (after a start).
 import type { Kysely } from 'kysely';
-import { DEFAULT_SAMPLE_INTERVAL_SECONDS, sampleId, samplesStream, type SampleEvent } from '../../domain/analytics/dataCollector.js';
+import {
+  type CollectorValues,
+  DEFAULT_SAMPLE_INTERVAL_SECONDS,
+  recordOf,
+  type RecordedMembers,
+  sameRecord,
+  sampleId,
+  samplesStream,
+  type SampleEvent,
+} from '../../domain/analytics/dataCollector.js';
+import { lastSamplesOf } from '../../projections/dataCollector/queries.js';
 import type { ReadModels } from '../../projections/schema.js';
 import type { EventStore } from '../../store/port.js';
 import type { AccountConnections } from '../venues/connections.js';
@@ -26,6 +38,8 @@ export class DataCollector {
   private running = false;
   /** Per account, the start of the last interval sampled. */
   private readonly sampled = new Map<string, number>();
+  /** Per account, the last record stored (or found in the read model). */
+  private readonly previous = new Map<string, Omit<CollectorValues, 'margin'>>();
 
   private readonly recovery: Recovery;
 
@@ -81,6 +95,17 @@ export class DataCollector {
       if (!connection) continue;
       const info = await connection.accountInformation();
       const at = new Date(bucket).toISOString();
+      const recorded: RecordedMembers = {
+        balance: setting.recordBalance !== false,
+        equity: setting.recordEquity !== false,
+        floatingPnL: setting.recordFloatingPnL !== false,
+      };
+      const floatingPnl = Math.round((info.equity - info.balance - info.credit) * 100) / 100;
+      const record = recordOf({ balance: info.balance, equity: info.equity, floatingPnl }, recorded);
+      if (sameRecord(await this.previousOf(accountId), record)) {
+        this.sampled.set(accountId, bucket);
+        continue;
+      }
       const event: SampleEvent = {
         type: 'AccountSampled',
         data: {
@@ -88,9 +113,9 @@ export class DataCollector {
           at,
           balance: info.balance,
           equity: info.equity,
-          floatingPnl: Math.round((info.equity - info.balance - info.credit) * 100) / 100,
+          floatingPnl,
           margin: info.margin,
-          recorded: { balance: setting.recordBalance !== false, equity: setting.recordEquity !== false, floatingPnL: setting.recordFloatingPnL !== false },
+          recorded,
         },
       };
       await recordFacts(this.deps.store, samplesStream(accountId), [{ id: sampleId(accountId, at), ...event }], {
@@ -98,6 +123,21 @@ export class DataCollector {
         receivedAt: new Date(now).toISOString(),
       });
       this.sampled.set(accountId, bucket);
+      this.previous.set(accountId, record);
     }
+  }
+
+  /** The account's previous record: remembered, else the newest in the read model; null without one. */
+  private async previousOf(accountId: string): Promise<Omit<CollectorValues, 'margin'> | null> {
+    const known = this.previous.get(accountId);
+    if (known) return known;
+    const [row] = await lastSamplesOf(this.deps.db, accountId, { limit: 1 });
+    if (!row) return null;
+    const record = recordOf(
+      { balance: row.balance, equity: row.equity, floatingPnl: row.floating_pnl },
+      { balance: row.record_balance, equity: row.record_equity, floatingPnL: row.record_floating_pnl },
+    );
+    this.previous.set(accountId, record);
+    return record;
   }
 }

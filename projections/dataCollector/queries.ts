@@ -1,5 +1,5 @@
 // Queries of the data-collector read model.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { ReadModels } from '../schema.js';
 
 /** The account's samples from `from` to `to` (inclusive; null = unbounded), oldest first. */
@@ -27,3 +27,22 @@ export const lastSamplesOf = async (
 /** The oldest sample of the account at or after `from` (normalizeValues: its reference value). */
 export const firstSampleOf = (db: Kysely<ReadModels>, accountId: string, from: Date) =>
   db.selectFrom('data_collector_samples').selectAll().where('account_id', '=', accountId).where('time', '>=', from).orderBy('time').limit(1).executeTakeFirst();
+
+/**
+ * Deletes the samples taken before `before` (the retention's boundary), `batch` rows per statement so
+ * no statement holds many locks (by key: the table may be read through a view); answers how many were deleted.
+ */
+export const pruneSamples = async (db: Kysely<ReadModels>, before: Date, batch = 5000): Promise<number> => {
+  let total = 0;
+  for (;;) {
+    const result = await db
+      .deleteFrom('data_collector_samples')
+      .where(
+        sql<boolean>`(account_id, time) IN (${db.selectFrom('data_collector_samples').select(['account_id', 'time']).where('time', '<', before).limit(batch)})`,
+      )
+      .executeTakeFirst();
+    const deleted = Number(result.numDeletedRows);
+    total += deleted;
+    if (deleted < batch) return total;
+  }
+};

@@ -329,8 +329,10 @@ describe('Performance metrics, chart and data collector end to end', function ()
     // 20 s apart), and so did moving it past the boundary after the clock's own: when real time had
     // just crossed one, the jump went past the next before the collector sampled the first. Moving it
     // just past the boundary after the LATEST SAMPLE (never backwards) makes each sample the next interval's.
-    const sampled = async (n: number) => {
-      const got = await eventually(
+    // A sample equal to the previous record is not stored (the reference: "only saved when values have
+    // changed"), so the spec changes the price before it moves the clock to the next interval.
+    const sampled = async (n: number) =>
+      eventually(
         async () => {
           const all = await samples('?limit=-1');
           return all.length >= n ? all : undefined;
@@ -338,20 +340,30 @@ describe('Performance metrics, chart and data collector end to end', function ()
         5000,
         `sample ${n}`,
       );
-      const next = Math.max(...got.map((s) => s.timestamp)) + 10_000 + 100;
-      clock.advance(Math.max(0, next - clock().getTime()));
+    const nextInterval = async () => {
+      const got = await samples('?limit=-1');
+      const now = clock().getTime();
+      // Just past the boundary after the latest sample, or after the clock when it is there already.
+      const next = Math.max(Math.max(...got.map((s) => s.timestamp)) + 10_000, Math.ceil((now + 1) / 10_000) * 10_000) + 100;
+      clock.advance(Math.max(0, next - now));
     };
     await sampled(1);
+    // The price falls 5 pips, then 10: floating -60, then -110, equity 100 below its peak.
+    await pinQuotes(t, { EURUSD: [1.0946, 1.0947] });
+    await nextInterval();
     await sampled(2);
-    // The price falls 10 pips: floating -110, equity 100 below its peak.
     await pinQuotes(t, { EURUSD: [1.0941, 1.0942] });
+    await nextInterval();
     await sampled(3);
-    await sampled(4);
+    // The same figures an interval later: nothing more is stored.
+    await nextInterval();
+    await new Promise((r) => setTimeout(r, 2500));
     const all = await samples('?limit=-1');
-    expect(all.length).to.be.at.least(4);
+    expect(all).to.have.length(3);
     // Commission 7 is paid; the floating loss is the spread on 1 lot.
     expect(all[0]).to.deep.include({ accountId: account, balance: 11_201.1, equity: 11_191.1, floatingPnL: -10 });
-    expect(all[3]).to.deep.include({ balance: 11_201.1, equity: 11_091.1, floatingPnL: -110 });
+    expect(all[1]).to.deep.include({ balance: 11_201.1, equity: 11_141.1, floatingPnL: -60 });
+    expect(all[2]).to.deep.include({ balance: 11_201.1, equity: 11_091.1, floatingPnL: -110 });
     expect(all.map((s) => s.timestamp)).to.deep.equal([...all.map((s) => s.timestamp)].sort((a, b) => a - b));
     expect(new Set(all.map((s) => s.timestamp)).size).to.equal(all.length);
     expect(new Set(all.map((s) => s.id)).size).to.equal(all.length);
@@ -406,6 +418,7 @@ describe('Performance metrics, chart and data collector end to end', function ()
     });
     expect(await samples(`?startTime=${iso(all[1]!)}&limit=1`), "the factor is the oldest record's, whatever the range").to.deep.equal(normalizedAll.slice(-1));
     const count = normalizedAll.length;
+    await nextInterval();
     await sampled(count + 1);
     const taken = (await samples('?limit=1'))[0]!;
     expect(taken).not.to.have.property('equity');
