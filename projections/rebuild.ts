@@ -7,7 +7,7 @@ import { projectionCheckpoint, saveCheckpoints } from '../store/postgres/checkpo
 import { generationSchema, type Projection } from './projection.js';
 import type { ReadModels } from './schema.js';
 
-const BATCH = 1000;
+const BATCH = 4000;
 
 export interface RebuildProgress {
   readonly projection: string;
@@ -82,6 +82,12 @@ export interface RebuildOptions {
    * connection: the pool needs this many connections plus one (the session holding the locks).
    */
   readonly lanes?: number;
+  /**
+   * From how many events of history the new generations are built UNLOGGED (default: one batch). Below
+   * it, switching them to LOGGED afterwards costs more (a file and its sync per table and index) than
+   * the WAL they spare.
+   */
+  readonly unloggedFrom?: number;
 }
 
 /** How much longer than the rest a read model took: the time its batches spent applying. */
@@ -101,6 +107,8 @@ interface Build {
   ms: number;
   /** Its Projection.rebuildFold, one per partition (a single one without partitions), if it has one. */
   readonly folds: BatchFold[] | undefined;
+  /** Its tables are UNLOGGED until finishBuilds. */
+  readonly unlogged: boolean;
 }
 
 /** How far a rebuild has read `$all`, reported as it goes. */
@@ -121,19 +129,25 @@ class Reading {
 }
 
 /** Generation N+1 of each read model, an empty schema beside N (the registry says it is building). */
-const prepareBuilds = async (conn: Kysely<ReadModels>, ordered: readonly Projection[], lanes: number): Promise<Build[]> => {
+const prepareBuilds = async (conn: Kysely<ReadModels>, ordered: readonly Projection[], lanes: number, unlogged: boolean): Promise<Build[]> => {
   const builds: Build[] = [];
   for (const projection of ordered) {
     const current = await conn.selectFrom('projection_registry').selectAll().where('name', '=', projection.name).executeTakeFirst();
     const generation = (current ? Math.max(current.generation, current.building_generation ?? 0) : 0) + 1;
     const schema = generationSchema(projection.name, generation);
-    await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(conn);
-    await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(conn);
-    await projection.createTables(conn, schema);
-    if (current) await conn.updateTable('projection_registry').set({ building_generation: generation }).where('name', '=', projection.name).execute();
+    // One transaction, whose commit need not wait for the disk: lost in a crash, it is lost whole.
+    await conn.transaction().execute(async (trx) => {
+      await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+      await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(trx);
+      await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(trx);
+      await projection.createTables(trx, schema);
+      // Not written to the WAL while it is built (finishBuilds makes it durable before it serves).
+      if (unlogged) for (const table of projection.tables) await sql`ALTER TABLE ${sql.id(schema, table)} SET UNLOGGED`.execute(trx);
+      if (current) await trx.updateTable('projection_registry').set({ building_generation: generation }).where('name', '=', projection.name).execute();
+    });
     const { rebuildFold } = projection;
     const folds = rebuildFold ? Array.from({ length: projection.partitionOf ? lanes : 1 }, () => rebuildFold()) : undefined;
-    builds.push({ projection, schema, generation, current, applied: 0, ms: 0, folds });
+    builds.push({ projection, schema, generation, current, applied: 0, ms: 0, folds, unlogged });
   }
   return builds;
 };
@@ -145,7 +159,13 @@ const prepareBuilds = async (conn: Kysely<ReadModels>, ordered: readonly Project
  * partitions (Projection.partitionOf) gives one piece of work per partition; the pieces go first, as
  * they belong to the read models with the most to do.
  */
-const applyHistory = async (db: Kysely<ReadModels>, store: EventStore, builds: readonly Build[], lanes: number, reading: Reading): Promise<void> => {
+const applyHistory = async (
+  db: Kysely<ReadModels>,
+  history: AsyncIterable<RecordedEvent>,
+  builds: readonly Build[],
+  lanes: number,
+  reading: Reading,
+): Promise<void> => {
   const relevant = (build: Build, batch: readonly RecordedEvent[]) => batch.some((e) => build.projection.handles.includes(e.type));
   const applyBulk = async (batch: readonly RecordedEvent[]): Promise<void> => {
     const work: { build: Build; events: readonly RecordedEvent[]; fold: BatchFold | undefined }[] = [];
@@ -174,7 +194,7 @@ const applyHistory = async (db: Kysely<ReadModels>, store: EventStore, builds: r
   // The next batch is read while the previous one is applied.
   let applying: Promise<void> = Promise.resolve();
   let batch: RecordedEvent[] = [];
-  for await (const { event } of store.readAll({ fromPosition: 'start' })) {
+  for await (const event of history) {
     batch.push(event);
     if (batch.length >= BATCH) {
       const full = batch;
@@ -190,6 +210,31 @@ const applyHistory = async (db: Kysely<ReadModels>, store: EventStore, builds: r
     await applyBulk(batch);
     reading.done(batch);
   }
+};
+
+/**
+ * After the bulk of the history, each new generation is made durable and gets the indexes it left for
+ * later (Projection.createIndexes), `lanes` read models at a time. Its tables were UNLOGGED until now:
+ * nothing they held went through the WAL, and a crash empties them, which costs nothing, as a crash
+ * leaves a building generation that the next rebuild starts again. SET LOGGED writes each table once;
+ * the indexes made after it are built in one pass each. The tail and the switch follow, durable.
+ */
+const finishBuilds = async (db: Kysely<ReadModels>, builds: readonly Build[], lanes: number): Promise<void> => {
+  const work = [...builds];
+  const lane = async (): Promise<void> => {
+    for (let build = work.shift(); build; build = work.shift()) {
+      const began = performance.now();
+      const { projection, schema } = build;
+      // The switch's commit, which waits for the disk, makes this durable too (the WAL is written in order).
+      await db.transaction().execute(async (trx) => {
+        await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+        if (build.unlogged) for (const table of projection.tables) await sql`ALTER TABLE ${sql.id(schema, table)} SET LOGGED`.execute(trx);
+        await projection.createIndexes?.(trx, schema);
+      });
+      build.ms += performance.now() - began;
+    }
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
 };
 
 /**
@@ -257,8 +302,19 @@ export const rebuildProjections = async (
   return db.connection().execute(async (conn) => {
     for (const projection of ordered) await sql`SELECT ${lockKey(projection.name)}`.execute(conn);
     try {
-      const builds = await prepareBuilds(conn, ordered, lanes);
-      await applyHistory(db, store, builds, lanes, reading);
+      // A long enough history is built into UNLOGGED tables (RebuildOptions.unloggedFrom).
+      const unloggedFrom = options.unloggedFrom ?? BATCH;
+      const history = store.readAll({ fromPosition: 'start' })[Symbol.asyncIterator]();
+      const first: RecordedEvent[] = [];
+      let next = await history.next();
+      for (; !next.done && first.length < unloggedFrom; next = await history.next()) first.push(next.value.event);
+      const builds = await prepareBuilds(conn, ordered, lanes, first.length >= unloggedFrom);
+      async function* all(): AsyncIterable<RecordedEvent> {
+        yield* first;
+        for (; !next.done; next = await history.next()) yield next.value.event;
+      }
+      await applyHistory(db, all(), builds, lanes, reading);
+      await finishBuilds(db, builds, lanes);
       await switchOver(conn, store, builds, reading);
       for (const build of builds) {
         if (build.current) await sql`DROP SCHEMA IF EXISTS ${sql.id(generationSchema(build.projection.name, build.current.generation))} CASCADE`.execute(conn);

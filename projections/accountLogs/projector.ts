@@ -9,7 +9,7 @@ import { describeAction } from '../../domain/copy/decision.js';
 import { copyEventTypes, type CopyEvent, retryWindowInWords } from '../../domain/copy/events.js';
 import { type ClosedTradeData, type PositionData, positionsEventTypes, type PositionsEvent } from '../../domain/positions/events.js';
 import type { RecordedEvent } from '../../store/port.js';
-import { type Projection, statementChunks } from '../projection.js';
+import { type Projection, statementChunks, unnestColumns, unnestRows } from '../projection.js';
 import type { AccountLogsTable, ReadModels } from '../schema.js';
 import { accountFeatureLogEventTypes, accountFeatureLogLineOf } from './accountFeatures.js';
 import { type LogCategory, type LogLine, LogType, type LogTypeId } from './logLine.js';
@@ -217,10 +217,26 @@ const insertLogRows = async (db: Kysely<ReadModels>, lines: readonly PendingLine
   for (const chunk of statementChunks(rows)) {
     await db
       .insertInto('account_logs')
-      .values(chunk)
+      .columns(unnestColumns(LOG_COLUMNS))
+      .expression(unnestRows(chunk, LOG_COLUMNS))
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
   }
+};
+
+const LOG_COLUMNS: { readonly [K in keyof Insertable<AccountLogsTable>]?: string } = {
+  id: 'uuid',
+  account_id: 'uuid',
+  project_id: 'uuid',
+  position_commit: 'numeric',
+  position_prepare: 'bigint',
+  time: 'timestamptz',
+  log_type_id: 'int',
+  category: 'text',
+  message: 'text',
+  code: 'text',
+  copier_id: 'uuid',
+  position_id: 'text',
 };
 
 /** An acknowledgement: the entries it names (of its project only), or every entry of the project so far. */
@@ -292,12 +308,14 @@ export const accountLogsProjection: Projection = {
       copier_id uuid,
       position_id text,
       acknowledged boolean NOT NULL DEFAULT false)`.execute(db);
-    await sql`CREATE INDEX ON ${sql.id(schema, 'account_logs')} (account_id, time DESC, position_commit DESC, position_prepare DESC)`.execute(db);
-    await sql`CREATE INDEX ON ${sql.id(schema, 'account_logs')} (project_id, time DESC, position_commit DESC, position_prepare DESC)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'account_logs')} (project_id, position_prepare)`.execute(db);
     await sql`CREATE TABLE ${sql.id(schema, 'account_log_accounts')} (
       account_id uuid PRIMARY KEY,
       project_id uuid NOT NULL)`.execute(db);
+  },
+  async createIndexes(db, schema) {
+    await sql`CREATE INDEX ON ${sql.id(schema, 'account_logs')} (account_id, time DESC, position_commit DESC, position_prepare DESC)`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'account_logs')} (project_id, time DESC, position_commit DESC, position_prepare DESC)`.execute(db);
   },
   async apply(db, recorded) {
     await applyEvents(db, [recorded]);

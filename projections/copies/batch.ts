@@ -5,7 +5,7 @@
 // rebuild spends its time here: one event used to cost one to three round trips.
 import { type Kysely, sql } from 'kysely';
 import type { RecordedEvent } from '../../store/port.js';
-import { statementChunks } from '../projection.js';
+import { statementChunks, unnestColumns, unnestRows } from '../projection.js';
 import type { ReadModels } from '../schema.js';
 import {
   changesOf,
@@ -452,11 +452,32 @@ const COPY_COLUMNS = [
   'close_price',
 ] as const;
 
+const COPY_TYPES: { readonly [K in keyof CopyRow]?: string } = {
+  copier_id: 'uuid',
+  master_position_id: 'text',
+  part: 'int',
+  master_account_id: 'uuid',
+  slave_account_id: 'uuid',
+  slave_position_id: 'text',
+  kind: 'text',
+  symbol: 'text',
+  order_type: 'text',
+  volume: 'float8',
+  client_order_id: 'text',
+  status: 'text',
+  opened_at: 'timestamptz',
+  closed_at: 'timestamptz',
+  closed_by: 'text',
+  result: 'float8',
+  close_price: 'float8',
+};
+
 const writeCopies = async (db: Db, batch: Batch): Promise<void> => {
   for (const chunk of statementChunks([...batch.changedCopies].map((k) => batch.copies.get(k)!))) {
     await db
       .insertInto('copies')
-      .values(chunk)
+      .columns(unnestColumns(COPY_TYPES))
+      .expression(unnestRows(chunk, COPY_TYPES))
       .onConflict((oc) =>
         oc.columns(['copier_id', 'master_position_id', 'part']).doUpdateSet((eb) => Object.fromEntries(COPY_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)]))),
       )

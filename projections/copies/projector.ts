@@ -189,9 +189,6 @@ export const copiesProjection: Projection = {
       result double precision,
       close_price double precision,
       PRIMARY KEY (copier_id, master_position_id, part))`.execute(db);
-    await sql`CREATE INDEX ON ${sql.id(schema, 'copies')} (copier_id, opened_at DESC)`.execute(db);
-    await sql`CREATE INDEX ON ${sql.id(schema, 'copies')} (slave_account_id, slave_position_id)`.execute(db);
-    await sql`CREATE INDEX ON ${sql.id(schema, 'copies')} (master_account_id, master_position_id)`.execute(db);
     await sql`CREATE TABLE ${sql.id(schema, 'copier_martingale')} (
       copier_id uuid PRIMARY KEY,
       consecutive_losses int NOT NULL)`.execute(db);
@@ -213,7 +210,6 @@ export const copiesProjection: Projection = {
       master_event jsonb NOT NULL,
       deferred_by jsonb NOT NULL,
       master_event_at timestamptz)`.execute(db);
-    await sql`CREATE INDEX ON ${sql.id(schema, 'copy_deferrals')} (due_at)`.execute(db);
     await sql`CREATE TABLE ${sql.id(schema, 'copy_retries')} (
       client_order_id text PRIMARY KEY,
       copier_id uuid NOT NULL,
@@ -222,6 +218,12 @@ export const copiesProjection: Projection = {
       action jsonb NOT NULL,
       source jsonb NOT NULL,
       retry_until timestamptz NOT NULL)`.execute(db);
+  },
+  async createIndexes(db, schema) {
+    await sql`CREATE INDEX ON ${sql.id(schema, 'copies')} (copier_id, opened_at DESC)`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'copies')} (slave_account_id, slave_position_id)`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'copies')} (master_account_id, master_position_id)`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'copy_deferrals')} (due_at)`.execute(db);
   },
   // A batch at a time (batch.ts) with the effect of apply below on each event in turn.
   applyBatch: applyCopiesBatch,

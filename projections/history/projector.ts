@@ -5,11 +5,33 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { PositionsEvent } from '../../domain/positions/events.js';
 import type { RecordedEvent } from '../../store/port.js';
-import { type Projection, statementChunks } from '../projection.js';
+import { type Projection, statementChunks, unnestColumns, unnestRows } from '../projection.js';
 import type { BalanceOperationsTable, ClosedTradesTable, ReadModels } from '../schema.js';
 
 type ClosedTradeRow = Insertable<ClosedTradesTable>;
 type BalanceOperationRow = Insertable<BalanceOperationsTable>;
+
+const TRADE_TYPES: { readonly [K in keyof ClosedTradeRow]?: string } = {
+  account_id: 'uuid',
+  trade_id: 'text',
+  position_id: 'text',
+  symbol: 'text',
+  side: 'text',
+  volume: 'float8',
+  open_price: 'float8',
+  open_time: 'timestamptz',
+  close_price: 'float8',
+  close_time: 'timestamptz',
+  profit: 'float8',
+  swap: 'float8',
+  commission: 'float8',
+  reason: 'text',
+  stop_loss: 'float8',
+  take_profit: 'float8',
+  comment: 'text',
+  magic_number: 'bigint',
+  client_order_id: 'text',
+};
 
 /** Every closed volume and balance operation of a batch, in two multi-row INSERTs; a replay adds nothing. */
 const insertHistory = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
@@ -48,7 +70,8 @@ const insertHistory = async (db: Kysely<ReadModels>, events: readonly RecordedEv
   for (const chunk of statementChunks(trades)) {
     await db
       .insertInto('closed_trades')
-      .values(chunk)
+      .columns(unnestColumns(TRADE_TYPES))
+      .expression(unnestRows(chunk, TRADE_TYPES))
       .onConflict((oc) => oc.columns(['account_id', 'trade_id']).doNothing())
       .execute();
   }
@@ -89,7 +112,6 @@ export const historyProjection: Projection = {
       magic_number bigint,
       client_order_id text,
       PRIMARY KEY (account_id, trade_id))`.execute(db);
-    await sql`CREATE INDEX ON ${sql.id(schema, 'closed_trades')} (account_id, close_time)`.execute(db);
     await sql`CREATE TABLE ${sql.id(schema, 'balance_operations')} (
       account_id uuid NOT NULL,
       operation_id text NOT NULL,
@@ -97,6 +119,9 @@ export const historyProjection: Projection = {
       amount double precision NOT NULL,
       comment text,
       PRIMARY KEY (account_id, operation_id))`.execute(db);
+  },
+  async createIndexes(db, schema) {
+    await sql`CREATE INDEX ON ${sql.id(schema, 'closed_trades')} (account_id, close_time)`.execute(db);
   },
   async apply(db, recorded) {
     await insertHistory(db, [recorded]);

@@ -36,7 +36,7 @@ const tableRows = async (db: Kysely<ReadModels>, schema: string, projection: Pro
 };
 
 describe('read models that apply a batch at once', function () {
-  this.timeout(120000);
+  this.timeout(240000);
   let db: Kysely<ReadModels>;
   let events: RecordedEvent[];
   let schemas = 0;

@@ -8,7 +8,7 @@ import { allProjections } from '../../projections/all.js';
 import { createReadModelDb } from '../../projections/database.js';
 import { migrateReadModels } from '../../projections/migrations.js';
 import type { Projection } from '../../projections/projection.js';
-import { rebuildProjection } from '../../projections/rebuild.js';
+import { rebuildProjection, rebuildProjections } from '../../projections/rebuild.js';
 import { ProjectionRunner } from '../../projections/runner.js';
 import type { ReadModels } from '../../projections/schema.js';
 import { handleCommand } from '../../store/commandHandler.js';
@@ -114,6 +114,23 @@ describe('projections', () => {
     expect(progress.length).to.be.greaterThan(0);
     const schemas = await sql<{ nspname: string }>`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'rm_accounts_g%'`.execute(db);
     expect(schemas.rows.map((r) => r.nspname)).to.deep.equal([`rm_accounts_g${after.generation}`]);
+  });
+
+  it('a rebuild built UNLOGGED, its indexes after the history, serves logged tables with every index, equal to the live ones', async () => {
+    const last = await writeHistory(store, 10);
+    await runner.waitFor(last, 10000);
+    const live = await snapshot(db);
+    const indexes = sql<{
+      n: string;
+    }>`SELECT count(*) AS n FROM pg_indexes WHERE schemaname LIKE 'rm\_%' AND tablename IN ('copies', 'account_logs', 'closed_trades')`;
+    const { rows: indexesBefore } = await indexes.execute(db);
+    await rebuildProjections(db, store, allProjections, { unloggedFrom: 1 });
+    expect(await snapshot(db)).to.deep.equal(live);
+    const { rows: persistence } = await sql<{ relpersistence: string; n: string }>`SELECT c.relpersistence, count(*) AS n FROM pg_class c
+      JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname LIKE 'rm\_%' GROUP BY 1`.execute(db);
+    expect(persistence.map((r) => r.relpersistence)).to.deep.equal(['p']);
+    expect((await indexes.execute(db)).rows).to.deep.equal(indexesBefore);
+    expect(Number(indexesBefore[0]!.n)).to.equal(4 + 4 + 2);
   });
 
   it('a rebuild while writes go on loses nothing and applies nothing twice', async () => {
