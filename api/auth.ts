@@ -44,7 +44,13 @@ type KnownKeys = Map<string, Caller>;
 const admit = async (services: Services, known: KnownKeys, keyHash: string, row: KeyRow | undefined, req: Request): Promise<Caller> => {
   known.delete(keyHash);
   if (!row) throw new ApiError(401, '[API_KEY_INVALID]', 'the API key is not valid');
-  if (row.revoked_at) throw new ApiError(401, '[API_KEY_REVOKED]', 'the API key was revoked');
+  if (row.revoked_at) {
+    throw new ApiError(
+      401,
+      '[API_KEY_REVOKED]',
+      row.revoked_reason === 'PROJECT_DELETED' ? 'the API key was revoked: its project was deleted' : 'the API key was revoked',
+    );
+  }
   const now = services.clock();
   if (row.expires_at && new Date(row.expires_at) <= now) {
     throw new ApiError(401, '[API_KEY_EXPIRED]', 'the API key has expired');

@@ -39,7 +39,13 @@ export interface Services {
   readonly health: DatabaseHealth;
 }
 
-export const commandMetadata = (services: Services, context: RequestContext): CommandMetadata => ({
+/**
+ * What running a command needs: the stores, the read models' runner, configuration, log and clock. The
+ * operator's command line (scripts/project.ts) runs the same use cases with no more than this.
+ */
+export type CommandServices = Pick<Services, 'db' | 'store' | 'runner' | 'config' | 'log' | 'clock'>;
+
+export const commandMetadata = (services: Pick<Services, 'clock'>, context: RequestContext): CommandMetadata => ({
   now: services.clock().toISOString(),
   context,
 });
@@ -51,14 +57,14 @@ export const commandMetadata = (services: Services, context: RequestContext): Co
 export type ReadModelNames = readonly string[];
 
 /** Waits until the read models named (all when none are) include `position`; logs when they do not in time. */
-export const readYourWrites = async (services: Services, position: Position, what: string, readModels?: ReadModelNames): Promise<void> => {
+export const readYourWrites = async (services: CommandServices, position: Position, what: string, readModels?: ReadModelNames): Promise<void> => {
   if (await services.runner.waitFor(position, services.config.readModelWaitMs, readModels)) return;
   services.log.warn(`read models ${readModels?.join(', ') ?? '(all)'} did not reach ${what} within ${services.config.readModelWaitMs} ms`);
 };
 
 /** Runs a command and waits until the read models named (all when none are) include its events. */
 export const execute = async <Command extends { metadata: CommandMetadata }, Event extends DomainEvent, State>(
-  services: Services,
+  services: CommandServices,
   streamName: string,
   decider: Decider<Command, Event, State>,
   command: Command,
@@ -85,7 +91,7 @@ export const afterCopyEngine = async (services: Services, position: Position | n
  * Waits until the read models named (all when none are) include every event committed before the call
  * (writes that span several streams, or that a venue session recorded on its own).
  */
-export const settle = async (services: Services, readModels?: ReadModelNames): Promise<void> => {
+export const settle = async (services: CommandServices, readModels?: ReadModelNames): Promise<void> => {
   const head = await services.store.lastCommittedPosition();
   if (head) await readYourWrites(services, head, 'the head of the store', readModels);
 };
@@ -99,7 +105,7 @@ const localTurns = new Map<string, Promise<unknown>>();
  * the lock: otherwise a burst of waiters holds every connection of the pool while the holder needs one
  * to finish (15 concurrent POST /accounts of one project hung the service).
  */
-export const oneAtATime = <T>(services: Services, name: string, work: () => Promise<T>): Promise<T> => {
+export const oneAtATime = <T>(services: Pick<Services, 'db'>, name: string, work: () => Promise<T>): Promise<T> => {
   const previous = localTurns.get(name) ?? Promise.resolve();
   const turn = previous.then(() =>
     services.db.connection().execute(async (conn) => {

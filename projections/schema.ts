@@ -82,6 +82,7 @@ export interface ProjectsTable {
   dedicated: boolean;
   created: Timestamp;
   updated: Timestamp;
+  deleted: ColumnType<Date | null, string | null | undefined, string | null>;
 }
 
 export interface CopiersTable {

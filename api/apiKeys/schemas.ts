@@ -106,10 +106,13 @@ const apiKeyProperties = {
   expiresAt: Nullable(IsoDateTime),
   revokedAt: Nullable(IsoDateTime),
   revokedReason: Nullable(
-    Type.Union([Type.Literal('REVOKED'), Type.Literal('REPLACED_BY_NEW_AI_KEY'), Type.Literal('REPLACED_BY_NEW_BOOTSTRAP_KEY')], {
-      description:
-        'REVOKED: by a request; REPLACED_BY_NEW_AI_KEY: another key became the AI key; REPLACED_BY_NEW_BOOTSTRAP_KEY: the service started with another BOOTSTRAP_API_KEY',
-    }),
+    Type.Union(
+      [Type.Literal('REVOKED'), Type.Literal('REPLACED_BY_NEW_AI_KEY'), Type.Literal('REPLACED_BY_NEW_BOOTSTRAP_KEY'), Type.Literal('PROJECT_DELETED')],
+      {
+        description:
+          'REVOKED: by a request; REPLACED_BY_NEW_AI_KEY: another key became the AI key; REPLACED_BY_NEW_BOOTSTRAP_KEY: the service started with another BOOTSTRAP_API_KEY; PROJECT_DELETED: its project was deleted (DELETE /projects/{projectId})',
+      },
+    ),
   ),
   lastUsedAt: Nullable(Type.String({ format: 'date-time', description: 'last successful authentication, updated at most once per minute' })),
   rotatedAt: Nullable(IsoDateTime),

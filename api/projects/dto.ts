@@ -37,3 +37,11 @@ export const fromProjectDTO = (body: Static<typeof ProjectWriteDTO>): ProjectSet
   billingIdentification: body.billingIdentification,
   currencyTypeId: body.currencyType.id,
 });
+
+export const toTraderDTO = (row: { feature_id: string; created: Date | string; account_id: string; alias: string | null }) => ({
+  id: row.account_id,
+  accountId: row.account_id,
+  alias: row.alias,
+  featureId: row.feature_id,
+  since: new Date(row.created).toISOString(),
+});

@@ -1,27 +1,25 @@
 // The project resource (reference ProjectDTO; spec "Other resource members": owner, billingRegion):
-//   GET, PUT   /projects/{projectId}
-// on the project aggregate (domain/project), read back from the projects read model. Creating and
-// deleting projects through the API is issue 17's.
+//   GET, PUT, DELETE   /projects/{projectId}           (DELETE is ours: the spec names project deletion without a path)
+//   GET                /projects/{projectId}/traders   the investor program's traders of the project
+// on the project aggregate (domain/project) and its use cases (app/commands/projects.ts), read back from
+// the projects read model. Projects are created by the operator (npm run project -- create NAME).
 import type { Static } from '@sinclair/typebox';
 import { projectDecider } from '../../domain/project/decider.js';
 import { projectStream } from '../../domain/project/events.js';
-import { findProject } from '../../projections/projects/queries.js';
+import { projectTraders } from '../../projections/projects/queries.js';
+import { deleteProject, loadLiveProject } from '../../app/commands/projects.js';
+import { Type } from '@sinclair/typebox';
 import { commandMetadata, execute, type Services } from '../../app/services.js';
-import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
 import { checkProjectScope } from '../shared/projects.js';
 import { errorResponses } from '../shared/schemas.js';
-import { fromProjectDTO, toProjectDTO } from './dto.js';
-import { ProjectDTO, ProjectParams, ProjectWriteDTO } from './schemas.js';
+import { fromProjectDTO, toProjectDTO, toTraderDTO } from './dto.js';
+import { ProjectDeletionDTO, ProjectDTO, ProjectParams, ProjectWriteDTO, TraderDTO } from './schemas.js';
 
 const TAG = 'Projects';
 
 export const projectRoutes = (routes: Routes, services: Services): void => {
-  const load = async (projectId: string) => {
-    const row = await findProject(services.db, projectId);
-    if (!row) throw new ApiError(404, '[PROJECT_NOT_FOUND]', `project ${projectId} not found`);
-    return row;
-  };
+  const load = (projectId: string) => loadLiveProject(services, projectId);
 
   routes.add<{ projectId: string }, unknown, unknown>({
     method: 'get',
@@ -60,6 +58,40 @@ export const projectRoutes = (routes: Routes, services: Services): void => {
         ['projects'],
       );
       return { body: toProjectDTO(await load(projectId)) };
+    },
+  });
+
+  routes.add<{ projectId: string }, unknown, unknown>({
+    method: 'delete',
+    path: '/projects/{projectId}',
+    tag: TAG,
+    operationId: 'deleteProject',
+    summary: 'Delete the project (final)',
+    description:
+      "Ours: the spec says project deletion exists without giving its path; the reference has none. Every account of the project that runs is stopped, then every account is deleted (its broker session ends, nothing is copied from or to it any more; positions stay open at the broker), and then every API key of the project is revoked (revokedReason PROJECT_DELETED), this request's key too: later requests with them get 401 [API_KEY_REVOKED] ('its project was deleted'). Each of these is an event of its own, listed in the project's audit log beside ProjectDeleted; nothing is erased, the events stay for audit. An account creation that waits for its turn while the project is deleted is refused with 404 [PROJECT_DELETED]. Answers what it ended. Needs a project-level key of this project.",
+    params: ProjectParams,
+    responses: { 200: { description: 'deleted', schema: ProjectDeletionDTO }, ...errorResponses(400, 401, 403, 404) },
+    async handler({ params, caller, context }) {
+      const projectId = checkProjectScope(caller, params.projectId, 'deleting the project');
+      const ended = await deleteProject(services, projectId, context);
+      return { body: { projectId, ...ended } };
+    },
+  });
+
+  routes.add<{ projectId: string }, unknown, unknown>({
+    method: 'get',
+    path: '/projects/{projectId}/traders',
+    tag: TAG,
+    operationId: 'getProjectTraders',
+    summary: "The investor program's traders of the project",
+    description:
+      'Spec: "approved traders configured in the project". A trader is an account of the project with the investor program\'s trader role, the account feature FeatureTraderDTO, oldest first; deleted accounts are not listed. The investor program (FeatureTraderDTO, FeatureInvestorDTO, /investorProgram/...) is not run by this service yet: such a feature cannot be attached, so the list is empty until it is. TraderDTO is ours (the spec does not show its members). Needs a project-level key of this project.',
+    params: ProjectParams,
+    responses: { 200: { description: 'the traders', schema: Type.Array(TraderDTO) }, ...errorResponses(400, 401, 403, 404) },
+    async handler({ params, caller }) {
+      const projectId = checkProjectScope(caller, params.projectId, 'the traders of the project');
+      await load(projectId);
+      return { body: (await projectTraders(services.db, projectId)).map(toTraderDTO) };
     },
   });
 };

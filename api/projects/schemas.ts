@@ -108,3 +108,23 @@ export const ProjectWriteDTO = Type.Object(
 );
 
 export const ProjectParams = Type.Object({ projectId: Uuid }, { additionalProperties: false });
+
+export const ProjectDeletionDTO = Type.Object(
+  {
+    projectId: Uuid,
+    deletedAccounts: Type.Integer({ minimum: 0, description: 'accounts this request deleted (those it stopped first included)' }),
+    revokedKeys: Type.Integer({ minimum: 0, description: 'API keys this request revoked, its own included' }),
+  },
+  { $id: 'ProjectDeletionDTO', additionalProperties: false, description: 'Ours: what deleting the project ended. 0 and 0 when it was deleted already.' },
+);
+
+export const TraderDTO = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'the trader: its account id' }),
+    accountId: Uuid,
+    alias: Nullable(Type.String()),
+    featureId: Type.String({ format: 'uuid', description: 'the FeatureTraderDTO feature that gives the account its role' }),
+    since: Type.String({ format: 'date-time', description: 'when the account became a trader' }),
+  },
+  { $id: 'TraderDTO', additionalProperties: false, description: "Ours: the spec does not show a trader's members." },
+);

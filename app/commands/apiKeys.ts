@@ -11,7 +11,7 @@ import { DomainError } from '../../domain/shared/errors.js';
 import { listLiveAiKeys } from '../../projections/apiKeys/queries.js';
 import { aggregateStream, EVENT_ID_NAMESPACE } from '../../store/commandHandler.js';
 import { generateApiKey, hashApiKey, keyPrefix } from '../../domain/apiKey/secret.js';
-import { commandMetadata, execute, oneAtATime, type Services, settle } from '../services.js';
+import { type CommandServices, commandMetadata, execute, oneAtATime, settle } from '../services.js';
 
 export interface IssuedKey {
   readonly apiKeyId: string;
@@ -28,7 +28,7 @@ export interface NewKey {
   readonly accessPolicy: AccessPolicy | null;
 }
 
-const run = (services: Services, apiKeyId: string, command: ApiKeyCommand) => execute(services, apiKeyStream(apiKeyId), apiKeyDecider, command);
+const run = (services: CommandServices, apiKeyId: string, command: ApiKeyCommand) => execute(services, apiKeyStream(apiKeyId), apiKeyDecider, command);
 
 /**
  * One AI key per project (spec ApiKeyDTO): `work` makes `apiKeyId` the AI key; first every other live AI
@@ -36,7 +36,7 @@ const run = (services: Services, apiKeyId: string, command: ApiKeyCommand) => ex
  * leaves no AI key rather than two. One at a time per project, so two concurrent requests cannot both
  * keep theirs.
  */
-const asTheAiKey = <T>(services: Services, projectId: string, apiKeyId: string, context: RequestContext, work: () => Promise<T>): Promise<T> =>
+const asTheAiKey = <T>(services: CommandServices, projectId: string, apiKeyId: string, context: RequestContext, work: () => Promise<T>): Promise<T> =>
   oneAtATime(services, `ai-key:${projectId}`, async () => {
     // Another instance may have held the lock last: see its writes before looking.
     await settle(services);
@@ -52,12 +52,17 @@ const asTheAiKey = <T>(services: Services, projectId: string, apiKeyId: string, 
   });
 
 /** Decides a command without storing it: its refusal (404, 409, 400) comes before any other key changes. */
-const dryRun = async (services: Services, apiKeyId: string, command: ApiKeyCommand): Promise<void> => {
+const dryRun = async (services: CommandServices, apiKeyId: string, command: ApiKeyCommand): Promise<void> => {
   const { state } = await aggregateStream(services.store, apiKeyStream(apiKeyId), apiKeyDecider.evolve, apiKeyDecider.initialState);
   apiKeyDecider.decide(command, state);
 };
 
-export const issueKey = async (services: Services, input: NewKey, context: RequestContext, apiKeyId: string = crypto.randomUUID()): Promise<IssuedKey> => {
+export const issueKey = async (
+  services: CommandServices,
+  input: NewKey,
+  context: RequestContext,
+  apiKeyId: string = crypto.randomUUID(),
+): Promise<IssuedKey> => {
   const key = generateApiKey();
   const command: ApiKeyCommand = {
     type: 'IssueApiKey',
@@ -73,7 +78,7 @@ export const issueKey = async (services: Services, input: NewKey, context: Reque
   return { apiKeyId, key };
 };
 
-export const rotateKey = async (services: Services, projectId: string, apiKeyId: string, context: RequestContext): Promise<IssuedKey> => {
+export const rotateKey = async (services: CommandServices, projectId: string, apiKeyId: string, context: RequestContext): Promise<IssuedKey> => {
   const key = generateApiKey();
   await run(services, apiKeyId, {
     type: 'RotateApiKey',
@@ -89,7 +94,7 @@ export const rotateKey = async (services: Services, projectId: string, apiKeyId:
  * finds it: the key is then rotated, because its first value was never delivered.
  */
 export const issueAccountKey = async (
-  services: Services,
+  services: CommandServices,
   projectId: string,
   accountId: string,
   alias: string | null,
@@ -118,7 +123,7 @@ export const issueAccountKey = async (
 };
 
 export const changeKey = async (
-  services: Services,
+  services: CommandServices,
   projectId: string,
   apiKeyId: string,
   changes: { name?: string; expiresAt?: string | null; keyType?: ApiKeyType },
@@ -133,11 +138,11 @@ export const changeKey = async (
   }
 };
 
-export const revokeKey = (services: Services, projectId: string, apiKeyId: string, context: RequestContext) =>
+export const revokeKey = (services: CommandServices, projectId: string, apiKeyId: string, context: RequestContext) =>
   run(services, apiKeyId, { type: 'RevokeApiKey', data: { apiKeyId, projectId, reason: 'REVOKED' }, metadata: commandMetadata(services, context) });
 
-export const setAccessPolicy = (services: Services, projectId: string, apiKeyId: string, accessPolicy: AccessPolicy, context: RequestContext) =>
+export const setAccessPolicy = (services: CommandServices, projectId: string, apiKeyId: string, accessPolicy: AccessPolicy, context: RequestContext) =>
   run(services, apiKeyId, { type: 'SetApiKeyAccessPolicy', data: { apiKeyId, projectId, accessPolicy }, metadata: commandMetadata(services, context) });
 
-export const removeAccessPolicy = (services: Services, projectId: string, apiKeyId: string, context: RequestContext) =>
+export const removeAccessPolicy = (services: CommandServices, projectId: string, apiKeyId: string, context: RequestContext) =>
   run(services, apiKeyId, { type: 'RemoveApiKeyAccessPolicy', data: { apiKeyId, projectId }, metadata: commandMetadata(services, context) });

@@ -9,7 +9,8 @@ import type { RequestContext } from '../../domain/shared/command.js';
 import { findSameLogin } from '../../projections/accounts/queries.js';
 import { aggregateStream } from '../../store/commandHandler.js';
 import { issueAccountKey, type IssuedKey } from './apiKeys.js';
-import { illegalState } from '../../domain/shared/errors.js';
+import { illegalState, notFound } from '../../domain/shared/errors.js';
+import { deletedAt } from '../../projections/projects/queries.js';
 import { commandMetadata, execute, oneAtATime, type Services } from '../services.js';
 import { creationLock } from '../accounts/creationLock.js';
 
@@ -40,6 +41,9 @@ export const precheckCreation = (services: Services, creation: AccountCreation):
 export const createAccountLocked = async (services: Services, creation: AccountCreation): Promise<IssuedKey> => {
   const { state } = await aggregateStream(services.store, accountStream(creation.accountId), accountDecider.evolve, accountDecider.initialState);
   if (!state.exists) {
+    // Deleting a project sweeps its accounts under the same lock (app/commands/projects.ts).
+    const deleted = await deletedAt(services.db, creation.projectId);
+    if (deleted) throw notFound('[PROJECT_DELETED]', `project ${creation.projectId} was deleted at ${deleted.toISOString()}`);
     if (creation.failIfAccountExistsInProject && (await findSameLogin(services.db, creation.projectId, creation.settings))) {
       throw illegalState('[ACCOUNT_ALREADY_EXISTS]', 'an account with this login, server and type already exists in the project');
     }

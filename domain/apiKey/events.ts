@@ -7,10 +7,10 @@ import type { ApiKeyLevel, ApiKeyType } from './kinds.js';
 
 export type { ApiKeyLevel, ApiKeyType } from './kinds.js';
 /**
- * Why a key was revoked: by a request, because another key of the project became the AI key, or
- * because the service started with another BOOTSTRAP_API_KEY.
+ * Why a key was revoked: by a request, because another key of the project became the AI key, because
+ * the service started with another BOOTSTRAP_API_KEY, or because its project was deleted.
  */
-export type RevocationReason = 'REVOKED' | 'REPLACED_BY_NEW_AI_KEY' | 'REPLACED_BY_NEW_BOOTSTRAP_KEY';
+export type RevocationReason = 'REVOKED' | 'REPLACED_BY_NEW_AI_KEY' | 'REPLACED_BY_NEW_BOOTSTRAP_KEY' | 'PROJECT_DELETED';
 
 export type ApiKeyEvent =
   | {

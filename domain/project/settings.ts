@@ -1,6 +1,8 @@
 // What a project's owner sets on it (reference ProjectDTO, spec "Other resource members": `billingRegion`):
 // its name, the billing address, and the currency it is billed in. The billing members start empty and
-// may stay so: nothing is billed yet (issue 23 brings invoices).
+// may stay so: nothing is billed yet (issue 23 brings invoices). Country and region are checked against the
+// ISO lists in subdivisions.ts, not by their shape alone.
+import { hasSubdivisions, isCountry, subdivisionsOf } from './subdivisions.js';
 
 export interface ProjectSettings {
   readonly name: string;
@@ -48,7 +50,7 @@ export const defaultProjectSettings = (name: string): ProjectSettings => ({
 });
 
 /** The emirates' ISO 3166-2:AE codes, without the AE- prefix. */
-export const UAE_EMIRATES: readonly string[] = ['AZ', 'AJ', 'DU', 'FU', 'RK', 'SH', 'UQ'];
+export const UAE_EMIRATES: readonly string[] = [...subdivisionsOf('AE')];
 
 export interface SettingsProblem {
   readonly field: keyof ProjectSettings;
@@ -63,6 +65,7 @@ export const checkProjectSettings = (settings: ProjectSettings, isCurrencyType: 
   }
   const country = settings.billingCountryIsoAlpha2;
   if (country !== '' && !/^[A-Z]{2}$/.test(country)) return { field: 'billingCountryIsoAlpha2', message: 'two letters (ISO 3166-1 alpha-2), e.g. DE' };
+  if (country !== '' && !isCountry(country)) return { field: 'billingCountryIsoAlpha2', message: `${country} is not an ISO 3166-1 country code` };
   const region = settings.billingRegion;
   if (region !== null) {
     if (/^[A-Z]{2}-/.test(region)) return { field: 'billingRegion', message: `without the country prefix: ${region.slice(3)} rather than ${region}` };
@@ -72,6 +75,17 @@ export const checkProjectSettings = (settings: ProjectSettings, isCurrencyType: 
   if (country === 'AE') {
     if (region === null) return { field: 'billingRegion', message: `required when billingCountryIsoAlpha2 is AE: one of ${UAE_EMIRATES.join(', ')}` };
     if (!UAE_EMIRATES.includes(region)) return { field: 'billingRegion', message: `not an emirate: one of ${UAE_EMIRATES.join(', ')}` };
+  }
+  if (region !== null) {
+    if (country === '') return { field: 'billingRegion', message: 'a subdivision of the billing country: set billingCountryIsoAlpha2 too' };
+    if (!subdivisionsOf(country).has(region)) {
+      return {
+        field: 'billingRegion',
+        message: hasSubdivisions(country)
+          ? `${region} is not an ISO 3166-2 subdivision of ${country}`
+          : `${country} has no ISO 3166-2 subdivisions: leave billingRegion null`,
+      };
+    }
   }
   if (!isCurrencyType(settings.currencyTypeId)) return { field: 'currencyTypeId', message: `unknown currency type ${settings.currencyTypeId}` };
   return null;

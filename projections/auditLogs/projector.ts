@@ -143,6 +143,8 @@ const DESCRIBERS: { readonly [T in Audited['type']]: Describer<T> } = {
   AllLogsAcknowledged: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { allLogs: true } }),
   ProjectCreated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { name: data.name } }),
   ProjectUpdated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: data.settings }),
+  // The accounts it stopped and deleted and the keys it revoked follow as entries of their own.
+  ProjectDeleted: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { deleted: true } }),
   SymbolMappingCreated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { symbolMappingId: data.symbolMappingId, ...data.mapping } }),
   SymbolMappingUpdated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { symbolMappingId: data.symbolMappingId, ...data.mapping } }),
   SymbolMappingDeleted: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { symbolMappingId: data.symbolMappingId } }),

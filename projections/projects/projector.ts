@@ -1,5 +1,5 @@
-// The projects read model (reference ProjectDTO): each project's name, owner, settings and whether it
-// is dedicated.
+// The projects read model (reference ProjectDTO): each project's name, owner, settings, whether it is
+// dedicated, and when it was deleted (a deleted project stays, for the operator's list and the audit).
 import { sql } from 'kysely';
 import { projectEventTypes, type ProjectEvent } from '../../domain/project/events.js';
 import { defaultProjectSettings } from '../../domain/project/settings.js';
@@ -8,13 +8,14 @@ import type { Projection } from '../projection.js';
 export const projectsProjection: Projection = {
   name: 'projects',
   // 2: settings (billing address, currency), dedicated, updated.
-  version: 2,
+  // 3: deleted.
+  version: 3,
   handles: projectEventTypes,
   tables: ['projects'],
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'projects')} (
       id uuid PRIMARY KEY, name text NOT NULL, owner text, settings jsonb NOT NULL, dedicated boolean NOT NULL,
-      created timestamptz NOT NULL, updated timestamptz NOT NULL)`.execute(db);
+      created timestamptz NOT NULL, updated timestamptz NOT NULL, deleted timestamptz)`.execute(db);
   },
   async apply(db, recorded) {
     const event = recorded as unknown as ProjectEvent;
@@ -43,6 +44,11 @@ export const projectsProjection: Projection = {
           .set({ name: settings.name, settings: JSON.stringify(settings), updated: at })
           .where('id', '=', projectId)
           .execute();
+        return;
+      }
+      case 'ProjectDeleted': {
+        const { projectId, at } = event.data;
+        await db.updateTable('projects').set({ deleted: at, updated: at }).where('id', '=', projectId).execute();
         return;
       }
     }

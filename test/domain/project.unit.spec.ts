@@ -86,3 +86,45 @@ describe('project decider: settings', () => {
       .then([{ type: 'ProjectUpdated', data: { projectId: P, settings: settings(), at: NOW } }]);
   });
 });
+
+describe('project decider: regions against the ISO 3166-2 list', () => {
+  it('accepts a subdivision of the billing country, and refuses one of another country, an unknown country or a region without a country', () => {
+    given([created()])
+      .when(update({ billingCountryIsoAlpha2: 'DE', billingRegion: 'BY' }))
+      .then([{ type: 'ProjectUpdated', data: { projectId: P, settings: settings({ billingCountryIsoAlpha2: 'DE', billingRegion: 'BY' }), at: NOW } }]);
+    for (const [overrides, field] of [
+      [{ billingCountryIsoAlpha2: 'DE', billingRegion: 'DU' }, 'billingRegion'],
+      [{ billingCountryIsoAlpha2: 'ZZ', billingRegion: null }, 'billingCountryIsoAlpha2'],
+      [{ billingCountryIsoAlpha2: '', billingRegion: 'BY' }, 'billingRegion'],
+      [{ billingCountryIsoAlpha2: 'AQ', billingRegion: 'X1' }, 'billingRegion'],
+    ] as const) {
+      expect(given([created()]).when(update(overrides)).thenRefuses('[VALIDATION_FAILED]', 'validation').details, JSON.stringify(overrides)).to.deep.equal({
+        field,
+      });
+    }
+  });
+});
+
+describe('project decider: creation and deletion', () => {
+  const deleted: ProjectEvent = { type: 'ProjectDeleted', data: { projectId: P, at: NOW } };
+  const remove: ProjectCommand = { type: 'DeleteProject', data: { projectId: P }, metadata };
+
+  it('creates a project once with a trimmed name, and refuses a blank one', () => {
+    given([])
+      .when({ type: 'CreateProject', data: { projectId: P, name: ' Desk ', owner: 'a@b.c' }, metadata })
+      .then([{ type: 'ProjectCreated', data: { projectId: P, name: 'Desk', owner: 'a@b.c', at: NOW } }]);
+    given([created()])
+      .when({ type: 'CreateProject', data: { projectId: P, name: 'Desk', owner: null }, metadata })
+      .then([]);
+    given([])
+      .when({ type: 'CreateProject', data: { projectId: P, name: ' ', owner: null }, metadata })
+      .thenRefuses('[VALIDATION_FAILED]', 'validation');
+  });
+
+  it('deletes once; a deleted project refuses every change with [PROJECT_DELETED]', () => {
+    given([]).when(remove).thenRefuses('[PROJECT_NOT_FOUND]', 'notFound');
+    given([created()]).when(remove).then([deleted]);
+    given([created(), deleted]).when(remove).then([]);
+    given([created(), deleted]).when(update()).thenRefuses('[PROJECT_DELETED]', 'notFound');
+  });
+});
