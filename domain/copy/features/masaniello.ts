@@ -39,8 +39,16 @@
 //     above 0 wins, <= -t and below 0 loses, anything between is break-even;
 //   - R_BASED: the result in R (result / risk) wins at w / 2 or more, loses at -l / 2 or less, else break-even.
 // A break-even trade does not use an event when excludeBreakEvenTrades (default true); otherwise it
-// uses one without a win. partialWinPolicy: the copies' history holds one net result per copy, partial
-// closes folded in, so a copy is classified once by that result whatever the policy (IGNORE).
+// uses one without a win. partialWinPolicy, for a trade with partial closes (several take profits, a
+// partial close by hand); a "partial win" is such a trade with a partial close in profit:
+//   - IGNORE (default): the trade is classified by its net result, all parts together, as any other;
+//   - COUNT_AS_WIN: a partial win counts as a win, whatever its net result;
+//   - COUNT_AS_LOSS: a partial win counts as a loss, whatever its net result;
+//   - PROPORTIONAL: every part (the partial closes and the last close) weighs with its volume: more
+//     volume closed in profit than in loss wins, more in loss loses, as much of both is break-even.
+// A trade without partial closes is classified by outcomePolicy under every value. The engine's
+// history gives the partial closes of a copy where its read model knows them (CopyRecord.partials);
+// without them every trade is one part and every value acts as IGNORE.
 //
 // The end of a series: all events used or the wins no longer reachable (autoResetOnSeriesComplete),
 // the wins reached or the target reached early (resetOnTargetReached), no capital left
@@ -134,7 +142,7 @@ const members = Type.Object({
   excludeBreakEvenTrades: Type.Boolean({ description: 'true (default): a break-even trade uses no event of the series; false: it uses one, without a win' }),
   partialWinPolicy: oneOf(
     PARTIAL_WIN_POLICIES,
-    "how partial closes count; default IGNORE. Here a copy's partial closes are folded into its one net result, so every copy is classified once by that result (IGNORE) whatever the value",
+    'how a trade with partial closes counts; default IGNORE (by its net result, all parts together). A partial win (a partial close in profit) counts as a win with COUNT_AS_WIN, as a loss with COUNT_AS_LOSS, whatever its net result; PROPORTIONAL weighs every part by its volume: more volume closed in profit than in loss wins, more in loss loses, as much is break-even. A trade without partial closes counts by outcomePolicy under every value. This service does not record the partial closes of a copy yet, so until it does every value acts as IGNORE',
   ),
   autoResetOnSeriesComplete: Type.Boolean({
     description:
@@ -301,9 +309,13 @@ type Outcome = 'win' | 'loss' | 'breakEven';
 
 export interface MasanielloTrade {
   readonly closedAt: string;
+  /** The net result of all its parts. */
   readonly result: number;
+  /** The volume of its last close. */
   readonly volume: number;
   readonly closePrice: number | null;
+  /** Its partial closes before the last one (volume, net result); absent or empty: none. */
+  readonly partials?: readonly { readonly volume: number; readonly result: number }[];
 }
 
 /** What the stake needs of the world: the value of one point of one lot in the account's currency, the contract size. */
@@ -340,13 +352,29 @@ export const classify = (s: MasanielloMembers, trade: MasanielloTrade, market: M
   return 'breakEven';
 };
 
+/** How a trade counts, partialWinPolicy applied to a trade with partial closes (classify for the others and IGNORE). */
+export const outcomeOf = (s: MasanielloMembers, trade: MasanielloTrade, market: MasanielloMarket, winR: Decimal): Outcome => {
+  const partials = trade.partials ?? [];
+  if (partials.length === 0 || s.partialWinPolicy === 'IGNORE') return classify(s, trade, market, winR);
+  if (s.partialWinPolicy === 'PROPORTIONAL') {
+    const last = { volume: trade.volume, result: exact(trade.result).minus(partials.reduce((sum, p) => sum.plus(exact(p.result)), ZERO)) };
+    const parts = [...partials.map((p) => ({ volume: p.volume, result: exact(p.result) })), last];
+    const weigh = (sign: 1 | -1) => parts.filter((p) => p.result.times(sign).greaterThan(0)).reduce((sum, p) => sum.plus(exact(p.volume)), ZERO);
+    const won = weigh(1);
+    const lost = weigh(-1);
+    return won.greaterThan(lost) ? 'win' : lost.greaterThan(won) ? 'loss' : 'breakEven';
+  }
+  if (!partials.some((p) => p.result > 0)) return classify(s, trade, market, winR);
+  return s.partialWinPolicy === 'COUNT_AS_WIN' ? 'win' : 'loss';
+};
+
 /** The profit of a win in R for the payout model; REALIZED_R from the won trades given. */
 const winROf = (s: MasanielloMembers, window: readonly MasanielloTrade[], market: MasanielloMarket): Decimal => {
   if (s.payoutModel === 'PAYOUT_FACTOR') return exact(s.expectedPayoutFactor);
   if (s.payoutModel === 'R_MULTIPLE') return exact(s.expectedRMultiple);
   const fixed = { ...s, payoutModel: 'R_MULTIPLE' as const };
   const won = window
-    .filter((t) => classify(fixed, t, market, exact(s.expectedRMultiple)) === 'win')
+    .filter((t) => outcomeOf(fixed, t, market, exact(s.expectedRMultiple)) === 'win')
     .map((t) => ({ r: riskOf(s, t, market), result: exact(t.result) }))
     .filter(({ r }) => r.greaterThan(0))
     .map(({ r, result }) => result.dividedBy(r));
@@ -359,7 +387,7 @@ const winROf = (s: MasanielloMembers, window: readonly MasanielloTrade[], market
 export const expectedWinsFor = (s: MasanielloMembers, window: readonly MasanielloTrade[], market: MasanielloMarket): number => {
   if (!s.useHistoricalWinRate) return s.expectedWins;
   const winR = exact(s.expectedRMultiple);
-  const outcomes = window.map((t) => classify(s, t, market, winR)).filter((o) => o !== 'breakEven');
+  const outcomes = window.map((t) => outcomeOf(s, t, market, winR)).filter((o) => o !== 'breakEven');
   if (outcomes.length < s.minimumTradesForHistoricalWinRate) return s.expectedWins;
   const rate = exact(outcomes.filter((o) => o === 'win').length).dividedBy(outcomes.length);
   const smoothing = exact(s.winRateSmoothingFactor);
@@ -447,7 +475,7 @@ export const masanielloSeries = (
   let netBefore = ZERO;
   let lossesInRow = 0;
   for (const trade of seriesTrades) {
-    const outcome = classify(s, trade, market, series.winR);
+    const outcome = outcomeOf(s, trade, market, series.winR);
     const result = exact(trade.result);
     netBefore = netBefore.plus(result);
     current = [...current, trade];
@@ -496,7 +524,13 @@ export const masanielloSeries = (
 const tradesOf = (history: readonly CopyRecord[], symbol: string): MasanielloTrade[] =>
   history
     .filter((r): r is CopyRecord & { closedAt: string; result: number } => r.closedAt !== null && r.result !== null && sameSymbol(r.symbol, symbol))
-    .map((r) => ({ closedAt: r.closedAt, result: r.result, volume: r.volume, closePrice: r.closePrice ?? null }))
+    .map((r) => ({
+      closedAt: r.closedAt,
+      result: r.result,
+      volume: r.volume,
+      closePrice: r.closePrice ?? null,
+      ...(r.partials ? { partials: r.partials } : {}),
+    }))
     .sort((a, b) => Date.parse(a.closedAt) - Date.parse(b.closedAt));
 
 /** When this symbol's series last started over by the endpoint: the later of its own reset and the reset of all. */
@@ -569,7 +603,7 @@ export const masaniello: CopierFeature<MasanielloSettings> = {
     'Masaniello money management, one series per slave symbol: totalEvents trades (N) of which expectedWins (K) are expected to win. A win pays w R and a loss costs l R: w is expectedRMultiple (payoutModel R_MULTIPLE), expectedPayoutFactor (PAYOUT_FACTOR) or the mean R of the won trades in the statistics window (REALIZED_R), l = -expectedLossRMultiple. With p = l / (w + l) and P(n, k) the chance of at least k wins in n at p, the next stake is R = c x (P(n-1, k-1) - P(n-1, k)) / ((w + l) x P(n, k)), n events left, k wins needed, c the capital at risk left: it brings the series to its target after k wins whatever the order, and loses c after n - k + 1 losses. ' +
     'The bankroll B is bankrollPercentage % of bankrollBase (BALANCE, EQUITY, FREE_MARGIN) at the series start (the base now less the series net results); the target X = targetProfitPercentage % of B; a series starts with c = min(B, X P(N, K) / (1 - P(N, K))) and moves by the real net results. ' +
     "Lots = R / (assumedPointRisk x the value of one point of one lot in the account's currency, from the slave's broker), rounded to lotStep by lotRoundingMode, bounded by minimumLotSize and maximumLotSize; the lot replaces the copier's sizing (martingale off) and the copier's maxLotSize, the broker's limits and maximumLot apply after. " +
-    "A closed copy counts by outcomePolicy: SIGN, THRESHOLD (winThresholdPercentage of the trade's risk, notional or an absolute amount, winThresholdBase; as much below 0 loses) or R_BASED (half the expected win or loss in R); break-even trades use no event with excludeBreakEvenTrades; partial closes are folded into a copy's one result (partialWinPolicy: IGNORE in effect). " +
+    "A closed copy counts by outcomePolicy: SIGN, THRESHOLD (winThresholdPercentage of the trade's risk, notional or an absolute amount, winThresholdBase; as much below 0 loses) or R_BASED (half the expected win or loss in R); break-even trades use no event with excludeBreakEvenTrades; a trade with partial closes counts by partialWinPolicy (IGNORE: its net result; a partial close in profit makes it a win with COUNT_AS_WIN, a loss with COUNT_AS_LOSS; PROPORTIONAL: by the volume closed in profit against the volume closed in loss) where the history knows its partial closes. " +
     'A series ends when its events are used or the wins can no longer come (autoResetOnSeriesComplete), at K wins or the target (resetOnTargetReached), with no capital left (resetOnBankrollDepleted), or at maxConsecutiveLosses losses in a row (> 0; always a new series). A flag true starts a new series at the next trade, after cooldownAfterResetMinutes (MASANIELLO_COOLDOWN); false skips opens with MASANIELLO_SERIES_OVER until PUT /accounts/{accountId}/masaniello/{masanielloFeatureId}/reset (one symbol or all; copies closed before it no longer count). ' +
     'useHistoricalWinRate: with minimumTradesForHistoricalWinRate wins and losses of the symbol in the statistics window (statisticsLookBackDays before the series start; 0 = the previous series), K = round(N x ((1 - s) K / N + s h)) for win rate h and winRateSmoothingFactor s, within minExpectedWins..maxExpectedWins. autoTuneBoundsValid and expectedWinsValid are read-only and always true. Every member may be set per symbol in symbolsConfiguration.',
   check: (s) => checkSymbolsConfiguration(s, check),

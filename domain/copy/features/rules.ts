@@ -37,6 +37,11 @@ export interface CopyRecord {
   readonly closePrice?: number | null;
   /** Who closed it: COPIER (the master closed), SLAVE_VENUE (its own stop, by hand) or a feature rule. */
   readonly closedBy: string | null;
+  /**
+   * Its partial closes before the last close, each with its volume and net result, when the read model
+   * gives them; `volume` is then what the last close closed and `result` the net result of all parts.
+   */
+  readonly partials?: readonly { readonly volume: number; readonly result: number }[];
 }
 
 export interface QuoteView {

@@ -4,7 +4,9 @@ import {
   MASANIELLO_DEFAULTS,
   masaniello,
   masanielloP,
+  masanielloSeries,
   masanielloStakeShare,
+  outcomeOf,
   type MasanielloSettings,
   roundLot,
 } from '../../../../domain/copy/features/masaniello.js';
@@ -187,6 +189,52 @@ describe('feature: FeatureMasanielloDTO', () => {
     it('does not count a cancelled pending order, nor a close at exactly 0', () => {
       lotAfter([0, null, -375, 375]).then([{ type: 'open', volume: 5 }]);
       lotAfter([-375, -375, 0]).then([{ type: 'open', volume: 2.5 }]);
+    });
+  });
+
+  describe('partialWinPolicy', () => {
+    const market = { pointValue: exact(1), contractSize: 100_000 };
+    const outcome = (partialWinPolicy: MasanielloSettings['partialWinPolicy'], trade: Parameters<typeof outcomeOf>[1]) =>
+      outcomeOf(settingsOf({ outcomePolicy: 'SIGN', partialWinPolicy }), trade, market, exact(1));
+    const at = '2026-01-07T10:00:00.000Z';
+    // A take profit on half (+50), the rest stopped out (-80): net -30, half the volume in profit.
+    const tpThenStop = { closedAt: at, result: -30, volume: 0.5, closePrice: null, partials: [{ volume: 0.5, result: 50 }] };
+    // +50 on 0.7 lots, -20 on the last 0.3: net +30.
+    const mostlyWon = { closedAt: at, result: 30, volume: 0.3, closePrice: null, partials: [{ volume: 0.7, result: 50 }] };
+    // -40 on 0.6 lots closed first, +100 on the last 0.4: net +60, no partial win.
+    const mostlyLost = { closedAt: at, result: 60, volume: 0.4, closePrice: null, partials: [{ volume: 0.6, result: -40 }] };
+    const whole = { closedAt: at, result: -30, volume: 1, closePrice: null };
+
+    it('IGNORE (default) classifies a trade with partial closes by its net result', () => {
+      expect(MASANIELLO_DEFAULTS.partialWinPolicy).to.equal('IGNORE');
+      expect([tpThenStop, mostlyWon, mostlyLost].map((t) => outcome('IGNORE', t))).to.deep.equal(['loss', 'win', 'win']);
+    });
+
+    it('COUNT_AS_WIN counts a partial win as a win whatever its net result; a trade without one by its net result', () =>
+      expect([tpThenStop, mostlyWon, mostlyLost].map((t) => outcome('COUNT_AS_WIN', t))).to.deep.equal(['win', 'win', 'win']));
+
+    it('COUNT_AS_LOSS counts a partial win as a loss whatever its net result; a trade without one by its net result', () =>
+      expect([tpThenStop, mostlyWon, mostlyLost].map((t) => outcome('COUNT_AS_LOSS', t))).to.deep.equal(['loss', 'loss', 'win']));
+
+    it('PROPORTIONAL weighs each part by its volume: more in profit wins, more in loss loses, as much is break-even', () =>
+      expect([tpThenStop, mostlyWon, mostlyLost].map((t) => outcome('PROPORTIONAL', t))).to.deep.equal(['breakEven', 'win', 'loss']));
+
+    it('a trade without partial closes counts by outcomePolicy under every value', () => {
+      for (const policy of ['IGNORE', 'COUNT_AS_WIN', 'COUNT_AS_LOSS', 'PROPORTIONAL'] as const) {
+        expect(outcome(policy, whole), policy).to.equal('loss');
+        expect(outcome(policy, { ...whole, partials: [] }), policy).to.equal('loss');
+      }
+    });
+
+    it('the series counts the partial win by the policy: with COUNT_AS_WIN it uses one of the wins needed, with IGNORE none', () => {
+      const account = { balance: 10_000, equity: 10_000, freeMargin: 10_000 };
+      const series = (partialWinPolicy: MasanielloSettings['partialWinPolicy']) =>
+        masanielloSeries(settingsOf({ outcomePolicy: 'SIGN', partialWinPolicy }), [tpThenStop], account, market, null);
+      expect([series('IGNORE').eventsLeft, series('IGNORE').winsNeeded]).to.deep.equal([4, 3]);
+      expect([series('COUNT_AS_WIN').eventsLeft, series('COUNT_AS_WIN').winsNeeded]).to.deep.equal([4, 2]);
+      expect([series('COUNT_AS_LOSS').eventsLeft, series('COUNT_AS_LOSS').winsNeeded]).to.deep.equal([4, 3]);
+      // Break-even uses no event (excludeBreakEvenTrades, the default).
+      expect([series('PROPORTIONAL').eventsLeft, series('PROPORTIONAL').winsNeeded]).to.deep.equal([5, 3]);
     });
   });
 
