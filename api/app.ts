@@ -12,6 +12,7 @@ import { auditLogRoutes } from './auditLogs/routes.js';
 import { databaseGate, databaseUnavailable, loadShedding } from './availability.js';
 import { authenticate } from './auth.js';
 import { copierRoutes } from './copiers/routes.js';
+import { dashboardRoutes } from './dashboards/routes.js';
 import { featureRoutes } from './features/routes.js';
 import { projectFeatureRoutes } from './features/projectRoutes.js';
 import { featureTypeRoutes } from './features/typeRoutes.js';
@@ -45,6 +46,7 @@ export const declareRoutes = (services: Services): Routes => {
   projectFeatureRoutes(routes, services);
   featureTypeRoutes(routes);
   projectRoutes(routes, services);
+  dashboardRoutes(routes, services);
   analyticsRoutes(routes, services);
   logRoutes(routes, services);
   auditLogRoutes(routes, services);

@@ -10,7 +10,7 @@ import { type KeyCheck, keyCheckOf } from './auth.js';
 import { errorResponses } from './shared/schemas.js';
 import { validate } from './validation.js';
 
-export type Method = 'get' | 'post' | 'put' | 'delete';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface Caller {
   readonly apiKeyId: string;

@@ -4,6 +4,7 @@ import { accountsProjection } from './accounts/projector.js';
 import { approvalsProjection } from './approvals/projector.js';
 import { apiKeysProjection } from './apiKeys/projector.js';
 import { auditLogsProjection } from './auditLogs/projector.js';
+import { dashboardsProjection } from './dashboards/projector.js';
 import { copiesProjection } from './copies/projector.js';
 import { copiersProjection } from './copiers/projector.js';
 import { dataCollectorProjection } from './dataCollector/projector.js';
@@ -34,6 +35,7 @@ export const allProjections: readonly Projection[] = [
   auditLogsProjection,
   approvalsProjection,
   maintenanceWindowsProjection,
+  dashboardsProjection,
 ];
 
 export const projectionByName = (name: string): Projection | undefined => allProjections.find((p) => p.name === name);

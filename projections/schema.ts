@@ -85,6 +85,17 @@ export interface ProjectsTable {
   deleted: ColumnType<Date | null, string | null | undefined, string | null>;
 }
 
+export interface DashboardsTable {
+  id: string;
+  project_id: string;
+  position: number;
+  name: string;
+  widgets: ColumnType<unknown, string, string>;
+  duplicate_of: string | null;
+  created: Timestamp;
+  updated: Timestamp;
+}
+
 export interface CopiersTable {
   id: string;
   project_id: string;
@@ -383,6 +394,7 @@ export interface ReadModels {
   audit_logs: AuditLogsTable;
   api_keys: ApiKeysTable;
   projects: ProjectsTable;
+  dashboards: DashboardsTable;
   copiers: CopiersTable;
   positions: PositionsTable;
   venue_activity: VenueActivityTable;

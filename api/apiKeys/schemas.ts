@@ -5,7 +5,7 @@ import { LIMITS } from '../../domain/apiKey/accessPolicy.js';
 import { IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
 
 const Mode = Type.Union([Type.Literal('ALLOW_LIST'), Type.Literal('DENY_LIST')]);
-const Method = Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('PUT'), Type.Literal('DELETE'), Type.Literal('ALL')]);
+const Method = Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('PUT'), Type.Literal('PATCH'), Type.Literal('DELETE'), Type.Literal('ALL')]);
 export const KeyType = Type.Union([Type.Literal('INTEGRATION'), Type.Literal('AI')], {
   description:
     'INTEGRATION or AI. At most one AI key per project: making a key AI revokes the former AI key (an AI key never becomes INTEGRATION). An AI key without an enabled access policy is denied everything (403 [AI_KEY_ACCESS_POLICY_REQUIRED]).',
@@ -164,7 +164,7 @@ export const ApiKeyUpdateDTO = Type.Object(
 
 export const RestEndpointMetadataDTO = Type.Object(
   {
-    method: Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('PUT'), Type.Literal('DELETE')]),
+    method: Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('PUT'), Type.Literal('PATCH'), Type.Literal('DELETE')]),
     path: Type.String({ description: 'relative to /rest/api/v1, as a pathPattern would name it: `/accounts/{accountId}`' }),
     summary: Type.String(),
     tag: Type.String(),

@@ -10,7 +10,7 @@
 // expressions, so no pattern a client writes can make it slow.
 
 export type PolicyMode = 'ALLOW_LIST' | 'DENY_LIST';
-export type EndpointMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'ALL';
+export type EndpointMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ALL';
 
 export interface EndpointRule {
   readonly pathPattern: string;

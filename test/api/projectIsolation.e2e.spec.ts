@@ -46,6 +46,12 @@ const bodies = (a: Record<string, string>): Record<string, unknown> => ({
   updateApiKey: { name: 'taken over' },
   setApiKeyAccessPolicy: { enabled: true, ipWhitelist: ['192.0.2.1'] },
   acknowledgeLogsBulk: [Number(a.id)],
+  createDashboard: { name: 'walk' },
+  updateDashboard: { name: 'taken over' },
+  patchDashboard: { name: 'taken over' },
+  replaceDashboards: { dashboards: [] },
+  reorderDashboards: { dashboardIds: [a.dashboardId] },
+  duplicateDashboard: { name: 'copied away' },
 });
 
 const queries: Record<string, string> = {
@@ -70,6 +76,7 @@ describe("no endpoint reveals or changes another project's data", function () {
       copiers: await get(`/accounts/${a.accountId}/copiers`),
       mappings: await get(`/accounts/${a.accountId}/copiers/${a.copierId}/symbolMappings`),
       projectMappings: await get(`/projects/${A}/symbolMappings`),
+      dashboards: await get(`/projects/${A}/dashboards`),
       project: await get(`/projects/${A}`),
       // what the position is, not what it is worth at the moment
       positions: ((await get(`/accounts/${a.accountId}/positions`)) as Record<string, unknown>[]).map(
@@ -101,6 +108,11 @@ describe("no endpoint reveals or changes another project's data", function () {
     });
     expect(mapping.status, JSON.stringify(mapping.body)).to.equal(200);
     a.symbolMappingId = String(mapping.body.id);
+    const dashboard = await t.call('POST', `/projects/${A}/dashboards`, {
+      body: { name: 'A dashboard', widgets: [{ type: 'chart', gridItem: { x: 0, y: 0, cols: 1, rows: 1 } }] },
+    });
+    expect(dashboard.status, JSON.stringify(dashboard.body)).to.equal(200);
+    a.dashboardId = dashboard.body.id;
     a.apiKeyId = (await t.call('GET', `/accounts/${a.accountId}/apiKeys`)).body[0].id;
     // a log entry of A (LogDTO.id, an integer: kept out of the leak check below, digits are everywhere)
     a.id = String((await t.call('GET', `/accounts/${a.accountId}/logs`)).body[0].id);
