@@ -157,6 +157,8 @@ export class VenueSessions implements AccountSessions {
     }, CONNECTED_REFRESH_MS);
     this.refreshTimer.unref();
     await first;
+    // Another instance holds them: know its connected accounts before the copy engine asks.
+    if (!this.holding) await this.remote.refreshConnected().catch(() => undefined);
   }
 
   /** This instance's address for the others (known once it listens). */

@@ -50,7 +50,7 @@ const partitionHolders = async (db: pg.Client): Promise<Map<string, string>> => 
 };
 
 describe('more than one instance', function () {
-  this.timeout(300_000);
+  this.timeout(480_000);
   const processes: ServiceProcess[] = [];
   let dataDir = '';
   let db: pg.Client | null = null;
@@ -64,6 +64,13 @@ describe('more than one instance', function () {
     }
     await db?.end().catch(() => undefined);
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const began = Date.now();
+  const phase = (what: string) => console.log(`      [${((Date.now() - began) / 1000).toFixed(1)} s] ${what}`);
+  afterEach(function () {
+    if (this.currentTest?.state !== 'failed') return;
+    for (const p of processes) console.log(`--- instance output (last lines)\n${p.out().split('\n').slice(-25).join('\n')}`);
   });
 
   it('spreads the copy engine over three instances; after one is killed with SIGKILL mid-burst the survivors take its partitions and every slave holds exactly one copy of every open master position', async () => {
@@ -85,6 +92,7 @@ describe('more than one instance', function () {
           COPY_ENGINE_PARTITIONS: String(PARTITIONS),
         }),
       );
+      phase(`instance ${id} started`);
     }
     const [one] = processes as [ServiceProcess, ServiceProcess, ServiceProcess];
     const holderOfSessions = (await db.query<{ instance: string }>(`SELECT instance FROM venue_sessions_holder`)).rows[0]?.instance;
@@ -101,6 +109,7 @@ describe('more than one instance', function () {
       'every instance to hold its share of the partitions',
     );
 
+    phase('partitions spread');
     // Masters and slaves, created and started through the three instances in turn.
     let turn = 0;
     const next = () => processes[turn++ % processes.length]!;
@@ -127,6 +136,7 @@ describe('more than one instance', function () {
       slavesOf.set(master, slaves);
     }
 
+    phase('masters and slaves started');
     // The victim: an instance that does not hold the venue sessions and copies some of the masters.
     const mastersOf = (id: string) => masters.filter((m) => spread.get(partitionName(partitionOf(m, PARTITIONS))) === id);
     const victimId = ['two', 'three'].sort((a, b) => mastersOf(b).length - mastersOf(a).length)[0]!;
@@ -176,6 +186,7 @@ describe('more than one instance', function () {
         }
       }),
     );
+    phase('burst over');
     await killer;
     expect(killedAt, 'the victim was killed during the burst').to.be.greaterThan(0);
 
@@ -202,6 +213,7 @@ describe('more than one instance', function () {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       return res.body as Position[];
     };
+    phase('partitions moved');
     let open = 0;
     for (const master of masters) {
       const expected = (await positionsOf(master)).map((p) => p.comment).sort();
@@ -222,6 +234,7 @@ describe('more than one instance', function () {
       }
     }
     expect(open).to.be.greaterThan(0);
+    phase('every slave holds exactly the open master positions');
     // A late duplicate would show by now.
     await new Promise((r) => setTimeout(r, 500));
     for (const master of masters) {
