@@ -11,14 +11,15 @@
 // recorder per account; one holder keeps that simple.
 //
 // Moving: the holder writes itself into `venue_sessions_holder` (instance, URL, epoch) when it wins the
-// lease. When the lease is lost (its session ended), the holder keeps serving for LOCAL_GRACE_MS while it
-// tries to win the lease back (a database blip changes nothing then); after that it lets the sessions go.
-// An instance that wins the lease from another one waits TAKEOVER_GRACE_MS (longer than the old holder's
-// grace) before loading the venue, so the two never act on the venue at the same time; then it loads the
-// venue as last saved (every acknowledged request was saved before it was answered) and starts every
-// Active account's session, whose reconciliation records what the venue did that was not recorded yet.
-// Known limit: a holder process frozen for longer than the lease session's idle timeout (10 s) and then
-// resumed may save once more before it notices; venue saves carry no fencing token yet.
+// lease. When the lease is lost (its session ended), the holder keeps serving while it tries to win the
+// lease back and the row still names it (a database blip changes nothing then), and lets the sessions go
+// as soon as the row names another instance (or cannot be read for 10 s). An instance that claims the row
+// from another one waits TAKEOVER_GRACE_MS (far longer than the old holder takes to see the claim) before
+// loading the venue, so the two never act on the venue at the same time; then it loads the venue as last
+// saved (every acknowledged request was saved before it was answered) and starts every Active account's
+// session, whose reconciliation records what the venue did that was not recorded yet.
+// Known limit: venue saves carry no fencing token yet: a holder cut off from the database (or frozen)
+// while another claims the sessions may land one delayed save when it gets through again.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 import { type Kysely, sql } from 'kysely';
@@ -46,10 +47,12 @@ import { Backoff, describeError } from '../store/recovery.js';
 import type { Logger } from './logger.js';
 
 export const VENUE_SESSIONS_LEASE = 'venue-sessions';
-/** How long a holder that lost its lease keeps serving while it tries to win it back. */
-const LOCAL_GRACE_MS = 2000;
-/** How long a new holder waits after winning the lease from another instance: longer than LOCAL_GRACE_MS. */
-const TAKEOVER_GRACE_MS = 3500;
+/** How often a holder that lost its lease reads the holder row, to let go as soon as another instance claimed it. */
+const WATCH_MS = 250;
+/** A holder that lost its lease and cannot read the holder row lets go after this long (the lease session's idle timeout). */
+const UNCONFIRMED_MS = 10_000;
+/** How long a new holder waits after claiming the row from another instance: well beyond WATCH_MS. */
+const TAKEOVER_GRACE_MS = 3000;
 /** How often an instance without the sessions asks the holder which accounts are connected. */
 const CONNECTED_REFRESH_MS = 250;
 const HOLDER_ROW = 'venues';
@@ -97,7 +100,8 @@ export class VenueSessions implements AccountSessions {
   /** The holder's start in progress: calls on this instance wait for it. */
   private starting: Promise<Holding> | null = null;
   private epoch: number | null = null;
-  private graceTimer: NodeJS.Timeout | null = null;
+  /** The generation of the watch that runs while the lease is lost (a new term ends it). */
+  private watching = 0;
   private refreshTimer: NodeJS.Timeout | null = null;
   private lease: { release(): Promise<void> } | null = null;
   private ownUrl: string | null = null;
@@ -171,7 +175,7 @@ export class VenueSessions implements AccountSessions {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.refreshTimer) clearInterval(this.refreshTimer);
-    if (this.graceTimer) clearTimeout(this.graceTimer);
+    this.watching += 1;
     await this.lease?.release();
     await this.letGo();
   }
@@ -280,8 +284,7 @@ export class VenueSessions implements AccountSessions {
 
   /** One term of the lease: claim the holder row, wait out an old holder's grace, start, hold until lost. */
   private async term(signal: AbortSignal, decided: () => void): Promise<void> {
-    if (this.graceTimer) clearTimeout(this.graceTimer);
-    this.graceTimer = null;
+    this.watching += 1;
     const previous = await this.claim();
     if (previous.instance !== this.deps.leases.instanceId || previous.epoch !== this.epoch) await this.letGo();
     if (previous.instance !== null && previous.instance !== this.deps.leases.instanceId) {
@@ -301,12 +304,34 @@ export class VenueSessions implements AccountSessions {
     decided();
     if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     if (this.stopped) return;
-    // Lost: keep serving a little while the lease is tried again; let go if it is not won back.
-    this.graceTimer = setTimeout(() => {
-      this.graceTimer = null;
-      if (!this.deps.leases.holds(VENUE_SESSIONS_LEASE)) void this.letGo();
-    }, LOCAL_GRACE_MS);
-    this.graceTimer.unref();
+    void this.watch(++this.watching);
+  }
+
+  /**
+   * The lease is lost (its session ended: a database blip, a failover, a lost network): keep serving
+   * while the lease is tried again, as long as the holder row still names this instance; let go at
+   * once when another instance claimed it (it waits TAKEOVER_GRACE_MS before it loads the venue), or
+   * when the row could not be read for UNCONFIRMED_MS.
+   */
+  private async watch(generation: number): Promise<void> {
+    let confirmed = Date.now();
+    while (generation === this.watching && this.holding && !this.stopped) {
+      try {
+        const row = await sql<{ instance: string }>`SELECT instance FROM venue_sessions_holder WHERE name = ${HOLDER_ROW}`.execute(this.deps.db);
+        if (generation !== this.watching) return;
+        if (row.rows[0]?.instance !== this.deps.leases.instanceId) {
+          await this.letGo();
+          return;
+        }
+        confirmed = Date.now();
+      } catch {
+        if (Date.now() - confirmed > UNCONFIRMED_MS) {
+          await this.letGo();
+          return;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, WATCH_MS).unref());
+    }
   }
 
   /** Writes this instance as the holder; answers who held it before and the epoch now. */
