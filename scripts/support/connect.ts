@@ -22,6 +22,7 @@ export const connect = async () => {
   const store = await openEventStore(config, connectionString);
   return {
     config,
+    connectionString,
     db,
     store,
     async close() {
