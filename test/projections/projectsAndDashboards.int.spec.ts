@@ -1,0 +1,106 @@
+// The projects and dashboards read models (issue 17) rebuilt from their events equal the live ones.
+import { expect } from 'chai';
+import type { Kysely } from 'kysely';
+import { dashboardDecider } from '../../domain/dashboard/decider.js';
+import { dashboardStream } from '../../domain/dashboard/events.js';
+import { projectDecider } from '../../domain/project/decider.js';
+import { projectStream } from '../../domain/project/events.js';
+import { defaultProjectSettings } from '../../domain/project/settings.js';
+import { systemContext } from '../../domain/shared/command.js';
+import { allProjections, projectionByName } from '../../projections/all.js';
+import { createReadModelDb } from '../../projections/database.js';
+import { migrateReadModels } from '../../projections/migrations.js';
+import { rebuildProjection } from '../../projections/rebuild.js';
+import { ProjectionRunner } from '../../projections/runner.js';
+import type { ReadModels } from '../../projections/schema.js';
+import { handleCommand } from '../../store/commandHandler.js';
+import { PostgresEventStore } from '../../store/postgres/postgresEventStore.js';
+import { migrateEventStore } from '../../store/postgres/schema.js';
+import type { Position } from '../../store/port.js';
+import { freshDatabase } from '../support/postgres.js';
+
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+describe('projects and dashboards read models: a rebuild equals the live one', function () {
+  this.timeout(120_000);
+  let db: Kysely<ReadModels>;
+  let store: PostgresEventStore;
+  let runner: ProjectionRunner;
+
+  before(async () => {
+    const url = await freshDatabase();
+    db = createReadModelDb(url).db;
+    await migrateEventStore(db);
+    await migrateReadModels(db);
+    store = await PostgresEventStore.connect(url);
+    runner = new ProjectionRunner(db, store, allProjections, quiet);
+    await runner.start();
+  });
+  after(async () => {
+    await runner.stop();
+    await store.dispose();
+    await db.destroy();
+  });
+
+  it('after creations, changes, duplicates, reorders, replacements and deletions', async () => {
+    let last: Position | null = null;
+    const project = async (projectId: string, command: Parameters<typeof projectDecider.decide>[0]) => {
+      last = (await handleCommand(store, projectStream(projectId), projectDecider, command)).position ?? last;
+    };
+    const dashboards = async (projectId: string, command: Parameters<typeof dashboardDecider.decide>[0]) => {
+      last = (await handleCommand(store, dashboardStream(projectId), dashboardDecider, command)).position ?? last;
+    };
+    for (let p = 0; p < 3; p++) {
+      const projectId = crypto.randomUUID();
+      const metadata = () => ({ now: new Date().toISOString(), context: { ...systemContext('t'), projectId } });
+      await project(projectId, { type: 'CreateProject', data: { projectId, name: `Project ${p}`, owner: p === 0 ? 'a@b.c' : null }, metadata: metadata() });
+      await project(projectId, {
+        type: 'UpdateProject',
+        data: { projectId, settings: { ...defaultProjectSettings(`Renamed ${p}`), billingCountryIsoAlpha2: 'AE', billingRegion: 'DU' }, dedicated: false },
+        metadata: metadata(),
+      });
+      const ids = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+      const layout = (name: string) => ({
+        name,
+        widgets: [{ id: 'w', type: 'chart', title: null, gridItem: { x: 0, y: 0, cols: 2, rows: 2 }, config: { nested: [1, { a: null }] } }],
+      });
+      for (const [i, dashboardId] of ids.entries()) {
+        await dashboards(projectId, { type: 'CreateDashboard', data: { projectId, dashboardId, layout: layout(`D${i}`) }, metadata: metadata() });
+      }
+      await dashboards(projectId, { type: 'ChangeDashboard', data: { projectId, dashboardId: ids[0]!, layout: layout('changed') }, metadata: metadata() });
+      const copy = crypto.randomUUID();
+      await dashboards(projectId, {
+        type: 'DuplicateDashboard',
+        data: { projectId, dashboardId: ids[1]!, newDashboardId: copy, name: null },
+        metadata: metadata(),
+      });
+      await dashboards(projectId, { type: 'ReorderDashboards', data: { projectId, order: [copy, ids[2]!, ids[0]!, ids[1]!] }, metadata: metadata() });
+      await dashboards(projectId, { type: 'DeleteDashboard', data: { projectId, dashboardId: ids[2]! }, metadata: metadata() });
+      if (p === 1) {
+        await dashboards(projectId, {
+          type: 'ReplaceDashboards',
+          data: {
+            projectId,
+            dashboards: [
+              { dashboardId: ids[0]!, layout: layout('kept') },
+              { dashboardId: crypto.randomUUID(), layout: layout('new') },
+            ],
+          },
+          metadata: metadata(),
+        });
+      }
+      if (p === 2) await project(projectId, { type: 'DeleteProject', data: { projectId }, metadata: metadata() });
+    }
+    expect(await runner.waitFor(last!, 20_000)).to.equal(true);
+    const snapshot = async () => ({
+      projects: await db.selectFrom('projects').selectAll().orderBy('id').execute(),
+      dashboards: await db.selectFrom('dashboards').selectAll().orderBy('id').execute(),
+      audit: await db.selectFrom('audit_logs').selectAll().orderBy('id').execute(),
+    });
+    const live = await snapshot();
+    expect(live.dashboards).to.have.length(3 + 2 + 3);
+    expect(live.projects.filter((p) => p.deleted !== null)).to.have.length(1);
+    for (const name of ['projects', 'dashboards', 'audit_logs']) await rebuildProjection(db, store, projectionByName(name)!);
+    expect(await snapshot()).to.deep.equal(live);
+  });
+});
