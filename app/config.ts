@@ -24,12 +24,6 @@ export interface Config {
   readonly apiRequestRetentionDays: number;
   /** Bounded request queues that shed excess with 503 [SERVICE_BUSY] (api/availability.ts); off only to measure without them. */
   readonly loadShedding: boolean;
-  /** The copy engine's partitions by master account, spread over the live instances (COPY_ENGINE_PARTITIONS, default 8). */
-  readonly copyEnginePartitions: number;
-  /** How the other instances reach this one (INSTANCE_URL); null: http://<HOST or 127.0.0.1>:<port>. */
-  readonly instanceUrl: string | null;
-  /** This instance's name among the live ones (INSTANCE_ID; default random): lease sessions, logs. */
-  readonly instanceId: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -70,13 +64,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   if (operatorDomain && !DOMAIN.test(operatorDomain)) {
     throw new ConfigError(`OPERATOR_DOMAIN must be a domain name such as copytrade.example.com, got "${env.OPERATOR_DOMAIN}"`);
   }
-  const instanceUrl = optional(env.INSTANCE_URL)?.replace(/\/+$/, '') ?? null;
-  if (instanceUrl && !/^https?:\/\/[^/]+$/.test(instanceUrl)) {
-    throw new ConfigError(`INSTANCE_URL must be http(s)://host:port, the address other instances reach this one at, got "${env.INSTANCE_URL}"`);
-  }
-  const instanceId = optional(env.INSTANCE_ID);
-  if (instanceId && !/^[A-Za-z0-9._-]{1,40}$/.test(instanceId))
-    throw new ConfigError(`INSTANCE_ID must be 1 to 40 letters, digits, dots, dashes or underscores, got "${instanceId}"`);
   const timeZone = optional(env.TIME_ZONE) ?? 'UTC';
   if (!isTimeZone(timeZone)) throw new ConfigError(`TIME_ZONE must be an IANA time zone such as Europe/London, got "${timeZone}"`);
   return {
@@ -97,8 +84,5 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     timeZone,
     apiRequestRetentionDays: integer('API_REQUEST_RETENTION_DAYS', env.API_REQUEST_RETENTION_DAYS, 90, 1, 36_500),
     loadShedding: optional(env.LOAD_SHEDDING) === null ? true : flag('LOAD_SHEDDING', env.LOAD_SHEDDING),
-    copyEnginePartitions: integer('COPY_ENGINE_PARTITIONS', env.COPY_ENGINE_PARTITIONS, 8, 1, 1024),
-    instanceUrl,
-    instanceId,
   };
 };

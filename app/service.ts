@@ -17,9 +17,13 @@ import { ApiRequestRetention } from './apiRequestRetention.js';
 import { DataCollectorRetention } from './dataCollectorRetention.js';
 import type { ConnectionFaults } from '../store/postgres/pool.js';
 import type { EventStore, Position } from '../store/port.js';
-import { PartitionedCopyEngine } from '../engine/copy/partitions.js';
-import type { ProtectionMonitor } from '../engine/protection/monitor.js';
-import { ensureVenueSessionsTable, VenueSessions } from './venueSessions.js';
+import { CopyEngine } from '../engine/copy/engine.js';
+import { DataCollector } from '../engine/schedule/dataCollector.js';
+import { MaintenanceWindowRunner } from '../engine/schedule/maintenanceWindows.js';
+import { ProtectionMonitor } from '../engine/protection/monitor.js';
+import { TradeGuardrailMonitor } from '../engine/protection/tradeGuardrails.js';
+import { AccountConnections } from '../engine/venues/connections.js';
+import { VenueHost } from '../engine/venues/host.js';
 import { Outbox } from '../engine/delivery/outbox.js';
 import { WebhookDispatcher } from '../engine/webhooks/dispatcher.js';
 import { AccountCreationQueue, type AsyncRequestRow, type Outcome } from './accounts/asyncCreation.js';
@@ -124,7 +128,7 @@ const openStorage = async (config: Config, options: StartOptions, log: Logger, l
   const store = await openEventStore(config, connectionString, health);
   life.add(() => store.dispose());
   // One session holds this instance's leases: the read models, the copy engine, the webhook dispatcher.
-  const leases = new Leases(connectionString, log.child({ component: 'leases' }), config.instanceId ? { instanceId: config.instanceId } : {});
+  const leases = new Leases(connectionString, log.child({ component: 'leases' }));
   life.add(() => leases.stop());
   // The runner's own sessions commit without waiting for the disk: a batch and its checkpoint are one
   // transaction, so a crash loses both or neither, and the events they came from are durable already.
@@ -148,30 +152,24 @@ const assembleServices = async (
   log: Logger,
   life: Lifetime,
   storage: Awaited<ReturnType<typeof openStorage>>,
-): Promise<{ services: Services; sessions: VenueSessions }> => {
+): Promise<Services> => {
   const { db, apiDb, store, runner, health, leases } = storage;
   const clock = options.clock ?? (() => new Date());
-  const credentialKey = loadCredentialKey(config.credentialsKey, config.dataDir);
-  const cipher = credentialCipher(credentialKey);
+  const cipher = credentialCipher(loadCredentialKey(config.credentialsKey, config.dataDir));
+  const venues = await VenueHost.start({ db, clock, log: log.child({ component: 'venues' }), ticker: options.venueTicker ?? true });
+  life.add(() => venues.stop());
   const waitForReadModels = readModelWait(config, runner);
-  // The venue sessions (the simulated venue, every account's session and recorder, the jobs that read
-  // venues) are held by one live instance; the others reach them over HTTP (app/venueSessions.ts).
-  await ensureVenueSessionsTable(db);
-  const connections = new VenueSessions({
-    db,
+  const connections = new AccountConnections({
     store,
-    leases,
-    clock,
-    log,
+    db,
+    host: venues,
     decryptPassword: (c) => cipher.decrypt(c),
+    clock,
+    log: log.child({ component: 'connections' }),
     waitForReadModels,
-    timeZone: config.timeZone,
-    secret: credentialKey,
-    ticker: options.venueTicker ?? true,
   });
   life.add(() => connections.stop());
-  // The copy engine's partitions by master account: this instance works its fair share of them.
-  const engine = new PartitionedCopyEngine({
+  const engine = new CopyEngine({
     store,
     db,
     connections,
@@ -179,7 +177,6 @@ const assembleServices = async (
     clock,
     log: log.child({ component: 'copy-engine' }),
     leases,
-    count: config.copyEnginePartitions,
     ...(options.openRetryIntervalMs ? { retryIntervalMs: options.openRetryIntervalMs } : {}),
   });
   const outbox = new Outbox({
@@ -190,44 +187,42 @@ const assembleServices = async (
   });
   const accountCreations = new AccountCreationQueue({ db, outbox, clock, log: log.child({ component: 'account-creations' }) });
   // Requests and use cases read through the API's pool; what runs in the background was given `db`.
-  const services: Services = {
-    db: apiDb,
-    store,
-    runner,
-    cipher,
-    config,
-    log,
-    clock,
-    /** The simulated venue: on the instance holding the venue sessions (it throws elsewhere). */
-    get venues() {
-      return connections.host;
-    },
-    connections,
-    engine,
-    outbox,
-    accountCreations,
-    health,
-  };
-  return { services, sessions: connections };
+  return { db: apiDb, store, runner, cipher, config, log, clock, venues, connections, engine, outbox, accountCreations, health };
 };
 
-/**
- * The long-running work: the venue sessions (with the schedulers and monitors that read venues), the
- * copy engine's share of partitions, deliveries, webhooks, the queue, the retention job. Each is owned
- * by one live instance at a time (README "Running more than one instance").
- */
+/** The long-running work: sessions, the copy engine, the schedulers and monitors, deliveries, webhooks, the queue. */
 const startBackground = async (
   services: Services,
-  sessions: VenueSessions,
   options: StartOptions,
   life: Lifetime,
   leases: Leases,
   db: Kysely<ReadModels>,
-): Promise<void> => {
-  const { clock, config, log, engine, outbox, accountCreations, store } = services;
-  await sessions.start();
+): Promise<ProtectionMonitor> => {
+  const { store, connections, clock, config, log, engine, outbox, accountCreations, runner } = services;
+  const waitForReadModels = readModelWait(config, runner);
+  await connections.connectActiveAccounts();
   await engine.start();
   life.add(() => engine.stop());
+  const dataCollector = new DataCollector({ store, db, connections, clock, log: log.child({ component: 'data-collector' }) });
+  dataCollector.start();
+  life.add(async () => dataCollector.stop());
+  const maintenance = new MaintenanceWindowRunner({ store, db, connections, clock, log: log.child({ component: 'maintenance-windows' }), waitForReadModels });
+  maintenance.start();
+  life.add(async () => maintenance.stop());
+  const protection = new ProtectionMonitor({
+    store,
+    db,
+    connections,
+    clock,
+    zone: config.timeZone,
+    waitForReadModels,
+    log: log.child({ component: 'protection' }),
+  });
+  protection.start();
+  life.add(() => protection.stop());
+  const guardrails = new TradeGuardrailMonitor({ store, db, connections, leases, clock, waitForReadModels, log: log.child({ component: 'trade-guardrails' }) });
+  guardrails.start();
+  life.add(() => guardrails.stop());
   // Queued creations and undelivered callbacks of an earlier run continue here.
   await outbox.start();
   life.add(() => outbox.stop());
@@ -249,12 +244,12 @@ const startBackground = async (
   const sampleRetention = new DataCollectorRetention({ db, leases, clock, log: log.child({ component: 'data-collector-retention' }) });
   sampleRetention.start();
   life.add(() => sampleRetention.stop());
+  return protection;
 };
 
 /** The HTTP server on the configured address; answers the port it got. */
-const listen = async (config: Config, api: http.RequestListener, sessions: VenueSessions, life: Lifetime): Promise<number> => {
-  // The other instances call the venue sessions on this listener, outside the REST API's paths.
-  const server = http.createServer((req, res) => (VenueSessions.handles(req) ? sessions.serve(req, res) : api(req, res)));
+const listen = async (config: Config, handler: http.RequestListener, life: Lifetime): Promise<number> => {
+  const server = http.createServer(handler);
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -275,14 +270,13 @@ export const startService = async (config: Config, options: StartOptions): Promi
   const life = new Lifetime(log);
   try {
     const storage = await openStorage(config, options, log, life);
-    const { services, sessions } = await assembleServices(config, options, log, life, storage);
+    const services = await assembleServices(config, options, log, life, storage);
     const generatedKey = await bootstrap(services);
-    await startBackground(services, sessions, options, life, storage.leases, storage.db);
+    const protection = await startBackground(services, options, life, storage.leases, storage.db);
     // Stopped after the server (steps stop in reverse), before the database.
     life.add(() => options.http.stop(services));
-    const port = await listen(config, options.http.createApp(services), sessions, life);
+    const port = await listen(config, options.http.createApp(services), life);
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-    await sessions.publish(config.instanceUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
     return {
       url: `http://${host}:${port}/rest/api/v1`,
       port,
@@ -290,9 +284,7 @@ export const startService = async (config: Config, options: StartOptions): Promi
       connectionString: storage.connectionString,
       eventStoreKind: config.eventStoreConnectionString ? 'eventstoredb' : 'postgres',
       generatedKey,
-      get protection() {
-        return sessions.protection;
-      },
+      protection,
       stop: life.stopAll,
     };
   } catch (error) {

@@ -10,8 +10,8 @@ import type { EventStore, Position } from '../store/port.js';
 /** A place in `$all`: what a write answers and read-your-writes waits for. */
 export type { Position };
 import type { DatabaseHealth } from '../store/postgres/health.js';
-import type { CopyEngineControl } from '../engine/copy/partitions.js';
-import type { AccountSessions } from '../engine/venues/connections.js';
+import type { CopyEngine } from '../engine/copy/engine.js';
+import type { AccountConnections } from '../engine/venues/connections.js';
 import type { VenueHost } from '../engine/venues/host.js';
 import type { Outbox } from '../engine/delivery/outbox.js';
 import type { AccountCreationQueue } from './accounts/asyncCreation.js';
@@ -27,12 +27,10 @@ export interface Services {
   readonly config: Config;
   readonly log: Logger;
   readonly clock: () => Date;
-  /** The built-in simulated venue: on the instance holding the venue sessions (it throws elsewhere). */
+  /** The venues (the built-in simulated one) and the live session of every started account. */
   readonly venues: VenueHost;
-  /** The live venue session of every started account: local on the instance holding them, remote elsewhere (app/venueSessions.ts). */
-  readonly connections: AccountSessions;
-  /** The copy engine: this instance's share of its partitions (engine/copy/partitions.ts). */
-  readonly engine: CopyEngineControl;
+  readonly connections: AccountConnections;
+  readonly engine: CopyEngine;
   /** Outgoing HTTP deliveries (callbacks): a durable outbox. */
   readonly outbox: Outbox;
   /** Queued asynchronous account creations (POST /accounts with callbackUrl). */

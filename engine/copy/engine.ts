@@ -26,14 +26,13 @@ import type { Leases } from '../../store/postgres/leases.js';
 import { StreamProcessor } from '../../store/processor.js';
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../../store/port.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
-import type { AccountSessions } from '../venues/connections.js';
+import type { AccountConnections } from '../venues/connections.js';
 import { CopyHandlers } from './handlers.js';
 import { CopyInputs } from './inputs.js';
 import { Intake } from './intake.js';
 import { Outcomes } from './outcomes.js';
 import { Scheduling } from './scheduling.js';
-import { COPY_ENGINE_PARTITION, copyEnginePartition, Tracking } from './tracking.js';
-import { partitionOf } from './partitionKey.js';
+import { COPY_ENGINE_PARTITION, Tracking } from './tracking.js';
 import type { Work } from './work.js';
 
 export { COPY_EVENT_NAMESPACE } from './outcomes.js';
@@ -43,7 +42,7 @@ export type EngineLog = RecoveryLog;
 export interface CopyEngineDeps {
   readonly store: EventStore;
   readonly db: Kysely<ReadModels>;
-  readonly connections: AccountSessions;
+  readonly connections: AccountConnections;
   readonly waitForReadModels: (position: Position, timeoutMs: number) => Promise<boolean>;
   readonly clock: () => Date;
   readonly log: EngineLog;
@@ -53,11 +52,6 @@ export interface CopyEngineDeps {
   readonly tickMs?: number;
   /** Who works the partition "copy-engine" (null: this instance, unconditionally). */
   readonly leases?: Leases | null;
-  /**
-   * The masters this engine copies: those of partition `index` of `count` (engine/copy/partitions.ts),
-   * with a lease and a checkpoint of its own; default every master (the partition "copy-engine").
-   */
-  readonly partition?: { readonly index: number; readonly count: number };
 }
 
 /** Store events handed to the pipeline at once; the pipeline queues them per master. */
@@ -86,19 +80,16 @@ export class CopyEngine {
 
   constructor(private readonly deps: CopyEngineDeps) {
     const stopped = () => this.stopped;
-    const { partition } = deps;
-    const name = partition ? copyEnginePartition(partition.index, partition.count) : COPY_ENGINE_PARTITION;
-    const owns = partition ? (master: string) => partitionOf(master, partition.count) === partition.index : undefined;
     const inputs = new CopyInputs(deps.db, deps.connections, deps.clock);
-    this.handling = new Recovery(partition ? `copy engine handling (${name})` : 'copy engine handling', deps.log, { action: 'tries the same event again' });
-    this.tracking = new Tracking(deps.db, deps.log, stopped, name);
+    this.handling = new Recovery('copy engine handling', deps.log, { action: 'tries the same event again' });
+    this.tracking = new Tracking(deps.db, deps.log, stopped);
     this.outcomes = new Outcomes(deps, stopped);
-    this.intake = new Intake({ inputs, outcomes: this.outcomes, tracking: this.tracking, handling: this.handling, stopped, ...(owns ? { owns } : {}) });
-    this.scheduling = new Scheduling({ ...deps, ...(owns ? { owns } : {}) }, stopped);
+    this.intake = new Intake({ inputs, outcomes: this.outcomes, tracking: this.tracking, handling: this.handling, stopped });
+    this.scheduling = new Scheduling(deps, stopped);
     this.handlers = new CopyHandlers(deps, inputs, this.outcomes);
     this.processor = new StreamProcessor({
-      name,
-      description: partition ? `the copy engine (${name})` : 'the copy engine',
+      name: COPY_ENGINE_PARTITION,
+      description: 'the copy engine',
       store: deps.store,
       leases: deps.leases ?? null,
       filter: { streamNamePrefixes: [POSITIONS_STREAM_PREFIX, COPIER_STREAM_PREFIX] },

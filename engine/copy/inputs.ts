@@ -17,7 +17,7 @@ import { projectSymbolMappings, type SymbolMappingRow } from '../../projections/
 import type { ProjectMapping } from '../../domain/copy/symbolMapping.js';
 import { applicableMappings } from '../../domain/symbolMapping/rule.js';
 import type { CopiersTable, CopiesTable, ReadModels } from '../../projections/schema.js';
-import type { AccountSessions } from '../venues/connections.js';
+import type { AccountConnections } from '../venues/connections.js';
 import type { AccountInformation, SymbolInfo, VenueConnection } from '../venues/port.js';
 
 export type CopierRow = Selectable<CopiersTable>;
@@ -77,7 +77,7 @@ export class CopyInputs {
 
   constructor(
     private readonly db: Kysely<ReadModels>,
-    private readonly connections: AccountSessions,
+    private readonly connections: AccountConnections,
     /** The service clock: a protection lasts until a time on it. */
     private readonly clock: () => Date = () => new Date(),
   ) {}

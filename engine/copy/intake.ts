@@ -21,8 +21,6 @@ export interface IntakeParts {
   /** Failures of routing and handling: logged once per run of failures, retried with backoff. */
   readonly handling: Recovery;
   readonly stopped: () => boolean;
-  /** Whether this engine copies the master account (its partition, engine/copy/partitions.ts); default every one. */
-  readonly owns?: (masterAccountId: string) => boolean;
 }
 
 export class Intake {
@@ -60,7 +58,6 @@ export class Intake {
     if (masterAccountId) {
       const stateBefore = this.lastStateEvent;
       if (STATE_EVENTS.has(recorded.type)) this.lastStateEvent = recorded.position;
-      if (this.parts.owns && !this.parts.owns(masterAccountId)) return skip();
       const trigger = masterTriggerOf(recorded as unknown as PositionsEvent, recorded.id);
       if (!trigger) return skip();
       return { kind: 'master', group: masterAccountId, recorded, trigger, masterAccountId, stateBefore };
@@ -78,7 +75,6 @@ export class Intake {
       if (!master) return skip();
       this.masterOfCopier.set(copierId, master);
     }
-    if (this.parts.owns && !this.parts.owns(master)) return skip();
     return { kind: 'copier', group: master, recorded, copierId, trigger };
   }
 }

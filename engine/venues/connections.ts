@@ -55,9 +55,6 @@ interface Session {
 
 export type DisconnectReason = 'stopped' | 'deleted' | 'reconnect';
 
-/** What the API and the copy engine use of the sessions: local ones, or another instance's (app/venueSessions.ts). */
-export type AccountSessions = Pick<AccountConnections, 'connection' | 'isConnected' | 'connectedAccountIds' | 'connect' | 'disconnect' | 'recorded'>;
-
 export class AccountConnections {
   private readonly sessions = new Map<string, Session>();
   private stopped = false;

@@ -8,14 +8,6 @@
 // unreachable server) ends every lease it held: each holder's `AbortSignal` fires, its work stops, and
 // it tries to win the lease again on a new session. Work that was cut short is safe to do again by the
 // next holder: each partition's own checkpoint and deterministic ids make repeats no-ops.
-//
-// A set of partitions worked by every live instance together (the copy engine's, by master account)
-// is held with `holdShare`: each instance holds its fair share, ceil(partitions / live instances), takes
-// unheld partitions up to it and lets its surplus go when another instance appears. The live instances
-// are the lease sessions in pg_stat_activity (application_name `ct-leases:<instance id>`): a session
-// ends with its process, and an unreachable one within `idle_session_timeout` (10 s), so a dead
-// instance's partitions are taken by the others at their next round (every `retryMs`).
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeError, type RecoveryLog } from '../recovery.js';
@@ -25,21 +17,7 @@ export interface LeaseOptions {
   readonly retryMs?: number;
   /** How often the holding session is checked; a check that fails or hangs this long ends the leases. */
   readonly heartbeatMs?: number;
-  /** This instance's id in pg_stat_activity (default: random). */
-  readonly instanceId?: string;
 }
-
-/** The application_name prefix of every instance's lease session: the live instances. */
-export const LEASE_SESSION_PREFIX = 'ct-leases:';
-
-/** A share of partitions held (holdShare): `decided` resolves once the first round has taken what it could. */
-export interface HeldShare {
-  readonly decided: Promise<void>;
-  release(): Promise<void>;
-}
-
-/** The work of one partition of a share while its lease is held. */
-export type ShareWork = (name: string, signal: AbortSignal) => Promise<void>;
 
 /** The work of one partition while its lease is held: it ends when `signal` aborts (or on its own). */
 export type LeasedWork = (signal: AbortSignal) => Promise<void>;
@@ -56,8 +34,6 @@ export class Leases {
   private stopped = false;
   private readonly retryMs: number;
   private readonly heartbeatMs: number;
-  /** This instance's id (the lease session's application_name after the prefix). */
-  readonly instanceId: string;
 
   constructor(
     private readonly connectionString: string,
@@ -66,109 +42,6 @@ export class Leases {
   ) {
     this.retryMs = options.retryMs ?? 1000;
     this.heartbeatMs = options.heartbeatMs ?? 1000;
-    this.instanceId = options.instanceId ?? randomUUID();
-  }
-
-  /** The partitions this instance holds now, of those named. */
-  heldOf(names: readonly string[]): string[] {
-    return names.filter((name) => this.held.has(name));
-  }
-
-  /**
-   * Works this instance's fair share of the partitions `names` (see above): every `retryMs` a round
-   * counts the live instances, lets surplus partitions go (their work is aborted and awaited first) and
-   * tries unheld ones up to the share, starting at an offset of this instance's own so that instances do
-   * not all contend for the same partitions. Returns at once; `release` ends every partition's work.
-   */
-  holdShare(names: readonly string[], work: ShareWork): HeldShare {
-    let released = false;
-    const ended = () => this.stopped || released;
-    const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
-    const offset = [...this.instanceId].reduce((sum, c) => (sum * 31 + c.charCodeAt(0)) >>> 0, 7) % Math.max(1, names.length);
-    const order = [...names.slice(offset), ...names.slice(0, offset)];
-    let onDecided: () => void = () => undefined;
-    const decided = new Promise<void>((resolve) => (onDecided = resolve));
-    const begin = (name: string): void => {
-      const controller = new AbortController();
-      this.held.set(name, controller);
-      this.startHeartbeat();
-      const done = (async () => {
-        try {
-          await work(name, controller.signal);
-        } catch (error) {
-          this.log.error(`${name}: its work ended with an error while leased`, error, { lease: name });
-        } finally {
-          if (this.held.get(name) === controller) this.held.delete(name);
-          await this.unlock(name);
-          running.delete(name);
-        }
-      })();
-      running.set(name, { controller, done });
-    };
-    const round = async (): Promise<void> => {
-      const live = Math.max(1, await this.liveInstances());
-      const share = Math.ceil(names.length / live);
-      const mine = order.filter((name) => running.has(name));
-      if (mine.length > share) {
-        const surplus = mine.slice(share);
-        for (const name of surplus) running.get(name)?.controller.abort();
-        await Promise.all(surplus.map((name) => running.get(name)?.done));
-        this.log.info(`gave ${surplus.length} partitions back for another instance (share ${share} of ${names.length}, ${live} instances)`, {
-          leases: surplus,
-          state: 'released',
-        });
-        return;
-      }
-      const taken: string[] = [];
-      for (const name of order) {
-        if (running.size >= share || ended()) break;
-        if (running.has(name)) continue;
-        if (await this.tryLock(name)) {
-          if (ended()) {
-            await this.unlock(name);
-            break;
-          }
-          begin(name);
-          taken.push(name);
-        }
-      }
-      if (taken.length > 0)
-        this.log.info(`took ${taken.length} partitions (share ${share} of ${names.length}, ${live} instances)`, { leases: taken, state: 'leased' });
-    };
-    const loop = (async () => {
-      while (!ended()) {
-        try {
-          await round();
-        } catch (error) {
-          this.sessionFailed(error);
-        }
-        onDecided();
-        await this.pause(ended);
-      }
-      onDecided();
-      for (const { controller } of running.values()) controller.abort();
-      await Promise.all([...running.values()].map((r) => r.done));
-    })();
-    this.holders.add(loop);
-    void loop.finally(() => this.holders.delete(loop));
-    return {
-      decided,
-      release: async () => {
-        released = true;
-        for (const { controller } of running.values()) controller.abort();
-        await loop;
-      },
-    };
-  }
-
-  /** How many instances have a lease session now (at least this one, once it has a session). */
-  async liveInstances(): Promise<number> {
-    const client = await this.session();
-    const result = await client.query<{ n: string }>(
-      `SELECT count(DISTINCT application_name) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE $1`,
-      [`${LEASE_SESSION_PREFIX}%`],
-    );
-    return Number(result.rows[0]?.n ?? 1);
   }
 
   /** Whether this instance holds the lease on `name` now. */
@@ -253,17 +126,10 @@ export class Leases {
   private async session(): Promise<pg.Client> {
     if (this.client) return this.client;
     this.connecting ??= (async () => {
-      const client = new pg.Client({
-        connectionString: this.connectionString,
-        connectionTimeoutMillis: 10_000,
-        application_name: `${LEASE_SESSION_PREFIX}${this.instanceId}`,
-        keepAlive: true,
-      });
+      const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: 10_000 });
       client.on('error', (error) => this.sessionFailed(error));
       try {
         await client.connect();
-        // A session whose instance stopped talking (a lost network) ends, and its leases with it.
-        await client.query(`SET idle_session_timeout = '${Math.max(10_000, this.heartbeatMs * 10, this.retryMs * 10)}ms'`);
       } catch (error) {
         client.removeAllListeners('error');
         client.on('error', () => undefined);
