@@ -13,7 +13,7 @@
 //     itself, and a quotient of products of 15-digit numbers that is not t is farther from it.
 // The global Decimal of decimal.js keeps its defaults: rounding is this module's choice, not a setting
 // someone else can change. Beware: toFraction() never returns under ROUND_FLOOR (decimal.js 10.6);
-// decimalPlaces() gives a decimal as whole numbers instead (features/masaniello.ts).
+// decimalPlaces() gives a decimal as whole numbers instead (features/masanielloFormula.ts).
 import { Decimal as DecimalJs } from 'decimal.js';
 
 export const Decimal = DecimalJs.clone({ precision: 100, rounding: DecimalJs.ROUND_FLOOR });

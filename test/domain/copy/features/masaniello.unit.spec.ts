@@ -1,15 +1,7 @@
 import { expect } from 'chai';
 import { marginCap } from '../../../../domain/copy/features/marginCap.js';
-import {
-  MASANIELLO_DEFAULTS,
-  masaniello,
-  masanielloP,
-  masanielloSeries,
-  masanielloStakeShare,
-  outcomeOf,
-  type MasanielloSettings,
-  roundLot,
-} from '../../../../domain/copy/features/masaniello.js';
+import { MASANIELLO_DEFAULTS, masaniello, masanielloSeries, outcomeOf, type MasanielloSettings } from '../../../../domain/copy/features/masaniello.js';
+import { masanielloP, masanielloStakeShare, roundLot } from '../../../../domain/copy/features/masanielloFormula.js';
 import { Decimal, exact } from '../../../../domain/shared/decimal.js';
 import { given, masterOpened, symbolSpec } from '../given.js';
 import { afterCopy, closedCopies } from './closedCopies.js';
