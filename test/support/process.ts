@@ -18,7 +18,11 @@ export const startProcess = (env: Record<string, string>): Promise<ServiceProces
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     });
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 90000);
+    // A service that did not come up is killed, so it does not outlive the spec holding its database.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`service did not start:\n${out}`));
+    }, 90000);
     const onData = (d: Buffer) => {
       out += d.toString();
       const match = /listening on (http:\/\/\S+)/.exec(out);
@@ -29,7 +33,10 @@ export const startProcess = (env: Record<string, string>): Promise<ServiceProces
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`service exited with ${code}:\n${out}`)));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code}:\n${out}`));
+    });
   });
 
 export const exitOf = (child: ChildProcess): Promise<number | null> =>
