@@ -17,18 +17,34 @@ export interface ApiAnswer {
   readonly body: any;
 }
 
-/** Calls the service at `baseUrl()` (read at each call: a restarted service has a new port) with `key`; a status of 300 or more throws. */
+/** How long a call keeps retrying while the service sheds load (503 SERVICE_BUSY). */
+const BUSY_PATIENCE_MS = 120_000;
+
+/**
+ * Calls the service at `baseUrl()` (read at each call: a restarted service has a new port) with `key`; a
+ * status of 300 or more throws. A 503 (the service shedding load: "nothing was changed, try again
+ * shortly") is tried again after its Retry-After, as a careful client does, for up to two minutes: a
+ * benchmark that sets up thousands of accounts on a busy machine meets it.
+ */
 export const apiCaller =
   (baseUrl: () => string, key: string) =>
   async (method: string, route: string, body?: unknown): Promise<ApiAnswer> => {
-    const res = await fetch(`${baseUrl()}${route}`, {
-      method,
-      headers: { 'X-API-KEY': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text}`);
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+    const giveUpAt = Date.now() + BUSY_PATIENCE_MS;
+    for (;;) {
+      const res = await fetch(`${baseUrl()}${route}`, {
+        method,
+        headers: { 'X-API-KEY': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      if (res.status === 503 && Date.now() < giveUpAt) {
+        const seconds = Number(res.headers.get('retry-after'));
+        await new Promise((resolve) => setTimeout(resolve, Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 250));
+        continue;
+      }
+      if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text}`);
+      return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+    }
   };
 
 /**
