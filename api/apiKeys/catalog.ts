@@ -35,7 +35,7 @@ interface SchemaNode {
  * schema name (`RegionDTO`), an array as `array<item>`; a nullable member by its non-null type. The
  * reference answers Java class names here (`java.math.BigDecimal`); we have no Java classes to name.
  */
-const typeName = (schema: SchemaNode): string => {
+export const typeName = (schema: SchemaNode): string => {
   if (schema.anyOf) {
     const nonNull = schema.anyOf.filter((s) => s.type !== 'null');
     return nonNull.length === 1 ? typeName(nonNull[0]!) : nonNull.map(typeName).join('|');

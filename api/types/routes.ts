@@ -7,6 +7,9 @@ import { logTypes } from '../../projections/accountLogs/logLine.js';
 import { LogTypeDTO } from '../logs/schemas.js';
 import type { Routes } from '../route.js';
 import { errorResponses } from '../shared/schemas.js';
+import { toFieldMetadataDTO } from '../apiKeys/dto.js';
+import { FieldMetadataDTO } from '../apiKeys/schemas.js';
+import { copierSettingFields } from './copierSettingFields.js';
 import { toAccountStatusDTO, toAccountTypeDTO, toEnumDTO, toRegionDTO } from './dto.js';
 import { AccountStatusDTO, AccountTypeDTO, CurrencyTypeDTO, NotificationCategoryTypeDTO, ProxyRegionDTO, RegionDTO } from './schemas.js';
 
@@ -41,6 +44,14 @@ export const typeRoutes = (routes: Routes): void => {
     NotificationCategoryTypeDTO,
     notificationCategoryTypes.map(toEnumDTO),
     'Neither the reference nor the spec gives ids: ours are the categories of the account logs (LogDTO.category): 0 CONNECTION, 1 TRADING, 2 COPY, 3 BALANCE, 4 PROTECTION.',
+  );
+  list(
+    '/types/copierSettings/availableFields',
+    'getCopierSettingsAvailableFields',
+    'Copier settings a signal provider may let followers override',
+    FieldMetadataDTO,
+    copierSettingFields().map(toFieldMetadataDTO),
+    "The names FeatureSignalProviderDTO.allowedOverrideFields takes, as the reference's FieldMetadataDTO (fieldName, fieldType, dtoClassName CopierDTO, description; `entry` is the access-policy entry of the same member). Ours, where both documents are silent: the list is generated from the schema PUT /accounts/{accountId}/copiers/{copierId} validates with, so it always holds exactly the copier's settings: every writable member but fromAccountId, fromStrategyId and toStrategyId (which master or strategy a copier follows is not a setting to override). fieldType is the member's JSON type as our document declares it (the reference answers Java class names). Any key may read it.",
   );
   list(
     '/types/logTypes',
