@@ -9,6 +9,7 @@ import { corsForKey, corsPreflight } from './apiKeys/cors.js';
 import { apiKeyRoutes } from './apiKeys/routes.js';
 import { recorderOf } from './auditLogs/requestRecorder.js';
 import { auditLogRoutes } from './auditLogs/routes.js';
+import { brokerRoutes } from './brokers/routes.js';
 import { databaseGate, databaseUnavailable, loadShedding } from './availability.js';
 import { authenticate } from './auth.js';
 import { copierRoutes } from './copiers/routes.js';
@@ -52,6 +53,7 @@ export const declareRoutes = (services: Services): Routes => {
   auditLogRoutes(routes, services);
   apiKeyRoutes(routes, services);
   typeRoutes(routes);
+  brokerRoutes(routes, services);
   return routes;
 };
 

@@ -28,6 +28,7 @@ import { Outbox } from '../engine/delivery/outbox.js';
 import { WebhookDispatcher } from '../engine/webhooks/dispatcher.js';
 import { AccountCreationQueue, type AsyncRequestRow, type Outcome } from './accounts/asyncCreation.js';
 import { type IssuedKey, bootstrap } from './bootstrap.js';
+import { checkBrokerFiles } from './brokers.js';
 import type { Config } from './config.js';
 import { credentialCipher, loadCredentialKey } from './credentials.js';
 import { createLogger, type Logger } from './logger.js';
@@ -269,6 +270,7 @@ export const startService = async (config: Config, options: StartOptions): Promi
   const log = options.log ?? createLogger();
   const life = new Lifetime(log);
   try {
+    checkBrokerFiles(config.dataDir);
     const storage = await openStorage(config, options, log, life);
     const services = await assembleServices(config, options, log, life, storage);
     const generatedKey = await bootstrap(services);
