@@ -95,14 +95,14 @@ export const dashboardRoutes = (routes: Routes, services: Services): void => {
     tag: TAG,
     operationId: 'replaceDashboards',
     summary: "Replace the project's whole dashboard storage",
-    description: `The dashboards sent, in the order sent, become the project's only dashboards: one sent with the id of an existing dashboard keeps that id (and its created time), one without an id gets a new one, and every dashboard not sent is deleted. An empty list deletes them all. One event, so it happens whole or not at all. ${rules}`,
+    description: `The dashboards sent, in the order sent, become the project's only dashboards: one sent with the id of one of the project's dashboards keeps that id (and its created time), one without an id gets a new one, and every dashboard not sent is deleted; any other id gives 400 [VALIDATION_FAILED] (dashboards[i].id) and changes nothing. An empty list deletes them all. One event, so it happens whole or not at all. ${rules}`,
     params: DashboardsParams,
     body: DashboardStorageWriteDTO,
     bodyRequired: true,
     responses: { 200: { description: 'the storage now', schema: DashboardStorageDTO }, ...errorResponses(400, 401, 403, 404, 409) },
     async handler({ params, caller, context, body }) {
       const projectId = scope(caller, params.projectId);
-      const dashboards = body.dashboards.map((d) => ({ dashboardId: d.id ?? crypto.randomUUID(), layout: fromDashboardDTO(d) }));
+      const dashboards = body.dashboards.map((d) => ({ dashboardId: d.id ?? crypto.randomUUID(), named: d.id !== undefined, layout: fromDashboardDTO(d) }));
       await run({ type: 'ReplaceDashboards', data: { projectId, dashboards }, metadata: commandMetadata(services, context) });
       return { body: { dashboards: await listBody(projectId) } };
     },

@@ -120,7 +120,12 @@ export const DashboardStorageWriteDTO = Type.Object(
       Type.Object(
         {
           ...UserDashboardConfigWriteDTO.properties,
-          id: Type.Optional(Type.String({ format: 'uuid', description: "a dashboard's id to keep it; a new one is given when absent" })),
+          id: Type.Optional(
+            Type.String({
+              format: 'uuid',
+              description: "the id of one of the project's dashboards, to keep it (another id: 400 [VALIDATION_FAILED]); a new one is given when absent",
+            }),
+          ),
         },
         { additionalProperties: false },
       ),

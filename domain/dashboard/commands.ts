@@ -8,4 +8,5 @@ export type DashboardCommand =
   | { type: 'DeleteDashboard'; data: { projectId: string; dashboardId: string }; metadata: CommandMetadata }
   | { type: 'DuplicateDashboard'; data: { projectId: string; dashboardId: string; newDashboardId: string; name: string | null }; metadata: CommandMetadata }
   | { type: 'ReorderDashboards'; data: { projectId: string; order: readonly string[] }; metadata: CommandMetadata }
-  | { type: 'ReplaceDashboards'; data: { projectId: string; dashboards: readonly PlacedDashboard[] }; metadata: CommandMetadata };
+  /** `named`: the client named this id (it must be one of the project's dashboards); otherwise the id is new. */
+  | { type: 'ReplaceDashboards'; data: { projectId: string; dashboards: readonly (PlacedDashboard & { named: boolean })[] }; metadata: CommandMetadata };

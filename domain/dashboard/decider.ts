@@ -1,7 +1,7 @@
 // The dashboards of one project: create, change (PUT and PATCH both arrive as the whole new layout),
 // delete, duplicate, reorder, replace all. Every layout is checked (layout.ts); a project holds at most
 // MAX_DASHBOARDS_PER_PROJECT. The order is the aggregate's: new dashboards go last, a deleted one leaves
-// it, a reorder must name every dashboard exactly once.
+// it, a reorder must name every dashboard exactly once, a replacement may name only the project's own.
 import type { Decider } from '../shared/command.js';
 import { illegalState, invalid, notFound } from '../shared/errors.js';
 import { sameJson } from '../shared/json.js';
@@ -79,8 +79,17 @@ export const decide = (command: DashboardCommand, state: Dashboards): DashboardE
       if (new Set(dashboards.map((d) => d.dashboardId)).size !== dashboards.length) {
         throw invalid('[VALIDATION_FAILED]', 'dashboards: each id once', { field: 'dashboards' });
       }
+      // An id the client names must be a dashboard of this project: dashboard ids are unique across
+      // projects, and another project's id must neither be taken over nor tell that it exists.
+      const foreign = dashboards.findIndex((d) => d.named && !state.layouts[d.dashboardId]);
+      if (foreign >= 0) {
+        throw invalid('[VALIDATION_FAILED]', `dashboards[${foreign}].id: not a dashboard of this project (leave id out for a new one)`, {
+          field: `dashboards[${foreign}].id`,
+        });
+      }
       dashboards.forEach((d, i) => checked(d.layout, `dashboards[${i}].`));
-      return [{ type: 'DashboardsReplaced', data: { projectId, dashboards, at } }];
+      const placed = dashboards.map(({ dashboardId, layout }) => ({ dashboardId, layout }));
+      return [{ type: 'DashboardsReplaced', data: { projectId, dashboards: placed, at } }];
     }
     default: {
       const unhandled: never = command;

@@ -6,6 +6,8 @@ import { accountEventTypes, type AccountEvent } from '../../domain/account/event
 import { accountLogEventTypes, type AccountLogEvent } from '../../domain/accountLog/events.js';
 import { apiKeyEventTypes, type ApiKeyEvent } from '../../domain/apiKey/events.js';
 import { copierEventTypes, type CopierEvent } from '../../domain/copier/events.js';
+import { dashboardEventTypes, type DashboardEvent } from '../../domain/dashboard/events.js';
+import type { DashboardLayout } from '../../domain/dashboard/layout.js';
 import { featureEventTypes, type FeatureEvent } from '../../domain/feature/events.js';
 import type { PositionsEvent } from '../../domain/positions/events.js';
 import { projectEventTypes, type ProjectEvent } from '../../domain/project/events.js';
@@ -51,6 +53,7 @@ type Audited =
   | FeatureEvent
   | RiskLimitEvent
   | SymbolMappingEvent
+  | DashboardEvent
   | AccountLogEvent
   | Extract<ProtectionEvent, { type: 'ProtectionReset' }>
   | Extract<PositionsEvent, { type: 'TradeRequested' }>;
@@ -90,6 +93,15 @@ const apiKeyChanged = (
   const { at: _at, ...visible } = event.data;
   return { projectId: contextProject, accountId: null, changes: visible, apiKeyId: event.data.apiKeyId };
 };
+
+/**
+ * A dashboard in the log: its name and its widgets without their free-form configuration (up to 16 KB
+ * each, 256 KB a dashboard: the event and the request record keep it whole).
+ */
+const dashboardSummary = (layout: DashboardLayout) => ({
+  name: layout.name,
+  widgets: layout.widgets.map(({ id, type, title, gridItem }) => ({ id, type, title, gridItem })),
+});
 
 /** Per event type, what it puts in the log. */
 const DESCRIBERS: { readonly [T in Audited['type']]: Describer<T> } = {
@@ -148,6 +160,24 @@ const DESCRIBERS: { readonly [T in Audited['type']]: Describer<T> } = {
   SymbolMappingCreated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { symbolMappingId: data.symbolMappingId, ...data.mapping } }),
   SymbolMappingUpdated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { symbolMappingId: data.symbolMappingId, ...data.mapping } }),
   SymbolMappingDeleted: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { symbolMappingId: data.symbolMappingId } }),
+  // Dashboards are the project's: every change is an entry of the project log.
+  DashboardCreated: ({ data }) => ({
+    projectId: data.projectId,
+    accountId: null,
+    changes: { dashboardId: data.dashboardId, ...dashboardSummary(data.layout), duplicateOf: data.duplicateOf },
+  }),
+  DashboardChanged: ({ data }) => ({
+    projectId: data.projectId,
+    accountId: null,
+    changes: { dashboardId: data.dashboardId, ...dashboardSummary(data.layout) },
+  }),
+  DashboardDeleted: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { dashboardId: data.dashboardId } }),
+  DashboardsReordered: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { dashboardIds: data.order } }),
+  DashboardsReplaced: ({ data }) => ({
+    projectId: data.projectId,
+    accountId: null,
+    changes: { dashboards: data.dashboards.map((d) => ({ dashboardId: d.dashboardId, ...dashboardSummary(d.layout) })) },
+  }),
   // Keys are the project's business: their entries are in the project log, even for account-level keys.
   ApiKeyIssued: ({ data }) => {
     const { keyHash: _hash, ...visible } = data;
@@ -259,7 +289,8 @@ export const auditLogsProjection: Projection = {
   // 8: project updates and project symbol mappings.
   // 9: log acknowledgements.
   // 10: the request id that finds the request's record (requests.ts).
-  version: 10,
+  // 11: dashboard changes.
+  version: 11,
   handles: [
     ...accountEventTypes,
     ...copierEventTypes,
@@ -268,6 +299,7 @@ export const auditLogsProjection: Projection = {
     ...featureEventTypes,
     ...riskLimitEventTypes,
     ...symbolMappingEventTypes,
+    ...dashboardEventTypes,
     ...accountLogEventTypes,
     'ProtectionReset',
     'TradeRequested',

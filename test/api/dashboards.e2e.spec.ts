@@ -146,6 +146,80 @@ describe('dashboards (/projects/{projectId}/dashboards)', function () {
     expect((await t.call('GET', `${base}/${mine.id}`)).body).to.deep.equal(mine);
   });
 
+  it("refuses a bulk replacement naming another project's dashboard id: 400, nothing of either project changes", async () => {
+    const mine = (await t.call('POST', base, { body: { name: 'Mine, for the bulk', widgets: [widget('m')] } })).body;
+    const theirsBefore = (await t.call('GET', `/projects/${OTHER}/dashboards`, { key: OTHER_KEY })).body;
+    const mineBefore = (await t.call('GET', base)).body;
+    const res = await t.call('PUT', `/projects/${OTHER}/dashboards/bulk`, { key: OTHER_KEY, body: { dashboards: [{ id: mine.id, name: 'taken over' }] } });
+    expect([res.status, res.body.error, res.body.message]).to.deep.equal([
+      400,
+      '[VALIDATION_FAILED]',
+      'dashboards[0].id: not a dashboard of this project (leave id out for a new one)',
+    ]);
+    expect((await t.call('GET', `/projects/${OTHER}/dashboards`, { key: OTHER_KEY })).body).to.deep.equal(theirsBefore);
+    expect((await t.call('GET', base)).body).to.deep.equal(mineBefore);
+    // an id of a dashboard deleted earlier is no dashboard of the project either
+    expect((await t.call('DELETE', `${base}/${mine.id}`)).status).to.equal(200);
+    const again = await t.call('PUT', `${base}/bulk`, { body: { dashboards: [{ id: mine.id, name: 'back' }] } });
+    expect([again.status, again.body.error]).to.deep.equal([400, '[VALIDATION_FAILED]']);
+  });
+
+  it('leaves an audit log entry for every dashboard command, with the request that made it and without widget configurations', async () => {
+    const PROJECT = '77777777-7777-4777-8777-777777777777';
+    const KEY = 'dashboards-spec-audit-project-key-0123';
+    await createOtherProject(t, PROJECT, KEY);
+    const at = `/projects/${PROJECT}/dashboards`;
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await t.call(method, path, { key: KEY, ...(body !== undefined ? { body } : {}) });
+      expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).to.equal(200);
+      return res.body;
+    };
+    const first = await call('POST', at, { name: 'First', widgets: [widget('w', { note: 'configuration stays out of the changes', n: 1 })] });
+    await call('PUT', `${at}/${first.id}`, { name: 'First, renamed', widgets: [widget('w')] });
+    await call('PATCH', `${at}/${first.id}`, { name: 'First, patched' });
+    const copy = await call('POST', `${at}/${first.id}/duplicate`, { name: 'Copy' });
+    await call('PUT', `${at}/reorder`, { dashboardIds: [copy.id, first.id] });
+    const stored = await call('PUT', `${at}/bulk`, { dashboards: [{ id: first.id, name: 'Kept' }, { name: 'New' }] });
+    await call('DELETE', `${at}/${first.id}`);
+
+    const logs = (await t.call('GET', `/projects/${PROJECT}/auditLogs?limit=100`, { key: KEY })).body as {
+      action: string;
+      changes: Record<string, unknown>;
+      method?: string;
+      path: string;
+      apiKeyUuid: string;
+      projectId: string;
+    }[];
+    const changes = logs.filter((l) => l.action.startsWith('Dashboard')).reverse();
+    expect(changes.map((l) => [l.action, l.method, l.path])).to.deep.equal([
+      ['DashboardCreated', 'POST', `/rest/api/v1${at}`],
+      ['DashboardChanged', 'PUT', `/rest/api/v1${at}/${first.id}`],
+      ['DashboardChanged', 'PATCH', `/rest/api/v1${at}/${first.id}`],
+      ['DashboardCreated', 'POST', `/rest/api/v1${at}/${first.id}/duplicate`],
+      ['DashboardsReordered', 'PUT', `/rest/api/v1${at}/reorder`],
+      ['DashboardsReplaced', 'PUT', `/rest/api/v1${at}/bulk`],
+      ['DashboardDeleted', 'DELETE', `/rest/api/v1${at}/${first.id}`],
+    ]);
+    expect(changes.every((l) => l.projectId === PROJECT && l.apiKeyUuid === changes[0]!.apiKeyUuid)).to.equal(true);
+    expect(changes[0]!.changes).to.deep.equal({
+      dashboardId: first.id,
+      name: 'First',
+      widgets: [{ id: 'w', type: 'equityChart', title: 'Widget w', gridItem: widget('w').gridItem }],
+      duplicateOf: null,
+    });
+    expect(changes[2]!.changes).to.deep.include({ dashboardId: first.id, name: 'First, patched' });
+    expect(changes[3]!.changes).to.deep.include({ dashboardId: copy.id, name: 'Copy', duplicateOf: first.id });
+    expect(changes[4]!.changes).to.deep.equal({ dashboardIds: [copy.id, first.id] });
+    expect(changes[5]!.changes).to.deep.equal({
+      dashboards: stored.dashboards.map((d: { id: string; name: string }) => ({ dashboardId: d.id, name: d.name, widgets: [] })),
+    });
+    expect(changes[6]!.changes).to.deep.equal({ dashboardId: first.id });
+    expect(JSON.stringify(changes.map((l) => l.changes))).not.to.include('configuration stays out');
+    // the default project's log holds none of them
+    const own = (await t.call('GET', `/projects/${P}/auditLogs?limit=1000`)).body as { changes: unknown }[];
+    expect(JSON.stringify(own)).not.to.include(first.id);
+  });
+
   it('declares PATCH in the OpenAPI document', async () => {
     const doc = (await t.call('GET', '/openapi.json', { checkContract: false })).body;
     expect(doc.paths['/projects/{projectId}/dashboards/{dashboardId}'].patch.operationId).to.equal('patchDashboard');

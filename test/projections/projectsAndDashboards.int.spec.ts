@@ -82,8 +82,8 @@ describe('projects and dashboards read models: a rebuild equals the live one', f
           data: {
             projectId,
             dashboards: [
-              { dashboardId: ids[0]!, layout: layout('kept') },
-              { dashboardId: crypto.randomUUID(), layout: layout('new') },
+              { dashboardId: ids[0]!, named: true, layout: layout('kept') },
+              { dashboardId: crypto.randomUUID(), named: false, layout: layout('new') },
             ],
           },
           metadata: metadata(),
