@@ -171,6 +171,57 @@ describe("no endpoint reveals or changes another project's data", function () {
     }
   });
 
+  it("issue 17's routes: A's key sees none of B's dashboards, cannot read, change or delete project B; metadata is the same for both", async () => {
+    const theirs = await t.call('POST', `/projects/${B}/dashboards`, {
+      key: B_KEY,
+      body: { name: 'B dashboard', widgets: [{ type: 'b', gridItem: { x: 0, y: 0, cols: 1, rows: 1 } }] },
+    });
+    expect(theirs.status, JSON.stringify(theirs.body)).to.equal(200);
+    const bProject = (await t.call('GET', `/projects/${B}`, { key: B_KEY })).body;
+    const bDashboards = (await t.call('GET', `/projects/${B}/dashboards`, { key: B_KEY })).body;
+    const d = theirs.body.id as string;
+    const update = bodies(a).updateProject;
+    const calls: [string, string, unknown?][] = [
+      ['GET', `/projects/${B}`],
+      ['PUT', `/projects/${B}`, update],
+      ['DELETE', `/projects/${B}`],
+      ['GET', `/projects/${B}/traders`],
+      ['GET', `/projects/${B}/dashboards`],
+      ['POST', `/projects/${B}/dashboards`, { name: 'x' }],
+      ['PUT', `/projects/${B}/dashboards/bulk`, { dashboards: [] }],
+      ['PUT', `/projects/${B}/dashboards/reorder`, { dashboardIds: [d] }],
+      ['GET', `/projects/${B}/dashboards/${d}`],
+      ['PUT', `/projects/${B}/dashboards/${d}`, { name: 'x' }],
+      ['PATCH', `/projects/${B}/dashboards/${d}`, { name: 'x' }],
+      ['DELETE', `/projects/${B}/dashboards/${d}`],
+      ['POST', `/projects/${B}/dashboards/${d}/duplicate`, {}],
+      // B's dashboard through A's own project
+      ['GET', `/projects/${A}/dashboards/${d}`],
+      ['PUT', `/projects/${A}/dashboards/${d}`, { name: 'x' }],
+      ['PATCH', `/projects/${A}/dashboards/${d}`, { name: 'x' }],
+      ['DELETE', `/projects/${A}/dashboards/${d}`],
+      ['POST', `/projects/${A}/dashboards/${d}/duplicate`, {}],
+    ];
+    for (const [method, path, body] of calls) {
+      const res = await t.call(method, path, body === undefined ? {} : { body });
+      expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).to.equal(404);
+      expect(JSON.stringify(res.body), `${method} ${path}`).not.to.include('B dashboard');
+    }
+    // A's bulk and reorder may not name B's dashboard either
+    const bulk = await t.call('PUT', `/projects/${A}/dashboards/bulk`, { body: { dashboards: [{ id: d, name: 'x' }] } });
+    const reorder = await t.call('PUT', `/projects/${A}/dashboards/reorder`, { body: { dashboardIds: [a.dashboardId, d] } });
+    expect([bulk.status, reorder.status]).to.deep.equal([400, 400]);
+    expect(JSON.stringify((await t.call('GET', `/projects/${A}/dashboards`)).body)).not.to.include(d);
+    expect((await t.call('GET', `/projects/${B}`, { key: B_KEY })).body).to.deep.equal(bProject);
+    expect((await t.call('GET', `/projects/${B}/dashboards`, { key: B_KEY })).body).to.deep.equal(bDashboards);
+    // the metadata of issue 17 holds nothing of a project: both keys read the same
+    for (const path of ['/types/copierSettings/availableFields', '/brokers/1/all', '/brokers/17/all']) {
+      const ofA = await t.call('GET', path);
+      expect(ofA.status, path).to.equal(200);
+      expect((await t.call('GET', path, { key: B_KEY })).body, path).to.deep.equal(ofA.body);
+    }
+  });
+
   it("B's own resources cannot point at A's: a copier from A's account, a key for A's account, A's ids in filters", async () => {
     const own = await t.call('POST', '/accounts', { key: B_KEY, body: validAccount({ alias: 'B own' }) });
     expect(own.status).to.equal(200);
