@@ -22,6 +22,8 @@ import { profitTargetRoutes } from './profitTargets/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { riskLimitRoutes } from './riskLimits/routes.js';
 import { symbolMappingRoutes } from './symbolMappings/routes.js';
+import { chartingInbound, chartingInboundSpec, withTextAlerts } from './webhooks/charting/inbound.js';
+import { chartingDataRoutes } from './webhooks/charting/routes.js';
 import { tradingRoutes } from './trading/routes.js';
 import { correlationId, requestContext } from './context.js';
 import { errorHandler, methodNotAllowed, notFoundHandler } from './errors.js';
@@ -54,6 +56,8 @@ export const declareRoutes = (services: Services): Routes => {
   apiKeyRoutes(routes, services);
   typeRoutes(routes);
   brokerRoutes(routes, services);
+  chartingDataRoutes(routes, services);
+  chartingInboundSpec(routes);
   return routes;
 };
 
@@ -66,7 +70,7 @@ export const createApp = (services: Services): express.Express => {
   app.use(correlationId);
 
   const routes = declareRoutes(services);
-  const openApi = buildOpenApi(routes.specs, INTERFACE_VERSION);
+  const openApi = withTextAlerts(buildOpenApi(routes.specs, INTERFACE_VERSION));
 
   const api = express.Router();
   api.get('/openapi.json', (_req, res) => {
@@ -77,6 +81,8 @@ export const createApp = (services: Services): express.Express => {
   api.use(databaseGate(services.health));
   // A preflight carries no key: see apiKeys/cors.ts for how per-key origins work.
   api.use(corsPreflight);
+  // Charting alerts carry no API key: the webhookId in their path is the credential (webhooks/charting/inbound.ts).
+  api.post('/webhooks/charting/:webhookId', ...chartingInbound(services));
   api.use(authenticate(services, routes.checksKey()));
   // Requests that may change something are recorded for the audit log, off the request path.
   api.use(recorderOf(services).middleware);

@@ -15,6 +15,7 @@ import { DatabaseHealth } from '../store/postgres/health.js';
 import { Leases } from '../store/postgres/leases.js';
 import { ApiRequestRetention } from './apiRequestRetention.js';
 import { DataCollectorRetention } from './dataCollectorRetention.js';
+import { ChartingRetries } from './chartingWebhook/retries.js';
 import type { ConnectionFaults } from '../store/postgres/pool.js';
 import type { EventStore, Position } from '../store/port.js';
 import { CopyEngine } from '../engine/copy/engine.js';
@@ -245,6 +246,9 @@ const startBackground = async (
   const sampleRetention = new DataCollectorRetention({ db, leases, clock, log: log.child({ component: 'data-collector-retention' }) });
   sampleRetention.start();
   life.add(() => sampleRetention.stop());
+  const chartingRetries = new ChartingRetries(services, leases, log.child({ component: 'charting-webhook' }), options.openRetryIntervalMs);
+  chartingRetries.start();
+  life.add(() => chartingRetries.stop());
   return protection;
 };
 

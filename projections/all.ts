@@ -5,6 +5,7 @@ import { approvalsProjection } from './approvals/projector.js';
 import { apiKeysProjection } from './apiKeys/projector.js';
 import { auditLogsProjection } from './auditLogs/projector.js';
 import { dashboardsProjection } from './dashboards/projector.js';
+import { chartingDataProjection } from './chartingData/projector.js';
 import { copiesProjection } from './copies/projector.js';
 import { copiersProjection } from './copiers/projector.js';
 import { dataCollectorProjection } from './dataCollector/projector.js';
@@ -36,6 +37,7 @@ export const allProjections: readonly Projection[] = [
   approvalsProjection,
   maintenanceWindowsProjection,
   dashboardsProjection,
+  chartingDataProjection,
 ];
 
 export const projectionByName = (name: string): Projection | undefined => allProjections.find((p) => p.name === name);

@@ -85,6 +85,25 @@ export interface ProjectsTable {
   deleted: ColumnType<Date | null, string | null | undefined, string | null>;
 }
 
+/** The charting data read model (projections/chartingData). */
+export interface ChartingDataTable {
+  id: string;
+  account_id: string;
+  project_id: string;
+  feature_id: string;
+  received: Timestamp;
+  format: string;
+  message: string;
+  alert: ColumnType<unknown, string | null, string | null>;
+  status: string;
+  attempts: Generated<number>;
+  outcomes: ColumnType<unknown, string | undefined, unknown>;
+  remaining: ColumnType<unknown, string | undefined, string>;
+  retry_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  next_attempt_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  updated: Timestamp;
+}
+
 export interface DashboardsTable {
   id: string;
   project_id: string;
@@ -395,6 +414,7 @@ export interface ReadModels {
   api_keys: ApiKeysTable;
   projects: ProjectsTable;
   dashboards: DashboardsTable;
+  charting_data: ChartingDataTable;
   copiers: CopiersTable;
   positions: PositionsTable;
   venue_activity: VenueActivityTable;

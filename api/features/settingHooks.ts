@@ -11,6 +11,9 @@ import { maskWebhookSecrets, sealWebhookSecrets } from '../../domain/webhook/sec
 import { fallbackSetting, withRegionNames } from '../../domain/copy/features/fallbackSetting.js';
 import { maskMyHomeIpPassword, MY_HOME_IP, sealMyHomeIpPassword } from '../../domain/accountFeatures/myHomeIp.js';
 import { checkOutboundUrl, OutboundUrlError } from '../../app/outbound.js';
+import { CHARTING_WEBHOOK, webhookPathOf } from '../../domain/chartingWebhook/feature.js';
+import { issueWebhookId } from '../../app/chartingWebhook/webhookIds.js';
+import { API_PREFIX } from '../openapi.js';
 import { ApiError } from '../errors.js';
 import type { Services } from '../../app/services.js';
 
@@ -95,7 +98,21 @@ const myHomeIpHooks: SettingHooks = {
 
 const fallbackHooks: SettingHooks = { prepare: (_services, setting) => Promise.resolve(setting), present: withRegionNames };
 
+/**
+ * FeatureChartingWebhookDTO: a new webhookId when the feature is added or a PUT sends rotateWebhookId
+ * true (app/chartingWebhook/webhookIds.ts), else the stored one; rotateWebhookId is never stored true.
+ */
+const chartingWebhookHooks: SettingHooks = {
+  prepare: (_services, setting, previous) => {
+    const kept = previous && typeof previous.webhookId === 'string' && setting.rotateWebhookId !== true ? previous.webhookId : null;
+    const webhookId = kept ?? issueWebhookId();
+    return Promise.resolve({ ...setting, webhookId, webhookUrl: webhookPathOf(API_PREFIX, webhookId), rotateWebhookId: false });
+  },
+  present: (setting) => setting,
+};
+
 const hooks: Readonly<Record<string, SettingHooks>> = {
+  [CHARTING_WEBHOOK]: chartingWebhookHooks,
   [WEBHOOK_FEATURE_TYPE]: webhookHooks,
   [MY_HOME_IP]: myHomeIpHooks,
   [fallbackSetting.type]: fallbackHooks,

@@ -1,6 +1,7 @@
 // Every feature the service knows (spec "Feature DTOs"), by its DTO name. Copier features carry the
 // copy rules (domain/copy/features); account and project features arrive with their areas.
 import { accountFeatureDefinitions } from '../accountFeatures/catalogue.js';
+import { chartingWebhookFeature } from '../chartingWebhook/feature.js';
 import { dataCollectorFeature } from '../analytics/dataCollector.js';
 import { copierFeatures } from '../copy/features/catalogue.js';
 import { overallTargetFeature, periodTargetFeatures } from '../profitTarget/features.js';
@@ -14,6 +15,8 @@ const accountFeatures: readonly FeatureDefinition<object>[] = [
   webhookFeature as unknown as FeatureDefinition<object>,
   // On an account or a copier: the guardrail monitor reads it (engine/protection/tradeGuardrails.ts).
   tradeGuardrailsFeature as unknown as FeatureDefinition<object>,
+  // Its address takes alerts from charting platforms (app/chartingWebhook).
+  chartingWebhookFeature as unknown as FeatureDefinition<object>,
 ];
 
 /** Profit targets: the protection monitor reads them (domain/protection). */

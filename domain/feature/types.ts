@@ -69,6 +69,7 @@ const ADDED = [
   'FeatureMarginCapDTO',
   'FeatureWebhookDTO',
   'FeatureOverallTargetDTO',
+  'FeatureChartingWebhookDTO',
 ] as const;
 
 const NOT_YET: Readonly<Record<string, number>> = {

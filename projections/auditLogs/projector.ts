@@ -16,6 +16,7 @@ import { riskLimitEventTypes, type RiskLimitEvent } from '../../domain/riskLimit
 import { symbolMappingEventTypes, type SymbolMappingEvent } from '../../domain/symbolMapping/events.js';
 import { maskMyHomeIpPassword } from '../../domain/accountFeatures/myHomeIp.js';
 import { maskWebhookSecrets } from '../../domain/webhook/secrets.js';
+import { maskChartingWebhookId } from '../../domain/chartingWebhook/feature.js';
 import type { RecordedEvent } from '../../store/port.js';
 import { type Projection, statementChunks } from '../projection.js';
 import type { AuditLogsTable, ReadModels } from '../schema.js';
@@ -79,7 +80,7 @@ const featureChanged = (event: Of<'FeatureAdded' | 'FeatureUpdated' | 'FeatureRe
   // their answers show (domain/webhook/secrets.ts, domain/accountFeatures/myHomeIp.ts).
   const changes =
     event.type === 'FeatureAdded' || event.type === 'FeatureUpdated'
-      ? { featureId, scope, ...maskMyHomeIpPassword(maskWebhookSecrets(event.data.setting)) }
+      ? { featureId, scope, ...maskChartingWebhookId(maskMyHomeIpPassword(maskWebhookSecrets(event.data.setting))) }
       : event.type === 'FeatureStateReset'
         ? { featureId, scope, key: event.data.key }
         : { featureId, scope };

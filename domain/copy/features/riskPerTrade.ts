@@ -84,7 +84,7 @@ export const riskOf = (s: General, balance: number | null): Decimal | null => {
 };
 
 /** The value of a point of one lot in the account's currency: the venue's or tickValue, as the members say; null when neither. */
-const pointValueOf = (s: General, venue: number | null | undefined): number | null => {
+export const pointValueOf = (s: General, venue: number | null | undefined): number | null => {
   const live = venue && venue > 0 ? venue : null;
   const set = s.tickValue > 0 ? s.tickValue : null;
   return s.tickValueAutomaticAdjustement ? (live ?? set) : (set ?? live);
