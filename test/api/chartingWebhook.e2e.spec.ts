@@ -107,6 +107,11 @@ describe('charting webhook (issue 22)', function () {
       [0.03, 41000, 43000],
       [0.03, 41000, 44000],
     ]);
+    // "modify" moves the stop loss of both legs.
+    const modified = await alert(t, setting.webhookId, 'modify BTCUSD sl=41500');
+    expect(modified.status, JSON.stringify(modified.body)).to.equal(200);
+    expect(modified.body.outcomes.map((o: { kind: string }) => o.kind)).to.deep.equal(['MODIFIED', 'MODIFIED']);
+    expect((await positionsOf(t, account)).map((p) => p.stopLoss)).to.deep.equal([41500, 41500]);
   });
 
   it('a refused alert trades nothing and leaves its reason in the charting data', async () => {
@@ -238,5 +243,40 @@ describe('charting webhook (issue 22)', function () {
     expect((await t.call('DELETE', `/webhooks/charting/accounts/${account}/data/${dataId}`)).status).to.equal(404);
     // What it opened stays open.
     expect(await positionsOf(t, account)).to.have.length(1);
+  });
+});
+
+describe('charting webhook: a retry carries on after a restart', function () {
+  this.timeout(180_000);
+  const clock = movableClock(Date.parse('2026-01-11T21:30:00.000Z'));
+  let first: TestService | undefined;
+  let second: TestService | undefined;
+  after(async () => {
+    await first?.stop();
+    await second?.stop();
+  });
+
+  it('an alert retried when the service stops is opened, once, by the service started again', async () => {
+    first = await startTestService({ clock, openRetryIntervalMs: 200 });
+    const account = await startedAccount(first, 'cw-restart');
+    const { setting } = await chartingWebhook(first, account, { openRetryTimeoutInMinutes: 60 });
+    const res = await alert(first, setting.webhookId, 'buy EURUSD 0.1 comment=restart');
+    expect(res.status, JSON.stringify(res.body)).to.equal(202);
+    const { databaseUrl, dataDir } = first;
+    await first.stop();
+    first = undefined;
+    clock.advance(35 * 60_000);
+    second = await startTestService({ clock, openRetryIntervalMs: 200, databaseUrl, dataDir });
+    const t2 = second;
+    const done = await eventually(
+      async () => {
+        const data = await t2.call('GET', `/webhooks/charting/accounts/${account}/data/${res.body.id}`);
+        return data.body.status === 'COMPLETED' ? data : undefined;
+      },
+      20_000,
+      'the retry after the restart',
+    );
+    expect(done.body.outcomes.filter((o: { kind: string }) => o.kind === 'OPENED')).to.have.length(1);
+    expect((await positionsOf(t2, account)).filter((p) => p.comment === 'restart')).to.have.length(1);
   });
 });
