@@ -56,7 +56,7 @@ describe('metadata: copier setting fields and brokers', function () {
     }
   });
 
-  it('the servers listed for the simulated venue work: a netting and a hedging demo account', async () => {
+  it('the servers listed for the simulated venue work: a hedging and a netting demo account', async () => {
     for (const loginServer of SIMULATED_SERVERS) {
       const created = await t.call('POST', '/accounts', {
         body: validAccount({ loginServer, loginAccountNumber: `77${loginServer.length}`, alias: loginServer }),
@@ -64,7 +64,10 @@ describe('metadata: copier setting fields and brokers', function () {
       expect(created.status, loginServer).to.equal(200);
       const started = await t.call('POST', `/accounts/${created.body.id}/actions/start`);
       expect(started.status, `${loginServer}: ${JSON.stringify(started.body)}`).to.be.within(200, 204);
+      const information = await t.call('GET', `/accounts/${created.body.id}/information`);
+      expect(information.body.accountMode, loginServer).to.equal(/netting/i.test(loginServer) ? 'NETTING' : 'HEDGING');
     }
+    expect(SIMULATED_SERVERS.filter((s) => /netting/i.test(s))).to.have.length(1);
   });
 
   it("merges the operator's DATA_DIR/brokers.json over the shipped list, re-read when it changes, the last good one kept when it breaks", async () => {
