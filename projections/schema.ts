@@ -174,6 +174,11 @@ export interface CopiesTable {
   result: number | null;
   /** The price the copy closed at, when known. */
   close_price: number | null;
+  /**
+   * Its partial closes at the slave's venue, oldest first (JSON array of { volume, result }: the volume
+   * closed and its net result); `volume` is then what is left, and `result` the net result of the last close.
+   */
+  partials: ColumnType<unknown, string | undefined, string | undefined>;
 }
 
 export interface CopierMartingaleTable {

@@ -10,6 +10,7 @@ import type { AccountFunds, CopierView, MartingaleState, OrderType, SlaveCopy, S
 import { copierFeatures } from '../../domain/copy/features/catalogue.js';
 import { type ActiveFeature, type CopyRecord, type MasterOrderRecord, STANDALONE_PREFIX } from '../../domain/copy/features/rules.js';
 import { membersOf } from '../../domain/feature/definition.js';
+import { partialsOf } from '../../projections/copies/queries.js';
 import { featuresFor, resetsOf } from '../../projections/features/queries.js';
 import type { ProtectionBlock } from '../../domain/protection/blocks.js';
 import { protectionBlocksOf } from '../../projections/protections/queries.js';
@@ -304,18 +305,23 @@ export const HISTORY_DEPTH = 500;
 /** Standalone trades (features/rules.ts standaloneTradeId) are no copies: every copy rule's view leaves them out. */
 const STANDALONE_LIKE = `${STANDALONE_PREFIX}%`;
 
-const recordOf = (row: Selectable<CopiesTable>): CopyRecord => ({
-  masterPositionId: row.master_position_id,
-  slavePositionId: row.slave_position_id,
-  symbol: row.symbol,
-  side: row.order_type.startsWith('Buy') ? 'Buy' : 'Sell',
-  volume: row.volume,
-  openedAt: new Date(row.opened_at).toISOString(),
-  closedAt: row.closed_at ? new Date(row.closed_at).toISOString() : null,
-  result: row.result,
-  closePrice: row.close_price,
-  closedBy: row.closed_by,
-});
+/** A copy as the rules see it: with partial closes, `volume` is what the last close closed and `result` the net of every part. */
+const recordOf = (row: Selectable<CopiesTable>): CopyRecord => {
+  const partials = partialsOf(row);
+  const partsResult = partials.reduce((sum, p) => sum + p.result, 0);
+  return {
+    masterPositionId: row.master_position_id,
+    slavePositionId: row.slave_position_id,
+    symbol: row.symbol,
+    side: row.order_type.startsWith('Buy') ? 'Buy' : 'Sell',
+    volume: row.volume,
+    openedAt: new Date(row.opened_at).toISOString(),
+    closedAt: row.closed_at ? new Date(row.closed_at).toISOString() : null,
+    result: row.result === null || partials.length === 0 ? row.result : row.result + partsResult,
+    closePrice: row.close_price,
+    closedBy: row.closed_by,
+    ...(partials.length > 0 ? { partials } : {}),
+  };
 
 export const copyHistory = async (db: Kysely<ReadModels>, copierIds: readonly string[]): Promise<Map<string, CopyRecord[]>> => {
   const out = new Map<string, CopyRecord[]>();

@@ -21,6 +21,7 @@ import {
   type RetryRow,
   type Where,
 } from './changes.js';
+import { partialsOf } from './queries.js';
 
 type Db = Kysely<ReadModels>;
 type Key = [string, string];
@@ -131,7 +132,7 @@ const readTouched = async (db: Db, batch: Batch, changes: readonly CopiesChange[
       copyKeys.set(masterKey(row.copier_id, row.master_position_id), [row.copier_id, row.master_position_id]);
       slaveKeys.set(slaveKey(row.slave_account_id, row.slave_position_id), [row.slave_account_id, row.slave_position_id]);
       copierIds.add(row.copier_id);
-    } else if (change.type === 'copiesChanged') touch(change.where);
+    } else if (change.type === 'copiesChanged' || change.type === 'copiesPartiallyClosed') touch(change.where);
     else if (change.type === 'copiesEnded') touch(change.ending.where);
   }
   if (copyKeys.size > 0 || slaveKeys.size > 0) {
@@ -180,8 +181,10 @@ const readCopies = async (db: Db, batch: Batch, byCopyKeys: readonly Key[], bySl
       )
       .execute();
     for (const row of rows) {
-      batch.copies.set(copyKey(row), row);
-      index(batch, row);
+      // partials as the batch writes them: JSON text.
+      const copy: CopyRow = { ...row, partials: JSON.stringify(partialsOf(row)) };
+      batch.copies.set(copyKey(copy), copy);
+      index(batch, copy);
     }
   }
 };
@@ -280,6 +283,12 @@ const fold = (batch: Batch, change: CopiesChange): void => {
       return;
     case 'copiesEnded':
       endCopies(batch, change.ending);
+      return;
+    case 'copiesPartiallyClosed':
+      for (const key of candidates(batch, change.where)) {
+        const row = batch.copies.get(key)!;
+        if (matches(row, change.where)) update(batch, key, { volume: change.volume, partials: JSON.stringify([...partialsOf(row), change.part]) });
+      }
       return;
     default: {
       const unhandled: never = change;
@@ -450,6 +459,7 @@ const COPY_COLUMNS = [
   'closed_by',
   'result',
   'close_price',
+  'partials',
 ] as const;
 
 const COPY_TYPES: { readonly [K in keyof CopyRow]?: string } = {
@@ -470,6 +480,7 @@ const COPY_TYPES: { readonly [K in keyof CopyRow]?: string } = {
   closed_by: 'text',
   result: 'float8',
   close_price: 'float8',
+  partials: 'jsonb',
 };
 
 const writeCopies = async (db: Db, batch: Batch): Promise<void> => {

@@ -9,6 +9,7 @@ import { initialMartingaleState, nextMartingaleState } from '../../domain/copy/m
 import type { PositionsEvent } from '../../domain/positions/events.js';
 import type { RecordedEvent } from '../../store/port.js';
 import type { CopiesTable, ReadModels, SlaveClosuresTable } from '../schema.js';
+import type { PartialClose } from './queries.js';
 
 export type CopyRow = Insertable<CopiesTable>;
 export type ClosureRow = Insertable<SlaveClosuresTable>;
@@ -53,6 +54,8 @@ export type CopiesChange =
    */
   | { readonly type: 'copyOpened'; readonly row: CopyRow }
   | { readonly type: 'copiesChanged'; readonly where: Where; readonly set: { readonly volume: number } | { readonly kind: 'position' } }
+  /** The slave's venue closed part of the live copies: `volume` is left, `part` is appended to their partial closes. */
+  | { readonly type: 'copiesPartiallyClosed'; readonly where: Where; readonly volume: number; readonly part: PartialClose }
   | { readonly type: 'copiesEnded'; readonly ending: Ending };
 
 type Executed = Extract<CopyEvent, { type: 'CopyExecuted' }>['data'];
@@ -84,6 +87,7 @@ const copyRowOf = (
   closed_by: null,
   result: null,
   close_price: null,
+  partials: '[]',
 });
 
 const executed = (data: Executed): CopiesChange[] => {
@@ -148,9 +152,11 @@ const venueFact = (event: PositionsEvent): CopiesChange[] => {
       return [ending(where, trade.closeTime, 'SLAVE_VENUE', trade.profit + trade.swap + trade.commission, trade.closePrice)];
     }
     case 'PositionPartiallyClosed': {
-      const { accountId, position } = event.data;
+      // The venue's report, not the engine's request: a copy's own take profit or a close by hand is a partial close too.
+      const { accountId, position, trade } = event.data;
       const where = { slaveAccountId: accountId, slavePositionId: position.positionId, kind: 'position' } as const;
-      return [{ type: 'copiesChanged', where, set: { volume: position.volume } }];
+      const part = { volume: trade.volume, result: trade.profit + trade.swap + trade.commission };
+      return [{ type: 'copiesPartiallyClosed', where, volume: position.volume, part }];
     }
     case 'PendingOrderFilled': {
       const where = { slaveAccountId: event.data.accountId, slavePositionId: event.data.order.orderId, kind: 'pendingOrder' } as const;

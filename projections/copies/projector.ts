@@ -150,6 +150,11 @@ const applyChange = async (db: Db, change: CopiesChange): Promise<void> => {
     case 'copiesEnded':
       await endCopies(db, change.ending);
       return;
+    case 'copiesPartiallyClosed':
+      await liveCopies(db, change.where, { volume: change.volume })
+        .set({ partials: sql<string>`partials || ${JSON.stringify([change.part])}::jsonb` })
+        .execute();
+      return;
     default: {
       const unhandled: never = change;
       throw new Error(`unhandled copies change ${JSON.stringify(unhandled)}`);
@@ -159,8 +164,8 @@ const applyChange = async (db: Db, change: CopiesChange): Promise<void> => {
 
 export const copiesProjection: Projection = {
   name: 'copies',
-  // 5: a copy split into several orders by forcePositionLotSize has a row per part.
-  version: 5,
+  // 5: a copy split into several orders by forcePositionLotSize has a row per part. 6: its partial closes.
+  version: 6,
   handles: [...copyEventTypes, ...slaveEvents],
   tables: ['copies', 'copier_martingale', 'copy_retries', 'copy_deferrals', 'slave_closures'],
   // Every row belongs to one slave account (a copier has one slave), and every event names it: the
@@ -188,6 +193,7 @@ export const copiesProjection: Projection = {
       closed_by text,
       result double precision,
       close_price double precision,
+      partials jsonb NOT NULL DEFAULT '[]',
       PRIMARY KEY (copier_id, master_position_id, part))`.execute(db);
     await sql`CREATE TABLE ${sql.id(schema, 'copier_martingale')} (
       copier_id uuid PRIMARY KEY,

@@ -213,7 +213,7 @@ describe('read models that apply a batch at once', function () {
     }
   });
 
-  it('copies: retries, deferrals, a close seen before its copy, fills, partial closes and old closures, cut anywhere, as one by one', async () => {
+  it('copies: retries, deferrals, a close seen before its copy, fills, partial closes (recorded) and old closures, cut anywhere, as one by one', async () => {
     const copies = batched.find((p) => p.name === 'copies')!;
     const copier = '44444444-4444-4444-8444-444444444444';
     const master = '55555555-5555-4555-8555-555555555555';
@@ -290,7 +290,13 @@ describe('read models that apply a batch at once', function () {
       recorded('CopyExecuted', { ...base(day(20, 4)), action: open('m3'), result: opened('s3', day(20, 4)) }),
       recorded('CopyExecuted', { ...base(day(20, 5)), action: open('m4'), result: opened('o4', day(20, 5), 'pendingOrder') }),
       recorded('PendingOrderFilled', { accountId: slave, at: day(20, 6), order: { orderId: 'o4' }, price: 1.1 }),
-      recorded('PositionPartiallyClosed', { accountId: slave, at: day(20, 6), position: { positionId: 'o4', volume: 0.4 }, trade: trade('o4', day(20, 6), 1) }),
+      recorded('PositionPartiallyClosed', { accountId: slave, at: day(20, 6), position: { positionId: 'o4', volume: 0.6 }, trade: trade('o4', day(20, 6), 1) }),
+      recorded('PositionPartiallyClosed', {
+        accountId: slave,
+        at: day(20, 6),
+        position: { positionId: 'o4', volume: 0.4 },
+        trade: trade('o4', day(20, 6), -2),
+      }),
       recorded('CopyExecuted', {
         ...base(day(20, 7)),
         action: {
@@ -338,6 +344,17 @@ describe('read models that apply a batch at once', function () {
       for (const event of sequence) await copies.apply(scoped, event);
     });
     expect(oneByOne.copies).to.have.length(6);
+    // The partial closes of o4 at its venue, each with its volume and net result, in order.
+    const o4 = oneByOne
+      .copies!.map((r) => JSON.parse(r as string) as { slave_position_id: string; volume: number; partials: unknown })
+      .find((r) => r.slave_position_id === 'o4');
+    expect(o4).to.deep.include({
+      volume: 0.4,
+      partials: [
+        { volume: 1, result: 1 },
+        { volume: 1, result: -2 },
+      ],
+    });
     expect(oneByOne.copy_retries).to.have.length(0);
     expect(oneByOne.copy_deferrals).to.have.length(0);
     for (let cut = 0; cut <= sequence.length; cut += 3) {
@@ -357,7 +374,7 @@ describe('read models that apply a batch at once', function () {
       expect(folded, `rebuild fold cut after ${cut}`).to.deep.equal(oneByOne);
     }
     // And stopped part-way: retries and deferrals still pending are the same rows too.
-    for (const end of [2, 11]) {
+    for (const end of [2, 12]) {
       const partOneByOne = await build(copies, async (scoped) => {
         for (const event of sequence.slice(0, end)) await copies.apply(scoped, event);
       });

@@ -46,9 +46,10 @@
 //   - COUNT_AS_LOSS: a partial win counts as a loss, whatever its net result;
 //   - PROPORTIONAL: every part (the partial closes and the last close) weighs with its volume: more
 //     volume closed in profit than in loss wins, more in loss loses, as much of both is break-even.
-// A trade without partial closes is classified by outcomePolicy under every value. The engine's
-// history gives the partial closes of a copy where its read model knows them (CopyRecord.partials);
-// without them every trade is one part and every value acts as IGNORE.
+// A trade without partial closes is classified by outcomePolicy under every value. The partial closes
+// are those the slave's venue reported for the copy (PositionPartiallyClosed: the master's partial
+// close copied, a take profit of part of it, a partial close by hand), recorded by the copies read model
+// (CopyRecord.partials) with their volume and net result.
 //
 // The end of a series: all events used or the wins no longer reachable (autoResetOnSeriesComplete),
 // the wins reached or the target reached early (resetOnTargetReached), no capital left
@@ -142,7 +143,7 @@ const members = Type.Object({
   excludeBreakEvenTrades: Type.Boolean({ description: 'true (default): a break-even trade uses no event of the series; false: it uses one, without a win' }),
   partialWinPolicy: oneOf(
     PARTIAL_WIN_POLICIES,
-    'how a trade with partial closes counts; default IGNORE (by its net result, all parts together). A partial win (a partial close in profit) counts as a win with COUNT_AS_WIN, as a loss with COUNT_AS_LOSS, whatever its net result; PROPORTIONAL weighs every part by its volume: more volume closed in profit than in loss wins, more in loss loses, as much is break-even. A trade without partial closes counts by outcomePolicy under every value. This service does not record the partial closes of a copy yet, so until it does every value acts as IGNORE',
+    "how a trade with partial closes counts; default IGNORE (by its net result, all parts together). A partial win (a partial close in profit) counts as a win with COUNT_AS_WIN, as a loss with COUNT_AS_LOSS, whatever its net result; PROPORTIONAL weighs every part by its volume: more volume closed in profit than in loss wins, more in loss loses, as much is break-even. A trade without partial closes counts by outcomePolicy under every value. The partial closes are the ones the slave's broker reported for the copy (the master's partial close copied, a partial take profit, a partial close by hand), each with its volume and net result",
   ),
   autoResetOnSeriesComplete: Type.Boolean({
     description:
@@ -536,7 +537,7 @@ export const masaniello: CopierFeature<MasanielloSettings> = {
     'Masaniello money management, one series per slave symbol: totalEvents trades (N) of which expectedWins (K) are expected to win. A win pays w R and a loss costs l R: w is expectedRMultiple (payoutModel R_MULTIPLE), expectedPayoutFactor (PAYOUT_FACTOR) or the mean R of the won trades in the statistics window (REALIZED_R), l = -expectedLossRMultiple. With p = l / (w + l) and P(n, k) the chance of at least k wins in n at p, the next stake is R = c x (P(n-1, k-1) - P(n-1, k)) / ((w + l) x P(n, k)), n events left, k wins needed, c the capital at risk left: it brings the series to its target after k wins whatever the order, and loses c after n - k + 1 losses. ' +
     'The bankroll B is bankrollPercentage % of bankrollBase (BALANCE, EQUITY, FREE_MARGIN) at the series start (the base now less the series net results); the target X = targetProfitPercentage % of B; a series starts with c = min(B, X P(N, K) / (1 - P(N, K))) and moves by the real net results. ' +
     "Lots = R / (assumedPointRisk x the value of one point of one lot in the account's currency, from the slave's broker), rounded to lotStep by lotRoundingMode, bounded by minimumLotSize and maximumLotSize; the lot replaces the copier's sizing (martingale off) and the copier's maxLotSize, the broker's limits and maximumLot apply after. " +
-    "A closed copy counts by outcomePolicy: SIGN, THRESHOLD (winThresholdPercentage of the trade's risk, notional or an absolute amount, winThresholdBase; as much below 0 loses) or R_BASED (half the expected win or loss in R); break-even trades use no event with excludeBreakEvenTrades; a trade with partial closes counts by partialWinPolicy (IGNORE: its net result; a partial close in profit makes it a win with COUNT_AS_WIN, a loss with COUNT_AS_LOSS; PROPORTIONAL: by the volume closed in profit against the volume closed in loss) where the history knows its partial closes. " +
+    "A closed copy counts by outcomePolicy: SIGN, THRESHOLD (winThresholdPercentage of the trade's risk, notional or an absolute amount, winThresholdBase; as much below 0 loses) or R_BASED (half the expected win or loss in R); break-even trades use no event with excludeBreakEvenTrades; a trade with partial closes counts by partialWinPolicy (IGNORE: its net result; a partial close in profit makes it a win with COUNT_AS_WIN, a loss with COUNT_AS_LOSS; PROPORTIONAL: by the volume closed in profit against the volume closed in loss; the partial closes are those the slave's broker reported for the copy). " +
     'A series ends when its events are used or the wins can no longer come (autoResetOnSeriesComplete), at K wins or the target (resetOnTargetReached), with no capital left (resetOnBankrollDepleted), or at maxConsecutiveLosses losses in a row (> 0; always a new series). A flag true starts a new series at the next trade, after cooldownAfterResetMinutes (MASANIELLO_COOLDOWN); false skips opens with MASANIELLO_SERIES_OVER until PUT /accounts/{accountId}/masaniello/{masanielloFeatureId}/reset (one symbol or all; copies closed before it no longer count). ' +
     'useHistoricalWinRate: with minimumTradesForHistoricalWinRate wins and losses of the symbol in the statistics window (statisticsLookBackDays before the series start; 0 = the previous series), K = round(N x ((1 - s) K / N + s h)) for win rate h and winRateSmoothingFactor s, within minExpectedWins..maxExpectedWins. autoTuneBoundsValid and expectedWinsValid are read-only and always true. Every member may be set per symbol in symbolsConfiguration.',
   check: (s) => checkSymbolsConfiguration(s, check),

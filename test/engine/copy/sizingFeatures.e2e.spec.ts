@@ -126,6 +126,44 @@ describe('sizing features end to end', function () {
       expect(book.map((p) => p.volume).sort()).to.deep.equal([0.03, 0.11]);
     });
 
+    it('partialWinPolicy counts a copy partly closed in profit and then closed at a loss as the policy says', async () => {
+      // Each copy: 0.03 opened at 1.0851; 0.02 closed by hand on the slave at 1.0900 (+9.80), the last 0.01
+      // closed with the master at 1.0500 (-35.10): a net loss, more volume closed in profit than in loss.
+      // The next stake: after a win (n 3, k 1) c / 7 -> 0.02; after a loss (n 3, k 2) c / 2 -> 0.05.
+      const expected = { IGNORE: 0.05, COUNT_AS_WIN: 0.02, COUNT_AS_LOSS: 0.05, PROPORTIONAL: 0.02 } as const;
+      const pairs = await Promise.all(
+        Object.keys(expected).map(async (policy) => {
+          const p = await pair(`masaniello-partial-${policy}`);
+          await feature(p.slave, p.copierId, { ...series, partialWinPolicy: policy });
+          return { ...p, policy: policy as keyof typeof expected };
+        }),
+      );
+      try {
+        const opened = [];
+        for (const p of pairs) {
+          const master = await open(p.master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.5 });
+          const [copy] = await bookWhere(t, p.slave, (b) => b.length === 1, 'the first stake');
+          expect(copy!.volume).to.equal(0.03);
+          opened.push({ ...p, masterPosition: master, copy: copy! });
+        }
+        await pinQuotes(t, { EURUSD: [1.09, 1.0901] });
+        for (const p of opened) {
+          expect((await trading.modifyPosition(t, p.slave, p.copy.id, { volume: 0.01 })).status).to.equal(204);
+          await bookWhere(t, p.slave, (b) => b[0]?.volume === 0.01, 'the partial close by hand');
+        }
+        await pinQuotes(t, { EURUSD: [1.05, 1.0501] });
+        for (const p of opened) await close(p.master, p.slave, p.masterPosition);
+        await pinQuotes(t, { EURUSD: [1.085, 1.0851] });
+        for (const p of opened) {
+          await open(p.master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.5 });
+          const [next] = await bookWhere(t, p.slave, (b) => b.length === 1, `the stake after the partly closed copy (${p.policy})`);
+          expect(next!.volume, p.policy).to.equal(expected[p.policy]);
+        }
+      } finally {
+        await pinQuotes(t, { EURUSD: [1.085, 1.0851] });
+      }
+    });
+
     it('the reset endpoint answers 404 for a feature that is not a Masaniello of the account', async () => {
       const { slave, copierId } = await pair('masaniello-404');
       const other = await feature(slave, copierId, { type: 'FeatureMarginCapDTO', marginCapPercentage: 5 });
