@@ -3,7 +3,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { apiComment } from '../../domain/positions/apiComment.js';
 import { openRequestOf, type OrderToPlace, venueOrderOf } from '../../app/trading/orders.js';
-import type { ClosedTrade } from '../../app/trading/session.js';
+import { type ClosedTrade, refuseOpenWhileLocked } from '../../app/trading/session.js';
 import { AccountIdParams } from '../accounts/schemas.js';
 import { ApiError } from '../errors.js';
 import type { HandlerInput, Routes } from '../route.js';
@@ -20,7 +20,7 @@ export const tradingErrors = {
   ...errorResponses(400, 401, 404, 409),
   409: {
     description:
-      'the account is deleted ([ACCOUNT_DELETED]), not started ([ACCOUNT_NOT_ACTIVE]), not connected ([ACCOUNT_NOT_CONNECTED]), trading is disabled ([TRADING_DISABLED]), or the broker refused: [NOT_ENOUGH_MONEY], [MARKET_CLOSED]',
+      'the account is deleted ([ACCOUNT_DELETED]), not started ([ACCOUNT_NOT_ACTIVE]), not connected ([ACCOUNT_NOT_CONNECTED]), trading is disabled ([TRADING_DISABLED]), locked for opens (ours, the spec names no code: [RISK_LIMIT_HIT] while a risk limit of the account is hit, [PROFIT_TARGET_LOCKED] while a profit target locks it, [OVERALL_TARGET_REACHED] while an overall target locks it or the symbol; closes and changes stay allowed), or the broker refused: [NOT_ENOUGH_MONEY], [MARKET_CLOSED]',
     schema: ErrorDTO,
   },
 };
@@ -107,6 +107,7 @@ export const positionRoutes = (routes: Routes, services: Services, trading: Trad
         const { params, caller, body } = input;
         const { account, connection } = await session(caller, params.accountId, true);
         const asked = orderToPlace(body);
+        await refuseOpenWhileLocked(services, params.accountId, asked.symbol);
         // The reference prepends 'API|<requestId>|' to the comment of POST .../positions only.
         const toPlace = async ? asked : { ...asked, comment: apiComment(body.requestId, asked.comment) };
         const { order, expiry } = await venueOrderOf(services, account.account_type_id, connection, toPlace);

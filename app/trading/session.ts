@@ -3,7 +3,9 @@
 // connected, may trade), and the venue's views of a book, a history and a symbol, named here so the API
 // maps them to its DTOs without knowing the engine.
 import { AccountStatus } from '../../domain/account/enums.js';
+import { protectionSkip } from '../../domain/protection/blocks.js';
 import { illegalState } from '../../domain/shared/errors.js';
+import { protectionBlocksOf } from '../../projections/protections/queries.js';
 import type { Services } from '../services.js';
 
 export type {
@@ -46,4 +48,18 @@ export const tradingSession = (services: Services, accountId: string, account: T
   const connection = services.connections.connection(accountId);
   if (!connection) throw illegalState('[ACCOUNT_NOT_CONNECTED]', 'the account has no session with its broker; see its logs, or POST .../actions/reconnect');
   return connection;
+};
+
+/**
+ * A risk limit hit or a profit target locked keeps new trades off the whole account (the spec's
+ * "Profit target lock": "new ones will be blocked"), not only the copies: an open of `symbol` through the
+ * Trading API is refused with 409 and the lock's own code ([RISK_LIMIT_HIT], [PROFIT_TARGET_LOCKED],
+ * [OVERALL_TARGET_REACHED] for a per-symbol overall target's symbol), the reason the account log gives.
+ * A risk limit scoped to one copier keeps only that copier's copies off. Closes, cancels and changes
+ * of what is open stay allowed.
+ */
+export const refuseOpenWhileLocked = async (services: Pick<Services, 'db' | 'clock'>, accountId: string, symbol: string): Promise<void> => {
+  const blocks = (await protectionBlocksOf(services.db, [accountId], services.clock())).get(accountId) ?? [];
+  const lock = protectionSkip(blocks, symbol);
+  if (lock) throw illegalState(`[${lock.reason}]`, `the account is locked, nothing new opens on it until the lock ends or is reset: ${lock.message}`);
 };

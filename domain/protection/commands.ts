@@ -64,8 +64,17 @@ export type ProtectionCommand =
       };
       metadata: CommandMetadata;
     }
-  /** A profit target locks the account in close mode: a position or pending order that appeared since was closed. */
-  | { type: 'RecordLockedClose'; data: LockedCloseData; metadata: CommandMetadata };
+  /** A profit target locks the account in close mode: a position or pending order that appeared since is to be closed. */
+  | { type: 'DecideLockedClose'; data: LockedCloseData; metadata: CommandMetadata }
+  /** What closing it did: closed (or cancelled), no longer there, or refused by the broker. */
+  | {
+      type: 'RecordLockedClose';
+      data: { accountId: string; triggerId: string; positionId: string; outcome: LockedCloseOutcome };
+      metadata: CommandMetadata;
+    };
+
+export type LockedCloseOutcome =
+  { readonly type: 'closed' } | { readonly type: 'gone' } | { readonly type: 'failed'; readonly code: string; readonly message: string };
 
 export interface LockedCloseData {
   readonly accountId: string;
@@ -76,4 +85,6 @@ export interface LockedCloseData {
   readonly volume: number;
   /** Placed outside the service (no client order id of ours: the broker's terminal, another program). */
   readonly outside: boolean;
+  /** The client request id every attempt at closing it sends. */
+  readonly requestId: string;
 }

@@ -10,9 +10,9 @@ import type { ProtectionCommand } from './commands.js';
 import { evaluate } from './evaluate.js';
 import type { ProtectionEvent } from './events.js';
 import type { RuleKind } from './rules.js';
-import { type ActiveTrigger, initialState, type ProtectionState, type Reference } from './state.js';
+import { type ActiveTrigger, initialState, lockedCloseKey, type ProtectionState, type Reference } from './state.js';
 
-export { type ActiveTrigger, initialState, type ProtectionState, type Reference } from './state.js';
+export { type ActiveTrigger, initialState, type LockedClose, lockedCloseKey, type ProtectionState, type Reference } from './state.js';
 
 const without = <T>(record: Readonly<Record<string, T>>, drop: (key: string, value: T) => boolean): Record<string, T> =>
   Object.fromEntries(Object.entries(record).filter(([key, value]) => !drop(key, value)));
@@ -70,9 +70,15 @@ export const evolve = (state: ProtectionState, event: ProtectionEvent): Protecti
       };
       return { ...state, pending: without(state.pending ?? {}, (id) => id === d.triggerId), triggers: { ...state.triggers, [d.triggerId]: trigger } };
     }
+    // A lock that ends drops the closes decided for it and not done yet (a refused close is not sent
+    // again once the account is no longer locked).
     case 'ProtectionCleared': {
       const ids = new Set(event.data.triggerIds);
-      return { ...state, triggers: without(state.triggers, (id) => ids.has(id)) };
+      return {
+        ...state,
+        triggers: without(state.triggers, (id) => ids.has(id)),
+        lockedCloses: without(state.lockedCloses ?? {}, (_k, c) => ids.has(c.triggerId)),
+      };
     }
     case 'ProtectionReset':
       return {
@@ -80,14 +86,25 @@ export const evolve = (state: ProtectionState, event: ProtectionEvent): Protecti
         resets: { ...state.resets, [event.data.ruleId]: event.data.at },
         pending: without(state.pending ?? {}, (_id, p) => p.ruleId === event.data.ruleId),
         triggers: without(state.triggers, (_id, t) => t.ruleId === event.data.ruleId),
+        lockedCloses: without(state.lockedCloses ?? {}, (_k, c) => c.ruleId === event.data.ruleId),
       };
     case 'ProtectionPositionsClosed': {
       const trigger = state.triggers[event.data.triggerId];
       return trigger ? { ...state, triggers: { ...state.triggers, [trigger.triggerId]: { ...trigger, closed: true } } } : state;
     }
-    case 'ProtectionLockedPositionClosed':
-    case 'ProtectionCloseFailed':
-      return state;
+    case 'ProtectionLockedCloseDecided': {
+      const { accountId: _account, at: _at, ...decision } = event.data;
+      return { ...state, lockedCloses: { ...state.lockedCloses, [lockedCloseKey(decision.triggerId, decision.positionId)]: { ...decision, failed: null } } };
+    }
+    case 'ProtectionLockedPositionClosed': {
+      const key = lockedCloseKey(event.data.triggerId, event.data.positionId);
+      return state.lockedCloses?.[key] ? { ...state, lockedCloses: without(state.lockedCloses, (k) => k === key) } : state;
+    }
+    case 'ProtectionCloseFailed': {
+      const key = lockedCloseKey(event.data.triggerId, event.data.positionId);
+      const close = state.lockedCloses?.[key];
+      return close ? { ...state, lockedCloses: { ...state.lockedCloses, [key]: { ...close, failed: event.data.code } } } : state;
+    }
     default: {
       const unhandled: never = event;
       throw new Error(`unhandled event ${JSON.stringify(unhandled)}`);
@@ -133,17 +150,33 @@ export const decide = (command: ProtectionCommand, state: ProtectionState): Prot
       }
       return [{ type: 'ProtectionPositionsClosed', data: { accountId, triggerId, ruleId: trigger.ruleId, closedPositions, cancelledOrders, at } }];
     }
-    case 'RecordLockedClose': {
-      const d = command.data;
+    case 'DecideLockedClose': {
+      const { requestId, ...d } = command.data;
       const trigger = state.triggers[d.triggerId];
       // Only once the trigger's own closing is done, and only for the targets (a lock in close mode).
       if (!trigger || !trigger.closed || trigger.action !== 'CLOSE_ALL' || trigger.ruleKind === 'RISK_LIMIT') return [];
+      if (state.lockedCloses?.[lockedCloseKey(d.triggerId, d.positionId)]) return [];
       return [
         {
-          type: 'ProtectionLockedPositionClosed',
-          data: { ...d, ruleId: trigger.ruleId, ruleType: trigger.ruleType, until: trigger.until, at },
+          type: 'ProtectionLockedCloseDecided',
+          data: { ...d, ruleId: trigger.ruleId, ruleType: trigger.ruleType, until: trigger.until, requestId, at },
         },
       ];
+    }
+    case 'RecordLockedClose': {
+      const { accountId, triggerId, positionId, outcome } = command.data;
+      // A decision finished already (a repeat after a restart) records nothing more.
+      const close = state.lockedCloses?.[lockedCloseKey(triggerId, positionId)];
+      if (!close) return [];
+      if (outcome.type === 'failed') {
+        // Tried again every tick; each refusal is logged once, a new one (another code) again.
+        if (close.failed === outcome.code) return [];
+        return [
+          { type: 'ProtectionCloseFailed', data: { accountId, triggerId, ruleId: close.ruleId, positionId, code: outcome.code, message: outcome.message, at } },
+        ];
+      }
+      const { requestId: _requestId, failed: _failed, ...decision } = close;
+      return [{ type: 'ProtectionLockedPositionClosed', data: { accountId, ...decision, ...(outcome.type === 'gone' ? { gone: true } : {}), at } }];
     }
     default: {
       const unhandled: never = command;

@@ -61,6 +61,21 @@ export interface TriggerData {
   readonly message: string;
 }
 
+/** What a close while a target locks the account is about. */
+export interface LockedCloseDecision {
+  readonly accountId: string;
+  readonly triggerId: string;
+  readonly ruleId: string;
+  readonly ruleType: string;
+  readonly positionId: string;
+  readonly kind: 'position' | 'order';
+  readonly symbol: string;
+  readonly volume: number;
+  /** Placed outside the service (no client order id of ours). */
+  readonly outside: boolean;
+  readonly until: string | null;
+}
+
 export type ProtectionEvent =
   | { type: 'ProtectionReferenceRecorded'; data: ReferenceData }
   /** The highest value of a measure since an anchor (trailing relative limits), recorded in steps. */
@@ -82,25 +97,17 @@ export type ProtectionEvent =
     }
   /**
    * While a profit target locks the account in close mode (its positions closed when it locked), a
-   * position or pending order that appeared afterwards (placed outside the service, or through the
-   * Trading API) was closed or cancelled too.
+   * position or pending order appeared afterwards (placed outside the service): it is to be closed or
+   * cancelled with `requestId`. Recorded before the close, so that a crash between the close and its
+   * record is finished after the restart with the same client request id (the broker answers a repeat
+   * with the first result), and recorded once.
    */
-  | {
-      type: 'ProtectionLockedPositionClosed';
-      data: {
-        accountId: string;
-        triggerId: string;
-        ruleId: string;
-        ruleType: string;
-        positionId: string;
-        kind: 'position' | 'order';
-        symbol: string;
-        volume: number;
-        outside: boolean;
-        until: string | null;
-        at: string;
-      };
-    }
+  | { type: 'ProtectionLockedCloseDecided'; data: LockedCloseDecision & { requestId: string; at: string } }
+  /**
+   * That position or pending order was closed or cancelled too (`gone`: it was no longer there when the
+   * close was sent: closed by its own stop, by hand). Events recorded before the decision was have none.
+   */
+  | { type: 'ProtectionLockedPositionClosed'; data: LockedCloseDecision & { gone?: boolean; at: string } }
   | {
       type: 'ProtectionCloseFailed';
       data: { accountId: string; triggerId: string; ruleId: string; positionId: string; code: string; message: string; at: string };
@@ -117,6 +124,7 @@ export const protectionEventTypes: readonly ProtectionEventType[] = [
   'ProtectionCleared',
   'ProtectionReset',
   'ProtectionPositionsClosed',
+  'ProtectionLockedCloseDecided',
   'ProtectionLockedPositionClosed',
   'ProtectionCloseFailed',
 ];
@@ -150,6 +158,8 @@ export const protectionEventKey = (event: ProtectionEvent): string => {
       return `reset/${d.accountId}/${event.data.ruleId}/${event.data.reason}/${event.data.at}`;
     case 'ProtectionPositionsClosed':
       return `closed/${d.accountId}/${event.data.triggerId}/${event.data.at}`;
+    case 'ProtectionLockedCloseDecided':
+      return `lockedDecided/${d.accountId}/${event.data.triggerId}/${event.data.positionId}`;
     case 'ProtectionLockedPositionClosed':
       return `lockedClosed/${d.accountId}/${event.data.triggerId}/${event.data.positionId}`;
     case 'ProtectionCloseFailed':

@@ -31,6 +31,29 @@ export interface ActiveTrigger {
   readonly at: string;
 }
 
+/**
+ * A position or pending order that appeared while a profit target locks the account in close mode,
+ * decided to be closed (ProtectionLockedCloseDecided) and not yet closed (ProtectionLockedPositionClosed).
+ */
+export interface LockedClose {
+  readonly triggerId: string;
+  readonly ruleId: string;
+  readonly ruleType: string;
+  readonly until: string | null;
+  readonly positionId: string;
+  readonly kind: 'position' | 'order';
+  readonly symbol: string;
+  readonly volume: number;
+  readonly outside: boolean;
+  /** The client request id of the close: every attempt, before and after a restart, sends this one. */
+  readonly requestId: string;
+  /** The code of the last refusal logged for it (ProtectionCloseFailed); null: none. */
+  readonly failed: string | null;
+}
+
+/** The key of a locked close in ProtectionState.lockedCloses. */
+export const lockedCloseKey = (triggerId: string, positionId: string): string => `${triggerId}|${positionId}`;
+
 export interface ProtectionState {
   /** By anchor key: the current period references and each rule's current reset or overall reference. */
   readonly references: Readonly<Record<string, Reference>>;
@@ -42,6 +65,8 @@ export interface ProtectionState {
   readonly pending: Readonly<Record<string, { readonly ruleId: string; readonly since: string }>>;
   /** By trigger id: triggers not yet cleared or reset. */
   readonly triggers: Readonly<Record<string, ActiveTrigger>>;
+  /** By lockedCloseKey: closes decided while a target locks the account, not finished yet (absent: none). */
+  readonly lockedCloses?: Readonly<Record<string, LockedClose>>;
 }
 
-export const initialState: ProtectionState = { references: {}, peaks: {}, resets: {}, pending: {}, triggers: {} };
+export const initialState: ProtectionState = { references: {}, peaks: {}, resets: {}, pending: {}, triggers: {}, lockedCloses: {} };

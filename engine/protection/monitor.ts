@@ -11,8 +11,14 @@
 // closing never finished (a crash, a closed market) is taken up again at the next tick until
 // ProtectionPositionsClosed is recorded. While a profit target keeps the account locked in close mode,
 // every position or pending order that appears afterwards (placed outside the service, in the broker's
-// terminal, or through the Trading API) is closed or cancelled at the next tick, each recorded once
-// (ProtectionLockedPositionClosed, with a client request id derived from the trigger and the position).
+// terminal; the Trading API refuses opens meanwhile) is closed or cancelled at the next tick: the
+// decision is recorded first (ProtectionLockedCloseDecided, with a client request id derived from the
+// trigger and the position), then the close is sent and its outcome recorded once
+// (ProtectionLockedPositionClosed, or ProtectionCloseFailed in the account log, once per refusal, tried
+// again every tick, until the lock ends). A crash between the close and its record leaves the decision
+// open: the next tick (after the restart) sends the same request id again, which the broker answers
+// with the first result.
+// The close and that loop are closing.ts's, shared with the trade guardrails.
 //
 // A period starts with the first look inside it: its reference (balance and equity) is what the
 // monitor sees then. If the service was down or the account offline at the boundary, the reference is
@@ -21,7 +27,7 @@ import type { Kysely } from 'kysely';
 import { v5 as uuidv5 } from 'uuid';
 import { systemContext } from '../../domain/shared/command.js';
 import type { Observation, ProtectionCommand } from '../../domain/protection/commands.js';
-import { type ActiveTrigger, evolve, initialState, protectionDecider, type ProtectionState } from '../../domain/protection/decider.js';
+import { type ActiveTrigger, evolve, initialState, lockedCloseKey, protectionDecider, type ProtectionState } from '../../domain/protection/decider.js';
 import { historyStartFor, trailingValues } from '../../domain/protection/evaluate.js';
 import { type ProtectionEvent, protectionEventKey, protectionStream } from '../../domain/protection/events.js';
 import { periodTargetRule, riskLimitRule, type ProtectionRule } from '../../domain/protection/rules.js';
@@ -35,8 +41,9 @@ import { type ConflictRetryPolicy, handleCommand } from '../../store/commandHand
 import { StreamNotFoundError, WrongExpectedVersionError } from '../../store/errors.js';
 import { type EventStore, type Position, START } from '../../store/port.js';
 import type { AccountConnections } from '../venues/connections.js';
-import { type HistoryEntry, VenueError, type VenueConnection } from '../venues/port.js';
+import type { HistoryEntry, VenueConnection } from '../venues/port.js';
 import { isDatabaseUnavailable, Recovery, type RecoveryLog } from '../../store/recovery.js';
+import { closeAtVenue, finishDecidedCloses } from './closing.js';
 
 /** Fixed forever: the ids of the monitor's events derive from it. */
 export const PROTECTION_EVENT_NAMESPACE = '6b1e0f3a-9d24-4c57-b8a2-2f7c5e1d0a93';
@@ -45,6 +52,8 @@ const READ_MODEL_WAIT_MS = 5000;
 /** A conflict is not retried with the same observation (decideAndAppend). */
 const ONE_ATTEMPT: ConflictRetryPolicy = { maxAttempts: 1, budgetMs: 0, baseMs: 0, capMs: 0 };
 const PROFIT_TARGET_TYPES = ['FeatureDailyProfitTargetDTO', 'FeatureWeeklyProfitTargetDTO', 'FeatureMonthlyProfitTargetDTO', OVERALL_TARGET_TYPE];
+
+const hasLockedCloses = (state: ProtectionState): boolean => Object.keys(state.lockedCloses ?? {}).length > 0;
 
 export interface ProtectionMonitorDeps {
   readonly store: EventStore;
@@ -114,7 +123,7 @@ export class ProtectionMonitor {
       const rules = await this.rules();
       const withTriggers = await this.deps.db.selectFrom('account_protections').select('account_id').distinct().execute();
       const accounts = new Set([...rules.keys(), ...withTriggers.map((r) => r.account_id)]);
-      for (const [accountId, cached] of this.cache) if (Object.keys(cached.state.triggers).length > 0) accounts.add(accountId);
+      for (const [accountId, cached] of this.cache) if (Object.keys(cached.state.triggers).length > 0 || hasLockedCloses(cached.state)) accounts.add(accountId);
       for (const accountId of accounts) {
         if (this.stopped) return;
         await this.check(accountId, rules.get(accountId) ?? []).catch((error: unknown) => {
@@ -180,6 +189,9 @@ export class ProtectionMonitor {
     });
     if (observation) this.rememberPeaks(accountId, cached.state, rules, observation, now);
     if (connection) await this.closeWhereTriggered(accountId, cached, connection, rules);
+    // Decided closes are finished while their lock lasts (a lock that ends drops them), whatever else the account has.
+    const closing = connection ?? (hasLockedCloses(cached.state) ? this.deps.connections.connection(accountId) : null);
+    if (closing) await this.finishLockedCloses(accountId, cached, closing);
   }
 
   /**
@@ -259,19 +271,9 @@ export class ProtectionMonitor {
       for (const item of book) {
         if (trigger.symbol !== null && item.symbol.toUpperCase() !== trigger.symbol) continue;
         const requestId = uuidv5(`${trigger.triggerId}/${trigger.at}/${item.id}`, PROTECTION_EVENT_NAMESPACE);
-        try {
-          if (item.kind === 'position') {
-            await connection.closePosition(item.id, undefined, requestId);
-            closedPositions.push(item.id);
-          } else {
-            await connection.cancelOrder(item.id, requestId);
-            cancelledOrders.push(item.id);
-          }
-        } catch (error) {
-          if (error instanceof VenueError && (error.code === '[POSITION_NOT_FOUND]' || error.code === '[ORDER_NOT_FOUND]')) continue;
-          const code = error instanceof VenueError ? error.code : '[CLOSE_FAILED]';
-          failures.push({ positionId: item.id, code, message: error instanceof Error ? error.message : String(error) });
-        }
+        const outcome = await closeAtVenue(connection, item, requestId);
+        if (outcome.type === 'closed') (item.kind === 'position' ? closedPositions : cancelledOrders).push(item.id);
+        else if (outcome.type === 'failed') failures.push({ positionId: item.id, code: outcome.code, message: outcome.message });
       }
       const fresh = failures.filter((f) => !this.reportedFailures.has(`${trigger.triggerId}/${f.positionId}/${f.code}`));
       if (failures.length > 0 && fresh.length === 0) continue;
@@ -291,22 +293,9 @@ export class ProtectionMonitor {
   private async closeWhileLocked(accountId: string, cached: Cached, connection: VenueConnection, trigger: ActiveTrigger): Promise<void> {
     for (const item of await connection.positions()) {
       if (trigger.symbol !== null && item.symbol.toUpperCase() !== trigger.symbol) continue;
-      const requestId = uuidv5(`${trigger.triggerId}/${trigger.at}/${item.id}`, PROTECTION_EVENT_NAMESPACE);
-      try {
-        if (item.kind === 'position') await connection.closePosition(item.id, undefined, requestId);
-        else await connection.cancelOrder(item.id, requestId);
-      } catch (error) {
-        if (error instanceof VenueError && (error.code === '[POSITION_NOT_FOUND]' || error.code === '[ORDER_NOT_FOUND]')) continue;
-        const code = error instanceof VenueError ? error.code : '[CLOSE_FAILED]';
-        const key = `${trigger.triggerId}/${item.id}/${code}`;
-        // Tried again every tick; said once per refusal (a closed market), in the service's log.
-        if (this.reportedFailures.has(key)) continue;
-        this.reportedFailures.add(key);
-        this.deps.log.error(`protection ${trigger.ruleId} could not close #${item.id} of account ${accountId} while locked`, error);
-        continue;
-      }
+      if (cached.state.lockedCloses?.[lockedCloseKey(trigger.triggerId, item.id)]) continue;
       await this.decideAndAppend(accountId, cached, {
-        type: 'RecordLockedClose',
+        type: 'DecideLockedClose',
         data: {
           accountId,
           triggerId: trigger.triggerId,
@@ -315,10 +304,26 @@ export class ProtectionMonitor {
           symbol: item.symbol,
           volume: item.volume,
           outside: item.clientOrderId === null,
+          requestId: uuidv5(`${trigger.triggerId}/${trigger.at}/${item.id}`, PROTECTION_EVENT_NAMESPACE),
         },
         metadata: this.metadata(accountId, this.deps.clock().toISOString()),
       });
     }
+  }
+
+  /** Sends the closes decided while locked (this tick's, and those a crash left unfinished) and records each outcome. */
+  private async finishLockedCloses(accountId: string, cached: Cached, connection: VenueConnection): Promise<void> {
+    await finishDecidedCloses(
+      connection,
+      Object.values(cached.state.lockedCloses ?? {}),
+      (close) => ({ kind: close.kind, id: close.positionId, requestId: close.requestId }),
+      (close, outcome) =>
+        this.decideAndAppend(accountId, cached, {
+          type: 'RecordLockedClose',
+          data: { accountId, triggerId: close.triggerId, positionId: close.positionId, outcome: outcome.type === 'closed' ? { type: 'closed' } : outcome },
+          metadata: this.metadata(accountId, this.deps.clock().toISOString()),
+        }),
+    );
   }
 
   /** The slave positions and pending orders a copier holds open on the account. */

@@ -8,7 +8,8 @@
 // guardrails at a time. No position is closed twice: a decision is recorded once per position (the
 // decider, deterministic event ids), the close carries a client request id derived from the account and
 // the position (the venue answers a repeat with the first result and closes nothing), and a decision
-// whose outcome a crash kept from being recorded is taken up again after the restart, with that id.
+// whose outcome a crash kept from being recorded is taken up again after the restart, with that id
+// (closing.ts: the close and the loop that records its outcome, shared with the protection monitor).
 import type { Kysely } from 'kysely';
 import { setTimeout as wait } from 'node:timers/promises';
 import { v5 as uuidv5 } from 'uuid';
@@ -26,7 +27,8 @@ import type { Leases } from '../../store/postgres/leases.js';
 import { type EventStore, type Position, START } from '../../store/port.js';
 import { isDatabaseUnavailable, Recovery, type RecoveryLog } from '../../store/recovery.js';
 import type { AccountConnections } from '../venues/connections.js';
-import { type OpenPosition, VenueError, type VenueConnection } from '../venues/port.js';
+import type { OpenPosition } from '../venues/port.js';
+import { finishDecidedCloses, type VenueCloseOutcome } from './closing.js';
 
 /** Fixed forever: the ids of the guardrail's events and the client ids of its closes derive from it. */
 export const GUARDRAIL_NAMESPACE = '3f7d2a91-6c4e-4b18-9e05-8a1c2d7b6e40';
@@ -58,6 +60,10 @@ interface FeatureRow {
 
 /** The client request id of the guardrail's close of a position: the same for every attempt. */
 export const guardrailCloseId = (accountId: string, positionId: string): string => uuidv5(`close/${accountId}/${positionId}`, GUARDRAIL_NAMESPACE);
+
+/** A position's close as the guardrail records it (a closed position always has its price and result). */
+const guardrailOutcome = (outcome: VenueCloseOutcome): CloseOutcome =>
+  outcome.type === 'closed' ? { type: 'closed', closePrice: outcome.closePrice ?? 0, result: outcome.result ?? 0 } : outcome;
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undefined, { signal }).catch(() => undefined);
 
@@ -154,28 +160,17 @@ export class TradeGuardrailMonitor {
     }
     if (decisions.length > 0)
       await this.record(accountId, cached, { type: 'DecideGuardrailCloses', data: { accountId, closes: decisions }, metadata: this.metadata(accountId) });
-    for (const decision of Object.values(cached.state.pending)) {
-      const outcome = await this.close(connection, decision);
-      await this.record(accountId, cached, {
-        type: 'RecordGuardrailClose',
-        data: { accountId, positionId: decision.positionId, outcome },
-        metadata: this.metadata(accountId),
-      });
-    }
-  }
-
-  private async close(connection: VenueConnection, decision: GuardrailDecision): Promise<CloseOutcome> {
-    try {
-      const trade = await connection.closePosition(decision.positionId, undefined, guardrailCloseId(decision.accountId, decision.positionId));
-      return { type: 'closed', closePrice: trade.closePrice, result: trade.profit + trade.swap + trade.commission };
-    } catch (error) {
-      if (error instanceof VenueError && error.code === '[POSITION_NOT_FOUND]') return { type: 'gone' };
-      return {
-        type: 'failed',
-        code: error instanceof VenueError ? error.code : '[CLOSE_FAILED]',
-        message: error instanceof Error ? error.message : String(error),
-      };
-    }
+    await finishDecidedCloses(
+      connection,
+      Object.values(cached.state.pending),
+      (decision) => ({ kind: 'position', id: decision.positionId, requestId: guardrailCloseId(decision.accountId, decision.positionId) }),
+      (decision, outcome) =>
+        this.record(accountId, cached, {
+          type: 'RecordGuardrailClose',
+          data: { accountId, positionId: decision.positionId, outcome: guardrailOutcome(outcome) },
+          metadata: this.metadata(accountId),
+        }),
+    );
   }
 
   /** The slave positions a copier holds open on the account (the copies read model). */

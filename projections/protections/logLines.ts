@@ -74,9 +74,13 @@ export const protectionLogLine = (event: ProtectionEvent): LogLine | null => {
         : '';
       return line(LogType.Info, `Protection ${event.data.ruleId}: ${closed}${cancelled}`, 'PROTECTION_POSITIONS_CLOSED');
     }
+    case 'ProtectionLockedCloseDecided':
+      // Its outcome is logged (closed, or why not).
+      return null;
     case 'ProtectionLockedPositionClosed': {
       const d = event.data;
-      const what = `${d.kind === 'position' ? 'closed position' : 'cancelled pending order'} #${d.positionId} (${d.volume} ${d.volume === 1 ? 'lot' : 'lots'} ${d.symbol}, ${d.outside ? 'placed outside the service' : 'placed through the service'})`;
+      const item = `${d.kind === 'position' ? 'position' : 'pending order'} #${d.positionId} (${d.volume} ${d.volume === 1 ? 'lot' : 'lots'} ${d.symbol}, ${d.outside ? 'placed outside the service' : 'placed through the service'})`;
+      const what = d.gone ? `${item} was already gone when it was to be closed` : `${d.kind === 'position' ? 'closed' : 'cancelled'} ${item}`;
       const until = d.until === null ? 'until it is reset' : `until ${d.until}`;
       return line(
         LogType.Warning,

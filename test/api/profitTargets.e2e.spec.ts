@@ -8,6 +8,9 @@
 // its resetTime, 00:00 UTC by default.
 import { expect } from 'chai';
 import { simulatedLogin } from '../../engine/venues/host.js';
+import { v5 as uuidv5 } from 'uuid';
+import { type ProtectionEvent, protectionEventKey, protectionStream } from '../../domain/protection/events.js';
+import { PROTECTION_EVENT_NAMESPACE } from '../../engine/protection/monitor.js';
 import { loadReference, referenceComponentValidator, referenceErrors } from '../support/reference.js';
 import { startTestService, type TestService } from '../support/service.js';
 import {
@@ -220,6 +223,60 @@ describe('profit targets end to end', function () {
     await flat(master);
   });
 
+  it('finishes a close while locked that a crash cut short, with the same client request id: the venue closes once, the log says it once', async () => {
+    await pinQuotes(t, { US500: [5200, 5200] });
+    const slave = await startedAccount(t, 'lock-crash');
+    accounts.push(slave);
+    await withdraw(slave, 9_000);
+    const feature = await addTarget(slave, { type: 'FeatureDailyProfitTargetDTO', dailyProfitTarget: 0, dailyRelativeProfitTarget: 300 });
+    const login = simulatedLogin((await t.call('GET', `/accounts/${slave}`)).body);
+    const placed = await t.service.services.venues.desk((venue) => venue.terminalTrade(login, { symbol: 'US500', orderType: 'buy', volume: 0.1 }));
+    const positionId = placed.status === 'filled' ? placed.positionId! : '';
+    await bookWhere(t, slave, (b) => b.length === 1, 'the outside position');
+    // As if an earlier run, its account locked, decided the close, sent it, and died before recording the outcome.
+    const requestId = crypto.randomUUID();
+    const decided: ProtectionEvent = {
+      type: 'ProtectionLockedCloseDecided',
+      data: {
+        accountId: slave,
+        triggerId: `${feature.featureId}|crash|TARGET|*`,
+        ruleId: feature.featureId,
+        ruleType: 'FeatureDailyProfitTargetDTO',
+        positionId,
+        kind: 'position',
+        symbol: 'US500',
+        volume: 0.1,
+        outside: true,
+        until: null,
+        requestId,
+        at: clock().toISOString(),
+      },
+    };
+    await t.service.services.store.appendToStream(protectionStream(slave), [
+      { id: uuidv5(protectionEventKey(decided), PROTECTION_EVENT_NAMESPACE), type: decided.type, data: decided.data, metadata: {} },
+    ]);
+    const venue = t.service.services.venues.venueFor(1).connection({ login, password: 'secret-password' });
+    await venue.connect();
+    await venue.closePosition(positionId, undefined, requestId);
+    await venue.disconnect();
+    await bookWhere(t, slave, (b) => b.length === 0, 'closed by the cut-short run');
+    // The monitor watches the account (it has a target) and finishes the decision with its request id.
+    const entry = await logWith(slave, 'PROTECTION_LOCKED_POSITION_CLOSED', 'PROTECTION');
+    expect(entry.text).to.equal(
+      `Protection ${feature.featureId} (FeatureDailyProfitTargetDTO) locks the account until it is reset, closing what opens meanwhile: closed position #${positionId} (0.1 lots US500, placed outside the service)`,
+    );
+    await ticks(2);
+    expect((await logs(slave)).filter((l) => l.code === 'PROTECTION_LOCKED_POSITION_CLOSED')).to.have.length(1);
+    const trades = await t.service.services.venues.desk(async (v) => {
+      const c = v.connection({ login, password: 'secret-password' });
+      await c.connect();
+      const entries = await c.history(new Date(0).toISOString(), new Date(clock().getTime() + 86_400_000).toISOString());
+      await c.disconnect();
+      return entries.filter((e) => e.kind === 'trade' && e.positionId === positionId);
+    });
+    expect(trades, 'one closing trade').to.have.length(1);
+  });
+
   it("dailyAbsoluteProfitTarget 1300 on a balance of 1000 with pauseInsteadOfClose keeps positions and follows the master's closes; the reset resumes copying the same day", async () => {
     await pinQuotes(t, { US500: [5200, 5200] });
     const { master, slave } = await pairOfThousand('pause');
@@ -245,7 +302,17 @@ describe('profit targets end to end', function () {
     await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await logWith(slave, 'PROFIT_TARGET_LOCKED', 'COPY');
     expect((await t.call('DELETE', `/accounts/${master}/positions/${a}`)).status).to.equal(204);
-    await bookWhere(t, slave, (b) => b.length === 1, "the master's close copied while locked");
+    const [kept] = await bookWhere(t, slave, (b) => b.length === 1, "the master's close copied while locked");
+    // The Trading API of the locked account: opens refused with the lock's code, closes allowed.
+    for (const path of ['positions', 'orders']) {
+      const refused = await t.call('POST', `/accounts/${slave}/${path}`, { body: positionRequest({ symbol: 'US500', orderType: 'Buy', volume: 0.1 }) });
+      expect(refused.status, path).to.equal(409);
+      expect(refused.body.error, path).to.equal('[PROFIT_TARGET_LOCKED]');
+      expect(refused.body.message, path).to.match(/^the account is locked, nothing new opens on it until the lock ends or is reset: Profit target .* locked/);
+    }
+    expect(await positionsOf(t, slave), 'nothing opened').to.have.length(1);
+    expect((await t.call('DELETE', `/accounts/${slave}/positions/${kept!.id}`)).status, 'a close while locked').to.equal(204);
+    await bookWhere(t, slave, (b) => b.length === 0, 'closed by hand while locked');
 
     const unknown = await t.call('PUT', `/accounts/${slave}/profitTargets/${crypto.randomUUID()}/reset`);
     expect(unknown.status).to.equal(404);
@@ -258,7 +325,8 @@ describe('profit targets end to end', function () {
     expect(await locks(slave)).to.deep.equal([]);
     await logWith(slave, 'PROTECTION_RESET', 'PROTECTION');
     await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
-    await bookWhere(t, slave, (b) => b.length === 2, 'copying resumed the same day');
+    await bookWhere(t, slave, (b) => b.length === 1, 'copying resumed the same day');
+    await open(slave, { symbol: 'US500', orderType: 'Buy', volume: 0.1 });
     await flat(master, slave);
   });
 
