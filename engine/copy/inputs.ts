@@ -241,6 +241,11 @@ export const activeFeatures = async (
     (r) => r.scope_kind === 'account' && order.has(r.type) && copierFeatures[order.get(r.type)!]!.rules.needs?.includes('accountHistory'),
   );
   const accountHistory = await accountCopyHistory(db, [...new Set(needsAccountHistory.map((r) => r.account_id!))]);
+  // A feature run once per account at account scope (oncePerAccount) runs for the account's carrier
+  // only, and is the account's own: a copier's instance of it does not replace it.
+  const perAccount = (r: (typeof rows)[number]) =>
+    r.scope_kind === 'account' && order.has(r.type) && copierFeatures[order.get(r.type)!]!.rules.oncePerAccount === true;
+  const carriers = await carrierCopiers(db, [...new Set(rows.filter(perAccount).map((r) => r.account_id!))]);
   for (const copier of copiers) {
     const applying = rows
       .filter(
@@ -249,11 +254,12 @@ export const activeFeatures = async (
           (r.scope_kind === 'account' && r.account_id === copier.to_account_id) ||
           (r.scope_kind === 'project' && copier.project_id !== undefined && r.project_id === copier.project_id),
       )
-      .filter((r) => order.has(r.type));
+      .filter((r) => order.has(r.type))
+      .filter((r) => !perAccount(r) || carriers.get(r.account_id!) === copier.id);
     const mostSpecific = new Map<string, number>();
-    for (const r of applying) mostSpecific.set(r.type, Math.min(mostSpecific.get(r.type) ?? 9, SPECIFICITY[r.scope_kind] ?? 9));
+    for (const r of applying) if (!perAccount(r)) mostSpecific.set(r.type, Math.min(mostSpecific.get(r.type) ?? 9, SPECIFICITY[r.scope_kind] ?? 9));
     const mine = applying
-      .filter((r) => copierFeatures[order.get(r.type)!]!.multiple || SPECIFICITY[r.scope_kind] === mostSpecific.get(r.type))
+      .filter((r) => copierFeatures[order.get(r.type)!]!.multiple || perAccount(r) || SPECIFICITY[r.scope_kind] === mostSpecific.get(r.type))
       .sort((a, b) => order.get(a.type)! - order.get(b.type)!)
       .map((r): ActiveFeature => {
         const feature = copierFeatures[order.get(r.type)!]!;
@@ -270,6 +276,25 @@ export const activeFeatures = async (
       });
     if (mine.length > 0) out.set(copier.id, mine);
   }
+  return out;
+};
+
+/**
+ * Per slave account, the copier an account-scope feature that runs once per account runs for
+ * (CopierRules.oncePerAccount): the oldest active one (not monitor-only), else the oldest.
+ */
+const carrierCopiers = async (db: Kysely<ReadModels>, accountIds: readonly string[]): Promise<Map<string, string>> => {
+  const out = new Map<string, string>();
+  if (accountIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('copiers')
+    .select(['id', 'to_account_id'])
+    .where('to_account_id', 'in', [...accountIds])
+    .orderBy(sql`active AND NOT monitor_only`, 'desc')
+    .orderBy('created')
+    .orderBy('id')
+    .execute();
+  for (const row of rows) if (!out.has(row.to_account_id)) out.set(row.to_account_id, row.id);
   return out;
 };
 
@@ -322,6 +347,7 @@ const recordOf = (row: Selectable<CopiesTable>): CopyRecord => {
     closedBy: row.closed_by,
     ...(partials.length > 0 ? { partials } : {}),
   };
+};
 
 export const copyHistory = async (db: Kysely<ReadModels>, copierIds: readonly string[]): Promise<Map<string, CopyRecord[]>> => {
   const out = new Map<string, CopyRecord[]>();
@@ -348,12 +374,16 @@ export const copyHistory = async (db: Kysely<ReadModels>, copierIds: readonly st
   return out;
 };
 
-/** The copier's standalone trades (a keep-alive's): every open one and the last HISTORY_DEPTH in all, newest first. */
-export const standaloneTrades = async (db: Kysely<ReadModels>, copierId: string): Promise<CopyRecord[]> => {
+/**
+ * The standalone trades (a keep-alive's) on a slave account, whichever of its copiers placed them (each
+ * feature sees its own, by its id: an account's keep-alive trade stays its own when its carrier changes):
+ * every open one and the last HISTORY_DEPTH in all, newest first.
+ */
+export const standaloneTrades = async (db: Kysely<ReadModels>, slaveAccountId: string): Promise<CopyRecord[]> => {
   const rows = await db
     .selectFrom('copies')
     .selectAll()
-    .where('copier_id', '=', copierId)
+    .where('slave_account_id', '=', slaveAccountId)
     .where('master_position_id', 'like', STANDALONE_LIKE)
     .orderBy('opened_at', 'desc')
     .limit(HISTORY_DEPTH)
@@ -361,7 +391,7 @@ export const standaloneTrades = async (db: Kysely<ReadModels>, copierId: string)
   const open = await db
     .selectFrom('copies')
     .selectAll()
-    .where('copier_id', '=', copierId)
+    .where('slave_account_id', '=', slaveAccountId)
     .where('master_position_id', 'like', STANDALONE_LIKE)
     .where('status', '=', 'open')
     .execute();

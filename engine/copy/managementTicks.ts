@@ -50,7 +50,7 @@ export class ManagementTicks {
     const active = (await activeFeatures(db, [copier])).get(copier.id) ?? [];
     // The settings the decisions use: a feature (a signal follower) may make the copier monitor-only.
     const settings = active.reduce((current, f) => f.feature.rules.adjustSettings?.(f.settings, current) ?? current, copier.settings as CopierSettings);
-    const standalone = await standaloneTrades(db, copier.id);
+    const standalone = await standaloneTrades(db, copier.to_account_id);
     if (!settings.active && !standalone.some((t) => t.closedAt === null)) return;
     if (managedFeatures(active).length === 0) return;
     const slave = await this.kit.inputs.slave(copier.to_account_id);

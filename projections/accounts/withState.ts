@@ -88,7 +88,8 @@ export const withState = async (
          FROM approvals ap
         WHERE ap.slave_account_id = acc.id AND ap.decision IS NULL AND ap.outcome IS NULL AND ap.expires_at > ${now}
           AND EXISTS (SELECT 1 FROM positions p WHERE p.account_id = ap.master_account_id AND p.id = ap.master_position_id)
-          AND EXISTS (SELECT 1 FROM features fe WHERE fe.type = ${APPROVAL} AND fe.scope_kind = 'account' AND fe.account_id = ap.slave_account_id)
+          AND EXISTS (SELECT 1 FROM features fe WHERE fe.type = ${APPROVAL}
+                        AND ((fe.scope_kind = 'account' AND fe.account_id = ap.slave_account_id) OR (fe.scope_kind = 'copier' AND fe.copier_id = ap.copier_id)))
       ) AS pending_approvals,
       (EXISTS (SELECT 1 FROM copies c
                 WHERE c.slave_account_id = acc.id AND c.status = 'open' AND c.master_position_id NOT LIKE 'feature:%'

@@ -6,15 +6,19 @@ import type { ApprovalsTable, ReadModels } from '../schema.js';
 
 export type ApprovalRow = Selectable<ApprovalsTable>;
 
-/** The slave account of the approval still has FeatureApprovalDTO. */
+/** The approval's slave account, or its copier, still has FeatureApprovalDTO. */
 const featureOn = (eb: ExpressionBuilder<ReadModels, 'approvals'>) =>
   eb.exists(
     eb
       .selectFrom('features')
       .select('features.id')
       .where('features.type', '=', APPROVAL)
-      .where('features.scope_kind', '=', 'account')
-      .whereRef('features.account_id', '=', 'approvals.slave_account_id'),
+      .where((f) =>
+        f.or([
+          f.and([f('features.scope_kind', '=', 'account'), f('features.account_id', '=', f.ref('approvals.slave_account_id'))]),
+          f.and([f('features.scope_kind', '=', 'copier'), f('features.copier_id', '=', f.ref('approvals.copier_id'))]),
+        ]),
+      ),
   );
 
 /**
@@ -70,13 +74,13 @@ export const masterStillHolds = async (db: Kysely<ReadModels>, row: ApprovalRow)
     .where('id', '=', row.master_position_id)
     .executeTakeFirst()) !== undefined;
 
-/** Whether the account asks for approvals (has FeatureApprovalDTO). */
+/** Whether the account asks for approvals: FeatureApprovalDTO on it, or on one of its copiers (it is their slave). */
 export const approvalsAskedOn = async (db: Kysely<ReadModels>, slaveAccountId: string): Promise<boolean> =>
   (await db
     .selectFrom('features')
     .select('id')
     .where('type', '=', APPROVAL)
-    .where('scope_kind', '=', 'account')
+    .where('scope_kind', 'in', ['account', 'copier'])
     .where('account_id', '=', slaveAccountId)
     .executeTakeFirst()) !== undefined;
 

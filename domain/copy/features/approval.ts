@@ -10,6 +10,10 @@
 //   - It asks after the other filters: an open they refuse is refused at once and never waits. A
 //     monitor-only or inactive copier asks nothing.
 //   - Closes, partial closes and stop changes are never held: they follow the master as usual.
+//   - Scope: an account (the spec: every copier of which it is the slave asks) or a copier (the
+//     reference: "approval feature (copier)": only that copier's copies wait, the account's other
+//     copiers copy at once). Set on both, the copier's own applies to that copier (activateApproval
+//     false on it lets that copier copy at once under an account that asks).
 // The decision reaches the rule as `approval` in the context; only the first decision counts. Removing
 // the feature releases the waiting opens: the engine decides them again at once, without this rule.
 import { type Static, Type } from '@sinclair/typebox';
@@ -33,11 +37,11 @@ export type ApprovalSettings = Static<typeof members>;
 
 export const approval: CopierFeature<ApprovalSettings> = {
   type: APPROVAL,
-  scopes: ['account'],
+  scopes: ['account', 'copier'],
   multiple: false,
   members,
   defaults: { activateApproval: true, expirySeconds: DEFAULT_APPROVAL_EXPIRY_SECONDS },
-  description: `Manual approval of copied trades: every master open (market or pending) that a copier of this account would copy waits for a person's decision instead of being copied at once. A waiting open is listed by GET /accounts/{accountId}/approvals (its approvalId) and counted in AccountInformationDTO.pendingApprovals; POST /accounts/{accountId}/approvals decides it. Approved before it expires: the open is decided again at that moment (the account's other rules, its sizing and prices then) and copied; an approval with ApprovalDTO.volume places that lot instead of the copier's scaling, within the copier's maxLotSize and maximumLot and the symbol's lot step, minimum and maximum. Rejected: skipped with APPROVAL_REJECTED. No decision within expirySeconds (default ${DEFAULT_APPROVAL_EXPIRY_SECONDS}): skipped with APPROVAL_EXPIRED. Opens that other rules refuse are refused at once and never wait; monitor-only and inactive copiers ask nothing. Closes, partial closes and stop changes are copied as usual. A waiting open survives a restart of the service. activateApproval false (the reference's switch; default true) holds nothing back, as does removing the feature, which releases the waiting opens: they are decided again at once without it (copied unless another rule refuses them).`,
+  description: `Manual approval of copied trades: every master open (market or pending) that a copier of this account would copy waits for a person's decision instead of being copied at once. A waiting open is listed by GET /accounts/{accountId}/approvals (its approvalId) and counted in AccountInformationDTO.pendingApprovals; POST /accounts/{accountId}/approvals decides it. Approved before it expires: the open is decided again at that moment (the account's other rules, its sizing and prices then) and copied; an approval with ApprovalDTO.volume places that lot instead of the copier's scaling, within the copier's maxLotSize and maximumLot and the symbol's lot step, minimum and maximum. Rejected: skipped with APPROVAL_REJECTED. No decision within expirySeconds (default ${DEFAULT_APPROVAL_EXPIRY_SECONDS}): skipped with APPROVAL_EXPIRED. Opens that other rules refuse are refused at once and never wait; monitor-only and inactive copiers ask nothing. Closes, partial closes and stop changes are copied as usual. A waiting open survives a restart of the service. activateApproval false (the reference's switch; default true) holds nothing back, as does removing the feature, which releases the waiting opens: they are decided again at once without it (copied unless another rule refuses them). Scope: an account (the spec: the opens of every copier of which it is the slave wait) or a copier (the reference: only that copier's opens wait; the account's other copiers copy at once); set on both, the copier's own applies to that copier. The approvals of either are listed and decided on the slave account.`,
   rules: {
     filterOpen: (s, ctx) => {
       if (!s.activateApproval || !ctx.deferredBy.includes(APPROVAL)) return null;

@@ -31,6 +31,13 @@
 //     closes it, resync and copyOpenPositions leave it alone, and other features (trailing stops,
 //     scheduled closes, guardrails, counts and series) do not count or touch it. An inactive or
 //     monitor-only copier places none, but still closes one that is open when its time comes.
+//   - Scope: a copier (the spec) or an account (the reference: "keep alive trade feature (account)").
+//     On an account it keeps the account alive, not each copier: one trade per firing on the account,
+//     however many copiers it has, placed through its carrier (rules.ts oncePerAccount: the oldest
+//     active copier of which the account is the slave, else the oldest, which still closes an open one
+//     on time). An account that is the slave of no copier places none. A copier's own keep-alive runs
+//     beside the account's, each placing its own trades (unlike other features set at both scopes, of
+//     which only the copier's runs for that copier).
 // Nothing is kept in memory but parsed expressions: the open trade and its open time come from the
 // copier's copies read model, so its close survives a restart too. Both the open and the close are in
 // the slave's log.
@@ -201,12 +208,12 @@ const placement = (s: KeepAliveTradeSettings, ctx: ManageContext, featureId: str
 
 export const keepAliveTrade: CopierFeature<KeepAliveTradeSettings> = {
   type: KEEP_ALIVE_TRADE,
-  scopes: ['copier'],
+  scopes: ['copier', 'account'],
   multiple: false,
   members,
   defaults: { orderType: 'Buy', onlyIfInactive: false, closeAfterInSeconds: 0 },
   description:
-    "Keep-alive trades, so the slave account stays active (brokers and prop firms close or archive accounts that do not trade): a small trade placed on the slave at each firing of cronExpressions and closed closeAfterInSeconds (0 to 3600; default 0: at once, at the first management tick after its open, about a second) later. cronExpressions: 1 to 10, evaluated in UTC (croner): 5 fields, 6 (seconds first) or 7 (a year last, as Quartz), with `?`, `L`, `W`, `#`, `0/5` steps, names and @daily-style nicknames; a day of month and a day of week both restricted must both match; refused (400 [VALIDATION_FAILED] naming the expression): unparsable, a numeric day of week (use names: Monday is 1 in Unix cron, 2 in Quartz), more than one firing a minute, never firing. Only firings after the feature was added count; each places at most one trade, across restarts and replays (the trade is keyed by feature and firing time); a missed one (service stopped, broker refused) is tried every second until the next firing, and after a stop only the latest missed firing is placed, earlier ones are not made up; none is placed while the previous one is still open, nor while the copier is inactive or monitor-only (an open one is still closed on time). The trade: a market orderType (our extra, default Buy) of the symbol's minimum lot (our extra volume overrides it; rounded down to the lot step, at least the minimum) of symbol at the slave's broker, without stops. onlyIfInactive (our extra, default false): placed only if the slave account opened or closed no position (whoever traded; keep-alive trades aside) since the firing before. The keep-alive trade is no copy: no master event, resync or copyOpenPositions closes it, and other features neither count nor manage it. Its open and close are in the slave account's logs.",
+    "Keep-alive trades, so the slave account stays active (brokers and prop firms close or archive accounts that do not trade): a small trade placed on the slave at each firing of cronExpressions and closed closeAfterInSeconds (0 to 3600; default 0: at once, at the first management tick after its open, about a second) later. cronExpressions: 1 to 10, evaluated in UTC (croner): 5 fields, 6 (seconds first) or 7 (a year last, as Quartz), with `?`, `L`, `W`, `#`, `0/5` steps, names and @daily-style nicknames; a day of month and a day of week both restricted must both match; refused (400 [VALIDATION_FAILED] naming the expression): unparsable, a numeric day of week (use names: Monday is 1 in Unix cron, 2 in Quartz), more than one firing a minute, never firing. Only firings after the feature was added count; each places at most one trade, across restarts and replays (the trade is keyed by feature and firing time); a missed one (service stopped, broker refused) is tried every second until the next firing, and after a stop only the latest missed firing is placed, earlier ones are not made up; none is placed while the previous one is still open, nor while the copier is inactive or monitor-only (an open one is still closed on time). The trade: a market orderType (our extra, default Buy) of the symbol's minimum lot (our extra volume overrides it; rounded down to the lot step, at least the minimum) of symbol at the slave's broker, without stops. onlyIfInactive (our extra, default false): placed only if the slave account opened or closed no position (whoever traded; keep-alive trades aside) since the firing before. The keep-alive trade is no copy: no master event, resync or copyOpenPositions closes it, and other features neither count nor manage it. Its open and close are in the slave account's logs. Scope: a copier (the spec), or an account (the reference): on an account, one trade per firing for the account however many copiers it has, placed through one of them (the oldest active copier of which the account is the slave, else the oldest, which still closes an open one on time); an account that is the slave of no copier places none. A keep-alive set on a copier too runs beside the account's, each placing its own trades.",
   check: (s) => {
     for (const expression of s.cronExpressions) {
       const problem = cronExpressionProblem(expression);
@@ -216,6 +223,7 @@ export const keepAliveTrade: CopierFeature<KeepAliveTradeSettings> = {
   },
   rules: {
     needs: ['slaveActivity'],
+    oncePerAccount: true,
     manage: (s, ctx, featureId) => {
       const now = Date.parse(ctx.now);
       const closes = (ctx.standalone ?? [])

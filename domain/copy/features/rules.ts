@@ -260,6 +260,12 @@ export type ManagedAction =
 
 export interface CopierRules<S> {
   readonly needs?: readonly FeatureNeed[];
+  /**
+   * At account scope, runs for one copier of the account, not for each: its carrier, the oldest active
+   * copier of which the account is the slave (else the oldest). For a feature that trades the account
+   * on its own (the keep-alive trade): one trade per account, however many copiers it has.
+   */
+  readonly oncePerAccount?: boolean;
   /** The copier settings every decision of this copier uses (monitor-only, reverse ...), before anything else. */
   adjustSettings?(settings: S, copier: CopierSettings): CopierSettings;
   filterOpen?(settings: S, ctx: OpenContext): Skip | null;

@@ -3,7 +3,8 @@
 // project's fallback setting applies to every copier of the project, an account's instead for the
 // copiers of that account; a max open positions on an account counts the copies of all its copiers,
 // while a copier's own instance applies to that copier instead; a risk per trade on a copier sizes
-// that copier's copies only. Its own service, so the project holds only these accounts.
+// that copier's copies only; a keep-alive trade on an account places one trade for the account, an
+// approval on a copier holds that copier's opens only. Its own service, so the project holds only these accounts.
 import { expect } from 'chai';
 import { DEFAULT_PROJECT_ID } from '../../../domain/project/decider.js';
 import { startTestService, type TestService } from '../../support/service.js';
@@ -158,6 +159,68 @@ describe('feature scopes end to end', function () {
     expect(copy).to.deep.include({ symbol: 'EURUSD', volume: 0.2 });
     const [unsized] = await bookWhere(t, other, (b) => b.length === 1, "the other copier's copy");
     expect(unsized!.volume).to.equal(1);
+  });
+
+  it('FeatureKeepAliveTradeDTO on an account (the reference) places one trade per firing for the account, however many copiers it has', async () => {
+    const masterA = await startedAccount(t, 'keep-alive-master-a');
+    const masterB = await startedAccount(t, 'keep-alive-master-b');
+    const slave = await startedAccount(t, 'keep-alive-slave');
+    await copier(masterA, slave);
+    await copier(masterB, slave);
+    const added = await t.call('POST', `/accounts/${slave}/features`, {
+      body: trading.featureBody({
+        type: 'FeatureKeepAliveTradeDTO',
+        symbol: 'EURUSD',
+        volume: 0.02,
+        cronExpressions: ['0 * * ? * *'],
+        closeAfterInSeconds: 3600,
+      }),
+    });
+    expect(added.status, JSON.stringify(added.body)).to.equal(200);
+    const minute = Math.ceil((clock().getTime() + 5000) / 60_000) * 60_000;
+    clock.advance(minute + 1000 - clock().getTime());
+    const [placed] = await bookWhere(t, slave, (b) => b.length === 1, 'the keep-alive trade', 10_000);
+    expect(placed).to.deep.include({ symbol: 'EURUSD', orderType: 'Buy', volume: 0.02 });
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(
+      (await positionsOf(t, slave)).map((p) => p.id),
+      'one trade, not one per copier',
+    ).to.deep.equal([placed!.id]);
+    const due = (await trading.logsOf(t, slave)).filter((l) => l.text.startsWith('Keep-alive trade due'));
+    expect(due).to.have.length(1);
+    await removeAll(`/accounts/${slave}`);
+    expect((await t.call('POST', `/accounts/${slave}/actions/closeAllPositions`)).status).to.equal(204);
+  });
+
+  it("FeatureApprovalDTO on a copier (the reference) holds that copier's opens only; the account's other copier copies at once", async () => {
+    const masterA = await startedAccount(t, 'approval-master-a');
+    const masterB = await startedAccount(t, 'approval-master-b');
+    const slave = await startedAccount(t, 'approval-slave');
+    const asking = await copier(masterA, slave);
+    await copier(masterB, slave);
+    const added = await t.call('POST', `/accounts/${slave}/copiers/${asking}/features`, {
+      body: trading.featureBody({ type: 'FeatureApprovalDTO', expirySeconds: 600 }),
+    });
+    expect(added.status, JSON.stringify(added.body)).to.equal(200);
+    const held = await open(masterA, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.3 });
+    await open(masterB, { symbol: 'GBPUSD', orderType: 'Sell', volume: 0.2 });
+    const [copied] = await bookWhere(t, slave, (b) => b.length === 1, "the other copier's copy, at once");
+    expect(copied).to.deep.include({ symbol: 'GBPUSD', volume: 0.2 });
+    const waiting = await eventually(
+      async () => {
+        const res = await t.call('GET', `/accounts/${slave}/approvals`);
+        return (res.body as unknown[]).length === 1 ? (res.body as { masterPositionId: string; masterAccountId: string }[]) : undefined;
+      },
+      8000,
+      'one waiting approval',
+    );
+    expect(waiting[0]).to.deep.include({ masterPositionId: held, masterAccountId: masterA });
+    expect(((await t.call('GET', `/accounts/${slave}/information`)).body as { pendingApprovals: unknown[] }).pendingApprovals).to.have.length(1);
+    expect((await t.call('POST', `/accounts/${slave}/approvals`, { body: { accountFromId: masterA, ticket: Number(held) } })).status).to.equal(204);
+    const book = await bookWhere(t, slave, (b) => b.length === 2, 'the approved copy');
+    expect(book.map((p) => p.symbol).sort()).to.deep.equal(['EURUSD', 'GBPUSD']);
+    await removeAll(`/accounts/${slave}/copiers/${asking}`);
+    for (const id of [masterA, masterB, slave]) expect((await t.call('POST', `/accounts/${id}/actions/closeAllPositions`)).status).to.equal(204);
   });
 
   it('takes each scope the reference or the spec names and refuses the others with 400 [FEATURE_SCOPE_NOT_ALLOWED]', async () => {
