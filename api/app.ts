@@ -24,6 +24,7 @@ import { riskLimitRoutes } from './riskLimits/routes.js';
 import { symbolMappingRoutes } from './symbolMappings/routes.js';
 import { chartingInbound, chartingInboundSpec, withTextAlerts } from './webhooks/charting/inbound.js';
 import { chartingDataRoutes } from './webhooks/charting/routes.js';
+import { templateRoutes } from './templates/routes.js';
 import { tradingRoutes } from './trading/routes.js';
 import { correlationId, requestContext } from './context.js';
 import { errorHandler, methodNotAllowed, notFoundHandler } from './errors.js';
@@ -50,6 +51,7 @@ export const declareRoutes = (services: Services): Routes => {
   featureTypeRoutes(routes);
   projectRoutes(routes, services);
   dashboardRoutes(routes, services);
+  templateRoutes(routes, services);
   analyticsRoutes(routes, services);
   logRoutes(routes, services);
   auditLogRoutes(routes, services);

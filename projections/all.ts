@@ -18,6 +18,7 @@ import { projectsProjection } from './projects/projector.js';
 import { protectionsProjection } from './protections/projector.js';
 import { riskLimitsProjection } from './riskLimits/projector.js';
 import { symbolMappingsProjection } from './symbolMappings/projector.js';
+import { templatesProjection } from './templates/projector.js';
 
 export const allProjections: readonly Projection[] = [
   projectsProjection,
@@ -38,6 +39,7 @@ export const allProjections: readonly Projection[] = [
   maintenanceWindowsProjection,
   dashboardsProjection,
   chartingDataProjection,
+  templatesProjection,
 ];
 
 export const projectionByName = (name: string): Projection | undefined => allProjections.find((p) => p.name === name);

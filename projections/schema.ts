@@ -115,6 +115,37 @@ export interface DashboardsTable {
   updated: Timestamp;
 }
 
+export interface TemplatesTable {
+  id: string;
+  project_id: string;
+  name: string;
+  description: string | null;
+  revision: number;
+  source_account_id: string | null;
+  payload: ColumnType<unknown, string, string>;
+  created: Timestamp;
+  updated: Timestamp;
+}
+
+export interface TemplateRevisionsTable {
+  template_id: string;
+  project_id: string;
+  revision: number;
+  name: string;
+  description: string | null;
+  source_account_id: string | null;
+  payload: ColumnType<unknown, string, string>;
+  created: Timestamp;
+}
+
+export interface TemplateLinksTable {
+  account_id: string;
+  template_id: string;
+  project_id: string;
+  applied_revision: number;
+  applied_at: Timestamp;
+}
+
 export interface CopiersTable {
   id: string;
   project_id: string;
@@ -420,6 +451,9 @@ export interface ReadModels {
   projects: ProjectsTable;
   dashboards: DashboardsTable;
   charting_data: ChartingDataTable;
+  templates: TemplatesTable;
+  template_revisions: TemplateRevisionsTable;
+  template_links: TemplateLinksTable;
   copiers: CopiersTable;
   positions: PositionsTable;
   venue_activity: VenueActivityTable;

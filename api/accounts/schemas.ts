@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { Int32, IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
 import { AccountStatusDTO, AccountTypeDTO, RegionDTO } from '../types/schemas.js';
 import { AccountInformationDTO } from './informationSchemas.js';
+import { APPLIED_TEMPLATE_MARKERS } from '../templates/schemas.js';
 
 /** What answers carry instead of a secret; sent back unchanged (or as ""), it keeps the stored secret. */
 export const SECRET_MASK = '********';
@@ -105,6 +106,9 @@ const readOnlyEchoes = {
   copiers: Type.Optional(Type.Unknown({ readOnly: true })),
   riskLimits: Type.Optional(Type.Unknown({ readOnly: true })),
   features: Type.Optional(Type.Unknown({ readOnly: true })),
+  accountTemplate1: Type.Optional(Type.Unknown({ readOnly: true })),
+  appliedTemplateRevision: Type.Optional(Type.Unknown({ readOnly: true })),
+  appliedTemplateMeta: Type.Optional(Type.Unknown({ readOnly: true })),
 };
 
 const failIfAccountExistsInProject = Type.Boolean({
@@ -199,6 +203,8 @@ export const AccountDTO = Type.Object(
     features: Type.Optional(
       Type.Array(Type.Unknown(), { description: 'FeatureDTO list (account-scope features); only GET /accounts/configurationSummary fills it' }),
     ),
+    // The spec's three applied-template markers (AppliedTemplateDTO): only GET /accounts/configurationSummary fills them.
+    ...APPLIED_TEMPLATE_MARKERS,
   },
   { $id: 'AccountDTO', additionalProperties: false },
 );

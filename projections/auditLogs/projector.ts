@@ -14,6 +14,7 @@ import { projectEventTypes, type ProjectEvent } from '../../domain/project/event
 import type { ProtectionEvent } from '../../domain/protection/events.js';
 import { riskLimitEventTypes, type RiskLimitEvent } from '../../domain/riskLimit/events.js';
 import { symbolMappingEventTypes, type SymbolMappingEvent } from '../../domain/symbolMapping/events.js';
+import { templateEventTypes, type TemplateEvent } from '../../domain/template/events.js';
 import { maskMyHomeIpPassword } from '../../domain/accountFeatures/myHomeIp.js';
 import { maskWebhookSecrets } from '../../domain/webhook/secrets.js';
 import { maskChartingWebhookId } from '../../domain/chartingWebhook/feature.js';
@@ -55,6 +56,7 @@ type Audited =
   | RiskLimitEvent
   | SymbolMappingEvent
   | DashboardEvent
+  | TemplateEvent
   | AccountLogEvent
   | Extract<ProtectionEvent, { type: 'ProtectionReset' }>
   | Extract<PositionsEvent, { type: 'TradeRequested' }>;
@@ -102,6 +104,14 @@ const apiKeyChanged = (
 const dashboardSummary = (layout: DashboardLayout) => ({
   name: layout.name,
   widgets: layout.widgets.map(({ id, type, title, gridItem }) => ({ id, type, title, gridItem })),
+});
+
+const templateRevisionChanges = (data: Of<'TemplateCreated' | 'TemplateUpdated'>['data']) => ({
+  templateId: data.templateId,
+  revision: data.revision,
+  name: data.name,
+  description: data.description,
+  sourceAccountId: data.sourceAccountId,
 });
 
 /** Per event type, what it puts in the log. */
@@ -179,6 +189,13 @@ const DESCRIBERS: { readonly [T in Audited['type']]: Describer<T> } = {
     accountId: null,
     changes: { dashboards: data.dashboards.map((d) => ({ dashboardId: d.dashboardId, ...dashboardSummary(d.layout) })) },
   }),
+  // Templates: a revision's name and source (its payload is in GET .../revisions/{revision}); an apply's
+  // copier, feature, risk limit and account entries precede its TemplateApplied under one correlation id.
+  TemplateCreated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: templateRevisionChanges(data) }),
+  TemplateUpdated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: templateRevisionChanges(data) }),
+  TemplateApplied: ({ data }) => ({ projectId: data.projectId, accountId: data.accountId, changes: { templateId: data.templateId, revision: data.revision } }),
+  TemplateUnlinked: ({ data }) => ({ projectId: data.projectId, accountId: data.accountId, changes: { templateId: data.templateId, reason: data.reason } }),
+  TemplateDeleted: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { templateId: data.templateId, deleted: true } }),
   // Keys are the project's business: their entries are in the project log, even for account-level keys.
   ApiKeyIssued: ({ data }) => {
     const { keyHash: _hash, ...visible } = data;
@@ -291,7 +308,8 @@ export const auditLogsProjection: Projection = {
   // 9: log acknowledgements.
   // 10: the request id that finds the request's record (requests.ts).
   // 11: dashboard changes.
-  version: 11,
+  // 12: account templates.
+  version: 12,
   handles: [
     ...accountEventTypes,
     ...copierEventTypes,
@@ -301,6 +319,7 @@ export const auditLogsProjection: Projection = {
     ...riskLimitEventTypes,
     ...symbolMappingEventTypes,
     ...dashboardEventTypes,
+    ...templateEventTypes,
     ...accountLogEventTypes,
     'ProtectionReset',
     'TradeRequested',

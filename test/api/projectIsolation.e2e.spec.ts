@@ -52,6 +52,9 @@ const bodies = (a: Record<string, string>): Record<string, unknown> => ({
   replaceDashboards: { dashboards: [] },
   reorderDashboards: { dashboardIds: [a.dashboardId] },
   duplicateDashboard: { name: 'copied away' },
+  createTemplate: { name: 'walk', sourceAccountId: a.accountId },
+  updateTemplate: { expectedRevision: 1, name: 'taken over', sourceAccountId: a.accountId },
+  setAppliedTemplate: { templateId: a.templateId },
 });
 
 const queries: Record<string, string> = {
@@ -77,6 +80,9 @@ describe("no endpoint reveals or changes another project's data", function () {
       mappings: await get(`/accounts/${a.accountId}/copiers/${a.copierId}/symbolMappings`),
       projectMappings: await get(`/projects/${A}/symbolMappings`),
       dashboards: await get(`/projects/${A}/dashboards`),
+      templates: await get(`/projects/${A}/templates`),
+      template: await get(`/projects/${A}/templates/${a.templateId}`),
+      linkedAccounts: await get(`/projects/${A}/templates/${a.templateId}/linkedAccounts`),
       project: await get(`/projects/${A}`),
       // what the position is, not what it is worth at the moment
       positions: ((await get(`/accounts/${a.accountId}/positions`)) as Record<string, unknown>[]).map(
@@ -113,6 +119,12 @@ describe("no endpoint reveals or changes another project's data", function () {
     });
     expect(dashboard.status, JSON.stringify(dashboard.body)).to.equal(200);
     a.dashboardId = dashboard.body.id;
+    const template = await t.call('POST', `/projects/${A}/templates`, { body: { name: 'A template', sourceAccountId: a.accountId } });
+    expect(template.status, JSON.stringify(template.body)).to.equal(200);
+    a.templateId = template.body.id;
+    a.revision = '1';
+    const applied = await t.call('PUT', `/accounts/${a.accountId}/appliedTemplate`, { body: { templateId: a.templateId } });
+    expect(applied.status, JSON.stringify(applied.body)).to.equal(204);
     a.apiKeyId = (await t.call('GET', `/accounts/${a.accountId}/apiKeys`)).body[0].id;
     // a log entry of A (LogDTO.id, an integer: kept out of the leak check below, digits are everywhere)
     a.id = String((await t.call('GET', `/accounts/${a.accountId}/logs`)).body[0].id);
@@ -134,7 +146,7 @@ describe("no endpoint reveals or changes another project's data", function () {
     const before = await snapshotOfA();
     // values that are not ids of A alone (a symbol, a per-project number, a log entry's integer id) would be found everywhere
     const ids = Object.entries(a)
-      .filter(([name]) => name !== 'symbol' && name !== 'symbolMappingId' && name !== 'id')
+      .filter(([name]) => name !== 'symbol' && name !== 'symbolMappingId' && name !== 'id' && name !== 'revision')
       .map(([, v]) => v);
     const specs = declareRoutes(t.service.services).specs;
     const sample = bodies(a);

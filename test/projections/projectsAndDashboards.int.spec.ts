@@ -1,10 +1,13 @@
-// The projects and dashboards read models (issue 17) rebuilt from their events equal the live ones.
+// The projects, dashboards and templates read models (issue 17) rebuilt from their events equal the live ones.
 import { expect } from 'chai';
 import type { Kysely } from 'kysely';
 import { dashboardDecider } from '../../domain/dashboard/decider.js';
 import { dashboardStream } from '../../domain/dashboard/events.js';
 import { projectDecider } from '../../domain/project/decider.js';
 import { projectStream } from '../../domain/project/events.js';
+import { defaultCopierSettings } from '../../domain/copier/settings.js';
+import { templateDecider } from '../../domain/template/decider.js';
+import { templateStream } from '../../domain/template/events.js';
 import { defaultProjectSettings } from '../../domain/project/settings.js';
 import { systemContext } from '../../domain/shared/command.js';
 import { allProjections, projectionByName } from '../../projections/all.js';
@@ -50,6 +53,15 @@ describe('projects and dashboards read models: a rebuild equals the live one', f
     const dashboards = async (projectId: string, command: Parameters<typeof dashboardDecider.decide>[0]) => {
       last = (await handleCommand(store, dashboardStream(projectId), dashboardDecider, command)).position ?? last;
     };
+    const templates = async (command: Parameters<typeof templateDecider.decide>[0]) => {
+      last = (await handleCommand(store, templateStream(command.data.templateId), templateDecider, command)).position ?? last;
+    };
+    const payload = (multiplier: number) => ({
+      copiers: [{ fromAccountId: crypto.randomUUID(), settings: { ...defaultCopierSettings, multiplier }, symbolMappings: { XAUUSD: 'GOLD' }, features: [] }],
+      features: [{ type: 'FeatureDataCollectorDTO', collectionIntervalSeconds: 60 }],
+      riskLimits: [],
+      settings: { tradingDisabled: false, closeUnmanagedPositions: true, nativeMode: false, propFirm: false },
+    });
     for (let p = 0; p < 3; p++) {
       const projectId = crypto.randomUUID();
       const metadata = () => ({ now: new Date().toISOString(), context: { ...systemContext('t'), projectId } });
@@ -89,6 +101,24 @@ describe('projects and dashboards read models: a rebuild equals the live one', f
           metadata: metadata(),
         });
       }
+      const [kept, deleted] = [crypto.randomUUID(), crypto.randomUUID()];
+      const [one, two] = [crypto.randomUUID(), crypto.randomUUID()];
+      for (const templateId of [kept, deleted]) {
+        await templates({
+          type: 'CreateTemplate',
+          data: { templateId, projectId, name: `T${p}`, description: null, sourceAccountId: null, payload: payload(1) },
+          metadata: metadata(),
+        });
+        await templates({
+          type: 'LinkAccount',
+          data: { templateId, projectId, accountId: templateId === kept ? one : two, revision: 1 },
+          metadata: metadata(),
+        });
+      }
+      await templates({ type: 'UpdateTemplate', data: { templateId: kept, projectId, expectedRevision: 1, payload: payload(2) }, metadata: metadata() });
+      await templates({ type: 'UnlinkAccount', data: { templateId: kept, projectId, accountId: one, reason: 'OTHER_TEMPLATE_APPLIED' }, metadata: metadata() });
+      await templates({ type: 'LinkAccount', data: { templateId: kept, projectId, accountId: two, revision: 2 }, metadata: metadata() });
+      await templates({ type: 'DeleteTemplate', data: { templateId: deleted, projectId, force: true, goneAccountIds: [] }, metadata: metadata() });
       if (p === 2) await project(projectId, { type: 'DeleteProject', data: { projectId }, metadata: metadata() });
     }
     expect(await runner.waitFor(last!, 20_000)).to.equal(true);
@@ -96,11 +126,15 @@ describe('projects and dashboards read models: a rebuild equals the live one', f
       projects: await db.selectFrom('projects').selectAll().orderBy('id').execute(),
       dashboards: await db.selectFrom('dashboards').selectAll().orderBy('id').execute(),
       audit: await db.selectFrom('audit_logs').selectAll().orderBy('id').execute(),
+      templates: await db.selectFrom('templates').selectAll().orderBy('id').execute(),
+      revisions: await db.selectFrom('template_revisions').selectAll().orderBy('template_id').orderBy('revision').execute(),
+      links: await db.selectFrom('template_links').selectAll().orderBy('account_id').execute(),
     });
     const live = await snapshot();
     expect(live.dashboards).to.have.length(3 + 2 + 3);
     expect(live.projects.filter((p) => p.deleted !== null)).to.have.length(1);
-    for (const name of ['projects', 'dashboards', 'audit_logs']) await rebuildProjection(db, store, projectionByName(name)!);
+    expect([live.templates.length, live.revisions.length, live.links.length]).to.deep.equal([3, 6, 3]);
+    for (const name of ['projects', 'dashboards', 'templates', 'audit_logs']) await rebuildProjection(db, store, projectionByName(name)!);
     expect(await snapshot()).to.deep.equal(live);
   });
 });
