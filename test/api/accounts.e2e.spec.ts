@@ -997,6 +997,10 @@ describe('accounts API end to end', () => {
         'copiers',
         'riskLimits',
         'features',
+        // the applied-template markers, filled by GET /accounts/configurationSummary
+        'accountTemplate1',
+        'appliedTemplateRevision',
+        'appliedTemplateMeta',
       ]);
       expect(res.body.paths['/accounts/{accountId}'].get.responses['200'].content['application/json'].schema).to.deep.equal({
         $ref: '#/components/schemas/AccountDTO',
