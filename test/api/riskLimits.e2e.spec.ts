@@ -208,6 +208,9 @@ describe('risk limits end to end', function () {
     await h.open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     const skipped = await h.logWith(slave, 'RISK_LIMIT_HIT', 'COPY');
     expect(skipped.text).to.match(/^Buy 1 US500 \(master #\d+\) not copied: Risk limit DAILY_EQUITY_TO_EQUITY hit/);
+    // Nor through the Trading API: refused with the hit's code, nothing placed.
+    const refused = await h.call('POST', `/accounts/${slave}/positions`, { body: positionRequest({ symbol: 'US500', orderType: 'Buy', volume: 0.1 }) });
+    expect([refused.status, refused.body.error]).to.deep.equal([409, '[RISK_LIMIT_HIT]']);
     expect(await positionsOf(t, slave)).to.deep.equal([]);
     expect((await h.call('GET', `/accounts/${slave}/riskLimits/${limitId}`)).body.status).to.equal('HIT');
 
@@ -268,6 +271,9 @@ describe('risk limits end to end', function () {
     expect(skipped.text).to.match(/not copied: Risk limit DAILY_EQUITY_TO_EQUITY of copier/);
     await h.open(other, { symbol: 'US500', orderType: 'Sell', volume: 1 });
     await bookWhere(t, slave, (b) => b.length === 2, 'the other copier copies on');
+    // A copier's limit does not lock the account: the Trading API opens on it.
+    await h.open(slave, { symbol: 'US500', orderType: 'Buy', volume: 0.1 });
+    await bookWhere(t, slave, (b) => b.length === 3, 'opened through the Trading API');
     await h.flat(master, other, slave);
   });
 
