@@ -28,12 +28,14 @@ const NOTIFY_GATHER_MS = 2;
 const APPEND_ATTEMPTS = 5;
 /**
  * Group commit (appendToStream): how many transactions of appends may run at once (beyond them,
- * appends queue and go out together), and how many appends one of them takes at most. Up to 8
- * concurrent appends each run alone, as before group commit: on the loaded bench machine fewer, larger
- * transactions did not beat 8 concurrent ones; beyond 8 (appends that would wait for a pooled
- * connection anyway), sharing transactions doubled the rate (BENCHMARKS.md 1, 2).
+ * appends queue and go out together), and how many appends one of them takes at most. Issue 16: an
+ * append that finds another in flight also waits for the rest of the event loop's turn
+ * (groupCommitGather), so the appends of concurrent writers go out together from 2 writers on, not
+ * only beyond the limit; a lone append still goes at once. With 8 writers a group then holds about 4
+ * appends, and PostgreSQL spends half the CPU time per append (less than a plain INSERT's), so on a
+ * machine whose cores are busy the rate follows (BENCHMARKS.md 1, 2).
  */
-export const GROUP_COMMITS_IN_FLIGHT = 8;
+export const GROUP_COMMITS_IN_FLIGHT = 4;
 const GROUP_COMMIT_MAX_ENTRIES = 200;
 
 interface QueuedAppend {
@@ -209,12 +211,14 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * Group commit: concurrent appends share transactions. An append goes out at once while fewer than
-   * GROUP_COMMITS_IN_FLIGHT are running; otherwise it waits for one of them to finish and goes out with
-   * every append that queued meanwhile, as one es_append_many call (not atomic: each entry keeps its own
-   * expected-revision check and idempotency, and a refused entry fails only its own caller). Each caller
-   * is answered after the commit that holds its events, so an acknowledged append is as durable as
-   * before; what the appends share is the commit's round trip and flush.
+   * Group commit: concurrent appends share transactions. An append goes out at once when nothing else
+   * is in flight; one that finds appends in flight waits for the current turn of the event loop to end
+   * (setImmediate: the appends other writers make meanwhile join it) and goes out with them, or, while
+   * GROUP_COMMITS_IN_FLIGHT transactions are running, when one of them finishes, with every append that
+   * queued meanwhile: one es_append_group call (not atomic: each entry keeps its own expected-revision
+   * check and idempotency, and a refused entry fails only its own caller). Each caller is answered after
+   * the commit that holds its events, so an acknowledged append is as durable as before; what the
+   * appends share is the commit's round trip, its statements and its flush.
    */
   appendToStream(
     streamName: string,
@@ -229,9 +233,20 @@ export class PostgresEventStore implements EventStore {
     }
     return new Promise<AppendResult>((resolve, reject) => {
       this.queued.push({ append: { streamName, events: list, expectedRevision: options.expectedRevision ?? 'any' }, attempts: 0, resolve, reject });
-      this.sendQueued();
+      if (this.inFlight === 0 || !this.groupCommitGather) this.sendQueued();
+      else if (!this.gathering) {
+        this.gathering = true;
+        setImmediate(() => {
+          this.gathering = false;
+          this.sendQueued();
+        });
+      }
     });
   }
+
+  /** Whether an append that finds others in flight waits for the rest of this turn of the event loop to gather more (see appendToStream). */
+  groupCommitGather = true;
+  private gathering = false;
 
   private readonly queued: QueuedAppend[] = [];
   private inFlight = 0;

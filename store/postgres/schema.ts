@@ -257,6 +257,85 @@ const appendGroup: Migration = {
   },
 };
 
+/**
+ * es_append with two statements fewer per append (issue 16, single-event appends by 8 writers): the
+ * stream row is locked first and created only when it is missing (0002 tried to create it every time,
+ * an index probe each), and the new events' position comes back from their INSERT (0002 read the row
+ * back). Same results, same locking order: the lock (or the creation) is still the first write.
+ */
+const appendFunctionFewerStatements = `
+      CREATE OR REPLACE FUNCTION es_append(
+        p_stream text, p_kind text, p_expected bigint,
+        p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
+      ) RETURNS TABLE (result text, current_revision bigint, out_commit xid8, out_prepare bigint)
+      LANGUAGE plpgsql AS $$
+      DECLARE
+        v_revision bigint;
+        v_last_xid xid8;
+        v_exists boolean;
+        v_first_match bigint;
+        v_last_match bigint;
+        v_matches int;
+        v_count int := cardinality(p_ids);
+        v_commit xid8;
+        v_prepare bigint;
+      BEGIN
+        -- Lock the stream row as the first write of the transaction: a waiter gets a later xid.
+        SELECT s.revision, s.last_xid INTO v_revision, v_last_xid
+          FROM es_streams s WHERE s.stream_name = p_stream FOR UPDATE;
+        IF NOT FOUND THEN
+          INSERT INTO es_streams (stream_name) VALUES (p_stream) ON CONFLICT DO NOTHING;
+          SELECT s.revision, s.last_xid INTO v_revision, v_last_xid
+            FROM es_streams s WHERE s.stream_name = p_stream FOR UPDATE;
+        END IF;
+        v_exists := v_revision >= 0;
+
+        IF v_last_xid IS NOT NULL AND v_last_xid > pg_current_xact_id() THEN
+          RETURN QUERY SELECT 'xid_inversion'::text, v_revision, NULL::xid8, NULL::bigint; RETURN;
+        END IF;
+
+        -- Idempotency by (stream, event id): all ids already there, in sequence, is a no-op.
+        SELECT count(*), min(e.revision), max(e.revision) INTO v_matches, v_first_match, v_last_match
+          FROM es_events e WHERE e.stream_name = p_stream AND e.event_id = ANY (p_ids);
+        IF v_matches > 0 THEN
+          IF v_matches = v_count AND v_last_match - v_first_match = v_count - 1 AND (
+               (p_kind = 'exact' AND v_first_match = p_expected + 1)
+            OR (p_kind = 'no_stream' AND v_first_match = 0)
+            OR p_kind IN ('any', 'stream_exists')) THEN
+            SELECT e.transaction_id, e.global_position INTO v_commit, v_prepare FROM es_events e
+              WHERE e.stream_name = p_stream AND e.event_id = ANY (p_ids)
+              ORDER BY e.revision DESC LIMIT 1;
+            RETURN QUERY SELECT 'idempotent'::text, v_first_match + v_count - 1, v_commit, v_prepare; RETURN;
+          END IF;
+          RETURN QUERY SELECT 'wrong_expected'::text, v_revision, NULL::xid8, NULL::bigint; RETURN;
+        END IF;
+
+        IF (p_kind = 'no_stream' AND v_exists)
+          OR (p_kind = 'stream_exists' AND NOT v_exists)
+          OR (p_kind = 'exact' AND p_expected <> v_revision) THEN
+          RETURN QUERY SELECT 'wrong_expected'::text, v_revision, NULL::xid8, NULL::bigint; RETURN;
+        END IF;
+
+        WITH inserted AS (
+          INSERT INTO es_events (stream_name, revision, event_id, event_type, data, metadata)
+            SELECT p_stream, v_revision + n.ord, n.id, n.type, n.data, n.metadata
+            FROM unnest(p_ids, p_types, p_data, p_metadata) WITH ORDINALITY AS n(id, type, data, metadata, ord)
+            ORDER BY n.ord
+          RETURNING es_events.revision, es_events.transaction_id, es_events.global_position)
+        SELECT i.transaction_id, i.global_position INTO v_commit, v_prepare FROM inserted i ORDER BY i.revision DESC LIMIT 1;
+        UPDATE es_streams SET revision = v_revision + v_count, last_xid = pg_current_xact_id()
+          WHERE stream_name = p_stream;
+        RETURN QUERY SELECT 'ok'::text, v_revision + v_count, v_commit, v_prepare;
+      END;
+      $$;
+`;
+
+const appendFewerStatements: Migration = {
+  async up(db) {
+    await sql.raw(appendFunctionFewerStatements).execute(db);
+  },
+};
+
 class StaticMigrations implements MigrationProvider {
   constructor(private readonly migrations: Record<string, Migration>) {}
   async getMigrations(): Promise<Record<string, Migration>> {
@@ -273,6 +352,7 @@ export const migrateEventStore = async (db: Kysely<any>): Promise<void> => {
       '0002_append_notifies_after_commit': appendWithoutNotify,
       '0003_append_many': appendMany,
       '0004_append_group': appendGroup,
+      '0005_append_fewer_statements': appendFewerStatements,
     }),
     migrationTableName: 'es_migrations',
     migrationLockTableName: 'es_migrations_lock',
