@@ -12,7 +12,9 @@
 // with `checksKey`) read it in the same statement as their answer instead (issue 16: one round trip
 // per read): for a key this instance has admitted before without restrictions (no access policy), the
 // caller is taken from memory (what never changes of a key: id, project, level, account), the route
-// runs, and its answer leaves only once the row read with it admits the key (KeyCheck.complete). A
+// runs, and its answer leaves only once the row read with it admits the key (KeyCheck.complete; an
+// answer kept from an earlier request, api/accounts/answers.ts, is checked with the row read in the
+// statement that tells whether it is still current). A
 // refusal then discards the answer: such routes only read. Any error before that reads the key first,
 // so a refused key learns nothing else, as before.
 import type { Request, RequestHandler } from 'express';

@@ -4,7 +4,8 @@ import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import express, { type Request, type Response } from 'express';
 import type { AccessPolicy } from '../domain/apiKey/accessPolicy.js';
 import type { RequestContext } from '../domain/shared/command.js';
-import { applyFieldAccess, enforceEndpointAccess, withHideableFields } from './apiKeys/enforcement.js';
+import type { SerialisedBody } from './accounts/answers.js';
+import { applyFieldAccess, enforceEndpointAccess, hidesFields, withHideableFields } from './apiKeys/enforcement.js';
 import { ApiError } from './errors.js';
 import { type KeyCheck, keyCheckOf } from './auth.js';
 import { errorResponses } from './shared/schemas.js';
@@ -35,6 +36,8 @@ export interface HandlerInput<P, Q, B> {
 export interface HandlerOutput {
   readonly status?: number;
   readonly body?: unknown;
+  /** `body` already serialised (api/accounts/answers.ts): sent as it is unless the key's policy hides fields of it. */
+  readonly json?: SerialisedBody;
   /** A body that is not JSON (an SVG picture), sent as is with its content type. */
   readonly raw?: { readonly contentType: string; readonly body: string };
   readonly headers?: Readonly<Record<string, string>>;
@@ -85,6 +88,20 @@ export const expressPath = (path: string): string => path.replace(/\{(\w+)\}/g, 
 
 const isEmptyBody = (req: Request): boolean =>
   req.body === undefined || (typeof req.body === 'object' && req.body !== null && Object.keys(req.body).length === 0 && !req.headers['content-length']);
+
+/**
+ * JSON already serialised, as res.json would send it (same type, length, entity tag and freshness
+ * check), without serialising again nor hashing the bytes again for the entity tag.
+ */
+const sendSerialised = (res: Response, json: SerialisedBody): void => {
+  res.set('Content-Type', 'application/json; charset=utf-8');
+  const etagOf = res.app.get('etag fn') as ((body: Buffer) => string) | undefined;
+  if (etagOf) {
+    json.etag ??= etagOf(json.bytes);
+    res.set('ETag', json.etag);
+  }
+  res.send(json.bytes);
+};
 
 export class Routes {
   readonly specs: RouteSpec[] = [];
@@ -148,6 +165,7 @@ export class Routes {
           const status = out.status ?? 200;
           if (out.raw) res.status(status).type(out.raw.contentType).send(out.raw.body);
           else if (out.body === undefined) res.status(status).end();
+          else if (out.json && !hidesFields(caller?.accessPolicy)) sendSerialised(res.status(status), out.json);
           else res.status(status).json(applyFieldAccess(caller?.accessPolicy, spec.responses[status]?.schema, out.body));
         } catch (error) {
           // A refused key learns nothing else (nor a call its policy now blocks): the refusal comes first.

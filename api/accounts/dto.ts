@@ -9,10 +9,11 @@ import type { AsyncRequestRow } from '../../app/accounts/asyncCreation.js';
 import { keyWithLastUseById } from '../../app/apiKeyUsage.js';
 import type { Services } from '../../app/services.js';
 import type { AccountFilter } from '../../projections/accounts/queries.js';
-import { type AccountWithState, listAccountsWithState } from '../../projections/accounts/withState.js';
+import { accountsAmongWithState, type AccountWithState, listAccountsWithState, readStamp } from '../../projections/accounts/withState.js';
 import type { AccountsTable } from '../../projections/schema.js';
 import type { KeyCheck, KeyRow } from '../auth.js';
 import { enumObject } from '../shared/enumObjects.js';
+import { type AccountAnswer, accountAnswersOf } from './answers.js';
 import { accountStateOf, accountsWithStateAmong, connectedAmong } from './information.js';
 import { type AccountCreateDTO, SECRET_MASK } from './schemas.js';
 
@@ -77,9 +78,8 @@ const alongsideOf = (services: Services, keyCheck: KeyCheck | null | undefined) 
  * order given, with the copier flags of each account (its own copiers, as the slave) and its state
  * (accountInformation): one query for one account as for the list of 1,000.
  */
-export const accountDTOsAmong = async (services: Services, projectId: string, ids: readonly string[], keyCheck?: KeyCheck | null) => {
-  const read = await accountsWithStateAmong(services, projectId, ids, alongsideOf(services, keyCheck));
-  await keyCheck?.complete(read[0]?.alongside as KeyRow | undefined);
+export const accountDTOsAmong = async (services: Services, projectId: string, ids: readonly string[]) => {
+  const read = await accountsWithStateAmong(services, projectId, ids);
   const rows = new Map(read.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const row = rows.get(id);
@@ -95,12 +95,61 @@ export const toAccountDTOs = (services: Services, projectId: string, rows: reado
     rows.map((r) => r.id),
   );
 
-/** AccountDTOs of the project's accounts the filter selects (GET /accounts), in one query. */
-export const listAccountDTOs = async (services: Services, projectId: string, filter: AccountFilter, keyCheck?: KeyCheck | null) => {
-  const read = await listAccountsWithState(services.db, projectId, filter, services.clock(), connectedAmong(services), alongsideOf(services, keyCheck));
-  await keyCheck?.complete(read[0]?.alongside as KeyRow | undefined);
-  return read.map((r) => toAccountDTO(services, r));
+type Stamped = AccountWithState & { readonly alongside?: unknown; readonly stamp?: string };
+
+/**
+ * The answer of a GET of accounts (api/accounts/answers.ts): the one kept under `key` when the read
+ * models' stamp, read with the caller's key in one statement, is still the one it was made with;
+ * otherwise `read` reads the rows (with the key and the stamp, in one statement) and it is made again.
+ * Null: no account (an unknown id); the key is checked all the same.
+ */
+const answerOf = async (
+  services: Services,
+  key: string,
+  keyCheck: KeyCheck | null,
+  read: (alongside: ReturnType<typeof alongsideOf>) => Promise<Stamped[]>,
+  shape: (dtos: ReturnType<typeof toAccountDTO>[]) => unknown,
+  list: boolean,
+): Promise<AccountAnswer | null> => {
+  const answers = accountAnswersOf(services);
+  const kept = answers.candidate(services, key);
+  if (kept) {
+    const now = await readStamp(services.db, alongsideOf(services, keyCheck));
+    if (now.stamp === kept.stamp) {
+      await keyCheck?.complete(now.alongside as KeyRow | null);
+      return kept;
+    }
+  }
+  const rows = await read(alongsideOf(services, keyCheck));
+  await keyCheck?.complete(rows[0]?.alongside as KeyRow | undefined);
+  if (!list && rows.length === 0) return null;
+  const body = shape(rows.map((r) => toAccountDTO(services, r)));
+  const stamp = rows[0]?.stamp;
+  // An empty list is not kept: its statement has no row to carry the stamp.
+  return stamp === undefined ? { body, json: { bytes: Buffer.from(JSON.stringify(body)) } } : answers.keep(services, key, { stamp, rows, body, list });
 };
+
+/** GET /accounts/{accountId}: the AccountDTO of one of the project's accounts (deleted too), or null. */
+export const accountAnswer = (services: Services, projectId: string, accountId: string, keyCheck: KeyCheck | null) =>
+  answerOf(
+    services,
+    `${projectId}/${accountId}`,
+    keyCheck,
+    (alongside) => accountsAmongWithState(services.db, projectId, [accountId], services.clock(), connectedAmong(services, [accountId]), alongside, true),
+    (dtos) => dtos[0],
+    false,
+  );
+
+/** GET /accounts: the AccountDTOs of the project's accounts the filter selects. */
+export const accountListAnswer = async (services: Services, projectId: string, filter: AccountFilter, keyCheck: KeyCheck | null) =>
+  (await answerOf(
+    services,
+    `${projectId}?${JSON.stringify(filter)}`,
+    keyCheck,
+    (alongside) => listAccountsWithState(services.db, projectId, filter, services.clock(), connectedAmong(services), alongside, true),
+    (dtos) => dtos,
+    true,
+  ))!;
 
 /** AsyncAccountCreationResponseDTO: the account only once COMPLETED (as it is now), the error only when FAILED. */
 export const toAsyncCreationDTO = async (services: Services, row: AsyncRequestRow) => {

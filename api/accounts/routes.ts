@@ -8,14 +8,22 @@ import { AccountStatus } from '../../domain/account/enums.js';
 import { accountStream } from '../../domain/account/events.js';
 import { checkOutboundUrl, OutboundUrlError, type OutboundRefusal, parseOutboundUrl } from '../../app/outbound.js';
 import { ApiError } from '../errors.js';
-import type { KeyCheck } from '../auth.js';
 import type { Caller, Routes } from '../route.js';
 import { commandMetadata, execute, type Services, settle } from '../../app/services.js';
 import { accountNotFound, checkAccountScope, loadAccount } from '../shared/accounts.js';
 import { ErrorDTO, errorResponses } from '../shared/schemas.js';
 import { AsyncAccountCreationResponseDTO, asyncCreationRoutes } from './asyncRoutes.js';
 import { type AccountCreation, createAccountNow, precheckCreation } from '../../app/commands/createAccount.js';
-import { accountDTOsAmong, type CreateBody, fromAccountCreateDTO, fromAccountUpdateDTO, listAccountDTOs, toAsyncCreationDTO, type UpdateBody } from './dto.js';
+import {
+  accountAnswer,
+  accountDTOsAmong,
+  accountListAnswer,
+  type CreateBody,
+  fromAccountCreateDTO,
+  fromAccountUpdateDTO,
+  toAsyncCreationDTO,
+  type UpdateBody,
+} from './dto.js';
 import { informationRoutes } from './information.js';
 import { labelRoutes } from './labels.js';
 import { AccountCreateDTO, AccountDTO, AccountIdParams, AccountQuery, AccountUpdateDTO } from './schemas.js';
@@ -50,10 +58,10 @@ const accountResponses = { 200: { description: 'the account', schema: AccountDTO
 export const accountRoutes = (routes: Routes, services: Services): void => {
   const run = (accountId: string, command: AccountCommand) => execute(services, accountStream(accountId), accountDecider, command);
 
-  /** The account as the caller may see it, with its state: one query (with the caller's key, when `keyCheck` is given). */
-  const respondWithAccount = async (caller: Caller, accountId: string, keyCheck: KeyCheck | null = null) => {
+  /** The account as the caller may see it, with its state, after a change: one query. */
+  const respondWithAccount = async (caller: Caller, accountId: string) => {
     checkAccountScope(caller, accountId);
-    const [account] = await accountDTOsAmong(services, caller.projectId, [accountId], keyCheck);
+    const [account] = await accountDTOsAmong(services, caller.projectId, [accountId]);
     if (!account) throw accountNotFound(accountId);
     return { body: account };
   };
@@ -73,7 +81,7 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
     responses: { 200: { description: 'accounts', schema: Type.Array(AccountDTO) }, ...errorResponses(400, 401) },
     checksKey: true,
     async handler({ query, caller, keyCheck }) {
-      return { body: await listAccountDTOs(services, caller.projectId, { limit: 1000, ...query, onlyAccountId: caller.accountId }, keyCheck) };
+      return accountListAnswer(services, caller.projectId, { limit: 1000, ...query, onlyAccountId: caller.accountId }, keyCheck);
     },
   });
 
@@ -146,7 +154,12 @@ Asynchronous (callbackUrl): the URL is checked first ([CALLBACK_URL_REQUIRED], [
     params: AccountIdParams,
     responses: accountResponses,
     checksKey: true,
-    handler: ({ params, caller, keyCheck }) => respondWithAccount(caller, params.accountId, keyCheck),
+    async handler({ params, caller, keyCheck }) {
+      checkAccountScope(caller, params.accountId);
+      const answer = await accountAnswer(services, caller.projectId, params.accountId, keyCheck);
+      if (!answer) throw accountNotFound(params.accountId);
+      return answer;
+    },
   });
 
   routes.add<{ accountId: string }, unknown, UpdateBody>({

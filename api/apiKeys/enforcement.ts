@@ -101,6 +101,9 @@ const hide = (schema: TSchema | undefined, value: unknown, access: FieldAccess):
   return branch ? hide(branch, value, access) : value;
 };
 
+/** Whether applyFieldAccess may change a body for this policy. */
+export const hidesFields = (policy: AccessPolicy | null | undefined): boolean => Boolean(policy?.enabled && policy.fieldAccess);
+
 /** A copy of the body with what the key's field access hides set to null; the body itself is untouched. */
 export const applyFieldAccess = (policy: AccessPolicy | null | undefined, schema: TSchema | undefined, body: unknown): unknown => {
   if (!policy?.enabled || !policy.fieldAccess || body === undefined) return body;

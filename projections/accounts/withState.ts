@@ -17,6 +17,8 @@ export interface PendingApprovalState {
   readonly master_position_id: string;
   readonly symbol: string;
   readonly volume: number;
+  /** When it stops waiting (ISO text): the account's answer changes then without any write (api/accounts/answers.ts). */
+  readonly expires_at: string;
 }
 
 /** What the read models know of an account's state beside its row. */
@@ -50,6 +52,24 @@ type AccountsSelection = SelectQueryBuilder<ReadModels, 'accounts', Selectable<A
 export type Alongside = Compilable;
 
 /**
+ * What the read models are as of the statement that reads this: each read model's checkpoint and
+ * generation. Rows of a read model change only in the runner's transactions that move its checkpoint
+ * forward (projections/runner.ts), or in a rebuild's switch to a new generation, so while this text is
+ * the same, so is every row of every read model (and with it every answer made from them). Coarse: any
+ * event applied anywhere changes it (the runner also moves idle read models' checkpoints).
+ */
+export const readModelsStamp = sql<string>`(SELECT coalesce(string_agg(c.name || '=' || coalesce(c.position, ''), ',' ORDER BY c.name), '')
+    FROM processor_checkpoints c WHERE c.name LIKE 'projection:%')
+  || '|' || (SELECT coalesce(string_agg(r.name || '=' || r.generation, ',' ORDER BY r.name), '') FROM projection_registry r)`;
+
+/** In one round trip: the read models' stamp, and the row of `alongside` as JSON (null when it selects none). */
+export const readStamp = async (db: Kysely<ReadModels>, alongside?: Alongside): Promise<{ stamp: string; alongside: unknown }> => {
+  const alongsideColumn = alongside ? sql`(SELECT to_json(x) FROM (${alongside}) x)` : sql`NULL::json`;
+  const result = await sql<{ stamp: string; alongside: unknown }>`SELECT ${readModelsStamp} AS stamp, ${alongsideColumn} AS alongside`.execute(db);
+  return result.rows[0]!;
+};
+
+/**
  * The accounts `accounts` selects (in its order), each with its state. `connected`: the accounts with a
  * live session, whose last connection log is not read (a session means the last attempt succeeded).
  * Every part is looked up per account through an index, so the list of 1,000 costs 1,000 probes of each
@@ -62,11 +82,13 @@ export const withState = async (
   now: Date,
   connected: readonly string[],
   alongside?: Alongside,
-): Promise<(AccountWithState & { readonly alongside?: unknown })[]> => {
+  stamped = false,
+): Promise<(AccountWithState & { readonly alongside?: unknown; readonly stamp?: string })[]> => {
   const alongsideColumn = alongside
     ? sql`, CASE WHEN row_number() OVER (ORDER BY acc.created, acc.id) = 1 THEN (SELECT to_json(x) FROM (${alongside}) x) END AS alongside`
     : sql``;
-  const result = await sql<AccountWithState & { readonly alongside?: unknown }>`
+  const stampColumn = stamped ? sql`, CASE WHEN row_number() OVER (ORDER BY acc.created, acc.id) = 1 THEN ${readModelsStamp} END AS stamp` : sql``;
+  const result = await sql<AccountWithState & { readonly alongside?: unknown; readonly stamp?: string }>`
     WITH acc AS (${accounts}),
     logins AS (
       SELECT account_type_id, lower(login_server) AS server, login_account_number, count(*)::int AS n
@@ -83,7 +105,7 @@ export const withState = async (
       coalesce(l.n, 0) >= CASE WHEN acc.account_status_id = ${AccountStatus.Deleted} THEN 1 ELSE 2 END AS duplicated,
       (SELECT coalesce(json_agg(json_build_object(
                 'id', ap.id, 'copier_id', ap.copier_id, 'master_account_id', ap.master_account_id,
-                'master_position_id', ap.master_position_id, 'symbol', ap.symbol, 'volume', ap.volume)
+                'master_position_id', ap.master_position_id, 'symbol', ap.symbol, 'volume', ap.volume, 'expires_at', ap.expires_at)
               ORDER BY ap.requested_at, ap.id), '[]')
          FROM approvals ap
         WHERE ap.slave_account_id = acc.id AND ap.decision IS NULL AND ap.outcome IS NULL AND ap.expires_at > ${now}
@@ -103,6 +125,7 @@ export const withState = async (
           ORDER BY lg.time DESC, lg.position_commit DESC LIMIT 1)
       END AS last_connection_code
       ${alongsideColumn}
+      ${stampColumn}
     FROM acc
     LEFT JOIN LATERAL (
       SELECT bool_or(c.active) AS active, bool_or(c.monitor_only) AS monitor_only, bool_or(NOT c.active) AS disabled
@@ -124,7 +147,8 @@ export const listAccountsWithState = (
   now: Date,
   connected: readonly string[],
   alongside?: Alongside,
-) => withState(db, projectId, accountsQuery(db, projectId, filter), now, connected, alongside);
+  stamped = false,
+) => withState(db, projectId, accountsQuery(db, projectId, filter), now, connected, alongside, stamped);
 
 /** The project's accounts among `ids` (deleted ones too), each with its state. */
 export const accountsAmongWithState = (
@@ -134,6 +158,7 @@ export const accountsAmongWithState = (
   now: Date,
   connected: readonly string[],
   alongside?: Alongside,
+  stamped = false,
 ) =>
   ids.length === 0
     ? Promise.resolve([])
@@ -148,4 +173,5 @@ export const accountsAmongWithState = (
         now,
         connected,
         alongside,
+        stamped,
       );

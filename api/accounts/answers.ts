@@ -1,0 +1,113 @@
+// The answers of GET /accounts/{accountId} and GET /accounts, kept serialised between requests (issue 16:
+// one account read at 0.5 of a bare express route, the list of 1,000 too).
+//
+// An answer is made of read-model rows only (projections/accounts/withState.ts), plus two things that
+// are not rows: which of its accounts have a live session on this instance, and which pending approvals
+// have not expired yet. So a kept answer is served again when, read in one statement with the caller's
+// key (the key check, api/auth.ts, as before), the read models' stamp (readModelsStamp: every read
+// model's checkpoint and generation) is the one it was made with, its accounts' sessions are as they
+// were, and none of its pending approvals has expired since. Otherwise it is made again, stamped in the
+// statement that reads its rows, so a kept answer never mixes two states of the read models. A served
+// answer is exactly what reading again would have made, whichever instance changed the read models.
+//
+// What it saves: the statement over six read models (one probe of each per account), mapping the rows
+// to AccountDTOs and JSON.stringify; what remains per request is one small statement. What it does not
+// save: while events are being applied (trading), the stamp moves with every batch and answers are made
+// again, one more (small) round trip than without the cache.
+import type { Services } from '../../app/services.js';
+import type { AccountWithState } from '../../projections/accounts/withState.js';
+
+/** Kept answers per instance; past this, the least recently used is forgotten. */
+const MAX_ANSWERS = 256;
+/** Lists are large (a list of 1,000 accounts is about 2 MB of JSON): fewer of them are kept. */
+const MAX_LISTS = 16;
+
+/** A body as JSON bytes, ready to send (api/route.ts), with its entity tag once one was computed. */
+export interface SerialisedBody {
+  readonly bytes: Buffer;
+  etag?: string;
+}
+
+export interface AccountAnswer {
+  /** The DTO (one account) or the list of DTOs, for callers whose key hides fields (api/apiKeys/enforcement.ts). */
+  readonly body: unknown;
+  readonly json: SerialisedBody;
+}
+
+interface Kept extends AccountAnswer {
+  readonly stamp: string;
+  readonly accountIds: readonly string[];
+  /** The accounts among accountIds with a live session when it was made. */
+  readonly connected: string;
+  /** Epoch ms at which its first pending approval expires (Infinity: none). */
+  readonly validUntil: number;
+  readonly list: boolean;
+}
+
+const connectedOf = (services: Services, accountIds: readonly string[]): string => accountIds.filter((id) => services.connections.isConnected(id)).join(',');
+
+/** Epoch ms at which the first pending approval of these rows expires, and with it the answer. */
+export const expiryOf = (rows: readonly AccountWithState[]): number => {
+  let first = Infinity;
+  for (const row of rows) for (const approval of row.pending_approvals) first = Math.min(first, Date.parse(approval.expires_at));
+  return first;
+};
+
+export class AccountAnswers {
+  private readonly kept = new Map<string, Kept>();
+  private lists = 0;
+
+  /** The answer kept under `key` if nothing but the stamp can have changed it since: the caller reads the stamp and compares. */
+  candidate(services: Services, key: string): Kept | undefined {
+    const kept = this.kept.get(key);
+    if (!kept) return undefined;
+    if (kept.validUntil <= services.clock().getTime() || connectedOf(services, kept.accountIds) !== kept.connected) {
+      this.forget(key);
+      return undefined;
+    }
+    // Least recently used first: a served answer moves to the end.
+    this.kept.delete(key);
+    this.kept.set(key, kept);
+    return kept;
+  }
+
+  keep(services: Services, key: string, made: { stamp: string; rows: readonly AccountWithState[]; body: unknown; list: boolean }): AccountAnswer {
+    const accountIds = made.rows.map((r) => r.id);
+    const answer: Kept = {
+      body: made.body,
+      json: { bytes: Buffer.from(JSON.stringify(made.body)) },
+      stamp: made.stamp,
+      accountIds,
+      connected: connectedOf(services, accountIds),
+      validUntil: expiryOf(made.rows),
+      list: made.list,
+    };
+    this.forget(key);
+    this.kept.set(key, answer);
+    if (answer.list) this.lists++;
+    for (const [oldest, kept] of this.kept) {
+      if (this.kept.size <= MAX_ANSWERS && this.lists <= MAX_LISTS) break;
+      if (this.kept.size > MAX_ANSWERS || kept.list) this.forget(oldest);
+    }
+    return answer;
+  }
+
+  private forget(key: string): void {
+    const kept = this.kept.get(key);
+    if (!kept) return;
+    this.kept.delete(key);
+    if (kept.list) this.lists--;
+  }
+}
+
+const answers = new WeakMap<object, AccountAnswers>();
+
+/** The kept answers of a running service: one per Services, made at first use. */
+export const accountAnswersOf = (services: Services): AccountAnswers => {
+  let kept = answers.get(services);
+  if (!kept) {
+    kept = new AccountAnswers();
+    answers.set(services, kept);
+  }
+  return kept;
+};
