@@ -114,6 +114,19 @@ describe('charting webhook (issue 22)', function () {
     expect((await positionsOf(t, account)).map((p) => p.stopLoss)).to.deep.equal([41500, 41500]);
   });
 
+  it('places a pending order, and close cancels it', async () => {
+    const account = await startedAccount(t, 'cw-pending');
+    const { setting } = await chartingWebhook(t, account);
+    const placed = await alert(t, setting.webhookId, 'buy limit BTCUSD 0.01 @40000 sl=39000');
+    expect(placed.status, JSON.stringify(placed.body)).to.equal(200);
+    expect(placed.body.outcomes[0]).to.include({ kind: 'PLACED', volume: 0.01 });
+    const [order] = await positionsOf(t, account);
+    expect(order).to.include({ id: placed.body.outcomes[0].positionId, orderType: 'BuyLimit', openPrice: 40000, stopLoss: 39000 });
+    const cancelled = await alert(t, setting.webhookId, 'flat BTCUSD');
+    expect(cancelled.body.outcomes[0]).to.include({ kind: 'CLOSED', positionId: order!.id });
+    expect(await positionsOf(t, account)).to.have.length(0);
+  });
+
   it('a refused alert trades nothing and leaves its reason in the charting data', async () => {
     const account = await startedAccount(t, 'cw-refused');
     const { setting } = await chartingWebhook(t, account);
