@@ -32,7 +32,7 @@ import { handleCommand } from '../../store/commandHandler.js';
 import { recordTradeRejection, recordTradeRequest } from '../commands/tradeRequests.js';
 import { commandMetadata, type Services, settle } from '../services.js';
 import { openRequestOf, type OrderToPlace, venueOrderOf } from '../trading/orders.js';
-import { TradingRefusal, type TradingSession, tradingSession } from '../trading/session.js';
+import { refuseOpenWhileLocked, TradingRefusal, type TradingSession, tradingSession } from '../trading/session.js';
 import { chartingRateLimiter } from './rateLimit.js';
 
 /** The spec: a refused open is retried every 30 seconds. */
@@ -371,6 +371,9 @@ const attemptOpen = async (ctx: AttemptContext, alert: OpenAlert): Promise<Resul
   let plan;
   try {
     const [quote, account] = await Promise.all([answered(connection.quote(alert.symbol)), answered(connection.accountInformation())]);
+    // A locked account (risk limit hit, profit target reached) opens nothing, as through the Trading API;
+    // the lock may end within openRetryTimeoutInMinutes, so the legs are retried.
+    await refuseOpenWhileLocked(services, target.accountId, alert.symbol);
     const riskPerTrade = alert.sizing.kind === 'volume' ? null : await riskPerTradeOf(services, target, alert.symbol);
     const venuePointValue = alert.sizing.kind === 'volume' ? null : await pointValueOf(connection, alert.symbol, account.currency);
     plan = planOpen(alert, {

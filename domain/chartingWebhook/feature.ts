@@ -43,7 +43,7 @@ const members = Type.Object({
   webhookId: Type.Union([Type.String(), Type.Null()], {
     readOnly: true,
     description:
-      'ours, read-only: the secret of the webhook address (43 characters, 256 random bits); issued when the feature is added, replaced by rotateWebhookId. A value sent is ignored',
+      'ours, read-only: the secret of the webhook address (43 characters, 256 random bits); issued when the feature is added, replaced by rotateWebhookId. A value sent is ignored. A template does not carry it: a feature applied from a template has none (null) until its first PUT issues one',
   }),
   webhookUrl: Type.Union([Type.String(), Type.Null()], {
     readOnly: true,
