@@ -255,7 +255,12 @@ const startBackground = async (
 /** The HTTP server on the configured address; answers the port it got. */
 const listen = async (config: Config, handler: http.RequestListener, life: Lifetime): Promise<number> => {
   const server = http.createServer(handler);
-  server.keepAliveTimeout = 5000;
+  // Idle keep-alive connections stay open 65 s (the common load-balancer figure; headers timeout above
+  // it). With 5 s, a client that announces-minus-one-second (undici, Node's fetch: 4 s, on timers of
+  // one-second grain) reused connections the server was closing at that very moment: ECONNRESET on a
+  // request after a slow one, seen under load in the specs.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
