@@ -37,12 +37,21 @@ export interface Projection {
    */
   readonly partitionOf?: (event: RecordedEvent) => string;
   /**
-   * Optional: for a rebuild's bulk of the history, a batch fold that may keep what it wrote in memory
-   * instead of reading it back (it is given every event of the history it handles, in order, starting on
-   * empty tables nobody else writes; with partitionOf, one fold per partition, given that partition's).
-   * Same effect as applyBatch; the rebuild applies the tail with applyBatch, reading the tables.
+   * Optional: for a rebuild's bulk of the history, a batch fold that keeps state in memory instead of
+   * reading it back (it is given every event of the history it handles, in order, starting on empty
+   * tables nobody else writes; with partitionOf, one fold per partition, given that partition's).
+   * Once every batch is applied and `finish` has run, the tables are what applyBatch would have left;
+   * the rebuild applies the tail with applyBatch, reading the tables.
    */
-  readonly rebuildFold?: () => (db: Kysely<ReadModels>, events: readonly RecordedEvent[]) => Promise<void>;
+  readonly rebuildFold?: () => RebuildFold;
+}
+
+/** A rebuild's fold of one read model (or one partition of it): Projection.rebuildFold. */
+export interface RebuildFold {
+  /** Folds a batch; may write rows, or keep them in memory until `finish` (a row no later event can change may be written at once). */
+  readonly apply: (db: Kysely<ReadModels>, events: readonly RecordedEvent[]) => Promise<void>;
+  /** Writes what is still held in memory: after the last batch, before anything reads the tables. */
+  readonly finish: (db: Kysely<ReadModels>) => Promise<void>;
 }
 
 /** Rows per multi-row statement of a batch: far below PostgreSQL's 65,535 parameters for any read model. */

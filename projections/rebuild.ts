@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { type Kysely, sql } from 'kysely';
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../store/port.js';
 import { projectionCheckpoint, saveCheckpoints } from '../store/postgres/checkpoints.js';
-import { generationSchema, type Projection } from './projection.js';
+import { generationSchema, type Projection, type RebuildFold } from './projection.js';
 import type { ReadModels } from './schema.js';
 
 const BATCH = 4000;
@@ -26,6 +26,14 @@ const unlockKey = (name: string) => sql`pg_advisory_unlock(hashtext(${`projectio
 
 type BatchFold = (db: Kysely<ReadModels>, events: readonly RecordedEvent[]) => Promise<void>;
 
+const handledTypes = new WeakMap<Projection, ReadonlySet<string>>();
+/** The event types a projection handles, as a set (every event of the history is looked up in each). */
+const handles = (projection: Projection): ReadonlySet<string> => {
+  let types = handledTypes.get(projection);
+  if (!types) handledTypes.set(projection, (types = new Set(projection.handles)));
+  return types;
+};
+
 /**
  * Applies the events a projection handles, in order, inside `schema` (with `fold` instead of its
  * applyBatch: a rebuild's Projection.rebuildFold). Returns how many it applied.
@@ -38,14 +46,15 @@ export const applyEvents = async (
   fold: BatchFold | undefined = projection.applyBatch,
 ): Promise<number> => {
   const scoped = db.withSchema(schema);
+  const types = handles(projection);
   if (fold) {
-    const handled = events.filter((e) => projection.handles.includes(e.type));
+    const handled = events.filter((e) => types.has(e.type));
     if (handled.length > 0) await fold(scoped, handled);
     return handled.length;
   }
   let applied = 0;
   for (const event of events) {
-    if (!projection.handles.includes(event.type)) continue;
+    if (!types.has(event.type)) continue;
     await projection.apply(scoped, event);
     applied++;
   }
@@ -58,8 +67,9 @@ export const applyEvents = async (
  */
 const partitions = (projection: Projection, batch: readonly RecordedEvent[], count: number): RecordedEvent[][] => {
   const groups: RecordedEvent[][] = Array.from({ length: count }, () => []);
+  const types = handles(projection);
   for (const event of batch) {
-    if (!projection.handles.includes(event.type)) continue;
+    if (!types.has(event.type)) continue;
     const key = projection.partitionOf!(event);
     let hash = 0;
     for (let i = 0; i < key.length; i++) hash = (Math.imul(hash, 31) + key.charCodeAt(i)) | 0;
@@ -106,7 +116,7 @@ interface Build {
   applied: number;
   ms: number;
   /** Its Projection.rebuildFold, one per partition (a single one without partitions), if it has one. */
-  readonly folds: BatchFold[] | undefined;
+  readonly folds: RebuildFold[] | undefined;
   /** Its tables are UNLOGGED until finishBuilds. */
   readonly unlogged: boolean;
 }
@@ -166,16 +176,19 @@ const applyHistory = async (
   lanes: number,
   reading: Reading,
 ): Promise<void> => {
-  const relevant = (build: Build, batch: readonly RecordedEvent[]) => batch.some((e) => build.projection.handles.includes(e.type));
+  const relevant = (build: Build, batch: readonly RecordedEvent[]) => {
+    const types = handles(build.projection);
+    return batch.some((e) => types.has(e.type));
+  };
   const applyBulk = async (batch: readonly RecordedEvent[]): Promise<void> => {
     const work: { build: Build; events: readonly RecordedEvent[]; fold: BatchFold | undefined }[] = [];
     for (const build of builds.filter((b) => b.projection.partitionOf && relevant(b, batch))) {
       partitions(build.projection, batch, lanes).forEach((events, i) => {
-        if (events.length > 0) work.push({ build, events, fold: build.folds?.[i] ?? build.projection.applyBatch });
+        if (events.length > 0) work.push({ build, events, fold: build.folds?.[i]?.apply ?? build.projection.applyBatch });
       });
     }
     for (const build of builds.filter((b) => !b.projection.partitionOf && relevant(b, batch))) {
-      work.push({ build, events: batch, fold: build.folds?.[0] ?? build.projection.applyBatch });
+      work.push({ build, events: batch, fold: build.folds?.[0]?.apply ?? build.projection.applyBatch });
     }
     const lane = async (): Promise<void> => {
       for (let piece = work.shift(); piece; piece = work.shift()) {
@@ -213,8 +226,9 @@ const applyHistory = async (
 };
 
 /**
- * After the bulk of the history, each new generation is made durable and gets the indexes it left for
- * later (Projection.createIndexes), `lanes` read models at a time. Its tables were UNLOGGED until now:
+ * After the bulk of the history, each new generation gets what its folds still held in memory
+ * (RebuildFold.finish), is made durable and gets the indexes it left for later
+ * (Projection.createIndexes), `lanes` read models at a time. Its tables were UNLOGGED until now:
  * nothing they held went through the WAL, and a crash empties them, which costs nothing, as a crash
  * leaves a building generation that the next rebuild starts again. SET LOGGED writes each table once;
  * the indexes made after it are built in one pass each. The tail and the switch follow, durable.
@@ -228,6 +242,7 @@ const finishBuilds = async (db: Kysely<ReadModels>, builds: readonly Build[], la
       // The switch's commit, which waits for the disk, makes this durable too (the WAL is written in order).
       await db.transaction().execute(async (trx) => {
         await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+        for (const fold of build.folds ?? []) await fold.finish(trx.withSchema(schema));
         if (build.unlogged) for (const table of projection.tables) await sql`ALTER TABLE ${sql.id(schema, table)} SET LOGGED`.execute(trx);
         await projection.createIndexes?.(trx, schema);
       });

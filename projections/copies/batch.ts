@@ -5,7 +5,7 @@
 // rebuild spends its time here: one event used to cost one to three round trips.
 import { type Kysely, sql } from 'kysely';
 import type { RecordedEvent } from '../../store/port.js';
-import { statementChunks, unnestColumns, unnestRows } from '../projection.js';
+import { type RebuildFold, statementChunks, unnestColumns, unnestRows } from '../projection.js';
 import type { ReadModels } from '../schema.js';
 import {
   changesOf,
@@ -43,6 +43,8 @@ interface Batch {
   /** By copier and master position, the keys of the copies of it (every part). */
   readonly byMaster: Map<string, Set<string>>;
   readonly closures: Map<string, ClosureRow>;
+  /** By slave account, the keys of its closures and the time each closed (a cleanup looks at one account's only). */
+  readonly closuresByAccount: Map<string, Map<string, number>>;
   readonly martingale: Map<string, number>;
   readonly changedCopies: Set<string>;
   readonly changedMartingale: Set<string>;
@@ -62,6 +64,7 @@ const emptyBatch = (): Batch => ({
   bySlave: new Map(),
   byMaster: new Map(),
   closures: new Map(),
+  closuresByAccount: new Map(),
   martingale: new Map(),
   changedCopies: new Set(),
   changedMartingale: new Set(),
@@ -83,34 +86,49 @@ export const applyCopiesBatch = async (db: Db, events: readonly RecordedEvent[])
 };
 
 /**
- * The copies read model for a rebuild, which applies the whole history in order to an empty generation
- * nobody else writes: what the batches wrote stays in memory, so nothing is read back. Each batch is
- * folded into that state and its changes written as applyCopiesBatch writes them; then the per-batch
- * bookkeeping starts afresh, and the copies no later change can touch leave memory (closed, and not by
- * the slave's venue: only open copies, and copies the slave's venue closed, are matched by a change).
- * The state is complete for the keys it is given: one fold per partition (Projection.partitionOf).
+ * The copies read model for a rebuild (Projection.rebuildFold), which applies the whole history in
+ * order to an empty generation nobody else writes: the state lives in memory, so nothing is read back,
+ * and each row is written once. Each batch is folded into that state; a copy no later change can touch
+ * (closed, and not by the slave's venue: only open copies, and copies the slave's venue closed, are
+ * matched by a change) is written and leaves memory; `finish` writes the rest as the history leaves it
+ * (the open copies and those closed by the slave's venue, the closures, retries and deferrals still
+ * pending, each copier's martingale count). The state is complete for the keys it is given: one fold
+ * per partition (Projection.partitionOf).
  */
-export const copiesRebuildFold = (): ((db: Db, events: readonly RecordedEvent[]) => Promise<void>) => {
+export const copiesRebuildFold = (): RebuildFold => {
   const state = emptyBatch();
-  return async (db, events) => {
-    for (const change of events.flatMap((event) => changesOf(event))) fold(state, change);
-    await writeBack(db, state);
-    for (const key of state.changedCopies) {
-      const row = state.copies.get(key)!;
-      if (row.status === 'closed' && row.closed_by !== 'SLAVE_VENUE') {
-        state.copies.delete(key);
-        unindex(state, row);
+  /** Copies changed and still in memory: written by finish (or when they leave memory). */
+  const unwritten = new Set<string>();
+  return {
+    async apply(db, events) {
+      for (const event of events) for (const change of changesOf(event)) fold(state, change);
+      const done: CopyRow[] = [];
+      for (const key of state.changedCopies) {
+        const row = state.copies.get(key)!;
+        if (row.status === 'closed' && row.closed_by !== 'SLAVE_VENUE') {
+          done.push(row);
+          state.copies.delete(key);
+          unindex(state, row);
+          unwritten.delete(key);
+        } else unwritten.add(key);
       }
-    }
-    state.changedCopies.clear();
-    state.changedMartingale.clear();
-    state.deletedClosures.clear();
-    state.insertedClosures.clear();
-    state.cleanups.clear();
-    state.retryDeletes.length = 0;
-    state.retries.clear();
-    state.deferralDeletes.length = 0;
-    state.deferrals.clear();
+      state.changedCopies.clear();
+      // The deletes a batch records are of rows only memory held: nothing to delete in the tables.
+      state.deletedClosures.clear();
+      state.insertedClosures.clear();
+      state.cleanups.clear();
+      state.retryDeletes.length = 0;
+      state.deferralDeletes.length = 0;
+      for (const [id, row] of state.retries) if (row === null) state.retries.delete(id);
+      for (const [id, row] of state.deferrals) if (row === null) state.deferrals.delete(id);
+      await writeCopyRows(db, done);
+    },
+    async finish(db) {
+      for (const key of state.closures.keys()) state.insertedClosures.add(key);
+      for (const key of unwritten) state.changedCopies.add(key);
+      await writeBack(db, state);
+      unwritten.clear();
+    },
   };
 };
 
@@ -202,7 +220,7 @@ const readClosures = async (db: Db, batch: Batch, keys: readonly Key[]): Promise
         ),
       )
       .execute();
-    for (const row of rows) batch.closures.set(slaveKey(row.slave_account_id, row.slave_position_id), row);
+    for (const row of rows) setClosure(batch, slaveKey(row.slave_account_id, row.slave_position_id), row);
   }
 };
 
@@ -250,8 +268,18 @@ const update = (batch: Batch, key: string, changes: Partial<CopyRow>): void => {
   batch.changedCopies.add(key);
 };
 
+const setClosure = (batch: Batch, key: string, row: ClosureRow): void => {
+  batch.closures.set(key, row);
+  const ofAccount = batch.closuresByAccount.get(row.slave_account_id);
+  if (ofAccount) ofAccount.set(key, time(row.closed_at));
+  else batch.closuresByAccount.set(row.slave_account_id, new Map([[key, time(row.closed_at)]]));
+};
+
 const deleteClosure = (batch: Batch, key: string, row: ClosureRow): void => {
   batch.closures.delete(key);
+  const ofAccount = batch.closuresByAccount.get(row.slave_account_id);
+  ofAccount?.delete(key);
+  if (ofAccount?.size === 0) batch.closuresByAccount.delete(row.slave_account_id);
   batch.insertedClosures.delete(key);
   batch.deletedClosures.set(key, [row.slave_account_id, row.slave_position_id]);
 };
@@ -362,13 +390,13 @@ const endCopies = (batch: Batch, ending: Ending): void => {
 const recordClosure = (batch: Batch, slaveAccountId: string, slavePositionId: string, { at, result, closePrice }: Ending): void => {
   const key = slaveKey(slaveAccountId, slavePositionId);
   if (!batch.closures.has(key)) {
-    batch.closures.set(key, { slave_account_id: slaveAccountId, slave_position_id: slavePositionId, closed_at: at, result, close_price: closePrice });
+    setClosure(batch, key, { slave_account_id: slaveAccountId, slave_position_id: slavePositionId, closed_at: at, result, close_price: closePrice });
     // A delete of the key earlier in the batch still runs: deletes are written before inserts.
     batch.insertedClosures.add(key);
   }
   const cutoff = time(at) - DAY_MS;
-  for (const [k, row] of batch.closures) {
-    if (row.slave_account_id === slaveAccountId && time(row.closed_at) < cutoff) deleteClosure(batch, k, row);
+  for (const [k, closedAt] of batch.closuresByAccount.get(slaveAccountId) ?? []) {
+    if (closedAt < cutoff) deleteClosure(batch, k, batch.closures.get(k)!);
   }
   batch.cleanups.set(slaveAccountId, Math.max(batch.cleanups.get(slaveAccountId) ?? -Infinity, cutoff));
 };
@@ -483,8 +511,15 @@ const COPY_TYPES: { readonly [K in keyof CopyRow]?: string } = {
   partials: 'jsonb',
 };
 
-const writeCopies = async (db: Db, batch: Batch): Promise<void> => {
-  for (const chunk of statementChunks([...batch.changedCopies].map((k) => batch.copies.get(k)!))) {
+const writeCopies = (db: Db, batch: Batch): Promise<void> =>
+  writeCopyRows(
+    db,
+    [...batch.changedCopies].map((k) => batch.copies.get(k)!),
+  );
+
+/** Rows of distinct keys, each replacing any row of its key. */
+const writeCopyRows = async (db: Db, rows: readonly CopyRow[]): Promise<void> => {
+  for (const chunk of statementChunks(rows)) {
     await db
       .insertInto('copies')
       .columns(unnestColumns(COPY_TYPES))

@@ -5,7 +5,7 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { type PendingOrderData, type PositionData, positionsEventTypes, type PositionsEvent } from '../../domain/positions/events.js';
 import type { RecordedEvent } from '../../store/port.js';
-import { type Projection, statementChunks } from '../projection.js';
+import { type Projection, type RebuildFold, statementChunks } from '../projection.js';
 import type { PositionsTable, ReadModels } from '../schema.js';
 
 type Row = Insertable<PositionsTable>;
@@ -203,6 +203,41 @@ const writeChanges = async (db: Kysely<ReadModels>, changes: PositionsChanges): 
   }
 };
 
+/**
+ * The positions read model for a rebuild (Projection.rebuildFold): from empty tables nobody else
+ * writes, the whole history's changes (changesOf, as applyBatch folds them) are folded in memory and
+ * only the rows still there at the end are written, once each. Most positions of a history are closed
+ * by its end: applyBatch would have written and deleted each of them.
+ */
+export const positionsRebuildFold = (): RebuildFold => {
+  const rows = new Map<string, { accountId: string; id: string; change: { upsert: Row } }>();
+  const activity = new Map<string, ActivityChange>();
+  return {
+    async apply(_db, events) {
+      const changes = changesOf(events);
+      for (const [key, row] of changes.rows) {
+        const { change } = row;
+        if ('upsert' in change) rows.set(key, { accountId: row.accountId, id: row.id, change });
+        else {
+          // A remove deletes the row only if it is of a kind it removes (an order that filled shares its id with the position).
+          const held = rows.get(key);
+          if (held && change.deleteKinds.has(held.change.upsert.kind)) rows.delete(key);
+        }
+      }
+      for (const [accountId, change] of changes.activity) {
+        const before = activity.get(accountId);
+        const values = before ? { ...before.insert, ...change.set } : change.insert;
+        activity.set(accountId, { insert: values, set: values });
+      }
+    },
+    async finish(db) {
+      await writeChanges(db, { rows, activity });
+      rows.clear();
+      activity.clear();
+    },
+  };
+};
+
 export const positionsProjection: Projection = {
   name: 'positions',
   version: 2,
@@ -237,4 +272,5 @@ export const positionsProjection: Projection = {
   async applyBatch(db, events) {
     await writeChanges(db, changesOf(events));
   },
+  rebuildFold: positionsRebuildFold,
 };

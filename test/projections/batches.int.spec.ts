@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { type Kysely, sql } from 'kysely';
 import { allProjections } from '../../projections/all.js';
 import { createReadModelDb } from '../../projections/database.js';
-import type { Projection } from '../../projections/projection.js';
+import type { Projection, RebuildFold } from '../../projections/projection.js';
 import type { ReadModels } from '../../projections/schema.js';
 import type { RecordedEvent } from '../../store/port.js';
 import { generateHistory } from '../../scripts/bench/rebuild/history.js';
@@ -57,7 +57,7 @@ describe('read models that apply a batch at once', function () {
 
   it('are the ones that matter for a rebuild: copies, positions, history, data collector and both logs', () => {
     expect(batched.map((p) => p.name).sort()).to.deep.equal(['account_logs', 'audit_logs', 'copies', 'data_collector', 'history', 'positions']);
-    expect(allProjections.filter((p) => p.rebuildFold).map((p) => p.name)).to.deep.equal(['copies']);
+    expect(allProjections.filter((p) => p.rebuildFold).map((p) => p.name)).to.deep.equal(['positions', 'copies']);
   });
 
   for (const size of [7, 1000]) {
@@ -77,9 +77,9 @@ describe('read models that apply a batch at once', function () {
           projection.name,
         ).to.equal(true);
         if (!projection.rebuildFold) return;
-        // A rebuild's fold, which keeps what it wrote in memory: one per partition, as the rebuild has them.
+        // A rebuild's fold, which keeps its state in memory: one per partition, as the rebuild has them.
         const folded = await build(projection, async (scoped) => {
-          const folds = new Map<string, ReturnType<NonNullable<Projection['rebuildFold']>>>();
+          const folds = new Map<string, RebuildFold>();
           for (let i = 0; i < handled.length; i += size) {
             const byPartition = new Map<string, RecordedEvent[]>();
             for (const event of handled.slice(i, i + size)) {
@@ -88,9 +88,10 @@ describe('read models that apply a batch at once', function () {
             }
             for (const [key, part] of byPartition) {
               if (!folds.has(key)) folds.set(key, projection.rebuildFold!());
-              await folds.get(key)!(scoped, part);
+              await folds.get(key)!.apply(scoped, part);
             }
           }
+          for (const fold of folds.values()) await fold.finish(scoped);
         });
         expect(folded, `${projection.name}, rebuild fold`).to.deep.equal(oneByOne);
       });
@@ -166,6 +167,14 @@ describe('read models that apply a batch at once', function () {
         'X:position',
         'Y:position',
       ]);
+      // A rebuild's fold, which writes only what is left at the end, in two batches cut here.
+      const folded = await build(positions, async (scoped) => {
+        const fold = positions.rebuildFold!();
+        await fold.apply(scoped, sequence.slice(0, cut));
+        await fold.apply(scoped, sequence.slice(cut));
+        await fold.finish(scoped);
+      });
+      expect(folded, `rebuild fold cut after ${cut}`).to.deep.equal(oneByOne);
     }
   });
 
@@ -368,8 +377,9 @@ describe('read models that apply a batch at once', function () {
     for (let cut = 0; cut <= sequence.length; cut++) {
       const folded = await build(copies, async (scoped) => {
         const fold = copies.rebuildFold!();
-        await fold(scoped, sequence.slice(0, cut));
-        await fold(scoped, sequence.slice(cut));
+        await fold.apply(scoped, sequence.slice(0, cut));
+        await fold.apply(scoped, sequence.slice(cut));
+        await fold.finish(scoped);
       });
       expect(folded, `rebuild fold cut after ${cut}`).to.deep.equal(oneByOne);
     }
