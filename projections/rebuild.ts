@@ -226,9 +226,9 @@ const applyHistory = async (
 };
 
 /**
- * After the bulk of the history, each new generation gets what its folds still held in memory
- * (RebuildFold.finish), is made durable and gets the indexes it left for later
- * (Projection.createIndexes), `lanes` read models at a time. Its tables were UNLOGGED until now:
+ * After the bulk of the history, each new generation is made durable, gets what its folds still held
+ * in memory (RebuildFold.finish) and the indexes it left for later (Projection.createIndexes), `lanes`
+ * read models at a time. Its tables were UNLOGGED until now:
  * nothing they held went through the WAL, and a crash empties them, which costs nothing, as a crash
  * leaves a building generation that the next rebuild starts again. SET LOGGED writes each table once;
  * the indexes made after it are built in one pass each. The tail and the switch follow, durable.
@@ -242,8 +242,10 @@ const finishBuilds = async (db: Kysely<ReadModels>, builds: readonly Build[], la
       // The switch's commit, which waits for the disk, makes this durable too (the WAL is written in order).
       await db.transaction().execute(async (trx) => {
         await sql`SET LOCAL synchronous_commit = off`.execute(trx);
-        for (const fold of build.folds ?? []) await fold.finish(trx.withSchema(schema));
         if (build.unlogged) for (const table of projection.tables) await sql`ALTER TABLE ${sql.id(schema, table)} SET LOGGED`.execute(trx);
+        // After SET LOGGED, which rewrites every table and index: what a fold writes last is little, but
+        // a key it makes again (account logs) is built once, not twice.
+        for (const fold of build.folds ?? []) await fold.finish(trx.withSchema(schema));
         await projection.createIndexes?.(trx, schema);
       });
       build.ms += performance.now() - began;

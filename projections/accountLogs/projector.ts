@@ -9,7 +9,7 @@ import { describeAction } from '../../domain/copy/decision.js';
 import { copyEventTypes, type CopyEvent, retryWindowInWords } from '../../domain/copy/events.js';
 import { type ClosedTradeData, type PositionData, positionsEventTypes, type PositionsEvent } from '../../domain/positions/events.js';
 import type { RecordedEvent } from '../../store/port.js';
-import { type Projection, statementChunks, unnestColumns, unnestRows } from '../projection.js';
+import { type Projection, type RebuildFold, statementChunks, unnestColumns, unnestRows } from '../projection.js';
 import type { AccountLogsTable, ReadModels } from '../schema.js';
 import { accountFeatureLogEventTypes, accountFeatureLogLineOf } from './accountFeatures.js';
 import { type LogCategory, type LogLine, LogType, type LogTypeId } from './logLine.js';
@@ -196,9 +196,19 @@ const projectsOf = async (db: Kysely<ReadModels>, accountIds: readonly string[])
   return found;
 };
 
+/** What applyEvents knows beyond the table: a rebuild's fold keeps it from one batch to the next. */
+interface Known {
+  /** Account to project, of the accounts seen so far. */
+  readonly projects: Map<string, string>;
+  /** `projects` holds every account the table does (a rebuild's fold saw every AccountCreated): nothing to look up. */
+  readonly complete: boolean;
+  /** The table has no primary key now (a rebuild's fold): plain INSERTs, duplicates removed when the key is made. */
+  readonly keyless: boolean;
+}
+
 /** One multi-row INSERT per thousand lines: a batch of events costs a round trip, not one per event. */
-const insertLogRows = async (db: Kysely<ReadModels>, lines: readonly PendingLine[], known: Map<string, string>): Promise<void> => {
-  const unknown = [...new Set(lines.map((l) => l.log.accountId).filter((id) => !known.has(id)))];
+const insertLogRows = async (db: Kysely<ReadModels>, lines: readonly PendingLine[], { projects: known, complete, keyless }: Known): Promise<void> => {
+  const unknown = complete ? [] : [...new Set(lines.map((l) => l.log.accountId).filter((id) => !known.has(id)))];
   if (unknown.length) for (const [account, project] of await projectsOf(db, unknown)) known.set(account, project);
   const rows: Insertable<AccountLogsTable>[] = lines.map(({ recorded, log }) => ({
     id: recorded.id,
@@ -215,12 +225,8 @@ const insertLogRows = async (db: Kysely<ReadModels>, lines: readonly PendingLine
     position_id: log.positionId,
   }));
   for (const chunk of statementChunks(rows)) {
-    await db
-      .insertInto('account_logs')
-      .columns(unnestColumns(LOG_COLUMNS))
-      .expression(unnestRows(chunk, LOG_COLUMNS))
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
+    const insert = db.insertInto('account_logs').columns(unnestColumns(LOG_COLUMNS)).expression(unnestRows(chunk, LOG_COLUMNS));
+    await (keyless ? insert : insert.onConflict((oc) => oc.column('id').doNothing())).execute();
   }
 };
 
@@ -258,8 +264,11 @@ const acknowledge = async (db: Kysely<ReadModels>, event: AccountLogEvent): Prom
  * enters the account-to-project map; an acknowledgement first writes the lines before it, so it covers
  * exactly the entries that precede it in `$all` (a rebuild acknowledges the same ones).
  */
-const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
-  const known = new Map<string, string>();
+const applyEvents = async (
+  db: Kysely<ReadModels>,
+  events: readonly RecordedEvent[],
+  known: Known = { projects: new Map(), complete: false, keyless: false },
+): Promise<void> => {
   let pending: PendingLine[] = [];
   const flush = async (): Promise<void> => {
     if (pending.length) await insertLogRows(db, pending, known);
@@ -268,7 +277,8 @@ const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEven
   for (const recorded of events) {
     if (recorded.type === 'AccountCreated') {
       const { accountId, projectId } = (recorded as unknown as Extract<AccountEvent, { type: 'AccountCreated' }>).data;
-      known.set(accountId, projectId);
+      // The first creation of an account wins, in the map as in the table (DO NOTHING).
+      if (!known.complete || !known.projects.has(accountId)) known.projects.set(accountId, projectId);
       await db
         .insertInto('account_log_accounts')
         .values({ account_id: accountId, project_id: projectId })
@@ -285,6 +295,56 @@ const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEven
     if (log) pending.push({ recorded, log });
   }
   await flush();
+};
+
+const PRIMARY_KEY = 'account_logs_pkey';
+
+/**
+ * The account logs for a rebuild (Projection.rebuildFold): the table's primary key (a random uuid, the
+ * costliest part of each INSERT) is dropped while the history is written with plain INSERTs, and made
+ * again in one pass at the end. ON CONFLICT DO NOTHING kept the first line of an id in `$all`; so
+ * does finish, should two events of the history share an id. The account-to-project map is kept from
+ * one batch to the next: nothing is looked up. Acknowledgements apply as they come (their index stays).
+ */
+export const accountLogsRebuildFold = (): RebuildFold => {
+  const known: Known = { projects: new Map(), complete: true, keyless: true };
+  let dropped = false;
+  return {
+    async apply(db, events) {
+      if (!dropped) {
+        await db.schema.alterTable('account_logs').dropConstraint(PRIMARY_KEY).execute();
+        dropped = true;
+      }
+      await applyEvents(db, events, known);
+    },
+    async finish(db) {
+      if (!dropped) return;
+      await (db.isTransaction ? makeKey(db) : db.transaction().execute(makeKey));
+    },
+  };
+};
+
+/** The primary key made again; should two lines share an id, the later in `$all` goes first. */
+const makeKey = async (db: Kysely<ReadModels>): Promise<void> => {
+  const addKey = () => db.schema.alterTable('account_logs').addPrimaryKeyConstraint(PRIMARY_KEY, ['id']).execute();
+  await sql`SAVEPOINT account_logs_key`.execute(db);
+  try {
+    await addKey();
+    await sql`RELEASE SAVEPOINT account_logs_key`.execute(db);
+  } catch (error) {
+    if ((error as { code?: string }).code !== '23505') throw error;
+    // ON CONFLICT DO NOTHING would have left the later line out.
+    await sql`ROLLBACK TO SAVEPOINT account_logs_key`.execute(db);
+    await db
+      .deleteFrom('account_logs as later')
+      .using('account_logs as first')
+      .whereRef('later.id', '=', 'first.id')
+      .where(
+        sql<boolean>`(${sql.ref('later.position_commit')}, ${sql.ref('later.position_prepare')}) > (${sql.ref('first.position_commit')}, ${sql.ref('first.position_prepare')})`,
+      )
+      .execute();
+    await addKey();
+  }
 };
 
 export const accountLogsProjection: Projection = {
@@ -323,4 +383,5 @@ export const accountLogsProjection: Projection = {
   async applyBatch(db, events) {
     await applyEvents(db, events);
   },
+  rebuildFold: accountLogsRebuildFold,
 };

@@ -57,7 +57,7 @@ describe('read models that apply a batch at once', function () {
 
   it('are the ones that matter for a rebuild: copies, positions, history, data collector and both logs', () => {
     expect(batched.map((p) => p.name).sort()).to.deep.equal(['account_logs', 'audit_logs', 'copies', 'data_collector', 'history', 'positions']);
-    expect(allProjections.filter((p) => p.rebuildFold).map((p) => p.name)).to.deep.equal(['positions', 'copies']);
+    expect(allProjections.filter((p) => p.rebuildFold).map((p) => p.name)).to.deep.equal(['positions', 'copies', 'account_logs']);
   });
 
   for (const size of [7, 1000]) {
@@ -170,6 +170,55 @@ describe('read models that apply a batch at once', function () {
       // A rebuild's fold, which writes only what is left at the end, in two batches cut here.
       const folded = await build(positions, async (scoped) => {
         const fold = positions.rebuildFold!();
+        await fold.apply(scoped, sequence.slice(0, cut));
+        await fold.apply(scoped, sequence.slice(cut));
+        await fold.finish(scoped);
+      });
+      expect(folded, `rebuild fold cut after ${cut}`).to.deep.equal(oneByOne);
+    }
+  });
+
+  it('account logs: a rebuild fold keeps the first line of an id and applies acknowledgements, cut anywhere, as one by one', async () => {
+    const logs = batched.find((p) => p.name === 'account_logs')!;
+    const project = '12121212-1212-4121-8121-121212121212';
+    const account = '34343434-3434-4343-8343-343434343434';
+    const at = '2026-11-20T10:00:00.000Z';
+    let i = 0;
+    const recorded = (type: string, data: object, id = crypto.randomUUID()): RecordedEvent => {
+      i++;
+      return {
+        streamId: `logs-${i}`,
+        id,
+        revision: 0n,
+        type,
+        data,
+        metadata: {},
+        created: new Date(at),
+        position: { commit: 1n, prepare: BigInt(i) },
+      };
+    };
+    const connected = (login: string, id?: ReturnType<typeof crypto.randomUUID>) =>
+      recorded('VenueConnected', { accountId: account, at, venue: 'sim', login }, id);
+    const shared = crypto.randomUUID();
+    const sequence = [
+      recorded('AccountCreated', { projectId: project, accountId: account, settings: { name: 'a' } }),
+      connected('one', shared),
+      connected('two'),
+      recorded('LogsAcknowledged', { projectId: project, logIds: [2, 3, 8], at }),
+      // An event of another stream with the id of an earlier one: its line is left out.
+      connected('three', shared),
+      connected('four'),
+      recorded('AllLogsAcknowledged', { projectId: project, at }),
+      connected('five'),
+    ];
+    const oneByOne = await build(logs, async (scoped) => {
+      for (const event of sequence) await logs.apply(scoped, event);
+    });
+    expect(oneByOne.account_logs).to.have.length(4);
+    expect(oneByOne.account_logs!.filter((r) => (JSON.parse(String(r)) as { acknowledged: boolean }).acknowledged)).to.have.length(3);
+    for (let cut = 0; cut <= sequence.length; cut++) {
+      const folded = await build(logs, async (scoped) => {
+        const fold = logs.rebuildFold!();
         await fold.apply(scoped, sequence.slice(0, cut));
         await fold.apply(scoped, sequence.slice(cut));
         await fold.finish(scoped);
