@@ -18,7 +18,7 @@ import { DataCollectorRetention } from './dataCollectorRetention.js';
 import { ChartingRetries } from './chartingWebhook/retries.js';
 import type { ConnectionFaults } from '../store/postgres/pool.js';
 import type { EventStore, Position } from '../store/port.js';
-import { CopyEngine } from '../engine/copy/engine.js';
+import { CopyEngine, NOT_READ_BY_THE_ENGINE } from '../engine/copy/engine.js';
 import { DataCollector } from '../engine/schedule/dataCollector.js';
 import { MaintenanceWindowRunner } from '../engine/schedule/maintenanceWindows.js';
 import { ProtectionMonitor } from '../engine/protection/monitor.js';
@@ -175,7 +175,12 @@ const assembleServices = async (
     store,
     db,
     connections,
-    waitForReadModels,
+    waitForReadModels: (position, timeoutMs) =>
+      runner.waitFor(
+        position,
+        timeoutMs,
+        runner.names.filter((name) => !NOT_READ_BY_THE_ENGINE.includes(name)),
+      ),
     clock,
     log: log.child({ component: 'copy-engine' }),
     leases,

@@ -17,7 +17,7 @@
 // The parts: intake.ts (the store subscription, routing), scheduling.ts (retries, deferrals,
 // management ticks), handlers.ts (one work item: decide, execute, append), outcomes.ts (the append
 // and what it marks handled), tracking.ts (events in flight, `handled`/`idle`, the checkpoint).
-import { concatMap, filter, from, groupBy, merge, mergeMap, Subject, type Subscription as RxSubscription } from 'rxjs';
+import { concatMap, filter, from, groupBy, merge, mergeMap, Subject, type Subscription as RxSubscription, tap } from 'rxjs';
 import type { Kysely } from 'kysely';
 import { COPIER_STREAM_PREFIX } from '../../domain/copier/events.js';
 import { POSITIONS_STREAM_PREFIX } from '../../domain/positions/events.js';
@@ -27,6 +27,7 @@ import { StreamProcessor } from '../../store/processor.js';
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../../store/port.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 import type { AccountConnections } from '../venues/connections.js';
+import { EarlyCopies } from './early.js';
 import { CopyHandlers } from './handlers.js';
 import { CopyInputs } from './inputs.js';
 import { Intake } from './intake.js';
@@ -35,7 +36,7 @@ import { Scheduling } from './scheduling.js';
 import { COPY_ENGINE_PARTITION, Tracking } from './tracking.js';
 import type { Work } from './work.js';
 
-export { COPY_EVENT_NAMESPACE } from './outcomes.js';
+export { COPY_EVENT_NAMESPACE, NOT_READ_BY_THE_ENGINE } from './outcomes.js';
 
 export type EngineLog = RecoveryLog;
 
@@ -67,6 +68,8 @@ export class CopyEngine {
   private readonly intake: Intake;
   private readonly scheduling: Scheduling;
   private readonly handlers: CopyHandlers;
+  /** Slave orders placed from the venue's change, before the bookkeeping commits (early.ts). */
+  private readonly early: EarlyCopies;
   private readonly processor: StreamProcessor;
   /** This lease term's store events, as the processor reads them, and the pipeline over them. */
   private events: Subject<RecordedEvent> | null = null;
@@ -84,9 +87,17 @@ export class CopyEngine {
     this.handling = new Recovery('copy engine handling', deps.log, { action: 'tries the same event again' });
     this.tracking = new Tracking(deps.db, deps.log, stopped);
     this.outcomes = new Outcomes(deps, stopped);
-    this.intake = new Intake({ inputs, outcomes: this.outcomes, tracking: this.tracking, handling: this.handling, stopped });
     this.scheduling = new Scheduling(deps, stopped);
     this.handlers = new CopyHandlers(deps, inputs, this.outcomes);
+    this.early = new EarlyCopies({
+      active: () => !this.stopped && this.pipeline !== null && this.processor.active,
+      stateMark: () => this.intake.newestStateEvent,
+      catchUp: (mark) => this.outcomes.catchUpReadModels(mark),
+      place: (cause, ready) => this.handlers.placeEarly(cause, ready),
+      masters: () => inputs.masters(),
+    });
+    this.intake = new Intake({ inputs, outcomes: this.outcomes, tracking: this.tracking, handling: this.handling, stopped, early: this.early });
+    deps.connections.watch((accountId, id, event) => this.early.seen(accountId, id, event));
     this.processor = new StreamProcessor({
       name: COPY_ENGINE_PARTITION,
       description: 'the copy engine',
@@ -149,6 +160,7 @@ export class CopyEngine {
     this.events?.complete();
     this.events = null;
     this.tracking.forgetInFlight();
+    this.early.reset();
   }
 
   /**
@@ -168,6 +180,7 @@ export class CopyEngine {
       this.scheduling.work$,
     )
       .pipe(
+        tap((work) => this.early.enter(work)),
         groupBy((work) => work.group),
         mergeMap((group$) => group$.pipe(concatMap((work) => from(this.process(work))))),
       )
@@ -222,6 +235,7 @@ export class CopyEngine {
         await this.handling.failed(error, () => this.stopped);
       }
     }
+    this.early.leave(work);
     if (work.kind === 'master' || work.kind === 'copier') this.tracking.finishEvent(work.recorded);
     else this.scheduling.done(work);
   }

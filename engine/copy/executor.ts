@@ -33,6 +33,8 @@ export interface ExecutionContext {
   readonly masterEvent?: MasterEvent;
   /** Feature types that already held this event back. */
   readonly deferredBy?: readonly string[];
+  /** Told once a request has gone to the slave's venue (early placement lets the next copier start then, handlers.ts). */
+  readonly sent?: () => void;
 }
 
 const RETRY_MS_PER_MINUTE = 60_000;
@@ -96,7 +98,7 @@ class ActionRun {
           break;
         case 'partialClose':
           await this.atPosition(action, async () =>
-            closedResult(await this.ctx.slave.closePosition(action.slavePositionId, action.volume, action.clientOrderId)),
+            closedResult(await this.send(this.ctx.slave.closePosition(action.slavePositionId, action.volume, action.clientOrderId))),
           );
           break;
         case 'close':
@@ -112,6 +114,12 @@ class ActionRun {
       }
     }
     return this.events;
+  }
+
+  /** A request under way at the slave's venue (the venue took it when it was called): says so, then answers it. */
+  private send<T>(request: Promise<T>): Promise<T> {
+    this.ctx.sent?.();
+    return request;
   }
 
   private base() {
@@ -196,7 +204,7 @@ class ActionRun {
       if (outcome !== 'cancelled') return;
     }
     try {
-      const placed = await this.ctx.slave.placeOrder(openRequest(action), action.clientOrderId);
+      const placed = await this.send(this.ctx.slave.placeOrder(openRequest(action), action.clientOrderId));
       this.executed(
         action,
         placed.status === 'filled'
@@ -221,7 +229,7 @@ class ActionRun {
         action.openPrice === null
           ? { stopLoss: action.stopLoss, takeProfit: action.takeProfit }
           : { stopLoss: action.stopLoss, takeProfit: action.takeProfit, openPrice: action.openPrice };
-      await this.ctx.slave.modifyPosition(action.slavePositionId, changes, action.clientOrderId);
+      await this.send(this.ctx.slave.modifyPosition(action.slavePositionId, changes, action.clientOrderId));
       return { type: 'modified', time: this.ctx.now().toISOString() };
     });
   }
@@ -229,7 +237,9 @@ class ActionRun {
   private close(action: CloseAction): Promise<void> {
     // Hedging: the position is the copy's alone. Netting: it may hold other copies too; close this one's volume.
     const volume = this.ctx.slaveMarginMode === 'netting' ? action.volume : undefined;
-    return this.atPosition(action, async () => closedResult(await this.ctx.slave.closePosition(action.slavePositionId, volume, action.clientOrderId)));
+    return this.atPosition(action, async () =>
+      closedResult(await this.send(this.ctx.slave.closePosition(action.slavePositionId, volume, action.clientOrderId))),
+    );
   }
 
   /**
@@ -239,7 +249,7 @@ class ActionRun {
   private async cancel(action: Extract<CopyAction, { type: 'cancel' }>): Promise<void> {
     const { ctx } = this;
     try {
-      await ctx.slave.cancelOrder(action.slavePositionId, action.clientOrderId);
+      await this.send(ctx.slave.cancelOrder(action.slavePositionId, action.clientOrderId));
       this.cancelOutcome.set(action.slavePositionId, 'cancelled');
       this.executed(action, { type: 'cancelled', time: ctx.now().toISOString() });
       return;

@@ -8,11 +8,12 @@ import type { CopierSettings } from '../../domain/copier/settings.js';
 import { decideCopy } from '../../domain/copy/decision.js';
 import { type CopyEvent, type CopySource, DEFERRAL_SOURCE } from '../../domain/copy/events.js';
 import type { ActiveFeature, ApprovalDecision, CopyRecord, MasterOrderRecord } from '../../domain/copy/features/rules.js';
-import { mapSymbol } from '../../domain/copy/symbolMapping.js';
+import { mapSymbol, type ProjectMapping } from '../../domain/copy/symbolMapping.js';
 import type { CopierView, MasterEvent, SlaveCopy } from '../../domain/copy/types.js';
 import { type Position, positionFromString, positionToString } from '../../store/port.js';
 import { orderData, positionData } from '../venues/recorder.js';
 import { approvalOfDeferral } from './approvals.js';
+import { type EarlyCause, type EarlyOutcomes, withSource } from './early.js';
 import { executeActions } from './executor.js';
 import { featureInputs } from './featureInputs.js';
 import { type HandlerDeps, HandlerKit } from './handlerKit.js';
@@ -44,6 +45,21 @@ export type { HandlerDeps } from './handlerKit.js';
  */
 const FAN_OUT_CONCURRENCY = 128;
 
+/** Nothing placed early. */
+const EMPTY_EARLY: EarlyOutcomes = new Map();
+
+/** What a fan-out's copiers share, read once for all of them. */
+interface FanOutInputs {
+  readonly master: MasterSide;
+  readonly copies: ReadonlyMap<string, readonly SlaveCopy[]>;
+  readonly martingale: ReadonlyMap<string, { readonly consecutiveLosses: number }>;
+  readonly slaves: ReadonlyMap<string, SlaveAccount>;
+  readonly features: ReadonlyMap<string, ActiveFeature[]>;
+  readonly history: ReadonlyMap<string, CopyRecord[]>;
+  /** Each copier's project symbol mappings (CopyInputs.projectMappingsOf). */
+  readonly mappings: ReadonlyMap<string, readonly ProjectMapping[]>;
+}
+
 /** One decision run for one copier: its inputs and how its outcome is recorded. */
 interface CopyRun {
   readonly copier: CopierRow;
@@ -63,6 +79,10 @@ interface CopyRun {
   readonly deferredBy: readonly string[];
   /** The decision on the event when it was held back for approval (FeatureApprovalDTO). */
   readonly approval?: ApprovalDecision | null;
+  /** The copier's project symbol mappings, read with the fan-out's inputs; omitted: read for this run. */
+  readonly mappings?: readonly ProjectMapping[];
+  /** Told once the first request of this run has gone to the slave's venue (ExecutionContext.sent). */
+  readonly sent?: () => void;
 }
 
 const isOpening = (event: MasterEvent): boolean =>
@@ -108,15 +128,35 @@ export class CopyHandlers {
   }
 
   private async handleMasterEvent(work: Extract<Work, { kind: 'master' }>): Promise<void> {
-    const { recorded, trigger, masterAccountId } = work;
+    const { recorded, masterAccountId } = work;
+    // What was placed from the venue's change already (early.ts): recorded here, not decided again.
+    const placed = (await work.early) ?? EMPTY_EARLY;
     if (work.stateBefore) await this.outcomes.catchUpReadModels(work.stateBefore);
     else if (this.outcomes.newestAppend) await this.outcomes.catchUpReadModels(this.outcomes.newestAppend);
-    const copiers = await this.inputs.copiersOf(masterAccountId);
-    if (copiers.length === 0) return;
     const source: CopySource = { eventId: recorded.id, position: positionToString(recorded.position), type: recorded.type };
-    const masterEventAt = (recorded.data as { at?: string }).at ?? null;
+    const appends: Promise<void>[] = [];
+    for (const { copier, events } of placed.values()) appends.push(this.recordEarly(copier, masterAccountId, source, recorded.position, events));
+    const copiers = (await this.inputs.copiersOf(masterAccountId)).filter((copier) => !placed.has(copier.id));
+    if (copiers.length > 0) await this.decideMasterEvent(work, copiers, source, appends);
+    await Promise.all(appends);
+  }
+
+  /** The outcome placed early, stored now with the event's position, unless its copies stream holds it. */
+  private async recordEarly(copier: CopierRow, masterAccountId: string, source: CopySource, position: Position, events: readonly CopyEvent[]): Promise<void> {
+    if (!(await this.outcomes.notHandled(copier.id, position))) return;
+    await this.outcomes.append(copier, masterAccountId, source, withSource(events, source), true);
+  }
+
+  /** The master event decided and executed for `copiers`; their appends are left in `appends`. */
+  private async decideMasterEvent(
+    work: Extract<Work, { kind: 'master' }>,
+    copiers: readonly CopierRow[],
+    source: CopySource,
+    appends: Promise<void>[],
+  ): Promise<void> {
+    const { recorded, trigger, masterAccountId } = work;
     if (trigger.kind === 'increase') {
-      await this.forEachCopier(copiers, recorded.position, async (copier) =>
+      await this.forEachCopier(copiers, async (copier) =>
         this.kit.appendSkip(
           copier,
           masterAccountId,
@@ -129,40 +169,97 @@ export class CopyHandlers {
       );
       return;
     }
-    const symbol = 'symbol' in trigger.event.data ? trigger.event.data.symbol : null;
-    // The inputs of the whole fan-out, read at once: none depends on another (the history only on the
-    // features), so the copy waits for the slowest read, not for their sum.
-    const [master, copies, martingale, slaves, [features, history]] = await Promise.all([
-      this.inputs.master(masterAccountId, isOpening(trigger.event) ? symbol : null),
+    const masterEventAt = (recorded.data as { at?: string }).at ?? null;
+    const inputs = await this.fanOutInputs(masterAccountId, trigger.event, copiers);
+    // Each copier's slave orders are placed without waiting for the outcomes of the copiers before it
+    // to be stored: those appends go together (outcomes.ts) and the event is handled once all are in.
+    await this.forEachCopier(copiers, async (copier) => {
+      await this.copyForCopier(this.fanOutRun(copier, masterAccountId, source, masterEventAt, trigger.event, inputs, true), appends);
+    });
+  }
+
+  /**
+   * Early placement (early.ts): the master event decided and executed for the master's copiers without
+   * features, nothing recorded; the outcomes answered are the handler's to store. `ready` is asked once
+   * the inputs are read, before anything is placed: false holds the whole run back (null).
+   */
+  async placeEarly(cause: EarlyCause, ready: (slaveAccountIds: readonly string[]) => boolean): Promise<EarlyOutcomes | null> {
+    const { masterAccountId, trigger } = cause;
+    const copiers = await this.inputs.copiersOf(masterAccountId);
+    const placed = new Map<string, { copier: CopierRow; events: readonly CopyEvent[] }>();
+    if (copiers.length === 0) return placed;
+    const inputs = await this.fanOutInputs(masterAccountId, trigger.event, copiers);
+    if (!ready(copiers.map((c) => c.to_account_id))) return null;
+    // Its position is known once the event is stored: the handler puts it in (withSource).
+    const source: CopySource = { eventId: cause.eventId, position: NO_POSITION, type: cause.eventType };
+    const featureless = copiers.filter((copier) => (inputs.features.get(copier.id) ?? []).length === 0);
+    await this.inTurn(featureless, async (copier, sent) => {
+      const run = { ...this.fanOutRun(copier, masterAccountId, source, cause.masterEventAt, trigger.event, inputs, false), sent };
+      placed.set(copier.id, { copier, events: (await this.decideForCopier(run)) ?? [] });
+    });
+    return placed;
+  }
+
+  /**
+   * Runs `work` for every copier, each starting once the one before it has sent its first request to
+   * the venue (or ended): the slaves' orders go out one after another, each as soon as it is decided,
+   * rather than all once every copier is decided, and the venue saves they wait for overlap. Nothing
+   * but the venue is waited for between two copiers: their inputs are read for the whole fan-out.
+   */
+  private async inTurn(copiers: readonly CopierRow[], work: (copier: CopierRow, sent: () => void) => Promise<void>): Promise<void> {
+    let turn: Promise<void> = Promise.resolve();
+    await Promise.all(
+      copiers.map((copier) => {
+        const mine = turn;
+        let sent!: () => void;
+        turn = new Promise<void>((resolve) => (sent = resolve));
+        return mine.then(() => work(copier, sent)).finally(sent);
+      }),
+    );
+  }
+
+  /**
+   * The inputs of a whole fan-out, read at once: none depends on another (the history only on the
+   * features), so the copy waits for the slowest read, not for their sum.
+   */
+  private async fanOutInputs(masterAccountId: string, event: MasterEvent, copiers: readonly CopierRow[]): Promise<FanOutInputs> {
+    const symbol = 'symbol' in event.data ? event.data.symbol : null;
+    const [master, copies, martingale, slaves, [features, history], mappings] = await Promise.all([
+      this.inputs.master(masterAccountId, isOpening(event) ? symbol : null),
       this.inputs.copiesOf(masterAccountId),
       this.inputs.martingaleOf(copiers.map((c) => c.id)),
       this.inputs.slaveAccounts(copiers.map((c) => c.to_account_id)),
       activeFeatures(this.deps.db, copiers).then(async (active) => [active, await copyHistory(this.deps.db, [...active.keys()])] as const),
+      this.inputs.projectMappingsOf(copiers),
     ]);
-    // Each copier's slave orders are placed without waiting for the outcomes of the copiers before it
-    // to be stored: those appends go together (outcomes.ts) and the event is handled once all are in.
-    const appends: Promise<void>[] = [];
-    await this.forEachCopier(copiers, recorded.position, async (copier) => {
-      await this.copyForCopier(
-        {
-          copier,
-          masterAccountId,
-          source,
-          masterEventAt,
-          events: [trigger.event],
-          master,
-          liveCopies: copies.get(copier.id) ?? [],
-          martingale: martingale.get(copier.id)!,
-          slaveAccounts: slaves,
-          features: features.get(copier.id) ?? [],
-          history: history.get(copier.id) ?? [],
-          storeCause: true,
-          deferredBy: [],
-        },
-        appends,
-      );
-    });
-    await Promise.all(appends);
+    return { master, copies, martingale, slaves, features, history, mappings };
+  }
+
+  private fanOutRun(
+    copier: CopierRow,
+    masterAccountId: string,
+    source: CopySource,
+    masterEventAt: string | null,
+    event: MasterEvent,
+    inputs: FanOutInputs,
+    storeCause: boolean,
+  ): CopyRun {
+    return {
+      copier,
+      masterAccountId,
+      source,
+      masterEventAt,
+      events: [event],
+      master: inputs.master,
+      liveCopies: inputs.copies.get(copier.id) ?? [],
+      martingale: inputs.martingale.get(copier.id)!,
+      slaveAccounts: inputs.slaves,
+      features: inputs.features.get(copier.id) ?? [],
+      history: inputs.history.get(copier.id) ?? [],
+      storeCause,
+      deferredBy: [],
+      mappings: inputs.mappings.get(copier.id) ?? [],
+    };
   }
 
   /** Copies the master's open positions and pending orders that this copier holds no live copy of. */
@@ -217,14 +314,27 @@ export class CopyHandlers {
    * the append is left there for the caller to wait for, and this answers once the orders are placed.
    */
   private async copyForCopier(run: CopyRun, appends?: Promise<void>[]): Promise<readonly CopyEvent[]> {
-    const { copier, masterAccountId, source } = run;
+    const outcome = await this.decideForCopier(run);
+    if (outcome === null) return [];
+    const appended = this.outcomes.append(run.copier, run.masterAccountId, run.source, outcome, run.storeCause);
+    if (appends) {
+      // Waited for by the caller; should a later copier fail first, the failure is the caller's to retry.
+      appended.catch(() => undefined);
+      appends.push(appended);
+    } else await appended;
+    return outcome;
+  }
+
+  /** The run's master events decided and executed for its copier: the outcome, or null when its cause is handled already. */
+  private async decideForCopier(run: CopyRun): Promise<CopyEvent[] | null> {
+    const { copier, source } = run;
     // Whether the cause is handled already, the copier's symbol mappings and the slave, read at once.
     const [notHandled, mappings, slave] = await Promise.all([
       !run.storeCause || this.outcomes.notHandled(copier.id, positionFromString(source.position)),
-      this.inputs.projectMappingsFor(copier),
+      run.mappings ?? this.inputs.projectMappingsFor(copier),
       this.inputs.slave(copier.to_account_id, run.slaveAccounts),
     ]);
-    if (!notHandled) return [];
+    if (!notHandled) return null;
     const view = copierViewOf(copier, mappings);
     const copies = [...run.liveCopies];
     const outcome: CopyEvent[] = [];
@@ -246,12 +356,6 @@ export class CopyHandlers {
       }
       outcome.push(...results);
     }
-    const appended = this.outcomes.append(copier, masterAccountId, source, outcome, run.storeCause);
-    if (appends) {
-      // Waited for by the caller; should a later copier fail first, the failure is the caller's to retry.
-      appended.catch(() => undefined);
-      appends.push(appended);
-    } else await appended;
     return outcome;
   }
 
@@ -301,6 +405,7 @@ export class CopyHandlers {
       ...this.kit.executionContext(copier, masterAccountId, source, run.masterEventAt, slave),
       masterEvent: event,
       deferredBy: run.deferredBy,
+      ...(run.sent ? { sent: run.sent } : {}),
     });
   }
 
@@ -385,7 +490,7 @@ export class CopyHandlers {
     return masterOrdersOf(this.deps.db, masterAccountId, symbol, since);
   }
 
-  private async forEachCopier(copiers: readonly CopierRow[], _position: Position, work: (copier: CopierRow) => Promise<void>): Promise<void> {
+  private async forEachCopier(copiers: readonly CopierRow[], work: (copier: CopierRow) => Promise<void>): Promise<void> {
     let next = 0;
     const worker = async () => {
       while (next < copiers.length) {

@@ -83,6 +83,12 @@ export class CopyInputs {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
+  /** The accounts some copier copies from. */
+  async masters(): Promise<string[]> {
+    const rows = await this.db.selectFrom('copiers').select('from_account_id').distinct().execute();
+    return rows.map((r) => r.from_account_id);
+  }
+
   copiersOf(masterAccountId: string): Promise<CopierRow[]> {
     return this.db.selectFrom('copiers').selectAll().where('from_account_id', '=', masterAccountId).orderBy('created').orderBy('id').execute();
   }
@@ -101,6 +107,34 @@ export class CopyInputs {
       .execute();
     const serverOf = (id: string) => servers.find((s) => s.id === id)?.login_server ?? '';
     return applicableMappings(mappings, serverOf(copier.from_account_id), serverOf(copier.to_account_id));
+  }
+
+  /**
+   * projectMappingsFor for every copier of a fan-out at once: each project's mappings read once, and
+   * the login servers only when some project has mappings, in one query for all the accounts.
+   */
+  async projectMappingsOf(
+    copiers: readonly Pick<CopierRow, 'id' | 'project_id' | 'from_account_id' | 'to_account_id'>[],
+  ): Promise<Map<string, ProjectMapping[]>> {
+    const projects = [...new Set(copiers.map((c) => c.project_id))];
+    const byProject = new Map(await Promise.all(projects.map(async (id) => [id, await this.projectMappings(id)] as const)));
+    const out = new Map<string, ProjectMapping[]>();
+    const mapped = copiers.filter((c) => (byProject.get(c.project_id) ?? []).length > 0);
+    if (mapped.length === 0) {
+      for (const c of copiers) out.set(c.id, []);
+      return out;
+    }
+    const servers = await this.db
+      .selectFrom('accounts')
+      .select(['id', 'login_server'])
+      .where('id', 'in', [...new Set(mapped.flatMap((c) => [c.from_account_id, c.to_account_id]))])
+      .execute();
+    const serverOf = new Map(servers.map((s) => [s.id, s.login_server]));
+    for (const c of copiers) {
+      const rows = byProject.get(c.project_id) ?? [];
+      out.set(c.id, rows.length === 0 ? [] : applicableMappings(rows, serverOf.get(c.from_account_id) ?? '', serverOf.get(c.to_account_id) ?? ''));
+    }
+    return out;
   }
 
   private projectMappings(projectId: string): Promise<SymbolMappingRow[]> {

@@ -5,14 +5,12 @@ import type { CopierEvent } from '../../domain/copier/events.js';
 import { accountIdOfPositionsStream, type PositionsEvent } from '../../domain/positions/events.js';
 import type { Position, RecordedEvent } from '../../store/port.js';
 import type { Recovery } from '../../store/recovery.js';
+import { type EarlyCopies, STATE_EVENTS } from './early.js';
 import type { CopyInputs } from './inputs.js';
 import type { Outcomes } from './outcomes.js';
 import type { Tracked, Tracking } from './tracking.js';
 import { copierTriggerOf, masterTriggerOf } from './triggers.js';
 import type { Work } from './work.js';
-
-/** Positions events the copies read model folds: a slave's copy ended or changed at its venue. */
-const STATE_EVENTS: ReadonlySet<string> = new Set(['PositionClosed', 'PositionPartiallyClosed', 'PendingOrderFilled', 'PendingOrderCancelled']);
 
 export interface IntakeParts {
   readonly inputs: CopyInputs;
@@ -21,6 +19,8 @@ export interface IntakeParts {
   /** Failures of routing and handling: logged once per run of failures, retried with backoff. */
   readonly handling: Recovery;
   readonly stopped: () => boolean;
+  /** Slave orders placed from the venue's change, before its event got here (early.ts). */
+  readonly early: EarlyCopies;
 }
 
 export class Intake {
@@ -33,6 +33,11 @@ export class Intake {
   private lastStateEvent: Position | null = null;
 
   constructor(private readonly parts: IntakeParts) {}
+
+  /** The newest routed event that changes a read model the engine decides with (see lastStateEvent). */
+  get newestStateEvent(): Position | null {
+    return this.lastStateEvent;
+  }
 
   /** Routes an event, trying again while what it reads cannot be read (the event stays in order). */
   async route(recorded: RecordedEvent): Promise<Work | null> {
@@ -51,6 +56,7 @@ export class Intake {
 
   private async routeOnce(recorded: RecordedEvent, tracked: Tracked): Promise<Work | null> {
     const skip = (): null => {
+      this.parts.early.routed(recorded.id);
       this.parts.tracking.finish(tracked);
       return null;
     };
@@ -60,11 +66,15 @@ export class Intake {
       if (STATE_EVENTS.has(recorded.type)) this.lastStateEvent = recorded.position;
       const trigger = masterTriggerOf(recorded as unknown as PositionsEvent, recorded.id);
       if (!trigger) return skip();
-      return { kind: 'master', group: masterAccountId, recorded, trigger, masterAccountId, stateBefore };
+      const early = this.parts.early.take(recorded.id);
+      return { kind: 'master', group: masterAccountId, recorded, trigger, masterAccountId, stateBefore, early };
     }
     this.lastStateEvent = recorded.position;
     const event = recorded as unknown as CopierEvent;
-    if (event.type === 'CopierCreated') this.masterOfCopier.set(event.data.copierId, event.data.fromAccountId);
+    if (event.type === 'CopierCreated') {
+      this.masterOfCopier.set(event.data.copierId, event.data.fromAccountId);
+      this.parts.early.copierCreated(event.data.fromAccountId);
+    }
     const trigger = copierTriggerOf(event);
     if (!trigger) return skip();
     const copierId = event.data.copierId;

@@ -19,6 +19,12 @@ export const COPY_EVENT_NAMESPACE = '3c1f8a52-7e0b-4b7d-a0c4-5a9e61d2f3b8';
 /** The `$all` position a non-store source carries: it marks nothing handled. */
 export const NO_POSITION = '0:0';
 const READ_MODEL_WAIT_MS = 5000;
+/**
+ * The read models the engine never reads (logs, keys, dashboards, samples): its waits for the read models
+ * leave them out (app/service.ts), so a decision does not wait for an audit log to take in the request
+ * that placed the master's trade. Every other read model, and any added later, is waited for.
+ */
+export const NOT_READ_BY_THE_ENGINE: readonly string[] = ['account_logs', 'audit_logs', 'api_keys', 'dashboards', 'data_collector'];
 
 export interface OutcomesDeps {
   readonly store: EventStore;
@@ -117,9 +123,9 @@ export class Outcomes {
     }
   }
 
-  /** The read models must include the event and every outcome this engine appended before it. */
-  async catchUpReadModels(position: Position): Promise<void> {
-    const target = this.lastAppend && earlier(position, this.lastAppend) ? this.lastAppend : position;
-    await this.waitForReadModels(target);
+  /** The read models must include the event (if any) and every outcome this engine appended before it. */
+  async catchUpReadModels(position: Position | null): Promise<void> {
+    const target = position === null || (this.lastAppend && earlier(position, this.lastAppend)) ? this.lastAppend : position;
+    if (target) await this.waitForReadModels(target);
   }
 }

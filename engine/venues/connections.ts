@@ -55,6 +55,9 @@ interface Session {
 
 export type DisconnectReason = 'stopped' | 'deleted' | 'reconnect';
 
+/** Hears a venue change as the positions event it will be recorded as, when the venue delivers it (before it is saved or stored). */
+export type ChangeWatcher = (accountId: string, id: string, event: PositionsEvent) => void;
+
 export class AccountConnections {
   private readonly sessions = new Map<string, Session>();
   private stopped = false;
@@ -63,6 +66,7 @@ export class AccountConnections {
   private readonly recording: Recovery;
   /** The changes of every account recorded at once go in one multi-stream append (a fan-out's fills). */
   private readonly facts: FactBatches;
+  private readonly watchers = new Set<ChangeWatcher>();
 
   constructor(private readonly deps: ConnectionsDeps) {
     this.recording = new Recovery('recording venue changes', deps.log, { action: 'records the change again' });
@@ -81,6 +85,16 @@ export class AccountConnections {
   /** The accounts with a live session here. */
   connectedAccountIds(): string[] {
     return [...this.sessions].filter(([, session]) => session.connection.isConnected()).map(([accountId]) => accountId);
+  }
+
+  /**
+   * `watcher` hears every live venue change as it is seen, before the venue state behind it is saved and
+   * before it is recorded (the copy engine places slave orders from it, engine/copy/early.ts). Answers
+   * the unsubscribe.
+   */
+  watch(watcher: ChangeWatcher): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
   }
 
   /** Resolves once every change the account's venue reported so far is recorded. */
@@ -175,6 +189,13 @@ export class AccountConnections {
       await saved;
       await this.appendEvent(session.accountId, id, event, { venueSequence: change.sequence });
     }).catch((error: unknown) => this.deps.log.error(`recording a change of account ${session.accountId} failed`, error));
+    for (const watcher of this.watchers) {
+      try {
+        watcher(session.accountId, id, event);
+      } catch (error) {
+        this.deps.log.error(`a watcher of account ${session.accountId}'s venue changes failed`, error);
+      }
+    }
   }
 
   /** Runs `work` after everything queued for the account before it. */
