@@ -37,8 +37,10 @@ import type { Work } from './work.js';
 /** Positions events that change what copies there are or what they hold (intake.ts routes them as state). */
 export const STATE_EVENTS: ReadonlySet<string> = new Set(['PositionClosed', 'PositionPartiallyClosed', 'PendingOrderFilled', 'PendingOrderCancelled']);
 
-/** A change seen this long ago and never routed (its append was refused, say) no longer holds early runs back. */
-const STALE_MS = 10_000;
+/** A change seen this long ago and not yet routed: the engine is far behind, every change goes the usual way. */
+const BEHIND_MS = 10_000;
+/** A change seen this long ago and never routed (its append kept failing, say) is forgotten; so is an early run never taken. */
+const FORGET_MS = 120_000;
 
 /** What one early run placed, by copier: the copier and its outcome, its `source` still without a position. */
 export type EarlyOutcomes = ReadonlyMap<string, { readonly copier: CopierRow; readonly events: readonly CopyEvent[] }>;
@@ -186,15 +188,14 @@ export class EarlyCopies {
     if (!this.parts.active() || (this.busy.get(accountId) ?? 0) > own) return false;
     const slaveSet = new Set(slaves);
     const now = this.now();
+    let ready = true;
     for (const [other, seen] of this.outstanding) {
-      if (now - seen.at > STALE_MS) {
-        this.outstanding.delete(other);
-        continue;
-      }
-      if (other !== id && (seen.accountId === accountId || (seen.state && slaveSet.has(seen.accountId)))) return false;
+      if (now - seen.at > FORGET_MS) this.outstanding.delete(other);
+      else if (now - seen.at > BEHIND_MS) ready = false;
+      else if (other !== id && (seen.accountId === accountId || (seen.state && slaveSet.has(seen.accountId)))) ready = false;
     }
-    for (const [other, run] of this.runs) if (now - run.at > STALE_MS) this.runs.delete(other);
-    return true;
+    for (const [other, run] of this.runs) if (now - run.at > FORGET_MS) this.runs.delete(other);
+    return ready;
   }
 
   private loadMasters(): void {
