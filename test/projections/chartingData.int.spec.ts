@@ -1,46 +1,21 @@
 // The charting data read model (issue 22) rebuilt from its events equals the live one.
 import { expect } from 'chai';
-import type { Kysely } from 'kysely';
 import type { ChartingDataCommand } from '../../domain/chartingWebhook/commands.js';
 import { chartingDataDecider, chartingEventId } from '../../domain/chartingWebhook/decider.js';
 import { chartingDataStream } from '../../domain/chartingWebhook/events.js';
 import { systemContext } from '../../domain/shared/command.js';
-import { allProjections, projectionByName } from '../../projections/all.js';
-import { createReadModelDb } from '../../projections/database.js';
-import { migrateReadModels } from '../../projections/migrations.js';
+import { projectionByName } from '../../projections/all.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
-import { ProjectionRunner } from '../../projections/runner.js';
-import type { ReadModels } from '../../projections/schema.js';
 import { handleCommand } from '../../store/commandHandler.js';
-import { PostgresEventStore } from '../../store/postgres/postgresEventStore.js';
-import { migrateEventStore } from '../../store/postgres/schema.js';
 import type { Position } from '../../store/port.js';
-import { freshDatabase } from '../support/postgres.js';
-
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+import { liveReadModels } from '../support/liveReadModels.js';
 
 describe('charting data read model: a rebuild equals the live one', function () {
   this.timeout(120_000);
-  let db: Kysely<ReadModels>;
-  let store: PostgresEventStore;
-  let runner: ProjectionRunner;
-
-  before(async () => {
-    const url = await freshDatabase();
-    db = createReadModelDb(url).db;
-    await migrateEventStore(db);
-    await migrateReadModels(db);
-    store = await PostgresEventStore.connect(url);
-    runner = new ProjectionRunner(db, store, allProjections, quiet);
-    await runner.start();
-  });
-  after(async () => {
-    await runner.stop();
-    await store.dispose();
-    await db.destroy();
-  });
+  const models = liveReadModels();
 
   it('after alerts received, attempted, retried, refused and deleted', async () => {
+    const { db, store, runner } = models;
     let last: Position | null = null;
     const accountId = crypto.randomUUID();
     const projectId = crypto.randomUUID();

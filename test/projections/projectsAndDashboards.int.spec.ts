@@ -1,6 +1,5 @@
 // The projects, dashboards and templates read models (issue 17) rebuilt from their events equal the live ones.
 import { expect } from 'chai';
-import type { Kysely } from 'kysely';
 import { dashboardDecider } from '../../domain/dashboard/decider.js';
 import { dashboardStream } from '../../domain/dashboard/events.js';
 import { projectDecider } from '../../domain/project/decider.js';
@@ -10,42 +9,18 @@ import { templateDecider } from '../../domain/template/decider.js';
 import { templateStream } from '../../domain/template/events.js';
 import { defaultProjectSettings } from '../../domain/project/settings.js';
 import { systemContext } from '../../domain/shared/command.js';
-import { allProjections, projectionByName } from '../../projections/all.js';
-import { createReadModelDb } from '../../projections/database.js';
-import { migrateReadModels } from '../../projections/migrations.js';
+import { projectionByName } from '../../projections/all.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
-import { ProjectionRunner } from '../../projections/runner.js';
-import type { ReadModels } from '../../projections/schema.js';
 import { handleCommand } from '../../store/commandHandler.js';
-import { PostgresEventStore } from '../../store/postgres/postgresEventStore.js';
-import { migrateEventStore } from '../../store/postgres/schema.js';
 import type { Position } from '../../store/port.js';
-import { freshDatabase } from '../support/postgres.js';
-
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+import { liveReadModels } from '../support/liveReadModels.js';
 
 describe('projects and dashboards read models: a rebuild equals the live one', function () {
   this.timeout(120_000);
-  let db: Kysely<ReadModels>;
-  let store: PostgresEventStore;
-  let runner: ProjectionRunner;
-
-  before(async () => {
-    const url = await freshDatabase();
-    db = createReadModelDb(url).db;
-    await migrateEventStore(db);
-    await migrateReadModels(db);
-    store = await PostgresEventStore.connect(url);
-    runner = new ProjectionRunner(db, store, allProjections, quiet);
-    await runner.start();
-  });
-  after(async () => {
-    await runner.stop();
-    await store.dispose();
-    await db.destroy();
-  });
+  const models = liveReadModels();
 
   it('after creations, changes, duplicates, reorders, replacements and deletions', async () => {
+    const { db, store, runner } = models;
     let last: Position | null = null;
     const project = async (projectId: string, command: Parameters<typeof projectDecider.decide>[0]) => {
       last = (await handleCommand(store, projectStream(projectId), projectDecider, command)).position ?? last;
