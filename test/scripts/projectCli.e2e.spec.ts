@@ -2,29 +2,9 @@
 // PostgreSQL, found as `npm start` finds it (here by DATABASE_URL), beside a running service whose read
 // models it waits for. A key it prints works at once with the service. (Without a service the script
 // starts the embedded PostgreSQL under DATA_DIR itself and follows the read models on its own.)
-import { spawn } from 'node:child_process';
 import { expect } from 'chai';
-import { ROOT } from '../support/process.js';
+import { keyIn, runProjectCli } from '../support/process.js';
 import { startTestService, type TestService } from '../support/service.js';
-
-const project = (args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/project.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
-
-const keyIn = (out: string): string => {
-  const key = /X-API-KEY: (ct_\S+)/.exec(out)?.[1];
-  expect(key, out).to.be.a('string');
-  return key!;
-};
 
 describe('npm run project (the operator command line)', function () {
   this.timeout(600_000);
@@ -37,13 +17,13 @@ describe('npm run project (the operator command line)', function () {
 
   it('creates a project with a key shown once, lists it, issues another key by name, and the service accepts both at once', async () => {
     const env = { DATABASE_URL: t.databaseUrl, DATA_DIR: t.dataDir };
-    const created = await project(['create', 'Second Customer', '--owner', 'ops@second.example'], env);
+    const created = await runProjectCli(['create', 'Second Customer', '--owner', 'ops@second.example'], env);
     expect(created.code, created.err).to.equal(0);
     const projectId = /id: ([0-9a-f-]{36})/.exec(created.out)?.[1];
     expect(projectId, created.out).to.be.a('string');
     const first = keyIn(created.out);
 
-    const listed = await project(['list', '--json'], env);
+    const listed = await runProjectCli(['list', '--json'], env);
     expect(listed.code, listed.err).to.equal(0);
     const projects = JSON.parse(listed.out) as { id: string; name: string; owner: string | null; deleted: string | null }[];
     expect(projects.map(({ id, name, owner, deleted }) => ({ id, name, owner, deleted }))).to.deep.include({
@@ -54,7 +34,7 @@ describe('npm run project (the operator command line)', function () {
     });
     expect(listed.out).not.to.include('ct_');
 
-    const another = await project(['key', 'Second Customer', '--name', 'integration'], env);
+    const another = await runProjectCli(['key', 'Second Customer', '--name', 'integration'], env);
     expect(another.code, another.err).to.equal(0);
     const second = keyIn(another.out);
     expect(second).not.to.equal(first);
@@ -75,13 +55,13 @@ describe('npm run project (the operator command line)', function () {
 
   it('refuses an unknown command and a name taken already', async () => {
     const env = { DATABASE_URL: t.databaseUrl, DATA_DIR: t.dataDir };
-    const bogus = await project(['bogus'], env);
+    const bogus = await runProjectCli(['bogus'], env);
     expect(bogus.code).to.equal(2);
     expect(bogus.err).to.include('unknown command bogus');
     expect(bogus.err).to.include('npm run project -- create NAME');
-    const first = await project(['create', 'Taken'], env);
+    const first = await runProjectCli(['create', 'Taken'], env);
     expect(first.code, first.err).to.equal(0);
-    const again = await project(['create', 'Taken'], env);
+    const again = await runProjectCli(['create', 'Taken'], env);
     expect(again.code).to.equal(1);
     expect(again.err).to.include('[PROJECT_ALREADY_EXISTS]');
   });

@@ -2,35 +2,17 @@
 // the embedded PostgreSQL under DATA_DIR itself, runs the command, and stops it again. Then `npm start`
 // over the same DATA_DIR accepts the key the script printed, and while that service runs the script
 // finds the service's embedded PostgreSQL instead of starting another one (postgres-runtime.json).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { exitOf, ROOT, startProcess, type ServiceProcess } from '../support/process.js';
+import { exitOf, keyIn, runProjectCli, startProcess, type ServiceProcess } from '../support/process.js';
 import { callService } from '../support/service.js';
 
 const BOOTSTRAP = 'standalone-cli-bootstrap-key-0123456789';
 
 /** The script as a child process, with DATABASE_URL and EVENTSTORE_CONNECTION_STRING unset. */
-const project = (args: string[], dataDir: string): Promise<{ code: number | null; out: string; err: string }> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/project.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: '', EVENTSTORE_CONNECTION_STRING: '', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
-
-const keyIn = (out: string): string => {
-  const key = /X-API-KEY: (ct_\S+)/.exec(out)?.[1];
-  expect(key, out).to.be.a('string');
-  return key!;
-};
+const project = (args: string[], dataDir: string) => runProjectCli(args, { DATABASE_URL: '', EVENTSTORE_CONNECTION_STRING: '', DATA_DIR: dataDir });
 
 describe('npm run project without a running service (standalone)', function () {
   this.timeout(600_000);

@@ -1,5 +1,6 @@
 // The service as a real child process (npm start's script), for specs that stop, kill and restart it.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { expect } from 'chai';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -41,3 +42,24 @@ export const startProcess = (env: Record<string, string>): Promise<ServiceProces
 
 export const exitOf = (child: ChildProcess): Promise<number | null> =>
   new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code))));
+
+/** `npm run project` (scripts/project.ts) as a child process with `env` over ours; answers its exit code and output. */
+export const runProjectCli = (args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/project.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
+
+/** The key a command printed once (`X-API-KEY: ct_...`); fails the spec when there is none. */
+export const keyIn = (out: string): string => {
+  const key = /X-API-KEY: (ct_\S+)/.exec(out)?.[1];
+  expect(key, out).to.be.a('string');
+  return key!;
+};
