@@ -1,5 +1,6 @@
 // The state of the protection aggregate: what the decider (decider.ts) folds its events into and the
 // rules of evaluate.ts read. Its own module, so those two do not import each other.
+import type { LockedCloseData } from './commands.js';
 import type { ProtectionAction, TriggerLevel } from './events.js';
 import type { RuleKind } from './rules.js';
 
@@ -33,20 +34,13 @@ export interface ActiveTrigger {
 
 /**
  * A position or pending order that appeared while a profit target locks the account in close mode,
- * decided to be closed (ProtectionLockedCloseDecided) and not yet closed (ProtectionLockedPositionClosed).
+ * decided to be closed (ProtectionLockedCloseDecided, whose data it keeps) and not yet closed
+ * (ProtectionLockedPositionClosed), with its lock and the last refusal.
  */
-export interface LockedClose {
-  readonly triggerId: string;
+export interface LockedClose extends Omit<LockedCloseData, 'accountId'> {
   readonly ruleId: string;
   readonly ruleType: string;
   readonly until: string | null;
-  readonly positionId: string;
-  readonly kind: 'position' | 'order';
-  readonly symbol: string;
-  readonly volume: number;
-  readonly outside: boolean;
-  /** The client request id of the close: every attempt, before and after a restart, sends this one. */
-  readonly requestId: string;
   /** The code of the last refusal logged for it (ProtectionCloseFailed); null: none. */
   readonly failed: string | null;
 }
