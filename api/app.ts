@@ -32,6 +32,8 @@ import { API_PREFIX, buildOpenApi } from './openapi.js';
 import { type Caller, Routes } from './route.js';
 import type { Services } from '../app/services.js';
 import { typeRoutes } from './types/routes.js';
+import { healthRoutes } from './health.js';
+import { metricsRoutes } from './metrics.js';
 
 export const INTERFACE_VERSION = '1.2.6';
 
@@ -70,6 +72,9 @@ export const createApp = (services: Services): express.Express => {
   app.set('trust proxy', services.config.trustedProxies.length ? [...services.config.trustedProxies] : false);
   app.set('query parser', 'simple');
   app.use(correlationId);
+  // The operator's signals, outside the REST API: /metrics (and the request figures), /health, /ready.
+  metricsRoutes(app, services);
+  healthRoutes(app, services);
 
   const routes = declareRoutes(services);
   const openApi = withTextAlerts(buildOpenApi(routes.specs, INTERFACE_VERSION));

@@ -13,6 +13,7 @@ import { PostgresEventStore } from '../store/postgres/postgresEventStore.js';
 import { migrateEventStore } from '../store/postgres/schema.js';
 import { DatabaseHealth } from '../store/postgres/health.js';
 import { Leases } from '../store/postgres/leases.js';
+import { observeAppends, StoreSignals } from '../store/observed.js';
 import { ApiRequestRetention } from './apiRequestRetention.js';
 import { DataCollectorRetention } from './dataCollectorRetention.js';
 import { ChartingRetries } from './chartingWebhook/retries.js';
@@ -127,7 +128,9 @@ const openStorage = async (config: Config, options: StartOptions, log: Logger, l
   await sql`SELECT 1`.execute(db);
   if (!config.eventStoreConnectionString) await migrateEventStore(db);
   await migrateReadModels(db);
-  const store = await openEventStore(config, connectionString, health);
+  // Appends are reported to the operator's signals (/metrics): append latency, copy latency.
+  const signals = new StoreSignals();
+  const store = observeAppends(await openEventStore(config, connectionString, health), signals);
   life.add(() => store.dispose());
   // One session holds this instance's leases: the read models, the copy engine, the webhook dispatcher.
   const leases = new Leases(connectionString, log.child({ component: 'leases' }));
@@ -144,7 +147,7 @@ const openStorage = async (config: Config, options: StartOptions, log: Logger, l
   // bounded by the request lanes anyway, cannot take the engine's).
   const apiDb = createReadModelDb(connectionString, API_POOL_SIZE, health).db;
   life.add(() => apiDb.destroy());
-  return { connectionString, health, db, apiDb, store, runner, leases };
+  return { connectionString, health, db, apiDb, store, runner, leases, signals };
 };
 
 /** The services use cases and routes share: venues, sessions, the copy engine (not yet started), outbox, queue. */
@@ -155,7 +158,7 @@ const assembleServices = async (
   life: Lifetime,
   storage: Awaited<ReturnType<typeof openStorage>>,
 ): Promise<Services> => {
-  const { db, apiDb, store, runner, health, leases } = storage;
+  const { db, apiDb, store, runner, health, leases, signals } = storage;
   const clock = options.clock ?? (() => new Date());
   const cipher = credentialCipher(loadCredentialKey(config.credentialsKey, config.dataDir));
   const venues = await VenueHost.start({ db, clock, log: log.child({ component: 'venues' }), ticker: options.venueTicker ?? true });
@@ -194,7 +197,7 @@ const assembleServices = async (
   });
   const accountCreations = new AccountCreationQueue({ db, outbox, clock, log: log.child({ component: 'account-creations' }) });
   // Requests and use cases read through the API's pool; what runs in the background was given `db`.
-  return { db: apiDb, store, runner, cipher, config, log, clock, venues, connections, engine, outbox, accountCreations, health };
+  return { db: apiDb, store, runner, cipher, config, log, clock, venues, connections, engine, outbox, accountCreations, health, signals };
 };
 
 /** The long-running work: sessions, the copy engine, the schedulers and monitors, deliveries, webhooks, the queue. */

@@ -10,6 +10,7 @@ import type { EventStore, Position } from '../store/port.js';
 /** A place in `$all`: what a write answers and read-your-writes waits for. */
 export type { Position };
 import type { DatabaseHealth } from '../store/postgres/health.js';
+import type { StoreSignals } from '../store/observed.js';
 import type { CopyEngine } from '../engine/copy/engine.js';
 import type { AccountConnections } from '../engine/venues/connections.js';
 import type { VenueHost } from '../engine/venues/host.js';
@@ -37,6 +38,8 @@ export interface Services {
   readonly accountCreations: AccountCreationQueue;
   /** Whether the database can be reached (503 [DATABASE_UNAVAILABLE] while it cannot). */
   readonly health: DatabaseHealth;
+  /** What the event store appended and how long it took: the operator's signals (api/metrics.ts) listen. */
+  readonly signals: StoreSignals;
 }
 
 /**

@@ -1,0 +1,92 @@
+// The operator's liveness and readiness probes, outside the REST API (no key, no load shedding):
+// GET /health answers while the process does; GET /ready answers 200 when the database can be reached
+// and every read model, the copy engine and the webhook dispatcher are within READY_MAX_LAG_SECONDS of
+// the newest event, else 503 with what is behind. Both are cheap: /ready is one indexed query.
+import type express from 'express';
+import { sql } from 'kysely';
+import type { Services } from '../app/services.js';
+import { projectionCheckpoint } from '../store/postgres/checkpoints.js';
+
+/** How far behind the newest event a processor may be for /ready to answer 200. */
+export const READY_MAX_LAG_SECONDS = 30;
+/** Lag counts stop here: a processor this far behind is far behind, whatever the exact number. */
+const LAG_COUNT_LIMIT = 100_000;
+/** /ready waits this long for the database at most. */
+const READY_TIMEOUT_MS = 2000;
+
+export interface ProcessorLag {
+  /** The processor's checkpoint name: `projection:<read model>`, `copy-engine`, `webhooks`. */
+  readonly name: string;
+  /** Seconds since the oldest event it has not handled was appended; 0 when caught up. */
+  readonly seconds: number;
+  /** Events it has not handled yet (at most LAG_COUNT_LIMIT); only when counted. */
+  readonly events: number | null;
+}
+
+/** The checkpoints /ready and /metrics watch: every read model, the copy engine, the webhook dispatcher. */
+export const watchedProcessors = (services: Pick<Services, 'runner'>): string[] => [
+  ...services.runner.names.map(projectionCheckpoint),
+  'copy-engine',
+  'webhooks',
+];
+
+/**
+ * How far each processor is behind `$all` (PostgreSQL event store only; EventStoreDB: none known). A
+ * processor without a checkpoint row has not started from anywhere yet and counts as caught up (the
+ * copy engine starts at the head). `count` also counts the events behind (bounded), for /metrics.
+ */
+export const processorLags = async (services: Pick<Services, 'db' | 'config' | 'runner'>, count: boolean): Promise<ProcessorLag[]> => {
+  if (services.config.eventStoreConnectionString) return [];
+  const names = watchedProcessors(services);
+  const after = sql`(c.position IS NULL OR (e.transaction_id, e.global_position) > (split_part(c.position, ':', 1)::xid8, split_part(c.position, ':', 2)::bigint))
+      AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())`;
+  const counted = count ? sql`(SELECT count(*)::int FROM (SELECT 1 FROM es_events e WHERE ${after} LIMIT ${LAG_COUNT_LIMIT}) behind)` : sql`NULL::int`;
+  const result = await sql<{ name: string; seconds: number | null; events: number | null }>`
+    SELECT c.name,
+      EXTRACT(EPOCH FROM clock_timestamp() - (SELECT e.created FROM es_events e WHERE ${after} ORDER BY e.transaction_id, e.global_position LIMIT 1))::float8 AS seconds,
+      ${counted} AS events
+    FROM processor_checkpoints c WHERE c.name = ANY(${names}::text[])`.execute(services.db);
+  const byName = new Map(result.rows.map((r) => [r.name, r]));
+  return names.map((name) => {
+    const row = byName.get(name);
+    return { name, seconds: Math.max(0, row?.seconds ?? 0), events: count ? (row?.events ?? 0) : null };
+  });
+};
+
+const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+
+export const healthRoutes = (app: express.Express, services: Services): void => {
+  app.get('/health', (_req, res) => {
+    res.set('cache-control', 'no-store').json({ status: 'UP' });
+  });
+  app.get('/ready', async (_req, res) => {
+    res.set('cache-control', 'no-store');
+    if (!services.health.available) {
+      res.status(503).json({ status: 'NOT_READY', database: 'DOWN', behind: [] });
+      return;
+    }
+    try {
+      const lags = await withTimeout(processorLags(services, false), READY_TIMEOUT_MS);
+      const behind = lags.filter((l) => l.seconds > READY_MAX_LAG_SECONDS).map((l) => ({ name: l.name, lagSeconds: Math.round(l.seconds) }));
+      res
+        .status(behind.length ? 503 : 200)
+        .json({ status: behind.length ? 'NOT_READY' : 'READY', database: 'UP', maxLagSeconds: READY_MAX_LAG_SECONDS, behind });
+    } catch (error) {
+      services.health.observe(error);
+      res.status(503).json({ status: 'NOT_READY', database: 'DOWN', behind: [], reason: error instanceof Error ? error.message : String(error) });
+    }
+  });
+};

@@ -1,0 +1,95 @@
+// The operator's signals (issue 20): GET /health and /ready without a key, and GET /metrics in
+// Prometheus' text format whose copy-latency histogram counts a copy made here.
+import { expect } from 'chai';
+import { startTestService, type TestService } from '../support/service.js';
+import { bookWhere, copyPair, marketHoursClock, openPosition, pinQuotes } from '../support/trading.js';
+
+interface Sample {
+  readonly name: string;
+  readonly labels: Record<string, string>;
+  readonly value: number;
+}
+
+/** Parses the Prometheus text exposition format strictly: every line a comment, blank or a sample. */
+const parsePrometheus = (text: string): { samples: Sample[]; types: Map<string, string> } => {
+  const samples: Sample[] = [];
+  const types = new Map<string, string>();
+  const sampleLine = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (-?[0-9.eE+-]+|NaN|\+Inf|-Inf)( -?\d+)?$/;
+  const labelPair = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    if (line.startsWith('# HELP ')) continue;
+    if (line.startsWith('# TYPE ')) {
+      const [, , name, type] = line.split(' ');
+      expect(['counter', 'gauge', 'histogram', 'summary', 'untyped']).to.include(type);
+      types.set(name!, type!);
+      continue;
+    }
+    const m = sampleLine.exec(line);
+    if (!m) throw new Error(`not a Prometheus sample line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const pair of (m[3] ?? '').matchAll(labelPair)) labels[pair[1]!] = pair[2]!;
+    samples.push({ name: m[1]!, labels, value: Number(m[4]) });
+  }
+  return { samples, types };
+};
+
+describe('console: health, readiness and metrics', function () {
+  this.timeout(60_000);
+  let t: TestService;
+  let base: string;
+
+  before(async () => {
+    t = await startTestService({ clock: marketHoursClock() });
+    base = t.url.replace(/\/rest\/api\/v1$/, '');
+    await pinQuotes(t, { EURUSD: [1.085, 1.0851] });
+  });
+  after(() => t?.stop());
+
+  const metrics = async () => {
+    const res = await fetch(`${base}/metrics`);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^text\/plain; version=0\.0\.4/);
+    return parsePrometheus(await res.text());
+  };
+  const copyCount = (samples: Sample[]) => samples.filter((s) => s.name === 'copytrade_copy_latency_seconds_count').reduce((sum, s) => sum + s.value, 0);
+
+  it('GET /health answers while the process does, without a key', async () => {
+    const res = await fetch(`${base}/health`);
+    expect(res.status).to.equal(200);
+    expect(await res.json()).to.deep.equal({ status: 'UP' });
+  });
+
+  it('GET /ready answers 200 with the database up and nothing behind', async () => {
+    const res = await fetch(`${base}/ready`);
+    const body = (await res.json()) as { status: string; database: string; behind: unknown[] };
+    expect(res.status, JSON.stringify(body)).to.equal(200);
+    expect(body).to.deep.include({ status: 'READY', database: 'UP', behind: [] });
+  });
+
+  it('GET /metrics parses as Prometheus text and its copy-latency histogram counts a copy made here', async () => {
+    const before = await metrics();
+    expect(before.types.get('copytrade_copy_latency_seconds')).to.equal('histogram');
+    const { master, slave } = await copyPair(t, 'metrics', { multiplier: 2 });
+    await openPosition(t, master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.01 });
+    await bookWhere(t, slave, (book) => book.length === 1, 'the copy');
+    const after = await metrics();
+    expect(copyCount(after.samples) - copyCount(before.samples)).to.equal(1);
+    const open = after.samples.find((s) => s.name === 'copytrade_copy_latency_seconds_count' && s.labels.action === 'open');
+    expect(open?.value).to.be.at.least(1);
+
+    const find = (name: string, labels: Record<string, string> = {}) =>
+      after.samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+    // Requests by route and status, with their latency.
+    expect(find('copytrade_http_requests_total', { method: 'POST', route: '/rest/api/v1/accounts/:accountId/positions', status: '204' })?.value).to.equal(1);
+    expect(after.types.get('copytrade_http_request_duration_seconds')).to.equal('histogram');
+    expect(find('copytrade_http_request_duration_seconds_count', { method: 'POST', route: '/rest/api/v1/accounts', status: '200' })?.value).to.equal(2);
+    // The store's appends, the processors' lag, the outbox and the sessions.
+    expect(find('copytrade_event_store_append_duration_seconds_count', { result: 'ok' })?.value).to.be.greaterThan(0);
+    expect(find('copytrade_engine_lag_seconds')).to.not.equal(undefined);
+    expect(find('copytrade_projection_lag_seconds', { read_model: 'accounts' })).to.not.equal(undefined);
+    expect(find('copytrade_processor_lag_events', { processor: 'copy-engine' })).to.not.equal(undefined);
+    expect(find('copytrade_outbox_pending', { kind: 'WEBHOOK' })?.value).to.equal(0);
+    expect(find('copytrade_venue_sessions_connected')?.value).to.equal(2);
+  });
+});
