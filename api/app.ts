@@ -32,6 +32,7 @@ import { API_PREFIX, buildOpenApi } from './openapi.js';
 import { type Caller, Routes } from './route.js';
 import type { Services } from '../app/services.js';
 import { typeRoutes } from './types/routes.js';
+import { docsRoutes } from './docs.js';
 import { healthRoutes } from './health.js';
 import { metricsRoutes } from './metrics.js';
 
@@ -83,6 +84,8 @@ export const createApp = (services: Services): express.Express => {
   api.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });
+  // Swagger UI on the document above, its assets served from node_modules (no key needed to read).
+  docsRoutes(api);
   // Bounded queues before any work, then 503 at once while the database is down.
   if (services.config.loadShedding) api.use(loadShedding());
   api.use(databaseGate(services.health));

@@ -2,7 +2,7 @@
 // Prometheus' text format whose copy-latency histogram counts a copy made here.
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../support/service.js';
-import { bookWhere, copyPair, marketHoursClock, openPosition, pinQuotes } from '../support/trading.js';
+import { bookWhere, copyPair, eventually, marketHoursClock, openPosition, pinQuotes } from '../support/trading.js';
 
 interface Sample {
   readonly name: string;
@@ -73,7 +73,15 @@ describe('console: health, readiness and metrics', function () {
     const { master, slave } = await copyPair(t, 'metrics', { multiplier: 2 });
     await openPosition(t, master, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.01 });
     await bookWhere(t, slave, (book) => book.length === 1, 'the copy');
-    const after = await metrics();
+    // The slave's position shows before the engine's CopyExecuted is appended: wait for the latter.
+    const after = await eventually(
+      async () => {
+        const now = await metrics();
+        return copyCount(now.samples) > copyCount(before.samples) ? now : undefined;
+      },
+      10_000,
+      'the copy in the histogram',
+    );
     expect(copyCount(after.samples) - copyCount(before.samples)).to.equal(1);
     const open = after.samples.find((s) => s.name === 'copytrade_copy_latency_seconds_count' && s.labels.action === 'open');
     expect(open?.value).to.be.at.least(1);
@@ -91,5 +99,31 @@ describe('console: health, readiness and metrics', function () {
     expect(find('copytrade_processor_lag_events', { processor: 'copy-engine' })).to.not.equal(undefined);
     expect(find('copytrade_outbox_pending', { kind: 'WEBHOOK' })?.value).to.equal(0);
     expect(find('copytrade_venue_sessions_connected')?.value).to.equal(2);
+  });
+});
+
+describe('console: API documentation', function () {
+  this.timeout(60_000);
+  let t: TestService;
+  before(async () => {
+    t = await startTestService();
+  });
+  after(() => t?.stop());
+
+  it('serves Swagger UI at /rest/api/v1/docs without a key, its assets from the service itself', async () => {
+    const page = await fetch(`${t.url}/docs`);
+    expect(page.status).to.equal(200);
+    const html = await page.text();
+    expect(html).to.include('/rest/api/v1/docs/assets/swagger-ui-bundle.js');
+    expect(html).to.not.match(/https?:\/\//);
+    for (const asset of ['assets/swagger-ui-bundle.js', 'assets/swagger-ui.css', 'init.js']) {
+      const res = await fetch(`${t.url}/docs/${asset}`);
+      expect(res.status, asset).to.equal(200);
+    }
+    expect(await (await fetch(`${t.url}/docs/init.js`)).text()).to.include('/rest/api/v1/openapi.json');
+    const missing = await fetch(`${t.url}/docs/assets/nothing.js`);
+    expect(missing.status).to.equal(404);
+    // The rest of the API still wants a key.
+    expect((await fetch(`${t.url}/accounts`)).status).to.equal(401);
   });
 });
