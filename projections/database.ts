@@ -3,6 +3,8 @@ import type pg from 'pg';
 import { type ConnectionFaults, createPool } from '../store/postgres/pool.js';
 import type { ReadModels } from './schema.js';
 
+const pools = new WeakMap<Kysely<ReadModels>, pg.Pool>();
+
 export const createReadModelDb = (
   connectionString: string,
   max = 10,
@@ -10,5 +12,14 @@ export const createReadModelDb = (
   settings?: Readonly<Record<string, string>>,
 ): { db: Kysely<ReadModels>; pool: pg.Pool } => {
   const pool = createPool(connectionString, max, faults, settings);
-  return { db: new Kysely<ReadModels>({ dialect: new PostgresDialect({ pool }) }), pool };
+  const db = new Kysely<ReadModels>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return { db, pool };
 };
+
+/**
+ * The pool under a database made by createReadModelDb (undefined for any other): for the few hot
+ * statements that go around the query builder as named prepared statements, which PostgreSQL parses
+ * and plans once per connection (projections/accounts/withState.ts readStamps).
+ */
+export const poolOf = (db: Kysely<ReadModels>): pg.Pool | undefined => pools.get(db);

@@ -15,7 +15,7 @@
 // save: while events are being applied (trading), the stamp moves with every batch and answers are made
 // again, one more (small) round trip than without the cache.
 import type { Services } from '../../app/services.js';
-import type { AccountWithState } from '../../projections/accounts/withState.js';
+import { type AccountWithState, readStamps } from '../../projections/accounts/withState.js';
 
 /** Kept answers per instance; past this, the least recently used is forgotten. */
 const MAX_ANSWERS = 256;
@@ -53,9 +53,64 @@ export const expiryOf = (rows: readonly AccountWithState[]): number => {
   return first;
 };
 
+/** Statements reading the stamp in flight at once; the checks of requests arriving meanwhile wait and go out together. */
+const STAMP_READS_IN_FLIGHT = 2;
+/** Keys read in one such statement at most. */
+const STAMP_READS_MAX_KEYS = 64;
+
+interface StampRead {
+  readonly apiKeyId: string | null;
+  readonly resolve: (now: { stamp: string; key: unknown }) => void;
+  readonly reject: (error: unknown) => void;
+}
+
 export class AccountAnswers {
   private readonly kept = new Map<string, Kept>();
   private lists = 0;
+  private readonly stampReads: StampRead[] = [];
+  private stampReadsInFlight = 0;
+
+  /**
+   * The read models' stamp now, and the row of the caller's key (null when `apiKeyId` is null or the key
+   * is gone), read by a statement that starts after this call: a revocation applies to this very
+   * request. Concurrent requests share statements (group reads, like the event store's group commit):
+   * a lone request's goes at once; while STAMP_READS_IN_FLIGHT are running, the requests arriving
+   * meanwhile go out together in the next one, so under load a statement (its round trip, its wake-up
+   * of a PostgreSQL backend, the pool's hand-over) serves several requests.
+   */
+  stampNow(services: Services, apiKeyId: string | null): Promise<{ stamp: string; key: unknown }> {
+    return new Promise((resolve, reject) => {
+      this.stampReads.push({ apiKeyId, resolve, reject });
+      if (this.stampReadsInFlight < STAMP_READS_IN_FLIGHT) this.readStamps(services);
+    });
+  }
+
+  private readStamps(services: Services): void {
+    const group: StampRead[] = [];
+    const ids = new Set<string>();
+    while (this.stampReads.length > 0) {
+      const next = this.stampReads[0]!;
+      if (next.apiKeyId !== null && !ids.has(next.apiKeyId) && ids.size >= STAMP_READS_MAX_KEYS) break;
+      this.stampReads.shift();
+      group.push(next);
+      if (next.apiKeyId !== null) ids.add(next.apiKeyId);
+    }
+    if (group.length === 0) return;
+    this.stampReadsInFlight++;
+    void readStamps(services.db, [...ids])
+      .then(
+        ({ stamp, keys }) => {
+          for (const read of group) read.resolve({ stamp, key: read.apiKeyId === null ? null : (keys.get(read.apiKeyId) ?? null) });
+        },
+        (error: unknown) => {
+          for (const read of group) read.reject(error);
+        },
+      )
+      .finally(() => {
+        this.stampReadsInFlight--;
+        if (this.stampReads.length > 0) this.readStamps(services);
+      });
+  }
 
   /** The answer kept under `key` if nothing but the stamp can have changed it since: the caller reads the stamp and compares. */
   candidate(services: Services, key: string): Kept | undefined {

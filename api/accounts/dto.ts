@@ -9,7 +9,7 @@ import type { AsyncRequestRow } from '../../app/accounts/asyncCreation.js';
 import { keyWithLastUseById } from '../../app/apiKeyUsage.js';
 import type { Services } from '../../app/services.js';
 import type { AccountFilter } from '../../projections/accounts/queries.js';
-import { accountsAmongWithState, type AccountWithState, listAccountsWithState, readStamp } from '../../projections/accounts/withState.js';
+import { accountsAmongWithState, type AccountWithState, listAccountsWithState } from '../../projections/accounts/withState.js';
 import type { AccountsTable } from '../../projections/schema.js';
 import type { KeyCheck, KeyRow } from '../auth.js';
 import { enumObject } from '../shared/enumObjects.js';
@@ -114,9 +114,9 @@ const answerOf = async (
   const answers = accountAnswersOf(services);
   const kept = answers.candidate(services, key);
   if (kept) {
-    const now = await readStamp(services.db, alongsideOf(services, keyCheck));
+    const now = await answers.stampNow(services, keyCheck?.assumed.apiKeyId ?? null);
     if (now.stamp === kept.stamp) {
-      await keyCheck?.complete(now.alongside as KeyRow | null);
+      await keyCheck?.complete(now.key as KeyRow | null);
       return kept;
     }
   }

@@ -8,6 +8,7 @@ import { AccountStatus } from '../../domain/account/enums.js';
 import { APPROVAL } from '../../domain/copy/features/approval.js';
 import { type AccountFilter, accountsQuery } from './queries.js';
 import type { AccountsTable, ReadModels } from '../schema.js';
+import { poolOf } from '../database.js';
 
 /** A pending approval as accountInformation.pendingApprovals shows it (read model columns). */
 export interface PendingApprovalState {
@@ -51,6 +52,11 @@ type AccountsSelection = SelectQueryBuilder<ReadModels, 'accounts', Selectable<A
  */
 export type Alongside = Compilable;
 
+/** The text of readModelsStamp: the same in the query builder's statements and in readStamps' prepared one. */
+const STAMP_SQL = `(SELECT coalesce(string_agg(c.name || '=' || coalesce(c.position, ''), ',' ORDER BY c.name), '')
+    FROM processor_checkpoints c WHERE c.name LIKE 'projection:%')
+  || '|' || (SELECT coalesce(string_agg(r.name || '=' || r.generation, ',' ORDER BY r.name), '') FROM projection_registry r)`;
+
 /**
  * What the read models are as of the statement that reads this: each read model's checkpoint and
  * generation. Rows of a read model change only in the runner's transactions that move its checkpoint
@@ -58,15 +64,29 @@ export type Alongside = Compilable;
  * the same, so is every row of every read model (and with it every answer made from them). Coarse: any
  * event applied anywhere changes it (the runner also moves idle read models' checkpoints).
  */
-export const readModelsStamp = sql<string>`(SELECT coalesce(string_agg(c.name || '=' || coalesce(c.position, ''), ',' ORDER BY c.name), '')
-    FROM processor_checkpoints c WHERE c.name LIKE 'projection:%')
-  || '|' || (SELECT coalesce(string_agg(r.name || '=' || r.generation, ',' ORDER BY r.name), '') FROM projection_registry r)`;
+export const readModelsStamp = sql<string>`${sql.raw(STAMP_SQL)}`;
 
-/** In one round trip: the read models' stamp, and the row of `alongside` as JSON (null when it selects none). */
-export const readStamp = async (db: Kysely<ReadModels>, alongside?: Alongside): Promise<{ stamp: string; alongside: unknown }> => {
-  const alongsideColumn = alongside ? sql`(SELECT to_json(x) FROM (${alongside}) x)` : sql`NULL::json`;
-  const result = await sql<{ stamp: string; alongside: unknown }>`SELECT ${readModelsStamp} AS stamp, ${alongsideColumn} AS alongside`.execute(db);
-  return result.rows[0]!;
+/**
+ * In one round trip, for several API keys at once (api/accounts/answers.ts gathers the checks of concurrent
+ * requests): the stamp, and each key's row as keyWithLastUseById reads it (app/apiKeyUsage.ts), as
+ * JSON, by id. A named prepared statement where the pool is known (projections/database.ts poolOf):
+ * parsed and planned once per connection; a rebuild's switch of the views makes PostgreSQL plan it again.
+ */
+const STAMPS_SQL = `SELECT ${STAMP_SQL} AS stamp,
+  (SELECT coalesce(json_agg(to_json(x)), '[]'::json) FROM (
+     SELECT api_keys.*, api_key_usage.last_used_at FROM api_keys
+       LEFT JOIN api_key_usage ON api_key_usage.api_key_id = api_keys.id
+      WHERE api_keys.id = ANY($1::uuid[])) x) AS keys`;
+
+export const readStamps = async (db: Kysely<ReadModels>, apiKeyIds: readonly string[]): Promise<{ stamp: string; keys: Map<string, unknown> }> => {
+  const pool = poolOf(db);
+  const ids = [...apiKeyIds];
+  const rows = pool
+    ? (await pool.query<{ stamp: string; keys: { id: string }[] }>({ name: 'read_models_stamp_with_keys', text: STAMPS_SQL, values: [ids] })).rows
+    : (await sql<{ stamp: string; keys: { id: string }[] }>`${sql.raw(STAMPS_SQL.split('$1')[0]!)}${ids}${sql.raw(STAMPS_SQL.split('$1')[1]!)}`.execute(db))
+        .rows;
+  const { stamp, keys } = rows[0]!;
+  return { stamp, keys: new Map(keys.map((k) => [k.id, k])) };
 };
 
 /**
