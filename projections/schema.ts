@@ -225,6 +225,18 @@ export interface SlaveClosuresTable {
   close_price: number | null;
 }
 
+/** Partial closes of a slave position with no live copy yet (its CopyExecuted may still come). */
+export interface SlavePartialsTable {
+  slave_account_id: string;
+  slave_position_id: string;
+  /** The volume left after the latest part. */
+  volume: number;
+  /** PartialClose[] oldest first (jsonb). */
+  partials: unknown;
+  /** When the latest part was closed. */
+  at: Timestamp;
+}
+
 export interface CopyDeferralsTable {
   id: string;
   copier_id: string;
@@ -436,6 +448,13 @@ export interface AccountProtectionsTable {
   positions_closed_at: Timestamp | null;
 }
 
+/** A close decided while a profit target locked the account, not finished yet. */
+export interface ProtectionLockedClosesTable {
+  account_id: string;
+  trigger_id: string;
+  position_id: string;
+}
+
 export interface ProjectionRegistryTable {
   name: string;
   version: number;
@@ -462,6 +481,7 @@ export interface ReadModels {
   copy_retries: CopyRetriesTable;
   copy_deferrals: CopyDeferralsTable;
   slave_closures: SlaveClosuresTable;
+  slave_partials: SlavePartialsTable;
   account_logs: AccountLogsTable;
   account_log_accounts: AccountLogAccountsTable;
   features: FeaturesTable;
@@ -475,5 +495,6 @@ export interface ReadModels {
   symbol_mappings: SymbolMappingsTable;
   account_protections: AccountProtectionsTable;
   protection_references: ProtectionReferencesTable;
+  protection_locked_closes: ProtectionLockedClosesTable;
   projection_registry: ProjectionRegistryTable;
 }

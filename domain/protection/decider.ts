@@ -70,15 +70,12 @@ export const evolve = (state: ProtectionState, event: ProtectionEvent): Protecti
       };
       return { ...state, pending: without(state.pending ?? {}, (id) => id === d.triggerId), triggers: { ...state.triggers, [d.triggerId]: trigger } };
     }
-    // A lock that ends drops the closes decided for it and not done yet (a refused close is not sent
-    // again once the account is no longer locked).
+    // A lock that ends keeps the closes decided for it and not finished yet: each is sent once more
+    // (with its request id, so a close a crash left unrecorded is answered with its first result) and
+    // recorded as done or failed (a refusal then is final: the account is no longer locked).
     case 'ProtectionCleared': {
       const ids = new Set(event.data.triggerIds);
-      return {
-        ...state,
-        triggers: without(state.triggers, (id) => ids.has(id)),
-        lockedCloses: without(state.lockedCloses ?? {}, (_k, c) => ids.has(c.triggerId)),
-      };
+      return { ...state, triggers: without(state.triggers, (id) => ids.has(id)) };
     }
     case 'ProtectionReset':
       return {
@@ -86,7 +83,6 @@ export const evolve = (state: ProtectionState, event: ProtectionEvent): Protecti
         resets: { ...state.resets, [event.data.ruleId]: event.data.at },
         pending: without(state.pending ?? {}, (_id, p) => p.ruleId === event.data.ruleId),
         triggers: without(state.triggers, (_id, t) => t.ruleId === event.data.ruleId),
-        lockedCloses: without(state.lockedCloses ?? {}, (_k, c) => c.ruleId === event.data.ruleId),
       };
     case 'ProtectionPositionsClosed': {
       const trigger = state.triggers[event.data.triggerId];
@@ -103,7 +99,10 @@ export const evolve = (state: ProtectionState, event: ProtectionEvent): Protecti
     case 'ProtectionCloseFailed': {
       const key = lockedCloseKey(event.data.triggerId, event.data.positionId);
       const close = state.lockedCloses?.[key];
-      return close ? { ...state, lockedCloses: { ...state.lockedCloses, [key]: { ...close, failed: event.data.code } } } : state;
+      if (!close) return state;
+      // A refusal after the lock ended is the close's last word.
+      if (event.data.final === true) return { ...state, lockedCloses: without(state.lockedCloses ?? {}, (k) => k === key) };
+      return { ...state, lockedCloses: { ...state.lockedCloses, [key]: { ...close, failed: event.data.code } } };
     }
     default: {
       const unhandled: never = event;
@@ -169,7 +168,16 @@ export const decide = (command: ProtectionCommand, state: ProtectionState): Prot
       const close = state.lockedCloses?.[lockedCloseKey(triggerId, positionId)];
       if (!close) return [];
       if (outcome.type === 'failed') {
-        // Tried again every tick; each refusal is logged once, a new one (another code) again.
+        // Its lock ended (its period, a reset, its rule removed): this refusal is recorded, and final.
+        if (!state.triggers[triggerId]) {
+          return [
+            {
+              type: 'ProtectionCloseFailed',
+              data: { accountId, triggerId, ruleId: close.ruleId, positionId, code: outcome.code, message: outcome.message, final: true, at },
+            },
+          ];
+        }
+        // Tried again every tick while the lock lasts; each refusal is logged once, a new one (another code) again.
         if (close.failed === outcome.code) return [];
         return [
           { type: 'ProtectionCloseFailed', data: { accountId, triggerId, ruleId: close.ruleId, positionId, code: outcome.code, message: outcome.message, at } },

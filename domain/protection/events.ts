@@ -110,7 +110,11 @@ export type ProtectionEvent =
   | { type: 'ProtectionLockedPositionClosed'; data: LockedCloseDecision & { gone?: boolean; at: string } }
   | {
       type: 'ProtectionCloseFailed';
-      data: { accountId: string; triggerId: string; ruleId: string; positionId: string; code: string; message: string; at: string };
+      /**
+       * final: a close decided while locked, refused after the lock ended (its period, a reset, its rule
+       * removed): not tried again. Absent (events before it, and refusals while locked): tried again.
+       */
+      data: { accountId: string; triggerId: string; ruleId: string; positionId: string; code: string; message: string; final?: boolean; at: string };
     };
 
 export type ProtectionEventType = ProtectionEvent['type'];

@@ -15,9 +15,12 @@
 // decision is recorded first (ProtectionLockedCloseDecided, with a client request id derived from the
 // trigger and the position), then the close is sent and its outcome recorded once
 // (ProtectionLockedPositionClosed, or ProtectionCloseFailed in the account log, once per refusal, tried
-// again every tick, until the lock ends). A crash between the close and its record leaves the decision
+// again every tick while the lock lasts). A crash between the close and its record leaves the decision
 // open: the next tick (after the restart) sends the same request id again, which the broker answers
-// with the first result.
+// with the first result. A lock that ends does not drop its open decisions: each is sent once more and
+// recorded as closed (or gone) or, refused, as a final ProtectionCloseFailed (the protections read
+// model's protection_locked_closes brings the account back to the monitor after a restart, even when
+// the lock's rule is gone).
 // The close and that loop are closing.ts's, shared with the trade guardrails.
 //
 // A period starts with the first look inside it: its reference (balance and equity) is what the
@@ -122,7 +125,9 @@ export class ProtectionMonitor {
     try {
       const rules = await this.rules();
       const withTriggers = await this.deps.db.selectFrom('account_protections').select('account_id').distinct().execute();
-      const accounts = new Set([...rules.keys(), ...withTriggers.map((r) => r.account_id)]);
+      // Closes decided while locked are finished even once the lock ended (and its rule went) before a restart.
+      const withCloses = await this.deps.db.selectFrom('protection_locked_closes').select('account_id').distinct().execute();
+      const accounts = new Set([...rules.keys(), ...withTriggers.map((r) => r.account_id), ...withCloses.map((r) => r.account_id)]);
       for (const [accountId, cached] of this.cache) if (Object.keys(cached.state.triggers).length > 0 || hasLockedCloses(cached.state)) accounts.add(accountId);
       for (const accountId of accounts) {
         if (this.stopped) return;
@@ -189,7 +194,7 @@ export class ProtectionMonitor {
     });
     if (observation) this.rememberPeaks(accountId, cached.state, rules, observation, now);
     if (connection) await this.closeWhereTriggered(accountId, cached, connection, rules);
-    // Decided closes are finished while their lock lasts (a lock that ends drops them), whatever else the account has.
+    // Decided closes are finished (closed, gone, or refused: while locked tried again, once the lock ended final), whatever else the account has.
     const closing = connection ?? (hasLockedCloses(cached.state) ? this.deps.connections.connection(accountId) : null);
     if (closing) await this.finishLockedCloses(accountId, cached, closing);
   }

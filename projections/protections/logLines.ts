@@ -92,7 +92,7 @@ export const protectionLogLine = (event: ProtectionEvent): LogLine | null => {
     case 'ProtectionCloseFailed':
       return line(
         LogType.Error,
-        `Protection ${event.data.ruleId} could not close #${event.data.positionId}: ${event.data.message}; trying again every second`,
+        `Protection ${event.data.ruleId} could not close #${event.data.positionId}: ${event.data.message}; ${event.data.final === true ? 'its lock has ended: not tried again' : 'trying again every second'}`,
         event.data.code,
         event.data.positionId,
       );

@@ -14,9 +14,10 @@ import type { Projection } from '../projection.js';
 
 export const protectionsProjection: Projection = {
   name: 'protections',
-  version: 2,
+  // 3: protection_locked_closes.
+  version: 3,
   handles: [...protectionEventTypes, 'RiskLimitUpdated', 'RiskLimitDeleted', 'FeatureRemoved'],
-  tables: ['account_protections', 'protection_references'],
+  tables: ['account_protections', 'protection_references', 'protection_locked_closes'],
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'account_protections')} (
       account_id uuid NOT NULL,
@@ -49,6 +50,13 @@ export const protectionsProjection: Projection = {
       equity double precision NOT NULL,
       observed_at timestamptz NOT NULL,
       PRIMARY KEY (account_id, anchor))`.execute(db);
+    // Closes decided while a target locked the account and not finished yet (closed, gone, or refused
+    // after the lock ended): the monitor finishes them after a restart, even once the lock has ended.
+    await sql`CREATE TABLE ${sql.id(schema, 'protection_locked_closes')} (
+      account_id uuid NOT NULL,
+      trigger_id text NOT NULL,
+      position_id text NOT NULL,
+      PRIMARY KEY (account_id, trigger_id, position_id))`.execute(db);
   },
   async apply(db, recorded) {
     const event = recorded as unknown as ProtectionEvent | RiskLimitEvent | FeatureEvent;
@@ -123,6 +131,23 @@ export const protectionsProjection: Projection = {
           .set({ positions_closed_at: event.data.at })
           .where('account_id', '=', event.data.accountId)
           .where('trigger_id', '=', event.data.triggerId)
+          .execute();
+        return;
+      case 'ProtectionLockedCloseDecided':
+        await db
+          .insertInto('protection_locked_closes')
+          .values({ account_id: event.data.accountId, trigger_id: event.data.triggerId, position_id: event.data.positionId })
+          .onConflict((oc) => oc.columns(['account_id', 'trigger_id', 'position_id']).doNothing())
+          .execute();
+        return;
+      case 'ProtectionLockedPositionClosed':
+      case 'ProtectionCloseFailed':
+        if (event.type === 'ProtectionCloseFailed' && event.data.final !== true) return;
+        await db
+          .deleteFrom('protection_locked_closes')
+          .where('account_id', '=', event.data.accountId)
+          .where('trigger_id', '=', event.data.triggerId)
+          .where('position_id', '=', event.data.positionId)
           .execute();
         return;
       case 'RiskLimitUpdated':

@@ -277,6 +277,60 @@ describe('profit targets end to end', function () {
     expect(trades, 'one closing trade').to.have.length(1);
   });
 
+  it('finishes a close a crash cut short after its lock ended and its rule went: recorded as done, in the log once', async () => {
+    await pinQuotes(t, { US500: [5200, 5200] });
+    const slave = await startedAccount(t, 'lock-ended');
+    accounts.push(slave);
+    await withdraw(slave, 9_000);
+    const feature = await addTarget(slave, { type: 'FeatureDailyProfitTargetDTO', dailyProfitTarget: 0, dailyRelativeProfitTarget: 300 });
+    const login = simulatedLogin((await t.call('GET', `/accounts/${slave}`)).body);
+    const placed = await t.service.services.venues.desk((venue) => venue.terminalTrade(login, { symbol: 'US500', orderType: 'buy', volume: 0.1 }));
+    const positionId = placed.status === 'filled' ? placed.positionId! : '';
+    await bookWhere(t, slave, (b) => b.length === 1, 'the outside position');
+    // The target goes: the monitor has no rule of the account left to look at.
+    expect((await t.call('DELETE', `/accounts/${slave}/features/${feature.featureId}`)).status).to.be.oneOf([200, 204]);
+    await ticks(2);
+    // As if an earlier run decided the close while locked, sent it and died; the lock ended before the restart.
+    const requestId = crypto.randomUUID();
+    const triggerId = `${feature.featureId}|ended|TARGET|*`;
+    const decided: ProtectionEvent = {
+      type: 'ProtectionLockedCloseDecided',
+      data: {
+        accountId: slave,
+        triggerId,
+        ruleId: feature.featureId,
+        ruleType: 'FeatureDailyProfitTargetDTO',
+        positionId,
+        kind: 'position',
+        symbol: 'US500',
+        volume: 0.1,
+        outside: true,
+        until: null,
+        requestId,
+        at: clock().toISOString(),
+      },
+    };
+    const ended: ProtectionEvent = {
+      type: 'ProtectionCleared',
+      data: { accountId: slave, ruleId: feature.featureId, triggerIds: [triggerId], reason: 'RULE_REMOVED', at: clock().toISOString() },
+    };
+    const venue = t.service.services.venues.venueFor(1).connection({ login, password: 'secret-password' });
+    await venue.connect();
+    await venue.closePosition(positionId, undefined, requestId);
+    await venue.disconnect();
+    await bookWhere(t, slave, (b) => b.length === 0, 'closed by the cut-short run');
+    await t.service.services.store.appendToStream(
+      protectionStream(slave),
+      [decided, ended].map((e) => ({ id: uuidv5(protectionEventKey(e), PROTECTION_EVENT_NAMESPACE), type: e.type, data: e.data, metadata: {} })),
+    );
+    const entry = await logWith(slave, 'PROTECTION_LOCKED_POSITION_CLOSED', 'PROTECTION');
+    expect(entry.text).to.equal(
+      `Protection ${feature.featureId} (FeatureDailyProfitTargetDTO) locks the account until it is reset, closing what opens meanwhile: closed position #${positionId} (0.1 lots US500, placed outside the service)`,
+    );
+    await ticks(2);
+    expect((await logs(slave)).filter((l) => l.code === 'PROTECTION_LOCKED_POSITION_CLOSED')).to.have.length(1);
+  });
+
   it("dailyAbsoluteProfitTarget 1300 on a balance of 1000 with pauseInsteadOfClose keeps positions and follows the master's closes; the reset resumes copying the same day", async () => {
     await pinQuotes(t, { US500: [5200, 5200] });
     const { master, slave } = await pairOfThousand('pause');

@@ -463,3 +463,37 @@ describe('risk limits end to end', function () {
     await bookWhere(t, slave, (b) => b.length === 1, 'copying again on Monday 30 March, Berlin time');
   });
 });
+
+describe('risk limits end to end: a close the broker refuses', function () {
+  this.timeout(120_000);
+  // Friday 9 January 2026, 21:00 UTC: US500 trades until 22:00 UTC, then the market closes for the weekend.
+  const clock = movableClock(Date.parse('2026-01-09T21:00:00.000Z'));
+  let t: TestService;
+  const h = helpers(() => t);
+
+  before(async () => {
+    t = await startTestService({ clock, env: BERLIN });
+    await pinQuotes(t, { US500: [5200, 5200] });
+  });
+  after(() => t?.stop());
+
+  it("reaches the account log as the broker's refusal (ProtectionCloseFailed), once, while the limit keeps the account stopped", async () => {
+    const slave = await startedAccount(t, 'refused-close');
+    const positionId = await h.open(slave, { symbol: 'US500', orderType: 'Buy', volume: 1 });
+    // Saturday: the market is closed, and the price the position is valued at is 40 points lower.
+    clock.advance(Date.parse('2026-01-10T10:00:00.000Z') - clock().getTime());
+    await pinQuotes(t, { US500: [5160, 5160] });
+    // Actual (4): the floating loss of 400 against the balance now reaches 300 at the first look.
+    await h.addLimit(slave, { riskType: { id: 4 }, riskLimit: 0, absoluteRiskLimit: 300, fulfillSeconds: 0 });
+    await h.hitsOf(slave, 1);
+    await h.logWith(slave, 'RISK_LIMIT_HIT', 'PROTECTION');
+    const refused = await h.logWith(slave, '[MARKET_CLOSED]', 'PROTECTION');
+    expect(refused.logTypeId, 'an error').to.equal(1);
+    expect(refused.text).to.match(new RegExp(`^Protection [0-9a-f-]{36} could not close #${positionId}: US500 is closed at .*; trying again every second$`));
+    // Tried again every tick, logged once; the position is still there, the limit still stops the account.
+    await h.ticks(3);
+    expect((await h.logs(slave)).filter((l) => l.code === '[MARKET_CLOSED]' && l.category === 'PROTECTION')).to.have.length(1);
+    expect((await positionsOf(t, slave)).map((p) => p.id)).to.deep.equal([positionId]);
+    expect((await h.information(slave)).riskLimitsHit[0]!.positionsClosedAt).to.equal(null);
+  });
+});

@@ -70,13 +70,48 @@ describe('closes while a profit target locks the account', () => {
     given([...locked, decided])
       .when(record({ type: 'gone' }))
       .then([{ type: 'ProtectionLockedPositionClosed', data: { ...decision, gone: true, at } }]);
-    // A lock that ended (its period, a reset) drops what it decided and did not close: nothing more is recorded or sent.
-    given([...locked, decided, { type: 'ProtectionCleared', data: { accountId, ruleId: 'R1', triggerIds: ['T1'], reason: 'NEXT_PERIOD', at } }])
-      .when(record({ type: 'closed' }))
-      .then([]);
-    given([...locked, decided, { type: 'ProtectionReset', data: { accountId, ruleId: 'R1', ruleKind: 'PROFIT_TARGET', reason: 'API', at, message: 'reset' } }])
-      .when(record({ type: 'closed' }))
-      .then([]);
+  });
+
+  it('are finished when the lock ends before they are (a crash between the close and its record): done, gone, or a final refusal', () => {
+    const cleared: ProtectionEvent = { type: 'ProtectionCleared', data: { accountId, ruleId: 'R1', triggerIds: ['T1'], reason: 'NEXT_PERIOD', at } };
+    const reset: ProtectionEvent = {
+      type: 'ProtectionReset',
+      data: { accountId, ruleId: 'R1', ruleKind: 'PROFIT_TARGET', reason: 'API', at, message: 'reset' },
+    };
+    const removed: ProtectionEvent = { type: 'ProtectionCleared', data: { accountId, ruleId: 'R1', triggerIds: ['T1'], reason: 'RULE_REMOVED', at } };
+    for (const ended of [cleared, reset, removed]) {
+      // The close sent before the crash: the broker answers the same request id with its first result.
+      given([...locked, decided, ended])
+        .when(record({ type: 'closed' }))
+        .then([{ type: 'ProtectionLockedPositionClosed', data: { ...decision, at } }]);
+      given([...locked, decided, ended])
+        .when(record({ type: 'gone' }))
+        .then([{ type: 'ProtectionLockedPositionClosed', data: { ...decision, gone: true, at } }]);
+      const final: ProtectionEvent = {
+        type: 'ProtectionCloseFailed',
+        data: { accountId, triggerId: 'T1', ruleId: 'R1', positionId: '7', code: '[MARKET_CLOSED]', message: 'the market of US500 is closed', final: true, at },
+      };
+      given([...locked, decided, ended])
+        .when(record({ type: 'failed', code: '[MARKET_CLOSED]', message: 'the market of US500 is closed' }))
+        .then([final]);
+      // Recorded once: the refusal after the lock is the decision's last word, nothing is sent or recorded again.
+      given([...locked, decided, ended, final])
+        .when(record({ type: 'closed' }))
+        .then([]);
+      expect(
+        protectionDecider.evolve([...locked, decided, ended, final].reduce(protectionDecider.evolve, protectionDecider.initialState), final).lockedCloses,
+      ).to.deep.equal({});
+    }
+    // Refused while locked (logged once), then the lock ended: the same refusal again is recorded, final.
+    const whileLocked: ProtectionEvent = {
+      type: 'ProtectionCloseFailed',
+      data: { accountId, triggerId: 'T1', ruleId: 'R1', positionId: '7', code: '[MARKET_CLOSED]', message: 'closed', at },
+    };
+    given([...locked, decided, whileLocked, cleared])
+      .when(record({ type: 'failed', code: '[MARKET_CLOSED]', message: 'closed' }))
+      .then([{ type: 'ProtectionCloseFailed', data: { ...whileLocked.data, final: true } }]);
+    const line = protectionLogLine({ type: 'ProtectionCloseFailed', data: { ...whileLocked.data, final: true } })!;
+    expect(line.message).to.equal('Protection R1 could not close #7: closed; its lock has ended: not tried again');
   });
 
   it("put a refusal in the account log with the broker's reason, once per code, and keep the decision open", () => {
