@@ -18,8 +18,10 @@ import {
   firstMartingaleCount,
   isMartingaleStep,
   martingaleStep,
+  type PartialsRow,
   type RetryRow,
   type Where,
+  withEarlierPartials,
 } from './changes.js';
 import { partialsOf } from './queries.js';
 
@@ -45,6 +47,12 @@ interface Batch {
   readonly closures: Map<string, ClosureRow>;
   /** By slave account, the keys of its closures and the time each closed (a cleanup looks at one account's only). */
   readonly closuresByAccount: Map<string, Map<string, number>>;
+  /** Partial closes of slave positions with no live copy yet, by slave position; by account, the time of each (for the cleanup). */
+  readonly partials: Map<string, PartialsRow>;
+  readonly partialsByAccount: Map<string, Map<string, number>>;
+  readonly deletedPartials: Map<string, Key>;
+  readonly insertedPartials: Set<string>;
+  readonly partialCleanups: Map<string, number>;
   readonly martingale: Map<string, number>;
   readonly changedCopies: Set<string>;
   readonly changedMartingale: Set<string>;
@@ -65,6 +73,11 @@ const emptyBatch = (): Batch => ({
   byMaster: new Map(),
   closures: new Map(),
   closuresByAccount: new Map(),
+  partials: new Map(),
+  partialsByAccount: new Map(),
+  deletedPartials: new Map(),
+  insertedPartials: new Set(),
+  partialCleanups: new Map(),
   martingale: new Map(),
   changedCopies: new Set(),
   changedMartingale: new Set(),
@@ -117,6 +130,9 @@ export const copiesRebuildFold = (): RebuildFold => {
       state.deletedClosures.clear();
       state.insertedClosures.clear();
       state.cleanups.clear();
+      state.deletedPartials.clear();
+      state.insertedPartials.clear();
+      state.partialCleanups.clear();
       state.retryDeletes.length = 0;
       state.deferralDeletes.length = 0;
       for (const [id, row] of state.retries) if (row === null) state.retries.delete(id);
@@ -125,6 +141,7 @@ export const copiesRebuildFold = (): RebuildFold => {
     },
     async finish(db) {
       for (const key of state.closures.keys()) state.insertedClosures.add(key);
+      for (const key of state.partials.keys()) state.insertedPartials.add(key);
       for (const key of unwritten) state.changedCopies.add(key);
       await writeBack(db, state);
       unwritten.clear();
@@ -156,6 +173,7 @@ const readTouched = async (db: Db, batch: Batch, changes: readonly CopiesChange[
   if (copyKeys.size > 0 || slaveKeys.size > 0) {
     await readCopies(db, batch, [...copyKeys.values()], [...slaveKeys.values()]);
     await readClosures(db, batch, [...slaveKeys.values()]);
+    await readPartials(db, batch, [...slaveKeys.values()]);
   }
   for (const row of batch.copies.values()) copierIds.add(row.copier_id);
   for (const chunk of statementChunks([...copierIds])) {
@@ -224,6 +242,24 @@ const readClosures = async (db: Db, batch: Batch, keys: readonly Key[]): Promise
   }
 };
 
+const readPartials = async (db: Db, batch: Batch, keys: readonly Key[]): Promise<void> => {
+  for (const chunk of statementChunks(keys)) {
+    const rows = await db
+      .selectFrom('slave_partials')
+      .selectAll()
+      .where(({ eb, refTuple, tuple }) =>
+        eb(
+          refTuple('slave_account_id', 'slave_position_id'),
+          'in',
+          chunk.map((k) => tuple(k[0], k[1])),
+        ),
+      )
+      .execute();
+    // partials as the batch writes them: JSON text.
+    for (const row of rows) setPartials(batch, slaveKey(row.slave_account_id, row.slave_position_id), { ...row, partials: JSON.stringify(partialsOf(row)) });
+  }
+};
+
 // ---------------------------------------------------------------------------------------------
 // The changes, folded in memory with the effect of projector.ts's statements.
 
@@ -284,6 +320,42 @@ const deleteClosure = (batch: Batch, key: string, row: ClosureRow): void => {
   batch.deletedClosures.set(key, [row.slave_account_id, row.slave_position_id]);
 };
 
+const setPartials = (batch: Batch, key: string, row: PartialsRow): void => {
+  batch.partials.set(key, row);
+  const ofAccount = batch.partialsByAccount.get(row.slave_account_id);
+  if (ofAccount) ofAccount.set(key, time(row.at));
+  else batch.partialsByAccount.set(row.slave_account_id, new Map([[key, time(row.at)]]));
+};
+
+const deletePartials = (batch: Batch, key: string, row: PartialsRow): void => {
+  batch.partials.delete(key);
+  const ofAccount = batch.partialsByAccount.get(row.slave_account_id);
+  ofAccount?.delete(key);
+  if (ofAccount?.size === 0) batch.partialsByAccount.delete(row.slave_account_id);
+  batch.insertedPartials.delete(key);
+  batch.deletedPartials.set(key, [row.slave_account_id, row.slave_position_id]);
+};
+
+/** No live copy yet: its CopyExecuted may still come; the account's parts older than a day go. */
+const bufferPartial = (batch: Batch, change: Extract<CopiesChange, { type: 'copiesPartiallyClosed' }>): void => {
+  const { slaveAccountId, slavePositionId } = change.where;
+  const key = slaveKey(slaveAccountId, slavePositionId);
+  const before = batch.partials.get(key);
+  setPartials(batch, key, {
+    slave_account_id: slaveAccountId,
+    slave_position_id: slavePositionId,
+    volume: change.volume,
+    partials: JSON.stringify([...(before ? partialsOf(before) : []), change.part]),
+    at: change.at,
+  });
+  batch.insertedPartials.add(key);
+  const cutoff = time(change.at) - DAY_MS;
+  for (const [k, at] of batch.partialsByAccount.get(slaveAccountId) ?? []) {
+    if (at < cutoff) deletePartials(batch, k, batch.partials.get(k)!);
+  }
+  batch.partialCleanups.set(slaveAccountId, Math.max(batch.partialCleanups.get(slaveAccountId) ?? -Infinity, cutoff));
+};
+
 const fold = (batch: Batch, change: CopiesChange): void => {
   switch (change.type) {
     case 'deferralEnded':
@@ -312,12 +384,17 @@ const fold = (batch: Batch, change: CopiesChange): void => {
     case 'copiesEnded':
       endCopies(batch, change.ending);
       return;
-    case 'copiesPartiallyClosed':
+    case 'copiesPartiallyClosed': {
+      let changed = 0;
       for (const key of candidates(batch, change.where)) {
         const row = batch.copies.get(key)!;
-        if (matches(row, change.where)) update(batch, key, { volume: change.volume, partials: JSON.stringify([...partialsOf(row), change.part]) });
+        if (!matches(row, change.where)) continue;
+        update(batch, key, { volume: change.volume, partials: JSON.stringify([...partialsOf(row), change.part]) });
+        changed++;
       }
+      if (changed === 0) bufferPartial(batch, change);
       return;
+    }
     default: {
       const unhandled: never = change;
       throw new Error(`unhandled copies change ${JSON.stringify(unhandled)}`);
@@ -339,7 +416,12 @@ const expireRetries = (batch: Batch, copierId: string, masterPositionId: string)
   }
 };
 
-const openCopy = (batch: Batch, row: CopyRow): void => {
+const openCopy = (batch: Batch, recorded: CopyRow): void => {
+  // Parts its venue closed before the copy was recorded are the copy's.
+  const partialsKey = slaveKey(recorded.slave_account_id, recorded.slave_position_id);
+  const earlier = batch.partials.get(partialsKey);
+  if (earlier) deletePartials(batch, partialsKey, earlier);
+  const row = earlier ? withEarlierPartials(recorded, earlier) : recorded;
   endRetry(batch, row.client_order_id);
   const key = copyKey(row);
   const before = batch.copies.get(key);
@@ -407,6 +489,7 @@ const recordClosure = (batch: Batch, slaveAccountId: string, slavePositionId: st
 
 const writeBack = async (db: Db, batch: Batch): Promise<void> => {
   await writeClosures(db, batch);
+  await writePartials(db, batch);
   await writeRetries(db, batch);
   await writeDeferrals(db, batch);
   await writeCopies(db, batch);
@@ -437,6 +520,41 @@ const writeClosures = async (db: Db, batch: Batch): Promise<void> => {
       .insertInto('slave_closures')
       .values(chunk)
       .onConflict((oc) => oc.columns(['slave_account_id', 'slave_position_id']).doNothing())
+      .execute();
+  }
+};
+
+const writePartials = async (db: Db, batch: Batch): Promise<void> => {
+  for (const chunk of statementChunks([...batch.partialCleanups])) {
+    await db
+      .deleteFrom('slave_partials')
+      .where(({ eb, or, and }) => or(chunk.map(([accountId, cutoff]) => and([eb('slave_account_id', '=', accountId), eb('at', '<', new Date(cutoff))]))))
+      .execute();
+  }
+  for (const chunk of statementChunks([...batch.deletedPartials.values()])) {
+    await db
+      .deleteFrom('slave_partials')
+      .where(({ eb, refTuple, tuple }) =>
+        eb(
+          refTuple('slave_account_id', 'slave_position_id'),
+          'in',
+          chunk.map((k) => tuple(k[0], k[1])),
+        ),
+      )
+      .execute();
+  }
+  // The rows as the batch leaves them (it read every row it appended to).
+  for (const chunk of statementChunks([...batch.insertedPartials].map((k) => batch.partials.get(k)!))) {
+    await db
+      .insertInto('slave_partials')
+      .values(chunk)
+      .onConflict((oc) =>
+        oc.columns(['slave_account_id', 'slave_position_id']).doUpdateSet((eb) => ({
+          volume: eb.ref('excluded.volume'),
+          partials: eb.ref('excluded.partials'),
+          at: eb.ref('excluded.at'),
+        })),
+      )
       .execute();
   }
 };

@@ -8,11 +8,12 @@ import { isStandaloneTrade } from '../../domain/copy/features/rules.js';
 import { initialMartingaleState, nextMartingaleState } from '../../domain/copy/martingale.js';
 import type { PositionsEvent } from '../../domain/positions/events.js';
 import type { RecordedEvent } from '../../store/port.js';
-import type { CopiesTable, ReadModels, SlaveClosuresTable } from '../schema.js';
-import type { PartialClose } from './queries.js';
+import type { CopiesTable, ReadModels, SlaveClosuresTable, SlavePartialsTable } from '../schema.js';
+import { type PartialClose, partialsOf } from './queries.js';
 
 export type CopyRow = Insertable<CopiesTable>;
 export type ClosureRow = Insertable<SlaveClosuresTable>;
+export type PartialsRow = Insertable<SlavePartialsTable>;
 export type RetryRow = Insertable<ReadModels['copy_retries']>;
 export type DeferralRow = Insertable<ReadModels['copy_deferrals']>;
 
@@ -54,8 +55,18 @@ export type CopiesChange =
    */
   | { readonly type: 'copyOpened'; readonly row: CopyRow }
   | { readonly type: 'copiesChanged'; readonly where: Where; readonly set: { readonly volume: number } | { readonly kind: 'position' } }
-  /** The slave's venue closed part of the live copies: `volume` is left, `part` is appended to their partial closes. */
-  | { readonly type: 'copiesPartiallyClosed'; readonly where: Where; readonly volume: number; readonly part: PartialClose }
+  /**
+   * The slave's venue closed part of the live copies: `volume` is left, `part` is appended to their
+   * partial closes. No live copy yet (its CopyExecuted may still come): kept in slave_partials (a day,
+   * until the account's next such part after that), and joined to the copy when it is recorded.
+   */
+  | {
+      readonly type: 'copiesPartiallyClosed';
+      readonly where: Where & { readonly slaveAccountId: string; readonly slavePositionId: string };
+      readonly volume: number;
+      readonly part: PartialClose;
+      readonly at: string;
+    }
   | { readonly type: 'copiesEnded'; readonly ending: Ending };
 
 type Executed = Extract<CopyEvent, { type: 'CopyExecuted' }>['data'];
@@ -156,7 +167,7 @@ const venueFact = (event: PositionsEvent): CopiesChange[] => {
       const { accountId, position, trade } = event.data;
       const where = { slaveAccountId: accountId, slavePositionId: position.positionId, kind: 'position' } as const;
       const part = { volume: trade.volume, result: trade.profit + trade.swap + trade.commission };
-      return [{ type: 'copiesPartiallyClosed', where, volume: position.volume, part }];
+      return [{ type: 'copiesPartiallyClosed', where, volume: position.volume, part, at: trade.closeTime }];
     }
     case 'PendingOrderFilled': {
       const where = { slaveAccountId: event.data.accountId, slavePositionId: event.data.order.orderId, kind: 'pendingOrder' } as const;
@@ -194,6 +205,13 @@ export const changesOf = (recorded: RecordedEvent): CopiesChange[] => {
       return venueFact(event);
   }
 };
+
+/** Partial closes the slave's venue reported before the copy was recorded are the copy's: its volume left and its parts. */
+export const withEarlierPartials = (copy: CopyRow, buffered: Pick<PartialsRow, 'volume' | 'partials'>): CopyRow => ({
+  ...copy,
+  volume: buffered.volume,
+  partials: JSON.stringify([...partialsOf(copy), ...partialsOf(buffered)]),
+});
 
 /** A close the slave's venue reported before the copy was recorded ends the copy just recorded. */
 export const endingOfEarlierClosure = (copy: CopyRow, closure: ClosureRow): Ending => ({

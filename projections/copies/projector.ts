@@ -14,6 +14,7 @@ import {
   type Ending,
   endingOfEarlierClosure,
   firstMartingaleCount,
+  withEarlierPartials,
   isMartingaleStep,
   martingaleStep,
   type Where,
@@ -47,6 +48,28 @@ const recordClosure = async (db: Db, { where, at, result, closePrice }: Ending &
     .deleteFrom('slave_closures')
     .where('slave_account_id', '=', where.slaveAccountId)
     .where('closed_at', '<', new Date(Date.parse(at) - 86_400_000))
+    .execute();
+};
+
+/** No live copy yet: its CopyExecuted may still come; the account's parts older than a day go. */
+const bufferPartial = async (db: Db, change: Extract<CopiesChange, { type: 'copiesPartiallyClosed' }>) => {
+  const { slaveAccountId, slavePositionId } = change.where;
+  const part = JSON.stringify([change.part]);
+  await db
+    .insertInto('slave_partials')
+    .values({ slave_account_id: slaveAccountId, slave_position_id: slavePositionId, volume: change.volume, partials: part, at: change.at })
+    .onConflict((oc) =>
+      oc.columns(['slave_account_id', 'slave_position_id']).doUpdateSet({
+        volume: change.volume,
+        partials: sql<string>`slave_partials.partials || ${part}::jsonb`,
+        at: change.at,
+      }),
+    )
+    .execute();
+  await db
+    .deleteFrom('slave_partials')
+    .where('slave_account_id', '=', slaveAccountId)
+    .where('at', '<', new Date(Date.parse(change.at) - 86_400_000))
     .execute();
 };
 
@@ -92,7 +115,15 @@ const endCopies = async (db: Db, ending: Ending) => {
   for (const row of closed) if (isMartingaleStep(row)) await stepMartingale(db, row.copier_id, result);
 };
 
-const recordCopy = async (db: Db, row: CopyRow) => {
+const recordCopy = async (db: Db, recorded: CopyRow) => {
+  // Parts its venue closed before the copy was recorded are the copy's.
+  const earlier = await db
+    .deleteFrom('slave_partials')
+    .where('slave_account_id', '=', recorded.slave_account_id)
+    .where('slave_position_id', '=', recorded.slave_position_id)
+    .returning(['volume', 'partials'])
+    .executeTakeFirst();
+  const row = earlier ? withEarlierPartials(recorded, earlier) : recorded;
   // One round trip: the retry ends, the copy is recorded, and a close its venue reported first is found.
   const gone = await db
     .with('ended_retry', (qb) => qb.deleteFrom('copy_retries').where('client_order_id', '=', row.client_order_id))
@@ -150,11 +181,14 @@ const applyChange = async (db: Db, change: CopiesChange): Promise<void> => {
     case 'copiesEnded':
       await endCopies(db, change.ending);
       return;
-    case 'copiesPartiallyClosed':
-      await liveCopies(db, change.where, { volume: change.volume })
+    case 'copiesPartiallyClosed': {
+      const changed = await liveCopies(db, change.where, { volume: change.volume })
         .set({ partials: sql<string>`partials || ${JSON.stringify([change.part])}::jsonb` })
+        .returning('copier_id')
         .execute();
+      if (changed.length === 0) await bufferPartial(db, change);
       return;
+    }
     default: {
       const unhandled: never = change;
       throw new Error(`unhandled copies change ${JSON.stringify(unhandled)}`);
@@ -165,9 +199,10 @@ const applyChange = async (db: Db, change: CopiesChange): Promise<void> => {
 export const copiesProjection: Projection = {
   name: 'copies',
   // 5: a copy split into several orders by forcePositionLotSize has a row per part. 6: its partial closes.
-  version: 6,
+  // 7: partial closes reported before the copy's CopyExecuted (slave_partials).
+  version: 7,
   handles: [...copyEventTypes, ...slaveEvents],
-  tables: ['copies', 'copier_martingale', 'copy_retries', 'copy_deferrals', 'slave_closures'],
+  tables: ['copies', 'copier_martingale', 'copy_retries', 'copy_deferrals', 'slave_closures', 'slave_partials'],
   // Every row belongs to one slave account (a copier has one slave), and every event names it: the
   // engine's events their slave, a venue's events the account they happened on.
   partitionOf: (recorded) => {
@@ -207,6 +242,16 @@ export const copiesProjection: Projection = {
       closed_at timestamptz NOT NULL,
       result double precision,
       close_price double precision,
+      PRIMARY KEY (slave_account_id, slave_position_id))`.execute(db);
+    // Partial closes of slave positions with no live copy matching them yet: a copy whose CopyExecuted
+    // arrives after its slave position was partly closed gets them (its volume left, its parts). Kept
+    // a day (until the account's next such part after that).
+    await sql`CREATE TABLE ${sql.id(schema, 'slave_partials')} (
+      slave_account_id uuid NOT NULL,
+      slave_position_id text NOT NULL,
+      volume double precision NOT NULL,
+      partials jsonb NOT NULL,
+      at timestamptz NOT NULL,
       PRIMARY KEY (slave_account_id, slave_position_id))`.execute(db);
     await sql`CREATE TABLE ${sql.id(schema, 'copy_deferrals')} (
       id uuid PRIMARY KEY,

@@ -355,6 +355,15 @@ describe('read models that apply a batch at once', function () {
         position: { positionId: 'o4', volume: 0.4 },
         trade: trade('o4', day(20, 6), -2),
       }),
+      // The slave's venue reports two partial closes of s9 before the engine records the copy that opened it.
+      recorded('PositionPartiallyClosed', { accountId: slave, at: day(20, 6), position: { positionId: 's9', volume: 0.7 }, trade: trade('s9', day(20, 6), 2) }),
+      recorded('PositionPartiallyClosed', {
+        accountId: slave,
+        at: day(20, 6),
+        position: { positionId: 's9', volume: 0.5 },
+        trade: trade('s9', day(20, 6), -1),
+      }),
+      recorded('CopyExecuted', { ...base(day(20, 6)), action: open('m9'), result: opened('s9', day(20, 6)) }),
       recorded('CopyExecuted', {
         ...base(day(20, 7)),
         action: {
@@ -390,6 +399,14 @@ describe('read models that apply a batch at once', function () {
       recorded('PendingOrderCancelled', { accountId: slave, at: day(20, 12), order: { orderId: 'o6' }, reason: 'expired' }),
       // Closures of positions nobody copied: the second, a day and more later, clears the first.
       recorded('PositionClosed', { accountId: slave, at: day(20, 13), trade: trade('x1', day(20, 13), 1) }),
+      // Partial closes of positions nobody copied: the second, a day and more later, clears the first.
+      recorded('PositionPartiallyClosed', {
+        accountId: slave,
+        at: day(20, 13),
+        position: { positionId: 'x5', volume: 0.5 },
+        trade: trade('x5', day(20, 13), 1),
+      }),
+      recorded('PositionPartiallyClosed', { accountId: slave, at: day(22, 1), position: { positionId: 'x6', volume: 0.5 }, trade: trade('x6', day(22, 1), 1) }),
       recorded('PositionClosed', { accountId: slave, at: day(22, 1), trade: trade('x2', day(22, 1), 1) }),
       recorded('CopyExecuted', { ...base(day(22, 2)), action: open('m7'), result: opened('x2', day(22, 2)) }),
       recorded('CopyExecuted', {
@@ -401,7 +418,7 @@ describe('read models that apply a batch at once', function () {
     const oneByOne = await build(copies, async (scoped) => {
       for (const event of sequence) await copies.apply(scoped, event);
     });
-    expect(oneByOne.copies).to.have.length(6);
+    expect(oneByOne.copies).to.have.length(7);
     // The partial closes of o4 at its venue, each with its volume and net result, in order.
     const o4 = oneByOne
       .copies!.map((r) => JSON.parse(r as string) as { slave_position_id: string; volume: number; partials: unknown })
@@ -413,6 +430,19 @@ describe('read models that apply a batch at once', function () {
         { volume: 1, result: -2 },
       ],
     });
+    // Those of s9, reported before its copy was recorded, are its copy's: kept, in order, with the volume left.
+    const s9 = oneByOne
+      .copies!.map((r) => JSON.parse(r as string) as { slave_position_id: string; volume: number; partials: unknown; status: string })
+      .find((r) => r.slave_position_id === 's9');
+    expect(s9).to.deep.include({
+      status: 'open',
+      volume: 0.5,
+      partials: [
+        { volume: 1, result: 2 },
+        { volume: 1, result: -1 },
+      ],
+    });
+    expect(oneByOne.slave_partials!.map((r) => (JSON.parse(r as string) as { slave_position_id: string }).slave_position_id)).to.deep.equal(['x6']);
     expect(oneByOne.copy_retries).to.have.length(0);
     expect(oneByOne.copy_deferrals).to.have.length(0);
     for (let cut = 0; cut <= sequence.length; cut += 3) {
@@ -433,7 +463,7 @@ describe('read models that apply a batch at once', function () {
       expect(folded, `rebuild fold cut after ${cut}`).to.deep.equal(oneByOne);
     }
     // And stopped part-way: retries and deferrals still pending are the same rows too.
-    for (const end of [2, 12]) {
+    for (const end of [2, 15]) {
       const partOneByOne = await build(copies, async (scoped) => {
         for (const event of sequence.slice(0, end)) await copies.apply(scoped, event);
       });

@@ -148,6 +148,7 @@ describe('copy engine end to end', function () {
         'copy_retries',
         'copy_deferrals',
         'slave_closures',
+        'slave_partials',
         'account_logs',
       ] as const;
       const snapshot = async () => {
