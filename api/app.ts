@@ -32,6 +32,7 @@ import { API_PREFIX, buildOpenApi } from './openapi.js';
 import { type Caller, Routes } from './route.js';
 import type { Services } from '../app/services.js';
 import { typeRoutes } from './types/routes.js';
+import { timelineRoutes } from './timeline/routes.js';
 import { docsRoutes } from './docs.js';
 import { healthRoutes } from './health.js';
 import { metricsRoutes } from './metrics.js';
@@ -45,6 +46,7 @@ export const declareRoutes = (services: Services): Routes => {
   symbolMappingRoutes(routes, services);
   configurationSummaryRoutes(routes, services);
   accountRoutes(routes, services);
+  timelineRoutes(routes, services);
   tradingRoutes(routes, services);
   featureRoutes(routes, services);
   riskLimitRoutes(routes, services);
