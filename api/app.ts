@@ -21,6 +21,7 @@ import { logRoutes } from './logs/routes.js';
 import { profitTargetRoutes } from './profitTargets/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { riskLimitRoutes } from './riskLimits/routes.js';
+import { strategyRoutes } from './strategies/routes.js';
 import { symbolMappingRoutes } from './symbolMappings/routes.js';
 import { chartingInbound, chartingInboundSpec, withTextAlerts } from './webhooks/charting/inbound.js';
 import { chartingDataRoutes } from './webhooks/charting/routes.js';
@@ -44,6 +45,7 @@ export const declareRoutes = (services: Services): Routes => {
   // Copier routes first: /accounts/masters, /accounts/activateAllCopiers and /accounts/configurationSummary precede /accounts/{accountId}.
   copierRoutes(routes, services);
   symbolMappingRoutes(routes, services);
+  strategyRoutes(routes, services);
   configurationSummaryRoutes(routes, services);
   accountRoutes(routes, services);
   timelineRoutes(routes, services);

@@ -17,6 +17,7 @@ import { positionsProjection } from './positions/projector.js';
 import { projectsProjection } from './projects/projector.js';
 import { protectionsProjection } from './protections/projector.js';
 import { riskLimitsProjection } from './riskLimits/projector.js';
+import { strategiesProjection } from './strategies/projector.js';
 import { symbolMappingsProjection } from './symbolMappings/projector.js';
 import { templatesProjection } from './templates/projector.js';
 
@@ -40,6 +41,7 @@ export const allProjections: readonly Projection[] = [
   dashboardsProjection,
   chartingDataProjection,
   templatesProjection,
+  strategiesProjection,
 ];
 
 export const projectionByName = (name: string): Projection | undefined => allProjections.find((p) => p.name === name);

@@ -157,6 +157,31 @@ export interface CopiersTable {
   symbol_mappings: ColumnType<unknown, string | undefined, string | undefined>;
   created: Timestamp;
   updated: Timestamp;
+  /** A strategy copier's strategy, with the strategy's key, name and activity as they are now (copier_strategies). */
+  from_strategy_id: ColumnType<string | null, string | null | undefined, string | null>;
+  to_strategy_id: ColumnType<string | null, string | null | undefined, string | null>;
+  strategy_key: ColumnType<number | null, number | null | undefined, number | null>;
+  strategy_name: ColumnType<string | null, string | null | undefined, string | null>;
+  strategy_active: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+/** The copiers read model's own copy of every strategy, so a copier row carries its strategy's key. */
+export interface CopierStrategiesTable {
+  strategy_id: string;
+  name: string;
+  key: number;
+  active: boolean;
+}
+
+/** A strategy (reference StrategyDTO). */
+export interface StrategiesTable {
+  id: string;
+  project_id: string;
+  name: string;
+  key: number;
+  active: boolean;
+  created: Timestamp;
+  updated: Timestamp;
 }
 
 export interface PositionsTable {
@@ -474,6 +499,8 @@ export interface ReadModels {
   template_revisions: TemplateRevisionsTable;
   template_links: TemplateLinksTable;
   copiers: CopiersTable;
+  copier_strategies: CopierStrategiesTable;
+  strategies: StrategiesTable;
   positions: PositionsTable;
   venue_activity: VenueActivityTable;
   copies: CopiesTable;

@@ -17,7 +17,8 @@ import type { Caller, Routes } from '../route.js';
 import { afterCopyEngine, commandMetadata, execute, type Position, type Services } from '../../app/services.js';
 import { errorResponses } from '../shared/schemas.js';
 import { CopierCreateDTO, CopierDTO, CopierParams, CopierUpdateDTO, MasterAccountSummaryDTO, ScaleTypeDTO } from './schemas.js';
-import { type CopierRow, fromCopierDTO, toCopierDTO, toScaleTypeDTO } from './dto.js';
+import { checkStrategiesUnchanged, type CopierRow, fromCopierDTO, strategiesOf, toCopierDTO, toScaleTypeDTO } from './dto.js';
+import { createStrategyCopier } from '../../app/strategies.js';
 
 const copierNotFound = (copierId: string) => new ApiError(404, '[COPIER_NOT_FOUND]', `copier ${copierId} not found`);
 
@@ -163,7 +164,7 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
     operationId: 'createCopier',
     summary: 'Copy the trades of fromAccountId to this account',
     description:
-      'The path account is the slave; members left out take their defaults. Refused: a master of another project or unknown (404 [ACCOUNT_NOT_FOUND]), a deleted account on either side (409 [ACCOUNT_DELETED]), the account itself (400 [COPIER_SELF_REFERENCE]), a second copier between the same two accounts (409 [COPIER_ALREADY_EXISTS]), a copier that closes a cycle (409 [COPIER_CYCLE]), an unknown scaleType id (400 [VALIDATION_FAILED]), a strategy id (400 [STRATEGIES_NOT_SUPPORTED]: strategies are not available yet).',
+      'The path account is the slave; members left out take their defaults. Refused: a master of another project or unknown (404 [ACCOUNT_NOT_FOUND]), a deleted account on either side (409 [ACCOUNT_DELETED]), the account itself (400 [COPIER_SELF_REFERENCE]), a second copier between the same two accounts (409 [COPIER_ALREADY_EXISTS]), a copier that closes a cycle (409 [COPIER_CYCLE]), an unknown scaleType id (400 [VALIDATION_FAILED]). With fromStrategyId or toStrategyId (one at most, a strategy of the project, else 404 [STRATEGY_NOT_FOUND]) it is a strategy copier, as POST /projects/{projectId}/strategies/{strategyId}/copiers creates: a second copier between the same two accounts is allowed then for another strategy.',
     params: AccountIdParams,
     body: CopierCreateDTO,
     bodyRequired: true,
@@ -171,7 +172,10 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
     async handler({ params, body, caller, context }) {
       const slave = await loadAccount(services, caller, params.accountId);
       const settings = { ...defaultCopierSettings, ...fromCopierDTO(body) };
-      const copierId = await createCopier(services, { projectId: caller.projectId, slave, fromAccountId: body.fromAccountId, settings, context });
+      const strategies = strategiesOf(body);
+      const creation = { projectId: caller.projectId, slave, fromAccountId: body.fromAccountId, settings, context };
+      const copierId =
+        Object.keys(strategies).length > 0 ? await createStrategyCopier(services, { ...creation, strategies }) : await createCopier(services, creation);
       return { body: toCopierDTO(await loadCopier(caller, params.accountId, copierId)) };
     },
   });
@@ -194,7 +198,7 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
     operationId: 'updateCopier',
     summary: 'Change a copier',
     description:
-      'Members present are changed, members left out keep their value. The master cannot change (400 [COPIER_MASTER_IMMUTABLE]): delete the copier and create another.',
+      'Members present are changed, members left out keep their value. The master cannot change (400 [COPIER_MASTER_IMMUTABLE]), nor the strategy (400 [COPIER_STRATEGY_IMMUTABLE]): delete the copier and create another.',
     params: CopierParams,
     body: CopierUpdateDTO,
     bodyRequired: true,
@@ -204,6 +208,7 @@ export const copierRoutes = (routes: Routes, services: Services): void => {
       if (body.fromAccountId !== undefined && body.fromAccountId !== current.from_account_id) {
         throw new ApiError(400, '[COPIER_MASTER_IMMUTABLE]', 'the master of a copier cannot change');
       }
+      checkStrategiesUnchanged(body, current);
       const result = await run({
         type: 'UpdateCopier',
         data: { copierId: params.copierId, projectId: caller.projectId, toAccountId: params.accountId, changes: fromCopierDTO(body) },

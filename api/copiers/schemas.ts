@@ -107,8 +107,16 @@ const settingsProperties = {
 
 const StrategyId = (description: string) => Nullable({ ...Uuid, description });
 const strategyRequestMembers = {
-  fromStrategyId: Type.Optional(StrategyId('strategies are not available yet: null or absent; an id is refused (400 [STRATEGIES_NOT_SUPPORTED])')),
-  toStrategyId: Type.Optional(StrategyId('strategies are not available yet: null or absent; an id is refused (400 [STRATEGIES_NOT_SUPPORTED])')),
+  fromStrategyId: Type.Optional(
+    StrategyId(
+      "set at creation only: the copier copies only the master trades whose magic number is this strategy's key (skip reason STRATEGY_KEY_FILTERED); null or absent: every trade. Not with toStrategyId (copying from one strategy to another is not allowed). A PUT may send it back unchanged; another value: 400 [COPIER_STRATEGY_IMMUTABLE]",
+    ),
+  ),
+  toStrategyId: Type.Optional(
+    StrategyId(
+      "set at creation only: the copier writes this strategy's key into the magic number of every slave order it places (over customMagicNumber and copyMagicNumber); null or absent: none. A PUT may send it back unchanged; another value: 400 [COPIER_STRATEGY_IMMUTABLE]",
+    ),
+  ),
   fromStrategyName: Type.Optional(Type.Unknown({ readOnly: true })),
 };
 
@@ -146,9 +154,9 @@ const absentWhenNone = {
   fromAccountAlias: Type.Optional(Type.String({ description: "the master's alias; absent when it has none" })),
   customComment: Type.Optional(settingsProperties.customComment.anyOf[0]),
   customMagicNumber: Type.Optional(settingsProperties.customMagicNumber.anyOf[0]),
-  fromStrategyId: Type.Optional({ ...Uuid, description: 'absent: strategies are not available yet' }),
-  fromStrategyName: Type.Optional(Type.String({ description: 'absent: strategies are not available yet' })),
-  toStrategyId: Type.Optional({ ...Uuid, description: 'absent: strategies are not available yet' }),
+  fromStrategyId: Type.Optional({ ...Uuid, description: 'the strategy whose trades the copier copies; absent: every trade of the master' }),
+  fromStrategyName: Type.Optional(Type.String({ description: "fromStrategyId's name; absent without fromStrategyId" })),
+  toStrategyId: Type.Optional({ ...Uuid, description: 'the strategy whose key the copier writes into its slave orders; absent: none' }),
 };
 
 export const CopierDTO = Type.Object(

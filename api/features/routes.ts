@@ -26,19 +26,12 @@ const featureNotFound = (featureId: string) => new ApiError(404, '[FEATURE_NOT_F
 const scopeKey = (scope: FeatureScope): string =>
   scope.kind === 'copier' ? `copier:${scope.copierId}` : scope.kind === 'account' ? `account:${scope.accountId}` : `project:${scope.projectId}`;
 
-export const featureRoutes = (routes: Routes, services: Services): void => {
+/**
+ * The feature operations of a scope (a copier, an account), shared by every route that reaches one: the
+ * account and copier routes here, the strategy copier routes (api/strategies).
+ */
+export const featureOperations = (services: Services) => {
   const run = (command: FeatureCommand) => execute(services, featureStream(command.data.featureId), featureDecider, command);
-
-  const copierScope = async (caller: Caller, accountId: string, copierId: string): Promise<FeatureScope> => {
-    checkAccountScope(caller, accountId);
-    const copier = await findCopier(services.db, caller.projectId, accountId, copierId);
-    if (!copier) throw new ApiError(404, '[COPIER_NOT_FOUND]', `copier ${copierId} not found`);
-    return { kind: 'copier', accountId, copierId };
-  };
-  const accountScope = async (caller: Caller, accountId: string): Promise<FeatureScope> => {
-    await loadAccount(services, caller, accountId);
-    return { kind: 'account', accountId };
-  };
   const rowsOf = (caller: Caller, scope: FeatureScope) =>
     scope.kind === 'copier'
       ? copierFeatureRows(services.db, caller.projectId, scope.copierId)
@@ -85,6 +78,22 @@ export const featureRoutes = (routes: Routes, services: Services): void => {
     'A FeatureDTO: `type.id` names the feature (FeatureTypeDTO, GET /types/featureTypes), `setting` holds its members (the FeatureSettingDTO branch of that type); members left out take their defaults. `accountId`, `copierId` and `projectId` may be sent: the path decides, another value gives 400 [VALIDATION_FAILED]; `id`, `featureId`, `created` and `updated` are ignored. A type the service does not run yet gives 400 [FEATURE_TYPE_NOT_SUPPORTED]. A feature that attaches elsewhere gives 400 [FEATURE_SCOPE_NOT_ALLOWED]; a second instance of a single-instance feature 409 [FEATURE_ALREADY_EXISTS]; an unknown type or member, or a value out of bounds, 400 [VALIDATION_FAILED]. Nothing is stored then.';
   const one = { 200: { description: 'the feature', schema: FeatureDTO }, ...errorResponses(400, 401, 404, 409) };
   const list = { 200: { description: 'the features', schema: Type.Array(FeatureDTO) }, ...errorResponses(400, 401, 404) };
+  return { run, rowsOf, rowOf, add, update, remove, writeDescription, one, list };
+};
+
+export const featureRoutes = (routes: Routes, services: Services): void => {
+  const { run, rowsOf, rowOf, add, update, remove, writeDescription, one, list } = featureOperations(services);
+
+  const copierScope = async (caller: Caller, accountId: string, copierId: string): Promise<FeatureScope> => {
+    checkAccountScope(caller, accountId);
+    const copier = await findCopier(services.db, caller.projectId, accountId, copierId);
+    if (!copier) throw new ApiError(404, '[COPIER_NOT_FOUND]', `copier ${copierId} not found`);
+    return { kind: 'copier', accountId, copierId };
+  };
+  const accountScope = async (caller: Caller, accountId: string): Promise<FeatureScope> => {
+    await loadAccount(services, caller, accountId);
+    return { kind: 'account', accountId };
+  };
 
   // ------------------------------------------------------------------ copier features
   routes.add<{ accountId: string; copierId: string }, unknown, unknown>({

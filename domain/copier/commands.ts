@@ -1,4 +1,5 @@
 import type { CommandMetadata } from '../shared/command.js';
+import type { CopierStrategies } from './events.js';
 import type { CopierSettings } from './settings.js';
 
 interface Target {
@@ -11,7 +12,7 @@ interface Target {
 export type CopierCommand =
   | {
       type: 'CreateCopier';
-      data: Target & { fromAccountId: string; settings: CopierSettings };
+      data: Target & { fromAccountId: string; settings: CopierSettings } & CopierStrategies;
       metadata: CommandMetadata;
     }
   | { type: 'UpdateCopier'; data: Target & { changes: Partial<CopierSettings> }; metadata: CommandMetadata }

@@ -16,6 +16,8 @@ export interface Copier {
   readonly toAccountId: string;
   readonly settings: CopierSettings | null;
   readonly symbolMappings: Readonly<Record<string, string>>;
+  readonly fromStrategyId: string | null;
+  readonly toStrategyId: string | null;
 }
 
 export const initialState: Copier = {
@@ -26,6 +28,8 @@ export const initialState: Copier = {
   toAccountId: '',
   settings: null,
   symbolMappings: {},
+  fromStrategyId: null,
+  toStrategyId: null,
 };
 
 /** Symbol names are what brokers call them: non-blank, at most 64 characters, one mapping per master symbol. */
@@ -75,8 +79,16 @@ export const decide = (command: CopierCommand, state: Copier): CopierEvent[] => 
       if (fromAccountId === toAccountId) {
         throw invalid('[COPIER_SELF_REFERENCE]', 'a copier cannot copy an account to itself');
       }
+      const fromStrategyId = command.data.fromStrategyId ?? null;
+      const toStrategyId = command.data.toStrategyId ?? null;
+      if (fromStrategyId !== null && toStrategyId !== null) {
+        throw invalid('[VALIDATION_FAILED]', 'a copier copies from a strategy or into one, not both: copying from one strategy to another is not allowed', {
+          field: 'body.toStrategyId',
+        });
+      }
       checkSettings(settings);
-      return [{ type: 'CopierCreated', data: { copierId, projectId, fromAccountId, toAccountId, settings, at } }];
+      const strategies = { ...(fromStrategyId === null ? {} : { fromStrategyId }), ...(toStrategyId === null ? {} : { toStrategyId }) };
+      return [{ type: 'CopierCreated', data: { copierId, projectId, fromAccountId, toAccountId, settings, at, ...strategies } }];
     }
     case 'UpdateCopier': {
       const copier = existing(state, command.data);
@@ -114,6 +126,8 @@ export const evolve = (state: Copier, event: CopierEvent): Copier => {
         toAccountId: event.data.toAccountId,
         settings: event.data.settings,
         symbolMappings: {},
+        fromStrategyId: event.data.fromStrategyId ?? null,
+        toStrategyId: event.data.toStrategyId ?? null,
       };
     case 'CopierSymbolMappingsSet':
       return { ...state, symbolMappings: event.data.mappings };

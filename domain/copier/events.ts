@@ -1,10 +1,20 @@
 // Events of the copier aggregate (stream `copier-<id>`).
 import type { CopierSettings } from './settings.js';
 
+/**
+ * A strategy copier (reference CopierDTO fromStrategyId / toStrategyId, set at creation only): it copies
+ * only the master trades carrying the key of `fromStrategyId`, or writes the key of `toStrategyId` into
+ * its slave trades. Absent (events before strategies): neither. Never both.
+ */
+export interface CopierStrategies {
+  readonly fromStrategyId?: string | null;
+  readonly toStrategyId?: string | null;
+}
+
 export type CopierEvent =
   | {
       type: 'CopierCreated';
-      data: { copierId: string; projectId: string; fromAccountId: string; toAccountId: string; settings: CopierSettings; at: string };
+      data: { copierId: string; projectId: string; fromAccountId: string; toAccountId: string; settings: CopierSettings; at: string } & CopierStrategies;
     }
   | { type: 'CopierUpdated'; data: { copierId: string; toAccountId: string; changes: Partial<CopierSettings>; at: string } }
   | { type: 'CopierResyncRequested'; data: { copierId: string; toAccountId: string; at: string } }

@@ -4,6 +4,9 @@
 export interface CopierEdge {
   readonly from_account_id: string;
   readonly to_account_id: string;
+  /** A strategy copier's strategy (copiers.ts CopierStrategies); absent or null: none. */
+  readonly from_strategy_id?: string | null;
+  readonly to_strategy_id?: string | null;
 }
 
 /** True when `to` already reaches `from` through copiers: a copier from -> to would close a cycle. */
@@ -22,6 +25,21 @@ export const wouldCloseCycle = (edges: readonly CopierEdge[], from: string, to: 
   return false;
 };
 
-/** True when a copier from `from` to `to` exists already. */
-export const copierExists = (edges: readonly CopierEdge[], from: string, to: string): boolean =>
-  edges.some((e) => e.from_account_id === from && e.to_account_id === to);
+/**
+ * True when a copier from `from` to `to` exists already, with the same strategies: two copiers between
+ * the same accounts are allowed only for different strategies (each copies other trades, or marks them
+ * with another key).
+ */
+export const copierExists = (
+  edges: readonly CopierEdge[],
+  from: string,
+  to: string,
+  strategies: { readonly fromStrategyId?: string | null; readonly toStrategyId?: string | null } = {},
+): boolean =>
+  edges.some(
+    (e) =>
+      e.from_account_id === from &&
+      e.to_account_id === to &&
+      (e.from_strategy_id ?? null) === (strategies.fromStrategyId ?? null) &&
+      (e.to_strategy_id ?? null) === (strategies.toStrategyId ?? null),
+  );

@@ -38,6 +38,7 @@ import { largestSplit, partialCloseOfParts, partOf, splitOpen } from './split.js
 import { copiedStops, slaveOrderType, type Stops } from './reverse.js';
 import { floorToStep, roundPrice } from './rounding.js';
 import { slaveVolume } from './sizing.js';
+import { strategyMagicNumber, strategySkip } from './strategyRouting.js';
 import { mapSymbol } from './symbolMapping.js';
 import { protectionSkip, type ProtectionBlock } from '../protection/blocks.js';
 import { exact, toNumber, ZERO } from '../shared/decimal.js';
@@ -200,7 +201,7 @@ const openAction = (
     openPrice: pending ? priceFor(trade.openPrice, spec) : null,
     ...stopsFor(context, trade, spec),
     comment: slaveComment(settings, trade.comment),
-    magicNumber: slaveMagicNumber(settings, trade.magicNumber),
+    magicNumber: strategyMagicNumber(context.copier.strategy, slaveMagicNumber(settings, trade.magicNumber)),
     replacesPendingOrderId,
   };
 };
@@ -579,6 +580,11 @@ export const decideCopy = (
   const masterPositionId = event.data.masterPositionId;
   if (!copier.settings.active) return [skipped(masterPositionId, 'COPIER_INACTIVE', `${notCopied(event)}: the copier is inactive`)];
   const parts = accounts.slave.copies.filter((candidate) => candidate.masterPositionId === masterPositionId).sort((a, b) => partOf(a) - partOf(b));
+  // A strategy copier copies only its strategy's trades (a trade it holds a copy of was one already).
+  if (OPENING.has(event.type) && parts.length === 0) {
+    const refused = strategySkip(copier.strategy, event.data as MasterTrade);
+    if (refused) return [skipped(masterPositionId, refused.reason, `${notCopied(event)}: ${refused.message}`)];
+  }
   const actions = decideLive({ event, copier, accounts, market, copy: parts[0], parts, features });
   return copier.settings.monitorOnly ? monitorOnly(event, actions) : actions;
 };

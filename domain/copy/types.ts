@@ -2,6 +2,7 @@
 // into MasterEvents, gathers the slave's view and the symbol data, and asks `decideCopy` what to do;
 // the answer is a list of CopyActions, each either an order to place or a skip with its reason.
 import type { CopierSettings } from '../copier/settings.js';
+import type { StrategyRouting } from './strategyRouting.js';
 import type { ProjectMapping } from './symbolMapping.js';
 
 /** Volume in lots. */
@@ -132,6 +133,8 @@ export interface CopierView {
    * tried (symbolMapping.ts); after the overrides, before automatic mapping. Omitted: none.
    */
   readonly projectMappings?: readonly ProjectMapping[];
+  /** A strategy copier's routing by key (strategyRouting.ts); omitted: a copier without a strategy. */
+  readonly strategy?: StrategyRouting;
 }
 
 export interface MarketData {
@@ -174,6 +177,9 @@ export type SkipReason =
   | 'LOT_FILTERED'
   | 'COMMENT_FILTERED'
   | 'MAGIC_NUMBER_FILTERED'
+  // A strategy copier (strategyRouting.ts): a trade without the strategy's key, an inactive strategy.
+  | 'STRATEGY_KEY_FILTERED'
+  | 'STRATEGY_INACTIVE'
   | 'ORDER_TYPE_FILTERED'
   | 'SYMBOL_NOT_PERMITTED'
   | 'POSITION_SKIPPED'

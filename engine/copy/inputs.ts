@@ -16,6 +16,7 @@ import type { ProtectionBlock } from '../../domain/protection/blocks.js';
 import { protectionBlocksOf } from '../../projections/protections/queries.js';
 import { projectSymbolMappings, type SymbolMappingRow } from '../../projections/symbolMappings/queries.js';
 import type { ProjectMapping } from '../../domain/copy/symbolMapping.js';
+import type { StrategyRouting } from '../../domain/copy/strategyRouting.js';
 import { applicableMappings } from '../../domain/symbolMapping/rule.js';
 import type { CopiersTable, CopiesTable, ReadModels } from '../../projections/schema.js';
 import type { AccountConnections } from '../venues/connections.js';
@@ -38,12 +39,26 @@ export const specOf = (info: SymbolInfo): SymbolSpec => ({
 
 export const fundsOf = (info: AccountInformation): AccountFunds => ({ balance: info.balance, equity: info.equity, currency: info.currency });
 
-export const copierViewOf = (row: CopierRow, projectMappings: readonly ProjectMapping[] = []): CopierView => ({
-  id: row.id,
-  settings: row.settings as CopierSettings,
-  symbolOverrides: (row.symbol_mappings ?? {}) as Record<string, string>,
-  projectMappings,
-});
+/** A strategy copier's routing by key, as its row has it (the key and activity its strategy has now); undefined without a strategy. */
+export const strategyRoutingOf = (row: CopierRow): StrategyRouting | undefined =>
+  row.from_strategy_id || row.to_strategy_id
+    ? {
+        fromKey: row.from_strategy_id ? row.strategy_key : null,
+        toKey: row.to_strategy_id ? row.strategy_key : null,
+        active: row.strategy_active,
+      }
+    : undefined;
+
+export const copierViewOf = (row: CopierRow, projectMappings: readonly ProjectMapping[] = []): CopierView => {
+  const strategy = strategyRoutingOf(row);
+  return {
+    id: row.id,
+    settings: row.settings as CopierSettings,
+    symbolOverrides: (row.symbol_mappings ?? {}) as Record<string, string>,
+    projectMappings,
+    ...(strategy ? { strategy } : {}),
+  };
+};
 
 export interface MasterSide {
   readonly funds: AccountFunds | null;

@@ -8,12 +8,13 @@ import type { CopierSettings } from '../../domain/copier/settings.js';
 import { type CopyEvent, type CopySource, MANAGEMENT_SOURCE } from '../../domain/copy/events.js';
 import { isStandaloneTrade } from '../../domain/copy/features/rules.js';
 import { slaveComment, slaveMagicNumber } from '../../domain/copy/labels.js';
+import { strategyMagicNumber } from '../../domain/copy/strategyRouting.js';
 import type { MasterTrade } from '../../domain/copy/types.js';
 import { protectionSkip } from '../../domain/protection/blocks.js';
 import type { ReadModels } from '../../projections/schema.js';
 import { executeActions } from './executor.js';
 import type { HandlerKit } from './handlerKit.js';
-import { activeFeatures, copyHistory, type CopierRow, slaveLastTradeAt, standaloneTrades } from './inputs.js';
+import { activeFeatures, copyHistory, type CopierRow, slaveLastTradeAt, standaloneTrades, strategyRoutingOf } from './inputs.js';
 import { copyActionOf, manage, managedFeatures } from './management.js';
 import { COPY_EVENT_NAMESPACE, NO_POSITION } from './outcomes.js';
 
@@ -80,7 +81,11 @@ export class ManagementTicks {
         if (protectionSkip(slave.protections, action.symbol, copier.id)) continue;
         copied.add(action.masterPositionId);
         const trade = masterPositions.find((p) => p.masterPositionId === action.masterPositionId);
-        action = { ...action, comment: slaveComment(settings, trade?.comment ?? null), magicNumber: slaveMagicNumber(settings, trade?.magicNumber ?? null) };
+        action = {
+          ...action,
+          comment: slaveComment(settings, trade?.comment ?? null),
+          magicNumber: strategyMagicNumber(strategyRoutingOf(copier), slaveMagicNumber(settings, trade?.magicNumber ?? null)),
+        };
       }
       await this.execute(copier, slave, ask, action);
     }

@@ -13,6 +13,7 @@ import type { PositionsEvent } from '../../domain/positions/events.js';
 import { projectEventTypes, type ProjectEvent } from '../../domain/project/events.js';
 import type { ProtectionEvent } from '../../domain/protection/events.js';
 import { riskLimitEventTypes, type RiskLimitEvent } from '../../domain/riskLimit/events.js';
+import { strategyEventTypes, type StrategyEvent } from '../../domain/strategy/events.js';
 import { symbolMappingEventTypes, type SymbolMappingEvent } from '../../domain/symbolMapping/events.js';
 import { templateEventTypes, type TemplateEvent } from '../../domain/template/events.js';
 import { maskMyHomeIpPassword } from '../../domain/accountFeatures/myHomeIp.js';
@@ -55,6 +56,7 @@ type Audited =
   | FeatureEvent
   | RiskLimitEvent
   | SymbolMappingEvent
+  | StrategyEvent
   | DashboardEvent
   | TemplateEvent
   | AccountLogEvent
@@ -123,8 +125,9 @@ const DESCRIBERS: { readonly [T in Audited['type']]: Describer<T> } = {
   AccountDeleted: accountStatusChanged,
   AccountReconnectRequested: ({ data }, contextProject) => ({ projectId: contextProject, accountId: data.accountId, changes: {} }),
   CopierCreated: ({ data }) => {
-    const { copierId, fromAccountId, settings } = data;
-    return { projectId: data.projectId, accountId: data.toAccountId, changes: { copierId, fromAccountId, ...settings } };
+    const { copierId, fromAccountId, settings, fromStrategyId, toStrategyId } = data;
+    const strategies = { ...(fromStrategyId ? { fromStrategyId } : {}), ...(toStrategyId ? { toStrategyId } : {}) };
+    return { projectId: data.projectId, accountId: data.toAccountId, changes: { copierId, fromAccountId, ...strategies, ...settings } };
   },
   CopierUpdated: ({ data }, contextProject) => ({
     projectId: contextProject,
@@ -171,6 +174,10 @@ const DESCRIBERS: { readonly [T in Audited['type']]: Describer<T> } = {
   SymbolMappingCreated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { symbolMappingId: data.symbolMappingId, ...data.mapping } }),
   SymbolMappingUpdated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { symbolMappingId: data.symbolMappingId, ...data.mapping } }),
   SymbolMappingDeleted: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { symbolMappingId: data.symbolMappingId } }),
+  // Strategies are the project's: every change is an entry of the project log.
+  StrategyCreated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { strategyId: data.strategyId, ...data.settings } }),
+  StrategyUpdated: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { strategyId: data.strategyId, ...data.changes } }),
+  StrategyDeleted: ({ data }) => ({ projectId: data.projectId, accountId: null, changes: { strategyId: data.strategyId, deleted: true } }),
   // Dashboards are the project's: every change is an entry of the project log.
   DashboardCreated: ({ data }) => ({
     projectId: data.projectId,
@@ -309,7 +316,8 @@ export const auditLogsProjection: Projection = {
   // 10: the request id that finds the request's record (requests.ts).
   // 11: dashboard changes.
   // 12: account templates.
-  version: 12,
+  // 13: strategies, and a strategy copier's strategy.
+  version: 13,
   handles: [
     ...accountEventTypes,
     ...copierEventTypes,
@@ -318,6 +326,7 @@ export const auditLogsProjection: Projection = {
     ...featureEventTypes,
     ...riskLimitEventTypes,
     ...symbolMappingEventTypes,
+    ...strategyEventTypes,
     ...dashboardEventTypes,
     ...templateEventTypes,
     ...accountLogEventTypes,

@@ -1,14 +1,20 @@
-// The copiers read model: one row per live copier (a deleted copier's row is removed).
-import { sql } from 'kysely';
+// The copiers read model: one row per live copier (a deleted copier's row is removed). A strategy
+// copier's row carries its strategy's key, name and activity, kept current from the strategy's events
+// (the read model's own copy of every strategy, copier_strategies), so the copy engine reads them with
+// the copier.
+import { type Kysely, sql } from 'kysely';
 import { copierEventTypes, type CopierEvent } from '../../domain/copier/events.js';
+import { strategyEventTypes, type StrategyEvent } from '../../domain/strategy/events.js';
+import type { ReadModels } from '../schema.js';
 import type { CopierSettings } from '../../domain/copier/settings.js';
 import type { Projection } from '../projection.js';
 
 export const copiersProjection: Projection = {
   name: 'copiers',
-  version: 2,
-  handles: copierEventTypes,
-  tables: ['copiers'],
+  // 3: strategy copiers (issue 19).
+  version: 3,
+  handles: [...copierEventTypes, ...strategyEventTypes],
+  tables: ['copiers', 'copier_strategies'],
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'copiers')} (
       id uuid PRIMARY KEY,
@@ -20,15 +26,35 @@ export const copiersProjection: Projection = {
       settings jsonb NOT NULL,
       symbol_mappings jsonb NOT NULL DEFAULT '{}'::jsonb,
       created timestamptz NOT NULL,
-      updated timestamptz NOT NULL)`.execute(db);
+      updated timestamptz NOT NULL,
+      from_strategy_id uuid,
+      to_strategy_id uuid,
+      strategy_key integer,
+      strategy_name text,
+      strategy_active boolean NOT NULL DEFAULT true)`.execute(db);
+    await sql`CREATE TABLE ${sql.id(schema, 'copier_strategies')} (
+      strategy_id uuid PRIMARY KEY,
+      name text NOT NULL,
+      key integer NOT NULL,
+      active boolean NOT NULL)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'copiers')} (project_id, to_account_id)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'copiers')} (project_id, from_account_id)`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'copiers')} (from_strategy_id)`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'copiers')} (to_strategy_id)`.execute(db);
   },
   async apply(db, recorded) {
-    const event = recorded as unknown as CopierEvent;
+    const event = recorded as unknown as CopierEvent | StrategyEvent;
     switch (event.type) {
+      case 'StrategyCreated':
+      case 'StrategyUpdated':
+      case 'StrategyDeleted':
+        await applyStrategy(db, event);
+        return;
       case 'CopierCreated': {
         const d = event.data;
+        const strategyId = d.fromStrategyId ?? d.toStrategyId ?? null;
+        const strategy =
+          strategyId === null ? undefined : await db.selectFrom('copier_strategies').selectAll().where('strategy_id', '=', strategyId).executeTakeFirst();
         await db
           .insertInto('copiers')
           .values({
@@ -41,6 +67,11 @@ export const copiersProjection: Projection = {
             settings: JSON.stringify(d.settings),
             created: d.at,
             updated: d.at,
+            from_strategy_id: d.fromStrategyId ?? null,
+            to_strategy_id: d.toStrategyId ?? null,
+            strategy_key: strategy?.key ?? null,
+            strategy_name: strategy?.name ?? null,
+            strategy_active: strategy?.active ?? true,
           })
           .onConflict((oc) => oc.column('id').doNothing())
           .execute();
@@ -76,4 +107,31 @@ export const copiersProjection: Projection = {
         return;
     }
   },
+};
+
+/** A strategy's key, name and activity: kept here, and on the rows of its copiers. */
+const applyStrategy = async (db: Kysely<ReadModels>, event: StrategyEvent): Promise<void> => {
+  const { strategyId } = event.data;
+  if (event.type === 'StrategyDeleted') {
+    await db.deleteFrom('copier_strategies').where('strategy_id', '=', strategyId).execute();
+    return;
+  }
+  if (event.type === 'StrategyCreated') {
+    const { name, key, active } = event.data.settings;
+    await db
+      .insertInto('copier_strategies')
+      .values({ strategy_id: strategyId, name, key, active })
+      .onConflict((oc) => oc.column('strategy_id').doNothing())
+      .execute();
+    return;
+  }
+  const current = await db.selectFrom('copier_strategies').selectAll().where('strategy_id', '=', strategyId).executeTakeFirst();
+  if (!current) return;
+  const next = { name: current.name, key: current.key, active: current.active, ...event.data.changes };
+  await db.updateTable('copier_strategies').set(next).where('strategy_id', '=', strategyId).execute();
+  await db
+    .updateTable('copiers')
+    .set({ strategy_key: next.key, strategy_name: next.name, strategy_active: next.active })
+    .where((eb) => eb.or([eb('from_strategy_id', '=', strategyId), eb('to_strategy_id', '=', strategyId)]))
+    .execute();
 };

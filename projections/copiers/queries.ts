@@ -36,7 +36,7 @@ export const copierIdsFor = async (db: Kysely<ReadModels>, projectId: string, fr
 
 /** The project's copier links, as master -> slave edges. */
 export const copierEdges = (db: Kysely<ReadModels>, projectId: string) =>
-  db.selectFrom('copiers').select(['from_account_id', 'to_account_id']).where('project_id', '=', projectId).execute();
+  db.selectFrom('copiers').select(['from_account_id', 'to_account_id', 'from_strategy_id', 'to_strategy_id']).where('project_id', '=', projectId).execute();
 
 /** Direct slaves (not deleted) of each master (not deleted) of the project. */
 export const slaveLinks = (db: Kysely<ReadModels>, projectId: string, masterId?: string) => {

@@ -169,12 +169,11 @@ describe('copiers end to end', () => {
       expect(res.body).not.to.have.property('fromStrategyId');
     });
 
-    it('refuses a strategy id (not available yet) and creates nothing; takes forcePositionLotSize true', async () => {
+    it('refuses a strategy id of no strategy of the project and creates nothing; takes forcePositionLotSize true', async () => {
       const [m, s] = [await account('strategy-master'), await account('strategy-slave')];
       const strategy = await copier(s, { fromAccountId: m, fromStrategyId: '046b6c7f-0b8a-43b9-b35d-6489e6daee91' });
-      expect(strategy.status).to.equal(400);
-      expect(strategy.body.error).to.equal('[STRATEGIES_NOT_SUPPORTED]');
-      expect(strategy.body.message).to.match(/strategies are not available yet/);
+      expect(strategy.status).to.equal(404);
+      expect(strategy.body.error).to.equal('[STRATEGY_NOT_FOUND]');
       expect((await t.call('GET', `/accounts/${s}/copiers`)).body).to.deep.equal([]);
       const split = await copier(s, { fromAccountId: m, forcePositionLotSize: true });
       expect(split.status, JSON.stringify(split.body)).to.equal(200);

@@ -275,6 +275,8 @@ describe('copier decider', () => {
         toAccountId: SLAVE,
         settings: settings({ multiplier: 2, maxLotSize: 0 }),
         symbolMappings: { XAUUSD: 'GOLD' },
+        fromStrategyId: null,
+        toStrategyId: null,
       });
       expect(fold([created(), deleted()])).to.deep.include({ exists: true, deleted: true });
     });

@@ -13,23 +13,6 @@
  */
 export const NOT_YET_ROUTED: Readonly<Record<string, 15 | 19 | 23>> = {
   // Item 9: the existing areas. (Issue 17 names the project pair too: whichever lands first deletes them.)
-  // Issue 19: strategies.
-  'GET /projects/{projectId}/strategies': 19,
-  'POST /projects/{projectId}/strategies': 19,
-  'GET /projects/{projectId}/strategies/{strategyId}': 19,
-  'PUT /projects/{projectId}/strategies/{strategyId}': 19,
-  'DELETE /projects/{projectId}/strategies/{strategyId}': 19,
-  'GET /projects/{projectId}/strategies/{strategyId}/copiers': 19,
-  'POST /projects/{projectId}/strategies/{strategyId}/copiers': 19,
-  'GET /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}': 19,
-  'PUT /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}': 19,
-  'DELETE /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}': 19,
-  'POST /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/resync': 19,
-  'GET /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/features': 19,
-  'POST /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/features': 19,
-  'GET /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/features/{featureId}': 19,
-  'PUT /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/features/{featureId}': 19,
-  'DELETE /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/features/{featureId}': 19,
   // Issue 19: signal providers and followers, the marketplace.
   'GET /projects/{projectId}/signals': 19,
   'GET /signals/{signalProviderId}/accounts': 19,
@@ -82,6 +65,11 @@ export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
   'POST /accounts/{accountId}/copiers/{copierId}/features': FEATURE_DTO,
   'GET /accounts/{accountId}/copiers/{copierId}/features/{featureId}': FEATURE_DTO,
   'PUT /accounts/{accountId}/copiers/{copierId}/features/{featureId}': FEATURE_DTO,
+  // Issue 19: a strategy copier's features are a copier's, with the same unsupported branches.
+  'GET /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/features': FEATURE_DTO,
+  'POST /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/features': FEATURE_DTO,
+  'GET /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/features/{featureId}': FEATURE_DTO,
+  'PUT /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/features/{featureId}': FEATURE_DTO,
   'GET /accounts/{accountId}/features': FEATURE_DTO,
   'POST /accounts/{accountId}/features': FEATURE_DTO,
   'GET /accounts/{accountId}/features/{featureId}': FEATURE_DTO,

@@ -175,6 +175,8 @@ export interface World {
   readonly masterOrders?: readonly MasterOrderRecord[];
   /** On a master's stop change: the master position's and the slave positions' open prices (features that need 'openPrices'). */
   readonly openPrices?: FeatureInputs['openPrices'];
+  /** A strategy copier's routing by key. */
+  readonly strategy?: CopierView['strategy'];
 }
 
 /**
@@ -189,6 +191,7 @@ export const given = (world: World = {}) => {
     id: COPIER_ID,
     settings: copierSettings({ ...SPEC_COPIER, ...world.settings }),
     symbolOverrides: world.overrides ?? {},
+    ...(world.strategy ? { strategy: world.strategy } : {}),
   };
   const market: MarketData = {
     masterSymbol: symbolSpec(world.masterSymbol),
