@@ -69,6 +69,7 @@ export class AccountAnswers {
   private lists = 0;
   private readonly stampReads: StampRead[] = [];
   private stampReadsInFlight = 0;
+  private gathering = false;
 
   /**
    * The read models' stamp now, and the row of the caller's key (null when `apiKeyId` is null or the key
@@ -81,7 +82,15 @@ export class AccountAnswers {
   stampNow(services: Services, apiKeyId: string | null): Promise<{ stamp: string; key: unknown }> {
     return new Promise((resolve, reject) => {
       this.stampReads.push({ apiKeyId, resolve, reject });
-      if (this.stampReadsInFlight < STAMP_READS_IN_FLIGHT) this.readStamps(services);
+      if (this.stampReadsInFlight === 0) this.readStamps(services);
+      else if (this.stampReadsInFlight < STAMP_READS_IN_FLIGHT && !this.gathering) {
+        // Another is in flight: the requests arriving in the rest of this turn of the event loop go along.
+        this.gathering = true;
+        setImmediate(() => {
+          this.gathering = false;
+          if (this.stampReadsInFlight < STAMP_READS_IN_FLIGHT) this.readStamps(services);
+        });
+      }
     });
   }
 
