@@ -25,6 +25,7 @@ import { strategyRoutes } from './strategies/routes.js';
 import { symbolMappingRoutes } from './symbolMappings/routes.js';
 import { chartingInbound, chartingInboundSpec, withTextAlerts } from './webhooks/charting/inbound.js';
 import { chartingDataRoutes } from './webhooks/charting/routes.js';
+import { messagingRoutes } from './messaging/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { tradingRoutes } from './trading/routes.js';
 import { correlationId, requestContext } from './context.js';
@@ -66,6 +67,7 @@ export const declareRoutes = (services: Services): Routes => {
   typeRoutes(routes);
   brokerRoutes(routes, services);
   chartingDataRoutes(routes, services);
+  messagingRoutes(routes, services);
   chartingInboundSpec(routes);
   return routes;
 };

@@ -1,6 +1,7 @@
 // Configuration comes from environment variables only, validated at start with a clear message.
 import path from 'node:path';
 import { isTimeZone } from '../domain/analytics/periods.js';
+import { loadMessagingConfig, type MessagingConfig } from './messaging/config.js';
 
 export interface Config {
   readonly port: number;
@@ -24,6 +25,8 @@ export interface Config {
   readonly apiRequestRetentionDays: number;
   /** Bounded request queues that shed excess with 503 [SERVICE_BUSY] (api/availability.ts); off only to measure without them. */
   readonly loadShedding: boolean;
+  /** The messaging connector's chat platforms, model endpoint and polling (app/messaging/config.ts). */
+  readonly messaging: MessagingConfig;
 }
 
 export class ConfigError extends Error {}
@@ -84,5 +87,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     timeZone,
     apiRequestRetentionDays: integer('API_REQUEST_RETENTION_DAYS', env.API_REQUEST_RETENTION_DAYS, 90, 1, 36_500),
     loadShedding: optional(env.LOAD_SHEDDING) === null ? true : flag('LOAD_SHEDDING', env.LOAD_SHEDDING),
+    messaging: loadMessagingConfig(env),
   };
 };

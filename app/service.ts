@@ -17,6 +17,7 @@ import { observeAppends, StoreSignals } from '../store/observed.js';
 import { ApiRequestRetention } from './apiRequestRetention.js';
 import { DataCollectorRetention } from './dataCollectorRetention.js';
 import { ChartingRetries } from './chartingWebhook/retries.js';
+import { MessagingReader } from './messaging/reader.js';
 import type { ConnectionFaults } from '../store/postgres/pool.js';
 import type { EventStore, Position } from '../store/port.js';
 import { CopyEngine, NOT_READ_BY_THE_ENGINE } from '../engine/copy/engine.js';
@@ -257,6 +258,9 @@ const startBackground = async (
   const chartingRetries = new ChartingRetries(services, leases, log.child({ component: 'charting-webhook' }), options.openRetryIntervalMs);
   chartingRetries.start();
   life.add(() => chartingRetries.stop());
+  const messagingReader = new MessagingReader(services, leases, log.child({ component: 'messaging' }));
+  messagingReader.start();
+  life.add(() => messagingReader.stop());
   return protection;
 };
 

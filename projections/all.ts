@@ -11,6 +11,7 @@ import { copiersProjection } from './copiers/projector.js';
 import { dataCollectorProjection } from './dataCollector/projector.js';
 import { featuresProjection } from './features/projector.js';
 import { historyProjection } from './history/projector.js';
+import { messagingProjection } from './messaging/projector.js';
 import { maintenanceWindowsProjection } from './maintenanceWindows/projector.js';
 import type { Projection } from './projection.js';
 import { positionsProjection } from './positions/projector.js';
@@ -40,6 +41,7 @@ export const allProjections: readonly Projection[] = [
   maintenanceWindowsProjection,
   dashboardsProjection,
   chartingDataProjection,
+  messagingProjection,
   templatesProjection,
   strategiesProjection,
 ];

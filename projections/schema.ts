@@ -85,6 +85,41 @@ export interface ProjectsTable {
   deleted: ColumnType<Date | null, string | null | undefined, string | null>;
 }
 
+/** The messaging read model (projections/messaging): the message log and the chats seen. */
+export interface MessagingLogsTable {
+  id: string;
+  project_id: string;
+  account_id: string;
+  connector_id: string;
+  messaging_account_id: string;
+  chat_id: string;
+  forum_topic_id: string | null;
+  message_id: string;
+  kind: string;
+  reply_to_message_id: string | null;
+  text: string;
+  posted_at: Timestamp;
+  ai_tier: string;
+  status: string;
+  reason: string;
+  signal: ColumnType<unknown, string | null, string | null>;
+  outcomes: ColumnType<unknown, string, string>;
+  position_ids: ColumnType<string[], string, string>;
+  read_at: Timestamp;
+  seq: Generated<string>;
+}
+
+export interface MessagingChatsTable {
+  messaging_account_id: string;
+  project_id: string;
+  chat_id: string;
+  forum_topic_id: string;
+  chat_title: string;
+  topic_title: string | null;
+  chat_type: string;
+  seen: Timestamp;
+}
+
 /** The charting data read model (projections/chartingData). */
 export interface ChartingDataTable {
   id: string;
@@ -495,6 +530,8 @@ export interface ReadModels {
   projects: ProjectsTable;
   dashboards: DashboardsTable;
   charting_data: ChartingDataTable;
+  messaging_logs: MessagingLogsTable;
+  messaging_chats: MessagingChatsTable;
   templates: TemplatesTable;
   template_revisions: TemplateRevisionsTable;
   template_links: TemplateLinksTable;

@@ -34,7 +34,7 @@ export const projectFeatureRoutes = (routes: Routes, services: Services): void =
   const run = (command: FeatureCommand) => execute(services, featureStream(command.data.featureId), featureDecider, command);
 
   const add = async (caller: Caller, context: Context, scope: FeatureScope & { kind: 'project' }, body: WriteBody) => {
-    const setting = await prepareSetting(services, fromFeatureWriteDTO(body, scope), null);
+    const setting = await prepareSetting(services, fromFeatureWriteDTO(body, scope), null, { projectId: caller.projectId, scope });
     const definition = featureDefinition(setting.type)!;
     const featureId = randomUUID();
     await oneAtATime(services, `features:project:${scope.projectId}`, async () => {
@@ -116,7 +116,7 @@ export const projectFeatureRoutes = (routes: Routes, services: Services): void =
           `feature ${params.featureId} is a ${current.type}; its type cannot change (delete it and add another)`,
         );
       }
-      const setting = await prepareSetting(services, fromFeatureWriteDTO(body, scope), current.setting);
+      const setting = await prepareSetting(services, fromFeatureWriteDTO(body, scope), current.setting, { projectId: caller.projectId, scope });
       await run({
         type: 'UpdateFeature',
         data: { featureId: params.featureId, projectId: caller.projectId, scope, setting },

@@ -45,7 +45,7 @@ export const featureOperations = (services: Services) => {
   };
 
   const add = async (caller: Caller, context: Parameters<typeof commandMetadata>[1], scope: FeatureScope, body: WriteBody) => {
-    const setting = await prepareSetting(services, fromFeatureWriteDTO(body, scope), null);
+    const setting = await prepareSetting(services, fromFeatureWriteDTO(body, scope), null, { projectId: caller.projectId, scope });
     const definition = featureDefinition(setting.type)!;
     const featureId = randomUUID();
     // The single-instance check and the write are one step per copier or account.
@@ -63,7 +63,7 @@ export const featureOperations = (services: Services) => {
     if (current.type !== featureDtoOf(body.type.id)) {
       throw new ApiError(400, '[FEATURE_TYPE_IMMUTABLE]', `feature ${featureId} is a ${current.type}; its type cannot change (delete it and add another)`);
     }
-    const setting = await prepareSetting(services, fromFeatureWriteDTO(body, scope), current.setting);
+    const setting = await prepareSetting(services, fromFeatureWriteDTO(body, scope), current.setting, { projectId: caller.projectId, scope });
     await run({ type: 'UpdateFeature', data: { featureId, projectId: caller.projectId, scope, setting }, metadata: commandMetadata(services, context) });
     return { body: toFeatureDTO(await rowOf(caller, scope, featureId)) };
   };

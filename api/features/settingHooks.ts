@@ -15,11 +15,20 @@ import { CHARTING_WEBHOOK, webhookPathOf } from '../../domain/chartingWebhook/fe
 import { issueWebhookId } from '../../app/chartingWebhook/webhookIds.js';
 import { API_PREFIX } from '../openapi.js';
 import { ApiError } from '../errors.js';
+import { MESSAGING_ACCOUNT, MESSAGING_CONNECTOR } from '../../domain/messaging/feature.js';
+import { prepareMessagingAccount, prepareMessagingConnector, presentMessagingAccount } from '../messaging/settingHooks.js';
+import type { FeatureScope } from '../../domain/feature/events.js';
 import type { Services } from '../../app/services.js';
+
+/** Where the feature is attached (connectors need their account). */
+export interface FeatureWhere {
+  readonly projectId: string;
+  readonly scope: FeatureScope;
+}
 
 interface SettingHooks {
   /** The setting to store; `previous` is the stored one on a PUT. Throws ApiError with what is wrong. */
-  prepare(services: Services, setting: FeatureSetting, previous: FeatureSetting | null): Promise<FeatureSetting>;
+  prepare(services: Services, setting: FeatureSetting, previous: FeatureSetting | null, where: FeatureWhere | null): Promise<FeatureSetting>;
   /** The stored setting as answered. */
   present(setting: FeatureSetting): FeatureSetting;
 }
@@ -117,9 +126,15 @@ const hooks: Readonly<Record<string, SettingHooks>> = {
   [MY_HOME_IP]: myHomeIpHooks,
   [fallbackSetting.type]: fallbackHooks,
   FeatureMultiplierDTO: multiplierHooks,
+  [MESSAGING_ACCOUNT]: { prepare: prepareMessagingAccount, present: presentMessagingAccount },
+  [MESSAGING_CONNECTOR]: { prepare: prepareMessagingConnector, present: (setting) => setting },
 };
 
-export const prepareSetting = (services: Services, setting: FeatureSetting, previous: FeatureSetting | null): Promise<FeatureSetting> =>
-  hooks[setting.type]?.prepare(services, setting, previous) ?? Promise.resolve(setting);
+export const prepareSetting = (
+  services: Services,
+  setting: FeatureSetting,
+  previous: FeatureSetting | null,
+  where: FeatureWhere | null = null,
+): Promise<FeatureSetting> => hooks[setting.type]?.prepare(services, setting, previous, where) ?? Promise.resolve(setting);
 
 export const presentSetting = (setting: FeatureSetting): FeatureSetting => hooks[setting.type]?.present(setting) ?? setting;

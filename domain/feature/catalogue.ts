@@ -2,6 +2,7 @@
 // copy rules (domain/copy/features); account and project features arrive with their areas.
 import { accountFeatureDefinitions } from '../accountFeatures/catalogue.js';
 import { chartingWebhookFeature } from '../chartingWebhook/feature.js';
+import { messagingAccountFeature, messagingConnectorFeature } from '../messaging/feature.js';
 import { dataCollectorFeature } from '../analytics/dataCollector.js';
 import { copierFeatures } from '../copy/features/catalogue.js';
 import { overallTargetFeature, periodTargetFeatures } from '../profitTarget/features.js';
@@ -17,6 +18,9 @@ const accountFeatures: readonly FeatureDefinition<object>[] = [
   tradeGuardrailsFeature as unknown as FeatureDefinition<object>,
   // Its address takes alerts from charting platforms (app/chartingWebhook).
   chartingWebhookFeature as unknown as FeatureDefinition<object>,
+  // Trades from chats (app/messaging): the chat account, and a chat bound to a trading account.
+  messagingAccountFeature as unknown as FeatureDefinition<object>,
+  messagingConnectorFeature as unknown as FeatureDefinition<object>,
 ];
 
 /** Profit targets: the protection monitor reads them (domain/protection). */

@@ -70,6 +70,8 @@ const ADDED = [
   'FeatureWebhookDTO',
   'FeatureOverallTargetDTO',
   'FeatureChartingWebhookDTO',
+  'FeatureMessagingAccountDTO',
+  'FeatureMessagingConnectorDTO',
 ] as const;
 
 const NOT_YET: Readonly<Record<string, number>> = {

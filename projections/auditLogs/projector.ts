@@ -19,6 +19,7 @@ import { templateEventTypes, type TemplateEvent } from '../../domain/template/ev
 import { maskMyHomeIpPassword } from '../../domain/accountFeatures/myHomeIp.js';
 import { maskWebhookSecrets } from '../../domain/webhook/secrets.js';
 import { maskChartingWebhookId } from '../../domain/chartingWebhook/feature.js';
+import { maskBotToken } from '../../domain/messaging/feature.js';
 import type { RecordedEvent } from '../../store/port.js';
 import { type Projection, statementChunks } from '../projection.js';
 import type { AuditLogsTable, ReadModels } from '../schema.js';
@@ -84,7 +85,7 @@ const featureChanged = (event: Of<'FeatureAdded' | 'FeatureUpdated' | 'FeatureRe
   // their answers show (domain/webhook/secrets.ts, domain/accountFeatures/myHomeIp.ts).
   const changes =
     event.type === 'FeatureAdded' || event.type === 'FeatureUpdated'
-      ? { featureId, scope, ...maskChartingWebhookId(maskMyHomeIpPassword(maskWebhookSecrets(event.data.setting))) }
+      ? { featureId, scope, ...maskBotToken(maskChartingWebhookId(maskMyHomeIpPassword(maskWebhookSecrets(event.data.setting)))) }
       : event.type === 'FeatureStateReset'
         ? { featureId, scope, key: event.data.key }
         : { featureId, scope };
