@@ -6,8 +6,6 @@ import { listAccounts } from '../../projections/accounts/queries.js';
 import { listCopiers } from '../../projections/copiers/queries.js';
 import { accountFeatureRows } from '../../projections/features/queries.js';
 import { riskLimitsOf } from '../../projections/riskLimits/queries.js';
-import { linksOfAccounts } from '../../projections/templates/queries.js';
-import { appliedTemplateMarkers } from '../templates/markers.js';
 import { applyFieldAccess } from '../apiKeys/enforcement.js';
 import { toCopierDTO } from '../copiers/dto.js';
 import { CopierDTO } from '../copiers/schemas.js';
@@ -27,18 +25,12 @@ export const configurationSummaryRoutes = (routes: Routes, services: Services): 
     operationId: 'accountConfigurationSummary',
     summary: 'The accounts with their copiers, risk limits and features',
     description:
-      'The same accounts, filters and order as GET /accounts, each with `copiers` (its copiers as the slave, CopierDTO), `riskLimits` (RiskLimitDTO, with the hits in force now) and `features` (its account-scope features, FeatureDTO; the features of a copier are at .../copiers/{copierId}/features) filled in, and the applied template (PUT /accounts/{accountId}/appliedTemplate): `accountTemplate1` (the template id), `appliedTemplateRevision` and `appliedTemplateMeta` (templateName, appliedAt, templateRevision: the current revision of the template, behind: appliedTemplateRevision below it, compatibility), all three null when the account follows no template. An account-level key sees only its own account.',
+      'The same accounts, filters and order as GET /accounts, each with `copiers` (its copiers as the slave, CopierDTO), `riskLimits` (RiskLimitDTO, with the hits in force now) and `features` (its account-scope features, FeatureDTO; the features of a copier are at .../copiers/{copierId}/features) filled in, and, as in every AccountDTO, the applied template (PUT /accounts/{accountId}/appliedTemplate): `accountTemplate1` (the template id), `appliedTemplateRevision` and `appliedTemplateMeta` (templateName, appliedAt, templateRevision: the current revision of the template, behind: appliedTemplateRevision below it, compatibility), all three null when the account follows no template. An account-level key sees only its own account.',
     query: AccountQuery,
     responses: { 200: { description: 'accounts with their configuration', schema: Type.Array(AccountDTO) }, ...errorResponses(400, 401) },
     async handler({ query, caller }) {
       const rows = await listAccounts(services.db, caller.projectId, { limit: 1000, ...query, onlyAccountId: caller.accountId });
       const accounts = await toAccountDTOs(services, caller.projectId, rows);
-      const links = await linksOfAccounts(
-        services.db,
-        caller.projectId,
-        accounts.map((a) => a.id),
-      );
-      const markers = await appliedTemplateMarkers(services, caller.projectId, links);
       const body = [];
       for (const account of accounts) {
         body.push({
@@ -51,7 +43,6 @@ export const configurationSummaryRoutes = (routes: Routes, services: Services): 
           ),
           riskLimits: await toRiskLimitDTOs(services, await riskLimitsOf(services.db, caller.projectId, account.id)),
           features: (await accountFeatureRows(services.db, caller.projectId, account.id)).map(toFeatureDTO),
-          ...(markers.get(account.id) ?? { accountTemplate1: null, appliedTemplateRevision: null, appliedTemplateMeta: null }),
         });
       }
       return { body };

@@ -13,6 +13,7 @@ import { accountsAmongWithState, type AccountWithState, listAccountsWithState } 
 import type { AccountsTable } from '../../projections/schema.js';
 import type { KeyCheck, KeyRow } from '../auth.js';
 import { enumObject } from '../shared/enumObjects.js';
+import { appliedTemplateMarkers } from '../templates/markers.js';
 import { type AccountAnswer, accountAnswersOf } from './answers.js';
 import { accountStateOf, accountsWithStateAmong, connectedAmong } from './information.js';
 import { type AccountCreateDTO, SECRET_MASK } from './schemas.js';
@@ -66,6 +67,7 @@ const toAccountDTO = (services: Services, row: AccountWithState) => {
     ...(row.ctrader_client_id !== null ? { ctraderClientId: row.ctrader_client_id } : {}),
     ...(row.ctrader_client_secret_set ? { ctraderClientSecret: SECRET_MASK } : {}),
     accountInformation: accountStateOf(services, row),
+    ...appliedTemplateMarkers(row.applied_template),
   };
 };
 

@@ -54,6 +54,7 @@ const noState: AccountStateColumns = {
   pending_approvals: [],
   position_mismatch: false,
   last_connection_code: null,
+  applied_template: null,
 };
 
 /** What AccountDTO.accountInformation carries: the state of the account, without broker figures, results and protections. */

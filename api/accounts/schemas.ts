@@ -203,7 +203,7 @@ export const AccountDTO = Type.Object(
     features: Type.Optional(
       Type.Array(Type.Unknown(), { description: 'FeatureDTO list (account-scope features); only GET /accounts/configurationSummary fills it' }),
     ),
-    // The spec's three applied-template markers (AppliedTemplateDTO): only GET /accounts/configurationSummary fills them.
+    // The spec's three applied-template markers (AppliedTemplateDTO): every AccountDTO answer has them (api/templates/markers.ts).
     ...APPLIED_TEMPLATE_MARKERS,
   },
   { $id: 'AccountDTO', additionalProperties: false },

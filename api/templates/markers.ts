@@ -1,39 +1,26 @@
 // The three applied-template markers of an account (spec AppliedTemplateDTO: accountTemplate1,
-// appliedTemplateRevision, appliedTemplateMeta), from the accounts' links in the templates read model.
-import { compatibilityOfPayload } from '../../app/templates.js';
-import type { Services } from '../../app/services.js';
-import { findTemplate } from '../../projections/templates/queries.js';
+// appliedTemplateRevision, appliedTemplateMeta), answered by every AccountDTO (GET /accounts,
+// GET /accounts/{accountId}, GET /accounts/configurationSummary). They come from the account's row as
+// projections/accounts/withState.ts reads it (its link in the templates read model, the template's
+// revision and name, and how many of its copiers name a master that is gone), so the kept answers of
+// api/accounts/answers.ts change when the templates read model does: an apply, a clear, an update of
+// the template, the deletion of a master.
+import { markerOf } from '../../domain/template/compatibility.js';
+import type { AppliedTemplateState } from '../../projections/accounts/withState.js';
 
-interface Link {
-  readonly template_id: string;
-  readonly applied_revision: number;
-  readonly applied_at: Date;
-}
+export const NO_APPLIED_TEMPLATE = { accountTemplate1: null, appliedTemplateRevision: null, appliedTemplateMeta: null } as const;
 
-export const appliedTemplateMarkers = async (services: Services, projectId: string, links: ReadonlyMap<string, Link>) => {
-  const templates = new Map<string, { name: string; revision: number; compatibility: string } | null>();
-  const markers = new Map<string, { accountTemplate1: string; appliedTemplateRevision: number; appliedTemplateMeta: unknown }>();
-  for (const [accountId, link] of links) {
-    if (!templates.has(link.template_id)) {
-      const row = await findTemplate(services.db, projectId, link.template_id);
-      templates.set(
-        link.template_id,
-        row ? { name: row.name, revision: row.revision, compatibility: (await compatibilityOfPayload(services, projectId, row.payload)).marker } : null,
-      );
-    }
-    const template = templates.get(link.template_id);
-    if (!template) continue;
-    markers.set(accountId, {
-      accountTemplate1: link.template_id,
-      appliedTemplateRevision: link.applied_revision,
-      appliedTemplateMeta: {
-        templateName: template.name,
-        appliedAt: new Date(link.applied_at).toISOString(),
-        templateRevision: template.revision,
-        behind: link.applied_revision < template.revision,
-        compatibility: template.compatibility,
-      },
-    });
-  }
-  return markers;
-};
+export const appliedTemplateMarkers = (link: AppliedTemplateState | null) =>
+  link === null
+    ? NO_APPLIED_TEMPLATE
+    : {
+        accountTemplate1: link.template_id,
+        appliedTemplateRevision: link.applied_revision,
+        appliedTemplateMeta: {
+          templateName: link.template_name,
+          appliedAt: new Date(link.applied_at).toISOString(),
+          templateRevision: link.template_revision,
+          behind: link.applied_revision < link.template_revision,
+          compatibility: markerOf(Number(link.gone_active), Number(link.gone_inactive)),
+        },
+      };

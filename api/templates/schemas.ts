@@ -176,7 +176,7 @@ export const AppliedTemplateDTO = Type.Object(
   { $id: 'AppliedTemplateDTO', additionalProperties: false },
 );
 
-/** The three markers on an account (spec AppliedTemplateDTO), as GET /accounts/configurationSummary answers them. */
+/** The three markers on an account (spec AppliedTemplateDTO), as every AccountDTO answers them (GET /accounts, /accounts/{accountId}, /accounts/configurationSummary). */
 export const APPLIED_TEMPLATE_MARKERS = {
   accountTemplate1: Type.Optional(nullable(Uuid, 'ours (spec marker): the id of the template the account follows; null: none')),
   appliedTemplateRevision: Type.Optional(nullable(Type.Integer({ minimum: 1 }), 'the template revision the account was made to match')),

@@ -44,10 +44,13 @@ export const compatibilityOf = (payload: TemplatePayload, gone: ReadonlyMap<stri
       effect: copier.settings.active ? 'BLOCKS_APPLYING' : 'LEFT_OUT_WHEN_APPLIED',
     });
   });
-  const marker: CompatibilityMarker =
-    attentionFlags.length === 0 ? 'CURRENT' : attentionFlags.some((f) => f.effect === 'BLOCKS_APPLYING') ? 'REVIEW_NEEDED' : 'AUTO_MIGRATED';
-  return { marker, attentionFlags };
+  const blocking = attentionFlags.filter((f) => f.effect === 'BLOCKS_APPLYING').length;
+  return { marker: markerOf(blocking, attentionFlags.length - blocking), attentionFlags };
 };
+
+/** The marker from how many of the template's copiers name a master that is gone: active ones (they block applying), inactive ones (left out). */
+export const markerOf = (goneActive: number, goneInactive: number): CompatibilityMarker =>
+  goneActive > 0 ? 'REVIEW_NEEDED' : goneInactive > 0 ? 'AUTO_MIGRATED' : 'CURRENT';
 
 /** The payload as applying uses it: copiers left out by the compatibility rules removed, with their scoped risk limits. */
 export const applicablePayload = (payload: TemplatePayload, compatibility: Compatibility): TemplatePayload => {

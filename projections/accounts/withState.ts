@@ -1,6 +1,6 @@
 // Accounts with what every account answer embeds (AccountDTO: the copier flags, and accountInformation's
 // state): one statement, whatever the number of accounts, over the read models of accounts, copiers,
-// positions, approvals, copies and account logs. GET /accounts/{accountId} and the list of 1,000 each
+// positions, approvals, copies, account logs and templates. GET /accounts/{accountId} and the list of 1,000 each
 // make one round trip for it (issue 16: the five queries one after the other cost half the throughput).
 import { type Compilable, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Selectable } from 'kysely';
@@ -39,6 +39,21 @@ export interface AccountStateColumns {
   readonly position_mismatch: boolean;
   /** The code of the last connection log line; null when there is none, or the account has a live session (not read). */
   readonly last_connection_code: string | null;
+  /** The template the account follows (templates read model), or null. */
+  readonly applied_template: AppliedTemplateState | null;
+}
+
+/** An account's template link with what its markers show (AccountDTO accountTemplate1, appliedTemplateRevision, appliedTemplateMeta). */
+export interface AppliedTemplateState {
+  readonly template_id: string;
+  readonly applied_revision: number;
+  /** JSON text of a timestamptz. */
+  readonly applied_at: string;
+  readonly template_name: string;
+  readonly template_revision: number;
+  /** Copiers of the template whose master no longer exists (deleted, or not in the project): active ones, inactive ones. */
+  readonly gone_active: number;
+  readonly gone_inactive: number;
 }
 
 export type AccountWithState = Selectable<AccountsTable> & AccountStateColumns;
@@ -143,7 +158,20 @@ export const withState = async (
       CASE WHEN acc.id = ANY(${[...connected]}::uuid[]) THEN NULL ELSE
         (SELECT lg.code FROM account_logs lg WHERE lg.account_id = acc.id AND lg.category = 'CONNECTION'
           ORDER BY lg.time DESC, lg.position_commit DESC LIMIT 1)
-      END AS last_connection_code
+      END AS last_connection_code,
+      (SELECT json_build_object(
+                'template_id', tl.template_id, 'applied_revision', tl.applied_revision, 'applied_at', tl.applied_at,
+                'template_name', t.name, 'template_revision', t.revision,
+                'gone_active', count(*) FILTER (WHERE gone.active), 'gone_inactive', count(*) FILTER (WHERE gone.active IS FALSE))
+         FROM template_links tl
+         JOIN templates t ON t.id = tl.template_id AND t.project_id = ${projectId}
+         LEFT JOIN LATERAL (
+           SELECT coalesce((c->'settings'->>'active')::boolean, false) AS active FROM jsonb_array_elements(t.payload->'copiers') c
+            WHERE NOT EXISTS (SELECT 1 FROM accounts m WHERE m.project_id = t.project_id AND m.id = (c->>'fromAccountId')::uuid
+                                AND m.account_status_id <> ${AccountStatus.Deleted})) gone ON true
+        WHERE tl.account_id = acc.id
+        GROUP BY tl.template_id, tl.applied_revision, tl.applied_at, t.name, t.revision
+      ) AS applied_template
       ${alongsideColumn}
       ${stampColumn}
     FROM acc

@@ -48,6 +48,10 @@ const ACCOUNT_MEMBERS = [
   'closeUnmanagedPositions',
   'proxy',
   'accountInformation',
+  // the applied-template markers (PUT /accounts/{accountId}/appliedTemplate), null when the account follows no template
+  'accountTemplate1',
+  'appliedTemplateRevision',
+  'appliedTemplateMeta',
 ];
 /** Left out when the account has none. */
 const OPTIONAL_ACCOUNT_MEMBERS = ['deleted', 'dedicatedIp', 'myHomeIp', 'ctraderClientId', 'ctraderClientSecret'];
@@ -997,10 +1001,6 @@ describe('accounts API end to end', () => {
         'copiers',
         'riskLimits',
         'features',
-        // the applied-template markers, filled by GET /accounts/configurationSummary
-        'accountTemplate1',
-        'appliedTemplateRevision',
-        'appliedTemplateMeta',
       ]);
       expect(res.body.paths['/accounts/{accountId}'].get.responses['200'].content['application/json'].schema).to.deep.equal({
         $ref: '#/components/schemas/AccountDTO',
