@@ -7,6 +7,7 @@ import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { projectionByName } from '../../projections/all.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { accountUpdate, createOtherProject, startTestService, type TestService, validAccount } from '../support/service.js';
+import { featureBody } from '../support/trading.js';
 
 const P = DEFAULT_PROJECT_ID;
 const OTHER = '77777777-7777-4777-8777-777777777777';
@@ -85,6 +86,14 @@ describe('account templates (/projects/{projectId}/templates, PUT /accounts/{acc
   };
   const apply = (accountId: string, templateId: string | null, headers?: Record<string, string>) =>
     t.call('PUT', `/accounts/${accountId}/appliedTemplate`, { body: { templateId }, ...(headers ? { headers } : {}) });
+  /** The events stored under a correlation id, oldest first. */
+  const eventsOf = async (correlationId: string) => {
+    const found: { type: string; metadata: Record<string, unknown> }[] = [];
+    for await (const { event } of t.service.services.store.readAll({ direction: 'backwards', fromPosition: 'end', maxCount: 5_000 })) {
+      if (event.metadata.correlationId === correlationId) found.unshift({ type: event.type, metadata: { ...event.metadata } });
+    }
+    return found;
+  };
 
   let master: string;
   let otherMaster: string;
@@ -158,6 +167,40 @@ describe('account templates (/projects/{projectId}/templates, PUT /accounts/{acc
       expect(actions, action).to.include(action);
     }
     expect(actions.filter((a) => a === 'CopierCreated')).to.have.length(2);
+    // ... and they are one command: one request, and the events name the command and its id.
+    expect(new Set(audit.map((l) => (l as { requestId?: string }).requestId)).size).to.equal(1);
+    const stored = await eventsOf('corr-apply-follower');
+    expect(stored.map((e) => e.type).sort()).to.deep.equal([...actions].sort());
+    expect(new Set(stored.map((e) => `${String(e.metadata.command)}/${String(e.metadata.commandId)}`)).size).to.equal(1);
+    expect(stored[0]!.metadata.command).to.equal('ApplyTemplate');
+    expect(stored.at(-1)!.type, 'the link last').to.equal('TemplateApplied');
+  });
+
+  it('answers the three markers in GET /accounts/{accountId} and GET /accounts too, and their kept answers follow an apply and a clear', async () => {
+    const marked = await account('Marked');
+    const markersOf = (dto: Record<string, unknown>) => ({
+      accountTemplate1: dto.accountTemplate1,
+      appliedTemplateRevision: dto.appliedTemplateRevision,
+      appliedTemplateMeta: dto.appliedTemplateMeta,
+    });
+    const none = { accountTemplate1: null, appliedTemplateRevision: null, appliedTemplateMeta: null };
+    const one = async () => markersOf(await ok('GET', `/accounts/${marked}`));
+    const listed = async () => markersOf(((await ok('GET', '/accounts')) as { id: string }[]).find((a) => a.id === marked)!);
+    // read twice: the second answer is the kept one (api/accounts/answers.ts)
+    expect(await one()).to.deep.equal(none);
+    expect(await one()).to.deep.equal(none);
+    expect(await listed()).to.deep.equal(none);
+
+    expect((await apply(marked, templateId)).status).to.equal(204);
+    const now = await one();
+    expect(now).to.deep.include({ accountTemplate1: templateId, appliedTemplateRevision: 1 });
+    expect(now.appliedTemplateMeta).to.deep.include({ templateName: 'Gold desk', templateRevision: 1, behind: false, compatibility: 'CURRENT' });
+    expect(await listed()).to.deep.equal(now);
+    expect(markersOf(await summaryOf(marked))).to.deep.equal(now);
+
+    expect((await apply(marked, null)).status).to.equal(204);
+    expect(await one()).to.deep.equal(none);
+    expect(await listed()).to.deep.equal(none);
   });
 
   it('applying makes an account with another configuration match: what the template lacks is deleted, what differs is changed', async () => {
@@ -182,6 +225,78 @@ describe('account templates (/projects/{projectId}/templates, PUT /accounts/{acc
     expect((await t.call('PUT', `/accounts/${other}/appliedTemplate`, {})).status).to.equal(204);
     expect(await summaryOf(other)).to.deep.include({ accountTemplate1: null, appliedTemplateRevision: null, appliedTemplateMeta: null });
     expect(await configurationOf(other)).to.deep.equal(await configurationOf(source));
+  });
+
+  describe('one command: all or nothing', () => {
+    let cycleTemplate: string;
+    let x: string;
+    /** A template copying from a fresh master X, with an account feature and an account setting. */
+    before(async () => {
+      x = await account('Master of the one-command specs');
+      const from = await account('Copies X');
+      await copier(from, x);
+      await ok('POST', `/accounts/${from}/features`, DATA_COLLECTOR);
+      await ok('PUT', `/accounts/${from}`, accountUpdate(await ok('GET', `/accounts/${from}`), { closeUnmanagedPositions: true }));
+      cycleTemplate = (await ok('POST', base, { name: 'Copies X', sourceAccountId: from })).id;
+    });
+
+    it('a step refused midway (a copier that would close a cycle) stores nothing at all, not even the steps before it', async () => {
+      // Given: X copies from the target, which has a limit and a feature the template lacks (deleted
+      // before the copier is created, when applied one command after another) and other settings.
+      const target = await account('X copies from me');
+      await copier(x, target);
+      await ok('POST', `/accounts/${target}/riskLimits`, LOSS_300);
+      await ok('POST', `/accounts/${target}/features`, { ...DATA_COLLECTOR, setting: { ...DATA_COLLECTOR.setting, collectionIntervalSeconds: 600 } });
+      const before = await configurationOf(target);
+
+      const refused = await apply(target, cycleTemplate, { 'X-Correlation-Id': 'corr-apply-cycle' });
+      expect([refused.status, refused.body.error], JSON.stringify(refused.body)).to.deep.equal([409, '[COPIER_CYCLE]']);
+
+      expect(await configurationOf(target)).to.deep.equal(before);
+      expect(await summaryOf(target)).to.deep.include({ accountTemplate1: null, appliedTemplateRevision: null });
+      expect(await eventsOf('corr-apply-cycle'), 'no event of the apply is stored').to.deep.equal([]);
+      const audit = (await ok('GET', `/accounts/${target}/auditLogs?limit=1000`)) as { action: string; correlationId: string }[];
+      expect(audit.filter((l) => l.correlationId === 'corr-apply-cycle' && l.action !== 'ApiRequestRefused')).to.deep.equal([]);
+      const linked = (await ok('GET', `${base}/${cycleTemplate}/linkedAccounts`)) as { accountId: string }[];
+      expect(linked.map((l) => l.accountId)).not.to.include(target);
+    });
+
+    it('a concurrent change to an aggregate the apply decided on is a 409 that stores nothing of the apply', async () => {
+      const target = await account('Changed meanwhile');
+      await ok('POST', `/accounts/${target}/riskLimits`, LOSS_300);
+      const before = await configurationOf(target);
+      const { store } = t.service.services;
+      const append = store.appendToStreams.bind(store);
+      // Another request changes the account between the apply's decisions and its append.
+      store.appendToStreams = async (appends) => {
+        if (appends.some((a) => a.streamName === `template-${cycleTemplate}`)) {
+          store.appendToStreams = append;
+          const current = await ok('GET', `/accounts/${target}`);
+          await ok('PUT', `/accounts/${target}`, accountUpdate(current, { alias: 'renamed meanwhile' }), { 'X-Correlation-Id': 'corr-meanwhile' });
+        }
+        return append(appends);
+      };
+      try {
+        const refused = await apply(target, cycleTemplate, { 'X-Correlation-Id': 'corr-apply-concurrent' });
+        expect([refused.status, refused.body.error], JSON.stringify(refused.body)).to.deep.equal([409, '[CONCURRENT_MODIFICATION]']);
+      } finally {
+        store.appendToStreams = append;
+      }
+      expect(await eventsOf('corr-apply-concurrent'), 'no event of the apply is stored').to.deep.equal([]);
+      expect((await eventsOf('corr-meanwhile')).map((e) => e.type)).to.deep.equal(['AccountUpdated']);
+      expect(await configurationOf(target)).to.deep.equal(before);
+      expect(await ok('GET', `/accounts/${target}`)).to.deep.include({ alias: 'renamed meanwhile', closeUnmanagedPositions: false, accountTemplate1: null });
+
+      // Applying again, on what is now, succeeds.
+      expect((await apply(target, cycleTemplate)).status).to.equal(204);
+      expect(await ok('GET', `/accounts/${target}`)).to.deep.include({
+        alias: 'renamed meanwhile',
+        closeUnmanagedPositions: true,
+        accountTemplate1: cycleTemplate,
+      });
+      expect(((await ok('GET', `/accounts/${target}/copiers`)) as { fromAccountId: string }[]).map((c) => c.fromAccountId)).to.deep.equal([x]);
+      expect(await ok('GET', `/accounts/${target}/riskLimits`)).to.deep.equal([]);
+    });
   });
 
   it('refuses an update with a stale expectedRevision and stores nothing; a current one stores the next revision', async () => {
@@ -209,6 +324,10 @@ describe('account templates (/projects/{projectId}/templates, PUT /accounts/{acc
     const linked = (await ok('GET', `${base}/${templateId}/linkedAccounts`)) as { accountId: string; appliedRevision: number; behind: boolean }[];
     expect(linked.map((l) => [l.accountId, l.appliedRevision, l.behind])).to.deep.equal([[follower, 1, true]]);
     expect((await summaryOf(follower)).appliedTemplateMeta).to.deep.include({ templateRevision: 2, behind: true });
+    expect((await ok('GET', `/accounts/${follower}`)).appliedTemplateMeta, 'the kept answer follows the update').to.deep.include({
+      templateRevision: 2,
+      behind: true,
+    });
     expect((await ok('GET', base))[0]).to.deep.include({ linkedAccountCount: 1, behindAccountCount: 1 });
 
     expect((await apply(follower, templateId)).status).to.equal(204);
@@ -286,6 +405,37 @@ describe('account templates (/projects/{projectId}/templates, PUT /accounts/{acc
       const refused = await apply(master, template.id);
       expect([refused.status, refused.body.error]).to.deep.equal([409, '[TEMPLATE_NOT_APPLICABLE]']);
     });
+  });
+
+  it('a charting webhook applied from a template gets its own address at once, and keeps it when applied again', async () => {
+    type Charting = { id: string; type: { name: string }; setting: { webhookId: string | null; webhookUrl: string | null; maxAllowedVolume: number } };
+    const chartingOf = async (accountId: string) =>
+      ((await ok('GET', `/accounts/${accountId}/features`)) as Charting[]).find((f) => f.type.name === 'FeatureChartingWebhookDTO')!;
+    const from = await account('Charting source');
+    const own = (await ok('POST', `/accounts/${from}/features`, featureBody({ type: 'FeatureChartingWebhookDTO', maxAllowedVolume: 2 }))) as Charting;
+    const template = await ok('POST', base, { name: 'Charting', sourceAccountId: from });
+    expect(template.payload.features[0].setting, "the source's address stays the source's").to.include({ webhookId: null, webhookUrl: null });
+
+    const target = await account('Charting follower');
+    expect((await apply(target, template.id)).status).to.equal(204);
+    const issued = await chartingOf(target);
+    expect(issued.setting.webhookId).to.match(/^[A-Za-z0-9_-]{43}$/);
+    expect(issued.setting.webhookId).not.to.equal(own.setting.webhookId);
+    expect(issued.setting).to.include({ webhookUrl: `/rest/api/v1/webhooks/charting/${issued.setting.webhookId}`, maxAllowedVolume: 2 });
+    const arrived = await t.call('POST', `/webhooks/charting/${issued.setting.webhookId}`, {
+      rawBody: 'buy BTCUSD',
+      key: null,
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(arrived.status, 'the address is known').not.to.equal(404);
+
+    // A new revision changes the feature: the same feature, the same address.
+    await ok('PUT', `/accounts/${from}/features/${own.id}`, featureBody({ type: 'FeatureChartingWebhookDTO', maxAllowedVolume: 3 }));
+    await ok('PUT', `${base}/${template.id}`, { expectedRevision: 1, sourceAccountId: from });
+    expect((await apply(target, template.id)).status).to.equal(204);
+    const updated = await chartingOf(target);
+    expect(updated.id).to.equal(issued.id);
+    expect(updated.setting).to.include({ webhookId: issued.setting.webhookId, webhookUrl: issued.setting.webhookUrl, maxAllowedVolume: 3 });
   });
 
   it("refuses what a request cannot do: unknown template or account, a deleted source, another project's template", async () => {
