@@ -216,59 +216,58 @@ const templateOf = async (command: MultiStreamCommand, projectId: string, templa
  * between aggregates (a copier's master exists, no cycle, a feature fits its scope) are made while the
  * steps are staged, and only then are all events appended in one appendToStreams call with the
  * revisions they were decided on: a refusal stores nothing, a concurrent change is a 409 that stores
- * nothing. One apply per account at a time, and one change of the project's copy network at a time
- * (the turn createCopier takes), so the graph checks hold until the append.
+ * nothing. An apply may create copiers, so it takes the turn of the project's copy network that
+ * createCopier takes (an advisory lock, across instances): the graph checks hold until the append, and
+ * one apply of the project runs at a time (one pooled connection waits for the turn, not one per account).
  */
 export const applyTemplate = async (services: Services, application: TemplateApplication): Promise<void> => {
   const { projectId, accountId, templateId, context } = application;
   let engineWait: Position | null = null;
-  await oneAtATime(services, `account-template:${accountId}`, () =>
-    oneAtATime(services, `copier-graph:${projectId}`, async () => {
-      // What the read models show is what was committed before this turn.
-      await settle(services, APPLY_READ_MODELS);
-      await liveAccount(services, projectId, accountId);
-      const metadata = commandMetadata(services, context);
-      const command = new MultiStreamCommand(services.store, 'ApplyTemplate', metadata);
-      const link = (await linksOfAccounts(services.db, projectId, [accountId])).get(accountId);
-      const unlink = async (reason: 'CLEARED' | 'OTHER_TEMPLATE_APPLIED') => {
-        if (!link) return;
-        await command.decide(templateStream(link.template_id), templateDecider, {
-          type: 'UnlinkAccount',
-          data: { templateId: link.template_id, projectId, accountId, reason },
-          metadata,
-        });
-      };
-      if (templateId === null) {
-        await unlink('CLEARED');
-        if (command.changes) await command.commit();
-        return;
-      }
-      const template = await templateOf(command, projectId, templateId);
-      const compatibility = await compatibilityOfPayload(services, projectId, template.payload);
-      if (compatibility.marker === 'REVIEW_NEEDED') {
-        const masters = compatibility.attentionFlags.filter((f) => f.effect === 'BLOCKS_APPLYING').map((f) => f.accountId);
-        throw illegalState(
-          '[TEMPLATE_REVIEW_NEEDED]',
-          `the template's active copiers copy from accounts that no longer exist (${masters.join(', ')}): update the template first`,
-        );
-      }
-      const payload = applicablePayload(template.payload, compatibility);
-      if (payload.copiers.some((c) => c.fromAccountId === accountId)) {
-        throw illegalState('[TEMPLATE_NOT_APPLICABLE]', 'the template copies from this account itself: an account cannot copy itself');
-      }
-      const { copyEngineFirst } = await stageMatch(services, command, projectId, accountId, payload, metadata);
-      if (link && link.template_id !== templateId) await unlink('OTHER_TEMPLATE_APPLIED');
-      // The link last: on EventStoreDB (no transaction across streams) an account is linked only once all else is stored.
-      await command.decide(templateStream(templateId), templateDecider, {
-        type: 'LinkAccount',
-        data: { templateId, projectId, accountId, revision: template.revision },
+  await oneAtATime(services, `copier-graph:${projectId}`, async () => {
+    // What the read models show is what was committed before this turn.
+    await settle(services, APPLY_READ_MODELS);
+    await liveAccount(services, projectId, accountId);
+    const metadata = commandMetadata(services, context);
+    const command = new MultiStreamCommand(services.store, 'ApplyTemplate', metadata);
+    const link = (await linksOfAccounts(services.db, projectId, [accountId])).get(accountId);
+    const unlink = async (reason: 'CLEARED' | 'OTHER_TEMPLATE_APPLIED') => {
+      if (!link) return;
+      await command.decide(templateStream(link.template_id), templateDecider, {
+        type: 'UnlinkAccount',
+        data: { templateId: link.template_id, projectId, accountId, reason },
         metadata,
       });
-      const committed = await command.commit();
-      // With copyOpenPositions, the master's open positions are copied before the answer (as POST .../copiers does).
-      for (const stream of copyEngineFirst) engineWait = committed.results.get(stream)?.position ?? engineWait;
-    }),
-  );
+    };
+    if (templateId === null) {
+      await unlink('CLEARED');
+      if (command.changes) await command.commit();
+      return;
+    }
+    const template = await templateOf(command, projectId, templateId);
+    const compatibility = await compatibilityOfPayload(services, projectId, template.payload);
+    if (compatibility.marker === 'REVIEW_NEEDED') {
+      const masters = compatibility.attentionFlags.filter((f) => f.effect === 'BLOCKS_APPLYING').map((f) => f.accountId);
+      throw illegalState(
+        '[TEMPLATE_REVIEW_NEEDED]',
+        `the template's active copiers copy from accounts that no longer exist (${masters.join(', ')}): update the template first`,
+      );
+    }
+    const payload = applicablePayload(template.payload, compatibility);
+    if (payload.copiers.some((c) => c.fromAccountId === accountId)) {
+      throw illegalState('[TEMPLATE_NOT_APPLICABLE]', 'the template copies from this account itself: an account cannot copy itself');
+    }
+    const { copyEngineFirst } = await stageMatch(services, command, projectId, accountId, payload, metadata);
+    if (link && link.template_id !== templateId) await unlink('OTHER_TEMPLATE_APPLIED');
+    // The link last: on EventStoreDB (no transaction across streams) an account is linked only once all else is stored.
+    await command.decide(templateStream(templateId), templateDecider, {
+      type: 'LinkAccount',
+      data: { templateId, projectId, accountId, revision: template.revision },
+      metadata,
+    });
+    const committed = await command.commit();
+    // With copyOpenPositions, the master's open positions are copied before the answer (as POST .../copiers does).
+    for (const stream of copyEngineFirst) engineWait = committed.results.get(stream)?.position ?? engineWait;
+  });
   if (engineWait) await afterCopyEngine(services, engineWait, [...APPLY_READ_MODELS, 'copies', 'positions']);
   else await settle(services);
 };
