@@ -339,7 +339,7 @@ const stageMatch = async (
     }
     for (const setting of changes.add) {
       checkFeature(setting, scope, where);
-      const featureId = randomUUID();
+      const featureId = command.newId();
       const data = { featureId, projectId, scope, setting: settingToStore(setting, null) };
       await command.decide(featureStream(featureId), featureDecider, { type: 'AddFeature', data, metadata });
     }
@@ -376,7 +376,7 @@ const stageMatch = async (
         );
       }
       edges.push({ from_account_id: master, to_account_id: accountId });
-      copierId = randomUUID();
+      copierId = command.newId();
       const { settings } = step.copier;
       await copier({ type: 'CreateCopier', data: { copierId, projectId, toAccountId: accountId, fromAccountId: master, settings }, metadata });
       if (settings.copyOpenPositions && settings.active) copyEngineFirst.push(copierStream(copierId));
@@ -401,7 +401,7 @@ const stageMatch = async (
   for (const step of plan.riskLimits) {
     const copierId = step.copierFromAccountId === null ? null : (copierOfMaster.get(step.copierFromAccountId) ?? null);
     if (step.riskLimitId === null) {
-      await riskLimit({ type: 'CreateRiskLimit', data: { riskLimitId: randomUUID(), projectId, accountId, settings: step.settings, copierId }, metadata });
+      await riskLimit({ type: 'CreateRiskLimit', data: { riskLimitId: command.newId(), projectId, accountId, settings: step.settings, copierId }, metadata });
     } else {
       await riskLimit({ type: 'UpdateRiskLimit', data: { riskLimitId: step.riskLimitId, projectId, accountId, settings: step.settings }, metadata });
     }

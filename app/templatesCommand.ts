@@ -12,7 +12,7 @@
 // shown as following the template, and applying again converges (the plan is a diff against what is).
 // Every event carries the command's metadata: the request context (correlation and request id, as every
 // command) and `command` (its name) with `commandId` (its event ids derive from it, uuid v5).
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { v5 as uuidv5 } from 'uuid';
 import type { CommandMetadata, Decider } from '../domain/shared/command.js';
 import { aggregateStream, type DomainEvent, EVENT_ID_NAMESPACE, eventMetadataOf } from '../store/commandHandler.js';
@@ -36,6 +36,9 @@ export class MultiStreamCommand {
   private readonly staged = new Map<string, Staged>();
   /** Streams in the order their first event was decided: the order of the append's entries. */
   private readonly order: string[] = [];
+  /** The first 32 bits of the ids newId() makes, counting up from a random start. */
+  private readonly idBase = randomInt(0, 0x7fffffff);
+  private ids = 0;
 
   constructor(
     private readonly store: EventStore,
@@ -64,6 +67,15 @@ export class MultiStreamCommand {
     if (events.length > 0 && staged.events.length === 0) this.order.push(streamName);
     staged.events.push(...events);
     return events;
+  }
+
+  /**
+   * An id for an aggregate the command creates: random (v4-shaped), but above every id this command made
+   * before. Everything one command creates has one time (its events' `at`), and read models list by
+   * time, then id: so what it creates lists in the order it was created.
+   */
+  newId(): string {
+    return (this.idBase + this.ids++).toString(16).padStart(8, '0') + randomUUID().slice(8);
   }
 
   /** Whether any step decided events. */

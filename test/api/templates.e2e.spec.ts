@@ -8,6 +8,7 @@ import { projectionByName } from '../../projections/all.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { accountUpdate, createOtherProject, startTestService, type TestService, validAccount } from '../support/service.js';
 import { featureBody } from '../support/trading.js';
+import type { EventStore, StreamAppend } from '../../store/port.js';
 
 const P = DEFAULT_PROJECT_ID;
 const OTHER = '77777777-7777-4777-8777-777777777777';
@@ -265,22 +266,26 @@ describe('account templates (/projects/{projectId}/templates, PUT /accounts/{acc
       const target = await account('Changed meanwhile');
       await ok('POST', `/accounts/${target}/riskLimits`, LOSS_300);
       const before = await configurationOf(target);
+      // Another request changes the account between the apply's decisions and its append. The store may
+      // be wrapped (a Proxy observing appends calls its target's method): the spec shadows the method on
+      // the store itself for one call, and the original is the class's.
       const { store } = t.service.services;
-      const append = store.appendToStreams.bind(store);
-      // Another request changes the account between the apply's decisions and its append.
-      store.appendToStreams = async (appends) => {
-        if (appends.some((a) => a.streamName === `template-${cycleTemplate}`)) {
-          store.appendToStreams = append;
+      const original = (Object.getPrototypeOf(store) as EventStore).appendToStreams;
+      const intercepted = { hit: false };
+      store.appendToStreams = async function (this: EventStore, appends: readonly StreamAppend[]) {
+        if (!intercepted.hit && appends.some((a) => a.streamName === `template-${cycleTemplate}`)) {
+          intercepted.hit = true;
           const current = await ok('GET', `/accounts/${target}`);
           await ok('PUT', `/accounts/${target}`, accountUpdate(current, { alias: 'renamed meanwhile' }), { 'X-Correlation-Id': 'corr-meanwhile' });
         }
-        return append(appends);
+        return original.call(this, appends);
       };
       try {
         const refused = await apply(target, cycleTemplate, { 'X-Correlation-Id': 'corr-apply-concurrent' });
+        expect(intercepted.hit).to.equal(true);
         expect([refused.status, refused.body.error], JSON.stringify(refused.body)).to.deep.equal([409, '[CONCURRENT_MODIFICATION]']);
       } finally {
-        store.appendToStreams = append;
+        delete (store as { appendToStreams?: unknown }).appendToStreams;
       }
       expect(await eventsOf('corr-apply-concurrent'), 'no event of the apply is stored').to.deep.equal([]);
       expect((await eventsOf('corr-meanwhile')).map((e) => e.type)).to.deep.equal(['AccountUpdated']);
