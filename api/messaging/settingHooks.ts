@@ -44,6 +44,16 @@ export const prepareMessagingConnector = async (
       `setting.messagingAccountId: no FeatureMessagingAccountDTO ${String(setting.messagingAccountId)} on this account or its project`,
     );
   }
+  if ((setting.volumeMode === 'RISK_PERCENT' || setting.volumeMode === 'RISK_AMOUNT') && accountId !== null) {
+    // The spec: both need the account-level FeatureRiskPerTradeDTO (a signal is refused, and logged, if it is removed later).
+    const risk = await services.db
+      .selectFrom('features')
+      .select('id')
+      .where('type', '=', 'FeatureRiskPerTradeDTO')
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    if (!risk) throw invalid('volumeMode', `volumeMode ${String(setting.volumeMode)} needs the account's FeatureRiskPerTradeDTO: add it first`);
+  }
   if (previous) return { ...setting, aiTier: previous.aiTier, connectorIndex: previous.connectorIndex };
   const rows = await services.db
     .selectFrom('features')

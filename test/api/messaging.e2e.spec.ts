@@ -142,6 +142,11 @@ describe('messaging connector (issue 22)', function () {
     expect(unknown.status).to.equal(400);
     expect(unknown.body.error).to.equal('[MESSAGING_ACCOUNT_NOT_FOUND]');
 
+    // RISK_PERCENT and RISK_AMOUNT need the account-level FeatureRiskPerTradeDTO.
+    const risky = { type: 'FeatureMessagingConnectorDTO', messagingAccountId: bot.id, chatId: '-1', volumeMode: 'RISK_PERCENT', riskPercent: 1 };
+    const noRisk = await t.call('POST', `/accounts/${account}/features`, { body: featureBody(risky) });
+    expect(noRisk.status).to.equal(400);
+    expect(noRisk.body.message).to.match(/FeatureRiskPerTradeDTO/);
     const first = await connector(account, { messagingAccountId: bot.id, chatId: '-1', aiTier: 'STANDARD' });
     const second = await connector(account, { messagingAccountId: bot.id, chatId: '-2' });
     expect(first.setting).to.include({ connectorIndex: 1, aiTier: 'STANDARD', volumeMode: 'FIXED', contextMessageCount: 3, forumTopicId: null });
