@@ -25,6 +25,7 @@ import { DataCollector } from '../engine/schedule/dataCollector.js';
 import { MaintenanceWindowRunner } from '../engine/schedule/maintenanceWindows.js';
 import { ProtectionMonitor } from '../engine/protection/monitor.js';
 import { TradeGuardrailMonitor } from '../engine/protection/tradeGuardrails.js';
+import { KeepAliveTrades } from '../engine/schedule/keepAliveTrades.js';
 import { AccountConnections } from '../engine/venues/connections.js';
 import { VenueHost } from '../engine/venues/host.js';
 import { Outbox } from '../engine/delivery/outbox.js';
@@ -234,6 +235,9 @@ const startBackground = async (
   const guardrails = new TradeGuardrailMonitor({ store, db, connections, leases, clock, waitForReadModels, log: log.child({ component: 'trade-guardrails' }) });
   guardrails.start();
   life.add(() => guardrails.stop());
+  const keepAlive = new KeepAliveTrades({ store, db, connections, leases, clock, waitForReadModels, log: log.child({ component: 'keep-alive-trades' }) });
+  keepAlive.start();
+  life.add(() => keepAlive.stop());
   // Queued creations and undelivered callbacks of an earlier run continue here.
   await outbox.start();
   life.add(() => outbox.stop());

@@ -290,11 +290,10 @@ export const activeFeatures = async (
     (r) => r.scope_kind === 'account' && order.has(r.type) && copierFeatures[order.get(r.type)!]!.rules.needs?.includes('accountHistory'),
   );
   const accountHistory = await accountCopyHistory(db, [...new Set(needsAccountHistory.map((r) => r.account_id!))]);
-  // A feature run once per account at account scope (oncePerAccount) runs for the account's carrier
-  // only, and is the account's own: a copier's instance of it does not replace it.
-  const perAccount = (r: (typeof rows)[number]) =>
-    r.scope_kind === 'account' && order.has(r.type) && copierFeatures[order.get(r.type)!]!.rules.oncePerAccount === true;
-  const carriers = await carrierCopiers(db, [...new Set(rows.filter(perAccount).map((r) => r.account_id!))]);
+  // A feature whose account-scope instance runs on its own (accountScopeElsewhere: the keep-alive
+  // executor) is no copier's at account scope; a copier's own instance stays the copier's.
+  const elsewhere = (r: (typeof rows)[number]) =>
+    r.scope_kind === 'account' && order.has(r.type) && copierFeatures[order.get(r.type)!]!.rules.accountScopeElsewhere === true;
   for (const copier of copiers) {
     const applying = rows
       .filter(
@@ -303,12 +302,11 @@ export const activeFeatures = async (
           (r.scope_kind === 'account' && r.account_id === copier.to_account_id) ||
           (r.scope_kind === 'project' && copier.project_id !== undefined && r.project_id === copier.project_id),
       )
-      .filter((r) => order.has(r.type))
-      .filter((r) => !perAccount(r) || carriers.get(r.account_id!) === copier.id);
+      .filter((r) => order.has(r.type) && !elsewhere(r));
     const mostSpecific = new Map<string, number>();
-    for (const r of applying) if (!perAccount(r)) mostSpecific.set(r.type, Math.min(mostSpecific.get(r.type) ?? 9, SPECIFICITY[r.scope_kind] ?? 9));
+    for (const r of applying) mostSpecific.set(r.type, Math.min(mostSpecific.get(r.type) ?? 9, SPECIFICITY[r.scope_kind] ?? 9));
     const mine = applying
-      .filter((r) => copierFeatures[order.get(r.type)!]!.multiple || perAccount(r) || SPECIFICITY[r.scope_kind] === mostSpecific.get(r.type))
+      .filter((r) => copierFeatures[order.get(r.type)!]!.multiple || SPECIFICITY[r.scope_kind] === mostSpecific.get(r.type))
       .sort((a, b) => order.get(a.type)! - order.get(b.type)!)
       .map((r): ActiveFeature => {
         const feature = copierFeatures[order.get(r.type)!]!;
@@ -325,25 +323,6 @@ export const activeFeatures = async (
       });
     if (mine.length > 0) out.set(copier.id, mine);
   }
-  return out;
-};
-
-/**
- * Per slave account, the copier an account-scope feature that runs once per account runs for
- * (CopierRules.oncePerAccount): the oldest active one (not monitor-only), else the oldest.
- */
-const carrierCopiers = async (db: Kysely<ReadModels>, accountIds: readonly string[]): Promise<Map<string, string>> => {
-  const out = new Map<string, string>();
-  if (accountIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('copiers')
-    .select(['id', 'to_account_id'])
-    .where('to_account_id', 'in', [...accountIds])
-    .orderBy(sql`active AND NOT monitor_only`, 'desc')
-    .orderBy('created')
-    .orderBy('id')
-    .execute();
-  for (const row of rows) if (!out.has(row.to_account_id)) out.set(row.to_account_id, row.id);
   return out;
 };
 

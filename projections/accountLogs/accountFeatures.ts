@@ -1,13 +1,16 @@
 // Account log lines (LogDTO) of the account features' own events: a decision on an approval, the
-// steps of a maintenance window, and every close of a trade guardrail with its reason. The skips these
+// steps of a maintenance window, every close of a trade guardrail with its reason, and an account's
+// keep-alive trades (keepAliveLines.ts). The skips these
 // features cause are TradeSkipped lines already.
 import type { ApprovalEvent } from '../../domain/approval/events.js';
 import { approvalEventTypes } from '../../domain/approval/events.js';
 import { maintenanceEventTypes, type MaintenanceEvent } from '../../domain/maintenanceWindow/events.js';
 import { guardrailEventTypes, type GuardrailEvent } from '../../domain/tradeGuardrail/events.js';
+import { keepAliveEventTypes, type KeepAliveEvent } from '../../domain/keepAlive/events.js';
+import { keepAliveLogLine } from './keepAliveLines.js';
 import type { LogLine } from './logLine.js';
 
-export const accountFeatureLogEventTypes: readonly string[] = [...approvalEventTypes, ...maintenanceEventTypes, ...guardrailEventTypes];
+export const accountFeatureLogEventTypes: readonly string[] = [...approvalEventTypes, ...maintenanceEventTypes, ...guardrailEventTypes, ...keepAliveEventTypes];
 
 const INFO = 3;
 const WARNING = 2;
@@ -40,7 +43,7 @@ const guardrailLine = (event: GuardrailEvent): LogLine | null => {
   };
 };
 
-export const accountFeatureLogLineOf = (event: ApprovalEvent | MaintenanceEvent | GuardrailEvent): LogLine | null => {
+export const accountFeatureLogLineOf = (event: ApprovalEvent | MaintenanceEvent | GuardrailEvent | KeepAliveEvent): LogLine | null => {
   const line = (accountId: string, logTypeId: 2 | 3, message: string, extra: Partial<LogLine> = {}): LogLine => ({
     accountId,
     logTypeId,
@@ -97,6 +100,12 @@ export const accountFeatureLogLineOf = (event: ApprovalEvent | MaintenanceEvent 
     case 'GuardrailPositionClosed':
     case 'GuardrailCloseFailed':
       return guardrailLine(event);
+    case 'KeepAliveTradeDecided':
+    case 'KeepAliveTradeOpened':
+    case 'KeepAliveTradeSkipped':
+    case 'KeepAliveTradeRefused':
+    case 'KeepAliveTradeClosed':
+      return keepAliveLogLine(event);
     default:
       return null;
   }

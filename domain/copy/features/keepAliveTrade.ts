@@ -32,15 +32,18 @@
 //     scheduled closes, guardrails, counts and series) do not count or touch it. An inactive or
 //     monitor-only copier places none, but still closes one that is open when its time comes.
 //   - Scope: a copier (the spec) or an account (the reference: "keep alive trade feature (account)").
-//     On an account it keeps the account alive, not each copier: one trade per firing on the account,
-//     however many copiers it has, placed through its carrier (rules.ts oncePerAccount: the oldest
-//     active copier of which the account is the slave, else the oldest, which still closes an open one
-//     on time). An account that is the slave of no copier places none. A copier's own keep-alive runs
-//     beside the account's, each placing its own trades (unlike other features set at both scopes, of
-//     which only the copier's runs for that copier).
-// Nothing is kept in memory but parsed expressions: the open trade and its open time come from the
-// copier's copies read model, so its close survives a restart too. Both the open and the close are in
-// the slave's log.
+//     On an account it keeps the account alive, whatever its copiers: the keep-alive executor
+//     (engine/schedule/keepAliveTrades.ts, records in domain/keepAlive) places one trade per firing on
+//     the account, a master's, a lone account's or one with several copiers alike
+//     (accountKeepAliveFiring below decides each firing; rules.ts accountScopeElsewhere keeps the
+//     copiers out of it). There every firing is logged: the trade, or why none was placed (the trade
+//     before still open, onlyIfInactive and the account traded, no such symbol, a risk limit hit or a
+//     profit target locked), and every refusal of the broker. A copier's own keep-alive runs beside the
+//     account's, each placing its own trades (unlike other features set at both scopes, of which only
+//     the copier's runs for that copier).
+// A copier's keep-alive keeps nothing in memory but parsed expressions: the open trade and its open
+// time come from the copier's copies read model, so its close survives a restart too. Both the open and
+// the close are in the slave's log.
 import { type Static, Type } from '@sinclair/typebox';
 import { Cron, type CronOptions } from 'croner';
 import { DateTime } from 'luxon';
@@ -213,7 +216,7 @@ export const keepAliveTrade: CopierFeature<KeepAliveTradeSettings> = {
   members,
   defaults: { orderType: 'Buy', onlyIfInactive: false, closeAfterInSeconds: 0 },
   description:
-    "Keep-alive trades, so the slave account stays active (brokers and prop firms close or archive accounts that do not trade): a small trade placed on the slave at each firing of cronExpressions and closed closeAfterInSeconds (0 to 3600; default 0: at once, at the first management tick after its open, about a second) later. cronExpressions: 1 to 10, evaluated in UTC (croner): 5 fields, 6 (seconds first) or 7 (a year last, as Quartz), with `?`, `L`, `W`, `#`, `0/5` steps, names and @daily-style nicknames; a day of month and a day of week both restricted must both match; refused (400 [VALIDATION_FAILED] naming the expression): unparsable, a numeric day of week (use names: Monday is 1 in Unix cron, 2 in Quartz), more than one firing a minute, never firing. Only firings after the feature was added count; each places at most one trade, across restarts and replays (the trade is keyed by feature and firing time); a missed one (service stopped, broker refused) is tried every second until the next firing, and after a stop only the latest missed firing is placed, earlier ones are not made up; none is placed while the previous one is still open, nor while the copier is inactive or monitor-only (an open one is still closed on time). The trade: a market orderType (our extra, default Buy) of the symbol's minimum lot (our extra volume overrides it; rounded down to the lot step, at least the minimum) of symbol at the slave's broker, without stops. onlyIfInactive (our extra, default false): placed only if the slave account opened or closed no position (whoever traded; keep-alive trades aside) since the firing before. The keep-alive trade is no copy: no master event, resync or copyOpenPositions closes it, and other features neither count nor manage it. Its open and close are in the slave account's logs. Scope: a copier (the spec), or an account (the reference): on an account, one trade per firing for the account however many copiers it has, placed through one of them (the oldest active copier of which the account is the slave, else the oldest, which still closes an open one on time); an account that is the slave of no copier places none. A keep-alive set on a copier too runs beside the account's, each placing its own trades.",
+    "Keep-alive trades, so the slave account stays active (brokers and prop firms close or archive accounts that do not trade): a small trade placed on the slave at each firing of cronExpressions and closed closeAfterInSeconds (0 to 3600; default 0: at once, at the first management tick after its open, about a second) later. cronExpressions: 1 to 10, evaluated in UTC (croner): 5 fields, 6 (seconds first) or 7 (a year last, as Quartz), with `?`, `L`, `W`, `#`, `0/5` steps, names and @daily-style nicknames; a day of month and a day of week both restricted must both match; refused (400 [VALIDATION_FAILED] naming the expression): unparsable, a numeric day of week (use names: Monday is 1 in Unix cron, 2 in Quartz), more than one firing a minute, never firing. Only firings after the feature was added count; each places at most one trade, across restarts and replays (the trade is keyed by feature and firing time); a missed one (service stopped, broker refused) is tried every second until the next firing, and after a stop only the latest missed firing is placed, earlier ones are not made up; none is placed while the previous one is still open, nor while the copier is inactive or monitor-only (an open one is still closed on time). The trade: a market orderType (our extra, default Buy) of the symbol's minimum lot (our extra volume overrides it; rounded down to the lot step, at least the minimum) of symbol at the slave's broker, without stops. onlyIfInactive (our extra, default false): placed only if the slave account opened or closed no position (whoever traded; keep-alive trades aside) since the firing before. The keep-alive trade is no copy: no master event, resync or copyOpenPositions closes it, and other features neither count nor manage it. Its open and close are in the slave account's logs. Scope: a copier (the spec), or an account (the reference): on an account, one trade per firing for the account, whatever its copiers (none: a master or a lone account; or several), placed by the account's keep-alive executor on the service clock; each firing has a line in the account's logs (category TRADING): the trade, or why none was placed (code PREVIOUS_STILL_OPEN: the trade before is still open; ACCOUNT_ACTIVE: onlyIfInactive and the account traded; SYMBOL_NOT_FOUND; RISK_LIMIT_HIT or PROFIT_TARGET_LOCKED), and so has every refusal of the broker (its code; an open refused is tried again every second until the next firing). A keep-alive set on a copier too runs beside the account's, each placing its own trades.",
   check: (s) => {
     for (const expression of s.cronExpressions) {
       const problem = cronExpressionProblem(expression);
@@ -223,7 +226,7 @@ export const keepAliveTrade: CopierFeature<KeepAliveTradeSettings> = {
   },
   rules: {
     needs: ['slaveActivity'],
-    oncePerAccount: true,
+    accountScopeElsewhere: true,
     manage: (s, ctx, featureId) => {
       const now = Date.parse(ctx.now);
       const closes = (ctx.standalone ?? [])
@@ -233,4 +236,61 @@ export const keepAliveTrade: CopierFeature<KeepAliveTradeSettings> = {
       return open ? [...closes, open] : closes;
     },
   },
+};
+
+/** What the account's keep-alive executor knows when it looks at an account (engine/schedule/keepAliveTrades.ts). */
+export interface AccountKeepAliveContext {
+  readonly now: string;
+  /** When the feature was added: only firings after it count. */
+  readonly configuredAt: string;
+  /** The latest firing of the feature already decided (a trade or a skip). */
+  readonly lastFiring: string | null;
+  /** A keep-alive trade of the account is still open. */
+  readonly previousOpen: boolean;
+  /** When the account last opened or closed a position, its keep-alive trades aside; null: never. */
+  readonly lastTradeAt: string | null;
+  /** The account broker's symbols. */
+  readonly symbols: readonly { readonly symbol: string; readonly minVolume: number; readonly maxVolume: number; readonly volumeStep: number }[];
+  /** A risk limit hit or a profit target locked on the account (or on `symbol`): no new trade opens. */
+  readonly blocked: (symbol: string) => { readonly reason: 'RISK_LIMIT_HIT' | 'PROFIT_TARGET_LOCKED'; readonly message: string } | null;
+}
+
+export type AccountKeepAliveDecision =
+  | { readonly type: 'trade'; readonly symbol: string; readonly side: 'Buy' | 'Sell'; readonly volume: number }
+  | {
+      readonly type: 'skip';
+      readonly reason: 'PREVIOUS_STILL_OPEN' | 'ACCOUNT_ACTIVE' | 'SYMBOL_NOT_FOUND' | 'RISK_LIMIT_HIT' | 'PROFIT_TARGET_LOCKED';
+      readonly message: string;
+    };
+
+/**
+ * An account's keep-alive feature (account scope: the reference's) at `now`: the firing to decide and
+ * what to do at it, or null when no firing is due (none yet, none since the feature was added, or the
+ * latest one decided already). After a stop only the latest missed firing is decided.
+ */
+export const accountKeepAliveFiring = (
+  s: KeepAliveTradeSettings,
+  ctx: AccountKeepAliveContext,
+): { readonly firing: string; readonly decision: AccountKeepAliveDecision } | null => {
+  const due = latestFiring(s.cronExpressions, Date.parse(ctx.now));
+  if (!due || due.at < Date.parse(ctx.configuredAt)) return null;
+  if (ctx.lastFiring !== null && Date.parse(ctx.lastFiring) >= due.at) return null;
+  const firing = iso(due.at);
+  const skip = (reason: Extract<AccountKeepAliveDecision, { type: 'skip' }>['reason'], message: string) => ({
+    firing,
+    decision: { type: 'skip' as const, reason, message },
+  });
+  // One trade keeps the account alive: the one before, still open (its close refused, a market closed), does.
+  if (ctx.previousOpen) return skip('PREVIOUS_STILL_OPEN', 'the keep-alive trade before it is still open');
+  const since = due.previous ?? Date.parse(ctx.configuredAt);
+  if (s.onlyIfInactive && ctx.lastTradeAt !== null && Date.parse(ctx.lastTradeAt) >= since) {
+    return skip('ACCOUNT_ACTIVE', `the account traded at ${ctx.lastTradeAt}, since the firing before (onlyIfInactive)`);
+  }
+  const spec = ctx.symbols.find((sp) => sp.symbol.toLowerCase() === s.symbol.toLowerCase());
+  if (!spec) return skip('SYMBOL_NOT_FOUND', `the account's broker has no symbol ${s.symbol}`);
+  const block = ctx.blocked(spec.symbol);
+  if (block) return skip(block.reason, block.message);
+  const wanted = s.volume ?? spec.minVolume;
+  const volume = Math.min(Math.max(roundDownToStep(wanted, spec.volumeStep), spec.minVolume), spec.maxVolume);
+  return { firing, decision: { type: 'trade', symbol: spec.symbol, side: s.orderType, volume } };
 };

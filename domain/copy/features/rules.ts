@@ -261,11 +261,11 @@ export type ManagedAction =
 export interface CopierRules<S> {
   readonly needs?: readonly FeatureNeed[];
   /**
-   * At account scope, runs for one copier of the account, not for each: its carrier, the oldest active
-   * copier of which the account is the slave (else the oldest). For a feature that trades the account
-   * on its own (the keep-alive trade): one trade per account, however many copiers it has.
+   * At account scope it is run by an executor of its own, not by the account's copiers: a feature that
+   * trades the account on its own (the keep-alive trade, engine/schedule/keepAliveTrades.ts), one trade
+   * per account whether it has no copier or several. A copier's own instance is still the copier's.
    */
-  readonly oncePerAccount?: boolean;
+  readonly accountScopeElsewhere?: boolean;
   /** The copier settings every decision of this copier uses (monitor-only, reverse ...), before anything else. */
   adjustSettings?(settings: S, copier: CopierSettings): CopierSettings;
   filterOpen?(settings: S, ctx: OpenContext): Skip | null;
