@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { isTimeZone } from '../domain/analytics/periods.js';
 import { loadMessagingConfig, type MessagingConfig } from './messaging/config.js';
+import { type CalendarConfig, loadCalendarConfig } from './calendarConfig.js';
 
 export interface Config {
   readonly port: number;
@@ -27,6 +28,8 @@ export interface Config {
   readonly loadShedding: boolean;
   /** The messaging connector's chat platforms, model endpoint and polling (app/messaging/config.ts). */
   readonly messaging: MessagingConfig;
+  /** The economic calendar's sources (app/calendarConfig.ts). */
+  readonly calendar: CalendarConfig;
 }
 
 export class ConfigError extends Error {}
@@ -88,5 +91,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     apiRequestRetentionDays: integer('API_REQUEST_RETENTION_DAYS', env.API_REQUEST_RETENTION_DAYS, 90, 1, 36_500),
     loadShedding: optional(env.LOAD_SHEDDING) === null ? true : flag('LOAD_SHEDDING', env.LOAD_SHEDDING),
     messaging: loadMessagingConfig(env),
+    calendar: loadCalendarConfig(env, { integer, flag }, (message) => new ConfigError(message)),
   };
 };

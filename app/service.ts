@@ -1,6 +1,7 @@
 // The composition root: database (embedded or external), event store (PostgreSQL or EventStoreDB),
 // read models, the default project and its key, and the HTTP server.
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { type Kysely, sql } from 'kysely';
 import { migrateReadModels } from '../projections/migrations.js';
@@ -16,6 +17,7 @@ import { Leases } from '../store/postgres/leases.js';
 import { observeAppends, StoreSignals } from '../store/observed.js';
 import { ApiRequestRetention } from './apiRequestRetention.js';
 import { DataCollectorRetention } from './dataCollectorRetention.js';
+import { CalendarSync } from './calendarSync.js';
 import { ChartingRetries } from './chartingWebhook/retries.js';
 import { MessagingReader } from './messaging/reader.js';
 import type { ConnectionFaults } from '../store/postgres/pool.js';
@@ -265,6 +267,16 @@ const startBackground = async (
   const messagingReader = new MessagingReader(services, leases, log.child({ component: 'messaging' }));
   messagingReader.start();
   life.add(() => messagingReader.stop());
+  const calendar = new CalendarSync({
+    services,
+    leases,
+    folder: path.join(config.dataDir, 'calendar'),
+    feedUrl: config.calendar.feedUrl,
+    feedEveryMs: config.calendar.syncMinutes * 60_000,
+    sampleWeek: config.calendar.sampleWeek,
+  });
+  calendar.start();
+  life.add(() => calendar.stop());
   return protection;
 };
 

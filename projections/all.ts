@@ -1,6 +1,7 @@
 // Every read model of the service, in the order they are built.
 import { accountLogsProjection } from './accountLogs/projector.js';
 import { accountsProjection } from './accounts/projector.js';
+import { calendarProjection } from './calendar/projector.js';
 import { approvalsProjection } from './approvals/projector.js';
 import { apiKeysProjection } from './apiKeys/projector.js';
 import { auditLogsProjection } from './auditLogs/projector.js';
@@ -44,6 +45,7 @@ export const allProjections: readonly Projection[] = [
   messagingProjection,
   templatesProjection,
   strategiesProjection,
+  calendarProjection,
 ];
 
 export const projectionByName = (name: string): Projection | undefined => allProjections.find((p) => p.name === name);

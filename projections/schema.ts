@@ -1,6 +1,7 @@
 // Types of the read models as REST queries see them: public views over the active generation of each
 // projection (see runner.ts for why views).
 import type { ColumnType, Generated } from 'kysely';
+import type { CalendarTables } from './calendar/tables.js';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
@@ -523,7 +524,7 @@ export interface ProjectionRegistryTable {
   updated: Generated<Date>;
 }
 
-export interface ReadModels {
+export interface ReadModels extends CalendarTables {
   accounts: AccountsTable;
   audit_logs: AuditLogsTable;
   api_keys: ApiKeysTable;

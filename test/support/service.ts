@@ -103,7 +103,16 @@ export const startTestService = async (
 ): Promise<TestService> => {
   const databaseUrl = options.databaseUrl ?? (await freshDatabase());
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'ct-test-data-'));
-  const config = loadConfig({ ...options.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BOOTSTRAP_API_KEY: TEST_KEY });
+  // No sample calendar week unless a spec asks for it (CALENDAR_SAMPLE_WEEK): its events would be in every spec's store.
+  const config = loadConfig({
+    CALENDAR_SAMPLE_WEEK: 'false',
+    ...options.env,
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    BOOTSTRAP_API_KEY: TEST_KEY,
+  });
   const service = await startService(config, {
     http: httpLayer,
     log: silentLogger,
