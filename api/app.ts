@@ -10,6 +10,7 @@ import { apiKeyRoutes } from './apiKeys/routes.js';
 import { recorderOf } from './auditLogs/requestRecorder.js';
 import { auditLogRoutes } from './auditLogs/routes.js';
 import { brokerRoutes } from './brokers/routes.js';
+import { calendarRoutes } from './calendar/routes.js';
 import { databaseGate, databaseUnavailable, loadShedding } from './availability.js';
 import { authenticate } from './auth.js';
 import { copierRoutes } from './copiers/routes.js';
@@ -68,6 +69,7 @@ export const declareRoutes = (services: Services): Routes => {
   brokerRoutes(routes, services);
   chartingDataRoutes(routes, services);
   messagingRoutes(routes, services);
+  calendarRoutes(routes, services);
   chartingInboundSpec(routes);
   return routes;
 };
