@@ -36,6 +36,7 @@ import { type Caller, Routes } from './route.js';
 import type { Services } from '../app/services.js';
 import { typeRoutes } from './types/routes.js';
 import { timelineRoutes } from './timeline/routes.js';
+import { consoleRoutes } from './console.js';
 import { docsRoutes } from './docs.js';
 import { healthRoutes } from './health.js';
 import { metricsRoutes } from './metrics.js';
@@ -84,6 +85,8 @@ export const createApp = (services: Services): express.Express => {
   // The operator's signals, outside the REST API: /metrics (and the request figures), /health, /ready.
   metricsRoutes(app, services);
   healthRoutes(app, services);
+  // The web console: static files, a client of the API below like any other.
+  consoleRoutes(app);
 
   const routes = declareRoutes(services);
   const openApi = withTextAlerts(buildOpenApi(routes.specs, INTERFACE_VERSION));

@@ -37,6 +37,10 @@ window.ui = SwaggerUIBundle({
   dom_id: '#swagger-ui',
   deepLinking: true,
   tryItOutEnabled: false,
+  // About a hundred operations: tags start folded (a click opens one) and the models section is left
+  // out, so the page renders at once even on a slow machine.
+  docExpansion: 'none',
+  defaultModelsExpandDepth: -1,
   persistAuthorization: false,
   validatorUrl: null,
   onComplete: function () {
