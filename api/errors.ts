@@ -41,6 +41,13 @@ export const toApiError = (error: unknown): ApiError | null => {
       { 'Retry-After': '1' },
     );
   }
+  // Something the request needs is moving between instances of the service (the venue sessions while
+  // another instance takes them over): 503 with Retry-After, nothing was done.
+  const unavailable = error as { temporarilyUnavailable?: unknown; code?: unknown; message?: string; retryAfterSeconds?: unknown };
+  if (unavailable && unavailable.temporarilyUnavailable === true && typeof unavailable.code === 'string') {
+    const retry = typeof unavailable.retryAfterSeconds === 'number' ? unavailable.retryAfterSeconds : 1;
+    return new ApiError(503, unavailable.code, unavailable.message ?? 'temporarily unavailable; try again', undefined, { 'Retry-After': String(retry) });
+  }
   // body-parser's errors carry a status and a type.
   const e = error as { status?: number; type?: string; message?: string };
   if (e && e.type === 'entity.parse.failed') return new ApiError(400, '[MALFORMED_JSON]', 'the request body is not valid JSON');

@@ -30,6 +30,12 @@ export interface Config {
   readonly messaging: MessagingConfig;
   /** The economic calendar's sources (app/calendarConfig.ts). */
   readonly calendar: CalendarConfig;
+  /** The copy engine's partitions by master account, spread over the live instances (COPY_ENGINE_PARTITIONS, default 1: one engine). */
+  readonly copyEnginePartitions: number;
+  /** How the other instances reach this one (INSTANCE_URL); null: http://<HOST or 127.0.0.1>:<port>. */
+  readonly instanceUrl: string | null;
+  /** This instance's name among the live ones (INSTANCE_ID; default random): lease sessions, logs. */
+  readonly instanceId: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -70,6 +76,13 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   if (operatorDomain && !DOMAIN.test(operatorDomain)) {
     throw new ConfigError(`OPERATOR_DOMAIN must be a domain name such as copytrade.example.com, got "${env.OPERATOR_DOMAIN}"`);
   }
+  const instanceUrl = optional(env.INSTANCE_URL)?.replace(/\/+$/, '') ?? null;
+  if (instanceUrl && !/^https?:\/\/[^/]+$/.test(instanceUrl)) {
+    throw new ConfigError(`INSTANCE_URL must be http(s)://host:port, the address other instances reach this one at, got "${env.INSTANCE_URL}"`);
+  }
+  const instanceId = optional(env.INSTANCE_ID);
+  if (instanceId && !/^[A-Za-z0-9._-]{1,40}$/.test(instanceId))
+    throw new ConfigError(`INSTANCE_ID must be 1 to 40 letters, digits, dots, dashes or underscores, got "${instanceId}"`);
   const timeZone = optional(env.TIME_ZONE) ?? 'UTC';
   if (!isTimeZone(timeZone)) throw new ConfigError(`TIME_ZONE must be an IANA time zone such as Europe/London, got "${timeZone}"`);
   return {
@@ -92,5 +105,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     loadShedding: optional(env.LOAD_SHEDDING) === null ? true : flag('LOAD_SHEDDING', env.LOAD_SHEDDING),
     messaging: loadMessagingConfig(env),
     calendar: loadCalendarConfig(env, { integer, flag }, (message) => new ConfigError(message)),
+    copyEnginePartitions: integer('COPY_ENGINE_PARTITIONS', env.COPY_ENGINE_PARTITIONS, 1, 1, 1024),
+    instanceUrl,
+    instanceId,
   };
 };

@@ -7,7 +7,7 @@ import { type Kysely, sql } from 'kysely';
 import { migrateReadModels } from '../projections/migrations.js';
 import { allProjections } from '../projections/all.js';
 import { createReadModelDb } from '../projections/database.js';
-import { ProjectionRunner } from '../projections/runner.js';
+import { PROJECTIONS_LEASE, ProjectionRunner } from '../projections/runner.js';
 import type { ReadModels } from '../projections/schema.js';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../store/postgres/embedded.js';
 import { PostgresEventStore } from '../store/postgres/postgresEventStore.js';
@@ -15,23 +15,20 @@ import { migrateEventStore } from '../store/postgres/schema.js';
 import { DatabaseHealth } from '../store/postgres/health.js';
 import { Leases } from '../store/postgres/leases.js';
 import { observeAppends, StoreSignals } from '../store/observed.js';
-import { ApiRequestRetention } from './apiRequestRetention.js';
-import { DataCollectorRetention } from './dataCollectorRetention.js';
+import { API_REQUEST_RETENTION_LEASE, ApiRequestRetention } from './apiRequestRetention.js';
+import { DATA_COLLECTOR_RETENTION_LEASE, DataCollectorRetention } from './dataCollectorRetention.js';
 import { CalendarSync } from './calendarSync.js';
 import { ChartingRetries } from './chartingWebhook/retries.js';
 import { MessagingReader } from './messaging/reader.js';
 import type { ConnectionFaults } from '../store/postgres/pool.js';
 import type { EventStore, Position } from '../store/port.js';
-import { CopyEngine, NOT_READ_BY_THE_ENGINE } from '../engine/copy/engine.js';
-import { DataCollector } from '../engine/schedule/dataCollector.js';
-import { MaintenanceWindowRunner } from '../engine/schedule/maintenanceWindows.js';
-import { ProtectionMonitor } from '../engine/protection/monitor.js';
-import { TradeGuardrailMonitor } from '../engine/protection/tradeGuardrails.js';
+import { NOT_READ_BY_THE_ENGINE } from '../engine/copy/engine.js';
+import { PartitionedCopyEngine } from '../engine/copy/partitions.js';
+import type { ProtectionMonitor } from '../engine/protection/monitor.js';
+import { ensureVenueSessionsTable, VenueSessions } from './venueSessions.js';
 import { KeepAliveTrades } from '../engine/schedule/keepAliveTrades.js';
-import { AccountConnections } from '../engine/venues/connections.js';
-import { VenueHost } from '../engine/venues/host.js';
 import { Outbox } from '../engine/delivery/outbox.js';
-import { WebhookDispatcher } from '../engine/webhooks/dispatcher.js';
+import { WEBHOOKS_LEASE, WebhookDispatcher } from '../engine/webhooks/dispatcher.js';
 import { AccountCreationQueue, type AsyncRequestRow, type Outcome } from './accounts/asyncCreation.js';
 import { type IssuedKey, bootstrap } from './bootstrap.js';
 import { checkBrokerFiles } from './brokers.js';
@@ -137,7 +134,13 @@ const openStorage = async (config: Config, options: StartOptions, log: Logger, l
   const store = observeAppends(await openEventStore(config, connectionString, health), signals);
   life.add(() => store.dispose());
   // One session holds this instance's leases: the read models, the copy engine, the webhook dispatcher.
-  const leases = new Leases(connectionString, log.child({ component: 'leases' }));
+  // The background work every instance offers to do is spread over the live ones (a preferred owner
+  // each); the copy engine's partitions are shared out by PartitionedCopyEngine, the venue sessions
+  // stay where they are until their holder dies (a move costs a reload and answers 503 meanwhile).
+  const leases = new Leases(connectionString, log.child({ component: 'leases' }), {
+    ...(config.instanceId ? { instanceId: config.instanceId } : {}),
+    spread: [PROJECTIONS_LEASE, WEBHOOKS_LEASE, API_REQUEST_RETENTION_LEASE, DATA_COLLECTOR_RETENTION_LEASE],
+  });
   life.add(() => leases.stop());
   // The runner's own sessions commit without waiting for the disk: a batch and its checkpoint are one
   // transaction, so a crash loses both or neither, and the events they came from are durable already.
@@ -161,24 +164,30 @@ const assembleServices = async (
   log: Logger,
   life: Lifetime,
   storage: Awaited<ReturnType<typeof openStorage>>,
-): Promise<Services> => {
+): Promise<{ services: Services; sessions: VenueSessions }> => {
   const { db, apiDb, store, runner, health, leases, signals } = storage;
   const clock = options.clock ?? (() => new Date());
-  const cipher = credentialCipher(loadCredentialKey(config.credentialsKey, config.dataDir));
-  const venues = await VenueHost.start({ db, clock, log: log.child({ component: 'venues' }), ticker: options.venueTicker ?? true });
-  life.add(() => venues.stop());
+  const credentialKey = loadCredentialKey(config.credentialsKey, config.dataDir);
+  const cipher = credentialCipher(credentialKey);
   const waitForReadModels = readModelWait(config, runner);
-  const connections = new AccountConnections({
-    store,
+  // The venue sessions (the simulated venue, every account's session and recorder, the jobs that read
+  // venues) are held by one live instance; the others reach them over HTTP (app/venueSessions.ts).
+  await ensureVenueSessionsTable(db);
+  const connections = new VenueSessions({
     db,
-    host: venues,
-    decryptPassword: (c) => cipher.decrypt(c),
+    store,
+    leases,
     clock,
-    log: log.child({ component: 'connections' }),
+    log,
+    decryptPassword: (c) => cipher.decrypt(c),
     waitForReadModels,
+    timeZone: config.timeZone,
+    secret: credentialKey,
+    ticker: options.venueTicker ?? true,
   });
   life.add(() => connections.stop());
-  const engine = new CopyEngine({
+  // The copy engine's partitions by master account: this instance works its fair share of them.
+  const engine = new PartitionedCopyEngine({
     store,
     db,
     connections,
@@ -191,6 +200,7 @@ const assembleServices = async (
     clock,
     log: log.child({ component: 'copy-engine' }),
     leases,
+    count: config.copyEnginePartitions,
     ...(options.openRetryIntervalMs ? { retryIntervalMs: options.openRetryIntervalMs } : {}),
   });
   const outbox = new Outbox({
@@ -201,43 +211,55 @@ const assembleServices = async (
   });
   const accountCreations = new AccountCreationQueue({ db, outbox, clock, log: log.child({ component: 'account-creations' }) });
   // Requests and use cases read through the API's pool; what runs in the background was given `db`.
-  return { db: apiDb, store, runner, cipher, config, log, clock, venues, connections, engine, outbox, accountCreations, health, signals };
+  const services: Services = {
+    db: apiDb,
+    store,
+    runner,
+    cipher,
+    config,
+    log,
+    clock,
+    /** The simulated venue: on the instance holding the venue sessions (it throws elsewhere). */
+    get venues() {
+      return connections.host;
+    },
+    connections,
+    engine,
+    outbox,
+    accountCreations,
+    health,
+    signals,
+  };
+  return { services, sessions: connections };
 };
 
-/** The long-running work: sessions, the copy engine, the schedulers and monitors, deliveries, webhooks, the queue. */
+/**
+ * The long-running work: the venue sessions (with the schedulers and monitors that read venues), the
+ * copy engine's share of partitions, deliveries, webhooks, the queue, the retention job. Each is owned
+ * by one live instance at a time (README "Running more than one instance").
+ */
 const startBackground = async (
   services: Services,
+  sessions: VenueSessions,
   options: StartOptions,
   life: Lifetime,
   leases: Leases,
   db: Kysely<ReadModels>,
-): Promise<ProtectionMonitor> => {
-  const { store, connections, clock, config, log, engine, outbox, accountCreations, runner } = services;
-  const waitForReadModels = readModelWait(config, runner);
-  await connections.connectActiveAccounts();
+): Promise<void> => {
+  const { clock, config, log, engine, outbox, accountCreations, store } = services;
+  await sessions.start();
   await engine.start();
   life.add(() => engine.stop());
-  const dataCollector = new DataCollector({ store, db, connections, clock, log: log.child({ component: 'data-collector' }) });
-  dataCollector.start();
-  life.add(async () => dataCollector.stop());
-  const maintenance = new MaintenanceWindowRunner({ store, db, connections, clock, log: log.child({ component: 'maintenance-windows' }), waitForReadModels });
-  maintenance.start();
-  life.add(async () => maintenance.stop());
-  const protection = new ProtectionMonitor({
+  // Keep-alive trades hold a lease of their own and trade through the sessions (here or at their holder).
+  const keepAlive = new KeepAliveTrades({
     store,
     db,
-    connections,
+    connections: services.connections,
+    leases,
     clock,
-    zone: config.timeZone,
-    waitForReadModels,
-    log: log.child({ component: 'protection' }),
+    waitForReadModels: readModelWait(config, services.runner),
+    log: log.child({ component: 'keep-alive-trades' }),
   });
-  protection.start();
-  life.add(() => protection.stop());
-  const guardrails = new TradeGuardrailMonitor({ store, db, connections, leases, clock, waitForReadModels, log: log.child({ component: 'trade-guardrails' }) });
-  guardrails.start();
-  life.add(() => guardrails.stop());
-  const keepAlive = new KeepAliveTrades({ store, db, connections, leases, clock, waitForReadModels, log: log.child({ component: 'keep-alive-trades' }) });
   keepAlive.start();
   life.add(() => keepAlive.stop());
   // Queued creations and undelivered callbacks of an earlier run continue here.
@@ -277,12 +299,12 @@ const startBackground = async (
   });
   calendar.start();
   life.add(() => calendar.stop());
-  return protection;
 };
 
 /** The HTTP server on the configured address; answers the port it got. */
-const listen = async (config: Config, handler: http.RequestListener, life: Lifetime): Promise<number> => {
-  const server = http.createServer(handler);
+const listen = async (config: Config, api: http.RequestListener, sessions: VenueSessions, life: Lifetime): Promise<number> => {
+  // The other instances call the venue sessions on this listener, outside the REST API's paths.
+  const server = http.createServer((req, res) => (VenueSessions.handles(req) ? sessions.serve(req, res) : api(req, res)));
   // Idle keep-alive connections stay open 65 s (the common load-balancer figure; headers timeout above
   // it). With 5 s, a client that announces-minus-one-second (undici, Node's fetch: 4 s, on timers of
   // one-second grain) reused connections the server was closing at that very moment: ECONNRESET on a
@@ -309,13 +331,14 @@ export const startService = async (config: Config, options: StartOptions): Promi
   try {
     checkBrokerFiles(config.dataDir);
     const storage = await openStorage(config, options, log, life);
-    const services = await assembleServices(config, options, log, life, storage);
+    const { services, sessions } = await assembleServices(config, options, log, life, storage);
     const generatedKey = await bootstrap(services);
-    const protection = await startBackground(services, options, life, storage.leases, storage.db);
+    await startBackground(services, sessions, options, life, storage.leases, storage.db);
     // Stopped after the server (steps stop in reverse), before the database.
     life.add(() => options.http.stop(services));
-    const port = await listen(config, options.http.createApp(services), life);
+    const port = await listen(config, options.http.createApp(services), sessions, life);
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    await sessions.publish(config.instanceUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
     return {
       url: `http://${host}:${port}/rest/api/v1`,
       port,
@@ -323,7 +346,9 @@ export const startService = async (config: Config, options: StartOptions): Promi
       connectionString: storage.connectionString,
       eventStoreKind: config.eventStoreConnectionString ? 'eventstoredb' : 'postgres',
       generatedKey,
-      protection,
+      get protection() {
+        return sessions.protection;
+      },
       stop: life.stopAll,
     };
   } catch (error) {

@@ -11,8 +11,8 @@ import type { EventStore, Position } from '../store/port.js';
 export type { Position };
 import type { DatabaseHealth } from '../store/postgres/health.js';
 import type { StoreSignals } from '../store/observed.js';
-import type { CopyEngine } from '../engine/copy/engine.js';
-import type { AccountConnections } from '../engine/venues/connections.js';
+import type { CopyEngineControl } from '../engine/copy/partitions.js';
+import type { AccountSessions } from '../engine/venues/connections.js';
 import type { VenueHost } from '../engine/venues/host.js';
 import type { Outbox } from '../engine/delivery/outbox.js';
 import type { AccountCreationQueue } from './accounts/asyncCreation.js';
@@ -28,10 +28,12 @@ export interface Services {
   readonly config: Config;
   readonly log: Logger;
   readonly clock: () => Date;
-  /** The venues (the built-in simulated one) and the live session of every started account. */
+  /** The built-in simulated venue: on the instance holding the venue sessions (it throws elsewhere). */
   readonly venues: VenueHost;
-  readonly connections: AccountConnections;
-  readonly engine: CopyEngine;
+  /** The live venue session of every started account: local on the instance holding them, remote elsewhere (app/venueSessions.ts). */
+  readonly connections: AccountSessions;
+  /** The copy engine: this instance's share of its partitions (engine/copy/partitions.ts). */
+  readonly engine: CopyEngineControl;
   /** Outgoing HTTP deliveries (callbacks): a durable outbox. */
   readonly outbox: Outbox;
   /** Queued asynchronous account creations (POST /accounts with callbackUrl). */

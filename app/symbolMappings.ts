@@ -14,14 +14,17 @@ export interface MappingInEffect {
   readonly resolution: SymbolResolution;
 }
 
-/** The symbols an account trades: its broker's list when it is connected, else the built-in venue's catalogue. */
-export const symbolsOfAccount = async (services: Pick<Services, 'connections' | 'venues'>, accountId: string): Promise<string[]> => {
+/**
+ * The symbols an account trades: its broker's list when it is connected, else the built-in venue's
+ * catalogue. Both through the venue sessions (on whichever instance holds them), never the venue itself.
+ */
+export const symbolsOfAccount = async (services: Pick<Services, 'connections'>, accountId: string): Promise<string[]> => {
   const connection = services.connections.connection(accountId);
-  return (connection ? await connection.symbols() : services.venues.simulated.symbols()).map((s) => s.symbol);
+  return (connection ? await connection.symbols() : await services.connections.catalogueSymbols()).map((s) => s.symbol);
 };
 
 export const mappingsInEffect = async (
-  services: Pick<Services, 'db' | 'connections' | 'venues'>,
+  services: Pick<Services, 'db' | 'connections'>,
   request: {
     readonly projectId: string;
     readonly masterSymbols: readonly string[];

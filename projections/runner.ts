@@ -22,6 +22,8 @@ import { applyEvents, rebuildProjections } from './rebuild.js';
 import type { ReadModels } from './schema.js';
 
 const MAX_BATCH = 500;
+/** The runner's lease (one instance applies the read models at a time). */
+export const PROJECTIONS_LEASE = 'projections';
 /** Read models applying one batch at once, each on a connection of the pool. */
 const LANES = 4;
 /** How often an instance without the lease looks at the holder's checkpoints while someone waits. */
@@ -61,7 +63,7 @@ export class ProjectionRunner extends EventEmitter {
     super();
     this.setMaxListeners(0);
     this.processor = new StreamProcessor({
-      name: 'projections',
+      name: PROJECTIONS_LEASE,
       description: 'the projection runner',
       store,
       leases,

@@ -72,7 +72,7 @@ const main = async (): Promise<number> => {
 
   const log = createLogger(process.env.LOG_LEVEL ?? 'warn');
   const { db, store, config, connectionString, close } = await connect();
-  const leases = new Leases(connectionString, log.child({ component: 'leases' }));
+  const leases = new Leases(connectionString, log.child({ component: 'leases' }), { member: false });
   const runner = new ProjectionRunner(db, store, allProjections, log.child({ component: 'projections' }), leases);
   try {
     await runner.start();

@@ -39,7 +39,7 @@ export const errorResponses = (...statuses: number[]) =>
             415: 'the body is not application/json',
             429: 'too frequent; Retry-After says when to try again',
             500: 'unexpected error (logged); nothing was changed unless the write was acknowledged',
-            503: 'the database cannot be reached ([DATABASE_UNAVAILABLE]) or the service has more requests than it takes ([SERVICE_BUSY]); Retry-After says when to try again',
+            503: 'the database cannot be reached ([DATABASE_UNAVAILABLE]) or the service has more requests than it takes ([SERVICE_BUSY]), or the broker sessions of the accounts are moving to another instance of the service ([VENUE_SESSIONS_UNAVAILABLE], README "Running more than one instance"); Retry-After says when to try again',
           }[s] ?? 'error',
         schema: ErrorDTO,
       },

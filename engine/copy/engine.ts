@@ -26,14 +26,16 @@ import type { Leases } from '../../store/postgres/leases.js';
 import { StreamProcessor } from '../../store/processor.js';
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../../store/port.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
-import type { AccountConnections } from '../venues/connections.js';
+import type { AccountSessions } from '../venues/connections.js';
 import { EarlyCopies } from './early.js';
+import { FencedOut, FencedStore } from './fence.js';
 import { CopyHandlers } from './handlers.js';
 import { CopyInputs } from './inputs.js';
 import { Intake } from './intake.js';
 import { Outcomes } from './outcomes.js';
 import { Scheduling } from './scheduling.js';
-import { COPY_ENGINE_PARTITION, Tracking } from './tracking.js';
+import { COPY_ENGINE_PARTITION, copyEnginePartition, Tracking } from './tracking.js';
+import { partitionOf } from './partitionKey.js';
 import type { Work } from './work.js';
 
 export { COPY_EVENT_NAMESPACE, NOT_READ_BY_THE_ENGINE } from './outcomes.js';
@@ -43,7 +45,7 @@ export type EngineLog = RecoveryLog;
 export interface CopyEngineDeps {
   readonly store: EventStore;
   readonly db: Kysely<ReadModels>;
-  readonly connections: AccountConnections;
+  readonly connections: AccountSessions;
   readonly waitForReadModels: (position: Position, timeoutMs: number) => Promise<boolean>;
   readonly clock: () => Date;
   readonly log: EngineLog;
@@ -53,6 +55,28 @@ export interface CopyEngineDeps {
   readonly tickMs?: number;
   /** Who works the partition "copy-engine" (null: this instance, unconditionally). */
   readonly leases?: Leases | null;
+  /**
+   * The masters this engine copies: those of partition `index` of `count` (engine/copy/partitions.ts),
+   * with a lease and a checkpoint of its own; default every master (the partition "copy-engine").
+   */
+  readonly partition?: { readonly index: number; readonly count: number };
+  /**
+   * This term's lease of the partition (engine/copy/partitions.ts): its outcomes are appended behind
+   * the partition's fence and its checkpoint saved only while the epoch is still its own (fence.ts).
+   */
+  readonly term?: {
+    readonly lease: string;
+    readonly epoch: number;
+    readonly instance: string;
+    /**
+     * Whether the term still holds its lease as far as this instance can tell: not ended, and the
+     * lease session confirmed within its last heartbeats (Leases.sessionFresh). Asked before every
+     * early placement (early.ts, "More than one instance"); default: while the term runs.
+     */
+    readonly holds?: () => boolean;
+  };
+  /** A later term took the partition (FencedOut): the caller ends this term. */
+  readonly onFencedOut?: () => void;
 }
 
 /** Store events handed to the pipeline at once; the pipeline queues them per master. */
@@ -71,6 +95,12 @@ export class CopyEngine {
   /** Slave orders placed from the venue's change, before the bookkeeping commits (early.ts). */
   private readonly early: EarlyCopies;
   private readonly processor: StreamProcessor;
+  /** The store behind this term's fence (outcomes appended through it); null without a term. */
+  private readonly fence: FencedStore | null;
+  /** Whether this engine copies the master (its partition's); undefined: every master. */
+  private readonly owns: ((masterAccountId: string) => boolean) | undefined;
+  /** Ends this engine's hearing of venue changes while it runs (each term has an engine of its own). */
+  private unwatch: (() => void) | null = null;
   /** This lease term's store events, as the processor reads them, and the pipeline over them. */
   private events: Subject<RecordedEvent> | null = null;
   private pipeline: RxSubscription | null = null;
@@ -83,24 +113,32 @@ export class CopyEngine {
 
   constructor(private readonly deps: CopyEngineDeps) {
     const stopped = () => this.stopped;
+    const { partition } = deps;
+    const name = partition ? copyEnginePartition(partition.index, partition.count) : COPY_ENGINE_PARTITION;
+    const owns = partition ? (master: string) => partitionOf(master, partition.count) === partition.index : undefined;
     const inputs = new CopyInputs(deps.db, deps.connections, deps.clock);
-    this.handling = new Recovery('copy engine handling', deps.log, { action: 'tries the same event again' });
-    this.tracking = new Tracking(deps.db, deps.log, stopped);
-    this.outcomes = new Outcomes(deps, stopped);
-    this.scheduling = new Scheduling(deps, stopped);
+    this.handling = new Recovery(partition ? `copy engine handling (${name})` : 'copy engine handling', deps.log, { action: 'tries the same event again' });
+    this.tracking = new Tracking(deps.db, deps.log, stopped, name, deps.term ? { lease: deps.term.lease, epoch: deps.term.epoch } : null);
+    this.fence = deps.term ? new FencedStore(deps.store, { partition: name, epoch: deps.term.epoch, instance: deps.term.instance }) : null;
+    this.outcomes = new Outcomes(this.fence ? { ...deps, store: this.fence } : deps, stopped);
+    this.scheduling = new Scheduling({ ...deps, ...(owns ? { owns } : {}) }, stopped);
     this.handlers = new CopyHandlers(deps, inputs, this.outcomes);
+    // Early placement is the current term's only (early.ts, "More than one instance"): asked when the
+    // change is seen and again just before the first order goes out.
+    const term = deps.term;
     this.early = new EarlyCopies({
-      active: () => !this.stopped && this.pipeline !== null && this.processor.active,
+      active: () =>
+        !this.stopped && this.pipeline !== null && this.processor.active && !(this.fence?.fencedOut ?? false) && (term?.holds?.() ?? true),
       stateMark: () => this.intake.newestStateEvent,
       catchUp: (mark) => this.outcomes.catchUpReadModels(mark),
       place: (cause, ready) => this.handlers.placeEarly(cause, ready),
       masters: () => inputs.masters(),
     });
-    this.intake = new Intake({ inputs, outcomes: this.outcomes, tracking: this.tracking, handling: this.handling, stopped, early: this.early });
-    deps.connections.watch((accountId, id, event) => this.early.seen(accountId, id, event));
+    this.intake = new Intake({ inputs, outcomes: this.outcomes, tracking: this.tracking, handling: this.handling, stopped, early: this.early, ...(owns ? { owns } : {}) });
+    this.owns = owns;
     this.processor = new StreamProcessor({
-      name: COPY_ENGINE_PARTITION,
-      description: 'the copy engine',
+      name,
+      description: partition ? `the copy engine (${name})` : 'the copy engine',
       store: deps.store,
       leases: deps.leases ?? null,
       filter: { streamNamePrefixes: [POSITIONS_STREAM_PREFIX, COPIER_STREAM_PREFIX] },
@@ -124,11 +162,18 @@ export class CopyEngine {
    */
   start(): Promise<void> {
     this.stopped = false;
+    // Changes are seen where the venue sessions are held (app/venueSessions.ts): an instance that works
+    // a partition without holding them places nothing early; its masters' changes go the usual way.
+    this.unwatch ??= this.deps.connections.watch((accountId, id, event) => {
+      if (!this.owns || this.owns(accountId)) this.early.seen(accountId, id, event);
+    });
     return this.processor.start();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unwatch?.();
+    this.unwatch = null;
     await this.processor.stop();
     this.endTerm();
     await this.tracking.flushCheckpoint();
@@ -139,8 +184,13 @@ export class CopyEngine {
    * checkpoint (a first start: from the head; copying never replays the store's history).
    */
   private async beginTerm(): Promise<Position | null> {
+    // A term of a leased partition first fences the earlier term out; what that term committed is
+    // before the fence, so the read models caught up to the fence (and to every commit so far) hold it.
+    const fenced = this.fence ? await this.fence.take() : null;
     const head = await this.deps.store.headPosition();
-    if (head) await this.outcomes.waitForReadModels(head);
+    const committed = this.fence ? await this.deps.store.lastCommittedPosition() : null;
+    const target = [fenced, head, committed].reduce<Position | null>((a, b) => (b && (!a || comparePositions(a, b) < 0) ? b : a), null);
+    if (target) await this.outcomes.waitForReadModels(target);
     this.termStart = await this.tracking.resumeFrom(head);
     this.lastDelivered = null;
     this.startPipeline();
@@ -232,6 +282,11 @@ export class CopyEngine {
         break;
       } catch (error) {
         if (this.stopped) return;
+        if (error instanceof FencedOut) {
+          // Another instance took the partition: this term ends; its work there starts from our fence.
+          this.deps.onFencedOut?.();
+          return;
+        }
         await this.handling.failed(error, () => this.stopped);
       }
     }

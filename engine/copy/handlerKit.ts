@@ -5,14 +5,14 @@ import type { Kysely } from 'kysely';
 import type { CopierSettings } from '../../domain/copier/settings.js';
 import type { CopyEvent, CopySkipReason, CopySource } from '../../domain/copy/events.js';
 import type { ReadModels } from '../../projections/schema.js';
-import type { AccountConnections } from '../venues/connections.js';
+import type { AccountSessions } from '../venues/connections.js';
 import type { ExecutionContext } from './executor.js';
 import type { CopierRow, CopyInputs } from './inputs.js';
 import type { Outcomes } from './outcomes.js';
 
 export interface HandlerDeps {
   readonly db: Kysely<ReadModels>;
-  readonly connections: AccountConnections;
+  readonly connections: AccountSessions;
   readonly clock: () => Date;
 }
 

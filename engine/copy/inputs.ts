@@ -19,7 +19,7 @@ import type { ProjectMapping } from '../../domain/copy/symbolMapping.js';
 import type { StrategyRouting } from '../../domain/copy/strategyRouting.js';
 import { applicableMappings } from '../../domain/symbolMapping/rule.js';
 import type { CopiersTable, CopiesTable, ReadModels } from '../../projections/schema.js';
-import type { AccountConnections } from '../venues/connections.js';
+import type { AccountSessions } from '../venues/connections.js';
 import type { AccountInformation, SymbolInfo, VenueConnection } from '../venues/port.js';
 
 export type CopierRow = Selectable<CopiersTable>;
@@ -93,7 +93,7 @@ export class CopyInputs {
 
   constructor(
     private readonly db: Kysely<ReadModels>,
-    private readonly connections: AccountConnections,
+    private readonly connections: AccountSessions,
     /** The service clock: a protection lasts until a time on it. */
     private readonly clock: () => Date = () => new Date(),
   ) {}
@@ -193,7 +193,12 @@ export class CopyInputs {
       return { ok: false, reason: 'SLAVE_NOT_CONNECTED', message: 'the slave account is not started' };
     }
     if (account.trading_disabled) return { ok: false, reason: 'SLAVE_TRADING_DISABLED', message: 'trading is disabled on the slave account (tradingDisabled)' };
-    const connection = this.connections.connection(slaveAccountId);
+    let connection = this.connections.connection(slaveAccountId);
+    if (!connection && this.connections.refreshConnected) {
+      // Sessions held by another instance: an account it connected a moment ago may not be known here yet.
+      await this.connections.refreshConnected();
+      connection = this.connections.connection(slaveAccountId);
+    }
     if (!connection) return { ok: false, reason: 'SLAVE_NOT_CONNECTED', message: 'the slave account is not connected to its broker' };
     const info = await connection.accountInformation();
     let symbols = this.symbolsByLogin.get(connection.login);

@@ -21,6 +21,8 @@ export interface IntakeParts {
   readonly stopped: () => boolean;
   /** Slave orders placed from the venue's change, before its event got here (early.ts). */
   readonly early: EarlyCopies;
+  /** Whether this engine copies the master account (its partition, engine/copy/partitions.ts); default every one. */
+  readonly owns?: (masterAccountId: string) => boolean;
 }
 
 export class Intake {
@@ -64,6 +66,7 @@ export class Intake {
     if (masterAccountId) {
       const stateBefore = this.lastStateEvent;
       if (STATE_EVENTS.has(recorded.type)) this.lastStateEvent = recorded.position;
+      if (this.parts.owns && !this.parts.owns(masterAccountId)) return skip();
       const trigger = masterTriggerOf(recorded as unknown as PositionsEvent, recorded.id);
       if (!trigger) return skip();
       const early = this.parts.early.take(recorded.id);
@@ -85,6 +88,7 @@ export class Intake {
       if (!master) return skip();
       this.masterOfCopier.set(copierId, master);
     }
+    if (this.parts.owns && !this.parts.owns(master)) return skip();
     return { kind: 'copier', group: master, recorded, copierId, trigger };
   }
 }

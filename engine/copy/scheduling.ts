@@ -22,6 +22,8 @@ export interface SchedulingDeps {
   readonly retryIntervalMs?: number;
   /** Default 1 s: deferrals and management. */
   readonly tickMs?: number;
+  /** Whether this engine copies the master account (its partition); default every one. */
+  readonly owns?: (masterAccountId: string) => boolean;
 }
 
 export class Scheduling {
@@ -66,6 +68,7 @@ export class Scheduling {
 
   /** Queues scheduled work into its master's group, once while it waits. */
   private schedule(work: ScheduledWork): void {
+    if (this.deps.owns && !this.deps.owns(work.group)) return;
     const key = queueKey(work);
     if (this.queued.has(key)) return;
     this.queued.add(key);

@@ -5,11 +5,37 @@
 import type { Kysely } from 'kysely';
 import type { ReadModels } from '../../projections/schema.js';
 import { loadCheckpoint, saveCheckpoints } from '../../store/postgres/checkpoints.js';
+import { saveCheckpointFenced } from '../../store/postgres/leases.js';
 import { comparePositions, type Position, positionFromString, positionToString, type RecordedEvent } from '../../store/port.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 
-/** The engine's row in processor_checkpoints, and its lease. */
+/** The engine's row in processor_checkpoints, and its lease (unpartitioned: specs, tools). */
 export const COPY_ENGINE_PARTITION = 'copy-engine';
+
+/** Partition `index` of `count` (engine/copy/partitions.ts): its lease and its checkpoint row. */
+export const copyEnginePartition = (index: number, count: number): string => `${COPY_ENGINE_PARTITION}/${count}/${index}`;
+
+/**
+ * Where a partition that has no checkpoint of its own starts: the earliest checkpoint of any copy
+ * engine partition (of any count, or the unpartitioned engine of earlier versions), so a new partition
+ * count, or a first start after an upgrade, copies nothing twice and misses nothing; repeats are no-ops
+ * (deterministic ids). Undefined when there is none.
+ */
+export const inheritedCheckpoint = async (db: Kysely<ReadModels>): Promise<Position | undefined> => {
+  const rows = await db
+    .withTables<{ processor_checkpoints: { name: string; position: string | null } }>()
+    .selectFrom('processor_checkpoints')
+    .select('position')
+    .where((eb) => eb.or([eb('name', '=', COPY_ENGINE_PARTITION), eb('name', 'like', `${COPY_ENGINE_PARTITION}/%`)]))
+    .where('position', 'is not', null)
+    .execute();
+  let earliest: Position | undefined;
+  for (const row of rows) {
+    const position = positionFromString(row.position!);
+    if (!earliest || earlier(position, earliest)) earliest = position;
+  }
+  return earliest;
+};
 
 export const earlier = (a: Position, b: Position): boolean => comparePositions(a, b) < 0;
 
@@ -32,22 +58,32 @@ export class Tracking {
     private readonly db: Kysely<ReadModels>,
     log: RecoveryLog,
     private readonly stopped: () => boolean,
+    /** The checkpoint row: COPY_ENGINE_PARTITION, or a partition's (copyEnginePartition). */
+    private readonly name: string = COPY_ENGINE_PARTITION,
+    /** The lease term saving it: a save after a later term won the lease changes nothing. */
+    private readonly term: { readonly lease: string; readonly epoch: number } | null = null,
   ) {
     this.checkpointFailures = new Recovery('saving the copy engine checkpoint', log, { action: 'saves it with the next event handled' });
   }
 
   /** Where reading starts: the saved checkpoint, else the store's `head`; null: the start of `$all`. */
   async resumeFrom(head: Position | null): Promise<Position | null> {
-    const saved = await loadCheckpoint(this.db, COPY_ENGINE_PARTITION);
-    // A first start copies from now on, never the history of the store.
+    const saved = await loadCheckpoint(this.db, this.name);
     if (saved !== undefined && saved !== null) return saved;
+    // None of its own (a new partition count, an upgrade): the earliest of any copy engine partition.
+    const inherited = await inheritedCheckpoint(this.db);
+    if (inherited) {
+      await this.saveCheckpoint(positionToString(inherited));
+      return inherited;
+    }
+    // A first start copies from now on, never the history of the store.
     if (head) await this.saveCheckpoint(positionToString(head));
     return head;
   }
 
   /** How far the engine is by its saved checkpoint (what an instance without the lease reads). */
   async savedThrough(): Promise<Position | null> {
-    return (await loadCheckpoint(this.db, COPY_ENGINE_PARTITION)) ?? null;
+    return (await loadCheckpoint(this.db, this.name)) ?? null;
   }
 
   /** The newest store event handled with every one before it. */
@@ -127,7 +163,8 @@ export class Tracking {
     try {
       while (this.pendingCheckpoint !== null && this.pendingCheckpoint !== this.checkpointSaved) {
         const value = this.pendingCheckpoint;
-        await saveCheckpoints(this.db, [COPY_ENGINE_PARTITION], positionFromString(value));
+        if (this.term) await saveCheckpointFenced(this.db, this.name, value, this.term.lease, this.term.epoch);
+        else await saveCheckpoints(this.db, [this.name], positionFromString(value));
         this.checkpointSaved = value;
         this.checkpointFailures.succeeded();
       }

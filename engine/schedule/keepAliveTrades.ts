@@ -49,7 +49,7 @@ const READ_MODEL_WAIT_MS = 5000;
 export interface KeepAliveDeps {
   readonly store: EventStore;
   readonly db: Kysely<ReadModels>;
-  readonly connections: AccountConnections;
+  readonly connections: Pick<AccountConnections, 'connection'>;
   readonly leases: Leases;
   /** The engine's clock. */
   readonly clock: () => Date;

@@ -19,7 +19,7 @@ import type { ReadModels } from '../../projections/schema.js';
 import { aggregateStream } from '../../store/commandHandler.js';
 import type { EventStore, Position } from '../../store/port.js';
 import type { VenueHost } from './host.js';
-import type { VenueChange, VenueConnection } from './port.js';
+import type { SymbolInfo, VenueChange, VenueConnection } from './port.js';
 import { VenueError } from './port.js';
 import { reconcileAccount } from './reconcile.js';
 import { positionsEventId, recordChange } from './recorder.js';
@@ -58,6 +58,15 @@ export type DisconnectReason = 'stopped' | 'deleted' | 'reconnect';
 /** Hears a venue change as the positions event it will be recorded as, when the venue delivers it (before it is saved or stored). */
 export type ChangeWatcher = (accountId: string, id: string, event: PositionsEvent) => void;
 
+/** What the API and the copy engine use of the sessions: local ones, or another instance's (app/venueSessions.ts). */
+export type AccountSessions = Pick<
+  AccountConnections,
+  'connection' | 'isConnected' | 'connectedAccountIds' | 'connect' | 'disconnect' | 'recorded' | 'catalogueSymbols' | 'watch'
+> & {
+  /** Another instance's sessions: ask it again which accounts are connected (the answer is cached). */
+  refreshConnected?(): Promise<void>;
+};
+
 export class AccountConnections {
   private readonly sessions = new Map<string, Session>();
   private stopped = false;
@@ -83,6 +92,11 @@ export class AccountConnections {
   }
 
   /** The accounts with a live session here. */
+  /** The symbols of the built-in venue's catalogue (what an account without a session is taken to trade). */
+  async catalogueSymbols(): Promise<readonly SymbolInfo[]> {
+    return this.deps.host.simulated.symbols();
+  }
+
   connectedAccountIds(): string[] {
     return [...this.sessions].filter(([, session]) => session.connection.isConnected()).map(([accountId]) => accountId);
   }

@@ -31,6 +31,8 @@ import { type DeliveryTarget, Outbox, WEBHOOK_DELIVERY_KIND } from '../delivery/
 
 /** The processor's partition and checkpoint name. */
 const CHECKPOINT = 'webhooks';
+/** The dispatcher's lease: its checkpoint's name. */
+export const WEBHOOKS_LEASE = CHECKPOINT;
 const MAX_BATCH = 200;
 
 type Json<T> = ColumnType<T, string, string>;

@@ -3,7 +3,7 @@
 // next), with their progress, then a summary of every ratio. Items 1 and 2 are one run of eventStore.ts: our store, Emmett's and plain
 // INSERTs interleaved, so both comparisons are taken within the same runs.
 //
-//   npm run bench [-- --only eventStore,rebuild,copyLatency,api,load,writes] [--full] [--out bench-results]
+//   npm run bench [-- --only eventStore,rebuild,copyLatency,api,load,writes,scaleOut] [--full] [--out bench-results]
 // About 15 minutes on 2 cores. The rebuild replays 1,000,000 events once (about 4.5 minutes with the
 // bulk load); --full replays them three times for a median (about 5 more minutes, BENCHMARKS.md).
 import { spawn } from 'node:child_process';
@@ -40,6 +40,13 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'api', items: '5', title: 'API throughput vs a bare express route (limit)', script: 'scripts/bench/api.ts', args: () => [] },
   { name: 'load', items: 'issue 13 #7', title: 'trading under a flood of reads, load shedding off and on', script: 'scripts/bench/load.ts', args: () => [] },
   { name: 'writes', items: 'issue 14', title: 'write latency: copier create, update, delete', script: 'scripts/bench/writes.ts', args: () => [] },
+  {
+    name: 'scaleOut',
+    items: 'issue 16',
+    title: 'scale-out: copies per second with 1 and 3 instances, partitions moved after a SIGKILL',
+    script: 'scripts/bench/scaleOut.ts',
+    args: () => [],
+  },
 ];
 
 const run = (script: string, args: readonly string[]): Promise<number | null> =>

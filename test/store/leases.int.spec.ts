@@ -2,7 +2,7 @@
 // holder at a time, a standby that takes over when the holder lets go or its session dies.
 import { expect } from 'chai';
 import pg from 'pg';
-import { Leases } from '../../store/postgres/leases.js';
+import { Leases, preferredOwner } from '../../store/postgres/leases.js';
 import { adminConnection, freshDatabase } from '../support/postgres.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -95,6 +95,78 @@ describe('leases', () => {
     } finally {
       await a.stop();
       await b.stop();
+    }
+  });
+  it("spreads a set of partitions fairly over the live instances, gives surplus to a newcomer, and takes a dead instance's share", async () => {
+    const names = Array.from({ length: 6 }, (_, i) => `share/${i}`);
+    const working = new Map<string, string>();
+    const shareOf = (leases: Leases, who: string) =>
+      leases.holdShare(names, async (name, signal) => {
+        expect(working.has(name), `${name} worked twice at once`).to.equal(false);
+        working.set(name, who);
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        working.delete(name);
+      });
+    const count = (who: string) => [...working.values()].filter((w) => w === who).length;
+    const a = new Leases(url, quiet, { retryMs: 50, heartbeatMs: 50 });
+    const b = new Leases(url, quiet, { retryMs: 50, heartbeatMs: 50 });
+    const c = new Leases(url, quiet, { retryMs: 50, heartbeatMs: 50 });
+    try {
+      const first = shareOf(a, 'a');
+      await first.decided;
+      expect(count('a'), 'alone, an instance takes every partition in its first round').to.equal(6);
+      shareOf(b, 'b');
+      shareOf(c, 'c');
+      await eventually(() => count('a') === 2 && count('b') === 2 && count('c') === 2, 5000, 'two partitions each');
+      // c's session ends as when its process is killed: a and b take its partitions.
+      const admin = new pg.Client({ connectionString: await adminConnection(new URL(url).pathname.slice(1)) });
+      await admin.connect();
+      try {
+        await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, [`ct-leases:${c.instanceId}`]);
+      } finally {
+        await admin.end();
+      }
+      await c.stop();
+      await eventually(() => count('a') === 3 && count('b') === 3, 5000, 'the survivors to hold three each');
+    } finally {
+      await a.stop();
+      await b.stop();
+      await c.stop();
+    }
+  });
+
+  it("spreads the spread leases over the live instances, each at the one preferred for it, and moves a dead instance's to the survivors", async () => {
+    const names = ['spread-a', 'spread-b', 'spread-c', 'spread-d', 'spread-e', 'spread-f'];
+    const ids = ['x', 'y', 'z'];
+    const working = new Map<string, string>();
+    // A database of its own: the live instances are every lease session of the database.
+    const own = await freshDatabase();
+    const instances = ids.map((id) => new Leases(own, quiet, { retryMs: 50, heartbeatMs: 50, instanceId: `spread-${id}`, spread: names }));
+    const holding = () => new Map(names.map((name) => [name, working.get(name)]));
+    const expectedWith = (live: readonly string[]) => new Map(names.map((name) => [name, preferredOwner(name, live)]));
+    try {
+      for (const leases of instances) {
+        for (const name of names) {
+          leases.hold(name, async (signal) => {
+            expect(working.has(name), `${name} worked twice at once`).to.equal(false);
+            working.set(name, leases.instanceId);
+            await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+            working.delete(name);
+          });
+        }
+      }
+      const all = ids.map((id) => `spread-${id}`);
+      await eventually(() => JSON.stringify([...holding()]) === JSON.stringify([...expectedWith(all)]), 10_000, 'each lease at its preferred instance').catch(
+        async (error: unknown) => {
+          throw new Error(`${String(error)}: held ${JSON.stringify([...holding()])}, live ${JSON.stringify(await instances[0]!.liveIds())}`);
+        },
+      );
+      expect(new Set(working.values()).size, 'the leases are not all at one instance').to.be.greaterThan(1);
+      await instances[2]!.stop();
+      const survivors = all.slice(0, 2);
+      await eventually(() => JSON.stringify([...holding()]) === JSON.stringify([...expectedWith(survivors)]), 10_000, 'the survivors to hold every lease');
+    } finally {
+      for (const leases of instances) await leases.stop();
     }
   });
 });
