@@ -93,7 +93,8 @@ export class PartitionedCopyEngine implements CopyEngineControl {
       const started = engine.start();
       if (firstRound) starting.push(started);
       try {
-        await started;
+        // A lease lost (or fenced) while the term is still starting ends it too.
+        await Promise.race([started, ended]);
         if (!signal.aborted) await ended;
       } finally {
         this.engines.delete(name);

@@ -55,7 +55,7 @@ const leaseHolders = async (db: pg.Client, names: readonly string[] = PARTITION_
 };
 
 describe('more than one instance', function () {
-  this.timeout(480_000);
+  this.timeout(900_000);
   const processes: ServiceProcess[] = [];
   let dataDir = '';
   let db: pg.Client | null = null;
@@ -86,16 +86,19 @@ describe('more than one instance', function () {
     const credentialsKey = randomBytes(32).toString('base64');
     for (const id of ['one', 'two', 'three']) {
       processes.push(
-        await startProcess({
-          DATABASE_URL: databaseUrl,
-          DATA_DIR: path.join(dataDir, id),
-          CREDENTIALS_KEY: credentialsKey,
-          PORT: '0',
-          HOST: '127.0.0.1',
-          BOOTSTRAP_API_KEY: TEST_KEY,
-          INSTANCE_ID: id,
-          COPY_ENGINE_PARTITIONS: String(PARTITIONS),
-        }),
+        await startProcess(
+          {
+            DATABASE_URL: databaseUrl,
+            DATA_DIR: path.join(dataDir, id),
+            CREDENTIALS_KEY: credentialsKey,
+            PORT: '0',
+            HOST: '127.0.0.1',
+            BOOTSTRAP_API_KEY: TEST_KEY,
+            INSTANCE_ID: id,
+            COPY_ENGINE_PARTITIONS: String(PARTITIONS),
+          },
+          { timeoutMs: 240_000 },
+        ),
       );
       phase(`instance ${id} started`);
     }

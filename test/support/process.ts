@@ -11,8 +11,11 @@ export interface ServiceProcess {
   out(): string;
 }
 
-/** Starts scripts/start.ts and resolves once it printed where it listens. */
-export const startProcess = (env: Record<string, string>): Promise<ServiceProcess> =>
+/**
+ * Starts scripts/start.ts and resolves once it printed where it listens (within `timeoutMs`, 90 s
+ * unless a spec that starts several processes one after the other on a loaded machine needs longer).
+ */
+export const startProcess = (env: Record<string, string>, { timeoutMs = 90_000 }: { timeoutMs?: number } = {}): Promise<ServiceProcess> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
       cwd: ROOT,
@@ -22,8 +25,8 @@ export const startProcess = (env: Record<string, string>): Promise<ServiceProces
     // A service that did not come up is killed, so it does not outlive the spec holding its database.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`service did not start:\n${out}`));
-    }, 90000);
+      reject(new Error(`service did not start within ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
     const onData = (d: Buffer) => {
       out += d.toString();
       const match = /listening on (http:\/\/\S+)/.exec(out);
