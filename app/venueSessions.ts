@@ -352,7 +352,10 @@ export class VenueSessions implements AccountSessions {
         }
         confirmed = Date.now();
       } catch {
-        if (Date.now() - confirmed > UNCONFIRMED_MS) {
+        // Unreadable for long: another instance may have claimed the sessions while this one was cut off.
+        // With no other instance known, the database is down for everyone: keep them (nobody can claim).
+        const others = this.deps.leases.lastLive.some((id) => id !== this.deps.leases.instanceId);
+        if (others && Date.now() - confirmed > UNCONFIRMED_MS) {
           await this.letGo();
           return;
         }

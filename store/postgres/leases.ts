@@ -122,7 +122,9 @@ export class Leases {
   private readonly spread: ReadonlySet<string>;
   private readonly member: boolean;
   /** The live instances as last read, and when (one query per retryMs for every lease). */
-  private liveCache: { at: number; ids: Promise<string[]> } | null = null;
+  private liveCache: { at: number; ids: Promise<readonly string[]> } | null = null;
+  /** The live instances as last read successfully (empty before the first read). */
+  lastLive: readonly string[] = [];
   /** The epoch each held lease was won at. */
   private readonly epochs = new Map<string, number>();
   /** When the lease session last answered (a heartbeat or a win), Date.now(); 0: never. */
@@ -156,17 +158,18 @@ export class Leases {
   }
 
   /** The ids of the live instances of the service (their lease sessions), cached for `retryMs`. */
-  liveIds(): Promise<string[]> {
+  liveIds(): Promise<readonly string[]> {
     const now = Date.now();
     if (this.liveCache && now - this.liveCache.at < this.retryMs) return this.liveCache.ids;
-    const ids = (async () => {
+    const ids = (async (): Promise<readonly string[]> => {
       const client = await this.session();
       const result = await client.query<{ id: string }>(
         `SELECT DISTINCT substr(application_name, length($1) + 1) AS id FROM pg_stat_activity
           WHERE datname = current_database() AND application_name LIKE $1 || '%' ORDER BY 1`,
         [LEASE_SESSION_PREFIX],
       );
-      return result.rows.map((r) => r.id);
+      this.lastLive = result.rows.map((r) => r.id);
+      return this.lastLive;
     })();
     ids.catch(() => (this.liveCache = null));
     this.liveCache = { at: now, ids };
