@@ -127,14 +127,21 @@ export class CopyEngine {
     // change is seen and again just before the first order goes out.
     const term = deps.term;
     this.early = new EarlyCopies({
-      active: () =>
-        !this.stopped && this.pipeline !== null && this.processor.active && !(this.fence?.fencedOut ?? false) && (term?.holds?.() ?? true),
+      active: () => !this.stopped && this.pipeline !== null && this.processor.active && !(this.fence?.fencedOut ?? false) && (term?.holds?.() ?? true),
       stateMark: () => this.intake.newestStateEvent,
       catchUp: (mark) => this.outcomes.catchUpReadModels(mark),
       place: (cause, ready) => this.handlers.placeEarly(cause, ready),
       masters: () => inputs.masters(),
     });
-    this.intake = new Intake({ inputs, outcomes: this.outcomes, tracking: this.tracking, handling: this.handling, stopped, early: this.early, ...(owns ? { owns } : {}) });
+    this.intake = new Intake({
+      inputs,
+      outcomes: this.outcomes,
+      tracking: this.tracking,
+      handling: this.handling,
+      stopped,
+      early: this.early,
+      ...(owns ? { owns } : {}),
+    });
     this.owns = owns;
     this.processor = new StreamProcessor({
       name,
