@@ -23,6 +23,16 @@
 //     way; and only for copiers without features (a feature may read the master's orders up to the
 //     event, which only its `$all` position can wait for): the handler decides those.
 //   Otherwise the change goes the usual way, and so does every copier the early run left out.
+// With more than one instance (README "Running more than one instance"): changes are heard only where
+// the venue sessions are held, and each partition term's engine hears its own masters only. `active`
+// is the current term's check (engine.ts): not ended, its fence not refused (fence.ts), its lease
+// session confirmed within its last heartbeats (Leases.sessionFresh); it is asked when the change is
+// seen and again, through `ready`, just before the first order goes out. What an early run placed is
+// recorded by the event's handler through the term's fenced append, so a stale term records nothing.
+// A term that lost its lease after that check can only place what the partition's next term places for
+// the same positions event: the same client order ids, answered by the venue with its first answer
+// (the order placed early), which the next term records as its outcome. No second order can arise.
+
 // One difference remains: a copier change stored but not yet in the copiers read model when the master
 // fills is decided on as the read model has it then, where the handler would have waited for it. A
 // change the API acknowledged is in that read model (app/services.ts execute waits for it), so what a

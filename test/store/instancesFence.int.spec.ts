@@ -115,6 +115,29 @@ describe('more than one instance: fencing a copy engine partition', function () 
     }
   });
 
+  it("says the lease session is fresh only while it answers: early placement is the live term's", async () => {
+    const a = new Leases(url, quiet, { retryMs: 50, heartbeatMs: 50, instanceId: 'fresh-a' });
+    try {
+      expect(a.sessionFresh, 'no session yet').to.equal(false);
+      const held = new Promise<void>((resolve) => {
+        a.hold('fresh-lease', async (signal) => {
+          resolve();
+          await new Promise<void>((done) => signal.addEventListener('abort', () => done(), { once: true }));
+        });
+      });
+      await held;
+      expect(a.sessionFresh, 'won just now').to.equal(true);
+      // The lease session ends (its backend terminated, as when its network goes): not fresh any more,
+      // whatever the heartbeat has yet noticed, once three heartbeats passed without an answer.
+      await blocker.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE '%fresh-a'`);
+      const deadline = Date.now() + 5000;
+      while (a.sessionFresh && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(a.sessionFresh).to.equal(false);
+    } finally {
+      await a.stop();
+    }
+  });
+
   it('refuses as a whole an append of the old term after the new term took the partition', async () => {
     const old = new FencedStore(store, { partition: PARTITION, epoch: 1, instance: 'a' });
     await old.take();
