@@ -31,12 +31,13 @@ import type { TemplateCommand } from '../domain/template/commands.js';
 import { applicablePayload, type Compatibility, compatibilityOf } from '../domain/template/compatibility.js';
 import { type Template, templateDecider } from '../domain/template/decider.js';
 import { templateStream } from '../domain/template/events.js';
-import { referencedMasters, type TemplatePayload } from '../domain/template/payload.js';
+import { copierKey, referencedMasters, referencedStrategies, type TemplatePayload } from '../domain/template/payload.js';
 import { type AccountConfiguration, type FeatureChanges, planApply } from '../domain/template/plan.js';
 import { findAccount } from '../projections/accounts/queries.js';
 import { copierEdges, listCopiers } from '../projections/copiers/queries.js';
 import { accountFeatureRows, copierFeatureRows } from '../projections/features/queries.js';
 import { riskLimitsOf } from '../projections/riskLimits/queries.js';
+import { findStrategy } from '../projections/strategies/queries.js';
 import { deletedLinkedAccounts, linksOfAccounts, missingAccounts } from '../projections/templates/queries.js';
 import { issueWebhookId } from './chartingWebhook/webhookIds.js';
 import { afterCopyEngine, type CommandServices, commandMetadata, execute, oneAtATime, type Position, type Services, settle } from './services.js';
@@ -81,6 +82,8 @@ export const configurationOf = async (services: CommandServices, projectId: stri
     copiers.push({
       id: row.id,
       fromAccountId: row.from_account_id,
+      fromStrategyId: row.from_strategy_id,
+      toStrategyId: row.to_strategy_id,
       settings: { ...defaultCopierSettings, ...(row.settings as CopierSettings) },
       symbolMappings: (row.symbol_mappings ?? {}) as Record<string, string>,
       features: (await copierFeatureRows(services.db, projectId, row.id)).map((f) => ({ id: f.id, setting: templateSetting(f.setting) })),
@@ -106,10 +109,16 @@ export const configurationOf = async (services: CommandServices, projectId: stri
 /** The configuration snapshot of an account: what a template stores (copiers name their masters by id). */
 export const snapshotOf = async (services: CommandServices, projectId: string, accountId: string): Promise<TemplatePayload> => {
   const configuration = await configurationOf(services, projectId, accountId);
-  const masterOf = new Map(configuration.copiers.map((c) => [c.id, c.fromAccountId]));
+  const copierOf = new Map(configuration.copiers.map((c) => [c.id, c]));
+  // A strategy copier names its strategies (a plain copier's entry keeps the shape it always had).
+  const strategies = (fromStrategyId?: string | null, toStrategyId?: string | null) => ({
+    ...(fromStrategyId ? { fromStrategyId } : {}),
+    ...(toStrategyId ? { toStrategyId } : {}),
+  });
   return {
     copiers: configuration.copiers.map((c) => ({
       fromAccountId: c.fromAccountId,
+      ...strategies(c.fromStrategyId, c.toStrategyId),
       settings: c.settings,
       symbolMappings: c.symbolMappings,
       features: c.features.map((f) => f.setting),
@@ -117,8 +126,18 @@ export const snapshotOf = async (services: CommandServices, projectId: string, a
     features: configuration.features.map((f) => f.setting),
     // A limit scoped to a copier that is gone meanwhile is left out: it watches nothing.
     riskLimits: configuration.riskLimits
-      .filter((r) => r.copierId === null || masterOf.has(r.copierId))
-      .map((r) => ({ copierFromAccountId: r.copierId === null ? null : masterOf.get(r.copierId)!, settings: r.settings })),
+      .filter((r) => r.copierId === null || copierOf.has(r.copierId))
+      .map((r) => {
+        if (r.copierId === null) return { copierFromAccountId: null, settings: r.settings };
+        const copier = copierOf.get(r.copierId)!;
+        const { fromStrategyId: copierFromStrategyId, toStrategyId: copierToStrategyId } = strategies(copier.fromStrategyId, copier.toStrategyId);
+        return {
+          copierFromAccountId: copier.fromAccountId,
+          ...(copierFromStrategyId ? { copierFromStrategyId } : {}),
+          ...(copierToStrategyId ? { copierToStrategyId } : {}),
+          settings: r.settings,
+        };
+      }),
     settings: configuration.settings,
   };
 };
@@ -355,12 +374,19 @@ const stageMatch = async (
   await features({ kind: 'account', accountId }, plan.features, 'account');
 
   // The copy network as it will be: without the copiers deleted above, with each one created below.
-  const deleted = new Set(plan.deleteCopiers.map((c) => c.fromAccountId));
-  const edges: CopierEdge[] = (await copierEdges(services.db, projectId)).filter((e) => !(e.to_account_id === accountId && deleted.has(e.from_account_id)));
-  const copierOfMaster = new Map<string, string>();
+  const deleted = new Set(plan.deleteCopiers.map((c) => copierKey(c.fromAccountId, c.fromStrategyId, c.toStrategyId)));
+  const edges: CopierEdge[] = (await copierEdges(services.db, projectId)).filter(
+    (e) => !(e.to_account_id === accountId && deleted.has(copierKey(e.from_account_id, e.from_strategy_id, e.to_strategy_id))),
+  );
+  // A strategy copier's strategies must still be the project's (as POST .../copiers checks them).
+  for (const strategyId of referencedStrategies({ ...payload, copiers: plan.copiers.filter((c) => c.kind === 'create').map((c) => c.copier) })) {
+    if (!(await findStrategy(services.db, projectId, strategyId))) throw notFound('[STRATEGY_NOT_FOUND]', `strategy ${strategyId} not found`);
+  }
+  const copierOfKey = new Map<string, string>();
   const copyEngineFirst: string[] = [];
   for (const step of plan.copiers) {
     const master = step.copier.fromAccountId;
+    const strategies = { fromStrategyId: step.copier.fromStrategyId ?? null, toStrategyId: step.copier.toStrategyId ?? null };
     checkSingleInstances(step.copier.features, 'copier');
     let copierId: string;
     let featureChanges: FeatureChanges;
@@ -368,17 +394,23 @@ const stageMatch = async (
       const account = await findAccount(services.db, projectId, master);
       if (!account) throw notFound('[ACCOUNT_NOT_FOUND]', `master account ${master} not found`);
       if (account.account_status_id === AccountStatus.Deleted) throw illegalState('[ACCOUNT_DELETED]', `account ${master} was deleted`);
-      if (copierExists(edges, master, accountId)) throw illegalState('[COPIER_ALREADY_EXISTS]', `this account already copies from ${master}`);
+      if (copierExists(edges, master, accountId, strategies)) {
+        throw illegalState('[COPIER_ALREADY_EXISTS]', `this account already copies from ${master} (with the same strategy, if any)`);
+      }
       if (wouldCloseCycle(edges, master, accountId)) {
         throw illegalState(
           '[COPIER_CYCLE]',
           `a copier from ${master} would close a cycle: that master already copies from this account, directly or through others`,
         );
       }
-      edges.push({ from_account_id: master, to_account_id: accountId });
+      edges.push({ from_account_id: master, to_account_id: accountId, from_strategy_id: strategies.fromStrategyId, to_strategy_id: strategies.toStrategyId });
       copierId = command.newId();
       const { settings } = step.copier;
-      await copier({ type: 'CreateCopier', data: { copierId, projectId, toAccountId: accountId, fromAccountId: master, settings }, metadata });
+      const strategyIds = {
+        ...(strategies.fromStrategyId ? { fromStrategyId: strategies.fromStrategyId } : {}),
+        ...(strategies.toStrategyId ? { toStrategyId: strategies.toStrategyId } : {}),
+      };
+      await copier({ type: 'CreateCopier', data: { copierId, projectId, toAccountId: accountId, fromAccountId: master, settings, ...strategyIds }, metadata });
       if (settings.copyOpenPositions && settings.active) copyEngineFirst.push(copierStream(copierId));
       featureChanges = { add: step.copier.features, update: [], remove: [] };
       if (Object.keys(step.copier.symbolMappings).length > 0) {
@@ -394,12 +426,12 @@ const stageMatch = async (
         await copier({ type: 'SetSymbolMappings', data: { copierId, projectId, toAccountId: accountId, mappings: step.copier.symbolMappings }, metadata });
       }
     }
-    copierOfMaster.set(master, copierId);
+    copierOfKey.set(copierKey(master, strategies.fromStrategyId, strategies.toStrategyId), copierId);
     await features({ kind: 'copier', accountId, copierId }, featureChanges, 'copier');
   }
 
   for (const step of plan.riskLimits) {
-    const copierId = step.copierFromAccountId === null ? null : (copierOfMaster.get(step.copierFromAccountId) ?? null);
+    const copierId = step.copierKey === null ? null : (copierOfKey.get(step.copierKey) ?? null);
     if (step.riskLimitId === null) {
       await riskLimit({ type: 'CreateRiskLimit', data: { riskLimitId: command.newId(), projectId, accountId, settings: step.settings, copierId }, metadata });
     } else {

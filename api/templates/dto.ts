@@ -40,11 +40,20 @@ export const toTemplatePayloadDTO = (payload: TemplatePayload) => ({
       created: new Date(0),
       updated: new Date(0),
     });
-    return { fromAccountId: copier.fromAccountId, settings, symbolMappings: copier.symbolMappings, features: copier.features.map(toTemplateFeatureDTO) };
+    return {
+      fromAccountId: copier.fromAccountId,
+      ...(copier.fromStrategyId ? { fromStrategyId: copier.fromStrategyId } : {}),
+      ...(copier.toStrategyId ? { toStrategyId: copier.toStrategyId } : {}),
+      settings,
+      symbolMappings: copier.symbolMappings,
+      features: copier.features.map(toTemplateFeatureDTO),
+    };
   }),
   features: payload.features.map(toTemplateFeatureDTO),
-  riskLimits: payload.riskLimits.map(({ copierFromAccountId, settings: { riskTypeId, ...rest } }) => ({
+  riskLimits: payload.riskLimits.map(({ copierFromAccountId, copierFromStrategyId, copierToStrategyId, settings: { riskTypeId, ...rest } }) => ({
     copierFromAccountId,
+    ...(copierFromStrategyId ? { copierFromStrategyId } : {}),
+    ...(copierToStrategyId ? { copierToStrategyId } : {}),
     riskType: enumObject(riskTypeId, riskTypeById(riskTypeId)?.name ?? String(riskTypeId)),
     ...rest,
   })),

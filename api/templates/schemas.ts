@@ -51,19 +51,26 @@ export const AccountTemplatePayloadDTO = Type.Object(
       Type.Object(
         {
           fromAccountId: Uuid,
+          fromStrategyId: Type.Optional(Uuid),
+          toStrategyId: Type.Optional(Uuid),
           settings: Type.Object({}, { additionalProperties: true, description: 'the CopierDTO members of the copier (scaleType as {id, name}), without ids' }),
           symbolMappings: Type.Record(Type.String(), Type.String(), { description: "the copier's own symbol mappings, master symbol -> slave symbol" }),
           features: Type.Array(TemplateFeatureDTO),
         },
         { additionalProperties: false },
       ),
-      { description: 'the copiers of the account as the slave, one per master (named by account id)' },
+      {
+        description:
+          'the copiers of the account as the slave, one per master (named by account id) and strategy: a strategy copier names its fromStrategyId or toStrategyId, and applying matches copiers by master and strategy',
+      },
     ),
     features: Type.Array(TemplateFeatureDTO, { description: 'the account-scope features' }),
     riskLimits: Type.Array(
       Type.Object(
         {
           copierFromAccountId: nullable(Uuid, "a limit scoped to a copier names that copier's master; null: the whole account"),
+          copierFromStrategyId: Type.Optional(Uuid),
+          copierToStrategyId: Type.Optional(Uuid),
           riskType: Type.Object({ id: Type.Integer(), name: Type.String() }, { additionalProperties: false }),
         },
         { additionalProperties: true, description: 'RiskLimitDTO members without ids and hits' },

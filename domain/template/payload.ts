@@ -9,6 +9,9 @@ import type { RiskLimitSettings } from '../riskLimit/settings.js';
 export interface TemplateCopier {
   /** The master account, by id: a template applies within its project. */
   readonly fromAccountId: string;
+  /** A strategy copier's strategy (absent or null: none): copiers are one per master and strategy pair. */
+  readonly fromStrategyId?: string | null;
+  readonly toStrategyId?: string | null;
   readonly settings: CopierSettings;
   readonly symbolMappings: Readonly<Record<string, string>>;
   /** The copier's features as stored (secrets sealed), in the order they were added. */
@@ -16,8 +19,10 @@ export interface TemplateCopier {
 }
 
 export interface TemplateRiskLimit {
-  /** A limit scoped to one copier names that copier's master (copiers are one per master); null: the whole account. */
+  /** A limit scoped to one copier names that copier's master (and strategies, if any); null: the whole account. */
   readonly copierFromAccountId: string | null;
+  readonly copierFromStrategyId?: string | null;
+  readonly copierToStrategyId?: string | null;
   readonly settings: RiskLimitSettings;
 }
 
@@ -41,3 +46,19 @@ export interface TemplatePayload {
 
 /** The master accounts a payload refers to, each once, in order. */
 export const referencedMasters = (payload: TemplatePayload): string[] => [...new Set(payload.copiers.map((c) => c.fromAccountId))];
+
+/**
+ * Which copier of an account a template copier is: its master and, for a strategy copier, its
+ * strategies (an account may copy one master several times, once per strategy).
+ */
+export const copierKey = (fromAccountId: string, fromStrategyId?: string | null, toStrategyId?: string | null): string =>
+  `${fromAccountId}|${fromStrategyId ?? ''}|${toStrategyId ?? ''}`;
+
+/** The copier key a risk limit is scoped to (null: the whole account). */
+export const riskLimitCopierKey = (limit: TemplateRiskLimit): string | null =>
+  limit.copierFromAccountId === null ? null : copierKey(limit.copierFromAccountId, limit.copierFromStrategyId, limit.copierToStrategyId);
+
+/** The strategies a payload's copiers refer to, each once. */
+export const referencedStrategies = (payload: TemplatePayload): string[] => [
+  ...new Set(payload.copiers.flatMap((c) => [c.fromStrategyId, c.toStrategyId].filter((id): id is string => typeof id === 'string'))),
+];

@@ -1,7 +1,8 @@
 // What applying a template changes on an account (spec "Account templates": applying creates, updates
 // and deletes the account's copiers, features and risk limits so that the account matches the
 // template). A pure diff of the template's payload against the account's configuration now:
-// - copiers are matched by master (an account has at most one copier per master);
+// - copiers are matched by master and strategies (an account has at most one copier per master and
+//   strategy pair: copierKey);
 // - features (of a copier, or of the account) are matched by type, in order: the first of a type with the
 //   first of that type, and so on;
 // - risk limits are matched by scope (the account, or the copier of one master) and risk type, in order.
@@ -11,7 +12,14 @@ import type { CopierSettings } from '../copier/settings.js';
 import type { FeatureSetting } from '../feature/events.js';
 import { sameJson } from '../shared/json.js';
 import type { RiskLimitSettings } from '../riskLimit/settings.js';
-import { TEMPLATE_ACCOUNT_SETTINGS, type TemplateAccountSettings, type TemplateCopier, type TemplatePayload } from './payload.js';
+import {
+  copierKey,
+  riskLimitCopierKey,
+  TEMPLATE_ACCOUNT_SETTINGS,
+  type TemplateAccountSettings,
+  type TemplateCopier,
+  type TemplatePayload,
+} from './payload.js';
 
 export interface CurrentFeature {
   readonly id: string;
@@ -21,6 +29,8 @@ export interface CurrentFeature {
 export interface CurrentCopier {
   readonly id: string;
   readonly fromAccountId: string;
+  readonly fromStrategyId?: string | null;
+  readonly toStrategyId?: string | null;
   readonly settings: CopierSettings;
   readonly symbolMappings: Readonly<Record<string, string>>;
   readonly features: readonly CurrentFeature[];
@@ -62,7 +72,8 @@ export type CopierStep =
 export interface RiskLimitStep {
   /** null: a new limit. */
   readonly riskLimitId: string | null;
-  readonly copierFromAccountId: string | null;
+  /** The copier it is scoped to, by copierKey; null: the whole account. */
+  readonly copierKey: string | null;
   readonly settings: RiskLimitSettings;
 }
 
@@ -103,9 +114,11 @@ const copierChanges = (current: CopierSettings, wanted: CopierSettings): Partial
 };
 
 export const planApply = (payload: TemplatePayload, account: AccountConfiguration): ApplyPlan => {
-  const byMaster = new Map(account.copiers.map((c) => [c.fromAccountId, c]));
+  const keyOf = (c: { fromAccountId: string; fromStrategyId?: string | null; toStrategyId?: string | null }) =>
+    copierKey(c.fromAccountId, c.fromStrategyId, c.toStrategyId);
+  const byKey = new Map(account.copiers.map((c) => [keyOf(c), c]));
   const copiers: CopierStep[] = payload.copiers.map((copier) => {
-    const match = byMaster.get(copier.fromAccountId);
+    const match = byKey.get(keyOf(copier));
     if (!match) return { kind: 'create', copier };
     return {
       kind: 'update',
@@ -116,24 +129,25 @@ export const planApply = (payload: TemplatePayload, account: AccountConfiguratio
       features: featureChanges(copier.features, match.features),
     };
   });
-  const named = new Set(payload.copiers.map((c) => c.fromAccountId));
-  const deleteCopiers = account.copiers.filter((c) => !named.has(c.fromAccountId));
+  const named = new Set(payload.copiers.map(keyOf));
+  const deleteCopiers = account.copiers.filter((c) => !named.has(keyOf(c)));
 
-  // Risk limits: scope by master (a copier's limit moves with its copier), then by risk type, in order.
-  const masterOfCopier = new Map(account.copiers.map((c) => [c.id, c.fromAccountId]));
+  // Risk limits: scope by copier key (a copier's limit moves with its copier), then by risk type, in order.
+  const keyOfCopier = new Map(account.copiers.map((c) => [c.id, keyOf(c)]));
   const pool = account.riskLimits
-    .map((r) => ({ ...r, master: r.copierId === null ? null : (masterOfCopier.get(r.copierId) ?? `?${r.copierId}`) }))
-    .filter((r) => r.master === null || named.has(r.master));
+    .map((r) => ({ ...r, key: r.copierId === null ? null : (keyOfCopier.get(r.copierId) ?? `?${r.copierId}`) }))
+    .filter((r) => r.key === null || named.has(r.key));
   const riskLimits: RiskLimitStep[] = [];
   for (const wanted of payload.riskLimits) {
-    const i = pool.findIndex((r) => r.master === wanted.copierFromAccountId && r.settings.riskTypeId === wanted.settings.riskTypeId);
+    const key = riskLimitCopierKey(wanted);
+    const i = pool.findIndex((r) => r.key === key && r.settings.riskTypeId === wanted.settings.riskTypeId);
     if (i < 0) {
-      riskLimits.push({ riskLimitId: null, copierFromAccountId: wanted.copierFromAccountId, settings: wanted.settings });
+      riskLimits.push({ riskLimitId: null, copierKey: key, settings: wanted.settings });
       continue;
     }
     const [match] = pool.splice(i, 1);
     if (!sameJson(match!.settings, wanted.settings)) {
-      riskLimits.push({ riskLimitId: match!.id, copierFromAccountId: wanted.copierFromAccountId, settings: wanted.settings });
+      riskLimits.push({ riskLimitId: match!.id, copierKey: key, settings: wanted.settings });
     }
   }
   // Limits of copiers that are deleted go with them (listed too, so nothing is left scoped to a gone copier).

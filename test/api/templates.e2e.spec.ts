@@ -443,6 +443,36 @@ describe('account templates (/projects/{projectId}/templates, PUT /accounts/{acc
     expect(updated.setting).to.include({ webhookId: issued.setting.webhookId, webhookUrl: issued.setting.webhookUrl, maxAllowedVolume: 3 });
   });
 
+  it('keeps strategy copiers: two copiers of one master with their strategies round-trip, and applying again changes none', async () => {
+    const strategy = async (name: string, key: number) =>
+      (await ok('POST', `/projects/${P}/strategies`, { name, key, active: true, projectId: P })).id as string;
+    const fromS = await strategy('Template from', 811);
+    const toS = await strategy('Template into', 812);
+    const desk = await account('Strategy desk');
+    const viaFrom = await copier(desk, master, { fromStrategyId: fromS, multiplier: 3 });
+    await copier(desk, master, { toStrategyId: toS });
+    await ok('POST', `/accounts/${desk}/riskLimits`, { ...DAILY_5, copierId: viaFrom });
+    const template = await ok('POST', base, { name: 'Strategies', sourceAccountId: desk });
+    expect(template.payload.copiers.map((c: Record<string, unknown>) => [c.fromStrategyId ?? null, c.toStrategyId ?? null])).to.deep.equal([
+      [fromS, null],
+      [null, toS],
+    ]);
+    expect(template.payload.riskLimits[0]).to.deep.include({ copierFromAccountId: master, copierFromStrategyId: fromS });
+
+    const fresh = await account('Strategy follower');
+    expect((await apply(fresh, template.id)).status).to.equal(204);
+    expect(await configurationOf(fresh)).to.deep.equal(await configurationOf(desk));
+    const copiers = (await ok('GET', `/accounts/${fresh}/copiers`)) as { id: string; fromStrategyId?: string; toStrategyId?: string }[];
+    expect(copiers.map((c) => [c.fromStrategyId ?? null, c.toStrategyId ?? null])).to.deep.equal([
+      [fromS, null],
+      [null, toS],
+    ]);
+    // Applied again to its source: every copier is matched by master and strategy, none replaced.
+    const before = ((await ok('GET', `/accounts/${desk}/copiers`)) as { id: string }[]).map((c) => c.id);
+    expect((await apply(desk, template.id)).status).to.equal(204);
+    expect(((await ok('GET', `/accounts/${desk}/copiers`)) as { id: string }[]).map((c) => c.id)).to.deep.equal(before);
+  });
+
   it("refuses what a request cannot do: unknown template or account, a deleted source, another project's template", async () => {
     const target = await account('Target');
     const unknown = await apply(target, crypto.randomUUID());

@@ -163,10 +163,37 @@ describe('account template: the plan that makes an account match', () => {
     expect((plan.copiers[0] as { features: unknown }).features).to.deep.equal({ add: [], update: [{ featureId: 'f1', setting: cooldown(15) }], remove: [] });
     expect(plan.deleteCopiers.map((c) => c.id)).to.deep.equal(['c2']);
     expect(plan.features.add).to.have.length(1);
-    expect(plan.riskLimits).to.deep.equal([{ riskLimitId: 'r1', copierFromAccountId: null, settings: template.riskLimits[0]!.settings }]);
+    expect(plan.riskLimits).to.deep.equal([{ riskLimitId: 'r1', copierKey: null, settings: template.riskLimits[0]!.settings }]);
     expect(plan.deleteRiskLimits).to.deep.equal(['r2']);
     expect(plan.settings).to.deep.equal({ closeUnmanagedPositions: true });
     expect(planIsEmpty(plan)).to.equal(false);
+  });
+
+  it('matches copiers by master and strategy: two strategy copiers of one master each keep their own', () => {
+    const S1 = '77777777-7777-4777-8777-777777777777';
+    const S2 = '88888888-8888-4888-8888-888888888888';
+    const template = payload({
+      copiers: [
+        { ...copierOf(M1, { multiplier: 2 }), fromStrategyId: S1 },
+        { ...copierOf(M1), toStrategyId: S2 },
+      ],
+      riskLimits: [{ copierFromAccountId: M1, copierToStrategyId: S2, settings: { ...RISK_LIMIT_DEFAULTS, riskTypeId: 1 } }],
+    });
+    const plan = planApply(template, {
+      copiers: [
+        { id: 'c1', fromAccountId: M1, fromStrategyId: S1, settings: defaultCopierSettings, symbolMappings: {}, features: [] },
+        { id: 'c2', fromAccountId: M1, toStrategyId: S2, settings: defaultCopierSettings, symbolMappings: {}, features: [] },
+        { id: 'c3', fromAccountId: M1, settings: defaultCopierSettings, symbolMappings: {}, features: [] },
+      ],
+      features: [],
+      riskLimits: [{ id: 'r2', copierId: 'c2', settings: { ...RISK_LIMIT_DEFAULTS, riskTypeId: 1 } }],
+      settings,
+    });
+    expect(plan.copiers.map((c) => (c.kind === 'update' ? c.copierId : 'create'))).to.deep.equal(['c1', 'c2']);
+    expect(plan.copiers[0]).to.deep.include({ changes: { multiplier: 2 } });
+    expect(plan.deleteCopiers.map((c) => c.id)).to.deep.equal(['c3']);
+    expect(plan.riskLimits).to.deep.equal([]);
+    expect(plan.deleteRiskLimits).to.deep.equal([]);
   });
 
   it('an account that matches needs nothing', () => {
