@@ -39,6 +39,7 @@ import { copiedStops, slaveOrderType, type Stops } from './reverse.js';
 import { floorToStep, roundPrice } from './rounding.js';
 import { slaveVolume } from './sizing.js';
 import { strategyMagicNumber, strategySkip } from './strategyRouting.js';
+import { isKeepAliveOrder } from '../keepAlive/events.js';
 import { mapSymbol } from './symbolMapping.js';
 import { protectionSkip, type ProtectionBlock } from '../protection/blocks.js';
 import { exact, toNumber, ZERO } from '../shared/decimal.js';
@@ -582,6 +583,10 @@ export const decideCopy = (
   const parts = accounts.slave.copies.filter((candidate) => candidate.masterPositionId === masterPositionId).sort((a, b) => partOf(a) - partOf(b));
   // A strategy copier copies only its strategy's trades (a trade it holds a copy of was one already).
   if (OPENING.has(event.type) && parts.length === 0) {
+    // A keep-alive trade keeps the master's own account active: it is not a trade to copy.
+    if (isKeepAliveOrder((event.data as MasterTrade).clientOrderId)) {
+      return [skipped(masterPositionId, 'MASTER_KEEP_ALIVE_TRADE', `${notCopied(event)}: it is the master account's own keep-alive trade`)];
+    }
     const refused = strategySkip(copier.strategy, event.data as MasterTrade);
     if (refused) return [skipped(masterPositionId, refused.reason, `${notCopied(event)}: ${refused.message}`)];
   }

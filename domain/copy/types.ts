@@ -44,6 +44,8 @@ export interface MasterTrade<T extends OrderType = OrderType> {
   readonly takeProfit: number | null;
   readonly comment: string | null;
   readonly magicNumber: number | null;
+  /** The master order's client order id, where the venue reported one (a keep-alive trade's is never copied). */
+  readonly clientOrderId?: string | null;
   /**
    * When the master placed it (ISO 8601, the venue's time): a market open's open time, a pending
    * order's placement (also when its fill is decided). Absent where not known.
@@ -180,6 +182,8 @@ export type SkipReason =
   // A strategy copier (strategyRouting.ts): a trade without the strategy's key, an inactive strategy.
   | 'STRATEGY_KEY_FILTERED'
   | 'STRATEGY_INACTIVE'
+  // The master's own keep-alive trade (FeatureKeepAliveTradeDTO on the master's account).
+  | 'MASTER_KEEP_ALIVE_TRADE'
   | 'ORDER_TYPE_FILTERED'
   | 'SYMBOL_NOT_PERMITTED'
   | 'POSITION_SKIPPED'

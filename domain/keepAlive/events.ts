@@ -90,3 +90,12 @@ export const keepAliveEventKey = (event: KeepAliveEvent): string => {
       return `closed/${firing}`;
   }
 };
+
+/**
+ * What the client order id of every keep-alive trade begins with: the positions read model and the copy
+ * rules tell them apart by it (a master's keep-alive trade is its own, never copied).
+ */
+export const KEEP_ALIVE_ORDER_PREFIX = 'keepalive-';
+
+/** Whether a client order id is a keep-alive trade's. */
+export const isKeepAliveOrder = (clientOrderId: string | null | undefined): boolean => clientOrderId?.startsWith(KEEP_ALIVE_ORDER_PREFIX) ?? false;

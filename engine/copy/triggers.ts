@@ -15,6 +15,7 @@ const tradeOf = (p: PositionData): MasterTrade<MarketOrderType> => ({
   takeProfit: p.takeProfit,
   comment: p.comment,
   magicNumber: p.magicNumber,
+  clientOrderId: p.clientOrderId,
   openTime: p.openTime,
 });
 
@@ -28,6 +29,7 @@ const orderTradeOf = (o: PendingOrderData): MasterTrade<PendingOrderType> => ({
   takeProfit: o.takeProfit,
   comment: o.comment,
   magicNumber: o.magicNumber,
+  clientOrderId: o.clientOrderId,
   // The placement: kept when the fill is decided.
   openTime: o.openTime,
 });

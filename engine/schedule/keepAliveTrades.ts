@@ -28,7 +28,7 @@ import {
 import { membersOf } from '../../domain/feature/definition.js';
 import type { FeatureSetting } from '../../domain/feature/events.js';
 import { type KeepAliveCommand, keepAliveDecider, type KeepAliveState } from '../../domain/keepAlive/decider.js';
-import { type KeepAliveEvent, keepAliveEventKey, keepAliveStream } from '../../domain/keepAlive/events.js';
+import { KEEP_ALIVE_ORDER_PREFIX, type KeepAliveEvent, keepAliveEventKey, keepAliveStream } from '../../domain/keepAlive/events.js';
 import { systemContext } from '../../domain/shared/command.js';
 import type { ReadModels } from '../../projections/schema.js';
 import { handleCommand } from '../../store/commandHandler.js';
@@ -68,9 +68,6 @@ interface FeatureRow {
   readonly configuredAt: string;
   readonly settings: KeepAliveTradeSettings;
 }
-
-/** What the client order id of every keep-alive trade begins with (the positions read model tells them apart by it). */
-export const KEEP_ALIVE_ORDER_PREFIX = 'keepalive-';
 
 /** The client order id of a firing's trade: the same for every attempt, after a restart too. */
 export const keepAliveOrderId = (accountId: string, featureId: string, firing: string): string =>

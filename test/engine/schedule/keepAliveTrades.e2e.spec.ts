@@ -103,6 +103,14 @@ describe('keep-alive trades of an account, without a copier', function () {
       const due = (await keepAliveLines(account)).filter((l) => l.text.startsWith(`Keep-alive trade due at ${firing}`));
       expect(due, account === master ? 'the master' : 'the slave of two copiers').to.have.length(1);
     }
+    // The master's keep-alive trade is the master account's own: not copied, the slave's log says why.
+    const notCopied = await eventually(
+      async () => (await trading.logsOf(t, slave)).find((l) => l.code === 'MASTER_KEEP_ALIVE_TRADE'),
+      10_000,
+      "the slave's line for the master's keep-alive trade",
+    );
+    expect(notCopied.text).to.contain("it is the master account's own keep-alive trade");
+    expect(await positionsOf(t, slave), "the slave's own keep-alive trade only").to.have.length(1);
     // The next firing, the trade before still open: logged, not placed.
     const next = toNextMinute();
     const skipped = await eventually(
