@@ -5,6 +5,7 @@
 import type express from 'express';
 import { sql } from 'kysely';
 import type { Services } from '../app/services.js';
+import { COPY_ENGINE_PARTITION, copyEnginePartition } from '../engine/copy/tracking.js';
 import { projectionCheckpoint } from '../store/postgres/checkpoints.js';
 
 /** How far behind the newest event a processor may be for /ready to answer 200. */
@@ -15,7 +16,7 @@ const LAG_COUNT_LIMIT = 100_000;
 const READY_TIMEOUT_MS = 2000;
 
 export interface ProcessorLag {
-  /** The processor's checkpoint name: `projection:<read model>`, `copy-engine`, `webhooks`. */
+  /** The processor's checkpoint name: `projection:<read model>`, `copy-engine` (or `copy-engine/<count>/<index>`), `webhooks`. */
   readonly name: string;
   /** Seconds since the oldest event it has not handled was appended; 0 when caught up. */
   readonly seconds: number;
@@ -23,10 +24,17 @@ export interface ProcessorLag {
   readonly events: number | null;
 }
 
-/** The checkpoints /ready and /metrics watch: every read model, the copy engine, the webhook dispatcher. */
-export const watchedProcessors = (services: Pick<Services, 'runner'>): string[] => [
+/** The copy engine's checkpoint rows: one, or one per partition (COPY_ENGINE_PARTITIONS, engine/copy/partitions.ts). */
+const copyEngineCheckpoints = (count: number): string[] =>
+  count === 1 ? [COPY_ENGINE_PARTITION] : Array.from({ length: count }, (_, index) => copyEnginePartition(index, count));
+
+/** Whether a checkpoint name is the copy engine's (a partition's too). */
+export const isCopyEngineCheckpoint = (name: string): boolean => name === COPY_ENGINE_PARTITION || name.startsWith(`${COPY_ENGINE_PARTITION}/`);
+
+/** The checkpoints /ready and /metrics watch: every read model, the copy engine (each partition), the webhook dispatcher. */
+export const watchedProcessors = (services: Pick<Services, 'runner' | 'config'>): string[] => [
   ...services.runner.names.map(projectionCheckpoint),
-  'copy-engine',
+  ...copyEngineCheckpoints(services.config.copyEnginePartitions),
   'webhooks',
 ];
 

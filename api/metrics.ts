@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Services } from '../app/services.js';
 import type { AppendObservation } from '../store/observed.js';
-import { processorLags } from './health.js';
+import { isCopyEngineCheckpoint, processorLags } from './health.js';
 
 const PREFIX = 'copytrade_';
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -138,10 +138,11 @@ export class ServiceMetrics {
     this.lagSeconds.reset();
     this.lagEvents.reset();
     this.projectionLagSeconds.reset();
+    // The copy engine's lag: its furthest-behind partition.
+    this.engineLagSeconds.set(Math.max(0, ...lags.filter((l) => isCopyEngineCheckpoint(l.name)).map((l) => l.seconds)));
     for (const lag of lags) {
       this.lagSeconds.set({ processor: lag.name }, lag.seconds);
       this.lagEvents.set({ processor: lag.name }, lag.events ?? 0);
-      if (lag.name === 'copy-engine') this.engineLagSeconds.set(lag.seconds);
       if (lag.name.startsWith('projection:')) this.projectionLagSeconds.set({ read_model: lag.name.slice('projection:'.length) }, lag.seconds);
     }
     const pending = await sql<{ kind: string; n: number }>`SELECT kind, count(*)::int AS n FROM delivery_outbox WHERE status = 'PENDING' GROUP BY kind`.execute(
