@@ -35,7 +35,7 @@ export const aggregateStream = <Event extends DomainEvent, State>(
 ): Promise<AggregateState<State>> => foldStream(store, streamName, evolve, { state: initialState, revision: null }, until);
 
 /** Folds the events after `from.revision` (all of them when it is null) into `from.state`. */
-const foldStream = async <Event extends DomainEvent, State>(
+export const foldStream = async <Event extends DomainEvent, State>(
   store: EventStore,
   streamName: string,
   evolve: (state: State, event: Event) => State,

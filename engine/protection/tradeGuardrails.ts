@@ -21,10 +21,9 @@ import { type GuardrailDecision, type GuardrailEvent, guardrailEventKey, guardra
 import { TRADE_GUARDRAILS_DEFAULTS, TRADE_GUARDRAILS_TYPE, type TradeGuardrailsSettings } from '../../domain/tradeGuardrail/feature.js';
 import { guardrailCloses, type WatchedPosition } from '../../domain/tradeGuardrail/rules.js';
 import type { ReadModels } from '../../projections/schema.js';
-import { handleCommand } from '../../store/commandHandler.js';
-import { StreamNotFoundError } from '../../store/errors.js';
+import { CachedAggregates } from '../../store/cachedAggregates.js';
 import type { Leases } from '../../store/postgres/leases.js';
-import { type EventStore, type Position, START } from '../../store/port.js';
+import type { EventStore, Position } from '../../store/port.js';
 import { isDatabaseUnavailable, Recovery, type RecoveryLog } from '../../store/recovery.js';
 import type { AccountConnections } from '../venues/connections.js';
 import type { OpenPosition } from '../venues/port.js';
@@ -46,11 +45,6 @@ export interface TradeGuardrailDeps {
   readonly log: RecoveryLog;
 }
 
-interface Cached {
-  state: GuardrailState;
-  revision: bigint | null;
-}
-
 interface FeatureRow {
   readonly id: string;
   readonly accountId: string;
@@ -69,10 +63,20 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undef
 
 export class TradeGuardrailMonitor {
   private handle: { release(): Promise<void> } | null = null;
-  private readonly cache = new Map<string, Cached>();
+  private readonly aggregates: CachedAggregates<GuardrailCommand, GuardrailEvent, GuardrailState>;
   private readonly recovery: Recovery;
 
   constructor(private readonly deps: TradeGuardrailDeps) {
+    this.aggregates = new CachedAggregates({
+      store: deps.store,
+      decider: guardrailDecider,
+      streamOf: guardrailStream,
+      eventKey: guardrailEventKey,
+      namespace: GUARDRAIL_NAMESPACE,
+      correlationOf: (accountId) => `guardrails:${accountId}`,
+      waitForReadModels: deps.waitForReadModels,
+      readModelWaitMs: READ_MODEL_WAIT_MS,
+    });
     this.recovery = new Recovery('the trade guardrail monitor', deps.log, { action: 'checks again at the next tick' });
   }
 
@@ -87,7 +91,7 @@ export class TradeGuardrailMonitor {
 
   private async work(signal: AbortSignal, tickMs: number): Promise<void> {
     // A new holder reads every stream again: another instance may have recorded meanwhile.
-    this.cache.clear();
+    this.aggregates.clear();
     while (!signal.aborted) {
       await this.tick().then(
         () => this.recovery.succeeded(),
@@ -118,10 +122,11 @@ export class TradeGuardrailMonitor {
       };
       byAccount.set(row.account_id, [...(byAccount.get(row.account_id) ?? []), feature]);
     }
-    for (const [accountId, cached] of this.cache) if (Object.keys(cached.state.pending).length > 0 && !byAccount.has(accountId)) byAccount.set(accountId, []);
+    for (const [accountId, cached] of this.aggregates.entries())
+      if (Object.keys(cached.state.pending).length > 0 && !byAccount.has(accountId)) byAccount.set(accountId, []);
     for (const [accountId, features] of byAccount) {
       await this.check(accountId, features).catch((error: unknown) => {
-        this.cache.delete(accountId);
+        this.aggregates.forget(accountId);
         if (isDatabaseUnavailable(error)) throw error;
         this.deps.log.error(`trade guardrail check of account ${accountId} failed`, error);
       });
@@ -131,7 +136,7 @@ export class TradeGuardrailMonitor {
   private async check(accountId: string, features: readonly FeatureRow[]): Promise<void> {
     const connection = this.deps.connections.connection(accountId);
     if (!connection) return;
-    const cached = await this.load(accountId);
+    const cached = await this.aggregates.load(accountId);
     const now = this.deps.clock().toISOString();
     const book = (await connection.positions()).filter((p): p is OpenPosition => p.kind === 'position');
     const watched = book.map((p): WatchedPosition => ({
@@ -159,13 +164,17 @@ export class TradeGuardrailMonitor {
       }
     }
     if (decisions.length > 0)
-      await this.record(accountId, cached, { type: 'DecideGuardrailCloses', data: { accountId, closes: decisions }, metadata: this.metadata(accountId) });
+      await this.aggregates.record(accountId, cached, {
+        type: 'DecideGuardrailCloses',
+        data: { accountId, closes: decisions },
+        metadata: this.metadata(accountId),
+      });
     await finishDecidedCloses(
       connection,
       Object.values(cached.state.pending),
       (decision) => ({ kind: 'position', id: decision.positionId, requestId: guardrailCloseId(decision.accountId, decision.positionId) }),
       (decision, outcome) =>
-        this.record(accountId, cached, {
+        this.aggregates.record(accountId, cached, {
           type: 'RecordGuardrailClose',
           data: { accountId, positionId: decision.positionId, outcome: guardrailOutcome(outcome) },
           metadata: this.metadata(accountId),
@@ -183,34 +192,6 @@ export class TradeGuardrailMonitor {
       .where('status', '=', 'open')
       .execute();
     return new Set(rows.map((r) => r.slave_position_id));
-  }
-
-  /** The account's guardrail state, caught up with its stream. */
-  private async load(accountId: string): Promise<Cached> {
-    const cached: Cached = this.cache.get(accountId) ?? { state: guardrailDecider.initialState, revision: null };
-    try {
-      const from = cached.revision === null ? START : cached.revision + 1n;
-      for await (const { event } of this.deps.store.readStream(guardrailStream(accountId), { fromRevision: from })) {
-        cached.state = guardrailDecider.evolve(cached.state, { type: event.type, data: event.data } as GuardrailEvent);
-        cached.revision = event.revision;
-      }
-    } catch (error) {
-      if (!(error instanceof StreamNotFoundError)) throw error;
-    }
-    this.cache.set(accountId, cached);
-    return cached;
-  }
-
-  /** Decides on the cached state and appends at its revision (reading on after a conflict); then waits for the read models. */
-  private async record(accountId: string, cached: Cached, command: GuardrailCommand): Promise<void> {
-    const result = await handleCommand(this.deps.store, guardrailStream(accountId), guardrailDecider, command, {
-      known: cached,
-      eventId: (e) => uuidv5(guardrailEventKey(e), GUARDRAIL_NAMESPACE),
-      eventMetadata: { correlationId: `guardrails:${accountId}`, receivedAt: command.metadata.now },
-    });
-    cached.state = result.state;
-    cached.revision = result.nextExpectedRevision;
-    if (result.position) await this.deps.waitForReadModels(result.position, READ_MODEL_WAIT_MS);
   }
 
   private metadata(accountId: string) {

@@ -31,10 +31,9 @@ import { type KeepAliveCommand, keepAliveDecider, type KeepAliveState } from '..
 import { KEEP_ALIVE_ORDER_PREFIX, type KeepAliveEvent, keepAliveEventKey, keepAliveStream } from '../../domain/keepAlive/events.js';
 import { systemContext } from '../../domain/shared/command.js';
 import type { ReadModels } from '../../projections/schema.js';
-import { handleCommand } from '../../store/commandHandler.js';
-import { StreamNotFoundError } from '../../store/errors.js';
+import { type CachedAggregate, CachedAggregates } from '../../store/cachedAggregates.js';
 import type { Leases } from '../../store/postgres/leases.js';
-import { type EventStore, type Position, START } from '../../store/port.js';
+import type { EventStore, Position } from '../../store/port.js';
 import { isDatabaseUnavailable, Recovery, type RecoveryLog } from '../../store/recovery.js';
 import { closeAtVenue } from '../protection/closing.js';
 import type { AccountConnections } from '../venues/connections.js';
@@ -57,11 +56,6 @@ export interface KeepAliveDeps {
   readonly log: RecoveryLog;
 }
 
-interface Cached {
-  state: KeepAliveState;
-  revision: bigint | null;
-}
-
 interface FeatureRow {
   readonly id: string;
   readonly accountId: string;
@@ -80,11 +74,21 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undef
 
 export class KeepAliveTrades {
   private handle: { release(): Promise<void> } | null = null;
-  private readonly cache = new Map<string, Cached>();
+  private readonly aggregates: CachedAggregates<KeepAliveCommand, KeepAliveEvent, KeepAliveState>;
   private readonly recovery: Recovery;
   private waiting: (() => void)[] = [];
 
   constructor(private readonly deps: KeepAliveDeps) {
+    this.aggregates = new CachedAggregates({
+      store: deps.store,
+      decider: keepAliveDecider,
+      streamOf: keepAliveStream,
+      eventKey: keepAliveEventKey,
+      namespace: KEEP_ALIVE_NAMESPACE,
+      correlationOf: (accountId) => `keep-alive:${accountId}`,
+      waitForReadModels: deps.waitForReadModels,
+      readModelWaitMs: READ_MODEL_WAIT_MS,
+    });
     this.recovery = new Recovery('the keep-alive executor', deps.log, { action: 'looks again at the next tick' });
   }
 
@@ -104,7 +108,7 @@ export class KeepAliveTrades {
 
   private async work(signal: AbortSignal, tickMs: number): Promise<void> {
     // A new holder reads every stream again: another instance may have recorded meanwhile.
-    this.cache.clear();
+    this.aggregates.clear();
     while (!signal.aborted) {
       await this.tick().then(
         () => this.recovery.succeeded(),
@@ -139,7 +143,8 @@ export class KeepAliveTrades {
       }
       const accounts = new Set(byAccount.keys());
       // A trade whose feature went is still closed on time (after a restart too: its position carries our client order id).
-      for (const [accountId, cached] of this.cache) if (cached.state.pending || Object.keys(cached.state.open).length > 0) accounts.add(accountId);
+      for (const [accountId, cached] of this.aggregates.entries())
+        if (cached.state.pending || Object.keys(cached.state.open).length > 0) accounts.add(accountId);
       const open = await this.deps.db
         .selectFrom('positions')
         .select('account_id')
@@ -149,7 +154,7 @@ export class KeepAliveTrades {
       for (const row of open) accounts.add(row.account_id);
       for (const accountId of accounts) {
         await this.check(accountId, byAccount.get(accountId) ?? null).catch((error: unknown) => {
-          this.cache.delete(accountId);
+          this.aggregates.forget(accountId);
           if (isDatabaseUnavailable(error)) throw error;
           this.deps.log.error(`keep-alive check of account ${accountId} failed`, error);
         });
@@ -163,19 +168,19 @@ export class KeepAliveTrades {
     // Offline: the firing waits (tried every second until the next one).
     const connection = this.deps.connections.connection(accountId);
     if (!connection) return;
-    const cached = await this.load(accountId);
+    const cached = await this.aggregates.load(accountId);
     await this.closeDue(accountId, cached, connection);
     if (feature) await this.decideFiring(accountId, cached, connection, feature);
     await this.placeDecided(accountId, cached, connection, feature);
   }
 
   /** Closes each keep-alive trade whose time has come, and records the outcome. */
-  private async closeDue(accountId: string, cached: Cached, connection: VenueConnection): Promise<void> {
+  private async closeDue(accountId: string, cached: CachedAggregate<KeepAliveState>, connection: VenueConnection): Promise<void> {
     const now = this.deps.clock().getTime();
     for (const trade of Object.values(cached.state.open)) {
       if (Date.parse(trade.openedAt) + trade.closeAfterInSeconds * 1000 > now) continue;
       const outcome = await closeAtVenue(connection, { kind: 'position', id: trade.positionId }, keepAliveCloseId(accountId, trade.positionId));
-      await this.record(accountId, cached, {
+      await this.aggregates.record(accountId, cached, {
         type: 'RecordKeepAliveClose',
         data: { accountId, positionId: trade.positionId, outcome },
         metadata: this.metadata(accountId),
@@ -184,7 +189,7 @@ export class KeepAliveTrades {
   }
 
   /** The latest firing of the account's feature, decided once: a trade, or a skip with its reason. */
-  private async decideFiring(accountId: string, cached: Cached, connection: VenueConnection, feature: FeatureRow): Promise<void> {
+  private async decideFiring(accountId: string, cached: CachedAggregate<KeepAliveState>, connection: VenueConnection, feature: FeatureRow): Promise<void> {
     const state = cached.state;
     if (state.pending !== null) return;
     const now = this.deps.clock().toISOString();
@@ -206,7 +211,7 @@ export class KeepAliveTrades {
     });
     if (!found) return;
     const { firing, decision } = found;
-    await this.record(accountId, cached, {
+    await this.aggregates.record(accountId, cached, {
       type: 'DecideKeepAliveFiring',
       data: {
         accountId,
@@ -231,7 +236,12 @@ export class KeepAliveTrades {
   }
 
   /** Places the decided trade (again with its client order id after a crash) and records the outcome. */
-  private async placeDecided(accountId: string, cached: Cached, connection: VenueConnection, feature: FeatureRow | null): Promise<void> {
+  private async placeDecided(
+    accountId: string,
+    cached: CachedAggregate<KeepAliveState>,
+    connection: VenueConnection,
+    feature: FeatureRow | null,
+  ): Promise<void> {
     const pending = cached.state.pending;
     if (!pending) return;
     const firing = { accountId, featureId: pending.featureId, firing: pending.firing };
@@ -240,7 +250,7 @@ export class KeepAliveTrades {
       const placed = await connection.placeOrder(request, pending.clientOrderId);
       const positionId = placed.status === 'filled' ? placed.positionId : null;
       if (placed.status === 'filled' && positionId !== null) {
-        await this.record(accountId, cached, {
+        await this.aggregates.record(accountId, cached, {
           type: 'RecordKeepAliveOpen',
           data: { ...firing, outcome: { type: 'opened', positionId, price: placed.price, time: placed.time } },
           metadata: this.metadata(accountId),
@@ -261,11 +271,11 @@ export class KeepAliveTrades {
   }
 
   /** A refused open: tried again until the next firing of its feature (or its feature went); then final. */
-  private async refused(accountId: string, cached: Cached, feature: FeatureRow | null, code: string, message: string): Promise<void> {
+  private async refused(accountId: string, cached: CachedAggregate<KeepAliveState>, feature: FeatureRow | null, code: string, message: string): Promise<void> {
     const pending = cached.state.pending!;
     const due = feature === null || feature.id !== pending.featureId ? null : latestFiring(feature.settings.cronExpressions, this.deps.clock().getTime());
     const final = due === null || due.at > Date.parse(pending.firing);
-    await this.record(accountId, cached, {
+    await this.aggregates.record(accountId, cached, {
       type: 'RecordKeepAliveOpen',
       data: { accountId, featureId: pending.featureId, firing: pending.firing, outcome: { type: 'failed', code, message, final } },
       metadata: this.metadata(accountId),
@@ -301,34 +311,6 @@ export class KeepAliveTrades {
       .executeTakeFirst();
     const times = [open?.at, closed?.at].filter((t): t is Date => t !== null && t !== undefined).map((t) => new Date(t).getTime());
     return times.length === 0 ? null : new Date(Math.max(...times)).toISOString();
-  }
-
-  /** The account's keep-alive state, caught up with its stream. */
-  private async load(accountId: string): Promise<Cached> {
-    const cached: Cached = this.cache.get(accountId) ?? { state: keepAliveDecider.initialState, revision: null };
-    try {
-      const from = cached.revision === null ? START : cached.revision + 1n;
-      for await (const { event } of this.deps.store.readStream(keepAliveStream(accountId), { fromRevision: from })) {
-        cached.state = keepAliveDecider.evolve(cached.state, { type: event.type, data: event.data } as KeepAliveEvent);
-        cached.revision = event.revision;
-      }
-    } catch (error) {
-      if (!(error instanceof StreamNotFoundError)) throw error;
-    }
-    this.cache.set(accountId, cached);
-    return cached;
-  }
-
-  /** Decides on the cached state and appends at its revision (reading on after a conflict); then waits for the read models. */
-  private async record(accountId: string, cached: Cached, command: KeepAliveCommand): Promise<void> {
-    const result = await handleCommand(this.deps.store, keepAliveStream(accountId), keepAliveDecider, command, {
-      known: cached,
-      eventId: (e) => uuidv5(keepAliveEventKey(e), KEEP_ALIVE_NAMESPACE),
-      eventMetadata: { correlationId: `keep-alive:${accountId}`, receivedAt: command.metadata.now },
-    });
-    cached.state = result.state;
-    cached.revision = result.nextExpectedRevision;
-    if (result.position) await this.deps.waitForReadModels(result.position, READ_MODEL_WAIT_MS);
   }
 
   private metadata(accountId: string) {
