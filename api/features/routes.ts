@@ -45,11 +45,12 @@ export const featureOperations = (services: Services) => {
   };
 
   const add = async (caller: Caller, context: Parameters<typeof commandMetadata>[1], scope: FeatureScope, body: WriteBody) => {
-    const setting = await prepareSetting(services, fromFeatureWriteDTO(body, scope), null, { projectId: caller.projectId, scope });
-    const definition = featureDefinition(setting.type)!;
     const featureId = randomUUID();
-    // The single-instance check and the write are one step per copier or account.
+    // The single-instance check, what the setting takes from the features there (a messaging
+    // connector's lowest free connectorIndex) and the write are one step per copier or account.
     await oneAtATime(services, `features:${scopeKey(scope)}`, async () => {
+      const setting = await prepareSetting(services, fromFeatureWriteDTO(body, scope), null, { projectId: caller.projectId, scope });
+      const definition = featureDefinition(setting.type)!;
       if (!definition.multiple && (await rowsOf(caller, scope)).some((r) => r.type === setting.type)) {
         throw new ApiError(409, '[FEATURE_ALREADY_EXISTS]', `this ${scope.kind} has a ${setting.type} already; change it with PUT, or delete it first`);
       }

@@ -165,6 +165,13 @@ describe('messaging connector (issue 22)', function () {
     expect(put.body.setting).to.include({ aiTier: 'STANDARD', connectorIndex: 1, fixedVolume: 0.05 });
   });
 
+  it('gives connectors created at the same time each their own connectorIndex', async () => {
+    const account = await startedAccount(t, 'msg-concurrent');
+    const bot = await messagingAccount(account);
+    const created = await Promise.all([3, 4, 5, 6].map((n) => connector(account, { messagingAccountId: bot.id, chatId: `-${n}` })));
+    expect(created.map((c) => c.setting.connectorIndex as number).sort()).to.deep.equal([1, 2, 3, 4]);
+  });
+
   it('lists the chats a Telegram bot has seen, a forum topic titled "group → topic"', async () => {
     const account = await startedAccount(t, 'msg-chats');
     const bot = await messagingAccount(account);
