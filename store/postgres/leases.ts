@@ -163,7 +163,8 @@ export class Leases {
     if (this.liveCache && now - this.liveCache.at < this.retryMs) return this.liveCache.ids;
     const ids = (async (): Promise<readonly string[]> => {
       const client = await this.session();
-      const result = await client.query<{ id: string }>(
+      const result = await this.query<{ id: string }>(
+        client,
         `SELECT DISTINCT substr(application_name, length($1) + 1) AS id FROM pg_stat_activity
           WHERE datname = current_database() AND application_name LIKE $1 || '%' ORDER BY 1`,
         [LEASE_SESSION_PREFIX],
@@ -390,6 +391,24 @@ export class Leases {
     for (let waited = 0; waited < this.retryMs && !ended(); waited += step) await sleep(Math.min(step, this.retryMs - waited));
   }
 
+  /** The last statement sent on each session: the next waits for it (see `query`). */
+  private readonly lastStatement = new WeakMap<pg.Client, Promise<unknown>>();
+
+  /**
+   * A statement on the lease session, after the ones sent before it: the heartbeat, lease attempts and
+   * the live-instance read share the session, and pg's own queue for a client's concurrent queries is
+   * deprecated (it warned in every run and goes in pg 9). The order is the same as that queue's.
+   */
+  private query<R extends pg.QueryResultRow>(client: pg.Client, text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    const before = this.lastStatement.get(client) ?? Promise.resolve();
+    const statement = before.then(() => client.query<R>(text, values));
+    this.lastStatement.set(
+      client,
+      statement.catch(() => undefined),
+    );
+    return statement;
+  }
+
   private async session(): Promise<pg.Client> {
     if (this.client) return this.client;
     this.connecting ??= (async () => {
@@ -422,10 +441,11 @@ export class Leases {
   /** Tries the lease: its new epoch when won (the fencing token of this term), null when held elsewhere. */
   private async tryLock(name: string): Promise<number | null> {
     const client = await this.session();
-    const result = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [lockKey(name)]);
+    const result = await this.query<{ ok: boolean }>(client, 'SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [lockKey(name)]);
     if (result.rows[0]?.ok !== true) return null;
     try {
-      const raised = await client.query<{ epoch: string }>(
+      const raised = await this.query<{ epoch: string }>(
+        client,
         `INSERT INTO ${LEASE_EPOCHS_TABLE} (name, epoch, instance) VALUES ($1, 1, $2)
            ON CONFLICT (name) DO UPDATE SET epoch = ${LEASE_EPOCHS_TABLE}.epoch + 1, instance = excluded.instance, since = now()
            RETURNING epoch`,
@@ -443,7 +463,7 @@ export class Leases {
     const client = this.client;
     if (!client) return;
     try {
-      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey(name)]);
+      await this.query(client, 'SELECT pg_advisory_unlock(hashtext($1))', [lockKey(name)]);
     } catch (error) {
       this.sessionFailed(error);
     }
@@ -460,7 +480,7 @@ export class Leases {
     if (!client || this.held.size === 0) return;
     const timeout = sleep(this.heartbeatMs * 3, 'timeout' as const);
     try {
-      const answer = await Promise.race([client.query('SELECT 1').then(() => 'ok' as const), timeout]);
+      const answer = await Promise.race([this.query(client, 'SELECT 1').then(() => 'ok' as const), timeout]);
       if (answer === 'timeout') throw new Error(`the lease session did not answer within ${this.heartbeatMs * 3} ms`);
       if (this.client === client) this.confirmedAt = Date.now();
     } catch (error) {
