@@ -15,6 +15,8 @@ const DAY_MS = 86_400_000;
 /** The longest range a list, heatmap or holidays call covers. */
 export const MAX_RANGE_DAYS = 366;
 export const MAX_HEATMAP_DAYS = 31;
+/** The last day a range may reach (its exclusive end at most its midnight). */
+const LAST_DAY = Date.UTC(9999, 11, 31);
 
 const isDate = (s: string): boolean => /^\d{4}-\d\d-\d\d$/.test(s);
 
@@ -28,6 +30,8 @@ export const rangeOf = (
   const start = from ? new Date(isDate(from) ? `${from}T00:00:00Z` : from) : defaults.from;
   const end = to ? new Date(isDate(to) ? Date.parse(`${to}T00:00:00Z`) + DAY_MS : Date.parse(to)) : new Date(start.getTime() + defaults.days * DAY_MS);
   if (end.getTime() < start.getTime()) throw invalid('[VALIDATION_FAILED]', 'to must not be before from', { field: 'to' });
+  // Answers name their days as ISO dates, which end with the year 9999.
+  if (end.getTime() > LAST_DAY) throw invalid('[VALIDATION_FAILED]', 'the range must end by 9999-12-31', { field: from && !to ? 'from' : 'to' });
   if (end.getTime() - start.getTime() > maxDays * DAY_MS)
     throw invalid('[VALIDATION_FAILED]', `from and to may be at most ${maxDays} days apart`, { field: 'to' });
   return { from: start, to: end };
