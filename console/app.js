@@ -596,7 +596,13 @@ const AccountPage = ({ id }) => {
         (features.data ?? []).length === 0
           ? html`<p class="muted">No account features.</p>`
           : html`<ul>
-              ${features.data.map((f) => html`<li>${f.type?.name}</li>`)}
+              ${features.data.map(
+                (f) =>
+                  html`<li>
+                    ${f.type?.name}
+                    ${f.setting?.webhookUrl ? html` — alerts to <code data-webhook-address>${location.origin}${f.setting.webhookUrl}</code>` : null}
+                  </li>`,
+              )}
             </ul>`
       }
     <//>

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { startTestService, type TestService, validAccount } from '../support/service.js';
-import { bookWhere, marketHoursClock, pinQuotes } from '../support/trading.js';
+import { bookWhere, featureBody, marketHoursClock, pinQuotes } from '../support/trading.js';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].filter((p): p is string =>
   Boolean(p),
@@ -118,6 +118,14 @@ describe('console in a browser', function () {
     await page.getByText(/^Opened: position/).waitFor();
     await page.locator('table[aria-label="open positions"] tbody tr').first().waitFor();
     await shot(page, 'master');
+
+    // The charting webhook's address, where the operator reads it to paste into the charting platform.
+    const webhook = await t.call('POST', `/accounts/${master}/features`, { body: featureBody({ type: 'FeatureChartingWebhookDTO' }) });
+    expect(webhook.status, JSON.stringify(webhook.body)).to.equal(200);
+    await page.reload();
+    const address = page.locator('[data-webhook-address]');
+    await address.waitFor({ timeout: 15_000 });
+    expect(await address.textContent()).to.equal(`${base}${webhook.body.setting.webhookUrl as string}`);
 
     await bookWhere(t, slave, (book) => book.length === 1, 'the copy', 15_000);
     await page.goto(`${base}/console#/accounts/${slave}`);
