@@ -1,0 +1,180 @@
+// The copies read model's batch (batch.ts), written back: deletes first (in the batch's order they may
+// only remove what was there before), then the rows as the batch leaves them, in a few multi-row
+// statements per table.
+import { sql } from 'kysely';
+import { statementChunks, unnestColumns, unnestRows } from '../projection.js';
+import type { Batch, Db } from './batch.js';
+import type { CopyRow, DeferralRow, RetryRow } from './changes.js';
+
+export const writeBack = async (db: Db, batch: Batch): Promise<void> => {
+  await writeClosures(db, batch);
+  await writePartials(db, batch);
+  await writeRetries(db, batch);
+  await writeDeferrals(db, batch);
+  await writeCopies(db, batch);
+  await writeMartingale(db, batch);
+};
+
+const writeClosures = async (db: Db, batch: Batch): Promise<void> => {
+  for (const chunk of statementChunks([...batch.cleanups])) {
+    await db
+      .deleteFrom('slave_closures')
+      .where(({ eb, or, and }) => or(chunk.map(([accountId, cutoff]) => and([eb('slave_account_id', '=', accountId), eb('closed_at', '<', new Date(cutoff))]))))
+      .execute();
+  }
+  for (const chunk of statementChunks([...batch.deletedClosures.values()])) {
+    await db
+      .deleteFrom('slave_closures')
+      .where(({ eb, refTuple, tuple }) =>
+        eb(
+          refTuple('slave_account_id', 'slave_position_id'),
+          'in',
+          chunk.map((k) => tuple(k[0], k[1])),
+        ),
+      )
+      .execute();
+  }
+  for (const chunk of statementChunks([...batch.insertedClosures].map((k) => batch.closures.get(k)!))) {
+    await db
+      .insertInto('slave_closures')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['slave_account_id', 'slave_position_id']).doNothing())
+      .execute();
+  }
+};
+
+const writePartials = async (db: Db, batch: Batch): Promise<void> => {
+  for (const chunk of statementChunks([...batch.partialCleanups])) {
+    await db
+      .deleteFrom('slave_partials')
+      .where(({ eb, or, and }) => or(chunk.map(([accountId, cutoff]) => and([eb('slave_account_id', '=', accountId), eb('at', '<', new Date(cutoff))]))))
+      .execute();
+  }
+  for (const chunk of statementChunks([...batch.deletedPartials.values()])) {
+    await db
+      .deleteFrom('slave_partials')
+      .where(({ eb, refTuple, tuple }) =>
+        eb(
+          refTuple('slave_account_id', 'slave_position_id'),
+          'in',
+          chunk.map((k) => tuple(k[0], k[1])),
+        ),
+      )
+      .execute();
+  }
+  // The rows as the batch leaves them (it read every row it appended to).
+  for (const chunk of statementChunks([...batch.insertedPartials].map((k) => batch.partials.get(k)!))) {
+    await db
+      .insertInto('slave_partials')
+      .values(chunk)
+      .onConflict((oc) =>
+        oc.columns(['slave_account_id', 'slave_position_id']).doUpdateSet((eb) => ({
+          volume: eb.ref('excluded.volume'),
+          partials: eb.ref('excluded.partials'),
+          at: eb.ref('excluded.at'),
+        })),
+      )
+      .execute();
+  }
+};
+
+const writeRetries = async (db: Db, batch: Batch): Promise<void> => {
+  for (const op of batch.retryDeletes) {
+    if (op.kind === 'id') continue;
+    await db
+      .deleteFrom('copy_retries')
+      .where('copier_id', '=', op.copierId)
+      .where(sql<string>`action->>'masterPositionId'`, '=', op.masterPositionId)
+      .execute();
+  }
+  const retryIds = batch.retryDeletes.flatMap((op) => (op.kind === 'id' ? [op.id] : []));
+  for (const chunk of statementChunks(retryIds)) await db.deleteFrom('copy_retries').where('client_order_id', 'in', chunk).execute();
+  for (const chunk of statementChunks([...batch.retries.values()].filter((r): r is RetryRow => r !== null))) {
+    await db
+      .insertInto('copy_retries')
+      .values(chunk)
+      .onConflict((oc) => oc.column('client_order_id').doNothing())
+      .execute();
+  }
+};
+
+const writeDeferrals = async (db: Db, batch: Batch): Promise<void> => {
+  for (const chunk of statementChunks(batch.deferralDeletes)) await db.deleteFrom('copy_deferrals').where('id', 'in', chunk).execute();
+  for (const chunk of statementChunks([...batch.deferrals.values()].filter((r): r is DeferralRow => r !== null))) {
+    await db
+      .insertInto('copy_deferrals')
+      .values(chunk)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+  }
+};
+
+const COPY_COLUMNS = [
+  'master_account_id',
+  'slave_account_id',
+  'slave_position_id',
+  'kind',
+  'symbol',
+  'order_type',
+  'volume',
+  'client_order_id',
+  'status',
+  'opened_at',
+  'closed_at',
+  'closed_by',
+  'result',
+  'close_price',
+  'partials',
+] as const;
+
+const COPY_TYPES: { readonly [K in keyof CopyRow]?: string } = {
+  copier_id: 'uuid',
+  master_position_id: 'text',
+  part: 'int',
+  master_account_id: 'uuid',
+  slave_account_id: 'uuid',
+  slave_position_id: 'text',
+  kind: 'text',
+  symbol: 'text',
+  order_type: 'text',
+  volume: 'float8',
+  client_order_id: 'text',
+  status: 'text',
+  opened_at: 'timestamptz',
+  closed_at: 'timestamptz',
+  closed_by: 'text',
+  result: 'float8',
+  close_price: 'float8',
+  partials: 'jsonb',
+};
+
+const writeCopies = (db: Db, batch: Batch): Promise<void> =>
+  writeCopyRows(
+    db,
+    [...batch.changedCopies].map((k) => batch.copies.get(k)!),
+  );
+
+/** Rows of distinct keys, each replacing any row of its key. */
+export const writeCopyRows = async (db: Db, rows: readonly CopyRow[]): Promise<void> => {
+  for (const chunk of statementChunks(rows)) {
+    await db
+      .insertInto('copies')
+      .columns(unnestColumns(COPY_TYPES))
+      .expression(unnestRows(chunk, COPY_TYPES))
+      .onConflict((oc) =>
+        oc.columns(['copier_id', 'master_position_id', 'part']).doUpdateSet((eb) => Object.fromEntries(COPY_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)]))),
+      )
+      .execute();
+  }
+};
+
+const writeMartingale = async (db: Db, batch: Batch): Promise<void> => {
+  const rows = [...batch.changedMartingale].map((id) => ({ copier_id: id, consecutive_losses: batch.martingale.get(id)! }));
+  for (const chunk of statementChunks(rows)) {
+    await db
+      .insertInto('copier_martingale')
+      .values(chunk)
+      .onConflict((oc) => oc.column('copier_id').doUpdateSet((eb) => ({ consecutive_losses: eb.ref('excluded.consecutive_losses') })))
+      .execute();
+  }
+};
