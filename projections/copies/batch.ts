@@ -305,37 +305,44 @@ const update = (batch: Batch, key: string, changes: Partial<CopyRow>): void => {
   batch.changedCopies.add(key);
 };
 
-const setClosure = (batch: Batch, key: string, row: ClosureRow): void => {
-  batch.closures.set(key, row);
-  const ofAccount = batch.closuresByAccount.get(row.slave_account_id);
-  if (ofAccount) ofAccount.set(key, time(row.closed_at));
-  else batch.closuresByAccount.set(row.slave_account_id, new Map([[key, time(row.closed_at)]]));
+/** A row kept per slave position (a closure, buffered partials), indexed by account with its time. */
+interface SlaveRow {
+  readonly slave_account_id: string;
+  readonly slave_position_id: string;
+}
+
+const setSlaveRow = <R extends SlaveRow>(rows: Map<string, R>, byAccount: Map<string, Map<string, number>>, key: string, row: R, at: number): void => {
+  rows.set(key, row);
+  const ofAccount = byAccount.get(row.slave_account_id);
+  if (ofAccount) ofAccount.set(key, at);
+  else byAccount.set(row.slave_account_id, new Map([[key, at]]));
 };
 
-const deleteClosure = (batch: Batch, key: string, row: ClosureRow): void => {
-  batch.closures.delete(key);
-  const ofAccount = batch.closuresByAccount.get(row.slave_account_id);
+const deleteSlaveRow = <R extends SlaveRow>(
+  rows: Map<string, R>,
+  byAccount: Map<string, Map<string, number>>,
+  inserted: Set<string>,
+  deleted: Map<string, Key>,
+  key: string,
+  row: R,
+): void => {
+  rows.delete(key);
+  const ofAccount = byAccount.get(row.slave_account_id);
   ofAccount?.delete(key);
-  if (ofAccount?.size === 0) batch.closuresByAccount.delete(row.slave_account_id);
-  batch.insertedClosures.delete(key);
-  batch.deletedClosures.set(key, [row.slave_account_id, row.slave_position_id]);
+  if (ofAccount?.size === 0) byAccount.delete(row.slave_account_id);
+  inserted.delete(key);
+  deleted.set(key, [row.slave_account_id, row.slave_position_id]);
 };
 
-const setPartials = (batch: Batch, key: string, row: PartialsRow): void => {
-  batch.partials.set(key, row);
-  const ofAccount = batch.partialsByAccount.get(row.slave_account_id);
-  if (ofAccount) ofAccount.set(key, time(row.at));
-  else batch.partialsByAccount.set(row.slave_account_id, new Map([[key, time(row.at)]]));
-};
+const setClosure = (batch: Batch, key: string, row: ClosureRow): void => setSlaveRow(batch.closures, batch.closuresByAccount, key, row, time(row.closed_at));
 
-const deletePartials = (batch: Batch, key: string, row: PartialsRow): void => {
-  batch.partials.delete(key);
-  const ofAccount = batch.partialsByAccount.get(row.slave_account_id);
-  ofAccount?.delete(key);
-  if (ofAccount?.size === 0) batch.partialsByAccount.delete(row.slave_account_id);
-  batch.insertedPartials.delete(key);
-  batch.deletedPartials.set(key, [row.slave_account_id, row.slave_position_id]);
-};
+const deleteClosure = (batch: Batch, key: string, row: ClosureRow): void =>
+  deleteSlaveRow(batch.closures, batch.closuresByAccount, batch.insertedClosures, batch.deletedClosures, key, row);
+
+const setPartials = (batch: Batch, key: string, row: PartialsRow): void => setSlaveRow(batch.partials, batch.partialsByAccount, key, row, time(row.at));
+
+const deletePartials = (batch: Batch, key: string, row: PartialsRow): void =>
+  deleteSlaveRow(batch.partials, batch.partialsByAccount, batch.insertedPartials, batch.deletedPartials, key, row);
 
 /** No live copy yet: its CopyExecuted may still come; the account's parts older than a day go. */
 const bufferPartial = (batch: Batch, change: Extract<CopiesChange, { type: 'copiesPartiallyClosed' }>): void => {
