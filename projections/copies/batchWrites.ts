@@ -3,7 +3,7 @@
 // statements per table.
 import { sql } from 'kysely';
 import { statementChunks, unnestColumns, unnestRows } from '../projection.js';
-import type { Batch, Db } from './batch.js';
+import type { Batch, Db, Key } from './batch.js';
 import type { CopyRow, DeferralRow, RetryRow } from './changes.js';
 
 export const writeBack = async (db: Db, batch: Batch): Promise<void> => {
@@ -15,16 +15,11 @@ export const writeBack = async (db: Db, batch: Batch): Promise<void> => {
   await writeMartingale(db, batch);
 };
 
-const writeClosures = async (db: Db, batch: Batch): Promise<void> => {
-  for (const chunk of statementChunks([...batch.cleanups])) {
+/** Deletes the rows kept per slave position (closures, buffered partials) by their keys. */
+const deleteSlaveRows = async (db: Db, table: 'slave_closures' | 'slave_partials', keys: Iterable<Key>): Promise<void> => {
+  for (const chunk of statementChunks([...keys])) {
     await db
-      .deleteFrom('slave_closures')
-      .where(({ eb, or, and }) => or(chunk.map(([accountId, cutoff]) => and([eb('slave_account_id', '=', accountId), eb('closed_at', '<', new Date(cutoff))]))))
-      .execute();
-  }
-  for (const chunk of statementChunks([...batch.deletedClosures.values()])) {
-    await db
-      .deleteFrom('slave_closures')
+      .deleteFrom(table)
       .where(({ eb, refTuple, tuple }) =>
         eb(
           refTuple('slave_account_id', 'slave_position_id'),
@@ -34,6 +29,16 @@ const writeClosures = async (db: Db, batch: Batch): Promise<void> => {
       )
       .execute();
   }
+};
+
+const writeClosures = async (db: Db, batch: Batch): Promise<void> => {
+  for (const chunk of statementChunks([...batch.cleanups])) {
+    await db
+      .deleteFrom('slave_closures')
+      .where(({ eb, or, and }) => or(chunk.map(([accountId, cutoff]) => and([eb('slave_account_id', '=', accountId), eb('closed_at', '<', new Date(cutoff))]))))
+      .execute();
+  }
+  await deleteSlaveRows(db, 'slave_closures', batch.deletedClosures.values());
   for (const chunk of statementChunks([...batch.insertedClosures].map((k) => batch.closures.get(k)!))) {
     await db
       .insertInto('slave_closures')
@@ -50,18 +55,7 @@ const writePartials = async (db: Db, batch: Batch): Promise<void> => {
       .where(({ eb, or, and }) => or(chunk.map(([accountId, cutoff]) => and([eb('slave_account_id', '=', accountId), eb('at', '<', new Date(cutoff))]))))
       .execute();
   }
-  for (const chunk of statementChunks([...batch.deletedPartials.values()])) {
-    await db
-      .deleteFrom('slave_partials')
-      .where(({ eb, refTuple, tuple }) =>
-        eb(
-          refTuple('slave_account_id', 'slave_position_id'),
-          'in',
-          chunk.map((k) => tuple(k[0], k[1])),
-        ),
-      )
-      .execute();
-  }
+  await deleteSlaveRows(db, 'slave_partials', batch.deletedPartials.values());
   // The rows as the batch leaves them (it read every row it appended to).
   for (const chunk of statementChunks([...batch.insertedPartials].map((k) => batch.partials.get(k)!))) {
     await db
