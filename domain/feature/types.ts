@@ -5,7 +5,7 @@
 // the order they arrived. An id is never reused or renumbered.
 //
 // Types the service does not run yet (Telegram notifications, the signal provider and its followers,
-// the white label: issues 19, 22, 23) are listed, so a client can show them, and refused when attached.
+// the news rules and notifications, the investor program, the white label: issues 18, 19, 23) are listed, so a client can show them, and refused when attached.
 // A signal follower (FeatureSignalFollowerDTO) follows a signal provider by `signalProviderId` and is
 // set up by the provider (`suspended`, `copier`): without providers there is nothing it could follow.
 
@@ -72,6 +72,11 @@ const ADDED = [
   'FeatureChartingWebhookDTO',
   'FeatureMessagingAccountDTO',
   'FeatureMessagingConnectorDTO',
+  'FeatureNewsFilterDTO',
+  'FeatureNewsProtectionDTO',
+  'FeatureMessagingNotificationDTO',
+  'FeatureTraderDTO',
+  'FeatureInvestorDTO',
 ] as const;
 
 const NOT_YET: Readonly<Record<string, number>> = {
@@ -79,6 +84,11 @@ const NOT_YET: Readonly<Record<string, number>> = {
   FeatureSignalProviderDTO: 19,
   FeatureSignalFollowerDTO: 19,
   FeatureWhiteLabelDTO: 23,
+  FeatureNewsFilterDTO: 18,
+  FeatureNewsProtectionDTO: 18,
+  FeatureMessagingNotificationDTO: 18,
+  FeatureTraderDTO: 19,
+  FeatureInvestorDTO: 19,
 };
 
 const PLANS: Readonly<Record<string, string>> = { FeatureMarginCapDTO: 'PRO' };
