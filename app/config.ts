@@ -3,6 +3,9 @@ import path from 'node:path';
 import { isTimeZone } from '../domain/analytics/periods.js';
 import { loadMessagingConfig, type MessagingConfig } from './messaging/config.js';
 import { type CalendarConfig, loadCalendarConfig } from './calendarConfig.js';
+import { isAccountType } from '../domain/account/enums.js';
+import { VENUE_ADAPTERS } from '../engine/venues/adapters.js';
+import { parseVenueRouting, type VenueRouting } from '../engine/venues/registry.js';
 
 export interface Config {
   readonly port: number;
@@ -36,6 +39,8 @@ export interface Config {
   readonly instanceUrl: string | null;
   /** This instance's name among the live ones (INSTANCE_ID; default random): lease sessions, logs. */
   readonly instanceId: string | null;
+  /** Which account types trade at a real venue (ACCOUNT_TYPE_VENUES, engine/venues/registry.ts); none: all at the simulated venue. */
+  readonly venues: VenueRouting;
 }
 
 export class ConfigError extends Error {}
@@ -83,6 +88,12 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   const instanceId = optional(env.INSTANCE_ID);
   if (instanceId && !/^[A-Za-z0-9._-]{1,40}$/.test(instanceId))
     throw new ConfigError(`INSTANCE_ID must be 1 to 40 letters, digits, dots, dashes or underscores, got "${instanceId}"`);
+  let venues: VenueRouting;
+  try {
+    venues = parseVenueRouting(env.ACCOUNT_TYPE_VENUES, env, VENUE_ADAPTERS, isAccountType);
+  } catch (error) {
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  }
   const timeZone = optional(env.TIME_ZONE) ?? 'UTC';
   if (!isTimeZone(timeZone)) throw new ConfigError(`TIME_ZONE must be an IANA time zone such as Europe/London, got "${timeZone}"`);
   return {
@@ -108,5 +119,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     copyEnginePartitions: integer('COPY_ENGINE_PARTITIONS', env.COPY_ENGINE_PARTITIONS, 1, 1, 1024),
     instanceUrl,
     instanceId,
+    venues,
   };
 };

@@ -184,6 +184,7 @@ const assembleServices = async (
     timeZone: config.timeZone,
     secret: credentialKey,
     ticker: options.venueTicker ?? true,
+    venues: config.venues,
   });
   life.add(() => connections.stop());
   // The copy engine's partitions by master account: this instance works its fair share of them.

@@ -29,6 +29,7 @@ import { ProtectionMonitor } from '../engine/protection/monitor.js';
 import { TradeGuardrailMonitor } from '../engine/protection/tradeGuardrails.js';
 import { AccountConnections, type AccountSessions, type ChangeWatcher, type DisconnectReason } from '../engine/venues/connections.js';
 import { VenueHost } from '../engine/venues/host.js';
+import type { VenueRouting } from '../engine/venues/registry.js';
 import type { SymbolInfo, VenueConnection } from '../engine/venues/port.js';
 import { VenueError } from '../engine/venues/port.js';
 import {
@@ -72,6 +73,8 @@ export interface VenueSessionsDeps {
   readonly secret: Buffer;
   /** Default true: the simulated venue's clock moves every second. */
   readonly ticker: boolean;
+  /** Which account types trade at a real venue (engine/venues/registry.ts); default none. */
+  readonly venues?: VenueRouting;
 }
 
 /** What the holder runs. */
@@ -409,7 +412,13 @@ export class VenueSessions implements AccountSessions {
 
   private async startHoldingOnce(): Promise<Holding> {
     const { db, store, clock, log, waitForReadModels } = this.deps;
-    const host = await VenueHost.start({ db, clock, log: log.child({ component: 'venues' }), ticker: this.deps.ticker });
+    const host = await VenueHost.start({
+      db,
+      clock,
+      log: log.child({ component: 'venues' }),
+      ticker: this.deps.ticker,
+      ...(this.deps.venues ? { routing: this.deps.venues } : {}),
+    });
     const connections = new AccountConnections({
       store,
       db,

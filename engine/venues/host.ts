@@ -3,7 +3,8 @@
 // survives a crash), and a ticker moves its clock every second so stops, pending orders, swaps and
 // stop-outs happen without anyone asking.
 //
-// Every account type trades at the simulated venue until a real adapter is configured for it.
+// Every account type trades at the simulated venue until a real adapter is configured for it
+// (ACCOUNT_TYPE_VENUES, engine/venues/registry.ts): then its accounts connect there with their own login.
 // The simulated venue's login rule (documented in the OpenAPI text of actions/start):
 //   - the venue login is `<loginServer>/<loginAccountNumber>`;
 //   - the first connection to a login the venue does not know opens a demo account there with that
@@ -25,6 +26,8 @@ import type {
 import { type Clock, SimulatedVenue } from './simulated/simulatedVenue.js';
 import { SimulatedVenueStore } from './simulated/venueStore.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
+import { VENUE_ADAPTERS } from './adapters.js';
+import { NO_ROUTING, type RealVenue, type VenueAdapter, VenueRegistry, type VenueRouting } from './registry.js';
 
 export const SIMULATED_VENUE_NAME = 'Simulated';
 export const DEMO_BALANCE = 10_000;
@@ -42,6 +45,10 @@ export interface VenueHostOptions {
   readonly seed?: string;
   /** Default true; specs that drive the clock by hand turn the ticker off. */
   readonly ticker?: boolean;
+  /** Which account types trade at a real venue (ACCOUNT_TYPE_VENUES); default none: all at the simulated venue. */
+  readonly routing?: VenueRouting;
+  /** Default engine/venues/adapters.ts (specs may pass their own). */
+  readonly adapters?: Readonly<Record<string, VenueAdapter>>;
 }
 
 /** What an account connects with. */
@@ -67,6 +74,7 @@ export class VenueHost {
     readonly simulated: SimulatedVenue,
     private readonly store: SimulatedVenueStore,
     private readonly log: VenueHostLog,
+    private readonly registry: VenueRegistry,
   ) {
     this.saveFailures = new Recovery('saving the simulated venue', log, { action: 'saves again' });
   }
@@ -80,7 +88,11 @@ export class VenueHost {
     const simulated = saved
       ? SimulatedVenue.restore(saved, { clock, onListenerError })
       : SimulatedVenue.create({ clock, seed: options.seed ?? 'copy-trading-service', name: SIMULATED_VENUE_NAME, onListenerError });
-    const host = new VenueHost(simulated, store, options.log);
+    const registry = await VenueRegistry.start(options.routing ?? NO_ROUTING, options.adapters ?? VENUE_ADAPTERS, {
+      clock: options.clock,
+      log: options.log,
+    });
+    const host = new VenueHost(simulated, store, options.log, registry);
     if (!saved) await host.persist();
     if (options.ticker !== false) {
       const ticks = new Recovery('the simulated venue ticker', options.log, { action: 'ticks again every second' });
@@ -97,16 +109,29 @@ export class VenueHost {
     return host;
   }
 
-  /** The venue an account type trades at. */
-  venueFor(_accountTypeId: number): Venue {
+  /** The venue an account type trades at: its real venue when one is configured, else the simulated one. */
+  venueFor(accountTypeId: number): Venue {
+    return this.realVenueFor(accountTypeId) ?? this.simulatedVenue();
+  }
+
+  /** The real venue an account type is routed to; null: it trades at the simulated venue. */
+  realVenueFor(accountTypeId: number): RealVenue | null {
+    return this.registry.venueFor(accountTypeId);
+  }
+
+  /** The simulated venue, whose every request answers once the state it produced is saved. */
+  simulatedVenue(): Venue {
     return { name: this.simulated.name, connection: (credentials) => this.durable(this.simulated.connection(credentials)) };
   }
 
   /**
-   * A connection for an account's login, under the simulated venue's rule above (a first login opens
-   * the demo account).
+   * A connection for an account's login: at its account type's real venue with the account's own login
+   * (loginAccountNumber, password, loginServer), or under the simulated venue's rule above (a first
+   * login opens the demo account).
    */
   async connectionFor(login: AccountLogin): Promise<VenueConnection> {
+    const real = this.realVenueFor(login.accountTypeId);
+    if (real) return real.connection({ login: login.loginAccountNumber, password: login.password, server: login.loginServer });
     const venueLogin = simulatedLogin(login);
     if (!this.simulated.hasAccount(venueLogin)) {
       await this.desk((venue) => {
@@ -120,7 +145,7 @@ export class VenueHost {
         });
       });
     }
-    return this.venueFor(login.accountTypeId).connection({ login: venueLogin, password: login.password } satisfies VenueCredentials);
+    return this.simulatedVenue().connection({ login: venueLogin, password: login.password } satisfies VenueCredentials);
   }
 
   /** Works on the simulated dealer's desk (quotes, deposits, the clock) and saves what changed. */
@@ -146,6 +171,7 @@ export class VenueHost {
     this.timer = null;
     await this.saving;
     this.stopped = true;
+    await this.registry.stop();
   }
 
   /** One save at a time; requests that arrive meanwhile share the next one. */

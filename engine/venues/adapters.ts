@@ -1,0 +1,5 @@
+// The real venue adapters the service knows, by the name ACCOUNT_TYPE_VENUES uses (engine/venues/registry.ts).
+// One line per adapter.
+import type { VenueAdapter } from './registry.js';
+
+export const VENUE_ADAPTERS: Readonly<Record<string, VenueAdapter>> = {};
