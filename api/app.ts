@@ -19,6 +19,7 @@ import { featureRoutes } from './features/routes.js';
 import { projectFeatureRoutes } from './features/projectRoutes.js';
 import { featureTypeRoutes } from './features/typeRoutes.js';
 import { logRoutes } from './logs/routes.js';
+import { investorProgramRoutes } from './investorProgram/routes.js';
 import { profitTargetRoutes } from './profitTargets/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { riskLimitRoutes } from './riskLimits/routes.js';
@@ -63,6 +64,7 @@ export const declareRoutes = (services: Services): Routes => {
   dashboardRoutes(routes, services);
   templateRoutes(routes, services);
   analyticsRoutes(routes, services);
+  investorProgramRoutes(routes, services);
   logRoutes(routes, services);
   auditLogRoutes(routes, services);
   apiKeyRoutes(routes, services);

@@ -18,10 +18,18 @@ import { errorResponses, Uuid } from '../shared/schemas.js';
 import { AccountFeatureIdParams, CopierFeatureIdParams, CopierFeatureParams, FeatureDTO, FeatureWriteDTO, FeatureWriteEnvelope } from './schemas.js';
 import { featureDtoOf, type FeatureWrite, fromFeatureWriteDTO, toFeatureDTO } from './dto.js';
 import { prepareSetting } from './settingHooks.js';
+import { PROJECT_APPROVED_ROLES } from '../../domain/investor/features.js';
 
 type WriteBody = FeatureWrite;
 
 const featureNotFound = (featureId: string) => new ApiError(404, '[FEATURE_NOT_FOUND]', `feature ${featureId} not found`);
+
+/** The investor program's roles are the project's approval: an account-level key cannot give, change or take them. */
+const checkRoleGiver = (caller: Caller, type: string): void => {
+  if (caller.level === 'ACCOUNT' && PROJECT_APPROVED_ROLES.has(type)) {
+    throw new ApiError(403, '[PROJECT_LEVEL_API_KEY_REQUIRED]', `${type} is given, changed and taken by the project: it needs a project-level API key`);
+  }
+};
 
 const scopeKey = (scope: FeatureScope): string =>
   scope.kind === 'copier' ? `copier:${scope.copierId}` : scope.kind === 'account' ? `account:${scope.accountId}` : `project:${scope.projectId}`;
@@ -46,6 +54,7 @@ export const featureOperations = (services: Services) => {
 
   const add = async (caller: Caller, context: Parameters<typeof commandMetadata>[1], scope: FeatureScope, body: WriteBody) => {
     const featureId = randomUUID();
+    checkRoleGiver(caller, featureDtoOf(body.type.id));
     // The single-instance check, what the setting takes from the features there (a messaging
     // connector's lowest free connectorIndex) and the write are one step per copier or account.
     await oneAtATime(services, `features:${scopeKey(scope)}`, async () => {
@@ -61,6 +70,7 @@ export const featureOperations = (services: Services) => {
 
   const update = async (caller: Caller, context: Parameters<typeof commandMetadata>[1], scope: FeatureScope, featureId: string, body: WriteBody) => {
     const current = await rowOf(caller, scope, featureId);
+    checkRoleGiver(caller, current.type);
     if (current.type !== featureDtoOf(body.type.id)) {
       throw new ApiError(400, '[FEATURE_TYPE_IMMUTABLE]', `feature ${featureId} is a ${current.type}; its type cannot change (delete it and add another)`);
     }
@@ -70,14 +80,14 @@ export const featureOperations = (services: Services) => {
   };
 
   const remove = async (caller: Caller, context: Parameters<typeof commandMetadata>[1], scope: FeatureScope, featureId: string) => {
-    await rowOf(caller, scope, featureId);
+    checkRoleGiver(caller, (await rowOf(caller, scope, featureId)).type);
     await run({ type: 'RemoveFeature', data: { featureId, projectId: caller.projectId, scope }, metadata: commandMetadata(services, context) });
     return { status: 200 };
   };
 
   const writeDescription =
     'A FeatureDTO: `type.id` names the feature (FeatureTypeDTO, GET /types/featureTypes), `setting` holds its members (the FeatureSettingDTO branch of that type); members left out take their defaults. `accountId`, `copierId` and `projectId` may be sent: the path decides, another value gives 400 [VALIDATION_FAILED]; `id`, `featureId`, `created` and `updated` are ignored. A type the service does not run yet gives 400 [FEATURE_TYPE_NOT_SUPPORTED]. A feature that attaches elsewhere gives 400 [FEATURE_SCOPE_NOT_ALLOWED]; a second instance of a single-instance feature 409 [FEATURE_ALREADY_EXISTS]; an unknown type or member, or a value out of bounds, 400 [VALIDATION_FAILED]. Nothing is stored then.';
-  const one = { 200: { description: 'the feature', schema: FeatureDTO }, ...errorResponses(400, 401, 404, 409) };
+  const one = { 200: { description: 'the feature', schema: FeatureDTO }, ...errorResponses(400, 401, 403, 404, 409) };
   const list = { 200: { description: 'the features', schema: Type.Array(FeatureDTO) }, ...errorResponses(400, 401, 404) };
   return { run, rowsOf, rowOf, add, update, remove, writeDescription, one, list };
 };
@@ -232,7 +242,7 @@ export const featureRoutes = (routes: Routes, services: Services): void => {
     operationId: 'removeAccountFeature',
     summary: 'Remove a feature from an account',
     params: AccountFeatureIdParams,
-    responses: { 200: { description: 'removed' }, ...errorResponses(400, 401, 404) },
+    responses: { 200: { description: 'removed' }, ...errorResponses(400, 401, 403, 404) },
     async handler({ params, caller, context }) {
       return remove(caller, context, await accountScope(caller, params.accountId), params.featureId);
     },

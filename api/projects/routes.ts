@@ -85,7 +85,7 @@ export const projectRoutes = (routes: Routes, services: Services): void => {
     operationId: 'getProjectTraders',
     summary: "The investor program's traders of the project",
     description:
-      'Spec: "approved traders configured in the project". A trader is an account of the project with the investor program\'s trader role, the account feature FeatureTraderDTO, oldest first; deleted accounts are not listed. The investor program (FeatureTraderDTO, FeatureInvestorDTO, /investorProgram/...) is not run by this service yet: such a feature cannot be attached, so the list is empty until it is. TraderDTO is ours (the spec does not show its members). Needs a project-level key of this project.',
+      'Spec: "approved traders configured in the project". A trader is an account of the project with the investor program\'s trader role, the account feature FeatureTraderDTO, oldest first; deleted accounts are not listed. Attaching FeatureTraderDTO is the project\'s approval (a project-level key only); featureId is the trader id in /investorProgram/traders, where investors of any project see its public data. TraderDTO is ours (the spec does not show its members). Needs a project-level key of this project.',
     params: ProjectParams,
     responses: { 200: { description: 'the traders', schema: Type.Array(TraderDTO) }, ...errorResponses(400, 401, 403, 404) },
     async handler({ params, caller }) {

@@ -8,6 +8,7 @@ import { copierFeatures } from '../copy/features/catalogue.js';
 import { overallTargetFeature, periodTargetFeatures } from '../profitTarget/features.js';
 import { tradeGuardrailsFeature } from '../tradeGuardrail/feature.js';
 import { webhookFeature } from '../webhook/feature.js';
+import { investorFeature, traderFeature } from '../investor/features.js';
 import type { FeatureDefinition } from './definition.js';
 
 /** Account features without copy rules: their areas read them (the data collector's sampler, ...). */
@@ -21,6 +22,9 @@ const accountFeatures: readonly FeatureDefinition<object>[] = [
   // Trades from chats (app/messaging): the chat account, and a chat bound to a trading account.
   messagingAccountFeature as unknown as FeatureDefinition<object>,
   messagingConnectorFeature as unknown as FeatureDefinition<object>,
+  // The investor program's roles (domain/investor, app/investorProgram.ts).
+  traderFeature as unknown as FeatureDefinition<object>,
+  investorFeature as unknown as FeatureDefinition<object>,
 ];
 
 /** Profit targets: the protection monitor reads them (domain/protection). */

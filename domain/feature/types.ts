@@ -87,8 +87,6 @@ const NOT_YET: Readonly<Record<string, number>> = {
   FeatureNewsFilterDTO: 18,
   FeatureNewsProtectionDTO: 18,
   FeatureMessagingNotificationDTO: 18,
-  FeatureTraderDTO: 19,
-  FeatureInvestorDTO: 19,
 };
 
 const PLANS: Readonly<Record<string, string>> = { FeatureMarginCapDTO: 'PRO' };

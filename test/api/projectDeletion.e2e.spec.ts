@@ -110,7 +110,7 @@ describe("a project's traders (GET /projects/{projectId}/traders)", function () 
   });
   after(() => t?.stop());
 
-  it('lists none while the investor program is not run (no account can hold FeatureTraderDTO)', async () => {
+  it('lists none while no account of the project holds FeatureTraderDTO (test/api/investorProgram.e2e.spec.ts lists some)', async () => {
     await t.call('POST', '/accounts', { body: validAccount({ alias: 'plain account' }) });
     const res = await t.call('GET', `/projects/${DEFAULT_PROJECT_ID}/traders`);
     expect([res.status, res.body]).to.deep.equal([200, []]);
