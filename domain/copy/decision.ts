@@ -90,6 +90,8 @@ export interface FeatureInputs {
    * the open prices of the slave account's positions by id.
    */
   readonly openPrices?: { readonly master: number | null; readonly slave: Readonly<Record<string, number>> } | null;
+  /** The economic calendar's events around `now` (rules that need 'calendar'). */
+  readonly calendar?: FeatureRunContext['calendar'];
 }
 
 export const NO_FEATURES: FeatureInputs = {
@@ -125,6 +127,7 @@ const runContext = (features: FeatureInputs, feature: ActiveFeature, copier: Cop
   approval: features.approval ?? null,
   ...(feature.configuredAt === undefined ? {} : { configuredAt: feature.configuredAt }),
   ...(feature.scope === undefined ? {} : { scope: feature.scope }),
+  ...(features.calendar === undefined ? {} : { calendar: features.calendar }),
 });
 
 const deferred = (masterPositionId: string, until: string, by: string, message: string): DeferAction => ({

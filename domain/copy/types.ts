@@ -204,6 +204,9 @@ export type SkipReason =
   | 'MASANIELLO_SERIES_OVER'
   | 'MASANIELLO_COOLDOWN'
   | 'LIVE_DELAY'
+  // FeatureNewsFilterDTO: an affecting calendar event in the blackout window, a bank holiday.
+  | 'NEWS_BLACKOUT'
+  | 'BANK_HOLIDAY'
   // Account features applied to every copier of the slave account.
   | 'RISK_PER_TRADE'
   | 'OUTSIDE_TRADING_WINDOW'

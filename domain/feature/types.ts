@@ -84,7 +84,6 @@ const NOT_YET: Readonly<Record<string, number>> = {
   FeatureSignalProviderDTO: 19,
   FeatureSignalFollowerDTO: 19,
   FeatureWhiteLabelDTO: 23,
-  FeatureNewsFilterDTO: 18,
   FeatureNewsProtectionDTO: 18,
   FeatureMessagingNotificationDTO: 18,
 };

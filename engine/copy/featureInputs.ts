@@ -2,9 +2,10 @@
 // master's and the slave's quote of the symbol, the slave's margin figures and the margin of one lot.
 // Read only when a configured feature asks, and only for opens; the open prices ('openPrices') only
 // for a master's stop change of a position; the slave's open positions ('closeStops') only for a
-// master's close or partial close.
+// master's close or partial close; the calendar ('calendar') for opens and stop changes, never for a close.
 import { type FeatureInputs, NO_FEATURES } from '../../domain/copy/decision.js';
 import type { ActiveFeature, CopyRecord, FeatureNeed, QuoteView } from '../../domain/copy/features/rules.js';
+import { NEWS_CALENDAR_REACH_MINUTES } from '../../domain/copy/features/newsFilter.js';
 import { mapSymbol } from '../../domain/copy/symbolMapping.js';
 import type { CopierView, MasterEvent, SymbolSpec } from '../../domain/copy/types.js';
 import type { AccountInformation, VenueConnection } from '../venues/port.js';
@@ -26,7 +27,17 @@ export interface FeatureSources {
    * since `since` (the earliest addition of a feature that needs them) included.
    */
   readonly masterOrders?: (symbol: string, since: string | null) => Promise<NonNullable<FeatureInputs['masterOrders']>>;
+  /** With 'calendar': the economic calendar's events from `from` to `to` (ISO) from the read model. */
+  readonly calendar?: (from: string, to: string) => Promise<NonNullable<FeatureInputs['calendar']>>;
 }
+
+/** The calendar's events a day either side of `now` (the widest blackout and the whole UTC day of a holiday). */
+const calendarAround = async (sources: FeatureSources): Promise<Pick<FeatureInputs, 'calendar'>> => {
+  if (!sources.calendar || !sources.active.some((f) => f.feature.rules.needs?.includes('calendar'))) return {};
+  const now = Date.parse(sources.now);
+  const reach = NEWS_CALENDAR_REACH_MINUTES * 60_000;
+  return { calendar: await sources.calendar(new Date(now - reach).toISOString(), new Date(now + reach).toISOString()) };
+};
 
 /** The earliest addition of a configured feature that needs the master's orders. */
 const masterOrdersSince = (active: readonly ActiveFeature[]): string | null =>
@@ -70,13 +81,17 @@ export const featureInputs = async (event: MasterEvent, sources: FeatureSources)
     eventTime: sources.eventTime,
     approval: sources.approval ?? null,
   };
-  if (event.type === 'MasterPositionModified') return needs.has('openPrices') ? { ...base, openPrices: await openPricesOf(event, sources) } : base;
+  if (event.type === 'MasterPositionModified') {
+    const calendar = await calendarAround(sources);
+    return needs.has('openPrices') ? { ...base, ...calendar, openPrices: await openPricesOf(event, sources) } : { ...base, ...calendar };
+  }
   if (closing(event)) {
     if (!needs.has('closeStops') || !sources.slave) return base;
     // Not answered: null, and a rule that needs the copy's stops takes them as unknown.
     const book = await sources.slave.connection.positions().catch(() => null);
     return { ...base, slavePositions: book ? accountPositionsOf(book) : null };
   }
+  if (event.type === 'MasterPendingOrderModified') return { ...base, ...(await calendarAround(sources)) };
   if (!opening(event) || !('symbol' in event.data)) return base;
   const trade = event.data as { symbol: string; orderType: string };
   const slaveSymbol = sources.slave
@@ -109,5 +124,5 @@ export const featureInputs = async (event: MasterEvent, sources: FeatureSources)
   const pointValue =
     needs.has('pointValue') && sources.slave && slaveSymbol ? await pointValueOf(sources.slave.connection, slaveSymbol, sources.slave.info.currency) : null;
   const masterOrders = needs.has('masterOrders') && sources.masterOrders ? await sources.masterOrders(trade.symbol, masterOrdersSince(sources.active)) : null;
-  return { ...base, quotes, slaveAccount, marginPerLot, slavePositions, pointValue, masterOrders };
+  return { ...base, quotes, slaveAccount, marginPerLot, slavePositions, pointValue, masterOrders, ...(await calendarAround(sources)) };
 };

@@ -10,6 +10,7 @@ import { type CopyEvent, type CopySource, DEFERRAL_SOURCE } from '../../domain/c
 import type { ActiveFeature, ApprovalDecision, CopyRecord, MasterOrderRecord } from '../../domain/copy/features/rules.js';
 import { mapSymbol, type ProjectMapping } from '../../domain/copy/symbolMapping.js';
 import type { CopierView, MasterEvent, SlaveCopy } from '../../domain/copy/types.js';
+import { calendarEvents } from '../../projections/calendar/queries.js';
 import { type Position, positionFromString, positionToString } from '../../store/port.js';
 import { orderData, positionData } from '../venues/recorder.js';
 import { approvalOfDeferral } from './approvals.js';
@@ -388,6 +389,7 @@ export class CopyHandlers {
       slave: slave.ok ? slave : null,
       copier: view,
       masterOrders: (symbol, since) => this.masterOrders(masterAccountId, symbol, since, run.storeCause ? source.position : null),
+      calendar: (from, to) => calendarEvents(this.deps.db, { from, to }),
     });
     const actions = decideCopy(
       event,

@@ -4,6 +4,7 @@ import { accountCopyFeatures } from './accountScope.js';
 import { copierFilter } from './copierFilter.js';
 import { delayedExecution } from './delayedExecution.js';
 import { maxLotSize } from './maxLotSize.js';
+import { newsFilter } from './newsFilter.js';
 import { orderTypeFilter } from './orderTypeFilter.js';
 import { type CopierFeature, erased } from './rules.js';
 import { sizingFeatures } from './sizingFeatures.js';
@@ -17,6 +18,7 @@ export const copierFeatures: readonly CopierFeature<object>[] = [
   erased(orderTypeFilter),
   erased(tradeCooldown),
   erased(spreadFilter),
+  erased(newsFilter),
   ...timingFeatures,
   ...sizingFeatures,
   erased(maxLotSize),

@@ -20,6 +20,7 @@ import type { FeatureDefinition } from '../../feature/definition.js';
 import type { FeatureScopeKind } from '../../feature/events.js';
 import type { AccountFunds, MasterEvent, MasterTrade, ModifyAction, OpenAction, Skip, SkipReason, SlaveCopy, SymbolSpec } from '../types.js';
 import type { PositionData } from '../../positions/position.js';
+import type { CalendarRecord } from '../../calendar/analytics.js';
 
 /** A copy of this copier, open or closed, for rules that look back (cooldowns, counts, series). */
 export interface CopyRecord {
@@ -64,9 +65,10 @@ export interface SlaveAccountView {
  * of a point of the slave symbol (OpenContext.pointValue); 'margin' also fills ManageContext.slaveAccount;
  * 'openPrices': on a master's stop change, the master position's and the slave copy's open prices
  * (ModifyContext); 'closeStops': on a master close or partial close, the slave account's open
- * positions, for the stops of the copy (ChangeContext.slavePositions).
+ * positions, for the stops of the copy (ChangeContext.slavePositions); 'calendar': the economic calendar's
+ * events around `now` (FeatureRunContext.calendar; opens and stop changes).
  */
-export type FeatureNeed = 'quotes' | 'margin' | 'positions' | 'pointValue' | 'openPrices' | 'closeStops' | HistoryNeed;
+export type FeatureNeed = 'calendar' | 'quotes' | 'margin' | 'positions' | 'pointValue' | 'openPrices' | 'closeStops' | HistoryNeed;
 
 /**
  * Needs read from the read models' history: 'masterOrders', the master's orders on the decided trade's
@@ -127,6 +129,8 @@ export interface FeatureRunContext {
   readonly configuredAt?: string;
   /** Where the running feature is attached; absent: the copier. */
   readonly scope?: FeatureScopeKind;
+  /** With 'calendar': the economic calendar's events from a day before to a day after `now`; absent when not read. */
+  readonly calendar?: readonly CalendarRecord[];
 }
 
 export interface OpenContext extends FeatureRunContext {
