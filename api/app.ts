@@ -20,6 +20,7 @@ import { projectFeatureRoutes } from './features/projectRoutes.js';
 import { featureTypeRoutes } from './features/typeRoutes.js';
 import { logRoutes } from './logs/routes.js';
 import { investorProgramRoutes } from './investorProgram/routes.js';
+import { marketplaceRoutes } from './marketplace/routes.js';
 import { profitTargetRoutes } from './profitTargets/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { riskLimitRoutes } from './riskLimits/routes.js';
@@ -65,6 +66,7 @@ export const declareRoutes = (services: Services): Routes => {
   templateRoutes(routes, services);
   analyticsRoutes(routes, services);
   investorProgramRoutes(routes, services);
+  marketplaceRoutes(routes, services);
   logRoutes(routes, services);
   auditLogRoutes(routes, services);
   apiKeyRoutes(routes, services);

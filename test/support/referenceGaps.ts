@@ -27,7 +27,6 @@ export const NOT_YET_ROUTED: Readonly<Record<string, 15 | 19 | 23>> = {
   'GET /signals/{signalProviderId}/accounts/{accountId}/positions': 19,
   'DELETE /signals/{signalProviderId}/accounts/{accountId}/positions/{positionId}': 19,
   'GET /signals/{signalProviderId}/accounts/{accountId}/symbols': 19,
-  'GET /marketplace': 19,
   // Issue 23: money.
   'GET /projects/{projectId}/invoices': 23,
   'GET /projects/{projectId}/invoices/{invoiceNumber}/details': 23,
@@ -60,7 +59,10 @@ const FEATURE_SETTING_BRANCHES: Gaps = [];
 const FEATURE_DTO: Gaps = [...UNSUPPORTED_FEATURE_BRANCHES, ...FEATURE_SETTING_BRANCHES];
 // Item 8.
 
+// Issue 19: the marketplace lists FeatureDTOs of signal providers, so it shares their unsupported branches.
+const MARKETPLACE_DTO: Gaps = FEATURE_DTO.map((gap) => `signals[].${gap}`);
 export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
+  'GET /marketplace': MARKETPLACE_DTO,
   'GET /accounts/{accountId}/copiers/{copierId}/features': FEATURE_DTO,
   'POST /accounts/{accountId}/copiers/{copierId}/features': FEATURE_DTO,
   'GET /accounts/{accountId}/copiers/{copierId}/features/{featureId}': FEATURE_DTO,

@@ -1,0 +1,69 @@
+// The marketplace (spec: GET /marketplace "marketplace listing"; the reference's getMarketplace answers
+// MarketplaceDTO): the signal providers that chose makeVisibleInMarketplace, ranked by the score their
+// performance metrics compute (domain/market/ranking.ts), and, ours, a listed provider's closed trades
+// while it makes its history public.
+import { type Static, Type } from '@sinclair/typebox';
+import { performanceMetrics } from '../../domain/analytics/metrics.js';
+import { SCORE_FORMULA } from '../../domain/analytics/score.js';
+import { rankProviders } from '../../domain/market/ranking.js';
+import { marketplaceListing, marketplaceProviderHistory } from '../../app/marketplace.js';
+import type { Services } from '../../app/services.js';
+import { metricsInput } from '../analytics/routes.js';
+import { toPublicHistoryPositionDTO } from '../investorProgram/dto.js';
+import { ApiError } from '../errors.js';
+import type { Routes } from '../route.js';
+import { errorResponses } from '../shared/schemas.js';
+import { HistoryQuery, PositionDTO } from '../trading/schemas.js';
+import { toMarketplaceSignalDTO } from './dto.js';
+import { MarketplaceDTO, SignalProviderIdParams } from './schemas.js';
+
+const TAG = 'Marketplace';
+
+export const marketplaceRoutes = (routes: Routes, services: Services): void => {
+  routes.add<unknown, unknown, unknown>({
+    method: 'get',
+    path: '/marketplace',
+    tag: TAG,
+    operationId: 'getMarketplace',
+    summary: 'The signal providers in the marketplace, best score first',
+    description: `Every signal provider (FeatureSignalProviderDTO on an account) whose makeVisibleInMarketplace is true, of any project, for any key (account-level keys too): a provider that is not visible (isPublic alone included), removed, or whose account or project is deleted is not listed. Ordered by score, highest first: the score of GET /accounts/{accountId}/performanceMetrics for the provider's account over its whole history (the same computation); equal scores by the sum of scoreBreakdown's points and penalties, then the older provider, then the id. Each entry is the provider's FeatureDTO with public data only (no accountId, copierId or projectId; allowCustomers and subscribers empty, no customerId, the copier without its id, accounts and strategies) and, ours, rank, score and scoreBreakdown. The white label's showScoreOnMarketplace and publicMarketplace (issue 23) do not apply yet: the score is always shown.\n\n${SCORE_FORMULA}`,
+    responses: { 200: { description: 'the marketplace', schema: MarketplaceDTO }, ...errorResponses(401) },
+    async handler() {
+      const scored = [];
+      for (const { provider, account } of await marketplaceListing(services)) {
+        const metrics = performanceMetrics(await metricsInput(services, account, null, null));
+        scored.push({
+          provider,
+          id: provider.id,
+          created: new Date(provider.created).toISOString(),
+          score: metrics.score,
+          scoreBreakdown: metrics.scoreBreakdown,
+        });
+      }
+      return { body: { signals: rankProviders(scored).map((p, i) => toMarketplaceSignalDTO(p.provider, p, i + 1)) } };
+    },
+  });
+
+  routes.add<{ signalProviderId: string }, Static<typeof HistoryQuery>, unknown>({
+    method: 'get',
+    path: '/marketplace/{signalProviderId}/history/positions',
+    tag: TAG,
+    operationId: 'getMarketplaceSignalHistoryPositions',
+    summary: "A listed provider's closed positions between start and stop",
+    description:
+      'Ours (the spec\'s /signals/{signalProviderId}/history/positions is the provider\'s own view): for any key, the closed trades of a provider listed in GET /marketplace, from the history read model (one entry per closed volume, by close time), without comment, magic number and client order id ("", "0", ""). Only while the provider\'s makeHistoryPublic is true: otherwise 403 [SIGNAL_HISTORY_NOT_PUBLIC]; a provider not listed gives 404 [SIGNAL_PROVIDER_NOT_FOUND]. start and stop are required; start after stop gives 400.',
+    params: SignalProviderIdParams,
+    query: HistoryQuery,
+    responses: { 200: { description: 'closed positions', schema: Type.Array(PositionDTO) }, ...errorResponses(400, 401, 403, 404) },
+    async handler({ params, query }) {
+      if (Date.parse(query.start) > Date.parse(query.stop)) throw new ApiError(400, '[VALIDATION_FAILED]', 'start must not be after stop');
+      const trades = await marketplaceProviderHistory(
+        services,
+        params.signalProviderId,
+        new Date(query.start).toISOString(),
+        new Date(query.stop).toISOString(),
+      );
+      return { body: trades.map(toPublicHistoryPositionDTO) };
+    },
+  });
+};
