@@ -94,7 +94,9 @@ export const accountStateOf = (services: Services, account: AccountWithState): A
   return {
     connected,
     status: accountStatuses.find((s) => s.id === account.account_status_id)?.name ?? String(account.account_status_id),
-    isNative: account.native_mode,
+    // The reference: native mode is a choice of MetaTrader connectors only, every other connector is
+    // native. An account type routed to a real venue (ACCOUNT_TYPE_VENUES) trades at its platform itself.
+    isNative: account.native_mode || services.config.venues.routes.some((route) => route.accountTypeId === account.account_type_id),
     historyDeactivated: false,
     openPositions: account.open_positions_count > 0,
     openPositionsCount: account.open_positions_count,

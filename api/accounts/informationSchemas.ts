@@ -89,7 +89,10 @@ export const AccountInformationDTO = Type.Object(
       }),
     ),
     maxDrawdown: Type.Optional(Type.Number({ description: `percent: the deepest drawdown episode, as avgDrawdown defines them; ${INFORMATION_ONLY}` })),
-    isNative: Type.Boolean({ description: 'the account runs in native mode (AccountDTO.nativeMode)' }),
+    isNative: Type.Boolean({
+      description:
+        'the account runs in native mode: true when its account type trades at a real venue (ACCOUNT_TYPE_VENUES; every such connector is native), else AccountDTO.nativeMode',
+    }),
     isHyperactive: Type.Optional(
       Type.Boolean({ description: `more than ${HYPERACTIVE_TRADES_PER_DAY} trades closed in the last 24 hours; ${INFORMATION_ONLY}` }),
     ),

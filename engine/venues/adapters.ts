@@ -1,5 +1,8 @@
 // The real venue adapters the service knows, by the name ACCOUNT_TYPE_VENUES uses (engine/venues/registry.ts).
 // One line per adapter.
+import { ccxtAdapter } from './ccxt/adapter.js';
 import type { VenueAdapter } from './registry.js';
 
-export const VENUE_ADAPTERS: Readonly<Record<string, VenueAdapter>> = {};
+export const VENUE_ADAPTERS: Readonly<Record<string, VenueAdapter>> = {
+  ccxt: ccxtAdapter as VenueAdapter,
+};

@@ -246,6 +246,7 @@ export class AccountConnections {
     const activity = await this.deps.db.selectFrom('venue_activity').selectAll().where('account_id', '=', accountId).executeTakeFirst();
     const now = this.deps.clock().toISOString();
     const since = activity ? new Date(new Date(activity.last_change_at).getTime() - 60_000).toISOString() : new Date(0).toISOString();
+    connection.follow?.([...new Set([...known.values()].map((row) => row.symbol))]);
     const venueBook = await connection.positions();
     const history = await connection.history(new Date(0).toISOString(), now);
     await reconcileAccount({

@@ -276,6 +276,11 @@ export interface VenueConnection {
   marginRequired(symbol: string, side: Side, volume: number): Promise<number>;
   /** Changes of this account, whoever caused them, delivered while connected, in sequence order. */
   subscribe(listener: VenueChangeListener): Unsubscribe;
+  /**
+   * The symbols the service knows positions or orders of this account in (told before a
+   * reconciliation). A venue that is asked symbol by symbol (a crypto exchange's orders) follows them.
+   */
+  follow?(symbols: readonly string[]): void;
 }
 
 export interface Venue {

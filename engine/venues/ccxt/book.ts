@@ -1,0 +1,172 @@
+// An exchange account's book in the venue port's terms, rebuilt from its orders. An exchange keeps
+// orders and balances, not MetaTrader-style positions (a spot wallet has none at all), so the adapter
+// replays the account's orders of each symbol it follows, oldest first, as a netting account:
+//   - a fill from flat opens a position whose id is the order's id;
+//   - a fill on the same side adds to it (the open price becomes the average);
+//   - a fill on the other side closes volume: a closed trade whose id is the closing order's id, a
+//     partial close while volume remains; on a derivatives market the excess opens the other side, on
+//     spot (no shorting) the excess is not ours (holdings bought elsewhere) and is left out;
+//   - an order still open is a pending order (limit orders only).
+// The replay is a pure function of the exchange's orders, so the book after a restart is the book
+// before it, and what changed while the service was down shows up as the difference (reconcile.ts).
+import type { ClosedTrade, OpenPosition, PendingOrder, Side } from '../port.js';
+
+/** What the replay needs of a ccxt order (ccxt's unified Order). */
+export interface ExchangeOrder {
+  readonly id: string;
+  readonly clientOrderId: string | null;
+  /** The venue's symbol (the exchange's market id, BTCUSDT). */
+  readonly symbol: string;
+  readonly side: Side;
+  readonly type: 'market' | 'limit' | string;
+  /** 'open' | 'closed' | 'canceled' | 'expired' | 'rejected'. */
+  readonly status: string;
+  readonly amount: number;
+  readonly filled: number;
+  /** Average fill price; null without fill. */
+  readonly average: number | null;
+  /** Limit price; null for market orders. */
+  readonly price: number | null;
+  /** When it was placed, ms. */
+  readonly timestamp: number;
+  /** When it last filled (or the placement time), ms. */
+  readonly lastTradeTimestamp: number;
+  readonly stopLoss: number | null;
+  readonly takeProfit: number | null;
+}
+
+export interface ReplayedBook {
+  readonly positions: readonly OpenPosition[];
+  readonly pending: readonly PendingOrder[];
+  readonly trades: readonly ClosedTrade[];
+}
+
+interface Open {
+  id: string;
+  side: Side;
+  volume: number;
+  openPrice: number;
+  openTime: string;
+  clientOrderId: string | null;
+  stopLoss: number | null;
+  takeProfit: number | null;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+/** Volumes and prices of crypto markets go to 1e-8 at most; keep the sums free of float dust. */
+const clean = (value: number): number => Math.round(value * 1e10) / 1e10;
+
+export interface Pricing {
+  /** Bid and ask of a symbol now; undefined: not known. */
+  readonly quote: (symbol: string) => { bid: number; ask: number } | undefined;
+  readonly contractSize: (symbol: string) => number;
+  /** Spot markets cannot go short. */
+  readonly spot: (symbol: string) => boolean;
+}
+
+/** The book of one account from its orders (any symbols, any order). */
+export const replayOrders = (orders: readonly ExchangeOrder[], pricing: Pricing): ReplayedBook => {
+  const positions: OpenPosition[] = [];
+  const trades: ClosedTrade[] = [];
+  const pending: PendingOrder[] = [];
+  const bySymbol = new Map<string, ExchangeOrder[]>();
+  for (const order of orders) bySymbol.set(order.symbol, [...(bySymbol.get(order.symbol) ?? []), order]);
+  for (const [symbol, list] of bySymbol) {
+    const size = pricing.contractSize(symbol);
+    let open: Open | null = null;
+    const fills = list
+      .filter((o) => o.filled > 0 && o.average !== null)
+      .sort((a, b) => a.lastTradeTimestamp - b.lastTradeTimestamp || a.timestamp - b.timestamp);
+    for (const fill of fills) {
+      const price = fill.average!;
+      let volume = fill.filled;
+      if (open && open.side !== fill.side) {
+        const closed = Math.min(volume, open.volume);
+        const direction = open.side === 'buy' ? 1 : -1;
+        trades.push({
+          kind: 'trade',
+          id: fill.id,
+          positionId: open.id,
+          symbol,
+          orderType: open.side,
+          volume: clean(closed),
+          openPrice: open.openPrice,
+          openTime: open.openTime,
+          closePrice: price,
+          closeTime: iso(fill.lastTradeTimestamp),
+          profit: clean((price - open.openPrice) * closed * size * direction),
+          swap: 0,
+          commission: 0,
+          reason: 'manual',
+          stopLoss: open.stopLoss,
+          takeProfit: open.takeProfit,
+          comment: null,
+          magicNumber: null,
+          clientOrderId: fill.clientOrderId,
+        });
+        open.volume = clean(open.volume - closed);
+        volume = clean(volume - closed);
+        if (open.volume <= 0) open = null;
+        if (volume <= 0 || pricing.spot(symbol)) continue;
+      }
+      if (!open) {
+        if (fill.side === 'sell' && pricing.spot(symbol)) continue;
+        open = {
+          id: fill.id,
+          side: fill.side,
+          volume,
+          openPrice: price,
+          openTime: iso(fill.lastTradeTimestamp),
+          clientOrderId: fill.clientOrderId,
+          stopLoss: fill.stopLoss,
+          takeProfit: fill.takeProfit,
+        };
+      } else {
+        open.openPrice = clean((open.openPrice * open.volume + price * volume) / (open.volume + volume));
+        open.volume = clean(open.volume + volume);
+      }
+    }
+    const quote = pricing.quote(symbol);
+    if (open) {
+      const current = quote ? (open.side === 'buy' ? quote.bid : quote.ask) : open.openPrice;
+      positions.push({
+        kind: 'position',
+        id: open.id,
+        symbol,
+        orderType: open.side,
+        volume: open.volume,
+        openPrice: open.openPrice,
+        openTime: open.openTime,
+        stopLoss: open.stopLoss,
+        takeProfit: open.takeProfit,
+        swap: 0,
+        commission: 0,
+        comment: null,
+        magicNumber: null,
+        clientOrderId: open.clientOrderId,
+        currentPrice: current,
+        profit: clean((current - open.openPrice) * open.volume * size * (open.side === 'buy' ? 1 : -1)),
+      });
+    }
+    for (const order of list) {
+      if (order.status !== 'open' || order.type !== 'limit' || order.price === null) continue;
+      pending.push({
+        kind: 'order',
+        id: order.id,
+        symbol,
+        orderType: order.side === 'buy' ? 'buyLimit' : 'sellLimit',
+        volume: clean(order.amount - order.filled),
+        openPrice: order.price,
+        openTime: iso(order.timestamp),
+        stopLoss: order.stopLoss,
+        takeProfit: order.takeProfit,
+        expiry: null,
+        comment: null,
+        magicNumber: null,
+        clientOrderId: order.clientOrderId,
+        currentPrice: quote ? (order.side === 'buy' ? quote.ask : quote.bid) : order.price,
+      });
+    }
+  }
+  return { positions, pending, trades };
+};

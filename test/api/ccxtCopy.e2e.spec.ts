@@ -1,0 +1,108 @@
+// End to end with a crypto exchange: account type 11 routed to ccxt's binance (ACCOUNT_TYPE_VENUES),
+// ccxt pointed at the local fake Binance (CCXT_BASE_URL; nothing leaves 127.0.0.1), a master at the
+// simulated venue copied to a slave at the exchange, a close made at the exchange while the service was
+// down reconciled once at the restart, and the exchange's precision and minimum notional in the sizes.
+import { expect } from 'chai';
+import { positionsStream } from '../../domain/positions/events.js';
+import { FakeExchange } from '../support/fakeExchange.js';
+import { startTestService, type TestService, validAccount } from '../support/service.js';
+import { bookWhere, eventually, type LogEntry, marketHoursClock, openPosition, pinQuotes, startedAccount } from '../support/trading.js';
+
+describe('ccxt venue end to end (fake Binance)', function () {
+  this.timeout(120_000);
+  let fake: FakeExchange;
+  let t: TestService;
+  const clock = marketHoursClock();
+  const env = (): Record<string, string> => ({ ACCOUNT_TYPE_VENUES: '11=ccxt:binance', CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '200', CCXT_TIMEOUT_MS: '2000' });
+
+  const exchangeAccount = async (alias: string, key: string, secret: string, start = true) => {
+    const created = await t.call('POST', '/accounts', {
+      body: validAccount({ alias, type: { id: 11 }, loginServer: 'sandbox', loginAccountNumber: key, loginAccountPassword: secret }),
+    });
+    expect(created.status).to.equal(200);
+    const id = created.body.id as string;
+    return { id, started: start ? await t.call('POST', `/accounts/${id}/actions/start`) : null };
+  };
+
+  const copyTo = async (slave: string, master: string, body: Record<string, unknown>) => {
+    const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master, ...body } });
+    expect(copier.status).to.equal(200);
+    const mapped = await t.call('PUT', `/accounts/${slave}/copiers/${copier.body.id}/symbolMappings`, {
+      body: [{ masterSymbol: 'BTCUSD', slaveSymbol: 'BTCUSDT' }],
+    });
+    expect(mapped.status).to.equal(200);
+    return copier.body.id as string;
+  };
+
+  const logsOf = async (account: string): Promise<LogEntry[]> => (await t.call('GET', `/accounts/${account}/logs?limit=1000`)).body as LogEntry[];
+
+  beforeEach(async () => {
+    fake = new FakeExchange();
+    await fake.start();
+    fake.addAccount('key-good', 'secret-good', { USDT: 10_000 });
+    t = await startTestService({ clock, env: env() });
+    await pinQuotes(t, { BTCUSD: [65000, 65010] });
+  });
+  afterEach(async () => {
+    await t.stop();
+    await fake.stop();
+  });
+
+  it('starts an account with good API keys (environment DEMO for a sandbox login, native) and refuses bad ones with [INVALID_CREDENTIALS]', async () => {
+    const good = await exchangeAccount('Binance', 'key-good', 'secret-good');
+    expect(good.started!.status).to.equal(200);
+    const info = await t.call('GET', `/accounts/${good.id}/information`);
+    expect(info.body).to.include({ connected: true, currency: 'USDT', balance: 10_000, environment: 'DEMO', isNative: true });
+    const bad = await exchangeAccount('Wrong secret', 'key-good', 'not-the-secret');
+    expect(bad.started!.status).to.equal(400);
+    expect(bad.started!.body.error).to.equal('[INVALID_CREDENTIALS]');
+    expect(fake.requests.length).to.be.greaterThan(0);
+  });
+
+  it('copies a master at the simulated venue to a slave at the exchange, open and close, rounding to the exchange step', async () => {
+    const master = await startedAccount(t, 'Master');
+    const { id: slave } = await exchangeAccount('Slave', 'key-good', 'secret-good');
+    await copyTo(slave, master, { multiplier: 0.12345 });
+    const masterPosition = await openPosition(t, master, { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 });
+    // 0.01 x 0.12345 = 0.0012345 BTC, rounded down to the exchange's step 0.00001.
+    const [copy] = await bookWhere(t, slave, (book) => book.length === 1, 'the copy at the exchange', 20_000);
+    expect(copy).to.include({ symbol: 'BTCUSDT', orderType: 'Buy', volume: 0.00123 });
+    expect(fake.orders).to.have.length(1);
+    expect(fake.orders[0]).to.include({ side: 'BUY', type: 'MARKET', origQty: 0.00123 });
+    expect((await t.call('DELETE', `/accounts/${master}/positions/${masterPosition}`)).status).to.be.oneOf([200, 204]);
+    await bookWhere(t, slave, (book) => book.length === 0, 'the copy closed at the exchange', 20_000);
+    expect(fake.orders.map((o) => o.side)).to.deep.equal(['BUY', 'SELL']);
+    expect(fake.balance('key-good', 'BTC')).to.be.closeTo(0, 1e-12);
+  });
+
+  it('skips a copy below the exchange minimum notional, with the reason in the slave logs', async () => {
+    const master = await startedAccount(t, 'Master');
+    const { id: slave } = await exchangeAccount('Slave', 'key-good', 'secret-good');
+    await copyTo(slave, master, { multiplier: 0.005, forceMinTrade: false });
+    await openPosition(t, master, { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 });
+    // 0.00005 BTC is worth about 3.25 USDT, below the 5 USDT minimum notional: the minimum lot is 0.00008.
+    const skip = await eventually(async () => (await logsOf(slave)).find((l) => /below the minimum 0\.00008 of BTCUSDT/.test(l.text)), 20_000, 'the skip');
+    expect(skip.text).to.match(/forceMinTrade is off/);
+    expect(fake.orders).to.have.length(0);
+  });
+
+  it('records once, at the restart, a close made at the exchange while the service was down', async () => {
+    const master = await startedAccount(t, 'Master');
+    const { id: slave } = await exchangeAccount('Slave', 'key-good', 'secret-good');
+    await copyTo(slave, master, { multiplier: 1 });
+    await openPosition(t, master, { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 });
+    const [copy] = await bookWhere(t, slave, (book) => book.length === 1, 'the copy at the exchange', 20_000);
+    const { databaseUrl, dataDir } = t;
+    await t.stop();
+    fake.placeManually('key-good', 'BTCUSDT', 'SELL', 0.01);
+    t = await startTestService({ clock, env: env(), databaseUrl, dataDir });
+    await bookWhere(t, slave, (book) => book.length === 0, 'the close reconciled', 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // a few polls more: nothing is recorded twice
+    const types: string[] = [];
+    for await (const { event } of t.service.services.store.readStream(positionsStream(slave))) types.push(event.type);
+    expect(types.filter((type) => type === 'PositionOpened')).to.have.length(1);
+    expect(types.filter((type) => type === 'PositionClosed')).to.have.length(1);
+    expect(copy!.volume).to.equal(0.01);
+    expect(fake.orders).to.have.length(2);
+  });
+});

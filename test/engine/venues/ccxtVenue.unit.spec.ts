@@ -1,0 +1,127 @@
+// The ccxt adapter against the local fake Binance (test/support/fakeExchange.ts): nothing leaves 127.0.0.1.
+import { expect } from 'chai';
+import { ccxtAdapter } from '../../../engine/venues/ccxt/adapter.js';
+import type { CcxtConnection } from '../../../engine/venues/ccxt/connection.js';
+import { exchangeClientOrderId } from '../../../engine/venues/ccxt/connection.js';
+import { type VenueChange, VenueError, type VenueErrorCode } from '../../../engine/venues/port.js';
+import type { RealVenue } from '../../../engine/venues/registry.js';
+import { FakeExchange } from '../../support/fakeExchange.js';
+
+const refusal = async (attempt: Promise<unknown>): Promise<VenueErrorCode> => {
+  try {
+    await attempt;
+  } catch (error) {
+    if (error instanceof VenueError) return error.code;
+    throw error;
+  }
+  return expect.fail('expected a refusal') as never;
+};
+
+describe('ccxt venue against a local fake Binance', () => {
+  let fake: FakeExchange;
+  let venue: RealVenue;
+  const warnings: string[] = [];
+  const infos: string[] = [];
+  const connections: CcxtConnection[] = [];
+
+  const connect = async (key = 'key-1', secret = 'secret-1', server = 'sandbox'): Promise<CcxtConnection> => {
+    const connection = venue.connection({ login: key, password: secret, server }) as CcxtConnection;
+    connections.push(connection);
+    await connection.connect();
+    return connection;
+  };
+
+  beforeEach(async () => {
+    fake = new FakeExchange();
+    await fake.start();
+    fake.addAccount('key-1', 'secret-1', { USDT: 10_000 });
+    const settings = ccxtAdapter.config({ CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '60000', CCXT_TIMEOUT_MS: '700' });
+    venue = await ccxtAdapter.venue('binance', settings, {
+      clock: () => new Date(),
+      log: { info: (m) => infos.push(m), warn: (m) => warnings.push(m), error: (m) => warnings.push(m) },
+    });
+  });
+  afterEach(async () => {
+    for (const c of connections.splice(0)) await c.disconnect();
+    await fake.stop();
+  });
+
+  it('connects with good keys, says DEMO for a sandbox login, and refuses a wrong key, a wrong secret or an unknown loginServer with [INVALID_CREDENTIALS]', async () => {
+    const connection = await connect();
+    const info = await connection.accountInformation();
+    expect(info).to.include({ currency: 'USDT', balance: 10_000, environment: 'DEMO', connected: true });
+    expect(await refusal(connect('key-2', 'secret-1'))).to.equal('[INVALID_CREDENTIALS]');
+    expect(await refusal(connect('key-1', 'wrong'))).to.equal('[INVALID_CREDENTIALS]');
+    expect(await refusal(connect('key-1', 'secret-1', 'mainnet-please'))).to.equal('[INVALID_CREDENTIALS]');
+    expect(fake.requests.every((r) => r.startsWith('GET /api/v3/') || r.startsWith('POST /api/v3/'))).to.equal(true);
+  });
+
+  it('gives the exchange precision and minimum notional as the symbol sizes', async () => {
+    const connection = await connect();
+    const btc = (await connection.symbols()).find((s) => s.symbol === 'BTCUSDT')!;
+    expect(btc).to.include({ volumeStep: 0.00001, point: 0.01, digits: 2, contractSize: 1 });
+    // 5 USDT at 65,000.01 is 0.0000769..., rounded up to the step.
+    expect(btc.minVolume).to.equal(0.00008);
+    expect(await refusal(connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.00005 }, 'tiny'))).to.equal('[INVALID_VOLUME]');
+    expect(await refusal(connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.000015 }, 'off-step'))).to.equal('[INVALID_VOLUME]');
+    expect(fake.orders).to.have.length(0);
+  });
+
+  it('opens, reports and closes a position, with changes for each, and places nothing twice for one client id', async () => {
+    const connection = await connect();
+    const changes: VenueChange[] = [];
+    connection.subscribe((c) => changes.push(c));
+    const id = '4b0c9a1e-8c55-5c1f-9a0e-2d1c3b4a5f60';
+    const placed = await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01 }, id);
+    expect(placed).to.include({ status: 'filled', volume: 0.01, price: 65000.01 });
+    expect(fake.orders[0]!.clientOrderId).to.equal(exchangeClientOrderId(id));
+    expect(await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01 }, id)).to.deep.equal(placed);
+    expect(fake.orders).to.have.length(1);
+    expect(changes.map((c) => c.type)).to.deep.equal(['positionOpened']);
+    const [position] = await connection.positions();
+    expect(position).to.include({ kind: 'position', id: placed.orderId, symbol: 'BTCUSDT', volume: 0.01, orderType: 'buy' });
+    fake.setPrice('BTCUSDT', 66000, 66000.01);
+    const trade = await connection.closePosition(placed.orderId, 0.004, 'close-part');
+    expect(trade).to.include({ positionId: placed.orderId, volume: 0.004, closePrice: 66000 });
+    expect(trade.profit).to.be.closeTo(3.99996, 1e-6);
+    await connection.closePosition(placed.orderId, undefined, 'close-rest');
+    expect(changes.map((c) => c.type)).to.deep.equal(['positionOpened', 'positionPartiallyClosed', 'positionClosed']);
+    expect(await connection.positions()).to.deep.equal([]);
+  });
+
+  it('finds an order that reached the exchange before the answer timed out, and does not place it again', async () => {
+    const connection = await connect();
+    fake.delayNextOrderAnswerMs = 1500;
+    const placed = await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01 }, '9d1c7b0e-0d7e-5b9e-8c44-6a0f3e2b1c7d');
+    expect(placed.status).to.equal('filled');
+    expect(fake.orders).to.have.length(1);
+    expect(warnings.some((w) => /looking the order up by its client id/.test(w))).to.equal(true);
+    expect(infos.some((m) => /had reached the exchange/.test(m))).to.equal(true);
+    // A restart of the service replays the copy: a new connection finds the order by its client id.
+    const again = await connect();
+    expect((await again.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01 }, '9d1c7b0e-0d7e-5b9e-8c44-6a0f3e2b1c7d')).orderId).to.equal(
+      placed.orderId,
+    );
+    expect(fake.orders).to.have.length(1);
+  });
+
+  it('sees what happened at the exchange meanwhile: a position closed by hand, a limit order that filled', async () => {
+    const connection = await connect();
+    const placed = await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01 }, 'a');
+    await connection.disconnect();
+    fake.placeManually('key-1', 'BTCUSDT', 'SELL', 0.01);
+    const later = await connect();
+    later.follow(['BTCUSDT']);
+    expect(await later.positions()).to.deep.equal([]);
+    const history = await later.history('2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z');
+    expect(history).to.have.length(1);
+    expect(history[0]).to.include({ kind: 'trade', positionId: placed.orderId, volume: 0.01 });
+    const changes: VenueChange[] = [];
+    later.subscribe((c) => changes.push(c));
+    const limit = await later.placeOrder({ symbol: 'ETHUSDT', orderType: 'buyLimit', volume: 0.5, openPrice: 3100 }, 'limit-1');
+    expect(limit.status).to.equal('placed');
+    fake.setPrice('ETHUSDT', 3099, 3099.5);
+    await later.refresh();
+    expect(changes.map((c) => c.type)).to.deep.equal(['orderPlaced', 'orderFilled', 'positionOpened']);
+  });
+});
