@@ -198,6 +198,7 @@ const assembleServices = async (
         timeoutMs,
         runner.names.filter((name) => !NOT_READ_BY_THE_ENGINE.includes(name)),
       ),
+    readModelVersion: (name) => runner.version(name),
     clock,
     log: log.child({ component: 'copy-engine' }),
     leases,

@@ -52,6 +52,10 @@ export class ProjectionRunner extends EventEmitter {
   /** Each read model's checkpoint as this runner last read or wrote it. */
   private readonly saved = new Map<string, Position | null>();
   private readonly processor: StreamProcessor;
+  /** Per read model, how many batches this runner applied to it this term (see `version`). */
+  private readonly changes = new Map<string, number>();
+  /** Counts the checkpoint loads (a term's start, a restart): versions of different terms differ. */
+  private term = 0;
 
   constructor(
     private readonly db: Kysely<ReadModels>,
@@ -128,6 +132,17 @@ export class ProjectionRunner extends EventEmitter {
     });
   }
 
+  /**
+   * A mark that moves whenever the read model `name` may have changed, as far as this instance can
+   * tell; null while another instance applies the read models (their changes are not seen here). Taken
+   * before a read and found the same afterwards, it says the read model did not change in between:
+   * it moves when a transaction that applied events commits, before the waiters of `waitFor` hear of
+   * it, so whoever learnt of a change from this runner finds the mark moved (kept reads, engine/copy).
+   */
+  version(name: string): string | null {
+    return this.processor.active ? `${this.term}:${this.changes.get(name) ?? 0}` : null;
+  }
+
   private async pollCheckpoints(names: readonly string[]): Promise<void> {
     if (this.processor.active) return;
     const saved = await loadCheckpoints(this.db, names.map(projectionCheckpoint));
@@ -144,6 +159,7 @@ export class ProjectionRunner extends EventEmitter {
 
   /** Reads every checkpoint again; reading starts after the lowest. */
   private async loadCursors(): Promise<Position | null> {
+    this.term += 1;
     const saved = await loadCheckpoints(this.db, this.names.map(projectionCheckpoint));
     let lowest: Position | null | undefined;
     for (const name of this.names) {
@@ -208,7 +224,7 @@ export class ProjectionRunner extends EventEmitter {
   private async applyTo(projection: Projection, batch: readonly RecordedEvent[], last: Position, idle: readonly Projection[]): Promise<void> {
     const { name } = projection;
     const checkpointName = projectionCheckpoint(name);
-    const { reached, idleMoved } = await this.db.transaction().execute(async (trx) => {
+    const { reached, idleMoved, applied } = await this.db.transaction().execute(async (trx) => {
       // The registry row first, as a rebuild's switch locks it; then, in a statement of its own (a fresh
       // snapshot), the checkpoint a switch that went before may have moved.
       const registry = await trx.selectFrom('projection_registry').select('generation').where('name', '=', name).forUpdate().executeTakeFirst();
@@ -222,12 +238,13 @@ export class ProjectionRunner extends EventEmitter {
       if (!same(checkpoint, this.saved.get(name) ?? null) && earlier(checkpoint, this.cursors.get(name) ?? null)) throw new Restart();
       const idleMoved = await this.moveIdle(trx, idle, last);
       // Ahead of this batch (a rebuild read further): nothing to apply, and the checkpoint stays.
-      if (!earlier(checkpoint, last)) return { reached: checkpoint!, idleMoved };
+      if (!earlier(checkpoint, last)) return { reached: checkpoint!, idleMoved, applied: false };
       const fresh = checkpoint ? batch.filter((e) => comparePositions(e.position, checkpoint) > 0) : batch;
       if (fresh.length > 0) await applyEvents(trx, generationSchema(name, registry.generation), projection, fresh);
       await sql`UPDATE processor_checkpoints SET position = ${positionToString(last)}, updated = now() WHERE name = ${checkpointName}`.execute(trx);
-      return { reached: last, idleMoved };
+      return { reached: last, idleMoved, applied: fresh.length > 0 };
     });
+    if (applied) this.changes.set(name, (this.changes.get(name) ?? 0) + 1);
     this.markSaved(idleMoved, last);
     this.saved.set(name, reached);
     if (earlier(this.cursors.get(name) ?? null, reached)) this.cursors.set(name, reached);

@@ -47,6 +47,8 @@ export interface CopyEngineDeps {
   readonly db: Kysely<ReadModels>;
   readonly connections: AccountSessions;
   readonly waitForReadModels: (position: Position, timeoutMs: number) => Promise<boolean>;
+  /** A read model's mark that moves whenever it may have changed (ProjectionRunner.version): reads kept while it stays (inputs.ts). */
+  readonly readModelVersion?: (name: string) => string | null;
   readonly clock: () => Date;
   readonly log: EngineLog;
   /** Default 30 s; specs shorten it. */
@@ -116,7 +118,7 @@ export class CopyEngine {
     const { partition } = deps;
     const name = partition ? copyEnginePartition(partition.index, partition.count) : COPY_ENGINE_PARTITION;
     const owns = partition ? (master: string) => partitionOf(master, partition.count) === partition.index : undefined;
-    const inputs = new CopyInputs(deps.db, deps.connections, deps.clock);
+    const inputs = new CopyInputs(deps.db, deps.connections, deps.clock, deps.readModelVersion);
     this.handling = new Recovery(partition ? `copy engine handling (${name})` : 'copy engine handling', deps.log, { action: 'tries the same event again' });
     this.tracking = new Tracking(deps.db, deps.log, stopped, name, deps.term ? { lease: deps.term.lease, epoch: deps.term.epoch } : null);
     this.fence = deps.term ? new FencedStore(deps.store, { partition: name, epoch: deps.term.epoch, instance: deps.term.instance }) : null;

@@ -19,7 +19,6 @@ import { executeActions } from './executor.js';
 import { featureInputs } from './featureInputs.js';
 import { type HandlerDeps, HandlerKit } from './handlerKit.js';
 import {
-  activeFeatures,
   copyHistory,
   type CopierRow,
   copierViewOf,
@@ -230,7 +229,7 @@ export class CopyHandlers {
       this.inputs.copiesOf(masterAccountId),
       this.inputs.martingaleOf(copiers.map((c) => c.id)),
       this.inputs.slaveAccounts(copiers.map((c) => c.to_account_id)),
-      activeFeatures(this.deps.db, copiers).then(async (active) => [active, await copyHistory(this.deps.db, [...active.keys()])] as const),
+      this.inputs.activeFeatures(copiers).then(async (active) => [active, await copyHistory(this.deps.db, [...active.keys()])] as const),
       this.inputs.projectMappingsOf(copiers),
     ]);
     return { master, copies, martingale, slaves, features, history, mappings };
@@ -290,7 +289,7 @@ export class CopyHandlers {
     }
     const master: MasterSide = masterConnection ? { funds: fundsOf(await masterConnection.accountInformation()), symbol: null } : { funds: null, symbol: null };
     const martingale = (await this.inputs.martingaleOf([copier.id])).get(copier.id)!;
-    const features = (await activeFeatures(this.deps.db, [copier])).get(copier.id) ?? [];
+    const features = (await this.inputs.activeFeatures([copier])).get(copier.id) ?? [];
     const history = (await copyHistory(this.deps.db, features.length ? [copier.id] : [])).get(copier.id) ?? [];
     await this.copyForCopier({
       copier,
@@ -451,7 +450,7 @@ export class CopyHandlers {
     const master = await this.inputs.master(masterAccountId, opening && 'symbol' in event.data ? event.data.symbol : null);
     const copies = (await this.inputs.copiesOf(masterAccountId)).get(copier.id) ?? [];
     const martingale = (await this.inputs.martingaleOf([copier.id])).get(copier.id)!;
-    const features = (await activeFeatures(this.deps.db, [copier])).get(copier.id) ?? [];
+    const features = (await this.inputs.activeFeatures([copier])).get(copier.id) ?? [];
     const history = (await copyHistory(this.deps.db, [copier.id])).get(copier.id) ?? [];
     const outcome = await this.copyForCopier({
       copier,

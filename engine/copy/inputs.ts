@@ -91,12 +91,40 @@ export class CopyInputs {
    */
   private readonly mappingReads = new Map<string, Promise<SymbolMappingRow[]>>();
 
+  /** Reads kept while the read models they read are unchanged (`kept`), by key. */
+  private readonly keptReads = new Map<string, { readonly version: string; readonly value: Promise<unknown> }>();
+
   constructor(
     private readonly db: Kysely<ReadModels>,
     private readonly connections: AccountSessions,
     /** The service clock: a protection lasts until a time on it. */
     private readonly clock: () => Date = () => new Date(),
+    /**
+     * The mark of a read model that moves whenever it may have changed (ProjectionRunner.version); null,
+     * or not given: unknown here, nothing is kept.
+     */
+    private readonly readModelVersion: (name: string) => string | null = () => null,
   ) {}
+
+  /**
+   * `read` of the read models `names`, kept and answered again while none of them changed since it
+   * began (their marks are the same): what a read now would answer, without the round trip. The copy
+   * path reads the master's copiers, the project's symbol mappings and the copiers' features on every
+   * master event, and they rarely change. Callers must not change what it answers (it is shared).
+   */
+  private kept<T>(key: string, names: readonly string[], read: () => Promise<T>): Promise<T> {
+    const marks = names.map(this.readModelVersion);
+    if (marks.some((mark) => mark === null)) return read();
+    const version = marks.join(',');
+    const entry = this.keptReads.get(key);
+    if (entry && entry.version === version) return entry.value as Promise<T>;
+    const value = read();
+    this.keptReads.set(key, { version, value });
+    value.catch(() => {
+      if (this.keptReads.get(key)?.value === value) this.keptReads.delete(key);
+    });
+    return value;
+  }
 
   /** The accounts some copier copies from. */
   async masters(): Promise<string[]> {
@@ -104,8 +132,18 @@ export class CopyInputs {
     return rows.map((r) => r.from_account_id);
   }
 
-  copiersOf(masterAccountId: string): Promise<CopierRow[]> {
-    return this.db.selectFrom('copiers').selectAll().where('from_account_id', '=', masterAccountId).orderBy('created').orderBy('id').execute();
+  /** The master's copiers (kept while the copiers read model is unchanged: do not change what it answers). */
+  copiersOf(masterAccountId: string): Promise<readonly CopierRow[]> {
+    return this.kept(`copiers:${masterAccountId}`, ['copiers'], () =>
+      this.db.selectFrom('copiers').selectAll().where('from_account_id', '=', masterAccountId).orderBy('created').orderBy('id').execute(),
+    );
+  }
+
+  /** activeFeatures, the feature rows kept while the features read model is unchanged. */
+  activeFeatures(
+    copiers: readonly { readonly id: string; readonly to_account_id: string; readonly project_id?: string }[],
+  ): Promise<Map<string, ActiveFeature[]>> {
+    return activeFeatures(this.db, copiers, (...args) => this.kept(`features:${JSON.stringify(args.slice(1))}`, ['features'], () => featuresFor(...args)));
   }
 
   /**
@@ -155,7 +193,9 @@ export class CopyInputs {
   private projectMappings(projectId: string): Promise<SymbolMappingRow[]> {
     let read = this.mappingReads.get(projectId);
     if (!read) {
-      read = projectSymbolMappings(this.db, projectId).finally(() => this.mappingReads.delete(projectId));
+      read = this.kept(`mappings:${projectId}`, ['symbol_mappings'], () => projectSymbolMappings(this.db, projectId)).finally(() =>
+        this.mappingReads.delete(projectId),
+      );
       this.mappingReads.set(projectId, read);
     }
     return read;
@@ -274,12 +314,14 @@ const SPECIFICITY: Readonly<Record<string, number>> = { copier: 0, account: 1, p
 export const activeFeatures = async (
   db: Kysely<ReadModels>,
   copiers: readonly { readonly id: string; readonly to_account_id: string; readonly project_id?: string }[],
+  /** How the feature rows are read (CopyInputs keeps them). */
+  rowsOf: typeof featuresFor = featuresFor,
 ): Promise<Map<string, ActiveFeature[]>> => {
   const out = new Map<string, ActiveFeature[]>();
   if (copiers.length === 0) return out;
   const order = new Map(copierFeatures.map((f, i) => [f.type, i]));
   const projectScoped = copierFeatures.filter((f) => f.scopes.includes('project')).map((f) => f.type);
-  const rows = await featuresFor(
+  const rows = await rowsOf(
     db,
     copiers.map((c) => c.id),
     [...new Set(copiers.map((c) => c.to_account_id))],
