@@ -11,6 +11,7 @@ import { recorderOf } from './auditLogs/requestRecorder.js';
 import { auditLogRoutes } from './auditLogs/routes.js';
 import { brokerRoutes } from './brokers/routes.js';
 import { calendarRoutes } from './calendar/routes.js';
+import { whiteLabelRoutes } from './whiteLabel/routes.js';
 import { databaseGate, databaseUnavailable, loadShedding } from './availability.js';
 import { authenticate } from './auth.js';
 import { copierRoutes } from './copiers/routes.js';
@@ -75,6 +76,7 @@ export const declareRoutes = (services: Services): Routes => {
   chartingDataRoutes(routes, services);
   messagingRoutes(routes, services);
   calendarRoutes(routes, services);
+  whiteLabelRoutes(routes, services);
   chartingInboundSpec(routes);
   return routes;
 };

@@ -6,6 +6,7 @@ import { type CalendarConfig, loadCalendarConfig } from './calendarConfig.js';
 import { isAccountType } from '../domain/account/enums.js';
 import { VENUE_ADAPTERS } from '../engine/venues/adapters.js';
 import { parseVenueRouting, type VenueRouting } from '../engine/venues/registry.js';
+import { loadWhiteLabelConfig, type WhiteLabelConfig } from './whiteLabelConfig.js';
 
 export interface Config {
   readonly port: number;
@@ -33,6 +34,8 @@ export interface Config {
   readonly messaging: MessagingConfig;
   /** The economic calendar's sources (app/calendarConfig.ts). */
   readonly calendar: CalendarConfig;
+  /** What the white-label DNS check expects of a brand's records (app/whiteLabelConfig.ts). */
+  readonly whiteLabel: WhiteLabelConfig;
   /** The copy engine's partitions by master account, spread over the live instances (COPY_ENGINE_PARTITIONS, default 1: one engine). */
   readonly copyEnginePartitions: number;
   /** How the other instances reach this one (INSTANCE_URL); null: http://<HOST or 127.0.0.1>:<port>. */
@@ -116,6 +119,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     loadShedding: optional(env.LOAD_SHEDDING) === null ? true : flag('LOAD_SHEDDING', env.LOAD_SHEDDING),
     messaging: loadMessagingConfig(env),
     calendar: loadCalendarConfig(env, { integer, flag }, (message) => new ConfigError(message)),
+    whiteLabel: loadWhiteLabelConfig(env, operatorDomain, (message) => new ConfigError(message)),
     copyEnginePartitions: integer('COPY_ENGINE_PARTITIONS', env.COPY_ENGINE_PARTITIONS, 1, 1, 1024),
     instanceUrl,
     instanceId,

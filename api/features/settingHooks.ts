@@ -18,6 +18,7 @@ import { ApiError } from '../errors.js';
 import { MESSAGING_ACCOUNT, MESSAGING_CONNECTOR } from '../../domain/messaging/feature.js';
 import { prepareMessagingAccount, prepareMessagingConnector, presentMessagingAccount } from '../messaging/settingHooks.js';
 import type { FeatureScope } from '../../domain/feature/events.js';
+import { presentWhiteLabel, sealWhiteLabel, WHITE_LABEL } from '../../domain/whiteLabel/feature.js';
 import type { Services } from '../../app/services.js';
 
 /** Where the feature is attached (connectors need their account). */
@@ -105,6 +106,16 @@ const myHomeIpHooks: SettingHooks = {
   present: maskMyHomeIpPassword,
 };
 
+/** The white-label brand: its secrets sealed and masked, its enumerations answered with names (domain/whiteLabel/feature.ts). */
+const whiteLabelHooks: SettingHooks = {
+  prepare(services, setting, previous) {
+    const sealed = sealWhiteLabel(setting, previous, { seal: (p) => services.cipher.encrypt(p), unseal: (c) => services.cipher.decrypt(c) });
+    if (!sealed.ok) return Promise.reject(new ApiError(400, '[VALIDATION_FAILED]', `body.setting: ${sealed.problem}`));
+    return Promise.resolve(sealed.setting);
+  },
+  present: presentWhiteLabel,
+};
+
 const fallbackHooks: SettingHooks = { prepare: (_services, setting) => Promise.resolve(setting), present: withRegionNames };
 
 /**
@@ -124,6 +135,7 @@ const hooks: Readonly<Record<string, SettingHooks>> = {
   [CHARTING_WEBHOOK]: chartingWebhookHooks,
   [WEBHOOK_FEATURE_TYPE]: webhookHooks,
   [MY_HOME_IP]: myHomeIpHooks,
+  [WHITE_LABEL]: whiteLabelHooks,
   [fallbackSetting.type]: fallbackHooks,
   FeatureMultiplierDTO: multiplierHooks,
   [MESSAGING_ACCOUNT]: { prepare: prepareMessagingAccount, present: presentMessagingAccount },

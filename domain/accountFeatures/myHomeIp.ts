@@ -12,9 +12,10 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FeatureDefinition } from '../feature/definition.js';
 import type { FeatureSetting } from '../feature/events.js';
 import type { Sealer } from '../webhook/secrets.js';
+import { maskSecretMembers, type SealResult, SECRET_MEMBER_MASK, sealSecretMembers } from '../feature/secretMembers.js';
 
 export const MY_HOME_IP = 'FeatureMyHomeIpDTO';
-export const MY_HOME_IP_PASSWORD_MASK = '********';
+export const MY_HOME_IP_PASSWORD_MASK = SECRET_MEMBER_MASK;
 
 const Port = (what: string) => Type.Integer({ minimum: 1, maximum: 65535, description: `the port of the ${what} proxy at home (1 to 65535); optional` });
 
@@ -45,34 +46,12 @@ export const myHomeIpFeature: FeatureDefinition<MyHomeIpSettings> = {
 
 /** The setting as answered (and as the audit log shows it): the password replaced by the mask. */
 export const maskMyHomeIpPassword = (setting: FeatureSetting): FeatureSetting =>
-  setting.type === MY_HOME_IP && typeof setting.password === 'string' ? { ...setting, password: MY_HOME_IP_PASSWORD_MASK } : setting;
-
-/** A password sealed under another key (CREDENTIALS_KEY changed) is simply replaced. */
-const unsealedOrNull = (sealer: Sealer, sealed: string): string | null => {
-  try {
-    return sealer.unseal(sealed);
-  } catch {
-    return null;
-  }
-};
+  setting.type === MY_HOME_IP ? maskSecretMembers(setting, ['password']) : setting;
 
 /**
  * The setting to store, or the problem: a password sent in clear is sealed (kept as stored when it did
  * not change, so an unchanged PUT records nothing); the mask or "" keeps the stored one, which must
  * exist then.
  */
-export const sealMyHomeIpPassword = (
-  sent: FeatureSetting,
-  previous: FeatureSetting | null,
-  sealer: Sealer,
-): { readonly ok: true; readonly setting: FeatureSetting } | { readonly ok: false; readonly problem: string } => {
-  const given = sent.password;
-  const stored = typeof previous?.password === 'string' ? previous.password : undefined;
-  if (given === undefined || given === '' || given === MY_HOME_IP_PASSWORD_MASK) {
-    if (stored === undefined) return { ok: false, problem: 'password is required' };
-    return { ok: true, setting: { ...sent, password: stored } };
-  }
-  if (typeof given !== 'string') return { ok: false, problem: 'password must be a string' };
-  if (stored !== undefined && unsealedOrNull(sealer, stored) === given) return { ok: true, setting: { ...sent, password: stored } };
-  return { ok: true, setting: { ...sent, password: sealer.seal(given) } };
-};
+export const sealMyHomeIpPassword = (sent: FeatureSetting, previous: FeatureSetting | null, sealer: Sealer): SealResult =>
+  sealSecretMembers(sent, previous, ['password'], sealer, ['password']);

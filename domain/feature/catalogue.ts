@@ -9,6 +9,7 @@ import { overallTargetFeature, periodTargetFeatures } from '../profitTarget/feat
 import { tradeGuardrailsFeature } from '../tradeGuardrail/feature.js';
 import { webhookFeature } from '../webhook/feature.js';
 import { investorFeature, traderFeature } from '../investor/features.js';
+import { whiteLabelFeature } from '../whiteLabel/feature.js';
 import type { FeatureDefinition } from './definition.js';
 
 /** Account features without copy rules: their areas read them (the data collector's sampler, ...). */
@@ -30,11 +31,15 @@ const accountFeatures: readonly FeatureDefinition<object>[] = [
 /** Profit targets: the protection monitor reads them (domain/protection). */
 const profitTargetFeatures = [...periodTargetFeatures, overallTargetFeature] as unknown as readonly FeatureDefinition<object>[];
 
+/** Project features of their own areas: the white-label brand (domain/whiteLabel). */
+const projectFeatures = [whiteLabelFeature] as unknown as readonly FeatureDefinition<object>[];
+
 export const featureCatalogue: readonly FeatureDefinition<object>[] = [
   ...copierFeatures,
   ...accountFeatures,
   ...accountFeatureDefinitions,
   ...profitTargetFeatures,
+  ...projectFeatures,
 ];
 
 const byType = new Map(featureCatalogue.map((f) => [f.type, f]));

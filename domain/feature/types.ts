@@ -5,7 +5,7 @@
 // the order they arrived. An id is never reused or renumbered.
 //
 // Types the service does not run yet (Telegram notifications, the signal provider and its followers,
-// the news rules and notifications, the investor program, the white label: issues 18, 19, 23) are listed, so a client can show them, and refused when attached.
+// the news rules and notifications, the investor program: issues 18, 19) are listed, so a client can show them, and refused when attached.
 // A signal follower (FeatureSignalFollowerDTO) follows a signal provider by `signalProviderId` and is
 // set up by the provider (`suspended`, `copier`): without providers there is nothing it could follow.
 
@@ -83,7 +83,6 @@ const NOT_YET: Readonly<Record<string, number>> = {
   FeatureTelegramNotificationDTO: 22,
   FeatureSignalProviderDTO: 19,
   FeatureSignalFollowerDTO: 19,
-  FeatureWhiteLabelDTO: 23,
   FeatureNewsProtectionDTO: 18,
   FeatureMessagingNotificationDTO: 18,
 };

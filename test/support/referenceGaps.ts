@@ -47,12 +47,11 @@ type Gaps = readonly string[];
 // Item 3: the feature types the service does not run yet: refused when attached (400
 // [FEATURE_TYPE_NOT_SUPPORTED]), so their setting branches are not declared. Telegram notifications
 // come with issue 22 (messaging), the signal provider and its followers with issue 19 (a follower
-// follows a provider by signalProviderId), the white label with issue 23.
+// follows a provider by signalProviderId).
 const UNSUPPORTED_FEATURE_BRANCHES: Gaps = [
   'setting<FeatureTelegramNotificationDTO>: missing',
   'setting<FeatureSignalProviderDTO>: missing',
   'setting<FeatureSignalFollowerDTO>: missing',
-  'setting<FeatureWhiteLabelDTO>: missing',
 ];
 // Item 3: the members of the setting branches we run that differ from the reference's (our earlier names and meanings).
 const FEATURE_SETTING_BRANCHES: Gaps = [];

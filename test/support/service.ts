@@ -106,6 +106,8 @@ export const startTestService = async (
   // No sample calendar week unless a spec asks for it (CALENDAR_SAMPLE_WEEK): its events would be in every spec's store.
   const config = loadConfig({
     CALENDAR_SAMPLE_WEEK: 'false',
+    // No spec reaches outside the machine: the white-label DNS check asks a closed local port unless a spec runs its own DNS server.
+    WHITE_LABEL_DNS_SERVERS: '127.0.0.1:9',
     ...options.env,
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
