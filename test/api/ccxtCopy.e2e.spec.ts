@@ -36,6 +36,12 @@ describe('ccxt venue end to end (fake Binance)', function () {
 
   const logsOf = async (account: string): Promise<LogEntry[]> => (await t.call('GET', `/accounts/${account}/logs?limit=1000`)).body as LogEntry[];
 
+  // ccxt is a large package that the adapter loads when a venue first connects: load it once up front,
+  // so its import time does not count against the first test.
+  before(async function () {
+    this.timeout(300_000);
+    await import('ccxt');
+  });
   beforeEach(async () => {
     fake = new FakeExchange();
     await fake.start();

@@ -52,6 +52,10 @@ export class FakeExchange {
   readonly requests: string[] = [];
   private readonly accounts = new Map<string, FakeAccount>();
   private nextOrderId = 1000;
+  /** The next order placement answers 429 (too many requests) and places nothing. */
+  rateLimitNextOrder = false;
+  /** While true, every request answers 503 (the exchange is unreachable). */
+  down = false;
   /** The next order placement is applied, then answered only after this many milliseconds (a timeout after the order reached the exchange). */
   delayNextOrderAnswerMs = 0;
   private server: http.Server | null = null;
@@ -150,6 +154,7 @@ export class FakeExchange {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = req.method ?? 'GET';
     this.requests.push(`${method} ${url.pathname}`);
+    if (this.down) return { status: 503, json: { code: -1001, msg: 'Internal error; unable to process your request. Please try again.' } };
     const path = url.pathname;
     if (method === 'GET' && path === '/api/v3/ping') return { status: 200, json: {} };
     if (method === 'GET' && path === '/api/v3/time') return { status: 200, json: { serverTime: Date.now() } };
@@ -185,6 +190,10 @@ export class FakeExchange {
       };
     }
     if (method === 'POST' && path === '/api/v3/order') {
+      if (this.rateLimitNextOrder) {
+        this.rateLimitNextOrder = false;
+        return { status: 429, json: { code: -1003, msg: 'Too many requests; current limit of IP is 6000 requests per minute.' } };
+      }
       const delayMs = this.delayNextOrderAnswerMs;
       this.delayNextOrderAnswerMs = 0;
       const result = this.place(apiKey, Object.fromEntries(params));

@@ -66,6 +66,9 @@ type ExchangeClass = new (config: Record<string, unknown>) => Exchange;
 
 const EMPTY_BOOK: ReplayedBook = { positions: [], pending: [], trades: [] };
 const LOOKUP_ATTEMPTS = 3;
+/** Failed polls in a row after which the connection says it is disconnected. */
+const DISCONNECTED_AFTER = 3;
+const MAX_BACKOFF_MS = 60_000;
 
 /** The exchange client order id of an engine id: its 32 hex digits for a uuid, else a digest of it. */
 export const exchangeClientOrderId = (id: string): string =>
@@ -101,6 +104,10 @@ export class CcxtConnection implements VenueConnection {
   private readonly listeners = new Set<VenueChangeListener>();
   private sequence = 0;
   private timer: NodeJS.Timeout | null = null;
+  /** disconnect() was called: no more polls. */
+  private closed = true;
+  /** Polls failed in a row (0: the exchange answers). */
+  private failures = 0;
   /** Refreshes run one at a time. */
   private refreshing: Promise<void> = Promise.resolve();
   private readonly placed = new Map<string, PlaceOrderResult>();
@@ -158,16 +165,15 @@ export class CcxtConnection implements VenueConnection {
       throw venueErrorOf(error);
     }
     this.connected = true;
-    this.timer = setInterval(
-      () => void this.refresh().catch((error: unknown) => this.log.warn(`${this.login}: polling failed: ${describe(error)}`)),
-      this.settings.pollMs,
-    );
-    this.timer.unref();
+    this.closed = false;
+    this.failures = 0;
+    this.schedulePoll(this.settings.pollMs);
   }
 
   async disconnect(): Promise<void> {
     this.connected = false;
-    if (this.timer) clearInterval(this.timer);
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.refreshing.catch(() => undefined);
     await this.exchange?.close().catch(() => undefined);
@@ -354,6 +360,38 @@ export class CcxtConnection implements VenueConnection {
   subscribe(listener: VenueChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * The poll: every pollMs while the exchange answers. When it does not (network, outage, a key
+   * revoked), the next polls back off (pollMs doubled per failure, at most a minute); after
+   * DISCONNECTED_AFTER failures in a row the connection says it is disconnected (account information's
+   * `connected`, the copy engine's SLAVE_NOT_CONNECTED) until a poll succeeds again. The book is replayed
+   * from the exchange's orders each time, so the first poll that succeeds tells every change missed
+   * meanwhile, once (the recorder's ids are deterministic).
+   */
+  private schedulePoll(delayMs: number): void {
+    if (this.closed) return;
+    this.timer = setTimeout(() => {
+      void this.refresh().then(
+        () => {
+          if (this.failures > 0) this.log.info(`${this.login}: the exchange answers again after ${this.failures} failed polls; connected`);
+          this.failures = 0;
+          if (!this.closed) this.connected = true;
+          this.schedulePoll(this.settings.pollMs);
+        },
+        (error: unknown) => {
+          this.failures += 1;
+          if (this.failures === 1) this.log.warn(`${this.login}: polling the exchange failed (${describe(error)}); trying again with backoff`);
+          if (this.failures === DISCONNECTED_AFTER && this.connected) {
+            this.connected = false;
+            this.log.warn(`${this.login}: ${DISCONNECTED_AFTER} polls failed in a row (${describe(error)}); disconnected until the exchange answers again`);
+          }
+          this.schedulePoll(Math.min(this.settings.pollMs * 2 ** this.failures, MAX_BACKOFF_MS));
+        },
+      );
+    }, delayMs);
+    this.timer.unref();
   }
 
   /** Reads the followed symbols' orders again and tells the listeners what changed. */

@@ -31,6 +31,12 @@ describe('ccxt venue against a local fake Binance', () => {
     return connection;
   };
 
+  // ccxt is a large package that the adapter loads when a venue first connects: load it once up front,
+  // so its import time does not count against the first test.
+  before(async function () {
+    this.timeout(300_000);
+    await import('ccxt');
+  });
   beforeEach(async () => {
     fake = new FakeExchange();
     await fake.start();
@@ -103,6 +109,49 @@ describe('ccxt venue against a local fake Binance', () => {
       placed.orderId,
     );
     expect(fake.orders).to.have.length(1);
+  });
+
+  it('answers a 429 as a failure to try again (not a refusal), and the retry with the same client id places one order', async () => {
+    const connection = await connect();
+    fake.rateLimitNextOrder = true;
+    const id = '0f5e3c2a-1b4d-5e6f-8a9b-0c1d2e3f4a5b';
+    const failure = await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01 }, id).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).to.be.instanceOf(Error);
+    expect(failure).not.to.be.instanceOf(VenueError);
+    expect(fake.orders).to.have.length(0);
+    const placed = await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01 }, id);
+    expect(placed.status).to.equal('filled');
+    expect(fake.orders).to.have.length(1);
+  });
+
+  it('says it is disconnected while the exchange does not answer, backs off, and tells what it missed once it answers again', async () => {
+    const settings = ccxtAdapter.config({ CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '100', CCXT_TIMEOUT_MS: '700' });
+    venue = await ccxtAdapter.venue('binance', settings, {
+      clock: () => new Date(),
+      log: { info: (m) => infos.push(m), warn: (m) => warnings.push(m), error: (m) => warnings.push(m) },
+    });
+    const connection = await connect();
+    const placed = await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01 }, 'before-outage');
+    const changes: VenueChange[] = [];
+    connection.subscribe((c) => changes.push(c));
+    fake.down = true;
+    fake.placeManually('key-1', 'BTCUSDT', 'SELL', 0.01);
+    const until = async (test: () => boolean) => {
+      for (let i = 0; i < 200 && !test(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(test()).to.equal(true);
+    };
+    await until(() => !connection.isConnected());
+    expect(await refusal(connection.accountInformation())).to.equal('[NOT_CONNECTED]');
+    expect(warnings.some((w) => /polls failed in a row/.test(w))).to.equal(true);
+    fake.down = false;
+    await until(() => connection.isConnected());
+    await until(() => changes.length > 0);
+    expect(changes.map((c) => c.type)).to.deep.equal(['positionClosed']);
+    expect(changes[0]).to.deep.include({ trade: { ...(changes[0] as { trade: object }).trade, positionId: placed.orderId } });
+    expect(infos.some((m) => /answers again after \d+ failed polls/.test(m))).to.equal(true);
   });
 
   it('sees what happened at the exchange meanwhile: a position closed by hand, a limit order that filled', async () => {
