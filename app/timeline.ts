@@ -19,7 +19,7 @@ import { type PendingOrderData, type PositionData, type PositionsEvent, position
 import { protectionStream } from '../domain/protection/events.js';
 import { listCopiers } from '../projections/copiers/queries.js';
 import { StreamNotFoundError } from '../store/errors.js';
-import { comparePositions, type RecordedEvent } from '../store/port.js';
+import { comparePositions, type Position, type RecordedEvent } from '../store/port.js';
 import type { Services } from './services.js';
 
 export type CauseKind = 'API_KEY' | 'ENGINE' | 'VENUE' | 'PROTECTION' | 'SCHEDULE' | 'SYSTEM';
@@ -277,24 +277,34 @@ export interface StateAtInstant {
   readonly account: AccountAtInstant;
 }
 
-/** The account as its events up to `instant` (inclusive) make it; null: no such account in the project. */
+/**
+ * Where a replay stops: at an instant (the events recorded at or before it, to the millisecond: the
+ * store's microseconds are cut to the millisecond both sides), or right after one event named by its
+ * `$all` position (exact even when several events share a millisecond, as a trading request and its fill
+ * can).
+ */
+export type ReplayEnd = { readonly instant: Date } | { readonly position: Position };
+
+/** The account as its events up to `end` (inclusive) make it; null: no such account in the project. */
 export const accountStateAt = async (
   services: Pick<Services, 'db' | 'config' | 'store'>,
   projectId: string,
   accountId: string,
-  instant: Date,
+  end: ReplayEnd,
 ): Promise<StateAtInstant | null> => {
   const events = await accountEvents(services, projectId, accountId);
   if (!events) return null;
   const fold = new AccountFold();
   let replayed = 0;
   let last: RecordedEvent | null = null;
+  const included = 'position' in end ? (e: RecordedEvent) => comparePositions(e.position, end.position) <= 0 : (e: RecordedEvent) => e.created <= end.instant;
   for (const event of events) {
-    if (event.created > instant) continue;
+    if (!included(event)) continue;
     fold.apply(event);
     replayed += 1;
     last = event;
   }
+  const instant = 'position' in end ? (last?.created ?? new Date(0)) : end.instant;
   return {
     instant: instant.toISOString(),
     eventsReplayed: replayed,

@@ -4,6 +4,7 @@
 // project's account is 404; a key whose access policy hides fields is refused (raw event data would
 // show them).
 import type { Static } from '@sinclair/typebox';
+import { positionFromString } from '../../store/port.js';
 import { accountStateAt, accountTimeline } from '../../app/timeline.js';
 import type { Services } from '../../app/services.js';
 import { AccountIdParams } from '../accounts/schemas.js';
@@ -54,14 +55,17 @@ export const timelineRoutes = (routes: Routes, services: Services): void => {
     tag: TAG,
     operationId: 'getAccountStateAt',
     summary: 'The account as it was at an instant: settings, status, positions, pending orders, balance, copiers (ours)',
-    description: `Replays the account's events recorded at or before instant (no snapshot table): its settings and status (account.exists false before it was created), its open positions and pending orders and its balance as its venue reported them, whether its session was connected, and the copiers copying into it with their settings. ${WHOSE}`,
+    description: `Replays the account's events recorded at or before instant, to the millisecond, or up to and including the event at position (a timeline entry's position: exact where several events share a millisecond, as a trading request and its fill can) (no snapshot table): its settings and status (account.exists false before it was created), its open positions and pending orders and its balance as its venue reported them, whether its session was connected, and the copiers copying into it with their settings. ${WHOSE}`,
     params: AccountIdParams,
     query: StateAtQuery,
     responses: { 200: { description: 'the account at the instant', schema: AccountStateAtDTO }, ...errorResponses(400, 401, 404) },
     async handler({ params, query, caller }) {
       checkAccountScope(caller, params.accountId);
       refuseHiddenFields(caller);
-      const state = await accountStateAt(services, caller.projectId, params.accountId, new Date(query.instant));
+      if ((query.instant === undefined) === (query.position === undefined))
+        throw new ApiError(400, '[VALIDATION_FAILED]', 'give either instant or position', [{ field: 'instant', message: 'give either instant or position' }]);
+      const end = query.position !== undefined ? { position: positionFromString(query.position) } : { instant: new Date(query.instant!) };
+      const state = await accountStateAt(services, caller.projectId, params.accountId, end);
       if (!state) throw accountNotFound(params.accountId);
       return { body: { accountId: params.accountId, ...state } };
     },

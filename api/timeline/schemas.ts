@@ -2,7 +2,7 @@
 // shapes of app/timeline.ts. Event data and settings are as the event store holds them (the events'
 // own member names), secrets masked.
 import { Type } from '@sinclair/typebox';
-import { Int32, IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
+import { Int32, Nullable, Uuid } from '../shared/schemas.js';
 
 const Str = Type.String();
 const Json = Type.Unknown({ description: 'as the event store holds it (secrets masked as "***")' });
@@ -17,7 +17,21 @@ export const TimelineQuery = Type.Object(
 );
 
 export const StateAtQuery = Type.Object(
-  { instant: Type.String({ format: 'date-time', description: 'ISO 8601: the account as the events recorded at or before it make it' }) },
+  {
+    instant: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'ISO 8601: the account as the events recorded at or before it make it, to the millisecond. Give instant or position, not both',
+      }),
+    ),
+    position: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]+:[0-9]+$',
+        description:
+          "a timeline entry's position (`commit:prepare`): the account right after that event, exact even when several events share a millisecond. Give instant or position, not both",
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -81,7 +95,10 @@ const CopierAtInstantDTO = Type.Object({
 export const AccountStateAtDTO = Type.Object(
   {
     accountId: Uuid,
-    instant: IsoDateTime,
+    instant: Type.String({
+      format: 'date-time',
+      description: 'the instant asked for; with position, the time the store recorded that event',
+    }),
     eventsReplayed: Type.Integer(),
     lastEvent: Nullable(Type.Object({ position: Str, time: Type.String({ format: 'date-time' }), type: Str })),
     account: Type.Object({

@@ -8,6 +8,7 @@ const OTHER_PROJECT = '66666666-6666-4666-8666-666666666666';
 const OTHER_KEY = 'timeline-other-project-key-0123456789';
 
 interface Entry {
+  readonly position: string;
   readonly time: string;
   readonly type: string;
   readonly stream: string;
@@ -90,6 +91,28 @@ describe('console: the account timeline and its state at an instant', function (
     const beforeAll = await t.call('GET', `/accounts/${slave}/stateAt?instant=2000-01-01T00:00:00Z`);
     expect(beforeAll.body).to.deep.include({ eventsReplayed: 0, lastEvent: null });
     expect(beforeAll.body.account).to.deep.include({ exists: false, positions: [] });
+  });
+
+  it('stateAt by position stops right after that event, exact within a millisecond', async () => {
+    const opened = timeline.find((e) => e.type === 'PositionOpened')!;
+    const before = timeline[timeline.indexOf(opened) - 1]!;
+    const after = async (entry: Entry) => {
+      const res = await t.call('GET', `/accounts/${slave}/stateAt?position=${encodeURIComponent(entry.position)}`);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return res.body;
+    };
+    const then = await after(before);
+    expect(then.account.positions).to.deep.equal([]);
+    expect(then.eventsReplayed).to.equal(timeline.indexOf(opened));
+    expect(then.lastEvent).to.deep.include({ position: before.position, type: before.type });
+    expect(then.instant).to.equal(before.time);
+    const filled = await after(opened);
+    expect(filled.account.positions).to.have.length(1);
+    expect(filled.eventsReplayed).to.equal(timeline.indexOf(opened) + 1);
+    const both = await t.call('GET', `/accounts/${slave}/stateAt?position=${encodeURIComponent(opened.position)}&instant=2026-01-01T00:00:00Z`);
+    expect(both.status).to.equal(400);
+    expect(both.body.error).to.equal('[VALIDATION_FAILED]');
+    expect((await t.call('GET', `/accounts/${slave}/stateAt?position=yesterday`)).status).to.equal(400);
   });
 
   it('until, offset and limit page through the timeline', async () => {
