@@ -39,6 +39,7 @@ import { type Caller, Routes } from './route.js';
 import type { Services } from '../app/services.js';
 import { typeRoutes } from './types/routes.js';
 import { timelineRoutes } from './timeline/routes.js';
+import { readModelRoutes } from './readModels/routes.js';
 import { consoleRoutes } from './console.js';
 import { docsRoutes } from './docs.js';
 import { healthRoutes } from './health.js';
@@ -55,6 +56,7 @@ export const declareRoutes = (services: Services): Routes => {
   configurationSummaryRoutes(routes, services);
   accountRoutes(routes, services);
   timelineRoutes(routes, services);
+  readModelRoutes(routes, services);
   tradingRoutes(routes, services);
   featureRoutes(routes, services);
   riskLimitRoutes(routes, services);

@@ -3,7 +3,7 @@
 // by their projections (rebuild.ts: blue-green); what lives here is everything else in this database:
 // the registry that says which generation is active, the processors' checkpoints, and the tables of the
 // background work (webhook subscriptions, API key usage, the delivery outbox, the account creation
-// queue). Their kysely types are in schema.ts (ServiceTables).
+// queue, the read model rebuilds started through the API). Their kysely types are in schema.ts (ServiceTables).
 //
 // Tables that modules used to create with migrations of their own are adopted where they exist
 // (IF NOT EXISTS, data copied), so a database from before this file keeps its contents.
@@ -147,6 +147,26 @@ const migrations: Record<string, Migration> = {
         error_message text,
         received_at timestamptz NOT NULL)`.execute(db);
       await sql`CREATE INDEX IF NOT EXISTS api_requests_project ON api_requests (project_id, received_at)`.execute(db);
+    },
+  },
+  // The read model rebuilds started through the API and their progress (app/readModels.ts).
+  '0008_read_model_rebuilds': {
+    async up(db) {
+      await sql`CREATE TABLE IF NOT EXISTS read_model_rebuilds (
+        id uuid PRIMARY KEY,
+        read_model text NOT NULL,
+        state text NOT NULL,
+        phase text,
+        processed bigint NOT NULL DEFAULT 0,
+        total bigint NOT NULL DEFAULT 0,
+        generation int,
+        project_id uuid,
+        api_key_id uuid,
+        error text,
+        started_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        finished_at timestamptz)`.execute(db);
+      await sql`CREATE INDEX IF NOT EXISTS read_model_rebuilds_latest ON read_model_rebuilds (read_model, started_at DESC)`.execute(db);
     },
   },
 };

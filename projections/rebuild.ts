@@ -98,6 +98,25 @@ export interface RebuildOptions {
    * the WAL they spare.
    */
   readonly unloggedFrom?: number;
+  /**
+   * Take the read models' locks only if free: when another session (another rebuild, on this instance or
+   * another) holds one, throw RebuildBusyError at once instead of waiting for it, having built nothing.
+   */
+  readonly tryLock?: boolean;
+  /** Called once every lock is held, before anything is built. */
+  readonly onLocked?: () => void;
+  /** Called as the rebuild moves from the bulk of the history to finishing the tables, then to the tail and the switch. */
+  readonly onPhase?: (phase: RebuildPhase) => void;
+}
+
+/** Where a rebuild is: the bulk of the history, the new generation made durable and indexed, the tail and the switch. */
+export type RebuildPhase = 'HISTORY' | 'FINISHING' | 'SWITCHING';
+
+/** RebuildOptions.tryLock: a read model is being rebuilt by another session. */
+export class RebuildBusyError extends Error {
+  constructor(readonly projection: string) {
+    super(`read model ${projection} is being rebuilt already`);
+  }
 }
 
 /** How much longer than the rest a read model took: the time its batches spent applying. */
@@ -317,8 +336,17 @@ export const rebuildProjections = async (
   // One session holds the advisory locks (in name order, so two rebuilds never wait on each other in a
   // cycle): two processes never build the same read model at once.
   return db.connection().execute(async (conn) => {
-    for (const projection of ordered) await sql`SELECT ${lockKey(projection.name)}`.execute(conn);
+    const held: Projection[] = [];
     try {
+      for (const projection of ordered) {
+        if (options.tryLock) {
+          const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(hashtext(${`projection:${projection.name}`})) AS locked`.execute(conn);
+          if (!rows[0]?.locked) throw new RebuildBusyError(projection.name);
+        } else await sql`SELECT ${lockKey(projection.name)}`.execute(conn);
+        held.push(projection);
+      }
+      options.onLocked?.();
+      options.onPhase?.('HISTORY');
       // A long enough history is built into UNLOGGED tables (RebuildOptions.unloggedFrom).
       const unloggedFrom = options.unloggedFrom ?? BATCH;
       const history = store.readAll({ fromPosition: 'start' })[Symbol.asyncIterator]();
@@ -331,7 +359,9 @@ export const rebuildProjections = async (
         for (; !next.done; next = await history.next()) yield next.value.event;
       }
       await applyHistory(db, all(), builds, lanes, reading);
+      options.onPhase?.('FINISHING');
       await finishBuilds(db, builds, lanes);
+      options.onPhase?.('SWITCHING');
       await switchOver(conn, store, builds, reading);
       for (const build of builds) {
         if (build.current) await sql`DROP SCHEMA IF EXISTS ${sql.id(generationSchema(build.projection.name, build.current.generation))} CASCADE`.execute(conn);
@@ -344,7 +374,7 @@ export const rebuildProjections = async (
         applySeconds: b.ms / 1000,
       }));
     } finally {
-      for (const projection of [...ordered].reverse()) await sql`SELECT ${unlockKey(projection.name)}`.execute(conn);
+      for (const projection of held.reverse()) await sql`SELECT ${unlockKey(projection.name)}`.execute(conn);
     }
   });
 };
