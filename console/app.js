@@ -67,6 +67,8 @@ const when = (iso) =>
         .replace('T', ' ')
         .replace(/\.\d+Z$/, 'Z')
     : '–';
+/** To the millisecond: the timeline's events can be milliseconds apart. */
+const whenExactly = (iso) => (iso ? new Date(iso).toISOString().replace('T', ' ') : '–');
 const nameOf = (account) => account.alias || `${account.loginServer} ${account.loginAccountNumber}`;
 
 const Problem = ({ error }) => (error ? html`<p class="error" role="alert">${error.message}</p>` : null);
@@ -514,6 +516,86 @@ const Copiers = ({ accountId, copiers }) => {
   </div>`;
 };
 
+const PROFIT_TARGETS = {
+  FeatureDailyProfitTargetDTO: { words: 'Daily profit target', prefix: 'daily' },
+  FeatureWeeklyProfitTargetDTO: { words: 'Weekly profit target', prefix: 'weekly' },
+  FeatureMonthlyProfitTargetDTO: { words: 'Monthly profit target', prefix: 'monthly' },
+  FeatureOverallTargetDTO: { words: 'Overall target', prefix: null },
+};
+
+/** A target's thresholds in words: only those set (0 is off). */
+const targetWords = (f) => {
+  const s = f.setting ?? {};
+  const { prefix } = PROFIT_TARGETS[f.type?.name] ?? {};
+  if (!prefix) {
+    const parts = Object.entries(s)
+      .filter(([k, v]) => typeof v === 'number' && v !== 0 && /target|limit|balance/i.test(k))
+      .map(([k, v]) => `${k} ${v}`);
+    return parts.join(', ') || 'no threshold set';
+  }
+  const parts = [
+    s[`${prefix}ProfitTarget`] ? `${s[`${prefix}ProfitTarget`]} % of the balance at the period start` : null,
+    s[`${prefix}RelativeProfitTarget`] ? `${money(s[`${prefix}RelativeProfitTarget`])} above it` : null,
+    s[`${prefix}AbsoluteProfitTarget`] ? `equity ${money(s[`${prefix}AbsoluteProfitTarget`])}` : null,
+  ].filter(Boolean);
+  return `${parts.join(' or ') || 'no threshold set'}; when reached: ${s.pauseInsteadOfClose ? 'copying paused, positions kept' : 'positions closed, copying stopped'} until the next period`;
+};
+
+/** The account's profit target features with their state now (account information's profitTargetsStatus and profitTargetsLocked). */
+const ProfitTargets = ({ accountId, features, info, onDone }) => {
+  const [message, setMessage] = useState(null);
+  const targets = features.filter((f) => PROFIT_TARGETS[f.type?.name]);
+  if (targets.length === 0) return html`<p class="muted">No profit targets.</p>`;
+  const statusOf = new Map((info.profitTargetsStatus ?? []).map((st) => [st.profitTargetFeatureId, st]));
+  const locksOf = (id) => (info.profitTargetsLocked ?? []).filter((l) => l.profitTargetFeatureId === id);
+  const reset = async (f) => {
+    setMessage(null);
+    try {
+      await call('PUT', `/accounts/${accountId}/profitTargets/${f.featureId}/reset`);
+      setMessage({ ok: `${PROFIT_TARGETS[f.type.name].words} reset: copying resumes` });
+      onDone();
+    } catch (err) {
+      setMessage({ error: err });
+    }
+  };
+  return html`<div class="scroll">
+      <table aria-label="Profit targets">
+        <thead>
+          <tr>
+            <th scope="col">Target</th>
+            <th scope="col">Thresholds</th>
+            <th scope="col">State now</th>
+            <th scope="col" class="num">Reference balance</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${targets.map((f) => {
+            const st = statusOf.get(f.featureId);
+            const locks = locksOf(f.featureId);
+            const hit = st?.profitTargetIsHit === true || locks.length > 0;
+            const state =
+              !st && locks.length === 0
+                ? 'unknown (no broker figures yet)'
+                : hit
+                  ? `reached: locked${locks[0] ? ` since ${whenExactly(locks[0].lockedAt)}${locks[0].until ? ` until ${whenExactly(locks[0].until)}` : ''}, at ${money(locks[0].measured)}` : ''}`
+                  : 'open: copying';
+            return html`<tr data-profit-target=${f.featureId} data-hit=${String(hit)}>
+              <td>${PROFIT_TARGETS[f.type.name].words}</td>
+              <td>${targetWords(f)}</td>
+              <td>${state}</td>
+              <td class="num">${money(st?.referenceBalance)}</td>
+              <td>
+                ${hit ? html`<button type="button" class="secondary" onClick=${() => reset(f)} aria-label=${`Reset ${PROFIT_TARGETS[f.type.name].words}`}>Reset</button>` : '–'}
+              </td>
+            </tr>`;
+          })}
+        </tbody>
+      </table>
+    </div>
+    <div aria-live="polite">${message?.ok ? html`<span class="ok">${message.ok}</span>` : null}<${Problem} error=${message?.error} /></div>`;
+};
+
 const AccountPage = ({ id }) => {
   const [refresh, setRefresh] = useState(0);
   const bump = () => setRefresh((n) => n + 1);
@@ -606,16 +688,24 @@ const AccountPage = ({ id }) => {
             </ul>`
       }
     <//>
-    <${Section} title="Risk limits and profit targets" id="limits-title">
+    <${Section} title="Risk limits" id="limits-title">
       <${Problem} error=${limits.error} />
       ${
         (limits.data ?? []).length === 0
           ? html`<p class="muted">No risk limits.</p>`
           : html`<ul>
-              ${limits.data.map((l) => html`<li>${l.riskType?.name}: ${l.riskLimit ?? l.absoluteRiskLimit ?? l.relativeRiskLimit} ${l.active ? '' : '(inactive)'} ${l.status ? `— ${l.status.name ?? l.status}` : ''}</li>`)}
+              ${limits.data.map(
+                (l) =>
+                  html`<li>
+                    ${`${l.riskType?.name}: ${l.absoluteRiskLimit || l.riskLimit || l.relativeRiskLimit}${l.active === false ? ' (inactive)' : ''}${l.status ? ` — ${l.status.name ?? l.status}` : ''}`}
+                  </li>`,
+              )}
             </ul>`
       }
-      <p class="muted">Profit targets are account features (listed above).</p>
+    <//>
+    <${Section} title="Profit targets" id="targets-title">
+      <${Problem} error=${features.error} />
+      <${ProfitTargets} accountId=${id} features=${features.data ?? []} info=${info} onDone=${bump} />
     <//>
     <${Section} title="Equity chart" id="chart-title"><${EquityChart} accountId=${id} /><//>
     <${Section} title="Logs" id="logs-title"><${Logs} accountId=${id} refresh=${refresh} /><//>
@@ -627,14 +717,19 @@ const AccountPage = ({ id }) => {
 
 const StateAt = ({ state }) => {
   const a = state.account;
-  if (!a.exists) return html`<p data-testid="state-summary">The account did not exist yet at ${when(state.instant)}.</p>`;
+  if (!a.exists) return html`<p data-testid="state-summary">${`The account did not exist yet at ${whenExactly(state.instant)}.`}</p>`;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  // One string: htm drops the whitespace of a line break next to an element or a value ("balance10.00").
+  const summary = [
+    `status ${a.status?.name ?? '–'}`,
+    `balance ${money(a.balance)}`,
+    a.connected ? 'connected' : 'not connected',
+    plural(a.positions.length, 'open position'),
+    plural(a.pendingOrders.length, 'pending order'),
+    plural(a.copiers.length, 'copier'),
+  ].join(', ');
   return html`<div data-testid="state">
-    <p data-testid="state-summary">
-      At ${when(state.instant)} (${state.eventsReplayed} events replayed): status <strong>${a.status?.name}</strong>, balance
-      <strong>${money(a.balance)}</strong>, ${a.connected ? 'connected' : 'not connected'}, ${a.positions.length} open
-      position${a.positions.length === 1 ? '' : 's'}, ${a.pendingOrders.length} pending order${a.pendingOrders.length === 1 ? '' : 's'}, ${a.copiers.length}
-      copier${a.copiers.length === 1 ? '' : 's'}.
-    </p>
+    <p data-testid="state-summary">${`${state.label} (${plural(state.eventsReplayed, 'event')} replayed): ${summary}.`}</p>
     ${
       a.positions.length === 0
         ? html`<p>No open positions.</p>`
@@ -682,14 +777,26 @@ const TimelinePage = ({ id }) => {
   const [instant, setInstant] = useState('');
   const [state, setState] = useState(null);
   const [error, setError] = useState(null);
-  const show = async (at) => {
+  /** `at`: an instant typed or picked; `entry`: right after that event (by its position, exact). */
+  const show = async (at, entry = null) => {
     setError(null);
     try {
-      const iso = new Date(at).toISOString();
+      if (entry) {
+        setInstant(entry.time);
+        const then = await get(`/accounts/${id}/stateAt?position=${encodeURIComponent(entry.position)}`);
+        setState({ ...then, label: `Right after event ${entry.index}, ${entry.type}, at ${whenExactly(entry.time)}` });
+        return;
+      }
+      // As the list shows them ("2026-01-07 10:00:00.000Z"); without an offset, UTC (the label says so).
+      const text = at.trim().replace(' ', 'T');
+      const date = new Date(/(Z|[+-]\d\d:?\d\d)$/i.test(text) ? text : `${text}Z`);
+      if (Number.isNaN(date.getTime())) throw new Error(`Not an instant: ${at}`);
+      const iso = date.toISOString();
       setInstant(iso);
-      setState(await get(`/accounts/${id}/stateAt?instant=${encodeURIComponent(iso)}`));
+      const then = await get(`/accounts/${id}/stateAt?instant=${encodeURIComponent(iso)}`);
+      setState({ ...then, label: `At ${whenExactly(iso)}` });
     } catch (err) {
-      setError(err instanceof ApiError ? err : new Error(`Not an instant: ${at}`));
+      setError(err);
     }
   };
   const entries = timeline.data?.entries ?? [];
@@ -727,7 +834,7 @@ const TimelinePage = ({ id }) => {
               (e, i) =>
                 html`<tr data-event-type=${e.type} data-time=${e.time}>
                   <td>${i + 1}</td>
-                  <td>${when(e.time)}</td>
+                  <td>${whenExactly(e.time)}</td>
                   <td>
                     ${e.type}
                     <div class="muted">${e.stream.split('-')[0]}</div>
@@ -735,7 +842,12 @@ const TimelinePage = ({ id }) => {
                   <td>${causeWords(e.cause)}</td>
                   <td>${e.after.status ?? '–'}, ${e.after.openPositions} open, balance ${money(e.after.balance)}</td>
                   <td>
-                    <button type="button" class="secondary" onClick=${() => show(e.time)} aria-label=${`Show the account after event ${i + 1}, ${e.type}`}>
+                    <button
+                      type="button"
+                      class="secondary"
+                      onClick=${() => show(null, { ...e, index: i + 1 })}
+                      aria-label=${`Show the account after event ${i + 1}, ${e.type}`}
+                    >
                       Show
                     </button>
                   </td>
@@ -749,10 +861,119 @@ const TimelinePage = ({ id }) => {
 };
 
 // ---------------------------------------------------------------------------------------------------
+// The analyst's view: every read model's checkpoint and lag, rebuilds and their progress
+
+/** A key may start a rebuild only with an explicit grant (the API decides; this only hides a button it would refuse). */
+const mayRebuild = (me) => me.level === 'PROJECT' && me.accessPolicy?.enabled === true && me.accessPolicy.endpointAccess?.mode === 'ALLOW_LIST';
+
+const rebuildWords = (r) =>
+  !r
+    ? 'never rebuilt here'
+    : r.state === 'RUNNING'
+      ? `rebuilding: ${r.percent}% (${r.processed.toLocaleString('en-US')} of ${r.total.toLocaleString('en-US')} events), ${{ HISTORY: 'reading the history', FINISHING: 'finishing the new tables', SWITCHING: 'catching up and switching' }[r.phase] ?? 'starting'}`
+      : r.state === 'SWITCHED'
+        ? `rebuilt: generation ${r.generation} serving since ${whenExactly(r.finishedAt)}`
+        : `rebuild failed: ${r.error}`;
+
+const ReadModelsPage = ({ me }) => {
+  const models = useLoad(() => get('/readModels'), []);
+  const [messages, setMessages] = useState({});
+  const running = (models.data ?? []).some((m) => m.lastRebuild?.state === 'RUNNING');
+  useEffect(() => {
+    if (!running) return undefined;
+    const timer = window.setInterval(models.reload, 1000);
+    return () => window.clearInterval(timer);
+  }, [running]);
+  const rebuild = async (name) => {
+    setMessages((m) => ({ ...m, [name]: null }));
+    try {
+      const r = (await call('POST', `/readModels/${encodeURIComponent(name)}/rebuilds`)).data;
+      setMessages((m) => ({ ...m, [name]: { ok: `Rebuild started: ${r.id}` } }));
+    } catch (err) {
+      setMessages((m) => ({ ...m, [name]: { error: err } }));
+    }
+    models.reload();
+  };
+  const allowed = mayRebuild(me);
+  return html`<main>
+    <h1>Read models</h1>
+    <${Section} title="Checkpoints, lag and rebuilds" id="read-models-title">
+      <p class="muted">
+        Every read model is shared by all projects: this shows where each one is, never another project's data. A rebuild builds a new generation beside the
+        serving one and switches when it has caught up.
+      </p>
+      ${
+        allowed
+          ? null
+          : html`<p class="muted" data-testid="rebuild-needs-grant">
+              ${'Starting a rebuild needs a project-level key whose access policy allows POST /readModels/{readModel}/rebuilds in an ALLOW_LIST.'}
+            </p>`
+      }
+      <${Problem} error=${models.error} />
+      ${models.loading && !models.data ? html`<${Loading} what="the read models" />` : null}
+      <div class="scroll">
+        <table aria-labelledby="read-models-title">
+          <thead>
+            <tr>
+              <th scope="col">Read model</th>
+              <th scope="col" class="num">Version</th>
+              <th scope="col" class="num">Generation</th>
+              <th scope="col" class="hide-narrow">Checkpoint</th>
+              <th scope="col" class="num">Lag (s)</th>
+              <th scope="col" class="num">Lag (events)</th>
+              <th scope="col">Rebuild</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${(models.data ?? []).map(
+              (m) =>
+                html`<tr data-read-model=${m.name} data-rebuild-state=${m.lastRebuild?.state ?? ''}>
+                  <th scope="row">${m.name}</th>
+                  <td class="num">${m.version}</td>
+                  <td class="num">${m.generation ?? '–'}${m.buildingGeneration ? ` (building ${m.buildingGeneration})` : ''}</td>
+                  <td class="hide-narrow"><code>${m.checkpoint ?? '–'}</code></td>
+                  <td class="num">${m.lagSeconds === null ? '–' : m.lagSeconds.toFixed(1)}</td>
+                  <td class="num">${m.lagEvents ?? '–'}</td>
+                  <td>
+                    <div data-testid="rebuild-progress">${rebuildWords(m.lastRebuild)}</div>
+                    ${
+                      m.lastRebuild?.state === 'RUNNING'
+                        ? html`<progress max="100" value=${m.lastRebuild.percent} aria-label=${`Rebuild of ${m.name}`}>${m.lastRebuild.percent}%</progress>`
+                        : null
+                    }
+                    ${
+                      allowed
+                        ? html`<button
+                            type="button"
+                            class="secondary"
+                            disabled=${m.lastRebuild?.state === 'RUNNING'}
+                            onClick=${() => rebuild(m.name)}
+                            aria-label=${`Rebuild ${m.name}`}
+                          >
+                            Rebuild
+                          </button>`
+                        : null
+                    }
+                    <div aria-live="polite">
+                      ${messages[m.name]?.ok ? html`<span class="ok">${messages[m.name].ok}</span>` : null}<${Problem} error=${messages[m.name]?.error} />
+                    </div>
+                  </td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
+      <p><button class="secondary" type="button" onClick=${models.reload}>Refresh</button></p>
+    <//>
+  </main>`;
+};
+
+// ---------------------------------------------------------------------------------------------------
 // The shell: sign-in state, navigation by the location's hash
 
 const parseRoute = (hash) => {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  if (parts[0] === 'readModels') return { page: 'readModels' };
   if (parts[0] === 'accounts' && parts[1] && parts[2] === 'timeline') return { page: 'timeline', id: parts[1] };
   if (parts[0] === 'accounts' && parts[1]) return { page: 'account', id: parts[1] };
   return { page: 'accounts' };
@@ -775,7 +996,7 @@ const App = () => {
     );
   }, []);
   useEffect(() => {
-    document.title = `${{ accounts: 'Accounts', account: 'Account', timeline: 'Timeline' }[route.page]} · Copy-trading console`;
+    document.title = `${{ accounts: 'Accounts', account: 'Account', timeline: 'Timeline', readModels: 'Read models' }[route.page]} · Copy-trading console`;
   }, [route.page]);
   if (checking) return html`<main><${Loading} what="your session" /></main>`;
   if (!me) return html`<${SignIn} onSignedIn=${setMe} />`;
@@ -788,12 +1009,15 @@ const App = () => {
       ? html`<${AccountPage} id=${route.id} />`
       : route.page === 'timeline'
         ? html`<${TimelinePage} id=${route.id} />`
-        : html`<${AccountsPage} />`;
+        : route.page === 'readModels' && me.level === 'PROJECT'
+          ? html`<${ReadModelsPage} me=${me} />`
+          : html`<${AccountsPage} />`;
   return html`<div>
     <header class="top">
       <strong>Copy-trading console</strong>
       <nav aria-label="Main">
         <a href="#/accounts">Accounts</a>
+        ${me.level === 'PROJECT' ? html`<a href="#/readModels">Read models</a>` : null}
         <a href="/rest/api/v1/docs" target="_blank" rel="noopener">API docs</a>
       </nav>
       <span class="who">${me.name ?? 'API key'} (${me.level === 'PROJECT' ? 'project' : 'account'} key)</span>

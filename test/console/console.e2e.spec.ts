@@ -1,13 +1,15 @@
 // The console in a real browser (issue 20): playwright-core driving Debian's Chromium against a started
 // service. Sign in, the accounts and the copy network, a master's page, a position opened from the
-// console and its copy on the slave, a skip reason in words, the timeline at an instant before the
-// trade, a restricted key, the API docs. Screenshots go to test-results/console (ignored by git).
+// console and its copy on the slave, the timeline at an instant before the trade (and right after one
+// event), modifying and closing the position, a skip reason in words, profit targets, a restricted key,
+// the analyst's read models with a rebuild, the API docs. Screenshots go to test-results/console (ignored by git).
 // Without a browser (no /usr/bin/chromium nor CHROMIUM_PATH) the specs are skipped, saying so.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { startTestService, type TestService, validAccount } from '../support/service.js';
 import { bookWhere, featureBody, marketHoursClock, pinQuotes } from '../support/trading.js';
 
@@ -139,6 +141,52 @@ describe('console in a browser', function () {
     await page.close();
   });
 
+  it("opens the master's timeline, moves to an instant before the trade and sees no position", async () => {
+    const page = await context.newPage();
+    await signIn(page, t.key);
+    await page.goto(`${base}/console#/accounts/${master}/timeline`);
+    await page.getByRole('heading', { name: 'Timeline', level: 1 }).waitFor();
+    const opened = page.locator('tr[data-event-type="PositionOpened"]').first();
+    await opened.waitFor();
+    const summary = page.getByTestId('state-summary');
+    // An instant typed: a millisecond before the fill the store recorded.
+    const fill = Date.parse((await opened.getAttribute('data-time'))!);
+    await page.getByLabel('Instant (ISO 8601, UTC)').fill(new Date(fill - 1).toISOString());
+    await page.getByRole('button', { name: 'Show the account then' }).click();
+    await page.getByText(/^At .*: status Active, .*, 0 open positions, /).waitFor();
+    expect(await page.locator('table[aria-label="Positions at the instant"]').count()).to.equal(0);
+    await page.getByText('No open positions.').waitFor();
+    // Right after the trading request (by its position in the store: exact within a millisecond), then after the fill.
+    await page
+      .locator('tr[data-event-type="TradeRequested"]')
+      .first()
+      .getByRole('button', { name: /^Show the account after event/ })
+      .click();
+    await page.getByText(/^Right after event \d+, TradeRequested, .*: .*, 0 open positions, /).waitFor();
+    await opened.getByRole('button', { name: /^Show the account after event/ }).click();
+    await page.getByText(/^Right after event \d+, PositionOpened, .*: .*, 1 open position, /).waitFor();
+    expect(await page.locator('table[aria-label="Positions at the instant"] tbody tr').first().textContent()).to.include('EURUSD');
+    expect(await summary.count()).to.equal(1);
+    await shot(page, 'timeline');
+    await page.close();
+  });
+
+  it("modifies the master's position from the console, then closes it", async () => {
+    const page = await context.newPage();
+    await signIn(page, t.key);
+    await page.goto(`${base}/console#/accounts/${master}`);
+    await page.getByRole('heading', { name: 'console master' }).waitFor();
+    const row = page.locator('table[aria-label="open positions"] tbody tr').first();
+    await row.waitFor();
+    await row.getByRole('button', { name: /^Modify position / }).click();
+    await row.getByLabel('Stop loss').fill('1.05');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await row.locator('td', { hasText: /^1\.05$/ }).waitFor();
+    await row.getByRole('button', { name: /^Close position / }).click();
+    await page.getByText('No open positions.').waitFor();
+    await page.close();
+  });
+
   it('reads a skip reason in words in the logs', async () => {
     const page = await context.newPage();
     await signIn(page, t.key);
@@ -151,6 +199,26 @@ describe('console in a browser', function () {
     await page.close();
   });
 
+  it("shows an account's profit targets with their state", async () => {
+    const target = await t.call('POST', `/accounts/${slave}/features`, {
+      body: featureBody({ type: 'FeatureDailyProfitTargetDTO', dailyProfitTarget: 0, dailyRelativeProfitTarget: 300 }),
+    });
+    expect(target.status, JSON.stringify(target.body)).to.equal(200);
+    const page = await context.newPage();
+    await signIn(page, t.key);
+    await page.goto(`${base}/console#/accounts/${slave}`);
+    await page.getByRole('heading', { name: 'console slave' }).waitFor();
+    const row = page.locator(`table[aria-label="Profit targets"] tr[data-profit-target="${target.body.featureId as string}"]`);
+    await row.waitFor();
+    await row.getByText('open: copying').waitFor();
+    expect(await row.textContent())
+      .to.include('Daily profit target')
+      .and.include('300.00 above it')
+      .and.include('positions closed, copying stopped until the next period');
+    expect(await row.getAttribute('data-hit')).to.equal('false');
+    await page.close();
+  });
+
   it('shows a restricted key only its account', async () => {
     const page = await context.newPage();
     await signIn(page, slaveKey);
@@ -159,6 +227,45 @@ describe('console in a browser', function () {
     expect(await page.getByRole('link', { name: 'console master' }).count()).to.equal(0);
     expect(await page.getByRole('link', { name: 'Read models' }).count()).to.equal(0);
     await shot(page, 'restricted');
+    await page.close();
+  });
+
+  it("shows the analyst each read model's checkpoint and lag, and rebuilds one blue-green with a granted key", async () => {
+    const page = await context.newPage();
+    // The project's key without an access policy sees the read models, and no button: a rebuild needs a grant.
+    await signIn(page, t.key);
+    await page.getByRole('link', { name: 'Read models' }).click();
+    await page.getByRole('heading', { name: 'Read models', level: 1 }).waitFor();
+    const copies = page.locator('tr[data-read-model="copies"]');
+    await copies.waitFor();
+    expect(await copies.locator('code').textContent()).to.match(/^\d+:\d+$/);
+    await page.getByTestId('rebuild-needs-grant').waitFor();
+    expect(await page.getByRole('button', { name: /^Rebuild / }).count()).to.equal(0);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+
+    const granted = await t.call('POST', `/projects/${DEFAULT_PROJECT_ID}/apiKeys`, {
+      body: {
+        name: 'analyst',
+        accessPolicy: {
+          enabled: true,
+          endpointAccess: {
+            mode: 'ALLOW_LIST',
+            rules: [
+              { pathPattern: '/**', method: 'GET' },
+              { pathPattern: '/readModels/*/rebuilds', method: 'POST' },
+            ],
+          },
+        },
+      },
+    });
+    expect(granted.status, JSON.stringify(granted.body)).to.equal(200);
+    await signIn(page, granted.body.key as string);
+    await page.goto(`${base}/console#/readModels`);
+    await page.getByRole('button', { name: 'Rebuild copies' }).click();
+    await page.getByText(/^Rebuild started: /).waitFor();
+    await page.locator('tr[data-read-model="copies"][data-rebuild-state="SWITCHED"]').waitFor();
+    expect(await copies.getByTestId('rebuild-progress').textContent()).to.match(/^rebuilt: generation \d+ serving since /);
+    await shot(page, 'read-models');
     await page.close();
   });
 
