@@ -22,6 +22,7 @@ import { featureTypeRoutes } from './features/typeRoutes.js';
 import { logRoutes } from './logs/routes.js';
 import { investorProgramRoutes } from './investorProgram/routes.js';
 import { marketplaceRoutes } from './marketplace/routes.js';
+import { earningsRoutes } from './earnings/routes.js';
 import { profitTargetRoutes } from './profitTargets/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { riskLimitRoutes } from './riskLimits/routes.js';
@@ -70,6 +71,7 @@ export const declareRoutes = (services: Services): Routes => {
   analyticsRoutes(routes, services);
   investorProgramRoutes(routes, services);
   marketplaceRoutes(routes, services);
+  earningsRoutes(routes, services);
   logRoutes(routes, services);
   auditLogRoutes(routes, services);
   apiKeyRoutes(routes, services);

@@ -10,6 +10,7 @@ import { chartingDataProjection } from './chartingData/projector.js';
 import { copiesProjection } from './copies/projector.js';
 import { copiersProjection } from './copiers/projector.js';
 import { dataCollectorProjection } from './dataCollector/projector.js';
+import { earningsProjection } from './earnings/projector.js';
 import { featuresProjection } from './features/projector.js';
 import { historyProjection } from './history/projector.js';
 import { messagingProjection } from './messaging/projector.js';
@@ -46,6 +47,7 @@ export const allProjections: readonly Projection[] = [
   templatesProjection,
   strategiesProjection,
   calendarProjection,
+  earningsProjection,
 ];
 
 export const projectionByName = (name: string): Projection | undefined => allProjections.find((p) => p.name === name);

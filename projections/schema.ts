@@ -2,6 +2,7 @@
 // projection (see runner.ts for why views).
 import type { ColumnType, Generated } from 'kysely';
 import type { CalendarTables } from './calendar/tables.js';
+import type { EarningsTables } from './earnings/tables.js';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
@@ -524,7 +525,7 @@ export interface ProjectionRegistryTable {
   updated: Generated<Date>;
 }
 
-export interface ReadModels extends CalendarTables {
+export interface ReadModels extends CalendarTables, EarningsTables {
   accounts: AccountsTable;
   audit_logs: AuditLogsTable;
   api_keys: ApiKeysTable;

@@ -1,0 +1,37 @@
+// A signal provider's earnings and the follower costs it covers (domain/earnings/earnings.ts), for the
+// provider's own project only: a project-level key of it, or the provider account's account-level key;
+// any other caller finds no provider (404 [SIGNAL_PROVIDER_NOT_FOUND]).
+import { followerCosts, type Month, monthsBetween, providerEarnings } from '../domain/earnings/earnings.js';
+import { invalid, notFound } from '../domain/shared/errors.js';
+import { earningsFacts } from '../projections/earnings/queries.js';
+import type { Services } from './services.js';
+
+export interface ProviderCaller {
+  readonly projectId: string;
+  readonly accountId: string | null;
+}
+
+const providerFacts = async (services: Services, caller: ProviderCaller, providerId: string) => {
+  const facts = await earningsFacts(services.db, providerId);
+  if (!facts || facts.projectId !== caller.projectId || (caller.accountId !== null && caller.accountId !== facts.accountId)) {
+    throw notFound('[SIGNAL_PROVIDER_NOT_FOUND]', `signal provider ${providerId} not found`);
+  }
+  return facts;
+};
+
+/** From the provider's creation month to this month (or the month it was removed). */
+const monthsOf = (services: Services, facts: { created: string; removed: string | null }): Month[] =>
+  monthsBetween(facts.created, facts.removed ?? services.clock().toISOString());
+
+export const signalProviderEarnings = async (services: Services, caller: ProviderCaller, providerId: string) => {
+  const facts = await providerFacts(services, caller, providerId);
+  return { facts, months: providerEarnings(facts.terms, facts.followers, facts.trades, monthsOf(services, facts)) };
+};
+
+/** One month when `year` and `month` are given (both or neither), else every month of the provider. */
+export const signalProviderFollowerCosts = async (services: Services, caller: ProviderCaller, providerId: string, year?: number, month?: number) => {
+  if ((year === undefined) !== (month === undefined)) throw invalid('[VALIDATION_FAILED]', 'month and year go together: give both or neither');
+  const facts = await providerFacts(services, caller, providerId);
+  const months = year !== undefined && month !== undefined ? [{ year, month }] : monthsOf(services, facts);
+  return { facts, months: followerCosts(facts.terms, facts.followers, months) };
+};
