@@ -207,6 +207,10 @@ export type SkipReason =
   // FeatureNewsFilterDTO: an affecting calendar event in the blackout window, a bank holiday.
   | 'NEWS_BLACKOUT'
   | 'BANK_HOLIDAY'
+  // FeatureNewsProtectionDTO's re-open guards (MASTER_CLOSED_BEFORE_REOPEN too).
+  | 'REOPEN_ADVERSE_MOVE'
+  | 'REOPEN_SPREAD_TOO_WIDE'
+  | 'REOPEN_INTENT_EXPIRED'
   // Account features applied to every copier of the slave account.
   | 'RISK_PER_TRADE'
   | 'OUTSIDE_TRADING_WINDOW'

@@ -83,7 +83,6 @@ const NOT_YET: Readonly<Record<string, number>> = {
   FeatureTelegramNotificationDTO: 22,
   FeatureSignalProviderDTO: 19,
   FeatureSignalFollowerDTO: 19,
-  FeatureNewsProtectionDTO: 18,
   FeatureMessagingNotificationDTO: 18,
 };
 

@@ -15,7 +15,7 @@ import {
 } from '../../domain/copy/features/rules.js';
 import type { CopierSettings } from '../../domain/copier/settings.js';
 import { copierFeatures } from '../../domain/copy/features/catalogue.js';
-import type { OpenAction, ModifyAction, CloseAction, SkipAction, MasterTrade, SlaveCopy, SymbolSpec } from '../../domain/copy/types.js';
+import type { CancelAction, OpenAction, ModifyAction, CloseAction, SkipAction, MasterTrade, SlaveCopy, SymbolSpec } from '../../domain/copy/types.js';
 import type { VenueConnection } from '../venues/port.js';
 import { accountPositionsOf, slaveAccountViewOf } from './accountViews.js';
 
@@ -40,6 +40,8 @@ export interface ManagementInputs {
   readonly standalone?: readonly CopyRecord[];
   /** For 'slaveActivity': when the slave account last traded, standalone trades aside. */
   readonly slaveLastTradeAt?: string | null;
+  /** For 'calendar': the economic calendar's events around `now`. */
+  readonly calendar?: ManageContext['calendar'];
 }
 
 /** Every rule's asks for this copier now, with the feature that asked. */
@@ -97,6 +99,8 @@ export const manage = async (inputs: ManagementInputs): Promise<{ readonly featu
       configuredAt: feature.configuredAt,
       standalone: standaloneOf(feature.featureId, inputs.standalone ?? []),
       slaveLastTradeAt: inputs.slaveLastTradeAt ?? null,
+      pendingCopies: inputs.liveCopies.filter((c) => c.kind === 'pendingOrder'),
+      ...(inputs.calendar ? { calendar: inputs.calendar } : {}),
     };
     for (const action of feature.feature.rules.manage!(feature.settings, ctx, feature.featureId)) asks.push({ feature, action });
   }
@@ -110,7 +114,7 @@ const id = (copierId: string, parts: readonly (string | number | null)[]): strin
 export const copyActionOf = (
   copierId: string,
   ask: { readonly feature: ActiveFeature; readonly action: ManagedAction },
-): OpenAction | ModifyAction | CloseAction | SkipAction => {
+): OpenAction | ModifyAction | CloseAction | CancelAction | SkipAction => {
   const { action, feature } = ask;
   switch (action.kind) {
     case 'modify':
@@ -132,6 +136,14 @@ export const copyActionOf = (
         symbol: action.symbol,
         slavePositionId: action.slavePositionId,
         volume: action.volume,
+      };
+    case 'cancel':
+      return {
+        type: 'cancel',
+        clientOrderId: id(copierId, ['cancel', action.slavePositionId, feature.featureId]),
+        masterPositionId: action.masterPositionId,
+        symbol: action.symbol,
+        slavePositionId: action.slavePositionId,
       };
     case 'reopen':
       return {

@@ -11,7 +11,9 @@ import { slaveComment, slaveMagicNumber } from '../../domain/copy/labels.js';
 import { strategyMagicNumber } from '../../domain/copy/strategyRouting.js';
 import type { MasterTrade } from '../../domain/copy/types.js';
 import { protectionSkip } from '../../domain/protection/blocks.js';
+import { calendarEvents } from '../../projections/calendar/queries.js';
 import type { ReadModels } from '../../projections/schema.js';
+import { NEWS_CALENDAR_REACH_MINUTES } from '../../domain/copy/features/newsFilter.js';
 import { executeActions } from './executor.js';
 import type { HandlerKit } from './handlerKit.js';
 import { activeFeatures, copyHistory, type CopierRow, slaveLastTradeAt, standaloneTrades, strategyRoutingOf } from './inputs.js';
@@ -20,6 +22,12 @@ import { COPY_EVENT_NAMESPACE, NO_POSITION } from './outcomes.js';
 
 /** A management request the venue refused is recorded again only after this long. */
 const MANAGEMENT_FAILURE_QUIET_MS = 10 * 60_000;
+
+/** The economic calendar's events a day either side of `now` (features that need 'calendar'). */
+const calendarAround = (db: Kysely<ReadModels>, now: Date) => {
+  const reach = NEWS_CALENDAR_REACH_MINUTES * 60_000;
+  return calendarEvents(db, { from: new Date(now.getTime() - reach).toISOString(), to: new Date(now.getTime() + reach).toISOString() });
+};
 
 /** The master's open positions, as the positions read model holds them. */
 export const masterPositionsOf = async (db: Kysely<ReadModels>, masterAccountId: string): Promise<MasterTrade[]> => {
@@ -69,6 +77,7 @@ export class ManagementTicks {
       copier: settings,
       standalone,
       slaveLastTradeAt: active.some((f) => f.feature.rules.needs?.includes('slaveActivity')) ? await slaveLastTradeAt(db, copier.to_account_id) : null,
+      ...(active.some((f) => f.feature.rules.needs?.includes('calendar')) ? { calendar: await calendarAround(db, clock()) } : {}),
     });
     // One live copy per master position: two features reopening the same one in a tick place one.
     const copied = new Set(liveCopies.map((c) => c.masterPositionId));
@@ -103,7 +112,7 @@ export class ManagementTicks {
     const source: CopySource = { eventId: key, position: NO_POSITION, type: MANAGEMENT_SOURCE };
     const results = (await executeActions([action], this.kit.executionContext(copier, masterAccountId, source, null, slave, false))).map((event): CopyEvent => {
       // A standalone trade (keep-alive) is no copy: the log says what it is in the feature's words.
-      const note = isStandaloneTrade(action.masterPositionId) ? { note: ask.action.message } : {};
+      const note = isStandaloneTrade(action.masterPositionId) || ask.feature.feature.rules.logsItsReasons ? { note: ask.action.message } : {};
       if (event.type === 'CopyExecuted') return { ...event, data: { ...event.data, by: ask.feature.feature.type, ...note } };
       return event.type === 'CopyFailed' ? { ...event, data: { ...event.data, ...note } } : event;
     });

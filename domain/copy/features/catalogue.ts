@@ -5,6 +5,7 @@ import { copierFilter } from './copierFilter.js';
 import { delayedExecution } from './delayedExecution.js';
 import { maxLotSize } from './maxLotSize.js';
 import { newsFilter } from './newsFilter.js';
+import { newsProtection } from './newsProtection.js';
 import { orderTypeFilter } from './orderTypeFilter.js';
 import { type CopierFeature, erased } from './rules.js';
 import { sizingFeatures } from './sizingFeatures.js';
@@ -26,4 +27,6 @@ export const copierFeatures: readonly CopierFeature<object>[] = [
   erased(trailingStop),
   // Account-scope features with copy rules, applied to every copier of the account (accountScope.ts).
   ...accountCopyFeatures,
+  // Account scope: closes copies before calendar events and reopens them after (management ticks).
+  erased(newsProtection),
 ];

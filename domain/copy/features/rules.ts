@@ -215,6 +215,8 @@ export interface ManageContext extends FeatureRunContext {
    * it, standalone trades aside; null when it never traded.
    */
   readonly slaveLastTradeAt?: string | null;
+  /** This copier's pending orders at the slave (copies of the master's pending orders). */
+  readonly pendingCopies?: readonly { readonly masterPositionId: string; readonly slavePositionId: string; readonly symbol: string }[];
 }
 
 export type ManagedAction =
@@ -248,6 +250,8 @@ export type ManagedAction =
       readonly message: string;
     }
   | { readonly kind: 'skip'; readonly masterPositionId: string; readonly reason: SkipReason; readonly message: string }
+  /** Cancels a pending order copy (one of ManageContext.pendingCopies). */
+  | { readonly kind: 'cancel'; readonly slavePositionId: string; readonly masterPositionId: string; readonly symbol: string; readonly message: string }
   | {
       /**
        * A trade of the feature's own, tied to no master position (a keep-alive trade): opened at market
@@ -270,6 +274,8 @@ export interface CopierRules<S> {
    * per account whether it has no copier or several. A copier's own instance is still the copier's.
    */
   readonly accountScopeElsewhere?: boolean;
+  /** Its management's closes, cancels and reopens are logged in its own words (the action's message), not as plain copies. */
+  readonly logsItsReasons?: boolean;
   /** The copier settings every decision of this copier uses (monitor-only, reverse ...), before anything else. */
   adjustSettings?(settings: S, copier: CopierSettings): CopierSettings;
   filterOpen?(settings: S, ctx: OpenContext): Skip | null;
