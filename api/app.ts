@@ -12,6 +12,7 @@ import { auditLogRoutes } from './auditLogs/routes.js';
 import { brokerRoutes } from './brokers/routes.js';
 import { calendarRoutes } from './calendar/routes.js';
 import { whiteLabelRoutes } from './whiteLabel/routes.js';
+import { newsFilterRoutes } from './newsFilter/routes.js';
 import { databaseGate, databaseUnavailable, loadShedding } from './availability.js';
 import { authenticate } from './auth.js';
 import { copierRoutes } from './copiers/routes.js';
@@ -81,6 +82,7 @@ export const declareRoutes = (services: Services): Routes => {
   messagingRoutes(routes, services);
   calendarRoutes(routes, services);
   whiteLabelRoutes(routes, services);
+  newsFilterRoutes(routes, services);
   chartingInboundSpec(routes);
   return routes;
 };
