@@ -2,7 +2,9 @@
 // One line per adapter.
 import { ccxtAdapter } from './ccxt/adapter.js';
 import type { VenueAdapter } from './registry.js';
+import { mtBridgeAdapter } from './mtBridge/adapter.js';
 
 export const VENUE_ADAPTERS: Readonly<Record<string, VenueAdapter>> = {
   ccxt: ccxtAdapter as VenueAdapter,
+  mtbridge: mtBridgeAdapter as VenueAdapter,
 };

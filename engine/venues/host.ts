@@ -91,6 +91,7 @@ export class VenueHost {
     const registry = await VenueRegistry.start(options.routing ?? NO_ROUTING, options.adapters ?? VENUE_ADAPTERS, {
       clock: options.clock,
       log: options.log,
+      db: options.db,
     });
     const host = new VenueHost(simulated, store, options.log, registry);
     if (!saved) await host.persist();

@@ -16,6 +16,7 @@
 // `loginServer`, which selects the venue's environment where it has more than one (for ccxt: `live`,
 // `sandbox` or `demo`; each adapter documents its own values). An adapter reads its own settings from
 // environment variables of its own prefix (CCXT_..., checked at start by its `config`).
+import type { Kysely } from 'kysely';
 import type { Venue } from './port.js';
 
 export interface VenueRoute {
@@ -34,6 +35,9 @@ export interface VenueLog {
 export interface VenueContext {
   readonly clock: () => Date;
   readonly log: VenueLog;
+  /** The read models, for adapters that check credentials of the service's own (the MetaTrader bridge's EA tokens). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- read by table name
+  readonly db?: Kysely<any>;
 }
 
 /** A real venue: the port's Venue, plus what it runs of its own (sockets, servers, timers) to stop. */

@@ -83,7 +83,16 @@ export class FakeTerminal {
   private readonly done = new Map<string, unknown>();
   private welcomeWaiters: (() => void)[] = [];
 
-  constructor(private readonly options: FakeTerminalOptions) {}
+  private url: string;
+
+  constructor(private readonly options: FakeTerminalOptions) {
+    this.url = options.url;
+  }
+
+  /** The service moved (a restart on another port): the next reconnect goes there. */
+  setUrl(url: string): void {
+    this.url = url;
+  }
 
   async start(): Promise<void> {
     this.broker = this.options.broker.connection({ login: this.options.brokerLogin, password: this.options.brokerPassword });
@@ -136,7 +145,7 @@ export class FakeTerminal {
   private open(): void {
     if (this.stopped || this.offline) return;
     this.events.push('connecting');
-    const socket = new WebSocket(this.options.url);
+    const socket = new WebSocket(this.url);
     this.socket = socket;
     socket.on('open', () => {
       this.attempt = 0;

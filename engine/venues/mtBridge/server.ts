@@ -9,6 +9,7 @@
 // (`state()`: connected false and why), and when it comes back the ledger asks for its book and the
 // history since the last book it saw, and delivers what changed meanwhile, once.
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -273,7 +274,7 @@ export class MtBridgeServer {
   /** Refusals of terminals whose token named no account, by the MT login they reported. */
   private readonly refusedLogins = new Map<string, { at: number; message: string }>();
   private readonly heartbeatMs: number;
-  private httpServer: http.Server | null = null;
+  private httpServer: http.Server | https.Server | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private readonly alive = new WeakMap<WebSocket, number>();
 
@@ -289,8 +290,10 @@ export class MtBridgeServer {
   }
 
   /** Listens on a port of its own (MT_BRIDGE_PORT); answers the bound port. */
-  async listen(port: number, host = '0.0.0.0'): Promise<number> {
-    const server = http.createServer((_req, res) => res.writeHead(426, { 'content-type': 'text/plain' }).end('the MetaTrader bridge speaks WebSocket\n'));
+  async listen(port: number, host = '0.0.0.0', tls: { readonly cert: string; readonly key: string } | null = null): Promise<number> {
+    const answer = (_req: http.IncomingMessage, res: http.ServerResponse) =>
+      res.writeHead(426, { 'content-type': 'text/plain' }).end('the MetaTrader bridge speaks WebSocket\n');
+    const server = tls ? https.createServer({ cert: tls.cert, key: tls.key }, answer) : http.createServer(answer);
     server.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
