@@ -77,6 +77,9 @@ describe('console in a browser', function () {
     watcher = (await account('console watcher', `${process.pid}83`)).id;
     expect((await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master, multiplier: 2 } })).status).to.equal(200);
     expect((await t.call('POST', `/accounts/${watcher}/copiers`, { body: { fromAccountId: master, monitorOnly: true } })).status).to.equal(200);
+    // A reverse copier, drawn as such in the network; its account copies nothing the other steps read.
+    const contrarian = (await account('console contrarian', `${process.pid}84`)).id;
+    expect((await t.call('POST', `/accounts/${contrarian}/copiers`, { body: { fromAccountId: slave, reverse: true } })).status).to.equal(200);
     profile = mkdtempSync(path.join(os.tmpdir(), 'ct-chromium-'));
     context = await chromium.launchPersistentContext(profile, {
       executablePath: browserPath!,
@@ -102,8 +105,10 @@ describe('console in a browser', function () {
     expect(await row.textContent()).to.include('Active');
     const network = page.getByTestId('network');
     await network.waitFor();
-    expect(await network.locator('g.edge').count()).to.equal(2);
+    expect(await network.locator('g.edge').count()).to.equal(3);
     expect(await network.locator('g.edge[data-monitor-only="true"]').count()).to.equal(1);
+    expect(await network.locator('g.edge[data-reverse="true"]').count()).to.equal(1);
+    expect(await network.locator('desc').textContent()).to.include('console slave → console contrarian (reverse)');
     await shot(page, 'accounts');
     await page.close();
   });
