@@ -27,6 +27,7 @@ import { earningsRoutes } from './earnings/routes.js';
 import { profitTargetRoutes } from './profitTargets/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { riskLimitRoutes } from './riskLimits/routes.js';
+import { signalRoutes } from './signals/routes.js';
 import { strategyRoutes } from './strategies/routes.js';
 import { symbolMappingRoutes } from './symbolMappings/routes.js';
 import { chartingInbound, chartingInboundSpec, withTextAlerts } from './webhooks/charting/inbound.js';
@@ -83,6 +84,8 @@ export const declareRoutes = (services: Services): Routes => {
   calendarRoutes(routes, services);
   whiteLabelRoutes(routes, services);
   newsFilterRoutes(routes, services);
+  // After the account operations it runs for a provider on its followers' accounts.
+  signalRoutes(routes, services);
   chartingInboundSpec(routes);
   return routes;
 };

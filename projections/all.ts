@@ -20,6 +20,7 @@ import { positionsProjection } from './positions/projector.js';
 import { projectsProjection } from './projects/projector.js';
 import { protectionsProjection } from './protections/projector.js';
 import { riskLimitsProjection } from './riskLimits/projector.js';
+import { signalsProjection } from './signals/projector.js';
 import { strategiesProjection } from './strategies/projector.js';
 import { symbolMappingsProjection } from './symbolMappings/projector.js';
 import { templatesProjection } from './templates/projector.js';
@@ -46,6 +47,7 @@ export const allProjections: readonly Projection[] = [
   messagingProjection,
   templatesProjection,
   strategiesProjection,
+  signalsProjection,
   calendarProjection,
   earningsProjection,
 ];

@@ -200,6 +200,8 @@ export interface CopiersTable {
   strategy_key: ColumnType<number | null, number | null | undefined, number | null>;
   strategy_name: ColumnType<string | null, string | null | undefined, string | null>;
   strategy_active: ColumnType<boolean, boolean | undefined, boolean>;
+  /** A signal follower's copier: the FeatureSignalProviderDTO it follows (app/signals.ts); null for every other copier. */
+  signal_provider_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The copiers read model's own copy of every strategy, so a copier row carries its strategy's key. */
@@ -208,6 +210,39 @@ export interface CopierStrategiesTable {
   name: string;
   key: number;
   active: boolean;
+}
+
+/** A signal provider (FeatureSignalProviderDTO on an account); kept with `removed` set once its feature is removed. */
+export interface SignalProvidersTable {
+  id: string;
+  project_id: string;
+  account_id: string;
+  name: string;
+  /** The feature's members (SignalProviderSettings), as stored. */
+  settings: ColumnType<unknown, string, string>;
+  /** isPublic or makeVisibleInMarketplace: other projects may see and follow it. */
+  visible: boolean;
+  in_marketplace: boolean;
+  created: Timestamp;
+  updated: Timestamp;
+  removed: ColumnType<Date | null, string | null | undefined, string | null>;
+}
+
+/** A signal follower (FeatureSignalFollowerDTO): its copier has the same id. Kept with `removed` set once it leaves. */
+export interface SignalFollowersTable {
+  id: string;
+  provider_id: string;
+  project_id: string;
+  account_id: string;
+  /** The feature's members (SignalFollowerSettings), as stored. */
+  settings: ColumnType<unknown, string, string>;
+  active: boolean;
+  suspended: boolean;
+  monitor_only: boolean;
+  /** When it subscribed (its FeatureAdded). */
+  subscribed: Timestamp;
+  updated: Timestamp;
+  removed: ColumnType<Date | null, string | null | undefined, string | null>;
 }
 
 /** A strategy (reference StrategyDTO). */
@@ -540,6 +575,8 @@ export interface ReadModels extends CalendarTables, EarningsTables {
   copiers: CopiersTable;
   copier_strategies: CopierStrategiesTable;
   strategies: StrategiesTable;
+  signal_providers: SignalProvidersTable;
+  signal_followers: SignalFollowersTable;
   positions: PositionsTable;
   venue_activity: VenueActivityTable;
   copies: CopiesTable;

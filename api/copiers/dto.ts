@@ -5,8 +5,8 @@ import type { CopiersTable } from '../../projections/schema.js';
 import { ApiError } from '../errors.js';
 import { enumObject } from '../shared/enumObjects.js';
 
-type StrategyColumns = 'from_strategy_id' | 'to_strategy_id' | 'strategy_key' | 'strategy_name' | 'strategy_active';
-/** A copier as the copiers read model has it; the strategy columns are absent in a copier of an account template. */
+type StrategyColumns = 'from_strategy_id' | 'to_strategy_id' | 'strategy_key' | 'strategy_name' | 'strategy_active' | 'signal_provider_id';
+/** A copier as the copiers read model has it; the strategy and signal columns are absent in a copier of an account template. */
 export type CopierRow = Omit<Selectable<CopiersTable>, StrategyColumns> &
   Partial<Pick<Selectable<CopiersTable>, StrategyColumns>> & { from_account_alias: string | null };
 

@@ -19,6 +19,7 @@ import { AccountFeatureIdParams, CopierFeatureIdParams, CopierFeatureParams, Fea
 import { featureDtoOf, type FeatureWrite, fromFeatureWriteDTO, toFeatureDTO } from './dto.js';
 import { prepareSetting } from './settingHooks.js';
 import { PROJECT_APPROVED_ROLES } from '../../domain/investor/features.js';
+import { addSignalFeature, isSignalFeature, removeSignalFeature, updateSignalFeature } from '../../app/signals.js';
 
 type WriteBody = FeatureWrite;
 
@@ -63,7 +64,14 @@ export const featureOperations = (services: Services) => {
       if (!definition.multiple && (await rowsOf(caller, scope)).some((r) => r.type === setting.type)) {
         throw new ApiError(409, '[FEATURE_ALREADY_EXISTS]', `this ${scope.kind} has a ${setting.type} already; change it with PUT, or delete it first`);
       }
-      await run({ type: 'AddFeature', data: { featureId, projectId: caller.projectId, scope, setting }, metadata: commandMetadata(services, context) });
+      const command = {
+        type: 'AddFeature',
+        data: { featureId, projectId: caller.projectId, scope, setting },
+        metadata: commandMetadata(services, context),
+      } as const;
+      // A signal provider or follower spans projects and copiers (app/signals.ts).
+      if (isSignalFeature(setting.type)) await addSignalFeature(services, { command, context });
+      else await run(command);
     });
     return { body: toFeatureDTO(await rowOf(caller, scope, featureId)) };
   };
@@ -75,13 +83,22 @@ export const featureOperations = (services: Services) => {
       throw new ApiError(400, '[FEATURE_TYPE_IMMUTABLE]', `feature ${featureId} is a ${current.type}; its type cannot change (delete it and add another)`);
     }
     const setting = await prepareSetting(services, fromFeatureWriteDTO(body, scope), current.setting, { projectId: caller.projectId, scope });
-    await run({ type: 'UpdateFeature', data: { featureId, projectId: caller.projectId, scope, setting }, metadata: commandMetadata(services, context) });
+    const command = {
+      type: 'UpdateFeature',
+      data: { featureId, projectId: caller.projectId, scope, setting },
+      metadata: commandMetadata(services, context),
+    } as const;
+    if (isSignalFeature(setting.type)) await updateSignalFeature(services, { command, context }, current.setting);
+    else await run(command);
     return { body: toFeatureDTO(await rowOf(caller, scope, featureId)) };
   };
 
   const remove = async (caller: Caller, context: Parameters<typeof commandMetadata>[1], scope: FeatureScope, featureId: string) => {
-    checkRoleGiver(caller, (await rowOf(caller, scope, featureId)).type);
-    await run({ type: 'RemoveFeature', data: { featureId, projectId: caller.projectId, scope }, metadata: commandMetadata(services, context) });
+    const current = await rowOf(caller, scope, featureId);
+    checkRoleGiver(caller, current.type);
+    const command = { type: 'RemoveFeature', data: { featureId, projectId: caller.projectId, scope }, metadata: commandMetadata(services, context) } as const;
+    if (isSignalFeature(current.type)) await removeSignalFeature(services, command, current.setting, context);
+    else await run(command);
     return { status: 200 };
   };
 

@@ -8,6 +8,7 @@ import { featureCatalogue } from '../../domain/feature/catalogue.js';
 import type { FeatureDefinition } from '../../domain/feature/definition.js';
 import { featureTypeOf, featureTypes } from '../../domain/feature/types.js';
 import { IsoDateTime, Uuid } from '../shared/schemas.js';
+import { SIGNAL_SETTING_MEMBERS } from '../signals/schemas.js';
 
 const scopeWords = (def: FeatureDefinition<object>): string =>
   `Scope: ${def.scopes.join(', ')}${def.multiple ? '; several may be attached' : '; at most one per ' + def.scopes.join(' or ')}${
@@ -19,7 +20,9 @@ const scopeWords = (def: FeatureDefinition<object>): string =>
 const branch = (def: FeatureDefinition<object>): TObject => {
   const defaulted = new Set(Object.keys(def.defaults));
   const properties: Record<string, TSchema> = {};
-  for (const [name, schema] of Object.entries(def.members.properties)) {
+  // Members whose schema only the API knows (a signal feature's CopierDTO: api/signals/schemas.ts).
+  const declared = { ...def.members.properties, ...SIGNAL_SETTING_MEMBERS[def.type] };
+  for (const [name, schema] of Object.entries(declared)) {
     properties[name] = defaulted.has(name) ? Type.Optional(schema) : schema;
   }
   return Type.Object(properties, {

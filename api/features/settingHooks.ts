@@ -20,6 +20,9 @@ import { prepareMessagingAccount, prepareMessagingConnector, presentMessagingAcc
 import type { FeatureScope } from '../../domain/feature/events.js';
 import { presentWhiteLabel, sealWhiteLabel, WHITE_LABEL } from '../../domain/whiteLabel/feature.js';
 import type { Services } from '../../app/services.js';
+import { SIGNAL_FOLLOWER } from '../../domain/signal/follower.js';
+import { SIGNAL_PROVIDER } from '../../domain/signal/provider.js';
+import { prepareSignalFollower, prepareSignalProvider, presentSignalProvider } from '../signals/featureHooks.js';
 
 /** Where the feature is attached (connectors need their account). */
 export interface FeatureWhere {
@@ -140,6 +143,8 @@ const hooks: Readonly<Record<string, SettingHooks>> = {
   FeatureMultiplierDTO: multiplierHooks,
   [MESSAGING_ACCOUNT]: { prepare: prepareMessagingAccount, present: presentMessagingAccount },
   [MESSAGING_CONNECTOR]: { prepare: prepareMessagingConnector, present: (setting) => setting },
+  [SIGNAL_PROVIDER]: { prepare: prepareSignalProvider, present: presentSignalProvider },
+  [SIGNAL_FOLLOWER]: { prepare: prepareSignalFollower, present: (setting) => setting },
 };
 
 export const prepareSetting = (

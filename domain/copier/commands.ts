@@ -1,5 +1,5 @@
 import type { CommandMetadata } from '../shared/command.js';
-import type { CopierStrategies } from './events.js';
+import type { CopierSignal, CopierStrategies } from './events.js';
 import type { CopierSettings } from './settings.js';
 
 interface Target {
@@ -12,7 +12,7 @@ interface Target {
 export type CopierCommand =
   | {
       type: 'CreateCopier';
-      data: Target & { fromAccountId: string; settings: CopierSettings } & CopierStrategies;
+      data: Target & { fromAccountId: string; settings: CopierSettings } & CopierStrategies & CopierSignal;
       metadata: CommandMetadata;
     }
   | { type: 'UpdateCopier'; data: Target & { changes: Partial<CopierSettings> }; metadata: CommandMetadata }

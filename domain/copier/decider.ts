@@ -88,7 +88,8 @@ export const decide = (command: CopierCommand, state: Copier): CopierEvent[] => 
       }
       checkSettings(settings);
       const strategies = { ...(fromStrategyId === null ? {} : { fromStrategyId }), ...(toStrategyId === null ? {} : { toStrategyId }) };
-      return [{ type: 'CopierCreated', data: { copierId, projectId, fromAccountId, toAccountId, settings, at, ...strategies } }];
+      const signal = command.data.signalProviderId ? { signalProviderId: command.data.signalProviderId } : {};
+      return [{ type: 'CopierCreated', data: { copierId, projectId, fromAccountId, toAccountId, settings, at, ...strategies, ...signal } }];
     }
     case 'UpdateCopier': {
       const copier = existing(state, command.data);

@@ -11,10 +11,20 @@ export interface CopierStrategies {
   readonly toStrategyId?: string | null;
 }
 
+/**
+ * A signal follower's copier (app/signals.ts): its id is the FeatureSignalFollowerDTO's, its master the
+ * provider's account, of another project maybe (the deliberate exception to copying within a project);
+ * it is changed and removed only through the follower feature and the provider's /signals operations.
+ */
+export interface CopierSignal {
+  readonly signalProviderId?: string | null;
+}
+
 export type CopierEvent =
   | {
       type: 'CopierCreated';
-      data: { copierId: string; projectId: string; fromAccountId: string; toAccountId: string; settings: CopierSettings; at: string } & CopierStrategies;
+      data: { copierId: string; projectId: string; fromAccountId: string; toAccountId: string; settings: CopierSettings; at: string } & CopierStrategies &
+        CopierSignal;
     }
   | { type: 'CopierUpdated'; data: { copierId: string; toAccountId: string; changes: Partial<CopierSettings>; at: string } }
   | { type: 'CopierResyncRequested'; data: { copierId: string; toAccountId: string; at: string } }

@@ -10,6 +10,8 @@ import { tradeGuardrailsFeature } from '../tradeGuardrail/feature.js';
 import { webhookFeature } from '../webhook/feature.js';
 import { investorFeature, traderFeature } from '../investor/features.js';
 import { whiteLabelFeature } from '../whiteLabel/feature.js';
+import { signalFollowerFeature } from '../signal/follower.js';
+import { signalProviderFeature } from '../signal/provider.js';
 import type { FeatureDefinition } from './definition.js';
 
 /** Account features without copy rules: their areas read them (the data collector's sampler, ...). */
@@ -26,6 +28,9 @@ const accountFeatures: readonly FeatureDefinition<object>[] = [
   // The investor program's roles (domain/investor, app/investorProgram.ts).
   traderFeature as unknown as FeatureDefinition<object>,
   investorFeature as unknown as FeatureDefinition<object>,
+  // Signal providers and their followers across projects (app/signals.ts).
+  signalProviderFeature as unknown as FeatureDefinition<object>,
+  signalFollowerFeature as unknown as FeatureDefinition<object>,
 ];
 
 /** Profit targets: the protection monitor reads them (domain/protection). */

@@ -6,8 +6,6 @@
 //
 // Types the service does not run yet (Telegram notifications, the signal provider and its followers,
 // the news rules and notifications, the investor program: issues 18, 19) are listed, so a client can show them, and refused when attached.
-// A signal follower (FeatureSignalFollowerDTO) follows a signal provider by `signalProviderId` and is
-// set up by the provider (`suspended`, `copier`): without providers there is nothing it could follow.
 
 export interface FeatureType {
   readonly id: number;
@@ -81,8 +79,6 @@ const ADDED = [
 
 const NOT_YET: Readonly<Record<string, number>> = {
   FeatureTelegramNotificationDTO: 22,
-  FeatureSignalProviderDTO: 19,
-  FeatureSignalFollowerDTO: 19,
   FeatureMessagingNotificationDTO: 18,
 };
 

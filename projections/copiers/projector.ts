@@ -11,8 +11,8 @@ import type { Projection } from '../projection.js';
 
 export const copiersProjection: Projection = {
   name: 'copiers',
-  // 3: strategy copiers (issue 19).
-  version: 3,
+  // 3: strategy copiers (issue 19). 4: signal follower copiers.
+  version: 4,
   handles: [...copierEventTypes, ...strategyEventTypes],
   tables: ['copiers', 'copier_strategies'],
   async createTables(db, schema) {
@@ -31,7 +31,8 @@ export const copiersProjection: Projection = {
       to_strategy_id uuid,
       strategy_key integer,
       strategy_name text,
-      strategy_active boolean NOT NULL DEFAULT true)`.execute(db);
+      strategy_active boolean NOT NULL DEFAULT true,
+      signal_provider_id uuid)`.execute(db);
     await sql`CREATE TABLE ${sql.id(schema, 'copier_strategies')} (
       strategy_id uuid PRIMARY KEY,
       name text NOT NULL,
@@ -72,6 +73,7 @@ export const copiersProjection: Projection = {
             strategy_key: strategy?.key ?? null,
             strategy_name: strategy?.name ?? null,
             strategy_active: strategy?.active ?? true,
+            signal_provider_id: d.signalProviderId ?? null,
           })
           .onConflict((oc) => oc.column('id').doNothing())
           .execute();

@@ -1,5 +1,6 @@
 // Queries of the copier area: a slave's copiers, the slaves of a master, masters, and the graph walk that
-// refuses a copier closing a cycle.
+// refuses a copier closing a cycle. A signal follower's copier (signal_provider_id set) is reached only
+// through its follower feature and the provider's /signals operations: the copier routes do not list it.
 import type { Kysely } from 'kysely';
 import { AccountStatus } from '../../domain/account/enums.js';
 import type { ReadModels } from '../schema.js';
@@ -12,6 +13,7 @@ export const listCopiers = (db: Kysely<ReadModels>, projectId: string, toAccount
     .select('m.alias as from_account_alias')
     .where('c.project_id', '=', projectId)
     .where('c.to_account_id', '=', toAccountId)
+    .where('c.signal_provider_id', 'is', null)
     .orderBy('c.created')
     .orderBy('c.id')
     .execute();
@@ -25,11 +27,12 @@ export const findCopier = (db: Kysely<ReadModels>, projectId: string, toAccountI
     .where('c.project_id', '=', projectId)
     .where('c.to_account_id', '=', toAccountId)
     .where('c.id', '=', copierId)
+    .where('c.signal_provider_id', 'is', null)
     .executeTakeFirst();
 
 /** Copier ids selected by a copier-mode operation: all of the project, or those copying from one master. */
 export const copierIdsFor = async (db: Kysely<ReadModels>, projectId: string, fromAccountId?: string) => {
-  let q = db.selectFrom('copiers').select(['id', 'to_account_id']).where('project_id', '=', projectId);
+  let q = db.selectFrom('copiers').select(['id', 'to_account_id']).where('project_id', '=', projectId).where('signal_provider_id', 'is', null);
   if (fromAccountId) q = q.where('from_account_id', '=', fromAccountId);
   return q.orderBy('id').execute();
 };

@@ -13,20 +13,6 @@
  */
 export const NOT_YET_ROUTED: Readonly<Record<string, 15 | 19 | 23>> = {
   // Item 9: the existing areas. (Issue 17 names the project pair too: whichever lands first deletes them.)
-  // Issue 19: signal providers and followers, the marketplace.
-  'GET /projects/{projectId}/signals': 19,
-  'GET /signals/{signalProviderId}/accounts': 19,
-  'POST /signals/{signalProviderId}/closeAllPositions': 19,
-  'POST /signals/{signalProviderId}/accounts/{accountId}/actions/closeAllPositions': 19,
-  'GET /signals/{signalProviderId}/accounts/{accountId}/auditLogs': 19,
-  'GET /signals/{signalProviderId}/accounts/{accountId}/followerFeature': 19,
-  'PUT /signals/{signalProviderId}/accounts/{accountId}/followerFeature': 19,
-  'GET /signals/{signalProviderId}/accounts/{accountId}/history/positions': 19,
-  'GET /signals/{signalProviderId}/accounts/{accountId}/logs': 19,
-  'GET /signals/{signalProviderId}/accounts/{accountId}/performanceMetrics': 19,
-  'GET /signals/{signalProviderId}/accounts/{accountId}/positions': 19,
-  'DELETE /signals/{signalProviderId}/accounts/{accountId}/positions/{positionId}': 19,
-  'GET /signals/{signalProviderId}/accounts/{accountId}/symbols': 19,
   // Issue 23: money.
   'GET /projects/{projectId}/invoices': 23,
   'GET /projects/{projectId}/invoices/{invoiceNumber}/details': 23,
@@ -48,11 +34,7 @@ type Gaps = readonly string[];
 // [FEATURE_TYPE_NOT_SUPPORTED]), so their setting branches are not declared. Telegram notifications
 // come with issue 22 (messaging), the signal provider and its followers with issue 19 (a follower
 // follows a provider by signalProviderId).
-const UNSUPPORTED_FEATURE_BRANCHES: Gaps = [
-  'setting<FeatureTelegramNotificationDTO>: missing',
-  'setting<FeatureSignalProviderDTO>: missing',
-  'setting<FeatureSignalFollowerDTO>: missing',
-];
+const UNSUPPORTED_FEATURE_BRANCHES: Gaps = ['setting<FeatureTelegramNotificationDTO>: missing'];
 // Item 3: the members of the setting branches we run that differ from the reference's (our earlier names and meanings).
 const FEATURE_SETTING_BRANCHES: Gaps = [];
 const FEATURE_DTO: Gaps = [...UNSUPPORTED_FEATURE_BRANCHES, ...FEATURE_SETTING_BRANCHES];
@@ -66,6 +48,10 @@ export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
   'POST /accounts/{accountId}/copiers/{copierId}/features': FEATURE_DTO,
   'GET /accounts/{accountId}/copiers/{copierId}/features/{featureId}': FEATURE_DTO,
   'PUT /accounts/{accountId}/copiers/{copierId}/features/{featureId}': FEATURE_DTO,
+  // Issue 19: the signal operations answering a FeatureDTO, with the same unsupported branches.
+  'GET /projects/{projectId}/signals': FEATURE_DTO,
+  'GET /signals/{signalProviderId}/accounts/{accountId}/followerFeature': FEATURE_DTO,
+  'PUT /signals/{signalProviderId}/accounts/{accountId}/followerFeature': FEATURE_DTO,
   // Issue 19: a strategy copier's features are a copier's, with the same unsupported branches.
   'GET /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/features': FEATURE_DTO,
   'POST /projects/{projectId}/strategies/{strategyId}/copiers/{copierId}/features': FEATURE_DTO,
