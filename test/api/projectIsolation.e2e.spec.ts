@@ -61,6 +61,7 @@ const queries: Record<string, string> = {
   positionHistory: '?start=2020-01-01T00:00:00Z&stop=2030-01-01T00:00:00Z',
   getInvestorProgramTraderHistoryPositions: '?start=2020-01-01T00:00:00Z&stop=2030-01-01T00:00:00Z',
   getMarketplaceSignalHistoryPositions: '?start=2020-01-01T00:00:00Z&stop=2030-01-01T00:00:00Z',
+  getSignalFollowerAccountHistoryPositions: '?start=2020-01-01T00:00:00Z&stop=2030-01-01T00:00:00Z',
   getAccountStateAt: '?instant=2030-01-01T00:00:00Z',
   getEconomicCalendarExposure: `?accountId=${crypto.randomUUID()}`,
 };
