@@ -13,6 +13,9 @@ import { brokerRoutes } from './brokers/routes.js';
 import { calendarRoutes } from './calendar/routes.js';
 import { whiteLabelRoutes } from './whiteLabel/routes.js';
 import { newsFilterRoutes } from './newsFilter/routes.js';
+import { calendarAlertRoutes } from './alerts/routes.js';
+import { calendarFeed, calendarSubscriptionRoutes } from './calendarSubscriptions/routes.js';
+import { notificationChannelRoutes } from './notificationChannels/routes.js';
 import { databaseGate, databaseUnavailable, loadShedding } from './availability.js';
 import { authenticate } from './auth.js';
 import { copierRoutes } from './copiers/routes.js';
@@ -86,6 +89,9 @@ export const declareRoutes = (services: Services): Routes => {
   newsFilterRoutes(routes, services);
   // After the account operations it runs for a provider on its followers' accounts.
   signalRoutes(routes, services);
+  calendarAlertRoutes(routes, services);
+  calendarSubscriptionRoutes(routes, services);
+  notificationChannelRoutes(routes, services);
   chartingInboundSpec(routes);
   return routes;
 };
@@ -119,6 +125,8 @@ export const createApp = (services: Services): express.Express => {
   api.use(corsPreflight);
   // Charting alerts carry no API key: the webhookId in their path is the credential (webhooks/charting/inbound.ts).
   api.post('/webhooks/charting/:webhookId', ...chartingInbound(services));
+  // The iCal feed carries no API key: its subscription token is the credential (calendarSubscriptions/routes.ts).
+  api.get('/projects/:projectId/economicCalendar.ics', calendarFeed(services));
   api.use(authenticate(services, routes.checksKey()));
   // Requests that may change something are recorded for the audit log, off the request path.
   api.use(recorderOf(services).middleware);

@@ -7,6 +7,7 @@ import { isAccountType } from '../domain/account/enums.js';
 import { VENUE_ADAPTERS } from '../engine/venues/adapters.js';
 import { parseVenueRouting, type VenueRouting } from '../engine/venues/registry.js';
 import { loadWhiteLabelConfig, type WhiteLabelConfig } from './whiteLabelConfig.js';
+import { loadNotificationsConfig, type NotificationsConfig } from './notificationsConfig.js';
 
 export interface Config {
   readonly port: number;
@@ -36,6 +37,8 @@ export interface Config {
   readonly calendar: CalendarConfig;
   /** What the white-label DNS check expects of a brand's records (app/whiteLabelConfig.ts). */
   readonly whiteLabel: WhiteLabelConfig;
+  /** The notification channels: the SMTP server of the e-mail channel (app/notificationsConfig.ts). */
+  readonly notifications: NotificationsConfig;
   /** The copy engine's partitions by master account, spread over the live instances (COPY_ENGINE_PARTITIONS, default 1: one engine). */
   readonly copyEnginePartitions: number;
   /** How the other instances reach this one (INSTANCE_URL); null: http://<HOST or 127.0.0.1>:<port>. */
@@ -120,6 +123,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     messaging: loadMessagingConfig(env),
     calendar: loadCalendarConfig(env, { integer, flag }, (message) => new ConfigError(message)),
     whiteLabel: loadWhiteLabelConfig(env, operatorDomain, (message) => new ConfigError(message)),
+    notifications: loadNotificationsConfig(env),
     copyEnginePartitions: integer('COPY_ENGINE_PARTITIONS', env.COPY_ENGINE_PARTITIONS, 1, 1, 1024),
     instanceUrl,
     instanceId,

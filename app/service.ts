@@ -18,6 +18,8 @@ import { observeAppends, StoreSignals } from '../store/observed.js';
 import { API_REQUEST_RETENTION_LEASE, ApiRequestRetention } from './apiRequestRetention.js';
 import { DATA_COLLECTOR_RETENTION_LEASE, DataCollectorRetention } from './dataCollectorRetention.js';
 import { CalendarSync } from './calendarSync.js';
+import { CalendarAlertScheduler } from './alertsScheduler.js';
+import { EMAIL_DELIVERY_KIND, emailSender } from '../engine/notifications/email.js';
 import { ChartingRetries } from './chartingWebhook/retries.js';
 import { MessagingReader } from './messaging/reader.js';
 import type { ConnectionFaults } from '../store/postgres/pool.js';
@@ -210,6 +212,9 @@ const assembleServices = async (
     log: log.child({ component: 'outbox' }),
     allowPrivateOutbound: config.allowPrivateOutbound,
     unseal: (c) => cipher.decrypt(c),
+    senders: config.notifications.smtpUrl
+      ? { [EMAIL_DELIVERY_KIND]: emailSender({ url: config.notifications.smtpUrl, from: config.notifications.smtpFrom }) }
+      : {},
   });
   const accountCreations = new AccountCreationQueue({ db, outbox, clock, log: log.child({ component: 'account-creations' }) });
   // Requests and use cases read through the API's pool; what runs in the background was given `db`.
@@ -301,6 +306,9 @@ const startBackground = async (
   });
   calendar.start();
   life.add(() => calendar.stop());
+  const calendarAlerts = new CalendarAlertScheduler(services, leases);
+  calendarAlerts.start();
+  life.add(() => calendarAlerts.stop());
 };
 
 /** The HTTP server on the configured address; answers the port it got. */

@@ -3,6 +3,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { CalendarTables } from './calendar/tables.js';
 import type { EarningsTables } from './earnings/tables.js';
+import type { AlertsTables } from './alerts/tables.js';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
@@ -560,7 +561,7 @@ export interface ProjectionRegistryTable {
   updated: Generated<Date>;
 }
 
-export interface ReadModels extends CalendarTables, EarningsTables {
+export interface ReadModels extends CalendarTables, EarningsTables, AlertsTables {
   accounts: AccountsTable;
   audit_logs: AuditLogsTable;
   api_keys: ApiKeysTable;

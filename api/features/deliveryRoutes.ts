@@ -20,8 +20,14 @@ const STATUSES: readonly DeliveryStatus[] = ['PENDING', 'DELIVERED', 'FAILED', '
 export const WebhookDeliveryDTO = Type.Object(
   {
     eventId: Uuid,
-    type: Type.Union(WEBHOOK_EVENT_KINDS.map((k) => Type.Literal(k))),
-    accountId: Uuid,
+    type: Type.Union(
+      [...WEBHOOK_EVENT_KINDS, 'CALENDAR_ALERT'].map((k) => Type.Literal(k)),
+      {
+        description:
+          'the event kind; CALENDAR_ALERT: a calendar alert sent to this webhook as a notification target (GET /projects/{projectId}/calendarAlerts)',
+      },
+    ),
+    accountId: Nullable(Type.String({ format: 'uuid', description: 'the account of the event; null for a notification of a project-level webhook' })),
     status: Type.Union(
       STATUSES.map((s) => Type.Literal(s)),
       {

@@ -66,7 +66,7 @@ export interface OutboxMessage {
   /** Webhooks: how each attempt authenticates (see WEBHOOK_DELIVERY_KIND). */
   readonly auth?: SealedAuthentication | null;
   /** Webhooks: what the delivery reports, for GET .../deliveries. */
-  readonly webhook?: { readonly featureId: string; readonly accountId: string; readonly eventType: string } | null;
+  readonly webhook?: { readonly featureId: string; readonly accountId: string | null; readonly eventType: string } | null;
 }
 
 type Json<T> = ColumnType<T, string, string>;
@@ -132,7 +132,8 @@ export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'CANCELLED';
 export interface WebhookDeliveryRow {
   readonly id: string;
   readonly event_type: string;
-  readonly account_id: string;
+  /** null: a notification of a project-level channel (app/notifications.ts). */
+  readonly account_id: string | null;
   readonly status: DeliveryStatus;
   readonly attempts: number;
   readonly max_attempts: number;
@@ -154,7 +155,15 @@ export interface OutboxDeps {
   readonly resolve?: Resolver;
   /** Wall-clock milliseconds; retries are real waits. */
   readonly now?: () => number;
+  /**
+   * Messages of other kinds than HTTP posts, by kind (the notification channels' EMAIL and CHAT,
+   * engine/notifications/): sent by these with the same durability, retries and rate limits.
+   */
+  readonly senders?: Readonly<Record<string, OutboxSender>>;
 }
+
+/** Sends one attempt of a message that is not an HTTP post: `url` names the recipient (mailto:, chat:). */
+export type OutboxSender = (message: { readonly url: string; readonly body: string; readonly timeoutMs: number }) => Promise<AttemptResult>;
 
 /** How long a claimed message is left to its worker, beyond the attempt's own timeout. */
 const LEASE_MS = 30_000;
@@ -389,11 +398,15 @@ export class Outbox {
     let result: AttemptResult;
     try {
       const body = this.bodyOf(row);
-      result = await postJson(row.url, body, this.headersOf(row, attempt, body, startedAt.getTime()), {
-        allowPrivate: this.deps.allowPrivateOutbound,
-        timeoutMs: row.timeout_ms ?? this.deps.timeoutMs ?? 10_000,
-        ...(this.deps.resolve ? { resolve: this.deps.resolve } : {}),
-      });
+      const sender = this.deps.senders?.[row.kind];
+      const timeoutMs = row.timeout_ms ?? this.deps.timeoutMs ?? 10_000;
+      if (sender) result = await sender({ url: row.url, body, timeoutMs });
+      else
+        result = await postJson(row.url, body, this.headersOf(row, attempt, body, startedAt.getTime()), {
+          allowPrivate: this.deps.allowPrivateOutbound,
+          timeoutMs,
+          ...(this.deps.resolve ? { resolve: this.deps.resolve } : {}),
+        });
     } catch (error) {
       result = { ok: false, status: null, error: error instanceof Error ? error.message : String(error) };
     }

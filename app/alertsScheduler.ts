@@ -1,0 +1,146 @@
+// Calendar alerts fire at their lead time on the service's clock (the engine's: a virtual one in the
+// specs), by one leased job (store/postgres/leases.ts: of several instances sharing a database one
+// looks at a time; a dead instance's turn moves within seconds), like app/leasedRetention.ts and the
+// keep-alive trades. At each look:
+//   - the standing rules arm their alerts when the calendar was synced since the last look (any import
+//     changed calendar_events, or the online feed was fetched: its processor_checkpoints row moved):
+//     "effective at the next calendar sync" (spec "Economic calendar, news and alerts");
+//   - every pending alert whose event time minus lead time has come is sent through its targets
+//     (app/notifications.ts: deliveries enqueued in the outbox with ids fixed per alert and target),
+//     then marked fired. A crash between the two enqueues again at the next look: the same ids, no
+//     second delivery.
+import { setTimeout as wait } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { systemContext } from '../domain/shared/command.js';
+import { alertsDecider } from '../domain/alerts/decider.js';
+import { alertsStream } from '../domain/alerts/events.js';
+import type { NotificationTarget } from '../domain/notification/targets.js';
+import type { Leases } from '../store/postgres/leases.js';
+import { handleCommand } from '../store/commandHandler.js';
+import { applyCalendarAlertRules } from './alerts.js';
+import { CALENDAR_FEED_CHECKPOINT } from './calendarSync.js';
+import { outboxNotifications, type NotificationPort } from './notifications.js';
+import type { Services } from './services.js';
+
+export const CALENDAR_ALERTS_LEASE = 'calendar-alerts';
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undefined, { signal }).catch(() => undefined);
+
+interface DueAlert {
+  alert_id: string;
+  project_id: string;
+  event_id: string;
+  lead_minutes: number;
+  targets: NotificationTarget[];
+  title: string;
+  currency: string;
+  country: string;
+  impact: string;
+  time: Date;
+  forecast: string | null;
+  previous: string | null;
+}
+
+export class CalendarAlertScheduler {
+  private handle: { release(): Promise<void> } | null = null;
+  private calendarStamp: string | null = null;
+  private readonly port: NotificationPort;
+
+  constructor(
+    private readonly services: Services,
+    private readonly leases: Leases,
+    /** How often the holder looks (default 2 s). */
+    private readonly lookMs = 2000,
+  ) {
+    this.port = outboxNotifications(services);
+  }
+
+  start(): void {
+    this.handle = this.leases.hold(CALENDAR_ALERTS_LEASE, (signal) => this.work(signal));
+  }
+
+  async stop(): Promise<void> {
+    await this.handle?.release();
+    this.handle = null;
+  }
+
+  /** A mark that moves whenever the calendar was synced. */
+  private async stampOfCalendar(): Promise<string> {
+    const r = await sql<{ stamp: string }>`SELECT concat((SELECT count(*) FROM calendar_events), '/', (SELECT max(updated) FROM calendar_events), '/',
+      (SELECT updated FROM processor_checkpoints WHERE name = ${CALENDAR_FEED_CHECKPOINT})) AS stamp`.execute(this.services.db);
+    return r.rows[0]?.stamp ?? '';
+  }
+
+  /** Arms the rules' alerts when the calendar was synced since the last look; answers how many were armed. */
+  async applyRulesIfSynced(): Promise<number> {
+    const stamp = await this.stampOfCalendar();
+    if (stamp === this.calendarStamp) return 0;
+    const armed = await applyCalendarAlertRules(this.services, systemContext(`calendar-alerts-${crypto.randomUUID()}`));
+    this.calendarStamp = stamp;
+    return armed;
+  }
+
+  /** Sends every alert due now; answers how many fired. */
+  async fireDue(): Promise<number> {
+    const now = this.services.clock();
+    const due = (
+      await sql<DueAlert>`SELECT a.alert_id, a.project_id, a.event_id, a.lead_minutes, a.targets, e.title, e.currency, e.country, e.impact,
+        e.time, e.forecast, e.previous
+      FROM calendar_alerts a JOIN calendar_events e ON e.event_id = a.event_id
+      WHERE a.status = 'PENDING' AND e.time - a.lead_minutes * interval '1 minute' <= ${now}
+      ORDER BY e.time, a.alert_id LIMIT 500`.execute(this.services.db)
+    ).rows;
+    for (const alert of due) {
+      const eventTime = new Date(alert.time).toISOString();
+      const minutes = Math.round((new Date(alert.time).getTime() - now.getTime()) / 60_000);
+      const when = minutes > 0 ? `in ${minutes} minutes` : minutes === 0 ? 'now' : `${-minutes} minutes ago`;
+      const subject = `${alert.currency} ${alert.title} ${when} (${alert.impact})`;
+      const text = [
+        `${alert.title} (${alert.country}, ${alert.currency}, impact ${alert.impact})`,
+        `Release: ${eventTime} (${when})`,
+        `Forecast: ${alert.forecast ?? '-'}   Previous: ${alert.previous ?? '-'}`,
+      ].join('\n');
+      const deliveries = await this.port.notify(
+        {
+          id: `calendar-alert/${alert.alert_id}`,
+          projectId: alert.project_id,
+          eventType: 'CALENDAR_ALERT',
+          subject,
+          text,
+          data: {
+            alertId: alert.alert_id,
+            eventId: alert.event_id,
+            leadMinutes: alert.lead_minutes,
+            title: alert.title,
+            country: alert.country,
+            currency: alert.currency,
+            impact: alert.impact,
+            time: eventTime,
+            forecast: alert.forecast,
+            previous: alert.previous,
+          },
+          at: now.toISOString(),
+        },
+        alert.targets,
+      );
+      await handleCommand(this.services.store, alertsStream(alert.project_id), alertsDecider, {
+        type: 'FireCalendarAlert',
+        data: { projectId: alert.project_id, alertId: alert.alert_id, eventTime, deliveries },
+        metadata: { now: now.toISOString(), context: systemContext(`calendar-alert-${alert.alert_id}`) },
+      });
+    }
+    return due.length;
+  }
+
+  private async work(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      try {
+        await this.applyRulesIfSynced();
+        await this.fireDue();
+      } catch (error) {
+        this.services.log.warn(`calendar alerts: a look failed (tried again at the next): ${String(error)}`);
+      }
+      await sleep(this.lookMs, signal);
+    }
+  }
+}
