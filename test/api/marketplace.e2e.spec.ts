@@ -2,14 +2,22 @@
 // that chose makeVisibleInMarketplace, of any project, ranked by the score their performance metrics
 // compute; the others hidden; a listed provider's history only while it makes it public.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../support/service.js';
+import { createOtherProject, startTestService, type TestService } from '../support/service.js';
+import { eventually, featureBody, marketHoursClock, openPosition, pinQuotes, startedAccount } from '../support/trading.js';
+
+const OTHER = '99999999-9999-4999-8999-999999999996';
+const OTHER_KEY = 'other-project-key-marketplace-012345';
+
+const provider = (name: string, members: Record<string, unknown> = {}) =>
+  featureBody({ type: 'FeatureSignalProviderDTO', name, copier: { multiplier: 1 }, makeVisibleInMarketplace: true, ...members });
 
 describe('marketplace: visible signal providers ranked by score', function () {
   this.timeout(60_000);
   let t: TestService;
 
   before(async () => {
-    t = await startTestService();
+    t = await startTestService({ clock: marketHoursClock() });
+    await createOtherProject(t, OTHER, OTHER_KEY);
   });
   after(() => t?.stop());
 
@@ -21,5 +29,53 @@ describe('marketplace: visible signal providers ranked by score', function () {
   it('answers 404 [SIGNAL_PROVIDER_NOT_FOUND] for the history of a provider not listed', async () => {
     const res = await t.call('GET', `/marketplace/${crypto.randomUUID()}/history/positions?start=2020-01-01T00:00:00Z&stop=2030-01-01T00:00:00Z`);
     expect([res.status, res.body.error]).to.deep.equal([404, '[SIGNAL_PROVIDER_NOT_FOUND]']);
+  });
+
+  it('ranks the visible providers of every project by score, hides the invisible, and shows public data only', async () => {
+    // Oldest first: the quiet provider would come first on a tie, so the order below is the score's.
+    const quiet = await startedAccount(t, 'market-quiet');
+    const winner = await startedAccount(t, 'market-winner');
+    const hidden = await startedAccount(t, 'market-hidden');
+    const add = async (account: string, body: ReturnType<typeof provider>) => {
+      const res = await t.call('POST', `/accounts/${account}/features`, { body });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return res.body.id as string;
+    };
+    const quietId = await add(quiet, provider('Quiet signals'));
+    const winnerId = await add(winner, provider('Winner signals', { makeHistoryPublic: true }));
+    await add(hidden, provider('Hidden signals', { makeVisibleInMarketplace: false }));
+
+    // The winner closes three trades in profit.
+    for (let i = 0; i < 3; i += 1) {
+      await pinQuotes(t, { EURUSD: [1.085, 1.0851] });
+      const id = await openPosition(t, winner, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
+      await pinQuotes(t, { EURUSD: [1.095, 1.0951] });
+      expect((await t.call('DELETE', `/accounts/${winner}/positions/${id}`)).status).to.equal(204);
+    }
+    const listed = await eventually(
+      async () => {
+        const res = await t.call('GET', '/marketplace', { key: OTHER_KEY });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        const names = res.body.signals.map((s: { setting: { name: string } }) => s.setting.name);
+        return names.length === 2 && names[0] === 'Winner signals' ? res.body.signals : undefined;
+      },
+      10_000,
+      'the winner ranked first',
+    );
+    expect(listed.map((s: { id: string }) => s.id)).to.deep.equal([winnerId, quietId]);
+    expect(listed[0].score).to.be.greaterThan(listed[1].score);
+    expect(listed.map((s: { rank: number }) => s.rank)).to.deep.equal([1, 2]);
+    // Another project sees no account, copier or project of the providers.
+    const text = JSON.stringify(listed);
+    for (const id of [quiet, winner, hidden]) expect(text).not.to.include(id);
+    expect(text).not.to.include('Hidden signals');
+
+    const history = await t.call('GET', `/marketplace/${winnerId}/history/positions?start=2020-01-01T00:00:00Z&stop=2030-01-01T00:00:00Z`, { key: OTHER_KEY });
+    expect(history.status, JSON.stringify(history.body)).to.equal(200);
+    expect(history.body).to.have.length(3);
+    const notPublic = await t.call('GET', `/marketplace/${quietId}/history/positions?start=2020-01-01T00:00:00Z&stop=2030-01-01T00:00:00Z`, {
+      key: OTHER_KEY,
+    });
+    expect([notPublic.status, notPublic.body.error]).to.deep.equal([403, '[SIGNAL_HISTORY_NOT_PUBLIC]']);
   });
 });

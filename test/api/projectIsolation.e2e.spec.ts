@@ -64,7 +64,12 @@ const queries: Record<string, string> = {
   getSignalFollowerAccountHistoryPositions: '?start=2020-01-01T00:00:00Z&stop=2030-01-01T00:00:00Z',
   getAccountStateAt: '?instant=2030-01-01T00:00:00Z',
   getEconomicCalendarExposure: `?accountId=${crypto.randomUUID()}`,
+  getNewsFilterSymbolMapping: '?symbols=EURUSD',
+  getNewsFilterPreview: '?symbols=EURUSD',
 };
+
+/** Path parameters that name something of the service, not of a project (a read model is every project's). */
+const sharedPathValues: Record<string, string> = { readModel: 'copies' };
 
 describe("no endpoint reveals or changes another project's data", function () {
   this.timeout(60000);
@@ -160,7 +165,7 @@ describe("no endpoint reveals or changes another project's data", function () {
     for (const spec of specs) {
       const names = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
       // a parameter this file does not know (a feature id...) gets a fresh UUID: nothing of anyone
-      const path = spec.path.replace(/\{(\w+)\}/g, (_m, name: string) => a[name] ?? crypto.randomUUID());
+      const path = spec.path.replace(/\{(\w+)\}/g, (_m, name: string) => a[name] ?? sharedPathValues[name] ?? crypto.randomUUID());
       const known = sample[spec.operationId];
       const body = spec.body ? (known ?? {}) : undefined;
       const res = await t.call(spec.method.toUpperCase(), `${path}${queries[spec.operationId] ?? ''}`, { key: B_KEY, ...(body !== undefined ? { body } : {}) });
