@@ -4,6 +4,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { CalendarTables } from './calendar/tables.js';
 import type { EarningsTables } from './earnings/tables.js';
 import type { AlertsTables } from './alerts/tables.js';
+import type { SignalTables } from './signals/tables.js';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
@@ -211,39 +212,6 @@ export interface CopierStrategiesTable {
   name: string;
   key: number;
   active: boolean;
-}
-
-/** A signal provider (FeatureSignalProviderDTO on an account); kept with `removed` set once its feature is removed. */
-export interface SignalProvidersTable {
-  id: string;
-  project_id: string;
-  account_id: string;
-  name: string;
-  /** The feature's members (SignalProviderSettings), as stored. */
-  settings: ColumnType<unknown, string, string>;
-  /** isPublic or makeVisibleInMarketplace: other projects may see and follow it. */
-  visible: boolean;
-  in_marketplace: boolean;
-  created: Timestamp;
-  updated: Timestamp;
-  removed: ColumnType<Date | null, string | null | undefined, string | null>;
-}
-
-/** A signal follower (FeatureSignalFollowerDTO): its copier has the same id. Kept with `removed` set once it leaves. */
-export interface SignalFollowersTable {
-  id: string;
-  provider_id: string;
-  project_id: string;
-  account_id: string;
-  /** The feature's members (SignalFollowerSettings), as stored. */
-  settings: ColumnType<unknown, string, string>;
-  active: boolean;
-  suspended: boolean;
-  monitor_only: boolean;
-  /** When it subscribed (its FeatureAdded). */
-  subscribed: Timestamp;
-  updated: Timestamp;
-  removed: ColumnType<Date | null, string | null | undefined, string | null>;
 }
 
 /** A strategy (reference StrategyDTO). */
@@ -561,7 +529,7 @@ export interface ProjectionRegistryTable {
   updated: Generated<Date>;
 }
 
-export interface ReadModels extends CalendarTables, EarningsTables, AlertsTables {
+export interface ReadModels extends CalendarTables, EarningsTables, AlertsTables, SignalTables {
   accounts: AccountsTable;
   audit_logs: AuditLogsTable;
   api_keys: ApiKeysTable;
@@ -576,8 +544,6 @@ export interface ReadModels extends CalendarTables, EarningsTables, AlertsTables
   copiers: CopiersTable;
   copier_strategies: CopierStrategiesTable;
   strategies: StrategiesTable;
-  signal_providers: SignalProvidersTable;
-  signal_followers: SignalFollowersTable;
   positions: PositionsTable;
   venue_activity: VenueActivityTable;
   copies: CopiesTable;

@@ -3,7 +3,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { SignalFollowerSettings } from '../../domain/signal/follower.js';
 import type { SignalProviderSettings } from '../../domain/signal/provider.js';
 import type { FeatureRow } from '../features/queries.js';
-import type { ReadModels, SignalFollowersTable, SignalProvidersTable } from '../schema.js';
+import type { ReadModels } from '../schema.js';
+import type { SignalFollowersTable, SignalProvidersTable } from './tables.js';
 
 export type SignalProviderRow = Omit<Selectable<SignalProvidersTable>, 'settings'> & { settings: SignalProviderSettings };
 export type SignalFollowerRow = Omit<Selectable<SignalFollowersTable>, 'settings'> & { settings: SignalFollowerSettings };

@@ -4,7 +4,7 @@
 // one description of the messages: the server (server.ts), the fake terminal of the tests and the
 // EAs (ea/*.mq4, ea/*.mq5) follow them.
 import { createHash } from 'node:crypto';
-import type { CloseReason, MarginCalcMode, MarginMode, PendingOrderType, Side } from '../port.js';
+import type { CloseReason, MarginMode, PendingOrderType, Side, SymbolInfo } from '../port.js';
 
 export const MT_BRIDGE_PROTOCOL = 1;
 /** WebSocket close codes of the bridge (4000-4999 are the application's). */
@@ -92,26 +92,8 @@ export interface MtAccount {
   readonly profit: number;
 }
 
-export interface MtSymbol {
-  readonly symbol: string;
-  readonly description: string;
-  readonly digits: number;
-  readonly point: number;
-  readonly contractSize: number;
-  readonly minVolume: number;
-  readonly maxVolume: number;
-  readonly volumeStep: number;
-  readonly stopsLevel: number;
-  readonly marginCalcMode: MarginCalcMode;
-  readonly marginRate: number;
-  readonly baseCurrency: string;
-  readonly marginCurrency: string;
-  readonly profitCurrency: string;
-  readonly commissionPerLot: number;
-  readonly swapLong: number;
-  readonly swapShort: number;
-  readonly swapRollover3Days: number | null;
-}
+/** A symbol as the terminal describes it: the port's SymbolInfo, member for member (MQL's SymbolInfo* values). */
+export type MtSymbol = SymbolInfo;
 
 export interface MtQuote {
   readonly symbol: string;
