@@ -224,6 +224,32 @@ describe('console in a browser', function () {
     await page.close();
   });
 
+  it('signs in and opens an account from the keyboard alone, and reads on a phone without sideways scrolling', async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${base}/console`);
+    await page.getByLabel('API key').focus();
+    await page.keyboard.type(t.key);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Accounts', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'console slave' }).first().waitFor();
+    // Strings: the specs are compiled without the DOM's types.
+    const fitsTheWidth = () => page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth + 1');
+    expect(await fitsTheWidth(), 'the accounts page is as wide as the phone').to.equal(true);
+    // Tab through the page until the slave's link has the focus, then follow it with Enter.
+    let focused = '';
+    for (let i = 0; i < 60 && focused !== 'console slave'; i += 1) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate<string>("(document.activeElement?.textContent ?? '').trim()");
+    }
+    expect(focused, 'the slave is reachable with Tab').to.equal('console slave');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'console slave', level: 1 }).waitFor();
+    expect(await fitsTheWidth(), "the account's page is as wide as the phone").to.equal(true);
+    await shot(page, 'phone-account');
+    await page.close();
+  });
+
   it('shows a restricted key only its account', async () => {
     const page = await context.newPage();
     await signIn(page, slaveKey);
