@@ -21,6 +21,7 @@ import { fixedWebhookHeaders } from '../domain/webhook/headers.js';
 import { sealedAuthenticationOf } from '../domain/webhook/secrets.js';
 import { WEBHOOK_DELIVERY_KIND } from '../engine/delivery/outbox.js';
 import { EMAIL_DELIVERY_KIND } from '../engine/notifications/email.js';
+import { recipientAllowed } from './notificationsConfig.js';
 import type { Services } from './services.js';
 
 /** Fixed forever: delivery ids derive from it. */
@@ -149,6 +150,8 @@ export const checkTargets = async (services: Pick<Services, 'db' | 'config'>, pr
       );
     if (channel.recipientRequired && (target.recipient === null || !isEmailAddress(target.recipient)))
       throw invalid('[NOTIFICATION_TARGET_INVALID]', `${where}: the ${channel.channel} channel needs recipient, an e-mail address`);
+    if (channel.recipientRequired && target.recipient !== null && !recipientAllowed(services.config.notifications, target.recipient))
+      throw invalid('[NOTIFICATION_TARGET_INVALID]', `${where}: the operator does not send e-mail to ${target.recipient} (SMTP_ALLOWED_RECIPIENTS)`);
     if (!channel.recipientRequired && target.recipient !== null)
       throw invalid('[NOTIFICATION_TARGET_INVALID]', `${where}: the ${channel.channel} channel takes no recipient (null)`);
   });
@@ -190,6 +193,10 @@ export const outboxNotifications = (services: Pick<Services, 'db' | 'config' | '
           webhook: { featureId: webhook.id, accountId: webhook.account_id, eventType: notification.eventType },
         });
         count += 1;
+        continue;
+      }
+      if (emailId && target.featureId === emailId && target.recipient && !recipientAllowed(services.config.notifications, target.recipient)) {
+        services.log.warn(`notification ${notification.id}: ${target.recipient} is not among SMTP_ALLOWED_RECIPIENTS any more; not sent`);
         continue;
       }
       if (emailId && target.featureId === emailId && target.recipient && isEmailAddress(target.recipient)) {

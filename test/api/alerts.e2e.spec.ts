@@ -72,7 +72,15 @@ describe('calendar alerts, notification channels and the iCal feed', function ()
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverPort = (receiver.address() as AddressInfo).port;
-    t = await startTestService({ clock, env: { ALLOW_PRIVATE_OUTBOUND: 'true', SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SMTP_FROM: 'alerts@example.test' } });
+    t = await startTestService({
+      clock,
+      env: {
+        ALLOW_PRIVATE_OUTBOUND: 'true',
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        SMTP_FROM: 'alerts@example.test',
+        SMTP_ALLOWED_RECIPIENTS: 'example.test,ops@partner.test',
+      },
+    });
     await createOtherProject(t, B, B_KEY);
     await importCalendar(t.service.services, textSource('file:week.csv', 'csv', CSV));
     const events = await t.call('GET', `/projects/${A}/economicCalendar`);
@@ -125,6 +133,12 @@ describe('calendar alerts, notification channels and the iCal feed', function ()
     const bad = await t.call('POST', `/projects/${A}/calendarAlerts`, { body: { eventId: cpiId, leadMinutes: 10, targets: [{ featureId: emailId }] } });
     expect(bad.status).to.equal(400);
     expect(bad.body.error).to.equal('[NOTIFICATION_TARGET_INVALID]');
+    // Only the domains and addresses the operator allows (SMTP_ALLOWED_RECIPIENTS).
+    const stranger = await t.call('POST', `/projects/${A}/calendarAlerts`, {
+      body: { eventId: cpiId, leadMinutes: 10, targets: [{ featureId: emailId, recipient: 'someone@partner.test' }] },
+    });
+    expect([stranger.status, stranger.body.error]).to.deep.equal([400, '[NOTIFICATION_TARGET_INVALID]']);
+    expect(stranger.body.message).to.include('SMTP_ALLOWED_RECIPIENTS');
 
     // 2 h 58 min on (the alert is due at 13:00): nothing yet; then past 13:00.
     clock.advance(2 * 3600_000 + 58 * 60_000);
