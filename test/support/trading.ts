@@ -4,21 +4,25 @@ import { validAccount } from './service.js';
 import { featureTypeOf } from '../../domain/feature/types.js';
 
 /**
- * Real time, moved to a Wednesday 10:00 UTC (when the specs start) so forex markets are open
- * whatever day CI runs on; it still ticks in real milliseconds.
+ * Real time, moved to a Wednesday 10:00 UTC so forex markets are open whatever day CI runs on; it still
+ * ticks in real milliseconds. It reads `start` at its first reading (the service's start in the spec's
+ * `before`), not when the spec file is loaded: a clock made at the top of a describe would otherwise
+ * stand as far past `start` as the suite had run before the spec, and a spec's windows would move with
+ * its place in the run.
  */
-export const marketHoursClock = (start = Date.parse('2026-01-07T10:00:00.000Z')): (() => Date) => {
-  const offset = start - Date.now();
-  return () => new Date(Date.now() + offset);
-};
+export const marketHoursClock = (start = Date.parse('2026-01-07T10:00:00.000Z')): (() => Date) => movableClock(start);
 
 /** marketHoursClock that a spec can move forward: `clock.advance(ms)`; it keeps ticking in real time. */
 export const movableClock = (start = Date.parse('2026-01-07T10:00:00.000Z')): (() => Date) & { advance(ms: number): void } => {
-  let offset = start - Date.now();
-  const clock = () => new Date(Date.now() + offset);
+  let origin: number | null = null;
+  let advanced = 0;
+  const clock = () => {
+    origin ??= Date.now();
+    return new Date(start + advanced + (Date.now() - origin));
+  };
   return Object.assign(clock, {
     advance: (ms: number) => {
-      offset += ms;
+      advanced += ms;
     },
   });
 };
