@@ -5,7 +5,9 @@
 import type express from 'express';
 import { sql } from 'kysely';
 import type { Services } from '../app/services.js';
+import { COPY_ENGINE_STREAMS } from '../engine/copy/engine.js';
 import { COPY_ENGINE_PARTITION, copyEnginePartition } from '../engine/copy/tracking.js';
+import { WEBHOOK_DISPATCHER_STREAMS } from '../engine/webhooks/dispatcher.js';
 import { projectionCheckpoint } from '../store/postgres/checkpoints.js';
 
 /** How far behind the newest event a processor may be for /ready to answer 200. */
@@ -38,23 +40,46 @@ export const watchedProcessors = (services: Pick<Services, 'runner' | 'config'>)
   'webhooks',
 ];
 
+/** The stream prefixes a processor reads, by checkpoint name; none: every event (the read models). */
+const streamsRead = (name: string): readonly string[] | null =>
+  isCopyEngineCheckpoint(name) ? COPY_ENGINE_STREAMS : name === 'webhooks' ? WEBHOOK_DISPATCHER_STREAMS : null;
+
 /**
- * How far each processor is behind `$all` (PostgreSQL event store only; EventStoreDB: none known). A
- * processor without a checkpoint row has not started from anywhere yet and counts as caught up (the
- * copy engine starts at the head). `count` also counts the events behind (bounded), for /metrics.
+ * How far each processor is behind `$all` (PostgreSQL event store only; EventStoreDB: none known): the
+ * age of the oldest event after its checkpoint among the events it reads. The copy engine and the
+ * webhook dispatcher read some streams only and save their checkpoint only when they handle one, so an
+ * event of another stream (a calendar import) is not theirs to be behind on. A processor without a
+ * checkpoint row has not started from anywhere yet and counts as caught up (the copy engine starts at
+ * the head). `count` also counts the events behind (bounded), for /metrics.
  */
 export const processorLags = async (services: Pick<Services, 'db' | 'config' | 'runner'>, count: boolean): Promise<ProcessorLag[]> => {
   if (services.config.eventStoreConnectionString) return [];
   const names = watchedProcessors(services);
-  const after = sql`(c.position IS NULL OR (e.transaction_id, e.global_position) > (split_part(c.position, ':', 1)::xid8, split_part(c.position, ':', 2)::bigint))
-      AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())`;
-  const counted = count ? sql`(SELECT count(*)::int FROM (SELECT 1 FROM es_events e WHERE ${after} LIMIT ${LAG_COUNT_LIMIT}) behind)` : sql`NULL::int`;
-  const result = await sql<{ name: string; seconds: number | null; events: number | null }>`
+  const groups = new Map<string, { prefixes: readonly string[] | null; names: string[] }>();
+  for (const name of names) {
+    const prefixes = streamsRead(name);
+    const key = prefixes ? prefixes.join(',') : '*';
+    const group = groups.get(key) ?? { prefixes, names: [] };
+    group.names.push(name);
+    groups.set(key, group);
+  }
+  const rows = (
+    await Promise.all(
+      [...groups.values()].map(async ({ prefixes, names: groupNames }) => {
+        const read = prefixes ? sql`AND e.stream_name LIKE ANY(${prefixes.map((p) => `${p}%`)}::text[])` : sql``;
+        const after = sql`(c.position IS NULL OR (e.transaction_id, e.global_position) > (split_part(c.position, ':', 1)::xid8, split_part(c.position, ':', 2)::bigint))
+      AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot()) ${read}`;
+        const counted = count ? sql`(SELECT count(*)::int FROM (SELECT 1 FROM es_events e WHERE ${after} LIMIT ${LAG_COUNT_LIMIT}) behind)` : sql`NULL::int`;
+        const result = await sql<{ name: string; seconds: number | null; events: number | null }>`
     SELECT c.name,
       EXTRACT(EPOCH FROM clock_timestamp() - (SELECT e.created FROM es_events e WHERE ${after} ORDER BY e.transaction_id, e.global_position LIMIT 1))::float8 AS seconds,
       ${counted} AS events
-    FROM processor_checkpoints c WHERE c.name = ANY(${names}::text[])`.execute(services.db);
-  const byName = new Map(result.rows.map((r) => [r.name, r]));
+    FROM processor_checkpoints c WHERE c.name = ANY(${groupNames}::text[])`.execute(services.db);
+        return result.rows;
+      }),
+    )
+  ).flat();
+  const byName = new Map(rows.map((r) => [r.name, r]));
   return names.map((name) => {
     const row = byName.get(name);
     return { name, seconds: Math.max(0, row?.seconds ?? 0), events: count ? (row?.events ?? 0) : null };

@@ -42,6 +42,9 @@ export { COPY_EVENT_NAMESPACE, NOT_READ_BY_THE_ENGINE } from './outcomes.js';
 
 export type EngineLog = RecoveryLog;
 
+/** The streams the engine reads of `$all` (what /ready counts as its lag, api/health.ts). */
+export const COPY_ENGINE_STREAMS: readonly string[] = [POSITIONS_STREAM_PREFIX, COPIER_STREAM_PREFIX];
+
 export interface CopyEngineDeps {
   readonly store: EventStore;
   readonly db: Kysely<ReadModels>;
@@ -150,7 +153,7 @@ export class CopyEngine {
       description: partition ? `the copy engine (${name})` : 'the copy engine',
       store: deps.store,
       leases: deps.leases ?? null,
-      filter: { streamNamePrefixes: [POSITIONS_STREAM_PREFIX, COPIER_STREAM_PREFIX] },
+      filter: { streamNamePrefixes: [...COPY_ENGINE_STREAMS] },
       maxBatch: MAX_BATCH,
       log: deps.log,
       consumer: {

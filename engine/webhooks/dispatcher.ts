@@ -45,6 +45,9 @@ export type WebhookTables = {
 
 type Db = Kysely<ReadModels & WebhookTables>;
 
+/** The streams the dispatcher reads of `$all` (what /ready counts as its lag, api/health.ts). */
+export const WEBHOOK_DISPATCHER_STREAMS: readonly string[] = [POSITIONS_STREAM_PREFIX, FEATURE_STREAM_PREFIX, ACCOUNT_STREAM_PREFIX_FOR_WEBHOOKS];
+
 export interface WebhookDispatcherDeps {
   readonly store: EventStore;
   /** The read-model database (the dispatcher's tables and the outbox live there). */
@@ -82,7 +85,7 @@ export class WebhookDispatcher {
       description: 'the webhook dispatcher',
       store: deps.store,
       leases: deps.leases ?? null,
-      filter: { streamNamePrefixes: [POSITIONS_STREAM_PREFIX, FEATURE_STREAM_PREFIX, ACCOUNT_STREAM_PREFIX_FOR_WEBHOOKS] },
+      filter: { streamNamePrefixes: [...WEBHOOK_DISPATCHER_STREAMS] },
       maxBatch: MAX_BATCH,
       log: deps.log,
       consumer: {

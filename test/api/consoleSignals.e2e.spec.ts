@@ -1,6 +1,12 @@
 // The operator's signals (issue 20): GET /health and /ready without a key, and GET /metrics in
 // Prometheus' text format whose copy-latency histogram counts a copy made here.
 import { expect } from 'chai';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { processorLags } from '../../api/health.js';
+import { importCalendar } from '../../app/calendar.js';
+import { fileSource } from '../../engine/calendar/source.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { bookWhere, copyPair, eventually, marketHoursClock, openPosition, pinQuotes } from '../support/trading.js';
 
@@ -65,6 +71,20 @@ describe('console: health, readiness and metrics', function () {
     const body = (await res.json()) as { status: string; database: string; behind: unknown[] };
     expect(res.status, JSON.stringify(body)).to.equal(200);
     expect(body).to.deep.include({ status: 'READY', database: 'UP', behind: [] });
+  });
+
+  it('counts as behind only the events a processor reads: a calendar import leaves the copy engine and the webhooks caught up', async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'ct-ready-'));
+    const file = path.join(folder, 'week.csv');
+    writeFileSync(file, ['date,title,currency,impact,forecast,previous,actual', '2026-01-08T13:30:00Z,CPI m/m,USD,High,0.2%,0.3%,'].join('\n'));
+    expect(await importCalendar(t.service.services, fileSource(file))).to.include({ published: 1 });
+    const lags = await processorLags(t.service.services, true);
+    const of = (name: string) => lags.find((l) => l.name === name);
+    // Neither reads calendar streams, nor saves a checkpoint for them: they are not behind on them.
+    expect(of('copy-engine')).to.include({ events: 0, seconds: 0 });
+    expect(of('webhooks')?.events ?? 0).to.equal(0);
+    // A read model that reads every event is behind until it has applied the import, as before.
+    expect(lags.some((l) => l.name.startsWith('projection:'))).to.equal(true);
   });
 
   it('GET /metrics parses as Prometheus text and its copy-latency histogram counts a copy made here', async () => {
