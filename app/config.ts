@@ -8,6 +8,7 @@ import { VENUE_ADAPTERS } from '../engine/venues/adapters.js';
 import { parseVenueRouting, type VenueRouting } from '../engine/venues/registry.js';
 import { loadWhiteLabelConfig, type WhiteLabelConfig } from './whiteLabelConfig.js';
 import { loadNotificationsConfig, type NotificationsConfig } from './notificationsConfig.js';
+import { loadPriceList, type PriceList } from './priceList.js';
 
 export interface Config {
   readonly port: number;
@@ -47,6 +48,8 @@ export interface Config {
   readonly instanceId: string | null;
   /** Which account types trade at a real venue (ACCOUNT_TYPE_VENUES, engine/venues/registry.ts); none: all at the simulated venue. */
   readonly venues: VenueRouting;
+  /** The operator's price list (PRICE_LIST_FILE or PRICE_LIST, app/priceList.ts): usage, invoices, follower costs. */
+  readonly priceList: PriceList;
 }
 
 export class ConfigError extends Error {}
@@ -128,5 +131,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     instanceUrl,
     instanceId,
     venues,
+    priceList: loadPriceList(env, (message) => new ConfigError(message)),
   };
 };
