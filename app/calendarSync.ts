@@ -11,9 +11,9 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setTimeout as wait } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { type CalendarSource, fileSource, httpSource, textSource } from '../engine/calendar/source.js';
+import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
 import { type CalendarImport, importCalendar } from './calendar.js';
 import type { CommandServices } from './services.js';
@@ -45,22 +45,31 @@ export interface CalendarSyncDeps {
   readonly fetch?: typeof fetch;
 }
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undefined, { signal }).catch(() => undefined);
-
 export class CalendarSync {
-  private handle: { release(): Promise<void> } | null = null;
+  private readonly loop: LeasedLoop;
+  private sampled = false;
   /** Files imported, by name: size and modification time then. */
   private readonly seen = new Map<string, string>();
 
-  constructor(private readonly deps: CalendarSyncDeps) {}
+  constructor(private readonly deps: CalendarSyncDeps) {
+    this.loop = new LeasedLoop({
+      leases: deps.leases,
+      lease: CALENDAR_SYNC_LEASE,
+      everyMs: deps.lookMs ?? 10_000,
+      round: (signal) => this.round(signal),
+      failed: (error) => this.log.warn(`calendar sync failed (tried again later): ${String(error)}`),
+      won: () => {
+        this.sampled = false;
+      },
+    });
+  }
 
   start(): void {
-    this.handle = this.deps.leases.hold(CALENDAR_SYNC_LEASE, (signal) => this.work(signal));
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    await this.handle?.release();
-    this.handle = null;
+    await this.loop.stop();
   }
 
   private get log() {
@@ -132,29 +141,26 @@ export class CalendarSync {
     return result;
   }
 
-  private async work(signal: AbortSignal): Promise<void> {
-    let sampled = false;
-    while (!signal.aborted) {
-      for (const [what, step] of [
-        [
-          'sample week',
-          async () => {
-            if (sampled) return;
-            await this.sampleIfEmpty();
-            sampled = true;
-          },
-        ],
-        ['folder', () => this.scanFolder()],
-        ['feed', () => this.syncFeed()],
-      ] as const) {
-        if (signal.aborted) break;
-        try {
-          await step();
-        } catch (error) {
-          this.log.warn(`calendar ${what} sync failed (tried again later): ${String(error)}`);
-        }
+  /** One look: the sample week (once per win of the lease), the folder, the feed if due; each step on its own. */
+  private async round(signal: AbortSignal): Promise<void> {
+    for (const [what, step] of [
+      [
+        'sample week',
+        async () => {
+          if (this.sampled) return;
+          await this.sampleIfEmpty();
+          this.sampled = true;
+        },
+      ],
+      ['folder', () => this.scanFolder()],
+      ['feed', () => this.syncFeed()],
+    ] as const) {
+      if (signal.aborted) break;
+      try {
+        await step();
+      } catch (error) {
+        this.log.warn(`calendar ${what} sync failed (tried again later): ${String(error)}`);
       }
-      await sleep(this.deps.lookMs ?? 10_000, signal);
     }
   }
 }

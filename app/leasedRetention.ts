@@ -6,8 +6,8 @@
 // dataCollectorRetention.ts (the data collector's samples).
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { setTimeout as wait } from 'node:timers/promises';
 import type { ReadModels } from '../projections/schema.js';
+import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
 import type { RecoveryLog } from '../store/recovery.js';
 
@@ -40,29 +40,30 @@ export interface RetentionJob {
   readonly failedLine: string;
 }
 
-/** Waits `ms`, cut short when `signal` aborts, also when it aborted before the wait began. */
-const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undefined, { signal }).catch(() => undefined);
-
 export class LeasedRetention {
-  private handle: { release(): Promise<void> } | null = null;
+  private readonly loop: LeasedLoop;
   private readonly everyMs: number;
-  private readonly lookMs: number;
 
   constructor(
     private readonly deps: RetentionDeps,
     private readonly job: RetentionJob,
   ) {
     this.everyMs = deps.everyMs ?? 3_600_000;
-    this.lookMs = deps.lookMs ?? 60_000;
+    this.loop = new LeasedLoop({
+      leases: deps.leases,
+      lease: job.lease,
+      everyMs: deps.lookMs ?? 60_000,
+      round: async () => void (await this.passIfDue()),
+      failed: (error) => deps.log.warn(`${job.failedLine}: ${String(error)}`),
+    });
   }
 
   start(): void {
-    this.handle = this.deps.leases.hold(this.job.lease, (signal) => this.work(signal));
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    await this.handle?.release();
-    this.handle = null;
+    await this.loop.stop();
   }
 
   /** One pass if one is due: answers the rows deleted, or null when the last pass is recent. */
@@ -80,16 +81,5 @@ export class LeasedRetention {
       ON CONFLICT (name) DO UPDATE SET updated = EXCLUDED.updated`.execute(this.deps.db);
     if (deleted > 0) this.deps.log.info(this.job.deletedLine(deleted));
     return deleted;
-  }
-
-  private async work(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        await this.passIfDue();
-      } catch (error) {
-        this.deps.log.warn(`${this.job.failedLine}: ${String(error)}`);
-      }
-      await sleep(this.lookMs, signal);
-    }
   }
 }

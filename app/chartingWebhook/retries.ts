@@ -3,8 +3,8 @@
 // the charting data read model and attempts them again. What is due is in the read model, rebuilt from
 // the events, so a restart or another instance taking the lease over carries on where it stopped; the
 // fixed client order ids (domain/chartingWebhook/decider.ts) keep a leg from opening twice.
-import { setTimeout as wait } from 'node:timers/promises';
 import { dueChartingRetries } from '../../projections/chartingData/queries.js';
+import { LeasedLoop } from '../../store/postgres/leasedLoop.js';
 import type { Leases } from '../../store/postgres/leases.js';
 import type { RecoveryLog } from '../../store/recovery.js';
 import type { Services } from '../services.js';
@@ -14,31 +14,33 @@ export const CHARTING_RETRY_LEASE = 'charting-webhook-retries';
 /** Alerts attempted per look. */
 const BATCH = 50;
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undefined, { signal }).catch(() => undefined);
-
 export class ChartingRetries {
-  private handle: { release(): Promise<void> } | null = null;
-  private readonly lookMs: number;
+  private readonly loop: LeasedLoop;
   private readonly intervalMs: number;
 
   constructor(
     private readonly services: Services,
-    private readonly leases: Leases,
+    leases: Leases,
     private readonly log: RecoveryLog,
     /** The spec's 30 seconds unless a spec shortens it (the copy engine's openRetryIntervalMs). */
     intervalMs?: number,
   ) {
     this.intervalMs = intervalMs ?? CHARTING_RETRY_INTERVAL_MS;
-    this.lookMs = Math.min(this.intervalMs, 5_000);
+    this.loop = new LeasedLoop({
+      leases,
+      lease: CHARTING_RETRY_LEASE,
+      everyMs: Math.min(this.intervalMs, 5_000),
+      round: async (signal) => void (await this.pass(signal)),
+      failed: (error) => log.warn(`charting alerts: the retry job could not look for due alerts (tried again later): ${String(error)}`),
+    });
   }
 
   start(): void {
-    this.handle = this.leases.hold(CHARTING_RETRY_LEASE, (signal) => this.work(signal));
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    await this.handle?.release();
-    this.handle = null;
+    await this.loop.stop();
   }
 
   /** One look: attempts every alert due now; answers how many. */
@@ -53,16 +55,5 @@ export class ChartingRetries {
       }
     }
     return due.length;
-  }
-
-  private async work(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        await this.pass(signal);
-      } catch (error) {
-        this.log.warn(`charting alerts: the retry job could not look for due alerts (tried again later): ${String(error)}`);
-      }
-      await sleep(this.lookMs, signal);
-    }
   }
 }

@@ -11,7 +11,6 @@
 // whose outcome a crash kept from being recorded is taken up again after the restart, with that id
 // (closing.ts: the close and the loop that records its outcome, shared with the protection monitor).
 import type { Kysely } from 'kysely';
-import { setTimeout as wait } from 'node:timers/promises';
 import { v5 as uuidv5 } from 'uuid';
 import { membersOf } from '../../domain/feature/definition.js';
 import type { FeatureSetting } from '../../domain/feature/events.js';
@@ -24,6 +23,7 @@ import type { ReadModels } from '../../projections/schema.js';
 import { CachedAggregates } from '../../store/cachedAggregates.js';
 import type { Leases } from '../../store/postgres/leases.js';
 import type { EventStore, Position } from '../../store/port.js';
+import { LeasedLoop } from '../../store/postgres/leasedLoop.js';
 import { isDatabaseUnavailable, Recovery, type RecoveryLog } from '../../store/recovery.js';
 import type { AccountConnections } from '../venues/connections.js';
 import type { OpenPosition } from '../venues/port.js';
@@ -59,10 +59,8 @@ export const guardrailCloseId = (accountId: string, positionId: string): string 
 const guardrailOutcome = (outcome: VenueCloseOutcome): CloseOutcome =>
   outcome.type === 'closed' ? { type: 'closed', closePrice: outcome.closePrice ?? 0, result: outcome.result ?? 0 } : outcome;
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undefined, { signal }).catch(() => undefined);
-
 export class TradeGuardrailMonitor {
-  private handle: { release(): Promise<void> } | null = null;
+  private readonly loop: LeasedLoop;
   private readonly aggregates: CachedAggregates<GuardrailCommand, GuardrailEvent, GuardrailState>;
   private readonly recovery: Recovery;
 
@@ -78,27 +76,24 @@ export class TradeGuardrailMonitor {
       readModelWaitMs: READ_MODEL_WAIT_MS,
     });
     this.recovery = new Recovery('the trade guardrail monitor', deps.log, { action: 'checks again at the next tick' });
+    this.loop = new LeasedLoop({
+      leases: deps.leases,
+      lease: TRADE_GUARDRAILS_LEASE,
+      everyMs: TICK_MS,
+      round: () => this.tick(),
+      succeeded: () => this.recovery.succeeded(),
+      failed: (error) => void this.recovery.noted(error),
+      // A new holder reads every stream again: another instance may have recorded meanwhile.
+      won: () => this.aggregates.clear(),
+    });
   }
 
   start(tickMs = TICK_MS): void {
-    this.handle = this.deps.leases.hold(TRADE_GUARDRAILS_LEASE, (signal) => this.work(signal, tickMs));
+    this.loop.start(tickMs);
   }
 
   async stop(): Promise<void> {
-    await this.handle?.release();
-    this.handle = null;
-  }
-
-  private async work(signal: AbortSignal, tickMs: number): Promise<void> {
-    // A new holder reads every stream again: another instance may have recorded meanwhile.
-    this.aggregates.clear();
-    while (!signal.aborted) {
-      await this.tick().then(
-        () => this.recovery.succeeded(),
-        (error: unknown) => void this.recovery.noted(error),
-      );
-      await sleep(tickMs, signal);
-    }
+    await this.loop.stop();
   }
 
   /** One look at every account with a guardrail (or a close still to finish). */

@@ -16,7 +16,6 @@
 // line in the account's log.
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { setTimeout as wait } from 'node:timers/promises';
 import { v5 as uuidv5 } from 'uuid';
 import {
   accountKeepAliveFiring,
@@ -34,6 +33,7 @@ import type { ReadModels } from '../../projections/schema.js';
 import { type CachedAggregate, CachedAggregates } from '../../store/cachedAggregates.js';
 import type { Leases } from '../../store/postgres/leases.js';
 import type { EventStore, Position } from '../../store/port.js';
+import { LeasedLoop } from '../../store/postgres/leasedLoop.js';
 import { isDatabaseUnavailable, Recovery, type RecoveryLog } from '../../store/recovery.js';
 import { closeAtVenue } from '../protection/closing.js';
 import type { AccountConnections } from '../venues/connections.js';
@@ -70,10 +70,8 @@ export const keepAliveOrderId = (accountId: string, featureId: string, firing: s
 /** The client request id of a keep-alive trade's close. */
 const keepAliveCloseId = (accountId: string, positionId: string): string => uuidv5(`close/${accountId}/${positionId}`, KEEP_ALIVE_NAMESPACE);
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undefined, { signal }).catch(() => undefined);
-
 export class KeepAliveTrades {
-  private handle: { release(): Promise<void> } | null = null;
+  private readonly loop: LeasedLoop;
   private readonly aggregates: CachedAggregates<KeepAliveCommand, KeepAliveEvent, KeepAliveState>;
   private readonly recovery: Recovery;
   private waiting: (() => void)[] = [];
@@ -90,32 +88,29 @@ export class KeepAliveTrades {
       readModelWaitMs: READ_MODEL_WAIT_MS,
     });
     this.recovery = new Recovery('the keep-alive executor', deps.log, { action: 'looks again at the next tick' });
+    this.loop = new LeasedLoop({
+      leases: deps.leases,
+      lease: KEEP_ALIVE_LEASE,
+      everyMs: TICK_MS,
+      round: () => this.tick(),
+      succeeded: () => this.recovery.succeeded(),
+      failed: (error) => void this.recovery.noted(error),
+      // A new holder reads every stream again: another instance may have recorded meanwhile.
+      won: () => this.aggregates.clear(),
+    });
   }
 
   start(tickMs = TICK_MS): void {
-    this.handle = this.deps.leases.hold(KEEP_ALIVE_LEASE, (signal) => this.work(signal, tickMs));
+    this.loop.start(tickMs);
   }
 
   async stop(): Promise<void> {
-    await this.handle?.release();
-    this.handle = null;
+    await this.loop.stop();
   }
 
   /** Resolves once a whole tick that began after the call has finished (for specs). */
   afterNextTick(): Promise<void> {
     return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  private async work(signal: AbortSignal, tickMs: number): Promise<void> {
-    // A new holder reads every stream again: another instance may have recorded meanwhile.
-    this.aggregates.clear();
-    while (!signal.aborted) {
-      await this.tick().then(
-        () => this.recovery.succeeded(),
-        (error: unknown) => void this.recovery.noted(error),
-      );
-      await sleep(tickMs, signal);
-    }
   }
 
   /** One look at every account with a keep-alive feature, or a keep-alive trade still open or to place. */
