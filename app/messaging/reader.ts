@@ -8,7 +8,6 @@
 // from the stored cursor. A platform that fails (a bad token, unreachable) is logged once per change
 // and tried again at the next poll.
 import { sql } from 'kysely';
-import { setTimeout as wait } from 'node:timers/promises';
 import { messagingDecider, messagingEventId } from '../../domain/messaging/decider.js';
 import { messagingChatsStream } from '../../domain/messaging/events.js';
 import { MESSAGING_ACCOUNT, MESSAGING_CONNECTOR, type MessagingAccountSettings, type MessagingConnectorSettings } from '../../domain/messaging/feature.js';
@@ -18,14 +17,13 @@ import { systemContext } from '../../domain/shared/command.js';
 import type { ChatInfo, ChatPort } from '../../engine/messaging/port.js';
 import { chatPortFor } from '../../engine/messaging/ports.js';
 import { handleCommand } from '../../store/commandHandler.js';
+import { LeasedLoop } from '../../store/postgres/leasedLoop.js';
 import type { Leases } from '../../store/postgres/leases.js';
 import type { RecoveryLog } from '../../store/recovery.js';
 import { commandMetadata, type Services } from '../services.js';
 import { type Connector, handleMessage, readsMessage } from './messages.js';
 
 export const MESSAGING_READER_LEASE = 'messaging-reader';
-
-const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undefined, { signal }).catch(() => undefined);
 
 interface MessagingAccount {
   readonly featureId: string;
@@ -43,22 +41,29 @@ export const portOfMessagingAccount = (services: Pick<Services, 'cipher' | 'conf
 const cursorName = (featureId: string) => `messaging:${featureId}`;
 
 export class MessagingReader {
-  private handle: { release(): Promise<void> } | null = null;
+  private readonly loop: LeasedLoop;
   private readonly failing = new Map<string, string>();
 
   constructor(
     private readonly services: Services,
-    private readonly leases: Leases,
+    leases: Leases,
     private readonly log: RecoveryLog,
-  ) {}
+  ) {
+    this.loop = new LeasedLoop({
+      leases,
+      lease: MESSAGING_READER_LEASE,
+      everyMs: services.config.messaging.pollIntervalMs,
+      round: async (signal) => void (await this.pass(signal)),
+      failed: (error) => log.warn(`messaging reader: the poll failed (tried again later): ${String(error)}`),
+    });
+  }
 
   start(): void {
-    this.handle = this.leases.hold(MESSAGING_READER_LEASE, (signal) => this.work(signal));
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    await this.handle?.release();
-    this.handle = null;
+    await this.loop.stop();
   }
 
   /** The messaging accounts, and the connectors of the project's accounts reading them. */
@@ -162,16 +167,5 @@ export class MessagingReader {
       },
       { eventId: messagingEventId },
     );
-  }
-
-  private async work(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        await this.pass(signal);
-      } catch (error) {
-        this.log.warn(`messaging reader: the poll failed (tried again later): ${String(error)}`);
-      }
-      await sleep(this.services.config.messaging.pollIntervalMs, signal);
-    }
   }
 }
