@@ -7,8 +7,11 @@
 // channel that fails or hangs never holds anything else back (the copy engine least of all).
 //
 // Channels today: FeatureWebhookDTO (signed like its position deliveries: X-Webhook-* headers, HMAC or
-// bearer, its retry policy, rate limit and timeout) and the built-in e-mail channel over SMTP
-// (SMTP_URL; engine/notifications/email.ts).
+// bearer, its retry policy, rate limit and timeout), the built-in e-mail channel over SMTP
+// (SMTP_URL; engine/notifications/email.ts), and the chat notification features
+// (FeatureMessagingNotificationDTO: TELEGRAM, DISCORD or OFFLINE by its bot's platform;
+// FeatureTelegramNotificationDTO: TELEGRAM; app/notificationsChat.ts): a target with recipient null
+// goes to every chat the feature names, a recipient to that chat (its key) only.
 import { sql } from 'kysely';
 import { v5 as uuidv5 } from 'uuid';
 import { membersOf } from '../domain/feature/definition.js';
@@ -22,12 +25,14 @@ import { sealedAuthenticationOf } from '../domain/webhook/secrets.js';
 import { WEBHOOK_DELIVERY_KIND } from '../engine/delivery/outbox.js';
 import { EMAIL_DELIVERY_KIND } from '../engine/notifications/email.js';
 import { recipientAllowed } from './notificationsConfig.js';
+import { chatChannels, chatDeliveryId, enqueueChat } from './notificationsChat.js';
+import { TELEGRAM_NOTIFICATION } from '../domain/notification/chatFeatures.js';
 import type { Services } from './services.js';
 
 /** Fixed forever: delivery ids derive from it. */
 const NOTIFICATION_NAMESPACE = 'a3c6e2f4-1b7d-4e0a-9c58-2d4f6b8e0a13';
 
-export type ChannelKind = 'WEBHOOK' | 'EMAIL';
+export type ChannelKind = 'WEBHOOK' | 'EMAIL' | 'TELEGRAM' | 'DISCORD' | 'OFFLINE';
 
 export interface NotificationChannel {
   readonly featureId: string;
@@ -35,7 +40,7 @@ export interface NotificationChannel {
   readonly name: string;
   /** An account-level channel's account; null: the project's. */
   readonly accountId: string | null;
-  /** Whether a target must name a recipient (EMAIL: the address). */
+  /** Whether a target must name a recipient (EMAIL: the address; a chat channel takes one optionally). */
   readonly recipientRequired: boolean;
   /** Recipients a client may offer (none for a webhook; for e-mail the addresses targets use already). */
   readonly recipients: readonly { readonly key: string; readonly name: string }[];
@@ -111,8 +116,9 @@ export const notificationChannels = async (
   accountId?: string,
 ): Promise<NotificationChannel[]> => {
   const webhooks = await webhooksOf(services, projectId, accountId);
+  const chats = await chatChannels(services.db, projectId, accountId);
   const emailId = services.config.notifications.smtpUrl ? emailChannelId(projectId) : null;
-  const counts = await deliveryCounts(services, [...webhooks.map((w) => w.id), ...(emailId ? [emailId] : [])]);
+  const counts = await deliveryCounts(services, [...webhooks.map((w) => w.id), ...chats.map((c) => c.featureId), ...(emailId ? [emailId] : [])]);
   const channels: NotificationChannel[] = webhooks.map((w) => ({
     featureId: w.id,
     channel: 'WEBHOOK',
@@ -122,6 +128,17 @@ export const notificationChannels = async (
     recipients: [],
     deliveries: counts.get(w.id) ?? EMPTY_COUNTS,
   }));
+  for (const chat of chats) {
+    channels.push({
+      featureId: chat.featureId,
+      channel: chat.platform,
+      name: `${chat.type === TELEGRAM_NOTIFICATION ? 'Telegram' : chat.platform === 'OFFLINE' ? 'Offline chat' : chat.platform === 'TELEGRAM' ? 'Telegram' : 'Discord'}: ${chat.destinations.map((d) => d.name).join(', ')}`,
+      accountId: chat.accountId,
+      recipientRequired: false,
+      recipients: chat.destinations.map((d) => ({ key: d.key, name: d.name })),
+      deliveries: counts.get(chat.featureId) ?? EMPTY_COUNTS,
+    });
+  }
   if (emailId) {
     const known = await emailRecipients(services, projectId, emailId);
     channels.push({
@@ -152,8 +169,18 @@ export const checkTargets = async (services: Pick<Services, 'db' | 'config'>, pr
       throw invalid('[NOTIFICATION_TARGET_INVALID]', `${where}: the ${channel.channel} channel needs recipient, an e-mail address`);
     if (channel.recipientRequired && target.recipient !== null && !recipientAllowed(services.config.notifications, target.recipient))
       throw invalid('[NOTIFICATION_TARGET_INVALID]', `${where}: the operator does not send e-mail to ${target.recipient} (SMTP_ALLOWED_RECIPIENTS)`);
-    if (!channel.recipientRequired && target.recipient !== null)
+    if (channel.channel === 'WEBHOOK' && target.recipient !== null)
       throw invalid('[NOTIFICATION_TARGET_INVALID]', `${where}: the ${channel.channel} channel takes no recipient (null)`);
+    if (
+      channel.channel !== 'WEBHOOK' &&
+      channel.channel !== 'EMAIL' &&
+      target.recipient !== null &&
+      !channel.recipients.some((r) => r.key === target.recipient)
+    )
+      throw invalid(
+        '[NOTIFICATION_TARGET_INVALID]',
+        `${where}: ${target.recipient} is no chat of the ${channel.channel} channel ${channel.featureId} (its recipients: ${channel.recipients.map((r) => r.key).join(', ')}; null: all)`,
+      );
   });
 };
 
@@ -164,8 +191,26 @@ export const outboxNotifications = (services: Pick<Services, 'db' | 'config' | '
   async notify(notification, targets) {
     const webhooks = new Map((await webhooksOf(services, notification.projectId)).map((w) => [w.id, w]));
     const emailId = services.config.notifications.smtpUrl ? emailChannelId(notification.projectId) : null;
+    const chats = new Map((await chatChannels(services.db, notification.projectId)).map((c) => [c.featureId, c]));
     let count = 0;
     for (const target of targets) {
+      const chat = chats.get(target.featureId);
+      if (chat) {
+        const destinations = chat.destinations.filter((d) => target.recipient === null || d.key === target.recipient);
+        if (destinations.length === 0)
+          services.log.warn(`notification ${notification.id}: ${target.recipient} is no chat of ${chat.featureId} any more; not sent`);
+        for (const destination of destinations) {
+          await enqueueChat(services.outbox, services.db, services.config.notifications, {
+            id: chatDeliveryId(notification.id, chat.featureId, destination.key),
+            channel: chat,
+            destination,
+            text: `${notification.subject}\n${notification.text}`,
+            eventType: notification.eventType,
+          });
+          count += 1;
+        }
+        continue;
+      }
       const id = uuidv5(`${notification.id}/${target.featureId}/${target.recipient ?? ''}`, NOTIFICATION_NAMESPACE);
       const webhook = webhooks.get(target.featureId);
       if (webhook) {

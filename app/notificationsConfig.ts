@@ -4,6 +4,9 @@
 //   SMTP_ALLOWED_RECIPIENTS   unset (any)   comma-separated domains (example.com) or addresses (ops@example.com)
 //               the e-mail channel may send to: any project key names its recipients, and the mail leaves through
 //               the operator's SMTP server, so an operator who gives keys to others should set it
+//   TELEGRAM_BOT_TOKEN   unset   the operator's Telegram bot, which FeatureTelegramNotificationDTO sends with
+//               (through MESSAGING_TELEGRAM_API_ROOT when set); unset: that feature is refused
+//   NOTIFICATION_CHAT_RETRY_MS   5000,30000,60000,300000,600000   the waits between a chat delivery's 6 attempts
 import { ConfigError } from './config.js';
 
 export interface NotificationsConfig {
@@ -11,6 +14,10 @@ export interface NotificationsConfig {
   readonly smtpFrom: string;
   /** Lower-case domains and addresses a recipient must match; empty: any address. */
   readonly allowedRecipients: readonly string[];
+  /** The operator's Telegram bot (FeatureTelegramNotificationDTO); null: none. */
+  readonly telegramBotToken: string | null;
+  /** The waits after a chat delivery's failed attempts 1 to 5. */
+  readonly chatRetryMs: readonly number[];
 }
 
 /** An address the configuration allows: itself, or its domain, is listed (case-insensitive); everything when nothing is. */
@@ -38,5 +45,17 @@ export const loadNotificationsConfig = (env: NodeJS.ProcessEnv): NotificationsCo
     .filter(Boolean);
   const wrong = allowedRecipients.find((entry) => !/^([^@\s,]+@)?[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(entry));
   if (wrong) throw new ConfigError(`SMTP_ALLOWED_RECIPIENTS must list domains (example.com) or addresses (ops@example.com), got "${wrong}"`);
-  return { smtpUrl, smtpFrom: env.SMTP_FROM?.trim() || 'copy-trading-service <notifications@localhost>', allowedRecipients };
+  const telegramBotToken = env.TELEGRAM_BOT_TOKEN?.trim() || null;
+  if (telegramBotToken && /\s/.test(telegramBotToken)) throw new ConfigError('TELEGRAM_BOT_TOKEN must be a token without spaces');
+  const retry = env.NOTIFICATION_CHAT_RETRY_MS?.trim();
+  const chatRetryMs = retry ? retry.split(',').map((n) => n.trim()) : ['5000', '30000', '60000', '300000', '600000'];
+  if (chatRetryMs.length !== 5 || chatRetryMs.some((n) => !/^\d{1,7}$/.test(n)))
+    throw new ConfigError(`NOTIFICATION_CHAT_RETRY_MS must list five waits in milliseconds (5000,30000,60000,300000,600000), got "${retry}"`);
+  return {
+    smtpUrl,
+    smtpFrom: env.SMTP_FROM?.trim() || 'copy-trading-service <notifications@localhost>',
+    allowedRecipients,
+    telegramBotToken,
+    chatRetryMs: chatRetryMs.map(Number),
+  };
 };

@@ -19,7 +19,9 @@ import { API_REQUEST_RETENTION_LEASE, ApiRequestRetention } from './apiRequestRe
 import { DATA_COLLECTOR_RETENTION_LEASE, DataCollectorRetention } from './dataCollectorRetention.js';
 import { CalendarSync } from './calendarSync.js';
 import { CalendarAlertScheduler } from './alertsScheduler.js';
+import { ChatLogNotifier } from './notificationsLogs.js';
 import { EMAIL_DELIVERY_KIND, emailSender } from '../engine/notifications/email.js';
+import { CHAT_DELIVERY_KIND, chatSender } from './notificationsChat.js';
 import { ChartingRetries } from './chartingWebhook/retries.js';
 import { MessagingReader } from './messaging/reader.js';
 import type { ConnectionFaults } from '../store/postgres/pool.js';
@@ -212,9 +214,12 @@ const assembleServices = async (
     log: log.child({ component: 'outbox' }),
     allowPrivateOutbound: config.allowPrivateOutbound,
     unseal: (c) => cipher.decrypt(c),
-    senders: config.notifications.smtpUrl
-      ? { [EMAIL_DELIVERY_KIND]: emailSender({ url: config.notifications.smtpUrl, from: config.notifications.smtpFrom }) }
-      : {},
+    senders: {
+      ...(config.notifications.smtpUrl
+        ? { [EMAIL_DELIVERY_KIND]: emailSender({ url: config.notifications.smtpUrl, from: config.notifications.smtpFrom }) }
+        : {}),
+      [CHAT_DELIVERY_KIND]: chatSender({ db, unseal: (c) => cipher.decrypt(c), notifications: config.notifications, messaging: config.messaging }),
+    },
   });
   const accountCreations = new AccountCreationQueue({ db, outbox, clock, log: log.child({ component: 'account-creations' }) });
   // Requests and use cases read through the API's pool; what runs in the background was given `db`.
@@ -309,6 +314,9 @@ const startBackground = async (
   const calendarAlerts = new CalendarAlertScheduler(services, leases);
   calendarAlerts.start();
   life.add(() => calendarAlerts.stop());
+  const chatLogs = new ChatLogNotifier(services, leases);
+  chatLogs.start();
+  life.add(() => chatLogs.stop());
 };
 
 /** The HTTP server on the configured address; answers the port it got. */

@@ -125,13 +125,20 @@ const Count = Type.Integer({ minimum: 0 });
 export const NotificationChannelDTO = Type.Object(
   {
     featureId: Uuid,
-    channel: Type.Union([Type.Literal('WEBHOOK'), Type.Literal('EMAIL')], {
-      description: 'WEBHOOK: a FeatureWebhookDTO of the project or of one of its accounts; EMAIL: the service e-mail (SMTP_URL) of the project',
-    }),
+    channel: Type.Union(
+      ['WEBHOOK', 'EMAIL', 'TELEGRAM', 'DISCORD', 'OFFLINE'].map((c) => Type.Literal(c)),
+      {
+        description:
+          "WEBHOOK: a FeatureWebhookDTO of the project or of one of its accounts; EMAIL: the service e-mail (SMTP_URL) of the project; TELEGRAM, DISCORD, OFFLINE: a FeatureMessagingNotificationDTO (by its bot's platform) or FeatureTelegramNotificationDTO (TELEGRAM) of the project or of one of its accounts",
+      },
+    ),
     name: Type.String(),
     accountId: Nullable(Type.String({ format: 'uuid', description: "an account-level channel's account; null: the project's" })),
     recipientRequired: Type.Boolean(),
-    recipients: Type.Array(NotificationRecipientDTO, { description: 'recipients known to the channel (EMAIL: the addresses its targets use now)' }),
+    recipients: Type.Array(NotificationRecipientDTO, {
+      description:
+        'recipients known to the channel (EMAIL: the addresses its targets use now; a chat channel: its chats, key "chatId" or "chatId/forumTopicId", or the Telegram usernames; recipient null sends to all of them)',
+    }),
     deliveries: Type.Object(
       { PENDING: Count, DELIVERED: Count, FAILED: Count, CANCELLED: Count },
       { additionalProperties: false, description: "the channel's deliveries by status (finished ones are kept 7 days)" },

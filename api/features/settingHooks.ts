@@ -17,6 +17,8 @@ import { API_PREFIX } from '../openapi.js';
 import { ApiError } from '../errors.js';
 import { MESSAGING_ACCOUNT, MESSAGING_CONNECTOR } from '../../domain/messaging/feature.js';
 import { prepareMessagingAccount, prepareMessagingConnector, presentMessagingAccount } from '../messaging/settingHooks.js';
+import { MESSAGING_NOTIFICATION, TELEGRAM_NOTIFICATION } from '../../domain/notification/chatFeatures.js';
+import { prepareChatNotification } from '../notificationChannels/settingHooks.js';
 import type { FeatureScope } from '../../domain/feature/events.js';
 import { presentWhiteLabel, sealWhiteLabel, WHITE_LABEL } from '../../domain/whiteLabel/feature.js';
 import type { Services } from '../../app/services.js';
@@ -143,6 +145,8 @@ const hooks: Readonly<Record<string, SettingHooks>> = {
   FeatureMultiplierDTO: multiplierHooks,
   [MESSAGING_ACCOUNT]: { prepare: prepareMessagingAccount, present: presentMessagingAccount },
   [MESSAGING_CONNECTOR]: { prepare: prepareMessagingConnector, present: (setting) => setting },
+  [MESSAGING_NOTIFICATION]: { prepare: prepareChatNotification, present: (setting) => setting },
+  [TELEGRAM_NOTIFICATION]: { prepare: prepareChatNotification, present: (setting) => setting },
   [SIGNAL_PROVIDER]: { prepare: prepareSignalProvider, present: presentSignalProvider },
   [SIGNAL_FOLLOWER]: { prepare: prepareSignalFollower, present: (setting) => setting },
 };

@@ -3,6 +3,7 @@
 import { accountFeatureDefinitions } from '../accountFeatures/catalogue.js';
 import { chartingWebhookFeature } from '../chartingWebhook/feature.js';
 import { messagingAccountFeature, messagingConnectorFeature } from '../messaging/feature.js';
+import { messagingNotificationFeature, telegramNotificationFeature } from '../notification/chatFeatures.js';
 import { dataCollectorFeature } from '../analytics/dataCollector.js';
 import { copierFeatures } from '../copy/features/catalogue.js';
 import { overallTargetFeature, periodTargetFeatures } from '../profitTarget/features.js';
@@ -25,6 +26,9 @@ const accountFeatures: readonly FeatureDefinition<object>[] = [
   // Trades from chats (app/messaging): the chat account, and a chat bound to a trading account.
   messagingAccountFeature as unknown as FeatureDefinition<object>,
   messagingConnectorFeature as unknown as FeatureDefinition<object>,
+  // Notifications to chats (app/notificationsChat.ts): account log lines and notification targets.
+  messagingNotificationFeature as unknown as FeatureDefinition<object>,
+  telegramNotificationFeature as unknown as FeatureDefinition<object>,
   // The investor program's roles (domain/investor, app/investorProgram.ts).
   traderFeature as unknown as FeatureDefinition<object>,
   investorFeature as unknown as FeatureDefinition<object>,

@@ -4,8 +4,8 @@
 // ids follow that order, 1 to 37. The features the spec 1.2.6 adds on top, and ours, follow from 38 in
 // the order they arrived. An id is never reused or renumbered.
 //
-// Types the service does not run yet (the Telegram and messaging notification channels of issue 18) are
-// listed, so a client can show them, and refused when attached.
+// Types the service does not run yet (none today) would be listed, so a client can show them, and
+// refused when attached.
 
 export interface FeatureType {
   readonly id: number;
@@ -77,10 +77,7 @@ const ADDED = [
   'FeatureInvestorDTO',
 ] as const;
 
-const NOT_YET: Readonly<Record<string, number>> = {
-  FeatureTelegramNotificationDTO: 18,
-  FeatureMessagingNotificationDTO: 18,
-};
+const NOT_YET: Readonly<Record<string, number>> = {};
 
 const PLANS: Readonly<Record<string, string>> = { FeatureMarginCapDTO: 'PRO' };
 

@@ -108,7 +108,7 @@ describe('features end to end', function () {
     const res = await t.call('GET', '/types/featureTypes');
     expect(res.status).to.equal(200);
     const byName = new Map((res.body as { id: number; name: string; supported: boolean }[]).map((f) => [f.name, f]));
-    expect(byName.get('FeatureTelegramNotificationDTO')).to.deep.equal({ id: 1, name: 'FeatureTelegramNotificationDTO', supported: false });
+    expect(byName.get('FeatureTelegramNotificationDTO')).to.deep.equal({ id: 1, name: 'FeatureTelegramNotificationDTO', supported: true });
     expect(byName.get('FeatureCopierFilterDTO')).to.deep.equal({ id: 2, name: 'FeatureCopierFilterDTO', supported: true });
     expect(byName.get('FeatureTradeGuardrailsDTO')?.id).to.equal(37);
     expect(byName.get('FeatureMarginCapDTO')).to.include({ planName: 'PRO', supported: true });

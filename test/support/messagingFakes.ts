@@ -1,6 +1,7 @@
-// Local fakes for the messaging connector's specs: small HTTP servers standing in for the Telegram Bot
-// API (getMe, getUpdates with offset, sendMessage, forum topics), the Discord REST API (guilds,
-// channels, channel messages with `after`, posting) and an OpenAI-compatible chat-completions endpoint
+// Local fakes for the messaging connector's and the chat notifications' specs: small HTTP servers
+// standing in for the Telegram Bot API (getMe, getUpdates with offset, sendMessage with its real answer
+// and errors, forum topics), the Discord REST API (guilds, channels, channel messages with `after`,
+// posting with the real message object and errors) and an OpenAI-compatible chat-completions endpoint
 // (answers chosen by the spec, requests kept for it to look at).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,6 +37,9 @@ export interface FakeTelegramChat {
 export const fakeTelegram = async (token: string) => {
   const updates: Record<string, unknown>[] = [];
   const sent: { chat_id: unknown; text: unknown; message_thread_id?: unknown }[] = [];
+  /** Every sendMessage asked for, failed ones too. */
+  const attempts: { chat_id: unknown; text: unknown; message_thread_id?: unknown }[] = [];
+  let failing = 0;
   const offsets: (number | null)[] = [];
   let updateId = 100;
   let messageId = 0;
@@ -54,16 +58,37 @@ export const fakeTelegram = async (token: string) => {
         const limit = typeof params.limit === 'number' ? params.limit : 100;
         return { status: 200, body: { ok: true, result: updates.filter((u) => offset === null || (u.update_id as number) >= offset).slice(0, limit) } };
       }
-      case 'sendMessage':
+      case 'sendMessage': {
+        attempts.push({ chat_id: params.chat_id, text: params.text, message_thread_id: params.message_thread_id });
+        if (failing > 0) {
+          failing -= 1;
+          return { status: 500, body: { ok: false, error_code: 500, description: 'Internal Server Error' } };
+        }
+        if (typeof params.text !== 'string' || params.text === '')
+          return { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: message text is empty' } };
+        const chatId = params.chat_id;
+        const byName = typeof chatId === 'string' && chatId.startsWith('@');
+        if (!byName && !/^-?\d+$/.test(String(chatId)))
+          return { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: chat not found' } };
         sent.push({ chat_id: params.chat_id, text: params.text, message_thread_id: params.message_thread_id });
         messageId += 1;
+        const chat = byName
+          ? { id: -1001234567890, type: 'channel', title: 'x', username: chatId.slice(1) }
+          : { id: Number(chatId), type: 'supergroup', title: 'x' };
         return {
           status: 200,
           body: {
             ok: true,
-            result: { message_id: 1000 + messageId, date: now(), chat: { id: Number(params.chat_id), type: 'supergroup', title: 'x' }, text: params.text },
+            result: {
+              message_id: 1000 + messageId,
+              date: now(),
+              chat,
+              text: params.text,
+              ...(params.message_thread_id !== undefined ? { message_thread_id: params.message_thread_id, is_topic_message: true } : {}),
+            },
           },
         };
+      }
       default:
         return { status: 404, body: { ok: false, error_code: 404, description: 'Not Found' } };
     }
@@ -73,7 +98,12 @@ export const fakeTelegram = async (token: string) => {
     url: server.url,
     close: server.close,
     sent,
+    attempts,
     offsets,
+    /** The next `count` sendMessage calls answer 500 as the Bot API does ({ok: false, error_code, description}). */
+    failSends(count: number): void {
+      failing = count;
+    },
     /** A message posted in a chat (a topic of it, a reply); answers its message_id. */
     post(chat: FakeTelegramChat, text: string, options: { replyTo?: number; topic?: number } = {}): number {
       messageId += 1;
@@ -120,7 +150,9 @@ export const fakeDiscord = async (token: string) => {
   ];
   const messages = new Map<string, Record<string, unknown>[]>();
   let next = 910000000000000000n;
-  const server = await listen((req) => {
+  const sent: { channelId: string; content: string }[] = [];
+  let failing = 0;
+  const server = await listen((req, raw) => {
     if (req.headers.authorization !== `Bot ${token}`) return { status: 401, body: { message: '401: Unauthorized', code: 0 } };
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname.replace(/^\/api\/v10/, '');
@@ -129,7 +161,40 @@ export const fakeDiscord = async (token: string) => {
     const m = /^\/channels\/(\d+)\/messages$/.exec(path);
     if (m) {
       const list = messages.get(m[1]!) ?? [];
-      if (req.method === 'POST') return { status: 200, body: { id: String(++next), channel_id: m[1], content: 'sent' } };
+      if (req.method === 'POST') {
+        if (failing > 0) {
+          failing -= 1;
+          return { status: 403, body: { message: 'Missing Access', code: 50001 } };
+        }
+        const content = (JSON.parse(raw || '{}') as { content?: string }).content ?? '';
+        if (content === '' || content.length > 2000)
+          return {
+            status: 400,
+            body: {
+              message: 'Invalid Form Body',
+              code: 50035,
+              errors: { content: { _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be 2000 or fewer in length.' }] } },
+            },
+          };
+        sent.push({ channelId: m[1]!, content });
+        const message = {
+          id: String(++next),
+          type: 0,
+          channel_id: m[1],
+          content,
+          timestamp: new Date().toISOString(),
+          edited_timestamp: null,
+          author: { id: '42', username: 'signals-bot', bot: true },
+          attachments: [],
+          embeds: [],
+          mentions: [],
+          mention_roles: [],
+          pinned: false,
+          mention_everyone: false,
+          tts: false,
+        };
+        return { status: 200, body: message };
+      }
       const after = url.searchParams.get('after');
       const limit = Number(url.searchParams.get('limit') ?? 50);
       const newestFirst = [...list].sort((a, b) => (BigInt(a.id as string) < BigInt(b.id as string) ? 1 : -1));
@@ -143,6 +208,12 @@ export const fakeDiscord = async (token: string) => {
     close: server.close,
     guild,
     channelId: channels[0]!.id,
+    /** Messages the bot posted (POST /channels/{id}/messages), by channel (a thread is a channel). */
+    sent,
+    /** The next `count` posts answer 403 Missing Access, as Discord does for a channel the bot may not write to. */
+    failPosts(count: number): void {
+      failing = count;
+    },
     post(channelId: string, content: string, replyTo?: string): string {
       const id = String(++next);
       const list = messages.get(channelId) ?? [];

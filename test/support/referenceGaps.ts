@@ -31,10 +31,9 @@ export const NOT_YET_ROUTED: Readonly<Record<string, 15 | 19 | 23>> = {
 type Gaps = readonly string[];
 
 // Item 3: the feature types the service does not run yet: refused when attached (400
-// [FEATURE_TYPE_NOT_SUPPORTED]), so their setting branches are not declared. Telegram notifications
-// come with issue 22 (messaging), the signal provider and its followers with issue 19 (a follower
-// follows a provider by signalProviderId).
-const UNSUPPORTED_FEATURE_BRANCHES: Gaps = ['setting<FeatureTelegramNotificationDTO>: missing'];
+// [FEATURE_TYPE_NOT_SUPPORTED]), so their setting branches are not declared. None left: Telegram
+// notifications came with issue 18.
+const UNSUPPORTED_FEATURE_BRANCHES: Gaps = [];
 // Item 3: the members of the setting branches we run that differ from the reference's (our earlier names and meanings).
 const FEATURE_SETTING_BRANCHES: Gaps = [];
 const FEATURE_DTO: Gaps = [...UNSUPPORTED_FEATURE_BRANCHES, ...FEATURE_SETTING_BRANCHES];
