@@ -8,10 +8,10 @@
 // where it stopped, a second instance neither loses nor repeats a line (and a message enqueued again
 // is a no-op by its id). A line older than the feature is not sent (nor is a rebuilt read model's line
 // again: the rows keep their positions). The copy engine never waits for any of it.
-import { setTimeout as wait } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { entryTakes } from '../domain/notification/chatFeatures.js';
 import { lockCheckpoint, saveCheckpoints } from '../store/postgres/checkpoints.js';
+import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
 import { chatChannels, chatDeliveryId, enqueueChat, type ChatChannel } from './notificationsChat.js';
 import type { Services } from './services.js';
@@ -20,8 +20,6 @@ export const CHAT_LOGS_LEASE = 'notifications:logs';
 const CHECKPOINT = 'notifications:logs';
 const BATCH = 500;
 const LEVELS: Readonly<Record<number, string>> = { 1: 'Error', 2: 'Warning', 3: 'Info' };
-
-const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undefined, { signal }).catch(() => undefined);
 
 interface LineRow {
   id: string;
@@ -43,22 +41,29 @@ export const chatLineText = (line: Pick<LineRow, 'account_id' | 'log_type_id' | 
 };
 
 export class ChatLogNotifier {
-  private handle: { release(): Promise<void> } | null = null;
+  private readonly loop: LeasedLoop;
 
   constructor(
     private readonly services: Services,
-    private readonly leases: Leases,
+    leases: Leases,
     /** How often the holder looks (default 1 s). */
-    private readonly lookMs = 1000,
-  ) {}
-
-  start(): void {
-    this.handle = this.leases.hold(CHAT_LOGS_LEASE, (signal) => this.work(signal));
+    lookMs = 1000,
+  ) {
+    this.loop = new LeasedLoop({
+      leases,
+      lease: CHAT_LOGS_LEASE,
+      everyMs: lookMs,
+      round: async () => void (await this.forward()),
+      failed: (error) => services.log.warn(`chat notifications: a look failed (tried again at the next): ${String(error)}`),
+    });
   }
 
-  async stop(): Promise<void> {
-    await this.handle?.release();
-    this.handle = null;
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Forwards the lines after the cursor (one batch); answers how many messages were enqueued. */
@@ -114,16 +119,5 @@ export class ChatLogNotifier {
     });
     if (enqueued > 0) outbox.wake();
     return enqueued;
-  }
-
-  private async work(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        await this.forward();
-      } catch (error) {
-        this.services.log.warn(`chat notifications: a look failed (tried again at the next): ${String(error)}`);
-      }
-      await sleep(this.lookMs, signal);
-    }
   }
 }
