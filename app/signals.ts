@@ -11,6 +11,8 @@
 //     and the copies of its trades on its own account; the provider sees its followers only through
 //     /signals/{signalProviderId}/... (api/signals/routes.ts), which act on the follower's account as the
 //     follower's project would, for that account only.
+// A follower's feature and copier are written together (writeFollower: one appendToStreams, one
+// transaction on PostgreSQL): subscribing, changing and leaving store both or neither.
 // Every step of one provider (its changes, its followers' subscriptions, changes and removal) takes the
 // provider's turn, so a follower's copier settings always follow the provider's current ones.
 import { AccountStatus } from '../domain/account/enums.js';
@@ -33,8 +35,9 @@ import {
   type SignalFollowerRow,
   type SignalProviderRow,
 } from '../projections/signals/queries.js';
-import type { Position } from '../store/port.js';
-import { afterCopyEngine, commandMetadata, execute, oneAtATime, type Services } from './services.js';
+import { comparePositions, type Position } from '../store/port.js';
+import { afterCopyEngine, commandMetadata, execute, oneAtATime, readYourWrites, type Services } from './services.js';
+import { MultiStreamCommand } from './templatesCommand.js';
 
 /** What the answers of signal writes are read from. */
 export const SIGNAL_READ_MODELS = ['features', 'signals', 'copiers'] as const;
@@ -54,6 +57,37 @@ const runFeature = (services: Services, command: FeatureCommand) =>
   execute(services, featureStream(command.data.featureId), featureDecider, command, SIGNAL_READ_MODELS);
 const runCopier = (services: Services, command: CopierCommand) =>
   execute(services, copierStream(command.data.copierId), copierDecider, command, SIGNAL_READ_MODELS);
+
+/**
+ * A follower's feature and copier steps written together: both decided by their own aggregates, then
+ * appended in ONE appendToStreams call (store/port.ts), so a crash or a refusal between the two stores
+ * neither and no follower is left without its copier (or a copier without its follower). PostgreSQL: one
+ * transaction. EventStoreDB (no transaction across streams, store/port.ts): appended in the order given
+ * (a subscription's feature first, a removal's copier first, so a half write never copies unseen); a
+ * crash between the two entries there is not repaired by itself (the weaker guarantee the port names).
+ * Answers the copier stream's append position (the copy engine acts on it) once the read models hold both.
+ */
+const writeFollower = async (
+  services: Services,
+  context: RequestContext,
+  name: string,
+  feature: FeatureCommand,
+  copier: CopierCommand | null,
+  copierFirst = false,
+): Promise<Position | null> => {
+  const command = new MultiStreamCommand(services.store, name, commandMetadata(services, context));
+  const steps: (() => Promise<unknown>)[] = [
+    () => command.decide(featureStream(feature.data.featureId), featureDecider, feature),
+    ...(copier ? [() => command.decide(copierStream(copier.data.copierId), copierDecider, copier)] : []),
+  ];
+  for (const step of copierFirst ? steps.reverse() : steps) await step();
+  if (!command.changes) return null;
+  const committed = await command.commit();
+  const positions = [...committed.results.values()].map((r) => r.position);
+  const last = positions.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b));
+  await readYourWrites(services, last, name, SIGNAL_READ_MODELS);
+  return copier ? (committed.results.get(copierStream(copier.data.copierId))?.position ?? null) : null;
+};
 
 /** The owner e-mail of a project, for allowCustomers. */
 const ownerOf = async (services: Services, projectId: string): Promise<string | null> => (await findProject(services.db, projectId))?.owner ?? null;
@@ -141,6 +175,33 @@ const subscription = async (services: Services, command: FeatureWrite['command']
   return { provider, settings, accountId: scope.accountId };
 };
 
+/**
+ * minimumBalance (FeatureSignalProviderDTO; 0 = none): the follower account's balance, read from its live
+ * session when it subscribes, must be at least that much, compared in the follower account's own
+ * currency (this service converts no currencies; the reference converts from the provider's).
+ * Below it: 409 [SIGNAL_MINIMUM_BALANCE_NOT_MET]; an account without a live session, whose balance
+ * cannot be read: 409 [ACCOUNT_NOT_CONNECTED]. Only at subscription: a follower whose balance falls later
+ * keeps following.
+ */
+const checkMinimumBalance = async (services: Services, provider: Pick<SignalProviderSettings, 'minimumBalance'>, accountId: string): Promise<void> => {
+  const minimum = provider.minimumBalance;
+  if (!minimum) return;
+  const connection = services.connections.connection(accountId);
+  if (!connection) {
+    throw illegalState(
+      '[ACCOUNT_NOT_CONNECTED]',
+      `the signal provider asks for a balance of at least ${minimum}; account ${accountId} has no live session to read its balance from (start it first)`,
+    );
+  }
+  const { balance, currency } = await connection.accountInformation();
+  if (balance < minimum) {
+    throw illegalState(
+      '[SIGNAL_MINIMUM_BALANCE_NOT_MET]',
+      `the signal provider asks for a balance of at least ${minimum} (minimumBalance); account ${accountId} holds ${balance} ${currency}`,
+    );
+  }
+};
+
 const subscribe = async (services: Services, { command, context }: FeatureWrite): Promise<void> => {
   const { provider, settings, accountId } = await subscription(services, command, null);
   const projectId = command.data.projectId;
@@ -159,6 +220,7 @@ const subscribe = async (services: Services, { command, context }: FeatureWrite)
         field: 'body.setting.signalProviderId',
       });
     }
+    await checkMinimumBalance(services, provider.settings, accountId);
     if (await signalFollowerOnAccount(services.db, provider.id, accountId)) {
       throw illegalState('[SIGNAL_ALREADY_FOLLOWED]', `account ${accountId} follows signal provider ${provider.id} already`);
     }
@@ -180,11 +242,10 @@ const subscribe = async (services: Services, { command, context }: FeatureWrite)
       },
       metadata: commandMetadata(services, context),
     };
-    // The copier's own rules answer before anything is written.
-    copierDecider.decide(copier, copierDecider.initialState);
-    await runFeature(services, { ...command, data: { ...command.data, setting: { ...settings, type: SIGNAL_FOLLOWER } } });
-    const result = await runCopier(services, copier);
-    if (copierSettings.copyOpenPositions && copierSettings.active) position = result.position;
+    // Feature and copier in one write: the copier's own rules answer before anything is written.
+    const feature: FeatureCommand = { ...command, data: { ...command.data, setting: { ...settings, type: SIGNAL_FOLLOWER } } };
+    const written = await writeFollower(services, context, 'SubscribeSignalFollower', feature, copier);
+    if (copierSettings.copyOpenPositions && copierSettings.active) position = written;
   });
   await afterCopyEngine(services, position, [...SIGNAL_READ_MODELS, 'copies', 'positions']);
 };
@@ -194,35 +255,42 @@ const changeFollower = async (services: Services, follower: SignalFollowerRow, s
   await oneAtATime(services, providerTurn(follower.provider_id), async () => {
     const provider = await findSignalProvider(services.db, follower.provider_id);
     const scope = { kind: 'account', accountId: follower.account_id } as const;
-    await runFeature(services, {
+    const metadata = commandMetadata(services, context);
+    const feature: FeatureCommand = {
       type: 'UpdateFeature',
       data: { featureId: follower.id, projectId: follower.project_id, scope, setting: { ...settings, type: SIGNAL_FOLLOWER } },
-      metadata: commandMetadata(services, context),
-    });
-    if (!provider) return;
-    await runCopier(services, {
-      type: 'UpdateCopier',
-      data: {
-        copierId: follower.id,
-        projectId: follower.project_id,
-        toAccountId: follower.account_id,
-        changes: followerCopierSettings(provider.settings, settings),
-      },
-      metadata: commandMetadata(services, context),
-    });
+      metadata,
+    };
+    const copier: CopierCommand | null = provider
+      ? {
+          type: 'UpdateCopier',
+          data: {
+            copierId: follower.id,
+            projectId: follower.project_id,
+            toAccountId: follower.account_id,
+            changes: followerCopierSettings(provider.settings, settings),
+          },
+          metadata,
+        }
+      : null;
+    await writeFollower(services, context, 'UpdateSignalFollower', feature, copier);
   });
 };
 
-/** The follower leaves: its copier first (nothing more is copied), then its feature. */
+/**
+ * The follower leaves: its copier and its feature in one write (the copier's entry first, so on
+ * EventStoreDB nothing more is copied once anything is stored).
+ */
 const unsubscribe = async (services: Services, follower: Pick<SignalFollowerRow, 'id' | 'project_id' | 'account_id'>, context: RequestContext) => {
+  const metadata = commandMetadata(services, context);
   const target = { copierId: follower.id, projectId: follower.project_id, toAccountId: follower.account_id };
   const copier = await services.db.selectFrom('copiers').select('id').where('id', '=', follower.id).executeTakeFirst();
-  if (copier) await runCopier(services, { type: 'DeleteCopier', data: target, metadata: commandMetadata(services, context) });
-  await runFeature(services, {
+  const feature: FeatureCommand = {
     type: 'RemoveFeature',
     data: { featureId: follower.id, projectId: follower.project_id, scope: { kind: 'account', accountId: follower.account_id } },
-    metadata: commandMetadata(services, context),
-  });
+    metadata,
+  };
+  await writeFollower(services, context, 'RemoveSignalFollower', feature, copier ? { type: 'DeleteCopier', data: target, metadata } : null, true);
 };
 
 // ------------------------------------------------------------------ the feature routes' entry points

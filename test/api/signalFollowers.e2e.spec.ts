@@ -1,0 +1,275 @@
+// Signal followers over HTTP, what signals.e2e leaves out (issue 19): a follower's feature and copier are
+// written together (a crash at the copier's write stores neither, for a subscription and a removal);
+// minimumBalance at subscription; and the provider's /signals views of its followers: close-all for every
+// follower, a follower account's logs, audit logs and performance metrics, and the follower-scope features
+// (/accounts/{accountId}/signalFollowers/{signalFollowerId}/features) acting on the copied trades.
+// The provider is in project A (the default project), followers in projects B and C.
+import { expect } from 'chai';
+import type { AppendResult, EventData, EventStore, StreamAppend } from '../../store/port.js';
+import { createOtherProject, startTestService, type TestService, validAccount } from '../support/service.js';
+import { eventually, featureBody, marketHoursClock, openPosition, pinQuotes, type LogEntry, type PositionBody, startedAccount } from '../support/trading.js';
+
+const B = '99999999-9999-4999-8999-999999999995';
+const B_KEY = 'other-project-key-followers-b-0123456789';
+const C = '99999999-9999-4999-8999-999999999994';
+const C_KEY = 'other-project-key-followers-c-0123456789';
+
+const provider = (members: Record<string, unknown> = {}) =>
+  featureBody({ type: 'FeatureSignalProviderDTO', name: 'Followed signals', makeVisibleInMarketplace: true, copier: { multiplier: 1 }, ...members });
+const follow = (providerId: string, members: Record<string, unknown> = {}) =>
+  featureBody({ type: 'FeatureSignalFollowerDTO', signalProviderId: providerId, ...members });
+
+describe('signal followers: atomic writes, minimumBalance and the provider’s views end to end', function () {
+  this.timeout(90_000);
+  let t: TestService;
+  let logins = 0;
+
+  /** A started account of another project. */
+  const startedIn = async (key: string, alias: string, start = true) => {
+    logins += 1;
+    const created = await t.call('POST', '/accounts', {
+      key,
+      body: validAccount({ alias, loginServer: 'Sim-Demo', loginAccountNumber: `${process.pid}8${logins}${alias}`.slice(0, 64) }),
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    if (start) expect((await t.call('POST', `/accounts/${created.body.id}/actions/start`, { key })).status).to.be.oneOf([200, 204]);
+    return created.body.id as string;
+  };
+  const bookOf = async (key: string | undefined, accountId: string): Promise<PositionBody[]> => {
+    const res = await t.call('GET', `/accounts/${accountId}/positions`, key ? { key } : {});
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body as PositionBody[];
+  };
+  const bookWhere = (key: string | undefined, accountId: string, test: (book: PositionBody[]) => boolean, what: string) =>
+    eventually(
+      async () => {
+        const book = await bookOf(key, accountId);
+        return test(book) ? book : undefined;
+      },
+      8000,
+      what,
+    );
+  const addProvider = async (accountId: string, members: Record<string, unknown> = {}) => {
+    const res = await t.call('POST', `/accounts/${accountId}/features`, { body: provider(members) });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body.id as string;
+  };
+  const subscribe = async (key: string, accountId: string, providerId: string, members: Record<string, unknown> = {}) => {
+    const res = await t.call('POST', `/accounts/${accountId}/features`, { key, body: follow(providerId, members) });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body.id as string;
+  };
+  /** The follower copiers the read model holds for an account (the follower's project routes do not list them). */
+  const followerCopiers = async (accountId: string) =>
+    (await t.service.services.db.selectFrom('copiers').select(['id', 'signal_provider_id']).where('to_account_id', '=', accountId).execute()).map((r) => r.id);
+
+  /**
+   * The process "crashes" when it writes a copier stream: that append fails, as if the process died there.
+   * Appends that do not touch a copier stream go through. Shadowed on the store itself (it may be a Proxy
+   * whose target's methods the class holds), restored by the returned function.
+   */
+  const crashAtCopierWrite = (): (() => void) => {
+    const store = t.service.services.store;
+    const proto = Object.getPrototypeOf(store) as EventStore;
+    const crash = () => new Error('simulated crash at the copier write');
+    const isCopier = (name: string) => name.startsWith('copier-');
+    store.appendToStream = async function (this: EventStore, name: string, events: EventData | readonly EventData[], options?: never): Promise<AppendResult> {
+      if (isCopier(name)) throw crash();
+      return proto.appendToStream.call(this, name, events, options);
+    };
+    store.appendToStreams = async function (this: EventStore, appends: readonly StreamAppend[]) {
+      if (appends.some((a) => isCopier(a.streamName))) throw crash();
+      return proto.appendToStreams.call(this, appends);
+    };
+    return () => {
+      delete (store as { appendToStream?: unknown }).appendToStream;
+      delete (store as { appendToStreams?: unknown }).appendToStreams;
+    };
+  };
+
+  before(async () => {
+    t = await startTestService({ clock: marketHoursClock() });
+    await createOtherProject(t, B, B_KEY);
+    await createOtherProject(t, C, C_KEY);
+    await pinQuotes(t, { EURUSD: [1.085, 1.0851] });
+  });
+  after(() => t?.stop());
+
+  describe('a follower’s feature and copier are one write', () => {
+    let source: string;
+    let providerId: string;
+    let account: string;
+
+    before(async () => {
+      source = await startedAccount(t, 'atomic-source');
+      providerId = await addProvider(source);
+      account = await startedIn(B_KEY, 'atomic-follower');
+    });
+
+    it('a crash at the copier’s write of a subscription stores neither the feature nor the copier; subscribing again works', async () => {
+      const restore = crashAtCopierWrite();
+      let failed;
+      try {
+        failed = await t.call('POST', `/accounts/${account}/features`, { key: B_KEY, body: follow(providerId) });
+      } finally {
+        restore();
+      }
+      expect(failed.status, JSON.stringify(failed.body)).to.be.at.least(500);
+      expect((await t.call('GET', `/accounts/${account}/features`, { key: B_KEY })).body, 'no follower feature').to.deep.equal([]);
+      expect(await followerCopiers(account), 'no follower copier').to.deep.equal([]);
+      expect((await t.call('GET', `/signals/${providerId}/accounts`)).body).to.deep.equal([]);
+
+      const followerId = await subscribe(B_KEY, account, providerId);
+      expect(await followerCopiers(account)).to.deep.equal([followerId]);
+      await openPosition(t, source, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.02 });
+      await bookWhere(B_KEY, account, (b) => b.length === 1, 'the copy');
+      expect((await t.call('POST', `/accounts/${source}/actions/closeAllPositions`)).status).to.equal(204);
+      await bookWhere(B_KEY, account, (b) => b.length === 0, 'the copy closed');
+    });
+
+    it('a crash at the copier’s write of a removal leaves the follower and its copier; removing again removes both', async () => {
+      const [feature] = (await t.call('GET', `/accounts/${account}/features`, { key: B_KEY })).body as { id: string }[];
+      const restore = crashAtCopierWrite();
+      let failed;
+      try {
+        failed = await t.call('DELETE', `/signals/${providerId}/accounts/${account}/followerFeature`);
+      } finally {
+        restore();
+      }
+      expect(failed.status, JSON.stringify(failed.body)).to.be.at.least(500);
+      expect(((await t.call('GET', `/accounts/${account}/features`, { key: B_KEY })).body as { id: string }[]).map((f) => f.id)).to.deep.equal([feature!.id]);
+      expect(await followerCopiers(account)).to.deep.equal([feature!.id]);
+
+      const removed = await t.call('DELETE', `/signals/${providerId}/accounts/${account}/followerFeature`);
+      expect(removed.status, JSON.stringify(removed.body)).to.equal(200);
+      expect((await t.call('GET', `/accounts/${account}/features`, { key: B_KEY })).body).to.deep.equal([]);
+      expect(await followerCopiers(account)).to.deep.equal([]);
+    });
+
+    it('subscribing and leaving write the feature and copier events in one transaction each', async () => {
+      const followerId = await subscribe(B_KEY, account, providerId);
+      const subscribed = await eventsOf(followerId);
+      expect(subscribed.map((e) => e.type).sort()).to.deep.equal(['CopierCreated', 'FeatureAdded']);
+      expect(new Set(subscribed.map((e) => e.commit)).size, 'one transaction').to.equal(1);
+      expect((await t.call('DELETE', `/accounts/${account}/features/${followerId}`, { key: B_KEY })).status).to.equal(200);
+      const left = (await eventsOf(followerId)).filter((e) => e.type === 'CopierDeleted' || e.type === 'FeatureRemoved');
+      expect(left.map((e) => e.type).sort()).to.deep.equal(['CopierDeleted', 'FeatureRemoved']);
+      expect(new Set(left.map((e) => e.commit)).size, 'one transaction').to.equal(1);
+    });
+
+    /** The events of a follower's feature and copier streams, with their transaction. */
+    const eventsOf = async (followerId: string) => {
+      const out: { type: string; commit: bigint }[] = [];
+      for (const stream of [`feature-${followerId}`, `copier-${followerId}`]) {
+        for await (const { event } of t.service.services.store.readStream(stream)) out.push({ type: event.type, commit: event.position.commit });
+      }
+      return out;
+    };
+  });
+
+  describe('minimumBalance', () => {
+    it('refuses a follower account whose balance is below it, or whose balance cannot be read; nothing is stored', async () => {
+      const source = await startedAccount(t, 'rich-source');
+      const demanding = await addProvider(source, { minimumBalance: 20_000 });
+      const modest = await addProvider(await startedAccount(t, 'modest-source'), { minimumBalance: 10_000 });
+      const account = await startedIn(B_KEY, 'ten-thousand');
+      const below = await t.call('POST', `/accounts/${account}/features`, { key: B_KEY, body: follow(demanding) });
+      expect([below.status, below.body.error], JSON.stringify(below.body)).to.deep.equal([409, '[SIGNAL_MINIMUM_BALANCE_NOT_MET]']);
+      expect(below.body.message).to.match(/at least 20000.*holds 10000/);
+      const stopped = await startedIn(B_KEY, 'not-started', false);
+      const unknown = await t.call('POST', `/accounts/${stopped}/features`, { key: B_KEY, body: follow(modest) });
+      expect([unknown.status, unknown.body.error], JSON.stringify(unknown.body)).to.deep.equal([409, '[ACCOUNT_NOT_CONNECTED]']);
+      for (const id of [account, stopped]) {
+        expect((await t.call('GET', `/accounts/${id}/features`, { key: B_KEY })).body).to.deep.equal([]);
+        expect(await followerCopiers(id)).to.deep.equal([]);
+      }
+      // The demo balance (10,000) meets a minimum of 10,000.
+      await subscribe(B_KEY, account, modest);
+    });
+  });
+
+  describe('the provider’s views of its followers', () => {
+    let source: string;
+    let providerId: string;
+    let inB: string;
+    let inC: string;
+    let followerB: string;
+
+    before(async () => {
+      source = await startedAccount(t, 'views-source');
+      providerId = await addProvider(source);
+      inB = await startedIn(B_KEY, 'views-b');
+      inC = await startedIn(C_KEY, 'views-c');
+      followerB = await subscribe(B_KEY, inB, providerId);
+      await subscribe(C_KEY, inC, providerId);
+    });
+
+    it('a follower-scope feature filters what the follower copies, for that follower only', async () => {
+      const base = `/accounts/${inB}/signalFollowers/${followerB}/features`;
+      const added = await t.call('POST', base, { key: B_KEY, body: featureBody({ type: 'FeatureCopierFilterDTO', minLotSize: 0.1 }) });
+      expect(added.status, JSON.stringify(added.body)).to.equal(200);
+      const featureId = added.body.id as string;
+      expect(((await t.call('GET', base, { key: B_KEY })).body as { id: string }[]).map((f) => f.id)).to.deep.equal([featureId]);
+      expect((await t.call('GET', `${base}/${featureId}`, { key: B_KEY })).body.setting).to.deep.include({ minLotSize: 0.1 });
+      // Another project's key, or the follower's id on another account: not found.
+      expect((await t.call('GET', base, { key: C_KEY })).status).to.equal(404);
+      expect((await t.call('GET', `/accounts/${inC}/signalFollowers/${followerB}/features`, { key: C_KEY })).status).to.equal(404);
+      // An account feature does not attach to a follower.
+      const wrong = await t.call('POST', base, { key: B_KEY, body: follow(providerId) });
+      expect([wrong.status, wrong.body.error]).to.deep.equal([400, '[FEATURE_SCOPE_NOT_ALLOWED]']);
+
+      await openPosition(t, source, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.05 });
+      await openPosition(t, source, { symbol: 'EURUSD', orderType: 'Sell', volume: 0.2 });
+      await bookWhere(C_KEY, inC, (b) => b.length === 2, 'both trades copied to C');
+      const inBook = await bookWhere(B_KEY, inB, (b) => b.length === 1, 'only the 0.2 lot trade copied to B');
+      expect(inBook.map((p) => [p.orderType, p.volume])).to.deep.equal([['Sell', 0.2]]);
+
+      const changed = await t.call('PUT', `${base}/${featureId}`, { key: B_KEY, body: featureBody({ type: 'FeatureCopierFilterDTO', minLotSize: 0.5 }) });
+      expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
+      expect(changed.body.setting).to.deep.include({ minLotSize: 0.5 });
+    });
+
+    it('reads a follower account’s logs, audit logs and performance metrics through /signals, for its followers only', async () => {
+      const logs = await eventually(
+        async () => {
+          const res = await t.call('GET', `/signals/${providerId}/accounts/${inB}/logs?limit=1000`);
+          expect(res.status, JSON.stringify(res.body)).to.equal(200);
+          const entries = res.body as LogEntry[];
+          return entries.some((l) => l.code === 'LOT_FILTERED') ? entries : undefined;
+        },
+        5000,
+        'the LOT_FILTERED skip in the follower’s log',
+      );
+      expect(logs.every((l) => l.copierId === null || l.copierId === followerB)).to.equal(true);
+
+      const audit = await t.call('GET', `/signals/${providerId}/accounts/${inB}/auditLogs?limit=1000`);
+      expect(audit.status, JSON.stringify(audit.body)).to.equal(200);
+      const actions = (audit.body as { action: string }[]).map((l) => l.action);
+      expect(actions).to.include.members(['FeatureAdded', 'CopierCreated']);
+
+      const metrics = await t.call('GET', `/signals/${providerId}/accounts/${inC}/performanceMetrics`);
+      expect(metrics.status, JSON.stringify(metrics.body)).to.equal(200);
+      const own = await t.call('GET', `/accounts/${inC}/performanceMetrics`, { key: C_KEY });
+      expect(metrics.body, 'what the follower’s own project reads').to.deep.equal(own.body);
+
+      // Not the provider's own account, nor another provider's follower; not with the follower's key.
+      for (const path of ['logs', 'auditLogs', 'performanceMetrics']) {
+        expect((await t.call('GET', `/signals/${providerId}/accounts/${source}/${path}`)).status, path).to.equal(404);
+        expect((await t.call('GET', `/signals/${providerId}/accounts/${inB}/${path}`, { key: B_KEY })).status, path).to.equal(404);
+      }
+    });
+
+    it('closes every position of every follower, and none of the provider’s', async () => {
+      await bookWhere(C_KEY, inC, (b) => b.length === 2, 'C holds two copies');
+      await bookWhere(B_KEY, inB, (b) => b.length === 1, 'B holds one copy');
+      const res = await t.call('POST', `/signals/${providerId}/closeAllPositions`);
+      expect(res.status, JSON.stringify(res.body)).to.equal(204);
+      expect(await bookOf(C_KEY, inC)).to.deep.equal([]);
+      expect(await bookOf(B_KEY, inB)).to.deep.equal([]);
+      expect(await bookOf(undefined, source)).to.have.length(2);
+      // Another project's key may not: the provider is not found for it.
+      expect((await t.call('POST', `/signals/${providerId}/closeAllPositions`, { key: B_KEY })).status).to.equal(404);
+      expect((await t.call('POST', `/accounts/${source}/actions/closeAllPositions`)).status).to.equal(204);
+    });
+  });
+});
