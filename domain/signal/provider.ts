@@ -94,7 +94,8 @@ const members = Type.Object({
   minimumBalance: Type.Integer({
     minimum: 0,
     maximum: 2147483647,
-    description: "a follower account's balance must be at least this (in its own currency: no conversion on this service) when it subscribes; 0 = none",
+    description:
+      "a follower account's balance, read from its live session, must be at least this (in its own currency: no conversion on this service) when it subscribes: 409 [SIGNAL_MINIMUM_BALANCE_NOT_MET] below it, 409 [ACCOUNT_NOT_CONNECTED] without a session; not checked again later; 0 = none",
   }),
   monthlySubscriptionFee: Type.Number({
     minimum: 0,
