@@ -33,5 +33,7 @@ export const signalProviderFollowerCosts = async (services: Services, caller: Pr
   if ((year === undefined) !== (month === undefined)) throw invalid('[VALIDATION_FAILED]', 'month and year go together: give both or neither');
   const facts = await providerFacts(services, caller, providerId);
   const months = year !== undefined && month !== undefined ? [{ year, month }] : monthsOf(services, facts);
-  return { facts, months: followerCosts(facts.terms, facts.followers, months) };
+  // The price of a covered follower-day is the operator's (PRICE_LIST / PRICE_LIST_FILE), in its currency.
+  const { followerDaily, currency } = services.config.priceList;
+  return { facts, currency, months: followerCosts(facts.terms, facts.followers, months, followerDaily) };
 };

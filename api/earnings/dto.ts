@@ -48,11 +48,16 @@ export const toSignalProviderEarningsDTO = (
   })),
 });
 
-export const toSignalFollowerCostDTO = (facts: EarningsFacts, months: readonly MonthlyFollowerCosts[]): Static<typeof SignalFollowerCostDTO> => ({
+/** `currency`: the operator's price list's, which the daily rate is in. */
+export const toSignalFollowerCostDTO = (
+  facts: EarningsFacts,
+  months: readonly MonthlyFollowerCosts[],
+  currency: string,
+): Static<typeof SignalFollowerCostDTO> => ({
   signalProviderId: facts.providerId,
   coverFollowerCosts: facts.terms.coverFollowerCosts,
   maxCoveredAccountsPerProject: facts.terms.maxCoveredAccountsPerProject,
-  currency: CURRENCY,
+  currency,
   total: num(total(months.map((m) => m.total))),
   months: months.map((m) => ({
     year: m.year,

@@ -2,7 +2,6 @@
 // /signals/{signalProviderId}/earnings, /signals/{signalProviderId}/followerCosts): computed from the
 // earnings read model's facts by domain/earnings/earnings.ts, through app/earnings.ts.
 import type { Static } from '@sinclair/typebox';
-import { FOLLOWER_DAILY_RATE } from '../../domain/earnings/earnings.js';
 import { signalProviderEarnings, signalProviderFollowerCosts } from '../../app/earnings.js';
 import type { Services } from '../../app/services.js';
 import type { Routes } from '../route.js';
@@ -40,13 +39,13 @@ export const earningsRoutes = (routes: Routes, services: Services): void => {
     tag: TAG,
     operationId: 'getSignalProviderFollowerCosts',
     summary: "The followers' account costs the provider covers",
-    description: `${WHO}\n\nEmpty (months []) unless the provider has coverFollowerCosts. Covered: per follower project, the first maxCoveredAccountsPerProject followers by subscription time (0 = all). Each covered follower costs its days active in the month (UTC days its subscription covers any part of) x the daily rate, ${FOLLOWER_DAILY_RATE} (USD: the service's daily price of an account; a price list comes with issue 23). Followers that cost nothing, and months without cost, are not listed. month and year (both or neither; one alone gives 400) pick one month; without them, every month from the provider's creation to now.`,
+    description: `${WHO}\n\nEmpty (months []) unless the provider has coverFollowerCosts. Covered: per follower project, the first maxCoveredAccountsPerProject followers by subscription time (0 = all). Each covered follower costs its days active in the month (UTC days its subscription covers any part of) x the daily rate of a follower-day in the operator's price list (PRICE_LIST / PRICE_LIST_FILE: followerDaily, default 0.50; the answer's currency is the price list's, default USD). Followers that cost nothing, and months without cost, are not listed. month and year (both or neither; one alone gives 400) pick one month; without them, every month from the provider's creation to now.`,
     params: SignalProviderIdParams,
     query: FollowerCostsQuery,
     responses: { 200: { description: 'the covered costs', schema: SignalFollowerCostDTO }, ...errorResponses(400, 401, 404) },
     async handler({ params, caller, query }) {
-      const { facts, months } = await signalProviderFollowerCosts(services, caller, params.signalProviderId, query.year, query.month);
-      return { body: toSignalFollowerCostDTO(facts, months) };
+      const { facts, months, currency } = await signalProviderFollowerCosts(services, caller, params.signalProviderId, query.year, query.month);
+      return { body: toSignalFollowerCostDTO(facts, months, currency) };
     },
   });
 };

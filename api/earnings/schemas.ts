@@ -7,6 +7,9 @@ import { Type } from '@sinclair/typebox';
 import { Uuid } from '../shared/schemas.js';
 
 const Amount = (description: string) => Type.Number({ description: `${description}; in the provider account's currency, to the cent` });
+/** Follower costs are priced by the operator's price list, in its currency. */
+const CostAmount = (description: string) =>
+  Type.Number({ description: `${description}; in the price list's currency (SignalFollowerCostDTO.currency), to the cent` });
 
 export const SignalProviderIdParams = Type.Object({ signalProviderId: Uuid }, { additionalProperties: false });
 
@@ -77,8 +80,8 @@ export const FollowerCostDetailDTO = Type.Object(
     followerId: Type.String({ format: 'uuid', description: 'the FeatureSignalFollowerDTO id' }),
     accountId: Type.String({ format: 'uuid', description: "the follower's account" }),
     daysActive: Type.Integer({ minimum: 1, description: 'UTC days of the month on which it followed' }),
-    appliedDailyRate: Amount("the service's daily price of an account"),
-    amount: Amount('daysActive x appliedDailyRate'),
+    appliedDailyRate: Type.Number({ description: "the price of a covered follower-day in the operator's price list (followerDaily), as configured" }),
+    amount: CostAmount('daysActive x appliedDailyRate'),
   },
   { $id: 'FollowerCostDetailDTO', additionalProperties: false },
 );
@@ -87,7 +90,7 @@ export const MonthlyFollowerCostDTO = Type.Object(
   {
     year: Type.Integer(),
     month: Type.Integer({ minimum: 1, maximum: 12 }),
-    total: Amount('the amounts of the month'),
+    total: CostAmount('the amounts of the month'),
     followers: Type.Array(FollowerCostDetailDTO, { description: 'the covered followers that cost something in the month' }),
   },
   { $id: 'MonthlyFollowerCostDTO', additionalProperties: false },
@@ -98,8 +101,10 @@ export const SignalFollowerCostDTO = Type.Object(
     signalProviderId: Uuid,
     coverFollowerCosts: Type.Boolean(),
     maxCoveredAccountsPerProject: Type.Integer({ minimum: 0, description: '0 = every follower account is covered' }),
-    currency: Type.String(),
-    total: Amount('the months listed'),
+    currency: Type.String({
+      description: "the operator's price list's currency (PRICE_LIST: USD, EUR or CHF; default USD), which the daily rate and amounts are in",
+    }),
+    total: CostAmount('the months listed'),
     months: Type.Array(MonthlyFollowerCostDTO, { description: 'empty unless coverFollowerCosts; months that cost nothing are not listed' }),
   },
   { $id: 'SignalFollowerCostDTO', additionalProperties: false },

@@ -20,13 +20,10 @@
 //     result of the earlier month-ends (starting at 0), when positive; that high-water mark then rises.
 // - Amounts are rounded once, per follower and part, to cents, half up; totals add the rounded amounts.
 // - Follower costs (coverFollowerCosts only): each covered follower's days active x the daily rate
-//   (FOLLOWER_DAILY_RATE: this service has no price list yet, issue 23). Covered: per follower project,
+//   (the operator's price list, app/priceList.ts followerDaily, in its currency). Covered: per follower project,
 //   the first maxCoveredAccountsPerProject followers by subscription time (0 = all). A follower that
 //   costs nothing in a month (no active day, not covered) is not listed.
 import { Decimal, ZERO } from '../shared/decimal.js';
-
-/** The daily price of an account this service charges, covered for followers by coverFollowerCosts (USD). */
-export const FOLLOWER_DAILY_RATE = '0.50';
 
 export type BillingModel = 'MONTHLY_PROFIT' | 'HIGH_WATERMARK';
 
@@ -222,7 +219,8 @@ export const followerCosts = (
   terms: ProviderTerms,
   followers: readonly FollowerPeriod[],
   months: readonly Month[],
-  dailyRate: string = FOLLOWER_DAILY_RATE,
+  /** Decimal text: the price of a covered follower-day. */
+  dailyRate: string,
 ): MonthlyFollowerCosts[] => {
   const covered = coveredFollowers(terms, followers);
   const rate = new Decimal(dailyRate);
@@ -238,7 +236,7 @@ export const followerCosts = (
         accountId: f.accountId,
         projectId: f.projectId,
         daysActive: days,
-        dailyRate: rate.toFixed(2),
+        dailyRate: rate.toFixed(),
         amount: text(amount),
       });
     }

@@ -143,6 +143,6 @@ describe('follower costs a signal provider covers', () => {
   });
 
   it('is empty unless the provider covers its followers costs', () => {
-    expect(followerCosts({ ...terms, coverFollowerCosts: false }, [f1, f2], [JAN, FEB])).to.deep.equal([]);
+    expect(followerCosts({ ...terms, coverFollowerCosts: false }, [f1, f2], [JAN, FEB], '0.50')).to.deep.equal([]);
   });
 });
