@@ -25,7 +25,7 @@ const monthsOf = (services: Services, facts: { created: string; removed: string 
 
 export const signalProviderEarnings = async (services: Services, caller: ProviderCaller, providerId: string) => {
   const facts = await providerFacts(services, caller, providerId);
-  return { facts, months: providerEarnings(facts.terms, facts.followers, facts.trades, monthsOf(services, facts)) };
+  return { facts, months: providerEarnings(facts.terms, facts.followers, facts.trades, monthsOf(services, facts), services.clock().toISOString()) };
 };
 
 /** One month when `year` and `month` are given (both or neither), else every month of the provider. */
@@ -35,5 +35,5 @@ export const signalProviderFollowerCosts = async (services: Services, caller: Pr
   const months = year !== undefined && month !== undefined ? [{ year, month }] : monthsOf(services, facts);
   // The price of a covered follower-day is the operator's (PRICE_LIST / PRICE_LIST_FILE), in its currency.
   const { followerDaily, currency } = services.config.priceList;
-  return { facts, currency, months: followerCosts(facts.terms, facts.followers, months, followerDaily) };
+  return { facts, currency, months: followerCosts(facts.terms, facts.followers, months, followerDaily, services.clock().toISOString()) };
 };

@@ -8,7 +8,8 @@
 // The rules (the spec gives the parts, not the arithmetic; these are ours):
 // - Months and days are UTC calendar months and days.
 // - A follower is active on a day when its subscription (FeatureSignalFollowerDTO added, until removed)
-//   covers any part of that day: days active in a month count those days.
+//   covers any part of that day: days active in a month count those days, up to today (the month under
+//   way counts the days so far, not the days to come).
 // - Subscription: each active day costs monthlySubscriptionFee / days of the month, at the fee in force
 //   at the end of that day (or when the follower left, if it left that day); fees only go down, so a
 //   lowered fee applies from the day it was lowered.
@@ -132,10 +133,10 @@ const feesAt = (terms: ProviderTerms, instant: number): FeeChange => {
 
 const leftAt = (f: FollowerPeriod): number => (f.removed === null ? Number.POSITIVE_INFINITY : Date.parse(f.removed));
 
-/** The start (ms) of each UTC day of `m` on which the follower was subscribed. */
-const activeDays = (f: FollowerPeriod, m: Month): number[] => {
+/** The start (ms) of each UTC day of `m` on which the follower was subscribed, up to `now` (ms): days to come are not active yet. */
+const activeDays = (f: FollowerPeriod, m: Month, now: number): number[] => {
   const from = Date.parse(f.subscribed);
-  const until = leftAt(f);
+  const until = Math.min(leftAt(f), now);
   const days: number[] = [];
   for (let day = monthStart(m); day < monthEnd(m); day += DAY) {
     if (from < day + DAY && until > day) days.push(day);
@@ -151,7 +152,10 @@ export const providerEarnings = (
   followers: readonly FollowerPeriod[],
   trades: readonly FollowerTrade[],
   months: readonly Month[],
+  /** ISO time: days after it are not counted (the month under way counts up to today). Omitted: no end. */
+  now?: string,
 ): MonthlyEarnings[] => {
+  const end = now === undefined ? Number.POSITIVE_INFINITY : Date.parse(now);
   const marks = new Map<string, Decimal>(); // HIGH_WATERMARK: per follower, the highest cumulative result of a month-end
   const cumulative = new Map<string, Decimal>();
   const ordered = [...months].sort((a, b) => monthStart(a) - monthStart(b));
@@ -159,7 +163,7 @@ export const providerEarnings = (
   for (const m of ordered) {
     const details: FollowerCharge[] = [];
     for (const f of followers) {
-      const days = activeDays(f, m);
+      const days = activeDays(f, m, end);
       const until = leftAt(f);
       // One division, last: the day's fees added exactly, then over the days of the month.
       const subscription = sum(days.map((day) => new Decimal(feesAt(terms, Math.min(day + DAY - 1, until)).monthlySubscriptionFee))).div(daysIn(m));
@@ -221,14 +225,17 @@ export const followerCosts = (
   months: readonly Month[],
   /** Decimal text: the price of a covered follower-day. */
   dailyRate: string,
+  /** ISO time: days after it are not counted (the month under way counts up to today). Omitted: no end. */
+  now?: string,
 ): MonthlyFollowerCosts[] => {
+  const end = now === undefined ? Number.POSITIVE_INFINITY : Date.parse(now);
   const covered = coveredFollowers(terms, followers);
   const rate = new Decimal(dailyRate);
   const out: MonthlyFollowerCosts[] = [];
   for (const m of [...months].sort((a, b) => monthStart(a) - monthStart(b))) {
     const details: FollowerCost[] = [];
     for (const f of covered) {
-      const days = activeDays(f, m).length;
+      const days = activeDays(f, m, end).length;
       const amount = rate.times(days);
       if (amount.isZero()) continue;
       details.push({

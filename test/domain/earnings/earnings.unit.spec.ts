@@ -129,17 +129,33 @@ describe('follower costs a signal provider covers', () => {
         month: 1,
         total: '18.50',
         followers: [
-          { followerId: 'f2', accountId: 'a2', projectId: 'p2', daysActive: 16, dailyRate: '0.50', amount: '8.00' },
-          { followerId: 'f1', accountId: 'a1', projectId: 'p1', daysActive: 21, dailyRate: '0.50', amount: '10.50' },
+          { followerId: 'f2', accountId: 'a2', projectId: 'p2', daysActive: 16, dailyRate: '0.5', amount: '8.00' },
+          { followerId: 'f1', accountId: 'a1', projectId: 'p1', daysActive: 21, dailyRate: '0.5', amount: '10.50' },
         ],
       },
       {
         year: 2026,
         month: 2,
         total: '14.00',
-        followers: [{ followerId: 'f1', accountId: 'a1', projectId: 'p1', daysActive: 28, dailyRate: '0.50', amount: '14.00' }],
+        followers: [{ followerId: 'f1', accountId: 'a1', projectId: 'p1', daysActive: 28, dailyRate: '0.5', amount: '14.00' }],
       },
     ]);
+  });
+
+  it('counts the month under way up to today, and the rate as the price list gives it', () => {
+    const costs = followerCosts(terms, [f1], [FEB], '0.125', '2026-02-03T10:00:00.000Z');
+    expect(costs).to.deep.equal([
+      {
+        year: 2026,
+        month: 2,
+        total: '0.38',
+        followers: [{ followerId: 'f1', accountId: 'a1', projectId: 'p1', daysActive: 3, dailyRate: '0.125', amount: '0.38' }],
+      },
+    ]);
+    const [february] = providerEarnings(terms, [f1], [], [FEB], '2026-02-03T10:00:00.000Z');
+    // 3 days x 15.5 / 28 = 1.6607...
+    expect(february).to.deep.include({ subscriptionAmount: '1.66', total: '1.66' });
+    expect(february!.followers[0]).to.deep.include({ daysActive: 3 });
   });
 
   it('is empty unless the provider covers its followers costs', () => {
