@@ -11,6 +11,7 @@ import { recorderOf } from './auditLogs/requestRecorder.js';
 import { auditLogRoutes } from './auditLogs/routes.js';
 import { brokerRoutes } from './brokers/routes.js';
 import { calendarRoutes } from './calendar/routes.js';
+import { customerRoutes } from './customers/routes.js';
 import { whiteLabelRoutes } from './whiteLabel/routes.js';
 import { newsFilterRoutes } from './newsFilter/routes.js';
 import { calendarAlertRoutes } from './alerts/routes.js';
@@ -86,6 +87,7 @@ export const declareRoutes = (services: Services): Routes => {
   messagingRoutes(routes, services);
   calendarRoutes(routes, services);
   whiteLabelRoutes(routes, services);
+  customerRoutes(routes, services);
   newsFilterRoutes(routes, services);
   // After the account operations it runs for a provider on its followers' accounts.
   signalRoutes(routes, services);

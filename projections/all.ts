@@ -8,6 +8,7 @@ import { apiKeysProjection } from './apiKeys/projector.js';
 import { auditLogsProjection } from './auditLogs/projector.js';
 import { dashboardsProjection } from './dashboards/projector.js';
 import { chartingDataProjection } from './chartingData/projector.js';
+import { customersProjection } from './customers/projector.js';
 import { copiesProjection } from './copies/projector.js';
 import { copiersProjection } from './copiers/projector.js';
 import { dataCollectorProjection } from './dataCollector/projector.js';
@@ -52,6 +53,7 @@ export const allProjections: readonly Projection[] = [
   calendarProjection,
   earningsProjection,
   alertsProjection,
+  customersProjection,
 ];
 
 export const projectionByName = (name: string): Projection | undefined => allProjections.find((p) => p.name === name);

@@ -5,6 +5,7 @@ import type { CalendarTables } from './calendar/tables.js';
 import type { EarningsTables } from './earnings/tables.js';
 import type { AlertsTables } from './alerts/tables.js';
 import type { SignalTables } from './signals/tables.js';
+import type { CustomerTables } from './customers/tables.js';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
@@ -529,7 +530,7 @@ export interface ProjectionRegistryTable {
   updated: Generated<Date>;
 }
 
-export interface ReadModels extends CalendarTables, EarningsTables, AlertsTables, SignalTables {
+export interface ReadModels extends CalendarTables, EarningsTables, AlertsTables, SignalTables, CustomerTables {
   accounts: AccountsTable;
   audit_logs: AuditLogsTable;
   api_keys: ApiKeysTable;

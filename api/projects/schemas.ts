@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { MAX_TEXT_LENGTH, UAE_EMIRATES } from '../../domain/project/settings.js';
 import { CurrencyTypeDTO } from '../types/schemas.js';
 import { Nullable, Uuid } from '../shared/schemas.js';
+import { CustomerDTO } from '../customers/schemas.js';
 
 const text = (description?: string) => Type.String({ maxLength: MAX_TEXT_LENGTH, ...(description ? { description } : {}) });
 
@@ -39,34 +40,6 @@ const readOnlyEcho = {
   paymentMethod: Type.Optional(Type.Unknown({ description: 'read-only: ignored' })),
   created: Type.Optional(Type.String({ description: 'read-only: ignored' })),
 };
-
-const WisePayoutDetailsDTO = Type.Object(
-  { email: Type.String({ description: 'Wise email address' }) },
-  { $id: 'WisePayoutDetailsDTO', description: 'Wise payout details', additionalProperties: false },
-);
-const PayoutDTO = Type.Object({ wiseDetails: Type.Optional(Type.Array(WisePayoutDetailsDTO)) }, { $id: 'PayoutDTO', additionalProperties: false });
-
-const CustomerDTO = Type.Object(
-  {
-    id: Type.Optional(Type.Integer({ format: 'int32', readOnly: true })),
-    email: Type.Optional(Type.String({ readOnly: true })),
-    created: Type.Optional(Type.String({ format: 'date-time', readOnly: true })),
-    blocked: Type.Optional(Type.Boolean({ readOnly: true })),
-    kyc: Type.Optional(Type.Boolean({ readOnly: true })),
-    tos: Type.Optional(Type.String({ format: 'date-time', readOnly: true })),
-    permissionType: Type.Optional(
-      Type.Union([Type.Literal('READ_WRITE'), Type.Literal('READ_ONLY')], { readOnly: true, description: 'Permission level for this customer in the project' }),
-    ),
-    payoutMethod: Type.Optional(PayoutDTO),
-  },
-  {
-    $id: 'CustomerDTO',
-    readOnly: true,
-    description:
-      "The project's owner. Of the reference's members only email and permissionType (READ_WRITE) are answered: there are no customer accounts yet (issue 17).",
-    additionalProperties: false,
-  },
-);
 
 const PaymentMethodDTO = Type.Object(
   {

@@ -1,0 +1,23 @@
+// Customers to their DTOs (schemas.ts).
+import type { Static } from '@sinclair/typebox';
+import type { CustomerRow } from '../../projections/customers/queries.js';
+import type { CustomerDTO, CustomerSummaryDTO } from './schemas.js';
+
+export const toCustomerDTO = (row: CustomerRow): Static<typeof CustomerDTO> => ({
+  id: row.customerId,
+  email: row.email,
+  created: row.created.toISOString(),
+  blocked: row.status === 'BLOCKED',
+  kyc: false,
+  permissionType: 'READ_WRITE',
+});
+
+export const toCustomerSummaryDTO = (row: CustomerRow): Static<typeof CustomerSummaryDTO> => ({
+  customer: toCustomerDTO(row),
+  projectIds: [...row.liveProjectIds],
+  activeProjectCount: row.status === 'BLOCKED' ? 0 : row.liveProjectIds.length,
+  lastSignIn: row.lastSignIn?.toISOString() ?? null,
+  blockedAt: row.blockedAt?.toISOString() ?? null,
+  blockedReason: row.blockedReason,
+  blockCompleted: row.status !== 'BLOCKED' || row.blockCompletedAt !== null,
+});

@@ -1,0 +1,90 @@
+// The customers' wire shapes: the reference's CustomerDTO (with PayoutDTO), the spec's CustomerSummaryDTO
+// (members named only: their types are ours), BlockCustomerRequestDTO / BlockCustomerResponseDTO (named only,
+// "email plus optional reason"), and ours for registration and sign-in under a brand.
+import { Type } from '@sinclair/typebox';
+import { IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
+
+const WisePayoutDetailsDTO = Type.Object(
+  { email: Type.String({ description: 'Wise email address' }) },
+  { $id: 'WisePayoutDetailsDTO', description: 'Wise payout details', additionalProperties: false },
+);
+export const PayoutDTO = Type.Object({ wiseDetails: Type.Optional(Type.Array(WisePayoutDetailsDTO)) }, { $id: 'PayoutDTO', additionalProperties: false });
+
+export const CustomerDTO = Type.Object(
+  {
+    id: Type.Optional(Type.Integer({ format: 'int32', readOnly: true, description: 'unique across the service (ours: drawn at registration, never reused)' })),
+    email: Type.Optional(Type.String({ readOnly: true, description: 'in lower case' })),
+    created: Type.Optional(Type.String({ format: 'date-time', readOnly: true, description: 'when the customer registered' })),
+    blocked: Type.Optional(Type.Boolean({ readOnly: true, description: "true once the brand's operator blocked the customer (final)" })),
+    kyc: Type.Optional(Type.Boolean({ readOnly: true, description: 'always false: no identity check runs on this service' })),
+    tos: Type.Optional(
+      Type.String({ format: 'date-time', readOnly: true, description: 'not answered: this service records no acceptance of terms of service' }),
+    ),
+    permissionType: Type.Optional(
+      Type.Union([Type.Literal('READ_WRITE'), Type.Literal('READ_ONLY')], {
+        readOnly: true,
+        description: 'Permission level for this customer in the project: READ_WRITE (a customer owns its projects; no shared projects here)',
+      }),
+    ),
+    payoutMethod: Type.Optional(PayoutDTO),
+  },
+  {
+    $id: 'CustomerDTO',
+    readOnly: true,
+    description:
+      "A customer of a white-label brand (issue 23): registered by e-mail under the brand, owner of its projects. Answered: id, email, created, blocked, kyc (false), permissionType (READ_WRITE); tos and payoutMethod are not (nothing records them here). A project that no customer owns answers its owner as an e-mail only (the operator's CLI), permissionType READ_WRITE.",
+    additionalProperties: false,
+  },
+);
+
+const money = (what: string) => Type.Optional(Type.Number({ description: `${what}; not answered until invoices exist on this service (issue 23, billing)` }));
+
+export const CustomerSummaryDTO = Type.Object(
+  {
+    customer: CustomerDTO,
+    projectIds: Type.Array(Uuid, { description: 'the projects the customer owns and has not deleted, oldest first' }),
+    activeProjectCount: Type.Integer({ minimum: 0, description: 'how many of projectIds are not blocked (0 for a blocked customer)' }),
+    openInvoices: Type.Optional(Type.Integer({ minimum: 0, description: 'OPEN invoices; not answered until invoices exist on this service (billing)' })),
+    outstandingAmount: money('the sum of the OPEN invoices'),
+    paidAmount: money('the sum of the PAID invoices'),
+    currentMonthOutstanding: money("the current month's usage not invoiced yet"),
+    // Ours.
+    lastSignIn: Nullable(IsoDateTime),
+    blockedAt: Nullable(IsoDateTime),
+    blockedReason: Nullable(Type.String({ description: "the operator's reason given with the block" })),
+    blockCompleted: Type.Boolean({
+      description: 'false while the block job of a blocked customer still runs; true once it finished (and for a customer never blocked)',
+    }),
+  },
+  {
+    $id: 'CustomerSummaryDTO',
+    description:
+      "A customer in the operator's list (the spec names projectIds, activeProjectCount, openInvoices, outstandingAmount, paidAmount and currentMonthOutstanding; their types, `customer` and the rest are ours). The money members come with invoices (issue 23's billing half).",
+    additionalProperties: false,
+  },
+);
+
+export const BlockCustomerRequestDTO = Type.Object(
+  {
+    email: Type.String({ minLength: 3, maxLength: 254, description: "the customer's e-mail address (case-insensitive)" }),
+    reason: Type.Optional(
+      Nullable(Type.String({ maxLength: 1000, description: "why: kept with the block, in the customer's accounts' logs and the summary e-mail" })),
+    ),
+  },
+  { $id: 'BlockCustomerRequestDTO', additionalProperties: false },
+);
+
+export const BlockCustomerResponseDTO = Type.Object(
+  {
+    customerId: Type.Integer({ format: 'int32' }),
+    email: Type.String(),
+    jobId: Uuid,
+    status: Type.Union([Type.Literal('QUEUED'), Type.Literal('RUNNING'), Type.Literal('COMPLETED')], {
+      description:
+        'QUEUED: the block job was started by this request; RUNNING: a job of an earlier request still runs; COMPLETED: never answered by the PUT itself, only in the list (blockCompleted)',
+    }),
+    projectIds: Type.Array(Uuid, { description: 'the projects the job blocks (every project of the customer under this brand)' }),
+    blockedAt: IsoDateTime,
+  },
+  { $id: 'BlockCustomerResponseDTO', description: 'Ours: the spec names the DTO only.', additionalProperties: false },
+);

@@ -1,0 +1,18 @@
+import type { CommandMetadata } from '../shared/command.js';
+
+export type CustomerCommand =
+  | {
+      type: 'RegisterCustomer';
+      data: { customerId: number; brandFeatureId: string; brandProjectId: string; email: string };
+      metadata: CommandMetadata;
+    }
+  | { type: 'SignInCustomer'; data: { sessionId: string; tokenHash: string; codeId: string; expiresAt: string }; metadata: CommandMetadata }
+  | { type: 'SignOutCustomer'; data: { sessionId: string }; metadata: CommandMetadata }
+  /** `maxProjects`: the brand's maxProjectsPerUser when the command is decided (0 = the platform's default). */
+  | { type: 'OwnProject'; data: { projectId: string; maxProjects: number }; metadata: CommandMetadata }
+  | { type: 'BlockCustomer'; data: { jobId: string; reason: string | null }; metadata: CommandMetadata }
+  | {
+      type: 'CompleteCustomerBlock';
+      data: { jobId: string; projectIds: string[]; revokedKeys: number; stoppedAccounts: number; stoppedCopiers: number };
+      metadata: CommandMetadata;
+    };
