@@ -112,3 +112,83 @@ describe('ccxt venue end to end (fake Binance)', function () {
     expect(fake.orders).to.have.length(2);
   });
 });
+
+// The same copy through Bybit v5, OKX and Binance USDⓈ-M (each routed to its own account type), each with
+// its own precision and minimum: the copy is rounded to the exchange's step, and a copy below the
+// exchange's minimum is skipped with its reason in the slave's logs.
+const DIALECTS = [
+  // qtyStep 0.001: 0.012345 → 0.012; minimum 0.001 BTC.
+  { dialect: 'bybit', type: 13, symbol: 'BTCUSDT', password: 'secret-good', rounded: 0.012, skipSymbol: 'BTCUSDT', minimum: '0\\.001' },
+  // lotSz 1e-8: 0.012345 stays; the skip is on ETH-USDT (minSz 0.001), as 0.00001 BTC is BTC-USDT's minimum itself.
+  { dialect: 'okx', type: 14, symbol: 'BTC-USDT', password: 'secret-good:pass-good', rounded: 0.012345, skipSymbol: 'ETH-USDT', minimum: '0\\.001' },
+  // stepSize 0.001: 0.012345 → 0.012; minimum notional 100 USDT at 65,000.1 → 0.002.
+  { dialect: 'binanceusdm', type: 12, symbol: 'BTCUSDT', password: 'secret-good', rounded: 0.012, skipSymbol: 'BTCUSDT', minimum: '0\\.002' },
+] as const;
+
+for (const d of DIALECTS) {
+  describe(`ccxt venue end to end (fake ${d.dialect})`, function () {
+    this.timeout(120_000);
+    let fake: FakeExchange;
+    let t: TestService;
+    const clock = marketHoursClock();
+
+    const slaveAt = async (): Promise<string> => {
+      const created = await t.call('POST', '/accounts', {
+        body: validAccount({ alias: d.dialect, type: { id: d.type }, loginServer: 'demo', loginAccountNumber: 'key-good', loginAccountPassword: d.password }),
+      });
+      expect(created.status).to.equal(200);
+      const started = await t.call('POST', `/accounts/${created.body.id as string}/actions/start`);
+      expect(started.status, JSON.stringify(started.body)).to.equal(200);
+      return created.body.id as string;
+    };
+    const copyTo = async (slave: string, master: string, body: Record<string, unknown>, slaveSymbol: string = d.symbol) => {
+      const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master, ...body } });
+      expect(copier.status, JSON.stringify(copier.body)).to.equal(200);
+      const mapped = await t.call('PUT', `/accounts/${slave}/copiers/${copier.body.id}/symbolMappings`, {
+        body: [{ masterSymbol: 'BTCUSD', slaveSymbol }],
+      });
+      expect(mapped.status).to.equal(200);
+    };
+
+    before(async function () {
+      this.timeout(300_000);
+      await import('ccxt');
+    });
+    beforeEach(async () => {
+      fake = new FakeExchange(d.dialect);
+      await fake.start();
+      fake.addAccount('key-good', 'secret-good', { USDT: 10_000 }, d.dialect === 'okx' ? 'pass-good' : null);
+      t = await startTestService({
+        clock,
+        env: { ACCOUNT_TYPE_VENUES: `${d.type}=ccxt:${d.dialect}`, CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '200', CCXT_TIMEOUT_MS: '2000' },
+      });
+      await pinQuotes(t, { BTCUSD: [65000, 65010] });
+    });
+    afterEach(async () => {
+      await t.stop();
+      await fake.stop();
+    });
+
+    it("copies a simulated master's open and close, rounded to the exchange's step, and skips a copy below its minimum with the reason", async () => {
+      const master = await startedAccount(t, 'Master');
+      const slave = await slaveAt();
+      await copyTo(slave, master, { multiplier: 1.2345 });
+      const masterPosition = await openPosition(t, master, { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 });
+      const [copy] = await bookWhere(t, slave, (book) => book.length === 1, 'the copy at the exchange', 20_000);
+      expect(copy).to.include({ symbol: d.symbol, orderType: 'Buy', volume: d.rounded });
+      expect(fake.orders.map((o) => [o.side, o.type, o.origQty])).to.deep.equal([['BUY', 'MARKET', d.rounded]]);
+      expect((await t.call('DELETE', `/accounts/${master}/positions/${masterPosition}`)).status).to.be.oneOf([200, 204]);
+      await bookWhere(t, slave, (book) => book.length === 0, 'the copy closed at the exchange', 20_000);
+      expect(fake.orders.map((o) => o.side)).to.deep.equal(['BUY', 'SELL']);
+
+      const small = await startedAccount(t, 'Small master');
+      await copyTo(slave, small, { multiplier: 0.001, forceMinTrade: false }, d.skipSymbol);
+      await openPosition(t, small, { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 });
+      const logs = async (): Promise<LogEntry[]> => (await t.call('GET', `/accounts/${slave}/logs?limit=1000`)).body as LogEntry[];
+      const pattern = new RegExp(`below the minimum ${d.minimum} of ${d.skipSymbol}`);
+      const skip = await eventually(async () => (await logs()).find((l) => pattern.test(l.text)), 20_000, 'the skip');
+      expect(skip.text).to.match(/forceMinTrade is off/);
+      expect(fake.orders).to.have.length(2);
+    });
+  });
+}

@@ -1,15 +1,24 @@
-// A local fake of Binance's spot REST API (/api/v3), enough of it for ccxt's `binance` class pointed at
-// it through CCXT_BASE_URL (engine/venues/ccxt/): exchangeInfo with the PRICE_FILTER, LOT_SIZE and
-// NOTIONAL filters, tickers, the signed account, order (new, query by id or client id, cancel),
-// openOrders and allOrders endpoints, with Binance's HMAC-SHA256 signatures checked and Binance's error
-// bodies (-2015 bad key, -1022 bad signature, -2010 insufficient balance, -1013 filter failure,
-// -2013 no such order). Market orders fill at once at the ask (buy) or bid (sell); limit orders rest
-// until the price crosses them (setPrice). Everything stays on 127.0.0.1.
+// A local fake crypto exchange for ccxt pointed at it through CCXT_BASE_URL (engine/venues/ccxt/). One
+// matching core (accounts, markets, orders, fills) speaks the REST dialect of the exchange it plays, as
+// ccxt calls it, with that exchange's signature checked and its real JSON shapes and error codes:
+//   - `binance`      Binance spot /api/v3 (this file): exchangeInfo filters, HMAC-SHA256 hex of the query;
+//   - `binanceusdm`  Binance USDⓈ-M futures /fapi (fakeExchangeBinanceUsdm.ts), the same signature;
+//   - `bybit`        Bybit v5 linear (fakeExchangeBybit.ts): X-BAPI-* headers, retCode bodies;
+//   - `okx`          OKX v5 spot (fakeExchangeOkx.ts): OK-ACCESS-* headers, base64 signatures, passphrase.
+// Market orders fill at once at the ask (buy) or bid (sell); limit orders rest until the price crosses
+// them (setPrice). Spot fills move coins; linear (USDT-margined perpetual) fills move a net position per
+// symbol whose realized profit goes to the USDT wallet. Everything stays on 127.0.0.1.
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { binanceUsdmApi } from './fakeExchangeBinanceUsdm.js';
+import { bybitApi } from './fakeExchangeBybit.js';
+import { okxApi } from './fakeExchangeOkx.js';
+
+export type FakeDialect = 'binance' | 'binanceusdm' | 'bybit' | 'okx';
 
 export interface FakeMarket {
+  /** The exchange's market id (BTCUSDT; OKX: BTC-USDT). */
   readonly symbol: string;
   readonly base: string;
   readonly quote: string;
@@ -17,7 +26,10 @@ export interface FakeMarket {
   readonly stepSize: string;
   readonly minQty: string;
   readonly maxQty: string;
+  /** '0': none. */
   readonly minNotional: string;
+  /** spot: coins; linear: a USDT-margined perpetual (1 contract = 1 coin). */
+  readonly kind?: 'spot' | 'linear';
   bid: number;
   ask: number;
 }
@@ -36,21 +48,86 @@ export interface FakeOrder {
   status: 'NEW' | 'FILLED' | 'CANCELED';
   readonly time: number;
   updateTime: number;
+  readonly reduceOnly: boolean;
 }
 
-interface FakeAccount {
+export interface FakeAccount {
   readonly secret: string;
+  /** OKX only. */
+  readonly passphrase: string | null;
   readonly balances: Map<string, number>;
+  /** Linear markets: net contracts per symbol (negative = short) and their average price. */
+  readonly positions: Map<string, { qty: number; price: number }>;
 }
 
-const num = (value: number, decimals = 8): string => value.toFixed(decimals);
+export interface PlaceRequest {
+  readonly symbol: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly type: 'MARKET' | 'LIMIT';
+  readonly quantity: number;
+  readonly price?: number;
+  readonly clientOrderId?: string;
+  readonly reduceOnly?: boolean;
+}
+
+export type Refusal = { readonly refusal: 'symbol' | 'duplicate' | 'lot' | 'notional' | 'balance'; readonly message: string };
+
+export interface Reply {
+  readonly status: number;
+  readonly json: unknown;
+  readonly delayMs?: number;
+}
+
+export interface FakeRequest {
+  readonly method: string;
+  readonly url: URL;
+  readonly path: string;
+  readonly headers: http.IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/** One exchange's REST dialect: answers the requests it knows, null for the others. */
+export type DialectApi = (exchange: FakeExchange, request: FakeRequest) => Reply | null;
+
+export const num = (value: number, decimals = 8): string => value.toFixed(decimals);
+export const hmac = (secret: string, payload: string, encoding: 'hex' | 'base64' = 'hex'): string =>
+  createHmac('sha256', secret).update(payload).digest(encoding);
+const isRefusal = (value: FakeOrder | Refusal): value is Refusal => 'refusal' in value;
+export { isRefusal };
+
+/** Leverage the fake charges margin at on linear markets. */
+const LEVERAGE = 10;
+
+const DEFAULT_MARKETS: Readonly<Record<FakeDialect, readonly Omit<FakeMarket, 'bid' | 'ask'>[]>> = {
+  binance: [
+    { symbol: 'BTCUSDT', base: 'BTC', quote: 'USDT', tickSize: '0.01', stepSize: '0.00001', minQty: '0.00001', maxQty: '9000', minNotional: '5' },
+    { symbol: 'ETHUSDT', base: 'ETH', quote: 'USDT', tickSize: '0.01', stepSize: '0.0001', minQty: '0.0001', maxQty: '9000', minNotional: '5' },
+  ],
+  // Binance USDⓈ-M's real filters: 0.001 BTC steps and a 100 USDT minimum notional on BTCUSDT.
+  binanceusdm: [
+    { symbol: 'BTCUSDT', base: 'BTC', quote: 'USDT', tickSize: '0.10', stepSize: '0.001', minQty: '0.001', maxQty: '1000', minNotional: '100', kind: 'linear' },
+    { symbol: 'ETHUSDT', base: 'ETH', quote: 'USDT', tickSize: '0.01', stepSize: '0.001', minQty: '0.001', maxQty: '10000', minNotional: '20', kind: 'linear' },
+  ],
+  // Bybit v5 linear: BTCUSDT qtyStep 0.001, minNotionalValue 5.
+  bybit: [
+    { symbol: 'BTCUSDT', base: 'BTC', quote: 'USDT', tickSize: '0.10', stepSize: '0.001', minQty: '0.001', maxQty: '1190', minNotional: '5', kind: 'linear' },
+    { symbol: 'ETHUSDT', base: 'ETH', quote: 'USDT', tickSize: '0.01', stepSize: '0.01', minQty: '0.01', maxQty: '7240', minNotional: '5', kind: 'linear' },
+  ],
+  // OKX spot: BTC-USDT lotSz 0.00000001 and minSz 0.00001 (no minimum notional).
+  okx: [
+    { symbol: 'BTC-USDT', base: 'BTC', quote: 'USDT', tickSize: '0.1', stepSize: '0.00000001', minQty: '0.00001', maxQty: '9999999999', minNotional: '0' },
+    { symbol: 'ETH-USDT', base: 'ETH', quote: 'USDT', tickSize: '0.01', stepSize: '0.000001', minQty: '0.001', maxQty: '9999999999', minNotional: '0' },
+  ],
+};
+
+const DIALECTS: readonly DialectApi[] = [binanceUsdmApi, bybitApi, okxApi];
 
 export class FakeExchange {
   readonly markets = new Map<string, FakeMarket>();
   readonly orders: FakeOrder[] = [];
   /** Every request, method and path. */
   readonly requests: string[] = [];
-  private readonly accounts = new Map<string, FakeAccount>();
+  readonly accounts = new Map<string, FakeAccount>();
   private nextOrderId = 1000;
   /** The next order placement answers 429 (too many requests) and places nothing. */
   rateLimitNextOrder = false;
@@ -61,31 +138,12 @@ export class FakeExchange {
   private server: http.Server | null = null;
   private port = 0;
 
-  constructor() {
-    this.addMarket({
-      symbol: 'BTCUSDT',
-      base: 'BTC',
-      quote: 'USDT',
-      tickSize: '0.01',
-      stepSize: '0.00001',
-      minQty: '0.00001',
-      maxQty: '9000',
-      minNotional: '5',
-      bid: 65000,
-      ask: 65000.01,
-    });
-    this.addMarket({
-      symbol: 'ETHUSDT',
-      base: 'ETH',
-      quote: 'USDT',
-      tickSize: '0.01',
-      stepSize: '0.0001',
-      minQty: '0.0001',
-      maxQty: '9000',
-      minNotional: '5',
-      bid: 3200,
-      ask: 3200.01,
-    });
+  constructor(readonly dialect: FakeDialect = 'binance') {
+    for (const market of DEFAULT_MARKETS[dialect]) {
+      const btc = market.base === 'BTC';
+      this.addMarket({ ...market, bid: btc ? 65000 : 3200, ask: btc ? 65000.1 : 3200.01 });
+    }
+    if (dialect === 'binance') this.markets.get('BTCUSDT')!.ask = 65000.01;
   }
 
   addMarket(market: FakeMarket): void {
@@ -96,13 +154,18 @@ export class FakeExchange {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** An account with these API credentials and balances. */
-  addAccount(apiKey: string, secret: string, balances: Record<string, number>): void {
-    this.accounts.set(apiKey, { secret, balances: new Map(Object.entries(balances)) });
+  /** An account with these API credentials and balances (OKX: a passphrase too). */
+  addAccount(apiKey: string, secret: string, balances: Record<string, number>, passphrase: string | null = null): void {
+    this.accounts.set(apiKey, { secret, passphrase, balances: new Map(Object.entries(balances)), positions: new Map() });
   }
 
   balance(apiKey: string, asset: string): number {
     return this.accounts.get(apiKey)?.balances.get(asset) ?? 0;
+  }
+
+  /** Net contracts of a linear market (negative = short). */
+  position(apiKey: string, symbol: string): number {
+    return this.accounts.get(apiKey)?.positions.get(symbol)?.qty ?? 0;
   }
 
   /** Moves a market's price; resting limit orders it crosses fill. */
@@ -119,8 +182,8 @@ export class FakeExchange {
 
   /** An order the account's owner places at the exchange itself (not through the service). */
   placeManually(apiKey: string, symbol: string, side: 'BUY' | 'SELL', quantity: number): FakeOrder {
-    const result = this.place(apiKey, { symbol, side, type: 'MARKET', quantity: String(quantity), newClientOrderId: `manual-${this.nextOrderId}` });
-    if ('code' in result) throw new Error(result.msg);
+    const result = this.place(apiKey, { symbol, side, type: 'MARKET', quantity, clientOrderId: `manual${this.nextOrderId}` });
+    if (isRefusal(result)) throw new Error(result.message);
     return result;
   }
 
@@ -149,30 +212,182 @@ export class FakeExchange {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
-  private async handle(req: http.IncomingMessage, body: string): Promise<{ status: number; json: unknown; delayMs?: number }> {
+  /** The placement switches (429, late answer), taken once by the dialect that places. */
+  takePlacementFault(): { rateLimited: boolean; delayMs: number } {
+    const fault = { rateLimited: this.rateLimitNextOrder, delayMs: this.rateLimitNextOrder ? 0 : this.delayNextOrderAnswerMs };
+    this.rateLimitNextOrder = false;
+    if (!fault.rateLimited) this.delayNextOrderAnswerMs = 0;
+    return fault;
+  }
+
+  ordersOf(apiKey: string, symbol?: string | null): FakeOrder[] {
+    return this.orders.filter((o) => o.apiKey === apiKey && (!symbol || o.symbol === symbol));
+  }
+
+  cancel(order: FakeOrder): boolean {
+    if (order.status !== 'NEW') return false;
+    order.status = 'CANCELED';
+    order.updateTime = Date.now();
+    return true;
+  }
+
+  /** What the account could still commit: spot, the free coins; linear, the USDT not held as margin. */
+  free(apiKey: string, asset: string): number {
+    const account = this.accounts.get(apiKey)!;
+    return (account.balances.get(asset) ?? 0) - this.locked(apiKey, asset);
+  }
+
+  locked(apiKey: string, asset: string): number {
+    const account = this.accounts.get(apiKey)!;
+    let locked = 0;
+    for (const o of this.orders) {
+      if (o.apiKey !== apiKey || o.status !== 'NEW') continue;
+      const market = this.markets.get(o.symbol)!;
+      if (market.kind === 'linear') {
+        if (market.quote === asset) locked += (o.origQty * o.price) / LEVERAGE;
+      } else {
+        if (o.side === 'BUY' && market.quote === asset) locked += o.origQty * o.price;
+        if (o.side === 'SELL' && market.base === asset) locked += o.origQty;
+      }
+    }
+    for (const [symbol, p] of account.positions) if (this.markets.get(symbol)?.quote === asset) locked += (Math.abs(p.qty) * p.price) / LEVERAGE;
+    return locked;
+  }
+
+  /** Floating profit of an account's linear positions in `asset`. */
+  unrealized(apiKey: string, asset: string): number {
+    let sum = 0;
+    for (const [symbol, p] of this.accounts.get(apiKey)?.positions ?? []) {
+      const market = this.markets.get(symbol)!;
+      if (market.quote !== asset || p.qty === 0) continue;
+      sum += (p.qty > 0 ? market.bid - p.price : market.ask - p.price) * p.qty;
+    }
+    return sum;
+  }
+
+  place(apiKey: string, p: PlaceRequest): FakeOrder | Refusal {
+    const market = this.markets.get(p.symbol);
+    if (!market) return { refusal: 'symbol', message: `no market ${p.symbol}` };
+    const clientOrderId = p.clientOrderId ?? `fake${this.nextOrderId}`;
+    // Binance refuses a client id only while its order is open; Bybit and OKX refuse it for good.
+    const taken = (o: FakeOrder) => o.apiKey === apiKey && o.clientOrderId === clientOrderId && (o.status === 'NEW' || !this.dialect.startsWith('binance'));
+    if (this.orders.some(taken)) return { refusal: 'duplicate', message: 'Duplicate clientOrderId' };
+    const quantity = p.quantity;
+    const step = Number(market.stepSize);
+    if (!(quantity >= Number(market.minQty)) || quantity > Number(market.maxQty) || Math.abs(Math.round(quantity / step) * step - quantity) > step / 1e6) {
+      return { refusal: 'lot', message: `quantity ${quantity} off ${market.symbol}'s lot size` };
+    }
+    const price = p.type === 'LIMIT' ? p.price! : p.side === 'BUY' ? market.ask : market.bid;
+    const position = this.accounts.get(apiKey)!.positions.get(market.symbol);
+    const reducing = market.kind === 'linear' && position !== undefined && Math.sign(position.qty) === (p.side === 'BUY' ? -1 : 1);
+    if (quantity * price < Number(market.minNotional) && !reducing && !p.reduceOnly) {
+      return { refusal: 'notional', message: `notional ${quantity * price} below ${market.minNotional}` };
+    }
+    const enough =
+      market.kind === 'linear'
+        ? reducing || this.free(apiKey, market.quote) >= (quantity * price) / LEVERAGE
+        : p.side === 'BUY'
+          ? this.free(apiKey, market.quote) >= quantity * price
+          : this.free(apiKey, market.base) >= quantity;
+    if (!enough) return { refusal: 'balance', message: 'insufficient balance' };
+    const now = Date.now();
+    const order: FakeOrder = {
+      orderId: this.nextOrderId++,
+      apiKey,
+      symbol: market.symbol,
+      clientOrderId,
+      side: p.side,
+      type: p.type,
+      origQty: quantity,
+      price: p.type === 'LIMIT' ? price : 0,
+      executedQty: 0,
+      cummulativeQuoteQty: 0,
+      status: 'NEW',
+      time: now,
+      updateTime: now,
+      reduceOnly: p.reduceOnly === true,
+    };
+    this.orders.push(order);
+    const marketable = p.type === 'MARKET' || (p.side === 'BUY' ? market.ask <= price : market.bid >= price);
+    if (marketable) this.fill(order, p.type === 'MARKET' ? price : p.side === 'BUY' ? market.ask : market.bid);
+    return order;
+  }
+
+  private fill(order: FakeOrder, price: number): void {
+    const account = this.accounts.get(order.apiKey)!;
+    const market = this.markets.get(order.symbol)!;
+    const add = (asset: string, amount: number) => account.balances.set(asset, (account.balances.get(asset) ?? 0) + amount);
+    const sign = order.side === 'BUY' ? 1 : -1;
+    if (market.kind === 'linear') {
+      const held = account.positions.get(market.symbol) ?? { qty: 0, price: 0 };
+      const qty = sign * order.origQty;
+      if (held.qty !== 0 && Math.sign(held.qty) !== sign) {
+        const closed = Math.min(Math.abs(qty), Math.abs(held.qty));
+        add(market.quote, (price - held.price) * closed * Math.sign(held.qty));
+      }
+      const next = held.qty + qty;
+      const average =
+        next === 0
+          ? 0
+          : Math.sign(next) === Math.sign(held.qty) && Math.abs(next) > Math.abs(held.qty)
+            ? (held.price * held.qty + price * qty) / next
+            : Math.sign(next) === Math.sign(held.qty)
+              ? held.price
+              : price;
+      if (Math.abs(next) < 1e-12) account.positions.delete(market.symbol);
+      else account.positions.set(market.symbol, { qty: Math.round(next * 1e10) / 1e10, price: average });
+    } else {
+      add(market.base, sign * order.origQty);
+      add(market.quote, -sign * order.origQty * price);
+    }
+    order.executedQty = order.origQty;
+    order.cummulativeQuoteQty = order.origQty * price;
+    order.status = 'FILLED';
+    order.updateTime = Date.now();
+  }
+
+  private async handle(req: http.IncomingMessage, body: string): Promise<Reply> {
     await Promise.resolve();
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = req.method ?? 'GET';
     this.requests.push(`${method} ${url.pathname}`);
     if (this.down) return { status: 503, json: { code: -1001, msg: 'Internal error; unable to process your request. Please try again.' } };
-    const path = url.pathname;
+    const request: FakeRequest = { method, url, path: url.pathname, headers: req.headers, body };
+    if (url.pathname.startsWith('/api/v3/')) return this.binanceSpot(request);
+    for (const api of DIALECTS) {
+      const reply = api(this, request);
+      if (reply) return reply;
+    }
+    return { status: 404, json: { code: -1000, msg: `fake exchange: no ${method} ${url.pathname}` } };
+  }
+
+  /** Binance's signed request check (spot and USDⓈ-M): X-MBX-APIKEY and the query's HMAC-SHA256 hex. */
+  binanceAuth(request: FakeRequest): { apiKey: string; params: URLSearchParams } | Reply {
+    const raw = request.method === 'POST' || request.method === 'PUT' ? request.body || request.url.search.slice(1) : request.url.search.slice(1);
+    const params = new URLSearchParams(raw);
+    const apiKey = String(request.headers['x-mbx-apikey'] ?? '');
+    const account = this.accounts.get(apiKey);
+    if (!account) return { status: 401, json: { code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' } };
+    const signed = raw.replace(/&signature=[0-9a-f]+$/, '');
+    if (params.get('signature') !== hmac(account.secret, signed))
+      return { status: 400, json: { code: -1022, msg: 'Signature for this request is not valid.' } };
+    return { apiKey, params };
+  }
+
+  private binanceSpot(request: FakeRequest): Reply {
+    const { method, path, url } = request;
     if (method === 'GET' && path === '/api/v3/ping') return { status: 200, json: {} };
     if (method === 'GET' && path === '/api/v3/time') return { status: 200, json: { serverTime: Date.now() } };
     if (method === 'GET' && path === '/api/v3/exchangeInfo') return { status: 200, json: this.exchangeInfo() };
     if (method === 'GET' && (path === '/api/v3/ticker/24hr' || path === '/api/v3/ticker/bookTicker')) {
       const symbol = url.searchParams.get('symbol');
-      const tickers = [...this.markets.values()].filter((m) => !symbol || m.symbol === symbol).map((m) => this.ticker(m));
+      const tickers = [...this.markets.values()].filter((m) => !symbol || m.symbol === symbol).map((m) => binanceTicker(m));
       return { status: 200, json: symbol ? tickers[0] : tickers };
     }
-    // Signed endpoints.
-    const raw = method === 'POST' ? body : url.search.slice(1);
-    const params = new URLSearchParams(raw);
-    const account = this.accounts.get(String(req.headers['x-mbx-apikey'] ?? ''));
-    if (!account) return { status: 401, json: { code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' } };
-    const signed = raw.replace(/&signature=[0-9a-f]+$/, '');
-    const signature = createHmac('sha256', account.secret).update(signed).digest('hex');
-    if (params.get('signature') !== signature) return { status: 400, json: { code: -1022, msg: 'Signature for this request is not valid.' } };
-    const apiKey = String(req.headers['x-mbx-apikey']);
+    const auth = this.binanceAuth(request);
+    if ('status' in auth) return auth;
+    const { apiKey, params } = auth;
+    const account = this.accounts.get(apiKey)!;
     if (method === 'GET' && path === '/api/v3/account') {
       return {
         status: 200,
@@ -185,110 +400,31 @@ export class FakeExchange {
           updateTime: Date.now(),
           accountType: 'SPOT',
           permissions: ['SPOT'],
-          balances: [...account.balances].map(([asset, free]) => ({ asset, free: num(free), locked: num(this.locked(apiKey, asset)) })),
+          balances: [...account.balances].map(([asset]) => ({ asset, free: num(this.free(apiKey, asset)), locked: num(this.locked(apiKey, asset)) })),
         },
       };
     }
     if (method === 'POST' && path === '/api/v3/order') {
-      if (this.rateLimitNextOrder) {
-        this.rateLimitNextOrder = false;
-        return { status: 429, json: { code: -1003, msg: 'Too many requests; current limit of IP is 6000 requests per minute.' } };
-      }
-      const delayMs = this.delayNextOrderAnswerMs;
-      this.delayNextOrderAnswerMs = 0;
-      const result = this.place(apiKey, Object.fromEntries(params));
-      if ('code' in result) return { status: 400, json: result };
-      return { status: 200, json: this.orderJson(result), delayMs };
+      const fault = this.takePlacementFault();
+      if (fault.rateLimited) return { status: 429, json: { code: -1003, msg: 'Too many requests; current limit of IP is 6000 requests per minute.' } };
+      const result = this.place(apiKey, binancePlaceRequest(params));
+      if (isRefusal(result)) return { status: 400, json: binanceRefusal(result) };
+      return { status: 200, json: this.binanceSpotOrder(result), delayMs: fault.delayMs };
     }
     if ((method === 'GET' || method === 'DELETE') && path === '/api/v3/order') {
-      const orderId = params.get('orderId');
-      const clientId = params.get('origClientOrderId');
-      const order = this.orders.find(
-        (o) => o.apiKey === apiKey && o.symbol === params.get('symbol') && (orderId ? String(o.orderId) === orderId : o.clientOrderId === clientId),
-      );
+      const order = findBinanceOrder(this, apiKey, params);
       if (!order) return { status: 400, json: { code: -2013, msg: 'Order does not exist.' } };
-      if (method === 'DELETE') {
-        if (order.status !== 'NEW') return { status: 400, json: { code: -2011, msg: 'Unknown order sent.' } };
-        order.status = 'CANCELED';
-        order.updateTime = Date.now();
-      }
-      return { status: 200, json: this.orderJson(order) };
+      if (method === 'DELETE' && !this.cancel(order)) return { status: 400, json: { code: -2011, msg: 'Unknown order sent.' } };
+      return { status: 200, json: this.binanceSpotOrder(order) };
     }
     if (method === 'GET' && (path === '/api/v3/openOrders' || path === '/api/v3/allOrders')) {
-      const symbol = params.get('symbol');
-      const orders = this.orders.filter((o) => o.apiKey === apiKey && (!symbol || o.symbol === symbol) && (path === '/api/v3/allOrders' || o.status === 'NEW'));
-      return { status: 200, json: orders.map((o) => this.orderJson(o)) };
+      const orders = this.ordersOf(apiKey, params.get('symbol')).filter((o) => path === '/api/v3/allOrders' || o.status === 'NEW');
+      return { status: 200, json: orders.map((o) => this.binanceSpotOrder(o)) };
     }
     return { status: 404, json: { code: -1000, msg: `fake exchange: no ${method} ${path}` } };
   }
 
-  private locked(apiKey: string, asset: string): number {
-    let locked = 0;
-    for (const o of this.orders) {
-      if (o.apiKey !== apiKey || o.status !== 'NEW') continue;
-      const market = this.markets.get(o.symbol)!;
-      if (o.side === 'BUY' && market.quote === asset) locked += o.origQty * o.price;
-      if (o.side === 'SELL' && market.base === asset) locked += o.origQty;
-    }
-    return locked;
-  }
-
-  private place(apiKey: string, p: Record<string, string>): FakeOrder | { code: number; msg: string } {
-    const account = this.accounts.get(apiKey)!;
-    const market = this.markets.get(p.symbol ?? '');
-    if (!market) return { code: -1121, msg: 'Invalid symbol.' };
-    const clientOrderId = p.newClientOrderId ?? `fake-${this.nextOrderId}`;
-    if (this.orders.some((o) => o.apiKey === apiKey && o.clientOrderId === clientOrderId && o.status === 'NEW'))
-      return { code: -2010, msg: 'Duplicate order sent.' };
-    const quantity = Number(p.quantity);
-    const step = Number(market.stepSize);
-    if (!(quantity >= Number(market.minQty)) || quantity > Number(market.maxQty) || Math.abs(Math.round(quantity / step) * step - quantity) > step / 1e6) {
-      return { code: -1013, msg: 'Filter failure: LOT_SIZE' };
-    }
-    const side = p.side === 'SELL' ? 'SELL' : 'BUY';
-    const type = p.type === 'LIMIT' ? 'LIMIT' : 'MARKET';
-    const price = type === 'LIMIT' ? Number(p.price) : side === 'BUY' ? market.ask : market.bid;
-    if (quantity * price < Number(market.minNotional)) return { code: -1013, msg: 'Filter failure: NOTIONAL' };
-    const free = (asset: string) => (account.balances.get(asset) ?? 0) - this.locked(apiKey, asset);
-    if (side === 'BUY' ? free(market.quote) < quantity * price : free(market.base) < quantity) {
-      return { code: -2010, msg: 'Account has insufficient balance for requested action.' };
-    }
-    const now = Date.now();
-    const order: FakeOrder = {
-      orderId: this.nextOrderId++,
-      apiKey,
-      symbol: market.symbol,
-      clientOrderId,
-      side,
-      type,
-      origQty: quantity,
-      price: type === 'LIMIT' ? price : 0,
-      executedQty: 0,
-      cummulativeQuoteQty: 0,
-      status: 'NEW',
-      time: now,
-      updateTime: now,
-    };
-    this.orders.push(order);
-    const marketable = type === 'MARKET' || (side === 'BUY' ? market.ask <= price : market.bid >= price);
-    if (marketable) this.fill(order, type === 'MARKET' ? price : side === 'BUY' ? market.ask : market.bid);
-    return order;
-  }
-
-  private fill(order: FakeOrder, price: number): void {
-    const account = this.accounts.get(order.apiKey)!;
-    const market = this.markets.get(order.symbol)!;
-    const add = (asset: string, amount: number) => account.balances.set(asset, (account.balances.get(asset) ?? 0) + amount);
-    const sign = order.side === 'BUY' ? 1 : -1;
-    add(market.base, sign * order.origQty);
-    add(market.quote, -sign * order.origQty * price);
-    order.executedQty = order.origQty;
-    order.cummulativeQuoteQty = order.origQty * price;
-    order.status = 'FILLED';
-    order.updateTime = Date.now();
-  }
-
-  private orderJson(o: FakeOrder): Record<string, unknown> {
+  private binanceSpotOrder(o: FakeOrder): Record<string, unknown> {
     return {
       symbol: o.symbol,
       orderId: o.orderId,
@@ -299,7 +435,7 @@ export class FakeExchange {
       executedQty: num(o.executedQty),
       cummulativeQuoteQty: num(o.cummulativeQuoteQty),
       status: o.status,
-      timeInForce: o.type === 'LIMIT' ? 'GTC' : 'GTC',
+      timeInForce: 'GTC',
       type: o.type,
       side: o.side,
       stopPrice: '0.00000000',
@@ -310,28 +446,6 @@ export class FakeExchange {
       isWorking: true,
       origQuoteOrderQty: '0.00000000',
       selfTradePreventionMode: 'EXPIRE_MAKER',
-    };
-  }
-
-  private ticker(m: FakeMarket): Record<string, unknown> {
-    return {
-      symbol: m.symbol,
-      priceChange: '0',
-      priceChangePercent: '0',
-      weightedAvgPrice: String(m.bid),
-      lastPrice: String(m.bid),
-      bidPrice: String(m.bid),
-      bidQty: '1',
-      askPrice: String(m.ask),
-      askQty: '1',
-      openPrice: String(m.bid),
-      highPrice: String(m.ask),
-      lowPrice: String(m.bid),
-      volume: '100',
-      quoteVolume: String(100 * m.bid),
-      openTime: Date.now() - 86_400_000,
-      closeTime: Date.now(),
-      count: 1,
     };
   }
 
@@ -372,3 +486,51 @@ export class FakeExchange {
     };
   }
 }
+
+/** A Binance order request (spot and USDⓈ-M share the parameters). */
+export const binancePlaceRequest = (params: URLSearchParams): PlaceRequest => ({
+  symbol: params.get('symbol') ?? '',
+  side: params.get('side') === 'SELL' ? 'SELL' : 'BUY',
+  type: params.get('type') === 'LIMIT' ? 'LIMIT' : 'MARKET',
+  quantity: Number(params.get('quantity')),
+  ...(params.get('price') ? { price: Number(params.get('price')) } : {}),
+  ...(params.get('newClientOrderId') ? { clientOrderId: params.get('newClientOrderId')! } : {}),
+  reduceOnly: params.get('reduceOnly') === 'true',
+});
+
+export const binanceRefusal = (r: Refusal): { code: number; msg: string } =>
+  r.refusal === 'symbol'
+    ? { code: -1121, msg: 'Invalid symbol.' }
+    : r.refusal === 'duplicate'
+      ? { code: -2010, msg: 'Duplicate order sent.' }
+      : r.refusal === 'lot'
+        ? { code: -1013, msg: 'Filter failure: LOT_SIZE' }
+        : r.refusal === 'notional'
+          ? { code: -1013, msg: 'Filter failure: NOTIONAL' }
+          : { code: -2010, msg: 'Account has insufficient balance for requested action.' };
+
+export const findBinanceOrder = (exchange: FakeExchange, apiKey: string, params: URLSearchParams): FakeOrder | undefined => {
+  const orderId = params.get('orderId');
+  const clientId = params.get('origClientOrderId');
+  return exchange.ordersOf(apiKey, params.get('symbol')).find((o) => (orderId ? String(o.orderId) === orderId : o.clientOrderId === clientId));
+};
+
+export const binanceTicker = (m: FakeMarket): Record<string, unknown> => ({
+  symbol: m.symbol,
+  priceChange: '0',
+  priceChangePercent: '0',
+  weightedAvgPrice: String(m.bid),
+  lastPrice: String(m.bid),
+  bidPrice: String(m.bid),
+  bidQty: '1',
+  askPrice: String(m.ask),
+  askQty: '1',
+  openPrice: String(m.bid),
+  highPrice: String(m.ask),
+  lowPrice: String(m.bid),
+  volume: '100',
+  quoteVolume: String(100 * m.bid),
+  openTime: Date.now() - 86_400_000,
+  closeTime: Date.now(),
+  count: 1,
+});

@@ -10,11 +10,11 @@ import type { RealVenue, VenueAdapter, VenueContext } from '../registry.js';
 import { type CcxtMarketSetup, type CcxtMode, CcxtConnection, type CcxtSettings } from './connection.js';
 import { VenueError } from '../port.js';
 
-/** The exchanges this adapter is verified for (against test/support/fakeExchange.ts: binance spot) or written for. */
+/** The exchanges this adapter serves, each verified against test/support/fakeExchange.ts in its dialect. */
 export const CCXT_TARGETS: Readonly<Record<string, Omit<CcxtMarketSetup, 'exchangeId'>>> = {
   binance: { marketTypes: ['spot'], currency: 'USDT' },
   binanceusdm: { marketTypes: ['linear'], currency: 'USDT' },
-  bybit: { marketTypes: ['linear'], currency: 'USDT' },
+  bybit: { marketTypes: ['linear'], currency: 'USDT', lookUpByList: true },
   okx: { marketTypes: ['spot'], currency: 'USDT' },
 };
 

@@ -60,6 +60,8 @@ export interface CcxtMarketSetup {
   readonly marketTypes: readonly string[];
   /** The account currency: the quote currency whose balance is the account's balance. */
   readonly currency: string;
+  /** Orders are looked up by client id through the order lists (Bybit: orderLinkId), not fetchOrder. */
+  readonly lookUpByList?: boolean;
 }
 
 type ExchangeClass = new (config: Record<string, unknown>) => Exchange;
@@ -143,10 +145,15 @@ export class CcxtConnection implements VenueConnection {
     });
     exchange.has.fetchCurrencies = false;
     if (this.credentials.mode === 'sandbox') exchange.setSandboxMode(true);
-    if (this.credentials.mode === 'demo') exchange.enableDemoTrading(true);
+    // Demo trading where ccxt has demo URLs (Binance futures, Bybit); OKX's demo trading is what ccxt
+    // calls its sandbox (the x-simulated-trading header).
+    const urls = exchange.urls as unknown as Record<string, unknown>;
+    if (this.credentials.mode === 'demo') {
+      if (urls.demo !== undefined) exchange.enableDemoTrading(true);
+      else exchange.setSandboxMode(true);
+    }
     if (this.settings.baseUrl) {
       for (const key of ['api', 'test', 'demo'] as const) {
-        const urls = exchange.urls as unknown as Record<string, unknown>;
         if (urls[key] !== undefined) urls[key] = rebase(urls[key], this.settings.baseUrl);
       }
     }
@@ -254,12 +261,16 @@ export class CcxtConnection implements VenueConnection {
       );
     }
     const side: Side = request.orderType === 'buy' || request.orderType === 'buyLimit' ? 'buy' : 'sell';
-    const amount = Number(exchange.amountToPrecision(market.symbol, request.volume));
+    const amount = amountAt(exchange, market, request.volume);
     if (!(amount > 0) || Math.abs(amount - request.volume) > 1e-12) {
       throw new VenueError(
         '[INVALID_VOLUME]',
         `${request.volume} is not a multiple of ${request.symbol}'s step ${market.precision.amount} at ${this.setup.exchangeId}`,
       );
+    }
+    const minAmount = positive(market.limits.amount?.min);
+    if (minAmount && amount < minAmount - 1e-12) {
+      throw new VenueError('[INVALID_VOLUME]', `${amount} ${request.symbol} is below the exchange's minimum amount ${minAmount} at ${this.setup.exchangeId}`);
     }
     const limitPrice = isPendingOrderRequest(request) ? Number(exchange.priceToPrecision(market.symbol, request.openPrice)) : undefined;
     const quote = await this.quote(request.symbol);
@@ -278,6 +289,12 @@ export class CcxtConnection implements VenueConnection {
       for (let attempt = 0; attempt < LOOKUP_ATTEMPTS && !order; attempt++) order = await this.lookUp(market, clientId).catch(() => null);
       if (!order) throw error;
       this.log.info(`${this.login}: order ${clientId} had reached the exchange (order ${order.id}); not placed again`);
+    }
+    // Bybit and OKX answer a placement with the ids only, Binance futures with a market order not yet
+    // filled: read it back until it says what became of it.
+    for (let attempt = 0; attempt < LOOKUP_ATTEMPTS && !settled(order); attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      order = (await this.lookUp(market, clientId)) ?? order;
     }
     return this.remember(clientOrderId, await this.resultOf(order, clientOrderId));
   }
@@ -413,8 +430,7 @@ export class CcxtConnection implements VenueConnection {
     for (const id of this.followed) {
       const market = this.marketOf(id, false);
       if (!market) continue;
-      const list = await this.call(() => exchange.fetchOrders(market.symbol));
-      for (const o of list) orders.push(exchangeOrderOf(o, idOf(market)));
+      for (const o of await this.ordersOf(exchange, market)) orders.push(exchangeOrderOf(o, idOf(market)));
     }
     return replayOrders(orders, {
       quote: (symbol) => this.tickers.quotes.get(symbol),
@@ -455,8 +471,28 @@ export class CcxtConnection implements VenueConnection {
     }
   }
 
+  /**
+   * Every order of a market: one call where the exchange lists all of them (Binance's allOrders), else
+   * the open ones and the closed and cancelled ones (Bybit's realtime and history, OKX's orders-pending
+   * and orders-history: those keep 7 days, so an order older than that leaves the book).
+   */
+  private async ordersOf(exchange: Exchange, market: Market, params: Record<string, string> = {}): Promise<Order[]> {
+    if (exchange.has.fetchOrders === true) return this.call(() => exchange.fetchOrders(market.symbol, undefined, undefined, params));
+    const open = await this.call(() => exchange.fetchOpenOrders(market.symbol, undefined, undefined, params));
+    const done =
+      exchange.has.fetchCanceledAndClosedOrders === true
+        ? await this.call(() => exchange.fetchCanceledAndClosedOrders(market.symbol, undefined, undefined, params))
+        : await this.call(() => exchange.fetchClosedOrders(market.symbol, undefined, undefined, params));
+    return [...open, ...done];
+  }
+
+  /** The order placed under a client id, or null. Bybit is asked through its lists filtered by orderLinkId. */
   private async lookUp(market: Market, clientId: string): Promise<Order | null> {
     const exchange = this.ready();
+    if (this.setup.lookUpByList) {
+      const found = await this.ordersOf(exchange, market, { orderLinkId: clientId });
+      return found.find((o) => o.clientOrderId === clientId) ?? null;
+    }
     try {
       return await exchange.fetchOrder('', market.symbol, { clientOrderId: clientId });
     } catch (error) {
@@ -567,6 +603,19 @@ const exchangeOrderOf = (o: Order, symbol: string): ExchangeOrder => ({
   stopLoss: o.stopLossPrice ?? null,
   takeProfit: o.takeProfitPrice ?? null,
 });
+
+/** `volume` cut to the market's amount precision; 0 when nothing is left (ccxt throws below one step). */
+const amountAt = (exchange: Exchange, market: Market, volume: number): number => {
+  try {
+    return Number(exchange.amountToPrecision(market.symbol, volume));
+  } catch {
+    return 0;
+  }
+};
+
+/** True: the order says whether and how it filled (a market order is not left open). */
+const settled = (order: Order): boolean =>
+  order.status !== undefined && order.filled !== undefined && order.type !== undefined && !(order.type === 'market' && order.status === 'open');
 
 const classOf = (error: unknown, name: string): boolean => {
   for (let proto: unknown = error === null || typeof error !== 'object' ? null : Object.getPrototypeOf(error); proto; proto = Object.getPrototypeOf(proto)) {

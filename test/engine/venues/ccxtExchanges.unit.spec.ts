@@ -1,0 +1,206 @@
+// The ccxt adapter against the local fake exchange in each dialect it is routed to besides Binance spot
+// (ccxtVenue.unit.spec.ts): Bybit v5 linear, OKX v5 spot and Binance USDⓈ-M futures, each with its own
+// signatures, JSON shapes, error codes and market precision (test/support/fakeExchange*.ts). Nothing
+// leaves 127.0.0.1.
+import { expect } from 'chai';
+import { ccxtAdapter } from '../../../engine/venues/ccxt/adapter.js';
+import type { CcxtConnection } from '../../../engine/venues/ccxt/connection.js';
+import { exchangeClientOrderId } from '../../../engine/venues/ccxt/connection.js';
+import { type VenueChange, VenueError, type VenueErrorCode } from '../../../engine/venues/port.js';
+import type { RealVenue } from '../../../engine/venues/registry.js';
+import { type FakeDialect, FakeExchange } from '../../support/fakeExchange.js';
+
+const refusal = async (attempt: Promise<unknown>): Promise<VenueErrorCode> => {
+  try {
+    await attempt;
+  } catch (error) {
+    if (error instanceof VenueError) return error.code;
+    throw error;
+  }
+  return expect.fail('expected a refusal') as never;
+};
+
+interface Case {
+  readonly dialect: FakeDialect;
+  /** The venue symbol of BTC (the exchange's market id). */
+  readonly btc: string;
+  /** The secret as the account stores it (OKX: secret:passphrase). */
+  readonly password: string;
+  readonly step: number;
+  readonly minVolume: number;
+  /** A volume off the step and one below the minimum. */
+  readonly offStep: number;
+  readonly tiny: number;
+  /** Where the API lives at the exchange. */
+  readonly prefix: RegExp;
+  /** Can go short (derivatives). */
+  readonly short: boolean;
+}
+
+const CASES: readonly Case[] = [
+  // Bybit linear BTCUSDT: qtyStep 0.001, minOrderQty 0.001, minNotionalValue 5 (0.001 x 65,000 = 65: the quantity decides).
+  {
+    dialect: 'bybit',
+    btc: 'BTCUSDT',
+    password: 'secret-1',
+    step: 0.001,
+    minVolume: 0.001,
+    offStep: 0.0015,
+    tiny: 0.0005,
+    prefix: /^(GET|POST) \/v5\//,
+    short: true,
+  },
+  // OKX spot BTC-USDT: lotSz 1e-8, minSz 0.00001 (no minimum notional).
+  {
+    dialect: 'okx',
+    btc: 'BTC-USDT',
+    password: 'secret-1:pass-1',
+    step: 1e-8,
+    minVolume: 0.00001,
+    offStep: 0.000012345,
+    tiny: 0.000005,
+    prefix: /^(GET|POST) \/api\/v5\//,
+    short: false,
+  },
+  // Binance USDⓈ-M BTCUSDT: stepSize 0.001, minimum notional 100 USDT (0.002 x 65,000.1 = 130 is the first step above it).
+  {
+    dialect: 'binanceusdm',
+    btc: 'BTCUSDT',
+    password: 'secret-1',
+    step: 0.001,
+    minVolume: 0.002,
+    offStep: 0.0125,
+    tiny: 0.001,
+    prefix: /^(GET|POST|DELETE) \/fapi\//,
+    short: true,
+  },
+];
+
+for (const c of CASES) {
+  describe(`ccxt venue against a local fake ${c.dialect}`, () => {
+    let fake: FakeExchange;
+    let venue: RealVenue;
+    const warnings: string[] = [];
+    const infos: string[] = [];
+    const connections: CcxtConnection[] = [];
+
+    const connect = async (key = 'key-1', password = c.password, server = 'sandbox'): Promise<CcxtConnection> => {
+      const connection = venue.connection({ login: key, password, server }) as CcxtConnection;
+      connections.push(connection);
+      await connection.connect();
+      return connection;
+    };
+
+    before(async function () {
+      this.timeout(300_000);
+      await import('ccxt');
+    });
+    beforeEach(async () => {
+      fake = new FakeExchange(c.dialect);
+      await fake.start();
+      fake.addAccount('key-1', 'secret-1', { USDT: 10_000 }, c.dialect === 'okx' ? 'pass-1' : null);
+      const settings = ccxtAdapter.config({ CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '60000', CCXT_TIMEOUT_MS: '700' });
+      venue = await ccxtAdapter.venue(c.dialect, settings, {
+        clock: () => new Date(),
+        log: { info: (m) => infos.push(m), warn: (m) => warnings.push(m), error: (m) => warnings.push(m) },
+      });
+    });
+    afterEach(async () => {
+      for (const connection of connections.splice(0)) await connection.disconnect();
+      await fake.stop();
+    });
+
+    it('connects with good keys and refuses a wrong key or a wrong secret with [INVALID_CREDENTIALS], speaking only the exchange API', async () => {
+      const connection = await connect();
+      const info = await connection.accountInformation();
+      expect(info).to.include({ currency: 'USDT', balance: 10_000, environment: 'DEMO', connected: true });
+      expect(await refusal(connect('key-2'))).to.equal('[INVALID_CREDENTIALS]');
+      expect(await refusal(connect('key-1', c.dialect === 'okx' ? 'wrong:pass-1' : 'wrong'))).to.equal('[INVALID_CREDENTIALS]');
+      if (c.dialect === 'okx') expect(await refusal(connect('key-1', 'secret-1:wrong-passphrase'))).to.equal('[INVALID_CREDENTIALS]');
+      expect(fake.requests.filter((r) => !c.prefix.test(r))).to.deep.equal([]);
+    });
+
+    it("gives the exchange's precision and minimum as the symbol sizes, and refuses off-step and too small volumes before sending them", async () => {
+      const connection = await connect();
+      const btc = (await connection.symbols()).find((s) => s.symbol === c.btc)!;
+      expect(btc.volumeStep).to.be.closeTo(c.step, 1e-15);
+      expect(btc.minVolume).to.be.closeTo(c.minVolume, 1e-15);
+      expect(await refusal(connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: c.tiny }, 'tiny'))).to.equal('[INVALID_VOLUME]');
+      expect(await refusal(connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: c.offStep }, 'off-step'))).to.equal('[INVALID_VOLUME]');
+      expect(fake.orders).to.have.length(0);
+    });
+
+    it('places a market order that fills, reports the position, closes part and the rest, with a change for each and nothing placed twice', async () => {
+      const connection = await connect();
+      const changes: VenueChange[] = [];
+      connection.subscribe((change) => changes.push(change));
+      const id = '4b0c9a1e-8c55-5c1f-9a0e-2d1c3b4a5f60';
+      const placed = await connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, id);
+      expect(placed).to.include({ status: 'filled', volume: 0.01 });
+      expect(placed.status === 'filled' && placed.price).to.equal(fake.markets.get(c.btc)!.ask);
+      expect(fake.orders[0]!.clientOrderId).to.equal(exchangeClientOrderId(id));
+      expect(await connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, id)).to.deep.equal(placed);
+      expect(fake.orders).to.have.length(1);
+      expect(changes.map((change) => change.type)).to.deep.equal(['positionOpened']);
+      const [position] = await connection.positions();
+      expect(position).to.include({ kind: 'position', id: placed.orderId, symbol: c.btc, volume: 0.01, orderType: 'buy' });
+      fake.setPrice(c.btc, 66000, 66000.1);
+      const trade = await connection.closePosition(placed.orderId, 0.004, 'close-part');
+      expect(trade).to.include({ positionId: placed.orderId, volume: 0.004, closePrice: 66000 });
+      await connection.closePosition(placed.orderId, undefined, 'close-rest');
+      expect(changes.map((change) => change.type)).to.deep.equal(['positionOpened', 'positionPartiallyClosed', 'positionClosed']);
+      expect(await connection.positions()).to.deep.equal([]);
+      if (c.short) expect(fake.position('key-1', c.btc)).to.equal(0);
+      else expect(fake.balance('key-1', 'BTC')).to.be.closeTo(0, 1e-12);
+    });
+
+    it('finds an order that reached the exchange before the answer timed out, and does not place it again (also after a restart)', async () => {
+      const connection = await connect();
+      fake.delayNextOrderAnswerMs = 1500;
+      const id = '9d1c7b0e-0d7e-5b9e-8c44-6a0f3e2b1c7d';
+      const placed = await connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, id);
+      expect(placed.status).to.equal('filled');
+      expect(fake.orders).to.have.length(1);
+      expect(warnings.some((w) => /looking the order up by its client id/.test(w))).to.equal(true);
+      expect(infos.some((m) => /had reached the exchange/.test(m))).to.equal(true);
+      const again = await connect();
+      expect((await again.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, id)).orderId).to.equal(placed.orderId);
+      expect(fake.orders).to.have.length(1);
+    });
+
+    it('answers a rate limit as a failure to try again (not a refusal); the retry with the same client id places one order', async () => {
+      const connection = await connect();
+      fake.rateLimitNextOrder = true;
+      const id = '0f5e3c2a-1b4d-5e6f-8a9b-0c1d2e3f4a5b';
+      const failure = await connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, id).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(failure).to.be.instanceOf(Error);
+      expect(failure).not.to.be.instanceOf(VenueError);
+      expect(fake.orders).to.have.length(0);
+      expect((await connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, id)).status).to.equal('filled');
+      expect(fake.orders).to.have.length(1);
+    });
+
+    it('sees a close made at the exchange while away, and a limit order that filled', async () => {
+      const connection = await connect();
+      const placed = await connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, 'a');
+      await connection.disconnect();
+      fake.placeManually('key-1', c.btc, 'SELL', 0.01);
+      const later = await connect();
+      later.follow([c.btc]);
+      expect(await later.positions()).to.deep.equal([]);
+      const history = await later.history('2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z');
+      expect(history).to.have.length(1);
+      expect(history[0]).to.include({ kind: 'trade', positionId: placed.orderId, volume: 0.01 });
+      const changes: VenueChange[] = [];
+      later.subscribe((change) => changes.push(change));
+      const limit = await later.placeOrder({ symbol: c.btc, orderType: 'buyLimit', volume: 0.01, openPrice: 64000 }, 'limit-1');
+      expect(limit.status).to.equal('placed');
+      fake.setPrice(c.btc, 63900, 63900.1);
+      await later.refresh();
+      expect(changes.map((change) => change.type)).to.deep.equal(['orderPlaced', 'orderFilled', 'positionOpened']);
+    });
+  });
+}

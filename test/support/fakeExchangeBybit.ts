@@ -1,0 +1,268 @@
+// Bybit v5 (unified trading account, linear perpetuals) for the fake exchange (fakeExchange.ts):
+// instruments-info, tickers, the API key and account info ccxt asks before a balance, wallet-balance,
+// order create / realtime / history / cancel / amend, signed as Bybit does (X-BAPI-API-KEY, -TIMESTAMP,
+// -RECV-WINDOW and X-BAPI-SIGN = HMAC-SHA256 hex of timestamp + key + recvWindow + query or body), with
+// Bybit's retCode bodies (10003 invalid key, 10004 bad sign, 10006 too many visits, 110007 not enough
+// balance, 10001 qty invalid, 110094 below the minimum order value, 110001 no such order).
+import type { DialectApi, FakeExchange, FakeMarket, FakeOrder, Reply } from './fakeExchange.js';
+import { hmac, isRefusal } from './fakeExchange.js';
+
+const ok = (result: unknown): Reply => ({ status: 200, json: { retCode: 0, retMsg: 'OK', result, retExtInfo: {}, time: Date.now() } });
+const fail = (retCode: number, retMsg: string, status = 200): Reply => ({ status, json: { retCode, retMsg, result: {}, retExtInfo: {}, time: Date.now() } });
+
+const STATUS: Readonly<Record<FakeOrder['status'], string>> = { NEW: 'New', FILLED: 'Filled', CANCELED: 'Cancelled' };
+
+export const bybitOrderJson = (o: FakeOrder, market: FakeMarket): Record<string, unknown> => ({
+  orderId: `bb-${o.orderId}`,
+  orderLinkId: o.clientOrderId,
+  blockTradeId: '',
+  symbol: o.symbol,
+  price: o.type === 'LIMIT' ? String(o.price) : String(o.side === 'BUY' ? market.ask * 1.01 : market.bid * 0.99),
+  qty: String(o.origQty),
+  side: o.side === 'BUY' ? 'Buy' : 'Sell',
+  isLeverage: '',
+  positionIdx: 0,
+  orderStatus: STATUS[o.status],
+  createType: 'CreateByUser',
+  cancelType: o.status === 'CANCELED' ? 'CancelByUser' : 'UNKNOWN',
+  rejectReason: 'EC_NoError',
+  avgPrice: o.executedQty > 0 ? String(o.cummulativeQuoteQty / o.executedQty) : '',
+  leavesQty: String(o.status === 'NEW' ? o.origQty - o.executedQty : 0),
+  leavesValue: '0',
+  cumExecQty: String(o.executedQty),
+  cumExecValue: String(o.cummulativeQuoteQty),
+  cumExecFee: '0',
+  timeInForce: o.type === 'LIMIT' ? 'GTC' : 'IOC',
+  orderType: o.type === 'LIMIT' ? 'Limit' : 'Market',
+  stopOrderType: '',
+  orderIv: '',
+  marketUnit: '',
+  triggerPrice: '',
+  takeProfit: '',
+  stopLoss: '',
+  tpTriggerBy: '',
+  slTriggerBy: '',
+  triggerDirection: 0,
+  triggerBy: '',
+  lastPriceOnCreated: String(market.bid),
+  reduceOnly: o.reduceOnly,
+  closeOnTrigger: false,
+  smpType: 'None',
+  smpGroup: 0,
+  smpOrderId: '',
+  tpslMode: '',
+  tpLimitPrice: '',
+  slLimitPrice: '',
+  placeType: '',
+  createdTime: String(o.time),
+  updatedTime: String(o.updateTime),
+});
+
+const instrument = (m: FakeMarket): Record<string, unknown> => ({
+  symbol: m.symbol,
+  contractType: 'LinearPerpetual',
+  status: 'Trading',
+  baseCoin: m.base,
+  quoteCoin: m.quote,
+  launchTime: '1585526400000',
+  deliveryTime: '0',
+  deliveryFeeRate: '',
+  priceScale: String(m.tickSize.includes('.') ? m.tickSize.split('.')[1]!.length : 0),
+  leverageFilter: { minLeverage: '1', maxLeverage: '100.00', leverageStep: '0.01' },
+  priceFilter: { minPrice: m.tickSize, maxPrice: '1999999.80', tickSize: m.tickSize },
+  lotSizeFilter: {
+    maxOrderQty: m.maxQty,
+    minOrderQty: m.minQty,
+    qtyStep: m.stepSize,
+    postOnlyMaxOrderQty: m.maxQty,
+    maxMktOrderQty: m.maxQty,
+    minNotionalValue: m.minNotional,
+  },
+  unifiedMarginTrade: true,
+  fundingInterval: 480,
+  settleCoin: m.quote,
+  copyTrading: 'both',
+  upperFundingRate: '0.005',
+  lowerFundingRate: '-0.005',
+  isPreListing: false,
+  preListingInfo: null,
+  riskParameters: { priceLimitRatioX: '0.01', priceLimitRatioY: '0.02' },
+  displayName: '',
+});
+
+const ticker = (m: FakeMarket): Record<string, unknown> => ({
+  symbol: m.symbol,
+  lastPrice: String(m.bid),
+  indexPrice: String(m.bid),
+  markPrice: String(m.bid),
+  prevPrice24h: String(m.bid),
+  price24hPcnt: '0',
+  highPrice24h: String(m.ask),
+  lowPrice24h: String(m.bid),
+  prevPrice1h: String(m.bid),
+  openInterest: '1000',
+  openInterestValue: String(1000 * m.bid),
+  turnover24h: String(100 * m.bid),
+  volume24h: '100',
+  fundingRate: '0.0001',
+  nextFundingTime: String(Date.now() + 3_600_000),
+  predictedDeliveryPrice: '',
+  basisRate: '',
+  deliveryFeeRate: '',
+  deliveryTime: '0',
+  ask1Size: '1',
+  bid1Price: String(m.bid),
+  ask1Price: String(m.ask),
+  bid1Size: '1',
+  basis: '',
+});
+
+const wallet = (exchange: FakeExchange, apiKey: string): Record<string, unknown> => {
+  const balance = exchange.balance(apiKey, 'USDT');
+  const unrealized = exchange.unrealized(apiKey, 'USDT');
+  const margin = exchange.locked(apiKey, 'USDT');
+  const equity = balance + unrealized;
+  return {
+    list: [
+      {
+        totalEquity: String(equity),
+        accountIMRate: '0',
+        totalMarginBalance: String(equity),
+        totalInitialMargin: String(margin),
+        accountType: 'UNIFIED',
+        totalAvailableBalance: String(equity - margin),
+        accountMMRate: '0',
+        totalPerpUPL: String(unrealized),
+        totalWalletBalance: String(balance),
+        accountLTV: '0',
+        totalMaintenanceMargin: '0',
+        coin: [
+          {
+            availableToBorrow: '',
+            bonus: '0',
+            accruedInterest: '0',
+            availableToWithdraw: String(equity - margin),
+            totalOrderIM: '0',
+            equity: String(equity),
+            totalPositionMM: '0',
+            usdValue: String(equity),
+            unrealisedPnl: String(unrealized),
+            collateralSwitch: true,
+            spotHedgingQty: '0',
+            borrowAmount: '0.000000000000000000',
+            totalPositionIM: String(margin),
+            walletBalance: String(balance),
+            cumRealisedPnl: '0',
+            locked: '0',
+            marginCollateral: true,
+            coin: 'USDT',
+          },
+        ],
+      },
+    ],
+  };
+};
+
+/** Bybit's signature check; the account's key, or a retCode refusal. */
+const authenticate = (exchange: FakeExchange, request: { method: string; url: URL; body: string; headers: Record<string, unknown> }): string | Reply => {
+  const apiKey = String(request.headers['x-bapi-api-key'] ?? '');
+  const account = exchange.accounts.get(apiKey);
+  if (!account) return fail(10003, 'API key is invalid.', 401);
+  const payload = request.method === 'POST' ? request.body : request.url.search.slice(1);
+  const expected = hmac(account.secret, `${String(request.headers['x-bapi-timestamp'])}${apiKey}${String(request.headers['x-bapi-recv-window'])}${payload}`);
+  if (request.headers['x-bapi-sign'] !== expected) return fail(10004, 'error sign! origin_string[...]', 401);
+  return apiKey;
+};
+
+export const bybitApi: DialectApi = (exchange, request): Reply | null => {
+  const { method, path, url } = request;
+  if (!path.startsWith('/v5/')) return null;
+  const q = url.searchParams;
+  if (method === 'GET' && path === '/v5/market/time') return ok({ timeSecond: String(Math.floor(Date.now() / 1000)), timeNano: `${Date.now()}000000` });
+  if (method === 'GET' && path === '/v5/market/instruments-info') {
+    if (q.get('category') !== 'linear') return ok({ category: q.get('category'), list: [], nextPageCursor: '' });
+    return ok({ category: 'linear', list: [...exchange.markets.values()].map(instrument), nextPageCursor: '' });
+  }
+  if (method === 'GET' && path === '/v5/market/tickers') {
+    const symbol = q.get('symbol');
+    return ok({ category: 'linear', list: [...exchange.markets.values()].filter((m) => !symbol || m.symbol === symbol).map(ticker) });
+  }
+  const auth = authenticate(exchange, request);
+  if (typeof auth !== 'string') return auth;
+  const apiKey = auth;
+  const body = method === 'POST' ? (JSON.parse(request.body || '{}') as Record<string, string | boolean | undefined>) : {};
+  if (method === 'GET' && path === '/v5/user/query-api') {
+    return ok({
+      id: '1',
+      note: 'fake',
+      apiKey,
+      readOnly: 0,
+      secret: '',
+      permissions: { ContractTrade: ['Order', 'Position'], Spot: ['SpotTrade'] },
+      ips: ['*'],
+      type: 1,
+      unified: 0,
+      uta: 1,
+      isMaster: true,
+    });
+  }
+  if (method === 'GET' && path === '/v5/account/info')
+    return ok({
+      marginMode: 'REGULAR_MARGIN',
+      updatedTime: String(Date.now()),
+      unifiedMarginStatus: 6,
+      dcpStatus: 'OFF',
+      timeWindow: 10,
+      smpGroup: 0,
+      isMasterTrader: false,
+      spotHedgingStatus: 'OFF',
+    });
+  if (method === 'GET' && path === '/v5/account/wallet-balance') return ok(wallet(exchange, apiKey));
+  if (method === 'POST' && path === '/v5/order/create') {
+    const fault = exchange.takePlacementFault();
+    if (fault.rateLimited) return fail(10006, 'Too many visits. Exceeded the API Rate Limit.', 429);
+    const type = body.orderType === 'Limit' ? 'LIMIT' : 'MARKET';
+    const result = exchange.place(apiKey, {
+      symbol: String(body.symbol ?? ''),
+      side: body.side === 'Sell' ? 'SELL' : 'BUY',
+      type,
+      quantity: Number(body.qty),
+      ...(type === 'LIMIT' ? { price: Number(body.price) } : {}),
+      ...(body.orderLinkId ? { clientOrderId: String(body.orderLinkId) } : {}),
+      reduceOnly: body.reduceOnly === true,
+    });
+    if (isRefusal(result)) {
+      const refusals = {
+        symbol: [10001, 'params error: symbol invalid'],
+        duplicate: [110072, 'OrderLinkedID is duplicate'],
+        lot: [10001, 'Qty invalid'],
+        notional: [110094, 'Order does not meet minimum order value 5USDT'],
+        balance: [110007, 'ab not enough for new order'],
+      } as const;
+      const [code, message] = refusals[result.refusal];
+      return fail(code, message);
+    }
+    // Bybit answers a placement with the ids only; the fill is read with realtime / history.
+    return { ...ok({ orderId: `bb-${result.orderId}`, orderLinkId: result.clientOrderId }), delayMs: fault.delayMs };
+  }
+  const find = (orderId: unknown, link: unknown) =>
+    exchange.ordersOf(apiKey).find((o) => (orderId ? `bb-${o.orderId}` === orderId : link ? o.clientOrderId === link : false));
+  if (method === 'POST' && path === '/v5/order/cancel') {
+    const order = find(body.orderId, body.orderLinkId);
+    if (!order || !exchange.cancel(order)) return fail(110001, 'order not exists or too late to cancel');
+    return ok({ orderId: `bb-${order.orderId}`, orderLinkId: order.clientOrderId });
+  }
+  if (method === 'GET' && (path === '/v5/order/realtime' || path === '/v5/order/history')) {
+    const open = path === '/v5/order/realtime';
+    let orders = exchange.ordersOf(apiKey, q.get('symbol')).filter((o) => (open ? o.status === 'NEW' : o.status !== 'NEW'));
+    if (q.get('orderId')) orders = orders.filter((o) => `bb-${o.orderId}` === q.get('orderId'));
+    if (q.get('orderLinkId')) orders = orders.filter((o) => o.clientOrderId === q.get('orderLinkId'));
+    const limit = Number(q.get('limit') ?? 20);
+    const list = orders
+      .sort((a, b) => b.time - a.time)
+      .slice(0, limit)
+      .map((o) => bybitOrderJson(o, exchange.markets.get(o.symbol)!));
+    return ok({ category: 'linear', list, nextPageCursor: '' });
+  }
+  return fail(10001, `fake exchange: no ${method} ${path}`, 404);
+};

@@ -1,0 +1,285 @@
+// OKX v5 (spot, cash mode) for the fake exchange (fakeExchange.ts): public instruments and tickers,
+// account balance, trade order (place, query by ordId or clOrdId), orders-pending, orders-history,
+// cancel-order and amend-order, signed as OKX does (OK-ACCESS-KEY, -PASSPHRASE, -TIMESTAMP and
+// OK-ACCESS-SIGN = base64 HMAC-SHA256 of timestamp + method + path?query + body), with OKX's code/sCode
+// bodies (50111 invalid key, 50113 invalid sign, 50105 wrong passphrase, 50011 too many requests,
+// 51008 insufficient balance, 51020 below the minimum size, 51121 not a lot multiple, 51603 no such order).
+import type { DialectApi, FakeExchange, FakeMarket, FakeOrder, Reply } from './fakeExchange.js';
+import { hmac, isRefusal } from './fakeExchange.js';
+
+const ok = (data: unknown[]): Reply => ({ status: 200, json: { code: '0', msg: '', data } });
+const fail = (code: string, msg: string, status = 200): Reply => ({ status, json: { code, msg, data: [] } });
+
+const STATE: Readonly<Record<FakeOrder['status'], string>> = { NEW: 'live', FILLED: 'filled', CANCELED: 'canceled' };
+
+export const okxOrderJson = (o: FakeOrder): Record<string, unknown> => ({
+  accFillSz: String(o.executedQty),
+  algoClOrdId: '',
+  algoId: '',
+  attachAlgoClOrdId: '',
+  attachAlgoOrds: [],
+  avgPx: o.executedQty > 0 ? String(o.cummulativeQuoteQty / o.executedQty) : '',
+  cTime: String(o.time),
+  cancelSource: o.status === 'CANCELED' ? '1' : '',
+  cancelSourceReason: '',
+  category: 'normal',
+  ccy: '',
+  clOrdId: o.clientOrderId,
+  fee: '0',
+  feeCcy: 'USDT',
+  fillPx: o.executedQty > 0 ? String(o.cummulativeQuoteQty / o.executedQty) : '',
+  fillSz: String(o.executedQty),
+  fillTime: o.executedQty > 0 ? String(o.updateTime) : '',
+  instId: o.symbol,
+  instType: 'SPOT',
+  isTpLimit: 'false',
+  lever: '',
+  linkedAlgoOrd: { algoId: '' },
+  ordId: String(o.orderId),
+  ordType: o.type === 'LIMIT' ? 'limit' : 'market',
+  pnl: '0',
+  posSide: 'net',
+  px: o.type === 'LIMIT' ? String(o.price) : '',
+  pxType: '',
+  pxUsd: '',
+  pxVol: '',
+  quickMgnType: '',
+  rebate: '0',
+  rebateCcy: 'USDT',
+  reduceOnly: String(o.reduceOnly),
+  side: o.side === 'BUY' ? 'buy' : 'sell',
+  slOrdPx: '',
+  slTriggerPx: '',
+  slTriggerPxType: '',
+  source: '',
+  state: STATE[o.status],
+  stpId: '',
+  stpMode: 'cancel_maker',
+  sz: String(o.origQty),
+  tag: '',
+  tdMode: 'cash',
+  tgtCcy: o.type === 'MARKET' ? 'base_ccy' : '',
+  tpOrdPx: '',
+  tpTriggerPx: '',
+  tpTriggerPxType: '',
+  tradeId: o.executedQty > 0 ? String(o.orderId * 10) : '',
+  uTime: String(o.updateTime),
+});
+
+const instrument = (m: FakeMarket): Record<string, unknown> => ({
+  alias: '',
+  auctionEndTime: '',
+  baseCcy: m.base,
+  category: '1',
+  ctMult: '',
+  ctType: '',
+  ctVal: '',
+  ctValCcy: '',
+  expTime: '',
+  instFamily: '',
+  instId: m.symbol,
+  instType: 'SPOT',
+  lever: '10',
+  listTime: '1606468572000',
+  lotSz: m.stepSize,
+  maxIcebergSz: '9999999999.0000000000000000',
+  maxLmtAmt: '1000000',
+  maxLmtSz: m.maxQty,
+  maxMktAmt: '1000000',
+  maxMktSz: '1000000',
+  maxStopSz: '1000000',
+  maxTriggerSz: '9999999999.0000000000000000',
+  maxTwapSz: '9999999999.0000000000000000',
+  minSz: m.minQty,
+  optType: '',
+  quoteCcy: m.quote,
+  ruleType: 'normal',
+  settleCcy: '',
+  state: 'live',
+  stk: '',
+  tickSz: m.tickSize,
+  tradeQuoteCcyList: [m.quote],
+  uly: '',
+});
+
+const ticker = (m: FakeMarket): Record<string, unknown> => ({
+  instType: 'SPOT',
+  instId: m.symbol,
+  last: String(m.bid),
+  lastSz: '0.1',
+  askPx: String(m.ask),
+  askSz: '1',
+  bidPx: String(m.bid),
+  bidSz: '1',
+  open24h: String(m.bid),
+  high24h: String(m.ask),
+  low24h: String(m.bid),
+  volCcy24h: String(100 * m.bid),
+  vol24h: '100',
+  ts: String(Date.now()),
+  sodUtc0: String(m.bid),
+  sodUtc8: String(m.bid),
+});
+
+const balance = (exchange: FakeExchange, apiKey: string): Record<string, unknown> => {
+  const account = exchange.accounts.get(apiKey)!;
+  const details = [...account.balances].map(([ccy, cash]) => {
+    const frozen = exchange.locked(apiKey, ccy);
+    return {
+      availBal: String(cash - frozen),
+      availEq: String(cash - frozen),
+      borrowFroz: '',
+      cashBal: String(cash),
+      ccy,
+      crossLiab: '',
+      disEq: String(cash),
+      eq: String(cash),
+      eqUsd: String(cash),
+      fixedBal: '0',
+      frozenBal: String(frozen),
+      imr: '',
+      interest: '',
+      isoEq: '0',
+      isoLiab: '',
+      isoUpl: '0',
+      liab: '',
+      maxLoan: '',
+      mgnRatio: '',
+      mmr: '',
+      notionalLever: '0',
+      ordFrozen: String(frozen),
+      rewardBal: '0',
+      spotInUseAmt: '',
+      spotIsoBal: '0',
+      stgyEq: '0',
+      twap: '0',
+      uTime: String(Date.now()),
+      upl: '0',
+      uplLiab: '',
+    };
+  });
+  return {
+    adjEq: '',
+    borrowFroz: '',
+    details,
+    imr: '',
+    isoEq: '0',
+    mgnRatio: '',
+    mmr: '',
+    notionalUsd: '',
+    ordFroz: '',
+    totalEq: '0',
+    uTime: String(Date.now()),
+    upl: '0',
+  };
+};
+
+/** One order of a placement (trade/order or trade/batch-orders): its answer entry, sCode '0' when placed. */
+const placeOne = (exchange: FakeExchange, apiKey: string, body: Record<string, string | undefined>): Record<string, string> => {
+  const type = body.ordType === 'limit' ? 'LIMIT' : 'MARKET';
+  const entry = (sCode: string, sMsg: string, ordId = '') => ({ clOrdId: body.clOrdId ?? '', ordId, sCode, sMsg, tag: body.tag ?? '', ts: String(Date.now()) });
+  if (type === 'MARKET' && body.side === 'buy' && body.tgtCcy !== 'base_ccy')
+    return entry('51000', 'Parameter tgtCcy error: the fake takes base_ccy sizes only');
+  const result = exchange.place(apiKey, {
+    symbol: body.instId ?? '',
+    side: body.side === 'sell' ? 'SELL' : 'BUY',
+    type,
+    quantity: Number(body.sz),
+    ...(type === 'LIMIT' ? { price: Number(body.px) } : {}),
+    ...(body.clOrdId ? { clientOrderId: body.clOrdId } : {}),
+  });
+  if (!isRefusal(result)) return entry('0', 'Order placed', String(result.orderId));
+  const below = Number(body.sz) < Number(exchange.markets.get(body.instId ?? '')?.minQty);
+  const refusals = {
+    symbol: ['51001', "Instrument ID doesn't exist."],
+    duplicate: ['51016', 'Duplicated client order ID'],
+    lot: below
+      ? ['51020', 'Order amount should be greater than the min available amount.']
+      : ['51121', 'Order count should be the integer multiples of the lot size.'],
+    notional: ['51020', 'Order amount should be greater than the min available amount.'],
+    balance: ['51008', 'Order failed. Insufficient USDT balance in account.'],
+  } as const;
+  const [sCode, sMsg] = refusals[result.refusal];
+  return entry(sCode, sMsg);
+};
+
+/** OKX's signature check; the account's key, or a code refusal. */
+const authenticate = (exchange: FakeExchange, request: { method: string; url: URL; body: string; headers: Record<string, unknown> }): string | Reply => {
+  const apiKey = String(request.headers['ok-access-key'] ?? '');
+  const account = exchange.accounts.get(apiKey);
+  if (!account) return fail('50111', 'Invalid OK-ACCESS-KEY', 401);
+  const prehash = `${String(request.headers['ok-access-timestamp'])}${request.method}${request.url.pathname}${request.url.search}${request.body}`;
+  if (request.headers['ok-access-sign'] !== hmac(account.secret, prehash, 'base64')) return fail('50113', 'Invalid Sign', 401);
+  if (request.headers['ok-access-passphrase'] !== account.passphrase) return fail('50105', 'OK-ACCESS-PASSPHRASE incorrect', 401);
+  return apiKey;
+};
+
+export const okxApi: DialectApi = (exchange, request): Reply | null => {
+  const { method, path, url } = request;
+  if (!path.startsWith('/api/v5/')) return null;
+  const q = url.searchParams;
+  if (method === 'GET' && path === '/api/v5/public/time') return ok([{ ts: String(Date.now()) }]);
+  if (method === 'GET' && path === '/api/v5/public/instruments') return ok(q.get('instType') === 'SPOT' ? [...exchange.markets.values()].map(instrument) : []);
+  if (method === 'GET' && path === '/api/v5/market/ticker') return ok([...exchange.markets.values()].filter((m) => m.symbol === q.get('instId')).map(ticker));
+  if (method === 'GET' && path === '/api/v5/market/tickers') return ok([...exchange.markets.values()].map(ticker));
+  const auth = authenticate(exchange, request);
+  if (typeof auth !== 'string') return auth;
+  const apiKey = auth;
+  const body = method === 'POST' ? (JSON.parse(request.body || '{}') as Record<string, string | undefined>) : {};
+  if (method === 'GET' && path === '/api/v5/account/balance') return ok([balance(exchange, apiKey)]);
+  if (method === 'POST' && (path === '/api/v5/trade/order' || path === '/api/v5/trade/batch-orders')) {
+    const fault = exchange.takePlacementFault();
+    if (fault.rateLimited) return fail('50011', 'Too Many Requests', 429);
+    const requests = (path === '/api/v5/trade/batch-orders' ? JSON.parse(request.body) : [body]) as Record<string, string | undefined>[];
+    const data = requests.map((one) => placeOne(exchange, apiKey, one));
+    const failed = data.filter((d) => d.sCode !== '0').length;
+    const code = failed === 0 ? '0' : failed === data.length ? '1' : '2';
+    return { status: 200, json: { code, msg: failed === 0 ? '' : 'All operations failed', data, inTime: '', outTime: '' }, delayMs: fault.delayMs };
+  }
+  const find = (ordId: string | null | undefined, clOrdId: string | null | undefined) =>
+    exchange.ordersOf(apiKey).find((o) => (ordId ? String(o.orderId) === ordId : clOrdId ? o.clientOrderId === clOrdId : false));
+  if (method === 'GET' && path === '/api/v5/trade/order') {
+    const order = find(q.get('ordId'), q.get('clOrdId'));
+    if (!order) return fail('51603', 'Order does not exist');
+    return ok([okxOrderJson(order)]);
+  }
+  if (method === 'POST' && path === '/api/v5/trade/cancel-order') {
+    const order = find(body.ordId, body.clOrdId);
+    if (!order)
+      return {
+        status: 200,
+        json: {
+          code: '1',
+          msg: 'All operations failed',
+          data: [
+            {
+              clOrdId: '',
+              ordId: body.ordId ?? '',
+              sCode: '51400',
+              sMsg: 'Order cancellation failed as the order has been filled, canceled or does not exist.',
+            },
+          ],
+        },
+      };
+    if (!exchange.cancel(order))
+      return {
+        status: 200,
+        json: {
+          code: '1',
+          msg: 'All operations failed',
+          data: [{ clOrdId: order.clientOrderId, ordId: String(order.orderId), sCode: '51401', sMsg: 'Order has been canceled already.' }],
+        },
+      };
+    return ok([{ clOrdId: order.clientOrderId, ordId: String(order.orderId), sCode: '0', sMsg: '', ts: String(Date.now()) }]);
+  }
+  if (method === 'GET' && (path === '/api/v5/trade/orders-pending' || path === '/api/v5/trade/orders-history')) {
+    const open = path === '/api/v5/trade/orders-pending';
+    const orders = exchange
+      .ordersOf(apiKey, q.get('instId'))
+      .filter((o) => (open ? o.status === 'NEW' : o.status !== 'NEW') && (!q.get('state') || STATE[o.status] === q.get('state')))
+      .sort((a, b) => b.time - a.time)
+      .slice(0, Number(q.get('limit') ?? 100));
+    return ok(orders.map(okxOrderJson));
+  }
+  return fail('50000', `fake exchange: no ${method} ${path}`, 404);
+};
