@@ -41,8 +41,15 @@ export interface FakeOrder {
   readonly clientOrderId: string;
   readonly side: 'BUY' | 'SELL';
   readonly type: 'MARKET' | 'LIMIT';
-  readonly origQty: number;
-  readonly price: number;
+  origQty: number;
+  price: number;
+  /** A stop (conditional) order: it fills at market once the price reaches this; null: none. */
+  triggerPrice: number | null;
+  /** Set on the position when the order fills (Bybit's attached stop loss / take profit); null: none. */
+  readonly stopLoss: number | null;
+  readonly takeProfit: number | null;
+  /** '' or what placed it: the position's StopLoss / TakeProfit. */
+  readonly stopOrderType: '' | 'StopLoss' | 'TakeProfit';
   executedQty: number;
   cummulativeQuoteQty: number;
   status: 'NEW' | 'FILLED' | 'CANCELED';
@@ -57,7 +64,14 @@ export interface FakeAccount {
   readonly passphrase: string | null;
   readonly balances: Map<string, number>;
   /** Linear markets: net contracts per symbol (negative = short) and their average price. */
-  readonly positions: Map<string, { qty: number; price: number }>;
+  readonly positions: Map<string, FakePosition>;
+}
+
+export interface FakePosition {
+  qty: number;
+  price: number;
+  stopLoss: number | null;
+  takeProfit: number | null;
 }
 
 export interface PlaceRequest {
@@ -68,6 +82,10 @@ export interface PlaceRequest {
   readonly price?: number;
   readonly clientOrderId?: string;
   readonly reduceOnly?: boolean;
+  readonly triggerPrice?: number | null;
+  readonly stopLoss?: number | null;
+  readonly takeProfit?: number | null;
+  readonly stopOrderType?: '' | 'StopLoss' | 'TakeProfit';
 }
 
 export type Refusal = { readonly refusal: 'symbol' | 'duplicate' | 'lot' | 'notional' | 'balance'; readonly message: string };
@@ -168,7 +186,10 @@ export class FakeExchange {
     return this.accounts.get(apiKey)?.positions.get(symbol)?.qty ?? 0;
   }
 
-  /** Moves a market's price; resting limit orders it crosses fill. */
+  /**
+   * Moves a market's price: resting limit orders it crosses fill at their price, stop orders it reaches
+   * fill at market, and a position's stop loss or take profit it reaches closes the position at market.
+   */
   setPrice(symbol: string, bid: number, ask: number): void {
     const market = this.markets.get(symbol);
     if (!market) throw new Error(`no market ${symbol}`);
@@ -176,7 +197,27 @@ export class FakeExchange {
     market.ask = ask;
     for (const order of this.orders) {
       if (order.symbol !== symbol || order.status !== 'NEW') continue;
-      if ((order.side === 'BUY' && ask <= order.price) || (order.side === 'SELL' && bid >= order.price)) this.fill(order, order.price);
+      if (order.triggerPrice !== null) {
+        if (order.side === 'BUY' ? ask >= order.triggerPrice : bid <= order.triggerPrice) this.fill(order, order.side === 'BUY' ? ask : bid);
+      } else if ((order.side === 'BUY' && ask <= order.price) || (order.side === 'SELL' && bid >= order.price)) this.fill(order, order.price);
+    }
+    for (const [apiKey, account] of this.accounts) {
+      const p = account.positions.get(symbol);
+      if (!p) continue;
+      const exit = p.qty > 0 ? bid : ask;
+      const long = p.qty > 0;
+      const stopped = p.stopLoss !== null && (long ? exit <= p.stopLoss : exit >= p.stopLoss);
+      const taken = p.takeProfit !== null && (long ? exit >= p.takeProfit : exit <= p.takeProfit);
+      if (!stopped && !taken) continue;
+      this.place(apiKey, {
+        symbol,
+        side: long ? 'SELL' : 'BUY',
+        type: 'MARKET',
+        quantity: Math.abs(p.qty),
+        reduceOnly: true,
+        stopOrderType: stopped ? 'StopLoss' : 'TakeProfit',
+        clientOrderId: '',
+      });
     }
   }
 
@@ -268,7 +309,7 @@ export class FakeExchange {
   place(apiKey: string, p: PlaceRequest): FakeOrder | Refusal {
     const market = this.markets.get(p.symbol);
     if (!market) return { refusal: 'symbol', message: `no market ${p.symbol}` };
-    const clientOrderId = p.clientOrderId ?? `fake${this.nextOrderId}`;
+    const clientOrderId = p.clientOrderId || `fake${this.nextOrderId}`;
     // Binance refuses a client id only while its order is open; Bybit and OKX refuse it for good.
     const taken = (o: FakeOrder) => o.apiKey === apiKey && o.clientOrderId === clientOrderId && (o.status === 'NEW' || !this.dialect.startsWith('binance'));
     if (this.orders.some(taken)) return { refusal: 'duplicate', message: 'Duplicate clientOrderId' };
@@ -277,7 +318,8 @@ export class FakeExchange {
     if (!(quantity >= Number(market.minQty)) || quantity > Number(market.maxQty) || Math.abs(Math.round(quantity / step) * step - quantity) > step / 1e6) {
       return { refusal: 'lot', message: `quantity ${quantity} off ${market.symbol}'s lot size` };
     }
-    const price = p.type === 'LIMIT' ? p.price! : p.side === 'BUY' ? market.ask : market.bid;
+    const trigger = p.triggerPrice ?? null;
+    const price = p.type === 'LIMIT' ? p.price! : (trigger ?? (p.side === 'BUY' ? market.ask : market.bid));
     const position = this.accounts.get(apiKey)!.positions.get(market.symbol);
     const reducing = market.kind === 'linear' && position !== undefined && Math.sign(position.qty) === (p.side === 'BUY' ? -1 : 1);
     if (quantity * price < Number(market.minNotional) && !reducing && !p.reduceOnly) {
@@ -300,6 +342,10 @@ export class FakeExchange {
       type: p.type,
       origQty: quantity,
       price: p.type === 'LIMIT' ? price : 0,
+      triggerPrice: trigger,
+      stopLoss: p.stopLoss ?? null,
+      takeProfit: p.takeProfit ?? null,
+      stopOrderType: p.stopOrderType ?? '',
       executedQty: 0,
       cummulativeQuoteQty: 0,
       status: 'NEW',
@@ -308,7 +354,7 @@ export class FakeExchange {
       reduceOnly: p.reduceOnly === true,
     };
     this.orders.push(order);
-    const marketable = p.type === 'MARKET' || (p.side === 'BUY' ? market.ask <= price : market.bid >= price);
+    const marketable = trigger === null && (p.type === 'MARKET' || (p.side === 'BUY' ? market.ask <= price : market.bid >= price));
     if (marketable) this.fill(order, p.type === 'MARKET' ? price : p.side === 'BUY' ? market.ask : market.bid);
     return order;
   }
@@ -319,7 +365,7 @@ export class FakeExchange {
     const add = (asset: string, amount: number) => account.balances.set(asset, (account.balances.get(asset) ?? 0) + amount);
     const sign = order.side === 'BUY' ? 1 : -1;
     if (market.kind === 'linear') {
-      const held = account.positions.get(market.symbol) ?? { qty: 0, price: 0 };
+      const held = account.positions.get(market.symbol) ?? { qty: 0, price: 0, stopLoss: null, takeProfit: null };
       const qty = sign * order.origQty;
       if (held.qty !== 0 && Math.sign(held.qty) !== sign) {
         const closed = Math.min(Math.abs(qty), Math.abs(held.qty));
@@ -335,7 +381,14 @@ export class FakeExchange {
               ? held.price
               : price;
       if (Math.abs(next) < 1e-12) account.positions.delete(market.symbol);
-      else account.positions.set(market.symbol, { qty: Math.round(next * 1e10) / 1e10, price: average });
+      else {
+        // A new or reversed position takes the order's attached stops; an added-to one keeps its own.
+        const fresh = Math.sign(next) !== Math.sign(held.qty);
+        const stops = fresh
+          ? { stopLoss: order.stopLoss, takeProfit: order.takeProfit }
+          : { stopLoss: order.stopLoss ?? held.stopLoss, takeProfit: order.takeProfit ?? held.takeProfit };
+        account.positions.set(market.symbol, { qty: Math.round(next * 1e10) / 1e10, price: average, ...stops });
+      }
     } else {
       add(market.base, sign * order.origQty);
       add(market.quote, -sign * order.origQty * price);

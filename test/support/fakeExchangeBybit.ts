@@ -22,8 +22,8 @@ export const bybitOrderJson = (o: FakeOrder, market: FakeMarket): Record<string,
   side: o.side === 'BUY' ? 'Buy' : 'Sell',
   isLeverage: '',
   positionIdx: 0,
-  orderStatus: STATUS[o.status],
-  createType: 'CreateByUser',
+  orderStatus: o.status === 'NEW' && o.triggerPrice !== null ? 'Untriggered' : STATUS[o.status],
+  createType: o.stopOrderType === 'StopLoss' ? 'CreateByStopLoss' : o.stopOrderType === 'TakeProfit' ? 'CreateByTakeProfit' : 'CreateByUser',
   cancelType: o.status === 'CANCELED' ? 'CancelByUser' : 'UNKNOWN',
   rejectReason: 'EC_NoError',
   avgPrice: o.executedQty > 0 ? String(o.cummulativeQuoteQty / o.executedQty) : '',
@@ -34,15 +34,15 @@ export const bybitOrderJson = (o: FakeOrder, market: FakeMarket): Record<string,
   cumExecFee: '0',
   timeInForce: o.type === 'LIMIT' ? 'GTC' : 'IOC',
   orderType: o.type === 'LIMIT' ? 'Limit' : 'Market',
-  stopOrderType: '',
+  stopOrderType: o.triggerPrice !== null ? 'Stop' : o.stopOrderType,
   orderIv: '',
   marketUnit: '',
-  triggerPrice: '',
-  takeProfit: '',
-  stopLoss: '',
+  triggerPrice: o.triggerPrice === null ? '' : String(o.triggerPrice),
+  takeProfit: o.takeProfit === null ? '' : String(o.takeProfit),
+  stopLoss: o.stopLoss === null ? '' : String(o.stopLoss),
   tpTriggerBy: '',
   slTriggerBy: '',
-  triggerDirection: 0,
+  triggerDirection: o.triggerPrice === null ? 0 : o.side === 'BUY' ? 1 : 2,
   triggerBy: '',
   lastPriceOnCreated: String(market.bid),
   reduceOnly: o.reduceOnly,
@@ -50,7 +50,7 @@ export const bybitOrderJson = (o: FakeOrder, market: FakeMarket): Record<string,
   smpType: 'None',
   smpGroup: 0,
   smpOrderId: '',
-  tpslMode: '',
+  tpslMode: o.stopLoss !== null || o.takeProfit !== null ? 'Full' : '',
   tpLimitPrice: '',
   slLimitPrice: '',
   placeType: '',
@@ -222,7 +222,17 @@ export const bybitApi: DialectApi = (exchange, request): Reply | null => {
     const fault = exchange.takePlacementFault();
     if (fault.rateLimited) return fail(10006, 'Too many visits. Exceeded the API Rate Limit.', 429);
     const type = body.orderType === 'Limit' ? 'LIMIT' : 'MARKET';
+    const price = (name: string) => (body[name] !== undefined && body[name] !== '' ? Number(body[name]) : null);
+    const trigger = price('triggerPrice');
+    // A conditional order's direction must agree with where the trigger stands (1: rises to it, 2: falls to it).
+    const market = exchange.markets.get(String(body.symbol ?? ''));
+    if (trigger !== null && market && (Number(body.triggerDirection) === 1) !== trigger > market.bid) {
+      return fail(110092, 'expect Rising, but trigger_price[...] <= current[...]');
+    }
     const result = exchange.place(apiKey, {
+      triggerPrice: trigger,
+      stopLoss: price('stopLoss'),
+      takeProfit: price('takeProfit'),
       symbol: String(body.symbol ?? ''),
       side: body.side === 'Sell' ? 'SELL' : 'BUY',
       type,
@@ -251,6 +261,67 @@ export const bybitApi: DialectApi = (exchange, request): Reply | null => {
     const order = find(body.orderId, body.orderLinkId);
     if (!order || !exchange.cancel(order)) return fail(110001, 'order not exists or too late to cancel');
     return ok({ orderId: `bb-${order.orderId}`, orderLinkId: order.clientOrderId });
+  }
+  if (method === 'POST' && path === '/v5/order/amend') {
+    const order = find(body.orderId, body.orderLinkId);
+    if (!order || order.status !== 'NEW') return fail(110001, 'order not exists or too late to replace');
+    if (body.qty !== undefined) order.origQty = Number(body.qty);
+    if (body.price !== undefined) order.price = Number(body.price);
+    if (body.triggerPrice !== undefined) order.triggerPrice = Number(body.triggerPrice);
+    order.updateTime = Date.now();
+    return ok({ orderId: `bb-${order.orderId}`, orderLinkId: order.clientOrderId });
+  }
+  if (method === 'POST' && path === '/v5/position/trading-stop') {
+    const position = exchange.accounts.get(apiKey)!.positions.get(String(body.symbol ?? ''));
+    if (!position) return fail(10001, 'can not set tp/sl/ts for zero position');
+    // "0" removes; an omitted member stays.
+    const value = (v: unknown, current: number | null) => (v === undefined ? current : Number(v) === 0 ? null : Number(v));
+    position.stopLoss = value(body.stopLoss, position.stopLoss);
+    position.takeProfit = value(body.takeProfit, position.takeProfit);
+    return ok({});
+  }
+  if (method === 'GET' && path === '/v5/position/list') {
+    const account = exchange.accounts.get(apiKey)!;
+    const list = [...account.positions]
+      .filter(([symbol]) => !q.get('symbol') || symbol === q.get('symbol'))
+      .map(([symbol, p]) => {
+        const market = exchange.markets.get(symbol)!;
+        return {
+          positionIdx: 0,
+          riskId: 1,
+          riskLimitValue: '2000000',
+          symbol,
+          side: p.qty > 0 ? 'Buy' : 'Sell',
+          size: String(Math.abs(p.qty)),
+          avgPrice: String(p.price),
+          positionValue: String(Math.abs(p.qty) * p.price),
+          tradeMode: 0,
+          positionStatus: 'Normal',
+          autoAddMargin: 0,
+          adlRankIndicator: 2,
+          leverage: '10',
+          positionBalance: String((Math.abs(p.qty) * p.price) / 10),
+          markPrice: String(market.bid),
+          liqPrice: '',
+          bustPrice: '',
+          positionMM: '0',
+          positionIM: String((Math.abs(p.qty) * p.price) / 10),
+          tpslMode: 'Full',
+          takeProfit: p.takeProfit === null ? '' : String(p.takeProfit),
+          stopLoss: p.stopLoss === null ? '' : String(p.stopLoss),
+          trailingStop: '0',
+          unrealisedPnl: String((market.bid - p.price) * p.qty),
+          curRealisedPnl: '0',
+          cumRealisedPnl: '0',
+          seq: 1,
+          isReduceOnly: false,
+          mmrSysUpdatedTime: '',
+          leverageSysUpdatedTime: '',
+          createdTime: String(Date.now()),
+          updatedTime: String(Date.now()),
+        };
+      });
+    return ok({ category: 'linear', list, nextPageCursor: '' });
   }
   if (method === 'GET' && (path === '/v5/order/realtime' || path === '/v5/order/history')) {
     const open = path === '/v5/order/realtime';

@@ -6,10 +6,10 @@
 //   - a fill on the other side closes volume: a closed trade whose id is the closing order's id, a
 //     partial close while volume remains; on a derivatives market the excess opens the other side, on
 //     spot (no shorting) the excess is not ours (holdings bought elsewhere) and is left out;
-//   - an order still open is a pending order (limit orders only).
+//   - an order still open is a pending order: a limit order at its price, a stop order at its trigger.
 // The replay is a pure function of the exchange's orders, so the book after a restart is the book
 // before it, and what changed while the service was down shows up as the difference (reconcile.ts).
-import type { ClosedTrade, OpenPosition, PendingOrder, Side } from '../port.js';
+import type { CloseReason, ClosedTrade, OpenPosition, PendingOrder, Side } from '../port.js';
 
 /** What the replay needs of a ccxt order (ccxt's unified Order). */
 export interface ExchangeOrder {
@@ -33,6 +33,10 @@ export interface ExchangeOrder {
   readonly lastTradeTimestamp: number;
   readonly stopLoss: number | null;
   readonly takeProfit: number | null;
+  /** A stop order's trigger; null: none. */
+  readonly triggerPrice: number | null;
+  /** What closed the position this order closes (the exchange's own stop loss or take profit, else manual). */
+  readonly closeReason: CloseReason;
 }
 
 export interface ReplayedBook {
@@ -97,7 +101,7 @@ export const replayOrders = (orders: readonly ExchangeOrder[], pricing: Pricing)
           profit: clean((price - open.openPrice) * closed * size * direction),
           swap: 0,
           commission: 0,
-          reason: 'manual',
+          reason: fill.closeReason,
           stopLoss: open.stopLoss,
           takeProfit: open.takeProfit,
           comment: null,
@@ -149,14 +153,18 @@ export const replayOrders = (orders: readonly ExchangeOrder[], pricing: Pricing)
       });
     }
     for (const order of list) {
-      if (order.status !== 'open' || order.type !== 'limit' || order.price === null) continue;
+      if (order.status !== 'open') continue;
+      // A limit order rests at its price; a stop order waits for its trigger.
+      const stop = order.triggerPrice !== null;
+      const openPrice = stop ? order.triggerPrice : order.type === 'limit' ? order.price : null;
+      if (openPrice === null) continue;
       pending.push({
         kind: 'order',
         id: order.id,
         symbol,
-        orderType: order.side === 'buy' ? 'buyLimit' : 'sellLimit',
+        orderType: stop ? (order.side === 'buy' ? 'buyStop' : 'sellStop') : order.side === 'buy' ? 'buyLimit' : 'sellLimit',
         volume: clean(order.amount - order.filled),
-        openPrice: order.price,
+        openPrice,
         openTime: iso(order.timestamp),
         stopLoss: order.stopLoss,
         takeProfit: order.takeProfit,
@@ -164,7 +172,7 @@ export const replayOrders = (orders: readonly ExchangeOrder[], pricing: Pricing)
         comment: null,
         magicNumber: null,
         clientOrderId: order.clientOrderId,
-        currentPrice: quote ? (order.side === 'buy' ? quote.ask : quote.bid) : order.price,
+        currentPrice: quote ? (order.side === 'buy' ? quote.ask : quote.bid) : openPrice,
       });
     }
   }

@@ -35,7 +35,8 @@ import type {
   VenueConnection,
   VenuePosition,
 } from '../port.js';
-import { isPendingOrderRequest, VenueError } from '../port.js';
+import { type CloseReason, isPendingOrderRequest, sideOf, VenueError } from '../port.js';
+import { STOP_SUPPORT } from './stops.js';
 import { type ExchangeOrder, replayOrders, type ReplayedBook } from './book.js';
 import { isTransient, venueErrorOf } from './errors.js';
 
@@ -251,16 +252,22 @@ export class CcxtConnection implements VenueConnection {
     this.followed.add(idOf(market));
     const earlier = await this.lookUp(market, clientId);
     if (earlier) return this.remember(clientOrderId, await this.resultOf(earlier, clientOrderId));
-    if (request.stopLoss || request.takeProfit) {
-      throw new VenueError('[INVALID_STOPS]', `stop loss and take profit are not placed on ${this.setup.exchangeId} by this adapter yet: copy without them`);
-    }
-    if (isPendingOrderRequest(request) && request.orderType !== 'buyLimit' && request.orderType !== 'sellLimit') {
+    const stops = STOP_SUPPORT[this.setup.exchangeId];
+    const attached = { stopLoss: request.stopLoss || null, takeProfit: request.takeProfit || null };
+    if ((attached.stopLoss !== null || attached.takeProfit !== null) && !stops) {
       throw new VenueError(
-        '[INVALID_REQUEST]',
-        `${request.orderType} orders are not placed on ${this.setup.exchangeId} by this adapter: market and limit orders only`,
+        '[INVALID_STOPS]',
+        `stop loss and take profit are not placed on ${this.setup.exchangeId} by this adapter (Bybit only): copy without them`,
       );
     }
-    const side: Side = request.orderType === 'buy' || request.orderType === 'buyLimit' ? 'buy' : 'sell';
+    const stopOrder = request.orderType === 'buyStop' || request.orderType === 'sellStop';
+    if (stopOrder && !stops) {
+      throw new VenueError(
+        '[INVALID_REQUEST]',
+        `${request.orderType} orders are not placed on ${this.setup.exchangeId} by this adapter (Bybit only): market and limit orders only`,
+      );
+    }
+    const side: Side = sideOf(request.orderType);
     const amount = amountAt(exchange, market, request.volume);
     if (!(amount > 0) || Math.abs(amount - request.volume) > 1e-12) {
       throw new VenueError(
@@ -272,16 +279,22 @@ export class CcxtConnection implements VenueConnection {
     if (minAmount && amount < minAmount - 1e-12) {
       throw new VenueError('[INVALID_VOLUME]', `${amount} ${request.symbol} is below the exchange's minimum amount ${minAmount} at ${this.setup.exchangeId}`);
     }
-    const limitPrice = isPendingOrderRequest(request) ? Number(exchange.priceToPrecision(market.symbol, request.openPrice)) : undefined;
+    const pendingPrice = isPendingOrderRequest(request) ? Number(exchange.priceToPrecision(market.symbol, request.openPrice)) : undefined;
+    const limitPrice = stopOrder ? undefined : pendingPrice;
     const quote = await this.quote(request.symbol);
-    const price = limitPrice ?? (side === 'buy' ? quote.ask : quote.bid);
+    const price = pendingPrice ?? (side === 'buy' ? quote.ask : quote.bid);
+    const params: Record<string, unknown> = {
+      clientOrderId: clientId,
+      ...(stops && (attached.stopLoss !== null || attached.takeProfit !== null) ? stops.attach(attached) : {}),
+      ...(stops && stopOrder ? stops.stopOrder(side, pendingPrice!) : {}),
+    };
     const minCost = positive(market.limits.cost?.min);
     if (minCost && amount * price * (market.contractSize ?? 1) < minCost) {
       throw new VenueError('[INVALID_VOLUME]', `${amount} ${request.symbol} is worth less than the exchange's minimum notional ${minCost} ${market.quote}`);
     }
     let order: Order | null = null;
     try {
-      order = await exchange.createOrder(market.symbol, limitPrice === undefined ? 'market' : 'limit', side, amount, limitPrice, { clientOrderId: clientId });
+      order = await exchange.createOrder(market.symbol, limitPrice === undefined ? 'market' : 'limit', side, amount, limitPrice, params);
     } catch (error) {
       if (!isTransient(error)) throw venueErrorOf(error);
       // It may have reached the exchange: look before anyone tries again.
@@ -300,16 +313,52 @@ export class CcxtConnection implements VenueConnection {
   }
 
   async modifyPosition(id: string, changes: PositionChanges, clientRequestId?: string): Promise<VenuePosition> {
-    this.ready();
+    const exchange = this.ready();
     await this.refresh();
-    const position = this.book.positions.find((p) => p.id === id);
-    if (!position) {
-      if (this.book.pending.some((o) => o.id === id))
-        throw new VenueError('[INVALID_REQUEST]', `pending orders cannot be modified on ${this.setup.exchangeId} by this adapter: cancel and place again`);
-      throw new VenueError('[POSITION_NOT_FOUND]', `position ${id} is not open`);
+    const stops = STOP_SUPPORT[this.setup.exchangeId];
+    const stopsChanged = changes.stopLoss !== undefined || changes.takeProfit !== undefined;
+    const pending = this.book.pending.find((o) => o.id === id);
+    if (pending) {
+      if (!stops) {
+        throw new VenueError(
+          '[INVALID_REQUEST]',
+          `pending orders cannot be modified on ${this.setup.exchangeId} by this adapter (Bybit only): cancel and place again`,
+        );
+      }
+      if (stopsChanged)
+        throw new VenueError('[INVALID_STOPS]', `a pending order's stop loss and take profit are not changed on ${this.setup.exchangeId} by this adapter`);
+      const market = this.marketOf(pending.symbol, true)!;
+      const stopOrder = pending.orderType === 'buyStop' || pending.orderType === 'sellStop';
+      const amount = changes.volume !== undefined ? amountAt(exchange, market, changes.volume) : undefined;
+      if (amount !== undefined && !(amount > 0))
+        throw new VenueError('[INVALID_VOLUME]', `${changes.volume} is below ${pending.symbol}'s step at ${this.setup.exchangeId}`);
+      const price = changes.openPrice !== undefined ? Number(exchange.priceToPrecision(market.symbol, changes.openPrice)) : undefined;
+      await this.call(() =>
+        exchange.editOrder(
+          id,
+          market.symbol,
+          stopOrder ? 'market' : 'limit',
+          sideOf(pending.orderType),
+          amount,
+          stopOrder ? undefined : price,
+          stopOrder && price !== undefined ? stops.retrigger(price) : {},
+        ),
+      );
+      await this.refresh();
+      return this.book.pending.find((o) => o.id === id) ?? pending;
     }
-    if (changes.stopLoss !== undefined || changes.takeProfit !== undefined || changes.openPrice !== undefined) {
-      throw new VenueError('[INVALID_STOPS]', `stop loss and take profit are not placed on ${this.setup.exchangeId} by this adapter yet`);
+    const position = this.book.positions.find((p) => p.id === id);
+    if (!position) throw new VenueError('[POSITION_NOT_FOUND]', `position ${id} is not open`);
+    if (changes.openPrice !== undefined) throw new VenueError('[INVALID_REQUEST]', `an open position's price cannot be changed`);
+    if (stopsChanged) {
+      if (!stops) throw new VenueError('[INVALID_STOPS]', `stop loss and take profit are not placed on ${this.setup.exchangeId} by this adapter (Bybit only)`);
+      const market = this.marketOf(position.symbol, true)!;
+      const next = {
+        stopLoss: changes.stopLoss === undefined ? position.stopLoss : changes.stopLoss || null,
+        takeProfit: changes.takeProfit === undefined ? position.takeProfit : changes.takeProfit || null,
+      };
+      await this.call(() => stops.setPositionStops(exchange, market, next));
+      await this.refresh();
     }
     if (changes.volume !== undefined && changes.volume < position.volume) await this.closePosition(id, position.volume - changes.volume, clientRequestId);
     return this.book.positions.find((p) => p.id === id) ?? position;
@@ -432,11 +481,18 @@ export class CcxtConnection implements VenueConnection {
       if (!market) continue;
       for (const o of await this.ordersOf(exchange, market)) orders.push(exchangeOrderOf(o, idOf(market)));
     }
-    return replayOrders(orders, {
+    const book = replayOrders(orders, {
       quote: (symbol) => this.tickers.quotes.get(symbol),
       contractSize: (symbol) => this.contractSize(symbol),
       spot: (symbol) => this.marketOf(symbol, false)?.spot === true,
     });
+    // Where stops belong to the position (Bybit), the position's own are the truth, not the opening order's.
+    const stops = STOP_SUPPORT[this.setup.exchangeId];
+    if (!stops || book.positions.length === 0) return book;
+    const markets = book.positions.map((p) => this.marketOf(p.symbol, false)).filter((m): m is Market => m !== null);
+    const current = await this.call(() => stops.positionStops(exchange, markets));
+    const positions = book.positions.map((p) => ({ ...p, ...(current.get(p.symbol) ?? { stopLoss: null, takeProfit: null }) }));
+    return { ...book, positions };
   }
 
   private emitDifference(previous: ReplayedBook, next: ReplayedBook): void {
@@ -449,7 +505,11 @@ export class CcxtConnection implements VenueConnection {
     const pendingBefore = new Map(previous.pending.map((o) => [o.id, o]));
     const tradesBefore = new Set(previous.trades.map((t) => t.id));
     const pendingNow = new Set(next.pending.map((o) => o.id));
-    for (const order of next.pending) if (!pendingBefore.has(order.id)) emit({ type: 'orderPlaced', order });
+    for (const order of next.pending) {
+      const old = pendingBefore.get(order.id);
+      if (!old) emit({ type: 'orderPlaced', order });
+      else if (old.openPrice !== order.openPrice || old.volume !== order.volume) emit({ type: 'orderModified', order });
+    }
     for (const position of next.positions) {
       const old = before.get(position.id);
       if (!old) {
@@ -457,6 +517,9 @@ export class CcxtConnection implements VenueConnection {
         if (filled) emit({ type: 'orderFilled', order: filled, price: position.openPrice });
         emit({ type: 'positionOpened', position });
       } else if (position.volume > old.volume) emit({ type: 'positionIncreased', position, volume: position.volume - old.volume, price: position.openPrice });
+      else if (position.volume === old.volume && (position.stopLoss !== old.stopLoss || position.takeProfit !== old.takeProfit)) {
+        emit({ type: 'positionModified', position });
+      }
     }
     const openNow = new Map(next.positions.map((p) => [p.id, p]));
     for (const trade of next.trades) {
@@ -507,8 +570,9 @@ export class CcxtConnection implements VenueConnection {
     const symbol = market ? idOf(market) : (order.symbol ?? '');
     const time = new Date(order.timestamp ?? this.clock().getTime()).toISOString();
     const filled = order.filled ?? 0;
-    if (order.type === 'limit' && order.status === 'open' && filled === 0) {
-      return { status: 'placed', orderId: String(order.id), clientOrderId, openPrice: order.price ?? 0, volume: order.amount ?? 0, time };
+    if ((order.type === 'limit' || positive(order.triggerPrice)) && order.status === 'open' && filled === 0) {
+      const openPrice = positive(order.triggerPrice) ?? order.price ?? 0;
+      return { status: 'placed', orderId: String(order.id), clientOrderId, openPrice, volume: order.amount ?? 0, time };
     }
     const position = this.book.positions.find((p) => p.symbol === symbol) ?? null;
     return {
@@ -600,9 +664,17 @@ const exchangeOrderOf = (o: Order, symbol: string): ExchangeOrder => ({
   price: o.type === 'limit' ? (o.price ?? null) : null,
   timestamp: o.timestamp ?? 0,
   lastTradeTimestamp: o.lastTradeTimestamp ?? o.lastUpdateTimestamp ?? o.timestamp ?? 0,
-  stopLoss: o.stopLossPrice ?? null,
-  takeProfit: o.takeProfitPrice ?? null,
+  stopLoss: positive(o.stopLossPrice),
+  takeProfit: positive(o.takeProfitPrice),
+  triggerPrice: positive(o.triggerPrice),
+  closeReason: closeReasonOf(o),
 });
+
+/** What closed a position when its closing order says so (Bybit's createType); else manual. */
+const closeReasonOf = (o: Order): CloseReason => {
+  const createType = (o.info as Record<string, unknown> | undefined)?.createType;
+  return createType === 'CreateByStopLoss' ? 'stopLoss' : createType === 'CreateByTakeProfit' ? 'takeProfit' : 'manual';
+};
 
 /** `volume` cut to the market's amount precision; 0 when nothing is left (ccxt throws below one step). */
 const amountAt = (exchange: Exchange, market: Market, volume: number): number => {
@@ -613,9 +685,12 @@ const amountAt = (exchange: Exchange, market: Market, volume: number): number =>
   }
 };
 
-/** True: the order says whether and how it filled (a market order is not left open). */
+/** True: the order says whether and how it filled (a market order is not left open unless it waits for its trigger). */
 const settled = (order: Order): boolean =>
-  order.status !== undefined && order.filled !== undefined && order.type !== undefined && !(order.type === 'market' && order.status === 'open');
+  order.status !== undefined &&
+  order.filled !== undefined &&
+  order.type !== undefined &&
+  !(order.type === 'market' && order.status === 'open' && !positive(order.triggerPrice));
 
 const classOf = (error: unknown, name: string): boolean => {
   for (let proto: unknown = error === null || typeof error !== 'object' ? null : Object.getPrototypeOf(error); proto; proto = Object.getPrototypeOf(proto)) {

@@ -204,3 +204,96 @@ for (const c of CASES) {
     });
   });
 }
+
+describe('ccxt venue: stop loss, take profit, stop orders and pending changes', () => {
+  let fake: FakeExchange;
+  const connections: CcxtConnection[] = [];
+
+  const connect = async (dialect: FakeDialect): Promise<CcxtConnection> => {
+    fake = new FakeExchange(dialect);
+    await fake.start();
+    fake.addAccount('key-1', 'secret-1', { USDT: 10_000 }, dialect === 'okx' ? 'pass-1' : null);
+    const settings = ccxtAdapter.config({ CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '60000', CCXT_TIMEOUT_MS: '2000' });
+    const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const venue = await ccxtAdapter.venue(dialect, settings, { clock: () => new Date(), log });
+    const connection = venue.connection({ login: 'key-1', password: dialect === 'okx' ? 'secret-1:pass-1' : 'secret-1', server: 'demo' }) as CcxtConnection;
+    connections.push(connection);
+    await connection.connect();
+    return connection;
+  };
+
+  before(async function () {
+    this.timeout(300_000);
+    await import('ccxt');
+  });
+  afterEach(async () => {
+    for (const connection of connections.splice(0)) await connection.disconnect();
+    await fake.stop();
+  });
+
+  it("Bybit: places a position's stop loss and take profit, changes and removes them, and records the stop loss close with its reason", async () => {
+    const connection = await connect('bybit');
+    const changes: VenueChange[] = [];
+    connection.subscribe((change) => changes.push(change));
+    const placed = await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01, stopLoss: 60000, takeProfit: 70000 }, 'with-stops');
+    expect(fake.accounts.get('key-1')!.positions.get('BTCUSDT')).to.include({ stopLoss: 60000, takeProfit: 70000 });
+    expect((await connection.positions())[0]).to.include({ id: placed.orderId, stopLoss: 60000, takeProfit: 70000 });
+    const moved = await connection.modifyPosition(placed.orderId, { stopLoss: 61000, takeProfit: null });
+    expect(moved).to.include({ stopLoss: 61000, takeProfit: null });
+    expect(fake.accounts.get('key-1')!.positions.get('BTCUSDT')).to.include({ stopLoss: 61000, takeProfit: null });
+    expect(changes.map((change) => change.type)).to.deep.equal(['positionOpened', 'positionModified']);
+    fake.setPrice('BTCUSDT', 60900, 60900.1);
+    await connection.refresh();
+    const closed = changes.at(-1)!;
+    expect(closed.type).to.equal('positionClosed');
+    expect(closed.type === 'positionClosed' && closed.trade).to.include({ positionId: placed.orderId, reason: 'stopLoss', closePrice: 60900 });
+  });
+
+  it('Bybit: places a stop order, moves its trigger and a limit order price, and sees the stop fill', async () => {
+    const connection = await connect('bybit');
+    const changes: VenueChange[] = [];
+    connection.subscribe((change) => changes.push(change));
+    const stop = await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buyStop', volume: 0.01, openPrice: 66000 }, 'stop-1');
+    expect(stop).to.include({ status: 'placed', openPrice: 66000, volume: 0.01 });
+    const limit = await connection.placeOrder({ symbol: 'ETHUSDT', orderType: 'sellLimit', volume: 0.5, openPrice: 3300 }, 'limit-1');
+    expect(limit.status).to.equal('placed');
+    expect((await connection.positions()).map((p) => [p.kind, p.orderType, p.openPrice])).to.have.deep.members([
+      ['order', 'buyStop', 66000],
+      ['order', 'sellLimit', 3300],
+    ]);
+    expect(await connection.modifyPosition(stop.orderId, { openPrice: 67000 })).to.include({ openPrice: 67000, orderType: 'buyStop' });
+    expect(await connection.modifyPosition(limit.orderId, { openPrice: 3350, volume: 0.4 })).to.include({ openPrice: 3350, volume: 0.4 });
+    expect(fake.orders.map((o) => [o.triggerPrice, o.price, o.origQty])).to.deep.equal([
+      [67000, 0, 0.01],
+      [null, 3350, 0.4],
+    ]);
+    fake.setPrice('BTCUSDT', 66500, 66500.1);
+    await connection.refresh();
+    expect((await connection.positions()).filter((p) => p.kind === 'position')).to.deep.equal([]);
+    fake.setPrice('BTCUSDT', 67000, 67000.1);
+    await connection.refresh();
+    expect(changes.map((change) => change.type)).to.deep.equal([
+      'orderPlaced',
+      'orderPlaced',
+      'orderModified',
+      'orderModified',
+      'orderFilled',
+      'positionOpened',
+    ]);
+  });
+
+  for (const dialect of ['okx', 'binanceusdm'] as const) {
+    it(`${dialect}: refuses stop loss and take profit with [INVALID_STOPS], stop orders and pending changes with [INVALID_REQUEST], placing nothing`, async () => {
+      const connection = await connect(dialect);
+      const symbol = dialect === 'okx' ? 'BTC-USDT' : 'BTCUSDT';
+      expect(await refusal(connection.placeOrder({ symbol, orderType: 'buy', volume: 0.01, stopLoss: 60000 }, 'sl'))).to.equal('[INVALID_STOPS]');
+      expect(await refusal(connection.placeOrder({ symbol, orderType: 'sellStop', volume: 0.01, openPrice: 60000 }, 'stop'))).to.equal('[INVALID_REQUEST]');
+      expect(fake.orders).to.have.length(0);
+      const limit = await connection.placeOrder({ symbol, orderType: 'buyLimit', volume: 0.01, openPrice: 60000 }, 'limit');
+      expect(await refusal(connection.modifyPosition(limit.orderId, { openPrice: 61000 }))).to.equal('[INVALID_REQUEST]');
+      const placed = await connection.placeOrder({ symbol, orderType: 'buy', volume: 0.01 }, 'open');
+      expect(await refusal(connection.modifyPosition(placed.orderId, { takeProfit: 70000 }))).to.equal('[INVALID_STOPS]');
+      expect(fake.orders.map((o) => o.price)).to.deep.equal([60000, 0]);
+    });
+  }
+});
