@@ -20,6 +20,7 @@ import { DATA_COLLECTOR_RETENTION_LEASE, DataCollectorRetention } from './dataCo
 import { CalendarSync } from './calendarSync.js';
 import { CalendarAlertScheduler } from './alertsScheduler.js';
 import { ChatLogNotifier } from './notificationsLogs.js';
+import { NewsWarnings } from './newsWarnings.js';
 import { EMAIL_DELIVERY_KIND, emailSender } from '../engine/notifications/email.js';
 import { CHAT_DELIVERY_KIND, chatSender } from './notificationsChat.js';
 import { ChartingRetries } from './chartingWebhook/retries.js';
@@ -317,6 +318,9 @@ const startBackground = async (
   const chatLogs = new ChatLogNotifier(services, leases);
   chatLogs.start();
   life.add(() => chatLogs.stop());
+  const newsWarnings = new NewsWarnings(services, leases);
+  newsWarnings.start();
+  life.add(() => newsWarnings.stop());
 };
 
 /** The HTTP server on the configured address; answers the port it got. */

@@ -100,8 +100,8 @@ const Minutes = (description: string) => Type.Integer({ minimum: 0, maximum: MAX
 
 /**
  * A notification target (spec NotificationTargetDTO: a channel feature instance, optionally narrowed to
- * one recipient). Stored with the feature; the sending of advance warnings and the daily agenda belongs
- * to the notification port (issue 18, helper "alerts").
+ * one recipient). Stored with the feature; app/newsWarnings.ts sends the advance warnings and the daily
+ * agenda (domain/notification/newsWarnings.ts says what is due when).
  */
 export const NotificationTargetMembers = Type.Object(
   {
@@ -142,10 +142,10 @@ const members = Type.Object({
   advanceWarningMinutes: Type.Integer({
     minimum: 0,
     maximum: 1440,
-    description: 'minutes before a blackout starts to warn the notification targets (0 = no warning, default); sent by the notification port',
+    description: 'minutes before a blackout starts to warn the notification targets (0 = no warning, default); sent once, until the blackout starts',
   }),
   dailyAgenda: Type.Boolean({
-    description: "send the day's affecting events to the notification targets each day (default false); sent by the notification port",
+    description: "send the day's affecting events to the notification targets each day (default false): the next 24 hours' events of at least impact, with their blackouts, at dailyAgendaTime",
   }),
   dailyAgendaTime: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:mm UTC of the daily agenda (default 06:00)' }),
   notificationTargets: Type.Array(NotificationTargetMembers, {
@@ -198,7 +198,7 @@ export const newsFilter: CopierFeature<NewsFilterFeatureSettings> = {
     notificationTargets: [],
   },
   description:
-    "Skips new opens on a symbol while an economic calendar event of at least `impact` affecting one of its currencies (domain/calendar/symbols.ts; GET /newsFilter/symbolMapping shows them) lies from blackoutBeforeMinutes before to blackoutAfterMinutes after the engine's clock (0 to 240 each): skip reason NEWS_BLACKOUT with the event in the account log. A close is never blocked. blockMarketOrders and blockPendingOrders choose which opens; blockStopChanges also skips copying the master's SL/TP changes in a blackout. symbolOverrides give a symbol its own window or disable the filter for it. holidayMode on a bank holiday of the symbol's currencies: NONE, REDUCE_SIZE (lot x holidayVolumeFactor) or SKIP_NEW_OPENS (BANK_HOLIDAY). advanceWarningMinutes, dailyAgenda, dailyAgendaTime and notificationTargets are stored and answered; the warnings and the agenda are sent by the notification port.",
+    "Skips new opens on a symbol while an economic calendar event of at least `impact` affecting one of its currencies (domain/calendar/symbols.ts; GET /newsFilter/symbolMapping shows them) lies from blackoutBeforeMinutes before to blackoutAfterMinutes after the engine's clock (0 to 240 each): skip reason NEWS_BLACKOUT with the event in the account log. A close is never blocked. blockMarketOrders and blockPendingOrders choose which opens; blockStopChanges also skips copying the master's SL/TP changes in a blackout. symbolOverrides give a symbol its own window or disable the filter for it. holidayMode on a bank holiday of the symbol's currencies: NONE, REDUCE_SIZE (lot x holidayVolumeFactor) or SKIP_NEW_OPENS (BANK_HOLIDAY). Notices to notificationTargets (NotificationTargetDTO: a channel of GET /projects/{projectId}/notificationChannels, recipient absent = all of it), each sent once, on the engine's clock: with advanceWarningMinutes above 0, a warning that many minutes before each blackout starts (for every event of at least `impact`; due until the blackout starts, so none after a downtime past it); with dailyAgenda, the events of the next 24 hours with their blackouts and bank holidays at dailyAgendaTime (HH:mm UTC; due for an hour).",
   check: (s) => {
     const seen = new Set<string>();
     for (const o of s.symbolOverrides) {
