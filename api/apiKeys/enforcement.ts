@@ -50,7 +50,11 @@ export const withHideableFields = (schema: TSchema): TSchema => {
     let changed = false;
     for (const [name, property] of Object.entries(node.properties)) {
       let next = withHideableFields(property);
-      if (restricted && !ALWAYS_VISIBLE.has(name) && !allowsNull(next)) next = { anyOf: [next, { type: 'null' }] } as unknown as TSchema;
+      if (restricted && !ALWAYS_VISIBLE.has(name) && !allowsNull(next)) {
+        // The member's default stays on the property itself, where generated clients read it.
+        const hoisted = (next as SchemaNode).default === undefined ? {} : { default: (next as SchemaNode).default };
+        next = { anyOf: [next, { type: 'null' }], ...hoisted } as unknown as TSchema;
+      }
       properties[name] = next;
       changed ||= next !== property;
     }

@@ -2,10 +2,10 @@
 // MasterAccountSummaryDTO. Names, types, ranges and defaults are the reference's; the descriptions say
 // where the reference is silent and the choice is ours, and which members are our extras.
 import { type TProperties, Type } from '@sinclair/typebox';
-import { SCALE_TYPES } from '../../domain/copier/settings.js';
+import { defaultCopierSettings, SCALE_TYPES } from '../../domain/copier/settings.js';
 import { AccountDTO } from '../accounts/schemas.js';
 import { EnumObject } from '../shared/enumObjects.js';
-import { IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
+import { IsoDateTime, Nullable, Uuid, withDefaults } from '../shared/schemas.js';
 
 export const ScaleTypeDTO = EnumObject(
   'ScaleTypeDTO',
@@ -16,7 +16,7 @@ export const ScaleTypeDTO = EnumObject(
 const Lots = (description: string) => Type.Number({ minimum: 0, maximum: 100000, description });
 const Int32 = (description: string, maximum = 2147483647) => Type.Integer({ minimum: 0, maximum, description });
 
-const settingsProperties = {
+const settingsProperties = withDefaults(defaultCopierSettings, {
   active: Type.Boolean({ default: true, description: 'false: fully disabled: copies nothing new and no longer manages its open copies. Default true' }),
   monitorOnly: Type.Boolean({
     default: false,
@@ -103,7 +103,7 @@ const settingsProperties = {
     description:
       "(spec 1.2.6) Applies only when forcing the minimum trade (forceMinTrade) would raise the calculated slave lot to the slave broker's minimum lot and that minimum is greater than the master broker's minimum lot for the symbol. If slave minimum lot divided by calculated lot is equal to or greater than the value, the trade is skipped. 0 = deactivated (default). Equal minimum lot sizes on both brokers: check not applied.",
   }),
-};
+});
 
 const StrategyId = (description: string) => Nullable({ ...Uuid, description });
 const strategyRequestMembers = {

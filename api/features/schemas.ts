@@ -22,8 +22,12 @@ const branch = (def: FeatureDefinition<object>): TObject => {
   const properties: Record<string, TSchema> = {};
   // Members whose schema only the API knows (a signal feature's CopierDTO: api/signals/schemas.ts).
   const declared = { ...def.members.properties, ...SIGNAL_SETTING_MEMBERS[def.type] };
+  const defaults = def.defaults as Record<string, unknown>;
   for (const [name, schema] of Object.entries(declared)) {
-    properties[name] = defaulted.has(name) ? Type.Optional(schema) : schema;
+    // The default the service fills in is the one the document states (generated clients use it).
+    const value = defaults[name];
+    const documented = value === undefined || value === null || schema.default !== undefined ? schema : { ...schema, default: value };
+    properties[name] = defaulted.has(name) ? Type.Optional(documented) : documented;
   }
   return Type.Object(properties, {
     $id: def.type,

@@ -3,8 +3,8 @@
 // document; the rules themselves are domain/protection/evaluate.ts.
 import { Type } from '@sinclair/typebox';
 import { MEASURE_WORDS } from '../../domain/riskLimit/riskTypes.js';
-import { MAX_FULFILL_SECONDS } from '../../domain/riskLimit/settings.js';
-import { IsoDateTime, Nullable, Uuid } from '../shared/schemas.js';
+import { MAX_FULFILL_SECONDS, RISK_LIMIT_DEFAULTS } from '../../domain/riskLimit/settings.js';
+import { IsoDateTime, Nullable, Uuid, withDefaults } from '../shared/schemas.js';
 
 const Amount = (description: string) => Type.Number({ minimum: 0, maximum: 1e12, description });
 const Fraction = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
@@ -48,7 +48,7 @@ export const RiskTypeDTO = Type.Object(
   { $id: 'RiskTypeDTO', description: `The risk type of a risk limit (GET /types/riskTypes). ${RISK_TYPE_WORDS}` },
 );
 
-const limitMembers = {
+const limitMembers = withDefaults(RISK_LIMIT_DEFAULTS, {
   absoluteRiskLimit: Amount(
     'loss in the account currency (reference - measured value) at which the limit is hit; 0 = off (default). (The reference says only "an absolute risk limit in account currency"; we read it as the loss.)',
   ),
@@ -80,7 +80,7 @@ const limitMembers = {
     description:
       'risk types 1-3 (the reference: "only used for 1-3"): their days begin at this time of day, weeks on Monday and months on the 1st at it; only the time counts, in UTC (the offset given is applied: 22:00+02:00 is 20:00 UTC). Left out (answers then leave it out too): midnight in the service TIME_ZONE (UTC unless configured), as the reference default 00:00+00:00 under the default configuration.',
   }),
-};
+});
 
 const readOnly = Type.Optional(Type.Unknown({ readOnly: true, description: 'read-only; ignored when sent' }));
 export const COPIER_SCOPE_WORDS =

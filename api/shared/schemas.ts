@@ -1,5 +1,5 @@
 // Schemas shared by every area of the API.
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type TProperties, type TSchema, Type } from '@sinclair/typebox';
 import { MAX_JSON_DEPTH } from '../validation.js';
 
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
@@ -9,7 +9,28 @@ export const IsoDateOrDateTime = Type.String({
   anyOf: [{ format: 'date-time' }, { format: 'date' }],
   description: 'ISO 8601 date-time with offset, or a date (YYYY-MM-DD, a whole UTC day)',
 });
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * Each member states the default the service fills in when it is left out (numbers and booleans of
+ * `defaults`; a member that states its own keeps it), as the reference document does: a generated
+ * client's defaults are then the service's.
+ */
+export const withDefaults = <P extends TProperties>(defaults: object, properties: P): P => {
+  const values = defaults as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => {
+      const value = values[name];
+      const stated = schema.default !== undefined || (typeof value !== 'number' && typeof value !== 'boolean');
+      return [name, stated ? schema : { ...schema, default: value }];
+    }),
+  ) as P;
+};
+
+/**
+ * The schema or null. A default of the schema is also said on the union itself: generated clients read a
+ * property's `default` at its top level, not inside an `anyOf` branch.
+ */
+export const Nullable = <T extends TSchema>(schema: T) =>
+  Type.Union([schema, Type.Null()], schema.default === undefined ? {} : { default: schema.default as unknown });
 
 export const ErrorDTO = Type.Object(
   {

@@ -32,6 +32,7 @@ export interface Schema {
   readonly oneOf?: readonly Schema[];
   readonly required?: readonly string[];
   readonly example?: unknown;
+  readonly default?: unknown;
   readonly readOnly?: boolean;
   readonly writeOnly?: boolean;
   readonly minimum?: number;
