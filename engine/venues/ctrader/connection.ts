@@ -113,6 +113,10 @@ export interface CTraderLogin {
 /** How far back a client order id is looked up in the account's orders. */
 const LOOKUP_WINDOW_MS = 7 * 24 * 3600_000;
 const LOOKUP_ATTEMPTS = 3;
+const DAY_MS = 24 * 3600_000;
+const WEEK_MS = 7 * DAY_MS;
+/** How far back the history (and so a reconciliation) reads closing deals. */
+const HISTORY_DAYS = 90;
 const FIRST_BACKOFF_MS = 500;
 
 /** A refusal or failure the endpoint answered (ProtoOAErrorRes, ProtoOAOrderErrorEvent, a rejected order). */
@@ -272,6 +276,9 @@ export class CTraderConnection implements VenueConnection {
         this.startHeartbeat();
         resolve();
       });
+      socket.on('pong', () => {
+        this.lastHeard = Date.now();
+      });
       socket.on('message', (data) => {
         this.lastHeard = Date.now();
         const frame = parseFrame(data.toString());
@@ -408,7 +415,9 @@ export class CTraderConnection implements VenueConnection {
         socket.terminate();
         return;
       }
+      // The Open API's own heartbeat keeps the session open; a WebSocket ping proves the link answers.
       this.send({ payloadType: PT.HEARTBEAT_EVENT, payload: {} });
+      socket.ping();
     }, this.settings.heartbeatMs);
     this.heartbeat.unref();
   }
@@ -579,27 +588,39 @@ export class CTraderConnection implements VenueConnection {
       if (remaining) emit({ type: 'positionPartiallyClosed', position: remaining, trade });
       else emit({ type: 'positionClosed', trade });
     }
+    for (const [id, position] of previous.positions) {
+      if (next.positions.has(id) || [...next.trades.values()].some((t) => t.positionId === id && !previous.trades.has(t.id))) continue;
+      this.log.warn(`cTrader account ${this.login}: position ${id} (${position.symbol}) is gone without a closing deal seen; the next start reconciles it`);
+    }
     for (const [id, order] of previous.pending) {
       if (next.pending.has(id) || filledOrders.has(id)) continue;
       emit({ type: 'orderCancelled', order: stripOrder(order), reason: 'manual' });
     }
   }
 
-  /** The closing deals of a time range (ms), every page. */
+  /**
+   * The deals of a time range (ms), a week per request (the endpoint's widest range) and every page of
+   * each; at most the last HISTORY_DAYS days, and nothing before the account was registered.
+   */
   private async deals(from: number, to: number): Promise<ProtoOADeal[]> {
     const ctid = this.ready(true);
     const all: ProtoOADeal[] = [];
-    let upTo = to;
-    for (let page = 0; page < 50; page++) {
-      const res = await this.request<ProtoOADealListRes>(
-        PT.DEAL_LIST_REQ,
-        { ctidTraderAccountId: ctid, fromTimestamp: from, toTimestamp: upTo, maxRows: 1000 },
-        PT.DEAL_LIST_RES,
-      );
-      const deals = res.deal ?? [];
-      all.push(...deals);
-      if (!res.hasMore || deals.length === 0) break;
-      upTo = Math.min(...deals.map((d) => int(d.executionTimestamp))) - 1;
+    const end = Math.min(to, this.clock().getTime() + 60_000);
+    const start = Math.max(from, end - HISTORY_DAYS * DAY_MS, int(this.trader?.registrationTimestamp));
+    for (let windowEnd = end; windowEnd >= start; windowEnd -= WEEK_MS) {
+      const windowStart = Math.max(start, windowEnd - WEEK_MS + 1);
+      let upTo = windowEnd;
+      for (let page = 0; page < 50; page++) {
+        const res = await this.request<ProtoOADealListRes>(
+          PT.DEAL_LIST_REQ,
+          { ctidTraderAccountId: ctid, fromTimestamp: windowStart, toTimestamp: upTo, maxRows: 1000 },
+          PT.DEAL_LIST_RES,
+        );
+        const deals = res.deal ?? [];
+        all.push(...deals);
+        if (!res.hasMore || deals.length === 0) break;
+        upTo = Math.min(...deals.map((d) => int(d.executionTimestamp))) - 1;
+      }
     }
     return all;
   }

@@ -141,6 +141,8 @@ export interface ProtoOATrader {
   readonly accountType?: number;
   readonly traderLogin?: Int64;
   readonly brokerName?: string;
+  /** ms; the earliest time history requests need to reach. */
+  readonly registrationTimestamp?: Int64;
   readonly moneyDigits?: number;
 }
 
