@@ -11,7 +11,8 @@ import type { MarketplaceSignalDTO } from './schemas.js';
 
 export const toMarketplaceSignalDTO = (
   provider: MarketplaceProviderRow,
-  metrics: Pick<PerformanceMetrics, 'score' | 'scoreBreakdown'>,
+  /** null: the caller's brand hides the score (showScoreOnMarketplace false). */
+  metrics: Pick<PerformanceMetrics, 'score' | 'scoreBreakdown'> | null,
   rank: number,
 ): Static<typeof MarketplaceSignalDTO> => ({
   id: provider.id,
@@ -21,6 +22,5 @@ export const toMarketplaceSignalDTO = (
   created: new Date(provider.created).toISOString(),
   updated: new Date(provider.updated).toISOString(),
   rank,
-  score: metrics.score,
-  scoreBreakdown: metrics.scoreBreakdown,
+  ...(metrics ? { score: metrics.score, scoreBreakdown: metrics.scoreBreakdown } : {}),
 });

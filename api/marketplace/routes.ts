@@ -26,11 +26,12 @@ export const marketplaceRoutes = (routes: Routes, services: Services): void => {
     tag: TAG,
     operationId: 'getMarketplace',
     summary: 'The signal providers in the marketplace, best score first',
-    description: `Every signal provider (FeatureSignalProviderDTO on an account) whose makeVisibleInMarketplace is true, of any project, for any key (account-level keys too): a provider that is not visible (isPublic alone included), removed, or whose account or project is deleted is not listed. Ordered by score, highest first: the score of GET /accounts/{accountId}/performanceMetrics for the provider's account over its whole history (the same computation); equal scores by the sum of scoreBreakdown's points and penalties, then the older provider, then the id. Each entry is the provider's FeatureDTO with public data only (no accountId, copierId or projectId; allowCustomers and subscribers empty, no customerId, the copier without its id, accounts and strategies) and, ours, rank, score and scoreBreakdown. The white label's showScoreOnMarketplace and publicMarketplace (issue 23) do not apply yet: the score is always shown.\n\n${SCORE_FORMULA}`,
+    description: `Every signal provider (FeatureSignalProviderDTO on an account) whose makeVisibleInMarketplace is true, of any project, for any key (account-level keys too): a provider that is not visible (isPublic alone included), removed, or whose account or project is deleted is not listed. Ordered by score, highest first: the score of GET /accounts/{accountId}/performanceMetrics for the provider's account over its whole history (the same computation); equal scores by the sum of scoreBreakdown's points and penalties, then the older provider, then the id. Each entry is the provider's FeatureDTO with public data only (no accountId, copierId or projectId; allowCustomers and subscribers empty, no customerId, the copier without its id, accounts and strategies) and, ours, rank, score and scoreBreakdown. The white label (FeatureWhiteLabelDTO on the caller's project, the brand's project): with showScoreOnMarketplace false (its default) score and scoreBreakdown are left out (the order and rank stay the score's); a brand with publicMarketplace false lists its own providers to its own project only (other projects' marketplaces leave them out, and their history is not found). A project without a white label is the operator's: scores shown, every visible provider of a public brand listed. Customers' projects under a brand are not joined to it yet (issue 23).\n\n${SCORE_FORMULA}`,
     responses: { 200: { description: 'the marketplace', schema: MarketplaceDTO }, ...errorResponses(401) },
-    async handler() {
+    async handler({ caller }) {
       const scored = [];
-      for (const { provider, account } of await marketplaceListing(services)) {
+      const { listed, brand } = await marketplaceListing(services, caller.projectId);
+      for (const { provider, account } of listed) {
         const metrics = performanceMetrics(await metricsInput(services, account, null, null));
         scored.push({
           provider,
@@ -40,7 +41,7 @@ export const marketplaceRoutes = (routes: Routes, services: Services): void => {
           scoreBreakdown: metrics.scoreBreakdown,
         });
       }
-      return { body: { signals: rankProviders(scored).map((p, i) => toMarketplaceSignalDTO(p.provider, p, i + 1)) } };
+      return { body: { signals: rankProviders(scored).map((p, i) => toMarketplaceSignalDTO(p.provider, brand.showScore ? p : null, i + 1)) } };
     },
   });
 
@@ -51,14 +52,15 @@ export const marketplaceRoutes = (routes: Routes, services: Services): void => {
     operationId: 'getMarketplaceSignalHistoryPositions',
     summary: "A listed provider's closed positions between start and stop",
     description:
-      'Ours (the spec\'s /signals/{signalProviderId}/history/positions is the provider\'s own view): for any key, the closed trades of a provider listed in GET /marketplace, from the history read model (one entry per closed volume, by close time), without comment, magic number and client order id ("", "0", ""). Only while the provider\'s makeHistoryPublic is true: otherwise 403 [SIGNAL_HISTORY_NOT_PUBLIC]; a provider not listed gives 404 [SIGNAL_PROVIDER_NOT_FOUND]. start and stop are required; start after stop gives 400.',
+      'Ours (the spec\'s /signals/{signalProviderId}/history/positions is the provider\'s own view): for any key, the closed trades of a provider GET /marketplace lists to the caller, from the history read model (one entry per closed volume, by close time), without comment, magic number and client order id ("", "0", ""). Only while the provider\'s makeHistoryPublic is true: otherwise 403 [SIGNAL_HISTORY_NOT_PUBLIC]; a provider not listed gives 404 [SIGNAL_PROVIDER_NOT_FOUND]. start and stop are required; start after stop gives 400.',
     params: SignalProviderIdParams,
     query: HistoryQuery,
     responses: { 200: { description: 'closed positions', schema: Type.Array(PositionDTO) }, ...errorResponses(400, 401, 403, 404) },
-    async handler({ params, query }) {
+    async handler({ params, query, caller }) {
       if (Date.parse(query.start) > Date.parse(query.stop)) throw new ApiError(400, '[VALIDATION_FAILED]', 'start must not be after stop');
       const trades = await marketplaceProviderHistory(
         services,
+        caller.projectId,
         params.signalProviderId,
         new Date(query.start).toISOString(),
         new Date(query.stop).toISOString(),

@@ -18,12 +18,15 @@ export const MarketplaceSignalDTO = Type.Object(
     created: IsoDateTime,
     updated: IsoDateTime,
     rank: Type.Integer({ minimum: 1, description: 'ours: 1 for the best score' }),
-    score: Type.Integer({
-      minimum: 0,
-      maximum: 100,
-      description: "ours: the score of the provider account's performance metrics over its whole history (GET /accounts/{accountId}/performanceMetrics)",
-    }),
-    scoreBreakdown: ScoreBreakdownDTO,
+    score: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 100,
+        description:
+          "ours: the score of the provider account's performance metrics over its whole history (GET /accounts/{accountId}/performanceMetrics); left out when the caller's white label has showScoreOnMarketplace false",
+      }),
+    ),
+    scoreBreakdown: Type.Optional(ScoreBreakdownDTO),
   },
   {
     $id: 'MarketplaceSignalDTO',

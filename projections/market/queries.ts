@@ -6,6 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import { AccountStatus } from '../../domain/account/enums.js';
 import { SIGNAL_PROVIDER_FEATURE } from '../../domain/market/ranking.js';
 import type { FeatureSetting } from '../../domain/feature/events.js';
+import { WHITE_LABEL } from '../../domain/whiteLabel/feature.js';
 import type { ReadModels } from '../schema.js';
 
 export interface MarketplaceProviderRow {
@@ -35,3 +36,17 @@ export const marketplaceProviders = async (db: Kysely<ReadModels>): Promise<Mark
 
 export const marketplaceProvider = async (db: Kysely<ReadModels>, providerId: string): Promise<MarketplaceProviderRow | undefined> =>
   (await visibleProviders(db).where('features.id', '=', providerId).executeTakeFirst()) as MarketplaceProviderRow | undefined;
+
+/** The projects whose white label (FeatureWhiteLabelDTO) keeps their marketplace private: publicMarketplace false. */
+export const privateMarketplaceProjects = async (db: Kysely<ReadModels>): Promise<Set<string>> =>
+  new Set(
+    (
+      await db
+        .selectFrom('features')
+        .select('project_id')
+        .where('scope_kind', '=', 'project')
+        .where('type', '=', WHITE_LABEL)
+        .where(sql<boolean>`(setting->>'publicMarketplace')::boolean IS FALSE`)
+        .execute()
+    ).map((r) => r.project_id),
+  );

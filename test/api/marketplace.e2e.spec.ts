@@ -2,6 +2,7 @@
 // that chose makeVisibleInMarketplace, of any project, ranked by the score their performance metrics
 // compute; the others hidden; a listed provider's history only while it makes it public.
 import { expect } from 'chai';
+import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { createOtherProject, startTestService, type TestService } from '../support/service.js';
 import { eventually, featureBody, marketHoursClock, openPosition, pinQuotes, startedAccount } from '../support/trading.js';
 
@@ -77,5 +78,42 @@ describe('marketplace: visible signal providers ranked by score', function () {
       key: OTHER_KEY,
     });
     expect([notPublic.status, notPublic.body.error]).to.deep.equal([403, '[SIGNAL_HISTORY_NOT_PUBLIC]']);
+  });
+
+  it("applies the caller's white label: showScoreOnMarketplace hides the score, publicMarketplace false keeps the brand's providers to itself", async () => {
+    // The providers above are the default project's; it becomes a brand (its white label's defaults:
+    // showScoreOnMarketplace false, publicMarketplace true).
+    const base = `/projects/${DEFAULT_PROJECT_ID}/features`;
+    const brand = (members: Record<string, unknown> = {}) =>
+      featureBody({
+        type: 'FeatureWhiteLabelDTO',
+        name: 'Acme',
+        logo: 'https://cdn.acme.test/l.svg',
+        subdomain: 'trade.acme.test',
+        stripeApiKey: 'sk_test_marketplace',
+        ...members,
+      });
+    const added = await t.call('POST', base, { body: brand() });
+    expect(added.status, JSON.stringify(added.body)).to.equal(200);
+    const names = (signals: { setting: { name: string } }[]) => signals.map((s) => s.setting.name);
+    const own = (await t.call('GET', '/marketplace')).body.signals as Record<string, unknown>[];
+    expect(own.map((s) => s.rank)).to.deep.equal([1, 2]);
+    expect(names(own as never)).to.deep.equal(['Winner signals', 'Quiet signals']);
+    for (const s of own) expect(s).not.to.have.any.keys('score', 'scoreBreakdown');
+    // A project without a white label (the operator's) still sees the scores.
+    const other = (await t.call('GET', '/marketplace', { key: OTHER_KEY })).body.signals as Record<string, unknown>[];
+    expect(other.map((s) => typeof s.score)).to.deep.equal(['number', 'number']);
+
+    const changed = await t.call('PUT', `${base}/${added.body.id}`, { body: brand({ publicMarketplace: false, showScoreOnMarketplace: true }) });
+    expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
+    const ownAgain = (await t.call('GET', '/marketplace')).body.signals as Record<string, unknown>[];
+    expect(names(ownAgain as never)).to.deep.equal(['Winner signals', 'Quiet signals']);
+    expect(ownAgain.map((s) => typeof s.score)).to.deep.equal(['number', 'number']);
+    expect((await t.call('GET', '/marketplace', { key: OTHER_KEY })).body).to.deep.equal({ signals: [] });
+    const winnerId = ownAgain[0]!.id as string;
+    const range = 'start=2020-01-01T00:00:00Z&stop=2030-01-01T00:00:00Z';
+    const hidden = await t.call('GET', `/marketplace/${winnerId}/history/positions?${range}`, { key: OTHER_KEY });
+    expect([hidden.status, hidden.body.error]).to.deep.equal([404, '[SIGNAL_PROVIDER_NOT_FOUND]']);
+    expect((await t.call('GET', `/marketplace/${winnerId}/history/positions?${range}`)).status).to.equal(200);
   });
 });

@@ -39,10 +39,7 @@ const FEATURE_SETTING_BRANCHES: Gaps = [];
 const FEATURE_DTO: Gaps = [...UNSUPPORTED_FEATURE_BRANCHES, ...FEATURE_SETTING_BRANCHES];
 // Item 8.
 
-// Issue 19: the marketplace lists FeatureDTOs of signal providers, so it shares their unsupported branches.
-const MARKETPLACE_DTO: Gaps = FEATURE_DTO.map((gap) => `signals[].${gap}`);
 export const KNOWN_SCHEMA_GAPS: Readonly<Record<string, Gaps>> = {
-  'GET /marketplace': MARKETPLACE_DTO,
   'GET /accounts/{accountId}/copiers/{copierId}/features': FEATURE_DTO,
   'POST /accounts/{accountId}/copiers/{copierId}/features': FEATURE_DTO,
   'GET /accounts/{accountId}/copiers/{copierId}/features/{featureId}': FEATURE_DTO,
