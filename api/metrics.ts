@@ -2,14 +2,16 @@
 // and without a key (expose it to the scraper only). One registry per service: HTTP requests by route
 // and status with their latency, the copy latency (master fill -> slave fill, from CopyExecuted), the
 // event store's append latency (both from the store's signals, store/observed.ts), the lag of the copy
-// engine, the webhook dispatcher and each read model, the delivery outbox backlog, and the venue
-// sessions connected (these read when scraped).
+// engine, the webhook dispatcher and each read model, the delivery outbox backlog, the venue
+// sessions connected (these read when scraped), and the order round trip per venue kind
+// (engine/venues/latency.ts).
 import type express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { sql } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Services } from '../app/services.js';
 import type { AppendObservation } from '../store/observed.js';
+import { onVenueOrderTiming } from '../engine/venues/latency.js';
 import { isCopyEngineCheckpoint, processorLags } from './health.js';
 
 const PREFIX = 'copytrade_';
@@ -41,6 +43,7 @@ export class ServiceMetrics {
   private readonly projectionLagSeconds: Gauge<'read_model'>;
   private readonly outboxPending: Gauge<'kind'>;
   private readonly sessions: Gauge;
+  private readonly venueOrderSeconds: Histogram<'venue' | 'operation' | 'outcome'>;
 
   constructor(private readonly services: Services) {
     const registers = [this.registry];
@@ -102,6 +105,14 @@ export class ServiceMetrics {
       registers,
     });
     this.sessions = new Gauge({ name: `${PREFIX}venue_sessions_connected`, help: 'Venue sessions of this instance that are connected', registers });
+    this.venueOrderSeconds = new Histogram({
+      name: `${PREFIX}venue_order_duration_seconds`,
+      help: "Order round trip per venue kind (simulated, ccxt:<exchange>, MetaTrader bridge...): an account connection's place, modify, close or cancel request to its answer, by outcome (ok, refused, error); counted in the process that holds the venue sessions",
+      labelNames: ['venue', 'operation', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    onVenueOrderTiming((t) => this.venueOrderSeconds.observe({ venue: t.venue, operation: t.operation, outcome: t.outcome }, t.seconds));
     services.signals.onAppend((o) => this.observeAppend(o));
   }
 

@@ -53,6 +53,9 @@ interface Session {
   lastFilled: string | null;
 }
 
+/** Accounts connected at once at service start. */
+const START_CONCURRENCY = 8;
+
 export type DisconnectReason = 'stopped' | 'deleted' | 'reconnect';
 
 /** Hears a venue change as the positions event it will be recorded as, when the venue delivers it (before it is saved or stored). */
@@ -70,6 +73,7 @@ export type AccountSessions = Pick<
 export class AccountConnections {
   private readonly sessions = new Map<string, Session>();
   private stopped = false;
+  private stopReachable: (() => void) | null = null;
 
   /** Failures to record venue changes: logged once per run of failures, retried with backoff until recorded. */
   private readonly recording: Recovery;
@@ -164,21 +168,55 @@ export class AccountConnections {
     await this.append(accountId, `disconnected/${at}`, { type: 'VenueDisconnected', data: { accountId, at, reason } });
   }
 
-  /** At service start: a session for every Active account. A refusal is recorded and logged. */
+  /**
+   * At service start: a session for every Active account, START_CONCURRENCY at a time (a real venue may
+   * wait for its platform: a MetaTrader terminal not attached yet waits MT_BRIDGE_ATTACH_TIMEOUT_MS, and
+   * several of those must not wait one after another). A refusal is recorded and logged. From then on,
+   * an Active account without a session connects when its real venue says its login became reachable
+   * (a terminal attached later: no restart needed).
+   */
   async connectActiveAccounts(): Promise<void> {
+    this.stopReachable ??= this.deps.host.onReachable((types, loginServer, loginAccountNumber) => {
+      void this.connectReached(types, loginServer, loginAccountNumber);
+    });
     const active = await this.deps.db.selectFrom('accounts').select('id').where('account_status_id', '=', AccountStatus.Active).execute();
-    for (const { id } of active) {
-      try {
-        await this.connect(id);
-      } catch (error) {
-        this.deps.log.warn(`account ${id} could not connect at start: ${error instanceof Error ? error.message : String(error)}`);
+    const queue = active.map(({ id }) => id);
+    const worker = async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+        try {
+          await this.connect(id);
+        } catch (error) {
+          this.deps.log.warn(`account ${id} could not connect at start: ${error instanceof Error ? error.message : String(error)}`);
+        }
       }
+    };
+    await Promise.all(Array.from({ length: Math.min(START_CONCURRENCY, queue.length) }, worker));
+  }
+
+  /** A real venue's login became reachable: its Active accounts without a session connect. */
+  private async connectReached(accountTypeIds: readonly number[], loginServer: string, loginAccountNumber: string): Promise<void> {
+    if (this.stopped || accountTypeIds.length === 0) return;
+    const accounts = await this.deps.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('account_status_id', '=', AccountStatus.Active)
+      .where('account_type_id', 'in', [...accountTypeIds])
+      .where('login_server', '=', loginServer)
+      .where('login_account_number', '=', loginAccountNumber)
+      .execute();
+    for (const { id } of accounts) {
+      if (this.sessions.has(id) || this.stopped) continue;
+      this.deps.log.info(`account ${id}: its venue login ${loginServer}/${loginAccountNumber} became reachable; connecting`);
+      await this.connect(id).catch((error: unknown) =>
+        this.deps.log.warn(`account ${id} could not connect once its venue login became reachable: ${error instanceof Error ? error.message : String(error)}`),
+      );
     }
   }
 
   /** Ends every session without recording a disconnection: the accounts stay Active for the next start. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopReachable?.();
     for (const session of this.sessions.values()) {
       session.unsubscribe();
       await session.tail.catch(() => undefined);

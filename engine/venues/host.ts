@@ -27,6 +27,7 @@ import { type Clock, SimulatedVenue } from './simulated/simulatedVenue.js';
 import { SimulatedVenueStore } from './simulated/venueStore.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 import { VENUE_ADAPTERS } from './adapters.js';
+import { timedConnection } from './latency.js';
 import { NO_ROUTING, type RealVenue, type VenueAdapter, VenueRegistry, type VenueRouting } from './registry.js';
 
 export const SIMULATED_VENUE_NAME = 'Simulated';
@@ -115,6 +116,17 @@ export class VenueHost {
     return this.realVenueFor(accountTypeId) ?? this.simulatedVenue();
   }
 
+  /**
+   * Hears when a real venue says a login became reachable on its own (RealVenue.onReachable), with the
+   * account types routed there. Answers the unsubscribe.
+   */
+  onReachable(listener: (accountTypeIds: readonly number[], loginServer: string, loginAccountNumber: string) => void): () => void {
+    const stops = this.registry
+      .venues()
+      .map(({ venue, accountTypeIds }) => venue.onReachable?.((server, number) => listener(accountTypeIds, server, number)) ?? (() => undefined));
+    return () => stops.forEach((stop) => stop());
+  }
+
   /** The real venue an account type is routed to; null: it trades at the simulated venue. */
   realVenueFor(accountTypeId: number): RealVenue | null {
     return this.registry.venueFor(accountTypeId);
@@ -132,7 +144,7 @@ export class VenueHost {
    */
   async connectionFor(login: AccountLogin): Promise<VenueConnection> {
     const real = this.realVenueFor(login.accountTypeId);
-    if (real) return real.connection({ login: login.loginAccountNumber, password: login.password, server: login.loginServer });
+    if (real) return timedConnection(real.connection({ login: login.loginAccountNumber, password: login.password, server: login.loginServer }), real.name);
     const venueLogin = simulatedLogin(login);
     if (!this.simulated.hasAccount(venueLogin)) {
       await this.desk((venue) => {
@@ -146,7 +158,7 @@ export class VenueHost {
         });
       });
     }
-    return this.simulatedVenue().connection({ login: venueLogin, password: login.password } satisfies VenueCredentials);
+    return timedConnection(this.simulatedVenue().connection({ login: venueLogin, password: login.password } satisfies VenueCredentials), 'simulated');
   }
 
   /** Works on the simulated dealer's desk (quotes, deposits, the clock) and saves what changed. */

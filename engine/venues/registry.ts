@@ -45,6 +45,13 @@ export interface RealVenue extends Venue {
   /** True: the venue is the platform itself (not the simulated stand-in); account information's isNative. */
   readonly native: boolean;
   stop(): Promise<void>;
+  /**
+   * Tells `listener` when a login became reachable without the service asking (a MetaTrader terminal
+   * attached and its book was read): an Active account of that login without a session connects then,
+   * so a terminal started after the account (or the service) needs no restart. The login is the
+   * account's `<loginServer>/<loginAccountNumber>`. Answers the unsubscribe.
+   */
+  onReachable?(listener: (loginServer: string, loginAccountNumber: string) => void): () => void;
 }
 
 /** One kind of real venue (ccxt, a MetaTrader bridge, cTrader...). */
@@ -120,6 +127,13 @@ export class VenueRegistry {
 
   static empty(): VenueRegistry {
     return new VenueRegistry(new Map());
+  }
+
+  /** Every real venue with the account types routed to it. */
+  venues(): { venue: RealVenue; accountTypeIds: number[] }[] {
+    const byVenue = new Map<RealVenue, number[]>();
+    for (const [type, venue] of this.byType) byVenue.set(venue, [...(byVenue.get(venue) ?? []), type]);
+    return [...byVenue].map(([venue, accountTypeIds]) => ({ venue, accountTypeIds }));
   }
 
   /** The real venue account type `accountTypeId` trades at; null: the simulated venue. */

@@ -180,6 +180,18 @@ for (const d of DIALECTS) {
       expect((await t.call('DELETE', `/accounts/${master}/positions/${masterPosition}`)).status).to.be.oneOf([200, 204]);
       await bookWhere(t, slave, (book) => book.length === 0, 'the copy closed at the exchange', 20_000);
       expect(fake.orders.map((o) => o.side)).to.deep.equal(['BUY', 'SELL']);
+      // /metrics times the order round trips at this venue kind.
+      const text = await (await fetch(`${t.url.replace(/\/rest\/api\/v1$/, '')}/metrics`)).text();
+      const line = text
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('copytrade_venue_order_duration_seconds_count{') &&
+            l.includes(`venue="ccxt:${d.dialect}"`) &&
+            l.includes('operation="placeOrder"') &&
+            l.includes('outcome="ok"'),
+        );
+      expect(Number(line?.split(' ').pop())).to.be.at.least(1);
 
       const small = await startedAccount(t, 'Small master');
       await copyTo(slave, small, { multiplier: 0.001, forceMinTrade: false }, d.skipSymbol);

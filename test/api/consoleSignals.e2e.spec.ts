@@ -112,6 +112,10 @@ describe('console: health, readiness and metrics', function () {
     expect(find('copytrade_http_requests_total', { method: 'POST', route: '/rest/api/v1/accounts/:accountId/positions', status: '204' })?.value).to.equal(1);
     expect(after.types.get('copytrade_http_request_duration_seconds')).to.equal('histogram');
     expect(find('copytrade_http_request_duration_seconds_count', { method: 'POST', route: '/rest/api/v1/accounts', status: '200' })?.value).to.equal(2);
+    // The order round trip per venue kind: the master's open and its copy, both at the simulated venue.
+    expect(after.types.get('copytrade_venue_order_duration_seconds')).to.equal('histogram');
+    const venueOrders = { venue: 'simulated', operation: 'placeOrder', outcome: 'ok' };
+    expect(find('copytrade_venue_order_duration_seconds_count', venueOrders)?.value).to.be.at.least(2);
     // The store's appends, the processors' lag, the outbox and the sessions.
     expect(find('copytrade_event_store_append_duration_seconds_count', { result: 'ok' })?.value).to.be.greaterThan(0);
     expect(find('copytrade_engine_lag_seconds')).to.not.equal(undefined);

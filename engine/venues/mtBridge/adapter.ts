@@ -69,6 +69,14 @@ export class MtBridgeRealVenue extends MtBridgeVenue implements RealVenue {
   stop(): Promise<void> {
     return this.server.stop();
   }
+
+  /** A terminal attached and its book was read: the ledger key is `<loginServer>/<loginAccountNumber>` (venue.ts). */
+  onReachable(listener: (loginServer: string, loginAccountNumber: string) => void): () => void {
+    return this.server.onReached((key) => {
+      const at = key.lastIndexOf('/');
+      listener(at < 0 ? '' : key.slice(0, at), at < 0 ? key : key.slice(at + 1));
+    });
+  }
 }
 
 export const mtBridgeAdapter: VenueAdapter<MtBridgeConfig> = {

@@ -257,6 +257,7 @@ export class Ledger {
     this.state = { ...this.state, connected: true, statusMessage: `connected: ${terminal.hello.platform} ${terminal.hello.login} at ${terminal.hello.server}` };
     this.server.log.info(`MetaTrader bridge: ${this.key} ${this.state.statusMessage}`);
     this.notifyAttached();
+    this.server.reached(this.key);
   }
 
   bookItems() {
@@ -271,6 +272,7 @@ export class MtBridgeServer {
   readonly attachTimeoutMs: number;
   private readonly wss = new WebSocketServer({ noServer: true });
   private readonly ledgers = new Map<string, Ledger>();
+  private readonly reachedListeners = new Set<(key: string) => void>();
   /** Refusals of terminals whose token named no account, by the MT login they reported. */
   private readonly refusedLogins = new Map<string, { at: number; message: string }>();
   private readonly heartbeatMs: number;
@@ -306,6 +308,22 @@ export class MtBridgeServer {
   /** Takes a WebSocket upgrade request (from listen's server, or another http server's `upgrade` event). */
   upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     this.wss.handleUpgrade(req, socket, head, (ws) => this.wss.emit('connection', ws, req));
+  }
+
+  /** Hears every login whose terminal attached and was read (RealVenue.onReachable). */
+  onReached(listener: (key: string) => void): () => void {
+    this.reachedListeners.add(listener);
+    return () => this.reachedListeners.delete(listener);
+  }
+
+  reached(key: string): void {
+    for (const listener of this.reachedListeners) {
+      try {
+        listener(key);
+      } catch (error) {
+        this.log.warn(`a listener of ${key}'s terminal failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
   }
 
   ledger(key: string): Ledger {

@@ -126,4 +126,61 @@ describe('MetaTrader bridge in the service (e2e, fake terminal)', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await closes()).to.equal(1);
   });
+
+  it('connects an Active account whose terminal attaches only after the service started, without a restart', async () => {
+    await fake.stop();
+    const { databaseUrl, dataDir } = t;
+    await t.stop();
+    t = await startTestService({ env, databaseUrl, dataDir });
+    // The start gave up waiting for the terminal (MT_BRIDGE_ATTACH_TIMEOUT_MS) and left the account without a session.
+    await eventually(async () => (t.service.services.connections.isConnected(slave) ? undefined : true), 10_000, 'the start to give up');
+    const before = await t.call('GET', `/accounts/${slave}/information`);
+    expect(before.body).to.include({ connected: false });
+    const account = await t.call('GET', `/accounts/${slave}`);
+    expect(account.body.status).to.deep.equal({ id: 2, name: 'Active' });
+    const key = await t.call('POST', `/projects/${DEFAULT_PROJECT_ID}/apiKeys`, { body: { name: 'mt5 slave EA again', accountId: slave } });
+    fake = await terminal(key.body.key as string, '7001');
+    await fake.welcome();
+    await eventually(async () => ((await t.call('GET', `/accounts/${slave}/information`)).body.connected === true ? true : undefined), 10_000, 'the session');
+  });
+
+  it("copies the MT5 account's trades, as a master, to an account at the simulated venue", async () => {
+    const simSlave = await startedAccount(t, 'sim slave of mt5');
+    const copier = await t.call('POST', `/accounts/${simSlave}/copiers`, { body: { fromAccountId: slave, multiplier: 1 } });
+    expect(copier.status).to.equal(200);
+    // The user trades in the terminal: the EA streams the deal, the engine copies it.
+    const desk = broker.connection({ login: '7001', password: 'broker' });
+    await desk.connect();
+    const opened = await desk.placeOrder({ symbol: 'BTCUSD', orderType: 'sell', volume: 0.05 }, 'by-hand-1');
+    const [copy] = await bookWhere(t, simSlave, (b) => b.some((p) => p.symbol === 'BTCUSD'), 'the copy at the simulated venue', 15_000);
+    expect(copy).to.include({ symbol: 'BTCUSD', orderType: 'Sell', volume: 0.05 });
+    if (opened.status !== 'filled') throw new Error('the market order did not fill');
+    await desk.closePosition(opened.positionId!);
+    await bookWhere(t, simSlave, (b) => !b.some((p) => p.symbol === 'BTCUSD'), 'the copy closed', 15_000);
+  });
+
+  it("rounds a copy to the terminal's volume step and skips one below its minimum, with the reason in the logs", async () => {
+    const small = await startedAccount(t, 'sim master, small copies');
+    const rounding = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: small, multiplier: 0.55, forceMinTrade: false } });
+    expect(rounding.status).to.equal(200);
+    const desk = broker.connection({ login: '7001', password: 'broker' });
+    await desk.connect();
+    const step = (await desk.symbolInfo('BTCUSD')).volumeStep;
+    const minimum = (await desk.symbolInfo('BTCUSD')).minVolume;
+    // 0.03 x 0.55 = 0.0165 lots: rounded down to the terminal's step.
+    await openPosition(t, small, { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.03 });
+    const [copy] = await bookWhere(t, slave, (b) => b.some((p) => p.symbol === 'BTCUSD'), 'the rounded copy at the terminal', 15_000);
+    expect(copy!.volume).to.be.closeTo(Math.floor(0.0165 / step + 1e-9) * step, 1e-9);
+    // 0.01 x 0.55 = 0.0055 lots: below the terminal's minimum (forceMinTrade off): skipped with the reason.
+    await openPosition(t, small, { symbol: 'BTCUSD', orderType: 'Sell', volume: 0.01 });
+    const skip = await eventually(
+      async () =>
+        ((await t.call('GET', `/accounts/${slave}/logs?limit=1000`)).body as { text: string }[]).find((l) =>
+          new RegExp(`below the minimum ${minimum} of BTCUSD`).test(l.text),
+        ),
+      15_000,
+      'the skip',
+    );
+    expect(skip.text).to.match(/forceMinTrade is off/);
+  });
 });

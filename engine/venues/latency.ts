@@ -1,0 +1,59 @@
+// Per-venue order round trips for the operator's /metrics (api/metrics.ts): every order request an
+// account's connection sends (place, modify, close, cancel) is timed from the call to its answer, with
+// the kind of venue it went to (`simulated`, or the real venue's name: `ccxt:bybit`,
+// `MetaTrader bridge`...) and its outcome (`ok`, `refused`: a VenueError, `error`: anything else, a
+// timeout or a lost link). The timings are told to listeners of this process.
+import type { VenueConnection } from './port.js';
+import { VenueError } from './port.js';
+
+export type TimedOperation = 'placeOrder' | 'modifyPosition' | 'closePosition' | 'cancelOrder';
+
+export interface VenueOrderTiming {
+  readonly venue: string;
+  readonly operation: TimedOperation;
+  readonly seconds: number;
+  readonly outcome: 'ok' | 'refused' | 'error';
+}
+
+const TIMED: ReadonlySet<string> = new Set<TimedOperation>(['placeOrder', 'modifyPosition', 'closePosition', 'cancelOrder']);
+const listeners = new Set<(timing: VenueOrderTiming) => void>();
+
+/** Hears every timed order request of this process. Answers the unsubscribe. */
+export const onVenueOrderTiming = (listener: (timing: VenueOrderTiming) => void): (() => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+
+const tell = (timing: VenueOrderTiming): void => {
+  for (const listener of listeners) {
+    try {
+      listener(timing);
+    } catch {
+      // A metrics listener never breaks trading.
+    }
+  }
+};
+
+/** `connection` with its order requests timed (everything else, its own extras included, passes through). */
+export const timedConnection = <C extends VenueConnection>(connection: C, venue: string): C =>
+  new Proxy(connection, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      if (typeof property !== 'string' || !TIMED.has(property)) return method.bind(target);
+      const operation = property as TimedOperation;
+      return async (...args: unknown[]) => {
+        const started = process.hrtime.bigint();
+        const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+        try {
+          const result: unknown = await method.apply(target, args);
+          tell({ venue, operation, seconds: seconds(), outcome: 'ok' });
+          return result;
+        } catch (error) {
+          tell({ venue, operation, seconds: seconds(), outcome: error instanceof VenueError ? 'refused' : 'error' });
+          throw error;
+        }
+      };
+    },
+  });
