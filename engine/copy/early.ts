@@ -17,8 +17,10 @@
 //     records as it always did;
 //   - it runs only where the handler would decide the same: on the instance that works the engine's
 //     partition, when the master's group has no work queued or running and no earlier change of the
-//     master is on its way to the engine; it decides once the read models include the engine's own
-//     appends and every copy-changing event (a close, a fill, a cancellation) the intake routed, and
+//     master is on its way to the engine; it decides once its copies include the engine's own appends
+//     and every copy-changing event (a close, a fill, a cancellation) the intake routed (the engine's
+//     book, book.ts, holds them as soon as they are stored or routed; the read models only for the
+//     book's first load of the master), and
 //     places only if none was routed meanwhile and none of the master's slave accounts has one on its
 //     way; and only for copiers without features (a feature may read the master's orders up to the
 //     event, which only its `$all` position can wait for): the handler decides those.
@@ -68,8 +70,12 @@ export interface EarlyParts {
   readonly active: () => boolean;
   /** The newest state event the intake routed (Intake.newestStateEvent): a new one is a new object. */
   readonly stateMark: () => Position | null;
-  /** Resolves once the read models include `mark` and the engine's own appends (Outcomes.catchUpReadModels). */
-  readonly catchUp: (mark: Position | null) => Promise<void>;
+  /**
+   * Resolves once what the early run of the master decides with includes `mark` and the engine's own
+   * appends: the engine's book of the master's copies (book.ts), loaded once the read models include
+   * them, and the copiers read model up to the newest copier event routed.
+   */
+  readonly catchUp: (mark: Position | null, masterAccountId: string) => Promise<void>;
   /**
    * Decides and places for the master's copiers without features; null: held back after all. `ready`
    * is asked with the copiers' slave accounts once the inputs are read, before anything is placed.
@@ -129,7 +135,7 @@ export class EarlyCopies {
     const cause: EarlyCause = { masterAccountId: accountId, eventId: id, eventType: event.type, trigger, masterEventAt };
     const mark = this.parts.stateMark();
     const result = (async () => {
-      await this.parts.catchUp(mark);
+      await this.parts.catchUp(mark, accountId);
       if (!this.ready(accountId, id)) return null;
       // Decided with read models that include every copy-changing event routed (`mark`): none routed
       // since, and none of the slaves' on its way.

@@ -27,6 +27,7 @@ import { StreamProcessor } from '../../store/processor.js';
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../../store/port.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 import type { AccountSessions } from '../venues/connections.js';
+import { CopyBook } from './book.js';
 import { EarlyCopies } from './early.js';
 import { FencedOut, FencedStore } from './fence.js';
 import { CopyHandlers } from './handlers.js';
@@ -99,6 +100,8 @@ export class CopyEngine {
   private readonly handlers: CopyHandlers;
   /** Slave orders placed from the venue's change, before the bookkeeping commits (early.ts). */
   private readonly early: EarlyCopies;
+  /** The open copies and martingale counts of the masters copied early, kept by the engine (book.ts). */
+  private readonly book: CopyBook;
   private readonly processor: StreamProcessor;
   /** The store behind this term's fence (outcomes appended through it); null without a term. */
   private readonly fence: FencedStore | null;
@@ -127,14 +130,26 @@ export class CopyEngine {
     this.fence = deps.term ? new FencedStore(deps.store, { partition: name, epoch: deps.term.epoch, instance: deps.term.instance }) : null;
     this.outcomes = new Outcomes(this.fence ? { ...deps, store: this.fence } : deps, stopped);
     this.scheduling = new Scheduling({ ...deps, ...(owns ? { owns } : {}) }, stopped);
-    this.handlers = new CopyHandlers(deps, inputs, this.outcomes);
+    this.book = new CopyBook({ db: deps.db, waitForReadModels: (position) => this.outcomes.waitForReadModels(position) });
+    this.outcomes.book = this.book;
+    this.handlers = new CopyHandlers(deps, inputs, this.outcomes, this.book);
     // Early placement is the current term's only (early.ts, "More than one instance"): asked when the
     // change is seen and again just before the first order goes out.
     const term = deps.term;
     this.early = new EarlyCopies({
       active: () => !this.stopped && this.pipeline !== null && this.processor.active && !(this.fence?.fencedOut ?? false) && (term?.holds?.() ?? true),
       stateMark: () => this.intake.newestStateEvent,
-      catchUp: (mark) => this.outcomes.catchUpReadModels(mark),
+      catchUp: async (mark, master) => {
+        if (!this.book.has(master)) {
+          // The book's first load of the master: from the read models once they include `mark`.
+          await this.outcomes.catchUpReadModels(mark);
+          await this.book.load(master);
+          return;
+        }
+        // The book holds the copies: only the copiers read model is read, up to the copier events routed.
+        const copiers = this.intake.newestCopierEvent;
+        if (copiers) await this.outcomes.waitForReadModels(copiers);
+      },
       place: (cause, ready) => this.handlers.placeEarly(cause, ready),
       masters: () => inputs.masters(),
     });
@@ -145,6 +160,7 @@ export class CopyEngine {
       handling: this.handling,
       stopped,
       early: this.early,
+      book: this.book,
       ...(owns ? { owns } : {}),
     });
     this.owns = owns;
@@ -223,6 +239,7 @@ export class CopyEngine {
     this.events = null;
     this.tracking.forgetInFlight();
     this.early.reset();
+    this.book.reset();
   }
 
   /**

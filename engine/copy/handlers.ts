@@ -14,6 +14,7 @@ import { calendarEvents } from '../../projections/calendar/queries.js';
 import { type Position, positionFromString, positionToString } from '../../store/port.js';
 import { orderData, positionData } from '../venues/recorder.js';
 import { approvalOfDeferral } from './approvals.js';
+import type { CopyBook } from './book.js';
 import { type EarlyCause, type EarlyOutcomes, withSource } from './early.js';
 import { executeActions } from './executor.js';
 import { featureInputs } from './featureInputs.js';
@@ -110,7 +111,13 @@ export class CopyHandlers {
   private readonly outcomes: Outcomes;
   private readonly management: ManagementTicks;
 
-  constructor(deps: HandlerDeps, inputs: CopyInputs, outcomes: Outcomes) {
+  constructor(
+    deps: HandlerDeps,
+    inputs: CopyInputs,
+    outcomes: Outcomes,
+    /** The engine's book of copies (book.ts): what an early run decides with, once it holds the master. */
+    private readonly book: CopyBook | null = null,
+  ) {
     this.kit = new HandlerKit(deps, inputs, outcomes);
     this.deps = deps;
     this.inputs = inputs;
@@ -188,7 +195,7 @@ export class CopyHandlers {
     const copiers = await this.inputs.copiersOf(masterAccountId);
     const placed = new Map<string, { copier: CopierRow; events: readonly CopyEvent[] }>();
     if (copiers.length === 0) return placed;
-    const inputs = await this.fanOutInputs(masterAccountId, trigger.event, copiers);
+    const inputs = await this.fanOutInputs(masterAccountId, trigger.event, copiers, this.book);
     if (!ready(copiers.map((c) => c.to_account_id))) return null;
     // Its position is known once the event is stored: the handler puts it in (withSource).
     const source: CopySource = { eventId: cause.eventId, position: NO_POSITION, type: cause.eventType };
@@ -222,13 +229,18 @@ export class CopyHandlers {
    * The inputs of a whole fan-out, read at once: none depends on another (the history only on the
    * features), so the copy waits for the slowest read, not for their sum.
    */
-  private async fanOutInputs(masterAccountId: string, event: MasterEvent, copiers: readonly CopierRow[]): Promise<FanOutInputs> {
+  private async fanOutInputs(masterAccountId: string, event: MasterEvent, copiers: readonly CopierRow[], book: CopyBook | null = null): Promise<FanOutInputs> {
     const symbol = 'symbol' in event.data ? event.data.symbol : null;
+    // The early run's copies and martingale counts from the engine's book when it holds the master.
+    const kept = book?.has(masterAccountId) ? book : null;
     const [master, copies, martingale, slaves, [features, history], mappings] = await Promise.all([
       this.inputs.master(masterAccountId, isOpening(event) ? symbol : null),
-      this.inputs.copiesOf(masterAccountId),
-      this.inputs.martingaleOf(copiers.map((c) => c.id)),
-      this.inputs.slaveAccounts(copiers.map((c) => c.to_account_id)),
+      kept ? kept.copiesOf(masterAccountId) : this.inputs.copiesOf(masterAccountId),
+      kept ? kept.martingaleOf(copiers.map((c) => c.id)) : this.inputs.martingaleOf(copiers.map((c) => c.id)),
+      this.inputs.slaveAccounts(
+        copiers.map((c) => c.to_account_id),
+        masterAccountId,
+      ),
       this.inputs.activeFeatures(copiers).then(async (active) => [active, await copyHistory(this.deps.db, [...active.keys()])] as const),
       this.inputs.projectMappingsOf(copiers),
     ]);

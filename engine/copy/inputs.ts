@@ -13,7 +13,7 @@ import { membersOf } from '../../domain/feature/definition.js';
 import { partialsOf } from '../../projections/copies/queries.js';
 import { featuresFor, resetsOf } from '../../projections/features/queries.js';
 import type { ProtectionBlock } from '../../domain/protection/blocks.js';
-import { protectionBlocksOf } from '../../projections/protections/queries.js';
+import { blocksInForce, timedBlocksOf } from '../../projections/protections/queries.js';
 import { projectSymbolMappings, type SymbolMappingRow } from '../../projections/symbolMappings/queries.js';
 import type { ProjectMapping } from '../../domain/copy/symbolMapping.js';
 import type { StrategyRouting } from '../../domain/copy/strategyRouting.js';
@@ -93,6 +93,8 @@ export class CopyInputs {
 
   /** Reads kept while the read models they read are unchanged (`kept`), by key. */
   private readonly keptReads = new Map<string, { readonly version: string; readonly value: Promise<unknown> }>();
+  /** The read models the slave accounts' status, flags and protections come from (slaveAccounts). */
+  private static readonly SLAVE_READ_MODELS = ['accounts', 'protections', 'risk_limits'];
 
   constructor(
     private readonly db: Kysely<ReadModels>,
@@ -112,10 +114,11 @@ export class CopyInputs {
    * path reads the master's copiers, the project's symbol mappings and the copiers' features on every
    * master event, and they rarely change. Callers must not change what it answers (it is shared).
    */
-  private kept<T>(key: string, names: readonly string[], read: () => Promise<T>): Promise<T> {
+  private kept<T>(key: string, names: readonly string[], read: () => Promise<T>, vary = ''): Promise<T> {
     const marks = names.map(this.readModelVersion);
     if (marks.some((mark) => mark === null)) return read();
-    const version = marks.join(',');
+    // `vary`: what else the answer depends on (the ids asked for), kept under one key per master.
+    const version = `${marks.join(',')}|${vary}`;
     const entry = this.keptReads.get(key);
     if (entry && entry.version === version) return entry.value as Promise<T>;
     const value = read();
@@ -213,17 +216,22 @@ export class CopyInputs {
     return { funds: fundsOf(info), symbol: spec };
   }
 
-  /** Status and trading flag of the slave accounts, in one query for a whole fan-out. */
-  async slaveAccounts(ids: readonly string[]): Promise<Map<string, SlaveAccount>> {
+  /**
+   * Status and trading flag of the slave accounts and their protections in force, in one round trip
+   * for a whole fan-out. With `masterAccountId` (a fan-out's), the rows are kept while the accounts,
+   * protections and risk limits read models are unchanged and the same accounts are asked for; the
+   * protections in force are picked on the service clock at every ask (a period may end meanwhile).
+   */
+  async slaveAccounts(ids: readonly string[], masterAccountId?: string): Promise<Map<string, SlaveAccount>> {
     if (ids.length === 0) return new Map();
-    const [rows, protections] = await Promise.all([
-      this.db
-        .selectFrom('accounts')
-        .select(['id', 'account_status_id', 'trading_disabled'])
-        .where('id', 'in', [...new Set(ids)])
-        .execute(),
-      protectionBlocksOf(this.db, ids, this.clock()),
-    ]);
+    const unique = [...new Set(ids)];
+    const read = () =>
+      Promise.all([
+        this.db.selectFrom('accounts').select(['id', 'account_status_id', 'trading_disabled']).where('id', 'in', unique).execute(),
+        timedBlocksOf(this.db, unique),
+      ]);
+    const [rows, blocks] = masterAccountId ? await this.kept(`slaves:${masterAccountId}`, CopyInputs.SLAVE_READ_MODELS, read, unique.join(',')) : await read();
+    const protections = blocksInForce(blocks, this.clock());
     return new Map(rows.map((r) => [r.id, { ...r, protections: protections.get(r.id) ?? [] }]));
   }
 

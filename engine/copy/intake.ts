@@ -6,6 +6,7 @@ import { accountIdOfPositionsStream, type PositionsEvent } from '../../domain/po
 import type { Position, RecordedEvent } from '../../store/port.js';
 import type { Recovery } from '../../store/recovery.js';
 import { type EarlyCopies, STATE_EVENTS } from './early.js';
+import type { CopyBook } from './book.js';
 import type { CopyInputs } from './inputs.js';
 import type { Outcomes } from './outcomes.js';
 import type { Tracked, Tracking } from './tracking.js';
@@ -21,6 +22,8 @@ export interface IntakeParts {
   readonly stopped: () => boolean;
   /** Slave orders placed from the venue's change, before its event got here (early.ts). */
   readonly early: EarlyCopies;
+  /** The engine's book of copies (book.ts): told every copy-changing event of a slave as it is routed. */
+  readonly book?: CopyBook;
   /** Whether this engine copies the master account (its partition, engine/copy/partitions.ts); default every one. */
   readonly owns?: (masterAccountId: string) => boolean;
 }
@@ -33,12 +36,19 @@ export class Intake {
    * to include this and the engine's own appends, not for itself: what it says, the engine has.
    */
   private lastStateEvent: Position | null = null;
+  /** The newest routed copier event (the copiers read model has changed up to it). */
+  private lastCopierEvent: Position | null = null;
 
   constructor(private readonly parts: IntakeParts) {}
 
   /** The newest routed event that changes a read model the engine decides with (see lastStateEvent). */
   get newestStateEvent(): Position | null {
     return this.lastStateEvent;
+  }
+
+  /** The newest routed copier event: an early run reads the copiers read model once it includes it. */
+  get newestCopierEvent(): Position | null {
+    return this.lastCopierEvent;
   }
 
   /** Routes an event, trying again while what it reads cannot be read (the event stays in order). */
@@ -65,7 +75,10 @@ export class Intake {
     const masterAccountId = accountIdOfPositionsStream(recorded.streamId);
     if (masterAccountId) {
       const stateBefore = this.lastStateEvent;
-      if (STATE_EVENTS.has(recorded.type)) this.lastStateEvent = recorded.position;
+      if (STATE_EVENTS.has(recorded.type)) {
+        this.lastStateEvent = recorded.position;
+        this.parts.book?.routed(recorded);
+      }
       if (this.parts.owns && !this.parts.owns(masterAccountId)) return skip();
       const trigger = masterTriggerOf(recorded as unknown as PositionsEvent, recorded.id);
       if (!trigger) return skip();
@@ -73,6 +86,7 @@ export class Intake {
       return { kind: 'master', group: masterAccountId, recorded, trigger, masterAccountId, stateBefore, early };
     }
     this.lastStateEvent = recorded.position;
+    this.lastCopierEvent = recorded.position;
     const event = recorded as unknown as CopierEvent;
     if (event.type === 'CopierCreated') {
       this.masterOfCopier.set(event.data.copierId, event.data.fromAccountId);

@@ -11,6 +11,7 @@ import { type EventStore, type Position, positionFromString } from '../../store/
 import { StreamNotFoundError } from '../../store/errors.js';
 import { FactBatches } from '../../store/factBatches.js';
 import type { RecoveryLog } from '../../store/recovery.js';
+import type { CopyBook } from './book.js';
 import type { CopierRow } from './inputs.js';
 import { earlier } from './tracking.js';
 
@@ -40,6 +41,8 @@ export class Outcomes {
   private readonly handledUpTo = new Map<string, Position | null>();
   /** The outcomes of concurrent copies (a fan-out's copiers) go in one multi-stream append. */
   private readonly facts: FactBatches;
+  /** The engine's book of copies (book.ts): told every outcome once it is stored. */
+  book: CopyBook | null = null;
 
   constructor(
     private readonly deps: OutcomesDeps,
@@ -105,6 +108,10 @@ export class Outcomes {
         metadata,
       );
       if (!this.lastAppend || earlier(this.lastAppend, result.position)) this.lastAppend = result.position;
+      this.book?.stored(
+        events.map(({ id, event }) => ({ id, type: event.type, data: event.data })),
+        result.position,
+      );
     }
     if (!storeCause) return;
     const cause = positionFromString(source.position);

@@ -19,6 +19,47 @@ export const protectionsInForce = async (db: Kysely<ReadModels>, accountIds: rea
     .execute();
 };
 
+/** A trigger as a block, with the end of its period (null: until cleared). */
+export interface TimedBlock {
+  readonly accountId: string;
+  readonly until: Date | null;
+  readonly block: ProtectionBlock;
+}
+
+/**
+ * Every trigger of the accounts as a block with its end, in force or not (blocksInForce picks those in
+ * force at a time): the copy engine keeps these rows while the read model is unchanged (engine/copy/inputs.ts).
+ */
+export const timedBlocksOf = async (db: Kysely<ReadModels>, accountIds: readonly string[]): Promise<TimedBlock[]> => {
+  if (accountIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('account_protections as p')
+    .leftJoin('risk_limits as l', 'l.id', 'p.rule_id')
+    .selectAll('p')
+    .select('l.copier_id')
+    .where('p.account_id', 'in', [...new Set(accountIds)])
+    .orderBy('p.at')
+    .orderBy('p.trigger_id')
+    .execute();
+  return rows.map((row) => ({
+    accountId: row.account_id,
+    until: row.until === null ? null : new Date(row.until),
+    block: { ruleKind: row.rule_kind as RuleKind, ruleId: row.rule_id, symbol: row.symbol, copierId: row.copier_id ?? null, message: row.message },
+  }));
+};
+
+/** The blocks of `blocks` in force at `now` (as protectionBlocksOf reads them), by account. */
+export const blocksInForce = (blocks: readonly TimedBlock[], now: Date): Map<string, ProtectionBlock[]> => {
+  const out = new Map<string, ProtectionBlock[]>();
+  for (const { accountId, until, block } of blocks) {
+    if (until !== null && until.getTime() <= now.getTime()) continue;
+    const list = out.get(accountId) ?? [];
+    list.push(block);
+    out.set(accountId, list);
+  }
+  return out;
+};
+
 /** The blocks in force on each account, for the copy engine; a risk limit scoped to a copier blocks that copier only. */
 export const protectionBlocksOf = async (db: Kysely<ReadModels>, accountIds: readonly string[], now: Date): Promise<Map<string, ProtectionBlock[]>> => {
   const out = new Map<string, ProtectionBlock[]>();
