@@ -1,6 +1,6 @@
-// The copy engine's kept reads (engine/copy/inputs.ts `kept`): a read of the master's copiers is
-// answered again, without a query, while the marks of its read models (ProjectionRunner.version) stay
-// the same; a moved mark, or an unknown one, reads again.
+// The copy engine's kept reads (engine/copy/inputs.ts `kept`): a read of the master's copiers or of a
+// fan-out's slave accounts is answered again, without a query, while the marks of its read models
+// (ProjectionRunner.version) stay the same; a moved mark, or an unknown one, reads again.
 import { expect } from 'chai';
 import { type DatabaseConnection, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type QueryResult } from 'kysely';
 import { CopyInputs } from '../../../engine/copy/inputs.js';
@@ -71,5 +71,31 @@ describe('engine/copy/inputs: reads kept while their read models are unchanged',
     await inputs.copiersOf('m');
     await inputs.copiersOf('m');
     expect(queries.filter((q) => q === 'copiers')).to.have.length(2);
+  });
+
+  it("keeps a fan-out's slave accounts per master while the accounts, protections and risk limits marks stay and the same accounts are asked for", async () => {
+    const { db, queries } = countingDb();
+    const marks = new Map<string, string | null>([
+      ['accounts', '1:1'],
+      ['protections', '1:1'],
+      ['risk_limits', '1:1'],
+    ]);
+    const inputs = new CopyInputs(
+      db,
+      sessions,
+      () => new Date(),
+      (name) => marks.get(name) ?? null,
+    );
+    const reads = () => queries.filter((q) => q === 'accounts').length;
+    await inputs.slaveAccounts(['a', 'b'], 'm');
+    await inputs.slaveAccounts(['a', 'b'], 'm');
+    expect(reads()).to.equal(1);
+    await inputs.slaveAccounts(['a', 'b', 'c'], 'm');
+    expect(reads(), 'other accounts asked for').to.equal(2);
+    marks.set('protections', '1:2');
+    await inputs.slaveAccounts(['a', 'b', 'c'], 'm');
+    expect(reads(), 'protections changed').to.equal(3);
+    await inputs.slaveAccounts(['a', 'b', 'c']);
+    expect(reads(), 'no master: not kept').to.equal(4);
   });
 });
