@@ -12,6 +12,8 @@ import { auditLogRoutes } from './auditLogs/routes.js';
 import { brokerRoutes } from './brokers/routes.js';
 import { calendarRoutes } from './calendar/routes.js';
 import { customerRoutes } from './customers/routes.js';
+import { marketNewsRoutes } from './marketNews/routes.js';
+import { newsBookmarkRoutes } from './newsBookmarks/routes.js';
 import { whiteLabelRoutes } from './whiteLabel/routes.js';
 import { newsFilterRoutes } from './newsFilter/routes.js';
 import { calendarAlertRoutes } from './alerts/routes.js';
@@ -86,6 +88,8 @@ export const declareRoutes = (services: Services): Routes => {
   chartingDataRoutes(routes, services);
   messagingRoutes(routes, services);
   calendarRoutes(routes, services);
+  marketNewsRoutes(routes, services);
+  newsBookmarkRoutes(routes, services);
   whiteLabelRoutes(routes, services);
   customerRoutes(routes, services);
   newsFilterRoutes(routes, services);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { isTimeZone } from '../domain/analytics/periods.js';
 import { loadMessagingConfig, type MessagingConfig } from './messaging/config.js';
 import { type CalendarConfig, loadCalendarConfig } from './calendarConfig.js';
+import { loadMarketNewsConfig, type MarketNewsConfig } from './marketNewsConfig.js';
 import { isAccountType } from '../domain/account/enums.js';
 import { VENUE_ADAPTERS } from '../engine/venues/adapters.js';
 import { parseVenueRouting, type VenueRouting } from '../engine/venues/registry.js';
@@ -36,6 +37,8 @@ export interface Config {
   readonly messaging: MessagingConfig;
   /** The economic calendar's sources (app/calendarConfig.ts). */
   readonly calendar: CalendarConfig;
+  /** The market news feeds (app/marketNewsConfig.ts). */
+  readonly news: MarketNewsConfig;
   /** What the white-label DNS check expects of a brand's records (app/whiteLabelConfig.ts). */
   readonly whiteLabel: WhiteLabelConfig;
   /** The notification channels: the SMTP server of the e-mail channel (app/notificationsConfig.ts). */
@@ -125,6 +128,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     loadShedding: optional(env.LOAD_SHEDDING) === null ? true : flag('LOAD_SHEDDING', env.LOAD_SHEDDING),
     messaging: loadMessagingConfig(env),
     calendar: loadCalendarConfig(env, { integer, flag }, (message) => new ConfigError(message)),
+    news: loadMarketNewsConfig(env, { integer }, (message) => new ConfigError(message)),
     whiteLabel: loadWhiteLabelConfig(env, operatorDomain, (message) => new ConfigError(message)),
     notifications: loadNotificationsConfig(env),
     copyEnginePartitions: integer('COPY_ENGINE_PARTITIONS', env.COPY_ENGINE_PARTITIONS, 1, 1, 1024),

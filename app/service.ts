@@ -21,6 +21,7 @@ import { CalendarSync } from './calendarSync.js';
 import { CalendarAlertScheduler } from './alertsScheduler.js';
 import { ChatLogNotifier } from './notificationsLogs.js';
 import { NewsWarnings } from './newsWarnings.js';
+import { MarketNewsSync } from './marketNewsSync.js';
 import { EMAIL_DELIVERY_KIND, emailSender } from '../engine/notifications/email.js';
 import { CHAT_DELIVERY_KIND, chatSender } from './notificationsChat.js';
 import { ChartingRetries } from './chartingWebhook/retries.js';
@@ -321,6 +322,9 @@ const startBackground = async (
   const newsWarnings = new NewsWarnings(services, leases);
   newsWarnings.start();
   life.add(() => newsWarnings.stop());
+  const news = new MarketNewsSync({ services, leases, feeds: config.news.feeds, everyMs: config.news.syncMinutes * 60_000 });
+  news.start();
+  life.add(() => news.stop());
 };
 
 /** The HTTP server on the configured address; answers the port it got. */

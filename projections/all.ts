@@ -3,6 +3,7 @@ import { accountLogsProjection } from './accountLogs/projector.js';
 import { accountsProjection } from './accounts/projector.js';
 import { calendarProjection } from './calendar/projector.js';
 import { alertsProjection } from './alerts/projector.js';
+import { marketNewsProjection } from './marketNews/projector.js';
 import { approvalsProjection } from './approvals/projector.js';
 import { apiKeysProjection } from './apiKeys/projector.js';
 import { auditLogsProjection } from './auditLogs/projector.js';
@@ -54,6 +55,7 @@ export const allProjections: readonly Projection[] = [
   earningsProjection,
   alertsProjection,
   customersProjection,
+  marketNewsProjection,
 ];
 
 export const projectionByName = (name: string): Projection | undefined => allProjections.find((p) => p.name === name);

@@ -4,6 +4,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { CalendarTables } from './calendar/tables.js';
 import type { EarningsTables } from './earnings/tables.js';
 import type { AlertsTables } from './alerts/tables.js';
+import type { MarketNewsTables } from './marketNews/tables.js';
 import type { SignalTables } from './signals/tables.js';
 import type { CustomerTables } from './customers/tables.js';
 
@@ -530,7 +531,7 @@ export interface ProjectionRegistryTable {
   updated: Generated<Date>;
 }
 
-export interface ReadModels extends CalendarTables, EarningsTables, AlertsTables, SignalTables, CustomerTables {
+export interface ReadModels extends CalendarTables, EarningsTables, AlertsTables, SignalTables, CustomerTables, MarketNewsTables {
   accounts: AccountsTable;
   audit_logs: AuditLogsTable;
   api_keys: ApiKeysTable;

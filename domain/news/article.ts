@@ -1,7 +1,9 @@
 // Market news articles (spec "Economic calendar, news and alerts": GET /marketNews with category, impact,
 // sentiment and currencies): what a feed item becomes, by rules. Pure: the feeds are read by a NewsSource
 // (engine/news/source.ts), the sentiment score comes from a lexicon (engine/news/sentiment.ts).
-//   - id: a UUID v5 of the item's guid (else its link, else its title and date): the same item read twice is one.
+//   - id: a UUID v5 of the item's guid (else its link, else its title and the date the feed gives): the same
+//     item read twice is one, also when the feed gives no date (the time of reading stands in for it then,
+//     but is no part of the id, and `dated` says so).
 //   - category: the first rule whose words appear in the title or summary (CENTRAL_BANKS, ECONOMY,
 //     FOREX, COMMODITIES, CRYPTO, EQUITIES, GEOPOLITICS), else GENERAL.
 //   - currencies: ISO codes, currency names and central banks named in the text (Fed: USD; ECB: EUR ...).
@@ -42,7 +44,13 @@ export interface Article {
   readonly sentiment: NewsSentiment;
   /** The lexicon's comparative score (per word), rounded to 4 digits. */
   readonly sentimentScore: number;
+  /** false: the feed gave no readable date and publishedAt is the time the article was read. */
+  readonly dated: boolean;
 }
+
+/** The members a later reading may change: a change is a revision of the article (domain/news/decider.ts). */
+export const REVISABLE_MEMBERS = ['title', 'link', 'summary', 'publishedAt', 'category', 'currencies', 'impact', 'sentiment', 'sentimentScore'] as const;
+export type RevisableMember = (typeof REVISABLE_MEMBERS)[number];
 
 const words = (list: string): RegExp => new RegExp(`\\b(?:${list})\\b`, 'i');
 
@@ -118,8 +126,9 @@ export const articleOf = (source: string, item: FeedItem, score: (text: string) 
   const title = plain(item.title) ?? '(untitled)';
   const text = `${title}. ${summary ?? ''}`;
   const category = categoryOf(text);
-  const published = item.publishedAt && !Number.isNaN(Date.parse(item.publishedAt)) ? new Date(item.publishedAt).toISOString() : fetchedAt;
-  const key = item.guid ?? item.link ?? `${title}/${published}`;
+  const dated = !!item.publishedAt && !Number.isNaN(Date.parse(item.publishedAt));
+  const published = dated ? new Date(item.publishedAt!).toISOString() : fetchedAt;
+  const key = item.guid ?? item.link ?? `${title}/${dated ? published : ''}`;
   const comparative = score(text);
   return {
     articleId: uuidv5(`${source}/${key}`, ARTICLE_NAMESPACE),
@@ -133,5 +142,6 @@ export const articleOf = (source: string, item: FeedItem, score: (text: string) 
     impact: impactOf(text, category),
     sentiment: sentimentOf(comparative),
     sentimentScore: Math.round(comparative * 1e4) / 1e4,
+    dated,
   };
 };

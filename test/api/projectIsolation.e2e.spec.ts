@@ -66,6 +66,7 @@ const queries: Record<string, string> = {
   getEconomicCalendarExposure: `?accountId=${crypto.randomUUID()}`,
   getNewsFilterSymbolMapping: '?symbols=EURUSD',
   getNewsFilterPreview: '?symbols=EURUSD',
+  getMarketNews: '?category=CENTRAL_BANKS&impact=HIGH&sentiment=NEUTRAL&currencies=USD&search=fed&bookmarked=true&page=0&size=100',
 };
 
 /** Path parameters that name something of the service, not of a project (a read model is every project's). */
