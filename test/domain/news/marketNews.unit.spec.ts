@@ -10,10 +10,10 @@ const AT = '2026-01-08T12:00:00.000Z';
 const metadata = { now: AT, context: systemContext('spec') };
 const article = (title: string, publishedAt: string | null, fetchedAt = AT): Article =>
   articleOf('https://wire.example/rss', { guid: 'g-1', title, link: 'https://wire.example/1', summary: null, publishedAt }, () => 0, fetchedAt);
-const fold = <S, E>(d: { evolve: (s: S, e: E) => S; initialState: S }, events: readonly E[]): S => events.reduce(d.evolve, d.initialState);
+const fold = <S, E>(d: { evolve: (s: S, e: E) => S; initialState: S }, events: readonly E[]): S => events.reduce((s, e) => d.evolve(s, e), d.initialState);
 
 describe('market news as events', () => {
-  const read = (history: MarketNewsEvent[], a: Article) =>
+  const read = (history: readonly MarketNewsEvent[], a: Article) =>
     marketNewsDecider.decide({ type: 'ReadMarketNewsArticle', data: { article: a }, metadata }, fold(marketNewsDecider, history));
 
   it('publishes an article once, revises what changed, and reads the same article again as nothing', () => {
