@@ -1,13 +1,13 @@
 // The market news sync, one leased job (store/postgres/leases.ts: of several instances one reads the feeds
-// at a time; a dead instance's turn moves within seconds), like app/calendarSync.ts: every
+// at a time; a dead instance's turn moves within seconds), like app/calendarSync.ts (store/postgres/leasedLoop.ts): every
 // NEWS_SYNC_MINUTES it reads each feed of NEWS_FEEDS (app/marketNewsConfig.ts) and imports its articles
 // (app/marketNews.ts). The time of the last pass is kept in processor_checkpoints (`marketNews:feeds`), so
 // an instance taking the lease over does not read the feeds again before the interval has passed. A feed
 // that fails is logged and read again at the next pass; the others are read all the same.
 import { fileURLToPath } from 'node:url';
-import { setTimeout as wait } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { feedFileSource, feedUrlSource, type NewsSource } from '../engine/news/source.js';
+import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
 import { importMarketNews, type MarketNewsImport } from './marketNews.js';
 import type { CommandServices } from './services.js';
@@ -26,8 +26,6 @@ export interface MarketNewsSyncDeps {
   /** How often the lease holder looks whether a pass is due (default 10 s). */
   readonly lookMs?: number;
 }
-
-const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undefined, { signal }).catch(() => undefined);
 
 /**
  * Reads every feed of `feeds` when a pass is due (the last one, by any instance, is `everyMs` ago) or
@@ -66,28 +64,26 @@ export const syncMarketNews = async (
 };
 
 export class MarketNewsSync {
-  private handle: { release(): Promise<void> } | null = null;
+  private readonly loop: LeasedLoop;
 
-  constructor(private readonly deps: MarketNewsSyncDeps) {}
+  constructor(private readonly deps: MarketNewsSyncDeps) {
+    this.loop = new LeasedLoop({
+      leases: deps.leases,
+      lease: MARKET_NEWS_SYNC_LEASE,
+      everyMs: deps.lookMs ?? 10_000,
+      round: async () => {
+        await syncMarketNews(deps.services, deps);
+      },
+      failed: (error) => deps.services.log.warn(`market news sync failed (tried again later): ${String(error)}`),
+    });
+  }
 
+  /** Without a feed there is nothing to read: no lease is taken. */
   start(): void {
-    if (this.deps.feeds.length === 0) return;
-    this.handle = this.deps.leases.hold(MARKET_NEWS_SYNC_LEASE, (signal) => this.work(signal));
+    if (this.deps.feeds.length > 0) this.loop.start();
   }
 
   async stop(): Promise<void> {
-    await this.handle?.release();
-    this.handle = null;
-  }
-
-  private async work(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        await syncMarketNews(this.deps.services, this.deps);
-      } catch (error) {
-        this.deps.services.log.warn(`market news sync failed (tried again later): ${String(error)}`);
-      }
-      await sleep(this.deps.lookMs ?? 10_000, signal);
-    }
+    await this.loop.stop();
   }
 }
