@@ -2,6 +2,7 @@
 // alerts"): the use cases behind /calendarAlerts, /calendarAlertRules and /calendarSubscriptions. Each
 // is a command on the project's alerting stream (domain/alerts); the answer waits for the read model.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { v5 as uuidv5 } from 'uuid';
 import type { AlertsCommand, RuleMatch } from '../domain/alerts/commands.js';
 import { alertsDecider } from '../domain/alerts/decider.js';
@@ -126,14 +127,36 @@ export const ruleMatches = async (services: Pick<Services, 'db'>, now: Date): Pr
   return byProject;
 };
 
+/** The pending alerts a rule armed whose event the rule no longer takes (its currencies or impacts were narrowed), by project. */
+export const ruleUnmatched = async (services: Pick<Services, 'db'>): Promise<Map<string, { ruleId: string; alertId: string }[]>> => {
+  const { rows } = await sql<{ project_id: string; rule_id: string; alert_id: string }>`SELECT a.project_id, a.rule_id, a.alert_id
+    FROM calendar_alerts a JOIN calendar_alert_rules r ON r.rule_id = a.rule_id JOIN calendar_events e ON e.event_id = a.event_id
+    WHERE a.status = 'PENDING'
+      AND NOT (r.impacts ? e.impact AND (jsonb_array_length(r.currencies) = 0 OR r.currencies ? e.currency))
+    ORDER BY a.project_id, a.alert_id`.execute(services.db);
+  const byProject = new Map<string, { ruleId: string; alertId: string }[]>();
+  for (const r of rows) byProject.set(r.project_id, [...(byProject.get(r.project_id) ?? []), { ruleId: r.rule_id, alertId: r.alert_id }]);
+  return byProject;
+};
+
+/** At a calendar sync: arms what the rules take now, and disarms their pending alerts of events they no longer take; answers how many were armed. */
 export const applyCalendarAlertRules = async (services: Services, context: RequestContext): Promise<number> => {
   let armed = 0;
-  for (const [projectId, matches] of await ruleMatches(services, services.clock())) {
-    if (matches.length === 0) continue;
-    const { events } = await run(services, context, projectId, 'ApplyCalendarAlertRules', { matches });
+  const matchesByProject = await ruleMatches(services, services.clock());
+  const unmatchedByProject = await ruleUnmatched(services);
+  for (const projectId of new Set([...matchesByProject.keys(), ...unmatchedByProject.keys()])) {
+    const matches = matchesByProject.get(projectId) ?? [];
+    const unmatched = unmatchedByProject.get(projectId) ?? [];
+    if (matches.length === 0 && unmatched.length === 0) continue;
+    const { events } = await run(services, context, projectId, 'ApplyCalendarAlertRules', { matches, unmatched });
     armed += events.filter((e) => e.type === 'CalendarAlertArmed').length;
   }
   return armed;
+};
+
+/** Deleting a project (app/commands/projects.ts): its pending alerts disarmed, its rules deleted, its feed subscriptions revoked. */
+export const endProjectAlerting = async (services: Services, context: RequestContext, projectId: string): Promise<void> => {
+  await run(services, context, projectId, 'EndProjectAlerting', {});
 };
 
 /** SHA-256 of a feed token, hex: what is stored and looked up. */

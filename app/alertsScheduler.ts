@@ -5,7 +5,9 @@
 //   - the standing rules arm their alerts when the calendar was synced since the last look (any import
 //     changed calendar_events, or the online feed was fetched: its processor_checkpoints row moved):
 //     "effective at the next calendar sync" (spec "Economic calendar, news and alerts");
-//   - every pending alert whose event time minus lead time has come is sent through its targets
+//   - a pending alert whose event is more than CALENDAR_ALERT_CUTOFF_MINUTES past (the service was down
+//     through its fire time, or it was armed on an event already past) is not sent: it is MISSED;
+//   - every other pending alert whose event time minus lead time has come is sent through its targets
 //     (app/notifications.ts: deliveries enqueued in the outbox with ids fixed per alert and target),
 //     then marked fired. A crash between the two enqueues again at the next look: the same ids, no
 //     second delivery.
@@ -23,6 +25,8 @@ import { outboxNotifications, type NotificationPort } from './notifications.js';
 import type { Services } from './services.js';
 
 export const CALENDAR_ALERTS_LEASE = 'calendar-alerts';
+/** A reminder of an event more than this many minutes past is not sent (it would only tell what happened). */
+export const CALENDAR_ALERT_CUTOFF_MINUTES = 15;
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undefined, { signal }).catch(() => undefined);
 
@@ -80,7 +84,7 @@ export class CalendarAlertScheduler {
     return armed;
   }
 
-  /** Sends every alert due now; answers how many fired. */
+  /** Sends every alert due now (those past the cutoff become MISSED); answers how many fired. */
   async fireDue(): Promise<number> {
     const now = this.services.clock();
     const due = (
@@ -90,8 +94,18 @@ export class CalendarAlertScheduler {
       WHERE a.status = 'PENDING' AND e.time - a.lead_minutes * interval '1 minute' <= ${now}
       ORDER BY e.time, a.alert_id LIMIT 500`.execute(this.services.db)
     ).rows;
+    let fired = 0;
     for (const alert of due) {
       const eventTime = new Date(alert.time).toISOString();
+      if (new Date(alert.time).getTime() < now.getTime() - CALENDAR_ALERT_CUTOFF_MINUTES * 60_000) {
+        await handleCommand(this.services.store, alertsStream(alert.project_id), alertsDecider, {
+          type: 'MissCalendarAlert',
+          data: { projectId: alert.project_id, alertId: alert.alert_id, eventTime },
+          metadata: { now: now.toISOString(), context: systemContext(`calendar-alert-${alert.alert_id}`) },
+        });
+        continue;
+      }
+      fired += 1;
       const minutes = Math.round((new Date(alert.time).getTime() - now.getTime()) / 60_000);
       const when = minutes > 0 ? `in ${minutes} minutes` : minutes === 0 ? 'now' : `${-minutes} minutes ago`;
       const subject = `${alert.currency} ${alert.title} ${when} (${alert.impact})`;
@@ -129,7 +143,7 @@ export class CalendarAlertScheduler {
         metadata: { now: now.toISOString(), context: systemContext(`calendar-alert-${alert.alert_id}`) },
       });
     }
-    return due.length;
+    return fired;
   }
 
   private async work(signal: AbortSignal): Promise<void> {

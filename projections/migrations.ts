@@ -169,6 +169,15 @@ const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX IF NOT EXISTS read_model_rebuilds_latest ON read_model_rebuilds (read_model, started_at DESC)`.execute(db);
     },
   },
+  // The iCal feed's requests per subscription in the current minute, shared by the instances (app/alertsFeedRate.ts).
+  '0011_calendar_feed_rate': {
+    async up(db) {
+      await sql`CREATE TABLE IF NOT EXISTS calendar_feed_rate (
+        subscription_id uuid PRIMARY KEY,
+        window_start timestamptz NOT NULL,
+        count integer NOT NULL)`.execute(db);
+    },
+  },
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on a database of any shape

@@ -59,7 +59,10 @@ export const CalendarAlertDTO = Type.Object(
     targets: Type.Array(NotificationTargetDTO),
     ruleId: Nullable(Type.String({ format: 'uuid', description: 'the standing rule that armed it; null: armed by hand (manual)' })),
     manual: Type.Boolean({ description: 'armed by hand: only these can be changed (PUT)' }),
-    status: Type.Union([Type.Literal('PENDING'), Type.Literal('FIRED'), Type.Literal('DISARMED')]),
+    status: Type.Union([Type.Literal('PENDING'), Type.Literal('FIRED'), Type.Literal('DISARMED'), Type.Literal('MISSED')], {
+      description:
+        'PENDING until it fires (FIRED); DISARMED by hand, by its rule deleted or narrowed, or its project deleted; MISSED: not sent, its event was more than 15 minutes past when the scheduler came to it (the service was down, or it was armed on an event already past)',
+    }),
     created: IsoDateTime,
     updated: IsoDateTime,
     firedAt: Nullable(IsoDateTime),
@@ -84,7 +87,9 @@ export const CalendarAlertUpdateDTO = Type.Object(
 
 export const AlertListQuery = Type.Object(
   {
-    status: Type.Optional(Type.Union([Type.Literal('PENDING'), Type.Literal('FIRED'), Type.Literal('DISARMED')], { description: 'default PENDING' })),
+    status: Type.Optional(
+      Type.Union([Type.Literal('PENDING'), Type.Literal('FIRED'), Type.Literal('DISARMED'), Type.Literal('MISSED')], { description: 'default PENDING' }),
+    ),
     eventId: Type.Optional(Type.String({ format: 'uuid', description: 'only the alerts of this event' })),
   },
   { additionalProperties: false },

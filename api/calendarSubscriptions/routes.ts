@@ -3,13 +3,13 @@
 //   GET, POST .../calendarSubscriptions                   list (never the token) / create (the feed URL with its token, once)
 //   DELETE    .../calendarSubscriptions/{subscriptionId}  revoke
 //   GET       .../economicCalendar.ics?token=...          the feed: no API key, its own token (served before authentication)
-// Only the token's SHA-256 is stored; the feed is rate limited per subscription (in each instance's
-// memory) and has a limited range.
+// Only the token's SHA-256 is stored; the feed is rate limited per subscription (in the database, shared by
+// the instances: app/alertsFeedRate.ts) and has a limited range.
 import type { Request, Response } from 'express';
 import ical from 'ical-generator';
 import { type Static, Type } from '@sinclair/typebox';
 import { createCalendarSubscription, feedTokenHash, revokeCalendarSubscription } from '../../app/alerts.js';
-import { ChartingRateLimiter } from '../../app/chartingWebhook/rateLimit.js';
+import { FEED_RATE_PER_MINUTE, takeFeedRequest } from '../../app/alertsFeedRate.js';
 import type { Services } from '../../app/services.js';
 import { IMPACTS, type Impact } from '../../domain/calendar/entry.js';
 import { listCalendarSubscriptions, subscriptionByTokenHash, type SubscriptionRow } from '../../projections/alerts/queries.js';
@@ -24,7 +24,6 @@ const TAG = 'Calendar alerts';
 const KEY = 'Needs a project-level key of this project (another project: 404 [PROJECT_NOT_FOUND]; an account-level key: 403 [PROJECT_LEVEL_API_KEY_REQUIRED]).';
 export const FEED_PATH = '/projects/{projectId}/economicCalendar.ics';
 /** Feed requests per subscription and minute. */
-export const FEED_RATE_PER_MINUTE = 12;
 const DAY_MS = 86_400_000;
 /** The feed's range: from 7 days back to 30 days ahead. */
 export const FEED_RANGE = { pastDays: 7, aheadDays: 30 } as const;
@@ -135,7 +134,7 @@ export const calendarSubscriptionRoutes = (routes: Routes, services: Services): 
     tag: TAG,
     operationId: 'getEconomicCalendarIcs',
     summary: 'The economic calendar as an iCal feed',
-    description: `No X-API-KEY: authenticated only by its subscription's token (the feedUrl of POST .../calendarSubscriptions). A missing, unknown, revoked or other project's token: 404 [CALENDAR_SUBSCRIPTION_NOT_FOUND]. Range: ${FEED_RANGE.pastDays} days back to ${FEED_RANGE.aheadDays} days ahead of now, with the subscription's currencies and impacts; one VEVENT per calendar event (UID its eventId, summary "CUR title", description impact, forecast, previous, actual). At most ${FEED_RATE_PER_MINUTE} requests a minute per subscription (429 [RATE_LIMITED] with Retry-After; counted by each instance). For personal use in a calendar application.`,
+    description: `No X-API-KEY: authenticated only by its subscription's token (the feedUrl of POST .../calendarSubscriptions). A missing, unknown, revoked or other project's token: 404 [CALENDAR_SUBSCRIPTION_NOT_FOUND]. Range: ${FEED_RANGE.pastDays} days back to ${FEED_RANGE.aheadDays} days ahead of now, with the subscription's currencies and impacts; one VEVENT per calendar event (UID its eventId, summary "CUR title", description impact, forecast, previous, actual). At most ${FEED_RATE_PER_MINUTE} requests a minute per subscription (429 [RATE_LIMITED] with Retry-After, the seconds to the next minute; whole minutes of the service's clock, counted in the database, so every instance of the service counts together; refused requests count too). For personal use in a calendar application.`,
     params: Type.Object({ projectId: Uuid }, { additionalProperties: false }),
     query: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'the subscription token' }) }, { additionalProperties: false }),
     authenticated: false,
@@ -148,8 +147,6 @@ export const calendarSubscriptionRoutes = (routes: Routes, services: Services): 
   });
 };
 
-const feedLimiter = new ChartingRateLimiter();
-
 /** GET /projects/:projectId/economicCalendar.ics, mounted before authentication. */
 export const calendarFeed =
   (services: Services) =>
@@ -159,7 +156,7 @@ export const calendarFeed =
       const subscription = token ? await subscriptionByTokenHash(services.db, feedTokenHash(token)) : undefined;
       if (!subscription || subscription.revokedAt !== null || subscription.projectId !== req.params.projectId)
         throw new ApiError(404, '[CALENDAR_SUBSCRIPTION_NOT_FOUND]', 'no active calendar subscription has this token');
-      const wait = feedLimiter.take(subscription.subscriptionId, FEED_RATE_PER_MINUTE);
+      const wait = await takeFeedRequest(services.db, subscription.subscriptionId, services.clock());
       if (wait !== null)
         throw new ApiError(429, '[RATE_LIMITED]', `a calendar feed takes ${FEED_RATE_PER_MINUTE} requests a minute`, undefined, {
           'Retry-After': String(wait),

@@ -2,8 +2,9 @@
 // project-level key, and delete it (DELETE /projects/{projectId}).
 //
 // Deleting a project is one ProjectDeleted event followed by the events of what it ends: each live
-// account is stopped (when it runs) and deleted, its broker session closed, and then every key of the
-// project is revoked (PROJECT_DELETED). Every one of these is an ordinary command on its own stream, so
+// account is stopped (when it runs) and deleted, its broker session closed, its calendar alerts disarmed,
+// alert rules deleted and feed subscriptions revoked, and then every key of the project is revoked
+// (PROJECT_DELETED). Every one of these is an ordinary command on its own stream, so
 // the project's audit log lists them all, and nothing is erased: the events stay for audit. ProjectDeleted
 // comes first, so an interrupted deletion is finished by running it again (deleting a deleted project
 // is a no-op that still sweeps), and an account creation waiting for the project's creation lock sees
@@ -19,6 +20,7 @@ import type { RequestContext } from '../../domain/shared/command.js';
 import { illegalState, invalid, notFound } from '../../domain/shared/errors.js';
 import { findProject, liveAccountsOfProject, listProjects, liveKeysOfProject, type ProjectRow } from '../../projections/projects/queries.js';
 import { creationLock } from '../accounts/creationLock.js';
+import { endProjectAlerting } from '../alerts.js';
 import { commandMetadata, type CommandServices, execute, oneAtATime, type Services, settle } from '../services.js';
 import { type IssuedKey, issueKey } from './apiKeys.js';
 
@@ -111,6 +113,8 @@ export const deleteProject = async (services: Services, projectId: string, conte
     }
     return accounts.length;
   });
+  // Its calendar alerting ends with it: no alert of a deleted project fires, no feed of it answers.
+  await endProjectAlerting(services, context, projectId);
   await settle(services, ['api_keys']);
   const keys = await liveKeysOfProject(services.db, projectId);
   for (const key of keys) {

@@ -5,6 +5,10 @@ import type { AlertRuleSettings } from './events.js';
 
 type Of<T extends string, D> = { type: T; data: D & { projectId: string }; metadata: CommandMetadata };
 
+/**
+ * ApplyCalendarAlertRules: `matches` are the rules' words on the upcoming calendar events; `unmatched` the
+ * pending alerts a rule armed whose event its currencies and impacts no longer take (the rule was narrowed).
+ */
 /** A rule's word on one upcoming calendar event at a sync: the alert it wants, with the id it gets when new. */
 export interface RuleMatch {
   readonly ruleId: string;
@@ -19,6 +23,8 @@ export type AlertsCommand =
   | Of<'FireCalendarAlert', { alertId: string; eventTime: string; deliveries: number }>
   | Of<'SaveCalendarAlertRule', { ruleId: string; rule: AlertRuleSettings }>
   | Of<'DeleteCalendarAlertRule', { ruleId: string }>
-  | Of<'ApplyCalendarAlertRules', { matches: readonly RuleMatch[] }>
+  | Of<'ApplyCalendarAlertRules', { matches: readonly RuleMatch[]; unmatched?: readonly { ruleId: string; alertId: string }[] }>
+  | Of<'MissCalendarAlert', { alertId: string; eventTime: string }>
+  | Of<'EndProjectAlerting', Record<never, never>>
   | Of<'CreateCalendarSubscription', { subscriptionId: string; name: string; tokenHash: string; currencies: readonly string[]; impacts: readonly Impact[] }>
   | Of<'RevokeCalendarSubscription', { subscriptionId: string }>;

@@ -6,7 +6,10 @@
 //   - only manual alerts (ruleId null) can be changed (PUT); any pending alert can be disarmed;
 //   - a rule arms its alerts at calendar syncs (ApplyCalendarAlertRules), never the same (rule, event)
 //     twice: a disarmed or fired one stays so; a pending one follows the rule's lead time and targets;
-//   - deleting a rule disarms its pending alerts;
+//   - deleting a rule disarms its pending alerts; narrowing it disarms, at the next sync, its pending alerts
+//     of events it no longer takes (RULE_NARROWED; such an alert is not armed again if the rule widens);
+//   - an alert whose event is past the cutoff when the scheduler comes to it is MISSED, not sent;
+//   - deleting the project disarms its pending alerts, deletes its rules and revokes its subscriptions;
 //   - a subscription is active until revoked; revocation is final.
 import type { Decider } from '../shared/command.js';
 import { illegalState, invalid, notFound } from '../shared/errors.js';
@@ -22,7 +25,7 @@ export const ALERT_LIMITS = {
   activeSubscriptions: 20,
 } as const;
 
-export type AlertStatus = 'PENDING' | 'FIRED' | 'DISARMED';
+export type AlertStatus = 'PENDING' | 'FIRED' | 'DISARMED' | 'MISSED';
 
 export interface AlertState {
   readonly eventId: string;
@@ -105,6 +108,21 @@ export const decide = (command: AlertsCommand, state: AlertsState): AlertsEvent[
       const { alertId, eventTime, deliveries } = command.data;
       return [{ type: 'CalendarAlertFired', data: { projectId, alertId, eventId: alert.eventId, eventTime, deliveries, at } }];
     }
+    case 'MissCalendarAlert': {
+      const alert = state.alerts.get(command.data.alertId);
+      if (!alert || alert.status !== 'PENDING') return [];
+      const { alertId, eventTime } = command.data;
+      return [{ type: 'CalendarAlertMissed', data: { projectId, alertId, eventId: alert.eventId, eventTime, at } }];
+    }
+    case 'EndProjectAlerting': {
+      const events: AlertsEvent[] = [];
+      for (const [alertId, a] of state.alerts)
+        if (a.status === 'PENDING') events.push({ type: 'CalendarAlertDisarmed', data: { projectId, alertId, reason: 'PROJECT_DELETED', at } });
+      for (const ruleId of state.rules.keys()) events.push({ type: 'CalendarAlertRuleDeleted', data: { projectId, ruleId, at } });
+      for (const [subscriptionId, s] of state.subscriptions)
+        if (!s.revoked) events.push({ type: 'CalendarSubscriptionRevoked', data: { projectId, subscriptionId, at } });
+      return events;
+    }
     case 'SaveCalendarAlertRule': {
       const { ruleId, rule } = command.data;
       checkLead(rule.leadMinutes);
@@ -126,6 +144,11 @@ export const decide = (command: AlertsCommand, state: AlertsState): AlertsEvent[
     }
     case 'ApplyCalendarAlertRules': {
       const events: AlertsEvent[] = [];
+      for (const { ruleId, alertId } of command.data.unmatched ?? []) {
+        const alert = state.alerts.get(alertId);
+        if (alert?.status === 'PENDING' && alert.ruleId === ruleId)
+          events.push({ type: 'CalendarAlertDisarmed', data: { projectId, alertId, reason: 'RULE_NARROWED', at } });
+      }
       let pending = pendingCount(state);
       const byRuleEvent = new Map([...state.alerts].filter(([, a]) => a.ruleId !== null).map(([id, a]) => [`${a.ruleId}/${a.eventId}`, { id, a }]));
       for (const match of command.data.matches) {
@@ -203,6 +226,8 @@ export const evolve = (state: AlertsState, event: AlertsEvent): AlertsState => {
       return withAlert(state, event.data.alertId, (a) => ({ ...a, status: 'DISARMED' }));
     case 'CalendarAlertFired':
       return withAlert(state, event.data.alertId, (a) => ({ ...a, status: 'FIRED' }));
+    case 'CalendarAlertMissed':
+      return withAlert(state, event.data.alertId, (a) => ({ ...a, status: 'MISSED' }));
     case 'CalendarAlertRuleSaved':
       return { ...state, rules: new Map(state.rules).set(event.data.ruleId, event.data.rule) };
     case 'CalendarAlertRuleDeleted': {

@@ -34,10 +34,24 @@ export type AlertsEvent =
       type: 'CalendarAlertChanged';
       data: { projectId: string; alertId: string; leadMinutes: number; targets: readonly NotificationTarget[]; ruleId: string | null; at: string };
     }
-  | { type: 'CalendarAlertDisarmed'; data: { projectId: string; alertId: string; reason: 'DISARMED' | 'RULE_DELETED'; at: string } }
+  | {
+      type: 'CalendarAlertDisarmed';
+      data: {
+        projectId: string;
+        alertId: string;
+        /** By hand; its rule deleted; its rule narrowed so that its event no longer matches; its project deleted. */
+        reason: 'DISARMED' | 'RULE_DELETED' | 'RULE_NARROWED' | 'PROJECT_DELETED';
+        at: string;
+      };
+    }
   | {
       type: 'CalendarAlertFired';
       data: { projectId: string; alertId: string; eventId: string; eventTime: string; deliveries: number; at: string };
+    }
+  | {
+      /** Not sent: its event was more than the cutoff past when the scheduler came to it (downtime, or armed on a past event). */
+      type: 'CalendarAlertMissed';
+      data: { projectId: string; alertId: string; eventId: string; eventTime: string; at: string };
     }
   | { type: 'CalendarAlertRuleSaved'; data: { projectId: string; ruleId: string; rule: AlertRuleSettings; at: string } }
   | { type: 'CalendarAlertRuleDeleted'; data: { projectId: string; ruleId: string; at: string } }
@@ -62,6 +76,7 @@ export const alertsEventTypes: readonly AlertsEventType[] = [
   'CalendarAlertChanged',
   'CalendarAlertDisarmed',
   'CalendarAlertFired',
+  'CalendarAlertMissed',
   'CalendarAlertRuleSaved',
   'CalendarAlertRuleDeleted',
   'CalendarSubscriptionCreated',

@@ -91,6 +91,9 @@ export const alertsProjection: Projection = {
           .where('alert_id', '=', event.data.alertId)
           .execute();
         return;
+      case 'CalendarAlertMissed':
+        await db.updateTable('calendar_alerts').set({ status: 'MISSED', updated: event.data.at }).where('alert_id', '=', event.data.alertId).execute();
+        return;
       case 'CalendarAlertRuleSaved': {
         const { ruleId, projectId, rule, at } = event.data;
         const row = {
