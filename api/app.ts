@@ -12,6 +12,7 @@ import { auditLogRoutes } from './auditLogs/routes.js';
 import { brokerRoutes } from './brokers/routes.js';
 import { calendarRoutes } from './calendar/routes.js';
 import { customerRoutes } from './customers/routes.js';
+import { declareSelfServiceRoutes, mountSelfServiceRoutes } from './customers/selfService.js';
 import { marketNewsRoutes } from './marketNews/routes.js';
 import { newsBookmarkRoutes } from './newsBookmarks/routes.js';
 import { whiteLabelRoutes } from './whiteLabel/routes.js';
@@ -92,6 +93,7 @@ export const declareRoutes = (services: Services): Routes => {
   newsBookmarkRoutes(routes, services);
   whiteLabelRoutes(routes, services);
   customerRoutes(routes, services);
+  declareSelfServiceRoutes(routes, services);
   newsFilterRoutes(routes, services);
   // After the account operations it runs for a provider on its followers' accounts.
   signalRoutes(routes, services);
@@ -133,6 +135,8 @@ export const createApp = (services: Services): express.Express => {
   api.post('/webhooks/charting/:webhookId', ...chartingInbound(services));
   // The iCal feed carries no API key: its subscription token is the credential (calendarSubscriptions/routes.ts).
   api.get('/projects/:projectId/economicCalendar.ics', calendarFeed(services));
+  // A brand's customers sign in by e-mail and use a session token, not an API key (customers/selfService.ts).
+  mountSelfServiceRoutes(api, services);
   api.use(authenticate(services, routes.checksKey()));
   // Requests that may change something are recorded for the audit log, off the request path.
   api.use(recorderOf(services).middleware);

@@ -46,6 +46,8 @@ type KnownKeys = Map<string, Caller>;
 const admit = async (services: Services, known: KnownKeys, keyHash: string, row: KeyRow | undefined, req: Request): Promise<Caller> => {
   known.delete(keyHash);
   if (!row) throw new ApiError(401, '[API_KEY_INVALID]', 'the API key is not valid');
+  // Before the revocation: the block job revokes a blocked customer's keys after the block (app/customersBlock.ts).
+  if (row.customer_blocked) throw new ApiError(403, '[CUSTOMER_BLOCKED]', "the brand's operator blocked the customer who owns this project");
   if (row.revoked_at) {
     throw new ApiError(
       401,

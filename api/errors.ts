@@ -21,6 +21,7 @@ const statusOf: Record<DomainErrorKind, number> = {
   conflict: 409,
   forbidden: 403,
   tooManyRequests: 429,
+  unauthorized: 401,
 };
 
 export const toApiError = (error: unknown): ApiError | null => {

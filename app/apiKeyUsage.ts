@@ -17,8 +17,10 @@ const keysWithLastUse = (db: Kysely<ReadModels>) =>
   usageDb(db)
     .selectFrom('api_keys')
     .leftJoin('api_key_usage', 'api_key_usage.api_key_id', 'api_keys.id')
+    // A white-label customer's project: blocked with its customer (app/customersBlock.ts), from the next request on.
+    .leftJoin('customer_projects', 'customer_projects.project_id', 'api_keys.project_id')
     .selectAll('api_keys')
-    .select('api_key_usage.last_used_at');
+    .select(['api_key_usage.last_used_at', 'customer_projects.blocked as customer_blocked']);
 
 /** The key with this hash, with its last use: one round trip per authenticated request. */
 export const keyWithLastUse = (db: Kysely<ReadModels>, keyHash: string) => keysWithLastUse(db).where('api_keys.key_hash', '=', keyHash).executeTakeFirst();

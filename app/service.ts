@@ -1,5 +1,6 @@
 // The composition root: database (embedded or external), event store (PostgreSQL or EventStoreDB),
 // read models, the default project and its key, and the HTTP server.
+import { CustomerBlockJob } from './customersBlock.js';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -316,6 +317,9 @@ const startBackground = async (
   const calendarAlerts = new CalendarAlertScheduler(services, leases);
   calendarAlerts.start();
   life.add(() => calendarAlerts.stop());
+  const customerBlocks = new CustomerBlockJob(services, leases);
+  customerBlocks.start();
+  life.add(() => customerBlocks.stop());
   const chatLogs = new ChatLogNotifier(services, leases);
   chatLogs.start();
   life.add(() => chatLogs.stop());

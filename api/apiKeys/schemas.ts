@@ -107,10 +107,16 @@ const apiKeyProperties = {
   revokedAt: Nullable(IsoDateTime),
   revokedReason: Nullable(
     Type.Union(
-      [Type.Literal('REVOKED'), Type.Literal('REPLACED_BY_NEW_AI_KEY'), Type.Literal('REPLACED_BY_NEW_BOOTSTRAP_KEY'), Type.Literal('PROJECT_DELETED')],
+      [
+        Type.Literal('REVOKED'),
+        Type.Literal('REPLACED_BY_NEW_AI_KEY'),
+        Type.Literal('REPLACED_BY_NEW_BOOTSTRAP_KEY'),
+        Type.Literal('PROJECT_DELETED'),
+        Type.Literal('CUSTOMER_BLOCKED'),
+      ],
       {
         description:
-          'REVOKED: by a request; REPLACED_BY_NEW_AI_KEY: another key became the AI key; REPLACED_BY_NEW_BOOTSTRAP_KEY: the service started with another BOOTSTRAP_API_KEY; PROJECT_DELETED: its project was deleted (DELETE /projects/{projectId})',
+          'REVOKED: by a request; REPLACED_BY_NEW_AI_KEY: another key became the AI key; REPLACED_BY_NEW_BOOTSTRAP_KEY: the service started with another BOOTSTRAP_API_KEY; PROJECT_DELETED: its project was deleted (DELETE /projects/{projectId}); CUSTOMER_BLOCKED: the white-label customer owning its project was blocked (PUT .../whitelabel/customers/block)',
       },
     ),
   ),

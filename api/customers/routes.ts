@@ -1,15 +1,17 @@
 // The white-label operator's customer operations (spec "Operations known by path and purpose"), under the
 // brand's feature of the operator's project:
 //   GET /projects/{projectId}/features/{featureId}/whitelabel/customers        the brand's customers (ours)
+//   PUT /projects/{projectId}/features/{featureId}/whitelabel/customers/block  blocks one, asynchronously (spec)
 // Use cases: app/customers.ts; read model: projections/customers/.
 import { type Static, Type } from '@sinclair/typebox';
 import { listCustomers } from '../../app/customers.js';
+import { blockCustomer } from '../../app/customersBlock.js';
 import type { Services } from '../../app/services.js';
 import type { Routes } from '../route.js';
 import { checkProjectScope } from '../shared/projects.js';
 import { errorResponses, Uuid } from '../shared/schemas.js';
 import { toCustomerSummaryDTO } from './dto.js';
-import { CustomerSummaryDTO } from './schemas.js';
+import { BlockCustomerRequestDTO, BlockCustomerResponseDTO, CustomerSummaryDTO } from './schemas.js';
 
 const TAG = 'White label';
 
@@ -30,6 +32,41 @@ export const customerRoutes = (routes: Routes, services: Services): void => {
     async handler({ params, caller }) {
       checkProjectScope(caller, params.projectId, "the brand's customers");
       return { body: (await listCustomers(services, params.projectId, params.featureId)).map(toCustomerSummaryDTO) };
+    },
+  });
+
+  routes.add<BrandParams, unknown, Static<typeof BlockCustomerRequestDTO>>({
+    method: 'put',
+    path: '/projects/{projectId}/features/{featureId}/whitelabel/customers/block',
+    tag: TAG,
+    operationId: 'blockWhiteLabelCustomer',
+    summary: 'Block a customer across every project of the brand',
+    description:
+      "Asynchronous (spec). At once: the customer (by e-mail, case-insensitive, under this brand only; 404 [CUSTOMER_NOT_FOUND] otherwise) is blocked: from the next request on, its session tokens and every API key of its projects are refused with 403 [CUSTOMER_BLOCKED], it cannot sign in, register again or get a project, key or account. Then a background job (one instance at a time) revokes every key of its projects (revokedReason CUSTOMER_BLOCKED) and stops every started account (its broker session closed; the account's log says why, code [CUSTOMER_BLOCKED]), so nothing is traded or copied on them; when it is done, a summary e-mail (projects, keys revoked, accounts stopped, copiers affected) goes through SMTP_URL to the brand project's owner address (else to SMTP_FROM's), and the customer's entry in GET .../whitelabel/customers shows blockCompleted true. Blocking is final (no unblock operation); blocking again while the job runs answers its job (status RUNNING), afterwards it starts a new sweep. `reason` is kept with the block, in the account logs and in the e-mail. Needs a project-level key of the brand's project.",
+    params: BrandParams,
+    body: BlockCustomerRequestDTO,
+    bodyRequired: true,
+    responses: { 202: { description: 'blocked; the job runs', schema: BlockCustomerResponseDTO }, ...errorResponses(400, 401, 403, 404) },
+    async handler({ params, body, caller, context }) {
+      checkProjectScope(caller, params.projectId, 'blocking a customer');
+      const { customer, jobId, started } = await blockCustomer(
+        services,
+        params.projectId,
+        params.featureId,
+        { email: body.email, reason: body.reason ?? null },
+        context,
+      );
+      return {
+        status: 202,
+        body: {
+          customerId: customer.customerId,
+          email: customer.email,
+          jobId,
+          status: started ? 'QUEUED' : 'RUNNING',
+          projectIds: [...customer.projectIds],
+          blockedAt: (customer.blockedAt ?? new Date()).toISOString(),
+        },
+      };
     },
   });
 };

@@ -13,6 +13,7 @@ import { illegalState, notFound } from '../../domain/shared/errors.js';
 import { deletedAt } from '../../projections/projects/queries.js';
 import { commandMetadata, execute, oneAtATime, type Services } from '../services.js';
 import { creationLock } from '../accounts/creationLock.js';
+import { checkCustomerAccountCreation } from '../customersProjects.js';
 
 export interface AccountCreation {
   readonly accountId: string;
@@ -44,6 +45,8 @@ export const createAccountLocked = async (services: Services, creation: AccountC
     // Deleting a project sweeps its accounts under the same lock (app/commands/projects.ts).
     const deleted = await deletedAt(services.db, creation.projectId);
     if (deleted) throw notFound('[PROJECT_DELETED]', `project ${creation.projectId} was deleted at ${deleted.toISOString()}`);
+    // A white-label customer's project: the brand's limits (app/customersProjects.ts).
+    await checkCustomerAccountCreation(services, creation.projectId, creation.settings);
     if (creation.failIfAccountExistsInProject && (await findSameLogin(services.db, creation.projectId, creation.settings))) {
       throw illegalState('[ACCOUNT_ALREADY_EXISTS]', 'an account with this login, server and type already exists in the project');
     }

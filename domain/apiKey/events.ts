@@ -8,9 +8,10 @@ import type { ApiKeyLevel, ApiKeyType } from './kinds.js';
 export type { ApiKeyLevel, ApiKeyType } from './kinds.js';
 /**
  * Why a key was revoked: by a request, because another key of the project became the AI key, because
- * the service started with another BOOTSTRAP_API_KEY, or because its project was deleted.
+ * the service started with another BOOTSTRAP_API_KEY, because its project was deleted, or because the
+ * white-label customer owning its project was blocked.
  */
-export type RevocationReason = 'REVOKED' | 'REPLACED_BY_NEW_AI_KEY' | 'REPLACED_BY_NEW_BOOTSTRAP_KEY' | 'PROJECT_DELETED';
+export type RevocationReason = 'REVOKED' | 'REPLACED_BY_NEW_AI_KEY' | 'REPLACED_BY_NEW_BOOTSTRAP_KEY' | 'PROJECT_DELETED' | 'CUSTOMER_BLOCKED';
 
 export type ApiKeyEvent =
   | {

@@ -11,6 +11,7 @@ export type CustomerCommand =
   /** `maxProjects`: the brand's maxProjectsPerUser when the command is decided (0 = the platform's default). */
   | { type: 'OwnProject'; data: { projectId: string; maxProjects: number }; metadata: CommandMetadata }
   | { type: 'BlockCustomer'; data: { jobId: string; reason: string | null }; metadata: CommandMetadata }
+  | { type: 'NoteCustomerAccountStopped'; data: { jobId: string; projectId: string; accountId: string }; metadata: CommandMetadata }
   | {
       type: 'CompleteCustomerBlock';
       data: { jobId: string; projectIds: string[]; revokedKeys: number; stoppedAccounts: number; stoppedCopiers: number };

@@ -21,6 +21,7 @@ export interface Customer {
   readonly blocked: boolean;
   /** The block job not finished yet; null when none runs. */
   readonly pendingBlockJob: string | null;
+  readonly blockReason: string | null;
 }
 
 export const initialState: Customer = {
@@ -32,6 +33,7 @@ export const initialState: Customer = {
   sessions: [],
   blocked: false,
   pendingBlockJob: null,
+  blockReason: null,
 };
 
 export const customerBlocked = (): DomainError => new DomainError('forbidden', '[CUSTOMER_BLOCKED]', "the brand's operator blocked this customer");
@@ -67,6 +69,9 @@ export const decide = (command: CustomerCommand, state: Customer): CustomerEvent
     case 'BlockCustomer':
       if (state.pendingBlockJob) return [];
       return [{ type: 'CustomerBlocked', data: { customerId, jobId: command.data.jobId, reason: command.data.reason, at } }];
+    case 'NoteCustomerAccountStopped':
+      if (state.pendingBlockJob !== command.data.jobId) return [];
+      return [{ type: 'CustomerAccountStopped', data: { customerId, ...command.data, reason: state.blockReason, at } }];
     case 'CompleteCustomerBlock':
       if (state.pendingBlockJob !== command.data.jobId) return [];
       return [{ type: 'CustomerBlockCompleted', data: { customerId, ...command.data, at } }];
@@ -88,7 +93,7 @@ export const evolve = (state: Customer, event: CustomerEvent): Customer => {
     case 'CustomerProjectOwned':
       return { ...state, projectIds: [...state.projectIds, event.data.projectId] };
     case 'CustomerBlocked':
-      return { ...state, blocked: true, sessions: [], pendingBlockJob: event.data.jobId };
+      return { ...state, blocked: true, sessions: [], pendingBlockJob: event.data.jobId, blockReason: event.data.reason };
     case 'CustomerBlockCompleted':
       return { ...state, pendingBlockJob: null };
     default:

@@ -26,6 +26,8 @@ export type CustomerEvent =
    * then revokes the keys and stops the accounts, and records CustomerBlockCompleted.
    */
   | { type: 'CustomerBlocked'; data: { customerId: number; jobId: string; reason: string | null; at: string } }
+  /** The block job stopped one of the customer's accounts: the account's log says why (projections/accountLogs). */
+  | { type: 'CustomerAccountStopped'; data: { customerId: number; jobId: string; projectId: string; accountId: string; reason: string | null; at: string } }
   | {
       type: 'CustomerBlockCompleted';
       data: {
@@ -47,6 +49,7 @@ export const customerEventTypes: readonly CustomerEventType[] = [
   'CustomerSignedOut',
   'CustomerProjectOwned',
   'CustomerBlocked',
+  'CustomerAccountStopped',
   'CustomerBlockCompleted',
 ];
 

@@ -1,6 +1,6 @@
 // Domain errors carry the spec's error code (`[CODE]`); the API maps each kind to an HTTP status.
 
-export type DomainErrorKind = 'validation' | 'notFound' | 'conflict' | 'forbidden' | 'tooManyRequests';
+export type DomainErrorKind = 'validation' | 'notFound' | 'conflict' | 'forbidden' | 'tooManyRequests' | 'unauthorized';
 
 export class DomainError extends Error {
   constructor(

@@ -17,6 +17,7 @@ import { protectionEventTypes, type ProtectionEvent } from '../../domain/protect
 import { protectionLogLine } from '../protections/logLines.js';
 import type { AccountEvent } from '../../domain/account/events.js';
 import { accountLogEventTypes, type AccountLogEvent } from '../../domain/accountLog/events.js';
+import { customerLogEventTypes, customerLogLine } from '../customers/logLines.js';
 
 const stops = (p: { stopLoss: number | null; takeProfit: number | null }): string =>
   `${p.stopLoss === null ? '' : `, SL ${p.stopLoss}`}${p.takeProfit === null ? '' : `, TP ${p.takeProfit}`}`;
@@ -175,11 +176,13 @@ export const logLineOf = (event: LoggedEvent): LogLine | null =>
   Object.hasOwn(LINES, event.type) ? (LINES[event.type] as (event: LoggedEvent) => LogLine | null)(event) : null;
 
 const logLineOfRecorded = (recorded: RecordedEvent): LogLine | null =>
-  accountFeatureLogEventTypes.includes(recorded.type)
-    ? accountFeatureLogLineOf(recorded as unknown as Parameters<typeof accountFeatureLogLineOf>[0])
-    : (protectionEventTypes as readonly string[]).includes(recorded.type)
-      ? protectionLogLine(recorded as unknown as ProtectionEvent)
-      : logLineOf(recorded as unknown as PositionsEvent | CopyEvent);
+  customerLogEventTypes.includes(recorded.type)
+    ? customerLogLine(recorded as unknown as Parameters<typeof customerLogLine>[0])
+    : accountFeatureLogEventTypes.includes(recorded.type)
+      ? accountFeatureLogLineOf(recorded as unknown as Parameters<typeof accountFeatureLogLineOf>[0])
+      : (protectionEventTypes as readonly string[]).includes(recorded.type)
+        ? protectionLogLine(recorded as unknown as ProtectionEvent)
+        : logLineOf(recorded as unknown as PositionsEvent | CopyEvent);
 
 interface PendingLine {
   readonly recorded: RecordedEvent;
@@ -351,7 +354,15 @@ export const accountLogsProjection: Projection = {
   name: 'account_logs',
   // 2: integer ids (the event's global position), the project of each entry, acknowledgements.
   version: 2,
-  handles: [...positionsEventTypes, ...copyEventTypes, ...accountFeatureLogEventTypes, ...protectionEventTypes, 'AccountCreated', ...accountLogEventTypes],
+  handles: [
+    ...positionsEventTypes,
+    ...copyEventTypes,
+    ...accountFeatureLogEventTypes,
+    ...protectionEventTypes,
+    'AccountCreated',
+    ...accountLogEventTypes,
+    ...customerLogEventTypes,
+  ],
   tables: ['account_logs', 'account_log_accounts'],
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'account_logs')} (
