@@ -31,6 +31,7 @@ import { logRoutes } from './logs/routes.js';
 import { investorProgramRoutes } from './investorProgram/routes.js';
 import { marketplaceRoutes } from './marketplace/routes.js';
 import { earningsRoutes } from './earnings/routes.js';
+import { invoiceRoutes } from './invoices/routes.js';
 import { profitTargetRoutes } from './profitTargets/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { riskLimitRoutes } from './riskLimits/routes.js';
@@ -81,6 +82,7 @@ export const declareRoutes = (services: Services): Routes => {
   investorProgramRoutes(routes, services);
   marketplaceRoutes(routes, services);
   earningsRoutes(routes, services);
+  invoiceRoutes(routes, services);
   logRoutes(routes, services);
   auditLogRoutes(routes, services);
   apiKeyRoutes(routes, services);

@@ -23,6 +23,7 @@ import { CalendarAlertScheduler } from './alertsScheduler.js';
 import { ChatLogNotifier } from './notificationsLogs.js';
 import { NewsWarnings } from './newsWarnings.js';
 import { MarketNewsSync } from './marketNewsSync.js';
+import { InvoicesClosing } from './invoicesClosing.js';
 import { EMAIL_DELIVERY_KIND, emailSender } from '../engine/notifications/email.js';
 import { CHAT_DELIVERY_KIND, chatSender } from './notificationsChat.js';
 import { ChartingRetries } from './chartingWebhook/retries.js';
@@ -329,6 +330,9 @@ const startBackground = async (
   const news = new MarketNewsSync({ services, leases, feeds: config.news.feeds, everyMs: config.news.syncMinutes * 60_000 });
   news.start();
   life.add(() => news.stop());
+  const invoicesClosing = new InvoicesClosing(services, leases);
+  invoicesClosing.start();
+  life.add(() => invoicesClosing.stop());
 };
 
 /** The HTTP server on the configured address; answers the port it got. */

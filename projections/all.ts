@@ -14,6 +14,8 @@ import { copiesProjection } from './copies/projector.js';
 import { copiersProjection } from './copiers/projector.js';
 import { dataCollectorProjection } from './dataCollector/projector.js';
 import { earningsProjection } from './earnings/projector.js';
+import { billingProjection } from './billing/projector.js';
+import { invoicesProjection } from './invoices/projector.js';
 import { featuresProjection } from './features/projector.js';
 import { historyProjection } from './history/projector.js';
 import { messagingProjection } from './messaging/projector.js';
@@ -56,6 +58,8 @@ export const allProjections: readonly Projection[] = [
   alertsProjection,
   customersProjection,
   marketNewsProjection,
+  billingProjection,
+  invoicesProjection,
 ];
 
 export const projectionByName = (name: string): Projection | undefined => allProjections.find((p) => p.name === name);

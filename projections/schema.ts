@@ -7,6 +7,8 @@ import type { AlertsTables } from './alerts/tables.js';
 import type { MarketNewsTables } from './marketNews/tables.js';
 import type { SignalTables } from './signals/tables.js';
 import type { CustomerTables } from './customers/tables.js';
+import type { BillingTables } from './billing/tables.js';
+import type { InvoicesTables } from './invoices/tables.js';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
@@ -531,7 +533,8 @@ export interface ProjectionRegistryTable {
   updated: Generated<Date>;
 }
 
-export interface ReadModels extends CalendarTables, EarningsTables, AlertsTables, SignalTables, CustomerTables, MarketNewsTables {
+export interface ReadModels
+  extends CalendarTables, EarningsTables, AlertsTables, SignalTables, CustomerTables, MarketNewsTables, BillingTables, InvoicesTables {
   accounts: AccountsTable;
   audit_logs: AuditLogsTable;
   api_keys: ApiKeysTable;

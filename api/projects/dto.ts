@@ -8,7 +8,8 @@ import type { ProjectWriteDTO } from './schemas.js';
 
 const currencyName = (id: number): string => currencyTypes.find((c) => c.id === id)?.name ?? String(id);
 
-export const toProjectDTO = (row: ProjectRow) => {
+/** `balance`: the sum of the project's transactions (app/invoices.ts projectBalance), decimal text. */
+export const toProjectDTO = (row: ProjectRow, balance = '0') => {
   const { currencyTypeId, billingRegion, ...settings } = row.settings;
   return {
     id: row.id,
@@ -16,7 +17,7 @@ export const toProjectDTO = (row: ProjectRow) => {
     billingRegion,
     currencyType: enumObject(currencyTypeId, currencyName(currencyTypeId)),
     dedicated: row.dedicated,
-    balance: 0,
+    balance: Number(balance),
     blocked: false,
     ...(row.owner ? { owner: { email: row.owner, permissionType: 'READ_WRITE' as const } } : {}),
     created: new Date(row.created).toISOString(),

@@ -13,6 +13,7 @@ import { commandMetadata, execute, type Services } from '../../app/services.js';
 import type { Routes } from '../route.js';
 import { checkProjectScope } from '../shared/projects.js';
 import { errorResponses } from '../shared/schemas.js';
+import { projectBalance } from '../../app/invoices.js';
 import { fromProjectDTO, toProjectDTO, toTraderDTO } from './dto.js';
 import { ProjectDeletionDTO, ProjectDTO, ProjectParams, ProjectWriteDTO, TraderDTO } from './schemas.js';
 
@@ -31,7 +32,8 @@ export const projectRoutes = (routes: Routes, services: Services): void => {
     params: ProjectParams,
     responses: { 200: { description: 'the project', schema: ProjectDTO }, ...errorResponses(400, 401, 403, 404) },
     async handler({ params, caller }) {
-      return { body: toProjectDTO(await load(checkProjectScope(caller, params.projectId, 'the project resource'))) };
+      const projectId = checkProjectScope(caller, params.projectId, 'the project resource');
+      return { body: toProjectDTO(await load(projectId), await projectBalance(services, projectId)) };
     },
   });
 
@@ -57,7 +59,7 @@ export const projectRoutes = (routes: Routes, services: Services): void => {
         { type: 'UpdateProject', data: { projectId, settings: fromProjectDTO(body), dedicated: body.dedicated }, metadata: commandMetadata(services, context) },
         ['projects'],
       );
-      return { body: toProjectDTO(await load(projectId)) };
+      return { body: toProjectDTO(await load(projectId), await projectBalance(services, projectId)) };
     },
   });
 

@@ -61,7 +61,11 @@ export const ProjectDTO = Type.Object(
     id: Uuid,
     ...settingsMembers,
     billingRegion,
-    balance: Type.Number({ readOnly: true, description: 'Always 0: nothing is billed yet (invoices and transactions come with issue 23)' }),
+    balance: Type.Number({
+      readOnly: true,
+      description:
+        "The sum of the project's transactions (GET /projects/{projectId}/transactions): 0, or negative while an invoice is owed. In the operator's price-list currency (TransactionDTO.currencyType), which currencyType (the project's own setting, stored) does not change.",
+    }),
     blocked: Type.Boolean({ readOnly: true, description: 'Always false: projects are not blocked yet' }),
     owner: Type.Optional(CustomerDTO),
     paymentMethod: Type.Optional(PaymentMethodDTO),

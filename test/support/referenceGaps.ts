@@ -14,10 +14,6 @@
 export const NOT_YET_ROUTED: Readonly<Record<string, 15 | 19 | 23>> = {
   // Item 9: the existing areas. (Issue 17 names the project pair too: whichever lands first deletes them.)
   // Issue 23: money.
-  'GET /projects/{projectId}/invoices': 23,
-  'GET /projects/{projectId}/invoices/{invoiceNumber}/details': 23,
-  'GET /projects/{projectId}/transactions': 23,
-  'GET /projects/{projectId}/costs/forecast': 23,
 };
 
 /**
