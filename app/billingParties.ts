@@ -1,6 +1,7 @@
 // Who is billed for a project (issue 23 "Invoices per customer per month"): the customer that owns it,
 // billed once a month for all its projects, or, for a project without a customer, the project itself.
 import type { InvoiceParty } from '../domain/invoice/events.js';
+import { projectCustomers } from '../projections/customers/queries.js';
 import type { Services } from './services.js';
 
 export interface BillingParty {
@@ -20,7 +21,13 @@ export interface ProjectOwner {
 }
 
 /** The customer model's project -> customer map (projections/customers), where it exists. */
-export const ownersOf = async (_services: Pick<Services, 'db'>, _projectIds: readonly string[]): Promise<ReadonlyMap<string, ProjectOwner>> => new Map();
+export const ownersOf = async (services: Pick<Services, 'db'>, projectIds: readonly string[]): Promise<ReadonlyMap<string, ProjectOwner>> =>
+  new Map(
+    (await projectCustomers(services.db, projectIds)).map((c) => [
+      c.projectId,
+      { customerId: String(c.customerId), email: c.email, brandFeatureId: c.brandFeatureId },
+    ]),
+  );
 
 /** The parties billed for `projectIds`: one per customer (its projects together), one per project without a customer. */
 export const partiesOf = async (services: Pick<Services, 'db'>, projectIds: readonly string[]): Promise<BillingParty[]> => {

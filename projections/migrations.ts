@@ -182,6 +182,8 @@ const migrations: Record<string, Migration> = {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on a database of any shape
 export const migrateReadModels = async (db: Kysely<any>): Promise<void> => {
-  const { error } = await new Migrator({ db, provider: new StaticMigrations(migrations) }).migrateToLatest();
+  // Unordered: numbers are handed out before parallel work lands, so a database may have run a later one
+  // (0011) before an earlier one (0009) existed; every migration here is independent of the others.
+  const { error } = await new Migrator({ db, provider: new StaticMigrations(migrations), allowUnorderedMigrations: true }).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
 };

@@ -59,14 +59,15 @@ const record = async (
 
 export const invoicesProjection: Projection = {
   name: 'invoices',
-  version: 1,
+  // 2: customer_id is text (the customer model's ids are integers, CustomerDTO.id int32), not uuid.
+  version: 2,
   handles: ['InvoiceIssued', 'InvoicePaid', 'InvoiceVoided', 'InvoiceRefunded'],
   tables: ['invoices', 'invoice_transactions'],
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'invoices')} (
       invoice_number text PRIMARY KEY,
       party_kind text NOT NULL,
-      customer_id uuid,
+      customer_id text,
       customer_email text,
       brand_feature_id uuid,
       project_id uuid NOT NULL,

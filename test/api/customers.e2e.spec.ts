@@ -5,7 +5,10 @@
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { SMTPServer } from 'smtp-server';
+import { closeMonth } from '../../app/invoices.js';
+import { settle } from '../../app/services.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
+import { invoicesOfCustomer, invoicesOfProject } from '../../projections/invoices/queries.js';
 import { createOtherProject, startTestService, type TestService, validAccount } from '../support/service.js';
 import { eventually, featureBody } from '../support/trading.js';
 
@@ -244,5 +247,18 @@ describe('white-label customers end to end', function () {
     expect((await t.call('GET', `/projects/${OTHER_PROJECT}/features/${brandB}/whitelabel/customers`, { key: OTHER_KEY })).body[0].customer.blocked).to.equal(
       false,
     );
+  });
+
+  it("bills the customer's projects to the customer: the month's invoice names the customer and its brand", async () => {
+    const services = t.service.services;
+    const now = services.clock();
+    await settle(services);
+    await closeMonth(services, { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 });
+    await settle(services);
+    const invoices = await invoicesOfProject(services.db, projectId);
+    expect(invoices).to.have.length(1);
+    const customer = (await t.call('GET', `/projects/${DEFAULT_PROJECT_ID}/features/${brandA}/whitelabel/customers`)).body[0];
+    expect(invoices[0]).to.include({ customer_email: 'jane@acme.test', brand_feature_id: brandA, customer_id: String(customer.customer.id) });
+    expect((await invoicesOfCustomer(services.db, String(customer.customer.id))).map((i) => i.invoice_number)).to.deep.equal([invoices[0]!.invoice_number]);
   });
 });

@@ -145,7 +145,8 @@ const members = Type.Object({
     description: 'minutes before a blackout starts to warn the notification targets (0 = no warning, default); sent once, until the blackout starts',
   }),
   dailyAgenda: Type.Boolean({
-    description: "send the day's affecting events to the notification targets each day (default false): the next 24 hours' events of at least impact, with their blackouts, at dailyAgendaTime",
+    description:
+      "send the day's affecting events to the notification targets each day (default false): the next 24 hours' events of at least impact, with their blackouts, at dailyAgendaTime",
   }),
   dailyAgendaTime: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:mm UTC of the daily agenda (default 06:00)' }),
   notificationTargets: Type.Array(NotificationTargetMembers, {
