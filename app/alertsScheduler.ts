@@ -11,12 +11,12 @@
 //     (app/notifications.ts: deliveries enqueued in the outbox with ids fixed per alert and target),
 //     then marked fired. A crash between the two enqueues again at the next look: the same ids, no
 //     second delivery.
-import { setTimeout as wait } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { systemContext } from '../domain/shared/command.js';
 import { alertsDecider } from '../domain/alerts/decider.js';
 import { alertsStream } from '../domain/alerts/events.js';
 import type { NotificationTarget } from '../domain/notification/targets.js';
+import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
 import { handleCommand } from '../store/commandHandler.js';
 import { applyCalendarAlertRules } from './alerts.js';
@@ -27,8 +27,6 @@ import type { Services } from './services.js';
 export const CALENDAR_ALERTS_LEASE = 'calendar-alerts';
 /** A reminder of an event more than this many minutes past is not sent (it would only tell what happened). */
 export const CALENDAR_ALERT_CUTOFF_MINUTES = 15;
-
-const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undefined, { signal }).catch(() => undefined);
 
 interface DueAlert {
   alert_id: string;
@@ -46,26 +44,35 @@ interface DueAlert {
 }
 
 export class CalendarAlertScheduler {
-  private handle: { release(): Promise<void> } | null = null;
+  private readonly loop: LeasedLoop;
   private calendarStamp: string | null = null;
   private readonly port: NotificationPort;
 
   constructor(
     private readonly services: Services,
-    private readonly leases: Leases,
+    leases: Leases,
     /** How often the holder looks (default 2 s). */
-    private readonly lookMs = 2000,
+    lookMs = 2000,
   ) {
     this.port = outboxNotifications(services);
+    this.loop = new LeasedLoop({
+      leases,
+      lease: CALENDAR_ALERTS_LEASE,
+      everyMs: lookMs,
+      round: async () => {
+        await this.applyRulesIfSynced();
+        await this.fireDue();
+      },
+      failed: (error) => services.log.warn(`calendar alerts: a look failed (tried again at the next): ${String(error)}`),
+    });
   }
 
   start(): void {
-    this.handle = this.leases.hold(CALENDAR_ALERTS_LEASE, (signal) => this.work(signal));
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    await this.handle?.release();
-    this.handle = null;
+    await this.loop.stop();
   }
 
   /** A mark that moves whenever the calendar was synced. */
@@ -144,17 +151,5 @@ export class CalendarAlertScheduler {
       });
     }
     return fired;
-  }
-
-  private async work(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        await this.applyRulesIfSynced();
-        await this.fireDue();
-      } catch (error) {
-        this.services.log.warn(`calendar alerts: a look failed (tried again at the next): ${String(error)}`);
-      }
-      await sleep(this.lookMs, signal);
-    }
   }
 }

@@ -3,43 +3,39 @@
 // sharing a database one looks at a time; a dead instance's turn moves within seconds). Issuing is
 // idempotent (invoice numbers are fixed by party and month, domain/invoice/number.ts), so a crash in the
 // middle of a close issues the rest at the next look and nothing twice.
-import { setTimeout as wait } from 'node:timers/promises';
+import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
 import { closeDueMonths } from './invoices.js';
 import type { Services } from './services.js';
 
 export const INVOICES_CLOSE_LEASE = 'invoices-monthly-close';
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undefined, { signal }).catch(() => undefined);
-
 export class InvoicesClosing {
-  private handle: { release(): Promise<void> } | null = null;
+  private readonly loop: LeasedLoop;
 
   constructor(
-    private readonly services: Services,
-    private readonly leases: Leases,
+    services: Services,
+    leases: Leases,
     /** How often the holder looks whether a month has ended (default a minute). */
-    private readonly lookMs = 60_000,
-  ) {}
+    lookMs = 60_000,
+  ) {
+    this.loop = new LeasedLoop({
+      leases,
+      lease: INVOICES_CLOSE_LEASE,
+      everyMs: lookMs,
+      round: async () => {
+        const issued = await closeDueMonths(services);
+        if (issued.length > 0) services.log.info(`invoices issued: ${issued.join(', ')}`);
+      },
+      failed: (error) => services.log.warn(`the monthly close of invoices failed (tried again at the next look): ${String(error)}`),
+    });
+  }
 
   start(): void {
-    this.handle = this.leases.hold(INVOICES_CLOSE_LEASE, (signal) => this.work(signal));
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    await this.handle?.release();
-    this.handle = null;
-  }
-
-  private async work(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        const issued = await closeDueMonths(this.services);
-        if (issued.length > 0) this.services.log.info(`invoices issued: ${issued.join(', ')}`);
-      } catch (error) {
-        this.services.log.warn(`the monthly close of invoices failed (tried again at the next look): ${String(error)}`);
-      }
-      await sleep(this.lookMs, signal);
-    }
+    await this.loop.stop();
   }
 }
