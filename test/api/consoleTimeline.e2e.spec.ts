@@ -48,10 +48,12 @@ describe('console: the account timeline and its state at an instant', function (
         const res = await t.call('GET', `/accounts/${slave}/timeline`);
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
         const entries = res.body.entries as Entry[];
-        return entries.some((e) => e.type === 'CopyExecuted') ? entries : undefined;
+        // The engine's CopyExecuted and the slave venue's PositionOpened are recorded by two writers,
+        // in either order: wait for both.
+        return entries.some((e) => e.type === 'CopyExecuted') && entries.some((e) => e.type === 'PositionOpened') ? entries : undefined;
       },
       10_000,
-      'the CopyExecuted in the timeline',
+      'the CopyExecuted and the PositionOpened in the timeline',
     );
   });
   after(() => t?.stop());
