@@ -2,9 +2,6 @@
 // so anyone reading an audit log could test guesses of the key offline), it shows no prefix of the
 // operator's value, it keeps its id across restarts with the same BOOTSTRAP_API_KEY, and a restart with
 // another value revokes it through an ordinary, audited revocation. Databases written before keep working.
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -23,6 +20,7 @@ import { PostgresEventStore } from '../../store/postgres/postgresEventStore.js';
 import { migrateEventStore } from '../../store/postgres/schema.js';
 import { freshDatabase } from '../support/postgres.js';
 import { callService, type TestResponse } from '../support/service.js';
+import { tempDir } from '../support/tempDirs.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const KEYS = `/projects/${DEFAULT_PROJECT_ID}/apiKeys`;
@@ -53,7 +51,7 @@ describe('the bootstrap key', () => {
   /** Starts the service on `databaseUrl` with this BOOTSTRAP_API_KEY (none: unset). */
   const start = async (databaseUrl: string, bootstrapKey: string | null): Promise<RunningService> => {
     await running?.stop();
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ct-bootstrap-key-'));
+    const dataDir = tempDir('ct-bootstrap-key-');
     const env: Record<string, string> = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
     if (bootstrapKey) env.BOOTSTRAP_API_KEY = bootstrapKey;
     lines = [];

@@ -1,8 +1,5 @@
 // A started service for end-to-end specs: real HTTP on a free port, a fresh database on the shared
 // embedded PostgreSQL, a known project key, and helpers to call it.
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { issueProjectKey, ensureProject } from '../../app/bootstrap.js';
 import { loadConfig } from '../../app/config.js';
 import { silentLogger } from '../../app/logger.js';
@@ -11,6 +8,7 @@ import { httpLayer } from '../../api/httpLayer.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { checkReference, checkResponse } from './contract.js';
 import { freshDatabase } from './postgres.js';
+import { tempDir } from './tempDirs.js';
 
 export const TEST_KEY = 'test-key-0123456789abcdef-project-one';
 
@@ -102,7 +100,7 @@ export const startTestService = async (
   } = {},
 ): Promise<TestService> => {
   const databaseUrl = options.databaseUrl ?? (await freshDatabase());
-  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'ct-test-data-'));
+  const dataDir = options.dataDir ?? tempDir('ct-test-data-');
   // No sample calendar week unless a spec asks for it (CALENDAR_SAMPLE_WEEK): its events would be in every spec's store.
   const config = loadConfig({
     CALENDAR_SAMPLE_WEEK: 'false',
