@@ -11,7 +11,6 @@ import { sql } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Services } from '../app/services.js';
 import type { AppendObservation } from '../store/observed.js';
-import { onVenueOrderTiming } from '../engine/venues/latency.js';
 import { isCopyEngineCheckpoint, processorLags } from './health.js';
 
 const PREFIX = 'copytrade_';
@@ -107,12 +106,12 @@ export class ServiceMetrics {
     this.sessions = new Gauge({ name: `${PREFIX}venue_sessions_connected`, help: 'Venue sessions of this instance that are connected', registers });
     this.venueOrderSeconds = new Histogram({
       name: `${PREFIX}venue_order_duration_seconds`,
-      help: "Order round trip per venue kind (simulated, ccxt:<exchange>, MetaTrader bridge...): an account connection's place, modify, close or cancel request to its answer, by outcome (ok, refused, error); counted in the process that holds the venue sessions",
+      help: "Order round trip per venue kind (simulated, ccxt:<exchange>, MetaTrader bridge...): an account connection's place, modify, close or cancel request to its answer, by outcome (ok, refused, error); counted by the service that holds the venue sessions",
       labelNames: ['venue', 'operation', 'outcome'],
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    onVenueOrderTiming((t) => this.venueOrderSeconds.observe({ venue: t.venue, operation: t.operation, outcome: t.outcome }, t.seconds));
+    services.venues.orderTimings.listen((t) => this.venueOrderSeconds.observe({ venue: t.venue, operation: t.operation, outcome: t.outcome }, t.seconds));
     services.signals.onAppend((o) => this.observeAppend(o));
   }
 

@@ -27,7 +27,7 @@ import { type Clock, SimulatedVenue } from './simulated/simulatedVenue.js';
 import { SimulatedVenueStore } from './simulated/venueStore.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 import { VENUE_ADAPTERS } from './adapters.js';
-import { timedConnection } from './latency.js';
+import { timedConnection, VenueOrderTimings } from './latency.js';
 import { NO_ROUTING, type RealVenue, type VenueAdapter, VenueRegistry, type VenueRouting } from './registry.js';
 
 export const SIMULATED_VENUE_NAME = 'Simulated';
@@ -70,6 +70,8 @@ export class VenueHost {
   private waiters: { ticket: number; resolve: () => void }[] = [];
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** The order round trips of this host's connections (the service's /metrics listens). */
+  readonly orderTimings = new VenueOrderTimings();
 
   private constructor(
     readonly simulated: SimulatedVenue,
@@ -144,7 +146,12 @@ export class VenueHost {
    */
   async connectionFor(login: AccountLogin): Promise<VenueConnection> {
     const real = this.realVenueFor(login.accountTypeId);
-    if (real) return timedConnection(real.connection({ login: login.loginAccountNumber, password: login.password, server: login.loginServer }), real.name);
+    if (real)
+      return timedConnection(
+        real.connection({ login: login.loginAccountNumber, password: login.password, server: login.loginServer }),
+        real.name,
+        this.orderTimings,
+      );
     const venueLogin = simulatedLogin(login);
     if (!this.simulated.hasAccount(venueLogin)) {
       await this.desk((venue) => {
@@ -158,7 +165,11 @@ export class VenueHost {
         });
       });
     }
-    return timedConnection(this.simulatedVenue().connection({ login: venueLogin, password: login.password } satisfies VenueCredentials), 'simulated');
+    return timedConnection(
+      this.simulatedVenue().connection({ login: venueLogin, password: login.password } satisfies VenueCredentials),
+      'simulated',
+      this.orderTimings,
+    );
   }
 
   /** Works on the simulated dealer's desk (quotes, deposits, the clock) and saves what changed. */

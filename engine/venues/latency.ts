@@ -2,7 +2,8 @@
 // account's connection sends (place, modify, close, cancel) is timed from the call to its answer, with
 // the kind of venue it went to (`simulated`, or the real venue's name: `ccxt:bybit`,
 // `MetaTrader bridge`...) and its outcome (`ok`, `refused`: a VenueError, `error`: anything else, a
-// timeout or a lost link). The timings are told to listeners of this process.
+// timeout or a lost link). The timings are told to the listeners of the service whose venue host made
+// the connection (VenueHost.orderTimings): several services in one process count only their own.
 import type { VenueConnection } from './port.js';
 import { VenueError } from './port.js';
 
@@ -16,26 +17,30 @@ export interface VenueOrderTiming {
 }
 
 const TIMED: ReadonlySet<string> = new Set<TimedOperation>(['placeOrder', 'modifyPosition', 'closePosition', 'cancelOrder']);
-const listeners = new Set<(timing: VenueOrderTiming) => void>();
 
-/** Hears every timed order request of this process. Answers the unsubscribe. */
-export const onVenueOrderTiming = (listener: (timing: VenueOrderTiming) => void): (() => void) => {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-};
+/** The timed order requests of one service's connections, told to that service's listeners. */
+export class VenueOrderTimings {
+  private readonly listeners = new Set<(timing: VenueOrderTiming) => void>();
 
-const tell = (timing: VenueOrderTiming): void => {
-  for (const listener of listeners) {
-    try {
-      listener(timing);
-    } catch {
-      // A metrics listener never breaks trading.
+  /** Hears every timed order request of this service's connections. Answers the unsubscribe. */
+  listen(listener: (timing: VenueOrderTiming) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  tell(timing: VenueOrderTiming): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(timing);
+      } catch {
+        // A metrics listener never breaks trading.
+      }
     }
   }
-};
+}
 
-/** `connection` with its order requests timed (everything else, its own extras included, passes through). */
-export const timedConnection = <C extends VenueConnection>(connection: C, venue: string): C =>
+/** `connection` with its order requests timed into `timings` (everything else, its own extras included, passes through). */
+export const timedConnection = <C extends VenueConnection>(connection: C, venue: string, timings: VenueOrderTimings): C =>
   new Proxy(connection, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
@@ -48,10 +53,10 @@ export const timedConnection = <C extends VenueConnection>(connection: C, venue:
         const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
         try {
           const result: unknown = await method.apply(target, args);
-          tell({ venue, operation, seconds: seconds(), outcome: 'ok' });
+          timings.tell({ venue, operation, seconds: seconds(), outcome: 'ok' });
           return result;
         } catch (error) {
-          tell({ venue, operation, seconds: seconds(), outcome: error instanceof VenueError ? 'refused' : 'error' });
+          timings.tell({ venue, operation, seconds: seconds(), outcome: error instanceof VenueError ? 'refused' : 'error' });
           throw error;
         }
       };
