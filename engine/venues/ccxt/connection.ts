@@ -1,4 +1,6 @@
 // One exchange account through ccxt, as a venue port connection (README "Real venues: crypto exchanges").
+// Its seams: link.ts (the ccxt client, the poll and its backoff), book.ts and changes.ts (the book
+// replayed from orders and its difference), orders.ts (client ids, look-ups, history), markets.ts (sizes).
 //
 // - Login: loginAccountNumber = API key, loginAccountPassword = API secret (OKX: `<secret>:<passphrase>`),
 //   loginServer = `live`, `sandbox` (ccxt's setSandboxMode: the exchange's testnet) or `demo` (ccxt's
@@ -17,7 +19,6 @@
 //   volume step is the exchange's amount precision, the minimum volume the larger of its minimum
 //   amount and its minimum notional at the current price, so the copy rules round and skip with
 //   their usual reasons. ccxt's rate limiter is on.
-import { createHash } from 'node:crypto';
 import type { Exchange, MarketInterface as Market, Order } from 'ccxt';
 import type {
   AccountInformation,
@@ -35,10 +36,17 @@ import type {
   VenueConnection,
   VenuePosition,
 } from '../port.js';
-import { type CloseReason, isPendingOrderRequest, sideOf, VenueError } from '../port.js';
+import { isPendingOrderRequest, sideOf, VenueError } from '../port.js';
 import { STOP_SUPPORT } from './stops.js';
 import { type ExchangeOrder, replayOrders, type ReplayedBook } from './book.js';
 import { isTransient, venueErrorOf } from './errors.js';
+import { differenceOf } from './changes.js';
+import { describe, type ExchangeClass, openExchange, PollSchedule } from './link.js';
+import { idOf, symbolInfoOf } from './markets.js';
+import { amountAt, call, exchangeClientOrderId, exchangeOrderOf, lookUpOrder, ordersOf, positive, settled } from './orders.js';
+
+export { exchangeClientOrderId } from './orders.js';
+export { rebase } from './link.js';
 
 export type CcxtMode = 'live' | 'sandbox' | 'demo';
 
@@ -65,38 +73,8 @@ export interface CcxtMarketSetup {
   readonly lookUpByList?: boolean;
 }
 
-type ExchangeClass = new (config: Record<string, unknown>) => Exchange;
-
 const EMPTY_BOOK: ReplayedBook = { positions: [], pending: [], trades: [] };
 const LOOKUP_ATTEMPTS = 3;
-/** Failed polls in a row after which the connection says it is disconnected. */
-const DISCONNECTED_AFTER = 3;
-const MAX_BACKOFF_MS = 60_000;
-
-/** The exchange client order id of an engine id: its 32 hex digits for a uuid, else a digest of it. */
-export const exchangeClientOrderId = (id: string): string =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
-    ? id.replace(/-/g, '').toLowerCase()
-    : createHash('sha256').update(id).digest('hex').slice(0, 32);
-
-/** Moves every URL of a ccxt `urls` tree to `base` (keeps the paths). */
-export const rebase = (tree: unknown, base: string): unknown => {
-  if (typeof tree === 'string') {
-    const ws = base.replace(/^http/, 'ws');
-    return tree.replace(/^https?:\/\/[^/]+/, base).replace(/^wss?:\/\/[^/]+/, ws);
-  }
-  if (Array.isArray(tree)) return tree.map((t) => rebase(t, base));
-  if (tree && typeof tree === 'object') return Object.fromEntries(Object.entries(tree).map(([k, v]) => [k, rebase(v, base)]));
-  return tree;
-};
-
-/** A change as the connection tells it, before it gets its login, sequence and time. */
-type ChangeBody = VenueChange extends infer C ? (C extends VenueChange ? Omit<C, 'login' | 'sequence' | 'at'> : never) : never;
-
-const idOf = (market: Market): string => market.id ?? market.symbol;
-
-const positive = (value: number | undefined | null): number | null => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : null);
-const decimalsOf = (step: number): number => Math.max(0, Math.round(-Math.log10(step)));
 
 export class CcxtConnection implements VenueConnection {
   readonly login: string;
@@ -106,11 +84,9 @@ export class CcxtConnection implements VenueConnection {
   private readonly followed = new Set<string>();
   private readonly listeners = new Set<VenueChangeListener>();
   private sequence = 0;
-  private timer: NodeJS.Timeout | null = null;
+  private readonly polls: PollSchedule;
   /** disconnect() was called: no more polls. */
   private closed = true;
-  /** Polls failed in a row (0: the exchange answers). */
-  private failures = 0;
   /** Refreshes run one at a time. */
   private refreshing: Promise<void> = Promise.resolve();
   private readonly placed = new Map<string, PlaceOrderResult>();
@@ -126,6 +102,16 @@ export class CcxtConnection implements VenueConnection {
   ) {
     const key = credentials.apiKey;
     this.login = `${setup.exchangeId}/${key.length > 8 ? `${key.slice(0, 4)}…${key.slice(-4)}` : key}`;
+    this.polls = new PollSchedule(
+      this.login,
+      settings.pollMs,
+      log,
+      () => this.refresh(),
+      (connected) => {
+        if (!this.closed) this.connected = connected;
+      },
+      () => this.connected,
+    );
   }
 
   get mode(): CcxtMode {
@@ -134,30 +120,7 @@ export class CcxtConnection implements VenueConnection {
 
   async connect(): Promise<void> {
     if (this.connected) return;
-    const ExchangeType = await this.load();
-    const [secret, passphrase] = this.setup.exchangeId === 'okx' ? splitOnce(this.credentials.secret, ':') : [this.credentials.secret, undefined];
-    const exchange = new ExchangeType({
-      apiKey: this.credentials.apiKey,
-      secret,
-      ...(passphrase !== undefined ? { password: passphrase } : {}),
-      enableRateLimit: true,
-      timeout: this.settings.timeoutMs,
-      options: { fetchMarkets: { types: [...this.setup.marketTypes] }, fetchMargins: false, fetchCurrencies: false, adjustForTimeDifference: false },
-    });
-    exchange.has.fetchCurrencies = false;
-    if (this.credentials.mode === 'sandbox') exchange.setSandboxMode(true);
-    // Demo trading where ccxt has demo URLs (Binance futures, Bybit); OKX's demo trading is what ccxt
-    // calls its sandbox (the x-simulated-trading header).
-    const urls = exchange.urls as unknown as Record<string, unknown>;
-    if (this.credentials.mode === 'demo') {
-      if (urls.demo !== undefined) exchange.enableDemoTrading(true);
-      else exchange.setSandboxMode(true);
-    }
-    if (this.settings.baseUrl) {
-      for (const key of ['api', 'test', 'demo'] as const) {
-        if (urls[key] !== undefined) urls[key] = rebase(urls[key], this.settings.baseUrl);
-      }
-    }
+    const exchange = openExchange(await this.load(), this.setup, this.credentials, this.settings);
     try {
       await exchange.loadMarkets();
       const balance = await exchange.fetchBalance();
@@ -174,15 +137,13 @@ export class CcxtConnection implements VenueConnection {
     }
     this.connected = true;
     this.closed = false;
-    this.failures = 0;
-    this.schedulePoll(this.settings.pollMs);
+    this.polls.start();
   }
 
   async disconnect(): Promise<void> {
     this.connected = false;
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.polls.stop();
     await this.refreshing.catch(() => undefined);
     await this.exchange?.close().catch(() => undefined);
     this.exchange = null;
@@ -428,38 +389,6 @@ export class CcxtConnection implements VenueConnection {
     return () => this.listeners.delete(listener);
   }
 
-  /**
-   * The poll: every pollMs while the exchange answers. When it does not (network, outage, a key
-   * revoked), the next polls back off (pollMs doubled per failure, at most a minute); after
-   * DISCONNECTED_AFTER failures in a row the connection says it is disconnected (account information's
-   * `connected`, the copy engine's SLAVE_NOT_CONNECTED) until a poll succeeds again. The book is replayed
-   * from the exchange's orders each time, so the first poll that succeeds tells every change missed
-   * meanwhile, once (the recorder's ids are deterministic).
-   */
-  private schedulePoll(delayMs: number): void {
-    if (this.closed) return;
-    this.timer = setTimeout(() => {
-      void this.refresh().then(
-        () => {
-          if (this.failures > 0) this.log.info(`${this.login}: the exchange answers again after ${this.failures} failed polls; connected`);
-          this.failures = 0;
-          if (!this.closed) this.connected = true;
-          this.schedulePoll(this.settings.pollMs);
-        },
-        (error: unknown) => {
-          this.failures += 1;
-          if (this.failures === 1) this.log.warn(`${this.login}: polling the exchange failed (${describe(error)}); trying again with backoff`);
-          if (this.failures === DISCONNECTED_AFTER && this.connected) {
-            this.connected = false;
-            this.log.warn(`${this.login}: ${DISCONNECTED_AFTER} polls failed in a row (${describe(error)}); disconnected until the exchange answers again`);
-          }
-          this.schedulePoll(Math.min(this.settings.pollMs * 2 ** this.failures, MAX_BACKOFF_MS));
-        },
-      );
-    }, delayMs);
-    this.timer.unref();
-  }
-
   /** Reads the followed symbols' orders again and tells the listeners what changed. */
   refresh(): Promise<void> {
     const run = this.refreshing.then(async () => {
@@ -479,7 +408,7 @@ export class CcxtConnection implements VenueConnection {
     for (const id of this.followed) {
       const market = this.marketOf(id, false);
       if (!market) continue;
-      for (const o of await this.ordersOf(exchange, market)) orders.push(exchangeOrderOf(o, idOf(market)));
+      for (const o of await ordersOf(exchange, market)) orders.push(exchangeOrderOf(o, idOf(market)));
     }
     const book = replayOrders(orders, {
       quote: (symbol) => this.tickers.quotes.get(symbol),
@@ -497,71 +426,15 @@ export class CcxtConnection implements VenueConnection {
 
   private emitDifference(previous: ReplayedBook, next: ReplayedBook): void {
     const at = this.clock().toISOString();
-    const emit = (change: ChangeBody) => {
+    for (const change of differenceOf(previous, next)) {
       const full = { ...change, login: this.login, sequence: ++this.sequence, at } as VenueChange;
       for (const listener of this.listeners) listener(full);
-    };
-    const before = new Map(previous.positions.map((p) => [p.id, p]));
-    const pendingBefore = new Map(previous.pending.map((o) => [o.id, o]));
-    const tradesBefore = new Set(previous.trades.map((t) => t.id));
-    const pendingNow = new Set(next.pending.map((o) => o.id));
-    for (const order of next.pending) {
-      const old = pendingBefore.get(order.id);
-      if (!old) emit({ type: 'orderPlaced', order });
-      else if (old.openPrice !== order.openPrice || old.volume !== order.volume) emit({ type: 'orderModified', order });
     }
-    for (const position of next.positions) {
-      const old = before.get(position.id);
-      if (!old) {
-        const filled = pendingBefore.get(position.id);
-        if (filled) emit({ type: 'orderFilled', order: filled, price: position.openPrice });
-        emit({ type: 'positionOpened', position });
-      } else if (position.volume > old.volume) emit({ type: 'positionIncreased', position, volume: position.volume - old.volume, price: position.openPrice });
-      else if (position.volume === old.volume && (position.stopLoss !== old.stopLoss || position.takeProfit !== old.takeProfit)) {
-        emit({ type: 'positionModified', position });
-      }
-    }
-    const openNow = new Map(next.positions.map((p) => [p.id, p]));
-    for (const trade of next.trades) {
-      if (tradesBefore.has(trade.id)) continue;
-      const remaining = openNow.get(trade.positionId);
-      if (remaining) emit({ type: 'positionPartiallyClosed', position: remaining, trade });
-      else emit({ type: 'positionClosed', trade });
-    }
-    for (const [id, order] of pendingBefore) {
-      if (pendingNow.has(id) || openNow.has(id) || next.trades.some((t) => t.positionId === id)) continue;
-      emit({ type: 'orderCancelled', order, reason: 'manual' });
-    }
-  }
-
-  /**
-   * Every order of a market: one call where the exchange lists all of them (Binance's allOrders), else
-   * the open ones and the closed and cancelled ones (Bybit's realtime and history, OKX's orders-pending
-   * and orders-history: those keep 7 days, so an order older than that leaves the book).
-   */
-  private async ordersOf(exchange: Exchange, market: Market, params: Record<string, string> = {}): Promise<Order[]> {
-    if (exchange.has.fetchOrders === true) return this.call(() => exchange.fetchOrders(market.symbol, undefined, undefined, params));
-    const open = await this.call(() => exchange.fetchOpenOrders(market.symbol, undefined, undefined, params));
-    const done =
-      exchange.has.fetchCanceledAndClosedOrders === true
-        ? await this.call(() => exchange.fetchCanceledAndClosedOrders(market.symbol, undefined, undefined, params))
-        : await this.call(() => exchange.fetchClosedOrders(market.symbol, undefined, undefined, params));
-    return [...open, ...done];
   }
 
   /** The order placed under a client id, or null. Bybit is asked through its lists filtered by orderLinkId. */
-  private async lookUp(market: Market, clientId: string): Promise<Order | null> {
-    const exchange = this.ready();
-    if (this.setup.lookUpByList) {
-      const found = await this.ordersOf(exchange, market, { orderLinkId: clientId });
-      return found.find((o) => o.clientOrderId === clientId) ?? null;
-    }
-    try {
-      return await exchange.fetchOrder('', market.symbol, { clientOrderId: clientId });
-    } catch (error) {
-      if (classOf(error, 'OrderNotFound')) return null;
-      throw venueErrorOf(error);
-    }
+  private lookUp(market: Market, clientId: string): Promise<Order | null> {
+    return lookUpOrder(this.ready(), market, clientId, this.setup.lookUpByList === true);
   }
 
   private async resultOf(order: Order, clientOrderId: string): Promise<PlaceOrderResult> {
@@ -592,35 +465,7 @@ export class CcxtConnection implements VenueConnection {
   }
 
   private infoOf(market: Market): SymbolInfo {
-    const step = positive(market.precision.amount) ?? 1e-8;
-    const tick = positive(market.precision.price) ?? 1e-8;
-    const minAmount = positive(market.limits.amount?.min) ?? step;
-    const minCost = positive(market.limits.cost?.min);
-    const quote = this.tickers.quotes.get(idOf(market));
-    const size = market.contractSize ?? 1;
-    // The minimum notional at the current price, rounded up to the step: below it the exchange refuses.
-    const byCost = minCost && quote && quote.ask > 0 ? Math.ceil(minCost / (quote.ask * size) / step - 1e-9) * step : 0;
-    const digits = decimalsOf(step);
-    return {
-      symbol: idOf(market),
-      description: `${market.base}/${market.quote}${market.spot ? '' : ` ${market.type}`} at ${this.setup.exchangeId}`,
-      digits: decimalsOf(tick),
-      point: tick,
-      contractSize: size,
-      minVolume: Number(Math.max(minAmount, byCost).toFixed(digits)),
-      maxVolume: positive(market.limits.amount?.max) ?? 1e9,
-      volumeStep: step,
-      stopsLevel: 0,
-      marginCalcMode: market.spot ? 'forexNoLeverage' : 'cfdLeverage',
-      marginRate: 1,
-      baseCurrency: market.base,
-      marginCurrency: market.quote,
-      profitCurrency: market.quote,
-      commissionPerLot: 0,
-      swapLong: 0,
-      swapShort: 0,
-      swapRollover3Days: null,
-    };
+    return symbolInfoOf(market, this.tickers.quotes.get(idOf(market)), this.setup.exchangeId);
   }
 
   private contractSize(symbol: string): number {
@@ -642,67 +487,9 @@ export class CcxtConnection implements VenueConnection {
     return this.exchange;
   }
 
-  private async call<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw venueErrorOf(error);
-    }
+  private call<T>(work: () => Promise<T>): Promise<T> {
+    return call(work);
   }
 }
 
-const exchangeOrderOf = (o: Order, symbol: string): ExchangeOrder => ({
-  id: String(o.id),
-  clientOrderId: o.clientOrderId ?? null,
-  symbol,
-  side: o.side === 'sell' ? 'sell' : 'buy',
-  type: o.type ?? 'market',
-  status: o.status ?? 'closed',
-  amount: o.amount ?? 0,
-  filled: o.filled ?? 0,
-  average: o.average ?? (o.filled && o.cost ? o.cost / o.filled : (o.price ?? null)),
-  price: o.type === 'limit' ? (o.price ?? null) : null,
-  timestamp: o.timestamp ?? 0,
-  lastTradeTimestamp: o.lastTradeTimestamp ?? o.lastUpdateTimestamp ?? o.timestamp ?? 0,
-  stopLoss: positive(o.stopLossPrice),
-  takeProfit: positive(o.takeProfitPrice),
-  triggerPrice: positive(o.triggerPrice),
-  closeReason: closeReasonOf(o),
-});
-
-/** What closed a position when its closing order says so (Bybit's createType); else manual. */
-const closeReasonOf = (o: Order): CloseReason => {
-  const createType = (o.info as Record<string, unknown> | undefined)?.createType;
-  return createType === 'CreateByStopLoss' ? 'stopLoss' : createType === 'CreateByTakeProfit' ? 'takeProfit' : 'manual';
-};
-
-/** `volume` cut to the market's amount precision; 0 when nothing is left (ccxt throws below one step). */
-const amountAt = (exchange: Exchange, market: Market, volume: number): number => {
-  try {
-    return Number(exchange.amountToPrecision(market.symbol, volume));
-  } catch {
-    return 0;
-  }
-};
-
-/** True: the order says whether and how it filled (a market order is not left open unless it waits for its trigger). */
-const settled = (order: Order): boolean =>
-  order.status !== undefined &&
-  order.filled !== undefined &&
-  order.type !== undefined &&
-  !(order.type === 'market' && order.status === 'open' && !positive(order.triggerPrice));
-
-const classOf = (error: unknown, name: string): boolean => {
-  for (let proto: unknown = error === null || typeof error !== 'object' ? null : Object.getPrototypeOf(error); proto; proto = Object.getPrototypeOf(proto)) {
-    if ((proto as { constructor?: { name?: string } }).constructor?.name === name) return true;
-  }
-  return false;
-};
-
-const splitOnce = (value: string, separator: string): [string, string | undefined] => {
-  const at = value.indexOf(separator);
-  return at < 0 ? [value, undefined] : [value.slice(0, at), value.slice(at + separator.length)];
-};
-
 const round2 = (value: number): number => Math.round(value * 100) / 100;
-const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
