@@ -42,6 +42,8 @@ export interface ManagementInputs {
   readonly slaveLastTradeAt?: string | null;
   /** For 'calendar': the economic calendar's events around `now`. */
   readonly calendar?: ManageContext['calendar'];
+  /** For 'masterCloses': the partial closes of the master's open positions. */
+  readonly masterCloses?: ManageContext['masterCloses'];
 }
 
 /** Every rule's asks for this copier now, with the feature that asked. */
@@ -101,6 +103,7 @@ export const manage = async (inputs: ManagementInputs): Promise<{ readonly featu
       slaveLastTradeAt: inputs.slaveLastTradeAt ?? null,
       pendingCopies: inputs.liveCopies.filter((c) => c.kind === 'pendingOrder'),
       ...(inputs.calendar ? { calendar: inputs.calendar } : {}),
+      ...(inputs.masterCloses ? { masterCloses: inputs.masterCloses } : {}),
     };
     for (const action of feature.feature.rules.manage!(feature.settings, ctx, feature.featureId)) asks.push({ feature, action });
   }

@@ -12,6 +12,7 @@ import { strategyMagicNumber } from '../../domain/copy/strategyRouting.js';
 import type { MasterTrade } from '../../domain/copy/types.js';
 import { protectionSkip } from '../../domain/protection/blocks.js';
 import { calendarEvents } from '../../projections/calendar/queries.js';
+import { partialClosesOf } from '../../projections/history/queries.js';
 import type { ReadModels } from '../../projections/schema.js';
 import { NEWS_CALENDAR_REACH_MINUTES } from '../../domain/copy/features/newsFilter.js';
 import { executeActions } from './executor.js';
@@ -78,6 +79,15 @@ export class ManagementTicks {
       standalone,
       slaveLastTradeAt: active.some((f) => f.feature.rules.needs?.includes('slaveActivity')) ? await slaveLastTradeAt(db, copier.to_account_id) : null,
       ...(active.some((f) => f.feature.rules.needs?.includes('calendar')) ? { calendar: await calendarAround(db, clock()) } : {}),
+      ...(active.some((f) => f.feature.rules.needs?.includes('masterCloses'))
+        ? {
+            masterCloses: await partialClosesOf(
+              db,
+              copier.from_account_id,
+              masterPositions.map((p) => p.masterPositionId),
+            ),
+          }
+        : {}),
     });
     // One live copy per master position: two features reopening the same one in a tick place one.
     const copied = new Set(liveCopies.map((c) => c.masterPositionId));

@@ -42,3 +42,21 @@ export const closedTradesBetween = (db: Kysely<ReadModels>, accountId: string, s
     .orderBy('close_time')
     .orderBy('trade_id')
     .execute();
+
+/** The closed volumes (partial closes) of the account's positions `positionIds`, by close time. */
+export const partialClosesOf = async (
+  db: Kysely<ReadModels>,
+  accountId: string,
+  positionIds: readonly string[],
+): Promise<{ masterPositionId: string; volume: number; at: string }[]> => {
+  if (positionIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('closed_trades')
+    .select(['position_id', 'volume', 'close_time'])
+    .where('account_id', '=', accountId)
+    .where('position_id', 'in', positionIds)
+    .orderBy('close_time')
+    .orderBy('trade_id')
+    .execute();
+  return rows.map((r) => ({ masterPositionId: r.position_id, volume: r.volume, at: iso(r.close_time) }));
+};

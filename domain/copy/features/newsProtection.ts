@@ -15,7 +15,9 @@
 //     side, symbol and lots, the master's current stops when it still holds the position (none
 //     otherwise); requireMasterPosition (default true) reopens only while the master holds it.
 //     RESYNC_WITH_MASTER: only while the master holds the position (always), with its current stops
-//     (swapped under reverse), and the closed copy's lots.
+//     (swapped under reverse), and the closed copy's lots in the proportion of what the master holds
+//     now to what it held at the close (a partial close of the master meanwhile reopens less; the
+//     master's partial closes since are read from the history read model: need 'masterCloses').
 //   - Re-open guards, each logged as a skip and tried again until the intent expires: the master
 //     closed the position (MASTER_CLOSED_BEFORE_REOPEN), the price moved against the copy by more than
 //     maxAdverseMovePoints from where it was closed (REOPEN_ADVERSE_MOVE: the close's side of the book;
@@ -29,7 +31,9 @@ import { IMPACTS, impactsFrom } from '../../calendar/entry.js';
 import { affects, currenciesOfSymbol } from '../../calendar/symbols.js';
 import { NotificationTargetMembers } from './newsFilter.js';
 import { copiedStops } from '../reverse.js';
-import { roundPrice } from '../rounding.js';
+import { floorToStep, roundPrice } from '../rounding.js';
+import { exact, toNumber } from '../../shared/decimal.js';
+import type { SymbolSpec } from '../types.js';
 import { closeOf, type CopierFeature, type CopyRecord, type ManageContext, type ManagedAction } from './rules.js';
 
 export const NEWS_PROTECTION = 'FeatureNewsProtectionDTO';
@@ -143,6 +147,26 @@ const ownerOf = (s: NewsProtectionSettings, events: readonly CalendarRecord[], c
     })
     .sort((a, b) => Date.parse(a.time) - Date.parse(b.time))[0];
 
+/**
+ * RESYNC_WITH_MASTER's lots: the closed copy's lots in the proportion of what the master holds now to
+ * what it held when the copy closed (its volume now plus what it closed since), down to the lot step;
+ * 0 when that is below the minimum lot. A master that closed nothing since: the copy's lots.
+ */
+const resyncedVolume = (record: CopyRecord, masterVolume: number, masterCloses: NonNullable<ManageContext['masterCloses']>, spec: SymbolSpec): number => {
+  const closedAt = Date.parse(record.closedAt!);
+  const closedSince = masterCloses
+    .filter((c) => c.masterPositionId === record.masterPositionId && Date.parse(c.at) > closedAt)
+    .reduce((sum, c) => sum.plus(exact(c.volume)), exact(0));
+  if (closedSince.isZero()) return record.volume;
+  const share = floorToStep(
+    exact(record.volume)
+      .times(exact(masterVolume))
+      .dividedBy(closedSince.plus(exact(masterVolume))),
+    exact(spec.lotStep),
+  );
+  return share.lessThan(exact(spec.minLot)) ? 0 : toNumber(share);
+};
+
 const reopenOf = (s: NewsProtectionSettings, ctx: ManageContext, record: CopyRecord, event: CalendarRecord, reopenAt: number): ManagedAction | null => {
   const what = `news protection reopen of master #${record.masterPositionId} (${record.side} ${record.volume} ${record.symbol}) after ${describe(event)}`;
   const held = (reason: 'MASTER_CLOSED_BEFORE_REOPEN' | 'REOPEN_ADVERSE_MOVE' | 'REOPEN_SPREAD_TOO_WIDE', why: string): ManagedAction => ({
@@ -174,6 +198,14 @@ const reopenOf = (s: NewsProtectionSettings, ctx: ManageContext, record: CopyRec
         );
     }
   }
+  const volume = s.reopenMode === 'RESYNC_WITH_MASTER' && master && spec ? resyncedVolume(record, master.volume, ctx.masterCloses ?? [], spec) : record.volume;
+  if (volume <= 0)
+    return {
+      kind: 'skip',
+      masterPositionId: record.masterPositionId,
+      reason: 'MASTER_CLOSED_BEFORE_REOPEN',
+      message: `${what} not done: the master holds ${master?.volume ?? 0} lots, the copy's share is below the symbol's minimum lot`,
+    };
   const stops = master ? copiedStops(master, ctx.copier) : { stopLoss: null, takeProfit: null };
   const round = (price: number | null) => (price === null || !spec ? price : roundPrice(price, spec.digits));
   return {
@@ -182,10 +214,10 @@ const reopenOf = (s: NewsProtectionSettings, ctx: ManageContext, record: CopyRec
     masterPositionId: record.masterPositionId,
     symbol: record.symbol,
     side: record.side,
-    volume: record.volume,
+    volume,
     stopLoss: round(stops.stopLoss),
     takeProfit: round(stops.takeProfit),
-    message: `${what} (${s.reopenMode}), closed at ${record.closedAt}`,
+    message: `${what} (${s.reopenMode}${volume === record.volume ? '' : `, ${volume} lots for what the master still holds`}), closed at ${record.closedAt}`,
   };
 };
 
@@ -245,9 +277,9 @@ export const newsProtection: CopierFeature<NewsProtectionSettings> = {
     notificationTargets: [],
   },
   description:
-    "Closes the account's copies on a symbol closeBeforeMinutes (1 to 120) before an economic calendar event of at least `impact` that affects one of its currencies (events of no one currency too with includeGlobalEvents), on the engine's clock, for every copier of the account. onlyLosingPositions: only copies in loss; minimumFloatingProfit: a copy with at least this profit + swap stays open; cancelPendingOrders: the copier's pending orders on the symbol are cancelled too. reopenMode NONE leaves them closed; SAME_VOLUME reopens each closed copy reopenAfterMinutes after the event at market with its lots (the master's current stops when it still holds the position); RESYNC_WITH_MASTER reopens only while the master holds the position, with its current stops. Re-open guards, each a skip in the account log tried again until the intent expires: requireMasterPosition (MASTER_CLOSED_BEFORE_REOPEN), maxAdverseMovePoints from the close price (REOPEN_ADVERSE_MOVE), maxSpreadPoints (REOPEN_SPREAD_TOO_WIDE); a reopen not done within reopenIntentExpiryMinutes is given up (REOPEN_INTENT_EXPIRED). The closes are copy events (closed by FeatureNewsProtectionDTO), so a restart inside a window changes nothing. With advanceWarningMinutes above 0, a warning goes to notificationTargets (channels of GET /projects/{projectId}/notificationChannels) that many minutes before each close window, once, on the engine's clock (due until the closing). Positions the account holds that are not copies are not touched.",
+    "Closes the account's copies on a symbol closeBeforeMinutes (1 to 120) before an economic calendar event of at least `impact` that affects one of its currencies (events of no one currency too with includeGlobalEvents), on the engine's clock, for every copier of the account. onlyLosingPositions: only copies in loss; minimumFloatingProfit: a copy with at least this profit + swap stays open; cancelPendingOrders: the copier's pending orders on the symbol are cancelled too. reopenMode NONE leaves them closed; SAME_VOLUME reopens each closed copy reopenAfterMinutes after the event at market with its lots (the master's current stops when it still holds the position); RESYNC_WITH_MASTER reopens only while the master holds the position, with its current stops and the closed copy's lots in proportion to what the master still holds (a partial close of the master after the copy closed reopens less; below the minimum lot nothing reopens). Re-open guards, each a skip in the account log tried again until the intent expires: requireMasterPosition (MASTER_CLOSED_BEFORE_REOPEN), maxAdverseMovePoints from the close price (REOPEN_ADVERSE_MOVE), maxSpreadPoints (REOPEN_SPREAD_TOO_WIDE); a reopen not done within reopenIntentExpiryMinutes is given up (REOPEN_INTENT_EXPIRED). The closes are copy events (closed by FeatureNewsProtectionDTO), so a restart inside a window changes nothing. With advanceWarningMinutes above 0, a warning goes to notificationTargets (channels of GET /projects/{projectId}/notificationChannels) that many minutes before each close window, once, on the engine's clock (due until the closing). Positions the account holds that are not copies are not touched.",
   rules: {
-    needs: ['calendar'],
+    needs: ['calendar', 'masterCloses'],
     logsItsReasons: true,
     manage: (s, ctx) => {
       const calendar = ctx.calendar ?? [];

@@ -74,9 +74,10 @@ export type FeatureNeed = 'calendar' | 'quotes' | 'margin' | 'positions' | 'poin
  * Needs read from the read models' history: 'masterOrders', the master's orders on the decided trade's
  * symbol (OpenContext.masterOrders); 'slaveActivity', when the slave account last traded
  * (ManageContext.slaveLastTradeAt); 'accountHistory', attached to an account: the copies of every copier
- * of the account as its `history` (ActiveFeature.accountHistory).
+ * of the account as its `history` (ActiveFeature.accountHistory); 'masterCloses', the partial closes of
+ * the master's open positions (ManageContext.masterCloses).
  */
-export type HistoryNeed = 'masterOrders' | 'slaveActivity' | 'accountHistory';
+export type HistoryNeed = 'masterOrders' | 'slaveActivity' | 'accountHistory' | 'masterCloses';
 
 /**
  * One of the master's orders on the symbol of the trade being decided, as the read models hold it
@@ -215,6 +216,12 @@ export interface ManageContext extends FeatureRunContext {
    * it, standalone trades aside; null when it never traded.
    */
   readonly slaveLastTradeAt?: string | null;
+  /**
+   * With 'masterCloses': the partial closes of the master's open positions (history read model), each
+   * with its volume and venue time; what a master held at an earlier time is its volume now plus the
+   * volumes closed since. Absent when not read.
+   */
+  readonly masterCloses?: readonly { readonly masterPositionId: string; readonly volume: number; readonly at: string }[];
   /** This copier's pending orders at the slave (copies of the master's pending orders). */
   readonly pendingCopies?: readonly { readonly masterPositionId: string; readonly slavePositionId: string; readonly symbol: string }[];
 }
