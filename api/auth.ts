@@ -47,7 +47,9 @@ const admit = async (services: Services, known: KnownKeys, keyHash: string, row:
   known.delete(keyHash);
   if (!row) throw new ApiError(401, '[API_KEY_INVALID]', 'the API key is not valid');
   // Before the revocation: the block job revokes a blocked customer's keys after the block (app/customersBlock.ts).
-  if (row.customer_blocked) throw new ApiError(403, '[CUSTOMER_BLOCKED]', "the brand's operator blocked the customer who owns this project");
+  // Its own project stays readable: ProjectDTO.blocked tells why everything else is refused.
+  const ownProject = req.method === 'GET' && req.path === `/projects/${row.project_id}`;
+  if (row.customer_blocked && !ownProject) throw new ApiError(403, '[CUSTOMER_BLOCKED]', "the brand's operator blocked the customer who owns this project");
   if (row.revoked_at) {
     throw new ApiError(
       401,
@@ -75,7 +77,7 @@ const admit = async (services: Services, known: KnownKeys, keyHash: string, row:
     accountId: row.account_id,
     accessPolicy: policy,
   };
-  if (!policy) {
+  if (!policy && !row.customer_blocked) {
     if (known.size >= KNOWN_KEYS_MAX) known.delete(known.keys().next().value!);
     known.set(keyHash, caller);
   }

@@ -10,8 +10,10 @@ import { membersOf } from '../domain/feature/definition.js';
 import { WHITE_LABEL, whiteLabelFeature, type WhiteLabelSettings } from '../domain/whiteLabel/feature.js';
 import { customerByEmail, customersOfBrand, type CustomerRow } from '../projections/customers/queries.js';
 import type { ReadModels } from '../projections/schema.js';
+import { findProject } from '../projections/projects/queries.js';
+import { EMAIL_DELIVERY_KIND } from '../engine/notifications/email.js';
 import type { Kysely } from 'kysely';
-import { commandMetadata, type CommandServices, execute, oneAtATime, settle } from './services.js';
+import { commandMetadata, type CommandServices, execute, oneAtATime, type Services, settle } from './services.js';
 
 export const CUSTOMER_READ_MODELS = ['customers'];
 
@@ -100,4 +102,35 @@ export const registerCustomer = async (services: CommandServices, brand: Brand, 
   const registered = await customerByEmail(services.db, brand.featureId, email);
   if (!registered) throw new Error(`customer ${email} was registered but the read model does not show it`);
   return registered;
+};
+
+/**
+ * Mails the brand's operator (the brand project's owner address, else SMTP_FROM's) through the outbox;
+ * `id` makes it once only. Without SMTP_URL it only logs that no mail goes out.
+ */
+export const mailBrandOperator = async (
+  services: Services,
+  brandProjectId: string,
+  mail: { id: string; what: string; subject: string; text: string },
+): Promise<void> => {
+  const smtp = services.config.notifications;
+  if (!smtp.smtpUrl) {
+    services.log.warn(`${mail.what}; no summary e-mail (SMTP_URL is not set)`);
+    return;
+  }
+  const owner = (await findProject(services.db, brandProjectId))?.owner ?? null;
+  const to = owner ?? /<([^>]+)>/.exec(smtp.smtpFrom)?.[1] ?? smtp.smtpFrom;
+  await services.outbox.enqueue(services.db, {
+    id: mail.id,
+    kind: EMAIL_DELIVERY_KIND,
+    url: `mailto:${to}`,
+    headers: {},
+    body: { subject: mail.subject, text: mail.text },
+    maxAttempts: 6,
+    backoffMs: [30_000, 60_000, 120_000, 300_000, 600_000],
+    timeoutMs: 30_000,
+    rateLimit: null,
+    webhook: null,
+  });
+  services.outbox.wake();
 };

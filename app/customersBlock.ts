@@ -4,28 +4,28 @@
 //      tokens and every key of its projects are refused with 403 [CUSTOMER_BLOCKED] (the read model's
 //      customer_projects.blocked, read with the key in api/auth.ts), and no new project, key, account or
 //      session is given to it.
-//   2. CustomerBlockJob (one instance at a time, a LeasedLoop): for each block not completed, every live
-//      key of the customer's projects is revoked (CUSTOMER_BLOCKED), every started account is stopped
-//      (AccountStopped, its broker session closed; its log says why: CustomerAccountStopped), so nothing is
-//      traded or copied on it any more; then the summary e-mail goes out through the outbox to the brand
-//      project's owner address (else to SMTP_FROM's), and CustomerBlockCompleted records what was done.
+//   2. CustomerBlockJob (one instance at a time, a LeasedLoop): for each block not completed, every
+//      started account of the customer's projects is stopped (AccountStopped, its broker session closed;
+//      its log says why: CustomerAccountStopped), so nothing is traded or copied on it any more; then the
+//      summary e-mail goes out through the outbox to the brand project's owner address (else to
+//      SMTP_FROM's), and CustomerBlockCompleted records what was done. The keys are suspended, not
+//      revoked: refused while the block lasts (step 1), they work again once it is lifted.
 //      Each step is an idempotent command, so a job interrupted half-way is finished by the next round.
+// Unblocking (app/customersUnblock.ts) lifts the block and the same job starts the stopped accounts again.
 import { v5 as uuidv5 } from 'uuid';
 import { accountDecider } from '../domain/account/decider.js';
 import { AccountStatus } from '../domain/account/enums.js';
 import { accountStream } from '../domain/account/events.js';
-import { apiKeyDecider } from '../domain/apiKey/decider.js';
-import { apiKeyStream } from '../domain/apiKey/events.js';
 import { customerDecider } from '../domain/customer/decider.js';
 import { customerStream, normaliseEmail } from '../domain/customer/events.js';
 import { type RequestContext, systemContext } from '../domain/shared/command.js';
 import { notFound } from '../domain/shared/errors.js';
-import { EMAIL_DELIVERY_KIND } from '../engine/notifications/email.js';
 import { customerByEmail, type CustomerRow } from '../projections/customers/queries.js';
-import { findProject, liveAccountsOfProject, liveKeysOfProject } from '../projections/projects/queries.js';
+import { liveAccountsOfProject, liveKeysOfProject } from '../projections/projects/queries.js';
 import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
-import { brandById, CUSTOMER_READ_MODELS, loadBrandOfProject } from './customers.js';
+import { brandById, CUSTOMER_READ_MODELS, loadBrandOfProject, mailBrandOperator } from './customers.js';
+import { finishUnblocks } from './customersUnblock.js';
 import { commandMetadata, type CommandServices, execute, type Services, settle } from './services.js';
 
 export const CUSTOMER_BLOCKS_LEASE = 'customers:blocks';
@@ -62,6 +62,15 @@ export const blockCustomer = async (
   const blocked = (await customerByEmail(services.db, brand.featureId, email)) ?? customer;
   return { customer: blocked, jobId: result.state.pendingBlockJob ?? blocked.blockJobId ?? jobId, started: result.events.length > 0 };
 };
+
+const stillBlocked = async (services: Services, block: PendingBlock): Promise<boolean> =>
+  (await services.db
+    .selectFrom('customers')
+    .select('customer_id')
+    .where('customer_id', '=', block.customer_id)
+    .where('status', '=', 'BLOCKED')
+    .where('block_job_id', '=', block.block_job_id)
+    .executeTakeFirst()) !== undefined;
 
 interface PendingBlock {
   readonly customer_id: number;
@@ -110,7 +119,7 @@ export class CustomerBlockJob {
       .limit(50)
       .execute()) as PendingBlock[];
     for (const block of pending) await this.finish(block);
-    return pending.length;
+    return pending.length + (await finishUnblocks(this.services));
   }
 
   private async finish(block: PendingBlock): Promise<void> {
@@ -124,19 +133,14 @@ export class CustomerBlockJob {
       .where('customer_id', '=', block.customer_id)
       .orderBy('created')
       .execute();
-    let revokedKeys = 0;
+    let suspendedKeys = 0;
     let stoppedAccounts = 0;
     for (const { project_id: projectId } of projects) {
-      for (const key of await liveKeysOfProject(services.db, projectId)) {
-        await execute(services, apiKeyStream(key.id), apiKeyDecider, {
-          type: 'RevokeApiKey',
-          data: { apiKeyId: key.id, projectId, reason: 'CUSTOMER_BLOCKED' },
-          metadata: metadata(),
-        });
-        revokedKeys += 1;
-      }
+      suspendedKeys += (await liveKeysOfProject(services.db, projectId)).length;
       for (const account of await liveAccountsOfProject(services.db, projectId)) {
         if (account.account_status_id !== AccountStatus.Active) continue;
+        // Unblocked meanwhile: the unblock job owns the accounts now.
+        if (!(await stillBlocked(services, block))) return;
         await execute(services, accountStream(account.id), accountDecider, {
           type: 'StopAccount',
           data: { accountId: account.id, projectId },
@@ -166,10 +170,10 @@ export class CustomerBlockJob {
                 .executeTakeFirst()
             )?.n ?? 0,
           );
-    await this.mailSummary(block, { projectIds, revokedKeys, stoppedAccounts, stoppedCopiers });
+    await this.mailSummary(block, { projectIds, suspendedKeys, stoppedAccounts, stoppedCopiers });
     await execute(services, stream, customerDecider, {
       type: 'CompleteCustomerBlock',
-      data: { jobId: block.block_job_id, projectIds, revokedKeys, stoppedAccounts, stoppedCopiers },
+      data: { jobId: block.block_job_id, projectIds, suspendedKeys, stoppedAccounts, stoppedCopiers },
       metadata: metadata(),
     });
     await settle(services, CUSTOMER_READ_MODELS);
@@ -177,40 +181,24 @@ export class CustomerBlockJob {
 
   private async mailSummary(
     block: PendingBlock,
-    done: { projectIds: string[]; revokedKeys: number; stoppedAccounts: number; stoppedCopiers: number },
+    done: { projectIds: string[]; suspendedKeys: number; stoppedAccounts: number; stoppedCopiers: number },
   ): Promise<void> {
-    const services = this.services;
-    const smtp = services.config.notifications;
-    if (!smtp.smtpUrl) {
-      services.log.warn(`customer ${block.customer_id} blocked; no summary e-mail (SMTP_URL is not set)`);
-      return;
-    }
-    const brand = await brandById(services, block.brand_feature_id);
-    const owner = (await findProject(services.db, block.brand_project_id))?.owner ?? null;
-    const to = owner ?? /<([^>]+)>/.exec(smtp.smtpFrom)?.[1] ?? smtp.smtpFrom;
+    const brand = await brandById(this.services, block.brand_feature_id);
     const name = brand?.settings.name ?? 'your brand';
-    const text = [
-      `The customer ${block.email} (id ${block.customer_id}) of ${name} is blocked${block.blocked_reason ? `: ${block.blocked_reason}` : ''}.`,
-      '',
-      `Projects: ${done.projectIds.length}${done.projectIds.length ? ` (${done.projectIds.join(', ')})` : ''}`,
-      `API keys revoked: ${done.revokedKeys}`,
-      `Accounts stopped: ${done.stoppedAccounts}`,
-      `Copiers into its accounts (no longer copying): ${done.stoppedCopiers}`,
-      '',
-      'Its sessions and keys are refused, and it cannot sign in again.',
-    ].join('\n');
-    await services.outbox.enqueue(services.db, {
+    await mailBrandOperator(this.services, block.brand_project_id, {
       id: uuidv5(`customer-block/${block.block_job_id}`, BLOCK_MAIL_NAMESPACE),
-      kind: EMAIL_DELIVERY_KIND,
-      url: `mailto:${to}`,
-      headers: {},
-      body: { subject: `${name}: customer ${block.email} blocked`, text },
-      maxAttempts: 6,
-      backoffMs: [30_000, 60_000, 120_000, 300_000, 600_000],
-      timeoutMs: 30_000,
-      rateLimit: null,
-      webhook: null,
+      what: `customer ${block.customer_id} blocked`,
+      subject: `${name}: customer ${block.email} blocked`,
+      text: [
+        `The customer ${block.email} (id ${block.customer_id}) of ${name} is blocked${block.blocked_reason ? `: ${block.blocked_reason}` : ''}.`,
+        '',
+        `Projects: ${done.projectIds.length}${done.projectIds.length ? ` (${done.projectIds.join(', ')})` : ''}`,
+        `API keys suspended (refused while the block lasts): ${done.suspendedKeys}`,
+        `Accounts stopped: ${done.stoppedAccounts}`,
+        `Copiers into its accounts (no longer copying): ${done.stoppedCopiers}`,
+        '',
+        'Its sessions and keys are refused, and it cannot sign in again until the block is lifted (PUT .../whitelabel/customers/unblock).',
+      ].join('\n'),
     });
-    services.outbox.wake();
   }
 }

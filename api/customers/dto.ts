@@ -20,4 +20,6 @@ export const toCustomerSummaryDTO = (row: CustomerRow): Static<typeof CustomerSu
   blockedAt: row.blockedAt?.toISOString() ?? null,
   blockedReason: row.blockedReason,
   blockCompleted: row.status !== 'BLOCKED' || row.blockCompletedAt !== null,
+  unblockedAt: row.unblockedAt?.toISOString() ?? null,
+  unblockCompleted: row.unblockCompleted,
 });

@@ -2,16 +2,18 @@
 // brand's feature of the operator's project:
 //   GET /projects/{projectId}/features/{featureId}/whitelabel/customers        the brand's customers (ours)
 //   PUT /projects/{projectId}/features/{featureId}/whitelabel/customers/block  blocks one, asynchronously (spec)
+//   PUT .../whitelabel/customers/unblock                                        lifts the block, asynchronously (ours)
 // Use cases: app/customers.ts; read model: projections/customers/.
 import { type Static, Type } from '@sinclair/typebox';
 import { listCustomers } from '../../app/customers.js';
 import { blockCustomer } from '../../app/customersBlock.js';
+import { unblockCustomer } from '../../app/customersUnblock.js';
 import type { Services } from '../../app/services.js';
 import type { Routes } from '../route.js';
 import { checkProjectScope } from '../shared/projects.js';
 import { errorResponses, Uuid } from '../shared/schemas.js';
 import { toCustomerSummaryDTO } from './dto.js';
-import { BlockCustomerRequestDTO, BlockCustomerResponseDTO, CustomerSummaryDTO } from './schemas.js';
+import { BlockCustomerRequestDTO, BlockCustomerResponseDTO, CustomerSummaryDTO, UnblockCustomerRequestDTO, UnblockCustomerResponseDTO } from './schemas.js';
 
 const TAG = 'White label';
 
@@ -42,7 +44,7 @@ export const customerRoutes = (routes: Routes, services: Services): void => {
     operationId: 'blockWhiteLabelCustomer',
     summary: 'Block a customer across every project of the brand',
     description:
-      "Asynchronous (spec). At once: the customer (by e-mail, case-insensitive, under this brand only; 404 [CUSTOMER_NOT_FOUND] otherwise) is blocked: from the next request on, its session tokens and every API key of its projects are refused with 403 [CUSTOMER_BLOCKED], it cannot sign in, register again or get a project, key or account. Then a background job (one instance at a time) revokes every key of its projects (revokedReason CUSTOMER_BLOCKED) and stops every started account (its broker session closed; the account's log says why, code [CUSTOMER_BLOCKED]), so nothing is traded or copied on them; when it is done, a summary e-mail (projects, keys revoked, accounts stopped, copiers affected) goes through SMTP_URL to the brand project's owner address (else to SMTP_FROM's), and the customer's entry in GET .../whitelabel/customers shows blockCompleted true. Blocking is final (no unblock operation); blocking again while the job runs answers its job (status RUNNING), afterwards it starts a new sweep. `reason` is kept with the block, in the account logs and in the e-mail. Needs a project-level key of the brand's project.",
+      "Asynchronous (spec). At once: the customer (by e-mail, case-insensitive, under this brand only; 404 [CUSTOMER_NOT_FOUND] otherwise) is blocked: from the next request on, its session tokens and every API key of its projects are refused with 403 [CUSTOMER_BLOCKED], it cannot sign in, register again or get a project, key or account. Then a background job (one instance at a time) revokes every key of its projects (revokedReason CUSTOMER_BLOCKED) and stops every started account (its broker session closed; the account's log says why, code [CUSTOMER_BLOCKED]), so nothing is traded or copied on them; when it is done, a summary e-mail (projects, keys suspended, accounts stopped, copiers affected) goes through SMTP_URL to the brand project's owner address (else to SMTP_FROM's), and the customer's entry in GET .../whitelabel/customers shows blockCompleted true. PUT .../whitelabel/customers/unblock lifts the block (ours). Blocking again while the job runs answers its job (status RUNNING), afterwards it starts a new sweep. `reason` is kept with the block, in the account logs and in the e-mail. Needs a project-level key of the brand's project.",
     params: BrandParams,
     body: BlockCustomerRequestDTO,
     bodyRequired: true,
@@ -66,6 +68,31 @@ export const customerRoutes = (routes: Routes, services: Services): void => {
           projectIds: [...customer.projectIds],
           blockedAt: (customer.blockedAt ?? new Date()).toISOString(),
         },
+      };
+    },
+  });
+
+  routes.add<BrandParams, unknown, Static<typeof UnblockCustomerRequestDTO>>({
+    method: 'put',
+    path: '/projects/{projectId}/features/{featureId}/whitelabel/customers/unblock',
+    tag: TAG,
+    operationId: 'unblockWhiteLabelCustomer',
+    summary: "Lift a customer's block",
+    description:
+      "Ours (the spec gives blocking only); asynchronous like the block. At once: the customer (by e-mail, case-insensitive, under this brand only; 404 [CUSTOMER_NOT_FOUND] otherwise; 409 [CUSTOMER_NOT_BLOCKED] when it is not blocked) is no longer blocked: from the next request on, the API keys of its projects work again (blocking suspended them, it did not revoke them), it may ask for a code and sign in (its former sessions stay ended: it signs in anew), and get projects, keys and accounts within the brand's limits; its projects answer ProjectDTO.blocked false again. Then the block job's loop (one instance at a time) starts again every account the block stopped that is still stopped and not deleted, opening its venue session first as POST /accounts/{accountId}/actions/start does (one the venue refuses stays stopped, its log says why), so it trades and copies again; a block job still running when the block is lifted stops at its next account. When done, a summary e-mail (accounts started, accounts left stopped) goes to the same address as the block's, and the customer's entry in GET .../whitelabel/customers shows unblockCompleted true. Needs a project-level key of the brand's project.",
+    params: BrandParams,
+    body: UnblockCustomerRequestDTO,
+    bodyRequired: true,
+    responses: {
+      202: { description: 'unblocked; the job restarts the accounts', schema: UnblockCustomerResponseDTO },
+      ...errorResponses(400, 401, 403, 404, 409),
+    },
+    async handler({ params, body, caller, context }) {
+      checkProjectScope(caller, params.projectId, 'unblocking a customer');
+      const { customer, jobId, accountIds } = await unblockCustomer(services, params.projectId, params.featureId, body.email, context);
+      return {
+        status: 202,
+        body: { customerId: customer.customerId, email: customer.email, jobId, projectIds: [...customer.projectIds], accountIds: [...accountIds] },
       };
     },
   });

@@ -15,7 +15,12 @@ export const CustomerDTO = Type.Object(
     id: Type.Optional(Type.Integer({ format: 'int32', readOnly: true, description: 'unique across the service (ours: drawn at registration, never reused)' })),
     email: Type.Optional(Type.String({ readOnly: true, description: 'in lower case' })),
     created: Type.Optional(Type.String({ format: 'date-time', readOnly: true, description: 'when the customer registered' })),
-    blocked: Type.Optional(Type.Boolean({ readOnly: true, description: "true once the brand's operator blocked the customer (final)" })),
+    blocked: Type.Optional(
+      Type.Boolean({
+        readOnly: true,
+        description: "true while the brand's operator blocks the customer (PUT .../whitelabel/customers/block, lifted by .../unblock)",
+      }),
+    ),
     kyc: Type.Optional(Type.Boolean({ readOnly: true, description: 'always false: no identity check runs on this service' })),
     tos: Type.Optional(
       Type.String({ format: 'date-time', readOnly: true, description: 'not answered: this service records no acceptance of terms of service' }),
@@ -55,6 +60,10 @@ export const CustomerSummaryDTO = Type.Object(
     blockCompleted: Type.Boolean({
       description: 'false while the block job of a blocked customer still runs; true once it finished (and for a customer never blocked)',
     }),
+    unblockedAt: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'when the last block was lifted; null if never (ours)' }))),
+    unblockCompleted: Type.Optional(
+      Type.Boolean({ description: 'false while the unblock job still starts the accounts the block stopped; true otherwise (ours)' }),
+    ),
   },
   {
     $id: 'CustomerSummaryDTO',
@@ -87,4 +96,20 @@ export const BlockCustomerResponseDTO = Type.Object(
     blockedAt: IsoDateTime,
   },
   { $id: 'BlockCustomerResponseDTO', description: 'Ours: the spec names the DTO only.', additionalProperties: false },
+);
+
+export const UnblockCustomerRequestDTO = Type.Object(
+  { email: Type.String({ minLength: 3, maxLength: 254, description: "the customer's e-mail address (case-insensitive)" }) },
+  { $id: 'UnblockCustomerRequestDTO', description: 'Ours: lifts the block of this customer of the brand.', additionalProperties: false },
+);
+
+export const UnblockCustomerResponseDTO = Type.Object(
+  {
+    customerId: Type.Integer({ format: 'int32' }),
+    email: Type.String(),
+    jobId: Uuid,
+    projectIds: Type.Array(Uuid, { description: 'the projects of the customer, whose keys work again' }),
+    accountIds: Type.Array(Uuid, { description: 'the accounts the block stopped, which the job starts again' }),
+  },
+  { $id: 'UnblockCustomerResponseDTO', description: 'Ours: the block is lifted; the job restarts the accounts.', additionalProperties: false },
 );

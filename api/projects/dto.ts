@@ -8,8 +8,11 @@ import type { ProjectWriteDTO } from './schemas.js';
 
 const currencyName = (id: number): string => currencyTypes.find((c) => c.id === id)?.name ?? String(id);
 
-/** `balance`: the sum of the project's transactions (app/invoices.ts projectBalance), decimal text. */
-export const toProjectDTO = (row: ProjectRow, balance = '0') => {
+/**
+ * `balance`: the sum of the project's transactions (app/invoices.ts projectBalance), decimal text;
+ * `blocked`: its customer is blocked (projections/customers projectBlocked).
+ */
+export const toProjectDTO = (row: ProjectRow, balance = '0', blocked = false) => {
   const { currencyTypeId, billingRegion, ...settings } = row.settings;
   return {
     id: row.id,
@@ -18,7 +21,7 @@ export const toProjectDTO = (row: ProjectRow, balance = '0') => {
     currencyType: enumObject(currencyTypeId, currencyName(currencyTypeId)),
     dedicated: row.dedicated,
     balance: Number(balance),
-    blocked: false,
+    blocked,
     ...(row.owner ? { owner: { email: row.owner, permissionType: 'READ_WRITE' as const } } : {}),
     created: new Date(row.created).toISOString(),
   };

@@ -7,6 +7,7 @@ import type { Static } from '@sinclair/typebox';
 import { projectDecider } from '../../domain/project/decider.js';
 import { projectStream } from '../../domain/project/events.js';
 import { projectTraders } from '../../projections/projects/queries.js';
+import { projectBlocked } from '../../projections/customers/queries.js';
 import { deleteProject, loadLiveProject } from '../../app/commands/projects.js';
 import { Type } from '@sinclair/typebox';
 import { commandMetadata, execute, type Services } from '../../app/services.js';
@@ -28,12 +29,13 @@ export const projectRoutes = (routes: Routes, services: Services): void => {
     tag: TAG,
     operationId: 'getProject',
     summary: 'The project',
-    description: 'Its name, billing address and currency. Needs a project-level key of this project (another project looks missing: 404 [PROJECT_NOT_FOUND]).',
+    description:
+      "Its name, billing address and currency. Needs a project-level key of this project (another project looks missing: 404 [PROJECT_NOT_FOUND]). The one operation a blocked white-label customer's key still reaches: blocked true says why every other is refused (403 [CUSTOMER_BLOCKED]).",
     params: ProjectParams,
     responses: { 200: { description: 'the project', schema: ProjectDTO }, ...errorResponses(400, 401, 403, 404) },
     async handler({ params, caller }) {
       const projectId = checkProjectScope(caller, params.projectId, 'the project resource');
-      return { body: toProjectDTO(await load(projectId), await projectBalance(services, projectId)) };
+      return { body: toProjectDTO(await load(projectId), await projectBalance(services, projectId), await projectBlocked(services.db, projectId)) };
     },
   });
 
@@ -59,7 +61,7 @@ export const projectRoutes = (routes: Routes, services: Services): void => {
         { type: 'UpdateProject', data: { projectId, settings: fromProjectDTO(body), dedicated: body.dedicated }, metadata: commandMetadata(services, context) },
         ['projects'],
       );
-      return { body: toProjectDTO(await load(projectId), await projectBalance(services, projectId)) };
+      return { body: toProjectDTO(await load(projectId), await projectBalance(services, projectId), await projectBlocked(services.db, projectId)) };
     },
   });
 

@@ -66,7 +66,11 @@ export const ProjectDTO = Type.Object(
       description:
         "The sum of the project's transactions (GET /projects/{projectId}/transactions): 0, or negative while an invoice is owed. In the operator's price-list currency (TransactionDTO.currencyType), which currencyType (the project's own setting, stored) does not change.",
     }),
-    blocked: Type.Boolean({ readOnly: true, description: 'Always false: projects are not blocked yet' }),
+    blocked: Type.Boolean({
+      readOnly: true,
+      description:
+        "true while the white-label operator blocks the customer who owns the project (PUT .../whitelabel/customers/block; lifted by .../unblock): the project's keys are then refused everywhere with 403 [CUSTOMER_BLOCKED] except GET /projects/{projectId}, which answers this. false for every other project.",
+    }),
     owner: Type.Optional(CustomerDTO),
     paymentMethod: Type.Optional(PaymentMethodDTO),
     created: Type.String({ format: 'date-time', readOnly: true, description: 'Ours: when the project was created' }),

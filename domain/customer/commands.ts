@@ -12,8 +12,11 @@ export type CustomerCommand =
   | { type: 'OwnProject'; data: { projectId: string; maxProjects: number }; metadata: CommandMetadata }
   | { type: 'BlockCustomer'; data: { jobId: string; reason: string | null }; metadata: CommandMetadata }
   | { type: 'NoteCustomerAccountStopped'; data: { jobId: string; projectId: string; accountId: string }; metadata: CommandMetadata }
+  /** `jobId`: the unblock job's id (app/customersBlock.ts restarts what the block stopped). */
+  | { type: 'UnblockCustomer'; data: { jobId: string }; metadata: CommandMetadata }
+  | { type: 'CompleteCustomerUnblock'; data: { jobId: string; restartedAccounts: string[]; notRestarted: string[] }; metadata: CommandMetadata }
   | {
       type: 'CompleteCustomerBlock';
-      data: { jobId: string; projectIds: string[]; revokedKeys: number; stoppedAccounts: number; stoppedCopiers: number };
+      data: { jobId: string; projectIds: string[]; suspendedKeys: number; stoppedAccounts: number; stoppedCopiers: number };
       metadata: CommandMetadata;
     };

@@ -2,7 +2,10 @@
 // blocking by the brand's operator (spec "Operations known by path and purpose": PUT .../whitelabel/
 // customers/block). Registering again is a no-op (the first registration keeps its id); a blocked
 // customer cannot sign in nor own another project; blocking again while a block job has not finished is
-// a no-op, after it finished it starts a new job (the operator may sweep again).
+// a no-op, after it finished it starts a new job (the operator may sweep again). Unblocking a blocked
+// customer lifts the block at once (a block job still running stops noting what it does) and hands the
+// accounts the block stopped to an unblock job, which starts them again; unblocking a customer who is not
+// blocked is refused (409 [CUSTOMER_NOT_BLOCKED]).
 import type { Decider } from '../shared/command.js';
 import { DomainError, illegalState, notFound } from '../shared/errors.js';
 import type { CustomerCommand } from './commands.js';
@@ -22,6 +25,10 @@ export interface Customer {
   /** The block job not finished yet; null when none runs. */
   readonly pendingBlockJob: string | null;
   readonly blockReason: string | null;
+  /** The accounts the block jobs of the current block stopped: what unblocking starts again. */
+  readonly stoppedAccounts: readonly string[];
+  /** The unblock job not finished yet; null when none runs. */
+  readonly pendingUnblockJob: string | null;
 }
 
 export const initialState: Customer = {
@@ -34,6 +41,8 @@ export const initialState: Customer = {
   blocked: false,
   pendingBlockJob: null,
   blockReason: null,
+  stoppedAccounts: [],
+  pendingUnblockJob: null,
 };
 
 export const customerBlocked = (): DomainError => new DomainError('forbidden', '[CUSTOMER_BLOCKED]', "the brand's operator blocked this customer");
@@ -75,6 +84,12 @@ export const decide = (command: CustomerCommand, state: Customer): CustomerEvent
     case 'CompleteCustomerBlock':
       if (state.pendingBlockJob !== command.data.jobId) return [];
       return [{ type: 'CustomerBlockCompleted', data: { customerId, ...command.data, at } }];
+    case 'UnblockCustomer':
+      if (!state.blocked) throw illegalState('[CUSTOMER_NOT_BLOCKED]', 'this customer is not blocked');
+      return [{ type: 'CustomerUnblocked', data: { customerId, jobId: command.data.jobId, accountIds: [...state.stoppedAccounts], at } }];
+    case 'CompleteCustomerUnblock':
+      if (state.pendingUnblockJob !== command.data.jobId) return [];
+      return [{ type: 'CustomerUnblockCompleted', data: { customerId, ...command.data, at } }];
     default: {
       const unhandled: never = command;
       throw new Error(`unhandled command ${JSON.stringify(unhandled)}`);
@@ -93,9 +108,15 @@ export const evolve = (state: Customer, event: CustomerEvent): Customer => {
     case 'CustomerProjectOwned':
       return { ...state, projectIds: [...state.projectIds, event.data.projectId] };
     case 'CustomerBlocked':
-      return { ...state, blocked: true, sessions: [], pendingBlockJob: event.data.jobId, blockReason: event.data.reason };
+      return { ...state, blocked: true, sessions: [], pendingBlockJob: event.data.jobId, blockReason: event.data.reason, pendingUnblockJob: null };
+    case 'CustomerAccountStopped':
+      return state.stoppedAccounts.includes(event.data.accountId) ? state : { ...state, stoppedAccounts: [...state.stoppedAccounts, event.data.accountId] };
     case 'CustomerBlockCompleted':
       return { ...state, pendingBlockJob: null };
+    case 'CustomerUnblocked':
+      return { ...state, blocked: false, pendingBlockJob: null, blockReason: null, stoppedAccounts: [], pendingUnblockJob: event.data.jobId };
+    case 'CustomerUnblockCompleted':
+      return { ...state, pendingUnblockJob: null };
     default:
       return state;
   }

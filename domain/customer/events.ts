@@ -34,12 +34,20 @@ export type CustomerEvent =
         customerId: number;
         jobId: string;
         projectIds: string[];
-        revokedKeys: number;
+        /** Live keys of its projects, refused while the block lasts (suspended, not revoked). */
+        suspendedKeys: number;
         stoppedAccounts: number;
         stoppedCopiers: number;
         at: string;
       };
-    };
+    }
+  /**
+   * The brand's operator lifted the block: from this event on the customer's sessions (new ones: blocking
+   * ended the old), keys and code requests work again; `accountIds` are the accounts the block job stopped,
+   * which the unblock job starts again (CustomerUnblockCompleted says which it could).
+   */
+  | { type: 'CustomerUnblocked'; data: { customerId: number; jobId: string; accountIds: string[]; at: string } }
+  | { type: 'CustomerUnblockCompleted'; data: { customerId: number; jobId: string; restartedAccounts: string[]; notRestarted: string[]; at: string } };
 
 export type CustomerEventType = CustomerEvent['type'];
 
@@ -51,6 +59,8 @@ export const customerEventTypes: readonly CustomerEventType[] = [
   'CustomerBlocked',
   'CustomerAccountStopped',
   'CustomerBlockCompleted',
+  'CustomerUnblocked',
+  'CustomerUnblockCompleted',
 ];
 
 export const CUSTOMER_STREAM_PREFIX = 'customer-';

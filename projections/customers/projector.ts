@@ -9,7 +9,7 @@ import type { Projection } from '../projection.js';
 
 export const customersProjection: Projection = {
   name: 'customers',
-  version: 1,
+  version: 2,
   handles: [...customerEventTypes, ...customerCodeEventTypes],
   tables: ['customers', 'customer_projects', 'customer_sessions', 'customer_codes'],
   async createTables(db, schema) {
@@ -26,6 +26,9 @@ export const customersProjection: Projection = {
       block_job_id uuid,
       block_completed_at timestamptz,
       block_summary jsonb,
+      unblock_job_id uuid,
+      unblock_account_ids jsonb,
+      unblocked_at timestamptz,
       UNIQUE (brand_feature_id, email))`.execute(db);
     await sql`CREATE TABLE ${sql.id(schema, 'customer_projects')} (
       project_id uuid PRIMARY KEY,
@@ -73,6 +76,9 @@ export const customersProjection: Projection = {
             block_job_id: null,
             block_completed_at: null,
             block_summary: JSON.stringify(null),
+            unblock_job_id: null,
+            unblock_account_ids: JSON.stringify(null),
+            unblocked_at: null,
           })
           .onConflict((oc) => oc.column('customer_id').doNothing())
           .execute();
@@ -119,6 +125,8 @@ export const customersProjection: Projection = {
             block_job_id: d.jobId,
             block_completed_at: null,
             block_summary: JSON.stringify(null),
+            unblock_job_id: null,
+            unblock_account_ids: JSON.stringify(null),
           })
           .where('customer_id', '=', d.customerId)
           .execute();
@@ -136,6 +144,34 @@ export const customersProjection: Projection = {
           .execute();
         return;
       }
+      case 'CustomerUnblocked': {
+        const d = event.data;
+        await db
+          .updateTable('customers')
+          .set({
+            status: 'ACTIVE',
+            blocked_at: null,
+            blocked_reason: null,
+            block_job_id: null,
+            block_completed_at: null,
+            block_summary: JSON.stringify(null),
+            unblock_job_id: d.jobId,
+            unblock_account_ids: JSON.stringify(d.accountIds),
+            unblocked_at: d.at,
+          })
+          .where('customer_id', '=', d.customerId)
+          .execute();
+        await db.updateTable('customer_projects').set({ blocked: false }).where('customer_id', '=', d.customerId).execute();
+        return;
+      }
+      case 'CustomerUnblockCompleted':
+        await db
+          .updateTable('customers')
+          .set({ unblock_job_id: null, unblock_account_ids: JSON.stringify(null) })
+          .where('customer_id', '=', event.data.customerId)
+          .where('unblock_job_id', '=', event.data.jobId)
+          .execute();
+        return;
       case 'CustomerCodeSent': {
         const d = event.data;
         await db

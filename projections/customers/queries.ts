@@ -17,6 +17,10 @@ export interface CustomerRow {
   readonly blockJobId: string | null;
   readonly blockCompletedAt: Date | null;
   readonly blockSummary: BlockSummary | null;
+  /** When the last block was lifted; null if never. */
+  readonly unblockedAt: Date | null;
+  /** false while the unblock job still starts the accounts the block stopped. */
+  readonly unblockCompleted: boolean;
   /** The projects it owns, oldest first (deleted ones included: see liveProjectIds). */
   readonly projectIds: readonly string[];
   /** Those of projectIds that are not deleted. */
@@ -54,6 +58,8 @@ const toRow = (r: Raw): CustomerRow => ({
   blockJobId: r.block_job_id,
   blockCompletedAt: r.block_completed_at ? new Date(r.block_completed_at) : null,
   blockSummary: r.block_summary,
+  unblockedAt: r.unblocked_at ? new Date(r.unblocked_at) : null,
+  unblockCompleted: r.unblock_job_id === null,
   projectIds: r.project_ids,
   liveProjectIds: r.live_project_ids,
 });
@@ -118,3 +124,7 @@ export const codesSentSince = async (db: Kysely<ReadModels>, brandFeatureId: str
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 };
+
+/** Whether the project's customer is blocked (ProjectDTO.blocked); false for a project no customer owns. */
+export const projectBlocked = async (db: Kysely<ReadModels>, projectId: string): Promise<boolean> =>
+  (await db.selectFrom('customer_projects').select('blocked').where('project_id', '=', projectId).executeTakeFirst())?.blocked ?? false;

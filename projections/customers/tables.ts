@@ -9,7 +9,8 @@ export type CustomerStatus = 'ACTIVE' | 'BLOCKED';
 /** What the block job did (CustomerBlockCompleted), null while it runs or before any block. */
 export interface BlockSummary {
   readonly projectIds: readonly string[];
-  readonly revokedKeys: number;
+  /** Live keys of its projects, refused while the customer is blocked (not revoked: unblocking restores them). */
+  readonly suspendedKeys: number;
   readonly stoppedAccounts: number;
   readonly stoppedCopiers: number;
 }
@@ -27,6 +28,10 @@ export interface CustomersTable {
   block_job_id: string | null;
   block_completed_at: Timestamp | null;
   block_summary: Json<BlockSummary | null>;
+  /** The unblock job not finished yet, and the accounts it starts again; null when none runs. */
+  unblock_job_id: string | null;
+  unblock_account_ids: Json<string[] | null>;
+  unblocked_at: Timestamp | null;
 }
 
 /** The project → customer map: one row per project a customer owns. `blocked` follows the customer's status. */

@@ -225,13 +225,22 @@ describe('white-label customers end to end', function () {
     expect(done.customer.blocked).to.equal(true);
     expect(done.blockedReason).to.equal('chargeback');
     expect(done.activeProjectCount).to.equal(0);
-    const revoked = await t.call('GET', '/accounts', { key: projectKey });
-    expect(revoked.status).to.be.oneOf([401, 403]);
+    const suspended = await t.call('GET', '/accounts', { key: projectKey });
+    expect(suspended.status).to.equal(403);
+    expect(suspended.body.error).to.equal('[CUSTOMER_BLOCKED]');
+    const ownProject = await t.call('GET', `/projects/${projectId}`, { key: projectKey });
+    expect(ownProject.status, 'its own project still says why').to.equal(200);
+    expect(ownProject.body.blocked).to.equal(true);
+    expect((await t.call('PUT', `/projects/${projectId}`, { key: projectKey, body: ownProject.body })).status).to.equal(403);
+    expect((await t.call('GET', `/projects/${DEFAULT_PROJECT_ID}`)).body.blocked, "the operator's own project").to.equal(false);
     const db = t.service.services.db;
     const row = await db.selectFrom('accounts').select('account_status_id').where('id', '=', accountId).executeTakeFirstOrThrow();
     expect(row.account_status_id, 'stopped').to.equal(3);
     const keys = await db.selectFrom('api_keys').select(['revoked_reason']).where('project_id', '=', projectId).execute();
-    expect(keys.map((k) => k.revoked_reason)).to.deep.equal(keys.map(() => 'CUSTOMER_BLOCKED'));
+    expect(
+      keys.map((k) => k.revoked_reason),
+      'suspended, not revoked',
+    ).to.deep.equal(keys.map(() => null));
     const lines = await db
       .selectFrom('account_logs')
       .select(['message', 'code'])
@@ -247,6 +256,54 @@ describe('white-label customers end to end', function () {
     expect((await t.call('GET', `/projects/${OTHER_PROJECT}/features/${brandB}/whitelabel/customers`, { key: OTHER_KEY })).body[0].customer.blocked).to.equal(
       false,
     );
+  });
+
+  it('unblocks the customer: its keys work at the next request, the account the block stopped trades again, a summary is mailed', async () => {
+    const brandPath = `/projects/${DEFAULT_PROJECT_ID}/features/${brandA}/whitelabel/customers`;
+    const foreign = await t.call('PUT', `/projects/${OTHER_PROJECT}/features/${brandA}/whitelabel/customers/unblock`, {
+      key: OTHER_KEY,
+      body: { email: 'jane@acme.test' },
+    });
+    expect(foreign.status, "another brand's operator").to.equal(404);
+    const unknown = await t.call('PUT', `${brandPath}/unblock`, { body: { email: 'nobody@acme.test' } });
+    expect(unknown.status).to.equal(404);
+    const unblocked = await t.call('PUT', `${brandPath}/unblock`, { body: { email: 'Jane@Acme.test' } });
+    expect(unblocked.status, JSON.stringify(unblocked.body)).to.equal(202);
+    expect(unblocked.body).to.include({ email: 'jane@acme.test' });
+    expect(unblocked.body.accountIds).to.deep.equal([accountId]);
+    expect(unblocked.body.projectIds).to.deep.equal([projectId]);
+    const again = await t.call('PUT', `${brandPath}/unblock`, { body: { email: 'jane@acme.test' } });
+    expect(again.status).to.equal(409);
+    expect(again.body.error).to.equal('[CUSTOMER_NOT_BLOCKED]');
+
+    const accounts = await t.call('GET', '/accounts', { key: projectKey });
+    expect(accounts.status, 'the suspended key works again at once').to.equal(200);
+    expect((await t.call('GET', `/projects/${projectId}`, { key: projectKey })).body.blocked).to.equal(false);
+    expect((await customerCall('GET', '/customer')).status, 'the old session stays ended').to.equal(401);
+    const { codeId, code, purpose } = await mailedCode(A, 'jane@acme.test');
+    expect(purpose).to.equal('SIGN_IN');
+    const session = await customerCall('POST', `/whitelabel/${A}/customers/session`, { body: { codeId, code }, bearer: null });
+    expect(session.status, JSON.stringify(session.body)).to.equal(200);
+    expect(session.body.customer.blocked).to.equal(false);
+    token = session.body.token;
+    expect((await customerCall('GET', '/customer')).body.projects.map((p: { id: string }) => p.id)).to.deep.equal([projectId]);
+
+    const done = await eventually(
+      async () => {
+        const list = (await t.call('GET', brandPath)).body;
+        return list[0].unblockCompleted ? list[0] : undefined;
+      },
+      30_000,
+      'the unblock job',
+    );
+    expect(done.customer.blocked).to.equal(false);
+    expect(done.blockedAt).to.equal(null);
+    expect(done.unblockedAt).to.be.a('string');
+    expect(done.activeProjectCount).to.equal(1);
+    const account = await t.call('GET', `/accounts/${accountId}`, { key: projectKey });
+    expect(account.body.status, JSON.stringify(account.body)).to.deep.include({ id: 2 });
+    const summary = await eventually(async () => mails.find((m) => m.to === 'ops@operator.test' && m.raw.includes('unblocked')), 15_000, 'the unblock e-mail');
+    expect(summary.raw).to.include('Accounts started again: 1');
   });
 
   it("bills the customer's projects to the customer: the month's invoice names the customer and its brand", async () => {

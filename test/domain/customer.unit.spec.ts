@@ -82,15 +82,56 @@ describe('customer decider', () => {
     given([registered, blocked]).when(block).then([]);
     const complete = (jobId: string): CustomerCommand => ({
       type: 'CompleteCustomerBlock',
-      data: { jobId, projectIds: [], revokedKeys: 0, stoppedAccounts: 0, stoppedCopiers: 0 },
+      data: { jobId, projectIds: [], suspendedKeys: 0, stoppedAccounts: 0, stoppedCopiers: 0 },
       metadata,
     });
     given([registered, blocked]).when(complete(P1)).then([]);
     given([registered, blocked])
       .when(complete(JOB))
       .then([
-        { type: 'CustomerBlockCompleted', data: { customerId: 7, jobId: JOB, projectIds: [], revokedKeys: 0, stoppedAccounts: 0, stoppedCopiers: 0, at: NOW } },
+        {
+          type: 'CustomerBlockCompleted',
+          data: { customerId: 7, jobId: JOB, projectIds: [], suspendedKeys: 0, stoppedAccounts: 0, stoppedCopiers: 0, at: NOW },
+        },
       ]);
+  });
+
+  it('unblocks a blocked customer only, handing the accounts the block stopped to the unblock job', () => {
+    const A1 = '77777777-7777-4777-8777-777777777777';
+    const stopped: CustomerEvent = {
+      type: 'CustomerAccountStopped',
+      data: { customerId: 7, jobId: JOB, projectId: P1, accountId: A1, reason: 'fraud', at: NOW },
+    };
+    const unblock: CustomerCommand = { type: 'UnblockCustomer', data: { jobId: P2 }, metadata };
+    given([registered]).when(unblock).thenRefuses('[CUSTOMER_NOT_BLOCKED]', 'conflict');
+    given([registered, owned(P1), blocked, stopped])
+      .when(unblock)
+      .then([{ type: 'CustomerUnblocked', data: { customerId: 7, jobId: P2, accountIds: [A1], at: NOW } }]);
+    const unblocked: CustomerEvent = { type: 'CustomerUnblocked', data: { customerId: 7, jobId: P2, accountIds: [A1], at: NOW } };
+    given([registered, owned(P1), blocked, stopped, unblocked])
+      .when(unblock)
+      .thenRefuses('[CUSTOMER_NOT_BLOCKED]', 'conflict');
+    // The block's job, still running, notes nothing more; the customer signs in and owns projects again.
+    given([registered, owned(P1), blocked, stopped, unblocked])
+      .when({ type: 'NoteCustomerAccountStopped', data: { jobId: JOB, projectId: P1, accountId: P2 }, metadata })
+      .then([]);
+    given([registered, owned(P1), blocked, unblocked])
+      .when(own(P2, 0))
+      .then([owned(P2)]);
+    const complete = (jobId: string): CustomerCommand => ({
+      type: 'CompleteCustomerUnblock',
+      data: { jobId, restartedAccounts: [A1], notRestarted: [] },
+      metadata,
+    });
+    given([registered, blocked, unblocked]).when(complete(JOB)).then([]);
+    given([registered, blocked, unblocked])
+      .when(complete(P2))
+      .then([{ type: 'CustomerUnblockCompleted', data: { customerId: 7, jobId: P2, restartedAccounts: [A1], notRestarted: [], at: NOW } }]);
+    // A second block stops afresh: the first block's accounts are not handed over twice.
+    const again: CustomerEvent = { type: 'CustomerBlocked', data: { customerId: 7, jobId: P1, reason: null, at: NOW } };
+    given([registered, blocked, stopped, unblocked, again])
+      .when(unblock)
+      .then([{ type: 'CustomerUnblocked', data: { customerId: 7, jobId: P2, accountIds: [], at: NOW } }]);
   });
 });
 
