@@ -171,7 +171,10 @@ export class WebhookDispatcher {
       }
       case 'FeatureRemoved': {
         const removed = await trx.deleteFrom('webhook_subscriptions').where('feature_id', '=', featureId).executeTakeFirst();
-        if (removed.numDeletedRows > 0n) await Outbox.cancel(trx, featureId, 'the webhook was removed', (this.deps.now ?? (() => new Date()))());
+        // A removed webhook's pending deliveries end, and so do those of any other notification feature
+        // (a Telegram or Discord channel's CHAT messages carry its feature id too).
+        const reason = removed.numDeletedRows > 0n ? 'the webhook was removed' : 'the notification feature was removed';
+        await Outbox.cancel(trx, featureId, reason, (this.deps.now ?? (() => new Date()))());
         return;
       }
       default:
