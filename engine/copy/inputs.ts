@@ -82,6 +82,17 @@ export interface SlaveAccount {
   readonly protections?: readonly ProtectionBlock[];
 }
 
+/** A kept read: the read models it read, what else it depends on, their marks then, and its answer. */
+interface KeptRead {
+  readonly names: readonly string[];
+  readonly vary: string;
+  readonly version: string;
+  readonly value: Promise<unknown>;
+}
+
+/** Kept reads are never swept below this many. */
+const KEPT_SWEEP_LEAST = 64;
+
 export class CopyInputs {
   private readonly symbolsByLogin = new Map<string, readonly SymbolSpec[]>();
   /**
@@ -92,7 +103,9 @@ export class CopyInputs {
   private readonly mappingReads = new Map<string, Promise<SymbolMappingRow[]>>();
 
   /** Reads kept while the read models they read are unchanged (`kept`), by key. */
-  private readonly keptReads = new Map<string, { readonly version: string; readonly value: Promise<unknown> }>();
+  private readonly keptReads = new Map<string, KeptRead>();
+  /** The number of kept reads at which the stale ones are swept out next (`evictStale`). */
+  private sweepAt = KEPT_SWEEP_LEAST;
   /** The read models the slave accounts' status, flags and protections come from (slaveAccounts). */
   private static readonly SLAVE_READ_MODELS = ['accounts', 'protections', 'risk_limits'];
 
@@ -122,11 +135,30 @@ export class CopyInputs {
     const entry = this.keptReads.get(key);
     if (entry && entry.version === version) return entry.value as Promise<T>;
     const value = read();
-    this.keptReads.set(key, { version, value });
+    this.keptReads.set(key, { names, vary, version, value });
+    if (this.keptReads.size >= this.sweepAt) this.evictStale();
     value.catch(() => {
       if (this.keptReads.get(key)?.value === value) this.keptReads.delete(key);
     });
     return value;
+  }
+
+  /**
+   * Drops the kept reads whose read models moved since (a read now would not answer them): those of a
+   * deleted master or project are never asked for again, and would stay for good. Swept when the kept
+   * reads have doubled since the last sweep, so the work is a constant share of the reads, and what is
+   * kept stays within twice what is current.
+   */
+  private evictStale(): void {
+    for (const [key, entry] of this.keptReads) {
+      if (`${entry.names.map(this.readModelVersion).join(',')}|${entry.vary}` !== entry.version) this.keptReads.delete(key);
+    }
+    this.sweepAt = Math.max(KEPT_SWEEP_LEAST, this.keptReads.size * 2);
+  }
+
+  /** How many reads are kept now (specs). */
+  get keptCount(): number {
+    return this.keptReads.size;
   }
 
   /** The accounts some copier copies from. */

@@ -98,4 +98,23 @@ describe('engine/copy/inputs: reads kept while their read models are unchanged',
     await inputs.slaveAccounts(['a', 'b', 'c']);
     expect(reads(), 'no master: not kept').to.equal(4);
   });
+
+  it('drops the kept reads of deleted masters once their read models moved, keeping what is current', async () => {
+    const { db } = countingDb();
+    const marks = new Map<string, string | null>([['copiers', '1:1']]);
+    const inputs = new CopyInputs(
+      db,
+      sessions,
+      () => new Date(),
+      (name) => marks.get(name) ?? null,
+    );
+    for (let i = 0; i < 60; i++) await inputs.copiersOf(`gone-${i}`);
+    expect(inputs.keptCount).to.equal(60);
+    // The 60 masters are deleted: their copiers leave the read model, whose mark moves; nobody asks for them again.
+    marks.set('copiers', '1:2');
+    for (let i = 0; i < 200; i++) await inputs.copiersOf(`live-${i}`);
+    expect(inputs.keptCount, 'only the live masters are kept').to.equal(200);
+    const kept = inputs.copiersOf('live-7');
+    expect(inputs.copiersOf('live-7'), 'a current read is still answered again').to.equal(kept);
+  });
 });
