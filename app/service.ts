@@ -1,6 +1,7 @@
 // The composition root: database (embedded or external), event store (PostgreSQL or EventStoreDB),
 // read models, the default project and its key, and the HTTP server.
 import { CustomerBlockJob } from './customersBlock.js';
+import { SignalFollowerRepair } from './signalsRepair.js';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -321,6 +322,9 @@ const startBackground = async (
   const customerBlocks = new CustomerBlockJob(services, leases);
   customerBlocks.start();
   life.add(() => customerBlocks.stop());
+  const followerRepair = new SignalFollowerRepair(services, leases);
+  followerRepair.start();
+  life.add(() => followerRepair.stop());
   const chatLogs = new ChatLogNotifier(services, leases);
   chatLogs.start();
   life.add(() => chatLogs.stop());

@@ -12,7 +12,8 @@
 //     /signals/{signalProviderId}/... (api/signals/routes.ts), which act on the follower's account as the
 //     follower's project would, for that account only.
 // A follower's feature and copier are written together (writeFollower: one appendToStreams, one
-// transaction on PostgreSQL): subscribing, changing and leaving store both or neither.
+// transaction on PostgreSQL): subscribing, changing and leaving store both or neither. On EventStoreDB
+// that is two appends; app/signalsRepair.ts finishes (or undoes) one a crash left half-done.
 // Every step of one provider (its changes, its followers' subscriptions, changes and removal) takes the
 // provider's turn, so a follower's copier settings always follow the provider's current ones.
 import { AccountStatus } from '../domain/account/enums.js';
@@ -26,11 +27,14 @@ import { type FeatureSetting, featureStream } from '../domain/feature/events.js'
 import type { RequestContext } from '../domain/shared/command.js';
 import { illegalState, invalid, notFound } from '../domain/shared/errors.js';
 import { forbiddenOverrides, followerCopierSettings, SIGNAL_FOLLOWER, type SignalFollowerSettings } from '../domain/signal/follower.js';
+import { checkMinimumBalanceMet, conversionSymbols, type PairQuote } from '../domain/signal/minimumBalance.js';
 import { brokerAllowed, followableBy, SIGNAL_PROVIDER, type SignalProviderSettings } from '../domain/signal/provider.js';
 import { findProject } from '../projections/projects/queries.js';
 import {
   findSignalProvider,
+  providersFollowedBy,
   signalFollowerOnAccount,
+  signalProvidersOnAccount,
   signalFollowers,
   type SignalFollowerRow,
   type SignalProviderRow,
@@ -51,7 +55,7 @@ const members = <S>(setting: FeatureSetting): S => {
 
 export const signalProviderNotFound = (providerId: string) => notFound('[SIGNAL_PROVIDER_NOT_FOUND]', `signal provider ${providerId} not found`);
 
-const providerTurn = (providerId: string) => `signal:${providerId}`;
+export const providerTurn = (providerId: string) => `signal:${providerId}`;
 
 const runFeature = (services: Services, command: FeatureCommand) =>
   execute(services, featureStream(command.data.featureId), featureDecider, command, SIGNAL_READ_MODELS);
@@ -64,7 +68,7 @@ const runCopier = (services: Services, command: CopierCommand) =>
  * neither and no follower is left without its copier (or a copier without its follower). PostgreSQL: one
  * transaction. EventStoreDB (no transaction across streams, store/port.ts): appended in the order given
  * (a subscription's feature first, a removal's copier first, so a half write never copies unseen); a
- * crash between the two entries there is not repaired by itself (the weaker guarantee the port names).
+ * crash between the two entries is repaired by the leased SignalFollowerRepair (app/signalsRepair.ts).
  * Answers the copier stream's append position (the copy engine acts on it) once the read models hold both.
  */
 const writeFollower = async (
@@ -176,15 +180,16 @@ const subscription = async (services: Services, command: FeatureWrite['command']
 };
 
 /**
- * minimumBalance (FeatureSignalProviderDTO; 0 = none): the follower account's balance, read from its live
- * session when it subscribes, must be at least that much, compared in the follower account's own
- * currency (this service converts no currencies; the reference converts from the provider's).
- * Below it: 409 [SIGNAL_MINIMUM_BALANCE_NOT_MET]; an account without a live session, whose balance
- * cannot be read: 409 [ACCOUNT_NOT_CONNECTED]. Only at subscription: a follower whose balance falls later
- * keeps following.
+ * minimumBalance (FeatureSignalProviderDTO; 0 = none), in the provider account's currency: the follower
+ * account's balance, read from its live session when it subscribes, converted from its currency at its
+ * venue's quote of the pair linking the two (domain/signal/minimumBalance.ts), must be at least that much.
+ * Below it: 409 [SIGNAL_MINIMUM_BALANCE_NOT_MET]; currencies no quote links: 409
+ * [SIGNAL_CURRENCY_NOT_CONVERTIBLE]; a follower account without a live session (its balance cannot be
+ * read) or a provider account without one (its currency cannot be read): 409 [ACCOUNT_NOT_CONNECTED].
+ * Only at subscription: a follower whose balance falls later keeps following.
  */
-const checkMinimumBalance = async (services: Services, provider: Pick<SignalProviderSettings, 'minimumBalance'>, accountId: string): Promise<void> => {
-  const minimum = provider.minimumBalance;
+const checkMinimumBalance = async (services: Services, provider: SignalProviderRow, accountId: string): Promise<void> => {
+  const minimum = provider.settings.minimumBalance;
   if (!minimum) return;
   const connection = services.connections.connection(accountId);
   if (!connection) {
@@ -193,59 +198,85 @@ const checkMinimumBalance = async (services: Services, provider: Pick<SignalProv
       `the signal provider asks for a balance of at least ${minimum}; account ${accountId} has no live session to read its balance from (start it first)`,
     );
   }
-  const { balance, currency } = await connection.accountInformation();
-  if (balance < minimum) {
+  const source = services.connections.connection(provider.account_id);
+  if (!source) {
     throw illegalState(
-      '[SIGNAL_MINIMUM_BALANCE_NOT_MET]',
-      `the signal provider asks for a balance of at least ${minimum} (minimumBalance); account ${accountId} holds ${balance} ${currency}`,
+      '[ACCOUNT_NOT_CONNECTED]',
+      `the signal provider asks for a balance of at least ${minimum} in its account's currency, which cannot be read while its account has no live session`,
     );
   }
+  const [{ balance, currency }, { currency: providerCurrency }] = await Promise.all([connection.accountInformation(), source.accountInformation()]);
+  const quotes = new Map<string, PairQuote | null>();
+  if (currency.toUpperCase() !== providerCurrency.toUpperCase()) {
+    for (const symbol of conversionSymbols(currency.toUpperCase(), providerCurrency.toUpperCase())) {
+      // A venue that does not list the symbol refuses the quote: no rate from it.
+      quotes.set(symbol, await connection.quote(symbol).catch(() => null));
+    }
+  }
+  checkMinimumBalanceMet({ minimum, providerCurrency, accountId, balance, currency }, (symbol) => quotes.get(symbol) ?? null);
 };
+
+/**
+ * The checks a follower's copier must pass that read other aggregates (the accounts, the provider's
+ * brokers, a cycle through any project's copiers): a refusal throws. Subscribing runs them, and so does
+ * the repair of a subscription left half-done (app/signalsRepair.ts), which undoes one that fails them.
+ */
+export const checkFollowerCopier = async (services: Services, provider: SignalProviderRow, accountId: string, projectId: string): Promise<void> => {
+  if (accountId === provider.account_id) throw invalid('[COPIER_SELF_REFERENCE]', 'an account cannot follow its own signal');
+  const [account, master] = await Promise.all([
+    services.db.selectFrom('accounts').selectAll().where('id', '=', accountId).where('project_id', '=', projectId).executeTakeFirst(),
+    services.db.selectFrom('accounts').select(['id', 'account_status_id']).where('id', '=', provider.account_id).executeTakeFirst(),
+  ]);
+  if (!account) throw notFound('[ACCOUNT_NOT_FOUND]', `account ${accountId} not found`);
+  if (account.account_status_id === AccountStatus.Deleted) throw illegalState('[ACCOUNT_DELETED]', `account ${accountId} was deleted`);
+  if (!master || master.account_status_id === AccountStatus.Deleted) throw signalProviderNotFound(provider.id);
+  if (!brokerAllowed(provider.settings, account.login_server)) {
+    throw invalid('[SIGNAL_BROKER_NOT_ALLOWED]', `the signal provider allows followers of the brokers ${provider.settings.allowedBrokers.join(', ')} only`, {
+      field: 'body.setting.signalProviderId',
+    });
+  }
+  // Every project's copiers: a cycle may run through several projects once signals join them.
+  const edges = await services.db.selectFrom('copiers').select(['from_account_id', 'to_account_id']).execute();
+  if (wouldCloseCycle(edges, provider.account_id, accountId)) {
+    throw illegalState('[COPIER_CYCLE]', "following would close a cycle: the provider's account copies from this account, directly or through others");
+  }
+};
+
+/** The CreateCopier of a follower: its id is the follower feature's, its master the provider's account. */
+export const followerCopierCreation = (
+  services: Services,
+  provider: SignalProviderRow,
+  follower: { featureId: string; projectId: string; accountId: string; settings: SignalFollowerSettings },
+  context: RequestContext,
+): Extract<CopierCommand, { type: 'CreateCopier' }> => ({
+  type: 'CreateCopier',
+  data: {
+    copierId: follower.featureId,
+    projectId: follower.projectId,
+    toAccountId: follower.accountId,
+    fromAccountId: provider.account_id,
+    settings: followerCopierSettings(provider.settings, follower.settings),
+    signalProviderId: provider.id,
+  },
+  metadata: commandMetadata(services, context),
+});
 
 const subscribe = async (services: Services, { command, context }: FeatureWrite): Promise<void> => {
   const { provider, settings, accountId } = await subscription(services, command, null);
   const projectId = command.data.projectId;
   let position: Position | null = null;
   await oneAtATime(services, providerTurn(provider.id), async () => {
-    if (accountId === provider.account_id) throw invalid('[COPIER_SELF_REFERENCE]', 'an account cannot follow its own signal');
-    const [account, master] = await Promise.all([
-      services.db.selectFrom('accounts').selectAll().where('id', '=', accountId).where('project_id', '=', projectId).executeTakeFirst(),
-      services.db.selectFrom('accounts').select(['id', 'account_status_id']).where('id', '=', provider.account_id).executeTakeFirst(),
-    ]);
-    if (!account) throw notFound('[ACCOUNT_NOT_FOUND]', `account ${accountId} not found`);
-    if (account.account_status_id === AccountStatus.Deleted) throw illegalState('[ACCOUNT_DELETED]', `account ${accountId} was deleted`);
-    if (!master || master.account_status_id === AccountStatus.Deleted) throw signalProviderNotFound(provider.id);
-    if (!brokerAllowed(provider.settings, account.login_server)) {
-      throw invalid('[SIGNAL_BROKER_NOT_ALLOWED]', `the signal provider allows followers of the brokers ${provider.settings.allowedBrokers.join(', ')} only`, {
-        field: 'body.setting.signalProviderId',
-      });
-    }
-    await checkMinimumBalance(services, provider.settings, accountId);
+    await checkFollowerCopier(services, provider, accountId, projectId);
+    if (!provider.settings.allowReselling && (await signalProvidersOnAccount(services.db, accountId)).length > 0) throw resellingRefused(provider, accountId);
+    await checkMinimumBalance(services, provider, accountId);
     if (await signalFollowerOnAccount(services.db, provider.id, accountId)) {
       throw illegalState('[SIGNAL_ALREADY_FOLLOWED]', `account ${accountId} follows signal provider ${provider.id} already`);
     }
-    // Every project's copiers: a cycle may run through several projects once signals join them.
-    const edges = await services.db.selectFrom('copiers').select(['from_account_id', 'to_account_id']).execute();
-    if (wouldCloseCycle(edges, provider.account_id, accountId)) {
-      throw illegalState('[COPIER_CYCLE]', "following would close a cycle: the provider's account copies from this account, directly or through others");
-    }
-    const copierSettings = followerCopierSettings(provider.settings, settings);
-    const copier: CopierCommand = {
-      type: 'CreateCopier',
-      data: {
-        copierId: command.data.featureId,
-        projectId,
-        toAccountId: accountId,
-        fromAccountId: provider.account_id,
-        settings: copierSettings,
-        signalProviderId: provider.id,
-      },
-      metadata: commandMetadata(services, context),
-    };
+    const copier = followerCopierCreation(services, provider, { featureId: command.data.featureId, projectId, accountId, settings }, context);
     // Feature and copier in one write: the copier's own rules answer before anything is written.
     const feature: FeatureCommand = { ...command, data: { ...command.data, setting: { ...settings, type: SIGNAL_FOLLOWER } } };
     const written = await writeFollower(services, context, 'SubscribeSignalFollower', feature, copier);
-    if (copierSettings.copyOpenPositions && copierSettings.active) position = written;
+    if (copier.data.settings.copyOpenPositions && copier.data.settings.active) position = written;
   });
   await afterCopyEngine(services, position, [...SIGNAL_READ_MODELS, 'copies', 'positions']);
 };
@@ -295,9 +326,27 @@ const unsubscribe = async (services: Services, follower: Pick<SignalFollowerRow,
 
 // ------------------------------------------------------------------ the feature routes' entry points
 
+/**
+ * allowReselling (FeatureSignalProviderDTO, set at creation): whether a follower may resell the signal,
+ * i.e. offer the trades it copies as a signal of its own. Here that is a signal provider on an account
+ * that follows the provider: refused with 409 [SIGNAL_RESELLING_NOT_ALLOWED] when the followed provider's
+ * allowReselling is false, both ways (a provider added on a following account, or a provider account
+ * subscribing to such a signal).
+ */
+const resellingRefused = (followed: SignalProviderRow, accountId: string) =>
+  illegalState(
+    '[SIGNAL_RESELLING_NOT_ALLOWED]',
+    `account ${accountId} follows signal provider ${followed.id}, which does not allow reselling its signal (allowReselling false): it cannot be a signal provider while it follows`,
+  );
+
 /** POST of a FeatureSignalProviderDTO or FeatureSignalFollowerDTO (api/features/routes.ts, in the account's turn). */
 export const addSignalFeature = async (services: Services, write: FeatureWrite): Promise<void> => {
   if (write.command.data.setting.type === SIGNAL_FOLLOWER) return subscribe(services, write);
+  const scope = write.command.data.scope;
+  if (scope.kind === 'account') {
+    const closed = (await providersFollowedBy(services.db, scope.accountId)).find((p) => !p.settings.allowReselling);
+    if (closed) throw resellingRefused(closed, scope.accountId);
+  }
   await runFeature(services, write.command);
 };
 

@@ -73,7 +73,10 @@ const members = Type.Object({
     description:
       'copier setting names (GET /types/copierSettings/availableFields) a follower may set in its FeatureSignalFollowerDTO.copier; empty or null = all of them when allowOverrideCopierSetting is true; ignored while it is false (followers override nothing)',
   }),
-  allowReselling: Type.Boolean({ description: 'subscribers may resell the signal; set at creation only (stored; no reselling flow on this service)' }),
+  allowReselling: Type.Boolean({
+    description:
+      'subscribers may resell the signal; set at creation only. Here reselling is a signal provider (FeatureSignalProviderDTO) on an account that follows this provider: with false, adding one on a following account, or subscribing a provider account, answers 409 [SIGNAL_RESELLING_NOT_ALLOWED]; with true both are allowed',
+  }),
   allowedBrokers: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
     maxItems: 100,
     description: "regular expressions a follower account's loginServer must match (one of them, whole); empty = every broker",
@@ -89,13 +92,14 @@ const members = Type.Object({
     description: 'with coverFollowerCosts: the follower accounts of one project whose costs are covered at most; 0 = no limit (spec 1.2.6; bounds ours)',
   }),
   customerId: Type.Union([Type.String({ maxLength: 255 }), Type.Null()], {
-    description: '(spec 1.2.6) the customer the provider bills through; stored as sent',
+    description:
+      "(spec 1.2.6) the customer the provider bills through; stored as sent and never answered to other projects. Stored only: the provider's earnings and follower costs (GET /signals/{signalProviderId}/earnings, /followerCosts) are computed for the provider's project, and invoices go to the customer who owns that project (white-label customers); no payment flow here routes a provider's money to another customer",
   }),
   minimumBalance: Type.Integer({
     minimum: 0,
     maximum: 2147483647,
     description:
-      "a follower account's balance, read from its live session, must be at least this (in its own currency: no conversion on this service) when it subscribes: 409 [SIGNAL_MINIMUM_BALANCE_NOT_MET] below it, 409 [ACCOUNT_NOT_CONNECTED] without a session; not checked again later; 0 = none",
+      "in the provider account's currency: a follower account's balance, read from its live session when it subscribes and converted from its currency at the mid of its venue's quote of the pair linking the two (PROVIDERFOLLOWER or FOLLOWERPROVIDER, e.g. EURUSD), must be at least this: 409 [SIGNAL_MINIMUM_BALANCE_NOT_MET] below it, 409 [SIGNAL_CURRENCY_NOT_CONVERTIBLE] when the currencies differ and the follower's venue quotes neither pair, 409 [ACCOUNT_NOT_CONNECTED] when the follower's or the provider's account has no live session (the balance or the provider's currency cannot be read); not checked again later; 0 = none",
   }),
   monthlySubscriptionFee: Type.Number({
     minimum: 0,
@@ -107,7 +111,10 @@ const members = Type.Object({
     maximum: 100,
     description: "percent of a follower's profit; may only be lowered after creation. Default 0",
   }),
-  useMetaCopierAsPaymentProvider: Type.Boolean({ description: 'stored as sent: this service collects no payments' }),
+  useMetaCopierAsPaymentProvider: Type.Boolean({
+    description:
+      "stored only: it chooses the reference operator's payment processing for the provider's fees; this self-hosted service charges no follower (earnings are computed, not collected) and has no payment provider to choose",
+  }),
   verified: Type.Boolean({ readOnly: true, description: 'read-only: set by the operator (false until then); a value sent is dropped' }),
   accessAllowed: Type.Boolean({
     readOnly: true,

@@ -75,3 +75,18 @@ export const signalFollowerHistory = async (db: Kysely<ReadModels>, providerId: 
 /** A signal provider's or follower's feature row (the features read model), whatever its project. */
 export const signalFeatureRow = (db: Kysely<ReadModels>, featureId: string): Promise<FeatureRow | undefined> =>
   db.selectFrom('features').selectAll().where('id', '=', featureId).where('scope_kind', '=', 'account').executeTakeFirst() as Promise<FeatureRow | undefined>;
+
+/** The live providers on an account (allowReselling: a provider account that follows). */
+export const signalProvidersOnAccount = async (db: Kysely<ReadModels>, accountId: string): Promise<SignalProviderRow[]> =>
+  (await db.selectFrom('signal_providers').selectAll().where('account_id', '=', accountId).where('removed', 'is', null).execute()) as SignalProviderRow[];
+
+/** The providers an account follows now (live followers on it, with their live providers). */
+export const providersFollowedBy = async (db: Kysely<ReadModels>, accountId: string): Promise<SignalProviderRow[]> =>
+  (await db
+    .selectFrom('signal_followers as f')
+    .innerJoin('signal_providers as p', 'p.id', 'f.provider_id')
+    .selectAll('p')
+    .where('f.account_id', '=', accountId)
+    .where('f.removed', 'is', null)
+    .where('p.removed', 'is', null)
+    .execute()) as SignalProviderRow[];

@@ -188,6 +188,25 @@ describe('signal followers: atomic writes, minimumBalance and the provider’s v
     });
   });
 
+  describe('allowReselling', () => {
+    it('a follower of a provider that does not allow reselling cannot be a provider, nor a provider follow it; allowed with true', async () => {
+      const closed = await addProvider(await startedAccount(t, 'closed-source'), { allowReselling: false });
+      const open = await addProvider(await startedAccount(t, 'open-source'), { allowReselling: true });
+      const account = await startedIn(B_KEY, 'reseller');
+      await subscribe(B_KEY, account, closed);
+      const resell = await t.call('POST', `/accounts/${account}/features`, { key: B_KEY, body: provider({ name: 'Resold signals' }) });
+      expect([resell.status, resell.body.error], JSON.stringify(resell.body)).to.deep.equal([409, '[SIGNAL_RESELLING_NOT_ALLOWED]']);
+
+      const reseller = await startedIn(C_KEY, 'open-reseller');
+      await subscribe(C_KEY, reseller, open);
+      const resold = await t.call('POST', `/accounts/${reseller}/features`, { key: C_KEY, body: provider({ name: 'Resold open signals' }) });
+      expect(resold.status, JSON.stringify(resold.body)).to.equal(200);
+      // The other way round: a provider account subscribing to the closed signal.
+      const refused = await t.call('POST', `/accounts/${reseller}/features`, { key: C_KEY, body: follow(closed) });
+      expect([refused.status, refused.body.error], JSON.stringify(refused.body)).to.deep.equal([409, '[SIGNAL_RESELLING_NOT_ALLOWED]']);
+    });
+  });
+
   describe('the provider’s views of its followers', () => {
     let source: string;
     let providerId: string;
