@@ -1,53 +1,86 @@
 // The marketplace's reads (domain/market/ranking.ts says what is listed and in which order). Open to
 // every key of every project: the providers listed chose to be seen, except those of a brand whose white
-// label keeps its marketplace private (publicMarketplace false: its own project sees them, no other).
+// label keeps its marketplace private (publicMarketplace false: the brand's project and its customers'
+// projects see them, no other). A customer's project takes its brand's settings.
 // Scores are computed by the caller from each provider account as GET /accounts/{accountId}/
 // performanceMetrics computes them, and answered unless the caller's brand hides them (showScoreOnMarketplace).
 import { checkProviderHistoryPublic } from '../domain/market/ranking.js';
 import { notFound } from '../domain/shared/errors.js';
 import { findAccount } from '../projections/accounts/queries.js';
 import { closedTradesBetween } from '../projections/history/queries.js';
-import { projectFeatureRows } from '../projections/features/queries.js';
-import { type MarketplaceProviderRow, marketplaceProvider, marketplaceProviders, privateMarketplaceProjects } from '../projections/market/queries.js';
+import { marketplaceProvider, marketplaceProviders } from '../projections/market/queries.js';
+import { customerOfProject } from '../projections/customers/queries.js';
 import { WHITE_LABEL } from '../domain/whiteLabel/feature.js';
+import { type Brand, brandById } from './customers.js';
 import type { Services } from './services.js';
 
 /**
  * What a brand's white label (FeatureWhiteLabelDTO, a project feature) says of the marketplace, for the
- * project it is attached to (the brand's project). A project without one is the operator's own: scores
- * shown, marketplace public. The brand of a customer's project (issue 23's customers) is not joined here.
+ * projects of the brand: the brand's own project (the one the white label is attached to) and every
+ * project of the brand's customers (customer_projects), which inherit it. A project of neither is the
+ * operator's own: scores shown, marketplace public.
  */
 export interface MarketplaceBrand {
   /** showScoreOnMarketplace (default false with a white label; the operator's own marketplace shows it). */
   readonly showScore: boolean;
+  /** The projects that see each other's providers whatever publicMarketplace says: the brand's (its project id), or the project alone. */
+  readonly circle: string;
+  /** publicMarketplace false: the circle's providers are listed to the circle only. */
+  readonly private: boolean;
 }
 
-const brandOf = async (services: Services, projectId: string): Promise<MarketplaceBrand> => {
-  const brand = (await projectFeatureRows(services.db, projectId)).find((r) => r.type === WHITE_LABEL);
-  if (!brand) return { showScore: true };
-  return { showScore: (brand.setting as { showScoreOnMarketplace?: unknown }).showScoreOnMarketplace === true };
+/** The white label of a brand's project, or of the brand of the customer owning the project. */
+const brandOfProject = async (services: Services, projectId: string): Promise<Brand | undefined> => {
+  const own = await services.db
+    .selectFrom('features')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('scope_kind', '=', 'project')
+    .where('type', '=', WHITE_LABEL)
+    .orderBy('created')
+    .orderBy('id')
+    .executeTakeFirst();
+  if (own) return brandById(services, own.id);
+  const customer = await customerOfProject(services.db, projectId);
+  return customer ? brandById(services, customer.brandFeatureId) : undefined;
 };
 
-/** Whether `projectId` may see a listed provider: a brand with publicMarketplace false shows its providers to its own project only. */
-const seenBy = (privateBrands: ReadonlySet<string>, provider: MarketplaceProviderRow, projectId: string): boolean =>
-  provider.project_id === projectId || !privateBrands.has(provider.project_id);
+export const marketplaceBrandOf = async (services: Services, projectId: string): Promise<MarketplaceBrand> => {
+  const brand = await brandOfProject(services, projectId);
+  if (!brand) return { showScore: true, circle: projectId, private: false };
+  return { showScore: brand.settings.showScoreOnMarketplace === true, circle: brand.projectId, private: brand.settings.publicMarketplace === false };
+};
+
+/** Whether a caller of `caller`'s circle may see a provider of `owner`'s: a private brand's circle keeps its providers to itself. */
+const seenBy = (owner: MarketplaceBrand, caller: MarketplaceBrand): boolean => owner.circle === caller.circle || !owner.private;
+
+/** The brands of the provider projects, each looked up once. */
+const brandsOf = (services: Services) => {
+  const known = new Map<string, Promise<MarketplaceBrand>>();
+  return (projectId: string): Promise<MarketplaceBrand> => {
+    let brand = known.get(projectId);
+    if (!brand) known.set(projectId, (brand = marketplaceBrandOf(services, projectId)));
+    return brand;
+  };
+};
 
 /** Every provider in the marketplace the project may see, with its account's row (for its metrics), oldest first; and the project's brand. */
 export const marketplaceListing = async (services: Services, projectId: string) => {
-  const privateBrands = await privateMarketplaceProjects(services.db);
+  const brand = await marketplaceBrandOf(services, projectId);
+  const brandOf = brandsOf(services);
   const out = [];
   for (const provider of await marketplaceProviders(services.db)) {
-    if (!seenBy(privateBrands, provider, projectId)) continue;
+    if (!seenBy(await brandOf(provider.project_id), brand)) continue;
     const account = await findAccount(services.db, provider.project_id, provider.account_id);
     if (account) out.push({ provider, account });
   }
-  return { listed: out, brand: await brandOf(services, projectId) };
+  return { listed: out, brand };
 };
 
 /** A listed provider's closed trades between start and stop, while it makes its history public. */
 export const marketplaceProviderHistory = async (services: Services, projectId: string, providerId: string, start: string, stop: string) => {
   const provider = await marketplaceProvider(services.db, providerId);
-  if (!provider || !seenBy(await privateMarketplaceProjects(services.db), provider, projectId)) {
+  if (!provider || !seenBy(await marketplaceBrandOf(services, provider.project_id), await marketplaceBrandOf(services, projectId))) {
     throw notFound('[SIGNAL_PROVIDER_NOT_FOUND]', `signal provider ${providerId} is not in the marketplace`);
   }
   checkProviderHistoryPublic(providerId, provider.setting);

@@ -2,7 +2,10 @@
 // that chose makeVisibleInMarketplace, of any project, ranked by the score their performance metrics
 // compute; the others hidden; a listed provider's history only while it makes it public.
 import { expect } from 'chai';
+import { brandById, registerCustomer } from '../../app/customers.js';
+import { createCustomerProject } from '../../app/customersProjects.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
+import { systemContext } from '../../domain/shared/command.js';
 import { createOtherProject, startTestService, type TestService } from '../support/service.js';
 import { eventually, featureBody, marketHoursClock, openPosition, pinQuotes, startedAccount } from '../support/trading.js';
 
@@ -115,5 +118,41 @@ describe('marketplace: visible signal providers ranked by score', function () {
     const hidden = await t.call('GET', `/marketplace/${winnerId}/history/positions?${range}`, { key: OTHER_KEY });
     expect([hidden.status, hidden.body.error]).to.deep.equal([404, '[SIGNAL_PROVIDER_NOT_FOUND]']);
     expect((await t.call('GET', `/marketplace/${winnerId}/history/positions?${range}`)).status).to.equal(200);
+
+    // A customer of the brand, and the customer's project: it inherits the brand's settings (the brand's
+    // private marketplace lists the brand's providers to it, with the scores the brand shows).
+    const services = t.service.services;
+    const acme = (await brandById(services, added.body.id as string))!;
+    const customer = await registerCustomer(services, acme, 'carol@acme.test', systemContext('marketplace-spec'));
+    const who = { sessionId: 'none', customerId: customer.customerId, brandFeatureId: acme.featureId, email: customer.email };
+    const { key: customerKey } = await createCustomerProject(services, who, 'Carol trading', systemContext('marketplace-spec'));
+    const seenByCustomer = await t.call('GET', '/marketplace', { key: customerKey.key });
+    expect(seenByCustomer.status, JSON.stringify(seenByCustomer.body)).to.equal(200);
+    expect(names(seenByCustomer.body.signals)).to.deep.equal(['Winner signals', 'Quiet signals']);
+    expect(seenByCustomer.body.signals.map((s: { score?: unknown }) => typeof s.score)).to.deep.equal(['number', 'number']);
+    expect((await t.call('GET', `/marketplace/${winnerId}/history/positions?${range}`, { key: customerKey.key })).status).to.equal(200);
+    // The brand hides the scores again: its customer's project follows.
+    const hiding = await t.call('PUT', `${base}/${added.body.id}`, { body: brand({ publicMarketplace: false, showScoreOnMarketplace: false }) });
+    expect(hiding.status, JSON.stringify(hiding.body)).to.equal(200);
+    const hidden2 = (await t.call('GET', '/marketplace', { key: customerKey.key })).body.signals as Record<string, unknown>[];
+    expect(names(hidden2 as never)).to.deep.equal(['Winner signals', 'Quiet signals']);
+    for (const s of hidden2) expect(s).not.to.have.any.keys('score', 'scoreBreakdown');
+    // A provider in the customer's project is the brand's too: kept from other projects, listed to the brand's project.
+    const carolAccount = await t.call('POST', '/accounts', {
+      key: customerKey.key,
+      body: {
+        loginServer: 'Sim-Demo',
+        loginAccountNumber: `${process.pid}carol`,
+        loginAccountPassword: 'secret-password',
+        type: { id: 1 },
+        region: { id: 2 },
+        alias: 'Carol',
+      },
+    });
+    expect(carolAccount.status, JSON.stringify(carolAccount.body)).to.equal(200);
+    const carolProvider = await t.call('POST', `/accounts/${carolAccount.body.id}/features`, { key: customerKey.key, body: provider('Carol signals') });
+    expect(carolProvider.status, JSON.stringify(carolProvider.body)).to.equal(200);
+    expect(names((await t.call('GET', '/marketplace')).body.signals)).to.include('Carol signals');
+    expect((await t.call('GET', '/marketplace', { key: OTHER_KEY })).body).to.deep.equal({ signals: [] });
   });
 });
