@@ -16,6 +16,7 @@ import { declareSelfServiceRoutes, mountSelfServiceRoutes } from './customers/se
 import { marketNewsRoutes } from './marketNews/routes.js';
 import { newsBookmarkRoutes } from './newsBookmarks/routes.js';
 import { whiteLabelRoutes } from './whiteLabel/routes.js';
+import { whiteLabelMoneyRoutes } from './whiteLabel/money.js';
 import { newsFilterRoutes } from './newsFilter/routes.js';
 import { calendarAlertRoutes } from './alerts/routes.js';
 import { calendarFeed, calendarSubscriptionRoutes } from './calendarSubscriptions/routes.js';
@@ -95,6 +96,7 @@ export const declareRoutes = (services: Services): Routes => {
   newsBookmarkRoutes(routes, services);
   whiteLabelRoutes(routes, services);
   customerRoutes(routes, services);
+  whiteLabelMoneyRoutes(routes, services);
   declareSelfServiceRoutes(routes, services);
   newsFilterRoutes(routes, services);
   // After the account operations it runs for a provider on its followers' accounts.

@@ -1,5 +1,6 @@
 // Customers to their DTOs (schemas.ts).
 import type { Static } from '@sinclair/typebox';
+import type { CustomerMoney } from '../../app/invoicesWhiteLabel.js';
 import type { CustomerRow } from '../../projections/customers/queries.js';
 import type { CustomerDTO, CustomerSummaryDTO } from './schemas.js';
 
@@ -12,10 +13,14 @@ export const toCustomerDTO = (row: CustomerRow): Static<typeof CustomerDTO> => (
   permissionType: 'READ_WRITE',
 });
 
-export const toCustomerSummaryDTO = (row: CustomerRow): Static<typeof CustomerSummaryDTO> => ({
+export const toCustomerSummaryDTO = (row: CustomerRow, money: CustomerMoney): Static<typeof CustomerSummaryDTO> => ({
   customer: toCustomerDTO(row),
   projectIds: [...row.liveProjectIds],
   activeProjectCount: row.status === 'BLOCKED' ? 0 : row.liveProjectIds.length,
+  openInvoices: money.openInvoices,
+  outstandingAmount: Number(money.outstandingAmount),
+  paidAmount: Number(money.paidAmount),
+  currentMonthOutstanding: Number(money.currentMonthOutstanding),
   lastSignIn: row.lastSignIn?.toISOString() ?? null,
   blockedAt: row.blockedAt?.toISOString() ?? null,
   blockedReason: row.blockedReason,

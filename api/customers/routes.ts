@@ -8,6 +8,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { listCustomers } from '../../app/customers.js';
 import { blockCustomer } from '../../app/customersBlock.js';
 import { unblockCustomer } from '../../app/customersUnblock.js';
+import { customersMoney } from '../../app/invoicesWhiteLabel.js';
 import type { Services } from '../../app/services.js';
 import type { Routes } from '../route.js';
 import { checkProjectScope } from '../shared/projects.js';
@@ -28,12 +29,14 @@ export const customerRoutes = (routes: Routes, services: Services): void => {
     operationId: 'listWhiteLabelCustomers',
     summary: "The brand's customers",
     description:
-      "Ours (the spec gives the operator's customer view, CustomerSummaryDTO, without a path of its own): every customer who registered under this brand (featureId: the project's FeatureWhiteLabelDTO), blocked ones included, in order of registration. Customers of another brand are never listed, whatever their e-mail address: the same address under two brands is two customers. The money members (openInvoices, outstandingAmount, paidAmount, currentMonthOutstanding) are not answered until invoices exist. Needs a project-level key of the brand's project; another project's feature answers 404 [FEATURE_NOT_FOUND].",
+      "Ours (the spec gives the operator's customer view, CustomerSummaryDTO, without a path of its own): every customer who registered under this brand (featureId: the project's FeatureWhiteLabelDTO), blocked ones included, in order of registration. Customers of another brand are never listed, whatever their e-mail address: the same address under two brands is two customers. The money members: openInvoices (OPEN invoices), outstandingAmount (their sum), paidAmount (the PAID ones' sum; refunded ones not counted) over the customer's invoices of this brand, and currentMonthOutstanding (its projects' usage this month up to the end of today, priced now: invoiced at the month's close), in the price list's currency. Needs a project-level key of the brand's project; another project's feature answers 404 [FEATURE_NOT_FOUND].",
     params: BrandParams,
     responses: { 200: { description: 'the customers', schema: Type.Array(CustomerSummaryDTO) }, ...errorResponses(401, 403, 404) },
     async handler({ params, caller }) {
       checkProjectScope(caller, params.projectId, "the brand's customers");
-      return { body: (await listCustomers(services, params.projectId, params.featureId)).map(toCustomerSummaryDTO) };
+      const customers = await listCustomers(services, params.projectId, params.featureId);
+      const money = await customersMoney(services, customers);
+      return { body: customers.map((c) => toCustomerSummaryDTO(c, money.get(c.customerId)!)) };
     },
   });
 

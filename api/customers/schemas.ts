@@ -42,17 +42,19 @@ export const CustomerDTO = Type.Object(
   },
 );
 
-const money = (what: string) => Type.Optional(Type.Number({ description: `${what}; not answered until invoices exist on this service (issue 23, billing)` }));
+const money = (what: string) => Type.Number({ description: `${what}; to the cent, in the price list's currency` });
 
 export const CustomerSummaryDTO = Type.Object(
   {
     customer: CustomerDTO,
     projectIds: Type.Array(Uuid, { description: 'the projects the customer owns and has not deleted, oldest first' }),
     activeProjectCount: Type.Integer({ minimum: 0, description: 'how many of projectIds are not blocked (0 for a blocked customer)' }),
-    openInvoices: Type.Optional(Type.Integer({ minimum: 0, description: 'OPEN invoices; not answered until invoices exist on this service (billing)' })),
+    openInvoices: Type.Integer({ minimum: 0, description: 'OPEN invoices of the customer' }),
     outstandingAmount: money('the sum of the OPEN invoices'),
-    paidAmount: money('the sum of the PAID invoices'),
-    currentMonthOutstanding: money("the current month's usage not invoiced yet"),
+    paidAmount: money('the sum of the PAID invoices (refunded ones not counted)'),
+    currentMonthOutstanding: money(
+      "the current month's usage of its projects so far (up to the end of today), priced now: not invoiced until the month's close",
+    ),
     // Ours.
     lastSignIn: Nullable(IsoDateTime),
     blockedAt: Nullable(IsoDateTime),
@@ -68,7 +70,7 @@ export const CustomerSummaryDTO = Type.Object(
   {
     $id: 'CustomerSummaryDTO',
     description:
-      "A customer in the operator's list (the spec names projectIds, activeProjectCount, openInvoices, outstandingAmount, paidAmount and currentMonthOutstanding; their types, `customer` and the rest are ours). The money members come with invoices (issue 23's billing half).",
+      "A customer in the operator's list (the spec names projectIds, activeProjectCount, openInvoices, outstandingAmount, paidAmount and currentMonthOutstanding; their types, `customer` and the rest are ours).",
     additionalProperties: false,
   },
 );

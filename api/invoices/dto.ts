@@ -33,7 +33,7 @@ export const toInvoiceDTO = (row: InvoiceRow, projectName: string): Static<typeo
   year: row.year,
   month: row.month,
   projectIds: row.project_ids,
-  customerId: row.customer_id,
+  customerId: row.customer_id === null ? null : Number(row.customer_id),
   customerEmail: row.customer_email,
   paymentInstructions: row.payment_instructions,
   paidAt: iso(row.paid_at),

@@ -69,7 +69,7 @@ export const InvoiceDTO = Type.Object(
     year: Type.Integer(),
     month: Type.Integer({ minimum: 1, maximum: 12 }),
     projectIds: Type.Array(Uuid, { description: 'ours: every project with a line (a customer is billed for all its projects at once)' }),
-    customerId: Nullable(Uuid),
+    customerId: Nullable(Type.Integer({ format: 'int32', description: 'CustomerDTO.id of the customer billed; null: a project without a customer' })),
     customerEmail: Nullable(Type.String()),
     paymentInstructions: Nullable(Type.String({ description: "ours: the brand's manualCollectionPaymentInstructions at issue" })),
     paidAt: Nullable(IsoDateTime),

@@ -55,6 +55,9 @@ const bodies = (a: Record<string, string>): Record<string, unknown> => ({
   createTemplate: { name: 'walk', sourceAccountId: a.accountId },
   updateTemplate: { expectedRevision: 1, name: 'taken over', sourceAccountId: a.accountId },
   setAppliedTemplate: { templateId: a.templateId },
+  markWhiteLabelInvoicePaid: { externalReference: 'walk', note: 'walk' },
+  markWhiteLabelCustomerInvoicesPaid: { externalReference: 'walk' },
+  voidWhiteLabelInvoice: { reason: 'walk' },
 });
 
 const queries: Record<string, string> = {
@@ -70,7 +73,12 @@ const queries: Record<string, string> = {
 };
 
 /** Path parameters that name something of the service, not of a project (a read model is every project's). */
-const sharedPathValues: Record<string, string> = { readModel: 'copies' };
+const sharedPathValues: Record<string, string> = {
+  readModel: 'copies',
+  // CustomerDTO.id is an integer drawn across the service: a valid one, so the walk reaches the project check
+  customerId: '1',
+  invoiceNumber: 'INV-202601-00000000',
+};
 
 describe("no endpoint reveals or changes another project's data", function () {
   this.timeout(60000);
