@@ -134,13 +134,14 @@ export class ProjectionRunner extends EventEmitter {
 
   /**
    * A mark that moves whenever the read model `name` may have changed, as far as this instance can
-   * tell; null while another instance applies the read models (their changes are not seen here). Taken
+   * tell; null before this runner first loaded its checkpoints (not started yet) and while another
+   * instance applies the read models (their changes are not seen here). Taken
    * before a read and found the same afterwards, it says the read model did not change in between:
    * it moves when a transaction that applied events commits, before the waiters of `waitFor` hear of
    * it, so whoever learnt of a change from this runner finds the mark moved (kept reads, engine/copy).
    */
   version(name: string): string | null {
-    return this.processor.active ? `${this.term}:${this.changes.get(name) ?? 0}` : null;
+    return this.term > 0 && this.processor.active ? `${this.term}:${this.changes.get(name) ?? 0}` : null;
   }
 
   private async pollCheckpoints(names: readonly string[]): Promise<void> {

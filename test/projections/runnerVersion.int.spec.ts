@@ -29,6 +29,7 @@ describe('projection runner: read model versions', () => {
     const runner = new ProjectionRunner(db, store, [accountsProjection, copiersProjection], quiet);
     try {
       const beforeStart = runner.version('accounts');
+      expect(beforeStart, 'null before start, as its comment says').to.equal(null);
       await runner.start();
       const accounts = runner.version('accounts');
       expect(accounts, 'moved by the checkpoint load').to.not.equal(beforeStart);
