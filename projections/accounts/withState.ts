@@ -89,8 +89,9 @@ export const readModelsStamp = sql<string>`${sql.raw(STAMP_SQL)}`;
  */
 const STAMPS_SQL = `SELECT ${STAMP_SQL} AS stamp,
   (SELECT coalesce(json_agg(to_json(x)), '[]'::json) FROM (
-     SELECT api_keys.*, api_key_usage.last_used_at FROM api_keys
+     SELECT api_keys.*, api_key_usage.last_used_at, customer_projects.blocked AS customer_blocked FROM api_keys
        LEFT JOIN api_key_usage ON api_key_usage.api_key_id = api_keys.id
+       LEFT JOIN customer_projects ON customer_projects.project_id = api_keys.project_id
       WHERE api_keys.id = ANY($1::uuid[])) x) AS keys`;
 
 export const readStamps = async (db: Kysely<ReadModels>, apiKeyIds: readonly string[]): Promise<{ stamp: string; keys: Map<string, unknown> }> => {
