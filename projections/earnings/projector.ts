@@ -15,8 +15,7 @@ import type { PositionsEvent } from '../../domain/positions/events.js';
 import { exact } from '../../domain/shared/decimal.js';
 import type { RecordedEvent } from '../../store/port.js';
 import type { Projection } from '../projection.js';
-
-export const SIGNAL_FOLLOWER_FEATURE = 'FeatureSignalFollowerDTO';
+import { earningsApplyBatch, SIGNAL_FOLLOWER_FEATURE } from './batch.js';
 
 const money = (value: unknown, fallback: string): string => (typeof value === 'number' && Number.isFinite(value) ? exact(value).toFixed() : fallback);
 
@@ -66,7 +65,7 @@ export const earningsProjection: Projection = {
     await sql`CREATE INDEX ON ${sql.id(schema, 'earnings_followers')} (provider_id)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'earnings_trades')} (follower_id, close_time)`.execute(db);
   },
-  async apply(db, recorded: RecordedEvent) {
+  apply: async (db, recorded: RecordedEvent) => {
     const event = recorded as unknown as FeatureEvent | CopyEvent | PositionsEvent;
     switch (event.type) {
       case 'FeatureAdded': {
@@ -168,5 +167,6 @@ export const earningsProjection: Projection = {
       default:
         return;
     }
-  },
+  }, // A batch in a few statements (projections/earnings/batch.ts): the same rows as `apply` on each in turn.
+  applyBatch: (db, events) => earningsApplyBatch(earningsProjection.apply)(db, events),
 };

@@ -25,6 +25,8 @@ const history = (): RecordedEvent[] =>
   }));
 
 const batched = allProjections.filter((p) => p.applyBatch);
+/** Read models whose rows this history does not make: their batches are checked on hand-made sequences of their own. */
+const WITHOUT_ROWS_HERE = new Set(['earnings']);
 
 const tableRows = async (db: Kysely<ReadModels>, schema: string, projection: Projection) => {
   const out: Record<string, unknown[]> = {};
@@ -55,8 +57,8 @@ describe('read models that apply a batch at once', function () {
   });
   after(() => db.destroy());
 
-  it('are the ones that matter for a rebuild: copies, positions, history, data collector and both logs', () => {
-    expect(batched.map((p) => p.name).sort()).to.deep.equal(['account_logs', 'audit_logs', 'copies', 'data_collector', 'history', 'positions']);
+  it('are the ones that matter for a rebuild: copies, positions, history, data collector, earnings and both logs', () => {
+    expect(batched.map((p) => p.name).sort()).to.deep.equal(['account_logs', 'audit_logs', 'copies', 'data_collector', 'earnings', 'history', 'positions']);
     expect(allProjections.filter((p) => p.rebuildFold).map((p) => p.name)).to.deep.equal(['positions', 'copies', 'account_logs']);
   });
 
@@ -72,10 +74,13 @@ describe('read models that apply a batch at once', function () {
           for (let i = 0; i < handled.length; i += size) await projection.applyBatch!(scoped, handled.slice(i, i + size));
         });
         expect(inBatches, projection.name).to.deep.equal(oneByOne);
-        expect(
-          Object.values(oneByOne).some((rows) => rows.length > 0),
-          projection.name,
-        ).to.equal(true);
+        // Earnings has rows only for signal followers, which this history has none of (earningsBatch.int.spec.ts has them).
+        if (!WITHOUT_ROWS_HERE.has(projection.name)) {
+          expect(
+            Object.values(oneByOne).some((rows) => rows.length > 0),
+            projection.name,
+          ).to.equal(true);
+        }
         if (!projection.rebuildFold) return;
         // A rebuild's fold, which keeps its state in memory: one per partition, as the rebuild has them.
         const folded = await build(projection, async (scoped) => {
