@@ -111,7 +111,16 @@ export class ServiceMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    services.venues.orderTimings.listen((t) => this.venueOrderSeconds.observe({ venue: t.venue, operation: t.operation, outcome: t.outcome }, t.seconds));
+    // Only the instance holding the venue sessions has a venue host (services.venues throws elsewhere: a
+    // second instance on one database could not start). Not followed if this instance takes them over later.
+    const venues = (() => {
+      try {
+        return services.venues;
+      } catch {
+        return null;
+      }
+    })();
+    venues?.orderTimings.listen((t) => this.venueOrderSeconds.observe({ venue: t.venue, operation: t.operation, outcome: t.outcome }, t.seconds));
     services.signals.onAppend((o) => this.observeAppend(o));
   }
 

@@ -19,7 +19,9 @@ import { freshDatabase } from '../support/postgres.js';
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const PROJECT = '22222222-2222-4222-8222-222222222222';
 
-describe('projection runner: read model versions', () => {
+describe('projection runner: read model versions', function () {
+  // A fresh database's migrations alone can take longer than mocha's 30 s on a loaded machine.
+  this.timeout(120_000);
   it('moves the mark of a read model a batch changed, before its waiters hear of it, and only that one', async () => {
     const url = await freshDatabase();
     const { db } = createReadModelDb(url);
