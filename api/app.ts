@@ -17,6 +17,7 @@ import { marketNewsRoutes } from './marketNews/routes.js';
 import { newsBookmarkRoutes } from './newsBookmarks/routes.js';
 import { whiteLabelRoutes } from './whiteLabel/routes.js';
 import { whiteLabelMoneyRoutes } from './whiteLabel/money.js';
+import { payoutRoutes } from './payouts/routes.js';
 import { newsFilterRoutes } from './newsFilter/routes.js';
 import { calendarAlertRoutes } from './alerts/routes.js';
 import { calendarFeed, calendarSubscriptionRoutes } from './calendarSubscriptions/routes.js';
@@ -97,6 +98,7 @@ export const declareRoutes = (services: Services): Routes => {
   whiteLabelRoutes(routes, services);
   customerRoutes(routes, services);
   whiteLabelMoneyRoutes(routes, services);
+  payoutRoutes(routes, services);
   declareSelfServiceRoutes(routes, services);
   newsFilterRoutes(routes, services);
   // After the account operations it runs for a provider on its followers' accounts.

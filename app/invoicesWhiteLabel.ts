@@ -55,7 +55,7 @@ const brandInvoice = async (services: Pick<Services, 'db'>, brand: Brand, invoic
 };
 
 /** The brand's customer `customerId`; 404 [CUSTOMER_NOT_FOUND] when it does not exist or is another brand's. */
-const brandCustomer = async (services: Pick<Services, 'db'>, brand: Brand, customerId: number): Promise<CustomerRow> => {
+export const brandCustomer = async (services: Pick<Services, 'db'>, brand: Brand, customerId: number): Promise<CustomerRow> => {
   const customer = await customerById(services.db, customerId);
   if (!customer || customer.brandFeatureId !== brand.featureId) throw notFound('[CUSTOMER_NOT_FOUND]', `customer ${customerId} not found`);
   return customer;

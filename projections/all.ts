@@ -16,6 +16,7 @@ import { dataCollectorProjection } from './dataCollector/projector.js';
 import { earningsProjection } from './earnings/projector.js';
 import { billingProjection } from './billing/projector.js';
 import { invoicesProjection } from './invoices/projector.js';
+import { payoutsProjection } from './payouts/projector.js';
 import { featuresProjection } from './features/projector.js';
 import { historyProjection } from './history/projector.js';
 import { messagingProjection } from './messaging/projector.js';
@@ -60,6 +61,7 @@ export const allProjections: readonly Projection[] = [
   marketNewsProjection,
   billingProjection,
   invoicesProjection,
+  payoutsProjection,
 ];
 
 export const projectionByName = (name: string): Projection | undefined => allProjections.find((p) => p.name === name);

@@ -9,6 +9,7 @@ import type { SignalTables } from './signals/tables.js';
 import type { CustomerTables } from './customers/tables.js';
 import type { BillingTables } from './billing/tables.js';
 import type { InvoicesTables } from './invoices/tables.js';
+import type { PayoutsTables } from './payouts/tables.js';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
@@ -534,7 +535,7 @@ export interface ProjectionRegistryTable {
 }
 
 export interface ReadModels
-  extends CalendarTables, EarningsTables, AlertsTables, SignalTables, CustomerTables, MarketNewsTables, BillingTables, InvoicesTables {
+  extends CalendarTables, EarningsTables, AlertsTables, SignalTables, CustomerTables, MarketNewsTables, BillingTables, InvoicesTables, PayoutsTables {
   accounts: AccountsTable;
   audit_logs: AuditLogsTable;
   api_keys: ApiKeysTable;
