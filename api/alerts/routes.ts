@@ -49,6 +49,7 @@ export const toCalendarAlertDTO = (row: AlertRow) => ({
   updated: row.updated,
   firedAt: row.firedAt,
   deliveries: row.deliveries,
+  disarmReason: row.disarmReason,
 });
 
 export const toCalendarAlertRuleDTO = (row: AlertRuleRow) => ({
@@ -142,7 +143,7 @@ export const calendarAlertRoutes = (routes: Routes, services: Services): void =>
     tag: TAG,
     operationId: 'deleteCalendarAlert',
     summary: 'Disarm an alert',
-    description: `A pending alert, manual or armed by a rule (a disarmed rule alert is not armed again by its rule); it then lists under status=DISARMED. A fired, disarmed or unknown alert: 404 [CALENDAR_ALERT_NOT_FOUND]. ${KEY}`,
+    description: `A pending alert, manual or armed by a rule (one disarmed by hand is not armed again by its rule; disarmReason says why an alert was disarmed); it then lists under status=DISARMED. A fired, disarmed or unknown alert: 404 [CALENDAR_ALERT_NOT_FOUND]. ${KEY}`,
     params: AlertParams,
     responses: { 200: { description: 'disarmed' }, ...errorResponses(400, 401, 403, 404) },
     async handler({ params, caller, context }) {
@@ -174,7 +175,7 @@ export const calendarAlertRoutes = (routes: Routes, services: Services): void =>
     tag: TAG,
     operationId: 'saveCalendarAlertRule',
     summary: 'Create or update a standing alert rule',
-    description: `Body (ours): id (absent: a new rule; a rule of this project: updates it; else 404 [CALENDAR_ALERT_RULE_NOT_FOUND]), name, currencies (default empty: all), impacts (default [HIGH]), leadMinutes (default 15), targets. Effective at the next calendar sync (an import that changes the calendar, or a fetch of the online feed): the rule then arms an alert (ruleId set, manual false) for each event of its currencies and impacts in the next eight days whose fire time is still ahead, once per event: an alert it armed that was disarmed or fired is not armed again; its pending alerts take the rule's new lead time and targets at the next sync, and those of events it no longer takes (its currencies or impacts narrowed) are disarmed then (status DISARMED; widening the rule again does not re-arm them). An event for which a pending alert of the same lead time exists already gets no second one. At most 50 rules per project (400 [CALENDAR_ALERT_RULE_LIMIT_REACHED]). ${TARGETS} ${KEY}`,
+    description: `Body (ours): id (absent: a new rule; a rule of this project: updates it; else 404 [CALENDAR_ALERT_RULE_NOT_FOUND]), name, currencies (default empty: all), impacts (default [HIGH]), leadMinutes (default 15), targets. Effective at the next calendar sync (an import that changes the calendar, or a fetch of the online feed): the rule then arms an alert (ruleId set, manual false) for each event of its currencies and impacts in the next eight days whose fire time is still ahead, once per event: an alert it armed that was disarmed or fired is not armed again; its pending alerts take the rule's new lead time and targets at the next sync, and those of events it no longer takes (its currencies or impacts narrowed) are disarmed then (status DISARMED, disarmReason RULE_NARROWED; widening the rule again re-arms them at the sync after, while their fire time is ahead). An event for which a pending alert of the same lead time exists already gets no second one. At most 50 rules per project (400 [CALENDAR_ALERT_RULE_LIMIT_REACHED]). ${TARGETS} ${KEY}`,
     params: ProjectParams,
     body: CalendarAlertRuleRequestDTO,
     bodyRequired: true,

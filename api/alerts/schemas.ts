@@ -67,6 +67,12 @@ export const CalendarAlertDTO = Type.Object(
     updated: IsoDateTime,
     firedAt: Nullable(IsoDateTime),
     deliveries: Nullable(Type.Integer({ description: 'deliveries enqueued when it fired (one per target still a channel)' })),
+    disarmReason: Nullable(
+      Type.Union([Type.Literal('DISARMED'), Type.Literal('RULE_DELETED'), Type.Literal('RULE_NARROWED'), Type.Literal('PROJECT_DELETED')], {
+        description:
+          'ours: why a DISARMED alert was disarmed: DISARMED by hand (DELETE), RULE_DELETED, RULE_NARROWED (its rule no longer takes the event; widening the rule again re-arms it at the next sync), PROJECT_DELETED; null for every other status',
+      }),
+    ),
   },
   { $id: 'CalendarAlertDTO', additionalProperties: false },
 );

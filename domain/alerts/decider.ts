@@ -7,7 +7,7 @@
 //   - a rule arms its alerts at calendar syncs (ApplyCalendarAlertRules), never the same (rule, event)
 //     twice: a disarmed or fired one stays so; a pending one follows the rule's lead time and targets;
 //   - deleting a rule disarms its pending alerts; narrowing it disarms, at the next sync, its pending alerts
-//     of events it no longer takes (RULE_NARROWED; such an alert is not armed again if the rule widens);
+//     of events it no longer takes (RULE_NARROWED; such an alert is armed again if the rule widens to it);
 //   - an alert whose event is past the cutoff when the scheduler comes to it is MISSED, not sent;
 //   - deleting the project disarms its pending alerts, deletes its rules and revokes its subscriptions;
 //   - a subscription is active until revoked; revocation is final.
@@ -33,6 +33,8 @@ export interface AlertState {
   readonly targets: readonly NotificationTarget[];
   readonly ruleId: string | null;
   readonly status: AlertStatus;
+  /** Why it was disarmed, when DISARMED. */
+  readonly disarmReason?: string;
 }
 
 export interface AlertsState {
@@ -155,6 +157,16 @@ export const decide = (command: AlertsCommand, state: AlertsState): AlertsEvent[
         const rule = state.rules.get(match.ruleId);
         if (!rule) continue;
         const known = byRuleEvent.get(`${match.ruleId}/${match.eventId}`);
+        if (known?.a.status === 'DISARMED' && known.a.disarmReason === 'RULE_NARROWED') {
+          // The rule takes the event again (widened): what its narrowing disarmed is armed again.
+          if (pendingTwin(state, match.eventId, rule.leadMinutes) || pending >= ALERT_LIMITS.pendingAlerts) continue;
+          pending += 1;
+          events.push({
+            type: 'CalendarAlertArmed',
+            data: { projectId, alertId: known.id, eventId: match.eventId, leadMinutes: rule.leadMinutes, targets: rule.targets, ruleId: match.ruleId, at },
+          });
+          continue;
+        }
         if (known) {
           if (known.a.status !== 'PENDING' || (known.a.leadMinutes === rule.leadMinutes && sameTargets(known.a.targets, rule.targets))) continue;
           if (pendingTwin(state, match.eventId, rule.leadMinutes, known.id)) continue;
@@ -216,14 +228,14 @@ export const evolve = (state: AlertsState, event: AlertsEvent): AlertsState => {
   switch (event.type) {
     case 'CalendarAlertArmed': {
       const { alertId, eventId, leadMinutes, targets, ruleId } = event.data;
-      return { ...state, alerts: new Map(state.alerts).set(alertId, { eventId, leadMinutes, targets, ruleId, status: 'PENDING' }) };
+      return { ...state, alerts: new Map(state.alerts).set(alertId, { eventId, leadMinutes, targets, ruleId, status: 'PENDING' as const }) };
     }
     case 'CalendarAlertChanged': {
       const { leadMinutes, targets, ruleId } = event.data;
       return withAlert(state, event.data.alertId, (a) => ({ ...a, leadMinutes, targets, ruleId }));
     }
     case 'CalendarAlertDisarmed':
-      return withAlert(state, event.data.alertId, (a) => ({ ...a, status: 'DISARMED' }));
+      return withAlert(state, event.data.alertId, (a) => ({ ...a, status: 'DISARMED', disarmReason: event.data.reason }));
     case 'CalendarAlertFired':
       return withAlert(state, event.data.alertId, (a) => ({ ...a, status: 'FIRED' }));
     case 'CalendarAlertMissed':

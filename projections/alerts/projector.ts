@@ -6,7 +6,7 @@ import type { Projection } from '../projection.js';
 
 export const alertsProjection: Projection = {
   name: 'alerts',
-  version: 1,
+  version: 2,
   handles: alertsEventTypes,
   tables: ['calendar_alerts', 'calendar_alert_rules', 'calendar_subscriptions'],
   async createTables(db, schema) {
@@ -21,7 +21,8 @@ export const alertsProjection: Projection = {
       created timestamptz NOT NULL,
       updated timestamptz NOT NULL,
       fired_at timestamptz,
-      deliveries integer)`.execute(db);
+      deliveries integer,
+      disarm_reason text)`.execute(db);
     await sql`CREATE TABLE ${sql.id(schema, 'calendar_alert_rules')} (
       rule_id uuid PRIMARY KEY,
       project_id uuid NOT NULL,
@@ -67,8 +68,19 @@ export const alertsProjection: Projection = {
             updated: d.at,
             fired_at: null,
             deliveries: null,
+            disarm_reason: null,
           })
-          .onConflict((oc) => oc.column('alert_id').doNothing())
+          // Armed again (a widened rule re-arms what its narrowing disarmed): pending again, with the rule's lead time and targets.
+          .onConflict((oc) =>
+            oc.column('alert_id').doUpdateSet({
+              status: 'PENDING',
+              lead_minutes: d.leadMinutes,
+              targets: JSON.stringify(d.targets),
+              rule_id: d.ruleId,
+              updated: d.at,
+              disarm_reason: null,
+            }),
+          )
           .execute();
         return;
       }
@@ -82,7 +94,11 @@ export const alertsProjection: Projection = {
         return;
       }
       case 'CalendarAlertDisarmed':
-        await db.updateTable('calendar_alerts').set({ status: 'DISARMED', updated: event.data.at }).where('alert_id', '=', event.data.alertId).execute();
+        await db
+          .updateTable('calendar_alerts')
+          .set({ status: 'DISARMED', updated: event.data.at, disarm_reason: event.data.reason })
+          .where('alert_id', '=', event.data.alertId)
+          .execute();
         return;
       case 'CalendarAlertFired':
         await db

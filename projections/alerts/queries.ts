@@ -17,6 +17,7 @@ export interface AlertRow {
   readonly updated: string;
   readonly firedAt: string | null;
   readonly deliveries: number | null;
+  readonly disarmReason: string | null;
 }
 
 export const listCalendarAlerts = async (
@@ -38,6 +39,7 @@ export const listCalendarAlerts = async (
       'a.updated',
       'a.fired_at',
       'a.deliveries',
+      'a.disarm_reason',
       'e.title',
       'e.country',
       'e.currency',
@@ -61,6 +63,7 @@ export const listCalendarAlerts = async (
     updated: iso(r.updated),
     firedAt: isoOrNull(r.fired_at),
     deliveries: r.deliveries,
+    disarmReason: r.disarm_reason,
   }));
 };
 

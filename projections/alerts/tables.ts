@@ -16,6 +16,8 @@ export interface CalendarAlertsTable {
   created: Timestamp;
   updated: Timestamp;
   fired_at: Timestamp | null;
+  /** Why it was disarmed (CalendarAlertDisarmed.reason); null unless DISARMED. */
+  disarm_reason: string | null;
   deliveries: number | null;
 }
 

@@ -32,7 +32,7 @@ const CSV = (cpiForecast: string) =>
     '2026-02-07T10:00:00Z,Too Far CPI y/y,USD,High,2.9%,3.0%,',
   ].join('\n');
 
-type Alert = { id: string; eventId: string; status: string; event: { title: string } };
+type Alert = { id: string; eventId: string; status: string; event: { title: string }; disarmReason: string | null };
 
 describe('calendar alerting at its limits: shared feed rate, range, subscriptions, cutoff, narrowed rules, deleted projects', function () {
   this.timeout(180_000);
@@ -198,8 +198,36 @@ describe('calendar alerting at its limits: shared feed rate, range, subscription
       'the narrowed rule disarmed',
     );
     expect(left.map((a) => a.event.title)).to.deep.equal(['CPI m/m']);
-    expect((await alerts('DISARMED')).map((a) => a.event.title)).to.deep.equal(['German Factory Orders m/m']);
+    const disarmed = await alerts('DISARMED');
+    expect(disarmed.map((a) => [a.event.title, a.disarmReason])).to.deep.equal([['German Factory Orders m/m', 'RULE_NARROWED']]);
+    expect(left[0]!.disarmReason).to.equal(null);
+
+    // Widened again: at the next sync what the narrowing disarmed is pending again (the same alert).
+    const widened = await t.call('POST', `/projects/${A}/calendarAlertRules`, {
+      body: { id: rule.body.id, name: 'majors', currencies: ['USD', 'EUR'], impacts: ['HIGH', 'MEDIUM'], leadMinutes: 15, targets },
+    });
+    expect(widened.status, JSON.stringify(widened.body)).to.equal(200);
+    await sync('0.6%');
+    const rearmed = await eventually(
+      async () => {
+        const list = await alerts('PENDING');
+        return list.length === 2 ? list : undefined;
+      },
+      20_000,
+      'the widened rule re-armed',
+    );
+    expect(rearmed.find((a) => a.event.title === 'German Factory Orders m/m')).to.deep.include({ id: disarmed[0]!.id, disarmReason: null });
+    expect(await alerts('DISARMED')).to.deep.equal([]);
     expect((await t.call('DELETE', `/projects/${A}/calendarAlertRules/${rule.body.id}`)).status).to.equal(200);
+    const deleted = await eventually(
+      async () => {
+        const list = await alerts('DISARMED');
+        return list.length === 2 ? list : undefined;
+      },
+      20_000,
+      'the deleted rule disarmed',
+    );
+    expect(deleted.map((a) => a.disarmReason)).to.deep.equal(['RULE_DELETED', 'RULE_DELETED']);
   });
 
   it("deleting a project disarms its alerts, deletes its rules and revokes its feeds; another project's stay", async () => {

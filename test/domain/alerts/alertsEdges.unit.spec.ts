@@ -47,6 +47,23 @@ describe('calendar alerting: narrowed rules, the cutoff, a deleted project', () 
     expect(events).to.deep.equal([{ type: 'CalendarAlertDisarmed', data: { projectId: P, alertId: 'a-eur', reason: 'RULE_NARROWED', at: AT } }]);
   });
 
+  it('re-arms, when the rule takes the event again, what its narrowing disarmed, and nothing disarmed otherwise', () => {
+    const narrowed: AlertsEvent[] = [
+      ...history,
+      { type: 'CalendarAlertDisarmed', data: { projectId: P, alertId: 'a-eur', reason: 'RULE_NARROWED', at: AT } },
+      { type: 'CalendarAlertDisarmed', data: { projectId: P, alertId: 'a-usd', reason: 'DISARMED', at: AT } },
+    ];
+    const matches = [
+      { ruleId: 'r-1', eventId: 'e-eur', alertId: 'a-eur-new' },
+      { ruleId: 'r-1', eventId: 'e-usd', alertId: 'a-usd-new' },
+    ];
+    const events = decide({ type: 'ApplyCalendarAlertRules', data: { projectId: P, matches, unmatched: [] } }, narrowed);
+    expect(events).to.deep.equal([
+      { type: 'CalendarAlertArmed', data: { projectId: P, alertId: 'a-eur', eventId: 'e-eur', leadMinutes: 15, targets, ruleId: 'r-1', at: AT } },
+    ]);
+    expect(decide({ type: 'ApplyCalendarAlertRules', data: { projectId: P, matches, unmatched: [] } }, [...narrowed, ...events])).to.deep.equal([]);
+  });
+
   it('marks a pending alert MISSED once', () => {
     const missed = decide({ type: 'MissCalendarAlert', data: { projectId: P, alertId: 'a-usd', eventTime: '2026-01-07T09:00:00.000Z' } });
     expect(missed).to.deep.equal([
