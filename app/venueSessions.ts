@@ -215,6 +215,11 @@ export class VenueSessions implements AccountSessions {
     return holding ? holding.connections.catalogueSymbols() : this.remote.symbols();
   }
 
+  /** The link's state of the account's session here (AccountConnections.statusMessage); null on another instance than the holder. */
+  statusMessage(accountId: string): string | null {
+    return this.holding ? this.holding.connections.statusMessage(accountId) : null;
+  }
+
   connectedAccountIds(): string[] {
     return this.holding ? this.holding.connections.connectedAccountIds() : this.remote.connectedAccountIds();
   }

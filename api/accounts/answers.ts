@@ -37,14 +37,16 @@ export interface AccountAnswer {
 interface Kept extends AccountAnswer {
   readonly stamp: string;
   readonly accountIds: readonly string[];
-  /** The accounts among accountIds with a live session when it was made. */
+  /** The accounts among accountIds with a live session when it was made, and their links' status messages. */
   readonly connected: string;
   /** Epoch ms at which its first pending approval expires (Infinity: none). */
   readonly validUntil: number;
   readonly list: boolean;
 }
 
-const connectedOf = (services: Services, accountIds: readonly string[]): string => accountIds.filter((id) => services.connections.isConnected(id)).join(',');
+/** The sessions of these accounts as an answer shows them: which are connected, and each link's status message. */
+const connectedOf = (services: Services, accountIds: readonly string[]): string =>
+  `${accountIds.filter((id) => services.connections.isConnected(id)).join(',')}|${accountIds.map((id) => services.connections.statusMessage(id) ?? '').join('\u0000')}`;
 
 /** Epoch ms at which the first pending approval of these rows expires, and with it the answer. */
 export const expiryOf = (rows: readonly AccountWithState[]): number => {

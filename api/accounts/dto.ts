@@ -40,7 +40,8 @@ const toAccountDTO = (services: Services, row: AccountWithState) => {
     type: enumObject(row.account_type_id, accountTypeOf(row.account_type_id)?.name ?? String(row.account_type_id)),
     region: enumObject(row.region_id, regions.find((r) => r.id === row.region_id)?.name ?? String(row.region_id)),
     status: enumObject(row.account_status_id, statusName(row.account_status_id)),
-    statusMessage: statusName(row.account_status_id),
+    // A real venue's link state with its last error (or the terminal it waits for); else the status in words.
+    statusMessage: services.connections.statusMessage(row.id) ?? statusName(row.account_status_id),
     ...(row.deleted ? { deleted: iso(row.deleted) } : {}),
     labels: row.labels,
     skipCredentialCheck: row.skip_credential_check,

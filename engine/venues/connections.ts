@@ -64,14 +64,23 @@ export type ChangeWatcher = (accountId: string, id: string, event: PositionsEven
 /** What the API and the copy engine use of the sessions: local ones, or another instance's (app/venueSessions.ts). */
 export type AccountSessions = Pick<
   AccountConnections,
-  'connection' | 'isConnected' | 'connectedAccountIds' | 'connect' | 'disconnect' | 'recorded' | 'catalogueSymbols' | 'watch'
+  'connection' | 'isConnected' | 'connectedAccountIds' | 'connect' | 'disconnect' | 'recorded' | 'catalogueSymbols' | 'watch' | 'statusMessage'
 > & {
   /** Another instance's sessions: ask it again which accounts are connected (the answer is cached). */
   refreshConnected?(): Promise<void>;
 };
 
+/** An account started while its platform could not be reached yet (a MetaTrader terminal not attached): it connects once it is. */
+interface Waiting {
+  readonly connection: VenueConnection;
+  readonly accountTypeId: number;
+  readonly loginServer: string;
+  readonly loginAccountNumber: string;
+}
+
 export class AccountConnections {
   private readonly sessions = new Map<string, Session>();
+  private readonly waiting = new Map<string, Waiting>();
   private stopped = false;
   private stopReachable: (() => void) | null = null;
 
@@ -101,6 +110,14 @@ export class AccountConnections {
     return this.deps.host.simulated.symbols();
   }
 
+  /**
+   * What the account's link to its real venue is doing, with its last error (VenueConnection.statusMessage),
+   * also while it waits for its platform; null: no session here, or a venue without a link (the simulated one).
+   */
+  statusMessage(accountId: string): string | null {
+    return (this.sessions.get(accountId)?.connection ?? this.waiting.get(accountId)?.connection)?.statusMessage ?? null;
+  }
+
   connectedAccountIds(): string[] {
     return [...this.sessions].filter(([, session]) => session.connection.isConnected()).map(([accountId]) => accountId);
   }
@@ -122,7 +139,10 @@ export class AccountConnections {
 
   /**
    * Opens the account's venue session, reconciles, and records VenueConnected. A refusal (wrong
-   * password) is recorded as VenueConnectionFailed and thrown as the VenueError.
+   * password) is recorded as VenueConnectionFailed and thrown as the VenueError. A platform not reachable
+   * yet at a venue that says when it becomes reachable (RealVenue.onReachable: a MetaTrader terminal not
+   * attached) is no refusal: it is recorded and logged the same way, the account waits with the venue's
+   * state as its statusMessage, and connects when its login becomes reachable.
    */
   async connect(accountId: string): Promise<void> {
     if (this.sessions.has(accountId)) return;
@@ -141,8 +161,14 @@ export class AccountConnections {
           data: { accountId, at: this.deps.clock().toISOString(), venue, login: connection.login, code: error.code, message: error.message },
         });
       }
+      if (error instanceof VenueError && error.code === '[NOT_CONNECTED]' && this.deps.host.realVenueFor(settings.accountTypeId)?.onReachable) {
+        this.waiting.set(accountId, { connection, ...login });
+        this.deps.log.info(`account ${accountId}: ${connection.statusMessage ?? error.message}; it connects once its venue login is reachable`);
+        return;
+      }
       throw error;
     }
+    this.waiting.delete(accountId);
     if (this.sessions.has(accountId)) {
       await connection.disconnect();
       return;
@@ -158,6 +184,7 @@ export class AccountConnections {
   }
 
   async disconnect(accountId: string, reason: DisconnectReason): Promise<void> {
+    this.waiting.delete(accountId);
     const session = this.sessions.get(accountId);
     if (!session) return;
     this.sessions.delete(accountId);
@@ -204,7 +231,11 @@ export class AccountConnections {
       .where('login_server', '=', loginServer)
       .where('login_account_number', '=', loginAccountNumber)
       .execute();
-    for (const { id } of accounts) {
+    // Accounts started while waiting, whose Active status the read model may not show yet, connect too.
+    const started = [...this.waiting]
+      .filter(([, w]) => accountTypeIds.includes(w.accountTypeId) && w.loginServer === loginServer && w.loginAccountNumber === loginAccountNumber)
+      .map(([id]) => ({ id }));
+    for (const { id } of [...new Map([...accounts, ...started].map((a) => [a.id, a])).values()]) {
       if (this.sessions.has(id) || this.stopped) continue;
       this.deps.log.info(`account ${id}: its venue login ${loginServer}/${loginAccountNumber} became reachable; connecting`);
       await this.connect(id).catch((error: unknown) =>
@@ -217,6 +248,7 @@ export class AccountConnections {
   async stop(): Promise<void> {
     this.stopped = true;
     this.stopReachable?.();
+    this.waiting.clear();
     for (const session of this.sessions.values()) {
       session.unsubscribe();
       await session.tail.catch(() => undefined);

@@ -277,6 +277,11 @@ export interface VenueConnection {
   /** Changes of this account, whoever caused them, delivered while connected, in sequence order. */
   subscribe(listener: VenueChangeListener): Unsubscribe;
   /**
+   * What the link to the platform is doing, with its last error (AccountDTO.statusMessage). A real
+   * venue's connection says it; the simulated venue has no link and says nothing (the account's status is shown).
+   */
+  readonly statusMessage?: string;
+  /**
    * The symbols the service knows positions or orders of this account in (told before a
    * reconciliation). A venue that is asked symbol by symbol (a crypto exchange's orders) follows them.
    */

@@ -65,6 +65,29 @@ describe('cTrader venue end to end (fake Open API endpoint)', function () {
     expect(good.started!.status).to.equal(200);
     const info = await t.call('GET', `/accounts/${good.id}/information`);
     expect(info.body).to.include({ connected: true, currency: 'USD', balance: 10_000, environment: 'DEMO', isNative: true });
+    // statusMessage is the link's state, and says what is wrong while the link is down.
+    expect(good.started!.body.statusMessage).to.equal('connected');
+    fake.down = true;
+    fake.dropAll();
+    const lost = await eventually(
+      async () => {
+        const body = (await t.call('GET', `/accounts/${good.id}`)).body as {
+          status: unknown;
+          statusMessage: string;
+          accountInformation: { connected: boolean };
+        };
+        return body.accountInformation.connected === false && /^reconnecting: the link to cTrader closed/.test(body.statusMessage) ? body : undefined;
+      },
+      10_000,
+      'the lost link in statusMessage',
+    );
+    expect(lost.status).to.deep.equal({ id: 2, name: 'Active' });
+    fake.down = false;
+    await eventually(
+      async () => ((await t.call('GET', `/accounts/${good.id}`)).body.statusMessage === 'connected' ? true : undefined),
+      15_000,
+      'the link back',
+    );
     const bad = await ctraderAccount('Wrong token', '7001', 'not-the-token');
     expect(bad.started!.status).to.equal(400);
     expect(bad.started!.body.error).to.equal('[INVALID_CREDENTIALS]');

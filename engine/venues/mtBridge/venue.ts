@@ -68,6 +68,11 @@ export class MtBridgeConnection implements VenueConnection {
     return this.ledger.state;
   }
 
+  /** The terminal's state in words (waiting for it, connected, disconnected since...): AccountDTO.statusMessage. */
+  get statusMessage(): string {
+    return this.ledger.state.statusMessage;
+  }
+
   async connect(): Promise<void> {
     const attached = await this.ledger.waitForTerminal(this.server.attachTimeoutMs);
     if (attached) {

@@ -55,7 +55,7 @@ describe('MetaTrader bridge in the service (e2e, fake terminal)', () => {
     env = { ACCOUNT_TYPE_VENUES: `2=mtbridge:${port}`, MT_BRIDGE_HOST: '127.0.0.1', MT_BRIDGE_ATTACH_TIMEOUT_MS: '3000', MT_BRIDGE_REQUEST_TIMEOUT_MS: '1000' };
     t = await startTestService({ env });
     broker = SimulatedVenue.create({ clock: { now: () => Date.now() }, seed: 'mt-bridge-e2e' });
-    for (const login of ['7001', '7002']) broker.openAccount({ login, password: 'broker', balance: 10_000, leverage: 100, marginMode: 'hedging' });
+    for (const login of ['7001', '7002', '7003']) broker.openAccount({ login, password: 'broker', balance: 10_000, leverage: 100, marginMode: 'hedging' });
   });
 
   after(async () => {
@@ -138,10 +138,12 @@ describe('MetaTrader bridge in the service (e2e, fake terminal)', () => {
     expect(before.body).to.include({ connected: false });
     const account = await t.call('GET', `/accounts/${slave}`);
     expect(account.body.status).to.deep.equal({ id: 2, name: 'Active' });
+    expect(account.body.statusMessage).to.match(/waiting for the terminal/);
     const key = await t.call('POST', `/projects/${DEFAULT_PROJECT_ID}/apiKeys`, { body: { name: 'mt5 slave EA again', accountId: slave } });
     fake = await terminal(key.body.key as string, '7001');
     await fake.welcome();
     await eventually(async () => ((await t.call('GET', `/accounts/${slave}/information`)).body.connected === true ? true : undefined), 10_000, 'the session');
+    expect((await t.call('GET', `/accounts/${slave}`)).body.statusMessage).to.match(/^connected: MT5 7001 at FakeBroker-Demo/);
   });
 
   it("copies the MT5 account's trades, as a master, to an account at the simulated venue", async () => {
@@ -182,5 +184,27 @@ describe('MetaTrader bridge in the service (e2e, fake terminal)', () => {
       'the skip',
     );
     expect(skip.text).to.match(/forceMinTrade is off/);
+  });
+
+  it('starts an account before its terminal attaches: Active, waiting for the terminal, and trading once it attaches', async () => {
+    const late = await mtAccount('7003', 'mt5 late terminal');
+    const started = await t.call('POST', `/accounts/${late.id}/actions/start`);
+    expect(started.status).to.equal(200);
+    expect(started.body.status).to.deep.equal({ id: 2, name: 'Active' });
+    expect(started.body.statusMessage).to.match(/^waiting for the terminal/);
+    expect(started.body.accountInformation).to.include({ connected: false });
+    const waiting = await t.call('GET', `/accounts/${late.id}`);
+    expect(waiting.body.statusMessage).to.match(/^waiting for the terminal/);
+    expect((await t.call('GET', `/accounts/${late.id}/information`)).body).to.include({ connected: false });
+    // The terminal attaches: the account connects without another start, and trades.
+    const attached = await terminal(late.token, '7003');
+    await attached.welcome();
+    await eventually(async () => ((await t.call('GET', `/accounts/${late.id}/information`)).body.connected === true ? true : undefined), 10_000, 'the session');
+    const connected = await t.call('GET', `/accounts/${late.id}`);
+    expect(connected.body.accountInformation).to.include({ connected: true });
+    expect(connected.body.statusMessage).to.match(/^connected: MT5 7003 at FakeBroker-Demo/);
+    await openPosition(t, late.id, { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 });
+    const [position] = await bookWhere(t, late.id, (b) => b.length === 1, 'the position at the terminal', 10_000);
+    expect(position).to.include({ symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 });
   });
 });
