@@ -316,7 +316,18 @@ export class AccountConnections {
     const activity = await this.deps.db.selectFrom('venue_activity').selectAll().where('account_id', '=', accountId).executeTakeFirst();
     const now = this.deps.clock().toISOString();
     const since = activity ? new Date(new Date(activity.last_change_at).getTime() - 60_000).toISOString() : new Date(0).toISOString();
-    connection.follow?.([...new Set([...known.values()].map((row) => row.symbol))]);
+    const open = [...known.values()].filter((row) => row.kind === 'position' && (row.order_type === 'buy' || row.order_type === 'sell'));
+    connection.follow?.(
+      [...new Set([...known.values()].map((row) => row.symbol))],
+      open.map((row) => ({
+        id: row.id,
+        symbol: row.symbol,
+        side: row.order_type as 'buy' | 'sell',
+        volume: row.volume,
+        openPrice: row.open_price,
+        openTime: new Date(row.open_time).toISOString(),
+      })),
+    );
     const venueBook = await connection.positions();
     const history = await connection.history(new Date(0).toISOString(), now);
     await reconcileAccount({

@@ -284,8 +284,20 @@ export interface VenueConnection {
   /**
    * The symbols the service knows positions or orders of this account in (told before a
    * reconciliation). A venue that is asked symbol by symbol (a crypto exchange's orders) follows them.
+   * `known`: the open positions the service holds of this account, so a venue whose history no longer
+   * shows how a position opened (an exchange keeps 7 days of orders) keeps its id.
    */
-  follow?(symbols: readonly string[]): void;
+  follow?(symbols: readonly string[], known?: readonly KnownPosition[]): void;
+}
+
+/** An open position as the service's read models hold it (VenueConnection.follow). */
+export interface KnownPosition {
+  readonly id: string;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly volume: number;
+  readonly openPrice: number;
+  readonly openTime: string;
 }
 
 export interface Venue {

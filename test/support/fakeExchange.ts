@@ -53,7 +53,7 @@ export interface FakeOrder {
   executedQty: number;
   cummulativeQuoteQty: number;
   status: 'NEW' | 'FILLED' | 'CANCELED';
-  readonly time: number;
+  time: number;
   updateTime: number;
   readonly reduceOnly: boolean;
 }
@@ -72,6 +72,8 @@ export interface FakePosition {
   price: number;
   stopLoss: number | null;
   takeProfit: number | null;
+  /** When it opened (ms). */
+  createdTime?: number;
 }
 
 export interface PlaceRequest {
@@ -179,6 +181,15 @@ export class FakeExchange {
 
   balance(apiKey: string, asset: string): number {
     return this.accounts.get(apiKey)?.balances.get(asset) ?? 0;
+  }
+
+  /** Moves every order and position of the exchange `ms` into the past (Bybit and OKX list closed orders for 7 days only). */
+  age(ms: number): void {
+    for (const order of this.orders) {
+      order.time -= ms;
+      order.updateTime -= ms;
+    }
+    for (const account of this.accounts.values()) for (const p of account.positions.values()) p.createdTime = (p.createdTime ?? Date.now()) - ms;
   }
 
   /** Net contracts of a linear market (negative = short). */
@@ -387,7 +398,12 @@ export class FakeExchange {
         const stops = fresh
           ? { stopLoss: order.stopLoss, takeProfit: order.takeProfit }
           : { stopLoss: order.stopLoss ?? held.stopLoss, takeProfit: order.takeProfit ?? held.takeProfit };
-        account.positions.set(market.symbol, { qty: Math.round(next * 1e10) / 1e10, price: average, ...stops });
+        account.positions.set(market.symbol, {
+          qty: Math.round(next * 1e10) / 1e10,
+          price: average,
+          ...stops,
+          createdTime: fresh ? Date.now() : held.createdTime,
+        });
       }
     } else {
       add(market.base, sign * order.origQty);

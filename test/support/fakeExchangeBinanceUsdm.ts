@@ -126,6 +126,39 @@ export const binanceUsdmApi: DialectApi = (exchange, request): Reply | null => {
   if ('status' in auth) return auth;
   const { apiKey, params } = auth;
   if (method === 'GET' && (path === '/fapi/v3/account' || path === '/fapi/v2/account')) return { status: 200, json: account(exchange, apiKey) };
+  if (method === 'GET' && path === '/fapi/v1/leverageBracket') {
+    const brackets = [{ bracket: 1, initialLeverage: 125, notionalCap: 50000, notionalFloor: 0, maintMarginRatio: 0.004, cum: 0 }];
+    return { status: 200, json: [...exchange.markets.keys()].map((symbol) => ({ symbol, brackets })) };
+  }
+  if (method === 'GET' && path === '/fapi/v3/positionRisk') {
+    const positions = [...(exchange.accounts.get(apiKey)?.positions ?? [])].filter(([symbol]) => !params.get('symbol') || symbol === params.get('symbol'));
+    const json = positions.map(([symbol, p]) => {
+      const market = exchange.markets.get(symbol)!;
+      return {
+        symbol,
+        positionSide: 'BOTH',
+        positionAmt: String(p.qty),
+        entryPrice: String(p.price),
+        breakEvenPrice: String(p.price),
+        markPrice: String(market.bid),
+        unRealizedProfit: String((market.bid - p.price) * p.qty),
+        liquidationPrice: '0',
+        isolatedMargin: '0',
+        notional: String(p.qty * market.bid),
+        marginAsset: 'USDT',
+        isolatedWallet: '0',
+        initialMargin: String((Math.abs(p.qty) * p.price) / 10),
+        maintMargin: '0',
+        positionInitialMargin: String((Math.abs(p.qty) * p.price) / 10),
+        openOrderInitialMargin: '0',
+        adl: 2,
+        bidNotional: '0',
+        askNotional: '0',
+        updateTime: p.createdTime ?? Date.now(),
+      };
+    });
+    return { status: 200, json };
+  }
   if (method === 'POST' && path === '/fapi/v1/order') {
     const fault = exchange.takePlacementFault();
     if (fault.rateLimited) return { status: 429, json: { code: -1003, msg: 'Too many requests; current limit is 2400 request weight per 1 MINUTE.' } };

@@ -317,7 +317,7 @@ export const bybitApi: DialectApi = (exchange, request): Reply | null => {
           isReduceOnly: false,
           mmrSysUpdatedTime: '',
           leverageSysUpdatedTime: '',
-          createdTime: String(Date.now()),
+          createdTime: String(p.createdTime ?? Date.now()),
           updatedTime: String(Date.now()),
         };
       });
@@ -325,7 +325,9 @@ export const bybitApi: DialectApi = (exchange, request): Reply | null => {
   }
   if (method === 'GET' && (path === '/v5/order/realtime' || path === '/v5/order/history')) {
     const open = path === '/v5/order/realtime';
-    let orders = exchange.ordersOf(apiKey, q.get('symbol')).filter((o) => (open ? o.status === 'NEW' : o.status !== 'NEW'));
+    // Bybit keeps closed and cancelled orders 7 days.
+    const kept = Date.now() - 7 * 86_400_000;
+    let orders = exchange.ordersOf(apiKey, q.get('symbol')).filter((o) => (open ? o.status === 'NEW' : o.status !== 'NEW' && o.updateTime >= kept));
     if (q.get('orderId')) orders = orders.filter((o) => `bb-${o.orderId}` === q.get('orderId'));
     if (q.get('orderLinkId')) orders = orders.filter((o) => o.clientOrderId === q.get('orderLinkId'));
     const limit = Number(q.get('limit') ?? 20);

@@ -276,7 +276,9 @@ export const okxApi: DialectApi = (exchange, request): Reply | null => {
     const open = path === '/api/v5/trade/orders-pending';
     const orders = exchange
       .ordersOf(apiKey, q.get('instId'))
-      .filter((o) => (open ? o.status === 'NEW' : o.status !== 'NEW') && (!q.get('state') || STATE[o.status] === q.get('state')))
+      // OKX keeps closed and cancelled orders 7 days (orders-history).
+      .filter((o) => (open ? o.status === 'NEW' : o.status !== 'NEW' && o.updateTime >= Date.now() - 7 * 86_400_000))
+      .filter((o) => !q.get('state') || STATE[o.status] === q.get('state'))
       .sort((a, b) => b.time - a.time)
       .slice(0, Number(q.get('limit') ?? 100));
     return ok(orders.map(okxOrderJson));

@@ -9,6 +9,9 @@
 //   - an order still open is a pending order: a limit order at its price, a stop order at its trigger.
 // The replay is a pure function of the exchange's orders, so the book after a restart is the book
 // before it, and what changed while the service was down shows up as the difference (reconcile.ts).
+// An exchange keeps a few days of orders only (Bybit and OKX: 7): what the account held before its
+// oldest order still listed is a seed (history.ts: the exchange's position, or the coins held, less
+// the listed fills), the position the replay starts from, under the id the service knows it by.
 import type { CloseReason, ClosedTrade, OpenPosition, PendingOrder, Side } from '../port.js';
 
 /** What the replay needs of a ccxt order (ccxt's unified Order). */
@@ -60,6 +63,15 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 /** Volumes and prices of crypto markets go to 1e-8 at most; keep the sums free of float dust. */
 const clean = (value: number): number => Math.round(value * 1e10) / 1e10;
 
+/** A position held before the oldest order the exchange still lists. */
+export interface Seed {
+  readonly id: string;
+  readonly side: Side;
+  readonly volume: number;
+  readonly openPrice: number;
+  readonly openTime: string;
+}
+
 export interface Pricing {
   /** Bid and ask of a symbol now; undefined: not known. */
   readonly quote: (symbol: string) => { bid: number; ask: number } | undefined;
@@ -69,15 +81,17 @@ export interface Pricing {
 }
 
 /** The book of one account from its orders (any symbols, any order). */
-export const replayOrders = (orders: readonly ExchangeOrder[], pricing: Pricing): ReplayedBook => {
+export const replayOrders = (orders: readonly ExchangeOrder[], pricing: Pricing, seeds: ReadonlyMap<string, Seed> = new Map()): ReplayedBook => {
   const positions: OpenPosition[] = [];
   const trades: ClosedTrade[] = [];
   const pending: PendingOrder[] = [];
   const bySymbol = new Map<string, ExchangeOrder[]>();
   for (const order of orders) bySymbol.set(order.symbol, [...(bySymbol.get(order.symbol) ?? []), order]);
+  for (const symbol of seeds.keys()) if (!bySymbol.has(symbol)) bySymbol.set(symbol, []);
   for (const [symbol, list] of bySymbol) {
     const size = pricing.contractSize(symbol);
-    let open: Open | null = null;
+    const seed = seeds.get(symbol);
+    let open: Open | null = seed ? { ...seed, clientOrderId: null, stopLoss: null, takeProfit: null } : null;
     const fills = list
       .filter((o) => o.filled > 0 && o.average !== null)
       .sort((a, b) => a.lastTradeTimestamp - b.lastTradeTimestamp || a.timestamp - b.timestamp);

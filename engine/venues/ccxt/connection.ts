@@ -7,7 +7,9 @@
 //   enableDemoTrading: Binance futures, Bybit demo trading). A refused key answers [INVALID_CREDENTIALS].
 // - The book: positions, pending limit orders and closed trades are replayed from the account's orders
 //   of the symbols it follows (book.ts): those it traded through the service, those of its balances,
-//   and those the service's read models know positions in (follow(), at reconciliation).
+//   and those the service's read models know positions in (follow(), at reconciliation); every page
+//   of them, checked against what the account holds (history.ts: a position older than the orders
+//   the exchange still lists stays open under its known id).
 // - Changes: the followed symbols are polled every CCXT_POLL_MS (default 2 s) and after each request
 //   of ours; the difference of the replayed book becomes the port's changes. ccxt pro's watchOrders is
 //   not used yet (polling works the same against every exchange and the local fake).
@@ -33,6 +35,7 @@ import type {
   SymbolInfo,
   VenueChange,
   VenueChangeListener,
+  KnownPosition,
   VenueConnection,
   VenuePosition,
 } from '../port.js';
@@ -43,7 +46,8 @@ import { isTransient, venueErrorOf } from './errors.js';
 import { differenceOf } from './changes.js';
 import { describe, type ExchangeClass, openExchange, PollSchedule } from './link.js';
 import { idOf, symbolInfoOf } from './markets.js';
-import { amountAt, call, exchangeClientOrderId, exchangeOrderOf, lookUpOrder, ordersOf, positive, settled } from './orders.js';
+import { amountAt, call, exchangeClientOrderId, exchangeOrderOf, lookUpOrder, positive, settled } from './orders.js';
+import { accountOrders, holdingsOf, seedsOf } from './history.js';
 
 export { exchangeClientOrderId } from './orders.js';
 export { rebase } from './link.js';
@@ -82,6 +86,8 @@ export class CcxtConnection implements VenueConnection {
   private connected = false;
   private book: ReplayedBook = EMPTY_BOOK;
   private readonly followed = new Set<string>();
+  /** Open positions the service told (follow), by `<market id>/<side>`. */
+  private readonly known = new Map<string, KnownPosition>();
   private readonly listeners = new Set<VenueChangeListener>();
   private sequence = 0;
   private readonly polls: PollSchedule;
@@ -154,8 +160,21 @@ export class CcxtConnection implements VenueConnection {
   }
 
   /** The symbols the service knows positions or orders in: their orders are followed from now on. */
-  follow(symbols: readonly string[]): void {
+  follow(symbols: readonly string[], known: readonly KnownPosition[] = []): void {
     for (const symbol of symbols) if (this.marketOf(symbol, false)) this.followed.add(symbol);
+    for (const position of known) {
+      const market = this.marketOf(position.symbol, false);
+      if (!market) continue;
+      this.followed.add(idOf(market));
+      this.known.set(`${idOf(market)}/${position.side}`, position);
+    }
+  }
+
+  /** The position the service or our last book knows open on a market's side (its id survives the exchange's history). */
+  private anchorOf(symbol: string, side: Side): KnownPosition | undefined {
+    const mine = this.book.positions.find((p) => p.symbol === symbol && p.orderType === side);
+    if (mine) return { id: mine.id, symbol, side, volume: mine.volume, openPrice: mine.openPrice, openTime: mine.openTime };
+    return this.known.get(`${symbol}/${side}`);
   }
 
   async accountInformation(): Promise<AccountInformation> {
@@ -405,21 +424,27 @@ export class CcxtConnection implements VenueConnection {
   private async replay(): Promise<ReplayedBook> {
     const exchange = this.exchange!;
     const orders: ExchangeOrder[] = [];
-    for (const id of this.followed) {
-      const market = this.marketOf(id, false);
-      if (!market) continue;
-      for (const o of await ordersOf(exchange, market)) orders.push(exchangeOrderOf(o, idOf(market)));
+    const markets = [...this.followed].map((id) => this.marketOf(id, false)).filter((m): m is Market => m !== null);
+    // What is held first: an order filling meanwhile is then in the list read after it (a seed is never too large).
+    const held = await holdingsOf(exchange, markets);
+    for (const market of markets) {
+      for (const o of await accountOrders(exchange, market, this.setup.exchangeId)) orders.push(exchangeOrderOf(o, idOf(market)));
     }
-    const book = replayOrders(orders, {
-      quote: (symbol) => this.tickers.quotes.get(symbol),
-      contractSize: (symbol) => this.contractSize(symbol),
-      spot: (symbol) => this.marketOf(symbol, false)?.spot === true,
-    });
+    const seeds = seedsOf(markets, held, orders, (symbol, side) => this.anchorOf(symbol, side));
+    const book = replayOrders(
+      orders,
+      {
+        quote: (symbol) => this.tickers.quotes.get(symbol),
+        contractSize: (symbol) => this.contractSize(symbol),
+        spot: (symbol) => this.marketOf(symbol, false)?.spot === true,
+      },
+      seeds,
+    );
     // Where stops belong to the position (Bybit), the position's own are the truth, not the opening order's.
     const stops = STOP_SUPPORT[this.setup.exchangeId];
     if (!stops || book.positions.length === 0) return book;
-    const markets = book.positions.map((p) => this.marketOf(p.symbol, false)).filter((m): m is Market => m !== null);
-    const current = await this.call(() => stops.positionStops(exchange, markets));
+    const withStops = book.positions.map((p) => this.marketOf(p.symbol, false)).filter((m): m is Market => m !== null);
+    const current = await this.call(() => stops.positionStops(exchange, withStops));
     const positions = book.positions.map((p) => ({ ...p, ...(current.get(p.symbol) ?? { stopLoss: null, takeProfit: null }) }));
     return { ...book, positions };
   }

@@ -202,6 +202,22 @@ for (const c of CASES) {
       await later.refresh();
       expect(changes.map((change) => change.type)).to.deep.equal(['orderPlaced', 'orderFilled', 'positionOpened']);
     });
+
+    it('keeps an 8-day-old open position open under its id after a reconnect, though the exchange no longer lists its opening order', async () => {
+      const connection = await connect();
+      await connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, 'old-1');
+      const [position] = (await connection.positions()).filter((p) => p.kind === 'position');
+      await connection.disconnect();
+      fake.age(8 * 86_400_000);
+      const later = await connect();
+      const known = { id: position!.id, symbol: c.btc, side: 'buy' as const, volume: 0.01, openPrice: position!.openPrice, openTime: position!.openTime };
+      later.follow([c.btc], [known]);
+      const open = (await later.positions()).filter((p) => p.kind === 'position');
+      expect(open.map((p) => ({ id: p.id, volume: p.volume }))).to.deep.equal([{ id: position!.id, volume: 0.01 }]);
+      expect(await later.history('2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z')).to.deep.equal([]);
+      const trade = await later.closePosition(position!.id, 0.01, 'close-old-1');
+      expect(trade).to.include({ positionId: position!.id, volume: 0.01 });
+    });
   });
 }
 

@@ -1,0 +1,130 @@
+// What the replay (book.ts) reads of an account: its orders of a market, page by page where the
+// exchange pages, and what the account holds now, the truth the orders are checked against.
+//
+// - Bybit v5 keeps closed orders 7 days (/v5/order/history, 50 a page at most, nextPageCursor) and OKX
+//   7 days too (/api/v5/trade/orders-history, 100 a page, `after` the last ordId): every page is read
+//   (at most MAX_PAGES). Binance's allOrders lists all of them in one call (ccxt fetchOrders).
+// - What is held: on derivatives the exchange's positions (ccxt fetchPositions: Bybit /v5/position/list,
+//   Binance USDⓈ-M /fapi/v3/positionRisk), on spot the coins of the balance. The part not explained by
+//   the orders still listed was held before the oldest of them: the replay starts from it (a seed), so
+//   a position whose opening order the exchange no longer lists stays open under the id the service
+//   knows (follow's known positions, else the connection's own last book), and is never reconciled as
+//   closed. A derivatives position nobody knows gets the id `<market>-<side>-<opened ms>` from the
+//   exchange's position (Bybit: createdTime; Binance: updateTime, which moves).
+import type { Exchange, MarketInterface as Market, Order } from 'ccxt';
+import type { KnownPosition, Side } from '../port.js';
+import type { ExchangeOrder, Seed } from './book.js';
+import { idOf } from './markets.js';
+import { call, ordersOf } from './orders.js';
+
+/** Pages read per list and poll at most (Bybit: 50 orders each, OKX: 100). */
+export const MAX_PAGES = 20;
+
+type Implicit = Record<string, (params: Record<string, unknown>) => Promise<unknown>>;
+
+/** Every order of `market` the exchange still lists, open ones first. */
+export const accountOrders = async (exchange: Exchange, market: Market, exchangeId: string): Promise<Order[]> => {
+  const api = exchange as unknown as Implicit;
+  if (exchangeId === 'bybit') {
+    const open = await call(() => exchange.fetchOpenOrders(market.symbol, undefined, 50));
+    const done: Order[] = [];
+    let cursor = '';
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const answer = (await call(() => api.privateGetV5OrderHistory!({ category: 'linear', symbol: market.id, limit: 50, ...(cursor ? { cursor } : {}) }))) as {
+        result?: { list?: unknown[]; nextPageCursor?: string };
+      };
+      const list = answer.result?.list ?? [];
+      done.push(...exchange.parseOrders(list as Record<string, unknown>[], market));
+      cursor = answer.result?.nextPageCursor ?? '';
+      if (!cursor || list.length === 0) break;
+    }
+    return [...open, ...done];
+  }
+  if (exchangeId === 'okx') {
+    const open = await call(() => exchange.fetchOpenOrders(market.symbol));
+    const done: Order[] = [];
+    let after = '';
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const answer = (await call(() =>
+        api.privateGetTradeOrdersHistory!({ instType: market.spot ? 'SPOT' : 'SWAP', instId: market.id, limit: '100', ...(after ? { after } : {}) }),
+      )) as { data?: { ordId?: string }[] };
+      const data = answer.data ?? [];
+      done.push(...exchange.parseOrders(data as Record<string, unknown>[], market));
+      if (data.length < 100) break;
+      after = data[data.length - 1]!.ordId ?? '';
+      if (!after) break;
+    }
+    return [...open, ...done];
+  }
+  return ordersOf(exchange, market);
+};
+
+/** What an account holds of a market now: net contracts or coins (negative: short), with the exchange's entry price and time where it says. */
+export interface Held {
+  readonly net: number;
+  readonly price: number | null;
+  readonly time: number | null;
+}
+
+/** The account's holdings of `markets` (derivatives: positions; spot: coins), by market id. */
+export const holdingsOf = async (exchange: Exchange, markets: readonly Market[]): Promise<Map<string, Held>> => {
+  const held = new Map<string, Held>();
+  const derivatives = markets.filter((m) => !m.spot);
+  const spot = markets.filter((m) => m.spot);
+  if (derivatives.length > 0) {
+    for (const m of derivatives) held.set(idOf(m), { net: 0, price: null, time: null });
+    // One market a request (Bybit takes one symbol at most).
+    const positions = [];
+    for (const m of derivatives) positions.push(...(await call(() => exchange.fetchPositions([m.symbol]))));
+    for (const p of positions) {
+      const market = p.symbol ? exchange.markets?.[p.symbol] : undefined;
+      const contracts = Number(p.contracts ?? 0);
+      if (!market || !(contracts > 0)) continue;
+      held.set(idOf(market), { net: p.side === 'short' ? -contracts : contracts, price: p.entryPrice ?? null, time: p.timestamp ?? null });
+    }
+  }
+  if (spot.length > 0) {
+    const balance = await call(() => exchange.fetchBalance());
+    const total = (balance.total ?? {}) as unknown as Record<string, number | undefined>;
+    for (const m of spot) held.set(idOf(m), { net: total[m.base] ?? 0, price: null, time: null });
+  }
+  return held;
+};
+
+const clean = (value: number): number => Math.round(value * 1e10) / 1e10;
+
+/**
+ * The positions held before the oldest listed order, per market id: what is held less the listed
+ * fills. On spot only a position the service knows is seeded (coins bought elsewhere are not ours),
+ * at most its known volume.
+ */
+export const seedsOf = (
+  markets: readonly Market[],
+  held: ReadonlyMap<string, Held>,
+  orders: readonly ExchangeOrder[],
+  anchors: (symbol: string, side: Side) => KnownPosition | undefined,
+): Map<string, Seed> => {
+  const seeds = new Map<string, Seed>();
+  for (const market of markets) {
+    const id = idOf(market);
+    const now = held.get(id);
+    if (!now) continue;
+    const listed = orders.filter((o) => o.symbol === id && o.filled > 0).reduce((sum, o) => sum + (o.side === 'buy' ? o.filled : -o.filled), 0);
+    const before = clean(now.net - listed);
+    const step = market.precision.amount ?? 1e-8;
+    if (Math.abs(before) < step / 2) continue;
+    const side: Side = before > 0 ? 'buy' : 'sell';
+    const anchor = anchors(id, side);
+    if (market.spot && (side === 'sell' || !anchor)) continue;
+    const volume = market.spot ? Math.min(before, anchor!.volume) : Math.abs(before);
+    const opened = now.time ?? 0;
+    seeds.set(id, {
+      id: anchor?.id ?? `${id}-${side}-${opened}`,
+      side,
+      volume: clean(volume),
+      openPrice: anchor?.openPrice ?? now.price ?? 0,
+      openTime: anchor?.openTime ?? new Date(opened).toISOString(),
+    });
+  }
+  return seeds;
+};
