@@ -121,7 +121,7 @@ export const createApp = (services: Services): express.Express => {
   metricsRoutes(app, services);
   healthRoutes(app, services);
   // The web console: static files, a client of the API below like any other.
-  consoleRoutes(app);
+  consoleRoutes(app, services);
 
   const routes = declareRoutes(services);
   const openApi = withTextAlerts(buildOpenApi(routes.specs, INTERFACE_VERSION));
