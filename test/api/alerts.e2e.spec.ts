@@ -7,11 +7,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import ical from 'node-ical';
-import { SMTPServer } from 'smtp-server';
 import { importCalendar } from '../../app/calendar.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { verifyWebhookSignature } from '../../domain/webhook/signature.js';
 import { textSource } from '../../engine/calendar/source.js';
+import { type FakeSmtp, startFakeSmtp } from '../support/fakeSmtp.js';
 import { createOtherProject, startTestService, type TestService } from '../support/service.js';
 import { eventually, featureBody, movableClock } from '../support/trading.js';
 
@@ -27,17 +27,11 @@ const CSV = [
   '2026-01-09T13:30:00Z,Non-Farm Employment Change,USD,High,175K,210K,',
 ].join('\n');
 
-interface Mail {
-  to: string;
-  raw: string;
-}
-
 describe('calendar alerts, notification channels and the iCal feed', function () {
   this.timeout(120_000);
   const clock = movableClock(Date.parse('2026-01-07T10:00:00.000Z'));
   let t: TestService;
-  let smtp: SMTPServer;
-  const mails: Mail[] = [];
+  let smtp: FakeSmtp;
   let receiver: http.Server;
   const hits: { headers: http.IncomingHttpHeaders; raw: string }[] = [];
   let receiverPort = 0;
@@ -47,21 +41,7 @@ describe('calendar alerts, notification channels and the iCal feed', function ()
   let emailId: string;
 
   before(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        let raw = '';
-        stream.on('data', (d: Buffer) => (raw += d.toString()));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const smtpPort = (smtp.server.address() as AddressInfo).port;
+    smtp = await startFakeSmtp();
     receiver = http.createServer((req, res) => {
       let raw = '';
       req.on('data', (d: Buffer) => (raw += d.toString()));
@@ -76,7 +56,7 @@ describe('calendar alerts, notification channels and the iCal feed', function ()
       clock,
       env: {
         ALLOW_PRIVATE_OUTBOUND: 'true',
-        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        SMTP_URL: smtp.url,
         SMTP_FROM: 'alerts@example.test',
         SMTP_ALLOWED_RECIPIENTS: 'example.test,ops@partner.test',
       },
@@ -100,7 +80,7 @@ describe('calendar alerts, notification channels and the iCal feed', function ()
   });
   after(async () => {
     await t?.stop();
-    await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+    await smtp?.close();
     receiver?.closeAllConnections();
     await new Promise<void>((resolve) => receiver?.close(() => resolve()));
   });
@@ -144,7 +124,7 @@ describe('calendar alerts, notification channels and the iCal feed', function ()
     clock.advance(2 * 3600_000 + 58 * 60_000);
     await new Promise((r) => setTimeout(r, 3000));
     expect(hits).to.have.length(0);
-    expect(mails).to.have.length(0);
+    expect(smtp.mails).to.have.length(0);
     clock.advance(2 * 60_000);
     const hit = await eventually(async () => hits[0], 15_000, 'the webhook delivery');
     expect(hit.headers['x-webhook-event']).to.equal('CALENDAR_ALERT');
@@ -158,7 +138,7 @@ describe('calendar alerts, notification channels and the iCal feed', function ()
     const body = JSON.parse(hit.raw) as { eventType: string; data: { eventId: string; leadMinutes: number } };
     expect(body.eventType).to.equal('CALENDAR_ALERT');
     expect(body.data).to.include({ eventId: cpiId, leadMinutes: 30 });
-    const mail = await eventually(async () => mails[0], 15_000, 'the e-mail');
+    const mail = await eventually(async () => smtp.mails[0], 15_000, 'the e-mail');
     expect(mail.to).to.equal('trader@example.test');
     expect(mail.raw).to.contain('CPI m/m');
     const fired = await eventually(async () => {
@@ -174,7 +154,7 @@ describe('calendar alerts, notification channels and the iCal feed', function ()
     }, 10_000);
     expect(channels[1].recipients).to.deep.equal([]);
     expect(hits).to.have.length(1);
-    expect(mails).to.have.length(1);
+    expect(smtp.mails).to.have.length(1);
   });
 
   it('arms rule alerts at the next calendar sync, refuses to change them, and deleting the rule disarms them', async () => {

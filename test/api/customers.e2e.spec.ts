@@ -2,13 +2,12 @@
 // with a code mailed through a local SMTP server (smtp-server), projects and accounts within the brand's
 // limits, the operator's list, a blocked customer locked out everywhere, and a second brand's operator
 // seeing nothing of the first. Nothing leaves the machine.
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { SMTPServer } from 'smtp-server';
 import { closeMonth } from '../../app/invoices.js';
 import { settle } from '../../app/services.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { invoicesOfCustomer, invoicesOfProject } from '../../projections/invoices/queries.js';
+import { type FakeSmtp, startFakeSmtp } from '../support/fakeSmtp.js';
 import { createOtherProject, startTestService, type TestService, validAccount } from '../support/service.js';
 import { eventually, featureBody } from '../support/trading.js';
 
@@ -20,16 +19,10 @@ const B = 'trade.other.test';
 const brandBody = (subdomain: string, members: Record<string, unknown> = {}) =>
   featureBody({ type: 'FeatureWhiteLabelDTO', name: 'Acme Trading', logo: 'https://cdn.acme.test/logo.svg', subdomain, stripeApiKey: '', ...members });
 
-interface Mail {
-  readonly to: string;
-  readonly raw: string;
-}
-
 describe('white-label customers end to end', function () {
   this.timeout(180_000);
   let t: TestService;
-  let smtp: SMTPServer;
-  const mails: Mail[] = [];
+  let smtp: FakeSmtp;
   let brandA: string;
   let brandB: string;
   let token = '';
@@ -46,32 +39,15 @@ describe('white-label customers end to end', function () {
 
   /** Asks for a code and answers it with the code the mail carried. */
   const mailedCode = async (subdomain: string, email: string): Promise<{ codeId: string; code: string; purpose: string }> => {
-    const before = mails.length;
+    const before = smtp.mails.length;
     const asked = await customerCall('POST', `/whitelabel/${subdomain}/customers/code`, { body: { email }, bearer: null });
     expect(asked.status, JSON.stringify(asked.body)).to.equal(202);
-    const mail = await eventually(async () => mails.slice(before).find((m) => m.to === email.toLowerCase()), 15_000, 'the code e-mail');
-    const code = /code to (?:register with|sign in to) [^:]+: (\d{8})/.exec(mail.raw)?.[1];
-    expect(code, mail.raw).to.be.a('string');
-    return { codeId: asked.body.codeId, code: code!, purpose: asked.body.purpose };
+    return { codeId: asked.body.codeId, code: await smtp.codeFor(email, before), purpose: asked.body.purpose };
   };
 
   before(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        let raw = '';
-        stream.on('data', (d: Buffer) => (raw += d.toString()));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const smtpPort = (smtp.server.address() as AddressInfo).port;
-    t = await startTestService({ env: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SMTP_FROM: 'Operator <ops@operator.test>' } });
+    smtp = await startFakeSmtp();
+    t = await startTestService({ env: { SMTP_URL: smtp.url, SMTP_FROM: 'Operator <ops@operator.test>' } });
     await createOtherProject(t, OTHER_PROJECT, OTHER_KEY);
     const a = await t.call('POST', `/projects/${DEFAULT_PROJECT_ID}/features`, {
       body: brandBody(A, {
@@ -91,7 +67,7 @@ describe('white-label customers end to end', function () {
   });
   after(async () => {
     await t?.stop();
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    await smtp?.close();
   });
 
   it('refuses to register an address outside the allowed domains, sending nothing', async () => {
@@ -102,7 +78,7 @@ describe('white-label customers end to end', function () {
     expect(sub.status).to.equal(403);
     const unknownBrand = await customerCall('POST', '/whitelabel/trade.nowhere.test/customers/code', { body: { email: 'jane@acme.test' }, bearer: null });
     expect(unknownBrand.status).to.equal(404);
-    expect(mails.filter((m) => m.to.startsWith('eve@'))).to.deep.equal([]);
+    expect(smtp.mails.filter((m) => m.to.startsWith('eve@'))).to.deep.equal([]);
   });
 
   it('registers an address inside them with the mailed code: a wrong code counts, the right one opens a session once', async () => {
@@ -249,7 +225,7 @@ describe('white-label customers end to end', function () {
       .execute();
     expect(lines).to.have.length(1);
     expect(lines[0]!.message).to.include('chargeback');
-    const summary = await eventually(async () => mails.find((m) => m.to === 'ops@operator.test'), 15_000, 'the summary e-mail');
+    const summary = await eventually(async () => smtp.mails.find((m) => m.to === 'ops@operator.test'), 15_000, 'the summary e-mail');
     expect(summary.raw).to.include('jane@acme.test');
     expect(summary.raw).to.include('Accounts stopped: 1');
     // Jane at brand B is another customer: still in.
@@ -302,7 +278,11 @@ describe('white-label customers end to end', function () {
     expect(done.activeProjectCount).to.equal(1);
     const account = await t.call('GET', `/accounts/${accountId}`, { key: projectKey });
     expect(account.body.status, JSON.stringify(account.body)).to.deep.include({ id: 2 });
-    const summary = await eventually(async () => mails.find((m) => m.to === 'ops@operator.test' && m.raw.includes('unblocked')), 15_000, 'the unblock e-mail');
+    const summary = await eventually(
+      async () => smtp.mails.find((m) => m.to === 'ops@operator.test' && m.raw.includes('unblocked')),
+      15_000,
+      'the unblock e-mail',
+    );
     expect(summary.raw).to.include('Accounts started again: 1');
   });
 

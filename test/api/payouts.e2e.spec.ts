@@ -3,12 +3,11 @@
 // follows it from 5 January on a virtual clock. On 2 February the operator's export of January gives
 // 27 days x 31 / 31 = 27.00 for the provider, with the customer's payout method as recorded; another
 // brand's operator reaches none of it.
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { SMTPServer } from 'smtp-server';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
+import { type FakeSmtp, startFakeSmtp } from '../support/fakeSmtp.js';
 import { createOtherProject, startTestService, type TestService, validAccount } from '../support/service.js';
-import { eventually, featureBody, movableClock, startedAccount } from '../support/trading.js';
+import { featureBody, movableClock, startedAccount } from '../support/trading.js';
 
 const OTHER_PROJECT = '6c6c6c6c-6c6c-46c6-86c6-6c6c6c6c6c6c';
 const OTHER_KEY = 'wl-payouts-other-brand-project-key-01';
@@ -18,8 +17,7 @@ describe('white-label payouts to signal providers, exported', function () {
   this.timeout(180_000);
   const clock = movableClock(Date.parse('2026-01-05T10:00:00.000Z'));
   let t: TestService;
-  let smtp: SMTPServer;
-  const mails: { to: string; raw: string }[] = [];
+  let smtp: FakeSmtp;
   let brand: string;
   let brandB: string;
   let customerId: number;
@@ -28,31 +26,17 @@ describe('white-label payouts to signal providers, exported', function () {
   const base = () => `/projects/${DEFAULT_PROJECT_ID}/features/${brand}/whitelabel`;
 
   before(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        let raw = '';
-        stream.on('data', (d: Buffer) => (raw += d.toString()));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    t = await startTestService({ clock, env: { SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, SMTP_FROM: 'ops@operator.test' } });
+    smtp = await startFakeSmtp();
+    t = await startTestService({ clock, env: { SMTP_URL: smtp.url, SMTP_FROM: 'ops@operator.test' } });
     await createOtherProject(t, OTHER_PROJECT, OTHER_KEY);
     const body = (subdomain: string) =>
       featureBody({ type: 'FeatureWhiteLabelDTO', name: 'Acme Payouts', logo: 'https://cdn.acme.test/logo.svg', subdomain, stripeApiKey: '' });
     brand = (await t.call('POST', `/projects/${DEFAULT_PROJECT_ID}/features`, { body: body(A) })).body.id;
     brandB = (await t.call('POST', `/projects/${OTHER_PROJECT}/features`, { key: OTHER_KEY, body: body('trade.other-payouts.test') })).body.id;
     const asked = await t.call('POST', `/whitelabel/${A}/customers/code`, { key: null, body: { email: 'pat@acme.test' } });
-    const mail = await eventually(async () => mails.find((m) => m.to === 'pat@acme.test'), 15_000, 'the code e-mail');
     const session = await t.call('POST', `/whitelabel/${A}/customers/session`, {
       key: null,
-      body: { codeId: asked.body.codeId, code: /: (\d{8})/.exec(mail.raw)?.[1] },
+      body: { codeId: asked.body.codeId, code: await smtp.codeFor('pat@acme.test') },
     });
     expect(session.status, JSON.stringify(session.body)).to.equal(200);
     customerId = session.body.customer.id;
@@ -88,7 +72,7 @@ describe('white-label payouts to signal providers, exported', function () {
   });
   after(async () => {
     await t?.stop();
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    await smtp?.close();
   });
 
   it("records the customer's payout method (an event; malformed addresses refused)", async () => {

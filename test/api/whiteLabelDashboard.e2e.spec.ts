@@ -11,15 +11,14 @@
 //   bob  (A): account type 11, created 5 January 10:00, stays: days 5..31 = 27 x 0.80 = 21.60
 //   carol (B): account type 1, as jane:                                                 13.50
 // Seen on 2 February 08:00 (days 1 and 2 so far): jane 1.00, bob 1.60, carol 1.00.
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { SMTPServer } from 'smtp-server';
 import { closeDueMonths } from '../../app/invoices.js';
 import { settle } from '../../app/services.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { invoiceStream } from '../../domain/invoice/events.js';
 import { allProjections } from '../../projections/all.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
+import { type FakeSmtp, startFakeSmtp } from '../support/fakeSmtp.js';
 import { createOtherProject, startTestService, type TestService, validAccount } from '../support/service.js';
 import { eventually, featureBody, movableClock } from '../support/trading.js';
 
@@ -33,11 +32,6 @@ const PRICES = { currency: 'EUR', accountDaily: '0.50', accountDailyByType: { '1
 const brandBody = (subdomain: string, members: Record<string, unknown> = {}) =>
   featureBody({ type: 'FeatureWhiteLabelDTO', name: 'Acme Money', logo: 'https://cdn.acme.test/logo.svg', subdomain, stripeApiKey: '', ...members });
 
-interface Mail {
-  readonly to: string;
-  readonly raw: string;
-}
-
 interface Customer {
   id: number;
   projectId: string;
@@ -49,8 +43,7 @@ describe('white-label money: dashboard, customer invoices, paid, void and refund
   this.timeout(180_000);
   const clock = movableClock(Date.parse('2026-01-05T10:00:00.000Z'));
   let t: TestService;
-  let smtp: SMTPServer;
-  const mails: Mail[] = [];
+  let smtp: FakeSmtp;
   let brandA: string;
   let brandB: string;
   const jane = {} as Customer;
@@ -67,11 +60,10 @@ describe('white-label money: dashboard, customer invoices, paid, void and refund
 
   /** Registers `email` under `subdomain` with the mailed code; a project and one account of `type` in it. */
   const register = async (subdomain: string, email: string, into: Customer, type = 1, login = '7300001') => {
-    const before = mails.length;
+    const before = smtp.mails.length;
     const asked = await t.call('POST', `/whitelabel/${subdomain}/customers/code`, { key: null, body: { email } });
     expect(asked.status, JSON.stringify(asked.body)).to.equal(202);
-    const mail = await eventually(async () => mails.slice(before).find((m) => m.to === email), 15_000, 'the code e-mail');
-    const code = /: (\d{8})/.exec(mail.raw)?.[1];
+    const code = await smtp.codeFor(email, before);
     const session = await t.call('POST', `/whitelabel/${subdomain}/customers/session`, { key: null, body: { codeId: asked.body.codeId, code } });
     expect(session.status, JSON.stringify(session.body)).to.equal(200);
     into.id = session.body.customer.id;
@@ -101,24 +93,10 @@ describe('white-label money: dashboard, customer invoices, paid, void and refund
   };
 
   before(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        let raw = '';
-        stream.on('data', (d: Buffer) => (raw += d.toString()));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const smtpPort = (smtp.server.address() as AddressInfo).port;
+    smtp = await startFakeSmtp();
     t = await startTestService({
       clock,
-      env: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SMTP_FROM: 'Operator <ops@operator.test>', PRICE_LIST: JSON.stringify(PRICES) },
+      env: { SMTP_URL: smtp.url, SMTP_FROM: 'Operator <ops@operator.test>', PRICE_LIST: JSON.stringify(PRICES) },
     });
     await createOtherProject(t, OTHER_PROJECT, OTHER_KEY);
     brandA = (
@@ -136,7 +114,7 @@ describe('white-label money: dashboard, customer invoices, paid, void and refund
   });
   after(async () => {
     await t?.stop();
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    await smtp?.close();
   });
 
   it("mails each customer of a brand with sendManualCollectionEmail its invoice and the brand's payment instructions", async () => {
@@ -145,13 +123,17 @@ describe('white-label money: dashboard, customer invoices, paid, void and refund
     jane.invoice = invoices[0].invoiceNumber;
     bob.invoice = (await ok('GET', `${base()}/customers/${bob.id}/invoices`))[0].invoiceNumber;
     carol.invoice = (await ok('GET', `${baseB()}/customers/${carol.id}/invoices`, { key: OTHER_KEY }))[0].invoiceNumber;
-    const mail = await eventually(async () => mails.find((m) => m.to === 'jane@acme.test' && m.raw.includes(jane.invoice)), 30_000, "jane's invoice e-mail");
+    const mail = await eventually(
+      async () => smtp.mails.find((m) => m.to === 'jane@acme.test' && m.raw.includes(jane.invoice)),
+      30_000,
+      "jane's invoice e-mail",
+    );
     const text = mail.raw.replace(/=\r?\n/g, '');
     expect(text).to.include('13.50 EUR');
     expect(text).to.include('IBAN CH93 0076 2011 6238 5295 7');
-    await eventually(async () => mails.find((m) => m.to === 'bob@acme.test' && m.raw.includes(bob.invoice)), 30_000, "bob's invoice e-mail");
+    await eventually(async () => smtp.mails.find((m) => m.to === 'bob@acme.test' && m.raw.includes(bob.invoice)), 30_000, "bob's invoice e-mail");
     // Brand B does not send them: carol gets none.
-    expect(mails.filter((m) => m.to === 'carol@other.test' && m.raw.includes(carol.invoice))).to.deep.equal([]);
+    expect(smtp.mails.filter((m) => m.to === 'carol@other.test' && m.raw.includes(carol.invoice))).to.deep.equal([]);
   });
 
   it("lists a customer's invoices to its brand's operator: OPEN, manual collection, for the hand calculation", async () => {

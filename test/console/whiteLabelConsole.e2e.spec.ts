@@ -6,13 +6,12 @@
 // service mailed to a local SMTP server (smtp-server), sees its projects and creates one.
 // Without a browser the specs are skipped, saying so (as test/console/console.e2e.spec.ts).
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
+import { type FakeSmtp, startFakeSmtp } from '../support/fakeSmtp.js';
 import { createOtherProject, startTestService, type TestService } from '../support/service.js';
 import { eventually, featureBody } from '../support/trading.js';
 
@@ -48,8 +47,7 @@ const ARGS = [
 describe('a white-label brand console in a browser', function () {
   this.timeout(180_000);
   let t: TestService;
-  let smtp: SMTPServer;
-  const mails: { to: string; raw: string }[] = [];
+  let smtp: FakeSmtp;
   let context: BrowserContext;
   let profile: string;
   let port: string;
@@ -81,22 +79,8 @@ describe('a white-label brand console in a browser', function () {
       this.skip();
     }
     mkdirSync(SHOTS, { recursive: true });
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        let raw = '';
-        stream.on('data', (d: Buffer) => (raw += d.toString()));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const smtpPort = (smtp.server.address() as AddressInfo).port;
-    t = await startTestService({ env: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SMTP_FROM: 'Operator <ops@operator.test>' } });
+    smtp = await startFakeSmtp();
+    t = await startTestService({ env: { SMTP_URL: smtp.url, SMTP_FROM: 'Operator <ops@operator.test>' } });
     port = new URL(t.url).port;
     await createOtherProject(t, OTHER_PROJECT, OTHER_KEY);
     const brand = (subdomain: string, name: string, colour: string, marker: string) =>
@@ -129,7 +113,7 @@ describe('a white-label brand console in a browser', function () {
     await context?.close();
     if (profile) rmSync(profile, { recursive: true, force: true });
     await t?.stop();
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    await smtp?.close();
   });
 
   it("serves the brand's CSS and script on its own host only, under a policy that refuses inline script", async () => {
@@ -168,16 +152,14 @@ describe('a white-label brand console in a browser', function () {
   it('signs a customer in with the code mailed to it; it sees its projects and creates one', async () => {
     const { page } = await open(A);
     await page.getByLabel('E-mail').fill('jane@acme.test');
-    const before = mails.length;
+    const before = smtp.mails.length;
     await page.getByRole('button', { name: 'Send code' }).click();
     await page.getByRole('status').filter({ hasText: 'We sent a code to register' }).waitFor();
-    const mail = await eventually(async () => mails.slice(before).find((m) => m.to === 'jane@acme.test'), 15_000, 'the code e-mail');
-    const code = /code to (?:register with|sign in to) [^:]+: (\d{8})/.exec(mail.raw)?.[1];
-    expect(code, mail.raw).to.be.a('string');
+    const code = await smtp.codeFor('jane@acme.test', before);
     await page.getByLabel('Code').fill('00000000' === code ? '11111111' : '00000000');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'CUSTOMER_CODE_INVALID' }).waitFor();
-    await page.getByLabel('Code').fill(code!);
+    await page.getByLabel('Code').fill(code);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Your projects', level: 1 }).waitFor();
     await page.getByText('No project yet.').waitFor();
