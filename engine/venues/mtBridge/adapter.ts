@@ -37,16 +37,21 @@ type ReadModelsByName = Kysely<any>;
 export const accountTokenAuthenticator =
   (db: ReadModelsByName, clock: () => Date) =>
   async (token: string): Promise<Authentication> => {
-    const key: { level: string; account_id: string | null; revoked_at: Date | string | null; expires_at: Date | string | null } | undefined = await db
+    // A blocked customer's keys are suspended, not revoked (app/customersBlock.ts): the block is read with the key, as api/auth.ts does.
+    const key:
+      | { level: string; account_id: string | null; revoked_at: Date | string | null; expires_at: Date | string | null; customer_blocked: boolean | null }
+      | undefined = await db
       .selectFrom('api_keys')
-      .select(['level', 'account_id', 'revoked_at', 'expires_at'])
-      .where('key_hash', '=', hashApiKey(token))
+      .leftJoin('customer_projects', 'customer_projects.project_id', 'api_keys.project_id')
+      .select(['api_keys.level', 'api_keys.account_id', 'api_keys.revoked_at', 'api_keys.expires_at', 'customer_projects.blocked as customer_blocked'])
+      .where('api_keys.key_hash', '=', hashApiKey(token))
       .executeTakeFirst();
     if (!key) return { ok: false, message: 'the API key is unknown' };
     if (key.level !== 'ACCOUNT' || !key.account_id)
       return { ok: false, message: 'the bridge takes an account-level API key (of the account the terminal trades for)' };
     if (key.revoked_at) return { ok: false, message: 'the API key was revoked' };
     if (key.expires_at && new Date(key.expires_at) <= clock()) return { ok: false, message: 'the API key has expired' };
+    if (key.customer_blocked) return { ok: false, message: "the customer who owns the key's project is blocked" };
     const account: { id: string; login_server: string; login_account_number: string; deleted: Date | string | null } | undefined = await db
       .selectFrom('accounts')
       .select(['id', 'login_server', 'login_account_number', 'deleted'])

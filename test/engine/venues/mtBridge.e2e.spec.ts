@@ -55,7 +55,8 @@ describe('MetaTrader bridge in the service (e2e, fake terminal)', () => {
     env = { ACCOUNT_TYPE_VENUES: `2=mtbridge:${port}`, MT_BRIDGE_HOST: '127.0.0.1', MT_BRIDGE_ATTACH_TIMEOUT_MS: '3000', MT_BRIDGE_REQUEST_TIMEOUT_MS: '1000' };
     t = await startTestService({ env });
     broker = SimulatedVenue.create({ clock: { now: () => Date.now() }, seed: 'mt-bridge-e2e' });
-    for (const login of ['7001', '7002', '7003']) broker.openAccount({ login, password: 'broker', balance: 10_000, leverage: 100, marginMode: 'hedging' });
+    for (const login of ['7001', '7002', '7003', '7004'])
+      broker.openAccount({ login, password: 'broker', balance: 10_000, leverage: 100, marginMode: 'hedging' });
   });
 
   after(async () => {
@@ -71,6 +72,30 @@ describe('MetaTrader bridge in the service (e2e, fake terminal)', () => {
     expect(started.status).to.equal(400);
     expect(started.body.error).to.equal('[INVALID_CREDENTIALS]');
     await fake.stop();
+  });
+
+  it("refuses a terminal whose key belongs to a blocked customer's project, and takes it again once unblocked", async () => {
+    const account = await mtAccount('7004', 'blocked customer');
+    // The row the customers read model holds for a blocked customer's project (projections/customers), written
+    // here directly: blocking suspends the project's keys without revoking them, so the bridge must read the block.
+    const db = t.service.services.db.withTables<{
+      customer_projects: { project_id: string; customer_id: number; brand_feature_id: string; blocked: boolean; created: Date };
+    }>();
+    await db
+      .insertInto('customer_projects')
+      .values({ project_id: DEFAULT_PROJECT_ID, customer_id: 1, brand_feature_id: crypto.randomUUID(), blocked: true, created: new Date() })
+      .execute();
+    try {
+      const refused = await terminal(account.token, '7004');
+      const line = await eventually(async () => refused.events.find((e) => e.startsWith('refused')), 3000, 'the refusal');
+      expect(line).to.include('blocked');
+      await refused.stop();
+    } finally {
+      await db.deleteFrom('customer_projects').where('project_id', '=', DEFAULT_PROJECT_ID).execute();
+    }
+    const taken = await terminal(account.token, '7004');
+    await eventually(async () => (taken.events.includes('welcome') ? true : undefined), 3000, 'the welcome');
+    await taken.stop();
   });
 
   let slave: string;
