@@ -159,6 +159,14 @@ export class CcxtConnection implements VenueConnection {
     return this.connected;
   }
 
+  /** What the link is doing, with its last error: AccountDTO.statusMessage. */
+  get statusMessage(): string {
+    if (this.closed) return 'not connected';
+    const { failures, lastError } = this.polls;
+    if (failures === 0) return 'connected';
+    return `${this.connected ? 'connected, but' : 'disconnected:'} ${failures} polls of the exchange failed in a row (${lastError}); trying again with backoff`;
+  }
+
   /** The symbols the service knows positions or orders in: their orders are followed from now on. */
   follow(symbols: readonly string[], known: readonly KnownPosition[] = []): void {
     for (const symbol of symbols) if (this.marketOf(symbol, false)) this.followed.add(symbol);

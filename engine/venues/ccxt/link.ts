@@ -69,6 +69,8 @@ export class PollSchedule {
   private stopped = true;
   /** Polls failed in a row (0: the exchange answers). */
   failures = 0;
+  /** Why the last poll failed, while polls fail (null: the exchange answers). */
+  lastError: string | null = null;
 
   constructor(
     private readonly login: string,
@@ -82,6 +84,7 @@ export class PollSchedule {
   start(): void {
     this.stopped = false;
     this.failures = 0;
+    this.lastError = null;
     this.schedule(this.pollMs);
   }
 
@@ -98,11 +101,13 @@ export class PollSchedule {
         () => {
           if (this.failures > 0) this.log.info(`${this.login}: the exchange answers again after ${this.failures} failed polls; connected`);
           this.failures = 0;
+          this.lastError = null;
           if (!this.stopped) this.setConnected(true);
           this.schedule(this.pollMs);
         },
         (error: unknown) => {
           this.failures += 1;
+          this.lastError = describe(error);
           if (this.failures === 1) this.log.warn(`${this.login}: polling the exchange failed (${describe(error)}); trying again with backoff`);
           if (this.failures === DISCONNECTED_AFTER && this.isConnected()) {
             this.setConnected(false);

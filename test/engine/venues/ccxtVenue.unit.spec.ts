@@ -143,11 +143,14 @@ describe('ccxt venue against a local fake Binance', () => {
       for (let i = 0; i < 200 && !test(); i++) await new Promise((r) => setTimeout(r, 50));
       expect(test()).to.equal(true);
     };
+    expect(connection.statusMessage).to.equal('connected');
     await until(() => !connection.isConnected());
+    expect(connection.statusMessage).to.match(/^disconnected: \d+ polls of the exchange failed in a row \(.+\); trying again with backoff$/);
     expect(await refusal(connection.accountInformation())).to.equal('[NOT_CONNECTED]');
     expect(warnings.some((w) => /polls failed in a row/.test(w))).to.equal(true);
     fake.down = false;
     await until(() => connection.isConnected());
+    expect(connection.statusMessage).to.equal('connected');
     await until(() => changes.length > 0);
     expect(changes.map((c) => c.type)).to.deep.equal(['positionClosed']);
     expect(changes[0]).to.deep.include({ trade: { ...(changes[0] as { trade: object }).trade, positionId: placed.orderId } });
