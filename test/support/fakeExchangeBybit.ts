@@ -330,12 +330,13 @@ export const bybitApi: DialectApi = (exchange, request): Reply | null => {
     let orders = exchange.ordersOf(apiKey, q.get('symbol')).filter((o) => (open ? o.status === 'NEW' : o.status !== 'NEW' && o.updateTime >= kept));
     if (q.get('orderId')) orders = orders.filter((o) => `bb-${o.orderId}` === q.get('orderId'));
     if (q.get('orderLinkId')) orders = orders.filter((o) => o.clientOrderId === q.get('orderLinkId'));
-    const limit = Number(q.get('limit') ?? 20);
-    const list = orders
-      .sort((a, b) => b.time - a.time)
-      .slice(0, limit)
-      .map((o) => bybitOrderJson(o, exchange.markets.get(o.symbol)!));
-    return ok({ category: 'linear', list, nextPageCursor: '' });
+    // Newest first, 20 a page by default and 50 at most; nextPageCursor (opaque to the client) leads to the next page.
+    const limit = Math.min(Number(q.get('limit') ?? 20), 50);
+    const from = q.get('cursor') ? Number(Buffer.from(q.get('cursor')!, 'base64url').toString().replace('offset=', '')) : 0;
+    const sorted = orders.sort((a, b) => b.time - a.time || b.orderId - a.orderId);
+    const list = sorted.slice(from, from + limit).map((o) => bybitOrderJson(o, exchange.markets.get(o.symbol)!));
+    const nextPageCursor = from + limit < sorted.length ? Buffer.from(`offset=${from + limit}`).toString('base64url') : '';
+    return ok({ category: 'linear', list, nextPageCursor });
   }
   return fail(10001, `fake exchange: no ${method} ${path}`, 404);
 };

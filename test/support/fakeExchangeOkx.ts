@@ -279,9 +279,10 @@ export const okxApi: DialectApi = (exchange, request): Reply | null => {
       // OKX keeps closed and cancelled orders 7 days (orders-history).
       .filter((o) => (open ? o.status === 'NEW' : o.status !== 'NEW' && o.updateTime >= Date.now() - 7 * 86_400_000))
       .filter((o) => !q.get('state') || STATE[o.status] === q.get('state'))
-      .sort((a, b) => b.time - a.time)
-      .slice(0, Number(q.get('limit') ?? 100));
-    return ok(orders.map(okxOrderJson));
+      // Newest first, 100 a page at most; `after` an ordId: the orders older than it.
+      .sort((a, b) => b.time - a.time || b.orderId - a.orderId);
+    const after = q.get('after') ? orders.findIndex((o) => String(o.orderId) === q.get('after')) : -1;
+    return ok(orders.slice(after + 1, after + 1 + Math.min(Number(q.get('limit') ?? 100), 100)).map(okxOrderJson));
   }
   return fail('50000', `fake exchange: no ${method} ${path}`, 404);
 };

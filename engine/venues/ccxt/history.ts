@@ -22,7 +22,11 @@ export const MAX_PAGES = 20;
 
 type Implicit = Record<string, (params: Record<string, unknown>) => Promise<unknown>>;
 
-/** Every order of `market` the exchange still lists, open ones first. */
+/**
+ * Every order of `market` the exchange still lists, open ones first, then the others oldest first: Bybit
+ * and OKX list newest first, and the replay keeps the listing's order for fills stamped in the same
+ * millisecond (a buy and the sell that closes it must not swap).
+ */
 export const accountOrders = async (exchange: Exchange, market: Market, exchangeId: string): Promise<Order[]> => {
   const api = exchange as unknown as Implicit;
   if (exchangeId === 'bybit') {
@@ -38,7 +42,7 @@ export const accountOrders = async (exchange: Exchange, market: Market, exchange
       cursor = answer.result?.nextPageCursor ?? '';
       if (!cursor || list.length === 0) break;
     }
-    return [...open, ...done];
+    return [...open, ...done.reverse()];
   }
   if (exchangeId === 'okx') {
     const open = await call(() => exchange.fetchOpenOrders(market.symbol));
@@ -54,7 +58,7 @@ export const accountOrders = async (exchange: Exchange, market: Market, exchange
       after = data[data.length - 1]!.ordId ?? '';
       if (!after) break;
     }
-    return [...open, ...done];
+    return [...open, ...done.reverse()];
   }
   return ordersOf(exchange, market);
 };

@@ -203,6 +203,23 @@ for (const c of CASES) {
       expect(changes.map((change) => change.type)).to.deep.equal(['orderPlaced', 'orderFilled', 'positionOpened']);
     });
 
+    it('reads every page of a long order history: 120 round trips made at the exchange are 120 trades', async () => {
+      const connection = await connect();
+      await connection.disconnect();
+      for (let i = 0; i < 120; i++) {
+        fake.placeManually('key-1', c.btc, 'BUY', 0.01);
+        fake.placeManually('key-1', c.btc, 'SELL', 0.01);
+      }
+      const later = await connect();
+      later.follow([c.btc]);
+      expect(await later.positions()).to.deep.equal([]);
+      const history = await later.history('2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z');
+      expect(history.filter((h) => h.kind === 'trade')).to.have.length(120);
+      // Bybit pages 50 orders (5 pages for 240), OKX 100 (3 pages); Binance lists them in one call.
+      const pages = fake.requests.filter((r) => r === 'GET /v5/order/history' || r === 'GET /api/v5/trade/orders-history').length;
+      if (c.dialect !== 'binanceusdm') expect(pages).to.be.at.least(c.dialect === 'bybit' ? 5 : 3);
+    });
+
     it('keeps an 8-day-old open position open under its id after a reconnect, though the exchange no longer lists its opening order', async () => {
       const connection = await connect();
       await connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, 'old-1');
