@@ -46,7 +46,7 @@ type KnownKeys = Map<string, Caller>;
 const admit = async (services: Services, known: KnownKeys, keyHash: string, row: KeyRow | undefined, req: Request): Promise<Caller> => {
   known.delete(keyHash);
   if (!row) throw new ApiError(401, '[API_KEY_INVALID]', 'the API key is not valid');
-  // Before the revocation: the block job revokes a blocked customer's keys after the block (app/customersBlock.ts).
+  // A blocked customer's keys are suspended, not revoked (app/customersBlock.ts): the block is read with the key, so unblocking restores them.
   // Its own project stays readable: ProjectDTO.blocked tells why everything else is refused.
   const ownProject = req.method === 'GET' && req.path === `/projects/${row.project_id}`;
   if (row.customer_blocked && !ownProject) throw new ApiError(403, '[CUSTOMER_BLOCKED]', "the brand's operator blocked the customer who owns this project");
