@@ -5,7 +5,7 @@
 // from a kept answer, the list, any other route), and a blocked customer's key likewise.
 import { expect } from 'chai';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
-import { startTestService, type TestResponse, type TestService, validAccount } from '../support/service.js';
+import { startTestService, type TestResponse, type TestService, validAccount, whileCustomerBlocked } from '../support/service.js';
 
 const KEYS = `/projects/${DEFAULT_PROJECT_ID}/apiKeys`;
 
@@ -76,25 +76,15 @@ describe('API-key cache on two instances of one database', function () {
   it("a blocked customer's key is refused at its next request, also when the account's answer is served from memory", async () => {
     const issued = await issue('customer key');
     await warm(issued.key);
-    // The row the customers read model holds for a blocked customer's project (projections/customers),
-    // written here directly: nothing else changes, so the read models' stamp does not move, and the
-    // kept answer would be served if the key's row read with the stamp did not carry the block.
-    const db = a.service.services.db.withTables<{
-      customer_projects: { project_id: string; customer_id: number; brand_feature_id: string; blocked: boolean; created: Date };
-    }>();
-    await db
-      .insertInto('customer_projects')
-      .values({ project_id: DEFAULT_PROJECT_ID, customer_id: 1, brand_feature_id: crypto.randomUUID(), blocked: true, created: new Date() })
-      .execute();
-    try {
+    // The read models' stamp does not move while the block is written, so the kept answer would be
+    // served if the key's row read with the stamp did not carry the block.
+    await whileCustomerBlocked(a, DEFAULT_PROJECT_ID, async () => {
       for (const t of [b, a]) {
         expectError(await t.call('GET', `/accounts/${accountId}`, { key: issued.key }), 403, '[CUSTOMER_BLOCKED]');
         expectError(await t.call('GET', '/accounts', { key: issued.key }), 403, '[CUSTOMER_BLOCKED]');
         expectError(await t.call('GET', '/apiKeys/current', { key: issued.key }), 403, '[CUSTOMER_BLOCKED]');
       }
-    } finally {
-      await db.deleteFrom('customer_projects').where('project_id', '=', DEFAULT_PROJECT_ID).execute();
-    }
+    });
     expect((await b.call('GET', `/accounts/${accountId}`, { key: issued.key })).status).to.equal(200);
   });
 });

@@ -172,3 +172,23 @@ export const withStatus = <T extends object>(account: T, id: 1 | 2 | 3 | 4) => (
   ...accountStatus(id),
   accountInformation: { ...((account as { accountInformation?: object }).accountInformation ?? {}), status: STATUS_NAMES[id], connected: id === 2 },
 });
+
+/**
+ * Runs `body` while the customers read model (projections/customers) holds `projectId` as a blocked
+ * customer's project, the row written directly: nothing else changes (no event, the read models' stamp
+ * stays), so a spec sees exactly what reading the block with a key does. The row is gone afterwards.
+ */
+export const whileCustomerBlocked = async (t: TestService, projectId: string, body: () => Promise<void>): Promise<void> => {
+  const db = t.service.services.db.withTables<{
+    customer_projects: { project_id: string; customer_id: number; brand_feature_id: string; blocked: boolean; created: Date };
+  }>();
+  await db
+    .insertInto('customer_projects')
+    .values({ project_id: projectId, customer_id: 1, brand_feature_id: crypto.randomUUID(), blocked: true, created: new Date() })
+    .execute();
+  try {
+    await body();
+  } finally {
+    await db.deleteFrom('customer_projects').where('project_id', '=', projectId).execute();
+  }
+};

@@ -9,7 +9,7 @@ import { SimulatedVenue } from '../../../engine/venues/simulated/simulatedVenue.
 import { positionsStream } from '../../../domain/positions/events.js';
 import { DEFAULT_PROJECT_ID } from '../../../domain/project/decider.js';
 import { FakeTerminal } from '../../support/fakeTerminal.js';
-import { startTestService, type TestService, validAccount } from '../../support/service.js';
+import { startTestService, type TestService, validAccount, whileCustomerBlocked } from '../../support/service.js';
 import { bookWhere, eventually, openPosition, startedAccount } from '../../support/trading.js';
 
 /** A port free now: the bridge listens on the same one after the restart, as a real deployment's does. */
@@ -76,23 +76,13 @@ describe('MetaTrader bridge in the service (e2e, fake terminal)', () => {
 
   it("refuses a terminal whose key belongs to a blocked customer's project, and takes it again once unblocked", async () => {
     const account = await mtAccount('7004', 'blocked customer');
-    // The row the customers read model holds for a blocked customer's project (projections/customers), written
-    // here directly: blocking suspends the project's keys without revoking them, so the bridge must read the block.
-    const db = t.service.services.db.withTables<{
-      customer_projects: { project_id: string; customer_id: number; brand_feature_id: string; blocked: boolean; created: Date };
-    }>();
-    await db
-      .insertInto('customer_projects')
-      .values({ project_id: DEFAULT_PROJECT_ID, customer_id: 1, brand_feature_id: crypto.randomUUID(), blocked: true, created: new Date() })
-      .execute();
-    try {
+    // Blocking suspends the project's keys without revoking them, so the bridge must read the block.
+    await whileCustomerBlocked(t, DEFAULT_PROJECT_ID, async () => {
       const refused = await terminal(account.token, '7004');
       const line = await eventually(async () => refused.events.find((e) => e.startsWith('refused')), 3000, 'the refusal');
       expect(line).to.include('blocked');
       await refused.stop();
-    } finally {
-      await db.deleteFrom('customer_projects').where('project_id', '=', DEFAULT_PROJECT_ID).execute();
-    }
+    });
     const taken = await terminal(account.token, '7004');
     await eventually(async () => (taken.events.includes('welcome') ? true : undefined), 3000, 'the welcome');
     await taken.stop();
