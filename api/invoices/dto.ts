@@ -13,35 +13,41 @@ export const currencyType = (code: string) => enumObject(currencyTypes.find((c) 
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 const period = (i: { year: number; month: number }) => `${i.year}-${String(i.month).padStart(2, '0')}`;
 
-export const toInvoiceDTO = (row: InvoiceRow, projectName: string): Static<typeof InvoiceDTO> => ({
-  id: row.invoice_number,
+// An invoice's number, state and money as its owner (InvoiceDTO) and its brand's operator
+// (InvoiceSummaryDTO, RecentInvoiceDTO) both see them: one mapping of the read model's row.
+export const invoiceStateOf = (row: InvoiceRow) => ({
   invoiceNumber: row.invoice_number,
-  projectId: row.project_id,
-  projectName,
-  currencyType: currencyType(row.currency),
-  amount: Number(row.amount),
-  discount: 0,
-  created: iso(row.issued)!,
-  dueDate: iso(row.due_date)!,
-  description: `Usage of ${period(row)}`,
-  descriptionPosition: '',
-  invoicePdfUrl: '',
-  invoicePaymentUrl: '',
-  tax: { breakdown: [] },
   status: row.status,
   manualCollection: row.manual_collection,
+  customerEmail: row.customer_email,
+  projectId: row.project_id,
+  customerId: row.customer_id === null ? null : Number(row.customer_id),
+  projectIds: row.project_ids,
   year: row.year,
   month: row.month,
-  projectIds: row.project_ids,
-  customerId: row.customer_id === null ? null : Number(row.customer_id),
-  customerEmail: row.customer_email,
-  paymentInstructions: row.payment_instructions,
+  amount: Number(row.amount),
+  currencyType: currencyType(row.currency),
+  created: iso(row.issued)!,
+  dueDate: iso(row.due_date)!,
   paidAt: iso(row.paid_at),
   externalReference: row.external_reference,
   note: row.note,
   voidedAt: iso(row.voided_at),
   refundedAt: iso(row.refunded_at),
   reason: row.reason,
+});
+
+export const toInvoiceDTO = (row: InvoiceRow, projectName: string): Static<typeof InvoiceDTO> => ({
+  id: row.invoice_number,
+  ...invoiceStateOf(row),
+  projectName,
+  discount: 0,
+  description: `Usage of ${period(row)}`,
+  descriptionPosition: '',
+  invoicePdfUrl: '',
+  invoicePaymentUrl: '',
+  tax: { breakdown: [] },
+  paymentInstructions: row.payment_instructions,
 });
 
 export const toInvoiceLineDTO = (l: UsageLine): Static<typeof InvoiceLineDTO> => ({

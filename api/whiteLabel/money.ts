@@ -19,7 +19,7 @@ import {
 import type { Services } from '../../app/services.js';
 import type { InvoiceRow } from '../../projections/invoices/queries.js';
 import { BrandParams } from '../customers/routes.js';
-import { currencyType } from '../invoices/dto.js';
+import { currencyType, invoiceStateOf } from '../invoices/dto.js';
 import type { Routes } from '../route.js';
 import { checkProjectScope } from '../shared/projects.js';
 import { errorResponses, Uuid } from '../shared/schemas.js';
@@ -49,43 +49,12 @@ const InvoiceParams = Type.Object(
   { additionalProperties: false },
 );
 
-const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
-const customerIdOf = (row: InvoiceRow): number | null => (row.customer_id === null ? null : Number(row.customer_id));
+export const toInvoiceSummaryDTO = (row: InvoiceRow): Static<typeof InvoiceSummaryDTO> => invoiceStateOf(row);
 
-export const toInvoiceSummaryDTO = (row: InvoiceRow): Static<typeof InvoiceSummaryDTO> => ({
-  invoiceNumber: row.invoice_number,
-  status: row.status,
-  manualCollection: row.manual_collection,
-  customerEmail: row.customer_email,
-  projectId: row.project_id,
-  customerId: customerIdOf(row),
-  projectIds: row.project_ids,
-  year: row.year,
-  month: row.month,
-  amount: Number(row.amount),
-  currencyType: currencyType(row.currency),
-  created: iso(row.issued)!,
-  dueDate: iso(row.due_date)!,
-  paidAt: iso(row.paid_at),
-  externalReference: row.external_reference,
-  note: row.note,
-  voidedAt: iso(row.voided_at),
-  refundedAt: iso(row.refunded_at),
-  reason: row.reason,
-});
-
-const toRecentInvoiceDTO = (row: InvoiceRow): Static<typeof RecentInvoiceDTO> => ({
-  invoiceNumber: row.invoice_number,
-  status: row.status,
-  amount: Number(row.amount),
-  currencyType: currencyType(row.currency),
-  customerEmail: row.customer_email,
-  customerId: customerIdOf(row),
-  projectId: row.project_id,
-  manualCollection: row.manual_collection,
-  created: iso(row.issued)!,
-  dueDate: iso(row.due_date)!,
-});
+const toRecentInvoiceDTO = (row: InvoiceRow): Static<typeof RecentInvoiceDTO> => {
+  const { invoiceNumber, status, amount, currencyType, customerEmail, customerId, projectId, manualCollection, created, dueDate } = invoiceStateOf(row);
+  return { invoiceNumber, status, amount, currencyType, customerEmail, customerId, projectId, manualCollection, created, dueDate };
+};
 
 const moneyOf = (m: { openInvoices: number; outstandingAmount: string; paidAmount: string; refundedAmount: string; currentMonthOutstanding: string }) => ({
   openInvoices: m.openInvoices,
