@@ -67,16 +67,23 @@ export interface CustomerMoney extends MoneySummary {
   readonly customerId: number;
 }
 
-/** Each customer's money in the operator's list (CustomerSummaryDTO), by customer id. */
+/**
+ * Each customer's money in the operator's list (CustomerSummaryDTO), by customer id: a fixed number of
+ * queries whatever the number of customers (one invoice read per brand, one usage read for every project).
+ */
 export const customersMoney = async (
   services: Pick<Services, 'db' | 'config' | 'clock'>,
   customers: readonly CustomerRow[],
 ): Promise<Map<number, CustomerMoney>> => {
+  const brands = [...new Set(customers.map((c) => c.brandFeatureId))];
+  const invoices = (await Promise.all(brands.map((b) => invoicesOfBrand(services.db, b)))).flat();
+  const current = await currentMonthByProject(services, [...new Set(customers.flatMap((c) => c.projectIds))]);
   const out = new Map<number, CustomerMoney>();
   for (const customer of customers) {
-    const invoices = (await invoicesOfCustomer(services.db, String(customer.customerId))).filter((i) => i.brand_feature_id === customer.brandFeatureId);
-    const current = await currentMonthByProject(services, customer.projectIds);
-    out.set(customer.customerId, { customerId: customer.customerId, ...summaryOf(invoices, sum([...current.values()])) });
+    // Newest first, as invoicesOfCustomer answered them; only the customer's invoices of its own brand.
+    const own = invoices.filter((i) => i.customer_id === String(customer.customerId) && i.brand_feature_id === customer.brandFeatureId);
+    const month = sum(customer.projectIds.map((p) => current.get(p) ?? '0.00'));
+    out.set(customer.customerId, { customerId: customer.customerId, ...summaryOf(own, month) });
   }
   return out;
 };

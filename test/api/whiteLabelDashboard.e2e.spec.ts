@@ -13,10 +13,12 @@
 // Seen on 2 February 08:00 (days 1 and 2 so far): jane 1.00, bob 1.60, carol 1.00.
 import { expect } from 'chai';
 import { closeDueMonths } from '../../app/invoices.js';
+import { customersMoney } from '../../app/invoicesWhiteLabel.js';
 import { settle } from '../../app/services.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { invoiceStream } from '../../domain/invoice/events.js';
 import { allProjections } from '../../projections/all.js';
+import { customersOfBrand } from '../../projections/customers/queries.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { type FakeSmtp, startFakeSmtp } from '../support/fakeSmtp.js';
 import { createOtherProject, startTestService, type TestService, validAccount } from '../support/service.js';
@@ -183,6 +185,33 @@ describe('white-label money: dashboard, customer invoices, paid, void and refund
       [jane.projectId, 'jane@acme.test', 1, 13.5],
       [bob.projectId, 'bob@acme.test', 1, 21.6],
     ]);
+  });
+
+  it("reads the customer list's money in as many queries for two customers as for one (no query per customer)", async () => {
+    const { services } = t.service;
+    let queries = 0;
+    const counting = services.db.withPlugin({
+      transformQuery: (args) => {
+        queries += 1;
+        return args.node;
+      },
+      transformResult: (args) => Promise.resolve(args.result),
+    });
+    const customers = await customersOfBrand(services.db, brandA);
+    const countFor = async (rows: typeof customers) => {
+      queries = 0;
+      const money = await customersMoney({ ...services, db: counting }, rows);
+      return { queries, money: [...money.values()].map((m) => [m.customerId, m.outstandingAmount, m.currentMonthOutstanding]) };
+    };
+    const one = await countFor(customers.filter((c) => c.customerId === jane.id));
+    const both = await countFor(customers);
+    expect(one.money).to.deep.equal([[jane.id, '13.50', '1.00']]);
+    expect(both.money).to.deep.equal([
+      [jane.id, '13.50', '1.00'],
+      [bob.id, '21.60', '1.60'],
+    ]);
+    expect(one.queries).to.be.greaterThan(0);
+    expect(both.queries).to.equal(one.queries);
   });
 
   it('marks all OPEN invoices of a customer paid, then refunds the PAID one; nothing else moves it (409, no event)', async () => {
