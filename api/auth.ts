@@ -22,7 +22,8 @@ import { type AccessPolicy, effectivePolicy } from '../domain/apiKey/accessPolic
 import { hashApiKey } from '../domain/apiKey/secret.js';
 import type { ApiKeyType } from '../domain/apiKey/events.js';
 import { ipAllowed } from '../domain/apiKey/ipWhitelist.js';
-import { keyWithLastUse, type KeyWithLastUse, recordUsage, usageIsStale } from '../app/apiKeyUsage.js';
+import { recordUsage, usageIsStale } from '../app/apiKeyUsage.js';
+import { keyWithLastUse, type KeyWithLastUse } from '../projections/apiKeys/queries.js';
 import { ApiError } from './errors.js';
 import type { Caller } from './route.js';
 import type { Services } from '../app/services.js';
@@ -86,7 +87,7 @@ const admit = async (services: Services, known: KnownKeys, keyHash: string, row:
 
 /**
  * The check of a key a route completes with the row it read in its own statement
- * (keyWithLastUseById in app/apiKeyUsage.ts). Until it is complete, nothing is answered.
+ * (keyWithLastUseById in projections/apiKeys/queries.ts). Until it is complete, nothing is answered.
  */
 export class KeyCheck {
   private admitted: Caller | null = null;

@@ -3,32 +3,10 @@
 // upsert only when the authenticating lookup saw a value older than a minute. Most requests write
 // nothing; the row's condition keeps two concurrent requests (or instances) from both writing.
 import { type Kysely, sql } from 'kysely';
+import { usageDb } from '../projections/apiKeys/queries.js';
 import type { ReadModels } from '../projections/schema.js';
 
 export const USAGE_INTERVAL_MS = 60_000;
-
-type UsageTables = {
-  api_key_usage: { api_key_id: string; last_used_at: Date };
-};
-
-export const usageDb = (db: Kysely<ReadModels>) => db.withTables<UsageTables>();
-
-const keysWithLastUse = (db: Kysely<ReadModels>) =>
-  usageDb(db)
-    .selectFrom('api_keys')
-    .leftJoin('api_key_usage', 'api_key_usage.api_key_id', 'api_keys.id')
-    // A white-label customer's project: blocked with its customer (app/customersBlock.ts), from the next request on.
-    .leftJoin('customer_projects', 'customer_projects.project_id', 'api_keys.project_id')
-    .selectAll('api_keys')
-    .select(['api_key_usage.last_used_at', 'customer_projects.blocked as customer_blocked']);
-
-/** The key with this hash, with its last use: one round trip per authenticated request. */
-export const keyWithLastUse = (db: Kysely<ReadModels>, keyHash: string) => keysWithLastUse(db).where('api_keys.key_hash', '=', keyHash).executeTakeFirst();
-
-export type KeyWithLastUse = NonNullable<Awaited<ReturnType<typeof keyWithLastUse>>>;
-
-/** The query of the key with this id and its last use, to read in the same round trip as an answer (api/auth.ts). */
-export const keyWithLastUseById = (db: Kysely<ReadModels>, apiKeyId: string) => keysWithLastUse(db).where('api_keys.id', '=', apiKeyId);
 
 /** Needs a write when never used, or last used a minute or more before `now`. */
 export const usageIsStale = (lastUsedAt: Date | string | null | undefined, now: Date): boolean =>

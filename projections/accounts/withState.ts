@@ -9,6 +9,7 @@ import { APPROVAL } from '../../domain/copy/features/approval.js';
 import { type AccountFilter, accountsQuery } from './queries.js';
 import type { AccountsTable, ReadModels } from '../schema.js';
 import { poolOf } from '../database.js';
+import { keysWithLastUseAmongSql } from '../apiKeys/queries.js';
 
 /** A pending approval as accountInformation.pendingApprovals shows it (read model columns). */
 export interface PendingApprovalState {
@@ -83,24 +84,22 @@ export const readModelsStamp = sql<string>`${sql.raw(STAMP_SQL)}`;
 
 /**
  * In one round trip, for several API keys at once (api/accounts/answers.ts gathers the checks of concurrent
- * requests): the stamp, and each key's row as keyWithLastUseById reads it (app/apiKeyUsage.ts), as
- * JSON, by id. A named prepared statement where the pool is known (projections/database.ts poolOf):
+ * requests): the stamp, and each key's row as every admission reads it (projections/apiKeys/queries.ts),
+ * as JSON, by id. A named prepared statement where the pool is known (projections/database.ts poolOf):
  * parsed and planned once per connection; a rebuild's switch of the views makes PostgreSQL plan it again.
  */
-const STAMPS_SQL = `SELECT ${STAMP_SQL} AS stamp,
-  (SELECT coalesce(json_agg(to_json(x)), '[]'::json) FROM (
-     SELECT api_keys.*, api_key_usage.last_used_at, customer_projects.blocked AS customer_blocked FROM api_keys
-       LEFT JOIN api_key_usage ON api_key_usage.api_key_id = api_keys.id
-       LEFT JOIN customer_projects ON customer_projects.project_id = api_keys.project_id
-      WHERE api_keys.id = ANY($1::uuid[])) x) AS keys`;
+let stampsSql: string | undefined;
+const stampsSqlOf = (db: Kysely<ReadModels>): string =>
+  (stampsSql ??= `SELECT ${STAMP_SQL} AS stamp,
+  (SELECT coalesce(json_agg(to_json(x)), '[]'::json) FROM (${keysWithLastUseAmongSql(db)}) x) AS keys`);
 
 export const readStamps = async (db: Kysely<ReadModels>, apiKeyIds: readonly string[]): Promise<{ stamp: string; keys: Map<string, unknown> }> => {
   const pool = poolOf(db);
   const ids = [...apiKeyIds];
+  const text = stampsSqlOf(db);
   const rows = pool
-    ? (await pool.query<{ stamp: string; keys: { id: string }[] }>({ name: 'read_models_stamp_with_keys', text: STAMPS_SQL, values: [ids] })).rows
-    : (await sql<{ stamp: string; keys: { id: string }[] }>`${sql.raw(STAMPS_SQL.split('$1')[0]!)}${ids}${sql.raw(STAMPS_SQL.split('$1')[1]!)}`.execute(db))
-        .rows;
+    ? (await pool.query<{ stamp: string; keys: { id: string }[] }>({ name: 'read_models_stamp_with_keys', text, values: [ids] })).rows
+    : (await sql<{ stamp: string; keys: { id: string }[] }>`${sql.raw(text.split('$1')[0]!)}${ids}${sql.raw(text.split('$1')[1]!)}`.execute(db)).rows;
   const { stamp, keys } = rows[0]!;
   return { stamp, keys: new Map(keys.map((k) => [k.id, k])) };
 };

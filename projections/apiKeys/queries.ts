@@ -1,5 +1,41 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { ReadModels } from '../schema.js';
+
+type UsageTables = {
+  /** lastUsedAt of API keys, written at most once a minute per key (app/apiKeyUsage.ts). */
+  api_key_usage: { api_key_id: string; last_used_at: Date };
+};
+
+export const usageDb = (db: Kysely<ReadModels>) => db.withTables<UsageTables>();
+
+/**
+ * API keys as admitting one reads them: the key's row, its last use, and whether its project's
+ * white-label customer is blocked (app/customersBlock.ts: a blocked customer's keys are suspended, not
+ * revoked, so the block is read with the key, from the next request on). The one query of every
+ * admission: the HTTP API (api/auth.ts), the account reads' stamp (projections/accounts/withState.ts)
+ * and the MT bridge's hello (engine/venues/mtBridge/adapter.ts).
+ */
+const keysWithLastUse = (db: Kysely<ReadModels>) =>
+  usageDb(db)
+    .selectFrom('api_keys')
+    .leftJoin('api_key_usage', 'api_key_usage.api_key_id', 'api_keys.id')
+    .leftJoin('customer_projects', 'customer_projects.project_id', 'api_keys.project_id')
+    .selectAll('api_keys')
+    .select(['api_key_usage.last_used_at', 'customer_projects.blocked as customer_blocked']);
+
+/** The key with this hash, with its last use and its customer's block: one round trip. */
+export const keyWithLastUse = (db: Kysely<ReadModels>, keyHash: string) => keysWithLastUse(db).where('api_keys.key_hash', '=', keyHash).executeTakeFirst();
+
+export type KeyWithLastUse = NonNullable<Awaited<ReturnType<typeof keyWithLastUse>>>;
+
+/** The query of the key with this id, to read in the same round trip as an answer (api/auth.ts). */
+export const keyWithLastUseById = (db: Kysely<ReadModels>, apiKeyId: string) => keysWithLastUse(db).where('api_keys.id', '=', apiKeyId);
+
+/** The text of the same query for the keys whose ids are its parameter $1 (uuid[]): for a statement prepared by name. */
+export const keysWithLastUseAmongSql = (db: Kysely<ReadModels>): string =>
+  keysWithLastUse(db)
+    .where(sql<boolean>`api_keys.id = ANY(${sql.raw('$1')}::uuid[])`)
+    .compile().sql;
 
 export const findApiKeyByHash = (db: Kysely<ReadModels>, keyHash: string) =>
   db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();

@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import { hashApiKey } from '../../../domain/apiKey/secret.js';
+import { keyWithLastUse } from '../../../projections/apiKeys/queries.js';
 import type { RealVenue, VenueAdapter, VenueContext } from '../registry.js';
 import { MtBridgeServer, type Authentication } from './server.js';
 import { MtBridgeVenue } from './venue.js';
@@ -37,15 +38,8 @@ type ReadModelsByName = Kysely<any>;
 export const accountTokenAuthenticator =
   (db: ReadModelsByName, clock: () => Date) =>
   async (token: string): Promise<Authentication> => {
-    // A blocked customer's keys are suspended, not revoked (app/customersBlock.ts): the block is read with the key, as api/auth.ts does.
-    const key:
-      | { level: string; account_id: string | null; revoked_at: Date | string | null; expires_at: Date | string | null; customer_blocked: boolean | null }
-      | undefined = await db
-      .selectFrom('api_keys')
-      .leftJoin('customer_projects', 'customer_projects.project_id', 'api_keys.project_id')
-      .select(['api_keys.level', 'api_keys.account_id', 'api_keys.revoked_at', 'api_keys.expires_at', 'customer_projects.blocked as customer_blocked'])
-      .where('api_keys.key_hash', '=', hashApiKey(token))
-      .executeTakeFirst();
+    // The key as the HTTP API reads it (with its customer's block: a blocked customer's keys are suspended, not revoked).
+    const key = await keyWithLastUse(db, hashApiKey(token));
     if (!key) return { ok: false, message: 'the API key is unknown' };
     if (key.level !== 'ACCOUNT' || !key.account_id)
       return { ok: false, message: 'the bridge takes an account-level API key (of the account the terminal trades for)' };
