@@ -111,16 +111,8 @@ export class ServiceMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    // Only the instance holding the venue sessions has a venue host (services.venues throws elsewhere: a
-    // second instance on one database could not start). Not followed if this instance takes them over later.
-    const venues = (() => {
-      try {
-        return services.venues;
-      } catch {
-        return null;
-      }
-    })();
-    venues?.orderTimings.listen((t) => this.venueOrderSeconds.observe({ venue: t.venue, operation: t.operation, outcome: t.outcome }, t.seconds));
+    // The venue sessions' timings: counted from the first order of whichever term this instance holds them in.
+    services.venueOrderTimings.listen((t) => this.venueOrderSeconds.observe({ venue: t.venue, operation: t.operation, outcome: t.outcome }, t.seconds));
     services.signals.onAppend((o) => this.observeAppend(o));
   }
 

@@ -241,6 +241,7 @@ const assembleServices = async (
       return connections.host;
     },
     connections,
+    venueOrderTimings: connections.orderTimings,
     engine,
     outbox,
     accountCreations,

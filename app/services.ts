@@ -14,6 +14,7 @@ import type { StoreSignals } from '../store/observed.js';
 import type { CopyEngineControl } from '../engine/copy/partitions.js';
 import type { AccountSessions } from '../engine/venues/connections.js';
 import type { VenueHost } from '../engine/venues/host.js';
+import type { VenueOrderTimings } from '../engine/venues/latency.js';
 import type { Outbox } from '../engine/delivery/outbox.js';
 import type { AccountCreationQueue } from './accounts/asyncCreation.js';
 import type { Config } from './config.js';
@@ -32,6 +33,8 @@ export interface Services {
   readonly venues: VenueHost;
   /** The live venue session of every started account: local on the instance holding them, remote elsewhere (app/venueSessions.ts). */
   readonly connections: AccountSessions;
+  /** The order round trips of the venue sessions while this instance holds them, whenever it took them (/metrics listens). */
+  readonly venueOrderTimings: VenueOrderTimings;
   /** The copy engine: this instance's share of its partitions (engine/copy/partitions.ts). */
   readonly engine: CopyEngineControl;
   /** Outgoing HTTP deliveries (callbacks): a durable outbox. */

@@ -29,6 +29,7 @@ import { ProtectionMonitor } from '../engine/protection/monitor.js';
 import { TradeGuardrailMonitor } from '../engine/protection/tradeGuardrails.js';
 import { AccountConnections, type AccountSessions, type ChangeWatcher, type DisconnectReason } from '../engine/venues/connections.js';
 import { VenueHost } from '../engine/venues/host.js';
+import { VenueOrderTimings } from '../engine/venues/latency.js';
 import type { VenueRouting } from '../engine/venues/registry.js';
 import type { SymbolInfo, VenueConnection } from '../engine/venues/port.js';
 import { VenueError } from '../engine/venues/port.js';
@@ -117,6 +118,12 @@ export class VenueSessions implements AccountSessions {
   private lettingGo: Promise<void> = Promise.resolve();
   /** Who hears the venue changes of the sessions while this instance holds them (the copy engine's early placement). */
   private readonly watchers = new Set<ChangeWatcher>();
+  /**
+   * The order round trips of every venue host this instance starts (engine/venues/latency.ts): one for the
+   * instance's life, so /metrics counts them from the first order of a term won after start, not only
+   * after a restart. Silent while another instance holds the sessions.
+   */
+  readonly orderTimings = new VenueOrderTimings();
 
   constructor(private readonly deps: VenueSessionsDeps) {
     this.token = createHmac('sha256', deps.secret).update('venue-sessions').digest('hex');
@@ -423,6 +430,7 @@ export class VenueSessions implements AccountSessions {
       log: log.child({ component: 'venues' }),
       ticker: this.deps.ticker,
       ...(this.deps.venues ? { routing: this.deps.venues } : {}),
+      orderTimings: this.orderTimings,
     });
     const connections = new AccountConnections({
       store,

@@ -50,6 +50,8 @@ export interface VenueHostOptions {
   readonly routing?: VenueRouting;
   /** Default engine/venues/adapters.ts (specs may pass their own). */
   readonly adapters?: Readonly<Record<string, VenueAdapter>>;
+  /** Where this host's order round trips are told; default its own. The venue sessions pass theirs, which outlives a host. */
+  readonly orderTimings?: VenueOrderTimings;
 }
 
 /** What an account connects with. */
@@ -70,15 +72,17 @@ export class VenueHost {
   private waiters: { ticket: number; resolve: () => void }[] = [];
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
-  /** The order round trips of this host's connections (the service's /metrics listens). */
-  readonly orderTimings = new VenueOrderTimings();
+  /** The order round trips of this host's connections (the service's /metrics listens, through the venue sessions). */
+  readonly orderTimings: VenueOrderTimings;
 
   private constructor(
     readonly simulated: SimulatedVenue,
     private readonly store: SimulatedVenueStore,
     private readonly log: VenueHostLog,
     private readonly registry: VenueRegistry,
+    orderTimings: VenueOrderTimings | undefined,
   ) {
+    this.orderTimings = orderTimings ?? new VenueOrderTimings();
     this.saveFailures = new Recovery('saving the simulated venue', log, { action: 'saves again' });
   }
 
@@ -96,7 +100,7 @@ export class VenueHost {
       log: options.log,
       db: options.db,
     });
-    const host = new VenueHost(simulated, store, options.log, registry);
+    const host = new VenueHost(simulated, store, options.log, registry, options.orderTimings);
     if (!saved) await host.persist();
     if (options.ticker !== false) {
       const ticks = new Recovery('the simulated venue ticker', options.log, { action: 'ticks again every second' });

@@ -9,7 +9,7 @@ import type { VenueConnection } from '../../engine/venues/port.js';
 import { VenueError } from '../../engine/venues/port.js';
 
 const serviceWith = (orderTimings: VenueOrderTimings): Services =>
-  ({ venues: { orderTimings }, signals: { onAppend: () => () => undefined } }) as unknown as Services;
+  ({ venueOrderTimings: orderTimings, signals: { onAppend: () => () => undefined } }) as unknown as Services;
 
 const connection = {
   placeOrder: () => Promise.resolve({ status: 'filled' }),
