@@ -54,7 +54,8 @@ const common = {
   aliasMapping: Type.Optional(
     Type.Record(Type.String(), Type.String({ readOnly: true }), {
       readOnly: true,
-      description: "read-only: the aliases of accountIds (account id → alias) when the setting was saved; messages use each account's alias at sending time",
+      description:
+        "read-only: the aliases of accountIds (account id → alias) as the accounts have them now (an account's new alias is answered here from its change on); messages use each account's alias at sending time",
     }),
   ),
 };
@@ -138,6 +139,28 @@ export const normalizedEntry = <E extends ChatNotificationEntry>(entry: E, alias
   useAlias: entry.useAlias ?? false,
   aliasMapping: Object.fromEntries((entry.accountIds ?? []).filter((id) => aliases[id] !== undefined).map((id) => [id, aliases[id]!])),
 });
+
+/**
+ * A chat notification feature's setting after account `accountId` took `alias` (null: none): each entry
+ * naming the account answers the new alias in its aliasMapping (the features read model keeps it right,
+ * projections/features/projector.ts); null when no entry names the account.
+ */
+export const settingWithAlias = <S extends { readonly notifications?: readonly ChatNotificationEntry[] }>(
+  setting: S,
+  accountId: string,
+  alias: string | null,
+): S | null => {
+  const entries = setting.notifications ?? [];
+  if (!entries.some((e) => (e.accountIds ?? []).includes(accountId))) return null;
+  const notifications = entries.map((entry) => {
+    if (!(entry.accountIds ?? []).includes(accountId)) return entry;
+    const { [accountId]: _old, ...others } = entry.aliasMapping ?? {};
+    // Keep the order of accountIds, as a save answers it.
+    const mapping: Record<string, string> = alias ? { ...others, [accountId]: alias } : others;
+    return { ...entry, aliasMapping: Object.fromEntries((entry.accountIds ?? []).filter((id) => mapping[id] !== undefined).map((id) => [id, mapping[id]!])) };
+  });
+  return { ...setting, notifications };
+};
 
 /** Whether a log line of `logTypeId` (1 Error .. 3 Info) of `accountId` goes to the entry. */
 export const entryTakes = (entry: ChatNotificationEntry, accountId: string, logTypeId: number): boolean =>

@@ -1,7 +1,12 @@
 // The features read model: every configured feature with its setting and where it is attached, and
-// when each feature's running state was last reset (by key: a symbol, or '*' for all).
+// when each feature's running state was last reset (by key: a symbol, or '*' for all). An account's new
+// alias (AccountUpdated) is written into the aliasMapping of the chat notification features naming that
+// account (FeatureMessagingNotificationDTO, FeatureTelegramNotificationDTO: read-only, "the aliases of
+// accountIds"), so the answer never shows an alias the account no longer has; a rebuild folds the same.
 import { sql } from 'kysely';
-import { featureEventTypes, type FeatureEvent, type FeatureScope } from '../../domain/feature/events.js';
+import type { AccountEvent } from '../../domain/account/events.js';
+import { featureEventTypes, type FeatureEvent, type FeatureScope, type FeatureSetting } from '../../domain/feature/events.js';
+import { CHAT_NOTIFICATION_TYPES, type ChatNotificationEntry, settingWithAlias } from '../../domain/notification/chatFeatures.js';
 import type { Projection } from '../projection.js';
 
 const scopeColumns = (scope: FeatureScope) => ({
@@ -10,10 +15,32 @@ const scopeColumns = (scope: FeatureScope) => ({
   copier_id: scope.kind === 'copier' ? scope.copierId : null,
 });
 
+/** The chat notification features naming the account answer its new alias (or none). */
+const aliasChanged = async (db: Parameters<Projection['apply']>[0], event: Extract<AccountEvent, { type: 'AccountUpdated' }>): Promise<void> => {
+  const { accountId, changes } = event.data;
+  if (changes.alias === undefined) return;
+  const rows = await db
+    .selectFrom('features')
+    .select(['id', 'setting'])
+    .where('type', 'in', [...CHAT_NOTIFICATION_TYPES])
+    .where(sql<boolean>`setting->'notifications' @> ${JSON.stringify([{ accountIds: [accountId] }])}::jsonb`)
+    .execute();
+  for (const row of rows) {
+    const setting = settingWithAlias(row.setting as FeatureSetting & { notifications?: ChatNotificationEntry[] }, accountId, changes.alias);
+    if (setting)
+      await db
+        .updateTable('features')
+        .set({ setting: JSON.stringify(setting) })
+        .where('id', '=', row.id)
+        .execute();
+  }
+};
+
 export const featuresProjection: Projection = {
   name: 'features',
-  version: 1,
-  handles: featureEventTypes,
+  // v2: aliasMapping follows AccountUpdated.
+  version: 2,
+  handles: [...featureEventTypes, 'AccountUpdated'],
   tables: ['features', 'feature_resets'],
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'features')} (
@@ -35,6 +62,7 @@ export const featuresProjection: Projection = {
       PRIMARY KEY (feature_id, key))`.execute(db);
   },
   async apply(db, recorded) {
+    if (recorded.type === 'AccountUpdated') return aliasChanged(db, recorded as unknown as Extract<AccountEvent, { type: 'AccountUpdated' }>);
     const event = recorded as unknown as FeatureEvent;
     const { featureId, at } = event.data;
     switch (event.type) {
