@@ -197,8 +197,8 @@ export class AccountConnections {
 
   /**
    * At service start: a session for every Active account, START_CONCURRENCY at a time (a real venue may
-   * wait for its platform: a MetaTrader terminal not attached yet waits MT_BRIDGE_ATTACH_TIMEOUT_MS, and
-   * several of those must not wait one after another). A refusal is recorded and logged. From then on,
+   * wait for its platform: the book of a MetaTrader terminal that just attached, a cTrader login; several
+   * of those must not wait one after another). A refusal is recorded and logged. From then on,
    * an Active account without a session connects when its real venue says its login became reachable
    * (a terminal attached later: no restart needed).
    */

@@ -4,7 +4,7 @@
 //   MT_BRIDGE_HOST             listen address, default 0.0.0.0
 //   MT_BRIDGE_TLS_CERT_FILE,   PEM files: the bridge speaks wss:// (both or neither)
 //   MT_BRIDGE_TLS_KEY_FILE
-//   MT_BRIDGE_ATTACH_TIMEOUT_MS   how long starting an account waits for its terminal, default 30000
+//   MT_BRIDGE_ATTACH_TIMEOUT_MS   how long starting an account waits for the book of a terminal that just attached, default 30000
 //   MT_BRIDGE_REQUEST_TIMEOUT_MS  how long a request waits for the terminal before it is sent again, default 10000
 // An EA authenticates with an account-level API key of the account it trades for (POST /apiKeys with
 // level ACCOUNT): live (neither revoked nor expired), of an account not deleted, whose loginAccountNumber

@@ -59,7 +59,7 @@ export interface MtBridgeOptions {
   readonly requestTimeoutMs?: number;
   /** How many times a request is sent before it fails with [NOT_CONNECTED]. Default 3. */
   readonly requestAttempts?: number;
-  /** How long connecting an account waits for its terminal to attach. Default 30 s. */
+  /** How long connecting an account waits for the book of a terminal that just attached (none attached: no wait). Default 30 s. */
   readonly attachTimeoutMs?: number;
 }
 

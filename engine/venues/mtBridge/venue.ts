@@ -1,7 +1,8 @@
 // The MetaTrader bridge as a venue (port.ts): one connection per account login, served by the login's
 // ledger (server.ts). The venue login is `<loginServer>/<loginAccountNumber>` like the simulated
 // venue's; the account's password is not used (the terminal holds the broker login; the EA's token is
-// the credential). connect() waits for the account's terminal to be attached and its book read.
+// the credential). connect() opens when the account's terminal is attached and its book read, and
+// answers at once when it is not.
 import type {
   AccountInformation,
   ClosedTrade,
@@ -35,6 +36,8 @@ import {
 import type { Ledger, MtBridgeServer, TerminalState } from './server.js';
 
 export const MT_BRIDGE_VENUE_NAME = 'MetaTrader bridge';
+/** How long a refused terminal makes an account's start answer [INVALID_CREDENTIALS]. */
+const REFUSAL_REMEMBERED_MS = 90_000;
 
 export class MtBridgeVenue implements Venue {
   readonly name = MT_BRIDGE_VENUE_NAME;
@@ -73,17 +76,23 @@ export class MtBridgeConnection implements VenueConnection {
     return this.ledger.state.statusMessage;
   }
 
+  /**
+   * Opens at once when the account's terminal is attached (waiting, at most MT_BRIDGE_ATTACH_TIMEOUT_MS,
+   * only for the book of a terminal that just attached). Without a terminal it answers at once: a
+   * recent refusal of the account's terminal is [INVALID_CREDENTIALS]; otherwise [NOT_CONNECTED], and
+   * the account waits for its terminal (state "waiting for the terminal") and connects when it attaches
+   * (RealVenue.onReachable).
+   */
   async connect(): Promise<void> {
-    const attached = await this.ledger.waitForTerminal(this.server.attachTimeoutMs);
-    if (attached) {
+    if (this.ledger.terminal && (await this.ledger.waitForTerminal(this.server.attachTimeoutMs))) {
       this.open = true;
       return;
     }
-    const refusal = this.server.refusal(this.ledger.key, this.accountNumber, this.server.attachTimeoutMs + 60_000);
+    const refusal = this.server.refusal(this.ledger.key, this.accountNumber, REFUSAL_REMEMBERED_MS);
     if (refusal) throw new VenueError('[INVALID_CREDENTIALS]', `the MetaTrader terminal was refused: ${refusal}`);
     throw new VenueError(
       '[NOT_CONNECTED]',
-      `no MetaTrader terminal attached for ${this.ledger.key} within ${this.server.attachTimeoutMs} ms: run the bridge EA with an account-level API key of this account`,
+      `waiting for the terminal: no MetaTrader terminal is attached for ${this.ledger.key}; run the bridge EA with an account-level API key of this account`,
     );
   }
 

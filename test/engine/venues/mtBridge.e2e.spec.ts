@@ -27,7 +27,9 @@ const bridgeUrl = (t: TestService): string => {
   return `ws://127.0.0.1:${venue.port}`;
 };
 
-describe('MetaTrader bridge in the service (e2e, fake terminal)', () => {
+describe('MetaTrader bridge in the service (e2e, fake terminal)', function () {
+  // A service starts (twice): its migrations alone can exceed 30 s on a loaded machine.
+  this.timeout(120_000);
   let t: TestService;
   let broker: SimulatedVenue;
   let env: Record<string, string>;
@@ -52,7 +54,13 @@ describe('MetaTrader bridge in the service (e2e, fake terminal)', () => {
 
   before(async () => {
     const port = await freePort();
-    env = { ACCOUNT_TYPE_VENUES: `2=mtbridge:${port}`, MT_BRIDGE_HOST: '127.0.0.1', MT_BRIDGE_ATTACH_TIMEOUT_MS: '3000', MT_BRIDGE_REQUEST_TIMEOUT_MS: '1000' };
+    // A ten-minute attach timeout: a start without a terminal answers within the specs' timeouts only because it does not wait.
+    env = {
+      ACCOUNT_TYPE_VENUES: `2=mtbridge:${port}`,
+      MT_BRIDGE_HOST: '127.0.0.1',
+      MT_BRIDGE_ATTACH_TIMEOUT_MS: '600000',
+      MT_BRIDGE_REQUEST_TIMEOUT_MS: '1000',
+    };
     t = await startTestService({ env });
     broker = SimulatedVenue.create({ clock: { now: () => Date.now() }, seed: 'mt-bridge-e2e' });
     for (const login of ['7001', '7002', '7003', '7004'])
@@ -147,7 +155,7 @@ describe('MetaTrader bridge in the service (e2e, fake terminal)', () => {
     const { databaseUrl, dataDir } = t;
     await t.stop();
     t = await startTestService({ env, databaseUrl, dataDir });
-    // The start gave up waiting for the terminal (MT_BRIDGE_ATTACH_TIMEOUT_MS) and left the account without a session.
+    // The start did not wait for the terminal (not attached yet) and left the account without a session.
     await eventually(async () => (t.service.services.connections.isConnected(slave) ? undefined : true), 10_000, 'the start to give up');
     const before = await t.call('GET', `/accounts/${slave}/information`);
     expect(before.body).to.include({ connected: false });
