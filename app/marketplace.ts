@@ -2,13 +2,17 @@
 // every key of every project: the providers listed chose to be seen, except those of a brand whose white
 // label keeps its marketplace private (publicMarketplace false: the brand's project and its customers'
 // projects see them, no other). A customer's project takes its brand's settings.
-// Scores are computed by the caller from each provider account as GET /accounts/{accountId}/
-// performanceMetrics computes them, and answered unless the caller's brand hides them (showScoreOnMarketplace).
+// Scores are those GET /accounts/{accountId}/performanceMetrics computes over the provider account's
+// whole history, from the facts the marketplace read model keeps per provider (projections/marketplace)
+// and the account's own (live while its venue says so, prop firm), and answered unless the caller's brand
+// hides them (showScoreOnMarketplace).
+import { keptScoreFacts, scoreOfKept } from '../domain/analytics/metrics.js';
 import { checkProviderHistoryPublic } from '../domain/market/ranking.js';
 import { notFound } from '../domain/shared/errors.js';
 import { findAccount } from '../projections/accounts/queries.js';
 import { closedTradesBetween } from '../projections/history/queries.js';
 import { marketplaceProvider, marketplaceProviders } from '../projections/market/queries.js';
+import { keptScoresOf } from '../projections/marketplace/queries.js';
 import { customerOfProject } from '../projections/customers/queries.js';
 import { WHITE_LABEL } from '../domain/whiteLabel/feature.js';
 import { type Brand, brandById } from './customers.js';
@@ -64,15 +68,29 @@ const brandsOf = (services: Services) => {
   };
 };
 
-/** Every provider in the marketplace the project may see, with its account's row (for its metrics), oldest first; and the project's brand. */
+/** The facts of a provider the marketplace read model has not reached yet: no history. */
+const NO_HISTORY = keptScoreFacts({ trades: [], balanceOperations: [], samples: [], from: null, to: null, zone: 'UTC', dataCollectorEnabled: false });
+
+/** Every provider in the marketplace the project may see, with its score, oldest first; and the project's brand. */
 export const marketplaceListing = async (services: Services, projectId: string) => {
   const brand = await marketplaceBrandOf(services, projectId);
   const brandOf = brandsOf(services);
-  const out = [];
+  const seen = [];
   for (const provider of await marketplaceProviders(services.db)) {
-    if (!seenBy(await brandOf(provider.project_id), brand)) continue;
+    if (seenBy(await brandOf(provider.project_id), brand)) seen.push(provider);
+  }
+  const kept = await keptScoresOf(
+    services.db,
+    seen.map((p) => p.id),
+  );
+  const out = [];
+  for (const provider of seen) {
     const account = await findAccount(services.db, provider.project_id, provider.account_id);
-    if (account) out.push({ provider, account });
+    if (!account) continue;
+    // As performanceMetrics: live only while the venue connection reports a live account.
+    const info = await services.connections.connection(account.id)?.accountInformation();
+    const live = info?.environment === 'LIVE';
+    out.push({ provider, ...scoreOfKept(kept.get(provider.id) ?? NO_HISTORY, { live, propFirm: account.prop_firm }, services.config.timeZone) });
   }
   return { listed: out, brand };
 };

@@ -19,6 +19,7 @@ import { invoicesProjection } from './invoices/projector.js';
 import { payoutsProjection } from './payouts/projector.js';
 import { featuresProjection } from './features/projector.js';
 import { historyProjection } from './history/projector.js';
+import { marketplaceProjection } from './marketplace/projector.js';
 import { messagingProjection } from './messaging/projector.js';
 import { maintenanceWindowsProjection } from './maintenanceWindows/projector.js';
 import type { Projection } from './projection.js';
@@ -54,6 +55,7 @@ export const allProjections: readonly Projection[] = [
   templatesProjection,
   strategiesProjection,
   signalsProjection,
+  marketplaceProjection,
   calendarProjection,
   earningsProjection,
   alertsProjection,

@@ -6,6 +6,7 @@ import type { EarningsTables } from './earnings/tables.js';
 import type { AlertsTables } from './alerts/tables.js';
 import type { MarketNewsTables } from './marketNews/tables.js';
 import type { SignalTables } from './signals/tables.js';
+import type { MarketplaceTables } from './marketplace/tables.js';
 import type { CustomerTables } from './customers/tables.js';
 import type { BillingTables } from './billing/tables.js';
 import type { InvoicesTables } from './invoices/tables.js';
@@ -535,7 +536,17 @@ export interface ProjectionRegistryTable {
 }
 
 export interface ReadModels
-  extends CalendarTables, EarningsTables, AlertsTables, SignalTables, CustomerTables, MarketNewsTables, BillingTables, InvoicesTables, PayoutsTables {
+  extends
+    CalendarTables,
+    EarningsTables,
+    AlertsTables,
+    SignalTables,
+    MarketplaceTables,
+    CustomerTables,
+    MarketNewsTables,
+    BillingTables,
+    InvoicesTables,
+    PayoutsTables {
   accounts: AccountsTable;
   audit_logs: AuditLogsTable;
   api_keys: ApiKeysTable;

@@ -3,12 +3,10 @@
 // performance metrics compute (domain/market/ranking.ts), and, ours, a listed provider's closed trades
 // while it makes its history public.
 import { type Static, Type } from '@sinclair/typebox';
-import { performanceMetrics } from '../../domain/analytics/metrics.js';
 import { SCORE_FORMULA } from '../../domain/analytics/score.js';
 import { rankProviders } from '../../domain/market/ranking.js';
 import { marketplaceListing, marketplaceProviderHistory } from '../../app/marketplace.js';
 import type { Services } from '../../app/services.js';
-import { metricsInput } from '../analytics/routes.js';
 import { toPublicHistoryPositionDTO } from '../investorProgram/dto.js';
 import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
@@ -26,21 +24,17 @@ export const marketplaceRoutes = (routes: Routes, services: Services): void => {
     tag: TAG,
     operationId: 'getMarketplace',
     summary: 'The signal providers in the marketplace, best score first',
-    description: `Every signal provider (FeatureSignalProviderDTO on an account) whose makeVisibleInMarketplace is true, of any project, for any key (account-level keys too): a provider that is not visible (isPublic alone included), removed, or whose account or project is deleted is not listed. Ordered by score, highest first: the score of GET /accounts/{accountId}/performanceMetrics for the provider's account over its whole history (the same computation); equal scores by the sum of scoreBreakdown's points and penalties, then the older provider, then the id. Each entry is the provider's FeatureDTO with public data only (no accountId, copierId or projectId; allowCustomers and subscribers empty, no customerId, the copier without its id, accounts and strategies) and, ours, rank, score and scoreBreakdown. The caller's brand applies: the white label (FeatureWhiteLabelDTO) on the caller's project (a brand's project), or, for a project of a brand's customer, that brand's (customer projects inherit their brand's settings). With showScoreOnMarketplace false (its default) score and scoreBreakdown are left out (the order and rank stay the score's); a brand with publicMarketplace false lists the providers of its projects (its own and its customers') to its projects only (other projects' marketplaces leave them out, and their history is not found). A project of no brand is the operator's: scores shown, every visible provider of a public brand listed.\n\n${SCORE_FORMULA}`,
+    description: `Every signal provider (FeatureSignalProviderDTO on an account) whose makeVisibleInMarketplace is true, of any project, for any key (account-level keys too): a provider that is not visible (isPublic alone included), removed, or whose account or project is deleted is not listed. Ordered by score, highest first: the score of GET /accounts/{accountId}/performanceMetrics for the provider's account over its whole history (the same computation, from the facts the marketplace read model keeps per provider: a trade counts once the read models have it); equal scores by the sum of scoreBreakdown's points and penalties, then the older provider, then the id. Each entry is the provider's FeatureDTO with public data only (no accountId, copierId or projectId; allowCustomers and subscribers empty, no customerId, the copier without its id, accounts and strategies) and, ours, rank, score and scoreBreakdown. The caller's brand applies: the white label (FeatureWhiteLabelDTO) on the caller's project (a brand's project), or, for a project of a brand's customer, that brand's (customer projects inherit their brand's settings). With showScoreOnMarketplace false (its default) score and scoreBreakdown are left out (the order and rank stay the score's); a brand with publicMarketplace false lists the providers of its projects (its own and its customers') to its projects only (other projects' marketplaces leave them out, and their history is not found). A project of no brand is the operator's: scores shown, every visible provider of a public brand listed.\n\n${SCORE_FORMULA}`,
     responses: { 200: { description: 'the marketplace', schema: MarketplaceDTO }, ...errorResponses(401) },
     async handler({ caller }) {
-      const scored = [];
       const { listed, brand } = await marketplaceListing(services, caller.projectId);
-      for (const { provider, account } of listed) {
-        const metrics = performanceMetrics(await metricsInput(services, account, null, null));
-        scored.push({
-          provider,
-          id: provider.id,
-          created: new Date(provider.created).toISOString(),
-          score: metrics.score,
-          scoreBreakdown: metrics.scoreBreakdown,
-        });
-      }
+      const scored = listed.map(({ provider, score, scoreBreakdown }) => ({
+        provider,
+        id: provider.id,
+        created: new Date(provider.created).toISOString(),
+        score,
+        scoreBreakdown,
+      }));
       return { body: { signals: rankProviders(scored).map((p, i) => toMarketplaceSignalDTO(p.provider, brand.showScore ? p : null, i + 1)) } };
     },
   });

@@ -26,9 +26,10 @@ import { assetClassOf } from './assetClasses.js';
 import { dailyVolatility, endOfDayValues, episodesOf, type Point, smoothness } from './curves.js';
 import { type PeriodUnit, hourOf, periodLabel, weekdayOf, WEEKDAYS } from './periods.js';
 import { hours, mean, money, pct, ratio, rounded, sum } from './rounding.js';
-import { martingaleShare, scoreOf } from './score.js';
+import { martingaleShare, type ScoreFacts, scoreOf } from './score.js';
 import {
   HOLDING_BUCKETS,
+  type AccountFacts,
   type TradeRecord,
   type BalanceRecord,
   type SampleRecord,
@@ -244,11 +245,16 @@ const activity = (trades: readonly TradeRecord[], zone: string) => {
   if (trades.length === 0) return { monthsActive: 0 };
   const firstTradeAt = new Date(Math.min(...trades.map((t) => Date.parse(t.openTime)))).toISOString();
   const lastTradeAt = new Date(Math.max(...trades.map((t) => Date.parse(t.closeTime)))).toISOString();
+  return { firstTradeAt, lastTradeAt, monthsActive: monthsActiveBetween(firstTradeAt, lastTradeAt, zone) };
+};
+
+/** The calendar months (in `zone`) from the first trade's opening to the last trade's close, both counted. */
+const monthsActiveBetween = (firstTradeAt: string, lastTradeAt: string, zone: string): number => {
   const monthIndex = (at: string) => {
     const [year, month] = periodLabel('month', at, zone).split('-').map(Number) as [number, number];
     return year * 12 + month;
   };
-  return { firstTradeAt, lastTradeAt, monthsActive: monthIndex(lastTradeAt) - monthIndex(firstTradeAt) + 1 };
+  return monthIndex(lastTradeAt) - monthIndex(firstTradeAt) + 1;
 };
 
 /**
@@ -363,20 +369,26 @@ const symbolAnalytics = (trades: readonly TradeRecord[]): SymbolAnalytics[] =>
     return { symbol, trades: ts.length, winRate: winRateOf(ts), netProfit: money(net), avgProfitPerTrade: money(net / ts.length) };
   });
 
-export const performanceMetrics = (input: MetricsInput): PerformanceMetrics => {
-  const { zone, account } = input;
-  const { startBalance, points, trades, operations, samples } = inRange(input);
-  const results = resultsOf(trades);
-  const drawdowns = drawdownFigures(startBalance, input.from, points);
+/** The balance after each point, from the start balance; the equity curve (the samples when at least two, else the balance curve). */
+const curvesOf = (startBalance: number, points: readonly Point[], samples: readonly SampleRecord[]) => {
   let level = startBalance;
   const balanceCurve = points.map((p) => ({ time: p.time, value: (level += p.amount) }));
   const equityCurve = samples.length >= 2 ? samples.map((s) => ({ time: s.time, value: s.equity })) : balanceCurve;
-  const curveSmoothness = smoothness(equityCurve);
-  const perPeriod = distributions(trades, operations, zone);
-  const figures = tradeFigures(trades, results);
-  const active = activity(trades, zone);
+  return { balanceCurve, equityCurve, balance: level };
+};
+
+/** What the score reads that neither the time zone nor the account's connection changes. */
+type ZoneFreeFacts = Omit<ScoreFacts, 'live' | 'propFirm' | 'monthsActive' | 'tradingDays'>;
+
+const zoneFreeFacts = (
+  trades: readonly TradeRecord[],
+  results: Results,
+  drawdowns: { readonly maxDrawdown: number; readonly maxDrawdownAmount: number },
+  curveSmoothness: number,
+  balance: number,
+): ZoneFreeFacts => {
   const instruments = new Set(trades.map((t) => t.symbol));
-  const score = scoreOf({
+  return {
     trades: trades.length,
     netProfit: sum(results.results),
     grossProfit: results.grossProfit,
@@ -388,14 +400,87 @@ export const performanceMetrics = (input: MetricsInput): PerformanceMetrics => {
     avgLoss: mean(results.losses),
     expectancy: mean(results.results),
     smoothness: curveSmoothness,
+    balance,
+    uniqueInstruments: instruments.size,
+    uniqueAssetClasses: new Set([...instruments].map(assetClassOf)).size,
+    martingaleShare: martingaleShare(trades.map((t) => ({ ...t, result: resultOf(t) }))),
+  };
+};
+
+/**
+ * What the score of a range reads, kept where it cannot be computed per request (the marketplace read
+ * model keeps one per signal provider, over its account's whole history): every fact but those of the
+ * account's connection (live, prop firm: scoreOfKept takes them) and of the time zone, kept as the
+ * times they are told from (TIME_ZONE is configuration, not history).
+ */
+export interface KeptScoreFacts extends ZoneFreeFacts {
+  /** The earliest opening and the latest close of the range's trades (null without trades). */
+  readonly firstOpen: string | null;
+  readonly lastClose: string | null;
+  /**
+   * For each UTC half-day with a close, its first and last close. A half-day (12 h) meets at most two
+   * days of a zone (no day is shorter than 12 h) and the date only moves forward within it, so the
+   * zone's days with a close are the days of these pairs' ends. Not so only where clocks are turned
+   * back across midnight (a close in the repeated hour before and after one on the next date): there
+   * the trading days may count one short.
+   */
+  readonly closeSpans: readonly (readonly [string, string])[];
+}
+
+const HALF_DAY_MS = 43_200_000;
+
+const closeSpansOf = (trades: readonly TradeRecord[]): [string, string][] => {
+  const spans = new Map<number, [number, number]>();
+  for (const t of trades) {
+    const at = Date.parse(t.closeTime);
+    const key = Math.floor(at / HALF_DAY_MS);
+    const span = spans.get(key);
+    spans.set(key, span ? [Math.min(span[0], at), Math.max(span[1], at)] : [at, at]);
+  }
+  return [...spans.entries()].sort(([a], [b]) => a - b).map(([, [first, last]]) => [new Date(first).toISOString(), new Date(last).toISOString()]);
+};
+
+export const keptScoreFacts = (input: MetricsInput): KeptScoreFacts => {
+  const { startBalance, points, trades, samples } = inRange(input);
+  const results = resultsOf(trades);
+  const { equityCurve, balance } = curvesOf(startBalance, points, samples);
+  const active = activity(trades, 'UTC');
+  return {
+    ...zoneFreeFacts(trades, results, drawdownFigures(startBalance, input.from, points), smoothness(equityCurve), balance),
+    firstOpen: active.firstTradeAt ?? null,
+    lastClose: active.lastTradeAt ?? null,
+    closeSpans: closeSpansOf(trades),
+  };
+};
+
+/** The score of kept facts for an account (its connection's live flag, its prop-firm flag) in `zone`: what performanceMetrics answers for the same range. */
+export const scoreOfKept = (kept: KeptScoreFacts, account: Pick<AccountFacts, 'live' | 'propFirm'>, zone: string) => {
+  const { firstOpen, lastClose, closeSpans, ...facts } = kept;
+  return scoreOf({
+    ...facts,
+    monthsActive: firstOpen && lastClose ? monthsActiveBetween(firstOpen, lastClose, zone) : 0,
+    tradingDays: new Set(closeSpans.flatMap((span) => span.map((at) => periodLabel('day', at, zone)))).size,
+    live: account.live,
+    propFirm: account.propFirm,
+  });
+};
+
+export const performanceMetrics = (input: MetricsInput): PerformanceMetrics => {
+  const { zone, account } = input;
+  const { startBalance, points, trades, operations, samples } = inRange(input);
+  const results = resultsOf(trades);
+  const drawdowns = drawdownFigures(startBalance, input.from, points);
+  const { balanceCurve, equityCurve, balance: level } = curvesOf(startBalance, points, samples);
+  const curveSmoothness = smoothness(equityCurve);
+  const perPeriod = distributions(trades, operations, zone);
+  const figures = tradeFigures(trades, results);
+  const active = activity(trades, zone);
+  const score = scoreOf({
+    ...zoneFreeFacts(trades, results, drawdowns, curveSmoothness, level),
     monthsActive: active.monthsActive,
     tradingDays: Object.keys(perPeriod.tradesPerDay).length,
     live: account?.live ?? false,
     propFirm: account?.propFirm ?? false,
-    balance: level,
-    uniqueInstruments: instruments.size,
-    uniqueAssetClasses: new Set([...instruments].map(assetClassOf)).size,
-    martingaleShare: martingaleShare(trades.map((t) => ({ ...t, result: resultOf(t) }))),
   });
   return {
     ...(account ? { accountType: account.accountType, broker: account.broker, currency: account.currency } : {}),

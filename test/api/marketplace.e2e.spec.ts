@@ -46,16 +46,17 @@ describe('marketplace: visible signal providers ranked by score', function () {
       return res.body.id as string;
     };
     const quietId = await add(quiet, provider('Quiet signals'));
-    const winnerId = await add(winner, provider('Winner signals', { makeHistoryPublic: true }));
     await add(hidden, provider('Hidden signals', { makeVisibleInMarketplace: false }));
 
-    // The winner closes three trades in profit.
+    // The winner closes three trades in profit, and only then becomes a provider: its score reads the
+    // history from before (the marketplace read model keeps every account's).
     for (let i = 0; i < 3; i += 1) {
       await pinQuotes(t, { EURUSD: [1.085, 1.0851] });
       const id = await openPosition(t, winner, { symbol: 'EURUSD', orderType: 'Buy', volume: 0.1 });
       await pinQuotes(t, { EURUSD: [1.095, 1.0951] });
       expect((await t.call('DELETE', `/accounts/${winner}/positions/${id}`)).status).to.equal(204);
     }
+    const winnerId = await add(winner, provider('Winner signals', { makeHistoryPublic: true }));
     const listed = await eventually(
       async () => {
         const res = await t.call('GET', '/marketplace', { key: OTHER_KEY });
@@ -68,6 +69,20 @@ describe('marketplace: visible signal providers ranked by score', function () {
     );
     expect(listed.map((s: { id: string }) => s.id)).to.deep.equal([winnerId, quietId]);
     expect(listed[0].score).to.be.greaterThan(listed[1].score);
+    // The same score and breakdown as the account's own performance metrics over its whole history
+    // (what the marketplace computed per request before its read model).
+    for (const [entry, account] of [
+      [listed[0], winner],
+      [listed[1], quiet],
+    ] as const) {
+      const metrics = await t.call('GET', `/accounts/${account}/performanceMetrics`);
+      expect(metrics.status, JSON.stringify(metrics.body)).to.equal(200);
+      expect({ score: entry.score, scoreBreakdown: entry.scoreBreakdown }).to.deep.equal({
+        score: metrics.body.score,
+        scoreBreakdown: metrics.body.scoreBreakdown,
+      });
+    }
+    expect(listed[0].scoreBreakdown.totalTradesScore).to.be.greaterThan(0);
     expect(listed.map((s: { rank: number }) => s.rank)).to.deep.equal([1, 2]);
     // Another project sees no account, copier or project of the providers.
     const text = JSON.stringify(listed);

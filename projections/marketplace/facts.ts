@@ -1,0 +1,61 @@
+// The score facts the marketplace read model keeps per signal provider (KeptScoreFacts), computed from
+// the model's own copy of its account's history, read in the order the history and data-collector
+// queries read theirs (projections/history/queries.ts, projections/dataCollector/queries.ts): the same
+// records in the same order give performanceMetrics' own numbers.
+import type { Kysely } from 'kysely';
+import { keptScoreFacts, type KeptScoreFacts } from '../../domain/analytics/metrics.js';
+import type { MetricsInput } from '../../domain/analytics/metricsTypes.js';
+import type { ReadModels } from '../schema.js';
+
+const iso = (value: Date | string): string => new Date(value).toISOString();
+
+/** The account's whole history as the score reads it (members it does not read are left empty). */
+const historyOf = async (db: Kysely<ReadModels>, accountId: string): Promise<MetricsInput> => {
+  const trades = await db.selectFrom('marketplace_trades').selectAll().where('account_id', '=', accountId).orderBy('close_time').orderBy('trade_id').execute();
+  const operations = await db
+    .selectFrom('marketplace_balance')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('time')
+    .orderBy('operation_id')
+    .execute();
+  const samples = await db.selectFrom('marketplace_samples').selectAll().where('account_id', '=', accountId).orderBy('time').execute();
+  return {
+    trades: trades.map((r) => ({
+      id: r.trade_id,
+      positionId: '',
+      symbol: r.symbol,
+      side: 'Buy',
+      volume: r.volume,
+      openTime: iso(r.open_time),
+      closeTime: iso(r.close_time),
+      profit: r.profit,
+      swap: r.swap,
+      commission: r.commission,
+    })),
+    balanceOperations: operations.map((r) => ({ id: r.operation_id, time: iso(r.time), amount: r.amount })),
+    samples: samples.map((r) => ({ time: iso(r.time), balance: 0, equity: r.equity, floating: 0 })),
+    from: null,
+    to: null,
+    zone: 'UTC',
+    dataCollectorEnabled: false,
+  };
+};
+
+/** Computes again the facts of every provider on one of `accountIds`. */
+export const refreshScores = async (db: Kysely<ReadModels>, accountIds: ReadonlySet<string>): Promise<void> => {
+  if (accountIds.size === 0) return;
+  const providers = await db
+    .selectFrom('marketplace_scores')
+    .select('account_id')
+    .where('account_id', 'in', [...accountIds])
+    .execute();
+  for (const accountId of new Set(providers.map((p) => p.account_id))) {
+    const facts: KeptScoreFacts = keptScoreFacts(await historyOf(db, accountId));
+    await db
+      .updateTable('marketplace_scores')
+      .set({ facts: JSON.stringify(facts) })
+      .where('account_id', '=', accountId)
+      .execute();
+  }
+};
