@@ -9,7 +9,7 @@ import { affordable, applyDeal, cancelOrder, closeVolume, planDeal } from './dea
 import type { Desk } from './desk.js';
 import type { FeedQuote } from './prices.js';
 import type { OrderRecord, PositionRecord } from './state.js';
-import { isMarketOpen, swapDaysAt } from './symbols.js';
+import { isMarketOpen, isRollover, swapDaysAt } from './symbols.js';
 import { rate, valuation } from './valuation.js';
 import { orderView } from './views.js';
 
@@ -21,23 +21,33 @@ export const evaluate = (desk: Desk, books: Iterable<Book>, time: number, withRo
   for (const book of books) {
     if (!book.active) continue;
     if (withRollover) chargeSwaps(desk, book, time);
-    for (const order of [...book.orders.values()]) {
-      if (order.expiry !== null && Date.parse(order.expiry) <= time) cancelOrder(desk, book, order, 'expired', time);
+    // Copies of the maps only where an order or a position may go while walking them.
+    if (book.orders.size > 0) {
+      for (const order of [...book.orders.values()]) {
+        if (order.expiry !== null && Date.parse(order.expiry) <= time) cancelOrder(desk, book, order, 'expired', time);
+      }
+      for (const order of [...book.orders.values()]) {
+        const spec = market.spec(order.symbol);
+        if (!isMarketOpen(spec.schedule, time)) continue;
+        const quote = market.quoteAt(order.symbol, time);
+        if (isTriggered(order.orderType, order.openPrice, quote)) fill(desk, book, order, quote, time);
+      }
     }
-    for (const order of [...book.orders.values()]) {
-      const spec = market.spec(order.symbol);
-      if (!isMarketOpen(spec.schedule, time)) continue;
-      const quote = market.quoteAt(order.symbol, time);
-      if (isTriggered(order.orderType, order.openPrice, quote)) fill(desk, book, order, quote, time);
-    }
-    for (const position of [...book.positions.values()]) {
-      if (!isMarketOpen(market.spec(position.symbol).schedule, time)) continue;
-      const quote = market.quoteAt(position.symbol, time);
-      const reason = stopHit(position, quote);
-      if (reason) closeVolume(desk, book, position, position.volume, reason, quote, time);
+    if (hasStops(book)) {
+      for (const position of [...book.positions.values()]) {
+        if (!isMarketOpen(market.spec(position.symbol).schedule, time)) continue;
+        const quote = market.quoteAt(position.symbol, time);
+        const reason = stopHit(position, quote);
+        if (reason) closeVolume(desk, book, position, position.volume, reason, quote, time);
+      }
     }
     stopOut(desk, book, time);
   }
+};
+
+const hasStops = (book: Book): boolean => {
+  for (const position of book.positions.values()) if (position.stopLoss !== null || position.takeProfit !== null) return true;
+  return false;
 };
 
 /** Buy limit: ask ≤ price; sell limit: bid ≥ price; buy stop: ask ≥ price; sell stop: bid ≤ price (venues.md §5.4). */
@@ -99,6 +109,8 @@ const fill = (desk: Desk, book: Book, order: OrderRecord, quote: FeedQuote, now:
 
 /** Swap in points per lot per day, converted to the account currency, added to the position. */
 const chargeSwaps = (desk: Desk, book: Book, time: number): void => {
+  // Most seconds are no rollover: nothing to copy then.
+  if (!isRollover(time)) return;
   for (const position of [...book.positions.values()]) {
     const spec = desk.market.spec(position.symbol);
     const days = swapDaysAt(spec, time);

@@ -10,6 +10,8 @@ export const ACCOUNT_CURRENCY = 'USD';
 export class Market {
   readonly feed: PriceFeed;
   private readonly specs = new Map<string, SimulatedSymbol>();
+  /** conversionSymbol's answers: asked for every position's money, every second. */
+  private readonly conversions = new Map<string, { readonly symbol: string; readonly inverse: boolean } | null>();
 
   /** Refuses a catalogue with a margin or profit currency no symbol converts to the account currency. */
   constructor(symbols: readonly SimulatedSymbol[], prices: PriceFeedState) {
@@ -46,6 +48,15 @@ export class Market {
   }
 
   conversionSymbol(currency: string): { readonly symbol: string; readonly inverse: boolean } | null {
+    let known = this.conversions.get(currency);
+    if (known === undefined) {
+      known = this.findConversion(currency);
+      this.conversions.set(currency, known);
+    }
+    return known;
+  }
+
+  private findConversion(currency: string): { readonly symbol: string; readonly inverse: boolean } | null {
     if (currency === ACCOUNT_CURRENCY) return null;
     if (this.specs.has(`${currency}${ACCOUNT_CURRENCY}`)) return { symbol: `${currency}${ACCOUNT_CURRENCY}`, inverse: false };
     if (this.specs.has(`${ACCOUNT_CURRENCY}${currency}`)) return { symbol: `${ACCOUNT_CURRENCY}${currency}`, inverse: true };

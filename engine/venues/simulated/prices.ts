@@ -243,6 +243,12 @@ export class PriceFeed {
   private anchors: Record<string, PathAnchor>;
   /** The pins as feed quotes, ready to hand out every second. */
   private readonly pinnedQuotes = new Map<string, FeedQuote>();
+  /**
+   * Each symbol's last quote computed from its path, with its step: the dealer asks for the same
+   * second's quote once per position and conversion while it catches up, thousands of times with
+   * thousands of accounts. A quote depends only on the step and the symbol's anchor.
+   */
+  private readonly pathQuotes = new Map<string, { readonly step: number; readonly quote: FeedQuote }>();
 
   constructor(
     symbols: readonly SimulatedSymbol[],
@@ -288,8 +294,17 @@ export class PriceFeed {
   quoteAt(symbol: string, timeMs: number): FeedQuote {
     const pinned = this.pinnedQuotes.get(symbol);
     if (pinned) return pinned;
+    const step = this.stepAt(timeMs);
+    const known = this.pathQuotes.get(symbol);
+    if (known?.step === step) return known.quote;
+    const quote = this.pathQuote(symbol, step);
+    this.pathQuotes.set(symbol, { step, quote });
+    return quote;
+  }
+
+  private pathQuote(symbol: string, step: number): FeedQuote {
     const spec = this.spec(symbol);
-    const state = this.path(symbol).stateAt(this.stepAt(timeMs));
+    const state = this.path(symbol).stateAt(step);
     const anchor = this.anchors[symbol] ?? { step: 0, bid: spec.initialBid, logReturn: 0 };
     const { digits } = spec.info;
     const bid = roundToDigits(anchor.bid * Math.exp(state.frozenLogReturn - anchor.logReturn), digits);
@@ -307,6 +322,7 @@ export class PriceFeed {
     const pin = { bid: pinnedBid, ask: pinnedAsk, since: new Date(timeMs).toISOString() };
     this.pins[symbol] = pin;
     this.pinnedQuotes.set(symbol, { symbol, bid: pin.bid, ask: pin.ask, time: timeMs });
+    this.pathQuotes.delete(symbol);
     return pin;
   }
 
@@ -318,6 +334,7 @@ export class PriceFeed {
     this.anchors[symbol] = { step, bid: pin.bid, logReturn: this.path(symbol).stateAt(step).frozenLogReturn };
     delete this.pins[symbol];
     this.pinnedQuotes.delete(symbol);
+    this.pathQuotes.delete(symbol);
   }
 
   private spreadFactor(spec: SimulatedSymbol, volMultiplier: number, timeMs: number): number {

@@ -37,13 +37,16 @@ export const isMarketOpen = (schedule: TradingSchedule, timeMs: number): boolean
   return true;
 };
 
+/** The second of the daily rollover, 22:00 UTC. */
+export const isRollover = (timeMs: number): boolean => timeMs % DAY_MS === ROLLOVER_HOUR_UTC * HOUR_MS;
+
 /**
  * Days of swap charged at `timeMs` (0 when it is not a rollover). Forex-schedule symbols roll over
  * at 22:00 UTC Monday to Friday, with three days on `swapRollover3Days` to pay for the weekend;
  * crypto rolls over every day (venues.md §5.4).
  */
 export const swapDaysAt = (symbol: SimulatedSymbol, timeMs: number): number => {
-  if (timeMs % DAY_MS !== ROLLOVER_HOUR_UTC * HOUR_MS) return 0;
+  if (!isRollover(timeMs)) return 0;
   const weekday = weekdayOf(timeMs);
   if (symbol.schedule === 'crypto') return 1;
   if (weekday === 0 || weekday === 6) return 0;

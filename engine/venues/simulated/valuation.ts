@@ -65,7 +65,7 @@ export const positionMargin = <T>(n: Numbers<T>, market: Market, book: Book, exp
 };
 
 /** Hedged legs of a symbol need only the margin of the larger leg (MT5's "larger leg" option, venues.md §5.3). */
-export const usedMargin = <T>(n: Numbers<T>, market: Market, book: Book, exposures: readonly Exposure[], time: number): T => {
+export const usedMargin = <T>(n: Numbers<T>, market: Market, book: Book, exposures: Iterable<Exposure>, time: number): T => {
   const legs = new Map<string, { buy: T; sell: T }>();
   for (const exposure of exposures) {
     const leg = legs.get(exposure.symbol) ?? { buy: n.of(0), sell: n.of(0) };
@@ -85,7 +85,7 @@ export const valuation = <T>(n: Numbers<T>, market: Market, book: Book, time: nu
     results.set(position.id, result);
     floating = n.add(floating, result);
   }
-  const margin = usedMargin(n, market, book, [...book.positions.values()], time);
+  const margin = usedMargin(n, market, book, book.positions.values(), time);
   const equity = n.add(n.add(n.of(book.balance), n.of(book.settings.credit)), floating);
   return { equity, margin, floating, results };
 };
