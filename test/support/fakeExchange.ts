@@ -74,6 +74,8 @@ export interface FakePosition {
   takeProfit: number | null;
   /** When it opened (ms). */
   createdTime?: number;
+  /** When it last changed (ms): a fill, and at Binance a margin or funding change too (touch). */
+  updatedTime?: number;
 }
 
 export interface PlaceRequest {
@@ -189,7 +191,17 @@ export class FakeExchange {
       order.time -= ms;
       order.updateTime -= ms;
     }
-    for (const account of this.accounts.values()) for (const p of account.positions.values()) p.createdTime = (p.createdTime ?? Date.now()) - ms;
+    for (const account of this.accounts.values())
+      for (const p of account.positions.values()) {
+        p.createdTime = (p.createdTime ?? Date.now()) - ms;
+        p.updatedTime = (p.updatedTime ?? Date.now()) - ms;
+      }
+  }
+
+  /** Moves a position's update time to now without a fill (a funding payment, a margin change). */
+  touch(apiKey: string, symbol: string): void {
+    const p = this.accounts.get(apiKey)?.positions.get(symbol);
+    if (p) p.updatedTime = Date.now();
   }
 
   /** Net contracts of a linear market (negative = short). */
@@ -403,6 +415,7 @@ export class FakeExchange {
           price: average,
           ...stops,
           createdTime: fresh ? Date.now() : held.createdTime,
+          updatedTime: Date.now(),
         });
       }
     } else {

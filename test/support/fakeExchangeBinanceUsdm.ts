@@ -32,6 +32,8 @@ const orderJson = (o: FakeOrder): Record<string, unknown> => ({
   updateTime: o.updateTime,
 });
 
+const WEEK_MS = 7 * 86_400_000;
+
 const decimals = (step: string): number => (step.includes('.') ? step.replace(/0+$/, '').split('.')[1]!.length : 0);
 
 const exchangeInfo = (markets: Iterable<FakeMarket>): Record<string, unknown> => ({
@@ -154,7 +156,7 @@ export const binanceUsdmApi: DialectApi = (exchange, request): Reply | null => {
         adl: 2,
         bidNotional: '0',
         askNotional: '0',
-        updateTime: p.createdTime ?? Date.now(),
+        updateTime: p.updatedTime ?? p.createdTime ?? Date.now(),
       };
     });
     return { status: 200, json };
@@ -189,8 +191,29 @@ export const binanceUsdmApi: DialectApi = (exchange, request): Reply | null => {
     if (method === 'DELETE' && !exchange.cancel(order)) return { status: 400, json: { code: -2011, msg: 'Unknown order sent.' } };
     return { status: 200, json: orderJson(order) };
   }
-  if (method === 'GET' && (path === '/fapi/v1/openOrders' || path === '/fapi/v1/allOrders')) {
-    const orders = exchange.ordersOf(apiKey, params.get('symbol')).filter((o) => path === '/fapi/v1/allOrders' || o.status === 'NEW');
+  if (method === 'GET' && path === '/fapi/v1/openOrders') {
+    return {
+      status: 200,
+      json: exchange
+        .ordersOf(apiKey, params.get('symbol'))
+        .filter((o) => o.status === 'NEW')
+        .map(orderJson),
+    };
+  }
+  if (method === 'GET' && path === '/fapi/v1/allOrders') {
+    // Binance's window: 7 days at most (default the last 7), within the last 90 days, oldest first, `limit` (500, at most 1000).
+    const start = params.get('startTime') ? Number(params.get('startTime')) : null;
+    const end = params.get('endTime') ? Number(params.get('endTime')) : null;
+    const to = end ?? (start !== null ? start + WEEK_MS : Date.now());
+    const from = start ?? to - WEEK_MS;
+    if (to - from > WEEK_MS) return { status: 400, json: { code: -1127, msg: 'More than 7 days between startTime and endTime.' } };
+    const limit = Math.min(Number(params.get('limit') ?? 500), 1000);
+    const orders = exchange
+      .ordersOf(apiKey, params.get('symbol'))
+      .filter((o) => o.time >= from && o.time <= to && o.time >= Date.now() - 90 * 86_400_000)
+      .filter((o) => !params.get('orderId') || o.orderId >= Number(params.get('orderId')))
+      .sort((a, b) => a.time - b.time || a.orderId - b.orderId)
+      .slice(0, limit);
     return { status: 200, json: orders.map(orderJson) };
   }
   return { status: 404, json: { code: -1000, msg: `fake exchange: no ${method} ${path}` } };

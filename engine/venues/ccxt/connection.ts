@@ -434,7 +434,7 @@ export class CcxtConnection implements VenueConnection {
     const orders: ExchangeOrder[] = [];
     const markets = [...this.followed].map((id) => this.marketOf(id, false)).filter((m): m is Market => m !== null);
     // What is held first: an order filling meanwhile is then in the list read after it (a seed is never too large).
-    const held = await holdingsOf(exchange, markets);
+    const held = await holdingsOf(exchange, markets, this.setup.exchangeId);
     for (const market of markets) {
       for (const o of await accountOrders(exchange, market, this.setup.exchangeId)) orders.push(exchangeOrderOf(o, idOf(market)));
     }

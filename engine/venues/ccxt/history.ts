@@ -9,8 +9,11 @@
 //   the orders still listed was held before the oldest of them: the replay starts from it (a seed), so
 //   a position whose opening order the exchange no longer lists stays open under the id the service
 //   knows (follow's known positions, else the connection's own last book), and is never reconciled as
-//   closed. A derivatives position nobody knows gets the id `<market>-<side>-<opened ms>` from the
-//   exchange's position (Bybit: createdTime; Binance: updateTime, which moves).
+//   closed. A derivatives position nobody knows gets an id from what the exchange keeps of it while it
+//   stays open: `<market>-<side>-<opened ms>` where the exchange says when it opened (Bybit:
+//   createdTime), else `<market>-<side>-at<entry price>` (Binance USDⓈ-M: its positions carry only an
+//   updateTime, which moves with every margin or funding change; the entry price moves only with a
+//   fill that adds to the position, which the replay lists).
 import type { Exchange, MarketInterface as Market, Order } from 'ccxt';
 import type { KnownPosition, Side } from '../port.js';
 import type { ExchangeOrder, Seed } from './book.js';
@@ -67,16 +70,22 @@ export const accountOrders = async (exchange: Exchange, market: Market, exchange
 export interface Held {
   readonly net: number;
   readonly price: number | null;
+  /** The position's last known time (its open time when `opened`). */
   readonly time: number | null;
+  /** True: `time` is when the position opened and stays so while it is open (Bybit's createdTime). */
+  readonly opened: boolean;
 }
 
+/** The exchanges whose positions say when they opened (ccxt's timestamp); the others' is a moving update time. */
+const OPEN_TIME_KEPT: ReadonlySet<string> = new Set(['bybit']);
+
 /** The account's holdings of `markets` (derivatives: positions; spot: coins), by market id. */
-export const holdingsOf = async (exchange: Exchange, markets: readonly Market[]): Promise<Map<string, Held>> => {
+export const holdingsOf = async (exchange: Exchange, markets: readonly Market[], exchangeId: string): Promise<Map<string, Held>> => {
   const held = new Map<string, Held>();
   const derivatives = markets.filter((m) => !m.spot);
   const spot = markets.filter((m) => m.spot);
   if (derivatives.length > 0) {
-    for (const m of derivatives) held.set(idOf(m), { net: 0, price: null, time: null });
+    for (const m of derivatives) held.set(idOf(m), { net: 0, price: null, time: null, opened: false });
     // One market a request (Bybit takes one symbol at most).
     const positions = [];
     for (const m of derivatives) positions.push(...(await call(() => exchange.fetchPositions([m.symbol]))));
@@ -84,13 +93,19 @@ export const holdingsOf = async (exchange: Exchange, markets: readonly Market[])
       const market = p.symbol ? exchange.markets?.[p.symbol] : undefined;
       const contracts = Number(p.contracts ?? 0);
       if (!market || !(contracts > 0)) continue;
-      held.set(idOf(market), { net: p.side === 'short' ? -contracts : contracts, price: p.entryPrice ?? null, time: p.timestamp ?? null });
+      const time = p.timestamp ?? null;
+      held.set(idOf(market), {
+        net: p.side === 'short' ? -contracts : contracts,
+        price: p.entryPrice ?? null,
+        time,
+        opened: time !== null && OPEN_TIME_KEPT.has(exchangeId),
+      });
     }
   }
   if (spot.length > 0) {
     const balance = await call(() => exchange.fetchBalance());
     const total = (balance.total ?? {}) as unknown as Record<string, number | undefined>;
-    for (const m of spot) held.set(idOf(m), { net: total[m.base] ?? 0, price: null, time: null });
+    for (const m of spot) held.set(idOf(m), { net: total[m.base] ?? 0, price: null, time: null, opened: false });
   }
   return held;
 };
@@ -123,7 +138,7 @@ export const seedsOf = (
     const volume = market.spot ? Math.min(before, anchor!.volume) : Math.abs(before);
     const opened = now.time ?? 0;
     seeds.set(id, {
-      id: anchor?.id ?? `${id}-${side}-${opened}`,
+      id: anchor?.id ?? (now.opened ? `${id}-${side}-${opened}` : `${id}-${side}-at${now.price ?? 0}`),
       side,
       volume: clean(volume),
       openPrice: anchor?.openPrice ?? now.price ?? 0,

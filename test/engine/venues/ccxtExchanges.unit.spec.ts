@@ -235,6 +235,27 @@ for (const c of CASES) {
       const trade = await later.closePosition(position!.id, 0.01, 'close-old-1');
       expect(trade).to.include({ positionId: position!.id, volume: 0.01 });
     });
+
+    if (c.short) {
+      it("gives a position nobody knows one id across reconnects, though the exchange's update time of it moves", async () => {
+        const first = await connect();
+        await first.disconnect();
+        // Opened by hand at the exchange 8 days ago: its opening order is no longer listed.
+        fake.placeManually('key-1', c.btc, 'BUY', 0.01);
+        fake.age(8 * 86_400_000);
+        const seen = await connect();
+        seen.follow([c.btc]);
+        const [unknown] = (await seen.positions()).filter((p) => p.kind === 'position');
+        expect(unknown).to.include({ symbol: c.btc, volume: 0.01, orderType: 'buy' });
+        await seen.disconnect();
+        // A funding payment or a margin change moves the position's update time (Binance's only time).
+        fake.touch('key-1', c.btc);
+        const again = await connect();
+        again.follow([c.btc]);
+        const ids = (await again.positions()).filter((p) => p.kind === 'position').map((p) => p.id);
+        expect(ids).to.deep.equal([unknown!.id]);
+      });
+    }
   });
 }
 
