@@ -3,8 +3,7 @@
 // service's database, and a second import through the same use case revising a forecast.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { importCalendar } from '../../app/calendar.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
@@ -12,6 +11,7 @@ import { fileSource } from '../../engine/calendar/source.js';
 import { ROOT } from '../support/process.js';
 import { createOtherProject, startTestService, type TestService } from '../support/service.js';
 import { bookWhere, movableClock, positionRequest, startedAccount } from '../support/trading.js';
+import { tempDir } from '../support/tempDirs.js';
 
 const runCalendarCli = (args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> =>
   new Promise((resolve) => {
@@ -45,7 +45,7 @@ describe('economic calendar (spec "Economic calendar, news and alerts")', functi
   this.timeout(300_000);
   let t: TestService;
   const clock = movableClock(Date.parse('2026-01-07T10:00:00.000Z'));
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'ct-calendar-e2e-'));
+  const folder = tempDir('ct-calendar-e2e-');
   const base = `/projects/${DEFAULT_PROJECT_ID}`;
   let nfpId: string;
 

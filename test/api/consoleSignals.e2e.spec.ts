@@ -1,14 +1,14 @@
 // The operator's signals (issue 20): GET /health and /ready without a key, and GET /metrics in
 // Prometheus' text format whose copy-latency histogram counts a copy made here.
 import { expect } from 'chai';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { processorLags } from '../../api/health.js';
 import { importCalendar } from '../../app/calendar.js';
 import { fileSource } from '../../engine/calendar/source.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { bookWhere, copyPair, eventually, marketHoursClock, openPosition, pinQuotes } from '../support/trading.js';
+import { tempDir } from '../support/tempDirs.js';
 
 interface Sample {
   readonly name: string;
@@ -74,7 +74,7 @@ describe('console: health, readiness and metrics', function () {
   });
 
   it('counts as behind only the events a processor reads: a calendar import leaves the copy engine and the webhooks caught up', async () => {
-    const folder = mkdtempSync(path.join(os.tmpdir(), 'ct-ready-'));
+    const folder = tempDir('ct-ready-');
     const file = path.join(folder, 'week.csv');
     writeFileSync(file, ['date,title,currency,impact,forecast,previous,actual', '2026-01-08T13:30:00Z,CPI m/m,USD,High,0.2%,0.3%,'].join('\n'));
     expect(await importCalendar(t.service.services, fileSource(file))).to.include({ published: 1 });

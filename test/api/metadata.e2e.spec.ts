@@ -2,13 +2,13 @@
 // schema, and GET /brokers/{brokerType}/all: the shipped list of each account type, the operator's
 // DATA_DIR/brokers.json merged over it (read again when it changes; checked at start), the simulated
 // venue's servers under every type, 404 [ACCOUNT_TYPE_NOT_FOUND] for anything else.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { copierSettingFields } from '../../api/types/copierSettingFields.js';
 import { SIMULATED_SERVERS } from '../../engine/venues/simulated/servers.js';
 import { startTestService, type TestService, validAccount } from '../support/service.js';
+import { tempDir } from '../support/tempDirs.js';
 
 describe('metadata: copier setting fields and brokers', function () {
   this.timeout(60_000);
@@ -107,7 +107,7 @@ describe('metadata: copier setting fields and brokers', function () {
   });
 
   it('refuses to start with an operator brokers file that is not valid, naming the problem', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ct-brokers-'));
+    const dataDir = tempDir('ct-brokers-');
     writeFileSync(path.join(dataDir, 'brokers.json'), JSON.stringify({ accountTypes: [{ accountTypeId: 18, brokers: [] }] }));
     let failure: unknown = null;
     try {

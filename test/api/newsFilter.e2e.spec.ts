@@ -1,14 +1,14 @@
 // The news filter's views over HTTP (spec "Economic calendar, news and alerts"): symbol mapping, preview
 // and backtest, with their limits (symbols <= 20, days <= 14), on a calendar imported from a file.
 import { expect } from 'chai';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { importCalendar } from '../../app/calendar.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { fileSource } from '../../engine/calendar/source.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { eventually, movableClock, openPosition, pinQuotes, startedAccount } from '../support/trading.js';
+import { tempDir } from '../support/tempDirs.js';
 
 const CSV = [
   'date,title,currency,impact,forecast,previous,actual',
@@ -28,7 +28,7 @@ describe('news filter views (symbolMapping, preview, backtest)', function () {
   before(async () => {
     t = await startTestService({ clock });
     await pinQuotes(t, { EURUSD: [1.085, 1.0851], GBPUSD: [1.27, 1.27009] });
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'ct-news-views-')), 'week.csv');
+    const file = path.join(tempDir('ct-news-views-'), 'week.csv');
     writeFileSync(file, CSV);
     expect(await importCalendar(t.service.services, fileSource(file))).to.include({ read: 5, published: 5 });
     await eventually(async () => {

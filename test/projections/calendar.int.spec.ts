@@ -4,8 +4,7 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, writeFileSync, utimesSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { loadConfig } from '../../app/config.js';
@@ -22,6 +21,7 @@ import { Leases } from '../../store/postgres/leases.js';
 import { PostgresEventStore } from '../../store/postgres/postgresEventStore.js';
 import { migrateEventStore } from '../../store/postgres/schema.js';
 import { freshDatabase } from '../support/postgres.js';
+import { tempDir } from '../support/tempDirs.js';
 
 /** A fake weekly-calendar feed: serves `body` as JSON (or XML), counts the requests. */
 const fakeFeed = async () => {
@@ -49,7 +49,7 @@ describe('economic calendar sources and read model', function () {
   let leases: Leases;
   let services: CommandServices;
   let fake: Awaited<ReturnType<typeof fakeFeed>>;
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'ct-calendar-'));
+  const folder = tempDir('ct-calendar-');
   let now = new Date('2026-01-06T10:00:00Z');
 
   before(async () => {

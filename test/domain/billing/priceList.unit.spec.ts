@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../../app/config.js';
 import { accountDailyPrice, aiTierDailyPrice, DEFAULT_PRICE_LIST, featureDailyPrice, loadPriceList } from '../../../app/priceList.js';
+import { tempDir } from '../../support/tempDirs.js';
 
 const fail = (message: string) => new ConfigError(message);
 
@@ -20,7 +20,7 @@ describe('billing: the operator price list', () => {
   });
 
   it('reads a JSON file over the defaults: listed members replace them, the rest stay', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'ct-prices-'));
+    const dir = tempDir('ct-prices-');
     const file = path.join(dir, 'prices.json');
     writeFileSync(file, JSON.stringify({ currency: 'EUR', accountDailyByType: { '11': '0.80' }, aiTierDaily: { PRO: '2.5' }, followerDaily: '0.25' }));
     const list = loadPriceList({ PRICE_LIST_FILE: file }, fail);

@@ -4,8 +4,7 @@
 // symbol is copied, SL/TP changes are skipped only with blockStopChanges, and a bank holiday reduces
 // the lot with holidayMode REDUCE_SIZE.
 import { expect } from 'chai';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { importCalendar } from '../../../app/calendar.js';
 import { DEFAULT_PROJECT_ID } from '../../../domain/project/decider.js';
@@ -13,6 +12,7 @@ import { fileSource } from '../../../engine/calendar/source.js';
 import { startTestService, type TestService } from '../../support/service.js';
 import * as trading from '../../support/trading.js';
 import { bookWhere, eventually, logsOf, modifyPosition, movableClock, pinQuotes } from '../../support/trading.js';
+import { tempDir } from '../../support/tempDirs.js';
 
 const CSV = [
   'date,title,currency,impact,forecast,previous,actual',
@@ -30,7 +30,7 @@ describe('news filter (FeatureNewsFilterDTO) driven by an imported calendar', fu
   before(async () => {
     t = await startTestService({ clock });
     await pinQuotes(t, { EURUSD: [1.085, 1.0851], GBPUSD: [1.27, 1.27009], USDJPY: [156.5, 156.52] });
-    const folder = mkdtempSync(path.join(os.tmpdir(), 'ct-news-filter-'));
+    const folder = tempDir('ct-news-filter-');
     const file = path.join(folder, 'week.csv');
     writeFileSync(file, CSV);
     expect(await importCalendar(t.service.services, fileSource(file))).to.include({ read: 3, published: 3 });

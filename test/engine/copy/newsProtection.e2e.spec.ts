@@ -4,8 +4,7 @@
 // holds the position; NONE never), a restart inside the window changes nothing, and the guards hold a
 // reopen back.
 import { expect } from 'chai';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { importCalendar } from '../../../app/calendar.js';
 import { DEFAULT_PROJECT_ID } from '../../../domain/project/decider.js';
@@ -13,6 +12,7 @@ import { fileSource } from '../../../engine/calendar/source.js';
 import { startTestService, type TestService } from '../../support/service.js';
 import * as trading from '../../support/trading.js';
 import { bookWhere, eventually, movableClock, pinQuotes } from '../../support/trading.js';
+import { tempDir } from '../../support/tempDirs.js';
 
 const CSV = [
   'date,title,currency,impact,forecast,previous,actual',
@@ -30,7 +30,7 @@ describe('news protection (FeatureNewsProtectionDTO) driven by an imported calen
   before(async () => {
     t = await startTestService({ clock });
     await pinQuotes(t, { EURUSD: [1.085, 1.0851], GBPUSD: [1.27, 1.27009] });
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'ct-news-protection-')), 'week.csv');
+    const file = path.join(tempDir('ct-news-protection-'), 'week.csv');
     writeFileSync(file, CSV);
     expect(await importCalendar(t.service.services, fileSource(file))).to.include({ read: 2, published: 2 });
     await eventually(async () => {
