@@ -45,6 +45,18 @@ const load = async (url: string, seconds: number) => {
   return { reqPerSec: result.requests.average, p99Ms: result.latency.p99 };
 };
 
+/**
+ * Waits until the target answers a request of its own again. A load's last requests go on being made
+ * after autocannon closed their connections (50 lists of 1,000 accounts are 50 JSON.stringify calls
+ * of 2 MB each for the bare route): without this, the next target or endpoint measured would share the
+ * cores with that tail, and on a loaded machine a bare route measured right after its own list answered
+ * nothing in 5 s (0 req/s, 2026-11-26).
+ */
+const settle = async (url: string): Promise<void> => {
+  const response = await fetch(url, { headers: { 'X-API-KEY': KEY } });
+  await response.arrayBuffer();
+};
+
 interface Endpoint {
   readonly label: string;
   readonly route: string;
@@ -82,6 +94,7 @@ const loadRuns = async (targets: readonly Target[], endpoints: readonly Endpoint
     for (const endpoint of endpoints) {
       for (const target of targets) {
         await load(`${target.server.url}${endpoint.route}`, WARM_UP_SECONDS);
+        await settle(`${target.server.url}${endpoints[0]!.route}`);
         runBar.increment();
       }
     }
@@ -95,6 +108,7 @@ const loadRuns = async (targets: readonly Target[], endpoints: readonly Endpoint
       const measured = new Map<string, { reqPerSec: number; p99Ms: number }>();
       for (const target of order) {
         const result = await load(`${target.server.url}${endpoint.route}`, SECONDS);
+        await settle(`${target.server.url}${endpoints[0]!.route}`);
         measured.set(target.name, result);
         const key = `${endpoint.label}\t${target.name}`;
         const entry = figures.get(key) ?? { reqPerSec: [], p99Ms: [] };
