@@ -189,6 +189,7 @@ const assembleServices = async (
     clock,
     log,
     decryptPassword: (c) => cipher.decrypt(c),
+    encryptPassword: (p) => cipher.encrypt(p),
     waitForReadModels,
     timeZone: config.timeZone,
     secret: credentialKey,

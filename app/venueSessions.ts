@@ -68,6 +68,8 @@ export interface VenueSessionsDeps {
   readonly clock: () => Date;
   readonly log: Logger;
   readonly decryptPassword: (ciphertext: string) => string;
+  /** Seals the credentials a real venue renewed (a cTrader token pair). */
+  readonly encryptPassword?: (plain: string) => string;
   readonly waitForReadModels: (position: Position, timeoutMs?: number) => Promise<boolean>;
   readonly timeZone: string;
   /** The shared secret the instances derive their token from (the credentials key). */
@@ -437,6 +439,7 @@ export class VenueSessions implements AccountSessions {
       db,
       host,
       decryptPassword: this.deps.decryptPassword,
+      ...(this.deps.encryptPassword ? { encryptPassword: this.deps.encryptPassword } : {}),
       clock,
       log: log.child({ component: 'connections' }),
       waitForReadModels,

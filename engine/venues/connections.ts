@@ -16,7 +16,7 @@ import { AccountStatus } from '../../domain/account/enums.js';
 import { systemContext } from '../../domain/shared/command.js';
 import { type PositionsEvent, positionsStream } from '../../domain/positions/events.js';
 import type { ReadModels } from '../../projections/schema.js';
-import { aggregateStream } from '../../store/commandHandler.js';
+import { aggregateStream, handleCommand } from '../../store/commandHandler.js';
 import type { EventStore, Position } from '../../store/port.js';
 import type { VenueHost } from './host.js';
 import type { SymbolInfo, VenueChange, VenueConnection } from './port.js';
@@ -37,6 +37,8 @@ export interface ConnectionsDeps {
   readonly db: Kysely<ReadModels>;
   readonly host: VenueHost;
   readonly decryptPassword: (ciphertext: string) => string;
+  /** Seals a password a real venue renewed on its own (a cTrader token pair); unset: renewals are not stored. */
+  readonly encryptPassword?: (plain: string) => string;
   readonly clock: () => Date;
   readonly log: ConnectionsLog;
   /** Resolves once the read models include `position`. */
@@ -150,7 +152,8 @@ export class AccountConnections {
     if (!account.exists || !account.settings) throw new Error(`account ${accountId} does not exist`);
     const { settings } = account;
     const login = { accountTypeId: settings.accountTypeId, loginServer: settings.loginServer, loginAccountNumber: settings.loginAccountNumber };
-    const connection = await this.deps.host.connectionFor({ ...login, password: this.deps.decryptPassword(settings.passwordCiphertext) });
+    const password = this.deps.decryptPassword(settings.passwordCiphertext);
+    const connection = await this.deps.host.connectionFor({ ...login, password, onRenewed: this.renewedCredentials(accountId, account.projectId, password) });
     const venue = this.deps.host.venueFor(settings.accountTypeId).name;
     try {
       await connection.connect();
@@ -181,6 +184,32 @@ export class AccountConnections {
       await this.append(accountId, `connected/${at}`, { type: 'VenueConnected', data: { accountId, at, venue, login: connection.login } });
       await this.reconcile(session);
     });
+  }
+
+  /**
+   * Stores the password a venue renewed (VenueCredentials.onRenewed) as the account's, sealed: an
+   * AccountUpdated of the venue's own, unless the account's password was changed meanwhile by someone
+   * else (then theirs stays).
+   */
+  private renewedCredentials(accountId: string, projectId: string, connectedWith: string): ((password: string) => Promise<void>) | undefined {
+    const { encryptPassword } = this.deps;
+    if (!encryptPassword) return undefined;
+    let current = connectedWith;
+    return async (password) => {
+      const stored = await aggregateStream(this.deps.store, accountStream(accountId), accountDecider.evolve, accountDecider.initialState);
+      const ciphertext = stored.state.settings?.passwordCiphertext;
+      if (!ciphertext || this.deps.decryptPassword(ciphertext) !== current) {
+        this.deps.log.warn(`account ${accountId}: its venue renewed its credentials, but its password was changed meanwhile; keeping the new password`);
+        return;
+      }
+      await handleCommand(this.deps.store, accountStream(accountId), accountDecider, {
+        type: 'UpdateAccount',
+        data: { accountId, projectId, changes: { passwordCiphertext: encryptPassword(password) } },
+        metadata: { now: this.deps.clock().toISOString(), context: { ...systemContext(`venue:${accountId}`), projectId } },
+      });
+      current = password;
+      this.deps.log.info(`account ${accountId}: stored the credentials its venue renewed`);
+    };
   }
 
   async disconnect(accountId: string, reason: DisconnectReason): Promise<void> {

@@ -60,6 +60,8 @@ export interface AccountLogin {
   readonly loginServer: string;
   readonly loginAccountNumber: string;
   readonly password: string;
+  /** A real venue's renewed credentials, to store (VenueCredentials.onRenewed). */
+  readonly onRenewed?: (password: string) => Promise<void>;
 }
 
 export const simulatedLogin = (login: Pick<AccountLogin, 'loginServer' | 'loginAccountNumber'>): string => `${login.loginServer}/${login.loginAccountNumber}`;
@@ -152,7 +154,12 @@ export class VenueHost {
     const real = this.realVenueFor(login.accountTypeId);
     if (real)
       return timedConnection(
-        real.connection({ login: login.loginAccountNumber, password: login.password, server: login.loginServer }),
+        real.connection({
+          login: login.loginAccountNumber,
+          password: login.password,
+          server: login.loginServer,
+          ...(login.onRenewed ? { onRenewed: login.onRenewed } : {}),
+        }),
         real.name,
         this.orderTimings,
       );

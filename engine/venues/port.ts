@@ -21,6 +21,11 @@ export interface VenueCredentials {
   readonly login: string;
   readonly password: string;
   readonly server?: string;
+  /**
+   * The venue renewed the credentials on its own (cTrader's OAuth token pair): the service stores
+   * `password` sealed as the account's password, for the next connection. Resolves once stored.
+   */
+  readonly onRenewed?: (password: string) => Promise<void>;
 }
 
 interface OrderRequestBase {

@@ -5,40 +5,18 @@
 // the reason in the logs, and a close and an open made in cTrader while the service was down recorded once at the restart.
 import { expect } from 'chai';
 import { positionsStream } from '../../domain/positions/events.js';
+import { ctraderAccount as createAccount, ctraderEnv } from '../support/ctraderService.js';
 import { FakeCTrader } from '../support/fakeCTrader.js';
-import { startTestService, type TestService, validAccount } from '../support/service.js';
+import { startTestService, type TestService } from '../support/service.js';
 import { bookWhere, eventually, type LogEntry, marketHoursClock, openPosition, pinQuotes, startedAccount } from '../support/trading.js';
-
-const CTRADER_TYPE = 4;
 
 describe('cTrader venue end to end (fake Open API endpoint)', function () {
   this.timeout(120_000);
   let fake: FakeCTrader;
   let t: TestService;
   const clock = marketHoursClock();
-  const env = (): Record<string, string> => ({
-    ACCOUNT_TYPE_VENUES: `${CTRADER_TYPE}=ctrader:openapi`,
-    CTRADER_CLIENT_ID: 'app-id',
-    CTRADER_CLIENT_SECRET: 'app-secret',
-    CTRADER_DEMO_URL: fake.url,
-    CTRADER_LIVE_URL: fake.url,
-    CTRADER_REQUEST_TIMEOUT_MS: '2000',
-  });
-
-  const ctraderAccount = async (alias: string, login: string, token: string, start = true) => {
-    const created = await t.call('POST', '/accounts', {
-      body: validAccount({
-        alias,
-        type: { id: CTRADER_TYPE },
-        loginServer: 'demo.ctraderapi.com:5035',
-        loginAccountNumber: login,
-        loginAccountPassword: token,
-      }),
-    });
-    expect(created.status).to.equal(200);
-    const id = created.body.id as string;
-    return { id, started: start ? await t.call('POST', `/accounts/${id}/actions/start`) : null };
-  };
+  const env = (): Record<string, string> => ctraderEnv(fake);
+  const ctraderAccount = (alias: string, login: string, token: string, start = true) => createAccount(t, alias, login, token, start);
 
   const copyTo = async (slave: string, master: string, body: Record<string, unknown>) => {
     const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master, ...body } });

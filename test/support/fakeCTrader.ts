@@ -1,47 +1,31 @@
 // A cTrader Open API endpoint in TypeScript, for the tests: a local WebSocket server speaking the JSON
 // protocol of engine/venues/ctrader/protocol.ts (`{clientMsgId, payloadType, payload}` frames) the way
 // Spotware's proxies do for the messages the adapter uses: application auth, the token's account list,
-// account auth, trader, assets, symbols (volumes in cents of units, lotSize), spots (1/100 000), reconcile,
-// market orders (execution events ORDER_ACCEPTED then ORDER_FILLED, to the requester with its clientMsgId
-// and to the account's other sessions without), position closes (a closing deal with
-// closePositionDetail), deal and order lists, heartbeats, and errors as ProtoOAErrorRes /
-// ProtoOAOrderErrorEvent. A hedged USD account, one position per order. Test controls: prices, a close
-// or an order made "in cTrader" by hand, dropping every link, refusing links, and swallowing the answer
-// to the next order (it is executed, the requester hears nothing).
+// account auth, token refresh (ProtoOARefreshTokenReq: a new pair, the old one stops working), trader,
+// assets, symbols (volumes in cents of units, lotSize), spots (1/100 000), reconcile, market, limit and
+// stop orders, cancels, amendments of orders and of positions' stop loss and take profit, position
+// closes (the account's book: fakeCTraderBook.ts), deal and order lists, heartbeats, and errors as
+// ProtoOAErrorRes / ProtoOAOrderErrorEvent. A hedged USD account, one position per order. Test controls:
+// prices (which trigger pending orders and stops), a close or an order made "in cTrader" by hand,
+// dropping every link, refusing links, swallowing the answer to the next order (it is executed, the
+// requester hears nothing), and expiring an access token (with or without ProtoOAAccountsTokenInvalidatedEvent).
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
   type Frame,
   int,
   type Int64,
-  DEAL_STATUS,
-  EXECUTION,
-  ORDER_STATUS,
   ORDER_TYPE,
   parseFrame,
-  POSITION_STATUS,
   PT,
-  type ProtoOADeal,
   type ProtoOAOrder,
   type ProtoOAPosition,
   type ProtoOASymbol,
   TRADE_SIDE,
 } from '../../engine/venues/ctrader/protocol.js';
+import { type FakeBookContext, FakeCTraderAccount, FakeOrderError, type FakeSymbolSpec, newOrderOf, type Requester } from './fakeCTraderBook.js';
 
-export interface FakeSymbolSpec {
-  readonly symbolId: number;
-  readonly name: string;
-  readonly digits: number;
-  /** Cents of units. */
-  readonly lotSize: number;
-  readonly minVolume: number;
-  readonly stepVolume: number;
-  readonly maxVolume: number;
-  readonly baseAssetId: number;
-  readonly quoteAssetId: number;
-  bid: number;
-  ask: number;
-}
+export type { FakeSymbolSpec };
 
 export const FAKE_ASSETS = [
   { assetId: 1, name: 'USD', digits: 2 },
@@ -79,26 +63,20 @@ export const fakeSymbols = (): FakeSymbolSpec[] => [
   },
 ];
 
-interface FakeAccount {
-  readonly ctid: number;
-  readonly traderLogin: number;
-  readonly token: string;
-  readonly isLive: boolean;
-  /** USD cents. */
-  balance: number;
-  readonly positions: Map<
-    number,
-    { id: number; symbolId: number; side: number; volume: number; price: number; openTimestamp: number; label?: string; comment?: string }
-  >;
-  readonly deals: ProtoOADeal[];
-  readonly orders: ProtoOAOrder[];
-}
-
 interface Session {
   readonly socket: WebSocket;
   appAuthed: boolean;
-  readonly accounts: Set<number>;
+  /** The accounts authorized on the link, with the access token each was authorized with. */
+  readonly accounts: Map<number, string>;
   readonly spots: Set<number>;
+}
+
+interface Tokens {
+  access: string;
+  refresh: string;
+  /** Access tokens that no longer work (expired, or replaced by a refresh). */
+  readonly dead: Set<string>;
+  renewals: number;
 }
 
 export interface FakeCTraderOptions {
@@ -114,13 +92,18 @@ export class FakeCTrader {
   readonly symbols = fakeSymbols();
   /** Every request frame seen, by payload type. */
   readonly requests: number[] = [];
+  /** Every request frame seen. */
+  readonly frames: Frame[] = [];
   /** Refuse new links (close them at once) while true. */
   down = false;
   /** The next new order is executed, and its requester hears nothing about it (a lost answer). */
   swallowNextOrderAnswer = false;
+  /** expiresIn (seconds) of the pairs a refresh answers. */
+  tokenLifetimeSeconds = 2_628_000;
   private server: WebSocketServer | null = null;
   private readonly sessions = new Set<Session>();
-  private readonly accounts = new Map<number, FakeAccount>();
+  private readonly accounts = new Map<number, FakeCTraderAccount>();
+  private readonly tokens = new Map<number, Tokens>();
   private nextId = 1000;
   private readonly now: () => number;
 
@@ -141,7 +124,7 @@ export class FakeCTrader {
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     server.on('connection', (socket) => {
       if (this.down) return socket.terminate();
-      const session: Session = { socket, appAuthed: false, accounts: new Set(), spots: new Set() };
+      const session: Session = { socket, appAuthed: false, accounts: new Map(), spots: new Set() };
       this.sessions.add(session);
       socket.on('message', (data) => {
         const frame = parseFrame(data.toString());
@@ -161,17 +144,18 @@ export class FakeCTrader {
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  addAccount(account: { ctid: number; traderLogin: number; token: string; isLive?: boolean; balance?: number }): void {
-    this.accounts.set(account.ctid, {
-      ctid: account.ctid,
-      traderLogin: account.traderLogin,
-      token: account.token,
-      isLive: account.isLive ?? false,
-      balance: Math.round((account.balance ?? 10_000) * 100),
-      positions: new Map(),
-      deals: [],
-      orders: [],
-    });
+  addAccount(account: { ctid: number; traderLogin: number; token: string; refreshToken?: string; isLive?: boolean; balance?: number }): void {
+    const context: FakeBookContext = {
+      symbols: this.symbols,
+      now: this.now,
+      nextId: () => this.nextId++,
+      announce: (owner, requester, events) => this.announce(owner, requester, events),
+    };
+    this.accounts.set(
+      account.ctid,
+      new FakeCTraderAccount(account.ctid, account.traderLogin, account.isLive ?? false, Math.round((account.balance ?? 10_000) * 100), context),
+    );
+    this.tokens.set(account.ctid, { access: account.token, refresh: account.refreshToken ?? `refresh-of-${account.token}`, dead: new Set(), renewals: 0 });
   }
 
   /** Drops every link (the adapter should reconnect). */
@@ -183,13 +167,38 @@ export class FakeCTrader {
     return this.sessions.size;
   }
 
-  /** The orders of an account, oldest first. */
+  /** The orders of an account, oldest first (a pending order that filled or was cancelled once, in its last state). */
   ordersOf(ctid: number): readonly ProtoOAOrder[] {
     return this.account(ctid).orders;
   }
 
   positionsOf(ctid: number): readonly ProtoOAPosition[] {
-    return [...this.account(ctid).positions.values()].map((p) => this.positionMessage(this.account(ctid), p.id, POSITION_STATUS.OPEN));
+    return this.account(ctid).openPositions();
+  }
+
+  pendingOf(ctid: number): readonly ProtoOAOrder[] {
+    return [...this.account(ctid).pending.values()];
+  }
+
+  /** The account's token pair now, and how many times it was renewed. */
+  tokensOf(ctid: number): { readonly accessToken: string; readonly refreshToken: string; readonly renewals: number } {
+    const tokens = this.tokenState(ctid);
+    return { accessToken: tokens.access, refreshToken: tokens.refresh, renewals: tokens.renewals };
+  }
+
+  /**
+   * The account's access token stops working (its refresh token still does): requests of links that
+   * authorized the account with it answer OA_AUTH_TOKEN_EXPIRED, and with `notify` those links hear
+   * ProtoOAAccountsTokenInvalidatedEvent first.
+   */
+  expireToken(ctid: number, notify = false): void {
+    const tokens = this.tokenState(ctid);
+    tokens.dead.add(tokens.access);
+    if (!notify) return;
+    for (const session of this.sessions) {
+      if (session.accounts.get(ctid) === tokens.access)
+        this.push(session, PT.ACCOUNTS_TOKEN_INVALIDATED_EVENT, { ctidTraderAccountIds: [ctid], reason: 'the access token expired' });
+    }
   }
 
   setPrice(name: string, bid: number, ask: number): void {
@@ -198,16 +207,21 @@ export class FakeCTrader {
     symbol.ask = ask;
     for (const session of this.sessions) {
       if (!session.spots.has(symbol.symbolId)) continue;
-      for (const ctid of session.accounts) this.push(session, PT.SPOT_EVENT, this.spot(ctid, symbol));
+      for (const ctid of session.accounts.keys()) this.push(session, PT.SPOT_EVENT, this.spot(ctid, symbol));
     }
+    for (const account of this.accounts.values()) account.priceMoved(symbol);
   }
 
   /** A market order placed by the user in cTrader (no clientOrderId). */
   openManually(ctid: number, name: string, side: 'buy' | 'sell', volumeCents: number): number {
-    const account = this.account(ctid);
-    const { order } = this.execute(
-      account,
-      { symbolId: this.symbolNamed(name).symbolId, tradeSide: side === 'buy' ? TRADE_SIDE.BUY : TRADE_SIDE.SELL, volume: volumeCents },
+    const order = this.account(ctid).fill(
+      {
+        symbolId: this.symbolNamed(name).symbolId,
+        orderType: ORDER_TYPE.MARKET,
+        tradeSide: side === 'buy' ? TRADE_SIDE.BUY : TRADE_SIDE.SELL,
+        volume: volumeCents,
+      },
+      null,
       null,
     );
     return int(order.positionId);
@@ -218,13 +232,14 @@ export class FakeCTrader {
     const account = this.account(ctid);
     const position = account.positions.get(positionId);
     if (!position) throw new Error(`position ${positionId} is not open`);
-    this.close(account, position.id, volumeCents ?? position.volume, null);
+    account.close(position.id, volumeCents ?? position.volume, null);
   }
 
   // ------------------------------------------------------------------ the protocol
 
   private onFrame(session: Session, frame: Frame): void {
     this.requests.push(frame.payloadType);
+    this.frames.push(frame);
     const id = frame.clientMsgId;
     const p = (frame.payload ?? {}) as Record<string, unknown>;
     const reply = (payloadType: number, payload: object) => this.push(session, payloadType, payload, id);
@@ -237,8 +252,25 @@ export class FakeCTrader {
       return reply(PT.APPLICATION_AUTH_RES, {});
     }
     if (!session.appAuthed) return error('CH_CLIENT_NOT_AUTHENTICATED', 'authenticate the application first');
+    if (frame.payloadType === PT.REFRESH_TOKEN_REQ) {
+      const entry = [...this.tokens].find(([, t]) => t.refresh === p.refreshToken);
+      if (!entry) return error('CH_ACCESS_TOKEN_INVALID', 'invalid refresh token');
+      const [ctid, tokens] = entry;
+      tokens.dead.add(tokens.access);
+      tokens.renewals++;
+      tokens.access = `access-${ctid}-${tokens.renewals}`;
+      tokens.refresh = `refresh-${ctid}-${tokens.renewals}`;
+      return reply(PT.REFRESH_TOKEN_RES, {
+        accessToken: tokens.access,
+        tokenType: 'bearer',
+        expiresIn: this.tokenLifetimeSeconds,
+        refreshToken: tokens.refresh,
+      });
+    }
     if (frame.payloadType === PT.GET_ACCOUNTS_BY_ACCESS_TOKEN_REQ) {
-      const mine = [...this.accounts.values()].filter((a) => a.token === p.accessToken);
+      const mine = [...this.accounts.values()].filter(
+        (a) => this.tokenState(a.ctid).access === p.accessToken && !this.tokenState(a.ctid).dead.has(p.accessToken as string),
+      );
       if (mine.length === 0) return error('CH_ACCESS_TOKEN_INVALID', 'invalid access token');
       return reply(PT.GET_ACCOUNTS_BY_ACCESS_TOKEN_RES, {
         accessToken: p.accessToken,
@@ -248,12 +280,14 @@ export class FakeCTrader {
     }
     const ctid = int(p.ctidTraderAccountId as Int64 | undefined);
     if (frame.payloadType === PT.ACCOUNT_AUTH_REQ) {
-      const account = this.accounts.get(ctid);
-      if (!account || account.token !== p.accessToken) return error('CH_ACCESS_TOKEN_INVALID', 'invalid access token', ctid);
-      session.accounts.add(ctid);
+      const tokens = this.tokens.get(ctid);
+      if (!tokens || tokens.access !== p.accessToken || tokens.dead.has(tokens.access)) return error('CH_ACCESS_TOKEN_INVALID', 'invalid access token', ctid);
+      session.accounts.set(ctid, tokens.access);
       return reply(PT.ACCOUNT_AUTH_RES, { ctidTraderAccountId: ctid });
     }
-    if (!session.accounts.has(ctid)) return error('ACCOUNT_NOT_AUTHORIZED', 'the account is not authorized on this link', ctid);
+    const authorizedWith = session.accounts.get(ctid);
+    if (authorizedWith === undefined) return error('ACCOUNT_NOT_AUTHORIZED', 'the account is not authorized on this link', ctid);
+    if (this.tokenState(ctid).dead.has(authorizedWith)) return error('OA_AUTH_TOKEN_EXPIRED', 'the access token expired', ctid);
     const account = this.account(ctid);
     switch (frame.payloadType) {
       case PT.TRADER_REQ:
@@ -299,7 +333,7 @@ export class FakeCTrader {
         return;
       }
       case PT.RECONCILE_REQ:
-        return reply(PT.RECONCILE_RES, { ctidTraderAccountId: ctid, position: this.positionsOf(ctid), order: [] });
+        return reply(PT.RECONCILE_RES, { ctidTraderAccountId: ctid, position: account.openPositions(), order: [...account.pending.values()] });
       case PT.DEAL_LIST_REQ: {
         const from = int(p.fromTimestamp as Int64 | undefined);
         const to = p.toTimestamp === undefined ? Number.MAX_SAFE_INTEGER : int(p.toTimestamp as Int64);
@@ -312,164 +346,45 @@ export class FakeCTrader {
         const order = account.orders.filter((o) => int(o.tradeData.openTimestamp) >= from && int(o.tradeData.openTimestamp) <= to);
         return reply(PT.ORDER_LIST_RES, { ctidTraderAccountId: ctid, order, hasMore: false });
       }
-      case PT.NEW_ORDER_REQ: {
-        const symbol = this.symbols.find((s) => s.symbolId === int(p.symbolId as Int64));
-        if (!symbol)
-          return this.push(session, PT.ORDER_ERROR_EVENT, { ctidTraderAccountId: ctid, errorCode: 'SYMBOL_NOT_FOUND', description: 'unknown symbol' }, id);
-        if (p.orderType !== ORDER_TYPE.MARKET) return error('INVALID_REQUEST', 'the fake takes market orders only', ctid);
-        const volume = int(p.volume as Int64);
-        if (volume < symbol.minVolume || volume > symbol.maxVolume || volume % symbol.stepVolume !== 0) {
-          return this.push(
-            session,
-            PT.ORDER_ERROR_EVENT,
-            { ctidTraderAccountId: ctid, errorCode: 'TRADING_BAD_VOLUME', description: `volume ${volume} is invalid` },
-            id,
-          );
-        }
-        const swallow = this.swallowNextOrderAnswer;
-        this.swallowNextOrderAnswer = false;
-        this.execute(
-          account,
-          {
-            symbolId: symbol.symbolId,
-            tradeSide: int(p.tradeSide as Int64),
-            volume,
-            clientOrderId: p.clientOrderId as string | undefined,
-            label: p.label as string | undefined,
-            comment: p.comment as string | undefined,
-          },
-          swallow ? { session, swallow: true } : { session, clientMsgId: id },
-        );
-        return;
-      }
-      case PT.CLOSE_POSITION_REQ: {
-        const position = account.positions.get(int(p.positionId as Int64));
-        if (!position)
-          return this.push(session, PT.ORDER_ERROR_EVENT, { ctidTraderAccountId: ctid, errorCode: 'POSITION_NOT_FOUND', description: 'no such position' }, id);
-        const volume = int(p.volume as Int64);
-        if (volume <= 0 || volume > position.volume) {
-          return this.push(
-            session,
-            PT.ORDER_ERROR_EVENT,
-            { ctidTraderAccountId: ctid, errorCode: 'TRADING_BAD_VOLUME', description: `cannot close ${volume}` },
-            id,
-          );
-        }
-        this.close(account, position.id, volume, { session, clientMsgId: id });
-        return;
-      }
+      case PT.NEW_ORDER_REQ:
+      case PT.CANCEL_ORDER_REQ:
+      case PT.AMEND_ORDER_REQ:
+      case PT.AMEND_POSITION_SLTP_REQ:
+      case PT.CLOSE_POSITION_REQ:
+        return this.trade(session, account, frame.payloadType, p, id);
       default:
         return error('UNSUPPORTED_MESSAGE', `the fake does not know payload type ${frame.payloadType}`, ctid);
     }
   }
 
-  private execute(
-    account: FakeAccount,
-    o: { symbolId: number; tradeSide: number; volume: number; clientOrderId?: string; label?: string; comment?: string },
-    requester: { session: Session; clientMsgId?: string; swallow?: boolean } | null,
-  ): { order: ProtoOAOrder } {
-    const symbol = this.symbols.find((s) => s.symbolId === o.symbolId)!;
-    const now = this.now();
-    const price = o.tradeSide === TRADE_SIDE.BUY ? symbol.ask : symbol.bid;
-    const positionId = this.nextId++;
-    account.positions.set(positionId, {
-      id: positionId,
-      symbolId: o.symbolId,
-      side: o.tradeSide,
-      volume: o.volume,
-      price,
-      openTimestamp: now,
-      ...(o.label ? { label: o.label } : {}),
-      ...(o.comment ? { comment: o.comment } : {}),
-    });
-    const tradeData = { symbolId: o.symbolId, volume: o.volume, tradeSide: o.tradeSide, openTimestamp: now, ...(o.label ? { label: o.label } : {}) };
-    const order: ProtoOAOrder = {
-      orderId: this.nextId++,
-      tradeData,
-      orderType: ORDER_TYPE.MARKET,
-      orderStatus: ORDER_STATUS.FILLED,
-      executionPrice: price,
-      executedVolume: o.volume,
-      utcLastUpdateTimestamp: now,
-      positionId,
-      ...(o.clientOrderId ? { clientOrderId: o.clientOrderId } : {}),
-    };
-    account.orders.push(order);
-    const deal: ProtoOADeal = {
-      dealId: this.nextId++,
-      orderId: order.orderId,
-      positionId,
-      volume: o.volume,
-      filledVolume: o.volume,
-      symbolId: o.symbolId,
-      createTimestamp: now,
-      executionTimestamp: now,
-      executionPrice: price,
-      tradeSide: o.tradeSide,
-      dealStatus: DEAL_STATUS.FILLED,
-      commission: 0,
-      moneyDigits: 2,
-    };
-    account.deals.push(deal);
-    const position = this.positionMessage(account, positionId, POSITION_STATUS.OPEN);
-    this.announce(account, requester, [
-      { executionType: EXECUTION.ORDER_ACCEPTED, order: { ...order, orderStatus: ORDER_STATUS.ACCEPTED }, position },
-      { executionType: EXECUTION.ORDER_FILLED, order, position, deal },
-    ]);
-    return { order };
-  }
-
-  private close(account: FakeAccount, positionId: number, volume: number, requester: { session: Session; clientMsgId?: string } | null): void {
-    const position = account.positions.get(positionId)!;
-    const symbol = this.symbols.find((s) => s.symbolId === position.symbolId)!;
-    const now = this.now();
-    const closeSide = position.side === TRADE_SIDE.BUY ? TRADE_SIDE.SELL : TRADE_SIDE.BUY;
-    const price = closeSide === TRADE_SIDE.SELL ? symbol.bid : symbol.ask;
-    const units = volume / 100;
-    // Profit in the quote currency, USD here (the deposit currency): cents.
-    const grossProfit = Math.round((price - position.price) * units * (position.side === TRADE_SIDE.BUY ? 1 : -1) * 100);
-    account.balance += grossProfit;
-    const remaining = position.volume - volume;
-    if (remaining > 0) position.volume = remaining;
-    const before = this.positionMessage(account, positionId, remaining > 0 ? POSITION_STATUS.OPEN : POSITION_STATUS.CLOSED, volume);
-    if (remaining <= 0) account.positions.delete(positionId);
-    const order: ProtoOAOrder = {
-      orderId: this.nextId++,
-      tradeData: { symbolId: position.symbolId, volume, tradeSide: closeSide, openTimestamp: now },
-      orderType: ORDER_TYPE.MARKET,
-      orderStatus: ORDER_STATUS.FILLED,
-      executionPrice: price,
-      executedVolume: volume,
-      utcLastUpdateTimestamp: now,
-      closingOrder: true,
-      positionId,
-    };
-    account.orders.push(order);
-    const deal: ProtoOADeal = {
-      dealId: this.nextId++,
-      orderId: order.orderId,
-      positionId,
-      volume,
-      filledVolume: volume,
-      symbolId: position.symbolId,
-      createTimestamp: now,
-      executionTimestamp: now,
-      executionPrice: price,
-      tradeSide: closeSide,
-      dealStatus: DEAL_STATUS.FILLED,
-      commission: 0,
-      moneyDigits: 2,
-      closePositionDetail: { entryPrice: position.price, grossProfit, swap: 0, commission: 0, balance: account.balance, closedVolume: volume, moneyDigits: 2 },
-    };
-    account.deals.push(deal);
-    this.announce(account, requester, [
-      { executionType: EXECUTION.ORDER_ACCEPTED, order: { ...order, orderStatus: ORDER_STATUS.ACCEPTED }, position: before },
-      { executionType: EXECUTION.ORDER_FILLED, order, position: before, deal },
-    ]);
+  /** A trading request: its execution events, or its refusal as ProtoOAOrderErrorEvent. */
+  private trade(session: Session, account: FakeCTraderAccount, payloadType: number, p: Record<string, unknown>, clientMsgId: string | undefined): void {
+    const requester: Requester = { session, ...(clientMsgId ? { clientMsgId } : {}) };
+    try {
+      switch (payloadType) {
+        case PT.NEW_ORDER_REQ: {
+          const swallow = this.swallowNextOrderAnswer;
+          this.swallowNextOrderAnswer = false;
+          account.place(newOrderOf(p), swallow ? { session, swallow: true } : requester);
+          return;
+        }
+        case PT.CANCEL_ORDER_REQ:
+          return account.cancel(int(p.orderId as Int64), requester);
+        case PT.AMEND_ORDER_REQ:
+          return account.amendOrder(p, requester);
+        case PT.AMEND_POSITION_SLTP_REQ:
+          return account.amendPosition(p, requester);
+        default:
+          return account.close(int(p.positionId as Int64), int(p.volume as Int64), requester);
+      }
+    } catch (error) {
+      if (!(error instanceof FakeOrderError)) throw error;
+      this.push(session, PT.ORDER_ERROR_EVENT, { ctidTraderAccountId: account.ctid, errorCode: error.errorCode, description: error.message }, clientMsgId);
+    }
   }
 
   /** Execution events: to the requester with its clientMsgId (unless swallowed), to the account's other sessions without. */
-  private announce(account: FakeAccount, requester: { session: Session; clientMsgId?: string; swallow?: boolean } | null, events: readonly object[]): void {
+  private announce(account: FakeCTraderAccount, requester: Requester | null, events: readonly object[]): void {
     for (const session of this.sessions) {
       if (!session.accounts.has(account.ctid)) continue;
       const mine = requester?.session === session;
@@ -477,27 +392,6 @@ export class FakeCTrader {
       for (const event of events)
         this.push(session, PT.EXECUTION_EVENT, { ctidTraderAccountId: account.ctid, ...event }, mine ? requester.clientMsgId : undefined);
     }
-  }
-
-  private positionMessage(account: FakeAccount, positionId: number, status: number, volume?: number): ProtoOAPosition {
-    const p = account.positions.get(positionId)!;
-    return {
-      positionId: p.id,
-      tradeData: {
-        symbolId: p.symbolId,
-        volume: volume ?? p.volume,
-        tradeSide: p.side,
-        openTimestamp: p.openTimestamp,
-        ...(p.label ? { label: p.label } : {}),
-        ...(p.comment ? { comment: p.comment } : {}),
-      },
-      positionStatus: status,
-      swap: 0,
-      price: p.price,
-      utcLastUpdateTimestamp: this.now(),
-      commission: 0,
-      moneyDigits: 2,
-    };
   }
 
   private spot(ctid: number, symbol: FakeSymbolSpec): object {
@@ -515,10 +409,16 @@ export class FakeCTrader {
     session.socket.send(JSON.stringify({ ...(clientMsgId ? { clientMsgId } : {}), payloadType, payload }));
   }
 
-  private account(ctid: number): FakeAccount {
+  private account(ctid: number): FakeCTraderAccount {
     const account = this.accounts.get(ctid);
     if (!account) throw new Error(`no fake cTrader account ${ctid}`);
     return account;
+  }
+
+  private tokenState(ctid: number): Tokens {
+    const tokens = this.tokens.get(ctid);
+    if (!tokens) throw new Error(`no fake cTrader account ${ctid}`);
+    return tokens;
   }
 
   private symbolNamed(name: string): FakeSymbolSpec {

@@ -7,12 +7,16 @@
 //   token's accounts (ProtoOAGetAccountListByAccessTokenReq) by loginAccountNumber: its traderLogin (the
 //   number cTrader shows) or its ctidTraderAccountId. loginServer picks live or demo. A token, account or
 //   environment the endpoint refuses answers [INVALID_CREDENTIALS].
+// - The token pair (token.ts): an access token cTrader no longer takes is renewed with the refresh token
+//   (ProtoOARefreshTokenReq) at the login, on a request refused with a token code (sent again once), on
+//   ProtoOAAccountsTokenInvalidatedEvent, and CTRADER_TOKEN_RENEW_BEFORE_MS before its known expiry; the
+//   new pair is stored (CTraderLogin.onRenewed) and the account authorized again on the same link.
 // - Back after a dropped link, it reads the book again (ProtoOAReconcileReq, the deals since) and tells
 //   what changed while it was away, once.
 import type { OpenPosition, VenueChange, VenueChangeListener } from '../port.js';
 import { VenueError } from '../port.js';
 import { type Book, type BookContext, type BookOrder, differenceOf, EMPTY_BOOK, iso, lotSizeOf, type OpenedBy, orderOf, positionOf, tradeOf } from './book.js';
-import { CTraderLink, CTraderTimeout, describe, venueErrorOf } from './link.js';
+import { CTraderFailure, CTraderLink, CTraderTimeout, describe, isTransient, venueErrorOf } from './link.js';
 import {
   type Frame,
   int,
@@ -28,6 +32,8 @@ import {
   type ProtoOAOrder,
   type ProtoOAOrderListRes,
   type ProtoOAReconcileRes,
+  type ProtoOARefreshTokenReq,
+  type ProtoOARefreshTokenRes,
   type ProtoOASpotEvent,
   type ProtoOASymbol,
   type ProtoOASymbolByIdRes,
@@ -36,8 +42,10 @@ import {
   type ProtoOATraderRes,
   spotPrice,
   toCents,
+  TOKEN_CODES,
   toLots,
 } from './protocol.js';
+import { LONGEST_WAIT_MS, passwordOf, renewalDelay, renewedPair, type TokenPair } from './token.js';
 
 /** How far back a client order id is looked up in the account's orders. */
 const LOOKUP_WINDOW_MS = 7 * 24 * 3600_000;
@@ -67,6 +75,12 @@ export abstract class CTraderAccount extends CTraderLink implements BookContext 
   readonly tags = new Map<string, string>();
   /** The engine's id of each cTrader clientOrderId this connection sent. */
   protected readonly engineIds = new Map<string, string>();
+  /** The token pair in use (renewed: token.ts). */
+  protected tokens: TokenPair = this.account.tokens;
+  /** The account is authorized on the link open now. */
+  private authorized = false;
+  private renewing: Promise<void> | null = null;
+  private renewTimer: NodeJS.Timeout | null = null;
 
   subscribe(listener: VenueChangeListener): () => void {
     this.listeners.add(listener);
@@ -77,14 +91,100 @@ export abstract class CTraderAccount extends CTraderLink implements BookContext 
     return this.syncing;
   }
 
+  override async disconnect(): Promise<void> {
+    if (this.renewTimer) clearTimeout(this.renewTimer);
+    this.renewTimer = null;
+    await super.disconnect();
+  }
+
+  /** ProtoOAAccountAuthReq with the access token in use. */
+  private async authorize(): Promise<void> {
+    const ctidTraderAccountId = this.ready(true);
+    await this.request(PT.ACCOUNT_AUTH_REQ, { ctidTraderAccountId, accessToken: this.tokens.accessToken }, PT.ACCOUNT_AUTH_RES);
+    this.authorized = true;
+  }
+
+  /** Runs `work`; when cTrader no longer takes the access token, renews it (once) and runs `work` again. */
+  protected async withToken<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof CTraderFailure) || !TOKEN_CODES.has(error.errorCode) || !this.tokens.refreshToken) throw error;
+      await this.renewToken(`cTrader refused it: ${error.errorCode}`);
+      return await work();
+    }
+  }
+
+  /**
+   * Renews the pair (ProtoOARefreshTokenReq), persists it, and authorizes the account on the open link
+   * with the new token. One renewal at a time; a refusal is [INVALID_CREDENTIALS].
+   */
+  protected renewToken(why: string): Promise<void> {
+    this.renewing ??= (async () => {
+      const refreshToken = this.tokens.refreshToken;
+      if (!refreshToken)
+        throw new VenueError('[INVALID_CREDENTIALS]', `cTrader account ${this.login}: the access token needs renewing (${why}) and no refresh token was given`);
+      let res: ProtoOARefreshTokenRes;
+      try {
+        res = await this.request<ProtoOARefreshTokenRes>(PT.REFRESH_TOKEN_REQ, { refreshToken } satisfies ProtoOARefreshTokenReq, PT.REFRESH_TOKEN_RES);
+      } catch (error) {
+        if (isTransient(error)) throw error;
+        throw new VenueError('[INVALID_CREDENTIALS]', `cTrader refuses the refresh token of account ${this.login}: ${describe(error)}`);
+      }
+      this.tokens = renewedPair(res, this.clock().getTime());
+      this.log.info(
+        `cTrader account ${this.login}: renewed the access token (${why}); the new one expires at ${new Date(this.tokens.expiresAt!).toISOString()}`,
+      );
+      // The old pair no longer works: the new one is stored before anything else may need it.
+      await this.account
+        .onRenewed?.(passwordOf(this.tokens))
+        .catch((error: unknown) =>
+          this.log.warn(`cTrader account ${this.login}: storing the renewed token failed (${describe(error)}); it is kept in memory until the next renewal`),
+        );
+      if (this.authorized && this.socket) await this.authorize();
+      this.scheduleRenewal();
+    })().finally(() => {
+      this.renewing = null;
+    });
+    return this.renewing;
+  }
+
+  /** Renews the pair CTRADER_TOKEN_RENEW_BEFORE_MS before its known expiry, while connected. */
+  private scheduleRenewal(): void {
+    if (this.renewTimer) clearTimeout(this.renewTimer);
+    this.renewTimer = null;
+    const delay = renewalDelay(this.tokens, this.clock().getTime(), this.settings.tokenRenewBeforeMs);
+    if (delay === null || this.closed || !this.tokens.refreshToken) return;
+    this.renewTimer = setTimeout(
+      () => {
+        this.renewTimer = null;
+        if (this.closed) return;
+        if (!this.connected || renewalDelay(this.tokens, this.clock().getTime(), this.settings.tokenRenewBeforeMs) !== 0) return this.scheduleRenewal();
+        this.renewToken(`it expires at ${new Date(this.tokens.expiresAt!).toISOString()}`).catch((error: unknown) => {
+          this.log.warn(`cTrader account ${this.login}: renewing the access token failed (${describe(error)})`);
+          if (isTransient(error)) this.scheduleRenewal();
+          else this.terminate();
+        });
+      },
+      Math.min(delay, LONGEST_WAIT_MS),
+    );
+    this.renewTimer.unref();
+  }
+
   /** Authenticates the application and the account, then reads the account, its symbols and its book. */
   protected async session(first: boolean): Promise<void> {
+    this.authorized = false;
     await this.request(PT.APPLICATION_AUTH_REQ, { clientId: this.settings.clientId, clientSecret: this.settings.clientSecret }, PT.APPLICATION_AUTH_RES);
+    if (renewalDelay(this.tokens, this.clock().getTime(), this.settings.tokenRenewBeforeMs) === 0 && this.tokens.refreshToken) {
+      await this.renewToken(`it expires at ${new Date(this.tokens.expiresAt!).toISOString()}`);
+    }
     if (first || this.ctid === null) {
-      const list = await this.request<ProtoOAGetAccountListByAccessTokenRes>(
-        PT.GET_ACCOUNTS_BY_ACCESS_TOKEN_REQ,
-        { accessToken: this.account.accessToken },
-        PT.GET_ACCOUNTS_BY_ACCESS_TOKEN_RES,
+      const list = await this.withToken(() =>
+        this.request<ProtoOAGetAccountListByAccessTokenRes>(
+          PT.GET_ACCOUNTS_BY_ACCESS_TOKEN_REQ,
+          { accessToken: this.tokens.accessToken },
+          PT.GET_ACCOUNTS_BY_ACCESS_TOKEN_RES,
+        ),
       );
       const wanted = this.account.login.trim();
       const found = (list.ctidTraderAccount ?? []).find((a) => String(int(a.traderLogin)) === wanted || String(int(a.ctidTraderAccountId)) === wanted);
@@ -100,7 +200,8 @@ export abstract class CTraderAccount extends CTraderLink implements BookContext 
       this.ctid = int(found.ctidTraderAccountId);
     }
     const ctid = this.ctid;
-    await this.request(PT.ACCOUNT_AUTH_REQ, { ctidTraderAccountId: ctid, accessToken: this.account.accessToken }, PT.ACCOUNT_AUTH_RES);
+    await this.withToken(() => this.authorize());
+    this.scheduleRenewal();
     this.trader = (await this.request<ProtoOATraderRes>(PT.TRADER_REQ, { ctidTraderAccountId: ctid }, PT.TRADER_RES)).trader;
     if (first || this.assets.size === 0) {
       const assets = await this.request<ProtoOAAssetListRes>(PT.ASSET_LIST_REQ, { ctidTraderAccountId: ctid }, PT.ASSET_LIST_RES);
@@ -144,8 +245,16 @@ export abstract class CTraderAccount extends CTraderLink implements BookContext 
       }
       case PT.ACCOUNTS_TOKEN_INVALIDATED_EVENT: {
         const event = frame.payload as ProtoOAAccountsTokenInvalidatedEvent;
-        this.log.warn(`cTrader account ${this.login}: cTrader invalidated the access token (${event.reason ?? 'no reason given'})`);
-        this.terminate();
+        const reason = event.reason ?? 'no reason given';
+        this.log.warn(`cTrader account ${this.login}: cTrader invalidated the access token (${reason})`);
+        if (!this.tokens.refreshToken || !this.connected) return this.terminate();
+        // Renewed and authorized again on this link; what failed meanwhile is read again.
+        void this.renewToken(`cTrader invalidated it: ${reason}`)
+          .then(() => this.sync())
+          .catch((error: unknown) => {
+            this.log.warn(`cTrader account ${this.login}: renewing the invalidated access token failed (${describe(error)}); reconnecting`);
+            this.terminate();
+          });
         return;
       }
       case PT.ACCOUNT_DISCONNECT_EVENT:
@@ -228,12 +337,14 @@ export abstract class CTraderAccount extends CTraderLink implements BookContext 
       if (order) pending.set(order.id, order);
     }
     const trades = new Map(this.book.trades);
+    const fills = new Map<string, string>();
     for (const deal of deals) {
       const trade = tradeOf(this, deal);
       if (trade && !trades.has(trade.id)) trades.set(trade.id, trade);
+      if (!deal.closePositionDetail) fills.set(String(int(deal.orderId)), String(int(deal.positionId)));
     }
     this.dealsFrom = now;
-    return { positions, pending, trades };
+    return { positions, pending, trades, fills };
   }
 
   /**
@@ -336,10 +447,10 @@ export abstract class CTraderAccount extends CTraderLink implements BookContext 
     return this.ctid;
   }
 
-  /** Runs `work`, a refusal answered as the port's VenueError. */
+  /** Runs `work` (renewing a token cTrader no longer takes), a refusal answered as the port's VenueError. */
   protected async guard<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await work();
+      return await this.withToken(work);
     } catch (error) {
       throw venueErrorOf(error);
     }

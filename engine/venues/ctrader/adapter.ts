@@ -7,13 +7,15 @@
 //   CTRADER_REQUEST_TIMEOUT_MS  10000; one request's timeout (a placement that times out is looked up by its client order id)
 //   CTRADER_HEARTBEAT_MS     10000; heartbeat period (a link silent for three is dropped and reopened)
 //   CTRADER_RECONNECT_MAX_MS 30000; the longest wait between two reconnect attempts
+//   CTRADER_TOKEN_RENEW_BEFORE_MS 86400000; an access token of known expiry is renewed this long before it
 // Per account: loginAccountNumber = the cTrader account's number (traderLogin) or its ctidTraderAccountId,
-// loginAccountPassword = the access token (`token` or the reference's `token|refreshToken`), sealed as
-// every password; loginServer = live or demo (or the reference's host form live.ctraderapi.com:5035 /
+// loginAccountPassword = the access token (`token` or the reference's `token|refreshToken`; token.ts),
+// sealed as every password, and replaced by the renewed pair whenever the adapter renews it; loginServer = live or demo (or the reference's host form live.ctraderapi.com:5035 /
 // demo.ctraderapi.com:5035: the host picks the environment; the adapter speaks JSON on 5036).
 import type { RealVenue, VenueAdapter, VenueContext } from '../registry.js';
 import { VenueError } from '../port.js';
 import { type CTraderEnvironment, CTraderConnection, type CTraderSettings } from './connection.js';
+import { tokensOf } from './token.js';
 
 export const CTRADER_TARGETS = ['openapi'] as const;
 
@@ -38,9 +40,6 @@ export const environmentOf = (server: string | undefined): CTraderEnvironment | 
   return null;
 };
 
-/** The access token of a loginAccountPassword: `token` or `token|refreshToken`. */
-export const accessTokenOf = (password: string): string => password.split('|')[0]!.trim();
-
 export const ctraderAdapter: VenueAdapter<CTraderSettings> = {
   config: (env) => {
     const clientId = env.CTRADER_CLIENT_ID?.trim() ?? '';
@@ -54,6 +53,7 @@ export const ctraderAdapter: VenueAdapter<CTraderSettings> = {
       requestTimeoutMs: integer('CTRADER_REQUEST_TIMEOUT_MS', env.CTRADER_REQUEST_TIMEOUT_MS, 10_000, 100, 120_000),
       heartbeatMs: integer('CTRADER_HEARTBEAT_MS', env.CTRADER_HEARTBEAT_MS, 10_000, 100, 60_000),
       reconnectMaxMs: integer('CTRADER_RECONNECT_MAX_MS', env.CTRADER_RECONNECT_MAX_MS, 30_000, 500, 600_000),
+      tokenRenewBeforeMs: integer('CTRADER_TOKEN_RENEW_BEFORE_MS', env.CTRADER_TOKEN_RENEW_BEFORE_MS, 86_400_000, 1000, 2_592_000_000),
     };
   },
   checkTarget: (target) => {
@@ -65,9 +65,14 @@ export const ctraderAdapter: VenueAdapter<CTraderSettings> = {
       native: true,
       connection: (credentials) => {
         const environment = environmentOf(credentials.server);
-        const accessToken = accessTokenOf(credentials.password);
+        const tokens = tokensOf(credentials.password);
         const connection = new CTraderConnection(
-          { login: credentials.login, accessToken, environment: environment ?? 'demo' },
+          {
+            login: credentials.login,
+            tokens,
+            environment: environment ?? 'demo',
+            ...(credentials.onRenewed ? { onRenewed: credentials.onRenewed } : {}),
+          },
           settings,
           context.log,
           context.clock,
@@ -76,7 +81,7 @@ export const ctraderAdapter: VenueAdapter<CTraderSettings> = {
         if (!environment) {
           connection.connect = () =>
             Promise.reject(new VenueError('[INVALID_CREDENTIALS]', `loginServer must be live or demo for cTrader, got "${credentials.server ?? ''}"`));
-        } else if (!accessToken || !/^\d+$/.test(credentials.login.trim())) {
+        } else if (!tokens.accessToken || !/^\d+$/.test(credentials.login.trim())) {
           connection.connect = () =>
             Promise.reject(
               new VenueError('[INVALID_CREDENTIALS]', 'cTrader needs the account number in loginAccountNumber and its access token in loginAccountPassword'),

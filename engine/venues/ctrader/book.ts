@@ -27,6 +27,8 @@ export interface Book {
   readonly pending: ReadonlyMap<string, BookOrder>;
   /** Closing deals seen, by deal id. */
   readonly trades: ReadonlyMap<string, ClosedTrade>;
+  /** The position each order filled in this reading opened (its opening deal), by order id: a pending order's fill. */
+  readonly fills?: ReadonlyMap<string, string>;
 }
 
 export const EMPTY_BOOK: Book = { positions: new Map(), pending: new Map(), trades: new Map() };
@@ -180,7 +182,7 @@ export const differenceOf = (previous: Book, next: Book, warn: (message: string)
   for (const [id, position] of next.positions) {
     const old = previous.positions.get(id);
     if (!old) {
-      const filled = [...previous.pending.values()].find((o) => o.positionId === id && !next.pending.has(o.id));
+      const filled = [...previous.pending.values()].find((o) => !next.pending.has(o.id) && (o.positionId === id || next.fills?.get(o.id) === id));
       if (filled) {
         filledOrders.add(filled.id);
         emit({ type: 'orderFilled', order: stripOrder(filled), price: position.openPrice });

@@ -12,6 +12,7 @@
 //   first fail it with a CTraderTimeout (it may or may not have run).
 import { createHash } from 'node:crypto';
 import WebSocket from 'ws';
+import type { TokenPair } from './token.js';
 import type { VenueErrorCode } from '../port.js';
 import { VenueError } from '../port.js';
 import {
@@ -37,6 +38,8 @@ export interface CTraderSettings {
   readonly requestTimeoutMs: number;
   readonly heartbeatMs: number;
   readonly reconnectMaxMs: number;
+  /** Renew an access token whose expiry is known this long before it (CTRADER_TOKEN_RENEW_BEFORE_MS). */
+  readonly tokenRenewBeforeMs: number;
 }
 
 export interface CTraderLog {
@@ -47,8 +50,11 @@ export interface CTraderLog {
 export interface CTraderLogin {
   /** traderLogin or ctidTraderAccountId. */
   readonly login: string;
-  readonly accessToken: string;
+  /** The token pair as the account's password holds it (token.ts). */
+  readonly tokens: TokenPair;
   readonly environment: CTraderEnvironment;
+  /** Stores a renewed pair as the account's password (VenueCredentials.onRenewed); unset: kept in memory only. */
+  readonly onRenewed?: (password: string) => Promise<void>;
 }
 
 export const FIRST_BACKOFF_MS = 500;

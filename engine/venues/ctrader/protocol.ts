@@ -30,6 +30,9 @@ export const PT = {
   ACCOUNT_AUTH_REQ: 2102,
   ACCOUNT_AUTH_RES: 2103,
   NEW_ORDER_REQ: 2106,
+  CANCEL_ORDER_REQ: 2108,
+  AMEND_ORDER_REQ: 2109,
+  AMEND_POSITION_SLTP_REQ: 2110,
   CLOSE_POSITION_REQ: 2111,
   ASSET_LIST_REQ: 2112,
   ASSET_LIST_RES: 2113,
@@ -54,6 +57,8 @@ export const PT = {
   CLIENT_DISCONNECT_EVENT: 2148,
   GET_ACCOUNTS_BY_ACCESS_TOKEN_REQ: 2149,
   GET_ACCOUNTS_BY_ACCESS_TOKEN_RES: 2150,
+  REFRESH_TOKEN_REQ: 2173,
+  REFRESH_TOKEN_RES: 2174,
   ORDER_LIST_REQ: 2175,
   ORDER_LIST_RES: 2176,
   ACCOUNT_DISCONNECT_EVENT: 2164,
@@ -61,6 +66,8 @@ export const PT = {
 
 /** ProtoOAOrderType. */
 export const ORDER_TYPE = { MARKET: 1, LIMIT: 2, STOP: 3, STOP_LOSS_TAKE_PROFIT: 4, MARKET_RANGE: 5, STOP_LIMIT: 6 } as const;
+/** ProtoOATimeInForce. */
+export const TIME_IN_FORCE = { GOOD_TILL_DATE: 1, GOOD_TILL_CANCEL: 2, IMMEDIATE_OR_CANCEL: 3, FILL_OR_KILL: 4, MARKET_ON_OPEN: 5 } as const;
 /** ProtoOATradeSide. */
 export const TRADE_SIDE = { BUY: 1, SELL: 2 } as const;
 /** ProtoOAExecutionType. */
@@ -290,12 +297,59 @@ export interface ProtoOANewOrderReq {
   readonly volume: Int64;
   readonly limitPrice?: number;
   readonly stopPrice?: number;
+  readonly timeInForce?: number;
+  /** ms; with timeInForce GOOD_TILL_DATE. */
+  readonly expirationTimestamp?: Int64;
+  /** Absolute prices: "not supported for MARKET orders" (the .proto); market orders use the relative ones. */
+  readonly stopLoss?: number;
+  readonly takeProfit?: number;
   readonly comment?: string;
   /** At most 100 characters. */
   readonly label?: string;
   readonly positionId?: Int64;
   /** At most 50 characters. */
   readonly clientOrderId?: string;
+  /**
+   * Distances from the entry price in 1/100 000 of a price unit (123000 = 1.23): a buy's stop loss is
+   * entry − relativeStopLoss, its take profit entry + relativeTakeProfit; a sell's the other way round.
+   */
+  readonly relativeStopLoss?: Int64;
+  readonly relativeTakeProfit?: Int64;
+}
+export interface ProtoOACancelOrderReq {
+  readonly ctidTraderAccountId: Int64;
+  readonly orderId: Int64;
+}
+/** Changes a pending order; the adapter always sends the whole order it wants (volume, price, expiry, stop loss, take profit). */
+export interface ProtoOAAmendOrderReq {
+  readonly ctidTraderAccountId: Int64;
+  readonly orderId: Int64;
+  readonly volume?: Int64;
+  readonly limitPrice?: number;
+  readonly stopPrice?: number;
+  readonly expirationTimestamp?: Int64;
+  readonly stopLoss?: number;
+  readonly takeProfit?: number;
+}
+/** Sets a position's protection: a level left out is removed, so the adapter sends both it keeps. */
+export interface ProtoOAAmendPositionSLTPReq {
+  readonly ctidTraderAccountId: Int64;
+  readonly positionId: Int64;
+  readonly stopLoss?: number;
+  readonly takeProfit?: number;
+}
+/** Needs an authenticated application only (no account). */
+export interface ProtoOARefreshTokenReq {
+  readonly refreshToken: string;
+}
+/** The new pair: the old access and refresh tokens stop working. */
+export interface ProtoOARefreshTokenRes {
+  readonly accessToken: string;
+  /** "bearer". */
+  readonly tokenType?: string;
+  /** Seconds the new access token lives. */
+  readonly expiresIn: Int64;
+  readonly refreshToken: string;
 }
 export interface ProtoOAClosePositionReq {
   readonly ctidTraderAccountId: Int64;
@@ -426,6 +480,8 @@ export const ERROR_CODES: Readonly<Record<string, string>> = {
   POSITION_NOT_FOUND: '[POSITION_NOT_FOUND]',
   POSITION_NOT_OPEN: '[POSITION_NOT_FOUND]',
   ORDER_NOT_FOUND: '[ORDER_NOT_FOUND]',
+  UNABLE_TO_CANCEL_ORDER: '[ORDER_NOT_FOUND]',
+  UNABLE_TO_AMEND_ORDER: '[INVALID_REQUEST]',
   TRADING_BAD_VOLUME: '[INVALID_VOLUME]',
   TRADING_BAD_STAKE: '[INVALID_VOLUME]',
   TRADING_BAD_STOPS: '[INVALID_STOPS]',
@@ -444,6 +500,9 @@ export const ERROR_CODES: Readonly<Record<string, string>> = {
   INVALID_REQUEST: '[INVALID_REQUEST]',
   ENTITY_NOT_FOUND: '[INVALID_REQUEST]',
 };
+
+/** Codes of an access token cTrader no longer takes (expired, revoked, replaced): renew it with the refresh token. */
+export const TOKEN_CODES: ReadonlySet<string> = new Set(['CH_ACCESS_TOKEN_INVALID', 'OA_AUTH_TOKEN_EXPIRED']);
 
 /**
  * Codes that say "not now" rather than "no": the request did not (or may not have) run and may be

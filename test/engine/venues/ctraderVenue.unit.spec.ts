@@ -3,7 +3,9 @@
 import { expect } from 'chai';
 import { ctraderAdapter, environmentOf } from '../../../engine/venues/ctrader/adapter.js';
 import { CTraderConnection, CTraderFailure, ctraderClientOrderId, venueErrorOf } from '../../../engine/venues/ctrader/connection.js';
+import { relativeDistance } from '../../../engine/venues/ctrader/orders.js';
 import { money, PT, spotPrice, toCents, toLots } from '../../../engine/venues/ctrader/protocol.js';
+import { passwordOf, renewalDelay, renewedPair, tokensOf } from '../../../engine/venues/ctrader/token.js';
 import { type VenueChange, VenueError, type VenueErrorCode } from '../../../engine/venues/port.js';
 import type { RealVenue } from '../../../engine/venues/registry.js';
 import { FakeCTrader } from '../../support/fakeCTrader.js';
@@ -58,6 +60,27 @@ describe('cTrader Open API units and codes', () => {
     expect(codeOf('MARKET_CLOSED')).to.equal('[MARKET_CLOSED]');
     expect(codeOf('REQUEST_FREQUENCY_EXCEEDED')).to.equal(null);
     expect(codeOf('BLOCKED_PAYLOAD_TYPE')).to.equal(null);
+  });
+
+  it('sends market stop loss and take profit as distances rounded to the symbol digits, never zero or on the wrong side', () => {
+    expect(relativeDistance(1.0852 - 1.08, 5, 'stop loss')).to.equal(520);
+    // BTCUSD with 2 digits: a distance is a whole number of cents, 1 000 hundred-thousandths each.
+    expect(relativeDistance(65010 - 64000.004, 2, 'stop loss')).to.equal(101_000_000);
+    expect(() => relativeDistance(-0.001, 5, 'take profit')).to.throw(VenueError, /take profit is on the wrong side/);
+  });
+
+  it('reads and writes the token pair of a password, with the expiry only once it is known', () => {
+    expect(tokensOf('abc')).to.deep.equal({ accessToken: 'abc', refreshToken: null, expiresAt: null });
+    expect(tokensOf('abc|def')).to.deep.equal({ accessToken: 'abc', refreshToken: 'def', expiresAt: null });
+    const pair = tokensOf('abc|def|2026-02-06T10:00:00.000Z');
+    expect(pair.expiresAt).to.equal(Date.parse('2026-02-06T10:00:00.000Z'));
+    expect(passwordOf(pair)).to.equal('abc|def|2026-02-06T10:00:00.000Z');
+    expect(passwordOf(tokensOf('abc|def'))).to.equal('abc|def');
+    const renewed = renewedPair({ accessToken: 'n1', refreshToken: 'r1', expiresIn: '2628000' }, 1_000);
+    expect(renewed).to.deep.equal({ accessToken: 'n1', refreshToken: 'r1', expiresAt: 1_000 + 2_628_000_000 });
+    expect(renewalDelay(renewed, 1_000, 86_400_000)).to.equal(2_628_000_000 - 86_400_000);
+    expect(renewalDelay(renewed, 2_628_000_000, 86_400_000)).to.equal(0);
+    expect(renewalDelay(tokensOf('abc|def'), 0, 1)).to.equal(null);
   });
 
   it('takes the reference loginServer forms and keeps the client order id within 50 characters', () => {
