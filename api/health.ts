@@ -1,7 +1,9 @@
 // The operator's liveness and readiness probes, outside the REST API (no key, no load shedding):
 // GET /health answers while the process does; GET /ready answers 200 when the database can be reached
 // and every read model, the copy engine and the webhook dispatcher are within READY_MAX_LAG_SECONDS of
-// the newest event, else 503 with what is behind. Both are cheap: /ready is one indexed query.
+// the newest event, and no news, alerts or chat job this instance runs is stalled (no good round, by any
+// instance, within READY_MISSED_ROUNDS × its pause: store/postgres/jobRounds.ts), else 503 with what is
+// behind and which job is stalled and why. Both are cheap: /ready is two indexed queries.
 import type express from 'express';
 import { sql } from 'kysely';
 import type { Services } from '../app/services.js';
@@ -112,11 +114,12 @@ export const healthRoutes = (app: express.Express, services: Services): void => 
       return;
     }
     try {
-      const lags = await withTimeout(processorLags(services, false), READY_TIMEOUT_MS);
+      const [lags, stalled] = await withTimeout(Promise.all([processorLags(services, false), services.jobRounds.stalled()] as const), READY_TIMEOUT_MS);
       const behind = lags.filter((l) => l.seconds > READY_MAX_LAG_SECONDS).map((l) => ({ name: l.name, lagSeconds: Math.round(l.seconds) }));
+      const ready = behind.length === 0 && stalled.length === 0;
       res
-        .status(behind.length ? 503 : 200)
-        .json({ status: behind.length ? 'NOT_READY' : 'READY', database: 'UP', maxLagSeconds: READY_MAX_LAG_SECONDS, behind });
+        .status(ready ? 200 : 503)
+        .json({ status: ready ? 'READY' : 'NOT_READY', database: 'UP', maxLagSeconds: READY_MAX_LAG_SECONDS, behind, stalledJobs: stalled });
     } catch (error) {
       services.health.observe(error);
       res.status(503).json({ status: 'NOT_READY', database: 'DOWN', behind: [], reason: error instanceof Error ? error.message : String(error) });

@@ -59,6 +59,7 @@ export class CalendarAlertScheduler {
       leases,
       lease: CALENDAR_ALERTS_LEASE,
       everyMs: lookMs,
+      rounds: services.jobRounds,
       round: async () => {
         await this.applyRulesIfSynced();
         await this.fireDue();

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { type CalendarSource, fileSource, httpSource, textSource } from '../engine/calendar/source.js';
+import type { JobRounds } from '../store/postgres/jobRounds.js';
 import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
 import { type CalendarImport, importCalendar } from './calendar.js';
@@ -43,6 +44,8 @@ export interface CalendarSyncDeps {
   /** How often the lease holder looks at the folder and whether the feed is due (default 10 s). */
   readonly lookMs?: number;
   readonly fetch?: typeof fetch;
+  /** Where its rounds are recorded for /ready. */
+  readonly rounds?: JobRounds;
 }
 
 export class CalendarSync {
@@ -57,6 +60,7 @@ export class CalendarSync {
       lease: CALENDAR_SYNC_LEASE,
       everyMs: deps.lookMs ?? 10_000,
       round: (signal) => this.round(signal),
+      ...(deps.rounds ? { rounds: deps.rounds } : {}),
       failed: (error) => this.log.warn(`calendar sync failed (tried again later): ${String(error)}`),
       won: () => {
         this.sampled = false;

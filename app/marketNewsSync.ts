@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { feedFileSource, feedUrlSource, type NewsSource } from '../engine/news/source.js';
+import type { JobRounds } from '../store/postgres/jobRounds.js';
 import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
 import { importMarketNews, type MarketNewsImport } from './marketNews.js';
@@ -25,6 +26,8 @@ export interface MarketNewsSyncDeps {
   readonly everyMs: number;
   /** How often the lease holder looks whether a pass is due (default 10 s). */
   readonly lookMs?: number;
+  /** Where its rounds are recorded for /ready. */
+  readonly rounds?: JobRounds;
 }
 
 /**
@@ -71,6 +74,7 @@ export class MarketNewsSync {
       leases: deps.leases,
       lease: MARKET_NEWS_SYNC_LEASE,
       everyMs: deps.lookMs ?? 10_000,
+      ...(deps.rounds ? { rounds: deps.rounds } : {}),
       round: async () => {
         await syncMarketNews(deps.services, deps);
       },

@@ -42,6 +42,7 @@ export class NewsWarnings {
       leases,
       lease: NEWS_WARNINGS_LEASE,
       everyMs: lookMs,
+      rounds: services.jobRounds,
       round: async () => void (await this.look()),
       failed: (error) => services.log.warn(`news warnings: a look failed (tried again at the next): ${String(error)}`),
     });

@@ -53,6 +53,7 @@ export class ChatLogNotifier {
       leases,
       lease: CHAT_LOGS_LEASE,
       everyMs: lookMs,
+      rounds: services.jobRounds,
       round: async () => void (await this.forward()),
       failed: (error) => services.log.warn(`chat notifications: a look failed (tried again at the next): ${String(error)}`),
     });

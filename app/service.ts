@@ -16,6 +16,7 @@ import { PostgresEventStore } from '../store/postgres/postgresEventStore.js';
 import { migrateEventStore } from '../store/postgres/schema.js';
 import { DatabaseHealth } from '../store/postgres/health.js';
 import { Leases } from '../store/postgres/leases.js';
+import { JobRounds } from '../store/postgres/jobRounds.js';
 import { observeAppends, StoreSignals } from '../store/observed.js';
 import { API_REQUEST_RETENTION_LEASE, ApiRequestRetention } from './apiRequestRetention.js';
 import { DATA_COLLECTOR_RETENTION_LEASE, DataCollectorRetention } from './dataCollectorRetention.js';
@@ -247,6 +248,7 @@ const assembleServices = async (
     outbox,
     accountCreations,
     health,
+    jobRounds: new JobRounds(db),
     signals,
   };
   return { services, sessions: connections };
@@ -315,6 +317,7 @@ const startBackground = async (
     feedUrl: config.calendar.feedUrl,
     feedEveryMs: config.calendar.syncMinutes * 60_000,
     sampleWeek: config.calendar.sampleWeek,
+    rounds: services.jobRounds,
   });
   calendar.start();
   life.add(() => calendar.stop());
@@ -333,7 +336,13 @@ const startBackground = async (
   const newsWarnings = new NewsWarnings(services, leases);
   newsWarnings.start();
   life.add(() => newsWarnings.stop());
-  const news = new MarketNewsSync({ services, leases, feeds: config.news.feeds, everyMs: config.news.syncMinutes * 60_000 });
+  const news = new MarketNewsSync({
+    services,
+    leases,
+    feeds: config.news.feeds,
+    everyMs: config.news.syncMinutes * 60_000,
+    rounds: services.jobRounds,
+  });
   news.start();
   life.add(() => news.stop());
   const invoicesClosing = new InvoicesClosing(services, leases);

@@ -10,6 +10,7 @@ import type { EventStore, Position } from '../store/port.js';
 /** A place in `$all`: what a write answers and read-your-writes waits for. */
 export type { Position };
 import type { DatabaseHealth } from '../store/postgres/health.js';
+import type { JobRounds } from '../store/postgres/jobRounds.js';
 import type { StoreSignals } from '../store/observed.js';
 import type { CopyEngineControl } from '../engine/copy/partitions.js';
 import type { AccountSessions } from '../engine/venues/connections.js';
@@ -43,6 +44,8 @@ export interface Services {
   readonly accountCreations: AccountCreationQueue;
   /** Whether the database can be reached (503 [DATABASE_UNAVAILABLE] while it cannot). */
   readonly health: DatabaseHealth;
+  /** The news, alerts and chat jobs this instance runs, with their last good rounds as every instance records them (/ready). */
+  readonly jobRounds: JobRounds;
   /** What the event store appended and how long it took: the operator's signals (api/metrics.ts) listen. */
   readonly signals: StoreSignals;
 }

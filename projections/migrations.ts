@@ -178,6 +178,18 @@ const migrations: Record<string, Migration> = {
         count integer NOT NULL)`.execute(db);
     },
   },
+  // The last good round of each timed leased job, for every instance's /ready (store/postgres/jobRounds.ts).
+  '0029_leased_job_rounds': {
+    async up(db) {
+      await sql`CREATE TABLE IF NOT EXISTS leased_job_rounds (
+        lease text PRIMARY KEY,
+        every_ms integer NOT NULL,
+        won timestamptz,
+        good timestamptz,
+        failed timestamptz,
+        error text)`.execute(db);
+    },
+  },
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on a database of any shape

@@ -1,0 +1,145 @@
+// /ready and the news, alerts and chat jobs (issue 18; store/postgres/jobRounds.ts): each timed leased job
+// records its rounds in the database, so every instance's /ready sees whether it is stalled, whichever
+// instance runs it; a stalled job makes /ready 503 with its name and why; a job turned off by
+// configuration is not watched. "An hour ago" is written into the rounds' row (no spec waits out 5 rounds).
+import { expect } from 'chai';
+import { sql } from 'kysely';
+import { CALENDAR_ALERTS_LEASE } from '../../app/alertsScheduler.js';
+import { MarketNewsSync } from '../../app/marketNewsSync.js';
+import type { Leases } from '../../store/postgres/leases.js';
+import { allowedSecondsOf, JobRounds, READY_MIN_STALL_SECONDS } from '../../store/postgres/jobRounds.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { eventually } from '../support/trading.js';
+
+interface Ready {
+  status: string;
+  behind: unknown[];
+  stalledJobs: { name: string; secondsSinceGoodRound: number | null; allowedSeconds: number; reason: string }[];
+}
+
+const WATCHED = ['calendar-alerts', 'calendar-sync', 'news-warnings', 'notifications:logs'];
+
+describe('/ready: the news, alerts and chat jobs (issue 18)', function () {
+  this.timeout(180_000);
+  let a: TestService;
+  let b: TestService;
+
+  const ready = async (t: TestService): Promise<{ status: number; body: Ready }> => {
+    const res = await fetch(`${t.url.replace(/\/rest\/api\/v1$/, '')}/ready`);
+    return { status: res.status, body: (await res.json()) as Ready };
+  };
+  const rows = async () =>
+    (
+      await sql<{
+        lease: string;
+        good: Date | null;
+        failed: Date | null;
+        error: string | null;
+      }>`SELECT lease, good, failed, error FROM leased_job_rounds ORDER BY lease`.execute(a.service.services.db)
+    ).rows;
+  /** Moves a job's last good round and last lease win an hour back. */
+  const anHourAgo = (lease: string) =>
+    sql`UPDATE leased_job_rounds SET good = good - interval '1 hour', won = won - interval '1 hour' WHERE lease = ${lease}`.execute(a.service.services.db);
+
+  before(async () => {
+    a = await startTestService({ venueTicker: false });
+    b = await startTestService({ databaseUrl: a.databaseUrl, dataDir: a.dataDir, venueTicker: false });
+  });
+  after(async () => {
+    await b?.stop();
+    await a?.stop();
+  });
+
+  it('watches the news, alerts and chat jobs, not the news sync without NEWS_FEEDS, and records their good rounds', async () => {
+    expect([...a.service.services.jobRounds.jobs.keys()].sort()).to.deep.equal(WATCHED);
+    expect([...b.service.services.jobRounds.jobs.keys()].sort()).to.deep.equal(WATCHED);
+    const recorded = await eventually(
+      async () => {
+        const now = await rows();
+        return WATCHED.every((lease) => now.some((r) => r.lease === lease && r.good !== null)) ? now : undefined;
+      },
+      30_000,
+      'a good round of every job',
+    );
+    expect(recorded.map((r) => r.lease)).to.deep.equal(WATCHED);
+    for (const t of [a, b]) {
+      const { status, body } = await ready(t);
+      expect(status, JSON.stringify(body)).to.equal(200);
+      expect(body).to.deep.include({ status: 'READY', stalledJobs: [] });
+    }
+  });
+
+  it('a job whose rounds fail is NOT READY on every instance, with its name and error, and READY again after a good round', async () => {
+    const { db } = a.service.services;
+    await sql`ALTER VIEW calendar_alerts RENAME TO calendar_alerts_away`.execute(db);
+    try {
+      await eventually(
+        async () => (await rows()).find((r) => r.lease === CALENDAR_ALERTS_LEASE && r.error?.includes('calendar_alerts')),
+        30_000,
+        'a failed round of the calendar alerts',
+      );
+      await anHourAgo(CALENDAR_ALERTS_LEASE);
+      for (const t of [a, b]) {
+        const { status, body } = await ready(t);
+        expect(status, JSON.stringify(body)).to.equal(503);
+        expect(body.status).to.equal('NOT_READY');
+        expect(body.stalledJobs).to.have.length(1);
+        const [stalled] = body.stalledJobs;
+        expect(stalled).to.deep.include({ name: CALENDAR_ALERTS_LEASE, allowedSeconds: READY_MIN_STALL_SECONDS });
+        expect(stalled!.secondsSinceGoodRound).to.be.at.least(3600);
+        expect(stalled!.reason).to.match(/^its rounds fail: .*calendar_alerts/);
+      }
+    } finally {
+      await sql`ALTER VIEW calendar_alerts_away RENAME TO calendar_alerts`.execute(db);
+    }
+    const back = await eventually(
+      async () => {
+        const answer = await ready(b);
+        return answer.status === 200 ? answer : undefined;
+      },
+      30_000,
+      'READY after a good round',
+    );
+    expect(back.body).to.deep.include({ status: 'READY', stalledJobs: [] });
+  });
+
+  it('says why a job has no good round: nobody ran it, or its round never ended', async () => {
+    const rounds = new JobRounds(a.service.services.db);
+    rounds.watch('ready-spec-job', 1000);
+    // Started here a moment ago, never run anywhere: not stalled yet.
+    expect(await rounds.stalled()).to.deep.equal([]);
+    await rounds.won('ready-spec-job', 1000);
+    await anHourAgo('ready-spec-job');
+    const [hung, ...others] = await rounds.stalled();
+    expect(others).to.deep.equal([]);
+    expect(hung).to.deep.include({
+      name: 'ready-spec-job',
+      allowedSeconds: READY_MIN_STALL_SECONDS,
+      reason: 'no round has ended: no instance holds its lease, or its round hangs',
+    });
+    expect(hung!.secondsSinceGoodRound).to.be.within(3600, 3700);
+    await rounds.good('ready-spec-job', 1000);
+    expect(await rounds.stalled()).to.deep.equal([]);
+    rounds.unwatch('ready-spec-job');
+    await sql`DELETE FROM leased_job_rounds WHERE lease = 'ready-spec-job'`.execute(a.service.services.db);
+  });
+
+  it('allows 5 rounds of a job, never less than 30 s', () => {
+    expect([allowedSecondsOf(1000), allowedSecondsOf(10_000), allowedSecondsOf(60_000)]).to.deep.equal([30, 50, 300]);
+  });
+
+  it('the news sync is watched only with feeds to read', async () => {
+    const leases = { hold: () => ({ release: () => Promise.resolve() }) } as unknown as Leases;
+    const watched = async (feeds: string[]) => {
+      const rounds = new JobRounds(a.service.services.db);
+      const sync = new MarketNewsSync({ services: a.service.services, leases, feeds, everyMs: 60_000, rounds });
+      sync.start();
+      const names = [...rounds.jobs.keys()];
+      await sync.stop();
+      expect([...rounds.jobs.keys()]).to.deep.equal([]);
+      return names;
+    };
+    expect(await watched([])).to.deep.equal([]);
+    expect(await watched(['file:///nowhere.xml'])).to.deep.equal(['market-news-sync']);
+  });
+});
