@@ -21,6 +21,7 @@ import { DomainError, illegalState, invalid, notFound } from '../domain/shared/e
 import { presentWhiteLabel } from '../domain/whiteLabel/feature.js';
 import type { FeatureSetting } from '../domain/feature/events.js';
 import { customerById, customerOfProject, type CustomerRow } from '../projections/customers/queries.js';
+import { payoutMethodOf } from '../projections/payouts/queries.js';
 import { findProject, type ProjectRow } from '../projections/projects/queries.js';
 import type { IssuedKey } from './commands/apiKeys.js';
 import { issueProjectLevelKey } from './commands/projects.js';
@@ -49,9 +50,11 @@ export interface CustomerOverview {
   readonly maxAccountsPerProject: number;
   readonly allowedAccountTypeIds: readonly number[];
   readonly allowedRegionIds: readonly number[];
+  /** Its payout method: Wise e-mail addresses (empty: none recorded). */
+  readonly payoutEmails: readonly string[];
 }
 
-const loadSignedIn = async (services: Pick<CommandServices, 'db'>, who: SignedInCustomer): Promise<{ customer: CustomerRow; brand: Brand }> => {
+export const loadSignedIn = async (services: Pick<CommandServices, 'db'>, who: SignedInCustomer): Promise<{ customer: CustomerRow; brand: Brand }> => {
   const customer = await customerById(services.db, who.customerId);
   if (!customer) throw notFound('[CUSTOMER_NOT_FOUND]', `customer ${who.customerId} not found`);
   if (customer.status === 'BLOCKED') throw customerBlocked();
@@ -76,6 +79,7 @@ export const customerOverview = async (services: Pick<CommandServices, 'db'>, wh
     maxAccountsPerProject: accountLimit(brand),
     allowedAccountTypeIds: allowedTypes(brand),
     allowedRegionIds: brand.settings.allowedRegions.map((r) => r.id),
+    payoutEmails: await payoutMethodOf(services.db, customer.customerId),
   };
 };
 

@@ -3,17 +3,19 @@
 // followers' subscription and profit-sharing fees (domain/earnings/earnings.ts, as GET
 // /signals/{signalProviderId}/earnings gives them); the brand collects from the followers and pays the
 // provider itself. Here its operator records each customer's payout method (PayoutDTO: Wise e-mail
-// addresses; an event of the customer's payout stream, domain/billing/payouts.ts) and exports, for a
-// month, what each provider earned and where to send it. Nothing is sent and no money moves.
+// addresses; an event of the customer's payout stream, domain/billing/payouts.ts; the signed-in customer
+// may record its own the same way) and exports, for a month, what each provider earned and where to send it. Nothing is sent and no money moves.
 import { providerEarnings, type Month } from '../domain/earnings/earnings.js';
 import { payoutMethodDecider, payoutMethodStream } from '../domain/billing/payouts.js';
 import { invalid } from '../domain/shared/errors.js';
 import { isEmailAddress } from '../domain/notification/targets.js';
 import type { RequestContext } from '../domain/shared/command.js';
-import { customersOfBrand } from '../projections/customers/queries.js';
+import { customersOfBrand, type CustomerRow } from '../projections/customers/queries.js';
 import { earningsFacts } from '../projections/earnings/queries.js';
 import { payoutMethodsOfBrand } from '../projections/payouts/queries.js';
 import { loadBrandOfProject } from './customers.js';
+import { loadSignedIn } from './customersProjects.js';
+import type { SignedInCustomer } from './customersSignIn.js';
 import { brandCustomer } from './invoicesWhiteLabel.js';
 import { commandMetadata, execute, type Services } from './services.js';
 
@@ -23,7 +25,24 @@ export const MAX_WISE_EMAILS = 5;
 /** The currency earnings are computed in (api/earnings/dto.ts: the simulated venue's, until venues keep their own). */
 export const PAYOUT_CURRENCY = 'USD';
 
-/** Records the payout method of the brand's customer (replaces the earlier one); answers the addresses as kept. */
+/** Records the customer's payout method (replaces the earlier one); answers the addresses as kept. */
+const recordPayoutMethod = async (services: Services, customer: CustomerRow, wiseEmails: readonly string[], context: RequestContext): Promise<string[]> => {
+  const kept = [...new Set(wiseEmails.map((e) => e.trim().toLowerCase()))];
+  const bad = kept.find((e) => !isEmailAddress(e));
+  if (bad !== undefined) throw invalid('[VALIDATION_FAILED]', `wiseDetails: "${bad}" is no e-mail address`);
+  if (kept.length > MAX_WISE_EMAILS) throw invalid('[VALIDATION_FAILED]', `wiseDetails: at most ${MAX_WISE_EMAILS} addresses`);
+  const { customerId, brandFeatureId } = customer;
+  await execute(
+    services,
+    payoutMethodStream(customerId),
+    payoutMethodDecider,
+    { type: 'SetPayoutMethod', data: { customerId, brandFeatureId, wiseEmails: kept }, metadata: commandMetadata(services, context) },
+    PAYOUT_READ_MODELS,
+  );
+  return kept;
+};
+
+/** The brand's operator records the payout method of its customer `customerId` (404 for another brand's). */
 export const setPayoutMethod = async (
   services: Services,
   projectId: string,
@@ -33,20 +52,16 @@ export const setPayoutMethod = async (
   context: RequestContext,
 ): Promise<string[]> => {
   const brand = await loadBrandOfProject(services, projectId, featureId);
-  await brandCustomer(services, brand, customerId);
-  const kept = [...new Set(wiseEmails.map((e) => e.trim().toLowerCase()))];
-  const bad = kept.find((e) => !isEmailAddress(e));
-  if (bad !== undefined) throw invalid('[VALIDATION_FAILED]', `wiseDetails: "${bad}" is no e-mail address`);
-  if (kept.length > MAX_WISE_EMAILS) throw invalid('[VALIDATION_FAILED]', `wiseDetails: at most ${MAX_WISE_EMAILS} addresses`);
-  await execute(
-    services,
-    payoutMethodStream(customerId),
-    payoutMethodDecider,
-    { type: 'SetPayoutMethod', data: { customerId, brandFeatureId: brand.featureId, wiseEmails: kept }, metadata: commandMetadata(services, context) },
-    PAYOUT_READ_MODELS,
-  );
-  return kept;
+  return recordPayoutMethod(services, await brandCustomer(services, brand, customerId), wiseEmails, context);
 };
+
+/** The signed-in customer records its own payout method, by the same rules as its operator. */
+export const setOwnPayoutMethod = async (
+  services: Services,
+  who: SignedInCustomer,
+  wiseEmails: readonly string[],
+  context: RequestContext,
+): Promise<string[]> => recordPayoutMethod(services, (await loadSignedIn(services, who)).customer, wiseEmails, context);
 
 export interface Payout {
   readonly signalProviderId: string;

@@ -10,6 +10,7 @@ import { blockCustomer } from '../../app/customersBlock.js';
 import { unblockCustomer } from '../../app/customersUnblock.js';
 import { customersMoney } from '../../app/invoicesWhiteLabel.js';
 import type { Services } from '../../app/services.js';
+import { payoutMethodsOfBrand } from '../../projections/payouts/queries.js';
 import type { Routes } from '../route.js';
 import { checkProjectScope } from '../shared/projects.js';
 import { errorResponses, Uuid } from '../shared/schemas.js';
@@ -29,14 +30,15 @@ export const customerRoutes = (routes: Routes, services: Services): void => {
     operationId: 'listWhiteLabelCustomers',
     summary: "The brand's customers",
     description:
-      "Ours (the spec gives the operator's customer view, CustomerSummaryDTO, without a path of its own): every customer who registered under this brand (featureId: the project's FeatureWhiteLabelDTO), blocked ones included, in order of registration. Customers of another brand are never listed, whatever their e-mail address: the same address under two brands is two customers. The money members: openInvoices (OPEN invoices), outstandingAmount (their sum), paidAmount (the PAID ones' sum; refunded ones not counted) over the customer's invoices of this brand, and currentMonthOutstanding (its projects' usage this month up to the end of today, priced now: invoiced at the month's close), in the price list's currency. Needs a project-level key of the brand's project; another project's feature answers 404 [FEATURE_NOT_FOUND].",
+      "Ours (the spec gives the operator's customer view, CustomerSummaryDTO, without a path of its own): every customer who registered under this brand (featureId: the project's FeatureWhiteLabelDTO), blocked ones included, in order of registration. Customers of another brand are never listed, whatever their e-mail address: the same address under two brands is two customers. The money members: openInvoices (OPEN invoices), outstandingAmount (their sum), paidAmount (the PAID ones' sum; refunded ones not counted) over the customer's invoices of this brand, and currentMonthOutstanding (its projects' usage this month up to the end of today, priced now: invoiced at the month's close), in the price list's currency. customer.payoutMethod: the Wise addresses recorded by the operator (PUT .../whitelabel/customers/{customerId}/payoutMethod) or by the customer itself (PUT /customer/payoutMethod); empty wiseDetails: none yet. Needs a project-level key of the brand's project; another project's feature answers 404 [FEATURE_NOT_FOUND].",
     params: BrandParams,
     responses: { 200: { description: 'the customers', schema: Type.Array(CustomerSummaryDTO) }, ...errorResponses(401, 403, 404) },
     async handler({ params, caller }) {
       checkProjectScope(caller, params.projectId, "the brand's customers");
       const customers = await listCustomers(services, params.projectId, params.featureId);
       const money = await customersMoney(services, customers);
-      return { body: customers.map((c) => toCustomerSummaryDTO(c, money.get(c.customerId)!)) };
+      const payouts = await payoutMethodsOfBrand(services.db, params.featureId);
+      return { body: customers.map((c) => toCustomerSummaryDTO(c, money.get(c.customerId)!, payouts.get(c.customerId) ?? [])) };
     },
   });
 

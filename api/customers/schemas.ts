@@ -37,7 +37,7 @@ export const CustomerDTO = Type.Object(
     $id: 'CustomerDTO',
     readOnly: true,
     description:
-      "A customer of a white-label brand (issue 23): registered by e-mail under the brand, owner of its projects. Answered: id, email, created, blocked, kyc (false), permissionType (READ_WRITE); tos and payoutMethod are not (nothing records them here). A project that no customer owns answers its owner as an e-mail only (the operator's CLI), permissionType READ_WRITE.",
+      "A customer of a white-label brand (issue 23): registered by e-mail under the brand, owner of its projects. Answered: id, email, created, blocked, kyc (false), permissionType (READ_WRITE), payoutMethod (where its signal-provider earnings are paid: the Wise addresses recorded by the brand's operator or by the customer itself, the latest wins; empty wiseDetails: none recorded); tos is not (nothing records it here). A project that no customer owns answers its owner as an e-mail only (the operator's CLI), permissionType READ_WRITE.",
     additionalProperties: false,
   },
 );

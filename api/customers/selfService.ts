@@ -7,21 +7,24 @@
 //   GET    /customer                                     the customer, its brand's limits and its projects
 //   POST   /customer/projects                            a new project of its own, with a project-level key
 //   POST   /customer/projects/{projectId}/apiKeys        another project-level key of one of its projects
+//   PUT    /customer/payoutMethod                        its own payout method (PayoutDTO)
 //   DELETE /customer/session                             signs out
-// Use cases: app/customersSignIn.ts, app/customersProjects.ts. Declared with the other routes (OpenAPI,
+// Use cases: app/customersSignIn.ts, app/customersProjects.ts, app/payouts.ts. Declared with the other routes (OpenAPI,
 // contract checks) and mounted here, before api/auth.ts.
 import { type TSchema, Type } from '@sinclair/typebox';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { createCustomerProject, customerOverview, issueCustomerProjectKey } from '../../app/customersProjects.js';
 import { customerOfToken, loadBrandAt, requestCustomerCode, signInCustomer, signOutCustomer, type SignedInCustomer } from '../../app/customersSignIn.js';
+import { MAX_WISE_EMAILS, setOwnPayoutMethod } from '../../app/payouts.js';
 import type { Services } from '../../app/services.js';
+import { payoutMethodOf } from '../../projections/payouts/queries.js';
 import { requestContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { expressPath, type Routes, type RouteSpec } from '../route.js';
 import { errorResponses, IsoDateTime, Uuid } from '../shared/schemas.js';
 import { validate } from '../validation.js';
-import { toCustomerDTO } from './dto.js';
-import { CustomerDTO } from './schemas.js';
+import { toCustomerDTO, toPayoutMethodDTO } from './dto.js';
+import { CustomerDTO, PayoutDTO } from './schemas.js';
 
 const TAG = 'White-label customers';
 
@@ -211,7 +214,12 @@ const selfServiceRoutes = (services: Services): SelfServiceRoute[] => [
       const session = await signInCustomer(services, params.subdomain!, { codeId: String(body.codeId), code: String(body.code) }, contextOf(req, req.res!));
       return {
         status: 200,
-        body: { token: session.token, expiresAt: session.expiresAt, registered: session.registered, customer: toCustomerDTO(session.customer) },
+        body: {
+          token: session.token,
+          expiresAt: session.expiresAt,
+          registered: session.registered,
+          customer: toCustomerDTO(session.customer, await payoutMethodOf(services.db, session.customer.customerId)),
+        },
       };
     },
   },
@@ -232,7 +240,7 @@ const selfServiceRoutes = (services: Services): SelfServiceRoute[] => [
       return {
         status: 200,
         body: {
-          customer: toCustomerDTO(o.customer),
+          customer: toCustomerDTO(o.customer, o.payoutEmails),
           brand: { featureId: o.brand.featureId, name: o.brand.settings.name, subdomain: o.brand.settings.subdomain },
           projects: o.projects.map((p) => ({ id: p.id, name: p.name, created: new Date(p.created).toISOString() })),
           maxProjects: o.maxProjects,
@@ -281,6 +289,28 @@ const selfServiceRoutes = (services: Services): SelfServiceRoute[] => [
     async run({ params, customer, req }) {
       const key = await issueCustomerProjectKey(services, customer!, params.projectId!, contextOf(req, req.res!));
       return { status: 201, body: { projectId: params.projectId, apiKeyId: key.apiKeyId, key: key.key } };
+    },
+  },
+  {
+    signedIn: true,
+    spec: {
+      method: 'put',
+      path: '/customer/payoutMethod',
+      tag: TAG,
+      operationId: 'setCustomerPayoutMethod',
+      summary: 'Record its own payout method',
+      description: `${BEARER} Where the customer's signal-provider earnings are to be paid (PayoutDTO: wiseDetails, the e-mail addresses of its Wise account, at most ${MAX_WISE_EMAILS}; the first is the one the operator's payout export gives; empty or absent: none), by the same rules as the operator's PUT /projects/{projectId}/features/{featureId}/whitelabel/customers/{customerId}/payoutMethod and on the same record: it replaces the earlier one, whoever recorded it (an event PayoutMethodSet; the same method again records nothing). A malformed address or more than ${MAX_WISE_EMAILS}: 400 [VALIDATION_FAILED], nothing recorded. Answered as CustomerDTO.payoutMethod by GET /customer and in the operator's customer list. Nothing is ever paid from this service.`,
+      body: PayoutDTO,
+      bodyRequired: true,
+      authenticated: false,
+      responses: {
+        200: { description: 'the payout method as kept (addresses in lower case, repeats removed)', schema: PayoutDTO },
+        ...errorResponses(400, 401, 403),
+      },
+    },
+    async run({ body, customer, req }) {
+      const emails = ((body.wiseDetails ?? []) as { email: string }[]).map((w) => w.email);
+      return { status: 200, body: toPayoutMethodDTO(await setOwnPayoutMethod(services, customer!, emails, contextOf(req, req.res!))) };
     },
   },
   {

@@ -10,6 +10,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { brandPayouts, MAX_WISE_EMAILS, type Payout, PAYOUT_CURRENCY, setPayoutMethod } from '../../app/payouts.js';
 import type { Services } from '../../app/services.js';
 import { invalid } from '../../domain/shared/errors.js';
+import { toPayoutMethodDTO } from '../customers/dto.js';
 import { PayoutDTO } from '../customers/schemas.js';
 import { currencyType } from '../invoices/dto.js';
 import type { Routes } from '../route.js';
@@ -64,8 +65,6 @@ export const SignalProviderPayoutDTO = Type.Object(
   },
 );
 
-const payoutMethodOf = (emails: readonly string[]): Static<typeof PayoutDTO> => ({ wiseDetails: emails.map((email) => ({ email })) });
-
 const toPayoutDTO = (p: Payout): Static<typeof SignalProviderPayoutDTO> => ({
   signalProviderId: p.signalProviderId,
   accountId: p.accountId,
@@ -78,7 +77,7 @@ const toPayoutDTO = (p: Payout): Static<typeof SignalProviderPayoutDTO> => ({
   profitSharingAmount: Number(p.profitSharingAmount),
   total: Number(p.total),
   currencyType: currencyType(p.currency),
-  payoutMethod: payoutMethodOf(p.wiseEmails),
+  payoutMethod: toPayoutMethodDTO(p.wiseEmails),
   monthEnded: p.monthEnded,
   status: 'NOT_SENT',
 });
@@ -144,7 +143,7 @@ export const payoutRoutes = (routes: Routes, services: Services): void => {
     tag: TAG,
     operationId: 'setWhiteLabelCustomerPayoutMethod',
     summary: "Record a customer's payout method",
-    description: `Ours: the brand's operator records where the customer's signal-provider earnings are to be paid (PayoutDTO: wiseDetails, the e-mail addresses of its Wise account, at most ${MAX_WISE_EMAILS}; the first is the one exported; empty or absent: none). Replaces the earlier one; an event of the customer's payout stream (PayoutMethodSet; the same method again records nothing). A malformed address gives 400 [VALIDATION_FAILED]. ${NEVER_SENT} ${KEY}`,
+    description: `Ours: the brand's operator records where the customer's signal-provider earnings are to be paid (PayoutDTO: wiseDetails, the e-mail addresses of its Wise account, at most ${MAX_WISE_EMAILS}; the first is the one exported; empty or absent: none). Replaces the earlier one; an event of the customer's payout stream (PayoutMethodSet; the same method again records nothing; the customer may record its own with PUT /customer/payoutMethod, the latest wins). A malformed address gives 400 [VALIDATION_FAILED]. ${NEVER_SENT} ${KEY}`,
     params: CustomerParams,
     body: PayoutDTO,
     bodyRequired: true,
@@ -155,7 +154,7 @@ export const payoutRoutes = (routes: Routes, services: Services): void => {
     async handler({ params, body, caller, context }) {
       checkProjectScope(caller, params.projectId, "a customer's payout method");
       const emails = (body.wiseDetails ?? []).map((w) => w.email);
-      return { body: payoutMethodOf(await setPayoutMethod(services, params.projectId, params.featureId, params.customerId, emails, context)) };
+      return { body: toPayoutMethodDTO(await setPayoutMethod(services, params.projectId, params.featureId, params.customerId, emails, context)) };
     },
   });
 

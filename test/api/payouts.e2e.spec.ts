@@ -22,6 +22,7 @@ describe('white-label payouts to signal providers, exported', function () {
   let brandB: string;
   let customerId: number;
   let projectKey: string;
+  let bearer: Record<string, string>;
   let providerId: string;
   const base = () => `/projects/${DEFAULT_PROJECT_ID}/features/${brand}/whitelabel`;
 
@@ -40,9 +41,11 @@ describe('white-label payouts to signal providers, exported', function () {
     });
     expect(session.status, JSON.stringify(session.body)).to.equal(200);
     customerId = session.body.customer.id;
+    expect(session.body.customer.payoutMethod, 'none recorded yet').to.deep.equal({ wiseDetails: [] });
+    bearer = { authorization: `Bearer ${session.body.token}` };
     const project = await t.call('POST', '/customer/projects', {
       key: null,
-      headers: { authorization: `Bearer ${session.body.token}` },
+      headers: bearer,
       body: { name: 'Pat signals' },
     });
     expect(project.status, JSON.stringify(project.body)).to.equal(201);
@@ -110,6 +113,60 @@ describe('white-label payouts to signal providers, exported', function () {
       'year,month,signalProviderId,accountId,projectId,customerId,customerEmail,wiseEmail,subscriptionAmount,profitSharingAmount,total,currency,monthEnded',
     );
     expect(lines[1]).to.include(`,pat@acme.test,pat@wise.test,27.00,0.00,27.00,USD,true`);
+  });
+
+  it('lets the signed-in customer record its own payout method by the same rules; answered as CustomerDTO.payoutMethod', async () => {
+    const events = async () => {
+      const types: string[] = [];
+      for await (const e of t.service.services.store.readStream(`payout-method-${customerId}`)) types.push(e.event.type);
+      return types;
+    };
+    // the session of January has expired (12 hours): sign in again
+    const expired = await t.call('PUT', '/customer/payoutMethod', { key: null, headers: bearer, body: { wiseDetails: [] } });
+    expect(expired.status).to.equal(401);
+    expect(expired.body.error).to.equal('[CUSTOMER_TOKEN_INVALID]');
+    const before = smtp.mails.length;
+    const asked = await t.call('POST', `/whitelabel/${A}/customers/code`, { key: null, body: { email: 'pat@acme.test' } });
+    const session = await t.call('POST', `/whitelabel/${A}/customers/session`, {
+      key: null,
+      body: { codeId: asked.body.codeId, code: await smtp.codeFor('pat@acme.test', before) },
+    });
+    expect(session.status, JSON.stringify(session.body)).to.equal(200);
+    expect(session.body.customer.payoutMethod, "the operator's").to.deep.equal({ wiseDetails: [{ email: 'pat@wise.test' }] });
+    bearer = { authorization: `Bearer ${session.body.token}` };
+    const bad = await t.call('PUT', '/customer/payoutMethod', { key: null, headers: bearer, body: { wiseDetails: [{ email: 'nope' }] } });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error).to.equal('[VALIDATION_FAILED]');
+    const tooMany = Array.from({ length: 6 }, (_, i) => ({ email: `pat${i}@wise.test` }));
+    const many = await t.call('PUT', '/customer/payoutMethod', { key: null, headers: bearer, body: { wiseDetails: tooMany } });
+    expect(many.status).to.equal(400);
+    expect(many.body.error).to.equal('[VALIDATION_FAILED]');
+    const unknown = await t.call('PUT', '/customer/payoutMethod', { key: null, headers: bearer, body: { wiseDetails: [], iban: 'CH93' } });
+    expect(unknown.status).to.equal(400);
+    const withKey = await t.call('PUT', '/customer/payoutMethod', { key: projectKey, body: { wiseDetails: [{ email: 'x@wise.test' }] } });
+    expect(withKey.status).to.equal(403);
+    expect(withKey.body.error).to.equal('[CUSTOMER_SESSION_REQUIRED]');
+    const noToken = await t.call('PUT', '/customer/payoutMethod', { key: null, body: { wiseDetails: [{ email: 'x@wise.test' }] } });
+    expect(noToken.status).to.equal(401);
+    expect(await events(), 'nothing recorded by a refusal').to.deep.equal(['PayoutMethodSet']);
+
+    const set = await t.call('PUT', '/customer/payoutMethod', { key: null, headers: bearer, body: { wiseDetails: [{ email: ' Pat.Own@Wise.test ' }] } });
+    expect(set.status, JSON.stringify(set.body)).to.equal(200);
+    expect(set.body).to.deep.equal({ wiseDetails: [{ email: 'pat.own@wise.test' }] });
+    const again = await t.call('PUT', '/customer/payoutMethod', { key: null, headers: bearer, body: { wiseDetails: [{ email: 'pat.own@wise.test' }] } });
+    expect(again.status).to.equal(200);
+    expect(await events(), 'the same method again records nothing').to.deep.equal(['PayoutMethodSet', 'PayoutMethodSet']);
+
+    const me = await t.call('GET', '/customer', { key: null, headers: bearer });
+    expect(me.status).to.equal(200);
+    expect(me.body.customer.payoutMethod).to.deep.equal({ wiseDetails: [{ email: 'pat.own@wise.test' }] });
+    const list = await t.call('GET', `${base()}/customers`);
+    expect(list.status).to.equal(200);
+    expect(list.body.map((c: { customer: { id: number; payoutMethod: unknown } }) => [c.customer.id, c.customer.payoutMethod])).to.deep.equal([
+      [customerId, { wiseDetails: [{ email: 'pat.own@wise.test' }] }],
+    ]);
+    const csv = await t.call('GET', `${base()}/payouts/export?year=2026&month=1`);
+    expect(String(csv.body)).to.include(',pat@acme.test,pat.own@wise.test,27.00,');
   });
 
   it("shows another brand's operator nothing of it", async () => {
