@@ -19,13 +19,17 @@ const providerFacts = async (services: Services, caller: ProviderCaller, provide
   return facts;
 };
 
-/** From the provider's creation month to this month (or the month it was removed). */
+/** From the provider's creation month to this month (or the month it was removed), months of TIME_ZONE. */
 const monthsOf = (services: Services, facts: { created: string; removed: string | null }): Month[] =>
-  monthsBetween(facts.created, facts.removed ?? services.clock().toISOString());
+  monthsBetween(facts.created, facts.removed ?? services.clock().toISOString(), services.config.timeZone);
 
 export const signalProviderEarnings = async (services: Services, caller: ProviderCaller, providerId: string) => {
   const facts = await providerFacts(services, caller, providerId);
-  return { facts, months: providerEarnings(facts.terms, facts.followers, facts.trades, monthsOf(services, facts), services.clock().toISOString()) };
+  const { timeZone } = services.config;
+  return {
+    facts,
+    months: providerEarnings(facts.terms, facts.followers, facts.trades, monthsOf(services, facts), services.clock().toISOString(), timeZone),
+  };
 };
 
 /** One month when `year` and `month` are given (both or neither), else every month of the provider. */
@@ -35,5 +39,9 @@ export const signalProviderFollowerCosts = async (services: Services, caller: Pr
   const months = year !== undefined && month !== undefined ? [{ year, month }] : monthsOf(services, facts);
   // The price of a covered follower-day is the operator's (PRICE_LIST / PRICE_LIST_FILE), in its currency.
   const { followerDaily, currency } = services.config.priceList;
-  return { facts, currency, months: followerCosts(facts.terms, facts.followers, months, followerDaily, services.clock().toISOString()) };
+  return {
+    facts,
+    currency,
+    months: followerCosts(facts.terms, facts.followers, months, followerDaily, services.clock().toISOString(), services.config.timeZone),
+  };
 };

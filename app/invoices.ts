@@ -1,5 +1,5 @@
 // Invoices (issue 23 "Usage, invoices, payments"; spec "Invoice (white-label, manual collection)"):
-// - the monthly close: for each month that has ended (UTC) since the first usage, each party billed
+// - the monthly close: for each month that has ended (in TIME_ZONE) since the first usage, each party billed
 //   (app/billingParties.ts: a customer with all its projects, or a project without a customer) with
 //   usage worth more than 0 gets one invoice, its lines priced with the operator's price list as it is
 //   at the close (app/priceList.ts), collected through the payment port (app/billingPayments.ts);
@@ -8,21 +8,8 @@
 // - the reads: a project's invoices, an invoice's details recomputed line by line, its transactions and
 //   balance, the cost forecast of the current month.
 import { sql } from 'kysely';
-import {
-  type Month,
-  monthEnd,
-  monthOf,
-  monthStart,
-  monthText,
-  nextMonth,
-  earlier,
-  type Prices,
-  recompute,
-  totalOf,
-  usageLines,
-  DAY_MS,
-  type UsageLine,
-} from '../domain/billing/usage.js';
+import { type Prices, monthText, earlier, recompute, totalOf, usageLines, DAY_MS, type UsageLine } from '../domain/billing/usage.js';
+import { endOfDayIn, type Month, monthEndIn, monthIn, monthStartIn, nextMonth } from '../domain/shared/calendarMonth.js';
 import { invoiceDecider } from '../domain/invoice/decider.js';
 import { invoiceStream, type InvoiceIssuedData } from '../domain/invoice/events.js';
 import { invoiceNumberOf } from '../domain/invoice/number.js';
@@ -55,16 +42,24 @@ export const pricesOf = (list: PriceList): Prices => ({
   followerDaily: list.followerDaily,
 });
 
-/** The priced usage of `projectIds` in `month` (upTo: only the days before it). */
+/** The priced usage of `projectIds` in `month` of TIME_ZONE (upTo: only the days before it). */
 export const usageOf = async (services: Pick<Services, 'db' | 'config'>, projectIds: readonly string[], month: Month, upTo?: number): Promise<UsageLine[]> => {
-  const list = services.config.priceList;
-  const facts = await usageFacts(services.db, projectIds, month, list.followerDaily);
-  return usageLines(facts, pricesOf(list), month, upTo);
+  const { priceList: list, timeZone } = services.config;
+  const facts = await usageFacts(services.db, projectIds, month, list.followerDaily, timeZone);
+  return usageLines(facts, pricesOf(list), month, timeZone, upTo);
+};
+
+/** The month under way in TIME_ZONE and the end of today there (the current month counts its days up to it). */
+export const currentMonth = (services: Pick<Services, 'config' | 'clock'>): { month: Month; upTo: number } => {
+  const now = services.clock().getTime();
+  const month = monthIn(now, services.config.timeZone);
+  return { month, upTo: Math.min(monthEndIn(month, services.config.timeZone), endOfDayIn(now, services.config.timeZone)) };
 };
 
 /** Issues the invoices of `month` (idempotent: an invoice issued stays); answers the numbers issued now. */
 export const closeMonth = async (services: Services, month: Month, payments: PaymentPort = manualCollection(services)): Promise<string[]> => {
-  const projects = await projectsUsedBetween(services.db, new Date(monthStart(month)), new Date(monthEnd(month)));
+  const zone = services.config.timeZone;
+  const projects = await projectsUsedBetween(services.db, new Date(monthStartIn(month, zone)), new Date(monthEndIn(month, zone)));
   const issued: string[] = [];
   const list = services.config.priceList;
   for (const party of await partiesOf(services, projects)) {
@@ -107,7 +102,7 @@ export const closeMonth = async (services: Services, month: Month, payments: Pay
 
 /** Closes every ended month not closed yet (from the first usage); answers the invoices issued. */
 export const closeDueMonths = async (services: Services, payments?: PaymentPort): Promise<string[]> => {
-  const current = monthOf(services.clock().toISOString());
+  const current = monthIn(services.clock().getTime(), services.config.timeZone);
   const last = await services.db
     .withTables<{ processor_checkpoints: { name: string; position: string | null; updated: Date } }>()
     .selectFrom('processor_checkpoints')
@@ -121,7 +116,7 @@ export const closeDueMonths = async (services: Services, payments?: PaymentPort)
   } else {
     const first = await firstUsage(services.db);
     if (!first) return [];
-    month = monthOf(first.toISOString());
+    month = monthIn(first.getTime(), services.config.timeZone);
   }
   const issued: string[] = [];
   while (earlier(month, current)) {
@@ -171,11 +166,10 @@ export interface CostForecast {
   readonly total: string;
 }
 
-/** The current month's cost: used so far, and if everything running keeps running to the month's end (what ended is counted as it was). */
+/** The current month's cost (TIME_ZONE): used so far, and if everything running keeps running to the month's end (what ended is counted as it was). */
 export const costForecast = async (services: Pick<Services, 'db' | 'config' | 'clock'>, projectId: string): Promise<CostForecast> => {
-  const now = services.clock().getTime();
-  const month = monthOf(services.clock().toISOString());
-  const soFar = await usageOf(services, [projectId], month, Math.min(monthEnd(month), Math.floor(now / DAY_MS) * DAY_MS + DAY_MS));
+  const { month, upTo } = currentMonth(services);
+  const soFar = await usageOf(services, [projectId], month, upTo);
   // Facts are as recorded: what is still running runs to the month's end.
   const forecast = (await usageOf(services, [projectId], month)).filter((l) => l.projectId === projectId);
   return { month, currency: services.config.priceList.currency, soFar: soFar.filter((l) => l.projectId === projectId), forecast, total: totalOf(forecast) };

@@ -8,12 +8,12 @@
 import { Decimal, ZERO } from '../domain/shared/decimal.js';
 import type { RequestContext } from '../domain/shared/command.js';
 import { notFound } from '../domain/shared/errors.js';
-import { DAY_MS, monthEnd, monthOf, totalOf } from '../domain/billing/usage.js';
+import { totalOf } from '../domain/billing/usage.js';
 import { customerById, customersOfBrand, type CustomerRow } from '../projections/customers/queries.js';
 import { sharesOf } from '../projections/invoices/projector.js';
 import { invoiceByNumber, invoicesOfBrand, invoicesOfCustomer, type InvoiceRow } from '../projections/invoices/queries.js';
 import { type Brand, loadBrandOfProject } from './customers.js';
-import { markCustomerInvoicesPaid, markInvoicePaid, usageOf, voidInvoice } from './invoices.js';
+import { currentMonth, markCustomerInvoicesPaid, markInvoicePaid, usageOf, voidInvoice } from './invoices.js';
 import type { Services } from './services.js';
 
 /** How many invoices the dashboard shows as recent. */
@@ -39,11 +39,10 @@ const summaryOf = (invoices: readonly { status: string; amount: string }[], curr
   currentMonthOutstanding: currentMonth,
 });
 
-/** The current month's usage of `projectIds` so far (days up to the end of today), priced now, by project. */
+/** The current month's usage (TIME_ZONE) of `projectIds` so far (days up to the end of today), priced now, by project. */
 const currentMonthByProject = async (services: Pick<Services, 'db' | 'config' | 'clock'>, projectIds: readonly string[]): Promise<Map<string, string>> => {
-  const now = services.clock().getTime();
-  const month = monthOf(services.clock().toISOString());
-  const lines = await usageOf(services, projectIds, month, Math.min(monthEnd(month), Math.floor(now / DAY_MS) * DAY_MS + DAY_MS));
+  const { month, upTo } = currentMonth(services);
+  const lines = await usageOf(services, projectIds, month, upTo);
   return new Map(projectIds.map((p) => [p, totalOf(lines.filter((l) => l.projectId === p))]));
 };
 

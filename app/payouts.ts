@@ -7,6 +7,7 @@
 // may record its own the same way) and exports, for a month, what each provider earned and where to send it. Nothing is sent and no money moves.
 import { providerEarnings, type Month } from '../domain/earnings/earnings.js';
 import { payoutMethodDecider, payoutMethodStream } from '../domain/billing/payouts.js';
+import { monthEndIn, monthIn, previousMonth } from '../domain/shared/calendarMonth.js';
 import { invalid } from '../domain/shared/errors.js';
 import { isEmailAddress } from '../domain/notification/targets.js';
 import type { RequestContext } from '../domain/shared/command.js';
@@ -80,12 +81,8 @@ export interface Payout {
   readonly monthEnded: boolean;
 }
 
-/** The last month that has ended (UTC) on the service's clock. */
-export const lastEndedMonth = (now: Date): Month => {
-  const year = now.getUTCFullYear();
-  const month = now.getUTCMonth() + 1;
-  return month === 1 ? { year: year - 1, month: 12 } : { year, month: month - 1 };
-};
+/** The last month that has ended in `zone` (TIME_ZONE) on the service's clock. */
+export const lastEndedMonth = (now: Date, zone: string): Month => previousMonth(monthIn(now.getTime(), zone));
 
 /**
  * What each signal provider of the brand's customers earned in `month` (the last ended month when none is
@@ -94,7 +91,8 @@ export const lastEndedMonth = (now: Date): Month => {
 export const brandPayouts = async (services: Services, projectId: string, featureId: string, month?: Month): Promise<Payout[]> => {
   const brand = await loadBrandOfProject(services, projectId, featureId);
   const now = services.clock();
-  const period = month ?? lastEndedMonth(now);
+  const zone = services.config.timeZone;
+  const period = month ?? lastEndedMonth(now, zone);
   if (period.month < 1 || period.month > 12) throw invalid('[VALIDATION_FAILED]', 'month is 1 to 12');
   const customers = await customersOfBrand(services.db, brand.featureId);
   const owner = new Map(customers.flatMap((c) => c.projectIds.map((p) => [p, c] as const)));
@@ -107,12 +105,12 @@ export const brandPayouts = async (services: Services, projectId: string, featur
     .orderBy('created')
     .orderBy('id')
     .execute();
-  const monthEnded = Date.UTC(period.year, period.month, 1) <= now.getTime();
+  const monthEnded = monthEndIn(period, zone) <= now.getTime();
   const out: Payout[] = [];
   for (const { id } of providers) {
     const facts = await earningsFacts(services.db, id);
     if (!facts) continue;
-    const [earned] = providerEarnings(facts.terms, facts.followers, facts.trades, [period], now.toISOString());
+    const [earned] = providerEarnings(facts.terms, facts.followers, facts.trades, [period], now.toISOString(), zone);
     if (!earned || Number(earned.total) <= 0) continue;
     const customer = owner.get(facts.projectId)!;
     out.push({

@@ -53,7 +53,7 @@ export const CustomerSummaryDTO = Type.Object(
     outstandingAmount: money('the sum of the OPEN invoices'),
     paidAmount: money('the sum of the PAID invoices (refunded ones not counted)'),
     currentMonthOutstanding: money(
-      "the current month's usage of its projects so far (up to the end of today), priced now: not invoiced until the month's close",
+      "the current month's usage (TIME_ZONE) of its projects so far (up to the end of today there), priced now: not invoiced until the month's close",
     ),
     // Ours.
     lastSignIn: Nullable(IsoDateTime),

@@ -25,7 +25,7 @@ export const FollowerChargeDetailDTO = Type.Object(
   {
     followerId: Type.String({ format: 'uuid', description: 'the FeatureSignalFollowerDTO id' }),
     accountId: Type.String({ format: 'uuid', description: "the follower's account (as /signals/{signalProviderId}/accounts/{accountId} names it)" }),
-    daysActive: Type.Integer({ minimum: 0, description: 'UTC days of the month on which it followed, for any part of the day' }),
+    daysActive: Type.Integer({ minimum: 0, description: 'days of the month (TIME_ZONE) on which it followed, for any part of the day' }),
     subscriptionAmount: Amount('monthlySubscriptionFee / days of the month for each active day, at the fee in force that day'),
     closedTradeResult: Type.Number({
       description: "net result (profit + swap + commission) of the trades the follower's copier placed, closed in the month while it followed",
@@ -79,7 +79,7 @@ export const FollowerCostDetailDTO = Type.Object(
   {
     followerId: Type.String({ format: 'uuid', description: 'the FeatureSignalFollowerDTO id' }),
     accountId: Type.String({ format: 'uuid', description: "the follower's account" }),
-    daysActive: Type.Integer({ minimum: 1, description: 'UTC days of the month on which it followed' }),
+    daysActive: Type.Integer({ minimum: 1, description: 'days of the month (TIME_ZONE) on which it followed' }),
     appliedDailyRate: Type.Number({ description: "the price of a covered follower-day in the operator's price list (followerDaily), as configured" }),
     amount: CostAmount('daysActive x appliedDailyRate'),
   },

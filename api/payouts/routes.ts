@@ -34,7 +34,7 @@ const MonthQuery = Type.Object(
   {
     year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 2100 })),
     month: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 12, description: '1 = January; with year (both or neither); default: the last month that has ended (UTC)' }),
+      Type.Integer({ minimum: 1, maximum: 12, description: '1 = January; with year (both or neither); default: the last month that has ended (TIME_ZONE)' }),
     ),
   },
   { additionalProperties: false },
@@ -134,7 +134,7 @@ const monthOf = (query: Static<typeof MonthQuery>) => {
   return query.year !== undefined && query.month !== undefined ? { year: query.year, month: query.month } : undefined;
 };
 
-const EXPLAINED = `For a month (year and month, both or neither; default the last month that has ended, UTC): every signal provider whose project belongs to one of the brand's customers and that earned more than 0 in it, with its subscription and profit-sharing fees as GET /signals/{signalProviderId}/earnings computes them (in ${PAYOUT_CURRENCY}, the currency earnings are kept in), and its customer's payout method (empty wiseDetails: none recorded yet). ${NEVER_SENT} Changes nothing.`;
+const EXPLAINED = `For a month (year and month, both or neither; default the last month that has ended; months of the service's TIME_ZONE): every signal provider whose project belongs to one of the brand's customers and that earned more than 0 in it, with its subscription and profit-sharing fees as GET /signals/{signalProviderId}/earnings computes them (in ${PAYOUT_CURRENCY}, the currency earnings are kept in), and its customer's payout method (empty wiseDetails: none recorded yet). ${NEVER_SENT} Changes nothing.`;
 
 export const payoutRoutes = (routes: Routes, services: Services): void => {
   routes.add<Static<typeof CustomerParams>, unknown, Static<typeof PayoutDTO>>({

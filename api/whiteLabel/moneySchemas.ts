@@ -68,7 +68,9 @@ const money = {
   outstandingAmount: Amount('the sum of the OPEN invoices'),
   paidAmount: Amount('the sum of the PAID invoices (refunded ones not counted)'),
   refundedAmount: Amount('ours: the sum of the REFUNDED invoices'),
-  currentMonthOutstanding: Amount("the current month's usage so far (up to the end of today), priced now: not invoiced until the month's close"),
+  currentMonthOutstanding: Amount(
+    "the current month's usage (a calendar month of TIME_ZONE) so far (up to the end of today there), priced now: not invoiced until the month's close",
+  ),
 };
 
 export const WhiteLabelProjectSummaryDTO = Type.Object(

@@ -4,7 +4,8 @@
 // (app/priceList.ts), exactly, in decimals, so a rebuild gives the same lines.
 //
 // The rules (neither document gives the arithmetic; these are ours, documented in the operations):
-// - Days are UTC calendar days, months UTC calendar months (like a provider's earnings).
+// - Days and months are the calendar's in the service's TIME_ZONE (domain/shared/calendarMonth.ts; UTC
+//   unless configured), like a provider's earnings: a month's usage is what its local days touched.
 // - A thing is used on a day when it existed for any part of that day: an account from its creation to
 //   its deletion, a feature from its addition to its removal.
 // - An account-day is priced by the account's type in force at the end of that day (or at its deletion).
@@ -18,15 +19,13 @@
 // - One line per account and price, per feature, per AI tier, per provider's covered followers and per
 //   covered follower account: quantity (days) x unit price, rounded once to the cent, half up; a total
 //   adds the rounded lines.
+import { daysOfMonth, monthEndIn, type Month } from '../shared/calendarMonth.js';
 import { Decimal, ZERO } from '../shared/decimal.js';
 
-export const DAY_MS = 86_400_000;
+export type { Month } from '../shared/calendarMonth.js';
+export { monthEndIn, monthIn, monthStartIn, nextMonth } from '../shared/calendarMonth.js';
 
-export interface Month {
-  readonly year: number;
-  /** 1 = January. */
-  readonly month: number;
-}
+export const DAY_MS = 86_400_000;
 
 export interface AccountUsage {
   readonly accountId: string;
@@ -86,30 +85,15 @@ export interface UsageLine {
 
 export const cents = (value: Decimal): Decimal => value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 
-export const monthStart = (m: Month): number => Date.UTC(m.year, m.month - 1, 1);
-export const monthEnd = (m: Month): number => Date.UTC(m.year, m.month, 1);
-export const daysIn = (m: Month): number => Math.round((monthEnd(m) - monthStart(m)) / DAY_MS);
-
-export const monthOf = (iso: string): Month => {
-  const d = new Date(iso);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1 };
-};
-
-export const nextMonth = (m: Month): Month => (m.month === 12 ? { year: m.year + 1, month: 1 } : { year: m.year, month: m.month + 1 });
-
 export const monthText = (m: Month): string => `${m.year}-${String(m.month).padStart(2, '0')}`;
 
 export const earlier = (a: Month, b: Month): boolean => a.year < b.year || (a.year === b.year && a.month < b.month);
 
-/** The start (ms) of each UTC day of `m` that [from, until) touches; `until` null: still running at `upTo`. */
-export const daysUsed = (m: Month, from: string, until: string | null, upTo: number = monthEnd(m)): number[] => {
+/** Each day of `m` in `zone` that [from, until) touches, as its [start, end); `until` null: still running; days from `upTo` on left out. */
+export const daysUsed = (m: Month, zone: string, from: string, until: string | null, upTo: number = monthEndIn(m, zone)): { start: number; end: number }[] => {
   const start = Date.parse(from);
   const end = until === null ? Number.POSITIVE_INFINITY : Date.parse(until);
-  const days: number[] = [];
-  for (let day = monthStart(m); day < Math.min(monthEnd(m), upTo); day += DAY_MS) {
-    if (start < day + DAY_MS && end > day) days.push(day);
-  }
-  return days;
+  return daysOfMonth(m, zone).filter((day) => day.start < upTo && start < day.end && end > day.start);
 };
 
 const typeAt = (account: AccountUsage, instant: number): number => {
@@ -132,18 +116,18 @@ export interface UsageFacts {
 }
 
 /**
- * The priced lines of `month` for the projects whose facts are given, in a stable order (project, kind,
+ * The priced lines of `month` (in `zone`) for the projects whose facts are given, in a stable order (project, kind,
  * then time). `upTo` (ms) cuts the month short: the days before it only (the forecast's "so far").
  */
-export const usageLines = (facts: UsageFacts, prices: Prices, month: Month, upTo?: number): UsageLine[] => {
+export const usageLines = (facts: UsageFacts, prices: Prices, month: Month, zone: string, upTo?: number): UsageLine[] => {
   const out: UsageLine[] = [];
   for (const a of [...facts.accounts].sort((x, y) => Date.parse(x.created) - Date.parse(y.created) || (x.accountId < y.accountId ? -1 : 1))) {
-    const days = daysUsed(month, a.created, a.deleted, upTo);
+    const days = daysUsed(month, zone, a.created, a.deleted, upTo);
     const deleted = a.deleted === null ? Number.POSITIVE_INFINITY : Date.parse(a.deleted);
     // Days grouped by price, in the order the prices first appear.
     const byPrice = new Map<string, { typeId: number; days: number }>();
     for (const day of days) {
-      const typeId = typeAt(a, Math.min(day + DAY_MS - 1, deleted));
+      const typeId = typeAt(a, Math.min(day.end - 1, deleted));
       const price = prices.accountDaily(typeId);
       const key = `${typeId}/${price}`;
       const entry = byPrice.get(key) ?? { typeId, days: 0 };
@@ -165,7 +149,7 @@ export const usageLines = (facts: UsageFacts, prices: Prices, month: Month, upTo
   for (const f of features) {
     const price = prices.featureDaily(f.featureDto);
     if (price === null) continue;
-    const n = daysUsed(month, f.added, f.removed, upTo).length;
+    const n = daysUsed(month, zone, f.added, f.removed, upTo).length;
     if (n > 0)
       out.push(
         line({ projectId: f.projectId, kind: 'FEATURE', subjectId: f.featureId, description: `${f.featureDto} ${f.featureId}: feature-days` }, n, price),
@@ -174,7 +158,7 @@ export const usageLines = (facts: UsageFacts, prices: Prices, month: Month, upTo
   for (const f of features) {
     const price = f.aiTier === null ? null : prices.aiTierDaily(f.aiTier);
     if (price === null) continue;
-    const n = daysUsed(month, f.added, f.removed, upTo).length;
+    const n = daysUsed(month, zone, f.added, f.removed, upTo).length;
     if (n > 0)
       out.push(
         line(

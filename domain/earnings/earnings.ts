@@ -6,7 +6,8 @@
 // so a rebuild of the read model gives the same numbers. No payment is taken here (issue 23: invoices).
 //
 // The rules (the spec gives the parts, not the arithmetic; these are ours):
-// - Months and days are UTC calendar months and days.
+// - Months and days are calendar months and days in the service's TIME_ZONE (UTC unless configured;
+//   domain/shared/calendarMonth.ts): a day may be 23 or 25 hours when the clocks change.
 // - A follower is active on a day when its subscription (FeatureSignalFollowerDTO added, until removed)
 //   covers any part of that day: days active in a month count those days, up to today (the month under
 //   way counts the days so far, not the days to come).
@@ -25,6 +26,7 @@
 //   the first maxCoveredAccountsPerProject followers by subscription time (0 = all). A follower that
 //   costs nothing in a month (no active day, not covered) is not listed.
 import { Decimal, ZERO } from '../shared/decimal.js';
+import { type CalendarDay, daysOfMonth, monthEndIn, monthIn, type Month, monthStartIn } from '../shared/calendarMonth.js';
 
 export type BillingModel = 'MONTHLY_PROFIT' | 'HIGH_WATERMARK';
 
@@ -58,11 +60,7 @@ export interface FollowerTrade {
   readonly result: string;
 }
 
-export interface Month {
-  readonly year: number;
-  /** 1 = January. */
-  readonly month: number;
-}
+export type { Month } from '../shared/calendarMonth.js';
 
 export interface FollowerCharge {
   readonly followerId: string;
@@ -98,25 +96,17 @@ export interface MonthlyFollowerCosts extends Month {
   readonly followers: readonly FollowerCost[];
 }
 
-const DAY = 86_400_000;
-
 const cents = (value: Decimal): Decimal => value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 const text = (value: Decimal): string => cents(value).toFixed(2);
 
-const monthStart = (m: Month): number => Date.UTC(m.year, m.month - 1, 1);
-const monthEnd = (m: Month): number => Date.UTC(m.year, m.month, 1);
-const daysIn = (m: Month): number => Math.round((monthEnd(m) - monthStart(m)) / DAY);
+/** Oldest first. */
+const inOrder = (months: readonly Month[]): Month[] => [...months].sort((a, b) => a.year - b.year || a.month - b.month);
 
-export const monthOf = (iso: string): Month => {
-  const d = new Date(iso);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1 };
-};
-
-/** Every month from `from`'s to `to`'s, both included. */
-export const monthsBetween = (from: string, to: string): Month[] => {
+/** Every month (in `zone`) from `from`'s to `to`'s, both included. */
+export const monthsBetween = (from: string, to: string, zone = 'UTC'): Month[] => {
   const out: Month[] = [];
-  let m = monthOf(from);
-  const last = monthOf(to);
+  let m = monthIn(from, zone);
+  const last = monthIn(to, zone);
   while (m.year < last.year || (m.year === last.year && m.month <= last.month)) {
     out.push(m);
     m = m.month === 12 ? { year: m.year + 1, month: 1 } : { year: m.year, month: m.month + 1 };
@@ -133,15 +123,11 @@ const feesAt = (terms: ProviderTerms, instant: number): FeeChange => {
 
 const leftAt = (f: FollowerPeriod): number => (f.removed === null ? Number.POSITIVE_INFINITY : Date.parse(f.removed));
 
-/** The start (ms) of each UTC day of `m` on which the follower was subscribed, up to `now` (ms): days to come are not active yet. */
-const activeDays = (f: FollowerPeriod, m: Month, now: number): number[] => {
+/** Each day of `m` in `zone` on which the follower was subscribed, up to `now` (ms): days to come are not active yet. */
+const activeDays = (f: FollowerPeriod, m: Month, now: number, zone: string): CalendarDay[] => {
   const from = Date.parse(f.subscribed);
   const until = Math.min(leftAt(f), now);
-  const days: number[] = [];
-  for (let day = monthStart(m); day < monthEnd(m); day += DAY) {
-    if (from < day + DAY && until > day) days.push(day);
-  }
-  return days;
+  return daysOfMonth(m, zone).filter((day) => from < day.end && until > day.start);
 };
 
 const sum = (values: readonly Decimal[]): Decimal => values.reduce((a, b) => a.plus(b), ZERO);
@@ -154,22 +140,25 @@ export const providerEarnings = (
   months: readonly Month[],
   /** ISO time: days after it are not counted (the month under way counts up to today). Omitted: no end. */
   now?: string,
+  /** Where days and months begin (the service's TIME_ZONE). */
+  zone = 'UTC',
 ): MonthlyEarnings[] => {
   const end = now === undefined ? Number.POSITIVE_INFINITY : Date.parse(now);
   const marks = new Map<string, Decimal>(); // HIGH_WATERMARK: per follower, the highest cumulative result of a month-end
   const cumulative = new Map<string, Decimal>();
-  const ordered = [...months].sort((a, b) => monthStart(a) - monthStart(b));
   const out: MonthlyEarnings[] = [];
-  for (const m of ordered) {
+  for (const m of inOrder(months)) {
+    const [monthStart, monthEnd] = [monthStartIn(m, zone), monthEndIn(m, zone)];
+    const daysIn = daysOfMonth(m, zone).length;
     const details: FollowerCharge[] = [];
     for (const f of followers) {
-      const days = activeDays(f, m, end);
+      const days = activeDays(f, m, end, zone);
       const until = leftAt(f);
       // One division, last: the day's fees added exactly, then over the days of the month.
-      const subscription = sum(days.map((day) => new Decimal(feesAt(terms, Math.min(day + DAY - 1, until)).monthlySubscriptionFee))).div(daysIn(m));
+      const subscription = sum(days.map((day) => new Decimal(feesAt(terms, Math.min(day.end - 1, until)).monthlySubscriptionFee))).div(daysIn);
       const inMonth = trades.filter((t) => {
         const at = Date.parse(t.closeTime);
-        return t.followerId === f.followerId && at >= monthStart(m) && at < monthEnd(m) && at >= Date.parse(f.subscribed) && at < until;
+        return t.followerId === f.followerId && at >= monthStart && at < monthEnd && at >= Date.parse(f.subscribed) && at < until;
       });
       const result = sum(inMonth.map((t) => new Decimal(t.result)));
       const mark = marks.get(f.followerId) ?? ZERO;
@@ -177,7 +166,7 @@ export const providerEarnings = (
       cumulative.set(f.followerId, total);
       const base = terms.billingModel === 'HIGH_WATERMARK' ? Decimal.max(ZERO, total.minus(mark)) : Decimal.max(ZERO, result);
       if (terms.billingModel === 'HIGH_WATERMARK') marks.set(f.followerId, Decimal.max(mark, total));
-      const percent = new Decimal(feesAt(terms, Math.min(monthEnd(m) - 1, until)).profitSharingFee);
+      const percent = new Decimal(feesAt(terms, Math.min(monthEnd - 1, until)).profitSharingFee);
       const sharing = base.times(percent).div(100);
       if (days.length === 0 && inMonth.length === 0) continue;
       details.push({
@@ -227,15 +216,17 @@ export const followerCosts = (
   dailyRate: string,
   /** ISO time: days after it are not counted (the month under way counts up to today). Omitted: no end. */
   now?: string,
+  /** Where days and months begin (the service's TIME_ZONE). */
+  zone = 'UTC',
 ): MonthlyFollowerCosts[] => {
   const end = now === undefined ? Number.POSITIVE_INFINITY : Date.parse(now);
   const covered = coveredFollowers(terms, followers);
   const rate = new Decimal(dailyRate);
   const out: MonthlyFollowerCosts[] = [];
-  for (const m of [...months].sort((a, b) => monthStart(a) - monthStart(b))) {
+  for (const m of inOrder(months)) {
     const details: FollowerCost[] = [];
     for (const f of covered) {
-      const days = activeDays(f, m, end).length;
+      const days = activeDays(f, m, end, zone).length;
       const amount = rate.times(days);
       if (amount.isZero()) continue;
       details.push({

@@ -14,6 +14,7 @@ export const coveredFollowerDays = async (
   projectIds: readonly string[],
   month: Month,
   rate: string,
+  zone: string,
 ): Promise<CoveredFollowerDays[]> => {
   if (projectIds.length === 0) return [];
   const providers = await db
@@ -33,7 +34,7 @@ export const coveredFollowerDays = async (
   for (const { id } of providers) {
     const facts = await earningsFacts(db, id);
     if (!facts) continue;
-    for (const m of followerCosts(facts.terms, facts.followers, [month], rate)) {
+    for (const m of followerCosts(facts.terms, facts.followers, [month], rate, undefined, zone)) {
       for (const f of m.followers) {
         if (!projectIds.includes(facts.projectId) && !projectIds.includes(f.projectId)) continue;
         out.push({
@@ -51,7 +52,13 @@ export const coveredFollowerDays = async (
 };
 
 /** Every account and feature of `projectIds` ever recorded (usage picks the days of a month). */
-export const usageFacts = async (db: Kysely<ReadModels>, projectIds: readonly string[], month: Month, followerRate: string): Promise<UsageFacts> => {
+export const usageFacts = async (
+  db: Kysely<ReadModels>,
+  projectIds: readonly string[],
+  month: Month,
+  followerRate: string,
+  zone: string,
+): Promise<UsageFacts> => {
   if (projectIds.length === 0) return { accounts: [], features: [], coveredFollowers: [] };
   const accounts = await db.selectFrom('billing_accounts').selectAll().where('project_id', 'in', projectIds).execute();
   const types =
@@ -85,7 +92,7 @@ export const usageFacts = async (db: Kysely<ReadModels>, projectIds: readonly st
     added: iso(f.added),
     removed: f.removed ? iso(f.removed) : null,
   }));
-  return { accounts: accountUsage, features: featureUsage, coveredFollowers: await coveredFollowerDays(db, projectIds, month, followerRate) };
+  return { accounts: accountUsage, features: featureUsage, coveredFollowers: await coveredFollowerDays(db, projectIds, month, followerRate, zone) };
 };
 
 /** The first month anything of `projectIds` was used (null: nothing ever was). */
