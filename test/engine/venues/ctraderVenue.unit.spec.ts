@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { ctraderAdapter, environmentOf } from '../../../engine/venues/ctrader/adapter.js';
 import { CTraderConnection, CTraderFailure, ctraderClientOrderId, venueErrorOf } from '../../../engine/venues/ctrader/connection.js';
 import { relativeDistance } from '../../../engine/venues/ctrader/orders.js';
-import { money, PT, spotPrice, toCents, toLots } from '../../../engine/venues/ctrader/protocol.js';
+import { money, ORDER_TYPE, PT, spotPrice, TIME_IN_FORCE, toCents, toLots } from '../../../engine/venues/ctrader/protocol.js';
 import { passwordOf, renewalDelay, renewedPair, tokensOf } from '../../../engine/venues/ctrader/token.js';
 import { type VenueChange, VenueError, type VenueErrorCode } from '../../../engine/venues/port.js';
 import type { RealVenue } from '../../../engine/venues/registry.js';
@@ -209,6 +209,30 @@ describe('cTrader venue against a local fake Open API endpoint', () => {
     expect((await connection.accountInformation()).balance).to.be.closeTo(10_000 + 4 + 10, 1e-9);
     const history = await connection.history('2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z');
     expect(history.map((h) => h.kind === 'trade' && h.volume)).to.deep.equal([0.02, 0.05]);
+  });
+
+  it('places a stop order good till its expiry, and answers a repeated placement or cancel with the first result', async () => {
+    const connection = await connect();
+    const expiry = '2030-01-01T00:00:00.000Z';
+    const placed = await connection.placeOrder({ symbol: 'EURUSD', orderType: 'sellStop', volume: 0.01, openPrice: 1.08, expiry }, 'stop-1');
+    expect(placed).to.include({ status: 'placed', openPrice: 1.08, volume: 0.01 });
+    const sent = fake.frames.find((frame) => frame.payloadType === PT.NEW_ORDER_REQ)!.payload as Record<string, unknown>;
+    expect(sent).to.include({
+      orderType: ORDER_TYPE.STOP,
+      stopPrice: 1.08,
+      timeInForce: TIME_IN_FORCE.GOOD_TILL_DATE,
+      expirationTimestamp: Date.parse(expiry),
+    });
+    const [pending] = await connection.positions();
+    expect(pending).to.include({ kind: 'order', id: placed.orderId, orderType: 'sellStop', expiry, clientOrderId: 'stop-1' });
+    expect(await connection.placeOrder({ symbol: 'EURUSD', orderType: 'sellStop', volume: 0.01, openPrice: 1.08, expiry }, 'stop-1')).to.deep.equal(placed);
+    const cancelled = await connection.cancelOrder(placed.orderId, 'cancel-1');
+    expect(cancelled).to.include({ id: placed.orderId, orderType: 'sellStop' });
+    expect(await connection.cancelOrder(placed.orderId, 'cancel-1')).to.deep.equal(cancelled);
+    expect(await refusal(connection.cancelOrder(placed.orderId, 'cancel-2'))).to.equal('[ORDER_NOT_FOUND]');
+    expect(fake.requests.filter((t) => t === PT.NEW_ORDER_REQ)).to.have.length(1);
+    expect(fake.requests.filter((t) => t === PT.CANCEL_ORDER_REQ)).to.have.length(1);
+    expect(fake.pendingOf(42_001)).to.have.length(0);
   });
 
   it('finds an order that reached cTrader before its answer was lost, and does not place it again', async () => {
