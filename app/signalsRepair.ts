@@ -10,8 +10,17 @@
 //     broker allowed, no cycle); otherwise undone (the feature is removed, as if it never subscribed).
 //     minimumBalance is not asked again: it was checked before the first append.
 //   - a removal: the copier stream ends with CopierDeleted. Finished: the feature is removed.
+//   - a change (the follower's PUT, the provider's suspension: feature first, then copier) or a change of
+//     the provider (its feature, then each follower's copier, one append each, so a crash or a refusal
+//     part-way leaves the later followers behind, on PostgreSQL too): the live copier does not hold what
+//     the follower's and the provider's current settings give (domain/signal/follower.ts
+//     followerCopierSettings) and was not written since the later of the two features' last changes.
+//     Finished: the copier is updated with the members it lacks. A copier's own
+//     rules refusing them leave it as it is (reported once per copier revision; the provider or the
+//     follower changes its settings).
 // SignalFollowerRepair (a LeasedLoop: one instance at a time) looks every 5 s. Candidates come from the
-// read models (a live signal_followers row without a copiers row); each is then confirmed from the event
+// read models (a live signal_followers row without a copiers row, or whose copiers row lacks members);
+// each is then confirmed from the event
 // store, inside the provider's turn (the advisory lock every follower write of that provider holds across
 // both of its appends, so a write in flight is never taken for a half-done one), and only once both
 // streams have been quiet for GRACE_MS on the service's clock (a writer still retrying its own call with
@@ -22,16 +31,19 @@
 import { v5 as uuidv5 } from 'uuid';
 import { copierDecider } from '../domain/copier/decider.js';
 import { copierStream, type CopierEvent } from '../domain/copier/events.js';
+import type { CopierSettings } from '../domain/copier/settings.js';
 import { featureDecider } from '../domain/feature/decider.js';
 import { featureStream, type FeatureEvent } from '../domain/feature/events.js';
 import { type RequestContext, systemContext } from '../domain/shared/command.js';
 import { DomainError } from '../domain/shared/errors.js';
-import { SIGNAL_FOLLOWER, type SignalFollowerSettings } from '../domain/signal/follower.js';
+import { sameJson } from '../domain/shared/json.js';
+import { followerCopierSettings, SIGNAL_FOLLOWER, type SignalFollowerSettings } from '../domain/signal/follower.js';
+import { SIGNAL_PROVIDER, type SignalProviderSettings } from '../domain/signal/provider.js';
 import { findSignalProvider } from '../projections/signals/queries.js';
 import { type ConflictRetryPolicy, EVENT_ID_NAMESPACE, foldStream, handleCommand } from '../store/commandHandler.js';
 import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
-import type { RecordedEvent } from '../store/port.js';
+import { comparePositions, type Position, type RecordedEvent } from '../store/port.js';
 import { commandMetadata, oneAtATime, type Services, settle } from './services.js';
 import { checkFollowerCopier, followerCopierCreation, providerTurn, SIGNAL_READ_MODELS } from './signals.js';
 
@@ -43,13 +55,15 @@ const REPAIR_CORRELATION = 'signal-follower-repair';
 const NO_RETRY: ConflictRetryPolicy = { maxAttempts: 1, budgetMs: 0, baseMs: 0, capMs: 0 };
 
 /** What one follower's repair did. */
-export type RepairOutcome = 'subscriptionFinished' | 'subscriptionUndone' | 'removalFinished' | 'nothing' | 'notYet';
+export type RepairOutcome = 'subscriptionFinished' | 'subscriptionUndone' | 'removalFinished' | 'updateFinished' | 'updateRefused' | 'nothing' | 'notYet';
 
 export interface RepairRound {
   readonly followerId: string;
   readonly outcome: RepairOutcome;
-  /** The refusal that undid a subscription. */
+  /** The refusal that undid a subscription, or that a copier's rules gave the members it lacks. */
   readonly reason?: string;
+  /** updateRefused: the copier's revision the refusal was decided on. */
+  readonly revision?: string;
 }
 
 interface Folded<S> {
@@ -57,18 +71,22 @@ interface Folded<S> {
   readonly revision: bigint | null;
   /** When the stream's last event happened (its `at`, the writer's clock). */
   readonly lastAt: number | null;
+  /** Where the stream's last event is in the store's order. */
+  readonly lastPosition: Position | null;
 }
 
 /** A stream folded from the store, with the time of its last event. */
 const fold = async <E extends FeatureEvent | CopierEvent, S>(services: Services, stream: string, evolve: (s: S, e: E) => S, initial: S): Promise<Folded<S>> => {
   let lastAt: number | null = null;
+  let lastPosition: Position | null = null;
   const seen = (event: RecordedEvent) => {
     const at = (event.data as { at?: string }).at;
     lastAt = at ? Date.parse(at) : event.created.getTime();
+    lastPosition = event.position;
     return true;
   };
   const { state, revision } = await foldStream(services.store, stream, evolve, { state: initial, revision: null }, seen);
-  return { state, revision, lastAt };
+  return { state, revision, lastAt, lastPosition };
 };
 
 /** The live follower features without a live copier, as the read models see them (confirmed from the store). */
@@ -83,6 +101,31 @@ const candidates = async (services: Services, limit: number): Promise<{ id: stri
     .limit(limit)
     .execute();
 
+/** The members of `expected` the copier's settings do not hold (what an UpdateCopier would change). */
+const lacking = (current: CopierSettings | null | undefined, expected: CopierSettings): Partial<CopierSettings> =>
+  Object.fromEntries(
+    Object.entries(expected).filter(([key, value]) => value !== undefined && !sameJson((current as Record<string, unknown> | null | undefined)?.[key], value)),
+  );
+
+/** The live followers whose live copier, as the read models see them, lacks members their and their provider's settings give. */
+const driftCandidates = async (services: Services, limit: number): Promise<{ id: string; provider_id: string }[]> => {
+  const rows = await services.db
+    .selectFrom('signal_followers as f')
+    .innerJoin('copiers as c', 'c.id', 'f.id')
+    .innerJoin('signal_providers as p', 'p.id', 'f.provider_id')
+    .select(['f.id', 'f.provider_id', 'f.settings as follower', 'p.settings as provider', 'c.settings as copier'])
+    .where('f.removed', 'is', null)
+    .where('p.removed', 'is', null)
+    .orderBy('f.updated')
+    .execute();
+  const drifted = rows.filter(
+    (r) =>
+      Object.keys(lacking(r.copier as CopierSettings, followerCopierSettings(r.provider as SignalProviderSettings, r.follower as SignalFollowerSettings)))
+        .length > 0,
+  );
+  return drifted.slice(0, limit).map((r) => ({ id: r.id, provider_id: r.provider_id }));
+};
+
 /** Repairs one follower, in its provider's turn; answers what it did. */
 export const repairSignalFollower = async (services: Services, followerId: string, providerId: string): Promise<RepairRound> =>
   oneAtATime(services, providerTurn(providerId), async (): Promise<RepairRound> => {
@@ -90,10 +133,50 @@ export const repairSignalFollower = async (services: Services, followerId: strin
     const copier = await fold(services, copierStream(followerId), copierDecider.evolve, copierDecider.initialState);
     const setting = feature.state.setting;
     const live = feature.state.exists && !feature.state.removed && setting?.type === SIGNAL_FOLLOWER && feature.state.scope?.kind === 'account';
-    if (!live || (copier.state.exists && !copier.state.deleted)) return { followerId, outcome: 'nothing' };
-    const quietSince = Math.max(feature.lastAt ?? 0, copier.lastAt ?? 0);
-    if (services.clock().getTime() - quietSince < SIGNAL_FOLLOWER_REPAIR_GRACE_MS) return { followerId, outcome: 'notYet' };
+    if (!live) return { followerId, outcome: 'nothing' };
+    const quiet = (...streams: Folded<unknown>[]) =>
+      services.clock().getTime() - Math.max(...streams.map((f) => f.lastAt ?? 0)) >= SIGNAL_FOLLOWER_REPAIR_GRACE_MS;
     const context: RequestContext = systemContext(REPAIR_CORRELATION);
+    if (copier.state.exists && !copier.state.deleted) {
+      // A change stopped part-way: the copier lacks members of the follower's or the provider's settings.
+      const provider = await fold(services, featureStream(providerId), featureDecider.evolve, featureDecider.initialState);
+      const ps = provider.state;
+      if (!ps.exists || ps.removed || ps.setting?.type !== SIGNAL_PROVIDER) return { followerId, outcome: 'nothing' };
+      const { type: _p, ...providerMembers } = ps.setting;
+      const { type: _f, ...followerMembers } = setting!;
+      const expected = followerCopierSettings(providerMembers as unknown as SignalProviderSettings, followerMembers as unknown as SignalFollowerSettings);
+      // Only a copier not written since the last change of either feature was left behind: one written
+      // after (a maintenance window's or a project-wide mode change, which do not take the provider's
+      // turn) holds what its writer chose, as it would after a write that was not stopped.
+      const behind = [feature, provider].some((f) => f.lastPosition && (!copier.lastPosition || comparePositions(f.lastPosition, copier.lastPosition) > 0));
+      const changes = lacking(copier.state.settings, expected);
+      if (!behind || Object.keys(changes).length === 0) return { followerId, outcome: 'nothing' };
+      if (!quiet(feature, copier, provider)) return { followerId, outcome: 'notYet' };
+      const { projectId: copierProject, toAccountId } = copier.state;
+      try {
+        await handleCommand(
+          services.store,
+          copierStream(followerId),
+          copierDecider,
+          {
+            type: 'UpdateCopier',
+            data: { copierId: followerId, projectId: copierProject!, toAccountId: toAccountId!, changes },
+            metadata: commandMetadata(services, context),
+          },
+          {
+            known: { state: copier.state, revision: copier.revision },
+            commandId: uuidv5(`${REPAIR_CORRELATION}:${followerId}:update:${copier.revision}`, EVENT_ID_NAMESPACE),
+            retry: NO_RETRY,
+          },
+        );
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        return { followerId, outcome: 'updateRefused', reason: error.code, revision: String(copier.revision) };
+      }
+      await settle(services, SIGNAL_READ_MODELS);
+      return { followerId, outcome: 'updateFinished' };
+    }
+    if (!quiet(feature, copier)) return { followerId, outcome: 'notYet' };
     const scope = feature.state.scope!;
     const accountId = scope.kind === 'account' ? scope.accountId : '';
     const projectId = feature.state.projectId;
@@ -141,6 +224,8 @@ export const repairSignalFollower = async (services: Services, followerId: strin
 /** The leased job. */
 export class SignalFollowerRepair {
   private readonly loop: LeasedLoop;
+  /** The refused updates reported already (follower:copier revision): each is logged once. */
+  private readonly refusals = new Set<string>();
 
   constructor(
     private readonly services: Services,
@@ -167,9 +252,16 @@ export class SignalFollowerRepair {
   /** One round: every half-done follower write found is repaired (or left for a later round while in its grace). */
   async runOnce(limit = 50): Promise<RepairRound[]> {
     const done: RepairRound[] = [];
-    for (const { id, provider_id: providerId } of await candidates(this.services, limit)) {
+    const found = [...(await candidates(this.services, limit)), ...(await driftCandidates(this.services, limit))];
+    for (const { id, provider_id: providerId } of found) {
       const round = await repairSignalFollower(this.services, id, providerId);
-      if (round.outcome !== 'nothing' && round.outcome !== 'notYet') {
+      if (round.outcome === 'updateRefused') {
+        const key = `${id}:${round.revision}`;
+        if (!this.refusals.has(key)) {
+          this.refusals.add(key);
+          this.services.log.warn(`signal follower repair: ${id} copier refuses its settings (${round.reason}); left as it is until they change`);
+        }
+      } else if (round.outcome !== 'nothing' && round.outcome !== 'notYet') {
         this.services.log.info(`signal follower repair: ${id} ${round.outcome}${round.reason ? ` (${round.reason})` : ''}`);
       }
       done.push(round);

@@ -6,7 +6,11 @@
 // Then the leased repair (and concurrent direct calls of it, to show a fix is stored once) finishes the
 // subscription or the removal, or undoes a subscription whose account went away.
 import { expect } from 'chai';
+import { commandMetadata } from '../../app/services.js';
 import { SIGNAL_FOLLOWER_REPAIR_GRACE_MS, repairSignalFollower } from '../../app/signalsRepair.js';
+import { copierDecider } from '../../domain/copier/decider.js';
+import { systemContext } from '../../domain/shared/command.js';
+import { handleCommand } from '../../store/commandHandler.js';
 import { StreamNotFoundError } from '../../store/errors.js';
 import type { AppendResult, EventStore, RecordedEvent, StreamAppend } from '../../store/port.js';
 import { createOtherProject, startTestService, type TestService, validAccount } from '../support/service.js';
@@ -23,6 +27,13 @@ describe('signal followers: a write stopped between its two appends is repaired 
   let t: TestService;
   /** The seam: the next follower write (appendToStreams) stops after its first entry, as a crash there would. */
   let stopAfterFirstEntry = false;
+  /** The other seam: the next append to this stream fails before it is stored (a crash part-way through a provider's change). */
+  let failStream: string | null = null;
+  const failHere = (stream: string) => {
+    if (stream !== failStream) return;
+    failStream = null;
+    throw new Error(`simulated crash before the append to ${stream}`);
+  };
   let logins = 0;
 
   const events = async (stream: string): Promise<RecordedEvent[]> => {
@@ -70,6 +81,17 @@ describe('signal followers: a write stopped between its two appends is repaired 
     );
     return followerId!;
   };
+  /** A follower subscribed in full: answers the follower feature's id. */
+  const subscribe = async (accountId: string, providerId: string): Promise<string> => {
+    const res = await t.call('POST', `/accounts/${accountId}/features`, { key: B_KEY, body: follow(providerId) });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body.id as string;
+  };
+  const copierSettings = async (copierId: string) =>
+    (await t.service.services.db.selectFrom('copiers').select('settings').where('id', '=', copierId).executeTakeFirstOrThrow()).settings as Record<
+      string,
+      unknown
+    >;
   /** Three direct repairs at once, beside the service's own leased round: answers their outcomes. */
   const repairConcurrently = async (followerId: string, providerId: string) =>
     (await Promise.all([1, 2, 3].map(() => repairSignalFollower(t.service.services, followerId, providerId)))).map((r) => r.outcome);
@@ -91,13 +113,19 @@ describe('signal followers: a write stopped between its two appends is repaired 
       const results: AppendResult[] = [];
       for (const [i, entry] of appends.entries()) {
         if (stop && i === 1) throw new Error('simulated crash between the two appends');
+        failHere(entry.streamName);
         results.push(await proto.appendToStream.call(this, entry.streamName, entry.events, { expectedRevision: entry.expectedRevision ?? 'any' }));
       }
       return results;
     };
+    store.appendToStream = async function (this: EventStore, ...args: Parameters<EventStore['appendToStream']>) {
+      failHere(args[0]);
+      return proto.appendToStream.apply(this, args);
+    };
   });
   after(async () => {
     if (t) delete (t.service.services.store as { appendToStreams?: unknown }).appendToStreams;
+    if (t) delete (t.service.services.store as { appendToStream?: unknown }).appendToStream;
     await t?.stop();
   });
 
@@ -172,5 +200,79 @@ describe('signal followers: a write stopped between its two appends is repaired 
     expect(await types(`feature-${followerId}`)).to.deep.equal(['FeatureAdded', 'FeatureRemoved']);
     expect(await types(`copier-${followerId}`)).to.deep.equal([]);
     expect((await repairSignalFollower(t.service.services, followerId, providerId)).outcome).to.equal('nothing');
+  });
+
+  it("a follower's change stopped after its feature is finished: its copier takes the change, once", async () => {
+    const source = await startedAccount(t, 'change-source');
+    const providerId = await addProvider(source);
+    const account = await followerAccount('change-follower');
+    const followerId = await subscribe(account, providerId);
+    expect(await copierSettings(followerId)).to.include({ monitorOnly: false });
+
+    stopAfterFirstEntry = true;
+    const body = featureBody({ type: 'FeatureSignalFollowerDTO', signalProviderId: providerId, monitorOnly: true });
+    const failed = await t.call('PUT', `/accounts/${account}/features/${followerId}`, { key: B_KEY, body });
+    expect(failed.status, JSON.stringify(failed.body)).to.be.at.least(500);
+    expect(await types(`feature-${followerId}`)).to.deep.equal(['FeatureAdded', 'FeatureUpdated']);
+    expect(await types(`copier-${followerId}`), 'the copier left behind').to.deep.equal(['CopierCreated']);
+    expect((await repairSignalFollower(t.service.services, followerId, providerId)).outcome).to.equal('notYet');
+
+    clock.advance(SIGNAL_FOLLOWER_REPAIR_GRACE_MS + 1000);
+    const outcomes = await repairConcurrently(followerId, providerId);
+    expect(outcomes.filter((o) => o === 'updateFinished').length, outcomes.join()).to.be.at.most(1);
+    await eventually(async () => ((await copierSettings(followerId)).monitorOnly === true ? true : undefined), 15_000, 'the copier monitoring only');
+    const copierEvents = await events(`copier-${followerId}`);
+    expect(copierEvents.map((e) => e.type)).to.deep.equal(['CopierCreated', 'CopierUpdated']);
+    expect(copierEvents[1]!.metadata).to.deep.include({ correlationId: 'signal-follower-repair' });
+    expect((copierEvents[1]!.data as { changes: unknown }).changes).to.deep.equal({ monitorOnly: true });
+    expect(await repairConcurrently(followerId, providerId)).to.deep.equal(['nothing', 'nothing', 'nothing']);
+
+    // A copier changed after the features by a writer outside the provider's turn (a maintenance window
+    // deactivating it) is not taken back.
+    const services = t.service.services;
+    await handleCommand(services.store, `copier-${followerId}`, copierDecider, {
+      type: 'UpdateCopier',
+      data: { copierId: followerId, projectId: B, toAccountId: account, changes: { active: false } },
+      metadata: commandMetadata(services, systemContext('maintenance-window-spec')),
+    });
+    clock.advance(SIGNAL_FOLLOWER_REPAIR_GRACE_MS + 1000);
+    expect(await repairConcurrently(followerId, providerId)).to.deep.equal(['nothing', 'nothing', 'nothing']);
+    expect(await types(`copier-${followerId}`)).to.deep.equal(['CopierCreated', 'CopierUpdated', 'CopierUpdated']);
+  });
+
+  it("a provider's change stopped part-way across its followers is finished for the ones left behind, once", async () => {
+    const source = await startedAccount(t, 'provider-change-source');
+    const providerId = await addProvider(source);
+    const first = await subscribe(await followerAccount('provider-change-first'), providerId);
+    const second = await subscribe(await followerAccount('provider-change-second'), providerId);
+    expect(await copierSettings(second)).to.include({ multiplier: 1 });
+
+    // The provider's feature and the first follower's copier are stored; the second copier's append fails.
+    failStream = `copier-${second}`;
+    const body = featureBody({ type: 'FeatureSignalProviderDTO', name: 'Repaired signals', makeVisibleInMarketplace: true, copier: { multiplier: 2 } });
+    const failed = await t.call('PUT', `/accounts/${source}/features/${providerId}`, { body });
+    expect(failed.status, JSON.stringify(failed.body)).to.be.at.least(500);
+    expect(failStream, 'the seam was taken').to.equal(null);
+    expect(await types(`feature-${providerId}`)).to.deep.equal(['FeatureAdded', 'FeatureUpdated']);
+    expect(await types(`copier-${first}`)).to.deep.equal(['CopierCreated', 'CopierUpdated']);
+    expect(await types(`copier-${second}`), 'the second copier left behind').to.deep.equal(['CopierCreated']);
+    expect((await repairSignalFollower(t.service.services, second, providerId)).outcome).to.equal('notYet');
+
+    clock.advance(SIGNAL_FOLLOWER_REPAIR_GRACE_MS + 1000);
+    const outcomes = await repairConcurrently(second, providerId);
+    expect(outcomes.filter((o) => o === 'updateFinished').length, outcomes.join()).to.be.at.most(1);
+    await eventually(
+      async () => ((await copierSettings(second)).multiplier === 2 ? true : undefined),
+      15_000,
+      "the second copier at the provider's multiplier",
+    );
+    const copierEvents = await events(`copier-${second}`);
+    expect(copierEvents.map((e) => e.type)).to.deep.equal(['CopierCreated', 'CopierUpdated']);
+    expect((copierEvents[1]!.data as { changes: unknown }).changes).to.deep.equal({ multiplier: 2 });
+    expect(copierEvents[1]!.metadata).to.deep.include({ correlationId: 'signal-follower-repair' });
+    // The first follower was in step: nothing to do, nothing written.
+    expect(await repairConcurrently(first, providerId)).to.deep.equal(['nothing', 'nothing', 'nothing']);
+    expect(await types(`copier-${first}`)).to.deep.equal(['CopierCreated', 'CopierUpdated']);
+    expect(await repairConcurrently(second, providerId)).to.deep.equal(['nothing', 'nothing', 'nothing']);
   });
 });
