@@ -8,13 +8,12 @@ import { AccountStatus } from '../../domain/account/enums.js';
 import type { CopierCommand } from '../../domain/copier/commands.js';
 import { copierDecider } from '../../domain/copier/decider.js';
 import { type CopierStrategies, copierStream } from '../../domain/copier/events.js';
-import { copierExists, wouldCloseCycle } from '../../domain/copier/graph.js';
+import { type CopierEdge, copierExists, wouldCloseCycle } from '../../domain/copier/graph.js';
 import type { CopierSettings } from '../../domain/copier/settings.js';
 import type { RequestContext } from '../../domain/shared/command.js';
 import { illegalState, notFound } from '../../domain/shared/errors.js';
 import { findAccount } from '../../projections/accounts/queries.js';
 import { copierEdges } from '../../projections/copiers/queries.js';
-import type { Position } from '../../store/port.js';
 import { afterCopyEngine, commandMetadata, execute, oneAtATime, type Services } from '../services.js';
 
 /** What a copier's answer (CopierDTO) is read from. */
@@ -38,37 +37,85 @@ export const copierGraphTurn = (projectId: string): string => `copier-graph:${pr
 
 /** Creates the copier and answers its id once the read models (and, with copyOpenPositions, the engine) have it. */
 export const createCopier = async (services: Services, creation: CopierCreation): Promise<string> => {
+  const [copierId] = await createCopiers(services, creation.projectId, [creation]);
+  return copierId!;
+};
+
+/**
+ * Creates copiers of one project in one turn of its copy network: each is checked against the copiers
+ * stored and those before it in the list (a duplicate or a cycle among them is refused like one with
+ * a stored copier), then all are written together; answers their ids, in order. The first refusal
+ * throws before anything is written. The copy-latency bench adds its thousands of slaves this way.
+ */
+export const createCopiers = async (services: Services, projectId: string, creations: readonly CopierCreation[]): Promise<string[]> => {
+  const made = creations.map((creation) => {
+    if (creation.projectId !== projectId) throw new Error(`a creation of project ${creation.projectId} among those of ${projectId}`);
+    return checkedByItsOwnRules(services, creation);
+  });
+  const positions = await oneAtATime(services, copierGraphTurn(projectId), async () => {
+    const edges: CopierEdge[] = await copierEdges(services.db, projectId);
+    const masters = new Map<string, ReturnType<typeof findAccount>>();
+    for (const creation of made) {
+      await checkInNetwork(services, creation, edges, masters);
+      const { fromStrategyId = null, toStrategyId = null } = creation.strategies ?? {};
+      edges.push({ from_account_id: creation.fromAccountId, to_account_id: creation.slave.id, from_strategy_id: fromStrategyId, to_strategy_id: toStrategyId });
+    }
+    // The answer is the copier as the copiers read model has it: the audit log need not be there yet.
+    return Promise.all(
+      made.map(async ({ copierId, command, settings }) => {
+        const result = await execute(services, copierStream(copierId), copierDecider, command, COPIER_READ_MODELS);
+        return settings.copyOpenPositions && settings.active ? result.position : null;
+      }),
+    );
+  });
+  // With copyOpenPositions, the master's open positions are copied before the answer.
+  for (const position of positions) await afterCopyEngine(services, position, [...COPIER_READ_MODELS, 'copies', 'positions']);
+  return made.map((creation) => creation.copierId);
+};
+
+interface CheckedCopierCreation extends CopierCreation {
+  readonly copierId: string;
+  readonly command: CopierCommand;
+}
+
+/** The copier's own rules answer before the project's turn is awaited. */
+const checkedByItsOwnRules = (services: Services, creation: CopierCreation): CheckedCopierCreation => {
   const { projectId, slave, fromAccountId, settings } = creation;
-  const strategies = creation.strategies ?? {};
-  const slaveAccountId = slave.id;
   const copierId = randomUUID();
   const command: CopierCommand = {
     type: 'CreateCopier',
-    data: { copierId, projectId, toAccountId: slaveAccountId, fromAccountId, settings, ...strategies },
+    data: { copierId, projectId, toAccountId: slave.id, fromAccountId, settings, ...creation.strategies },
     metadata: commandMetadata(services, creation.context),
   };
-  // The copier's own rules answer before the project's turn is awaited.
   copierDecider.decide(command, copierDecider.initialState);
-  let position: Position | null = null;
-  await oneAtATime(services, copierGraphTurn(projectId), async () => {
-    await creation.check?.();
-    const master = await findAccount(services.db, projectId, fromAccountId);
-    if (!master) throw notFound('[ACCOUNT_NOT_FOUND]', `master account ${fromAccountId} not found`);
-    for (const account of [master, slave]) {
-      if (account.account_status_id === AccountStatus.Deleted) throw illegalState('[ACCOUNT_DELETED]', `account ${account.id} was deleted`);
-    }
-    const edges = await copierEdges(services.db, projectId);
-    if (copierExists(edges, fromAccountId, slaveAccountId, strategies)) {
-      throw illegalState('[COPIER_ALREADY_EXISTS]', 'this account already copies from that master (with the same strategy, if any)');
-    }
-    if (wouldCloseCycle(edges, fromAccountId, slaveAccountId)) {
-      throw illegalState('[COPIER_CYCLE]', 'this copier would close a cycle: the master already copies from this account, directly or through others');
-    }
-    // The answer is the copier as the copiers read model has it: the audit log need not be there yet.
-    const result = await execute(services, copierStream(copierId), copierDecider, command, COPIER_READ_MODELS);
-    if (settings.copyOpenPositions && settings.active) position = result.position;
-  });
-  // With copyOpenPositions, the master's open positions are copied before the answer.
-  await afterCopyEngine(services, position, [...COPIER_READ_MODELS, 'copies', 'positions']);
-  return copierId;
+  return { ...creation, copierId, command };
+};
+
+/** In the project's turn: both accounts there and not deleted, no same copier, no cycle. */
+const checkInNetwork = async (
+  services: Services,
+  creation: CheckedCopierCreation,
+  edges: readonly CopierEdge[],
+  /** The masters read in this turn, by id: a thousand slaves of one master read it once. */
+  masters: Map<string, ReturnType<typeof findAccount>>,
+): Promise<void> => {
+  const { projectId, slave, fromAccountId } = creation;
+  const strategies = creation.strategies ?? {};
+  await creation.check?.();
+  let reading = masters.get(fromAccountId);
+  if (!reading) {
+    reading = findAccount(services.db, projectId, fromAccountId);
+    masters.set(fromAccountId, reading);
+  }
+  const master = await reading;
+  if (!master) throw notFound('[ACCOUNT_NOT_FOUND]', `master account ${fromAccountId} not found`);
+  for (const account of [master, slave]) {
+    if (account.account_status_id === AccountStatus.Deleted) throw illegalState('[ACCOUNT_DELETED]', `account ${account.id} was deleted`);
+  }
+  if (copierExists(edges, fromAccountId, slave.id, strategies)) {
+    throw illegalState('[COPIER_ALREADY_EXISTS]', 'this account already copies from that master (with the same strategy, if any)');
+  }
+  if (wouldCloseCycle(edges, fromAccountId, slave.id)) {
+    throw illegalState('[COPIER_CYCLE]', 'this copier would close a cycle: the master already copies from this account, directly or through others');
+  }
 };

@@ -12,7 +12,11 @@ export interface CopierEdge {
 /** True when `to` already reaches `from` through copiers: a copier from -> to would close a cycle. */
 export const wouldCloseCycle = (edges: readonly CopierEdge[], from: string, to: string): boolean => {
   const next = new Map<string, string[]>();
-  for (const e of edges) next.set(e.from_account_id, [...(next.get(e.from_account_id) ?? []), e.to_account_id]);
+  for (const e of edges) {
+    const targets = next.get(e.from_account_id);
+    if (targets) targets.push(e.to_account_id);
+    else next.set(e.from_account_id, [e.to_account_id]);
+  }
   const seen = new Set<string>();
   const stack = [to];
   while (stack.length) {

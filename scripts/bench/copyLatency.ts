@@ -1,7 +1,8 @@
 // Copy latency and fan-out (item 4 of the benchmark issue): from a master fill to each slave order
 // accepted by the venue, for 1, 10, 100 and 1,000 slaves on one master, and the time until the last
 // slave order of the fan-out is placed. The whole service runs in this process on an embedded
-// PostgreSQL, with the simulated venue; trades go through the REST API like a user's.
+// PostgreSQL, with the simulated venue; trades go through the REST API like a user's; the slaves are
+// added through the service's use cases, hundreds in one turn of the project (copyLatencySeed.ts).
 //
 // Latency of one copy = venue time of the slave fill - venue time of the master fill. Both are the
 // service clock's milliseconds, stamped by the venue, so neither HTTP nor the benchmark's own polling
@@ -34,7 +35,9 @@ import { httpLayer } from '../../api/httpLayer.js';
 import { COPIER_STREAM_PREFIX } from '../../domain/copier/events.js';
 import type { CopyEvent } from '../../domain/copy/events.js';
 import { POSITIONS_STREAM_PREFIX } from '../../domain/positions/events.js';
+import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { END, type EventStore, type Position } from '../../store/port.js';
+import { addCopiers, createStartedAccounts } from './copyLatencySeed.js';
 import { parseArgs } from '../support/connect.js';
 import { apiCaller, createBenchAccount, integerOption } from './support/options.js';
 import { type BenchServer, serverVersion, startBenchServer } from './support/postgres.js';
@@ -117,23 +120,17 @@ const collectFills = (service: Service): { fills: Map<string, Fill>; stop: () =>
   };
 };
 
-/** Slaves (accounts copying `master`) added to `slaves` until there are `fanOut`, eight at a time. */
-const addSlaves = async (call: Call, master: string, slaves: string[], fanOut: number): Promise<void> => {
+/** Slaves (accounts copying `master`) added to `slaves` until there are `fanOut` (copyLatencySeed.ts). */
+const addSlaves = async (service: Service, call: Call, master: string, slaves: string[], fanOut: number): Promise<void> => {
   if (slaves.length >= fanOut) return;
-  const bar = progress(`adding slaves up to ${fanOut}`, fanOut - slaves.length);
-  const missing = fanOut - slaves.length;
-  let next = 0;
-  const worker = async () => {
-    while (next < missing) {
-      next += 1;
-      const slave = await createBenchAccount(call, `bench-slave-${slaves.length + next}-${Math.random().toString(36).slice(2, 8)}`);
-      await call('POST', `/accounts/${slave}/copiers`, { fromAccountId: master, multiplier: 1 });
-      slaves.push(slave);
-      bar.increment();
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
-  bar.stop();
+  const { services } = service;
+  const added = await createStartedAccounts(services, DEFAULT_PROJECT_ID, `bench-slave-from-${slaves.length + 1}`, fanOut - slaves.length);
+  await addCopiers(
+    services,
+    DEFAULT_PROJECT_ID,
+    added.map((slave) => ({ master, slave })),
+  );
+  slaves.push(...added);
 };
 
 /** Waits for every copy of trade `i` (the newest master event with `fanOut` copies) and marks it done. */
@@ -193,15 +190,6 @@ const measureFanOut = async (service: Service, call: Call, fills: Map<string, Fi
   };
 };
 
-/** Runs `work` for 0 .. count-1, `concurrency` at a time. */
-const inParallel = async (count: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> => {
-  let next = 0;
-  const worker = async () => {
-    while (next < count) await work(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
-};
-
 /** The least-squares slope of `ys` over `xs`. */
 const slope = (xs: readonly number[], ys: readonly number[]): number => {
   const n = xs.length;
@@ -220,17 +208,13 @@ const soak = async (service: Service, call: Call): Promise<Record<string, number
   const perMaster = Math.ceil(SOAK_SLAVES / SOAK_MASTERS);
   const masters: string[] = [];
   const setupStarted = Date.now();
-  const bar = progress(`soak: ${SOAK_MASTERS} masters, ${SOAK_SLAVES} slaves`, SOAK_MASTERS + SOAK_SLAVES);
-  await inParallel(SOAK_MASTERS, 8, async (i) => {
-    masters[i] = await createBenchAccount(call, `soak-master-${i}-${Math.random().toString(36).slice(2, 8)}`);
-    bar.increment();
-  });
-  await inParallel(SOAK_SLAVES, 16, async (i) => {
-    const slave = await createBenchAccount(call, `soak-slave-${i}-${Math.random().toString(36).slice(2, 8)}`);
-    await call('POST', `/accounts/${slave}/copiers`, { fromAccountId: masters[Math.floor(i / perMaster) % SOAK_MASTERS], multiplier: 1 });
-    bar.increment();
-  });
-  bar.stop();
+  masters.push(...(await createStartedAccounts(service.services, DEFAULT_PROJECT_ID, 'soak-master', SOAK_MASTERS)));
+  const slaves = await createStartedAccounts(service.services, DEFAULT_PROJECT_ID, 'soak-slave', SOAK_SLAVES);
+  await addCopiers(
+    service.services,
+    DEFAULT_PROJECT_ID,
+    slaves.map((slave, i) => ({ master: masters[Math.floor(i / perMaster) % SOAK_MASTERS]!, slave })),
+  );
   await service.services.engine.idle();
   console.log(`  soak set up in ${Math.round((Date.now() - setupStarted) / 1000)} s; trading for ${SOAK_SECONDS} s at ${SOAK_RATE} master trades a second`);
 
@@ -378,7 +362,7 @@ const main = async (): Promise<void> => {
   const slaves: string[] = [];
   const results: Record<string, number>[] = [];
   for (const fanOut of FAN_OUTS) {
-    await addSlaves(call, master, slaves, fanOut);
+    await addSlaves(service, call, master, slaves, fanOut);
     results.push(await measureFanOut(service, call, collector.fills, master, fanOut));
   }
 
