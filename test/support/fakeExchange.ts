@@ -499,9 +499,21 @@ export class FakeExchange {
       if (method === 'DELETE' && !this.cancel(order)) return { status: 400, json: { code: -2011, msg: 'Unknown order sent.' } };
       return { status: 200, json: this.binanceSpotOrder(order) };
     }
-    if (method === 'GET' && (path === '/api/v3/openOrders' || path === '/api/v3/allOrders')) {
-      const orders = this.ordersOf(apiKey, params.get('symbol')).filter((o) => path === '/api/v3/allOrders' || o.status === 'NEW');
-      return { status: 200, json: orders.map((o) => this.binanceSpotOrder(o)) };
+    if (method === 'GET' && path === '/api/v3/openOrders') {
+      return {
+        status: 200,
+        json: this.ordersOf(apiKey, params.get('symbol'))
+          .filter((o) => o.status === 'NEW')
+          .map((o) => this.binanceSpotOrder(o)),
+      };
+    }
+    if (method === 'GET' && path === '/api/v3/allOrders') {
+      // Binance's page: `limit` (500, at most 1000) orders, oldest first; with `orderId` that one and the later ones, else the most recent.
+      const limit = Math.min(Number(params.get('limit') ?? 500), 1000);
+      const all = this.ordersOf(apiKey, params.get('symbol')).sort((a, b) => a.orderId - b.orderId);
+      const orderId = params.get('orderId');
+      const page = orderId ? all.filter((o) => o.orderId >= Number(orderId)).slice(0, limit) : all.slice(-limit);
+      return { status: 200, json: page.map((o) => this.binanceSpotOrder(o)) };
     }
     return { status: 404, json: { code: -1000, msg: `fake exchange: no ${method} ${path}` } };
   }

@@ -47,7 +47,7 @@ import { differenceOf } from './changes.js';
 import { describe, type ExchangeClass, openExchange, PollSchedule } from './link.js';
 import { idOf, symbolInfoOf } from './markets.js';
 import { amountAt, call, exchangeClientOrderId, exchangeOrderOf, lookUpOrder, positive, settled } from './orders.js';
-import { accountOrders, holdingsOf, seedsOf } from './history.js';
+import { accountOrders, holdingsOf, ListedOrders, seedsOf } from './history.js';
 
 export { exchangeClientOrderId } from './orders.js';
 export { rebase } from './link.js';
@@ -96,6 +96,7 @@ export class CcxtConnection implements VenueConnection {
   /** Refreshes run one at a time. */
   private refreshing: Promise<void> = Promise.resolve();
   private readonly placed = new Map<string, PlaceOrderResult>();
+  private readonly listed = new ListedOrders();
   private tickers: { at: number; quotes: Map<string, { bid: number; ask: number }> } = { at: 0, quotes: new Map() };
 
   constructor(
@@ -436,7 +437,7 @@ export class CcxtConnection implements VenueConnection {
     // What is held first: an order filling meanwhile is then in the list read after it (a seed is never too large).
     const held = await holdingsOf(exchange, markets, this.setup.exchangeId);
     for (const market of markets) {
-      for (const o of await accountOrders(exchange, market, this.setup.exchangeId)) orders.push(exchangeOrderOf(o, idOf(market)));
+      for (const o of await accountOrders(exchange, market, this.setup.exchangeId, this.listed)) orders.push(exchangeOrderOf(o, idOf(market)));
     }
     const seeds = seedsOf(markets, held, orders, (symbol, side) => this.anchorOf(symbol, side));
     const book = replayOrders(

@@ -3,7 +3,10 @@
 //
 // - Bybit v5 keeps closed orders 7 days (/v5/order/history, 50 a page at most, nextPageCursor) and OKX
 //   7 days too (/api/v5/trade/orders-history, 100 a page, `after` the last ordId): every page is read
-//   (at most MAX_PAGES). Binance's allOrders lists all of them in one call (ccxt fetchOrders).
+//   (at most MAX_PAGES). Binance spot's allOrders keeps them all but answers 1,000 at most (500 unless
+//   asked): read forward by order id (`orderId`: that one and the later ones), 1,000 a page, from the
+//   oldest order that was not final at the last read (ListedOrders: the final ones below it are kept,
+//   they no longer change). Binance USDⓈ-M's allOrders lists them in one call (ccxt fetchOrders).
 // - What is held: on derivatives the exchange's positions (ccxt fetchPositions: Bybit /v5/position/list,
 //   Binance USDⓈ-M /fapi/v3/positionRisk), on spot the coins of the balance. The part not explained by
 //   the orders still listed was held before the oldest of them: the replay starts from it (a seed), so
@@ -20,8 +23,38 @@ import type { ExchangeOrder, Seed } from './book.js';
 import { idOf } from './markets.js';
 import { call, ordersOf } from './orders.js';
 
-/** Pages read per list and poll at most (Bybit: 50 orders each, OKX: 100). */
+/** Pages read per list and poll at most (Bybit: 50 orders each, OKX: 100, Binance spot: 1,000). */
 export const MAX_PAGES = 20;
+/** Binance spot's allOrders page (its maximum). */
+export const BINANCE_PAGE = 1000;
+
+const FINAL: ReadonlySet<string> = new Set(['closed', 'canceled', 'expired', 'rejected']);
+
+/**
+ * Binance spot's orders of a market already read that can no longer change: every order below `from`
+ * (by order id) is final and kept here; the next read starts at `from`.
+ */
+export class ListedOrders {
+  private readonly markets = new Map<string, { kept: Order[]; from: number }>();
+
+  /** Every order of `market`, oldest first: those kept and the pages read from the first one not final. */
+  async read(exchange: Exchange, market: Market): Promise<Order[]> {
+    const known = this.markets.get(market.symbol) ?? { kept: [], from: 1 };
+    const read: Order[] = [];
+    let from = known.from;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const list = await call(() => exchange.fetchOrders(market.symbol, undefined, BINANCE_PAGE, { orderId: from }));
+      read.push(...list);
+      if (list.length < BINANCE_PAGE) break;
+      from = Math.max(...list.map((o) => Number(o.id))) + 1;
+    }
+    const firstOpen = read.findIndex((o) => !FINAL.has(o.status ?? ''));
+    const settled = firstOpen < 0 ? read : read.slice(0, firstOpen);
+    const next = firstOpen < 0 ? (read.length > 0 ? Number(read[read.length - 1]!.id) + 1 : known.from) : Number(read[firstOpen]!.id);
+    this.markets.set(market.symbol, { kept: [...known.kept, ...settled], from: next });
+    return [...known.kept, ...read];
+  }
+}
 
 type Implicit = Record<string, (params: Record<string, unknown>) => Promise<unknown>>;
 
@@ -30,8 +63,9 @@ type Implicit = Record<string, (params: Record<string, unknown>) => Promise<unkn
  * and OKX list newest first, and the replay keeps the listing's order for fills stamped in the same
  * millisecond (a buy and the sell that closes it must not swap).
  */
-export const accountOrders = async (exchange: Exchange, market: Market, exchangeId: string): Promise<Order[]> => {
+export const accountOrders = async (exchange: Exchange, market: Market, exchangeId: string, listed: ListedOrders): Promise<Order[]> => {
   const api = exchange as unknown as Implicit;
+  if (exchangeId === 'binance') return listed.read(exchange, market);
   if (exchangeId === 'bybit') {
     const open = await call(() => exchange.fetchOpenOrders(market.symbol, undefined, 50));
     const done: Order[] = [];

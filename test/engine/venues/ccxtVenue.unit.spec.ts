@@ -176,4 +176,38 @@ describe('ccxt venue against a local fake Binance', () => {
     await later.refresh();
     expect(changes.map((c) => c.type)).to.deep.equal(['orderPlaced', 'orderFilled', 'positionOpened']);
   });
+
+  it('reads every page of allOrders (1,000 a page), and from then on only from the oldest order not final', async () => {
+    const connection = await connect();
+    await connection.disconnect();
+    // 1,100 round trips made at the exchange: 2,200 orders, three pages of 1,000; a limit order stays open in the middle.
+    for (let i = 0; i < 1100; i++) {
+      fake.placeManually('key-1', 'BTCUSDT', 'BUY', 0.001);
+      fake.placeManually('key-1', 'BTCUSDT', 'SELL', 0.001);
+      if (i === 600) fake.place('key-1', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: 0.001, price: 60000, clientOrderId: 'resting' });
+    }
+    const later = await connect();
+    later.follow(['BTCUSDT']);
+    const pages = () => fake.requests.filter((r) => r === 'GET /api/v3/allOrders').length;
+    const before = pages();
+    const [pending] = await later.positions();
+    expect(pending).to.include({ kind: 'order', orderType: 'buyLimit', volume: 0.001 });
+    expect(pages() - before).to.equal(3);
+    const history = await later.history('2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z');
+    expect(history.filter((h) => h.kind === 'trade')).to.have.length(1100);
+    // The next read starts at the resting order: 1,000 of the 1,000+ orders from it fit in one page and a second ends it.
+    const resting = fake.orders.find((o) => o.clientOrderId === 'resting')!;
+    const fromThere = fake.orders.filter((o) => o.orderId >= resting.orderId).length;
+    const beforeRefresh = pages();
+    await later.refresh();
+    expect(pages() - beforeRefresh).to.equal(Math.floor(fromThere / 1000) + 1);
+    // The limit order fills: seen, and the next read starts after the last order.
+    fake.setPrice('BTCUSDT', 59999, 59999.5);
+    await later.refresh();
+    expect((await later.positions()).filter((p) => p.kind === 'order')).to.deep.equal([]);
+    const beforeQuiet = pages();
+    await later.refresh();
+    expect(pages() - beforeQuiet).to.equal(1);
+    expect((await later.history('2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z')).filter((h) => h.kind === 'trade')).to.have.length(1100);
+  });
 });
