@@ -4,6 +4,7 @@ import type { MarketNewsRow } from '../../projections/marketNews/queries.js';
 export const toMarketNewsArticleDTO = (row: MarketNewsRow) => ({
   id: row.articleId,
   source: row.source,
+  otherSources: [...row.otherSources],
   title: row.title,
   link: row.link,
   summary: row.summary,

@@ -46,6 +46,10 @@ export const MarketNewsArticleDTO = Type.Object(
   {
     id: Uuid,
     source: Type.String({ description: 'the feed it was read from (its URL as configured in NEWS_FEEDS)' }),
+    otherSources: Type.Array(Type.String(), {
+      description:
+        'ours: the other feeds that brought the same story (the same link without tracking parameters, or the same title at the same minute): one article, the first feed its text',
+    }),
     title: Type.String(),
     link: Nullable(Type.String({ description: "the article's address at its publisher" })),
     summary: Nullable(Type.String({ description: 'plain text, at most 2000 characters' })),

@@ -48,6 +48,31 @@ export interface Article {
   readonly dated: boolean;
 }
 
+/**
+ * What tells the same story from two feeds (an article remembers each feed that brought it): its link
+ * without scheme, "www.", fragment, tracking parameters (utm_*) and trailing slash; and its title in lower
+ * case without punctuation with the minute it was published (only when the feed dated it).
+ */
+export const storyKeysOf = (article: Pick<Article, 'link' | 'title' | 'publishedAt' | 'dated'>): string[] => {
+  const keys: string[] = [];
+  if (article.link) {
+    try {
+      const url = new URL(article.link);
+      for (const name of [...url.searchParams.keys()]) if (name.toLowerCase().startsWith('utm_')) url.searchParams.delete(name);
+      const search = url.searchParams.toString();
+      keys.push(`link:${url.hostname.toLowerCase().replace(/^www\./, '')}${url.pathname.replace(/\/+$/, '')}${search ? `?${search}` : ''}`);
+    } catch {
+      keys.push(`link:${article.link.trim().toLowerCase()}`);
+    }
+  }
+  const title = article.title
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+  if (article.dated && title) keys.push(`title:${title}@${article.publishedAt.slice(0, 16)}`);
+  return keys;
+};
+
 /** The members a later reading may change: a change is a revision of the article (domain/news/decider.ts). */
 export const REVISABLE_MEMBERS = ['title', 'link', 'summary', 'publishedAt', 'category', 'currencies', 'impact', 'sentiment', 'sentimentScore'] as const;
 export type RevisableMember = (typeof REVISABLE_MEMBERS)[number];

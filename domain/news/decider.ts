@@ -1,7 +1,9 @@
 // Market news articles and a project's bookmarks.
 //   - An article: the first reading publishes it; a later reading that differs in a revisable member
 //     (domain/news/article.ts) revises it, listing the changes; the same reading again changes nothing. A
-//     reading without a date (the feed gave none, `dated` false) keeps the date the article had.
+//     reading without a date (the feed gave none, `dated` false) keeps the date the article had. A reading
+//     from another feed (the same story, app/marketNews.ts) adds that feed to the article's sources once
+//     and changes nothing else: the first feed's text stands, two feeds never revise it in turn.
 //   - Bookmarks: saving an article already saved is not an error and changes nothing (spec); removing one
 //     that is not saved changes nothing either.
 import type { Decider } from '../shared/command.js';
@@ -12,6 +14,8 @@ import type { ArticleChange, MarketNewsEvent, NewsBookmarkEvent } from './events
 export interface ArticleState {
   readonly article: Article | null;
   readonly revisions: number;
+  /** The other feeds that brought the same story. */
+  readonly sources: readonly string[];
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -20,12 +24,17 @@ export const changesBetween = (before: Article, after: Article): ArticleChange[]
   REVISABLE_MEMBERS.filter((m) => !same(before[m], after[m])).map((member) => ({ member, from: before[member], to: after[member] }));
 
 export const marketNewsDecider: Decider<MarketNewsCommand, MarketNewsEvent, ArticleState> = {
-  initialState: { article: null, revisions: 0 },
+  initialState: { article: null, revisions: 0, sources: [] },
   decide(command, state) {
     const at = command.metadata.now;
     const incoming = command.data.article;
     const articleId = incoming.articleId;
     if (!state.article) return [{ type: 'MarketNewsArticlePublished', data: { articleId, article: incoming, at } }];
+    if (incoming.source !== state.article.source) {
+      return state.sources.includes(incoming.source)
+        ? []
+        : [{ type: 'MarketNewsArticleSourceAdded', data: { articleId, source: incoming.source, link: incoming.link, at } }];
+    }
     const article: Article = incoming.dated ? incoming : { ...incoming, publishedAt: state.article.publishedAt, dated: state.article.dated };
     const changes = changesBetween(state.article, article);
     return changes.length === 0 ? [] : [{ type: 'MarketNewsArticleRevised', data: { articleId, article, changes, at } }];
@@ -33,9 +42,11 @@ export const marketNewsDecider: Decider<MarketNewsCommand, MarketNewsEvent, Arti
   evolve(state, event) {
     switch (event.type) {
       case 'MarketNewsArticlePublished':
-        return { article: event.data.article, revisions: 0 };
+        return { article: event.data.article, revisions: 0, sources: [] };
       case 'MarketNewsArticleRevised':
-        return { article: event.data.article, revisions: state.revisions + 1 };
+        return { ...state, article: event.data.article, revisions: state.revisions + 1 };
+      case 'MarketNewsArticleSourceAdded':
+        return { ...state, sources: [...state.sources, event.data.source] };
       default:
         return state;
     }

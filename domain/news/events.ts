@@ -10,13 +10,19 @@ export type ArticleChange = { readonly member: RevisableMember; readonly from: u
 
 export type MarketNewsEvent =
   | { type: 'MarketNewsArticlePublished'; data: { articleId: string; article: Article; at: string } }
-  | { type: 'MarketNewsArticleRevised'; data: { articleId: string; article: Article; changes: readonly ArticleChange[]; at: string } };
+  | { type: 'MarketNewsArticleRevised'; data: { articleId: string; article: Article; changes: readonly ArticleChange[]; at: string } }
+  /** The same story read from another feed (domain/news/article.ts storyKeysOf): the article remembers that feed too. */
+  | { type: 'MarketNewsArticleSourceAdded'; data: { articleId: string; source: string; link: string | null; at: string } };
 
 export type NewsBookmarkEvent =
   | { type: 'NewsArticleBookmarked'; data: { projectId: string; articleId: string; at: string } }
   | { type: 'NewsBookmarkRemoved'; data: { projectId: string; articleId: string; at: string } };
 
-export const marketNewsEventTypes: readonly MarketNewsEvent['type'][] = ['MarketNewsArticlePublished', 'MarketNewsArticleRevised'];
+export const marketNewsEventTypes: readonly MarketNewsEvent['type'][] = [
+  'MarketNewsArticlePublished',
+  'MarketNewsArticleRevised',
+  'MarketNewsArticleSourceAdded',
+];
 export const newsBookmarkEventTypes: readonly NewsBookmarkEvent['type'][] = ['NewsArticleBookmarked', 'NewsBookmarkRemoved'];
 
 export const MARKET_NEWS_STREAM_PREFIX = 'marketNewsArticle-';

@@ -2,7 +2,7 @@
 // articles' streams), and one row per project and bookmarked article. GET /projects/{projectId}/marketNews
 // and /newsBookmarks read it (queries.ts). Rebuildable from the events like every read model.
 import { sql } from 'kysely';
-import type { Article } from '../../domain/news/article.js';
+import { type Article, storyKeysOf } from '../../domain/news/article.js';
 import { type MarketNewsEvent, marketNewsEventTypes, type NewsBookmarkEvent, newsBookmarkEventTypes } from '../../domain/news/events.js';
 import type { Projection } from '../projection.js';
 
@@ -17,11 +17,13 @@ const columnsOf = (article: Article) => ({
   impact: article.impact,
   sentiment: article.sentiment,
   sentiment_score: article.sentimentScore,
+  story_keys: storyKeysOf(article),
 });
 
 export const marketNewsProjection: Projection = {
   name: 'marketNews',
-  version: 1,
+  // v2: other_sources and story_keys (one article for a story from two feeds).
+  version: 2,
   handles: [...marketNewsEventTypes, ...newsBookmarkEventTypes],
   tables: ['market_news_articles', 'market_news_bookmarks'],
   async createTables(db, schema) {
@@ -37,6 +39,8 @@ export const marketNewsProjection: Projection = {
       impact text NOT NULL,
       sentiment text NOT NULL,
       sentiment_score double precision NOT NULL,
+      other_sources text[] NOT NULL DEFAULT '{}',
+      story_keys text[] NOT NULL DEFAULT '{}',
       revision integer NOT NULL,
       created timestamptz NOT NULL,
       updated timestamptz NOT NULL)`.execute(db);
@@ -48,6 +52,7 @@ export const marketNewsProjection: Projection = {
   },
   async createIndexes(db, schema) {
     await sql`CREATE INDEX ON ${sql.id(schema, 'market_news_articles')} (published_at DESC, article_id)`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'market_news_articles')} USING gin (story_keys)`.execute(db);
   },
   async apply(db, recorded) {
     const event = recorded as unknown as MarketNewsEvent | NewsBookmarkEvent;
@@ -56,7 +61,7 @@ export const marketNewsProjection: Projection = {
         const { articleId, article, at } = event.data;
         await db
           .insertInto('market_news_articles')
-          .values({ article_id: articleId, ...columnsOf(article), revision: 0, created: at, updated: at })
+          .values({ article_id: articleId, ...columnsOf(article), other_sources: [], revision: 0, created: at, updated: at })
           .onConflict((oc) => oc.column('article_id').doNothing())
           .execute();
         return;
@@ -66,6 +71,15 @@ export const marketNewsProjection: Projection = {
         await db
           .updateTable('market_news_articles')
           .set((eb) => ({ ...columnsOf(article), revision: eb('revision', '+', 1), updated: at }))
+          .where('article_id', '=', articleId)
+          .execute();
+        return;
+      }
+      case 'MarketNewsArticleSourceAdded': {
+        const { articleId, source } = event.data;
+        await db
+          .updateTable('market_news_articles')
+          .set({ other_sources: sql<string[]>`array_append(other_sources, ${source})` })
           .where('article_id', '=', articleId)
           .execute();
         return;

@@ -7,6 +7,8 @@ import type { ReadModels } from '../schema.js';
 export interface MarketNewsRow {
   readonly articleId: string;
   readonly source: string;
+  /** The other feeds that brought the same story. */
+  readonly otherSources: readonly string[];
   readonly title: string;
   readonly link: string | null;
   readonly summary: string | null;
@@ -81,6 +83,7 @@ export const marketNewsPage = async (
     rows: rows.map((r) => ({
       articleId: r.article_id,
       source: r.source,
+      otherSources: [...r.other_sources],
       title: r.title,
       link: r.link,
       summary: r.summary,

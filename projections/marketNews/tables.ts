@@ -16,6 +16,10 @@ export interface MarketNewsArticlesTable {
   impact: string;
   sentiment: string;
   sentiment_score: number;
+  /** The other feeds that brought the same story, in the order they did. */
+  other_sources: ColumnType<string[], string[], string[]>;
+  /** domain/news/article.ts storyKeysOf of the article: how a story from another feed finds it. */
+  story_keys: ColumnType<string[], string[], string[]>;
   /** 0 when published, one more for each revision. */
   revision: number;
   created: Timestamp;
