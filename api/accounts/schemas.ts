@@ -179,7 +179,10 @@ export const AccountDTO = Type.Object(
     type: AccountTypeDTO,
     region: RegionDTO,
     status: AccountStatusDTO,
-    statusMessage: Type.String({ description: 'the status in words (ours: New, Active, Stopped, Deleted)' }),
+    statusMessage: Type.String({
+      description:
+        'the status in words (ours: New, Active, Stopped, Deleted); for a started account at a real venue its link\'s state, e.g. at a crypto exchange `connected; order stream live`, `connected; order stream down after 3 failures (…); polling meanwhile, reconnecting with backoff` or `connected; no order stream for okx, polled every 2000 ms` (README "Real venues")',
+    }),
     deleted: Type.Optional(IsoDateTime),
     labels: Type.Array(Type.String()),
     skipCredentialCheck: writable.skipCredentialCheck,

@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { binanceUsdmApi } from './fakeExchangeBinanceUsdm.js';
 import { bybitApi } from './fakeExchangeBybit.js';
 import { okxApi } from './fakeExchangeOkx.js';
+import { FakeExchangeStreams } from './fakeExchangeStream.js';
 
 export type FakeDialect = 'binance' | 'binanceusdm' | 'bybit' | 'okx';
 
@@ -158,6 +159,8 @@ export class FakeExchange {
   /** The next order placement is applied, then answered only after this many milliseconds (a timeout after the order reached the exchange). */
   delayNextOrderAnswerMs = 0;
   private server: http.Server | null = null;
+  /** The private WebSocket streams (fakeExchangeStream.ts), on the same port. */
+  readonly streams = new FakeExchangeStreams(this);
   private port = 0;
 
   constructor(readonly dialect: FakeDialect = 'binance') {
@@ -269,9 +272,11 @@ export class FakeExchange {
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.port = (this.server.address() as AddressInfo).port;
+    this.streams.attach(this.server);
   }
 
   async stop(): Promise<void> {
+    this.streams.close();
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
@@ -292,6 +297,7 @@ export class FakeExchange {
     if (order.status !== 'NEW') return false;
     order.status = 'CANCELED';
     order.updateTime = Date.now();
+    this.streams.tell(order, null);
     return true;
   }
 
@@ -377,6 +383,7 @@ export class FakeExchange {
       reduceOnly: p.reduceOnly === true,
     };
     this.orders.push(order);
+    this.streams.tell(order, null);
     const marketable = trigger === null && (p.type === 'MARKET' || (p.side === 'BUY' ? market.ask <= price : market.bid >= price));
     if (marketable) this.fill(order, p.type === 'MARKET' ? price : p.side === 'BUY' ? market.ask : market.bid);
     return order;
@@ -426,6 +433,7 @@ export class FakeExchange {
     order.cummulativeQuoteQty = order.origQty * price;
     order.status = 'FILLED';
     order.updateTime = Date.now();
+    this.streams.tell(order, { qty: order.origQty, price });
   }
 
   private async handle(req: http.IncomingMessage, body: string): Promise<Reply> {
@@ -436,7 +444,7 @@ export class FakeExchange {
     if (this.down) return { status: 503, json: { code: -1001, msg: 'Internal error; unable to process your request. Please try again.' } };
     const request: FakeRequest = { method, url, path: url.pathname, headers: req.headers, body };
     if (url.pathname.startsWith('/api/v3/')) return this.binanceSpot(request);
-    for (const api of DIALECTS) {
+    for (const api of [this.streams.api, ...DIALECTS]) {
       const reply = api(this, request);
       if (reply) return reply;
     }

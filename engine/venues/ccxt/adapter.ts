@@ -4,6 +4,8 @@
 //                     (a local fake exchange in the tests, a forwarding proxy in a closed network)
 //   CCXT_POLL_MS      2000; how often each account's orders are read for changes (fills, closes, cancels)
 //   CCXT_TIMEOUT_MS   10000; one request's timeout (a placement that times out is looked up by its client id)
+//   CCXT_STREAM       on; `off`: no private order stream (stream.ts), every exchange polled only
+//   CCXT_STREAM_POLL_MS 30000; how often the orders are read while the order stream is live (the reconciliation)
 // ccxt itself is loaded only when a type is routed to it.
 import type { Exchange } from 'ccxt';
 import type { RealVenue, VenueAdapter, VenueContext } from '../registry.js';
@@ -27,6 +29,13 @@ const integer = (name: string, value: string | undefined, fallback: number, min:
   return Number(value);
 };
 
+const onOff = (name: string, value: string | undefined): boolean => {
+  const v = (value ?? '').trim().toLowerCase();
+  if (v === '' || v === 'on' || v === 'true') return true;
+  if (v === 'off' || v === 'false') return false;
+  throw new Error(`${name} must be on or off, got "${value}"`);
+};
+
 export const ccxtAdapter: VenueAdapter<CcxtSettings> = {
   config: (env) => {
     const baseUrl = env.CCXT_BASE_URL?.trim() ? env.CCXT_BASE_URL.trim().replace(/\/+$/, '') : null;
@@ -35,6 +44,8 @@ export const ccxtAdapter: VenueAdapter<CcxtSettings> = {
       baseUrl,
       pollMs: integer('CCXT_POLL_MS', env.CCXT_POLL_MS, 2000, 100, 600_000),
       timeoutMs: integer('CCXT_TIMEOUT_MS', env.CCXT_TIMEOUT_MS, 10_000, 100, 120_000),
+      stream: onOff('CCXT_STREAM', env.CCXT_STREAM),
+      streamPollMs: integer('CCXT_STREAM_POLL_MS', env.CCXT_STREAM_POLL_MS, 30_000, 100, 3_600_000),
     };
   },
   checkTarget: (target) => {

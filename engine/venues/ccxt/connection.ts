@@ -11,8 +11,9 @@
 //   of them, checked against what the account holds (history.ts: a position older than the orders
 //   the exchange still lists stays open under its known id).
 // - Changes: the followed symbols are polled every CCXT_POLL_MS (default 2 s) and after each request
-//   of ours; the difference of the replayed book becomes the port's changes. ccxt pro's watchOrders is
-//   not used yet (polling works the same against every exchange and the local fake).
+//   of ours; the difference of the replayed book becomes the port's changes. On Binance (spot and
+//   USDⓈ-M) and Bybit the private order stream (ccxt pro's watchOrders, stream.ts) tells fills first,
+//   into the same book, and the poll slows to CCXT_STREAM_POLL_MS while it is live.
 // - Placement: the engine's deterministic id is the client order id (dashes dropped: OKX takes 32
 //   letters and digits). Placing first looks the id up at the exchange, so a replayed copy or a retry
 //   after a timeout finds the order placed before and places nothing; a network error or timeout after
@@ -41,13 +42,14 @@ import type {
 } from '../port.js';
 import { isPendingOrderRequest, sideOf, VenueError } from '../port.js';
 import { STOP_SUPPORT } from './stops.js';
-import { type ExchangeOrder, replayOrders, type ReplayedBook } from './book.js';
+import type { ExchangeOrder, ReplayedBook } from './book.js';
 import { isTransient, venueErrorOf } from './errors.js';
 import { differenceOf } from './changes.js';
 import { describe, type ExchangeClass, openExchange, PollSchedule } from './link.js';
 import { idOf, symbolInfoOf } from './markets.js';
 import { amountAt, call, exchangeClientOrderId, exchangeOrderOf, lookUpOrder, positive, settled } from './orders.js';
-import { accountOrders, holdingsOf, ListedOrders, seedsOf } from './history.js';
+import { accountOrders, holdingsOf, ListedOrders } from './history.js';
+import { bookOf, type Listing, mergeStreamed, OrderStream, proClientOf, readListing, STREAMED, withKnownStops } from './stream.js';
 
 export { exchangeClientOrderId } from './orders.js';
 export { rebase } from './link.js';
@@ -59,6 +61,10 @@ export interface CcxtSettings {
   readonly baseUrl: string | null;
   readonly pollMs: number;
   readonly timeoutMs: number;
+  /** Read the private order stream where the adapter does (stream.ts); false: poll only. */
+  readonly stream: boolean;
+  /** The poll's pace while the order stream is live. */
+  readonly streamPollMs: number;
 }
 
 export interface CcxtLog {
@@ -91,6 +97,10 @@ export class CcxtConnection implements VenueConnection {
   private readonly listeners = new Set<VenueChangeListener>();
   private sequence = 0;
   private readonly polls: PollSchedule;
+  /** The private order stream (null: this exchange is polled only). */
+  private readonly stream: OrderStream | null;
+  /** What the last replay read (the streamed orders are put into it). */
+  private listing: Listing | null = null;
   /** disconnect() was called: no more polls. */
   private closed = true;
   /** Refreshes run one at a time. */
@@ -118,7 +128,20 @@ export class CcxtConnection implements VenueConnection {
         if (!this.closed) this.connected = connected;
       },
       () => this.connected,
+      () => (this.stream?.state === 'streaming' ? settings.streamPollMs : settings.pollMs),
     );
+    this.stream =
+      settings.stream && STREAMED.has(setup.exchangeId)
+        ? new OrderStream(
+            this.login,
+            () => proClientOf(setup.exchangeId, (type) => openExchange(type, setup, credentials, settings), this.exchange),
+            settings.pollMs,
+            log,
+            (orders) => this.streamed(orders),
+            () => void this.refresh().catch(() => undefined),
+            () => this.polls.reschedule(),
+          )
+        : null;
   }
 
   get mode(): CcxtMode {
@@ -145,12 +168,14 @@ export class CcxtConnection implements VenueConnection {
     this.connected = true;
     this.closed = false;
     this.polls.start();
+    this.stream?.start();
   }
 
   async disconnect(): Promise<void> {
     this.connected = false;
     this.closed = true;
     this.polls.stop();
+    await this.stream?.stop();
     await this.refreshing.catch(() => undefined);
     await this.exchange?.close().catch(() => undefined);
     this.exchange = null;
@@ -164,8 +189,11 @@ export class CcxtConnection implements VenueConnection {
   get statusMessage(): string {
     if (this.closed) return 'not connected';
     const { failures, lastError } = this.polls;
-    if (failures === 0) return 'connected';
-    return `${this.connected ? 'connected, but' : 'disconnected:'} ${failures} polls of the exchange failed in a row (${lastError}); trying again with backoff`;
+    const stream = this.stream
+      ? this.stream.describe()
+      : `${STREAMED.has(this.setup.exchangeId) ? 'order stream off' : `no order stream for ${this.setup.exchangeId}`}, polled every ${this.settings.pollMs} ms`;
+    if (failures === 0) return `connected; ${stream}`;
+    return `${this.connected ? 'connected, but' : 'disconnected:'} ${failures} polls of the exchange failed in a row (${lastError}); trying again with backoff; ${stream}`;
   }
 
   /** The symbols the service knows positions or orders in: their orders are followed from now on. */
@@ -432,23 +460,19 @@ export class CcxtConnection implements VenueConnection {
 
   private async replay(): Promise<ReplayedBook> {
     const exchange = this.exchange!;
-    const orders: ExchangeOrder[] = [];
     const markets = [...this.followed].map((id) => this.marketOf(id, false)).filter((m): m is Market => m !== null);
-    // What is held first: an order filling meanwhile is then in the list read after it (a seed is never too large).
-    const held = await holdingsOf(exchange, markets, this.setup.exchangeId);
-    for (const market of markets) {
-      for (const o of await accountOrders(exchange, market, this.setup.exchangeId, this.listed)) orders.push(exchangeOrderOf(o, idOf(market)));
-    }
-    const seeds = seedsOf(markets, held, orders, (symbol, side) => this.anchorOf(symbol, side));
-    const book = replayOrders(
-      orders,
-      {
-        quote: (symbol) => this.tickers.quotes.get(symbol),
-        contractSize: (symbol) => this.contractSize(symbol),
-        spot: (symbol) => this.marketOf(symbol, false)?.spot === true,
+    this.listing = await readListing(
+      markets,
+      () => holdingsOf(exchange, markets, this.setup.exchangeId),
+      async () => {
+        const orders: ExchangeOrder[] = [];
+        for (const market of markets) {
+          for (const o of await accountOrders(exchange, market, this.setup.exchangeId, this.listed)) orders.push(exchangeOrderOf(o, idOf(market)));
+        }
+        return orders;
       },
-      seeds,
     );
+    const book = this.bookOf(this.listing);
     // Where stops belong to the position (Bybit), the position's own are the truth, not the opening order's.
     const stops = STOP_SUPPORT[this.setup.exchangeId];
     if (!stops || book.positions.length === 0) return book;
@@ -456,6 +480,41 @@ export class CcxtConnection implements VenueConnection {
     const current = await this.call(() => stops.positionStops(exchange, withStops));
     const positions = book.positions.map((p) => ({ ...p, ...(current.get(p.symbol) ?? { stopLoss: null, takeProfit: null }) }));
     return { ...book, positions };
+  }
+
+  private bookOf(listing: Listing): ReplayedBook {
+    const pricing = {
+      quote: (symbol: string) => this.tickers.quotes.get(symbol),
+      contractSize: (symbol: string) => this.contractSize(symbol),
+      spot: (symbol: string) => this.marketOf(symbol, false)?.spot === true,
+    };
+    return bookOf(listing, pricing, (symbol, side) => this.anchorOf(symbol, side));
+  }
+
+  /** Orders the stream pushed: into the last listing, its book replayed, the difference told (in turn with the polls). */
+  private streamed(orders: readonly Order[]): void {
+    const run = this.refreshing.then(() => {
+      const exchange = this.exchange;
+      if (!exchange || !this.listing) return;
+      const updates: ExchangeOrder[] = [];
+      for (const o of orders) {
+        const market = o.symbol ? exchange.markets?.[o.symbol] : undefined;
+        if (market) updates.push(exchangeOrderOf(o, idOf(market)));
+      }
+      const { listing, unfollowed } = mergeStreamed(this.listing, updates);
+      if (unfollowed.length > 0) {
+        for (const symbol of unfollowed) this.followed.add(symbol);
+        void this.refresh().catch(() => undefined);
+      }
+      if (!listing) return;
+      this.listing = listing;
+      const book = this.bookOf(listing);
+      const next = STOP_SUPPORT[this.setup.exchangeId] ? withKnownStops(book, this.book) : book;
+      const previous = this.book;
+      this.book = next;
+      this.emitDifference(previous, next);
+    });
+    this.refreshing = run.catch((error: unknown) => this.log.warn(`${this.login}: a streamed order update was not applied (${describe(error)})`));
   }
 
   private emitDifference(previous: ReplayedBook, next: ReplayedBook): void {

@@ -60,13 +60,16 @@ export const openExchange = (
 };
 
 /**
- * The poll: every pollMs while the exchange answers. When it does not (network, outage, a key
- * revoked), the next polls back off (pollMs doubled per failure, at most a minute); after
+ * The poll: every pollMs while the exchange answers (nextMs: slower while the order stream is live).
+ * When it does not (network, outage, a key revoked), the next polls back off (pollMs doubled per
+ * failure, at most a minute); after
  * DISCONNECTED_AFTER failures in a row the link says it is disconnected until a poll succeeds again.
  */
 export class PollSchedule {
   private timer: NodeJS.Timeout | null = null;
   private stopped = true;
+  /** A poll is running now. */
+  private polling = false;
   /** Polls failed in a row (0: the exchange answers). */
   failures = 0;
   /** Why the last poll failed, while polls fail (null: the exchange answers). */
@@ -79,13 +82,15 @@ export class PollSchedule {
     private readonly poll: () => Promise<void>,
     private readonly setConnected: (connected: boolean) => void,
     private readonly isConnected: () => boolean,
+    /** The wait after a poll that succeeded (slower while the order stream is live, stream.ts). */
+    private readonly nextMs: () => number = () => pollMs,
   ) {}
 
   start(): void {
     this.stopped = false;
     this.failures = 0;
     this.lastError = null;
-    this.schedule(this.pollMs);
+    this.schedule(this.nextMs());
   }
 
   stop(): void {
@@ -94,28 +99,38 @@ export class PollSchedule {
     this.timer = null;
   }
 
+  /** The next poll at the current pace (nextMs) when none runs now: the order stream just went down. */
+  reschedule(): void {
+    if (this.stopped || this.polling || this.failures > 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.schedule(this.nextMs());
+  }
+
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      void this.poll().then(
-        () => {
-          if (this.failures > 0) this.log.info(`${this.login}: the exchange answers again after ${this.failures} failed polls; connected`);
-          this.failures = 0;
-          this.lastError = null;
-          if (!this.stopped) this.setConnected(true);
-          this.schedule(this.pollMs);
-        },
-        (error: unknown) => {
-          this.failures += 1;
-          this.lastError = describe(error);
-          if (this.failures === 1) this.log.warn(`${this.login}: polling the exchange failed (${describe(error)}); trying again with backoff`);
-          if (this.failures === DISCONNECTED_AFTER && this.isConnected()) {
-            this.setConnected(false);
-            this.log.warn(`${this.login}: ${DISCONNECTED_AFTER} polls failed in a row (${describe(error)}); disconnected until the exchange answers again`);
-          }
-          this.schedule(Math.min(this.pollMs * 2 ** this.failures, MAX_BACKOFF_MS));
-        },
-      );
+      this.polling = true;
+      void this.poll()
+        .finally(() => (this.polling = false))
+        .then(
+          () => {
+            if (this.failures > 0) this.log.info(`${this.login}: the exchange answers again after ${this.failures} failed polls; connected`);
+            this.failures = 0;
+            this.lastError = null;
+            if (!this.stopped) this.setConnected(true);
+            this.schedule(this.nextMs());
+          },
+          (error: unknown) => {
+            this.failures += 1;
+            this.lastError = describe(error);
+            if (this.failures === 1) this.log.warn(`${this.login}: polling the exchange failed (${describe(error)}); trying again with backoff`);
+            if (this.failures === DISCONNECTED_AFTER && this.isConnected()) {
+              this.setConnected(false);
+              this.log.warn(`${this.login}: ${DISCONNECTED_AFTER} polls failed in a row (${describe(error)}); disconnected until the exchange answers again`);
+            }
+            this.schedule(Math.min(this.pollMs * 2 ** this.failures, MAX_BACKOFF_MS));
+          },
+        );
     }, delayMs);
     this.timer.unref();
   }

@@ -1,0 +1,119 @@
+// The ccxt adapter's private order stream (engine/venues/ccxt/stream.ts) against the fake exchange's
+// WebSocket streams (test/support/fakeExchangeStream.ts) in each dialect it reads: Binance spot's
+// WebSocket API, Binance USDⓈ-M's listenKey stream and Bybit v5's private stream. The poll is slowed to
+// 10 minutes while the stream is live, so a change told in time came through the stream. Nothing leaves
+// 127.0.0.1.
+import { expect } from 'chai';
+import { ccxtAdapter } from '../../../engine/venues/ccxt/adapter.js';
+import type { CcxtConnection } from '../../../engine/venues/ccxt/connection.js';
+import type { VenueChange } from '../../../engine/venues/port.js';
+import type { RealVenue } from '../../../engine/venues/registry.js';
+import { type FakeDialect, FakeExchange } from '../../support/fakeExchange.js';
+
+const until = async (what: string, test: () => boolean, ms = 20_000): Promise<void> => {
+  const end = Date.now() + ms;
+  while (!test() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+  expect(test(), what).to.equal(true);
+};
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Until the fake has had no request for half a second (the poll made when the stream opened is over). */
+const quiet = async (fake: FakeExchange): Promise<void> => {
+  for (let seen = -1; seen !== fake.requests.length;) {
+    seen = fake.requests.length;
+    await pause(500);
+  }
+};
+
+const CASES: readonly { dialect: FakeDialect; server: string; orderList: RegExp }[] = [
+  { dialect: 'binance', server: 'sandbox', orderList: /^GET \/api\/v3\/(allOrders|openOrders|account)/ },
+  { dialect: 'binanceusdm', server: 'demo', orderList: /^GET \/fapi\/v\d\/(allOrders|openOrders|positionRisk)/ },
+  { dialect: 'bybit', server: 'demo', orderList: /^GET \/v5\/(order|position)\// },
+];
+
+for (const c of CASES) {
+  describe(`ccxt order stream against the fake ${c.dialect}`, function () {
+    this.timeout(60_000);
+    let fake: FakeExchange;
+    let venue: RealVenue;
+    const warnings: string[] = [];
+    const infos: string[] = [];
+    let connection: CcxtConnection | null = null;
+
+    const connect = async (): Promise<{ connection: CcxtConnection; changes: VenueChange[] }> => {
+      connection = venue.connection({ login: 'key-1', password: 'secret-1', server: c.server }) as CcxtConnection;
+      const changes: VenueChange[] = [];
+      connection.subscribe((change) => changes.push(change));
+      await connection.connect();
+      connection.follow(['BTCUSDT']);
+      return { connection, changes };
+    };
+
+    before(async function () {
+      this.timeout(300_000);
+      await import('ccxt');
+    });
+    beforeEach(async () => {
+      fake = new FakeExchange(c.dialect);
+      await fake.start();
+      fake.addAccount('key-1', 'secret-1', { USDT: 10_000 });
+      const settings = ccxtAdapter.config({ CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '100', CCXT_STREAM_POLL_MS: '600000', CCXT_TIMEOUT_MS: '2000' });
+      venue = await ccxtAdapter.venue(c.dialect, settings, {
+        clock: () => new Date(),
+        log: { info: (m) => infos.push(m), warn: (m) => warnings.push(m), error: (m) => warnings.push(m) },
+      });
+    });
+    afterEach(async () => {
+      await connection?.disconnect();
+      connection = null;
+      await fake.stop();
+    });
+
+    it('tells a fill made at the exchange from the stream, without reading the orders, and once when the poll reads it again or the stream repeats it', async () => {
+      const { connection, changes } = await connect();
+      await until('the stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
+      expect(connection.statusMessage).to.equal('connected; order stream live');
+      await quiet(fake); // the next poll is in 10 minutes
+      const before = fake.requests.length;
+      fake.streams.repeat = true;
+      fake.placeManually('key-1', 'BTCUSDT', 'BUY', 0.01);
+      await until('the fill told', () => changes.some((ch) => ch.type === 'positionOpened'));
+      expect(
+        fake.requests.slice(before).filter((r) => c.orderList.test(r)),
+        'no order read',
+      ).to.deep.equal([]);
+      expect(fake.streams.sent).to.be.at.least(4);
+      await connection.refresh(); // the poll reads the same fill
+      fake.placeManually('key-1', 'BTCUSDT', 'SELL', 0.01);
+      await until('the close told', () => changes.some((ch) => ch.type === 'positionClosed'));
+      await connection.refresh();
+      expect(changes.map((ch) => ch.type)).to.deep.equal(['positionOpened', 'positionClosed']);
+      const [opened, closed] = changes as [Extract<VenueChange, { type: 'positionOpened' }>, Extract<VenueChange, { type: 'positionClosed' }>];
+      expect(opened.position).to.include({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01 });
+      expect(closed.trade).to.include({ positionId: opened.position.id, volume: 0.01 });
+    });
+
+    it('says the stream is down, polls meanwhile, reconnects with backoff and tells each fill once across the outage', async () => {
+      const { connection, changes } = await connect();
+      await until('the stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
+      fake.streams.down = true;
+      await until('the stream down', () => /order stream down after \d+ failures/.test(connection.statusMessage));
+      expect(connection.statusMessage).to.match(/^connected; order stream down after \d+ failures \(.+\); polling meanwhile, reconnecting with backoff$/);
+      expect(warnings.some((w) => /the order stream failed/.test(w))).to.equal(true);
+      fake.placeManually('key-1', 'BTCUSDT', 'BUY', 0.01);
+      await until('the fill polled', () => changes.some((ch) => ch.type === 'positionOpened'));
+      fake.streams.down = false;
+      await until('the stream live again', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage), 40_000);
+      await until('the reconnection logged', () => infos.some((m) => /order stream is open again after \d+ failures; polling once for what it missed/.test(m)));
+      await quiet(fake);
+      const before = fake.requests.length;
+      fake.placeManually('key-1', 'BTCUSDT', 'SELL', 0.01);
+      await until('the close streamed', () => changes.some((ch) => ch.type === 'positionClosed'));
+      expect(
+        fake.requests.slice(before).filter((r) => c.orderList.test(r)),
+        'no order read',
+      ).to.deep.equal([]);
+      await connection.refresh();
+      expect(changes.map((ch) => ch.type)).to.deep.equal(['positionOpened', 'positionClosed']);
+    });
+  });
+}
