@@ -1,10 +1,12 @@
 // The retention of the data collector's samples (app/dataCollectorRetention.ts) against a real
 // PostgreSQL: samples older than DATA_COLLECTOR_RETENTION_DAYS (90) are deleted, newer ones stay; of two
-// instances one holds the lease and prunes, and a pass by one is not repeated before the interval.
+// instances one holds the lease and prunes, and a pass by one is not repeated before the interval. The
+// marketplace read model's copy of the samples loses the same ones.
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import { DATA_COLLECTOR_RETENTION_LEASE, DataCollectorRetention } from '../../app/dataCollectorRetention.js';
 import { dataCollectorProjection } from '../../projections/dataCollector/projector.js';
+import { marketplaceProjection } from '../../projections/marketplace/projector.js';
 import { pruneSamples } from '../../projections/dataCollector/queries.js';
 import { createReadModelDb } from '../../projections/database.js';
 import { migrateReadModels } from '../../projections/migrations.js';
@@ -35,9 +37,12 @@ describe('data collector sample retention', () => {
     try {
       await migrateReadModels(db);
       await dataCollectorProjection.createTables(db, 'public');
+      await marketplaceProjection.createTables(db, 'public');
+      const samples = [sample(ACCOUNT_A, 120), sample(ACCOUNT_A, 90.01), sample(ACCOUNT_A, 89.9), sample(ACCOUNT_B, 91), sample(ACCOUNT_B, 1)];
+      await db.insertInto('data_collector_samples').values(samples).execute();
       await db
-        .insertInto('data_collector_samples')
-        .values([sample(ACCOUNT_A, 120), sample(ACCOUNT_A, 90.01), sample(ACCOUNT_A, 89.9), sample(ACCOUNT_B, 91), sample(ACCOUNT_B, 1)])
+        .insertInto('marketplace_samples')
+        .values(samples.map((s) => ({ account_id: s.account_id, time: s.time, equity: s.equity })))
         .execute();
       const clock = () => NOW;
       const a = new DataCollectorRetention({ db, leases: leasesA, clock, log: quiet, lookMs: 50 });
@@ -51,6 +56,8 @@ describe('data collector sample retention', () => {
       const deadline = Date.now() + 10_000;
       while ((await kept()).length !== 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(await kept()).to.deep.equal(['A 89.9', 'B 1']);
+      const keptByMarketplace = await db.selectFrom('marketplace_samples').select(['account_id', 'equity']).orderBy('account_id').orderBy('time').execute();
+      expect(keptByMarketplace.map((r) => `${r.account_id === ACCOUNT_A ? 'A' : 'B'} ${r.equity}`)).to.deep.equal([`A ${10_000 - 89.9}`, `B ${10_000 - 1}`]);
       expect([leasesA.holds(DATA_COLLECTOR_RETENTION_LEASE), leasesB.holds(DATA_COLLECTOR_RETENTION_LEASE)].filter(Boolean)).to.have.length(1);
       // The last pass is recorded: neither instance passes again within the hour, even after a takeover.
       expect(await a.passIfDue()).to.equal(null);
