@@ -1,6 +1,6 @@
 // A read model: its name, version, the event types it handles, its tables and how an event changes them.
 // The projector writes into the schema of one generation; the API reads public views of the same names.
-import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { type Insertable, type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { RecordedEvent } from '../store/port.js';
 import type { ReadModels } from './schema.js';
 
@@ -60,6 +60,28 @@ const ROWS_PER_STATEMENT = 1000;
 /** `rows` in groups of at most ROWS_PER_STATEMENT, one statement each (applyBatch). */
 export const statementChunks = <T>(rows: readonly T[]): T[][] =>
   Array.from({ length: Math.ceil(rows.length / ROWS_PER_STATEMENT) }, (_, i) => rows.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT));
+
+/**
+ * Inserts `rows` into `table` in multi-row statements (statementChunks) where the first row of a key
+ * wins, in the batch as in the table (ON CONFLICT (key) DO NOTHING): the rule of every read model that
+ * keeps a record as it was first told (a closed volume, a balance operation, a sample).
+ */
+export const insertFirstOfKey = async <T extends keyof ReadModels & string>(
+  db: Kysely<ReadModels>,
+  table: T,
+  rows: readonly Insertable<ReadModels[T]>[],
+  key: readonly (keyof ReadModels[T] & string)[],
+): Promise<void> => {
+  // kysely cannot check a row or a column against a table chosen by a type parameter; T ties them here.
+  const untyped = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  for (const chunk of statementChunks(rows)) {
+    await untyped
+      .insertInto(table)
+      .values(chunk as Record<string, unknown>[])
+      .onConflict((oc) => oc.columns([...key]).doNothing())
+      .execute();
+  }
+};
 
 export const generationSchema = (name: string, generation: number): string => `rm_${name}_g${generation}`;
 

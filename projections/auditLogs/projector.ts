@@ -21,7 +21,7 @@ import { maskWebhookSecrets } from '../../domain/webhook/secrets.js';
 import { maskChartingWebhookId } from '../../domain/chartingWebhook/feature.js';
 import { maskBotToken } from '../../domain/messaging/feature.js';
 import type { RecordedEvent } from '../../store/port.js';
-import { type Projection, statementChunks } from '../projection.js';
+import { insertFirstOfKey, type Projection, statementChunks } from '../projection.js';
 import type { AuditLogsTable, ReadModels } from '../schema.js';
 
 const MASK = '***';
@@ -300,13 +300,7 @@ const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEven
     }
     if (d.accountId && !accountProjects.has(d.accountId)) accountProjects.set(d.accountId, projectId);
   });
-  for (const chunk of statementChunks(rows)) {
-    await db
-      .insertInto('audit_logs')
-      .values(chunk)
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
-  }
+  await insertFirstOfKey(db, 'audit_logs', rows, ['id']);
 };
 
 export const auditLogsProjection: Projection = {

@@ -2,7 +2,7 @@
 // only remove what was there before), then the rows as the batch leaves them, in a few multi-row
 // statements per table.
 import { sql } from 'kysely';
-import { statementChunks, unnestColumns, unnestRows } from '../projection.js';
+import { insertFirstOfKey, statementChunks, unnestColumns, unnestRows } from '../projection.js';
 import type { Batch, Db, Key } from './batch.js';
 import type { CopyRow, DeferralRow, RetryRow } from './changes.js';
 
@@ -39,13 +39,8 @@ const writeClosures = async (db: Db, batch: Batch): Promise<void> => {
       .execute();
   }
   await deleteSlaveRows(db, 'slave_closures', batch.deletedClosures.values());
-  for (const chunk of statementChunks([...batch.insertedClosures].map((k) => batch.closures.get(k)!))) {
-    await db
-      .insertInto('slave_closures')
-      .values(chunk)
-      .onConflict((oc) => oc.columns(['slave_account_id', 'slave_position_id']).doNothing())
-      .execute();
-  }
+  const closures = [...batch.insertedClosures].map((k) => batch.closures.get(k)!);
+  await insertFirstOfKey(db, 'slave_closures', closures, ['slave_account_id', 'slave_position_id']);
 };
 
 const writePartials = async (db: Db, batch: Batch): Promise<void> => {
@@ -83,24 +78,14 @@ const writeRetries = async (db: Db, batch: Batch): Promise<void> => {
   }
   const retryIds = batch.retryDeletes.flatMap((op) => (op.kind === 'id' ? [op.id] : []));
   for (const chunk of statementChunks(retryIds)) await db.deleteFrom('copy_retries').where('client_order_id', 'in', chunk).execute();
-  for (const chunk of statementChunks([...batch.retries.values()].filter((r): r is RetryRow => r !== null))) {
-    await db
-      .insertInto('copy_retries')
-      .values(chunk)
-      .onConflict((oc) => oc.column('client_order_id').doNothing())
-      .execute();
-  }
+  const retries = [...batch.retries.values()].filter((r): r is RetryRow => r !== null);
+  await insertFirstOfKey(db, 'copy_retries', retries, ['client_order_id']);
 };
 
 const writeDeferrals = async (db: Db, batch: Batch): Promise<void> => {
   for (const chunk of statementChunks(batch.deferralDeletes)) await db.deleteFrom('copy_deferrals').where('id', 'in', chunk).execute();
-  for (const chunk of statementChunks([...batch.deferrals.values()].filter((r): r is DeferralRow => r !== null))) {
-    await db
-      .insertInto('copy_deferrals')
-      .values(chunk)
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
-  }
+  const deferrals = [...batch.deferrals.values()].filter((r): r is DeferralRow => r !== null);
+  await insertFirstOfKey(db, 'copy_deferrals', deferrals, ['id']);
 };
 
 const COPY_COLUMNS = [

@@ -3,7 +3,7 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { SampleEvent } from '../../domain/analytics/dataCollector.js';
 import type { RecordedEvent } from '../../store/port.js';
-import { type Projection, statementChunks } from '../projection.js';
+import { insertFirstOfKey, type Projection } from '../projection.js';
 import type { DataCollectorSamplesTable, ReadModels } from '../schema.js';
 
 const rowOf = (recorded: RecordedEvent): Insertable<DataCollectorSamplesTable> => {
@@ -22,15 +22,8 @@ const rowOf = (recorded: RecordedEvent): Insertable<DataCollectorSamplesTable> =
 };
 
 /** Samples in multi-row INSERTs; the first of a key wins, in the batch as in the table (DO NOTHING). */
-const insertSamples = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
-  for (const chunk of statementChunks(events.map(rowOf))) {
-    await db
-      .insertInto('data_collector_samples')
-      .values(chunk)
-      .onConflict((oc) => oc.columns(['account_id', 'time']).doNothing())
-      .execute();
-  }
-};
+const insertSamples = (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<void> =>
+  insertFirstOfKey(db, 'data_collector_samples', events.map(rowOf), ['account_id', 'time']);
 
 export const dataCollectorProjection: Projection = {
   name: 'data_collector',

@@ -5,7 +5,7 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { PositionsEvent } from '../../domain/positions/events.js';
 import type { RecordedEvent } from '../../store/port.js';
-import { type Projection, statementChunks, unnestColumns, unnestRows } from '../projection.js';
+import { insertFirstOfKey, type Projection, statementChunks, unnestColumns, unnestRows } from '../projection.js';
 import type { BalanceOperationsTable, ClosedTradesTable, ReadModels } from '../schema.js';
 
 type ClosedTradeRow = Insertable<ClosedTradesTable>;
@@ -75,13 +75,7 @@ const insertHistory = async (db: Kysely<ReadModels>, events: readonly RecordedEv
       .onConflict((oc) => oc.columns(['account_id', 'trade_id']).doNothing())
       .execute();
   }
-  for (const chunk of statementChunks(operations)) {
-    await db
-      .insertInto('balance_operations')
-      .values(chunk)
-      .onConflict((oc) => oc.columns(['account_id', 'operation_id']).doNothing())
-      .execute();
-  }
+  await insertFirstOfKey(db, 'balance_operations', operations, ['account_id', 'operation_id']);
 };
 
 export const historyProjection: Projection = {

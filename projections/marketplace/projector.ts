@@ -11,7 +11,7 @@ import { featureEventTypes, type FeatureEvent } from '../../domain/feature/event
 import type { PositionsEvent } from '../../domain/positions/events.js';
 import { signalEventOf } from '../../domain/signal/events.js';
 import type { RecordedEvent } from '../../store/port.js';
-import { type Projection, statementChunks } from '../projection.js';
+import { insertFirstOfKey, type Projection } from '../projection.js';
 import type { ReadModels } from '../schema.js';
 import { refreshScores } from './facts.js';
 
@@ -48,27 +48,9 @@ const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEven
       moved.add(event.data.accountId);
     }
   }
-  for (const chunk of statementChunks(trades)) {
-    await db
-      .insertInto('marketplace_trades')
-      .values(chunk)
-      .onConflict((oc) => oc.columns(['account_id', 'trade_id']).doNothing())
-      .execute();
-  }
-  for (const chunk of statementChunks(operations)) {
-    await db
-      .insertInto('marketplace_balance')
-      .values(chunk)
-      .onConflict((oc) => oc.columns(['account_id', 'operation_id']).doNothing())
-      .execute();
-  }
-  for (const chunk of statementChunks(samples)) {
-    await db
-      .insertInto('marketplace_samples')
-      .values(chunk)
-      .onConflict((oc) => oc.columns(['account_id', 'time']).doNothing())
-      .execute();
-  }
+  await insertFirstOfKey(db, 'marketplace_trades', trades, ['account_id', 'trade_id']);
+  await insertFirstOfKey(db, 'marketplace_balance', operations, ['account_id', 'operation_id']);
+  await insertFirstOfKey(db, 'marketplace_samples', samples, ['account_id', 'time']);
   for (const recorded of events) {
     if (!featureEventTypes.includes(recorded.type as FeatureEvent['type'])) continue;
     const signal = signalEventOf(recorded as unknown as FeatureEvent);
