@@ -57,8 +57,17 @@ describe('read models that apply a batch at once', function () {
   });
   after(() => db.destroy());
 
-  it('are the ones that matter for a rebuild: copies, positions, history, data collector, earnings and both logs', () => {
-    expect(batched.map((p) => p.name).sort()).to.deep.equal(['account_logs', 'audit_logs', 'copies', 'data_collector', 'earnings', 'history', 'positions']);
+  it('are the ones that matter for a rebuild: copies, positions, history, data collector, earnings, marketplace and both logs', () => {
+    expect(batched.map((p) => p.name).sort()).to.deep.equal([
+      'account_logs',
+      'audit_logs',
+      'copies',
+      'data_collector',
+      'earnings',
+      'history',
+      'marketplace',
+      'positions',
+    ]);
     expect(allProjections.filter((p) => p.rebuildFold).map((p) => p.name)).to.deep.equal(['positions', 'copies', 'account_logs']);
   });
 
