@@ -69,7 +69,8 @@ export const closeMonth = async (services: Services, month: Month, payments: Pay
     const invoiceNumber = invoiceNumberOf(party.party, month);
     const terms = await payments.terms(party.brandFeatureId);
     const projectIds = [...new Set(lines.map((l) => l.projectId))];
-    const at = services.clock().toISOString();
+    // One instant for the invoice's issue time (the event's `at`, from the metadata) and its due date.
+    const metadata = commandMetadata(services, systemContext(`invoice-close-${monthText(month)}`));
     const data: Omit<InvoiceIssuedData, 'at'> = {
       invoiceNumber,
       party: party.party,
@@ -82,14 +83,14 @@ export const closeMonth = async (services: Services, month: Month, payments: Pay
       currency: list.currency,
       lines,
       amount,
-      dueDate: new Date(Date.parse(at) + list.invoiceDueDays * DAY_MS).toISOString(),
+      dueDate: new Date(Date.parse(metadata.now) + list.invoiceDueDays * DAY_MS).toISOString(),
       manualCollection: terms.manualCollection,
       paymentInstructions: terms.paymentInstructions,
     };
     const result = await handleCommand(services.store, invoiceStream(invoiceNumber), invoiceDecider, {
       type: 'IssueInvoice',
       data,
-      metadata: commandMetadata(services, systemContext(`invoice-close-${monthText(month)}`)),
+      metadata,
     });
     if (result.events.length === 0) continue;
     issued.push(invoiceNumber);
