@@ -135,12 +135,15 @@ describe('MetaTrader bridge in the service (e2e, fake terminal)', function () {
     await desk.connect();
     await desk.closePosition(position!.id);
     t = await startTestService({ env, databaseUrl, dataDir });
-    await bookWhere(t, slave, (b) => b.length === 0, 'the close recorded', 15_000);
+    // The start no longer waits for the terminal: it attaches afterwards, and its book (the live answer of
+    // GET .../positions) can be empty a moment before the reconciliation has appended the close.
+    await bookWhere(t, slave, (b) => b.length === 0, 'the close at the terminal', 15_000);
     const closes = async () => {
       let n = 0;
       for await (const e of t.service.services.store.readStream(positionsStream(slave))) if (e.event.type === 'PositionClosed') n++;
       return n;
     };
+    await eventually(async () => ((await closes()) > 0 ? true : undefined), 15_000, 'the close recorded');
     expect(await closes()).to.equal(1);
     // The terminal drops and comes back: nothing is recorded again.
     fake.drop();
