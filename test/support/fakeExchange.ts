@@ -1,7 +1,7 @@
 // A local fake crypto exchange for ccxt pointed at it through CCXT_BASE_URL (engine/venues/ccxt/). One
 // matching core (accounts, markets, orders, fills) speaks the REST dialect of the exchange it plays, as
 // ccxt calls it, with that exchange's signature checked and its real JSON shapes and error codes:
-//   - `binance`      Binance spot /api/v3 (this file): exchangeInfo filters, HMAC-SHA256 hex of the query;
+//   - `binance`      Binance spot /api/v3 (fakeExchangeBinance.ts): exchangeInfo filters, HMAC-SHA256 hex of the query;
 //   - `binanceusdm`  Binance USDⓈ-M futures /fapi (fakeExchangeBinanceUsdm.ts), the same signature;
 //   - `bybit`        Bybit v5 linear (fakeExchangeBybit.ts): X-BAPI-* headers, retCode bodies;
 //   - `okx`          OKX v5 spot (fakeExchangeOkx.ts): OK-ACCESS-* headers, base64 signatures, passphrase.
@@ -11,6 +11,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { binanceSpotApi } from './fakeExchangeBinance.js';
 import { binanceUsdmApi } from './fakeExchangeBinanceUsdm.js';
 import { bybitApi } from './fakeExchangeBybit.js';
 import { okxApi } from './fakeExchangeOkx.js';
@@ -143,7 +144,7 @@ const DEFAULT_MARKETS: Readonly<Record<FakeDialect, readonly Omit<FakeMarket, 'b
   ],
 };
 
-const DIALECTS: readonly DialectApi[] = [binanceUsdmApi, bybitApi, okxApi];
+const DIALECTS: readonly DialectApi[] = [binanceSpotApi, binanceUsdmApi, bybitApi, okxApi];
 
 export class FakeExchange {
   readonly markets = new Map<string, FakeMarket>();
@@ -443,196 +444,10 @@ export class FakeExchange {
     this.requests.push(`${method} ${url.pathname}`);
     if (this.down) return { status: 503, json: { code: -1001, msg: 'Internal error; unable to process your request. Please try again.' } };
     const request: FakeRequest = { method, url, path: url.pathname, headers: req.headers, body };
-    if (url.pathname.startsWith('/api/v3/')) return this.binanceSpot(request);
     for (const api of [this.streams.api, ...DIALECTS]) {
       const reply = api(this, request);
       if (reply) return reply;
     }
     return { status: 404, json: { code: -1000, msg: `fake exchange: no ${method} ${url.pathname}` } };
   }
-
-  /** Binance's signed request check (spot and USDⓈ-M): X-MBX-APIKEY and the query's HMAC-SHA256 hex. */
-  binanceAuth(request: FakeRequest): { apiKey: string; params: URLSearchParams } | Reply {
-    const raw = request.method === 'POST' || request.method === 'PUT' ? request.body || request.url.search.slice(1) : request.url.search.slice(1);
-    const params = new URLSearchParams(raw);
-    const apiKey = String(request.headers['x-mbx-apikey'] ?? '');
-    const account = this.accounts.get(apiKey);
-    if (!account) return { status: 401, json: { code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' } };
-    const signed = raw.replace(/&signature=[0-9a-f]+$/, '');
-    if (params.get('signature') !== hmac(account.secret, signed))
-      return { status: 400, json: { code: -1022, msg: 'Signature for this request is not valid.' } };
-    return { apiKey, params };
-  }
-
-  private binanceSpot(request: FakeRequest): Reply {
-    const { method, path, url } = request;
-    if (method === 'GET' && path === '/api/v3/ping') return { status: 200, json: {} };
-    if (method === 'GET' && path === '/api/v3/time') return { status: 200, json: { serverTime: Date.now() } };
-    if (method === 'GET' && path === '/api/v3/exchangeInfo') return { status: 200, json: this.exchangeInfo() };
-    if (method === 'GET' && (path === '/api/v3/ticker/24hr' || path === '/api/v3/ticker/bookTicker')) {
-      const symbol = url.searchParams.get('symbol');
-      const tickers = [...this.markets.values()].filter((m) => !symbol || m.symbol === symbol).map((m) => binanceTicker(m));
-      return { status: 200, json: symbol ? tickers[0] : tickers };
-    }
-    const auth = this.binanceAuth(request);
-    if ('status' in auth) return auth;
-    const { apiKey, params } = auth;
-    const account = this.accounts.get(apiKey)!;
-    if (method === 'GET' && path === '/api/v3/account') {
-      return {
-        status: 200,
-        json: {
-          makerCommission: 10,
-          takerCommission: 10,
-          canTrade: true,
-          canWithdraw: true,
-          canDeposit: true,
-          updateTime: Date.now(),
-          accountType: 'SPOT',
-          permissions: ['SPOT'],
-          balances: [...account.balances].map(([asset]) => ({ asset, free: num(this.free(apiKey, asset)), locked: num(this.locked(apiKey, asset)) })),
-        },
-      };
-    }
-    if (method === 'POST' && path === '/api/v3/order') {
-      const fault = this.takePlacementFault();
-      if (fault.rateLimited) return { status: 429, json: { code: -1003, msg: 'Too many requests; current limit of IP is 6000 requests per minute.' } };
-      const result = this.place(apiKey, binancePlaceRequest(params));
-      if (isRefusal(result)) return { status: 400, json: binanceRefusal(result) };
-      return { status: 200, json: this.binanceSpotOrder(result), delayMs: fault.delayMs };
-    }
-    if ((method === 'GET' || method === 'DELETE') && path === '/api/v3/order') {
-      const order = findBinanceOrder(this, apiKey, params);
-      if (!order) return { status: 400, json: { code: -2013, msg: 'Order does not exist.' } };
-      if (method === 'DELETE' && !this.cancel(order)) return { status: 400, json: { code: -2011, msg: 'Unknown order sent.' } };
-      return { status: 200, json: this.binanceSpotOrder(order) };
-    }
-    if (method === 'GET' && path === '/api/v3/openOrders') {
-      return {
-        status: 200,
-        json: this.ordersOf(apiKey, params.get('symbol'))
-          .filter((o) => o.status === 'NEW')
-          .map((o) => this.binanceSpotOrder(o)),
-      };
-    }
-    if (method === 'GET' && path === '/api/v3/allOrders') {
-      // Binance's page: `limit` (500, at most 1000) orders, oldest first; with `orderId` that one and the later ones, else the most recent.
-      const limit = Math.min(Number(params.get('limit') ?? 500), 1000);
-      const all = this.ordersOf(apiKey, params.get('symbol')).sort((a, b) => a.orderId - b.orderId);
-      const orderId = params.get('orderId');
-      const page = orderId ? all.filter((o) => o.orderId >= Number(orderId)).slice(0, limit) : all.slice(-limit);
-      return { status: 200, json: page.map((o) => this.binanceSpotOrder(o)) };
-    }
-    return { status: 404, json: { code: -1000, msg: `fake exchange: no ${method} ${path}` } };
-  }
-
-  private binanceSpotOrder(o: FakeOrder): Record<string, unknown> {
-    return {
-      symbol: o.symbol,
-      orderId: o.orderId,
-      orderListId: -1,
-      clientOrderId: o.clientOrderId,
-      price: num(o.price),
-      origQty: num(o.origQty),
-      executedQty: num(o.executedQty),
-      cummulativeQuoteQty: num(o.cummulativeQuoteQty),
-      status: o.status,
-      timeInForce: 'GTC',
-      type: o.type,
-      side: o.side,
-      stopPrice: '0.00000000',
-      time: o.time,
-      transactTime: o.time,
-      updateTime: o.updateTime,
-      workingTime: o.time,
-      isWorking: true,
-      origQuoteOrderQty: '0.00000000',
-      selfTradePreventionMode: 'EXPIRE_MAKER',
-    };
-  }
-
-  private exchangeInfo(): Record<string, unknown> {
-    return {
-      timezone: 'UTC',
-      serverTime: Date.now(),
-      rateLimits: [],
-      exchangeFilters: [],
-      symbols: [...this.markets.values()].map((m) => ({
-        symbol: m.symbol,
-        status: 'TRADING',
-        baseAsset: m.base,
-        baseAssetPrecision: 8,
-        quoteAsset: m.quote,
-        quotePrecision: 8,
-        quoteAssetPrecision: 8,
-        baseCommissionPrecision: 8,
-        quoteCommissionPrecision: 8,
-        orderTypes: ['LIMIT', 'LIMIT_MAKER', 'MARKET', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT_LIMIT'],
-        icebergAllowed: true,
-        ocoAllowed: true,
-        quoteOrderQtyMarketAllowed: true,
-        allowTrailingStop: true,
-        cancelReplaceAllowed: true,
-        isSpotTradingAllowed: true,
-        isMarginTradingAllowed: false,
-        filters: [
-          { filterType: 'PRICE_FILTER', minPrice: m.tickSize, maxPrice: '1000000.00', tickSize: m.tickSize },
-          { filterType: 'LOT_SIZE', minQty: m.minQty, maxQty: m.maxQty, stepSize: m.stepSize },
-          { filterType: 'NOTIONAL', minNotional: m.minNotional, applyMinToMarket: true, maxNotional: '9000000', applyMaxToMarket: false, avgPriceMins: 5 },
-        ],
-        permissions: [],
-        permissionSets: [['SPOT']],
-        defaultSelfTradePreventionMode: 'EXPIRE_MAKER',
-        allowedSelfTradePreventionModes: ['EXPIRE_MAKER'],
-      })),
-    };
-  }
 }
-
-/** A Binance order request (spot and USDⓈ-M share the parameters). */
-export const binancePlaceRequest = (params: URLSearchParams): PlaceRequest => ({
-  symbol: params.get('symbol') ?? '',
-  side: params.get('side') === 'SELL' ? 'SELL' : 'BUY',
-  type: params.get('type') === 'LIMIT' ? 'LIMIT' : 'MARKET',
-  quantity: Number(params.get('quantity')),
-  ...(params.get('price') ? { price: Number(params.get('price')) } : {}),
-  ...(params.get('newClientOrderId') ? { clientOrderId: params.get('newClientOrderId')! } : {}),
-  reduceOnly: params.get('reduceOnly') === 'true',
-});
-
-export const binanceRefusal = (r: Refusal): { code: number; msg: string } =>
-  r.refusal === 'symbol'
-    ? { code: -1121, msg: 'Invalid symbol.' }
-    : r.refusal === 'duplicate'
-      ? { code: -2010, msg: 'Duplicate order sent.' }
-      : r.refusal === 'lot'
-        ? { code: -1013, msg: 'Filter failure: LOT_SIZE' }
-        : r.refusal === 'notional'
-          ? { code: -1013, msg: 'Filter failure: NOTIONAL' }
-          : { code: -2010, msg: 'Account has insufficient balance for requested action.' };
-
-export const findBinanceOrder = (exchange: FakeExchange, apiKey: string, params: URLSearchParams): FakeOrder | undefined => {
-  const orderId = params.get('orderId');
-  const clientId = params.get('origClientOrderId');
-  return exchange.ordersOf(apiKey, params.get('symbol')).find((o) => (orderId ? String(o.orderId) === orderId : o.clientOrderId === clientId));
-};
-
-export const binanceTicker = (m: FakeMarket): Record<string, unknown> => ({
-  symbol: m.symbol,
-  priceChange: '0',
-  priceChangePercent: '0',
-  weightedAvgPrice: String(m.bid),
-  lastPrice: String(m.bid),
-  bidPrice: String(m.bid),
-  bidQty: '1',
-  askPrice: String(m.ask),
-  askQty: '1',
-  openPrice: String(m.bid),
-  highPrice: String(m.ask),
-  lowPrice: String(m.bid),
-  volume: '100',
-  quoteVolume: String(100 * m.bid),
-  openTime: Date.now() - 86_400_000,
-  closeTime: Date.now(),
-  count: 1,
-});

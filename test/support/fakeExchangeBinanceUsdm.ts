@@ -3,7 +3,8 @@
 // openOrders and allOrders, signed like spot (X-MBX-APIKEY, HMAC-SHA256 hex of the query), with the
 // futures error codes (-2019 margin insufficient, -4164 notional too small, -1111 precision).
 import type { DialectApi, FakeExchange, FakeMarket, FakeOrder, Reply } from './fakeExchange.js';
-import { binancePlaceRequest, binanceTicker, findBinanceOrder, isRefusal, num } from './fakeExchange.js';
+import { isRefusal, num } from './fakeExchange.js';
+import { binanceAuth, binancePlaceRequest, binanceTicker, findBinanceOrder } from './fakeExchangeBinance.js';
 
 const orderJson = (o: FakeOrder): Record<string, unknown> => ({
   orderId: o.orderId,
@@ -124,7 +125,7 @@ export const binanceUsdmApi: DialectApi = (exchange, request): Reply | null => {
     const tickers = [...exchange.markets.values()].filter((m) => !symbol || m.symbol === symbol).map((m) => binanceTicker(m));
     return { status: 200, json: symbol ? tickers[0] : tickers };
   }
-  const auth = exchange.binanceAuth(request);
+  const auth = binanceAuth(exchange, request);
   if ('status' in auth) return auth;
   const { apiKey, params } = auth;
   if (method === 'GET' && (path === '/fapi/v3/account' || path === '/fapi/v2/account')) return { status: 200, json: account(exchange, apiKey) };
