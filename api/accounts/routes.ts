@@ -247,7 +247,7 @@ Asynchronous (callbackUrl): the URL is checked first ([CALLBACK_URL_REQUIRED], [
     'Start (connect) an account',
     `New or Stopped becomes Active; Active stays Active. A deleted account gives 409 [ACCOUNT_DELETED].
 
-Start connects to the account's venue first; when the broker refuses the login the status does not change and the answer is 400 [INVALID_CREDENTIALS] (the account's logs keep the refusal). Every account type trades at the built-in simulated venue, whose rule is: the venue login is \`<loginServer>/<loginAccountNumber>\`; the first connection to a login it does not know opens a demo account there with that password (10,000 USD, leverage 1:100, netting when loginServer contains "netting", hedging otherwise); every later connection must present the same password.`,
+Start connects to the account's venue first; when the broker refuses the login the status does not change and the answer is 400 [INVALID_CREDENTIALS] (the account's logs keep the refusal). Every account type trades at the built-in simulated venue, whose rule is: the venue login is \`<loginServer>/<loginAccountNumber>\`; the first connection to a login it does not know opens a demo account there with that password (10,000 in the account currency, which is the first three-letter word of loginServer that is a currency the venue keeps: USD, EUR, GBP or JPY, e.g. Simulated-EUR-Demo; USD when none; leverage 1:100, netting when loginServer contains "netting", hedging otherwise); every later connection must present the same password.`,
   );
   lifecycle(
     'post',

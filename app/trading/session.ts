@@ -20,14 +20,14 @@ export type {
 } from '../../engine/venues/port.js';
 export { VenueError as TradingRefusal } from '../../engine/venues/port.js';
 export { specOrderType, venueOrderType } from '../../engine/venues/recorder.js';
-import { ACCOUNT_CURRENCY } from '../../engine/venues/simulated/market.js';
+import { DEFAULT_ACCOUNT_CURRENCY as SIMULATED_DEFAULT } from '../../engine/venues/simulated/market.js';
 
 /** The account currency: the broker's while the account has a session, else the simulated venue's (USD). */
 export const accountCurrencyOf = async (services: Services, accountId: string): Promise<string> =>
-  (await services.connections.connection(accountId)?.accountInformation())?.currency ?? ACCOUNT_CURRENCY;
+  (await services.connections.connection(accountId)?.accountInformation())?.currency ?? SIMULATED_DEFAULT;
 
 /** The currency an account without a session is taken to have: the simulated venue's. */
-export const DEFAULT_ACCOUNT_CURRENCY = ACCOUNT_CURRENCY;
+export const DEFAULT_ACCOUNT_CURRENCY = SIMULATED_DEFAULT;
 
 /** The account members the checks read (the accounts read model's row). */
 export interface TradingAccount {

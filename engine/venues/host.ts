@@ -8,8 +8,9 @@
 // The simulated venue's login rule (documented in the OpenAPI text of actions/start):
 //   - the venue login is `<loginServer>/<loginAccountNumber>`;
 //   - the first connection to a login the venue does not know opens a demo account there with that
-//     password: 10,000 USD, leverage 1:100, netting when the server name contains "netting"
-//     (case-insensitive), hedging otherwise;
+//     password: 10,000 in the account currency, leverage 1:100, netting when the server name contains
+//     "netting" (case-insensitive), hedging otherwise; the account currency is the currency the server
+//     name names ("Simulated-EUR-Demo": EUR; engine/venues/simulated/servers.ts), USD when it names none;
 //   - every later connection must present the same password, or fails with [INVALID_CREDENTIALS].
 import type { Kysely } from 'kysely';
 import type {
@@ -24,6 +25,7 @@ import type {
   VenuePosition,
 } from './port.js';
 import { type Clock, SimulatedVenue } from './simulated/simulatedVenue.js';
+import { serverCurrency } from './simulated/servers.js';
 import { SimulatedVenueStore } from './simulated/venueStore.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 import { VENUE_ADAPTERS } from './adapters.js';
@@ -173,6 +175,7 @@ export class VenueHost {
           balance: DEMO_BALANCE,
           leverage: DEMO_LEVERAGE,
           marginMode: /netting/i.test(login.loginServer) ? 'netting' : 'hedging',
+          currency: serverCurrency(login.loginServer, venue.accountCurrencies()) ?? undefined,
         });
       });
     }

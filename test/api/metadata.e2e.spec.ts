@@ -56,18 +56,20 @@ describe('metadata: copier setting fields and brokers', function () {
     }
   });
 
-  it('the servers listed for the simulated venue work: a hedging and a netting demo account', async () => {
-    for (const loginServer of SIMULATED_SERVERS) {
+  it('the servers listed for the simulated venue work: hedging and netting demo accounts, in USD, EUR and GBP', async () => {
+    for (const [index, loginServer] of SIMULATED_SERVERS.entries()) {
       const created = await t.call('POST', '/accounts', {
-        body: validAccount({ loginServer, loginAccountNumber: `77${loginServer.length}`, alias: loginServer }),
+        body: validAccount({ loginServer, loginAccountNumber: `77${index}`, alias: loginServer }),
       });
       expect(created.status, loginServer).to.equal(200);
       const started = await t.call('POST', `/accounts/${created.body.id}/actions/start`);
       expect(started.status, `${loginServer}: ${JSON.stringify(started.body)}`).to.be.within(200, 204);
       const information = await t.call('GET', `/accounts/${created.body.id}/information`);
       expect(information.body.accountMode, loginServer).to.equal(/netting/i.test(loginServer) ? 'NETTING' : 'HEDGING');
+      expect(information.body.currency, loginServer).to.equal(/EUR|GBP/.exec(loginServer)?.[0] ?? 'USD');
     }
     expect(SIMULATED_SERVERS.filter((s) => /netting/i.test(s))).to.have.length(1);
+    expect(SIMULATED_SERVERS.filter((s) => /EUR|GBP/.test(s))).to.have.length(2);
   });
 
   it("merges the operator's DATA_DIR/brokers.json over the shipped list, re-read when it changes, the last good one kept when it breaks", async () => {

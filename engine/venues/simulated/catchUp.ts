@@ -122,7 +122,7 @@ const chargeSwaps = (desk: Desk, book: Book, time: number): void => {
       .times(info.contractSize)
       .times(position.volume)
       .times(days)
-      .times(rate(exact, desk.market, info.profitCurrency, time))
+      .times(rate(exact, desk.market, info.profitCurrency, book.settings.currency, time))
       .toDecimalPlaces(2)
       .toNumber();
     if (amount !== 0) {

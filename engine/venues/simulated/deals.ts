@@ -113,7 +113,7 @@ export const applyDeal = (desk: Desk, book: Book, plan: DealPlan, now: number): 
     case 'increase': {
       book.balance = money(book.balance, plan.commission);
       book.positions.set(plan.position.id, plan.position);
-      const position = positionView(market, plan.position, now);
+      const position = positionView(market, book, plan.position, now);
       desk.emit(book, { type: 'positionIncreased', position, volume: plan.volume, price: plan.price }, now);
       return plan.position.id;
     }
@@ -131,7 +131,7 @@ export const applyDeal = (desk: Desk, book: Book, plan: DealPlan, now: number): 
 const openPosition = (desk: Desk, book: Book, position: PositionRecord, now: number): string => {
   book.balance = money(book.balance, position.commission);
   book.positions.set(position.id, position);
-  desk.emit(book, { type: 'positionOpened', position: positionView(desk.market, position, now) }, now);
+  desk.emit(book, { type: 'positionOpened', position: positionView(desk.market, book, position, now) }, now);
   return position.id;
 };
 
@@ -152,7 +152,7 @@ export const closeVolume = (
   const share = (amount: number): number => (full ? amount : new Money(amount).times(lots).dividedBy(position.volume).toDecimalPlaces(2).toNumber());
   const swap = share(position.swap);
   const commission = share(position.commission);
-  const closedProfit = profit(exact, desk.market, { ...position, volume: lots }, quote, now).toNumber();
+  const closedProfit = profit(exact, desk.market, book.settings.currency, { ...position, volume: lots }, quote, now).toNumber();
   const trade: ClosedTrade = {
     kind: 'trade',
     id: desk.ticket(),
@@ -187,7 +187,7 @@ export const closeVolume = (
       commission: money(position.commission, -commission),
     };
     book.positions.set(rest.id, rest);
-    desk.emit(book, { type: 'positionPartiallyClosed', position: positionView(desk.market, rest, now), trade }, now);
+    desk.emit(book, { type: 'positionPartiallyClosed', position: positionView(desk.market, book, rest, now), trade }, now);
   }
   return trade;
 };

@@ -22,7 +22,7 @@ import { evaluate } from './catchUp.js';
 import { type ConnectionHost, hashPassword, openConnection } from './connection.js';
 import { balanceOperation } from './deals.js';
 import type { BookChange, Desk } from './desk.js';
-import { ACCOUNT_CURRENCY, Market } from './market.js';
+import { DEFAULT_ACCOUNT_CURRENCY, Market } from './market.js';
 import { PriceFeed } from './prices.js';
 import type { SimulatedVenueJournal, SimulatedVenueSnapshot } from './state.js';
 import { defaultSymbols, type SimulatedSymbol } from './symbols.js';
@@ -45,8 +45,10 @@ const FIRST_TICKET = 1_000_001;
 export interface OpenAccountRequest {
   readonly login: string;
   readonly password: string;
-  /** Initial deposit, in USD. */
+  /** Initial deposit, in the account currency. */
   readonly balance: number;
+  /** The account currency: one of accountCurrencies(); default USD. Fixed for the account's life. */
+  readonly currency?: string;
   readonly leverage: number;
   readonly marginMode: MarginMode;
   /** Margin level in percent below which positions are closed; default 50 (venues.md §5.3). */
@@ -188,10 +190,13 @@ export class SimulatedVenue implements Venue {
       if (this.books.has(request.login)) fail('[ACCOUNT_EXISTS]', `account ${request.login} already exists`);
       this.catchUp();
       if (!(request.leverage >= 1)) fail('[INVALID_REQUEST]', 'leverage must be at least 1');
+      const currency = request.currency ?? DEFAULT_ACCOUNT_CURRENCY;
+      if (!this.market.accountCurrencies().includes(currency))
+        fail('[INVALID_REQUEST]', `no account currency ${currency}: ${this.market.accountCurrencies().join(', ')}`);
       const book = new Book({
         login: request.login,
         passwordHash: hashPassword(this.name, request.login, request.password),
-        currency: ACCOUNT_CURRENCY,
+        currency,
         leverage: request.leverage,
         marginMode: request.marginMode,
         stopOutLevel: request.stopOutLevel ?? DEFAULT_STOP_OUT_LEVEL,
@@ -207,6 +212,11 @@ export class SimulatedVenue implements Venue {
       this.books.set(request.login, book);
       if (request.balance !== 0) balanceOperation(this.desk, book, request.balance, 'initial deposit');
     });
+  }
+
+  /** The currencies an account may be opened in (OpenAccountRequest.currency), the default first. */
+  accountCurrencies(): readonly string[] {
+    return this.market.accountCurrencies();
   }
 
   hasAccount(login: string): boolean {

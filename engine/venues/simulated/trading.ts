@@ -160,10 +160,10 @@ const modifyPosition = (desk: Desk, book: Book, position: PositionRecord, change
 
   if (closeUnits > 0) closeVolume(desk, book, position, lotsOf(closeUnits), 'manual', quote, now);
   const current = book.positions.get(position.id) ?? position;
-  if (stopLoss === current.stopLoss && takeProfit === current.takeProfit) return positionView(market, current, now);
+  if (stopLoss === current.stopLoss && takeProfit === current.takeProfit) return positionView(market, book, current, now);
   const modified: PositionRecord = { ...current, stopLoss, takeProfit };
   book.positions.set(modified.id, modified);
-  const view = positionView(market, modified, now);
+  const view = positionView(market, book, modified, now);
   desk.emit(book, { type: 'positionModified', position: view }, now);
   return view;
 };

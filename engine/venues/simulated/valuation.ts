@@ -3,7 +3,7 @@
 import type { Side } from '../port.js';
 import type { Numbers } from './arithmetic.js';
 import type { Book } from './book.js';
-import { ACCOUNT_CURRENCY, type Market } from './market.js';
+import { BASE_CURRENCY, type Market } from './market.js';
 import type { FeedQuote } from './prices.js';
 
 /** What margin depends on. */
@@ -21,9 +21,9 @@ export interface Valuation<T> {
   readonly results: ReadonlyMap<string, T>;
 }
 
-/** Account-currency value of one unit of `currency`, at the mid of the pair that links them. */
-export const rate = <T>(n: Numbers<T>, market: Market, currency: string, time: number): T => {
-  if (currency === ACCOUNT_CURRENCY) return n.of(1);
+/** Base-currency (USD) value of one unit of `currency`, at the mid of the pair that links them. */
+const baseRate = <T>(n: Numbers<T>, market: Market, currency: string, time: number): T => {
+  if (currency === BASE_CURRENCY) return n.of(1);
   const pair = market.conversionSymbol(currency);
   if (!pair) throw new Error(`no conversion for ${currency}`);
   const quote = market.quoteAt(pair.symbol, time);
@@ -31,12 +31,29 @@ export const rate = <T>(n: Numbers<T>, market: Market, currency: string, time: n
   return pair.inverse ? n.div(n.of(1), mid) : mid;
 };
 
-/** (close − open) × contract × lots for a buy, (open − close) × ... for a sell, in the profit currency, converted. */
-export const profit = <T>(n: Numbers<T>, market: Market, position: Exposure & { readonly openPrice: number }, quote: FeedQuote, time: number): T => {
+/**
+ * `account`-currency value of one unit of `currency`: through the base currency, so an EUR account's
+ * JPY profit is JPY→USD→EUR at the two pairs' mids (one pair when either is USD, none when the same).
+ */
+export const rate = <T>(n: Numbers<T>, market: Market, currency: string, account: string, time: number): T => {
+  if (currency === account) return n.of(1);
+  const inBase = baseRate(n, market, currency, time);
+  return account === BASE_CURRENCY ? inBase : n.div(inBase, baseRate(n, market, account, time));
+};
+
+/** (close − open) × contract × lots for a buy, (open − close) × ... for a sell, in the profit currency, converted to `account`'s. */
+export const profit = <T>(
+  n: Numbers<T>,
+  market: Market,
+  account: string,
+  position: Exposure & { readonly openPrice: number },
+  quote: FeedQuote,
+  time: number,
+): T => {
   const { info } = market.spec(position.symbol);
   const difference = position.side === 'buy' ? n.sub(n.of(quote.bid), n.of(position.openPrice)) : n.sub(n.of(position.openPrice), n.of(quote.ask));
   const inProfitCurrency = n.mul(n.mul(difference, n.of(info.contractSize)), n.of(position.volume));
-  return n.cents(n.mul(inProfitCurrency, rate(n, market, info.profitCurrency, time)));
+  return n.cents(n.mul(inProfitCurrency, rate(n, market, info.profitCurrency, account, time)));
 };
 
 /** One position's margin in the account currency, by the symbol's MQL5 calculation mode. */
@@ -61,7 +78,7 @@ export const positionMargin = <T>(n: Numbers<T>, market: Market, book: Book, exp
       margin = n.div(n.mul(nominal, marketPrice), leverage);
       break;
   }
-  return n.mul(n.mul(margin, n.of(info.marginRate)), rate(n, market, info.marginCurrency, time));
+  return n.mul(n.mul(margin, n.of(info.marginRate)), rate(n, market, info.marginCurrency, book.settings.currency, time));
 };
 
 /** Hedged legs of a symbol need only the margin of the larger leg (MT5's "larger leg" option, venues.md §5.3). */
@@ -81,7 +98,7 @@ export const valuation = <T>(n: Numbers<T>, market: Market, book: Book, time: nu
   const results = new Map<string, T>();
   let floating = n.of(0);
   for (const position of book.positions.values()) {
-    const result = n.add(profit(n, market, position, market.quoteAt(position.symbol, time), time), n.of(position.swap));
+    const result = n.add(profit(n, market, book.settings.currency, position, market.quoteAt(position.symbol, time), time), n.of(position.swap));
     results.set(position.id, result);
     floating = n.add(floating, result);
   }

@@ -29,7 +29,7 @@ export const information = (market: Market, book: Book, now: number): AccountInf
   };
 };
 
-export const positionView = (market: Market, position: PositionRecord, now: number): OpenPosition => {
+export const positionView = (market: Market, book: Book, position: PositionRecord, now: number): OpenPosition => {
   const quote = market.quoteAt(position.symbol, now);
   return {
     kind: 'position',
@@ -42,7 +42,7 @@ export const positionView = (market: Market, position: PositionRecord, now: numb
     stopLoss: position.stopLoss,
     takeProfit: position.takeProfit,
     currentPrice: position.side === 'buy' ? quote.bid : quote.ask,
-    profit: profit(exact, market, position, quote, now).toNumber(),
+    profit: profit(exact, market, book.settings.currency, position, quote, now).toNumber(),
     swap: position.swap,
     commission: position.commission,
     comment: position.comment,
@@ -73,7 +73,7 @@ export const orderView = (market: Market, order: OrderRecord, now: number): Pend
 
 /** Open positions, then pending orders. */
 export const openItems = (market: Market, book: Book, now: number): VenuePosition[] => [
-  ...[...book.positions.values()].map((position) => positionView(market, position, now)),
+  ...[...book.positions.values()].map((position) => positionView(market, book, position, now)),
   ...[...book.orders.values()].map((order) => orderView(market, order, now)),
 ];
 
