@@ -1,5 +1,5 @@
 // End to end with a crypto exchange's private order stream (engine/venues/ccxt/stream.ts): a master at
-// the fake exchange (Binance spot, Binance USDⓈ-M, Bybit v5, each speaking its WebSocket protocol:
+// the fake exchange (Binance spot, Binance USDⓈ-M, Bybit v5, OKX v5, each speaking its WebSocket protocol:
 // test/support/fakeExchangeStream.ts) trades by hand at the exchange, and its slave at the simulated
 // venue copies it. The poll is slowed to 10 minutes while the stream is live, so a copy made in time
 // came from the stream; the fill is one PositionOpened however often the stream and the poll tell it.
@@ -10,13 +10,15 @@ import { type FakeDialect, FakeExchange } from '../support/fakeExchange.js';
 import { startTestService, type TestService, validAccount } from '../support/service.js';
 import { bookWhere, eventually, marketHoursClock, pinQuotes, startedAccount } from '../support/trading.js';
 
-const DIALECTS: readonly { dialect: FakeDialect; type: number; server: string }[] = [
+const DIALECTS: readonly { dialect: FakeDialect; type: number; server: string; symbol?: string; passphrase?: string }[] = [
   { dialect: 'binance', type: 11, server: 'sandbox' },
   { dialect: 'binanceusdm', type: 12, server: 'demo' },
   { dialect: 'bybit', type: 13, server: 'demo' },
+  { dialect: 'okx', type: 14, server: 'demo', symbol: 'BTC-USDT', passphrase: 'pass-good' },
 ];
 
 for (const d of DIALECTS) {
+  const symbol = d.symbol ?? 'BTCUSDT';
   describe(`ccxt order stream end to end (fake ${d.dialect})`, function () {
     this.timeout(120_000);
     let fake: FakeExchange;
@@ -37,7 +39,7 @@ for (const d of DIALECTS) {
     beforeEach(async () => {
       fake = new FakeExchange(d.dialect);
       await fake.start();
-      fake.addAccount('key-good', 'secret-good', { USDT: 10_000 });
+      fake.addAccount('key-good', 'secret-good', { USDT: 10_000 }, d.passphrase ?? null);
       t = await startTestService({
         clock,
         env: {
@@ -62,7 +64,7 @@ for (const d of DIALECTS) {
           type: { id: d.type },
           loginServer: d.server,
           loginAccountNumber: 'key-good',
-          loginAccountPassword: 'secret-good',
+          loginAccountPassword: d.passphrase ? `secret-good:${d.passphrase}` : 'secret-good',
         }),
       });
       expect(created.status, JSON.stringify(created.body)).to.equal(200);
@@ -72,13 +74,13 @@ for (const d of DIALECTS) {
       const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master, multiplier: 1 } });
       expect(copier.status, JSON.stringify(copier.body)).to.equal(200);
       const mapped = await t.call('PUT', `/accounts/${slave}/copiers/${copier.body.id}/symbolMappings`, {
-        body: [{ masterSymbol: 'BTCUSDT', slaveSymbol: 'BTCUSD' }],
+        body: [{ masterSymbol: symbol, slaveSymbol: 'BTCUSD' }],
       });
       expect(mapped.status).to.equal(200);
       await eventually(async () => ((await statusOf(master)) === 'connected; order stream live' ? true : undefined), 30_000, 'the stream live');
 
       fake.streams.repeat = true;
-      fake.placeManually('key-good', 'BTCUSDT', 'BUY', 0.01);
+      fake.placeManually('key-good', symbol, 'BUY', 0.01);
       const [copy] = await bookWhere(t, slave, (book) => book.length === 1, 'the copy of the streamed fill', 30_000);
       expect(copy).to.include({ symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01 });
       // The poll reads the same fill (positions are read from the exchange): still one position, one copy.
@@ -98,7 +100,7 @@ for (const d of DIALECTS) {
         'the stream down in statusMessage',
       );
       expect(down).to.match(/^connected; order stream down after \d+ failures \(.+\); polling meanwhile, reconnecting with backoff$/);
-      fake.placeManually('key-good', 'BTCUSDT', 'SELL', 0.01);
+      fake.placeManually('key-good', symbol, 'SELL', 0.01);
       await bookWhere(t, slave, (book) => book.length === 0, 'the close copied from the poll', 30_000);
       fake.streams.down = false;
       await eventually(async () => ((await statusOf(master)) === 'connected; order stream live' ? true : undefined), 60_000, 'the stream live again');

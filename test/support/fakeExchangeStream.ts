@@ -5,7 +5,10 @@
 //   - binanceusdm  a listenKey (POST/PUT/DELETE /fapi/v1/listenKey, X-MBX-APIKEY) and the user data
 //                  stream /private/ws?listenKey=… (also /ws/<listenKey>): ORDER_TRADE_UPDATE events;
 //   - bybit        /v5/private: op auth (HMAC of "GET/realtime" + expires), op subscribe to `order`,
-//                  op ping → pong, then {topic: 'order', data: [v5 order]}.
+//                  op ping → pong, then {topic: 'order', data: [v5 order]};
+//   - okx          /ws/v5/private: op login (apiKey, passphrase, timestamp within 30 s and the base64
+//                  HMAC of timestamp + "GET/users/self/verify"), op subscribe to channel `orders`
+//                  (instType ANY, SPOT, SWAP...), the text ping → pong, then {arg, data: [v5 order]}.
 // Every order the exchange places, fills or cancels is pushed to the streams of its account.
 // Switches for the tests: `down` (connections refused with 503, open ones dropped), `repeat` (every
 // event sent twice), `sent` (events pushed so far).
@@ -16,6 +19,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import type { DialectApi, FakeExchange, FakeOrder, Reply } from './fakeExchange.js';
 import { hmac, num } from './fakeExchange.js';
 import { bybitOrderJson } from './fakeExchangeBybit.js';
+import { okxOrderJson } from './fakeExchangeOkx.js';
 
 /** A fill of an order: how much at what price. */
 export interface FakeFill {
@@ -26,7 +30,7 @@ export interface FakeFill {
 interface Session {
   readonly socket: WebSocket;
   apiKey: string | null;
-  /** Bybit: the topics subscribed; Binance: 'orders' once subscribed. */
+  /** Bybit: the topics subscribed; Binance: 'orders' once subscribed; OKX: the `orders` channel's instType. */
   readonly topics: Set<string>;
   /** Binance spot's subscription id. */
   subscriptionId: number;
@@ -108,7 +112,8 @@ export class FakeExchangeStreams {
     const known =
       (dialect === 'binance' && url.pathname === '/ws-api/v3') ||
       (dialect === 'binanceusdm' && listenKey !== null && (url.pathname === '/private/ws' || url.pathname.startsWith('/ws/'))) ||
-      (dialect === 'bybit' && url.pathname === '/v5/private');
+      (dialect === 'bybit' && url.pathname === '/v5/private') ||
+      (dialect === 'okx' && url.pathname === '/ws/v5/private');
     if (this.isDown || !known || (dialect === 'binanceusdm' && !this.listenKeys.has(listenKey!))) {
       socket.end(`HTTP/1.1 ${this.isDown ? '503 Service Unavailable' : '404 Not Found'}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
       return;
@@ -123,13 +128,22 @@ export class FakeExchangeStreams {
       this.sessions.add(session);
       ws.on('close', () => this.sessions.delete(session));
       ws.on('message', (data: Buffer) => {
+        // OKX's keep-alive is the text `ping`, answered `pong` (not JSON).
+        if (dialect === 'okx' && data.toString() === 'ping') return void ws.send('pong');
         let message: Record<string, unknown>;
         try {
           message = JSON.parse(data.toString()) as Record<string, unknown>;
         } catch {
           return;
         }
-        const reply = dialect === 'bybit' ? this.bybit(session, message) : dialect === 'binance' ? this.binance(session, message) : null;
+        const reply =
+          dialect === 'bybit'
+            ? this.bybit(session, message)
+            : dialect === 'binance'
+              ? this.binance(session, message)
+              : dialect === 'okx'
+                ? this.okx(session, message)
+                : null;
         if (reply) ws.send(JSON.stringify(reply));
       });
     });
@@ -184,6 +198,31 @@ export class FakeExchangeStreams {
       return { success: true, ret_msg: '', op: 'subscribe', conn_id: connId, req_id: message.req_id };
     }
     return { success: false, ret_msg: `error:invalid op ${String(message.op)}`, conn_id: connId, request: message };
+  }
+
+  /** OKX v5's private stream requests (login, then subscribe to `orders`). */
+  private okx(session: Session, message: Record<string, unknown>): Record<string, unknown> {
+    const connId = 'fake-okx-conn';
+    const args = (Array.isArray(message.args) ? (message.args as unknown[]) : []) as Record<string, unknown>[];
+    if (message.op === 'login') {
+      const { apiKey, passphrase, timestamp, sign } = (args[0] ?? {}) as Record<string, string | undefined>;
+      const account = this.exchange.accounts.get(apiKey ?? '');
+      const fresh = Math.abs(Date.now() / 1000 - Number(timestamp)) <= 30;
+      if (!account || !fresh || passphrase !== account.passphrase || sign !== hmac(account.secret, `${timestamp}GET/users/self/verify`, 'base64')) {
+        this.refused += 1;
+        return { event: 'error', code: '60009', msg: 'Login failed.', connId };
+      }
+      session.apiKey = apiKey!;
+      return { event: 'login', code: '0', msg: '', connId };
+    }
+    if (message.op === 'subscribe') {
+      if (!session.apiKey) return { event: 'error', code: '60011', msg: 'Please log in', connId };
+      const arg = args[0] ?? {};
+      if (arg.channel !== 'orders') return { event: 'error', code: '60018', msg: `Wrong URL or channel:${String(arg.channel)} doesn't exist.`, connId };
+      session.topics.add(String(arg.instType ?? 'ANY'));
+      return { event: 'subscribe', arg, connId };
+    }
+    return { event: 'error', code: '60012', msg: `Illegal request: ${JSON.stringify(message)}`, connId };
   }
 
   private eventOf(o: FakeOrder, fill: FakeFill | null, tradeId: number, session: Session): Record<string, unknown> | null {
@@ -278,6 +317,30 @@ export class FakeExchangeStreams {
       if (!session.topics.has('order')) return null;
       const market = this.exchange.markets.get(o.symbol)!;
       return { id: randomUUID(), topic: 'order', creationTime: now, data: [{ category: 'linear', ...bybitOrderJson(o, market) }] };
+    }
+    if (this.exchange.dialect === 'okx') {
+      const json = okxOrderJson(o);
+      const instType = [...session.topics][0] ?? 'ANY';
+      if (instType !== 'ANY' && instType !== json.instType) return null;
+      // The stream's order carries its last fill (fillSz, fillPx, fillFee) besides the totals the REST order has.
+      const last = fill ? { fillSz: String(fill.qty), fillPx: String(fill.price), tradeId: String(tradeId) } : { fillSz: '0', fillPx: '', tradeId: '' };
+      return {
+        arg: { channel: 'orders', instType, uid: 'fake-uid' },
+        data: [
+          {
+            ...json,
+            ...last,
+            fillFee: '0',
+            fillFeeCcy: json.feeCcy,
+            execType: fill ? 'T' : '',
+            amendResult: '',
+            code: '0',
+            msg: '',
+            reqId: '',
+            notionalUsd: '',
+          },
+        ],
+      };
     }
     return null;
   }

@@ -12,7 +12,7 @@
 //   the exchange still lists stays open under its known id).
 // - Changes: the followed symbols are polled every CCXT_POLL_MS (default 2 s) and after each request
 //   of ours; the difference of the replayed book becomes the port's changes. On Binance (spot and
-//   USDⓈ-M) and Bybit the private order stream (ccxt pro's watchOrders, stream.ts) tells fills first,
+//   USDⓈ-M), Bybit and OKX the private order stream (ccxt pro's watchOrders, stream.ts) tells fills first,
 //   into the same book, and the poll slows to CCXT_STREAM_POLL_MS while it is live.
 // - Placement: the engine's deterministic id is the client order id (dashes dropped: OKX takes 32
 //   letters and digits). Placing first looks the id up at the exchange, so a replayed copy or a retry

@@ -7,7 +7,9 @@
 //
 // - Binance spot: the WebSocket API's userDataStream.subscribe.signature (ws-api/v3), executionReport
 //   events; Binance USDⓈ-M: a listenKey (POST /fapi/v1/listenKey, kept alive by ccxt) and the private
-//   stream's ORDER_TRADE_UPDATE; Bybit v5: /v5/private, op auth then the `order` topic. OKX is polled.
+//   stream's ORDER_TRADE_UPDATE; Bybit v5: /v5/private, op auth then the `order` topic; OKX v5:
+//   /ws/v5/private, op login (the key, its passphrase and a signed timestamp) then the `orders` channel
+//   of every instrument type (ccxt's default `ANY`), kept alive by OKX's text ping.
 // - The stream's URLs are the exchange's own, moved to CCXT_BASE_URL like the REST ones (link.ts).
 // - While the stream is live the poll slows to CCXT_STREAM_POLL_MS (it reconciles: what the stream
 //   missed, a field it does not carry); while it is down the poll runs every CCXT_POLL_MS again.
@@ -22,7 +24,7 @@ import { describe, type ExchangeClass, MAX_BACKOFF_MS } from './link.js';
 import type { CcxtLog } from './connection.js';
 
 /** The exchanges whose private order stream this adapter reads (the others are polled only). */
-export const STREAMED: ReadonlySet<string> = new Set(['binance', 'binanceusdm', 'bybit']);
+export const STREAMED: ReadonlySet<string> = new Set(['binance', 'binanceusdm', 'bybit', 'okx']);
 
 /** What a replay read of the exchange: the markets followed, what is held of each, and their orders. */
 export interface Listing {

@@ -1,6 +1,6 @@
 // The ccxt adapter's private order stream (engine/venues/ccxt/stream.ts) against the fake exchange's
 // WebSocket streams (test/support/fakeExchangeStream.ts) in each dialect it reads: Binance spot's
-// WebSocket API, Binance USDⓈ-M's listenKey stream and Bybit v5's private stream. The poll is slowed to
+// WebSocket API, Binance USDⓈ-M's listenKey stream, Bybit v5's and OKX v5's private streams. The poll is slowed to
 // 10 minutes while the stream is live, so a change told in time came through the stream. Nothing leaves
 // 127.0.0.1.
 import { expect } from 'chai';
@@ -24,13 +24,15 @@ const quiet = async (fake: FakeExchange): Promise<void> => {
   }
 };
 
-const CASES: readonly { dialect: FakeDialect; server: string; orderList: RegExp }[] = [
+const CASES: readonly { dialect: FakeDialect; server: string; orderList: RegExp; symbol?: string; passphrase?: string }[] = [
   { dialect: 'binance', server: 'sandbox', orderList: /^GET \/api\/v3\/(allOrders|openOrders|account)/ },
   { dialect: 'binanceusdm', server: 'demo', orderList: /^GET \/fapi\/v\d\/(allOrders|openOrders|positionRisk)/ },
   { dialect: 'bybit', server: 'demo', orderList: /^GET \/v5\/(order|position)\// },
+  { dialect: 'okx', server: 'demo', orderList: /^GET \/api\/v5\/(trade\/orders|account\/balance)/, symbol: 'BTC-USDT', passphrase: 'pass-1' },
 ];
 
 for (const c of CASES) {
+  const symbol = c.symbol ?? 'BTCUSDT';
   describe(`ccxt order stream against the fake ${c.dialect}`, function () {
     this.timeout(60_000);
     let fake: FakeExchange;
@@ -40,11 +42,12 @@ for (const c of CASES) {
     let connection: CcxtConnection | null = null;
 
     const connect = async (): Promise<{ connection: CcxtConnection; changes: VenueChange[] }> => {
-      connection = venue.connection({ login: 'key-1', password: 'secret-1', server: c.server }) as CcxtConnection;
+      const password = c.passphrase ? `secret-1:${c.passphrase}` : 'secret-1';
+      connection = venue.connection({ login: 'key-1', password, server: c.server }) as CcxtConnection;
       const changes: VenueChange[] = [];
       connection.subscribe((change) => changes.push(change));
       await connection.connect();
-      connection.follow(['BTCUSDT']);
+      connection.follow([symbol]);
       return { connection, changes };
     };
 
@@ -55,7 +58,7 @@ for (const c of CASES) {
     beforeEach(async () => {
       fake = new FakeExchange(c.dialect);
       await fake.start();
-      fake.addAccount('key-1', 'secret-1', { USDT: 10_000 });
+      fake.addAccount('key-1', 'secret-1', { USDT: 10_000 }, c.passphrase ?? null);
       const settings = ccxtAdapter.config({ CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '100', CCXT_STREAM_POLL_MS: '600000', CCXT_TIMEOUT_MS: '2000' });
       venue = await ccxtAdapter.venue(c.dialect, settings, {
         clock: () => new Date(),
@@ -75,7 +78,7 @@ for (const c of CASES) {
       await quiet(fake); // the next poll is in 10 minutes
       const before = fake.requests.length;
       fake.streams.repeat = true;
-      fake.placeManually('key-1', 'BTCUSDT', 'BUY', 0.01);
+      fake.placeManually('key-1', symbol, 'BUY', 0.01);
       await until('the fill told', () => changes.some((ch) => ch.type === 'positionOpened'));
       expect(
         fake.requests.slice(before).filter((r) => c.orderList.test(r)),
@@ -83,12 +86,12 @@ for (const c of CASES) {
       ).to.deep.equal([]);
       expect(fake.streams.sent).to.be.at.least(4);
       await connection.refresh(); // the poll reads the same fill
-      fake.placeManually('key-1', 'BTCUSDT', 'SELL', 0.01);
+      fake.placeManually('key-1', symbol, 'SELL', 0.01);
       await until('the close told', () => changes.some((ch) => ch.type === 'positionClosed'));
       await connection.refresh();
       expect(changes.map((ch) => ch.type)).to.deep.equal(['positionOpened', 'positionClosed']);
       const [opened, closed] = changes as [Extract<VenueChange, { type: 'positionOpened' }>, Extract<VenueChange, { type: 'positionClosed' }>];
-      expect(opened.position).to.include({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01 });
+      expect(opened.position).to.include({ symbol, orderType: 'buy', volume: 0.01 });
       expect(closed.trade).to.include({ positionId: opened.position.id, volume: 0.01 });
     });
 
@@ -99,14 +102,14 @@ for (const c of CASES) {
       await until('the stream down', () => /order stream down after \d+ failures/.test(connection.statusMessage));
       expect(connection.statusMessage).to.match(/^connected; order stream down after \d+ failures \(.+\); polling meanwhile, reconnecting with backoff$/);
       expect(warnings.some((w) => /the order stream failed/.test(w))).to.equal(true);
-      fake.placeManually('key-1', 'BTCUSDT', 'BUY', 0.01);
+      fake.placeManually('key-1', symbol, 'BUY', 0.01);
       await until('the fill polled', () => changes.some((ch) => ch.type === 'positionOpened'));
       fake.streams.down = false;
       await until('the stream live again', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage), 40_000);
       await until('the reconnection logged', () => infos.some((m) => /order stream is open again after \d+ failures; polling once for what it missed/.test(m)));
       await quiet(fake);
       const before = fake.requests.length;
-      fake.placeManually('key-1', 'BTCUSDT', 'SELL', 0.01);
+      fake.placeManually('key-1', symbol, 'SELL', 0.01);
       await until('the close streamed', () => changes.some((ch) => ch.type === 'positionClosed'));
       expect(
         fake.requests.slice(before).filter((r) => c.orderList.test(r)),
@@ -115,5 +118,22 @@ for (const c of CASES) {
       await connection.refresh();
       expect(changes.map((ch) => ch.type)).to.deep.equal(['positionOpened', 'positionClosed']);
     });
+
+    // USDⓈ-M's stream is opened with a listenKey the REST key asks for: no signature of its own to refuse.
+    if (c.dialect !== 'binanceusdm') {
+      it('a stream whose login is refused says it is down, with the reason, and is not open', async () => {
+        const { connection } = await connect();
+        await until('the stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
+        // The key's secret (OKX: its passphrase) changed at the exchange, then the stream dropped.
+        fake.addAccount('key-1', 'secret-2', { USDT: 10_000 }, c.passphrase ? 'pass-2' : null);
+        fake.streams.down = true;
+        fake.streams.down = false;
+        // Bybit asks its REST API (account info) before the stream's auth: refused there first.
+        if (c.dialect !== 'bybit') await until('the login refused', () => fake.streams.refused > 0);
+        await until('the stream down', () => /order stream (down|reconnecting) after \d+ failures/.test(connection.statusMessage));
+        expect(fake.streams.open).to.equal(0);
+        expect(warnings.some((w) => /the order stream failed/.test(w))).to.equal(true);
+      });
+    }
   });
 }
