@@ -22,6 +22,7 @@
 //                close, both counted; a month's profit percentage is its net result over the balance
 //                at its start plus its deposits.
 //   score        score.ts: the reference's ScoreBreakdownDTO parts, each with its formula.
+import { DateTime } from 'luxon';
 import { assetClassOf } from './assetClasses.js';
 import { dailyVolatility, endOfDayValues, episodesOf, type Point, smoothness } from './curves.js';
 import { type PeriodUnit, hourOf, periodLabel, weekdayOf, WEEKDAYS } from './periods.js';
@@ -418,26 +419,41 @@ export interface KeptScoreFacts extends ZoneFreeFacts {
   readonly firstOpen: string | null;
   readonly lastClose: string | null;
   /**
-   * For each UTC half-day with a close, its first and last close. A half-day (12 h) meets at most two
-   * days of a zone (no day is shorter than 12 h) and the date only moves forward within it, so the
-   * zone's days with a close are the days of these pairs' ends. Not so only where clocks are turned
-   * back across midnight (a close in the repeated hour before and after one on the next date): there
-   * the trading days may count one short.
+   * Every minute with a close (ms since the epoch / 60,000), distinct, ascending: the zone's days with a
+   * close are the days of these minutes (offsets and their changes fall on whole minutes, so a close and
+   * the start of its minute lie on one day). Read per UTC half-day (tradingDaysOf): where the zone keeps
+   * one offset through a half-day its first and last minutes give its days, so only a half-day with a
+   * change is read minute by minute, as where the clocks turn back across midnight (a close in the
+   * repeated hour, then one on the next date, then one in the repeated hour again).
    */
-  readonly closeSpans: readonly (readonly [string, string])[];
+  readonly closeMinutes: readonly number[];
 }
 
-const HALF_DAY_MS = 43_200_000;
+const MINUTE_MS = 60_000;
+const HALF_DAY_MINUTES = 720;
 
-const closeSpansOf = (trades: readonly TradeRecord[]): [string, string][] => {
-  const spans = new Map<number, [number, number]>();
-  for (const t of trades) {
-    const at = Date.parse(t.closeTime);
-    const key = Math.floor(at / HALF_DAY_MS);
-    const span = spans.get(key);
-    spans.set(key, span ? [Math.min(span[0], at), Math.max(span[1], at)] : [at, at]);
+const closeMinutesOf = (trades: readonly TradeRecord[]): number[] =>
+  [...new Set(trades.map((t) => Math.floor(Date.parse(t.closeTime) / MINUTE_MS)))].sort((a, b) => a - b);
+
+const dayOfMinute = (minute: number, zone: string): DateTime => DateTime.fromMillis(minute * MINUTE_MS, { zone });
+
+/**
+ * The days of `zone` with a close, from the kept minutes. A zone changes its offset at most once in
+ * a half-day (no day is shorter than 12 hours), so a half-day whose first and last minutes have one
+ * offset runs forward through at most two dates, its ends' dates.
+ */
+export const tradingDaysOf = (closeMinutes: readonly number[], zone: string): number => {
+  const days = new Set<string>();
+  for (let i = 0; i < closeMinutes.length;) {
+    const halfDay = Math.floor(closeMinutes[i]! / HALF_DAY_MINUTES);
+    let j = i;
+    while (j + 1 < closeMinutes.length && Math.floor(closeMinutes[j + 1]! / HALF_DAY_MINUTES) === halfDay) j += 1;
+    const [first, last] = [dayOfMinute(closeMinutes[i]!, zone), dayOfMinute(closeMinutes[j]!, zone)];
+    if (first.offset === last.offset) for (const at of [first, last]) days.add(at.toISODate()!);
+    else for (let k = i; k <= j; k += 1) days.add(dayOfMinute(closeMinutes[k]!, zone).toISODate()!);
+    i = j + 1;
   }
-  return [...spans.entries()].sort(([a], [b]) => a - b).map(([, [first, last]]) => [new Date(first).toISOString(), new Date(last).toISOString()]);
+  return days.size;
 };
 
 export const keptScoreFacts = (input: MetricsInput): KeptScoreFacts => {
@@ -449,17 +465,17 @@ export const keptScoreFacts = (input: MetricsInput): KeptScoreFacts => {
     ...zoneFreeFacts(trades, results, drawdownFigures(startBalance, input.from, points), smoothness(equityCurve), balance),
     firstOpen: active.firstTradeAt ?? null,
     lastClose: active.lastTradeAt ?? null,
-    closeSpans: closeSpansOf(trades),
+    closeMinutes: closeMinutesOf(trades),
   };
 };
 
 /** The score of kept facts for an account (its connection's live flag, its prop-firm flag) in `zone`: what performanceMetrics answers for the same range. */
 export const scoreOfKept = (kept: KeptScoreFacts, account: Pick<AccountFacts, 'live' | 'propFirm'>, zone: string) => {
-  const { firstOpen, lastClose, closeSpans, ...facts } = kept;
+  const { firstOpen, lastClose, closeMinutes, ...facts } = kept;
   return scoreOf({
     ...facts,
     monthsActive: firstOpen && lastClose ? monthsActiveBetween(firstOpen, lastClose, zone) : 0,
-    tradingDays: new Set(closeSpans.flatMap((span) => span.map((at) => periodLabel('day', at, zone)))).size,
+    tradingDays: tradingDaysOf(closeMinutes, zone),
     live: account.live,
     propFirm: account.propFirm,
   });

@@ -70,7 +70,8 @@ const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEven
 
 export const marketplaceProjection: Projection = {
   name: 'marketplace',
-  version: 1,
+  // 2: the facts keep every minute with a close (closeMinutes) instead of each UTC half-day's first and last.
+  version: 2,
   handles: ['PositionPartiallyClosed', 'PositionClosed', 'BalanceChanged', 'AccountSampled', ...featureEventTypes],
   tables: ['marketplace_trades', 'marketplace_balance', 'marketplace_samples', 'marketplace_scores'],
   async createTables(db, schema) {

@@ -4,7 +4,7 @@
 // and withdrawals, with and without samples), live, demo and prop-firm accounts, in zones with whole,
 // half-hour and 45-minute offsets and daylight saving.
 import { expect } from 'chai';
-import { keptScoreFacts, performanceMetrics, scoreOfKept } from '../../../domain/analytics/metrics.js';
+import { keptScoreFacts, performanceMetrics, scoreOfKept, tradingDaysOf } from '../../../domain/analytics/metrics.js';
 import type { MetricsInput, TradeRecord } from '../../../domain/analytics/metricsTypes.js';
 
 /** mulberry32: the same histories on every run. */
@@ -56,6 +56,23 @@ const historyOf = (seed: number): Omit<MetricsInput, 'zone' | 'account'> => {
   return { trades, balanceOperations, samples, from: null, to: null, dataCollectorEnabled: sampleCount > 0 };
 };
 
+/** A history of one winning trade per close time. */
+const historyClosing = (closeTimes: readonly string[]): Omit<MetricsInput, 'zone' | 'account'> => {
+  const at = (closeTime: string): TradeRecord => ({
+    id: closeTime,
+    positionId: closeTime,
+    symbol: 'EURUSD',
+    side: 'Buy',
+    volume: 0.1,
+    openTime: new Date(Date.parse(closeTime) - 3_600_000).toISOString(),
+    closeTime,
+    profit: 10,
+    swap: 0,
+    commission: 0,
+  });
+  return { trades: closeTimes.map(at), balanceOperations: [], samples: [], from: null, to: null, dataCollectorEnabled: false };
+};
+
 const ZONES = ['UTC', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'Australia/Lord_Howe', 'Pacific/Kiritimati'];
 const ACCOUNTS = [
   { live: false, propFirm: false },
@@ -86,26 +103,7 @@ describe("marketplace score: kept facts give performanceMetrics' score", () => {
 
   it('counts the trading days of the zone, not of UTC, from the kept closes', () => {
     // Two closes 6 hours apart: one UTC day, two days in New York, one in Kolkata.
-    const at = (closeTime: string): TradeRecord => ({
-      id: closeTime,
-      positionId: closeTime,
-      symbol: 'EURUSD',
-      side: 'Buy',
-      volume: 0.1,
-      openTime: '2025-03-03T00:00:00Z',
-      closeTime,
-      profit: 10,
-      swap: 0,
-      commission: 0,
-    });
-    const history = {
-      trades: [at('2025-03-04T01:00:00Z'), at('2025-03-04T07:00:00Z')],
-      balanceOperations: [],
-      samples: [],
-      from: null,
-      to: null,
-      dataCollectorEnabled: false,
-    };
+    const history = historyClosing(['2025-03-04T01:00:00Z', '2025-03-04T07:00:00Z']);
     const kept = keptScoreFacts({ ...history, zone: 'UTC' });
     for (const [zone, days] of [
       ['UTC', 1],
@@ -116,5 +114,23 @@ describe("marketplace score: kept facts give performanceMetrics' score", () => {
       expect(Object.keys(old.tradesPerDay), zone).to.have.length(days);
       expect(scoreOfKept(kept, { live: false, propFirm: false }, zone), zone).to.deep.equal({ score: old.score, scoreBreakdown: old.scoreBreakdown });
     }
+  });
+
+  it('counts a day met only between two closes of the hour repeated when the clocks turn back across midnight', () => {
+    // St. John's turned its clocks back at 00:01 on 7 November 2010, to 23:01 on the 6th (02:31 UTC):
+    // 23:30 on the 6th, 00:00:30 on the 7th, then 23:15 on the 6th again. Two days, though the first and
+    // the last close of the UTC half-day both fall on the 6th (the kept facts used to count one).
+    const history = historyClosing(['2010-11-07T02:00:00Z', '2010-11-07T02:30:30Z', '2010-11-07T02:45:00Z']);
+    const kept = JSON.parse(JSON.stringify(keptScoreFacts({ ...history, zone: 'UTC' })));
+    const zone = 'America/St_Johns';
+    const old = performanceMetrics({ ...history, zone });
+    expect(Object.keys(old.tradesPerDay)).to.deep.equal(['2010-11-06', '2010-11-07']);
+    expect(tradingDaysOf(kept.closeMinutes, zone)).to.equal(2);
+    expect(tradingDaysOf(kept.closeMinutes, 'UTC')).to.equal(1);
+    expect(scoreOfKept(kept, { live: false, propFirm: false }, zone)).to.deep.equal({ score: old.score, scoreBreakdown: old.scoreBreakdown });
+    // Without the close after midnight, one day: the repeated hour alone is the 6th.
+    const without = historyClosing(['2010-11-07T02:00:00Z', '2010-11-07T02:45:00Z']);
+    expect(tradingDaysOf(keptScoreFacts({ ...without, zone: 'UTC' }).closeMinutes, zone)).to.equal(1);
+    expect(Object.keys(performanceMetrics({ ...without, zone }).tradesPerDay)).to.have.length(1);
   });
 });
