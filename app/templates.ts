@@ -34,7 +34,7 @@ import { templateStream } from '../domain/template/events.js';
 import { copierKey, referencedMasters, referencedStrategies, type TemplatePayload } from '../domain/template/payload.js';
 import { type AccountConfiguration, type FeatureChanges, planApply } from '../domain/template/plan.js';
 import { findAccount } from '../projections/accounts/queries.js';
-import { copierEdges, listCopiers } from '../projections/copiers/queries.js';
+import { copierEdgesAround, listCopiers } from '../projections/copiers/queries.js';
 import { accountFeatureRows, copierFeatureRows } from '../projections/features/queries.js';
 import { riskLimitsOf } from '../projections/riskLimits/queries.js';
 import { findStrategy } from '../projections/strategies/queries.js';
@@ -373,9 +373,10 @@ const stageMatch = async (
   checkSingleInstances(payload.features, 'account');
   await features({ kind: 'account', accountId }, plan.features, 'account');
 
-  // The copy network as it will be: without the copiers deleted above, with each one created below.
+  // The copy network as it will be (the part the rules read: into the account and on from it): without
+  // the copiers deleted above, with each one created below.
   const deleted = new Set(plan.deleteCopiers.map((c) => copierKey(c.fromAccountId, c.fromStrategyId, c.toStrategyId)));
-  const edges: CopierEdge[] = (await copierEdges(services.db, projectId)).filter(
+  const edges: CopierEdge[] = (await copierEdgesAround(services.db, projectId, [accountId])).filter(
     (e) => !(e.to_account_id === accountId && deleted.has(copierKey(e.from_account_id, e.from_strategy_id, e.to_strategy_id))),
   );
   // A strategy copier's strategies must still be the project's (as POST .../copiers checks them).

@@ -1,8 +1,9 @@
 // Creating a copier (spec "Copiers"): the path account is the slave, fromAccountId the master. Besides
 // the copier's own rules (its decider), the copy network must stay sound: both accounts exist in the
 // project and are not deleted, no second copier joins the same two accounts, and no copier closes a
-// cycle. Those checks read the copiers read model, so they and the write are one step per project
-// (an advisory lock across instances): two concurrent creations cannot together close a cycle.
+// cycle. Those checks read the copiers read model (only the links into the new slaves and those reachable
+// from them: projections/copiers/queries.ts copierEdgesAround), so they and the write are one step per
+// project (an advisory lock across instances): two concurrent creations cannot together close a cycle.
 import { randomUUID } from 'node:crypto';
 import { AccountStatus } from '../../domain/account/enums.js';
 import type { CopierCommand } from '../../domain/copier/commands.js';
@@ -13,7 +14,7 @@ import type { CopierSettings } from '../../domain/copier/settings.js';
 import type { RequestContext } from '../../domain/shared/command.js';
 import { illegalState, notFound } from '../../domain/shared/errors.js';
 import { findAccount } from '../../projections/accounts/queries.js';
-import { copierEdges } from '../../projections/copiers/queries.js';
+import { copierEdgesAround } from '../../projections/copiers/queries.js';
 import { afterCopyEngine, commandMetadata, execute, oneAtATime, type Services } from '../services.js';
 
 /** What a copier's answer (CopierDTO) is read from. */
@@ -53,7 +54,12 @@ export const createCopiers = async (services: Services, projectId: string, creat
     return checkedByItsOwnRules(services, creation);
   });
   const positions = await oneAtATime(services, copierGraphTurn(projectId), async () => {
-    const edges: CopierEdge[] = await copierEdges(services.db, projectId);
+    // Only the links the rules look at: into the new slaves, and on from them (a cycle runs back from a slave).
+    const edges: CopierEdge[] = await copierEdgesAround(
+      services.db,
+      projectId,
+      made.map((creation) => creation.slave.id),
+    );
     const masters = new Map<string, ReturnType<typeof findAccount>>();
     for (const creation of made) {
       await checkInNetwork(services, creation, edges, masters);

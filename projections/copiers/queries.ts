@@ -1,7 +1,7 @@
 // Queries of the copier area: a slave's copiers, the slaves of a master, masters, and the graph walk that
 // refuses a copier closing a cycle. A signal follower's copier (signal_provider_id set) is reached only
 // through its follower feature and the provider's /signals operations: the copier routes do not list it.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { AccountStatus } from '../../domain/account/enums.js';
 import type { ReadModels } from '../schema.js';
 
@@ -37,9 +37,28 @@ export const copierIdsFor = async (db: Kysely<ReadModels>, projectId: string, fr
   return q.orderBy('id').execute();
 };
 
-/** The project's copier links, as master -> slave edges. */
-export const copierEdges = (db: Kysely<ReadModels>, projectId: string) =>
-  db.selectFrom('copiers').select(['from_account_id', 'to_account_id', 'from_strategy_id', 'to_strategy_id']).where('project_id', '=', projectId).execute();
+/**
+ * The project's copier links a new copier into one of `slaveIds` is judged by (domain/copier/graph.ts),
+ * not the whole network: the links into those accounts (a second copier between the same two accounts),
+ * and every link reachable from them (a cycle is a path from the new slave back to its master). For
+ * several new copiers checked in turn, each after those before it joined the network, the walk from all
+ * their slaves covers every path: a path leaving the stored links through a new one enters a new slave,
+ * whose stored links were walked too. One statement, through the (project, from/to account) indexes.
+ */
+export const copierEdgesAround = async (db: Kysely<ReadModels>, projectId: string, slaveIds: readonly string[]) => {
+  if (slaveIds.length === 0) return [];
+  const ids = [...new Set(slaveIds)];
+  const { rows } = await sql<{ from_account_id: string; to_account_id: string; from_strategy_id: string | null; to_strategy_id: string | null }>`
+    WITH RECURSIVE reach(account_id) AS (
+      SELECT unnest(${ids}::uuid[])
+      UNION
+      SELECT c.to_account_id FROM copiers c JOIN reach r ON c.from_account_id = r.account_id WHERE c.project_id = ${projectId})
+    SELECT c.from_account_id, c.to_account_id, c.from_strategy_id, c.to_strategy_id
+      FROM copiers c
+     WHERE c.project_id = ${projectId}
+       AND (c.from_account_id IN (SELECT account_id FROM reach) OR c.to_account_id = ANY(${ids}::uuid[]))`.execute(db);
+  return rows;
+};
 
 /** Direct slaves (not deleted) of each master (not deleted) of the project. */
 export const slaveLinks = (db: Kysely<ReadModels>, projectId: string, masterId?: string) => {

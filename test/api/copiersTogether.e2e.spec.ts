@@ -8,6 +8,7 @@ import { AccountStatus } from '../../domain/account/enums.js';
 import { defaultCopierSettings } from '../../domain/copier/settings.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { DomainError } from '../../domain/shared/errors.js';
+import { copierEdgesAround } from '../../projections/copiers/queries.js';
 import { startTestService, type TestService, validAccount } from '../support/service.js';
 
 describe('copiers created together in one turn of the project', function () {
@@ -60,6 +61,28 @@ describe('copiers created together in one turn of the project', function () {
     expect((await t.call('POST', `/accounts/${b}/copiers`, { body: { fromAccountId: a } })).status).to.equal(200);
     expect(await refusal(together([link(b, c), link(c, a)]))).to.equal('[COPIER_CYCLE]');
     expect([await mastersOf(a), await mastersOf(c)]).to.deep.equal([[], []]);
+  });
+
+  it('refuses a cycle that leaves the stored copiers through one of the list and comes back through stored ones', async () => {
+    const [a, x, y] = [await account('via-list-a'), await account('via-list-x'), await account('via-list-y')];
+    expect((await t.call('POST', `/accounts/${y}/copiers`, { body: { fromAccountId: x } })).status).to.equal(200);
+    // a -> x (new), x -> y (stored), y -> a (new): the third link closes a -> x -> y -> a.
+    expect(await refusal(together([link(a, x), link(y, a)]))).to.equal('[COPIER_CYCLE]');
+    expect([await mastersOf(a), await mastersOf(x)]).to.deep.equal([[], []]);
+  });
+
+  it('reads only the copiers the rules look at: those into the new slaves and those reachable from them', async () => {
+    const [m, s, t1, t2] = [await account('around-m'), await account('around-s'), await account('around-t1'), await account('around-t2')];
+    const [other, otherSlave] = [await account('around-o'), await account('around-os')];
+    const edge = (master: string, slave: string) => `${master}>${slave}`;
+    const ids = await together([link(m, s), link(s, t1), link(t1, t2), link(other, otherSlave)]);
+    expect(ids).to.have.length(4);
+    const around = async (slaves: string[]) =>
+      (await copierEdgesAround(t.service.services.db, DEFAULT_PROJECT_ID, slaves)).map((e) => edge(e.from_account_id, e.to_account_id)).sort();
+    // Into s (a second m -> s is a duplicate), and s -> t1 -> t2 on from it; not other -> otherSlave, nor any other copier of the project.
+    expect(await around([s])).to.deep.equal([edge(m, s), edge(s, t1), edge(t1, t2)].sort());
+    expect(await around([t2, otherSlave])).to.deep.equal([edge(t1, t2), edge(other, otherSlave)].sort());
+    expect(await around([])).to.deep.equal([]);
   });
 
   it('refuses a master of no account of the project with [ACCOUNT_NOT_FOUND]', async () => {
