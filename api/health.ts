@@ -1,7 +1,7 @@
 // The operator's liveness and readiness probes, outside the REST API (no key, no load shedding):
 // GET /health answers while the process does; GET /ready answers 200 when the database can be reached
 // and every read model, the copy engine and the webhook dispatcher are within READY_MAX_LAG_SECONDS of
-// the newest event, and no news, alerts or chat job this instance runs is stalled (no good round, by any
+// the newest event, and no leased job this instance runs is stalled (no good round, by any
 // instance, within READY_MISSED_ROUNDS × its pause: store/postgres/jobRounds.ts), else 503 with what is
 // behind and which job is stalled and why. Both are cheap: /ready is two indexed queries.
 import type express from 'express';

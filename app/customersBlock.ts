@@ -94,6 +94,7 @@ export class CustomerBlockJob {
       leases,
       lease: CUSTOMER_BLOCKS_LEASE,
       everyMs: lookMs,
+      rounds: services.jobRounds,
       round: async () => void (await this.runPending()),
       failed: (error) => services.log.warn(`customer blocks: a round failed (tried again at the next): ${String(error)}`),
     });

@@ -23,6 +23,7 @@ export class InvoicesClosing {
       leases,
       lease: INVOICES_CLOSE_LEASE,
       everyMs: lookMs,
+      rounds: services.jobRounds,
       round: async () => {
         const issued = await closeDueMonths(services);
         if (issued.length > 0) services.log.info(`invoices issued: ${issued.join(', ')}`);

@@ -7,6 +7,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { ReadModels } from '../projections/schema.js';
+import type { JobRounds } from '../store/postgres/jobRounds.js';
 import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
 import type { RecoveryLog } from '../store/recovery.js';
@@ -23,6 +24,8 @@ export interface RetentionDeps {
   readonly everyMs?: number;
   /** How often the lease holder looks whether a pass is due (default a minute). */
   readonly lookMs?: number;
+  /** Where its rounds are recorded for /ready (store/postgres/jobRounds.ts); left out: not watched. */
+  readonly rounds?: JobRounds;
 }
 
 /** What one retention job deletes, and how it speaks of it in the service log. */
@@ -53,6 +56,7 @@ export class LeasedRetention {
       leases: deps.leases,
       lease: job.lease,
       everyMs: deps.lookMs ?? 60_000,
+      rounds: deps.rounds,
       round: async () => void (await this.passIfDue()),
       failed: (error) => deps.log.warn(`${job.failedLine}: ${String(error)}`),
     });

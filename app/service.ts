@@ -183,6 +183,7 @@ const assembleServices = async (
   // The venue sessions (the simulated venue, every account's session and recorder, the jobs that read
   // venues) are held by one live instance; the others reach them over HTTP (app/venueSessions.ts).
   await ensureVenueSessionsTable(db);
+  const jobRounds = new JobRounds(db);
   const connections = new VenueSessions({
     db,
     store,
@@ -196,6 +197,7 @@ const assembleServices = async (
     secret: credentialKey,
     ticker: options.venueTicker ?? true,
     venues: config.venues,
+    rounds: jobRounds,
   });
   life.add(() => connections.stop());
   // The copy engine's partitions by master account: this instance works its fair share of them.
@@ -248,7 +250,7 @@ const assembleServices = async (
     outbox,
     accountCreations,
     health,
-    jobRounds: new JobRounds(db),
+    jobRounds,
     signals,
   };
   return { services, sessions: connections };
@@ -280,6 +282,7 @@ const startBackground = async (
     clock,
     waitForReadModels: readModelWait(config, services.runner),
     log: log.child({ component: 'keep-alive-trades' }),
+    rounds: services.jobRounds,
   });
   keepAlive.start();
   life.add(() => keepAlive.stop());
@@ -298,10 +301,17 @@ const startBackground = async (
     clock,
     retentionDays: config.apiRequestRetentionDays,
     log: log.child({ component: 'api-request-retention' }),
+    rounds: services.jobRounds,
   });
   retention.start();
   life.add(() => retention.stop());
-  const sampleRetention = new DataCollectorRetention({ db, leases, clock, log: log.child({ component: 'data-collector-retention' }) });
+  const sampleRetention = new DataCollectorRetention({
+    db,
+    leases,
+    clock,
+    log: log.child({ component: 'data-collector-retention' }),
+    rounds: services.jobRounds,
+  });
   sampleRetention.start();
   life.add(() => sampleRetention.stop());
   const chartingRetries = new ChartingRetries(services, leases, log.child({ component: 'charting-webhook' }), options.openRetryIntervalMs);

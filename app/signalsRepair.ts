@@ -236,6 +236,7 @@ export class SignalFollowerRepair {
       leases,
       lease: SIGNAL_FOLLOWER_REPAIR_LEASE,
       everyMs: lookMs,
+      rounds: services.jobRounds,
       round: async () => void (await this.runOnce()),
       failed: (error) => services.log.warn(`signal follower repair: a round failed (tried again at the next): ${String(error)}`),
     });

@@ -44,6 +44,7 @@ import {
   type VenueSessionsRequest,
 } from '../engine/venues/remote.js';
 import type { ReadModels } from '../projections/schema.js';
+import type { JobRounds } from '../store/postgres/jobRounds.js';
 import type { Leases } from '../store/postgres/leases.js';
 import type { EventStore, Position } from '../store/port.js';
 import { Backoff, describeError } from '../store/recovery.js';
@@ -78,6 +79,8 @@ export interface VenueSessionsDeps {
   readonly ticker: boolean;
   /** Which account types trade at a real venue (engine/venues/registry.ts); default none. */
   readonly venues?: VenueRouting;
+  /** Where the holder's trade guardrail rounds are recorded for /ready (store/postgres/jobRounds.ts). */
+  readonly rounds?: JobRounds;
 }
 
 /** What the holder runs. */
@@ -482,6 +485,7 @@ export class VenueSessions implements AccountSessions {
       clock,
       waitForReadModels,
       log: log.child({ component: 'trade-guardrails' }),
+      rounds: this.deps.rounds,
     });
     guardrails.start();
     this.holderUrl = null;

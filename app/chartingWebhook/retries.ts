@@ -30,6 +30,7 @@ export class ChartingRetries {
       leases,
       lease: CHARTING_RETRY_LEASE,
       everyMs: Math.min(this.intervalMs, 5_000),
+      rounds: services.jobRounds,
       round: async (signal) => void (await this.pass(signal)),
       failed: (error) => log.warn(`charting alerts: the retry job could not look for due alerts (tried again later): ${String(error)}`),
     });

@@ -53,6 +53,7 @@ export class MessagingReader {
       leases,
       lease: MESSAGING_READER_LEASE,
       everyMs: services.config.messaging.pollIntervalMs,
+      rounds: services.jobRounds,
       round: async (signal) => void (await this.pass(signal)),
       failed: (error) => log.warn(`messaging reader: the poll failed (tried again later): ${String(error)}`),
     });

@@ -23,6 +23,7 @@ import type { ReadModels } from '../../projections/schema.js';
 import { CachedAggregates } from '../../store/cachedAggregates.js';
 import type { Leases } from '../../store/postgres/leases.js';
 import type { EventStore, Position } from '../../store/port.js';
+import type { JobRounds } from '../../store/postgres/jobRounds.js';
 import { LeasedLoop } from '../../store/postgres/leasedLoop.js';
 import { isDatabaseUnavailable, Recovery, type RecoveryLog } from '../../store/recovery.js';
 import type { AccountConnections } from '../venues/connections.js';
@@ -43,6 +44,8 @@ export interface TradeGuardrailDeps {
   readonly clock: () => Date;
   readonly waitForReadModels: (position: Position, timeoutMs: number) => Promise<boolean>;
   readonly log: RecoveryLog;
+  /** Where its rounds are recorded for /ready (store/postgres/jobRounds.ts); left out: not watched. */
+  readonly rounds?: JobRounds;
 }
 
 interface FeatureRow {
@@ -80,6 +83,7 @@ export class TradeGuardrailMonitor {
       leases: deps.leases,
       lease: TRADE_GUARDRAILS_LEASE,
       everyMs: TICK_MS,
+      rounds: deps.rounds,
       round: () => this.tick(),
       succeeded: () => this.recovery.succeeded(),
       failed: (error) => void this.recovery.noted(error),

@@ -33,6 +33,7 @@ import type { ReadModels } from '../../projections/schema.js';
 import { type CachedAggregate, CachedAggregates } from '../../store/cachedAggregates.js';
 import type { Leases } from '../../store/postgres/leases.js';
 import type { EventStore, Position } from '../../store/port.js';
+import type { JobRounds } from '../../store/postgres/jobRounds.js';
 import { LeasedLoop } from '../../store/postgres/leasedLoop.js';
 import { isDatabaseUnavailable, Recovery, type RecoveryLog } from '../../store/recovery.js';
 import { closeAtVenue } from '../protection/closing.js';
@@ -54,6 +55,8 @@ export interface KeepAliveDeps {
   readonly clock: () => Date;
   readonly waitForReadModels: (position: Position, timeoutMs: number) => Promise<boolean>;
   readonly log: RecoveryLog;
+  /** Where its rounds are recorded for /ready (store/postgres/jobRounds.ts); left out: not watched. */
+  readonly rounds?: JobRounds;
 }
 
 interface FeatureRow {
@@ -92,6 +95,7 @@ export class KeepAliveTrades {
       leases: deps.leases,
       lease: KEEP_ALIVE_LEASE,
       everyMs: TICK_MS,
+      rounds: deps.rounds,
       round: () => this.tick(),
       succeeded: () => this.recovery.succeeded(),
       failed: (error) => void this.recovery.noted(error),

@@ -43,6 +43,8 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 export class JobRounds {
   private readonly watched = new Map<string, { everyMs: number; since: number }>();
   private readonly lastWrite = new Map<string, number>();
+  /** How many loops of each job run here (a spec may start a second one beside the service's own). */
+  private readonly loops = new Map<string, number>();
 
   constructor(private readonly db: AnyKysely) {}
 
@@ -53,10 +55,17 @@ export class JobRounds {
   /** The job runs on this instance from now on (LeasedLoop.start). */
   watch(lease: string, everyMs: number): void {
     if (!this.watched.has(lease)) this.watched.set(lease, { everyMs, since: Date.now() });
+    this.loops.set(lease, (this.loops.get(lease) ?? 0) + 1);
   }
 
-  /** The job was stopped here. */
+  /** The job was stopped here (it stays watched while another loop of it runs here). */
   unwatch(lease: string): void {
+    const left = (this.loops.get(lease) ?? 1) - 1;
+    if (left > 0) {
+      this.loops.set(lease, left);
+      return;
+    }
+    this.loops.delete(lease);
     this.watched.delete(lease);
   }
 

@@ -2,9 +2,10 @@
 // runs it at a time; a round that fails is reported and the next round comes as usual, so a fault never
 // stops the job silently; losing the lease (or stop()) ends the rounds, and the instance that wins it next
 // carries on. Every leased job of the service is one of these: the retention jobs, the charting alert
-// retries, the calendar sync, keep-alive trades, the trade guardrails. A job given `rounds` records each
-// win of its lease and each round's outcome in the database, where every instance's /ready reads whether
-// it is stalled (jobRounds.ts).
+// retries, the calendar and news syncs, the alerts, keep-alive trades, the trade guardrails, the chat
+// reader, customer blocks, the follower repair, the monthly close. Each is given `rounds` by the
+// composition (app/service.ts): it records each win of its lease and each round's outcome in the
+// database, where every instance's /ready reads whether it is stalled (jobRounds.ts).
 import { setTimeout as wait } from 'node:timers/promises';
 import type { JobRounds } from './jobRounds.js';
 import type { Leases } from './leases.js';
@@ -24,7 +25,7 @@ export interface LeasedLoopOptions {
   /** Each time this instance wins the lease, before its first round (e.g. to forget cached state). */
   readonly won?: () => void;
   /** Where the job's rounds are recorded for /ready (jobRounds.ts); left out: not watched. */
-  readonly rounds?: JobRounds;
+  readonly rounds?: JobRounds | undefined;
 }
 
 /** Waits `ms`, cut short when `signal` aborts, also when it aborted before the wait began. */

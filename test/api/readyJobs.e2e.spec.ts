@@ -1,11 +1,13 @@
-// /ready and the news, alerts and chat jobs (issue 18; store/postgres/jobRounds.ts): each timed leased job
-// records its rounds in the database, so every instance's /ready sees whether it is stalled, whichever
-// instance runs it; a stalled job makes /ready 503 with its name and why; a job turned off by
-// configuration is not watched. "An hour ago" is written into the rounds' row (no spec waits out 5 rounds).
+// /ready and the leased jobs (issue 18; store/postgres/jobRounds.ts): each timed leased job records its
+// rounds in the database, so every instance's /ready sees whether it is stalled, whichever instance runs
+// it; a stalled job makes /ready 503 with its name and why; a job turned off by configuration is not
+// watched, and the trade guardrails are watched by the instance holding the venue sessions, which runs
+// them. "An hour ago" is written into the rounds' row (no spec waits out 5 rounds).
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import { CALENDAR_ALERTS_LEASE } from '../../app/alertsScheduler.js';
 import { MarketNewsSync } from '../../app/marketNewsSync.js';
+import type { VenueSessions } from '../../app/venueSessions.js';
 import type { Leases } from '../../store/postgres/leases.js';
 import { allowedSecondsOf, JobRounds, READY_MIN_STALL_SECONDS } from '../../store/postgres/jobRounds.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -17,9 +19,25 @@ interface Ready {
   stalledJobs: { name: string; secondsSinceGoodRound: number | null; allowedSeconds: number; reason: string }[];
 }
 
-const WATCHED = ['calendar-alerts', 'calendar-sync', 'news-warnings', 'notifications:logs'];
+/** The leased jobs every instance runs (without NEWS_FEEDS: no market news sync). */
+const WATCHED = [
+  'api-requests-retention',
+  'calendar-alerts',
+  'calendar-sync',
+  'charting-webhook-retries',
+  'customers:blocks',
+  'data-collector-retention',
+  'invoices-monthly-close',
+  'keep-alive-trades',
+  'messaging-reader',
+  'news-warnings',
+  'notifications:logs',
+  'signals:follower-repair',
+];
+/** Run by the instance holding the venue sessions only. */
+const HOLDER_ONLY = 'trade-guardrails';
 
-describe('/ready: the news, alerts and chat jobs (issue 18)', function () {
+describe('/ready: the leased jobs (issue 18)', function () {
   this.timeout(180_000);
   let a: TestService;
   let b: TestService;
@@ -50,18 +68,24 @@ describe('/ready: the news, alerts and chat jobs (issue 18)', function () {
     await a?.stop();
   });
 
-  it('watches the news, alerts and chat jobs, not the news sync without NEWS_FEEDS, and records their good rounds', async () => {
-    expect([...a.service.services.jobRounds.jobs.keys()].sort()).to.deep.equal(WATCHED);
-    expect([...b.service.services.jobRounds.jobs.keys()].sort()).to.deep.equal(WATCHED);
+  it('watches every leased job, the guardrails on the venue sessions holder, not the news sync without NEWS_FEEDS, and records their good rounds', async () => {
+    const holders = [a, b].filter((t) => (t.service.services.connections as VenueSessions).holds);
+    expect(holders).to.have.length(1);
+    for (const t of [a, b]) {
+      const expected = t === holders[0] ? [...WATCHED, HOLDER_ONLY].sort() : WATCHED;
+      expect([...t.service.services.jobRounds.jobs.keys()].sort()).to.deep.equal(expected);
+    }
+    const all = [...WATCHED, HOLDER_ONLY].sort();
     const recorded = await eventually(
       async () => {
         const now = await rows();
-        return WATCHED.every((lease) => now.some((r) => r.lease === lease && r.good !== null)) ? now : undefined;
+        return all.every((lease) => now.some((r) => r.lease === lease && r.good !== null)) ? now : undefined;
       },
-      30_000,
+      60_000,
       'a good round of every job',
     );
-    expect(recorded.map((r) => r.lease)).to.deep.equal(WATCHED);
+    expect(recorded.map((r) => r.lease)).to.deep.equal(all);
+    expect(recorded.filter((r) => r.failed !== null).map((r) => `${r.lease}: ${r.error}`)).to.deep.equal([]);
     for (const t of [a, b]) {
       const { status, body } = await ready(t);
       expect(status, JSON.stringify(body)).to.equal(200);
@@ -106,6 +130,10 @@ describe('/ready: the news, alerts and chat jobs (issue 18)', function () {
   it('says why a job has no good round: nobody ran it, or its round never ended', async () => {
     const rounds = new JobRounds(a.service.services.db);
     rounds.watch('ready-spec-job', 1000);
+    // A second loop of the job here (a spec beside the service's own) stopping leaves it watched.
+    rounds.watch('ready-spec-job', 1000);
+    rounds.unwatch('ready-spec-job');
+    expect([...rounds.jobs.keys()]).to.deep.equal(['ready-spec-job']);
     // Started here a moment ago, never run anywhere: not stalled yet.
     expect(await rounds.stalled()).to.deep.equal([]);
     await rounds.won('ready-spec-job', 1000);
@@ -121,6 +149,7 @@ describe('/ready: the news, alerts and chat jobs (issue 18)', function () {
     await rounds.good('ready-spec-job', 1000);
     expect(await rounds.stalled()).to.deep.equal([]);
     rounds.unwatch('ready-spec-job');
+    expect([...rounds.jobs.keys()]).to.deep.equal([]);
     await sql`DELETE FROM leased_job_rounds WHERE lease = 'ready-spec-job'`.execute(a.service.services.db);
   });
 
