@@ -109,8 +109,8 @@ const API_POOL_SIZE = 10;
 /** Waits (READ_MODEL_WAIT_MS by default) until every read model includes a position. */
 const readModelWait =
   (config: Config, runner: ProjectionRunner) =>
-  (position: Position, timeoutMs = config.readModelWaitMs): Promise<boolean> =>
-    runner.waitFor(position, timeoutMs);
+  (position: Position, timeoutMs = config.readModelWaitMs, readModels?: readonly string[]): Promise<boolean> =>
+    runner.waitFor(position, timeoutMs, readModels);
 
 /** What a start has brought up, stopped in the reverse order. */
 class Lifetime {

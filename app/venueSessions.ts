@@ -71,7 +71,8 @@ export interface VenueSessionsDeps {
   readonly decryptPassword: (ciphertext: string) => string;
   /** Seals the credentials a real venue renewed (a cTrader token pair). */
   readonly encryptPassword?: (plain: string) => string;
-  readonly waitForReadModels: (position: Position, timeoutMs?: number) => Promise<boolean>;
+  /** Resolves once the read models named (all when none are) include `position`; false after the timeout. */
+  readonly waitForReadModels: (position: Position, timeoutMs?: number, readModels?: readonly string[]) => Promise<boolean>;
   readonly timeZone: string;
   /** The shared secret the instances derive their token from (the credentials key). */
   readonly secret: Buffer;
@@ -445,7 +446,7 @@ export class VenueSessions implements AccountSessions {
       ...(this.deps.encryptPassword ? { encryptPassword: this.deps.encryptPassword } : {}),
       clock,
       log: log.child({ component: 'connections' }),
-      waitForReadModels,
+      waitForReadModels: (position, readModels) => waitForReadModels(position, undefined, readModels),
     });
     connections.watch((accountId, id, event) => {
       for (const watcher of this.watchers) {

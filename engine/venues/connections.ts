@@ -15,9 +15,10 @@ import { accountStream } from '../../domain/account/events.js';
 import { AccountStatus } from '../../domain/account/enums.js';
 import { systemContext } from '../../domain/shared/command.js';
 import { type PositionsEvent, positionsStream } from '../../domain/positions/events.js';
+import { positionsProjection } from '../../projections/positions/projector.js';
 import type { ReadModels } from '../../projections/schema.js';
 import { aggregateStream, handleCommand } from '../../store/commandHandler.js';
-import type { EventStore, Position } from '../../store/port.js';
+import { END, type EventStore, type Position, type ResolvedEvent } from '../../store/port.js';
 import type { VenueHost } from './host.js';
 import type { SymbolInfo, VenueChange, VenueConnection } from './port.js';
 import { VenueError } from './port.js';
@@ -41,8 +42,8 @@ export interface ConnectionsDeps {
   readonly encryptPassword?: (plain: string) => string;
   readonly clock: () => Date;
   readonly log: ConnectionsLog;
-  /** Resolves once the read models include `position`. */
-  readonly waitForReadModels: (position: Position) => Promise<unknown>;
+  /** Resolves once the read models named (all when none are) include `position`. */
+  readonly waitForReadModels: (position: Position, readModels?: readonly string[]) => Promise<unknown>;
 }
 
 interface Session {
@@ -181,8 +182,9 @@ export class AccountConnections {
     this.sessions.set(accountId, session);
     const at = this.deps.clock().toISOString();
     await this.enqueue(session, async () => {
-      await this.append(accountId, `connected/${at}`, { type: 'VenueConnected', data: { accountId, at, venue, login: connection.login } });
-      await this.reconcile(session);
+      const connected = `connected/${at}`;
+      await this.append(accountId, connected, { type: 'VenueConnected', data: { accountId, at, venue, login: connection.login } });
+      await this.reconcile(session, positionsEventId(accountId, connected));
     });
   }
 
@@ -336,13 +338,24 @@ export class AccountConnections {
     }
   }
 
-  /** Records what the venue did while this account had no session (reconcile.ts). */
-  private async reconcile(session: Session): Promise<void> {
+  /**
+   * Records what the venue did while this account had no session (reconcile.ts), against what the
+   * positions read model knows of the account: everything its positions stream said up to now (the
+   * read model is fed by that stream alone). A stream that holds only this session's VenueConnected
+   * (a first start) said nothing: nothing is known and nothing waited for.
+   */
+  private async reconcile(session: Session, connectedId: string): Promise<void> {
     const { accountId, connection } = session;
-    const head = await this.deps.store.headPosition();
-    if (head) await this.deps.waitForReadModels(head);
-    const known = new Map((await this.deps.db.selectFrom('positions').selectAll().where('account_id', '=', accountId).execute()).map((r) => [r.id, r]));
-    const activity = await this.deps.db.selectFrom('venue_activity').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+    const latest: ResolvedEvent[] = [];
+    for await (const resolved of this.deps.store.readStream(positionsStream(accountId), { fromRevision: END, direction: 'backwards', maxCount: 1 }))
+      latest.push(resolved);
+    const last = latest[0]?.event;
+    const first = !last || (last.revision === 0n && last.id === connectedId);
+    if (last && !first) await this.deps.waitForReadModels(last.position, [positionsProjection.name]);
+    const known = new Map(
+      first ? [] : (await this.deps.db.selectFrom('positions').selectAll().where('account_id', '=', accountId).execute()).map((r) => [r.id, r]),
+    );
+    const activity = first ? undefined : await this.deps.db.selectFrom('venue_activity').selectAll().where('account_id', '=', accountId).executeTakeFirst();
     const now = this.deps.clock().toISOString();
     const since = activity ? new Date(new Date(activity.last_change_at).getTime() - 60_000).toISOString() : new Date(0).toISOString();
     const open = [...known.values()].filter((row) => row.kind === 'position' && (row.order_type === 'buy' || row.order_type === 'sell'));

@@ -150,7 +150,7 @@ export class VenueHost {
   /**
    * A connection for an account's login: at its account type's real venue with the account's own login
    * (loginAccountNumber, password, loginServer), or under the simulated venue's rule above (a first
-   * login opens the demo account).
+   * login opens the demo account when it connects).
    */
   async connectionFor(login: AccountLogin): Promise<VenueConnection> {
     const real = this.realVenueFor(login.accountTypeId);
@@ -165,25 +165,16 @@ export class VenueHost {
         real.name,
         this.orderTimings,
       );
-    const venueLogin = simulatedLogin(login);
-    if (!this.simulated.hasAccount(venueLogin)) {
-      await this.desk((venue) => {
-        if (venue.hasAccount(venueLogin)) return;
-        venue.openAccount({
-          login: venueLogin,
-          password: login.password,
-          balance: DEMO_BALANCE,
-          leverage: DEMO_LEVERAGE,
-          marginMode: /netting/i.test(login.loginServer) ? 'netting' : 'hedging',
-          currency: serverCurrency(login.loginServer, venue.accountCurrencies()) ?? undefined,
-        });
-      });
-    }
-    return timedConnection(
-      this.simulatedVenue().connection({ login: venueLogin, password: login.password } satisfies VenueCredentials),
-      'simulated',
-      this.orderTimings,
-    );
+    // The demo account is opened by the connect itself (one password hash, one save), when the login is new.
+    const credentials: VenueCredentials = { login: simulatedLogin(login), password: login.password };
+    const currency = serverCurrency(login.loginServer, this.simulated.accountCurrencies());
+    const opening = {
+      balance: DEMO_BALANCE,
+      leverage: DEMO_LEVERAGE,
+      marginMode: /netting/i.test(login.loginServer) ? 'netting' : 'hedging',
+      ...(currency ? { currency } : {}),
+    } as const;
+    return timedConnection(this.durable(this.simulated.connection(credentials, opening)), 'simulated', this.orderTimings);
   }
 
   /** Works on the simulated dealer's desk (quotes, deposits, the clock) and saves what changed. */

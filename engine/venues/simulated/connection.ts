@@ -5,6 +5,7 @@ import type { VenueChangeListener, VenueConnection, VenueCredentials } from '../
 import { exact } from './arithmetic.js';
 import type { Book, Session } from './book.js';
 import type { Desk } from './desk.js';
+import type { DemoTerms } from './simulatedVenue.js';
 import { cancel, close, modify, once, place } from './trading.js';
 import { fail } from './validation.js';
 import { positionMargin } from './valuation.js';
@@ -23,6 +24,8 @@ export interface ConnectionHost {
   readonly name: string;
   readonly desk: Desk;
   account(login: string): Book | undefined;
+  /** Opens a new account (inside an entry point, caught up to the clock). */
+  open(login: string, passwordHash: string, terms: DemoTerms): Book;
   /** Runs one entry point, then delivers the changes it caused. */
   transact<T>(work: () => T): T;
   /** Processes every second up to the clock. */
@@ -34,7 +37,7 @@ export interface ConnectionHost {
 /** Runs a request against the connected book, caught up to the clock. */
 type Run = <T>(work: (book: Book) => T) => Promise<T>;
 
-export const openConnection = (host: ConnectionHost, credentials: VenueCredentials): VenueConnection => {
+export const openConnection = (host: ConnectionHost, credentials: VenueCredentials, opening?: DemoTerms): VenueConnection => {
   let connected = false;
   const listeners = new Set<VenueChangeListener>();
   const session: Session = {
@@ -68,8 +71,8 @@ export const openConnection = (host: ConnectionHost, credentials: VenueCredentia
     connect: () =>
       new Promise<void>((resolve) => {
         host.transact(() => {
-          const found = authenticate(host, credentials);
           host.catchUp();
+          const found = authenticate(host, credentials, opening);
           connected = true;
           found.sessions.add(session);
         });
@@ -89,10 +92,13 @@ export const openConnection = (host: ConnectionHost, credentials: VenueCredentia
 };
 
 // The rule: the login must exist and the password must equal, byte for byte, the one the
-// account was opened with. Either failure is the same [INVALID_CREDENTIALS].
-const authenticate = (host: ConnectionHost, credentials: VenueCredentials): Book => {
-  const found = host.account(credentials.login);
-  const given = Buffer.from(hashPassword(host.name, credentials.login, String(credentials.password)), 'hex');
+// account was opened with. Either failure is the same [INVALID_CREDENTIALS]. A connection with
+// `opening` terms opens a login the venue does not know with the password given, hashed once: the
+// same hash is stored and checked.
+const authenticate = (host: ConnectionHost, credentials: VenueCredentials, opening: DemoTerms | undefined): Book => {
+  const hash = hashPassword(host.name, credentials.login, String(credentials.password));
+  const found = host.account(credentials.login) ?? (opening ? host.open(credentials.login, hash, opening) : undefined);
+  const given = Buffer.from(hash, 'hex');
   if (!found || !timingSafeEqual(given, Buffer.from(found.settings.passwordHash, 'hex'))) {
     return fail('[INVALID_CREDENTIALS]', `login ${credentials.login} or its password is wrong`);
   }

@@ -55,6 +55,9 @@ export interface OpenAccountRequest {
   readonly stopOutLevel?: number;
 }
 
+/** What a new account is opened with, besides its login and password. */
+export type DemoTerms = Omit<OpenAccountRequest, 'login' | 'password'>;
+
 export interface SimulatedVenueOptions {
   readonly clock: Clock;
   readonly seed: string | number;
@@ -104,6 +107,7 @@ export class SimulatedVenue implements Venue {
       name: this.name,
       desk: this.desk,
       account: (login) => this.books.get(login),
+      open: (login, passwordHash, terms) => this.openBook(login, passwordHash, terms),
       transact: (work) => this.transact(work),
       catchUp: () => this.catchUp(),
       onListenerError: (error) => this.onListenerError(error),
@@ -189,29 +193,36 @@ export class SimulatedVenue implements Venue {
     this.transact(() => {
       if (this.books.has(request.login)) fail('[ACCOUNT_EXISTS]', `account ${request.login} already exists`);
       this.catchUp();
-      if (!(request.leverage >= 1)) fail('[INVALID_REQUEST]', 'leverage must be at least 1');
-      const currency = request.currency ?? DEFAULT_ACCOUNT_CURRENCY;
-      if (!this.market.accountCurrencies().includes(currency))
-        fail('[INVALID_REQUEST]', `no account currency ${currency}: ${this.market.accountCurrencies().join(', ')}`);
-      const book = new Book({
-        login: request.login,
-        passwordHash: hashPassword(this.name, request.login, request.password),
-        currency,
-        leverage: request.leverage,
-        marginMode: request.marginMode,
-        stopOutLevel: request.stopOutLevel ?? DEFAULT_STOP_OUT_LEVEL,
-        credit: 0,
-        balance: 0,
-        sequence: 0,
-        positions: [],
-        orders: [],
-        history: [],
-        requests: [],
-      });
-      book.touch();
-      this.books.set(request.login, book);
-      if (request.balance !== 0) balanceOperation(this.desk, book, request.balance, 'initial deposit');
+      const { login, password, ...terms } = request;
+      this.openBook(login, hashPassword(this.name, login, password), terms);
     });
+  }
+
+  /** A new account's book with its initial deposit, inside an entry point caught up to the clock. */
+  private openBook(login: string, passwordHash: string, terms: DemoTerms): Book {
+    if (!(terms.leverage >= 1)) fail('[INVALID_REQUEST]', 'leverage must be at least 1');
+    const currency = terms.currency ?? DEFAULT_ACCOUNT_CURRENCY;
+    if (!this.market.accountCurrencies().includes(currency))
+      fail('[INVALID_REQUEST]', `no account currency ${currency}: ${this.market.accountCurrencies().join(', ')}`);
+    const book = new Book({
+      login,
+      passwordHash,
+      currency,
+      leverage: terms.leverage,
+      marginMode: terms.marginMode,
+      stopOutLevel: terms.stopOutLevel ?? DEFAULT_STOP_OUT_LEVEL,
+      credit: 0,
+      balance: 0,
+      sequence: 0,
+      positions: [],
+      orders: [],
+      history: [],
+      requests: [],
+    });
+    book.touch();
+    this.books.set(login, book);
+    if (terms.balance !== 0) balanceOperation(this.desk, book, terms.balance, 'initial deposit');
+    return book;
   }
 
   /** The currencies an account may be opened in (OpenAccountRequest.currency), the default first. */
@@ -252,8 +263,12 @@ export class SimulatedVenue implements Venue {
     });
   }
 
-  connection(credentials: VenueCredentials): VenueConnection {
-    return openConnection(this.host, credentials);
+  /**
+   * A session for a login. With `opening`, a login the venue does not know yet is opened with those terms
+   * and the password given by the connect (the password is hashed once for both).
+   */
+  connection(credentials: VenueCredentials, opening?: DemoTerms): VenueConnection {
+    return openConnection(this.host, credentials, opening);
   }
 
   /** Catches up to the clock. */
