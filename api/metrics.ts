@@ -3,12 +3,13 @@
 // and status with their latency, the copy latency (master fill -> slave fill, from CopyExecuted), the
 // event store's append latency (both from the store's signals, store/observed.ts), the lag of the copy
 // engine, the webhook dispatcher and each read model, the delivery outbox backlog, the venue
-// sessions connected (these read when scraped), and the order round trip per venue kind
-// (engine/venues/latency.ts).
+// sessions connected, each news feed's last good read and failures in a row (app/marketNewsFeeds.ts;
+// these read when scraped), and the order round trip per venue kind (engine/venues/latency.ts).
 import type express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { sql } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { feedLabel, feedStates } from '../app/marketNewsFeeds.js';
 import type { Services } from '../app/services.js';
 import type { AppendObservation } from '../store/observed.js';
 import { isCopyEngineCheckpoint, processorLags } from './health.js';
@@ -43,6 +44,8 @@ export class ServiceMetrics {
   private readonly outboxPending: Gauge<'kind'>;
   private readonly sessions: Gauge;
   private readonly venueOrderSeconds: Histogram<'venue' | 'operation' | 'outcome'>;
+  private readonly feedLastSuccess: Gauge<'feed'>;
+  private readonly feedFailures: Gauge<'feed'>;
 
   constructor(private readonly services: Services) {
     const registers = [this.registry];
@@ -111,6 +114,18 @@ export class ServiceMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
+    this.feedLastSuccess = new Gauge({
+      name: `${PREFIX}news_feed_last_success_timestamp_seconds`,
+      help: 'Unix time of the last good read of each market news feed of NEWS_FEEDS (its URL without credentials or query); 0: never read well',
+      labelNames: ['feed'],
+      registers,
+    });
+    this.feedFailures = new Gauge({
+      name: `${PREFIX}news_feed_consecutive_failures`,
+      help: 'Reads of each market news feed that failed since its last good read',
+      labelNames: ['feed'],
+      registers,
+    });
     // The venue sessions' timings: counted from the first order of whichever term this instance holds them in.
     services.venueOrderTimings.listen((t) => this.venueOrderSeconds.observe({ venue: t.venue, operation: t.operation, outcome: t.outcome }, t.seconds));
     services.signals.onAppend((o) => this.observeAppend(o));
@@ -162,6 +177,13 @@ export class ServiceMetrics {
     this.outboxPending.reset();
     for (const kind of ['ACCOUNT_CREATION_CALLBACK', 'WEBHOOK']) this.outboxPending.set({ kind }, 0);
     for (const row of pending.rows) this.outboxPending.set({ kind: row.kind }, row.n);
+    const feeds = await feedStates(this.services.db, this.services.config.news.feeds);
+    this.feedLastSuccess.reset();
+    this.feedFailures.reset();
+    for (const state of feeds) {
+      this.feedLastSuccess.set({ feed: feedLabel(state.feed) }, state.lastSuccess ?? 0);
+      this.feedFailures.set({ feed: feedLabel(state.feed) }, state.consecutiveFailures);
+    }
   }
 
   readonly handler = async (_req: Request, res: Response): Promise<void> => {

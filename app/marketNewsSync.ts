@@ -3,7 +3,8 @@
 // NEWS_SYNC_MINUTES it reads each feed of NEWS_FEEDS (app/marketNewsConfig.ts) and imports its articles
 // (app/marketNews.ts). The time of the last pass is kept in processor_checkpoints (`marketNews:feeds`), so
 // an instance taking the lease over does not read the feeds again before the interval has passed. A feed
-// that fails is logged and read again at the next pass; the others are read all the same.
+// that fails is logged and read again at the next pass; the others are read all the same. Each read is
+// recorded per feed (app/marketNewsFeeds.ts: last good read, failures in a row) for /metrics.
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { feedFileSource, feedUrlSource, type NewsSource } from '../engine/news/source.js';
@@ -11,6 +12,7 @@ import type { JobRounds } from '../store/postgres/jobRounds.js';
 import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
 import { importMarketNews, type MarketNewsImport } from './marketNews.js';
+import { recordFeedRead } from './marketNewsFeeds.js';
 import type { CommandServices } from './services.js';
 
 export const MARKET_NEWS_SYNC_LEASE = 'market-news-sync';
@@ -54,11 +56,13 @@ export const syncMarketNews = async (
   for (const feed of feeds) {
     try {
       const result = await importMarketNews(services, newsSourceOf(feed));
+      await recordFeedRead(db, feed);
       results.push(result);
       if (result.published + result.revised > 0)
         log.info(`market news ${feed}: ${result.published} new, ${result.revised} revised, ${result.unchanged} unchanged`);
     } catch (error) {
       log.warn(`market news feed ${feed} could not be read (tried again at the next pass): ${String(error)}`);
+      await recordFeedRead(db, feed, error);
     }
   }
   await sql`INSERT INTO processor_checkpoints (name, position, updated) VALUES (${MARKET_NEWS_CHECKPOINT}, NULL, ${now})

@@ -190,6 +190,17 @@ const migrations: Record<string, Migration> = {
         error text)`.execute(db);
     },
   },
+  // Each market news feed's last good read and failures in a row since, for /metrics (app/marketNewsFeeds.ts).
+  '0031_market_news_feeds': {
+    async up(db) {
+      await sql`CREATE TABLE IF NOT EXISTS market_news_feeds (
+        feed text PRIMARY KEY,
+        last_success timestamptz,
+        last_failure timestamptz,
+        consecutive_failures integer NOT NULL DEFAULT 0,
+        last_error text)`.execute(db);
+    },
+  },
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on a database of any shape

@@ -9,6 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { feedLabel } from '../../app/marketNewsFeeds.js';
 import { syncMarketNews } from '../../app/marketNewsSync.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { allProjections } from '../../projections/all.js';
@@ -224,6 +225,36 @@ describe('market news and bookmarks (spec "Economic calendar, news and alerts")'
       allProjections.find((p) => p.name === 'marketNews')!,
     );
     expect(await listed()).to.deep.equal(before);
+  });
+
+  it('shows each feed in /metrics, its last good read and its failures in a row, without credentials or query; a feed back is reset', async () => {
+    const gone = `${base}/gone.rss`;
+    const metric = async (name: string, feed: string): Promise<number | undefined> => {
+      const text = await (await fetch(`${t.url.replace(/\/rest\/api\/v1$/, '')}/metrics`)).text();
+      const line = text.split('\n').find((l) => l.startsWith(`copytrade_news_feed_${name}{feed="${feed}"} `));
+      return line === undefined ? undefined : Number(line.split(' ').pop());
+    };
+    const since = Date.now() / 1000 - 600;
+    for (const good of [`${base}/markets.rss`, `${base}/fx.atom`]) {
+      expect(await metric('last_success_timestamp_seconds', good), good).to.be.above(since);
+      expect(await metric('consecutive_failures', good), good).to.equal(0);
+    }
+    // The 404 feed failed at the first sync (and at no other: NEWS_SYNC_MINUTES is 60); once more now.
+    await eventually(async () => ((await metric('consecutive_failures', gone)) === 1 ? true : undefined), 30_000, 'the first failure of the 404 feed');
+    expect(await metric('last_success_timestamp_seconds', gone)).to.equal(0);
+    const sync = () => syncMarketNews(t.service.services, { feeds: [gone], everyMs: 3_600_000 }, true);
+    expect(await sync()).to.deep.equal([]);
+    expect(await metric('consecutive_failures', gone)).to.equal(2);
+    served['/gone.rss'] =
+      '<?xml version="1.0"?><rss version="2.0"><channel><title>back</title><link>https://x.example/</link><description>d</description></channel></rss>';
+    try {
+      expect((await sync())!.map((r) => r.read)).to.deep.equal([0]);
+    } finally {
+      delete served['/gone.rss'];
+    }
+    expect(await metric('consecutive_failures', gone)).to.equal(0);
+    expect(await metric('last_success_timestamp_seconds', gone)).to.be.above(since);
+    expect(feedLabel('https://user:secret@feeds.example/wire.rss?apikey=k#top')).to.equal('https://feeds.example/wire.rss');
   });
 });
 
