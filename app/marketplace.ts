@@ -6,7 +6,7 @@
 // whole history, from the facts the marketplace read model keeps per provider (projections/marketplace)
 // and the account's own (live while its venue says so, prop firm), and answered unless the caller's brand
 // hides them (showScoreOnMarketplace).
-import { keptScoreFacts, scoreOfKept } from '../domain/analytics/metrics.js';
+import { scoreOfKept } from '../domain/analytics/metrics.js';
 import { checkProviderHistoryPublic } from '../domain/market/ranking.js';
 import { notFound } from '../domain/shared/errors.js';
 import { findAccount } from '../projections/accounts/queries.js';
@@ -68,9 +68,6 @@ const brandsOf = (services: Services) => {
   };
 };
 
-/** The facts of a provider the marketplace read model has not reached yet: no history. */
-const NO_HISTORY = keptScoreFacts({ trades: [], balanceOperations: [], samples: [], from: null, to: null, zone: 'UTC', dataCollectorEnabled: false });
-
 /** Every provider in the marketplace the project may see, with its score, oldest first; and the project's brand. */
 export const marketplaceListing = async (services: Services, projectId: string) => {
   const brand = await marketplaceBrandOf(services, projectId);
@@ -90,7 +87,7 @@ export const marketplaceListing = async (services: Services, projectId: string) 
     // As performanceMetrics: live only while the venue connection reports a live account.
     const info = await services.connections.connection(account.id)?.accountInformation();
     const live = info?.environment === 'LIVE';
-    out.push({ provider, ...scoreOfKept(kept.get(provider.id) ?? NO_HISTORY, { live, propFirm: account.prop_firm }, services.config.timeZone) });
+    out.push({ provider, ...scoreOfKept(kept.get(provider.id)!, { live, propFirm: account.prop_firm }, services.config.timeZone) });
   }
   return { listed: out, brand };
 };

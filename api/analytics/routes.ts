@@ -47,7 +47,7 @@ const REPORT_DESCRIPTION = `Where each account stood at stop and what it earned 
 Per account (AccountPerformanceDTO): date = stop; balance = every balance operation and trade result up to stop; equity = the last data-collector sample within start..stop, else the balance; currentDrawdown = percent below the balance's peak at stop (deposits and withdrawals move the peak); history = the trades closed within start..stop as PositionDTO, mapped as history/positions maps them (the history read model keeps no comment, magic number or client order id: "", "0", "", placedType Manually unless the broker closed it); netProfits = net result by year, then month (1 = January) of the close in TIME_ZONE; currency as performanceMetrics; customerEmail is left out (no customer e-mail addresses are kept).`;
 
 /** The account's own part of its metrics: type, broker, currency, and whether it is live (only known while connected). */
-const accountFacts = async (services: Services, account: Awaited<ReturnType<typeof loadAccount>>): Promise<AccountFacts> => {
+export const accountFacts = async (services: Services, account: Awaited<ReturnType<typeof loadAccount>>): Promise<AccountFacts> => {
   const connection = services.connections.connection(account.id);
   const info = connection ? await connection.accountInformation() : null;
   return {

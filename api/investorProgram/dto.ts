@@ -12,13 +12,16 @@ import type { InvestorProgramTraderDTO } from './schemas.js';
 
 type AccountRow = NonNullable<Awaited<ReturnType<typeof findAccount>>>;
 
-export const toInvestorProgramTraderDTO = (trader: TraderRow, account: AccountRow, metrics: PerformanceMetrics): Static<typeof InvestorProgramTraderDTO> => ({
+/** The trader's score (scoreOfKept) and its account's currency. */
+type TraderScore = Pick<PerformanceMetrics, 'score' | 'scoreBreakdown'> & { readonly currency: string };
+
+export const toInvestorProgramTraderDTO = (trader: TraderRow, account: AccountRow, metrics: TraderScore): Static<typeof InvestorProgramTraderDTO> => ({
   id: trader.trader_id,
   name: traderPublicName(trader.trader_id, trader.setting),
   description: trader.setting.description,
   since: new Date(trader.since).toISOString(),
   accountType: { id: account.account_type_id, name: accountTypeOf(account.account_type_id)?.name ?? String(account.account_type_id) },
-  currency: metrics.currency ?? 'USD',
+  currency: metrics.currency,
   makeHistoryPublic: trader.setting.makeHistoryPublic,
   score: metrics.score,
   scoreBreakdown: metrics.scoreBreakdown,

@@ -3,12 +3,12 @@
 // (accounts with FeatureTraderDTO) of every project, read by investors (FeatureInvestorDTO). Who sees
 // what: domain/investor/program.ts; the reads: app/investorProgram.ts.
 import { type Static, Type } from '@sinclair/typebox';
-import { performanceMetrics } from '../../domain/analytics/metrics.js';
+import { performanceMetrics, scoreOfKept } from '../../domain/analytics/metrics.js';
 import { boundOf } from '../../domain/analytics/periods.js';
 import { SCORE_FORMULA } from '../../domain/analytics/score.js';
-import { findInvestorProgramTrader, investorProgramTraderHistory, listInvestorProgramTraders } from '../../app/investorProgram.js';
+import { findInvestorProgramTrader, type InvestorProgramTrader, investorProgramTraderHistory, listInvestorProgramTraders } from '../../app/investorProgram.js';
 import type { Services } from '../../app/services.js';
-import { metricsInput } from '../analytics/routes.js';
+import { accountFacts, metricsInput } from '../analytics/routes.js';
 import { MetricsQuery, PerformanceMetricsDTO } from '../analytics/schemas.js';
 import { ApiError } from '../errors.js';
 import type { Routes } from '../route.js';
@@ -23,9 +23,10 @@ const WHO =
   'Needs the investor role: a project-level key of a project with an account carrying FeatureInvestorDTO (not deleted), or the account-level key of such an account; otherwise 403 [INVESTOR_ROLE_REQUIRED]. An investor sees the approved traders of every project (accounts carrying FeatureTraderDTO, given by their project), public data only: never the account id, login, alias or project, nor open positions.';
 
 export const investorProgramRoutes = (routes: Routes, services: Services): void => {
-  const traderOf = async (caller: Parameters<typeof listInvestorProgramTraders>[1], traderId: string) => {
-    const { trader, account } = await findInvestorProgramTrader(services, caller, traderId);
-    return toInvestorProgramTraderDTO(trader, account, performanceMetrics(await metricsInput(services, account, null, null)));
+  /** The trader's public data, its score from the kept facts and its account's own (live, prop firm, currency). */
+  const dtoOf = async ({ trader, account, kept }: InvestorProgramTrader) => {
+    const facts = await accountFacts(services, account);
+    return toInvestorProgramTraderDTO(trader, account, { currency: facts.currency, ...scoreOfKept(kept, facts, services.config.timeZone) });
   };
 
   routes.add<unknown, unknown, unknown>({
@@ -34,12 +35,11 @@ export const investorProgramRoutes = (routes: Routes, services: Services): void 
     tag: TAG,
     operationId: 'getInvestorProgramTraders',
     summary: 'The approved traders, best score first',
-    description: `${WHO} Ordered by score (highest first; the score of GET /accounts/{accountId}/performanceMetrics over the whole history), then by approval time, then id.`,
+    description: `${WHO} Ordered by score (highest first; the score of GET /accounts/{accountId}/performanceMetrics over the whole history, from the facts the marketplace read model keeps per trader: a trade shows once the read model has it), then by approval time, then id.`,
     responses: { 200: { description: 'the traders', schema: Type.Array(InvestorProgramTraderDTO) }, ...errorResponses(401, 403) },
     async handler({ caller }) {
-      const rows = await listInvestorProgramTraders(services, caller);
       const traders = [];
-      for (const row of rows) traders.push(await traderOf(caller, row.trader_id));
+      for (const found of await listInvestorProgramTraders(services, caller)) traders.push(await dtoOf(found));
       // A stable sort: equal scores keep the approval order of the query.
       return { body: traders.sort((a, b) => b.score - a.score) };
     },
@@ -55,7 +55,7 @@ export const investorProgramRoutes = (routes: Routes, services: Services): void 
     params: TraderIdParams,
     responses: { 200: { description: 'the trader', schema: InvestorProgramTraderDTO }, ...errorResponses(400, 401, 403, 404) },
     async handler({ params, caller }) {
-      return { body: await traderOf(caller, params.traderId) };
+      return { body: await dtoOf(await findInvestorProgramTrader(services, caller, params.traderId)) };
     },
   });
 

@@ -42,7 +42,7 @@ const historyOf = async (db: Kysely<ReadModels>, accountId: string): Promise<Met
   };
 };
 
-/** Computes again the facts of every provider on one of `accountIds`. */
+/** Computes again the facts of every provider and trader on one of `accountIds`. */
 export const refreshScores = async (db: Kysely<ReadModels>, accountIds: ReadonlySet<string>): Promise<void> => {
   if (accountIds.size === 0) return;
   const providers = await db

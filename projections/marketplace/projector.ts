@@ -1,19 +1,32 @@
-// The marketplace read model: the score facts of every signal provider's account over its whole history
-// (domain/analytics/metrics.ts KeptScoreFacts), so GET /marketplace ranks providers without reading and
-// folding each one's history per request. A provider may be created long after its account's first
-// trades, so the model keeps its own copy of every account's closed volumes, balance operations and
-// samples (what the score reads of them), from the same events as the history and data-collector read
-// models and with their rules (the first of a key wins), and computes a provider's facts again when its
-// account's history moves or when it is created.
+// The marketplace read model: the score facts of every signal provider's and approved trader's account
+// over its whole history (domain/analytics/metrics.ts KeptScoreFacts), so GET /marketplace and the
+// investor program's trader list rank them without reading and folding each one's history per request.
+// A provider or trader (a feature: its row is keyed by the feature's id) may be created long after its
+// account's first trades, so the model keeps its own copy of every account's closed volumes, balance
+// operations and samples (what the score reads of them), from the same events as the history and
+// data-collector read models and with their rules (the first of a key wins), and computes a feature's
+// facts again when its account's history moves or when it is created.
 import { sql, type Kysely } from 'kysely';
 import type { SampleEvent } from '../../domain/analytics/dataCollector.js';
 import { featureEventTypes, type FeatureEvent } from '../../domain/feature/events.js';
 import type { PositionsEvent } from '../../domain/positions/events.js';
-import { signalEventOf } from '../../domain/signal/events.js';
+import { TRADER_FEATURE } from '../../domain/investor/features.js';
+import { SIGNAL_PROVIDER } from '../../domain/signal/provider.js';
 import type { RecordedEvent } from '../../store/port.js';
 import { insertFirstOfKey, type Projection } from '../projection.js';
 import type { ReadModels } from '../schema.js';
 import { refreshScores } from './facts.js';
+
+/** The features scored over their account's whole history: a signal provider and an approved trader (FeatureTraderDTO). */
+const SCORED: ReadonlySet<string> = new Set([SIGNAL_PROVIDER, TRADER_FEATURE]);
+
+/** A scored feature attached to an account, or any feature removed (a removal of another kind deletes nothing). */
+const scoredFeatureOf = (event: FeatureEvent): { kind: 'Added' | 'Removed'; featureId: string; accountId: string } | null => {
+  const { featureId, scope } = event.data;
+  if (scope.kind !== 'account') return null;
+  if (event.type === 'FeatureAdded' && SCORED.has(event.data.setting.type)) return { kind: 'Added', featureId, accountId: scope.accountId };
+  return event.type === 'FeatureRemoved' ? { kind: 'Removed', featureId, accountId: scope.accountId } : null;
+};
 
 const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
   const trades = [];
@@ -53,16 +66,16 @@ const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEven
   await insertFirstOfKey(db, 'marketplace_samples', samples, ['account_id', 'time']);
   for (const recorded of events) {
     if (!featureEventTypes.includes(recorded.type as FeatureEvent['type'])) continue;
-    const signal = signalEventOf(recorded as unknown as FeatureEvent);
-    if (signal?.kind === 'ProviderCreated') {
+    const scored = scoredFeatureOf(recorded as unknown as FeatureEvent);
+    if (scored?.kind === 'Added') {
       await db
         .insertInto('marketplace_scores')
-        .values({ provider_id: signal.providerId, account_id: signal.accountId, facts: JSON.stringify(null) })
-        .onConflict((oc) => oc.column('provider_id').doNothing())
+        .values({ feature_id: scored.featureId, account_id: scored.accountId, facts: JSON.stringify(null) })
+        .onConflict((oc) => oc.column('feature_id').doNothing())
         .execute();
-      moved.add(signal.accountId);
-    } else if (signal?.kind === 'Removed') {
-      await db.deleteFrom('marketplace_scores').where('provider_id', '=', signal.featureId).execute();
+      moved.add(scored.accountId);
+    } else if (scored?.kind === 'Removed') {
+      await db.deleteFrom('marketplace_scores').where('feature_id', '=', scored.featureId).execute();
     }
   }
   await refreshScores(db, moved);
@@ -71,7 +84,8 @@ const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEven
 export const marketplaceProjection: Projection = {
   name: 'marketplace',
   // 2: the facts keep every minute with a close (closeMinutes) instead of each UTC half-day's first and last.
-  version: 2,
+  // 3: approved traders (FeatureTraderDTO) are scored too, keyed by feature_id.
+  version: 3,
   handles: ['PositionPartiallyClosed', 'PositionClosed', 'BalanceChanged', 'AccountSampled', ...featureEventTypes],
   tables: ['marketplace_trades', 'marketplace_balance', 'marketplace_samples', 'marketplace_scores'],
   async createTables(db, schema) {
@@ -98,7 +112,7 @@ export const marketplaceProjection: Projection = {
       equity double precision NOT NULL,
       PRIMARY KEY (account_id, time))`.execute(db);
     await sql`CREATE TABLE ${sql.id(schema, 'marketplace_scores')} (
-      provider_id uuid PRIMARY KEY,
+      feature_id uuid PRIMARY KEY,
       account_id uuid NOT NULL,
       facts jsonb NOT NULL)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'marketplace_scores')} (account_id)`.execute(db);

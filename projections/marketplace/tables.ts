@@ -31,9 +31,9 @@ export interface MarketplaceSamplesTable {
   equity: number;
 }
 
-/** One row per signal provider: the score facts of its account's whole history (KeptScoreFacts). */
+/** One row per signal provider and per approved trader (by its feature's id): the score facts of its account's whole history (KeptScoreFacts). */
 export interface MarketplaceScoresTable {
-  provider_id: string;
+  feature_id: string;
   account_id: string;
   facts: ColumnType<unknown, string, string>;
 }

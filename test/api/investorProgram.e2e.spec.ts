@@ -114,16 +114,25 @@ describe('investor program: approved traders seen by investors of any project', 
     const added = await t.call('POST', `/accounts/${investor}/features`, { ...asB, body: featureBody({ type: 'FeatureInvestorDTO', name: 'fund' }) });
     expect(added.status, JSON.stringify(added.body)).to.equal(200);
 
-    const res = await t.call('GET', '/investorProgram/traders', asB);
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body.map((x: { id: string }) => x.id)).to.deep.equal([alphaTraderId, betaTraderId]);
-    const [first, second] = res.body;
     // the score is the one GET /accounts/{accountId}/performanceMetrics computes for the trader's account
+    // (once the marketplace read model has reached the approvals)
     const alphaMetrics = (await t.call('GET', `/accounts/${alpha}/performanceMetrics`)).body;
     const betaMetrics = (await t.call('GET', `/accounts/${beta}/performanceMetrics`)).body;
+    const res = await eventually(
+      async () => {
+        const listed = await t.call('GET', '/investorProgram/traders', asB);
+        expect(listed.status, JSON.stringify(listed.body)).to.equal(200);
+        return listed.body[0]?.score === alphaMetrics.score && listed.body[1]?.score === betaMetrics.score ? listed : undefined;
+      },
+      20_000,
+      "the traders' scores",
+    );
+    expect(res.body.map((x: { id: string }) => x.id)).to.deep.equal([alphaTraderId, betaTraderId]);
+    const [first, second] = res.body;
     expect(first).to.deep.include({ name: 'Alpha', description: 'BTC swings', makeHistoryPublic: true, score: alphaMetrics.score, currency: 'USD' });
     expect(first.scoreBreakdown).to.deep.equal(alphaMetrics.scoreBreakdown);
     expect(second).to.deep.include({ name: `Trader ${betaTraderId.slice(0, 8)}`, makeHistoryPublic: false, score: betaMetrics.score });
+    expect(second.scoreBreakdown).to.deep.equal(betaMetrics.scoreBreakdown);
     expect(first.score).to.be.greaterThan(second.score);
     expect(Object.keys(first).sort()).to.deep.equal(
       ['accountType', 'currency', 'description', 'id', 'makeHistoryPublic', 'name', 'score', 'scoreBreakdown', 'since'].sort(),
@@ -160,6 +169,39 @@ describe('investor program: approved traders seen by investors of any project', 
     expect(hidden.status).to.equal(403);
     expect(hidden.body.error).to.equal('[TRADER_HISTORY_NOT_PUBLIC]');
     expect((await t.call('GET', `/investorProgram/traders/${betaTraderId}/performanceMetrics`, asB)).status).to.equal(200);
+  });
+
+  it("trades after the approval move a trader's score as they move its account's performance metrics", async () => {
+    const before = (await t.call('GET', `/accounts/${beta}/performanceMetrics`)).body;
+    for (const [open, close] of [
+      [60_000, 62_000],
+      [60_000, 60_500],
+      [61_000, 60_000],
+    ] as const) {
+      await pinQuotes(t, { BTCUSD: [open, open + 1] });
+      await trade(beta, 'BTCUSD', 'Buy', [close, close + 1]);
+    }
+    const metrics = (await t.call('GET', `/accounts/${beta}/performanceMetrics`)).body;
+    expect(metrics.totalTrades).to.equal(before.totalTrades + 3);
+    expect(metrics.scoreBreakdown).not.to.deep.equal(before.scoreBreakdown);
+    // What the list computed per request before the marketplace read model kept the facts: the account's
+    // whole-history performanceMetrics. The list and the single trader answer exactly that.
+    const listed = await eventually(
+      async () => {
+        const res = await t.call('GET', '/investorProgram/traders', asB);
+        const entry = res.body.find((x: { id: string }) => x.id === betaTraderId);
+        return entry && JSON.stringify(entry.scoreBreakdown) === JSON.stringify(metrics.scoreBreakdown) ? entry : undefined;
+      },
+      20_000,
+      "the trader's new score",
+    );
+    expect({ score: listed.score, scoreBreakdown: listed.scoreBreakdown, currency: listed.currency }).to.deep.equal({
+      score: metrics.score,
+      scoreBreakdown: metrics.scoreBreakdown,
+      currency: metrics.currency,
+    });
+    const one = await t.call('GET', `/investorProgram/traders/${betaTraderId}`, asB);
+    expect(one.body).to.deep.equal(listed);
   });
 
   it('a trader whose role is removed or whose account is deleted is no longer listed', async () => {
