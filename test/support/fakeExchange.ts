@@ -54,6 +54,8 @@ export interface FakeOrder {
   readonly stopOrderType: '' | 'StopLoss' | 'TakeProfit';
   executedQty: number;
   cummulativeQuoteQty: number;
+  /** The fees its fills paid, in the quote currency (feeRate of their value). */
+  fee: number;
   status: 'NEW' | 'FILLED' | 'CANCELED';
   time: number;
   updateTime: number;
@@ -155,6 +157,8 @@ export class FakeExchange {
   private nextOrderId = 1000;
   /** The next order placement answers 429 (too many requests) and places nothing. */
   rateLimitNextOrder = false;
+  /** The fee of a fill, as a share of its value, taken from the quote balance (OKX and Bybit tell it on the order). */
+  feeRate = 0;
   /** While true, every request answers 503 (the exchange is unreachable). */
   down = false;
   /** The next order placement is applied, then answered only after this many milliseconds (a timeout after the order reached the exchange). */
@@ -378,6 +382,7 @@ export class FakeExchange {
       stopOrderType: p.stopOrderType ?? '',
       executedQty: 0,
       cummulativeQuoteQty: 0,
+      fee: 0,
       status: 'NEW',
       time: now,
       updateTime: now,
@@ -432,6 +437,8 @@ export class FakeExchange {
     }
     order.executedQty = order.origQty;
     order.cummulativeQuoteQty = order.origQty * price;
+    order.fee = Math.round(order.cummulativeQuoteQty * this.feeRate * 1e8) / 1e8;
+    if (order.fee > 0) add(market.quote, -order.fee);
     order.status = 'FILLED';
     order.updateTime = Date.now();
     this.streams.tell(order, { qty: order.origQty, price });

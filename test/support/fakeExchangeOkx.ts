@@ -25,7 +25,8 @@ export const okxOrderJson = (o: FakeOrder): Record<string, unknown> => ({
   category: 'normal',
   ccy: '',
   clOrdId: o.clientOrderId,
-  fee: '0',
+  // OKX's fee is negative when charged.
+  fee: o.fee > 0 ? String(-o.fee) : '0',
   feeCcy: 'USDT',
   fillPx: o.executedQty > 0 ? String(o.cummulativeQuoteQty / o.executedQty) : '',
   fillSz: String(o.executedQty),

@@ -323,14 +323,16 @@ export class FakeExchangeStreams {
       const instType = [...session.topics][0] ?? 'ANY';
       if (instType !== 'ANY' && instType !== json.instType) return null;
       // The stream's order carries its last fill (fillSz, fillPx, fillFee) besides the totals the REST order has.
-      const last = fill ? { fillSz: String(fill.qty), fillPx: String(fill.price), tradeId: String(tradeId) } : { fillSz: '0', fillPx: '', tradeId: '' };
+      // The fake fills an order at once, so its one fill paid the whole fee.
+      const last = fill
+        ? { fillSz: String(fill.qty), fillPx: String(fill.price), tradeId: String(tradeId), fillFee: o.fee > 0 ? String(-o.fee) : '0' }
+        : { fillSz: '0', fillPx: '', tradeId: '', fillFee: '0' };
       return {
         arg: { channel: 'orders', instType, uid: 'fake-uid' },
         data: [
           {
             ...json,
             ...last,
-            fillFee: '0',
             fillFeeCcy: json.feeCcy,
             execType: fill ? 'T' : '',
             amendResult: '',

@@ -16,8 +16,8 @@ import { VenueError } from '../port.js';
 export const CCXT_TARGETS: Readonly<Record<string, Omit<CcxtMarketSetup, 'exchangeId'>>> = {
   binance: { marketTypes: ['spot'], currency: 'USDT' },
   binanceusdm: { marketTypes: ['linear'], currency: 'USDT' },
-  bybit: { marketTypes: ['linear'], currency: 'USDT', lookUpByList: true },
-  okx: { marketTypes: ['spot'], currency: 'USDT' },
+  bybit: { marketTypes: ['linear'], currency: 'USDT', lookUpByList: true, feesOnOrders: true },
+  okx: { marketTypes: ['spot'], currency: 'USDT', feesOnOrders: true },
 };
 
 const MODES: Readonly<Record<string, CcxtMode>> = { live: 'live', sandbox: 'sandbox', testnet: 'sandbox', demo: 'demo' };

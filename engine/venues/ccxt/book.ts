@@ -12,6 +12,9 @@
 // An exchange keeps a few days of orders only (Bybit and OKX: 7): what the account held before its
 // oldest order still listed is a seed (history.ts: the exchange's position, or the coins held, less
 // the listed fills), the position the replay starts from, under the id the service knows it by.
+// Fees: where an order carries the fees it paid (`fee`), a position's commission is its opening fills'
+// fees (negative, as the simulated venue's), and a closed trade takes the share of them its volume
+// closes plus its closing fill's share of that order's fee; a partial close leaves the rest open.
 import type { CloseReason, ClosedTrade, OpenPosition, PendingOrder, Side } from '../port.js';
 
 /** What the replay needs of a ccxt order (ccxt's unified Order). */
@@ -40,6 +43,8 @@ export interface ExchangeOrder {
   readonly triggerPrice: number | null;
   /** What closed the position this order closes (the exchange's own stop loss or take profit, else manual). */
   readonly closeReason: CloseReason;
+  /** The fees the order paid so far, in the account's currency (0: none, or not told by the exchange). */
+  readonly fee: number;
 }
 
 export interface ReplayedBook {
@@ -57,6 +62,8 @@ interface Open {
   clientOrderId: string | null;
   stopLoss: number | null;
   takeProfit: number | null;
+  /** The fees of the fills that opened what is still open (negative: paid). */
+  commission: number;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -91,16 +98,19 @@ export const replayOrders = (orders: readonly ExchangeOrder[], pricing: Pricing,
   for (const [symbol, list] of bySymbol) {
     const size = pricing.contractSize(symbol);
     const seed = seeds.get(symbol);
-    let open: Open | null = seed ? { ...seed, clientOrderId: null, stopLoss: null, takeProfit: null } : null;
+    let open: Open | null = seed ? { ...seed, clientOrderId: null, stopLoss: null, takeProfit: null, commission: 0 } : null;
     const fills = list
       .filter((o) => o.filled > 0 && o.average !== null)
       .sort((a, b) => a.lastTradeTimestamp - b.lastTradeTimestamp || a.timestamp - b.timestamp);
     for (const fill of fills) {
       const price = fill.average!;
       let volume = fill.filled;
+      /** The fill's fee on `part` of its volume (negative: paid). */
+      const feeOn = (part: number): number => (fill.fee > 0 ? -(fill.fee * part) / fill.filled : 0);
       if (open && open.side !== fill.side) {
         const closed = Math.min(volume, open.volume);
         const direction = open.side === 'buy' ? 1 : -1;
+        const openingShare = (open.commission * closed) / open.volume;
         trades.push({
           kind: 'trade',
           id: fill.id,
@@ -114,7 +124,7 @@ export const replayOrders = (orders: readonly ExchangeOrder[], pricing: Pricing,
           closeTime: iso(fill.lastTradeTimestamp),
           profit: clean((price - open.openPrice) * closed * size * direction),
           swap: 0,
-          commission: 0,
+          commission: clean(openingShare + feeOn(closed)),
           reason: fill.closeReason,
           stopLoss: open.stopLoss,
           takeProfit: open.takeProfit,
@@ -123,6 +133,7 @@ export const replayOrders = (orders: readonly ExchangeOrder[], pricing: Pricing,
           clientOrderId: fill.clientOrderId,
         });
         open.volume = clean(open.volume - closed);
+        open.commission = clean(open.commission - openingShare);
         volume = clean(volume - closed);
         if (open.volume <= 0) open = null;
         if (volume <= 0 || pricing.spot(symbol)) continue;
@@ -138,10 +149,12 @@ export const replayOrders = (orders: readonly ExchangeOrder[], pricing: Pricing,
           clientOrderId: fill.clientOrderId,
           stopLoss: fill.stopLoss,
           takeProfit: fill.takeProfit,
+          commission: clean(feeOn(volume)),
         };
       } else {
         open.openPrice = clean((open.openPrice * open.volume + price * volume) / (open.volume + volume));
         open.volume = clean(open.volume + volume);
+        open.commission = clean(open.commission + feeOn(volume));
       }
     }
     const quote = pricing.quote(symbol);
@@ -158,7 +171,7 @@ export const replayOrders = (orders: readonly ExchangeOrder[], pricing: Pricing,
         stopLoss: open.stopLoss,
         takeProfit: open.takeProfit,
         swap: 0,
-        commission: 0,
+        commission: open.commission,
         comment: null,
         magicNumber: null,
         clientOrderId: open.clientOrderId,

@@ -81,6 +81,8 @@ export interface CcxtMarketSetup {
   readonly currency: string;
   /** Orders are looked up by client id through the order lists (Bybit: orderLinkId), not fetchOrder. */
   readonly lookUpByList?: boolean;
+  /** Its orders, listed or streamed, carry the fees they paid so far (the commission, book.ts). */
+  readonly feesOnOrders?: boolean;
 }
 
 const EMPTY_BOOK: ReplayedBook = { positions: [], pending: [], trades: [] };
@@ -467,7 +469,8 @@ export class CcxtConnection implements VenueConnection {
       async () => {
         const orders: ExchangeOrder[] = [];
         for (const market of markets) {
-          for (const o of await accountOrders(exchange, market, this.setup.exchangeId, this.listed)) orders.push(exchangeOrderOf(o, idOf(market)));
+          for (const o of await accountOrders(exchange, market, this.setup.exchangeId, this.listed))
+            orders.push(exchangeOrderOf(o, idOf(market), this.setup.feesOnOrders));
         }
         return orders;
       },
@@ -499,7 +502,7 @@ export class CcxtConnection implements VenueConnection {
       const updates: ExchangeOrder[] = [];
       for (const o of orders) {
         const market = o.symbol ? exchange.markets?.[o.symbol] : undefined;
-        if (market) updates.push(exchangeOrderOf(o, idOf(market)));
+        if (market) updates.push(exchangeOrderOf(o, idOf(market), this.setup.feesOnOrders));
       }
       const { listing, unfollowed } = mergeStreamed(this.listing, updates);
       if (unfollowed.length > 0) {

@@ -53,7 +53,26 @@ export const lookUpOrder = async (exchange: Exchange, market: Market, clientId: 
   }
 };
 
-export const exchangeOrderOf = (o: Order, symbol: string): ExchangeOrder => ({
+/**
+ * The fees an order paid so far in its market's quote currency (the account's): a fee in the base coin
+ * at the order's average price; a fee in another coin (Binance's BNB) is not counted.
+ */
+export const feeOf = (o: Order): number => {
+  const [base, quote] = (o.symbol ?? '').split(/[/:]/);
+  const all = (o as Order & { fees?: Order['fee'][] }).fees;
+  const fees = all && all.length > 0 ? all : o.fee ? [o.fee] : [];
+  let sum = 0;
+  for (const fee of fees) {
+    const cost = fee?.cost;
+    if (typeof cost !== 'number' || !Number.isFinite(cost)) continue;
+    if (fee?.currency === quote) sum += cost;
+    else if (fee?.currency === base && o.average) sum += cost * o.average;
+  }
+  return Math.round(sum * 1e10) / 1e10;
+};
+
+/** ccxt's order as the replay's; `withFees`: the exchange's orders carry their cumulative fees (OKX, Bybit). */
+export const exchangeOrderOf = (o: Order, symbol: string, withFees = false): ExchangeOrder => ({
   id: String(o.id),
   clientOrderId: o.clientOrderId ?? null,
   symbol,
@@ -70,6 +89,7 @@ export const exchangeOrderOf = (o: Order, symbol: string): ExchangeOrder => ({
   takeProfit: positive(o.takeProfitPrice),
   triggerPrice: positive(o.triggerPrice),
   closeReason: closeReasonOf(o),
+  fee: withFees ? feeOf(o) : 0,
 });
 
 /** What closed a position when its closing order says so (Bybit's createType); else manual. */
