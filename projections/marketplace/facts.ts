@@ -2,7 +2,7 @@
 // the model's own copy of its account's history, read in the order the history and data-collector
 // queries read theirs (projections/history/queries.ts, projections/dataCollector/queries.ts): the same
 // records in the same order give performanceMetrics' own numbers.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { keptScoreFacts, type KeptScoreFacts } from '../../domain/analytics/metrics.js';
 import type { MetricsInput } from '../../domain/analytics/metricsTypes.js';
 import type { ReadModels } from '../schema.js';
@@ -42,7 +42,19 @@ const historyOf = async (db: Kysely<ReadModels>, accountId: string): Promise<Met
   };
 };
 
-/** Computes again the facts of every provider and trader on one of `accountIds`. */
+/**
+ * Taken first by every transaction that writes the model (the projector's batch, the retention's prune),
+ * held to its end: the facts are computed from what the history tables hold, so two writers must not
+ * overlap. Without it a batch could read samples a concurrent prune was deleting, then write its facts
+ * over the prune's, leaving the pruned samples in the facts until the account's next event (or a prune
+ * could write facts without a batch's new samples). After the lock each statement reads afresh (READ
+ * COMMITTED): everything the other writer committed.
+ */
+export const lockFacts = async (db: Kysely<ReadModels>): Promise<void> => {
+  await sql`SELECT pg_advisory_xact_lock(hashtext('marketplace:facts'))`.execute(db);
+};
+
+/** Computes again the facts of every provider and trader on one of `accountIds` (under lockFacts). */
 export const refreshScores = async (db: Kysely<ReadModels>, accountIds: ReadonlySet<string>): Promise<void> => {
   if (accountIds.size === 0) return;
   const providers = await db

@@ -15,7 +15,7 @@ import { SIGNAL_PROVIDER } from '../../domain/signal/provider.js';
 import type { RecordedEvent } from '../../store/port.js';
 import { insertFirstOfKey, type Projection } from '../projection.js';
 import type { ReadModels } from '../schema.js';
-import { refreshScores } from './facts.js';
+import { lockFacts, refreshScores } from './facts.js';
 
 /** The features scored over their account's whole history: a signal provider and an approved trader (FeatureTraderDTO). */
 const SCORED: ReadonlySet<string> = new Set([SIGNAL_PROVIDER, TRADER_FEATURE]);
@@ -29,6 +29,7 @@ const scoredFeatureOf = (event: FeatureEvent): { kind: 'Added' | 'Removed'; feat
 };
 
 const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
+  await lockFacts(db);
   const trades = [];
   const operations = [];
   const samples = [];

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import { keptScoreFacts, type KeptScoreFacts } from '../../domain/analytics/metrics.js';
 import type { ReadModels } from '../schema.js';
-import { refreshScores } from './facts.js';
+import { lockFacts, refreshScores } from './facts.js';
 
 /** The facts of a provider or trader the read model has not reached yet: no history. */
 export const NO_HISTORY = keptScoreFacts({ trades: [], balanceOperations: [], samples: [], from: null, to: null, zone: 'UTC', dataCollectorEnabled: false });
@@ -23,10 +23,11 @@ export const keptScoresOf = async (db: Kysely<ReadModels>, featureIds: readonly 
  * The data collector's retention (app/dataCollectorRetention.ts) for the model's copy of the samples:
  * what it deletes from the data-collector read model it deletes here too, and the facts of the
  * providers and traders of the accounts that lost samples are computed again, so the score reads the
- * samples GET .../performanceMetrics reads.
+ * samples GET .../performanceMetrics reads; under lockFacts, so no projector batch overlaps it.
  */
 export const pruneMarketplaceSamples = async (db: Kysely<ReadModels>, before: Date): Promise<number> =>
   db.transaction().execute(async (tx) => {
+    await lockFacts(tx);
     const deleted = await tx.deleteFrom('marketplace_samples').where('time', '<', before).returning('account_id').execute();
     await refreshScores(tx, new Set(deleted.map((r) => r.account_id)));
     return deleted.length;
