@@ -1,7 +1,7 @@
 // Deterministic slave order ids (ARCHITECTURE.md, "Engine"): uuid v5 of the master event id, the
 // copier id and the action. A crash and replay of the same master event computes the same id, and the
 // venue, which gets it as the client order id, refuses to place the order a second time.
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 as uuidv5 } from '../shared/uuidV5.js';
 import type { TradeAction } from './types.js';
 
 /** Fixed forever: changing it would give every replayed event new ids. */

@@ -5,7 +5,7 @@
 // outcome caused by a store event records that event's `$all` position, and an event whose outcome the
 // stream already holds is not handled again (`notHandled`). Later decisions wait for the read models
 // to include the engine's own appends (`catchUpReadModels`).
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 as uuidv5 } from '../../domain/shared/uuidV5.js';
 import { copiesStream, type CopyEvent, type CopySource } from '../../domain/copy/events.js';
 import { type EventStore, type Position, positionFromString } from '../../store/port.js';
 import { StreamNotFoundError } from '../../store/errors.js';

@@ -5,7 +5,7 @@
 // spelling of a position, order, trade or balance operation (id, buy) to the events' (positionId, Buy):
 // both are domain/positions/position.ts's types. They copy member by member, so a venue's live figures
 // (currentPrice, profit) never reach an event.
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 as uuidv5 } from '../../domain/shared/uuidV5.js';
 import type { MarketOrderType, PendingOrderType as SpecPendingOrderType } from '../../domain/copy/types.js';
 import type { PositionsEvent } from '../../domain/positions/events.js';
 import type { BalanceOperationData, ClosedTradeData, PendingOrderData, PositionData } from '../../domain/positions/position.js';

@@ -1,0 +1,36 @@
+// domain/shared/uuidV5.ts answers what the `uuid` package's v5 answers: the slave order ids, copy
+// outcome ids and positions event ids derived from it must never change.
+import { expect } from 'chai';
+import { v5 } from 'uuid';
+import { SLAVE_ORDER_ID_NAMESPACE, slaveOrderId } from '../../domain/copy/orderIds.js';
+import { uuidV5 } from '../../domain/shared/uuidV5.js';
+import { COPY_EVENT_NAMESPACE } from '../../engine/copy/outcomes.js';
+
+const NAMES = [
+  '',
+  'a',
+  '7bbdeda0-c9dd-52c1-922e-f14c34bb015f/copier-1/open',
+  'account-9/position:123456789/closed',
+  'éß€ 𝄞 中文 /emoji 🙂',
+  'x'.repeat(10_000),
+  ...Array.from({ length: 200 }, (_, i) => `${i}/${(i * 7919).toString(36)}/${'n'.repeat(i % 64)}`),
+];
+
+describe('domain/shared/uuidV5: the same ids as uuid v5', () => {
+  it('answers what uuid v5 answers, for every namespace the engine uses and names of any length and script', () => {
+    for (const namespace of [SLAVE_ORDER_ID_NAMESPACE, COPY_EVENT_NAMESPACE, '6BA7B811-9DAD-11D1-80B4-00C04FD430C8']) {
+      for (const name of NAMES) expect(uuidV5(name, namespace), name.slice(0, 40)).to.equal(v5(name, namespace));
+    }
+  });
+
+  it('keeps the slave order ids they always were', () => {
+    expect(slaveOrderId('7bbdeda0-c9dd-52c1-922e-f14c34bb015f', 'copier-1', 'open')).to.equal(
+      v5('7bbdeda0-c9dd-52c1-922e-f14c34bb015f/copier-1/open', SLAVE_ORDER_ID_NAMESPACE),
+    );
+    expect(slaveOrderId('e', 'c', 'close', 2)).to.equal(v5('e/c/close/2', SLAVE_ORDER_ID_NAMESPACE));
+  });
+
+  it('refuses a namespace that is no UUID', () => {
+    expect(() => uuidV5('a', 'not-a-uuid')).to.throw(TypeError);
+  });
+});
