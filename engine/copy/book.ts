@@ -59,6 +59,8 @@ interface Buffered {
 const BUFFER_MS = 86_400_000;
 /** Event ids remembered to apply each event once. */
 const APPLIED_IDS = 100_000;
+/** Masters loaded at once ahead of their first change (`warm`). */
+const WARM_AT_ONCE = 2;
 
 /** The changes of one event, with its `$all` position (its append's, for the engine's own outcomes). */
 interface Applied {
@@ -173,6 +175,9 @@ export class CopyBook {
   private readonly appliedIds = new Set<string>();
   /** Bumped by reset: a load begun before it keeps nothing. */
   private generation = 0;
+  /** Masters to load ahead of their first change (`warm`), in order, and the loads of them under way. */
+  private readonly warming = new Set<string>();
+  private warmingNow = 0;
 
   constructor(private readonly parts: CopyBookParts) {}
 
@@ -224,12 +229,34 @@ export class CopyBook {
     return loading;
   }
 
+  /**
+   * Loads these masters in the background, a few at a time, so that their first early run finds them
+   * here and waits for no read model (the first trade of a master was the run's slowest copy). A load
+   * that fails is left to the run, which loads again.
+   */
+  warm(masterAccountIds: readonly string[]): void {
+    for (const id of masterAccountIds) if (!this.loaded.has(id)) this.warming.add(id);
+    while (this.warmingNow < WARM_AT_ONCE && this.warming.size > 0) {
+      const id = this.warming.values().next().value!;
+      this.warming.delete(id);
+      if (this.loaded.has(id)) continue;
+      this.warmingNow += 1;
+      this.load(id)
+        .catch(() => undefined)
+        .finally(() => {
+          this.warmingNow -= 1;
+          this.warm([]);
+        });
+    }
+  }
+
   /** Forgets everything (a new pipeline, a lost term). */
   reset(): void {
     this.generation += 1;
     for (const map of [this.open, this.bySlave, this.byPosition, this.byMaster, this.martingale, this.closures, this.partials]) map.clear();
     this.loaded.clear();
     this.loads.clear();
+    this.warming.clear();
     this.duringLoads.clear();
     this.appliedIds.clear();
     this.newest = null;

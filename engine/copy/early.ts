@@ -83,6 +83,11 @@ export interface EarlyParts {
   readonly place: (cause: EarlyCause, ready: (slaveAccountIds: readonly string[]) => boolean) => Promise<EarlyOutcomes | null>;
   /** Masters with copiers, as the copiers read model says (read once a term). */
   readonly masters: () => Promise<readonly string[]>;
+  /**
+   * Loads what the early runs of these masters decide with (their books) in the background, ahead of
+   * their first change, so that change does not wait for it; a load that fails is left to the run.
+   */
+  readonly warm?: (masterAccountIds: readonly string[]) => void;
   readonly now?: () => number;
 }
 
@@ -151,10 +156,19 @@ export class EarlyCopies {
     this.outstanding.delete(eventId);
   }
 
+  /**
+   * The term has begun: the masters are read now rather than at the first change seen (which would
+   * go the usual way), and their books are loaded ahead of their first change (`warm`).
+   */
+  warm(): void {
+    if (!this.masters && this.parts.active()) this.loadMasters();
+  }
+
   /** A copier of `masterAccountId` exists from now on. */
   copierCreated(masterAccountId: string): void {
     this.masters?.add(masterAccountId);
     if (this.loading) this.newMasters.add(masterAccountId);
+    if (this.masters || this.loading) this.parts.warm?.([masterAccountId]);
   }
 
   /** A work item enters its group (a master event's change is routed with it). */
@@ -223,6 +237,7 @@ export class EarlyCopies {
         if (!this.parts.active()) return;
         this.masters = new Set([...ids, ...this.newMasters]);
         this.newMasters.clear();
+        this.parts.warm?.([...this.masters]);
       },
       () => {
         this.loading = false;

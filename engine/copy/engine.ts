@@ -152,6 +152,7 @@ export class CopyEngine {
       },
       place: (cause, ready) => this.handlers.placeEarly(cause, ready),
       masters: () => inputs.masters(),
+      warm: (masters) => this.book.warm(masters),
     });
     this.intake = new Intake({
       inputs,
@@ -223,6 +224,8 @@ export class CopyEngine {
     this.lastDelivered = null;
     this.startPipeline();
     this.scheduling.start();
+    // The masters and their books are read now, not at their first change (early.ts `warm`).
+    this.early.warm();
     return this.termStart;
   }
 

@@ -155,6 +155,40 @@ describe('engine/copy/book: the engine keeps its copies', () => {
     expect(openIds(book)).to.deep.equal(['m2>s2:0.1']);
   });
 
+  it('warms masters ahead of their first change, two at a time, each once; a failed load is left to the next ask', async () => {
+    const asked: string[] = [];
+    const holds = new Map<string, () => void>();
+    const book = new CopyBook({
+      db: {} as Kysely<ReadModels>,
+      waitForReadModels: async () => undefined,
+      snapshot: async (_db, master) => {
+        asked.push(master);
+        await new Promise<void>((resolve) => holds.set(master, resolve));
+        if (master === 'bad') throw new Error('the snapshot failed');
+        return { rows: EMPTY, checkpoint: at(1) };
+      },
+    });
+    const settle = () => new Promise((r) => setImmediate(r));
+    book.warm(['a', 'bad', 'c', 'a']);
+    await settle();
+    expect(asked).to.deep.equal(['a', 'bad']);
+    holds.get('a')!();
+    await settle();
+    expect(book.has('a')).to.equal(true);
+    expect(asked).to.deep.equal(['a', 'bad', 'c']);
+    holds.get('bad')!();
+    holds.get('c')!();
+    await settle();
+    expect(['a', 'bad', 'c'].map((m) => book.has(m))).to.deep.equal([true, false, true]);
+    // Warming a loaded master reads nothing; the failed one is read again when asked.
+    book.warm(['a', 'c']);
+    const loading = book.load('bad');
+    await settle();
+    expect(asked).to.deep.equal(['a', 'bad', 'c', 'bad']);
+    holds.get('bad')!();
+    await loading.catch(() => undefined);
+  });
+
   it('forgets everything on reset, and a load under way keeps nothing', async () => {
     const { book, release } = bookWith({ rows: EMPTY, checkpoint: null }, true);
     const loading = book.load(MASTER);

@@ -44,6 +44,7 @@ const setup = (options: { slaves?: readonly string[]; masters?: readonly string[
   let mark: Position | null = null;
   let now = 0;
   let release: (() => void) | null = null;
+  const warmed: string[][] = [];
   const early = new EarlyCopies({
     active: () => true,
     stateMark: () => mark,
@@ -55,11 +56,13 @@ const setup = (options: { slaves?: readonly string[]; masters?: readonly string[
       return new Map() as EarlyOutcomes;
     },
     masters: async () => options.masters ?? ['M'],
+    warm: (masters) => warmed.push([...masters]),
     now: () => now,
   });
   return {
     early,
     placed,
+    warmed,
     /** Lets the run under way read its inputs and decide. */
     decide: async () => {
       await flush();
@@ -163,6 +166,33 @@ describe('early placement (engine/copy/early.ts)', () => {
     s.early.seen('M', 'e2', opened('M', '2'));
     await s.decide();
     expect(s.placed.map((c) => c.eventId)).to.deep.equal(['e2']);
+  });
+
+  it("reads the masters when the term begins: a master's first change is placed early, and their books are warmed", async () => {
+    const s = setup({ masters: ['M', 'N'] });
+    s.early.warm();
+    await flush();
+    expect(s.warmed).to.deep.equal([['M', 'N']]);
+    s.early.seen('M', 'e1', opened('M', '1'));
+    await s.decide();
+    expect(s.placed.map((c) => c.eventId)).to.deep.equal(['e1']);
+    // Once read, the masters are not read (nor warmed) again by a later warm.
+    s.early.warm();
+    await flush();
+    expect(s.warmed).to.deep.equal([['M', 'N']]);
+  });
+
+  it("warms the book of a copier's master as the copier is created, once the masters are known", async () => {
+    const s = setup({ masters: [] });
+    s.early.copierCreated('P');
+    expect(s.warmed).to.deep.equal([]);
+    s.early.warm();
+    await flush();
+    s.early.copierCreated('Q');
+    expect(s.warmed).to.deep.equal([[], ['Q']]);
+    s.early.seen('Q', 'e1', opened('Q', '1'));
+    await s.decide();
+    expect(s.placed.map((c) => c.eventId)).to.deep.equal(['e1']);
   });
 
   it('forgets what it held when the pipeline is dropped', async () => {
