@@ -1,10 +1,11 @@
 // Market news (spec "Economic calendar, news and alerts": GET /projects/{projectId}/marketNews): importing
 // what a NewsSource reads (engine/news/source.ts) as events on each article (domain/news: an article read
 // again is the same article; a changed one is a revision), and the project's filtered page of articles.
-// The same story from a second feed (storyKeysOf: its link or its title and minute) is no second article:
-// the reading goes to the article that has it, which remembers that feed among its sources.
+// The same story from a second feed (storyKeysOf: its link or its URI guid; titleKeyOf: its title, published
+// within TITLE_MATCH_MINUTES) is no second article: the reading goes to the article that has it, which
+// remembers that feed among its sources.
 import { sql } from 'kysely';
-import { type Article, storyKeysOf } from '../domain/news/article.js';
+import { type Article, storyKeysOf, TITLE_MATCH_MINUTES, titleKeyOf } from '../domain/news/article.js';
 import { marketNewsDecider } from '../domain/news/decider.js';
 import { marketNewsStream } from '../domain/news/events.js';
 import { systemContext } from '../domain/shared/command.js';
@@ -24,21 +25,38 @@ export interface MarketNewsImport {
   readonly unchanged: number;
 }
 
+const TITLE_WINDOW_MS = TITLE_MATCH_MINUTES * 60_000;
+
+/** The stories published by one import (the read model has them only after it). */
+interface ImportedStories {
+  readonly keys: Map<string, string>;
+  readonly titles: { readonly title: string; readonly at: number; readonly articleId: string }[];
+}
+
 /**
  * The article as it is recorded: under its own id when that article exists or no other has its story,
  * else under the id of the article that has the story (published earlier, or by this import).
  */
-const sameStory = async (services: CommandServices, article: Article, stories: ReadonlyMap<string, string>): Promise<Article> => {
+const sameStory = async (services: CommandServices, article: Article, stories: ImportedStories): Promise<Article> => {
   const keys = storyKeysOf(article);
-  if (keys.length === 0) return article;
+  const title = titleKeyOf(article);
+  if (keys.length === 0 && title === null) return article;
   const own = await services.db.selectFrom('market_news_articles').select('article_id').where('article_id', '=', article.articleId).executeTakeFirst();
   if (own) return article;
-  const here = keys.map((k) => stories.get(k)).find((id) => id !== undefined && id !== article.articleId);
+  const at = Date.parse(article.publishedAt);
+  const here =
+    keys.map((k) => stories.keys.get(k)).find((id) => id !== undefined && id !== article.articleId) ??
+    stories.titles.find((s) => s.title === title && Math.abs(s.at - at) <= TITLE_WINDOW_MS && s.articleId !== article.articleId)?.articleId;
   if (here) return { ...article, articleId: here };
+  const byKeys = keys.length > 0 ? sql<boolean>`story_keys && ${keys}::text[]` : sql<boolean>`false`;
+  const byTitle =
+    title === null
+      ? sql<boolean>`false`
+      : sql<boolean>`(title_key = ${title} AND published_at BETWEEN ${new Date(at - TITLE_WINDOW_MS)} AND ${new Date(at + TITLE_WINDOW_MS)})`;
   const other = await services.db
     .selectFrom('market_news_articles')
     .select('article_id')
-    .where(sql<boolean>`story_keys && ${keys}::text[]`)
+    .where(sql<boolean>`(${byKeys} OR ${byTitle})`)
     .orderBy('created')
     .orderBy('article_id')
     .limit(1)
@@ -56,8 +74,7 @@ export const importMarketNews = async (
   const articles = await source.read(now);
   const counts = { published: 0, revised: 0, unchanged: 0 };
   const seen = new Set<string>();
-  /** Story keys of the articles published by this import (the read model has them only after it). */
-  const stories = new Map<string, string>();
+  const stories: ImportedStories = { keys: new Map(), titles: [] };
   for (const read of articles) {
     // The same item twice in one feed: the first kept.
     if (seen.has(read.articleId)) continue;
@@ -69,9 +86,12 @@ export const importMarketNews = async (
       metadata: { now, context: systemContext(correlationId) },
     });
     const kind = events[0]?.type;
-    if (kind === 'MarketNewsArticlePublished') for (const key of storyKeysOf(article)) stories.set(key, article.articleId);
-    if (kind === 'MarketNewsArticlePublished') counts.published++;
-    else if (kind === 'MarketNewsArticleRevised') counts.revised++;
+    if (kind === 'MarketNewsArticlePublished') {
+      for (const key of storyKeysOf(article)) stories.keys.set(key, article.articleId);
+      const title = titleKeyOf(article);
+      if (title !== null) stories.titles.push({ title, at: Date.parse(article.publishedAt), articleId: article.articleId });
+      counts.published++;
+    } else if (kind === 'MarketNewsArticleRevised') counts.revised++;
     else counts.unchanged++;
   }
   if (counts.published + counts.revised > 0) await settle(services, MARKET_NEWS_READ_MODELS);

@@ -34,6 +34,8 @@ export interface FeedItem {
 export interface Article {
   readonly articleId: string;
   readonly source: string;
+  /** The feed's guid of the item (articles published before it was kept have none). */
+  readonly guid?: string | null;
   readonly title: string;
   readonly link: string | null;
   readonly summary: string | null;
@@ -48,29 +50,46 @@ export interface Article {
   readonly dated: boolean;
 }
 
-/**
- * What tells the same story from two feeds (an article remembers each feed that brought it): its link
- * without scheme, "www.", fragment, tracking parameters (utm_*) and trailing slash; and its title in lower
- * case without punctuation with the minute it was published (only when the feed dated it).
- */
-export const storyKeysOf = (article: Pick<Article, 'link' | 'title' | 'publishedAt' | 'dated'>): string[] => {
-  const keys: string[] = [];
-  if (article.link) {
-    try {
-      const url = new URL(article.link);
-      for (const name of [...url.searchParams.keys()]) if (name.toLowerCase().startsWith('utm_')) url.searchParams.delete(name);
-      const search = url.searchParams.toString();
-      keys.push(`link:${url.hostname.toLowerCase().replace(/^www\./, '')}${url.pathname.replace(/\/+$/, '')}${search ? `?${search}` : ''}`);
-    } catch {
-      keys.push(`link:${article.link.trim().toLowerCase()}`);
-    }
+/** Two dated articles of the same title published at most this many minutes apart tell the same story. */
+export const TITLE_MATCH_MINUTES = 30;
+
+/** A link without scheme, "www.", fragment, tracking parameters (utm_*) and trailing slash. */
+const linkKey = (link: string): string => {
+  try {
+    const url = new URL(link);
+    for (const name of [...url.searchParams.keys()]) if (name.toLowerCase().startsWith('utm_')) url.searchParams.delete(name);
+    const search = url.searchParams.toString();
+    return `link:${url.hostname.toLowerCase().replace(/^www\./, '')}${url.pathname.replace(/\/+$/, '')}${search ? `?${search}` : ''}`;
+  } catch {
+    return `link:${link.trim().toLowerCase()}`;
   }
+};
+
+/**
+ * What tells the same story from two feeds by equality (an article remembers each feed that brought it):
+ * its link (linkKey), and its guid when the guid is a URI, so meant to be unique beyond its feed: a URL
+ * guid is a link like any other, another (urn:uuid:..., tag:...) is compared as it is; a guid without a
+ * scheme ("1234") is the feed's own numbering and tells nothing across feeds. The title is compared
+ * within a window of minutes (titleKeyOf).
+ */
+export const storyKeysOf = (article: Pick<Article, 'link' | 'guid'>): string[] => {
+  const keys = new Set<string>();
+  if (article.link) keys.add(linkKey(article.link));
+  const guid = article.guid?.trim();
+  if (guid && /^[a-z][a-z0-9+.-]*:\S/i.test(guid)) keys.add(/^https?:\/\//i.test(guid) ? linkKey(guid) : `guid:${guid}`);
+  return [...keys];
+};
+
+/**
+ * The title in lower case without punctuation, when the feed dated the article (null otherwise): two
+ * articles with this key published at most TITLE_MATCH_MINUTES apart tell the same story.
+ */
+export const titleKeyOf = (article: Pick<Article, 'title' | 'dated'>): string | null => {
   const title = article.title
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
-  if (article.dated && title) keys.push(`title:${title}@${article.publishedAt.slice(0, 16)}`);
-  return keys;
+  return article.dated && title ? title : null;
 };
 
 /** The members a later reading may change: a change is a revision of the article (domain/news/decider.ts). */
@@ -158,6 +177,7 @@ export const articleOf = (source: string, item: FeedItem, score: (text: string) 
   return {
     articleId: uuidv5(`${source}/${key}`, ARTICLE_NAMESPACE),
     source,
+    guid: item.guid,
     title,
     link: item.link,
     summary,

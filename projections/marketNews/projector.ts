@@ -2,7 +2,7 @@
 // articles' streams), and one row per project and bookmarked article. GET /projects/{projectId}/marketNews
 // and /newsBookmarks read it (queries.ts). Rebuildable from the events like every read model.
 import { sql } from 'kysely';
-import { type Article, storyKeysOf } from '../../domain/news/article.js';
+import { type Article, storyKeysOf, titleKeyOf } from '../../domain/news/article.js';
 import { type MarketNewsEvent, marketNewsEventTypes, type NewsBookmarkEvent, newsBookmarkEventTypes } from '../../domain/news/events.js';
 import type { Projection } from '../projection.js';
 
@@ -18,12 +18,14 @@ const columnsOf = (article: Article) => ({
   sentiment: article.sentiment,
   sentiment_score: article.sentimentScore,
   story_keys: storyKeysOf(article),
+  title_key: titleKeyOf(article),
 });
 
 export const marketNewsProjection: Projection = {
   name: 'marketNews',
   // v2: other_sources and story_keys (one article for a story from two feeds).
-  version: 2,
+  // v3: story_keys with URI guids and without the title, title_key (a title matches within minutes).
+  version: 3,
   handles: [...marketNewsEventTypes, ...newsBookmarkEventTypes],
   tables: ['market_news_articles', 'market_news_bookmarks'],
   async createTables(db, schema) {
@@ -41,6 +43,7 @@ export const marketNewsProjection: Projection = {
       sentiment_score double precision NOT NULL,
       other_sources text[] NOT NULL DEFAULT '{}',
       story_keys text[] NOT NULL DEFAULT '{}',
+      title_key text,
       revision integer NOT NULL,
       created timestamptz NOT NULL,
       updated timestamptz NOT NULL)`.execute(db);
@@ -53,6 +56,7 @@ export const marketNewsProjection: Projection = {
   async createIndexes(db, schema) {
     await sql`CREATE INDEX ON ${sql.id(schema, 'market_news_articles')} (published_at DESC, article_id)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'market_news_articles')} USING gin (story_keys)`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'market_news_articles')} (title_key, published_at)`.execute(db);
   },
   async apply(db, recorded) {
     const event = recorded as unknown as MarketNewsEvent | NewsBookmarkEvent;

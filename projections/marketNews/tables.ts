@@ -20,6 +20,8 @@ export interface MarketNewsArticlesTable {
   other_sources: ColumnType<string[], string[], string[]>;
   /** domain/news/article.ts storyKeysOf of the article: how a story from another feed finds it. */
   story_keys: ColumnType<string[], string[], string[]>;
+  /** domain/news/article.ts titleKeyOf: the same title within TITLE_MATCH_MINUTES is the same story. */
+  title_key: string | null;
   /** 0 when published, one more for each revision. */
   revision: number;
   created: Timestamp;

@@ -1,6 +1,7 @@
-// One article for a story from two feeds (issue 18; app/marketNews.ts, storyKeysOf): the same link
-// without tracking parameters, or the same title at the same minute, is the article the first feed
-// brought, which lists the other feed in otherSources; reading that feed again changes nothing.
+// One article for a story from two feeds (issue 18; app/marketNews.ts, storyKeysOf, titleKeyOf): the same
+// link without tracking parameters, the same URI guid, or the same title published within 30 minutes is
+// the article the first feed brought, which lists the other feed in otherSources; reading that feed again
+// changes nothing. A feed's own numbering as guid, or the same title an hour later, is another story.
 import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,7 +25,7 @@ describe('market news: one article for a story from two feeds (issue 18)', funct
   });
   after(() => t?.stop());
 
-  it('keeps the first feed’s article and lists the second feed, by link or by title and minute', async () => {
+  it('keeps the first feed’s article and lists the second feed, by link or by title within the window', async () => {
     const dir = tempDir('ct-news-dedupe-');
     const first = path.join(dir, 'first.xml');
     const second = path.join(dir, 'second.xml');
@@ -54,6 +55,52 @@ describe('market news: one article for a story from two feeds (issue 18)', funct
       ['Gold at a record', 'file:second.xml', []],
       ['ECB cuts rates by a quarter point', 'file:first.xml', ['file:second.xml']],
       ['Fed holds rates steady', 'file:first.xml', ['file:second.xml']],
+    ]);
+  });
+
+  it('compares URI guids across feeds and titles within 30 minutes, not a feed’s own numbering nor a title an hour later', async () => {
+    const dir = tempDir('ct-news-dedupe-');
+    const third = path.join(dir, 'third.xml');
+    const fourth = path.join(dir, 'fourth.xml');
+    const guid = `urn:uuid:${crypto.randomUUID()}`;
+    writeFileSync(
+      third,
+      rss([
+        item(guid, 'BoJ leaves policy unchanged', 'https://wire.example/boj', 'Mon, 02 Feb 2026 03:00:00 GMT'),
+        item('7', 'Copper climbs on supply worries', 'https://wire.example/copper', 'Mon, 02 Feb 2026 08:00:00 GMT'),
+        item('8', 'SNB chairman speaks in Zurich', 'https://wire.example/snb', 'Mon, 02 Feb 2026 10:00:00 GMT'),
+        item('9', 'Oil steadies after OPEC meeting', 'https://wire.example/oil', 'Mon, 02 Feb 2026 12:00:00 GMT'),
+      ]),
+    );
+    writeFileSync(
+      fourth,
+      rss([
+        // the same URI guid, another link and title
+        item(guid, 'Bank of Japan holds', 'https://desk.example/japan-holds', 'Mon, 02 Feb 2026 03:05:00 GMT'),
+        // the same guid "7" in another feed's numbering: another story
+        item('7', 'Swiss exports rise', 'https://desk.example/exports', 'Mon, 02 Feb 2026 09:00:00 GMT'),
+        // the same title 25 minutes later: the same story
+        item('d-8', 'SNB Chairman speaks in Zurich.', 'https://desk.example/snb-speech', 'Mon, 02 Feb 2026 10:25:00 GMT'),
+        // the same title an hour later: another story
+        item('d-9', 'Oil steadies after OPEC meeting', 'https://desk.example/oil-later', 'Mon, 02 Feb 2026 13:00:00 GMT'),
+      ]),
+    );
+    const { services } = t.service;
+    expect(await importMarketNews(services, feedFileSource(third))).to.include({ published: 4 });
+    expect(await importMarketNews(services, feedFileSource(fourth))).to.include({ published: 2, revised: 0, unchanged: 2 });
+    expect(await importMarketNews(services, feedFileSource(fourth))).to.include({ published: 0, revised: 0, unchanged: 4 });
+    const res = await t.call('GET', `/projects/${DEFAULT_PROJECT_ID}/marketNews?size=100`);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const articles = (res.body.content as { title: string; source: string; otherSources: string[]; publishedAt: string }[]).filter((a) =>
+      a.publishedAt.startsWith('2026-02-02'),
+    );
+    expect(articles.map((a) => [a.title, a.source, a.otherSources])).to.deep.equal([
+      ['Oil steadies after OPEC meeting', 'file:fourth.xml', []],
+      ['Oil steadies after OPEC meeting', 'file:third.xml', []],
+      ['SNB chairman speaks in Zurich', 'file:third.xml', ['file:fourth.xml']],
+      ['Swiss exports rise', 'file:fourth.xml', []],
+      ['Copper climbs on supply worries', 'file:third.xml', []],
+      ['BoJ leaves policy unchanged', 'file:third.xml', ['file:fourth.xml']],
     ]);
   });
 });
