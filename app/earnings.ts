@@ -3,6 +3,7 @@
 // any other caller finds no provider (404 [SIGNAL_PROVIDER_NOT_FOUND]).
 import { followerCosts, type Month, monthsBetween, providerEarnings } from '../domain/earnings/earnings.js';
 import { invalid, notFound } from '../domain/shared/errors.js';
+import { moneyCurrencies } from '../projections/accounts/currency.js';
 import { earningsFacts } from '../projections/earnings/queries.js';
 import type { Services } from './services.js';
 
@@ -28,6 +29,8 @@ export const signalProviderEarnings = async (services: Services, caller: Provide
   const { timeZone } = services.config;
   return {
     facts,
+    /** The provider account's (recorded at its last connection): the fees' and the amounts' currency. */
+    currency: (await moneyCurrencies(services.db, [facts.accountId]))(facts.accountId),
     months: providerEarnings(facts.terms, facts.followers, facts.trades, monthsOf(services, facts), services.clock().toISOString(), timeZone),
   };
 };

@@ -12,6 +12,7 @@ import { invalid } from '../domain/shared/errors.js';
 import { isEmailAddress } from '../domain/notification/targets.js';
 import type { RequestContext } from '../domain/shared/command.js';
 import { customersOfBrand, type CustomerRow } from '../projections/customers/queries.js';
+import { moneyCurrencies } from '../projections/accounts/currency.js';
 import { earningsFacts } from '../projections/earnings/queries.js';
 import { payoutMethodsOfBrand } from '../projections/payouts/queries.js';
 import { loadBrandOfProject } from './customers.js';
@@ -22,9 +23,6 @@ import { commandMetadata, execute, type Services } from './services.js';
 
 export const PAYOUT_READ_MODELS = ['payouts'];
 export const MAX_WISE_EMAILS = 5;
-
-/** The currency earnings are computed in (api/earnings/dto.ts: the simulated venue's, until venues keep their own). */
-export const PAYOUT_CURRENCY = 'USD';
 
 /** Records the customer's payout method (replaces the earlier one); answers the addresses as kept. */
 const recordPayoutMethod = async (services: Services, customer: CustomerRow, wiseEmails: readonly string[], context: RequestContext): Promise<string[]> => {
@@ -100,13 +98,18 @@ export const brandPayouts = async (services: Services, projectId: string, featur
   const methods = await payoutMethodsOfBrand(services.db, brand.featureId);
   const providers = await services.db
     .selectFrom('earnings_providers')
-    .select('id')
+    .select(['id', 'account_id'])
     .where('project_id', 'in', [...owner.keys()])
     .orderBy('created')
     .orderBy('id')
     .execute();
   const monthEnded = monthEndIn(period, zone) <= now.getTime();
   const out: Payout[] = [];
+  // Each payout is in its provider account's currency, as its earnings are.
+  const currencyOf = await moneyCurrencies(
+    services.db,
+    providers.map((p) => p.account_id),
+  );
   for (const { id } of providers) {
     const facts = await earningsFacts(services.db, id);
     if (!facts) continue;
@@ -123,7 +126,7 @@ export const brandPayouts = async (services: Services, projectId: string, featur
       subscriptionAmount: earned.subscriptionAmount,
       profitSharingAmount: earned.profitSharingAmount,
       total: earned.total,
-      currency: PAYOUT_CURRENCY,
+      currency: currencyOf(facts.accountId),
       wiseEmails: methods.get(customer.customerId) ?? [],
       monthEnded,
     });

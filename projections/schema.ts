@@ -37,6 +37,8 @@ export interface AccountsTable {
   skip_credential_check: boolean;
   ctrader_client_id: string | null;
   ctrader_client_secret_set: boolean;
+  /** The account currency its venue reported on its last connection (VenueConnected); null before one. */
+  currency: string | null;
   created: Timestamp;
   deleted: Timestamp | null;
   updated: Timestamp;

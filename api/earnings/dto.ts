@@ -5,19 +5,18 @@ import { Decimal, ZERO } from '../../domain/shared/decimal.js';
 import type { EarningsFacts } from '../../projections/earnings/queries.js';
 import type { SignalFollowerCostDTO, SignalProviderEarningsDTO } from './schemas.js';
 
-/** The simulated venue's currency, where every provider trades until real venues keep their own. */
-const CURRENCY = 'USD';
-
 const num = (text: string): number => Number(text);
 const total = (values: readonly string[]): string => values.reduce((a, b) => a.plus(new Decimal(b)), ZERO).toFixed(2);
 
+/** `currency`: the provider account's, which its fees and its followers' converted results are in. */
 export const toSignalProviderEarningsDTO = (
   facts: EarningsFacts,
   months: readonly MonthlyEarnings[],
+  currency: string,
   now: string,
 ): Static<typeof SignalProviderEarningsDTO> => ({
   signalProviderId: facts.providerId,
-  currency: CURRENCY,
+  currency,
   billingModel: facts.terms.billingModel,
   summary: {
     subscriptionAmount: num(total(months.map((m) => m.subscriptionAmount))),

@@ -15,7 +15,7 @@ const WHO =
   "For the provider's own project: a project-level key of it, or the provider account's account-level key; anyone else gets 404 [SIGNAL_PROVIDER_NOT_FOUND]. A provider removed keeps its figures up to its removal. Nothing is charged here: these are the numbers and their details (payments come with invoices, issue 23).";
 
 const RULES =
-  "Months and days are the calendar's in the service's TIME_ZONE (UTC unless configured; a day is 23 or 25 hours when the clocks change). A follower is active on a day its subscription (its FeatureSignalFollowerDTO, from its addition to its removal) covers any part of. Subscription: each active day costs monthlySubscriptionFee / the month's days, at the fee in force at that day's end (or when the follower left); fees only go down, so a lowered fee applies from its day. Profit sharing: on the net result (profit + swap + commission) of the trades the follower's copier placed, closed in the month while it followed, at the profitSharingFee in force at the month's end (or when the follower left): MONTHLY_PROFIT the month's result when positive (a loss is not carried over); HIGH_WATERMARK the cumulative result since the subscription above the highest cumulative result of the earlier month-ends (0 to start), when positive. Computed in exact decimals; each part rounded once per follower and month to the cent, half up; totals add the rounded parts.";
+  "Months and days are the calendar's in the service's TIME_ZONE (UTC unless configured; a day is 23 or 25 hours when the clocks change). A follower is active on a day its subscription (its FeatureSignalFollowerDTO, from its addition to its removal) covers any part of. Subscription: each active day costs monthlySubscriptionFee / the month's days, at the fee in force at that day's end (or when the follower left); fees only go down, so a lowered fee applies from its day. Profit sharing: on the net result (profit + swap + commission) of the trades the follower's copier placed, closed in the month while it followed, at the profitSharingFee in force at the month's end (or when the follower left): MONTHLY_PROFIT the month's result when positive (a loss is not carried over); HIGH_WATERMARK the cumulative result since the subscription above the highest cumulative result of the earlier month-ends (0 to start), when positive. Computed in exact decimals; each part rounded once per follower and month to the cent, half up; totals add the rounded parts. Currency: the provider account's (currency); the fees are in it, and a follower whose account keeps another currency has each trade's result converted to it at the rate the copy engine read when it opened the copy (the rate its sizing used).";
 
 export const earningsRoutes = (routes: Routes, services: Services): void => {
   routes.add<{ signalProviderId: string }, unknown, unknown>({
@@ -28,8 +28,8 @@ export const earningsRoutes = (routes: Routes, services: Services): void => {
     params: SignalProviderIdParams,
     responses: { 200: { description: 'the earnings', schema: SignalProviderEarningsDTO }, ...errorResponses(400, 401, 404) },
     async handler({ params, caller }) {
-      const { facts, months } = await signalProviderEarnings(services, caller, params.signalProviderId);
-      return { body: toSignalProviderEarningsDTO(facts, months, services.clock().toISOString()) };
+      const { facts, months, currency } = await signalProviderEarnings(services, caller, params.signalProviderId);
+      return { body: toSignalProviderEarningsDTO(facts, months, currency, services.clock().toISOString()) };
     },
   });
 

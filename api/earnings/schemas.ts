@@ -28,7 +28,8 @@ export const FollowerChargeDetailDTO = Type.Object(
     daysActive: Type.Integer({ minimum: 0, description: 'days of the month (TIME_ZONE) on which it followed, for any part of the day' }),
     subscriptionAmount: Amount('monthlySubscriptionFee / days of the month for each active day, at the fee in force that day'),
     closedTradeResult: Type.Number({
-      description: "net result (profit + swap + commission) of the trades the follower's copier placed, closed in the month while it followed",
+      description:
+        "net result (profit + swap + commission) of the trades the follower's copier placed, closed in the month while it followed; in the provider account's currency: a follower account in another currency has each trade's result converted at the rate the copy engine read when it opened the copy (one unit of the follower's currency in the provider's, the rate its sizing used), exactly, unrounded",
     }),
     highWaterMark: Type.Number({ description: 'HIGH_WATERMARK: the highest cumulative result of the earlier month-ends (0 to start); 0 with MONTHLY_PROFIT' }),
     profitBase: Type.Number({
@@ -67,7 +68,10 @@ export const EarningsSummaryDTO = Type.Object(
 export const SignalProviderEarningsDTO = Type.Object(
   {
     signalProviderId: Uuid,
-    currency: Type.String({ description: "the provider account's currency (USD at the simulated venue)" }),
+    currency: Type.String({
+      description:
+        "the provider account's currency, as its venue reported it on the account's last connection (USD for an account never connected); the fees are taken to be in it",
+    }),
     billingModel: Type.String({ description: 'MONTHLY_PROFIT or HIGH_WATERMARK (set at creation)' }),
     summary: EarningsSummaryDTO,
     months: Type.Array(MonthlyEarningsDTO, { description: "from the provider's creation month to this month (or the month it was removed), oldest first" }),

@@ -7,7 +7,8 @@
 // cases: app/payouts.ts; rules: domain/billing/payouts.ts and domain/earnings; read models:
 // projections/payouts and projections/earnings.
 import { type Static, Type } from '@sinclair/typebox';
-import { brandPayouts, MAX_WISE_EMAILS, type Payout, PAYOUT_CURRENCY, setPayoutMethod } from '../../app/payouts.js';
+import { brandPayouts, MAX_WISE_EMAILS, type Payout, setPayoutMethod } from '../../app/payouts.js';
+import { currencyTypes } from '../../domain/account/enums.js';
 import type { Services } from '../../app/services.js';
 import { invalid } from '../../domain/shared/errors.js';
 import { toPayoutMethodDTO } from '../customers/dto.js';
@@ -52,7 +53,13 @@ export const SignalProviderPayoutDTO = Type.Object(
     subscriptionAmount: Type.Number({ description: "the month's subscription fees of its followers, to the cent" }),
     profitSharingAmount: Type.Number({ description: "the month's profit-sharing fees, to the cent" }),
     total: Type.Number({ description: 'what to pay the provider for the month' }),
-    currencyType: CurrencyTypeDTO,
+    currency: Type.String({
+      description:
+        "the currency of the amounts (ISO 4217): the provider account's, as its venue reported it on its last connection (USD for an account never connected)",
+    }),
+    currencyType: Type.Union([CurrencyTypeDTO, Type.Null()], {
+      description: "currency as the reference's CurrencyTypeDTO (1 USD, 2 EUR, 3 CHF); null for a currency it has no id for (GBP, JPY): read currency",
+    }),
     payoutMethod: PayoutDTO,
     monthEnded: Type.Boolean({ description: 'false: the month is still under way and its amount may grow' }),
     status: Type.Literal('NOT_SENT', { description: 'always NOT_SENT: payouts are exported, never sent from here' }),
@@ -76,7 +83,8 @@ const toPayoutDTO = (p: Payout): Static<typeof SignalProviderPayoutDTO> => ({
   subscriptionAmount: Number(p.subscriptionAmount),
   profitSharingAmount: Number(p.profitSharingAmount),
   total: Number(p.total),
-  currencyType: currencyType(p.currency),
+  currency: p.currency,
+  currencyType: currencyTypes.some((c) => c.name === p.currency) ? currencyType(p.currency) : null,
   payoutMethod: toPayoutMethodDTO(p.wiseEmails),
   monthEnded: p.monthEnded,
   status: 'NOT_SENT',
@@ -134,7 +142,7 @@ const monthOf = (query: Static<typeof MonthQuery>) => {
   return query.year !== undefined && query.month !== undefined ? { year: query.year, month: query.month } : undefined;
 };
 
-const EXPLAINED = `For a month (year and month, both or neither; default the last month that has ended; months of the service's TIME_ZONE): every signal provider whose project belongs to one of the brand's customers and that earned more than 0 in it, with its subscription and profit-sharing fees as GET /signals/{signalProviderId}/earnings computes them (in ${PAYOUT_CURRENCY}, the currency earnings are kept in), and its customer's payout method (empty wiseDetails: none recorded yet). ${NEVER_SENT} Changes nothing.`;
+const EXPLAINED = `For a month (year and month, both or neither; default the last month that has ended; months of the service's TIME_ZONE): every signal provider whose project belongs to one of the brand's customers and that earned more than 0 in it, with its subscription and profit-sharing fees as GET /signals/{signalProviderId}/earnings computes them (in the provider account's currency, as its earnings are: currency), and its customer's payout method (empty wiseDetails: none recorded yet). ${NEVER_SENT} Changes nothing.`;
 
 export const payoutRoutes = (routes: Routes, services: Services): void => {
   routes.add<Static<typeof CustomerParams>, unknown, Static<typeof PayoutDTO>>({

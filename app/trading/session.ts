@@ -21,10 +21,16 @@ export type {
 export { VenueError as TradingRefusal } from '../../engine/venues/port.js';
 export { specOrderType, venueOrderType } from '../../engine/venues/recorder.js';
 import { DEFAULT_ACCOUNT_CURRENCY as SIMULATED_DEFAULT } from '../../engine/venues/simulated/market.js';
+import { recordedCurrencies } from '../../projections/accounts/currency.js';
 
-/** The account currency: the broker's while the account has a session, else the simulated venue's (USD). */
+/**
+ * The account currency: the broker's while the account has a session, else the one recorded at its last
+ * connection (the accounts read model), else the simulated venue's default (USD).
+ */
 export const accountCurrencyOf = async (services: Services, accountId: string): Promise<string> =>
-  (await services.connections.connection(accountId)?.accountInformation())?.currency ?? SIMULATED_DEFAULT;
+  (await services.connections.connection(accountId)?.accountInformation())?.currency ??
+  (await recordedCurrencies(services.db, [accountId])).get(accountId) ??
+  SIMULATED_DEFAULT;
 
 /** The currency an account without a session is taken to have: the simulated venue's. */
 export const DEFAULT_ACCOUNT_CURRENCY = SIMULATED_DEFAULT;

@@ -78,6 +78,12 @@ export type CopyEvent =
         by?: string;
         /** A feature's own trade (a keep-alive trade, no copy): what it is, in words, for the log. */
         note?: string;
+        /**
+         * One unit of the slave's currency in the master's, as the engine read it for this decision
+         * (MarketData.slaveToMasterRate); only when the two currencies differ and a quote linked them.
+         * Earnings convert a follower's results to its provider's currency with it.
+         */
+        slaveToMasterRate?: number;
       };
     }
   | {

@@ -54,7 +54,8 @@ export type PositionsEvent =
   | { type: 'PendingOrderFilled'; data: Base & { order: PendingOrderData; price: number } }
   | { type: 'PendingOrderCancelled'; data: Base & { order: PendingOrderData; reason: CancelReason } }
   | { type: 'BalanceChanged'; data: Base & { operation: BalanceOperationData } }
-  | { type: 'VenueConnected'; data: Base & { venue: string; login: string } }
+  /** `currency`: the account currency the venue reported on connecting (absent in events older than it, or when the venue did not answer). */
+  | { type: 'VenueConnected'; data: Base & { venue: string; login: string; currency?: string } }
   | { type: 'VenueConnectionFailed'; data: Base & { venue: string; login: string; code: string; message: string } }
   | { type: 'VenueDisconnected'; data: Base & { reason: 'stopped' | 'deleted' | 'reconnect' } }
   | { type: 'TradeRequested'; data: Base & { requestId: string; request: TradeRequest } }

@@ -35,6 +35,8 @@ export interface ExecutionContext {
   readonly deferredBy?: readonly string[];
   /** Told once a request has gone to the slave's venue (early placement lets the next copier start then, handlers.ts). */
   readonly sent?: () => void;
+  /** Recorded on CopyExecuted when the slave's and master's currencies differ (see its doc). */
+  readonly slaveToMasterRate?: number | null;
 }
 
 const RETRY_MS_PER_MINUTE = 60_000;
@@ -134,7 +136,9 @@ class ActionRun {
   }
 
   private executed(action: TradeAction, result: ExecutionResult): void {
-    this.events.push({ type: 'CopyExecuted', data: { ...this.base(), action, result, masterEventAt: this.ctx.masterEventAt } satisfies Data<'CopyExecuted'> });
+    const rate = this.ctx.slaveToMasterRate;
+    const data = { ...this.base(), action, result, masterEventAt: this.ctx.masterEventAt, ...(rate ? { slaveToMasterRate: rate } : {}) };
+    this.events.push({ type: 'CopyExecuted', data: data satisfies Data<'CopyExecuted'> });
   }
 
   private skipped(masterPositionId: string, reason: CopySkipReason, message: string): void {

@@ -419,6 +419,7 @@ export class CopyHandlers {
       masterEvent: event,
       deferredBy: run.deferredBy,
       ...(run.sent ? { sent: run.sent } : {}),
+      slaveToMasterRate: rate,
     });
   }
 

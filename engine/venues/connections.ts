@@ -182,8 +182,16 @@ export class AccountConnections {
     this.sessions.set(accountId, session);
     const at = this.deps.clock().toISOString();
     await this.enqueue(session, async () => {
+      // The account currency is recorded with each connection (the accounts read model keeps it), so
+      // earnings and payouts know it while the account is disconnected; a venue that does not answer
+      // leaves it out, and the last one recorded stands.
+      const currency = await connection.accountInformation().then(
+        (info) => info.currency,
+        () => undefined,
+      );
       const connected = `connected/${at}`;
-      await this.append(accountId, connected, { type: 'VenueConnected', data: { accountId, at, venue, login: connection.login } });
+      const data = { accountId, at, venue, login: connection.login, ...(currency ? { currency } : {}) };
+      await this.append(accountId, connected, { type: 'VenueConnected', data });
       await this.reconcile(session, positionsEventId(accountId, connected));
     });
   }

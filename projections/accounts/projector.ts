@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import { AccountStatus } from '../../domain/account/enums.js';
 import { accountEventTypes, type AccountEvent, type AccountSettings } from '../../domain/account/events.js';
+import type { PositionsEvent } from '../../domain/positions/events.js';
 import type { Projection } from '../projection.js';
 import type { AccountsTable } from '../schema.js';
 
@@ -28,8 +29,9 @@ const columnsOf = (s: Partial<AccountSettings>): Partial<Record<keyof AccountsTa
 
 export const accountsProjection: Projection = {
   name: 'accounts',
-  version: 2,
-  handles: accountEventTypes,
+  // v3: the currency column, from the positions stream's VenueConnected.
+  version: 3,
+  handles: [...accountEventTypes, 'VenueConnected'],
   tables: ['accounts'],
   async createTables(db, schema) {
     await sql`CREATE TABLE ${sql.id(schema, 'accounts')} (
@@ -52,6 +54,7 @@ export const accountsProjection: Projection = {
       skip_credential_check boolean NOT NULL DEFAULT false,
       ctrader_client_id text,
       ctrader_client_secret_set boolean NOT NULL DEFAULT false,
+      currency text,
       created timestamptz NOT NULL,
       deleted timestamptz,
       updated timestamptz NOT NULL,
@@ -60,7 +63,13 @@ export const accountsProjection: Projection = {
     await sql`CREATE INDEX ON ${sql.id(schema, 'accounts')} (project_id, created, id)`.execute(db);
   },
   async apply(db, recorded) {
-    const event = recorded as unknown as AccountEvent;
+    const event = recorded as unknown as AccountEvent | Extract<PositionsEvent, { type: 'VenueConnected' }>;
+    if (event.type === 'VenueConnected') {
+      // A fact of the account's positions stream: neither its revision nor its update time.
+      const { currency } = event.data;
+      if (currency) await db.updateTable('accounts').set({ currency }).where('id', '=', event.data.accountId).execute();
+      return;
+    }
     const revision = recorded.revision.toString();
     const { accountId, at } = event.data;
     const update = (values: Partial<Record<keyof AccountsTable, unknown>>) =>

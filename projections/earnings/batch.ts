@@ -21,13 +21,14 @@ export const SIGNAL_FOLLOWER_FEATURE = 'FeatureSignalFollowerDTO';
 
 type Earned = FeatureEvent | CopyEvent | PositionsEvent;
 
-const POSITION_TYPES = { follower_id: 'uuid', account_id: 'uuid', position_id: 'text' } as const;
-const TRADE_TYPES = { follower_id: 'uuid', account_id: 'uuid', trade_id: 'text', close_time: 'timestamptz', result: 'text' } as const;
+const POSITION_TYPES = { follower_id: 'uuid', account_id: 'uuid', position_id: 'text', rate: 'text' } as const;
+const TRADE_TYPES = { follower_id: 'uuid', account_id: 'uuid', trade_id: 'text', close_time: 'timestamptz', result: 'text', rate: 'text' } as const;
 
 interface PositionRow {
   follower_id: string;
   account_id: string;
   position_id: string;
+  rate: string | null;
 }
 interface TradeRow {
   follower_id: string;
@@ -35,6 +36,18 @@ interface TradeRow {
   trade_id: string;
   close_time: string;
   result: string;
+  rate: string | null;
+}
+
+/** The rate a copy's opening recorded (CopyExecuted.slaveToMasterRate), as decimal text; null: none (the same currency). */
+export const rateOf = (event: Extract<CopyEvent, { type: 'CopyExecuted' }>): string | null => {
+  const rate = event.data.slaveToMasterRate;
+  return typeof rate === 'number' && Number.isFinite(rate) && rate > 0 ? exact(rate).toFixed() : null;
+};
+
+interface Owner {
+  readonly followerId: string;
+  readonly rate: string | null;
 }
 
 /** The follower a FeatureAdded adds (as `apply` inserts it), if any. */
@@ -71,23 +84,23 @@ export const earningsApplyBatch =
       for (const row of rows) followers.add(row.id);
     }
     /** Followers owning each position (account, position id), in the order `apply`'s select would not promise either. */
-    const owners = new Map<string, string[]>();
-    const own = (accountId: string, positionId: string, followerId: string): boolean => {
+    const owners = new Map<string, Owner[]>();
+    const own = (accountId: string, positionId: string, owner: Owner): boolean => {
       const key = positionKey(accountId, positionId);
       const list = owners.get(key) ?? [];
-      if (list.includes(followerId)) return false;
-      list.push(followerId);
+      if (list.some((o) => o.followerId === owner.followerId)) return false;
+      list.push(owner);
       owners.set(key, list);
       return true;
     };
     if (closedAccounts.size > 0) {
       const rows = await db
         .selectFrom('earnings_positions')
-        .select(['follower_id', 'account_id', 'position_id'])
+        .select(['follower_id', 'account_id', 'position_id', 'rate'])
         .where(sql<boolean>`account_id = any(${[...closedAccounts]}::uuid[])`)
         .where(sql<boolean>`position_id = any(${[...closedPositions]}::text[])`)
         .execute();
-      for (const row of rows) own(row.account_id, row.position_id, row.follower_id);
+      for (const row of rows) own(row.account_id, row.position_id, { followerId: row.follower_id, rate: row.rate });
     }
     const positions: PositionRow[] = [];
     const trades: TradeRow[] = [];
@@ -116,8 +129,9 @@ export const earningsApplyBatch =
         case 'CopyExecuted': {
           const { copierId, slaveAccountId, result } = event.data;
           if (result.type !== 'opened' || !followers.has(copierId)) break;
-          if (own(slaveAccountId, result.slavePositionId, copierId)) {
-            positions.push({ follower_id: copierId, account_id: slaveAccountId, position_id: result.slavePositionId });
+          const rate = rateOf(event);
+          if (own(slaveAccountId, result.slavePositionId, { followerId: copierId, rate })) {
+            positions.push({ follower_id: copierId, account_id: slaveAccountId, position_id: result.slavePositionId, rate });
           }
           break;
         }
@@ -127,12 +141,12 @@ export const earningsApplyBatch =
           const followersOf = owners.get(positionKey(accountId, trade.positionId));
           if (!followersOf || followersOf.length === 0) break;
           const result = exact(trade.profit).plus(exact(trade.swap)).plus(exact(trade.commission)).toFixed();
-          for (const followerId of followersOf) {
+          for (const { followerId, rate } of followersOf) {
             // ON CONFLICT DO NOTHING: the first close of a trade is the one kept.
             const key = `${positionKey(accountId, trade.tradeId)}\u0000${followerId}`;
             if (tradeKeys.has(key)) continue;
             tradeKeys.add(key);
-            trades.push({ follower_id: followerId, account_id: accountId, trade_id: trade.tradeId, close_time: trade.closeTime, result });
+            trades.push({ follower_id: followerId, account_id: accountId, trade_id: trade.tradeId, close_time: trade.closeTime, result, rate });
           }
           break;
         }

@@ -5,7 +5,9 @@
 // - a follower's FeatureSignalFollowerDTO added (subscribed, to its signalProviderId) and removed;
 // - the positions a follower's copier opened (CopyExecuted of the copier whose id is the follower's:
 //   a follower's copier carries its feature's id), and their closed volumes (PositionClosed,
-//   PositionPartiallyClosed of the follower account) with their net result in decimals.
+//   PositionPartiallyClosed of the follower account) with their net result in decimals, and the rate
+//   that converts it to the provider's currency when the follower's account keeps another one
+//   (CopyExecuted.slaveToMasterRate of the copy's opening, kept with the position and its closes).
 // Nothing is computed here beyond that: a rebuild gives the same facts, hence the same numbers.
 import { sql } from 'kysely';
 import type { CopyEvent } from '../../domain/copy/events.js';
@@ -15,13 +17,14 @@ import type { PositionsEvent } from '../../domain/positions/events.js';
 import { exact } from '../../domain/shared/decimal.js';
 import type { RecordedEvent } from '../../store/port.js';
 import type { Projection } from '../projection.js';
-import { earningsApplyBatch, SIGNAL_FOLLOWER_FEATURE } from './batch.js';
+import { earningsApplyBatch, rateOf, SIGNAL_FOLLOWER_FEATURE } from './batch.js';
 
 const money = (value: unknown, fallback: string): string => (typeof value === 'number' && Number.isFinite(value) ? exact(value).toFixed() : fallback);
 
 export const earningsProjection: Projection = {
   name: 'earnings',
-  version: 1,
+  // v2: the rate columns of positions and trades.
+  version: 2,
   handles: ['FeatureAdded', 'FeatureUpdated', 'FeatureRemoved', 'CopyExecuted', 'PositionClosed', 'PositionPartiallyClosed'],
   tables: ['earnings_providers', 'earnings_fees', 'earnings_followers', 'earnings_positions', 'earnings_trades'],
   async createTables(db, schema) {
@@ -52,6 +55,7 @@ export const earningsProjection: Projection = {
       follower_id uuid NOT NULL,
       account_id uuid NOT NULL,
       position_id text NOT NULL,
+      rate text,
       PRIMARY KEY (account_id, position_id, follower_id))`.execute(db);
     await sql`CREATE TABLE ${sql.id(schema, 'earnings_trades')} (
       follower_id uuid NOT NULL,
@@ -59,6 +63,7 @@ export const earningsProjection: Projection = {
       trade_id text NOT NULL,
       close_time timestamptz NOT NULL,
       result text NOT NULL,
+      rate text,
       PRIMARY KEY (account_id, trade_id, follower_id))`.execute(db);
   },
   async createIndexes(db, schema) {
@@ -141,7 +146,7 @@ export const earningsProjection: Projection = {
         if (!follower) return;
         await db
           .insertInto('earnings_positions')
-          .values({ follower_id: copierId, account_id: slaveAccountId, position_id: result.slavePositionId })
+          .values({ follower_id: copierId, account_id: slaveAccountId, position_id: result.slavePositionId, rate: rateOf(event) })
           .onConflict((oc) => oc.doNothing())
           .execute();
         return;
@@ -151,7 +156,7 @@ export const earningsProjection: Projection = {
         const { accountId, trade } = event.data;
         const owners = await db
           .selectFrom('earnings_positions')
-          .select('follower_id')
+          .select(['follower_id', 'rate'])
           .where('account_id', '=', accountId)
           .where('position_id', '=', trade.positionId)
           .execute();
@@ -159,7 +164,16 @@ export const earningsProjection: Projection = {
         const result = exact(trade.profit).plus(exact(trade.swap)).plus(exact(trade.commission)).toFixed();
         await db
           .insertInto('earnings_trades')
-          .values(owners.map((o) => ({ follower_id: o.follower_id, account_id: accountId, trade_id: trade.tradeId, close_time: trade.closeTime, result })))
+          .values(
+            owners.map((o) => ({
+              follower_id: o.follower_id,
+              account_id: accountId,
+              trade_id: trade.tradeId,
+              close_time: trade.closeTime,
+              result,
+              rate: o.rate,
+            })),
+          )
           .onConflict((oc) => oc.doNothing())
           .execute();
         return;

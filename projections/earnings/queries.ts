@@ -1,6 +1,7 @@
 // Queries of the earnings read model: one provider's terms, fees, followers and their trades.
 import type { Kysely } from 'kysely';
 import type { BillingModel, FollowerPeriod, FollowerTrade, ProviderTerms } from '../../domain/earnings/earnings.js';
+import { Decimal } from '../../domain/shared/decimal.js';
 import type { ReadModels } from '../schema.js';
 
 const iso = (value: Date | string): string => new Date(value).toISOString();
@@ -13,8 +14,12 @@ export interface EarningsFacts {
   readonly removed: string | null;
   readonly terms: ProviderTerms;
   readonly followers: FollowerPeriod[];
+  /** In the provider account's currency: a result in a follower's other currency times its rate. */
   readonly trades: FollowerTrade[];
 }
+
+/** A follower's net result in the provider's currency: exact, rounded only where the amounts are. */
+const inProviderCurrency = (result: string, rate: string | null): string => (rate === null ? result : new Decimal(result).times(rate).toFixed());
 
 /** Everything the provider's earnings and follower costs are computed from; undefined for no provider. */
 export const earningsFacts = async (db: Kysely<ReadModels>, providerId: string): Promise<EarningsFacts | undefined> => {
@@ -55,6 +60,6 @@ export const earningsFacts = async (db: Kysely<ReadModels>, providerId: string):
       subscribed: iso(f.subscribed),
       removed: f.removed ? iso(f.removed) : null,
     })),
-    trades: trades.map((t) => ({ followerId: t.follower_id, closeTime: iso(t.close_time), result: t.result })),
+    trades: trades.map((t) => ({ followerId: t.follower_id, closeTime: iso(t.close_time), result: inProviderCurrency(t.result, t.rate) })),
   };
 };

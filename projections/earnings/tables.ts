@@ -41,6 +41,8 @@ export interface EarningsPositionsTable {
   follower_id: string;
   account_id: string;
   position_id: string;
+  /** CopyExecuted.slaveToMasterRate of the copy's opening (decimal text); null: none, the same currency. */
+  rate: string | null;
 }
 
 /** A closed volume of such a position: its net result (profit + swap + commission, decimal text). */
@@ -50,6 +52,8 @@ export interface EarningsTradesTable {
   trade_id: string;
   close_time: Timestamp;
   result: string;
+  /** Its position's rate, which converts `result` to the provider's currency; null: none. */
+  rate: string | null;
 }
 
 export interface EarningsTables {

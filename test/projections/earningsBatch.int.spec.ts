@@ -1,7 +1,8 @@
 // The earnings read model's batch (projections/earnings/batch.ts) ends exactly where `apply` on each
 // event in turn ends: a hand-made sequence of a provider and its followers (fees changed, a follower
 // removed and one subscribed twice), their copiers' copies and the closes of their positions (partial,
-// full, a trade seen twice, a close before its copy, another copier's copy of the same position), cut
+// full, a trade seen twice, a close before its copy, another copier's copy of the same position, a copy
+// into another currency with its rate), cut
 // at every point (the events before the cut applied one by one, the rest as one batch), and in batches
 // of every size. The rebuild benchmark's history has no followers: batches.int.spec.ts covers that case.
 import { expect } from 'chai';
@@ -42,11 +43,12 @@ const provider = (fee: number) => ({
 });
 const follower = { type: 'FeatureSignalFollowerDTO', signalProviderId: PROVIDER };
 const accountScope = (accountId: string) => ({ kind: 'account', accountId });
-const opened = (copierId: string, slavePositionId: string) => ({
+const opened = (copierId: string, slavePositionId: string, slaveToMasterRate?: number) => ({
   copierId,
   slaveAccountId: SLAVE,
   masterAccountId: MASTER,
   result: { type: 'opened', slavePositionId },
+  ...(slaveToMasterRate === undefined ? {} : { slaveToMasterRate }),
 });
 const close = (type: 'PositionClosed' | 'PositionPartiallyClosed', positionId: string, tradeId: string, profit: number) => [
   type,
@@ -70,7 +72,8 @@ const sequence: RecordedEvent[] = (
     ['FeatureAdded', { featureId: LATE_FOLLOWER, projectId: PROJECT, scope: accountScope(SLAVE), setting: follower }],
     ['FeatureAdded', { featureId: LATE_FOLLOWER, projectId: PROJECT, scope: accountScope(MASTER), setting: follower }],
     ['CopyExecuted', opened(LATE_FOLLOWER, 'P1')],
-    ['CopyExecuted', opened(LATE_FOLLOWER, 'P3')],
+    // A copy into another currency: its closes keep the rate its opening recorded.
+    ['CopyExecuted', opened(LATE_FOLLOWER, 'P3', 0.8)],
     close('PositionClosed', 'P1', 'T2', -3),
     close('PositionClosed', 'P2', 'T3', 4),
     ['FeatureRemoved', { featureId: FOLLOWER }],
@@ -114,7 +117,10 @@ describe('earnings read model: a batch ends where one event at a time ends', fun
     expect(oneByOne.earnings_positions).to.have.length(4);
     expect(oneByOne.earnings_trades).to.have.length(5);
     expect(oneByOne.earnings_trades!.filter((row) => row.includes('"T1"'))).to.deep.equal([
-      JSON.stringify({ follower_id: FOLLOWER, account_id: SLAVE, trade_id: 'T1', close_time: new Date(at), result: '0.95' }),
+      JSON.stringify({ follower_id: FOLLOWER, account_id: SLAVE, trade_id: 'T1', close_time: new Date(at), result: '0.95', rate: null }),
+    ]);
+    expect(oneByOne.earnings_trades!.filter((row) => row.includes('"T4"'))).to.deep.equal([
+      JSON.stringify({ follower_id: LATE_FOLLOWER, account_id: SLAVE, trade_id: 'T4', close_time: new Date(at), result: '2.2', rate: '0.8' }),
     ]);
     expect(oneByOne.earnings_fees).to.have.length(3);
     for (let cut = 0; cut <= sequence.length; cut++) {
