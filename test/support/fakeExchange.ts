@@ -12,7 +12,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { binanceSpotApi } from './fakeExchangeBinance.js';
-import { binanceUsdmApi } from './fakeExchangeBinanceUsdm.js';
+import { binanceUsdmApi, type FakeAlgoOrder, triggerAlgoOrders } from './fakeExchangeBinanceUsdm.js';
 import { bybitApi } from './fakeExchangeBybit.js';
 import { okxApi } from './fakeExchangeOkx.js';
 import { FakeExchangeStreams } from './fakeExchangeStream.js';
@@ -60,6 +60,10 @@ export interface FakeOrder {
   time: number;
   updateTime: number;
   readonly reduceOnly: boolean;
+  /** Binance USDⓈ-M: the conditional order type that placed it when an algo order triggered (STOP_MARKET...). */
+  readonly origType?: string;
+  /** Binance USDⓈ-M: placed by a close-all algo order (closePosition). */
+  readonly closePosition?: boolean;
 }
 
 export interface FakeAccount {
@@ -94,6 +98,8 @@ export interface PlaceRequest {
   readonly stopLoss?: number | null;
   readonly takeProfit?: number | null;
   readonly stopOrderType?: '' | 'StopLoss' | 'TakeProfit';
+  readonly origType?: string;
+  readonly closePosition?: boolean;
 }
 
 export type Refusal = { readonly refusal: 'symbol' | 'duplicate' | 'lot' | 'notional' | 'balance'; readonly message: string };
@@ -151,6 +157,8 @@ const DIALECTS: readonly DialectApi[] = [binanceSpotApi, binanceUsdmApi, bybitAp
 export class FakeExchange {
   readonly markets = new Map<string, FakeMarket>();
   readonly orders: FakeOrder[] = [];
+  /** Binance USDⓈ-M's conditional (algo) orders, apart from the orders until one triggers (fakeExchangeBinanceUsdm.ts). */
+  readonly algoOrders: FakeAlgoOrder[] = [];
   /** Every request, method and path. */
   readonly requests: string[] = [];
   readonly accounts = new Map<string, FakeAccount>();
@@ -199,6 +207,10 @@ export class FakeExchange {
       order.time -= ms;
       order.updateTime -= ms;
     }
+    for (const algo of this.algoOrders) {
+      algo.createTime -= ms;
+      algo.updateTime -= ms;
+    }
     for (const account of this.accounts.values())
       for (const p of account.positions.values()) {
         p.createdTime = (p.createdTime ?? Date.now()) - ms;
@@ -232,6 +244,7 @@ export class FakeExchange {
         if (order.side === 'BUY' ? ask >= order.triggerPrice : bid <= order.triggerPrice) this.fill(order, order.side === 'BUY' ? ask : bid);
       } else if ((order.side === 'BUY' && ask <= order.price) || (order.side === 'SELL' && bid >= order.price)) this.fill(order, order.price);
     }
+    triggerAlgoOrders(this, symbol);
     for (const [apiKey, account] of this.accounts) {
       const p = account.positions.get(symbol);
       if (!p) continue;
@@ -387,6 +400,8 @@ export class FakeExchange {
       time: now,
       updateTime: now,
       reduceOnly: p.reduceOnly === true,
+      ...(p.origType ? { origType: p.origType } : {}),
+      ...(p.closePosition ? { closePosition: true } : {}),
     };
     this.orders.push(order);
     this.streams.tell(order, null);

@@ -2,7 +2,13 @@
 // filters (PRICE_FILTER, LOT_SIZE, MIN_NOTIONAL), tickers, the v3 account, order (new, query, cancel),
 // openOrders and allOrders, signed like spot (X-MBX-APIKEY, HMAC-SHA256 hex of the query), with the
 // futures error codes (-2019 margin insufficient, -4164 notional too small, -1111 precision).
-import type { DialectApi, FakeExchange, FakeMarket, FakeOrder, Reply } from './fakeExchange.js';
+// Conditional orders (STOP_MARKET, TAKE_PROFIT_MARKET, with a quantity or closePosition) are the Algo
+// Service's since December 2025, as ccxt places them: POST/GET/DELETE /fapi/v1/algoOrder, openAlgoOrders
+// and allAlgoOrders (7-day windows like allOrders). A triggered one becomes a MARKET order in the order
+// book (its origType the algo's type, its id the algo's actualOrderId) and the algo FINISHED with its
+// executedQty and avgPrice; a close-all one triggered with no position to close EXPIRES. Like Binance,
+// the fake leaves a close-all order open when its position is closed otherwise (its sibling fired).
+import type { DialectApi, FakeExchange, FakeMarket, FakeOrder, FakeRequest, Reply } from './fakeExchange.js';
 import { isRefusal, num } from './fakeExchange.js';
 import { binanceAuth, binancePlaceRequest, binanceTicker, findBinanceOrder } from './fakeExchangeBinance.js';
 
@@ -19,13 +25,13 @@ const orderJson = (o: FakeOrder): Record<string, unknown> => ({
   timeInForce: o.type === 'LIMIT' ? 'GTC' : 'GTC',
   type: o.type,
   reduceOnly: o.reduceOnly,
-  closePosition: false,
+  closePosition: o.closePosition === true,
   side: o.side,
   positionSide: 'BOTH',
   stopPrice: '0',
   workingType: 'CONTRACT_PRICE',
   priceProtect: false,
-  origType: o.type,
+  origType: o.origType ?? o.type,
   priceMatch: 'NONE',
   selfTradePreventionMode: 'EXPIRE_MAKER',
   goodTillDate: 0,
@@ -34,6 +40,171 @@ const orderJson = (o: FakeOrder): Record<string, unknown> => ({
 });
 
 const WEEK_MS = 7 * 86_400_000;
+
+/** A conditional order of the Algo Service. */
+export interface FakeAlgoOrder {
+  readonly algoId: number;
+  readonly apiKey: string;
+  readonly symbol: string;
+  readonly clientAlgoId: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly orderType: 'STOP_MARKET' | 'TAKE_PROFIT_MARKET';
+  /** 0 with closePosition. */
+  readonly quantity: number;
+  readonly closePosition: boolean;
+  readonly triggerPrice: number;
+  algoStatus: 'NEW' | 'FINISHED' | 'CANCELED' | 'EXPIRED';
+  createTime: number;
+  updateTime: number;
+  actualOrderId: number | null;
+  executedQty: number;
+  avgPrice: number;
+}
+
+const algoJson = (a: FakeAlgoOrder): Record<string, unknown> => ({
+  algoId: a.algoId,
+  clientAlgoId: a.clientAlgoId,
+  algoType: 'CONDITIONAL',
+  orderType: a.orderType,
+  symbol: a.symbol,
+  side: a.side,
+  positionSide: 'BOTH',
+  timeInForce: 'GTC',
+  quantity: String(a.quantity),
+  algoStatus: a.algoStatus,
+  triggerPrice: String(a.triggerPrice),
+  price: '0',
+  icebergQuantity: null,
+  selfTradePreventionMode: 'EXPIRE_MAKER',
+  workingType: 'CONTRACT_PRICE',
+  priceMatch: 'NONE',
+  closePosition: a.closePosition,
+  priceProtect: false,
+  reduceOnly: a.closePosition,
+  createTime: a.createTime,
+  updateTime: a.updateTime,
+  triggerTime: a.actualOrderId === null ? 0 : a.updateTime,
+  goodTillDate: 0,
+  actualOrderId: a.actualOrderId === null ? '' : String(a.actualOrderId),
+  executedQty: String(a.executedQty),
+  avgPrice: String(a.avgPrice),
+});
+
+/** True: the price has reached the trigger (STOP_MARKET buys rising, sells falling; TAKE_PROFIT_MARKET the other way). */
+const reached = (a: { side: 'BUY' | 'SELL'; orderType: FakeAlgoOrder['orderType']; triggerPrice: number }, market: FakeMarket): boolean => {
+  const price = a.side === 'BUY' ? market.ask : market.bid;
+  const rising = (a.orderType === 'STOP_MARKET') === (a.side === 'BUY');
+  return rising ? price >= a.triggerPrice : price <= a.triggerPrice;
+};
+
+/** The algo orders of `symbol` the price has reached become market orders (setPrice). */
+export const triggerAlgoOrders = (exchange: FakeExchange, symbol: string): void => {
+  const market = exchange.markets.get(symbol)!;
+  for (const algo of exchange.algoOrders) {
+    if (algo.symbol !== symbol || algo.algoStatus !== 'NEW' || !reached(algo, market)) continue;
+    algo.updateTime = Date.now();
+    const held = exchange.position(algo.apiKey, symbol);
+    const closes = Math.sign(held) === (algo.side === 'BUY' ? -1 : 1);
+    const quantity = algo.closePosition ? (closes ? Math.abs(held) : 0) : algo.quantity;
+    const placed =
+      quantity > 0
+        ? exchange.place(algo.apiKey, {
+            symbol,
+            side: algo.side,
+            type: 'MARKET',
+            quantity,
+            reduceOnly: algo.closePosition,
+            origType: algo.orderType,
+            closePosition: algo.closePosition,
+          })
+        : null;
+    if (!placed || isRefusal(placed)) {
+      algo.algoStatus = 'EXPIRED';
+      continue;
+    }
+    Object.assign(algo, {
+      algoStatus: 'FINISHED',
+      actualOrderId: placed.orderId,
+      executedQty: placed.executedQty,
+      avgPrice: placed.executedQty > 0 ? placed.cummulativeQuoteQty / placed.executedQty : 0,
+    });
+  }
+};
+
+/** The 7-day window of a history query (allOrders, allAlgoOrders): the last 7 days unless told, never longer. */
+const windowOf = (params: URLSearchParams): { from: number; to: number } | Reply => {
+  const start = params.get('startTime') ? Number(params.get('startTime')) : null;
+  const end = params.get('endTime') ? Number(params.get('endTime')) : null;
+  const to = end ?? (start !== null ? start + WEEK_MS : Date.now());
+  const from = start ?? to - WEEK_MS;
+  if (to - from > WEEK_MS) return { status: 400, json: { code: -1127, msg: 'More than 7 days between startTime and endTime.' } };
+  return { from: Math.max(from, Date.now() - 90 * 86_400_000), to };
+};
+
+const algoApi = (exchange: FakeExchange, request: FakeRequest, apiKey: string, params: URLSearchParams): Reply | null => {
+  const { method, path } = request;
+  const mine = exchange.algoOrders.filter((a) => a.apiKey === apiKey && (!params.get('symbol') || a.symbol === params.get('symbol')));
+  if (method === 'POST' && path === '/fapi/v1/algoOrder') {
+    const market = exchange.markets.get(params.get('symbol') ?? '');
+    const type = params.get('type');
+    if (!market) return { status: 400, json: { code: -1121, msg: 'Invalid symbol.' } };
+    if (params.get('algoType') !== 'CONDITIONAL' || (type !== 'STOP_MARKET' && type !== 'TAKE_PROFIT_MARKET'))
+      return { status: 400, json: { code: -1116, msg: 'Invalid orderType.' } };
+    const closePosition = params.get('closePosition') === 'true';
+    const quantity = closePosition ? 0 : Number(params.get('quantity'));
+    const side = params.get('side') === 'SELL' ? 'SELL' : 'BUY';
+    const triggerPrice = Number(params.get('triggerPrice'));
+    const clientAlgoId = params.get('clientAlgoId') ?? `algo${exchange.algoOrders.length + 1}`;
+    if (mine.some((a) => a.clientAlgoId === clientAlgoId && a.algoStatus === 'NEW'))
+      return { status: 400, json: { code: -4116, msg: 'ClientOrderId is duplicated.' } };
+    if (!closePosition && !(quantity >= Number(market.minQty)))
+      return { status: 400, json: { code: -1111, msg: 'Precision is over the maximum defined for this asset.' } };
+    if (!closePosition && quantity * triggerPrice < Number(market.minNotional))
+      return { status: 400, json: { code: -4164, msg: `Order's notional must be no smaller than ${market.minNotional} (unless you choose reduce only).` } };
+    if (!(triggerPrice > 0) || reached({ side, orderType: type, triggerPrice }, market))
+      return { status: 400, json: { code: -2021, msg: 'Order would immediately trigger.' } };
+    const now = Date.now();
+    const algo: FakeAlgoOrder = {
+      algoId: 700_000 + exchange.algoOrders.length,
+      apiKey,
+      symbol: market.symbol,
+      clientAlgoId,
+      side,
+      orderType: type,
+      quantity,
+      closePosition,
+      triggerPrice,
+      algoStatus: 'NEW',
+      createTime: now,
+      updateTime: now,
+      actualOrderId: null,
+      executedQty: 0,
+      avgPrice: 0,
+    };
+    exchange.algoOrders.push(algo);
+    return { status: 200, json: algoJson(algo) };
+  }
+  if ((method === 'GET' || method === 'DELETE') && path === '/fapi/v1/algoOrder') {
+    const algo = mine.find((a) => (params.get('algoId') ? String(a.algoId) === params.get('algoId') : a.clientAlgoId === params.get('clientAlgoId')));
+    if (!algo) return { status: 400, json: { code: -2013, msg: 'Order does not exist.' } };
+    if (method === 'GET') return { status: 200, json: algoJson(algo) };
+    if (algo.algoStatus !== 'NEW') return { status: 400, json: { code: -2011, msg: 'Unknown order sent.' } };
+    algo.algoStatus = 'CANCELED';
+    algo.updateTime = Date.now();
+    return { status: 200, json: { algoId: algo.algoId, clientAlgoId: algo.clientAlgoId, code: '200', msg: 'success' } };
+  }
+  if (method === 'GET' && path === '/fapi/v1/openAlgoOrders') return { status: 200, json: mine.filter((a) => a.algoStatus === 'NEW').map(algoJson) };
+  if (method === 'GET' && path === '/fapi/v1/allAlgoOrders') {
+    const window = windowOf(params);
+    if ('status' in window) return window;
+    const limit = Math.min(Number(params.get('limit') ?? 500), 1000);
+    const list = mine
+      .filter((a) => a.createTime >= window.from && a.createTime <= window.to)
+      .sort((a, b) => a.createTime - b.createTime || a.algoId - b.algoId);
+    return { status: 200, json: list.slice(0, limit).map(algoJson) };
+  }
+  return null;
+};
 
 const decimals = (step: string): number => (step.includes('.') ? step.replace(/0+$/, '').split('.')[1]!.length : 0);
 
@@ -129,6 +300,8 @@ export const binanceUsdmApi: DialectApi = (exchange, request): Reply | null => {
   if ('status' in auth) return auth;
   const { apiKey, params } = auth;
   if (method === 'GET' && (path === '/fapi/v3/account' || path === '/fapi/v2/account')) return { status: 200, json: account(exchange, apiKey) };
+  const algo = algoApi(exchange, request, apiKey, params);
+  if (algo) return algo;
   if (method === 'GET' && path === '/fapi/v1/leverageBracket') {
     const brackets = [{ bracket: 1, initialLeverage: 125, notionalCap: 50000, notionalFloor: 0, maintMarginRatio: 0.004, cum: 0 }];
     return { status: 200, json: [...exchange.markets.keys()].map((symbol) => ({ symbol, brackets })) };
@@ -203,15 +376,12 @@ export const binanceUsdmApi: DialectApi = (exchange, request): Reply | null => {
   }
   if (method === 'GET' && path === '/fapi/v1/allOrders') {
     // Binance's window: 7 days at most (default the last 7), within the last 90 days, oldest first, `limit` (500, at most 1000).
-    const start = params.get('startTime') ? Number(params.get('startTime')) : null;
-    const end = params.get('endTime') ? Number(params.get('endTime')) : null;
-    const to = end ?? (start !== null ? start + WEEK_MS : Date.now());
-    const from = start ?? to - WEEK_MS;
-    if (to - from > WEEK_MS) return { status: 400, json: { code: -1127, msg: 'More than 7 days between startTime and endTime.' } };
+    const window = windowOf(params);
+    if ('status' in window) return window;
     const limit = Math.min(Number(params.get('limit') ?? 500), 1000);
     const orders = exchange
       .ordersOf(apiKey, params.get('symbol'))
-      .filter((o) => o.time >= from && o.time <= to && o.time >= Date.now() - 90 * 86_400_000)
+      .filter((o) => o.time >= window.from && o.time <= window.to)
       .filter((o) => !params.get('orderId') || o.orderId >= Number(params.get('orderId')))
       .sort((a, b) => a.time - b.time || a.orderId - b.orderId)
       .slice(0, limit);

@@ -1,6 +1,7 @@
 // One exchange account through ccxt, as a venue port connection (README "Real venues: crypto exchanges").
 // Its seams: link.ts (the ccxt client, the poll and its backoff), book.ts and changes.ts (the book
-// replayed from orders and its difference), orders.ts (client ids, look-ups, history), markets.ts (sizes).
+// replayed from orders and its difference), orders.ts (client ids, look-ups, history), markets.ts (sizes),
+// account.ts (account information), stops.ts (stop loss, take profit, stop orders per exchange).
 //
 // - Login: loginAccountNumber = API key, loginAccountPassword = API secret (OKX: `<secret>:<passphrase>`),
 //   loginServer = `live`, `sandbox` (ccxt's setSandboxMode: the exchange's testnet) or `demo` (ccxt's
@@ -41,12 +42,13 @@ import type {
   VenuePosition,
 } from '../port.js';
 import { isPendingOrderRequest, sideOf, VenueError } from '../port.js';
-import { STOP_SUPPORT } from './stops.js';
+import { fromTrigger, refusal, STOP_SUPPORT } from './stops.js';
 import type { ExchangeOrder, ReplayedBook } from './book.js';
 import { isTransient, venueErrorOf } from './errors.js';
 import { differenceOf } from './changes.js';
+import { accountInformationOf, round2 } from './account.js';
 import { describe, type ExchangeClass, openExchange, PollSchedule } from './link.js';
-import { idOf, symbolInfoOf } from './markets.js';
+import { checkedAmount, checkNotional, idOf, symbolInfoOf } from './markets.js';
 import { amountAt, call, exchangeClientOrderId, exchangeOrderOf, lookUpOrder, positive, settled } from './orders.js';
 import { accountOrders, holdingsOf, ListedOrders } from './history.js';
 import { bookOf, type Listing, mergeStreamed, OrderStream, proClientOf, readListing, STREAMED, withKnownStops } from './stream.js';
@@ -109,6 +111,8 @@ export class CcxtConnection implements VenueConnection {
   private refreshing: Promise<void> = Promise.resolve();
   private readonly placed = new Map<string, PlaceOrderResult>();
   private readonly listed = new ListedOrders();
+  /** Markets whose position stops may have outlived their position (stops.ts clearLeftovers). */
+  private readonly tidy = new Set<string>();
   private tickers: { at: number; quotes: Map<string, { bid: number; ask: number }> } = { at: 0, quotes: new Map() };
 
   constructor(
@@ -205,6 +209,7 @@ export class CcxtConnection implements VenueConnection {
       const market = this.marketOf(position.symbol, false);
       if (!market) continue;
       this.followed.add(idOf(market));
+      this.tidy.add(idOf(market));
       this.known.set(`${idOf(market)}/${position.side}`, position);
     }
   }
@@ -220,33 +225,16 @@ export class CcxtConnection implements VenueConnection {
     const exchange = this.ready();
     const balance = await this.call(() => exchange.fetchBalance());
     const quote = (balance as unknown as Record<string, { free?: number; used?: number; total?: number }>)[this.setup.currency] ?? {};
-    const cash = quote.total ?? 0;
-    const spot = this.setup.marketTypes.includes('spot');
-    // Spot: the coins bought are worth their bid; derivatives: the margin wallet plus the floating profit.
-    const open = this.book.positions;
-    const unrealized = open.reduce((sum, p) => sum + p.profit, 0);
-    const cost = open.reduce((sum, p) => sum + p.volume * p.openPrice * this.contractSize(p.symbol), 0);
-    const balanceFigure = spot ? cash + cost : cash;
-    const equity = balanceFigure + unrealized;
-    const margin = spot ? 0 : (quote.used ?? 0);
-    return {
+    return accountInformationOf({
       login: this.login,
       currency: this.setup.currency,
-      leverage: 1,
-      marginMode: 'netting',
-      balance: round2(balanceFigure),
-      credit: 0,
-      equity: round2(equity),
-      margin: round2(margin),
-      freeMargin: round2(quote.free ?? 0),
-      marginLevel: margin > 0 ? round2((equity / margin) * 100) : null,
-      stopOutLevel: 0,
-      unrealizedProfit: round2(unrealized),
-      openPositionsCount: open.length,
-      pendingOrdersCount: this.book.pending.length,
+      spot: this.setup.marketTypes.includes('spot'),
+      live: this.credentials.mode === 'live',
       connected: this.connected,
-      environment: this.credentials.mode === 'live' ? 'LIVE' : 'DEMO',
-    };
+      quote,
+      book: this.book,
+      contractSize: (symbol) => this.contractSize(symbol),
+    });
   }
 
   async positions(): Promise<readonly VenuePosition[]> {
@@ -269,48 +257,28 @@ export class CcxtConnection implements VenueConnection {
     const market = this.marketOf(request.symbol, true)!;
     const clientId = exchangeClientOrderId(clientOrderId);
     this.followed.add(idOf(market));
-    const earlier = await this.lookUp(market, clientId);
-    if (earlier) return this.remember(clientOrderId, await this.resultOf(earlier, clientOrderId));
     const stops = STOP_SUPPORT[this.setup.exchangeId];
-    const attached = { stopLoss: request.stopLoss || null, takeProfit: request.takeProfit || null };
-    if ((attached.stopLoss !== null || attached.takeProfit !== null) && !stops) {
-      throw new VenueError(
-        '[INVALID_STOPS]',
-        `stop loss and take profit are not placed on ${this.setup.exchangeId} by this adapter (Bybit only): copy without them`,
-      );
-    }
     const stopOrder = request.orderType === 'buyStop' || request.orderType === 'sellStop';
-    if (stopOrder && !stops) {
-      throw new VenueError(
-        '[INVALID_REQUEST]',
-        `${request.orderType} orders are not placed on ${this.setup.exchangeId} by this adapter (Bybit only): market and limit orders only`,
-      );
-    }
+    // Where stop orders are kept apart (Binance's Algo Service), a stop order is looked up there.
+    const conditional = stopOrder ? stops?.conditional : undefined;
+    const earlier = await this.lookUp(market, clientId, conditional);
+    if (earlier) return this.remember(clientOrderId, await this.resultOf(earlier, clientOrderId));
+    const refused = refusal(this.setup.exchangeId, request);
+    if (refused) throw refused;
+    const attached = { stopLoss: request.stopLoss || null, takeProfit: request.takeProfit || null };
+    const withStops = attached.stopLoss !== null || attached.takeProfit !== null;
     const side: Side = sideOf(request.orderType);
-    const amount = amountAt(exchange, market, request.volume);
-    if (!(amount > 0) || Math.abs(amount - request.volume) > 1e-12) {
-      throw new VenueError(
-        '[INVALID_VOLUME]',
-        `${request.volume} is not a multiple of ${request.symbol}'s step ${market.precision.amount} at ${this.setup.exchangeId}`,
-      );
-    }
-    const minAmount = positive(market.limits.amount?.min);
-    if (minAmount && amount < minAmount - 1e-12) {
-      throw new VenueError('[INVALID_VOLUME]', `${amount} ${request.symbol} is below the exchange's minimum amount ${minAmount} at ${this.setup.exchangeId}`);
-    }
+    const amount = checkedAmount(exchange, market, request, this.setup.exchangeId);
     const pendingPrice = isPendingOrderRequest(request) ? Number(exchange.priceToPrecision(market.symbol, request.openPrice)) : undefined;
     const limitPrice = stopOrder ? undefined : pendingPrice;
     const quote = await this.quote(request.symbol);
     const price = pendingPrice ?? (side === 'buy' ? quote.ask : quote.bid);
     const params: Record<string, unknown> = {
       clientOrderId: clientId,
-      ...(stops && (attached.stopLoss !== null || attached.takeProfit !== null) ? stops.attach(attached) : {}),
-      ...(stops && stopOrder ? stops.stopOrder(side, pendingPrice!) : {}),
+      ...(stops?.attach && withStops ? stops.attach(attached) : {}),
+      ...(stops?.stopOrder && stopOrder ? stops.stopOrder(side, pendingPrice!) : {}),
     };
-    const minCost = positive(market.limits.cost?.min);
-    if (minCost && amount * price * (market.contractSize ?? 1) < minCost) {
-      throw new VenueError('[INVALID_VOLUME]', `${amount} ${request.symbol} is worth less than the exchange's minimum notional ${minCost} ${market.quote}`);
-    }
+    checkNotional(market, request, amount, price);
     let order: Order | null = null;
     try {
       order = await exchange.createOrder(market.symbol, limitPrice === undefined ? 'market' : 'limit', side, amount, limitPrice, params);
@@ -318,7 +286,7 @@ export class CcxtConnection implements VenueConnection {
       if (!isTransient(error)) throw venueErrorOf(error);
       // It may have reached the exchange: look before anyone tries again.
       this.log.warn(`${this.login}: placing ${clientId} failed (${describe(error)}); looking the order up by its client id`);
-      for (let attempt = 0; attempt < LOOKUP_ATTEMPTS && !order; attempt++) order = await this.lookUp(market, clientId).catch(() => null);
+      for (let attempt = 0; attempt < LOOKUP_ATTEMPTS && !order; attempt++) order = await this.lookUp(market, clientId, conditional).catch(() => null);
       if (!order) throw error;
       this.log.info(`${this.login}: order ${clientId} had reached the exchange (order ${order.id}); not placed again`);
     }
@@ -326,9 +294,21 @@ export class CcxtConnection implements VenueConnection {
     // filled: read it back until it says what became of it.
     for (let attempt = 0; attempt < LOOKUP_ATTEMPTS && !settled(order); attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-      order = (await this.lookUp(market, clientId)) ?? order;
+      order = (await this.lookUp(market, clientId, conditional)) ?? order;
     }
-    return this.remember(clientOrderId, await this.resultOf(order, clientOrderId));
+    const result = await this.resultOf(order, clientOrderId);
+    // Where nothing is attached to the opening order (Binance USDⓈ-M), the stops go on the position it opened.
+    if (
+      stops &&
+      !stops.attach &&
+      withStops &&
+      result.status === 'filled' &&
+      this.book.positions.some((p) => p.symbol === idOf(market) && p.orderType === side)
+    ) {
+      await this.call(() => stops.setPositionStops(exchange, market, attached, side));
+      await this.refresh();
+    }
+    return this.remember(clientOrderId, result);
   }
 
   async modifyPosition(id: string, changes: PositionChanges, clientRequestId?: string): Promise<VenuePosition> {
@@ -338,7 +318,7 @@ export class CcxtConnection implements VenueConnection {
     const stopsChanged = changes.stopLoss !== undefined || changes.takeProfit !== undefined;
     const pending = this.book.pending.find((o) => o.id === id);
     if (pending) {
-      if (!stops) {
+      if (!stops?.retrigger) {
         throw new VenueError(
           '[INVALID_REQUEST]',
           `pending orders cannot be modified on ${this.setup.exchangeId} by this adapter (Bybit only): cancel and place again`,
@@ -360,7 +340,7 @@ export class CcxtConnection implements VenueConnection {
           sideOf(pending.orderType),
           amount,
           stopOrder ? undefined : price,
-          stopOrder && price !== undefined ? stops.retrigger(price) : {},
+          stopOrder && price !== undefined ? stops.retrigger!(price) : {},
         ),
       );
       await this.refresh();
@@ -370,13 +350,13 @@ export class CcxtConnection implements VenueConnection {
     if (!position) throw new VenueError('[POSITION_NOT_FOUND]', `position ${id} is not open`);
     if (changes.openPrice !== undefined) throw new VenueError('[INVALID_REQUEST]', `an open position's price cannot be changed`);
     if (stopsChanged) {
-      if (!stops) throw new VenueError('[INVALID_STOPS]', `stop loss and take profit are not placed on ${this.setup.exchangeId} by this adapter (Bybit only)`);
+      if (!stops) throw new VenueError('[INVALID_STOPS]', `stop loss and take profit are not placed on ${this.setup.exchangeId} by this adapter`);
       const market = this.marketOf(position.symbol, true)!;
       const next = {
         stopLoss: changes.stopLoss === undefined ? position.stopLoss : changes.stopLoss || null,
         takeProfit: changes.takeProfit === undefined ? position.takeProfit : changes.takeProfit || null,
       };
-      await this.call(() => stops.setPositionStops(exchange, market, next));
+      await this.call(() => stops.setPositionStops(exchange, market, next, position.orderType));
       await this.refresh();
     }
     if (changes.volume !== undefined && changes.volume < position.volume) await this.closePosition(id, position.volume - changes.volume, clientRequestId);
@@ -401,7 +381,10 @@ export class CcxtConnection implements VenueConnection {
     await this.refresh();
     const order = this.book.pending.find((o) => o.id === id);
     if (!order) throw new VenueError('[ORDER_NOT_FOUND]', `order ${id} is not pending`);
-    await this.call(() => exchange.cancelOrder(id, this.marketOf(order.symbol, true)!.symbol));
+    const stopOrder = order.orderType === 'buyStop' || order.orderType === 'sellStop';
+    await this.call(() =>
+      exchange.cancelOrder(id, this.marketOf(order.symbol, true)!.symbol, (stopOrder && STOP_SUPPORT[this.setup.exchangeId]?.conditional) || {}),
+    );
     await this.refresh();
     return order;
   }
@@ -463,6 +446,7 @@ export class CcxtConnection implements VenueConnection {
   private async replay(): Promise<ReplayedBook> {
     const exchange = this.exchange!;
     const markets = [...this.followed].map((id) => this.marketOf(id, false)).filter((m): m is Market => m !== null);
+    const readAt = this.clock().getTime();
     this.listing = await readListing(
       markets,
       () => holdingsOf(exchange, markets, this.setup.exchangeId),
@@ -478,9 +462,25 @@ export class CcxtConnection implements VenueConnection {
     const book = this.bookOf(this.listing);
     // Where stops belong to the position (Bybit), the position's own are the truth, not the opening order's.
     const stops = STOP_SUPPORT[this.setup.exchangeId];
-    if (!stops || book.positions.length === 0) return book;
-    const withStops = book.positions.map((p) => this.marketOf(p.symbol, false)).filter((m): m is Market => m !== null);
-    const current = await this.call(() => stops.positionStops(exchange, withStops));
+    if (!stops) return book;
+    if (stops.clearLeftovers) {
+      for (const p of this.book.positions) this.tidy.add(p.symbol);
+      // Placed before the market's last close (else a few seconds before the read): not one placed for a position opened since.
+      const lastClose = (symbol: string) => Math.max(readAt - 5000, ...book.trades.filter((t) => t.symbol === symbol).map((t) => Date.parse(t.closeTime)));
+      const flat = [...this.tidy]
+        .filter((s) => !book.positions.some((p) => p.symbol === s))
+        .map((s) => ({ market: this.marketOf(s, false)!, before: lastClose(s) }));
+      await this.call(() =>
+        stops.clearLeftovers!(
+          exchange,
+          flat.filter((f) => f.market !== null),
+        ),
+      );
+      this.tidy.clear();
+    }
+    if (book.positions.length === 0) return book;
+    const open = book.positions.map((p) => ({ market: this.marketOf(p.symbol, false)!, side: p.orderType })).filter((o) => o.market !== null);
+    const current = await this.call(() => stops.positionStops(exchange, open));
     const positions = book.positions.map((p) => ({ ...p, ...(current.get(p.symbol) ?? { stopLoss: null, takeProfit: null }) }));
     return { ...book, positions };
   }
@@ -502,7 +502,9 @@ export class CcxtConnection implements VenueConnection {
       const updates: ExchangeOrder[] = [];
       for (const o of orders) {
         const market = o.symbol ? exchange.markets?.[o.symbol] : undefined;
-        if (market) updates.push(exchangeOrderOf(o, idOf(market), this.setup.feesOnOrders));
+        // An order a triggered conditional order placed is read by the poll, under the conditional order's id.
+        if (market && fromTrigger(this.setup.exchangeId, o)) void this.refresh().catch(() => undefined);
+        else if (market) updates.push(exchangeOrderOf(o, idOf(market), this.setup.feesOnOrders));
       }
       const { listing, unfollowed } = mergeStreamed(this.listing, updates);
       if (unfollowed.length > 0) {
@@ -529,8 +531,8 @@ export class CcxtConnection implements VenueConnection {
   }
 
   /** The order placed under a client id, or null. Bybit is asked through its lists filtered by orderLinkId. */
-  private lookUp(market: Market, clientId: string): Promise<Order | null> {
-    return lookUpOrder(this.ready(), market, clientId, this.setup.lookUpByList === true);
+  private lookUp(market: Market, clientId: string, conditional?: Record<string, unknown>): Promise<Order | null> {
+    return lookUpOrder(this.ready(), market, clientId, this.setup.lookUpByList === true, conditional);
   }
 
   private async resultOf(order: Order, clientOrderId: string): Promise<PlaceOrderResult> {
@@ -587,5 +589,3 @@ export class CcxtConnection implements VenueConnection {
     return call(work);
   }
 }
-
-const round2 = (value: number): number => Math.round(value * 100) / 100;

@@ -97,7 +97,23 @@ export const accountOrders = async (exchange: Exchange, market: Market, exchange
     }
     return [...open, ...done.reverse()];
   }
+  if (exchangeId === 'binanceusdm') {
+    const conditional = await call(() => exchange.fetchOrders(market.symbol, undefined, undefined, { trigger: true }));
+    return withTriggered(await ordersOf(exchange, market), conditional);
+  }
   return ordersOf(exchange, market);
+};
+
+/**
+ * Binance USDⓈ-M's orders with its conditional (algo) orders: a triggered one stands for the market
+ * order it placed (its actualOrderId), so a stop order that fills is one order from placement to fill;
+ * an open one is a pending stop order, unless it is a close-all order (a position's stop, stops.ts).
+ */
+export const withTriggered = (orders: readonly Order[], conditional: readonly Order[]): Order[] => {
+  const info = (o: Order) => (o.info ?? {}) as Record<string, unknown>;
+  const placed = new Set(conditional.map((o) => String(info(o).actualOrderId ?? '')).filter((id) => id !== ''));
+  const algos = conditional.filter((o) => !(o.status === 'open' && info(o).closePosition === true));
+  return [...orders.filter((o) => !placed.has(String(o.id))), ...algos];
 };
 
 /** What an account holds of a market now: net contracts or coins (negative: short), with the exchange's entry price and time where it says. */

@@ -40,13 +40,19 @@ export const ordersOf = async (exchange: Exchange, market: Market, params: Recor
 };
 
 /** The order placed under a client id, or null. `byList`: asked through the order lists (Bybit's orderLinkId filter). */
-export const lookUpOrder = async (exchange: Exchange, market: Market, clientId: string, byList: boolean): Promise<Order | null> => {
+export const lookUpOrder = async (
+  exchange: Exchange,
+  market: Market,
+  clientId: string,
+  byList: boolean,
+  conditional: Record<string, unknown> = {},
+): Promise<Order | null> => {
   if (byList) {
     const found = await ordersOf(exchange, market, { orderLinkId: clientId });
     return found.find((o) => o.clientOrderId === clientId) ?? null;
   }
   try {
-    return await exchange.fetchOrder('', market.symbol, { clientOrderId: clientId });
+    return await exchange.fetchOrder('', market.symbol, { clientOrderId: clientId, ...conditional });
   } catch (error) {
     if (classOf(error, 'OrderNotFound')) return null;
     throw venueErrorOf(error);
@@ -92,10 +98,16 @@ export const exchangeOrderOf = (o: Order, symbol: string, withFees = false): Exc
   fee: withFees ? feeOf(o) : 0,
 });
 
-/** What closed a position when its closing order says so (Bybit's createType); else manual. */
+/**
+ * What closed a position when its closing order says so (Bybit's createType; Binance USDⓈ-M: a close-all
+ * conditional order's type); else manual.
+ */
 const closeReasonOf = (o: Order): CloseReason => {
-  const createType = (o.info as Record<string, unknown> | undefined)?.createType;
-  return createType === 'CreateByStopLoss' ? 'stopLoss' : createType === 'CreateByTakeProfit' ? 'takeProfit' : 'manual';
+  const info = (o.info ?? {}) as Record<string, unknown>;
+  const closeAll = info.closePosition === true ? (info.orderType ?? info.origType) : undefined;
+  if (info.createType === 'CreateByStopLoss' || closeAll === 'STOP_MARKET') return 'stopLoss';
+  if (info.createType === 'CreateByTakeProfit' || closeAll === 'TAKE_PROFIT_MARKET') return 'takeProfit';
+  return 'manual';
 };
 
 /** `volume` cut to the market's amount precision; 0 when nothing is left (ccxt throws below one step). */

@@ -1,14 +1,27 @@
 // Stop loss, take profit, stop orders and pending-order changes, per exchange: what ccxt's unified API
-// leaves to each exchange's own parameters. An exchange listed here supports them through the adapter;
-// any other refuses them with a clear code (connection.ts): [INVALID_STOPS] for stop loss / take profit,
-// [INVALID_REQUEST] for stop orders and pending changes.
+// leaves to each exchange's own parameters. An exchange listed here supports what its entry has; the
+// rest is refused with a clear code before anything is sent (refusal below): [INVALID_STOPS] for stop
+// loss / take profit, [INVALID_REQUEST] for stop orders and pending changes.
 //
 // Bybit v5 (linear): stop loss and take profit are the position's (tpslMode Full), attached to the
 // opening order (`stopLoss` / `takeProfit`) and changed on the open position with
 // /v5/position/trading-stop ("0" removes one); they are read back from /v5/position/list. Stop orders are
 // conditional market orders (`triggerPrice`, `triggerDirection` 1 rising / 2 falling); a pending order's
 // price, trigger or quantity changes with /v5/order/amend (ccxt editOrder).
-import type { Exchange, MarketInterface as Market } from 'ccxt';
+//
+// Binance USDⓈ-M: conditional orders live in the Algo Service (/fapi/v1/algoOrder, ccxt's `trigger`
+// param reaches them). A position's stop loss is a close-all STOP_MARKET (closePosition true, no
+// quantity) on the closing side, its take profit a close-all TAKE_PROFIT_MARKET: nothing can be attached
+// to the opening order, so they are placed once it filled, changed by cancelling and placing again, and
+// read back from the open algo orders (one of each on the closing side is the position's). Binance
+// leaves a close-all order open when its position closes otherwise (its sibling fired, a close by hand):
+// on a market gone flat, the ones placed before its last close are cancelled (leftovers), so a later
+// position there is not closed by them. Stop orders are STOP_MARKET algo orders with a quantity; a triggered one
+// is a market order whose fill the replay reads under the algo order's id (history.ts). Algo orders
+// cannot be amended: pending changes are refused.
+import type { Exchange, MarketInterface as Market, Order } from 'ccxt';
+import { type OrderRequest, type Side, VenueError } from '../port.js';
+import { classOf, positive } from './orders.js';
 
 export interface PositionStops {
   readonly stopLoss: number | null;
@@ -16,16 +29,20 @@ export interface PositionStops {
 }
 
 export interface StopSupport {
-  /** The createOrder params attaching a stop loss and take profit to an opening order. */
-  attach(stops: PositionStops): Record<string, unknown>;
-  /** The createOrder params of a stop order (a market order that waits for `trigger`). */
-  stopOrder(side: 'buy' | 'sell', trigger: number): Record<string, unknown>;
-  /** Sets (null: removes) the stop loss and take profit of the open position of `market`. */
-  setPositionStops(exchange: Exchange, market: Market, stops: PositionStops): Promise<void>;
-  /** The stop loss and take profit of the open positions of `markets`, by market id. */
-  positionStops(exchange: Exchange, markets: readonly Market[]): Promise<Map<string, PositionStops>>;
-  /** The editOrder params of a new trigger price for a stop order. */
-  retrigger(trigger: number): Record<string, unknown>;
+  /** The createOrder params attaching a stop loss and take profit to an opening order; absent: set on the position once it filled. */
+  readonly attach?: (stops: PositionStops) => Record<string, unknown>;
+  /** The createOrder params of a stop order (a market order that waits for `trigger`); absent: refused. */
+  readonly stopOrder?: (side: Side, trigger: number) => Record<string, unknown>;
+  /** The editOrder params of a new trigger price for a stop order; absent: pending orders are not changed. */
+  readonly retrigger?: (trigger: number) => Record<string, unknown>;
+  /** The params that reach a stop order where the exchange keeps them apart (look-up, cancel). */
+  readonly conditional?: Record<string, unknown>;
+  /** Sets (null: removes) the stop loss and take profit of the open position (`side`) of `market`. */
+  setPositionStops(exchange: Exchange, market: Market, stops: PositionStops, side: Side): Promise<void>;
+  /** The stop loss and take profit of the open positions, by market id. */
+  positionStops(exchange: Exchange, open: readonly { market: Market; side: Side }[]): Promise<Map<string, PositionStops>>;
+  /** Cancels the position stops left on markets that went flat: those placed before `before` (ms, the exchange's time). */
+  clearLeftovers?(exchange: Exchange, flat: readonly { market: Market; before: number }[]): Promise<void>;
 }
 
 type Implicit = Record<string, (params: Record<string, unknown>) => Promise<unknown>>;
@@ -46,21 +63,88 @@ const bybit: StopSupport = {
       positionIdx: 0,
     });
   },
-  positionStops: async (exchange, markets) => {
+  positionStops: async (exchange, open) => {
     const result = new Map<string, PositionStops>();
-    if (markets.length === 0) return result;
-    const positions = await exchange.fetchPositions(markets.map((m) => m.symbol));
+    if (open.length === 0) return result;
+    const positions = await exchange.fetchPositions(open.map((o) => o.market.symbol));
     for (const p of positions) {
       const market = p.symbol ? exchange.markets?.[p.symbol] : undefined;
       if (!market || !(Number(p.contracts ?? 0) > 0)) continue;
-      result.set(market.id, { stopLoss: positiveOrNull(p.stopLossPrice), takeProfit: positiveOrNull(p.takeProfitPrice) });
+      result.set(market.id, { stopLoss: positive(p.stopLossPrice), takeProfit: positive(p.takeProfitPrice) });
     }
     return result;
   },
   retrigger: (trigger) => ({ triggerPrice: trigger }),
 };
 
-const positiveOrNull = (value: number | undefined): number | null => (typeof value === 'number' && value > 0 ? value : null);
+/** Binance's close-all algo orders of a market, by kind: the stop loss is a STOP_MARKET, the take profit a TAKE_PROFIT_MARKET. */
+const closeAllOf = async (exchange: Exchange, market: Market): Promise<Order[]> =>
+  (await exchange.fetchOpenOrders(market.symbol, undefined, undefined, { trigger: true })).filter((o) => info(o).closePosition === true);
+
+const info = (o: Order): Record<string, unknown> => (o.info ?? {}) as Record<string, unknown>;
+const kindOf = (o: Order): keyof PositionStops | null =>
+  info(o).orderType === 'STOP_MARKET' ? 'stopLoss' : info(o).orderType === 'TAKE_PROFIT_MARKET' ? 'takeProfit' : null;
+const closing = (side: Side): Side => (side === 'buy' ? 'sell' : 'buy');
+
+const binanceusdm: StopSupport = {
+  stopOrder: (_side, trigger) => ({ triggerPrice: trigger }),
+  conditional: { trigger: true },
+  setPositionStops: async (exchange, market, stops, side) => {
+    const current = (await closeAllOf(exchange, market)).filter((o) => o.side === closing(side));
+    for (const kind of ['stopLoss', 'takeProfit'] as const) {
+      const want = stops[kind];
+      const mine = current.filter((o) => kindOf(o) === kind);
+      const kept = want === null ? undefined : mine.find((o) => o.triggerPrice === Number(exchange.priceToPrecision(market.symbol, want)));
+      for (const o of mine) if (o !== kept) await exchange.cancelOrder(String(o.id), market.symbol, { trigger: true });
+      if (want === null || kept) continue;
+      const trigger = kind === 'stopLoss' ? { stopLossPrice: want } : { takeProfitPrice: want };
+      try {
+        await exchange.createOrder(market.symbol, 'market', closing(side), 0, undefined, { ...trigger, closePosition: true });
+      } catch (error) {
+        // -2021 "Order would immediately trigger" (ccxt: an ExchangeError): the level is on the wrong side of the price.
+        const message = error instanceof Error ? error.message : String(error);
+        if (classOf(error, 'InvalidOrder') || /-2021|immediately trigger/.test(message))
+          throw new VenueError('[INVALID_STOPS]', `the exchange refused the ${kind === 'stopLoss' ? 'stop loss' : 'take profit'} ${want}: ${message}`);
+        throw error;
+      }
+    }
+  },
+  positionStops: async (exchange, open) => {
+    const result = new Map<string, PositionStops>();
+    for (const { market, side } of open) {
+      const mine = (await closeAllOf(exchange, market)).filter((o) => o.side === closing(side));
+      const level = (kind: keyof PositionStops) => positive(mine.find((o) => kindOf(o) === kind)?.triggerPrice);
+      result.set(String(market.id), { stopLoss: level('stopLoss'), takeProfit: level('takeProfit') });
+    }
+    return result;
+  },
+  clearLeftovers: async (exchange, flat) => {
+    for (const { market, before } of flat) {
+      for (const o of await closeAllOf(exchange, market))
+        if ((o.timestamp ?? 0) < before) await exchange.cancelOrder(String(o.id), market.symbol, { trigger: true });
+    }
+  },
+};
 
 /** The exchanges whose stops the adapter places, by ccxt exchange id. */
-export const STOP_SUPPORT: Readonly<Record<string, StopSupport>> = { bybit };
+export const STOP_SUPPORT: Readonly<Record<string, StopSupport>> = { bybit, binanceusdm };
+
+/** Why `request` cannot be placed at `exchangeId` by this adapter (null: it can). */
+export const refusal = (exchangeId: string, request: OrderRequest): VenueError | null => {
+  const support = STOP_SUPPORT[exchangeId];
+  const by = Object.keys(STOP_SUPPORT).join(', ');
+  if ((request.stopLoss || request.takeProfit) && !support)
+    return new VenueError('[INVALID_STOPS]', `stop loss and take profit are not placed on ${exchangeId} by this adapter (${by} only): copy without them`);
+  if ((request.orderType === 'buyStop' || request.orderType === 'sellStop') && !support?.stopOrder)
+    return new VenueError(
+      '[INVALID_REQUEST]',
+      `${request.orderType} orders are not placed on ${exchangeId} by this adapter (${by} only): market and limit orders only`,
+    );
+  return null;
+};
+
+/** Binance USDⓈ-M: an order a triggered conditional order placed (its original type STOP_MARKET or TAKE_PROFIT_MARKET; streamed: `ot`). */
+export const fromTrigger = (exchangeId: string, o: Order): boolean => {
+  const type = info(o).ot ?? info(o).origType;
+  return exchangeId === 'binanceusdm' && (type === 'STOP_MARKET' || type === 'TAKE_PROFIT_MARKET');
+};

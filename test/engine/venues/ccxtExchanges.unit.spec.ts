@@ -263,10 +263,13 @@ describe('ccxt venue: stop loss, take profit, stop orders and pending changes', 
   let fake: FakeExchange;
   const connections: CcxtConnection[] = [];
 
-  const connect = async (dialect: FakeDialect): Promise<CcxtConnection> => {
-    fake = new FakeExchange(dialect);
-    await fake.start();
-    fake.addAccount('key-1', 'secret-1', { USDT: 10_000 }, dialect === 'okx' ? 'pass-1' : null);
+  /** A connection to a new fake exchange, or (`again`) another one to the same fake: a restart. */
+  const connect = async (dialect: FakeDialect, again = false): Promise<CcxtConnection> => {
+    if (!again) {
+      fake = new FakeExchange(dialect);
+      await fake.start();
+      fake.addAccount('key-1', 'secret-1', { USDT: 10_000 }, dialect === 'okx' ? 'pass-1' : null);
+    }
     const settings = ccxtAdapter.config({ CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '60000', CCXT_TIMEOUT_MS: '2000' });
     const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
     const venue = await ccxtAdapter.venue(dialect, settings, { clock: () => new Date(), log });
@@ -336,7 +339,72 @@ describe('ccxt venue: stop loss, take profit, stop orders and pending changes', 
     ]);
   });
 
-  for (const dialect of ['okx', 'binanceusdm'] as const) {
+  const openAlgos = () => fake.algoOrders.filter((a) => a.algoStatus === 'NEW').map((a) => [a.orderType, a.side, a.triggerPrice, a.closePosition]);
+
+  it("Binance USDⓈ-M: sets a position's stops as close-all algo orders once it filled, changes and removes them, records the stop loss close and cancels the take profit it left", async () => {
+    const connection = await connect('binanceusdm');
+    const changes: VenueChange[] = [];
+    connection.subscribe((change) => changes.push(change));
+    const placed = await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01, stopLoss: 60000, takeProfit: 70000 }, 'with-stops');
+    expect(openAlgos()).to.have.deep.members([
+      ['STOP_MARKET', 'SELL', 60000, true],
+      ['TAKE_PROFIT_MARKET', 'SELL', 70000, true],
+    ]);
+    expect((await connection.positions())[0]).to.include({ id: placed.orderId, stopLoss: 60000, takeProfit: 70000 });
+    expect(await connection.modifyPosition(placed.orderId, { stopLoss: 61000, takeProfit: null })).to.include({ stopLoss: 61000, takeProfit: null });
+    expect(openAlgos()).to.deep.equal([['STOP_MARKET', 'SELL', 61000, true]]);
+    // A take profit below the bid would fire at once: the exchange refuses it (-2021), the stop loss stays.
+    expect(await refusal(connection.modifyPosition(placed.orderId, { takeProfit: 64000 }))).to.equal('[INVALID_STOPS]');
+    expect(await connection.modifyPosition(placed.orderId, { takeProfit: 72000 })).to.include({ stopLoss: 61000, takeProfit: 72000 });
+    // Opened, then its stops placed once it filled (nothing is attached to a Binance order), then moved twice.
+    expect(changes.map((change) => change.type)).to.deep.equal(['positionOpened', 'positionModified', 'positionModified', 'positionModified']);
+    fake.setPrice('BTCUSDT', 60900, 60900.1);
+    await connection.refresh();
+    const closed = changes.at(-1)!;
+    expect(closed.type).to.equal('positionClosed');
+    expect(closed.type === 'positionClosed' && closed.trade).to.include({ positionId: placed.orderId, reason: 'stopLoss', closePrice: 60900, volume: 0.01 });
+    expect(fake.position('key-1', 'BTCUSDT')).to.equal(0);
+    // The take profit Binance left open is cancelled: it would close the next position opened there.
+    expect(openAlgos()).to.deep.equal([]);
+    expect(fake.algoOrders.map((a) => a.algoStatus)).to.have.members(['CANCELED', 'CANCELED', 'FINISHED', 'CANCELED']);
+  });
+
+  it('Binance USDⓈ-M: places stop orders as STOP_MARKET algo orders, finds one placed before a restart, cancels one and sees the other fill under its id', async () => {
+    const connection = await connect('binanceusdm');
+    const changes: VenueChange[] = [];
+    connection.subscribe((change) => changes.push(change));
+    const stop = await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buyStop', volume: 0.01, openPrice: 66000 }, 'stop-1');
+    expect(stop).to.include({ status: 'placed', openPrice: 66000, volume: 0.01 });
+    const other = await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'sellStop', volume: 0.01, openPrice: 64000 }, 'stop-2');
+    expect(openAlgos()).to.deep.equal([
+      ['STOP_MARKET', 'BUY', 66000, false],
+      ['STOP_MARKET', 'SELL', 64000, false],
+    ]);
+    const restarted = await connect('binanceusdm', true);
+    expect((await restarted.placeOrder({ symbol: 'BTCUSDT', orderType: 'buyStop', volume: 0.01, openPrice: 66000 }, 'stop-1')).orderId).to.equal(stop.orderId);
+    expect(fake.algoOrders).to.have.length(2);
+    expect((await connection.positions()).map((p) => [p.kind, p.orderType, p.openPrice])).to.have.deep.members([
+      ['order', 'buyStop', 66000],
+      ['order', 'sellStop', 64000],
+    ]);
+    await connection.cancelOrder(other.orderId);
+    const limit = await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buyLimit', volume: 0.01, openPrice: 60000 }, 'limit-1');
+    expect(await refusal(connection.modifyPosition(limit.orderId, { openPrice: 61000 }))).to.equal('[INVALID_REQUEST]');
+    fake.setPrice('BTCUSDT', 66000, 66000.1);
+    await connection.refresh();
+    const [position] = (await connection.positions()).filter((p) => p.kind === 'position');
+    expect(position).to.include({ id: stop.orderId, orderType: 'buy', volume: 0.01, openPrice: 66000.1 });
+    expect(changes.map((change) => change.type)).to.deep.equal([
+      'orderPlaced',
+      'orderPlaced',
+      'orderCancelled',
+      'orderPlaced',
+      'orderFilled',
+      'positionOpened',
+    ]);
+  });
+
+  for (const dialect of ['okx'] as const) {
     it(`${dialect}: refuses stop loss and take profit with [INVALID_STOPS], stop orders and pending changes with [INVALID_REQUEST], placing nothing`, async () => {
       const connection = await connect(dialect);
       const symbol = dialect === 'okx' ? 'BTC-USDT' : 'BTCUSDT';

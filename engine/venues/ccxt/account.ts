@@ -1,0 +1,47 @@
+// A ccxt account's AccountInformation (connection.ts) from its balance in the account currency and its
+// replayed book: on spot the coins bought are worth their cost plus their floating profit; on
+// derivatives the balance is the margin wallet, the equity adds the floating profit.
+import type { AccountInformation } from '../port.js';
+import type { ReplayedBook } from './book.js';
+
+export const round2 = (value: number): number => Math.round(value * 100) / 100;
+
+export interface AccountFacts {
+  readonly login: string;
+  readonly currency: string;
+  readonly spot: boolean;
+  readonly live: boolean;
+  readonly connected: boolean;
+  /** The balance of the account currency (ccxt's free, used, total). */
+  readonly quote: { readonly free?: number; readonly used?: number; readonly total?: number };
+  readonly book: ReplayedBook;
+  readonly contractSize: (symbol: string) => number;
+}
+
+export const accountInformationOf = (a: AccountFacts): AccountInformation => {
+  const cash = a.quote.total ?? 0;
+  const open = a.book.positions;
+  const unrealized = open.reduce((sum, p) => sum + p.profit, 0);
+  const cost = open.reduce((sum, p) => sum + p.volume * p.openPrice * a.contractSize(p.symbol), 0);
+  const balance = a.spot ? cash + cost : cash;
+  const equity = balance + unrealized;
+  const margin = a.spot ? 0 : (a.quote.used ?? 0);
+  return {
+    login: a.login,
+    currency: a.currency,
+    leverage: 1,
+    marginMode: 'netting',
+    balance: round2(balance),
+    credit: 0,
+    equity: round2(equity),
+    margin: round2(margin),
+    freeMargin: round2(a.quote.free ?? 0),
+    marginLevel: margin > 0 ? round2((equity / margin) * 100) : null,
+    stopOutLevel: 0,
+    unrealizedProfit: round2(unrealized),
+    openPositionsCount: open.length,
+    pendingOrdersCount: a.book.pending.length,
+    connected: a.connected,
+    environment: a.live ? 'LIVE' : 'DEMO',
+  };
+};
