@@ -28,6 +28,7 @@ import type {
   AccountInformation,
   ClosedTrade,
   HistoryEntry,
+  OpenPosition,
   OrderRequest,
   PendingOrder,
   PlaceOrderResult,
@@ -51,7 +52,7 @@ import { describe, type ExchangeClass, openExchange, PollSchedule } from './link
 import { checkedAmount, checkNotional, idOf, symbolInfoOf } from './markets.js';
 import { amountAt, call, exchangeClientOrderId, exchangeOrderOf, lookUpOrder, positive, settled } from './orders.js';
 import { accountOrders, holdingsOf, ListedOrders } from './history.js';
-import { bookOf, type Listing, mergeStreamed, OrderStream, proClientOf, readListing, STREAMED, withKnownStops } from './stream.js';
+import { bookOf, type Listing, mergeStreamed, OrderStream, proClientOf, readListing, STREAMED, withPositionStops } from './stream.js';
 
 export { exchangeClientOrderId } from './orders.js';
 export { rebase } from './link.js';
@@ -479,10 +480,14 @@ export class CcxtConnection implements VenueConnection {
       this.tidy.clear();
     }
     if (book.positions.length === 0) return book;
-    const open = book.positions.map((p) => ({ market: this.marketOf(p.symbol, false)!, side: p.orderType })).filter((o) => o.market !== null);
-    const current = await this.call(() => stops.positionStops(exchange, open));
+    const current = await this.call(() => stops.positionStops(exchange, this.openOf(book.positions)));
     const positions = book.positions.map((p) => ({ ...p, ...(current.get(p.symbol) ?? { stopLoss: null, takeProfit: null }) }));
     return { ...book, positions };
+  }
+
+  /** The markets and sides of positions, as the stop reads take them (a market no longer listed left out). */
+  private openOf(positions: readonly OpenPosition[]): { market: Market; side: Side }[] {
+    return positions.map((p) => ({ market: this.marketOf(p.symbol, false)!, side: p.orderType })).filter((o) => o.market !== null);
   }
 
   private bookOf(listing: Listing): ReplayedBook {
@@ -496,7 +501,7 @@ export class CcxtConnection implements VenueConnection {
 
   /** Orders the stream pushed: into the last listing, its book replayed, the difference told (in turn with the polls). */
   private streamed(orders: readonly Order[]): void {
-    const run = this.refreshing.then(() => {
+    const run = this.refreshing.then(async () => {
       const exchange = this.exchange;
       if (!exchange || !this.listing) return;
       const updates: ExchangeOrder[] = [];
@@ -514,7 +519,10 @@ export class CcxtConnection implements VenueConnection {
       if (!listing) return;
       this.listing = listing;
       const book = this.bookOf(listing);
-      const next = STOP_SUPPORT[this.setup.exchangeId] ? withKnownStops(book, this.book) : book;
+      const stops = STOP_SUPPORT[this.setup.exchangeId];
+      const read = (moved: readonly OpenPosition[]) => this.call(() => stops!.positionStops(exchange, this.openOf(moved)));
+      const warn = (error: unknown) => this.log.warn(`${this.login}: the stops of a streamed fill's position were not read (${describe(error)})`);
+      const next = stops ? await withPositionStops(book, this.book, read, warn) : book;
       const previous = this.book;
       this.book = next;
       this.emitDifference(previous, next);

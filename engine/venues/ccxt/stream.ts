@@ -21,6 +21,7 @@ import type { KnownPosition, OpenPosition, Side } from '../port.js';
 import { type ExchangeOrder, replayOrders, type ReplayedBook, type Pricing } from './book.js';
 import { type Held, seedsOf } from './history.js';
 import { describe, type ExchangeClass, MAX_BACKOFF_MS } from './link.js';
+import type { PositionStops } from './stops.js';
 import type { CcxtLog } from './connection.js';
 
 /** The exchanges whose private order stream this adapter reads (the others are polled only). */
@@ -92,10 +93,25 @@ export const mergeStreamed = (listing: Listing, updates: readonly ExchangeOrder[
   return { listing: changed ? { markets: listing.markets, held, orders } : null, unfollowed };
 };
 
-/** Where the position's own stops are the truth (Bybit), a streamed book keeps the ones the last poll read. */
-export const withKnownStops = (book: ReplayedBook, previous: ReplayedBook): ReplayedBook => {
+/**
+ * Where the position's own stops are the truth (Bybit), a streamed book's positions keep the ones the
+ * last book had, except those a streamed fill opened or changed: theirs are read from the exchange once,
+ * at the fill (`read`: one request for their symbols), so a stop loss set on the position at the
+ * exchange comes with the fill, not with the next poll. If that read fails they keep what they had (a
+ * new one its opening order's), and the next poll reads them.
+ */
+export const withPositionStops = async (
+  book: ReplayedBook,
+  previous: ReplayedBook,
+  read: (moved: readonly OpenPosition[]) => Promise<ReadonlyMap<string, PositionStops>>,
+  onError: (error: unknown) => void,
+): Promise<ReplayedBook> => {
   const before = new Map<string, OpenPosition>(previous.positions.map((p) => [p.id, p]));
+  const moved = book.positions.filter((p) => before.get(p.id)?.volume !== p.volume);
+  let current: ReadonlyMap<string, PositionStops> | null = null;
+  if (moved.length > 0) current = await read(moved).catch((error: unknown) => (onError(error), null));
   const positions = book.positions.map((p) => {
+    if (current && moved.some((m) => m.symbol === p.symbol)) return { ...p, ...(current.get(p.symbol) ?? { stopLoss: null, takeProfit: null }) };
     const old = before.get(p.id);
     return old ? { ...p, stopLoss: old.stopLoss, takeProfit: old.takeProfit } : p;
   });

@@ -27,7 +27,8 @@ const quiet = async (fake: FakeExchange): Promise<void> => {
 const CASES: readonly { dialect: FakeDialect; server: string; orderList: RegExp; symbol?: string; passphrase?: string }[] = [
   { dialect: 'binance', server: 'sandbox', orderList: /^GET \/api\/v3\/(allOrders|openOrders|account)/ },
   { dialect: 'binanceusdm', server: 'demo', orderList: /^GET \/fapi\/v\d\/(allOrders|openOrders|positionRisk)/ },
-  { dialect: 'bybit', server: 'demo', orderList: /^GET \/v5\/(order|position)\// },
+  // Bybit's positions are read at a streamed fill (their own stops): the orders are not.
+  { dialect: 'bybit', server: 'demo', orderList: /^GET \/v5\/order\// },
   { dialect: 'okx', server: 'demo', orderList: /^GET \/api\/v5\/(trade\/orders|account\/balance)/, symbol: 'BTC-USDT', passphrase: 'pass-1' },
 ];
 
@@ -144,6 +145,32 @@ for (const c of CASES) {
         expect(changes.map((ch) => ch.type)).to.deep.equal(['positionOpened', 'positionClosed']);
         const history = await connection.history('2000-01-01T00:00:00.000Z', '2100-01-01T00:00:00.000Z');
         expect(history.map((t) => t.kind === 'trade' && t.commission)).to.deep.equal([closed.trade.commission]);
+      });
+    }
+
+    // Bybit's stop loss and take profit are the position's: set there, the order stream does not tell them.
+    if (c.dialect === 'bybit') {
+      it("reads the position's own stop loss and take profit once on a streamed fill, without reading the orders", async () => {
+        const { connection, changes } = await connect();
+        await until('the stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
+        await quiet(fake);
+        const before = fake.requests.length;
+        fake.placeManually('key-1', symbol, 'BUY', 0.01);
+        await until('the fill told', () => changes.some((ch) => ch.type === 'positionOpened'));
+        // The owner sets them on the position at Bybit, then adds to it.
+        Object.assign(fake.accounts.get('key-1')!.positions.get(symbol)!, { stopLoss: 60_000, takeProfit: 70_000 });
+        fake.placeManually('key-1', symbol, 'BUY', 0.01);
+        await until('the addition told', () => changes.some((ch) => ch.type === 'positionIncreased'));
+        const increased = changes.find((ch) => ch.type === 'positionIncreased') as Extract<VenueChange, { type: 'positionIncreased' }>;
+        expect(increased.position).to.include({ volume: 0.02, stopLoss: 60_000, takeProfit: 70_000 });
+        const read = fake.requests.slice(before);
+        expect(
+          read.filter((r) => /^GET \/v5\/order\//.test(r)),
+          'no order read',
+        ).to.deep.equal([]);
+        expect(read.filter((r) => r === 'GET /v5/position/list').length, 'the positions read once a fill').to.equal(2);
+        await connection.refresh();
+        expect(changes.map((ch) => ch.type)).to.deep.equal(['positionOpened', 'positionIncreased']);
       });
     }
 
