@@ -21,6 +21,7 @@ import { applicableMappings } from '../../domain/symbolMapping/rule.js';
 import type { CopiersTable, CopiesTable, ReadModels } from '../../projections/schema.js';
 import type { AccountSessions } from '../venues/connections.js';
 import type { AccountInformation, SymbolInfo, VenueConnection } from '../venues/port.js';
+import { slaveToMasterRate } from './currencyRate.js';
 
 export type CopierRow = Selectable<CopiersTable>;
 
@@ -323,21 +324,9 @@ export class CopyInputs {
     return out;
   }
 
-  /**
-   * One unit of the slave's currency in the master's (null when the same, or when no quote links
-   * them): from the slave's venue, SLAVEMASTER or the inverse of MASTERSLAVE at the mid.
-   */
-  async slaveToMasterRate(slave: VenueConnection, slaveCurrency: string, masterCurrency: string): Promise<number | null> {
-    if (slaveCurrency.toUpperCase() === masterCurrency.toUpperCase()) return null;
-    const mid = async (symbol: string) =>
-      slave.quote(symbol).then(
-        (q) => (q.bid + q.ask) / 2,
-        () => null,
-      );
-    const direct = await mid(`${slaveCurrency}${masterCurrency}`);
-    if (direct) return direct;
-    const inverse = await mid(`${masterCurrency}${slaveCurrency}`);
-    return inverse ? 1 / inverse : null;
+  /** One unit of the slave's currency in the master's, from the slave's venue (see currencyRate.ts). */
+  slaveToMasterRate(slave: VenueConnection, slaveCurrency: string, masterCurrency: string): Promise<number | null> {
+    return slaveToMasterRate(slave, slaveCurrency, masterCurrency);
   }
 }
 
