@@ -63,15 +63,6 @@ export const blockCustomer = async (
   return { customer: blocked, jobId: result.state.pendingBlockJob ?? blocked.blockJobId ?? jobId, started: result.events.length > 0 };
 };
 
-const stillBlocked = async (services: Services, block: PendingBlock): Promise<boolean> =>
-  (await services.db
-    .selectFrom('customers')
-    .select('customer_id')
-    .where('customer_id', '=', block.customer_id)
-    .where('status', '=', 'BLOCKED')
-    .where('block_job_id', '=', block.block_job_id)
-    .executeTakeFirst()) !== undefined;
-
 interface PendingBlock {
   readonly customer_id: number;
   readonly brand_feature_id: string;
@@ -140,19 +131,21 @@ export class CustomerBlockJob {
       suspendedKeys += (await liveKeysOfProject(services.db, projectId)).length;
       for (const account of await liveAccountsOfProject(services.db, projectId)) {
         if (account.account_status_id !== AccountStatus.Active) continue;
-        // Unblocked meanwhile: the unblock job owns the accounts now.
-        if (!(await stillBlocked(services, block))) return;
+        // Noted before it is stopped, on the customer's stream: an unblock either comes first (the note
+        // is refused, the unblock owns the accounts and nothing more is stopped) or after (it names this
+        // account, and the unblock, run by this same loop after this round, starts it again).
+        const noted = await execute(services, stream, customerDecider, {
+          type: 'NoteCustomerAccountStopped',
+          data: { jobId: block.block_job_id, projectId, accountId: account.id },
+          metadata: metadata(),
+        });
+        if (noted.state.pendingBlockJob !== block.block_job_id) return;
         await execute(services, accountStream(account.id), accountDecider, {
           type: 'StopAccount',
           data: { accountId: account.id, projectId },
           metadata: metadata(),
         });
         await services.connections.disconnect(account.id, 'stopped');
-        await execute(services, stream, customerDecider, {
-          type: 'NoteCustomerAccountStopped',
-          data: { jobId: block.block_job_id, projectId, accountId: account.id },
-          metadata: metadata(),
-        });
         services.log.info(`customer ${block.customer_id} blocked: account ${account.id} of project ${projectId} stopped`);
         stoppedAccounts += 1;
       }

@@ -79,7 +79,8 @@ export const decide = (command: CustomerCommand, state: Customer): CustomerEvent
       if (state.pendingBlockJob) return [];
       return [{ type: 'CustomerBlocked', data: { customerId, jobId: command.data.jobId, reason: command.data.reason, at } }];
     case 'NoteCustomerAccountStopped':
-      if (state.pendingBlockJob !== command.data.jobId) return [];
+      // Noted once: a job round finishing an interrupted one notes again what it noted before.
+      if (state.pendingBlockJob !== command.data.jobId || state.stoppedAccounts.includes(command.data.accountId)) return [];
       return [{ type: 'CustomerAccountStopped', data: { customerId, ...command.data, reason: state.blockReason, at } }];
     case 'CompleteCustomerBlock':
       if (state.pendingBlockJob !== command.data.jobId) return [];

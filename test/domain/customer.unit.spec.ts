@@ -111,6 +111,10 @@ describe('customer decider', () => {
     given([registered, owned(P1), blocked, stopped, unblocked])
       .when(unblock)
       .thenRefuses('[CUSTOMER_NOT_BLOCKED]', 'conflict');
+    // A round finishing an interrupted job notes an account it noted before once only.
+    given([registered, owned(P1), blocked, stopped])
+      .when({ type: 'NoteCustomerAccountStopped', data: { jobId: JOB, projectId: P1, accountId: A1 }, metadata })
+      .then([]);
     // The block's job, still running, notes nothing more; the customer signs in and owns projects again.
     given([registered, owned(P1), blocked, stopped, unblocked])
       .when({ type: 'NoteCustomerAccountStopped', data: { jobId: JOB, projectId: P1, accountId: P2 }, metadata })
