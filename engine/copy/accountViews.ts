@@ -3,6 +3,7 @@
 // figures.
 import type { AccountPosition, SlaveAccountView } from '../../domain/copy/features/rules.js';
 import type { AccountInformation, OpenPosition, VenueConnection, VenuePosition } from '../venues/port.js';
+import { pairConversion } from './currencyRate.js';
 
 export const accountPositionsOf = (book: readonly VenuePosition[]): AccountPosition[] =>
   book
@@ -40,13 +41,6 @@ export const pointValueOf = async (connection: VenueConnection, symbol: string, 
   const profit = info.profitCurrency.toUpperCase();
   const account = accountCurrency.toUpperCase();
   if (profit === account) return inProfitCurrency;
-  const mid = (pair: string) =>
-    connection.quote(pair).then(
-      (q) => (q.bid + q.ask) / 2,
-      () => null,
-    );
-  const direct = await mid(`${profit}${account}`);
-  if (direct !== null && direct > 0) return inProfitCurrency * direct;
-  const inverse = await mid(`${account}${profit}`);
-  return inverse !== null && inverse > 0 ? inProfitCurrency / inverse : null;
+  const convert = await pairConversion(connection, profit, account);
+  return convert ? convert(inProfitCurrency) : null;
 };
