@@ -79,7 +79,12 @@ describe('console: the account timeline and its state at an instant', function (
 
   it('stateAt replays to the instant: no position before the trade, the copy after it', async () => {
     const opened = timeline.find((e) => e.type === 'PositionOpened')!;
-    const before = timeline[timeline.indexOf(opened) - 1]!;
+    // An instant is a millisecond: the engine's CopyExecuted may share the fill's, so the instant
+    // before the trade is the last event's strictly earlier than the PositionOpened.
+    const before = timeline
+      .slice(0, timeline.indexOf(opened))
+      .filter((e) => Date.parse(e.time) < Date.parse(opened.time))
+      .at(-1)!;
     const then = await t.call('GET', `/accounts/${slave}/stateAt?instant=${encodeURIComponent(before.time)}`);
     expect(then.status, JSON.stringify(then.body)).to.equal(200);
     expect(then.body.account.positions).to.deep.equal([]);
