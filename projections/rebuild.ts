@@ -78,6 +78,12 @@ const partitions = (projection: Projection, batch: readonly RecordedEvent[], cou
   return groups;
 };
 
+/**
+ * What applying `events` to `build` is expected to cost, from what its batches cost so far per event
+ * it was given (before any, the events' count). Only the order of a batch's pieces depends on it.
+ */
+const expectedMs = (build: Build, events: readonly RecordedEvent[]): number => (build.given > 0 ? (build.ms / build.given) * events.length : events.length);
+
 const pointViews = async (db: Kysely<ReadModels>, projection: Projection, schema: string): Promise<void> => {
   for (const table of projection.tables) {
     await sql`DROP VIEW IF EXISTS ${sql.id('public', table)}`.execute(db);
@@ -134,6 +140,8 @@ interface Build {
   readonly current: { readonly generation: number } | undefined;
   applied: number;
   ms: number;
+  /** Events given to its pieces of the bulk (for the order of a batch's pieces: expectedMs). */
+  given: number;
   /** Its Projection.rebuildFold, one per partition (a single one without partitions), if it has one. */
   readonly folds: RebuildFold[] | undefined;
   /** Its tables are UNLOGGED until finishBuilds. */
@@ -176,7 +184,7 @@ const prepareBuilds = async (conn: Kysely<ReadModels>, ordered: readonly Project
     });
     const { rebuildFold } = projection;
     const folds = rebuildFold ? Array.from({ length: projection.partitionOf ? lanes : 1 }, () => rebuildFold()) : undefined;
-    builds.push({ projection, schema, generation, current, applied: 0, ms: 0, folds, unlogged });
+    builds.push({ projection, schema, generation, current, applied: 0, ms: 0, given: 0, folds, unlogged });
   }
   return builds;
 };
@@ -185,8 +193,8 @@ const prepareBuilds = async (conn: Kysely<ReadModels>, ordered: readonly Project
  * The bulk of the history: each batch applied to every read model, `lanes` at a time, each in its own
  * transaction. These generations serve nobody yet, so their commits need not wait for the disk: a
  * crash leaves a building generation the next rebuild starts again. A read model that names its
- * partitions (Projection.partitionOf) gives one piece of work per partition; the pieces go first, as
- * they belong to the read models with the most to do.
+ * partitions (Projection.partitionOf) gives one piece of work per partition. A batch's pieces start
+ * longest first, by what each read model's pieces cost so far per event.
  */
 const applyHistory = async (
   db: Kysely<ReadModels>,
@@ -209,6 +217,10 @@ const applyHistory = async (
     for (const build of builds.filter((b) => !b.projection.partitionOf && relevant(b, batch))) {
       work.push({ build, events: batch, fold: build.folds?.[0]?.apply ?? build.projection.applyBatch });
     }
+    // Longest first: the lanes wait for the last piece of a batch, so a long piece that starts last
+    // (a read model applied in one piece, after the parts of a partitioned one) leaves the others idle.
+    const cost = new Map(work.map((piece) => [piece, expectedMs(piece.build, piece.events)]));
+    work.sort((a, b) => cost.get(b)! - cost.get(a)!);
     const lane = async (): Promise<void> => {
       for (let piece = work.shift(); piece; piece = work.shift()) {
         const began = performance.now();
@@ -218,6 +230,7 @@ const applyHistory = async (
           return applyEvents(trx, build.schema, build.projection, events, fold);
         });
         build.applied += applied;
+        build.given += events.length;
         build.ms += performance.now() - began;
       }
     };
