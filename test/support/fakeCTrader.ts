@@ -98,6 +98,11 @@ export class FakeCTrader {
   down = false;
   /** The next new order is executed, and its requester hears nothing about it (a lost answer). */
   swallowNextOrderAnswer = false;
+  /**
+   * The ProtoOAErrorRes code a refresh token the endpoint does not know answers. Spotware's
+   * ProtoOAErrorCode lists none of its own for it; CH_ACCESS_TOKEN_INVALID by default, set to try others.
+   */
+  refreshRefusalCode = 'CH_ACCESS_TOKEN_INVALID';
   /** expiresIn (seconds) of the pairs a refresh answers. */
   tokenLifetimeSeconds = 2_628_000;
   private server: WebSocketServer | null = null;
@@ -254,7 +259,7 @@ export class FakeCTrader {
     if (!session.appAuthed) return error('CH_CLIENT_NOT_AUTHENTICATED', 'authenticate the application first');
     if (frame.payloadType === PT.REFRESH_TOKEN_REQ) {
       const entry = [...this.tokens].find(([, t]) => t.refresh === p.refreshToken);
-      if (!entry) return error('CH_ACCESS_TOKEN_INVALID', 'invalid refresh token');
+      if (!entry) return error(this.refreshRefusalCode, 'invalid refresh token');
       const [ctid, tokens] = entry;
       tokens.dead.add(tokens.access);
       tokens.renewals++;

@@ -44,6 +44,7 @@ import {
   toCents,
   TOKEN_CODES,
   toLots,
+  TRANSIENT_CODES,
 } from './protocol.js';
 import { LONGEST_WAIT_MS, passwordOf, renewalDelay, renewedPair, type TokenPair } from './token.js';
 
@@ -128,7 +129,10 @@ export abstract class CTraderAccount extends CTraderLink implements BookContext 
       try {
         res = await this.request<ProtoOARefreshTokenRes>(PT.REFRESH_TOKEN_REQ, { refreshToken } satisfies ProtoOARefreshTokenReq, PT.REFRESH_TOKEN_RES);
       } catch (error) {
-        if (isTransient(error)) throw error;
+        // Spotware's ProtoOAErrorCode has no code of its own for a refresh token it refuses (the fake
+        // answers CH_ACCESS_TOKEN_INVALID): any code but a "not now" one (TRANSIENT_CODES) is a refusal,
+        // so an unlisted code (ACCESS_DENIED, INVALID_REQUEST...) stops the retries instead of looping.
+        if (error instanceof CTraderTimeout || (error instanceof CTraderFailure && TRANSIENT_CODES.has(error.errorCode))) throw error;
         throw new VenueError('[INVALID_CREDENTIALS]', `cTrader refuses the refresh token of account ${this.login}: ${describe(error)}`);
       }
       this.tokens = renewedPair(res, this.clock().getTime());

@@ -261,6 +261,9 @@ export class CTraderConnection extends CTraderAccount implements VenueConnection
     try {
       await this.withToken(send);
       await this.sync();
+      // Spotware's .proto leaves open what a level absent from an amendment does; we state every level
+      // kept and leave out only those removed (the reading that absent = removed). Say so if the book disagrees.
+      if (!done()) this.log.warn(`cTrader account ${this.login}: ${what}: cTrader answered, but its book does not show what was asked`);
     } catch (error) {
       if (!isTransient(error)) throw venueErrorOf(error);
       this.log.warn(`cTrader account ${this.login}: ${what} failed (${describe(error)}); reading the book before anyone tries again`);

@@ -159,6 +159,30 @@ describe('cTrader venue against a local fake Open API endpoint', () => {
     expect(await refusal(connect())).to.equal('[INVALID_CREDENTIALS]');
   });
 
+  it('refuses with [INVALID_CREDENTIALS] a refresh token cTrader refuses, whatever code it answers, and tries again on a "not now"', async () => {
+    fake.expireToken(42_001);
+    // ProtoOAErrorCode has no code of its own for a refused refresh token: the listed token code, and
+    // codes the adapter does not list, are refusals (no reconnect loop); a rate limit is not.
+    for (const code of ['CH_ACCESS_TOKEN_INVALID', 'ACCESS_DENIED', 'INVALID_REQUEST', 'CH_CLIENT_AUTH_FAILURE']) {
+      fake.refreshRefusalCode = code;
+      const connection = venue.connection({ login: '7001', password: 'token-1|not-the-refresh-token', server: 'demo' }) as CTraderConnection;
+      connections.push(connection);
+      let refused: unknown = null;
+      await connection.connect().catch((error: unknown) => (refused = error));
+      expect(refused, code).to.be.instanceOf(VenueError);
+      expect((refused as VenueError).code, code).to.equal('[INVALID_CREDENTIALS]');
+      expect((refused as VenueError).message, code).to.match(new RegExp(`refuses the refresh token of account 7001: ${code}`));
+    }
+    fake.refreshRefusalCode = 'REQUEST_FREQUENCY_EXCEEDED';
+    const limited = venue.connection({ login: '7001', password: 'token-1|not-the-refresh-token', server: 'demo' }) as CTraderConnection;
+    connections.push(limited);
+    let failure: unknown = null;
+    await limited.connect().catch((error: unknown) => (failure = error));
+    expect(failure).to.be.instanceOf(CTraderFailure);
+    expect(failure).not.to.be.instanceOf(VenueError);
+    expect(fake.tokensOf(42_001).renewals).to.equal(0);
+  });
+
   it('gives the symbol sizes in lots from cents of units, and refuses off-step volumes before sending', async () => {
     const connection = await connect();
     const eurusd = await connection.symbolInfo('EURUSD');
@@ -209,6 +233,35 @@ describe('cTrader venue against a local fake Open API endpoint', () => {
     expect((await connection.accountInformation()).balance).to.be.closeTo(10_000 + 4 + 10, 1e-9);
     const history = await connection.history('2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z');
     expect(history.map((h) => h.kind === 'trade' && h.volume)).to.deep.equal([0.02, 0.05]);
+  });
+
+  it('keeps a level an amendment omits and removes one it nulls, stating every kept level to cTrader (position and pending order)', async () => {
+    const connection = await connect();
+    const placed = await connection.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 0.1, stopLoss: 1.08, takeProfit: 1.09 }, 'protected');
+    const positionId = (placed as { positionId: string }).positionId;
+    await until(() => fake.positionsOf(42_001)[0]?.takeProfit === 1.09, 'the protection at cTrader');
+    const lastAmendment = (type: number) => fake.frames.filter((f) => f.payloadType === type).at(-1)!.payload as Record<string, unknown>;
+    // stopLoss only: the take profit is kept, and sent again (cTrader's .proto does not say what an absent level does).
+    await connection.modifyPosition(positionId, { stopLoss: 1.081 });
+    expect(lastAmendment(PT.AMEND_POSITION_SLTP_REQ)).to.include({ stopLoss: 1.081, takeProfit: 1.09 });
+    expect(fake.positionsOf(42_001)[0]).to.deep.include({ stopLoss: 1.081, takeProfit: 1.09 });
+    // takeProfit null: removed, the stop loss kept.
+    await connection.modifyPosition(positionId, { takeProfit: null });
+    expect(lastAmendment(PT.AMEND_POSITION_SLTP_REQ)).to.include({ stopLoss: 1.081 }).and.not.to.have.property('takeProfit');
+    expect(fake.positionsOf(42_001)[0]!.takeProfit).to.equal(undefined);
+    expect((await connection.positions()).find((p) => p.id === positionId)).to.include({ stopLoss: 1.081, takeProfit: null });
+    // A pending order: a new price alone keeps both levels; a null stop loss removes it alone.
+    const order = await connection.placeOrder(
+      { symbol: 'EURUSD', orderType: 'buyLimit', volume: 0.1, openPrice: 1.08, stopLoss: 1.07, takeProfit: 1.1 },
+      'limit',
+    );
+    const orderId = (order as { orderId: string }).orderId;
+    await connection.modifyPosition(orderId, { openPrice: 1.079 });
+    expect(lastAmendment(PT.AMEND_ORDER_REQ)).to.include({ limitPrice: 1.079, stopLoss: 1.07, takeProfit: 1.1 });
+    expect(fake.pendingOf(42_001)[0]).to.deep.include({ limitPrice: 1.079, stopLoss: 1.07, takeProfit: 1.1 });
+    await connection.modifyPosition(orderId, { stopLoss: null });
+    expect(fake.pendingOf(42_001)[0]).to.deep.include({ limitPrice: 1.079, takeProfit: 1.1 }).and.not.to.have.property('stopLoss');
+    expect(warnings.filter((w) => /does not show what was asked/.test(w))).to.deep.equal([]);
   });
 
   it('places a stop order good till its expiry, and answers a repeated placement or cancel with the first result', async () => {
