@@ -43,14 +43,14 @@ import type {
   VenuePosition,
 } from '../port.js';
 import { isPendingOrderRequest, sideOf, VenueError } from '../port.js';
-import { fromTrigger, refusal, STOP_SUPPORT } from './stops.js';
+import { editPending, fromTrigger, type PositionStops, refusal, STOP_SUPPORT } from './stops.js';
 import type { ExchangeOrder, ReplayedBook } from './book.js';
 import { isTransient, venueErrorOf } from './errors.js';
 import { differenceOf } from './changes.js';
 import { accountInformationOf, round2 } from './account.js';
 import { describe, type ExchangeClass, openExchange, PollSchedule } from './link.js';
 import { checkedAmount, checkNotional, idOf, symbolInfoOf } from './markets.js';
-import { amountAt, call, exchangeClientOrderId, exchangeOrderOf, lookUpOrder, positive, settled } from './orders.js';
+import { call, exchangeClientOrderId, exchangeOrderOf, lookUpOrder, positive, settled } from './orders.js';
 import { accountOrders, holdingsOf, ListedOrders } from './history.js';
 import { bookOf, type Listing, mergeStreamed, OrderStream, proClientOf, readListing, STREAMED, withPositionStops } from './stream.js';
 
@@ -262,13 +262,18 @@ export class CcxtConnection implements VenueConnection {
     const stopOrder = request.orderType === 'buyStop' || request.orderType === 'sellStop';
     // Where stop orders are kept apart (Binance's Algo Service), a stop order is looked up there.
     const conditional = stopOrder ? stops?.conditional : undefined;
+    const attached = { stopLoss: request.stopLoss || null, takeProfit: request.takeProfit || null };
+    const side: Side = sideOf(request.orderType);
     const earlier = await this.lookUp(market, clientId, conditional);
-    if (earlier) return this.remember(clientOrderId, await this.resultOf(earlier, clientOrderId));
+    if (earlier) {
+      const result = await this.resultOf(earlier, clientOrderId);
+      // A replay after the service stopped between the fill and its stops: the missing ones are placed now.
+      if (result.status === 'filled') await this.stopsAfterFill(market, side, attached, true);
+      return this.remember(clientOrderId, result);
+    }
     const refused = refusal(this.setup.exchangeId, request);
     if (refused) throw refused;
-    const attached = { stopLoss: request.stopLoss || null, takeProfit: request.takeProfit || null };
     const withStops = attached.stopLoss !== null || attached.takeProfit !== null;
-    const side: Side = sideOf(request.orderType);
     const amount = checkedAmount(exchange, market, request, this.setup.exchangeId);
     const pendingPrice = isPendingOrderRequest(request) ? Number(exchange.priceToPrecision(market.symbol, request.openPrice)) : undefined;
     const limitPrice = stopOrder ? undefined : pendingPrice;
@@ -298,59 +303,41 @@ export class CcxtConnection implements VenueConnection {
       order = (await this.lookUp(market, clientId, conditional)) ?? order;
     }
     const result = await this.resultOf(order, clientOrderId);
-    // Where nothing is attached to the opening order (Binance USDⓈ-M), the stops go on the position it opened.
-    if (
-      stops &&
-      !stops.attach &&
-      withStops &&
-      result.status === 'filled' &&
-      this.book.positions.some((p) => p.symbol === idOf(market) && p.orderType === side)
-    ) {
-      await this.call(() => stops.setPositionStops(exchange, market, attached, side));
-      await this.refresh();
-    }
+    if (result.status === 'filled') await this.stopsAfterFill(market, side, attached, false);
     return this.remember(clientOrderId, result);
+  }
+
+  /**
+   * Where nothing is attached to the opening order (Binance USDⓈ-M), the stops go on the position it
+   * opened once it filled. `replayed` (the order was found placed before): only the levels the position
+   * lacks, so a replay places what a stop between the fill and the stops left out, and nothing twice.
+   */
+  private async stopsAfterFill(market: Market, side: Side, wanted: PositionStops, replayed: boolean): Promise<void> {
+    const stops = STOP_SUPPORT[this.setup.exchangeId];
+    if (!stops || stops.attach || (wanted.stopLoss === null && wanted.takeProfit === null)) return;
+    const position = this.book.positions.find((p) => p.symbol === idOf(market) && p.orderType === side);
+    if (!position) return;
+    const next = replayed ? { stopLoss: position.stopLoss ?? wanted.stopLoss, takeProfit: position.takeProfit ?? wanted.takeProfit } : wanted;
+    if (replayed && next.stopLoss === position.stopLoss && next.takeProfit === position.takeProfit) return;
+    if (replayed) this.log.info(`${this.login}: placing the stops of ${position.id} the service had not placed after its fill`);
+    await this.call(() => stops.setPositionStops(this.ready(), market, next, side));
+    await this.refresh();
   }
 
   async modifyPosition(id: string, changes: PositionChanges, clientRequestId?: string): Promise<VenuePosition> {
     const exchange = this.ready();
     await this.refresh();
     const stops = STOP_SUPPORT[this.setup.exchangeId];
-    const stopsChanged = changes.stopLoss !== undefined || changes.takeProfit !== undefined;
     const pending = this.book.pending.find((o) => o.id === id);
     if (pending) {
-      if (!stops?.retrigger) {
-        throw new VenueError(
-          '[INVALID_REQUEST]',
-          `pending orders cannot be modified on ${this.setup.exchangeId} by this adapter (Bybit only): cancel and place again`,
-        );
-      }
-      if (stopsChanged)
-        throw new VenueError('[INVALID_STOPS]', `a pending order's stop loss and take profit are not changed on ${this.setup.exchangeId} by this adapter`);
-      const market = this.marketOf(pending.symbol, true)!;
-      const stopOrder = pending.orderType === 'buyStop' || pending.orderType === 'sellStop';
-      const amount = changes.volume !== undefined ? amountAt(exchange, market, changes.volume) : undefined;
-      if (amount !== undefined && !(amount > 0))
-        throw new VenueError('[INVALID_VOLUME]', `${changes.volume} is below ${pending.symbol}'s step at ${this.setup.exchangeId}`);
-      const price = changes.openPrice !== undefined ? Number(exchange.priceToPrecision(market.symbol, changes.openPrice)) : undefined;
-      await this.call(() =>
-        exchange.editOrder(
-          id,
-          market.symbol,
-          stopOrder ? 'market' : 'limit',
-          sideOf(pending.orderType),
-          amount,
-          stopOrder ? undefined : price,
-          stopOrder && price !== undefined ? stops.retrigger!(price) : {},
-        ),
-      );
+      await editPending(exchange, this.setup.exchangeId, this.marketOf(pending.symbol, true)!, pending, changes);
       await this.refresh();
       return this.book.pending.find((o) => o.id === id) ?? pending;
     }
     const position = this.book.positions.find((p) => p.id === id);
     if (!position) throw new VenueError('[POSITION_NOT_FOUND]', `position ${id} is not open`);
     if (changes.openPrice !== undefined) throw new VenueError('[INVALID_REQUEST]', `an open position's price cannot be changed`);
-    if (stopsChanged) {
+    if (changes.stopLoss !== undefined || changes.takeProfit !== undefined) {
       if (!stops) throw new VenueError('[INVALID_STOPS]', `stop loss and take profit are not placed on ${this.setup.exchangeId} by this adapter`);
       const market = this.marketOf(position.symbol, true)!;
       const next = {

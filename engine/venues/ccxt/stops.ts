@@ -20,8 +20,8 @@
 // is a market order whose fill the replay reads under the algo order's id (history.ts). Algo orders
 // cannot be amended: pending changes are refused.
 import type { Exchange, MarketInterface as Market, Order } from 'ccxt';
-import { type OrderRequest, type Side, VenueError } from '../port.js';
-import { classOf, positive } from './orders.js';
+import { type OrderRequest, type PendingOrder, type PositionChanges, type Side, sideOf, VenueError } from '../port.js';
+import { amountAt, call, classOf, positive } from './orders.js';
 
 export interface PositionStops {
   readonly stopLoss: number | null;
@@ -147,4 +147,20 @@ export const refusal = (exchangeId: string, request: OrderRequest): VenueError |
 export const fromTrigger = (exchangeId: string, o: Order): boolean => {
   const type = info(o).ot ?? info(o).origType;
   return exchangeId === 'binanceusdm' && (type === 'STOP_MARKET' || type === 'TAKE_PROFIT_MARKET');
+};
+
+/** Changes a pending order's price (a stop order's trigger) or volume where the exchange amends orders (Bybit); else refused before sending. */
+export const editPending = async (exchange: Exchange, exchangeId: string, market: Market, pending: PendingOrder, changes: PositionChanges): Promise<void> => {
+  const stops = STOP_SUPPORT[exchangeId];
+  if (!stops?.retrigger)
+    throw new VenueError('[INVALID_REQUEST]', `pending orders cannot be modified on ${exchangeId} by this adapter (Bybit only): cancel and place again`);
+  if (changes.stopLoss !== undefined || changes.takeProfit !== undefined)
+    throw new VenueError('[INVALID_STOPS]', `a pending order's stop loss and take profit are not changed on ${exchangeId} by this adapter`);
+  const stopOrder = pending.orderType === 'buyStop' || pending.orderType === 'sellStop';
+  const amount = changes.volume !== undefined ? amountAt(exchange, market, changes.volume) : undefined;
+  if (amount !== undefined && !(amount > 0)) throw new VenueError('[INVALID_VOLUME]', `${changes.volume} is below ${pending.symbol}'s step at ${exchangeId}`);
+  const price = changes.openPrice !== undefined ? Number(exchange.priceToPrecision(market.symbol, changes.openPrice)) : undefined;
+  const type = stopOrder ? 'market' : 'limit';
+  const params = stopOrder && price !== undefined ? stops.retrigger(price) : {};
+  await call(() => exchange.editOrder(pending.id, market.symbol, type, sideOf(pending.orderType), amount, stopOrder ? undefined : price, params));
 };

@@ -369,6 +369,34 @@ describe('ccxt venue: stop loss, take profit, stop orders and pending changes', 
     expect(fake.algoOrders.map((a) => a.algoStatus)).to.have.members(['CANCELED', 'CANCELED', 'FINISHED', 'CANCELED']);
   });
 
+  it('Binance USDⓈ-M: a replay after a stop between the opening fill and its stops places the missing stops, once', async () => {
+    // The state a stop of the service leaves: the opening order filled under its client id, no stops placed.
+    fake = new FakeExchange('binanceusdm');
+    await fake.start();
+    fake.addAccount('key-1', 'secret-1', { USDT: 10_000 });
+    const request = { symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01, stopLoss: 60000, takeProfit: 70000 } as const;
+    fake.place('key-1', { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: 0.01, clientOrderId: exchangeClientOrderId('crashed') });
+    const connection = await connect('binanceusdm', true);
+    const replayed = await connection.placeOrder(request, 'crashed');
+    expect(replayed).to.include({ status: 'filled', volume: 0.01 });
+    expect(fake.orders).to.have.length(1);
+    const both = [
+      ['STOP_MARKET', 'SELL', 60000, true],
+      ['TAKE_PROFIT_MARKET', 'SELL', 70000, true],
+    ];
+    expect(openAlgos()).to.have.deep.members(both);
+    expect((await connection.positions())[0]).to.include({ id: replayed.orderId, stopLoss: 60000, takeProfit: 70000 });
+    // Another restart replays it again: nothing more is placed.
+    const again = await connect('binanceusdm', true);
+    expect((await again.placeOrder(request, 'crashed')).orderId).to.equal(replayed.orderId);
+    expect(fake.algoOrders).to.have.length(2);
+    // One of the two placed before a stop: only the other is placed.
+    fake.algoOrders.find((a) => a.orderType === 'TAKE_PROFIT_MARKET')!.algoStatus = 'CANCELED';
+    await (await connect('binanceusdm', true)).placeOrder(request, 'crashed');
+    expect(openAlgos()).to.have.deep.members(both);
+    expect(fake.algoOrders).to.have.length(3);
+  });
+
   it('Binance USDⓈ-M: places stop orders as STOP_MARKET algo orders, finds one placed before a restart, cancels one and sees the other fill under its id', async () => {
     const connection = await connect('binanceusdm');
     const changes: VenueChange[] = [];
