@@ -27,8 +27,9 @@ import { type FeatureSetting, featureStream } from '../domain/feature/events.js'
 import type { RequestContext } from '../domain/shared/command.js';
 import { illegalState, invalid, notFound } from '../domain/shared/errors.js';
 import { forbiddenOverrides, followerCopierSettings, SIGNAL_FOLLOWER, type SignalFollowerSettings } from '../domain/signal/follower.js';
-import { checkMinimumBalanceMet, conversionSymbols, type PairQuote } from '../domain/signal/minimumBalance.js';
+import { checkMinimumBalanceMet } from '../domain/signal/minimumBalance.js';
 import { brokerAllowed, followableBy, SIGNAL_PROVIDER, type SignalProviderSettings } from '../domain/signal/provider.js';
+import { venueConversion } from '../engine/copy/currencyRate.js';
 import { findProject } from '../projections/projects/queries.js';
 import {
   findSignalProvider,
@@ -182,7 +183,8 @@ const subscription = async (services: Services, command: FeatureWrite['command']
 /**
  * minimumBalance (FeatureSignalProviderDTO; 0 = none), in the provider account's currency: the follower
  * account's balance, read from its live session when it subscribes, converted from its currency at its
- * venue's quote of the pair linking the two (domain/signal/minimumBalance.ts), must be at least that much.
+ * venue's quotes as its copies' rate is (the pair of the two, else through USD: engine/copy/currencyRate.ts),
+ * must be at least that much.
  * Below it: 409 [SIGNAL_MINIMUM_BALANCE_NOT_MET]; currencies no quote links: 409
  * [SIGNAL_CURRENCY_NOT_CONVERTIBLE]; a follower account without a live session (its balance cannot be
  * read) or a provider account without one (its currency cannot be read): 409 [ACCOUNT_NOT_CONNECTED].
@@ -206,14 +208,9 @@ const checkMinimumBalance = async (services: Services, provider: SignalProviderR
     );
   }
   const [{ balance, currency }, { currency: providerCurrency }] = await Promise.all([connection.accountInformation(), source.accountInformation()]);
-  const quotes = new Map<string, PairQuote | null>();
-  if (currency.toUpperCase() !== providerCurrency.toUpperCase()) {
-    for (const symbol of conversionSymbols(currency.toUpperCase(), providerCurrency.toUpperCase())) {
-      // A venue that does not list the symbol refuses the quote: no rate from it.
-      quotes.set(symbol, await connection.quote(symbol).catch(() => null));
-    }
-  }
-  checkMinimumBalanceMet({ minimum, providerCurrency, accountId, balance, currency }, (symbol) => quotes.get(symbol) ?? null);
+  // The follower venue's quotes, as its copies' rate reads them (a venue that does not list a symbol refuses its quote).
+  const toProvider = await venueConversion(connection, currency, providerCurrency);
+  checkMinimumBalanceMet({ minimum, providerCurrency, accountId, balance, currency }, toProvider);
 };
 
 /**

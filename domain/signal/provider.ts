@@ -99,7 +99,7 @@ const members = Type.Object({
     minimum: 0,
     maximum: 2147483647,
     description:
-      "in the provider account's currency: a follower account's balance, read from its live session when it subscribes and converted from its currency at the mid of its venue's quote of the pair linking the two (PROVIDERFOLLOWER or FOLLOWERPROVIDER, e.g. EURUSD), must be at least this: 409 [SIGNAL_MINIMUM_BALANCE_NOT_MET] below it, 409 [SIGNAL_CURRENCY_NOT_CONVERTIBLE] when the currencies differ and the follower's venue quotes neither pair, 409 [ACCOUNT_NOT_CONNECTED] when the follower's or the provider's account has no live session (the balance or the provider's currency cannot be read); not checked again later; 0 = none",
+      "in the provider account's currency: a follower account's balance, read from its live session when it subscribes and converted from its currency at the mids of its venue's quotes as its copies' rate is (the pair of the two, FOLLOWERPROVIDER or the inverse of PROVIDERFOLLOWER, e.g. EURUSD; where neither is quoted, through USD: a GBP follower of an EUR provider at GBPUSD and EURUSD), must be at least this: 409 [SIGNAL_MINIMUM_BALANCE_NOT_MET] below it, 409 [SIGNAL_CURRENCY_NOT_CONVERTIBLE] when the currencies differ and the follower's venue quotes no such pair, 409 [ACCOUNT_NOT_CONNECTED] when the follower's or the provider's account has no live session (the balance or the provider's currency cannot be read); not checked again later; 0 = none",
   }),
   monthlySubscriptionFee: Type.Number({
     minimum: 0,

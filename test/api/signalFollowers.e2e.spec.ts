@@ -25,11 +25,11 @@ describe('signal followers: atomic writes, minimumBalance and the provider’s v
   let logins = 0;
 
   /** A started account of another project. */
-  const startedIn = async (key: string, alias: string, start = true) => {
+  const startedIn = async (key: string, alias: string, start = true, loginServer = 'Sim-Demo') => {
     logins += 1;
     const created = await t.call('POST', '/accounts', {
       key,
-      body: validAccount({ alias, loginServer: 'Sim-Demo', loginAccountNumber: `${process.pid}8${logins}${alias}`.slice(0, 64) }),
+      body: validAccount({ alias, loginServer, loginAccountNumber: `${process.pid}8${logins}${alias}`.slice(0, 64) }),
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     if (start) expect((await t.call('POST', `/accounts/${created.body.id}/actions/start`, { key })).status).to.be.oneOf([200, 204]);
@@ -49,8 +49,8 @@ describe('signal followers: atomic writes, minimumBalance and the provider’s v
       8000,
       what,
     );
-  const addProvider = async (accountId: string, members: Record<string, unknown> = {}) => {
-    const res = await t.call('POST', `/accounts/${accountId}/features`, { body: provider(members) });
+  const addProvider = async (accountId: string, members: Record<string, unknown> = {}, key?: string) => {
+    const res = await t.call('POST', `/accounts/${accountId}/features`, { ...(key ? { key } : {}), body: provider(members) });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body.id as string;
   };
@@ -185,6 +185,22 @@ describe('signal followers: atomic writes, minimumBalance and the provider’s v
       }
       // The demo balance (10,000) meets a minimum of 10,000.
       await subscribe(B_KEY, account, modest);
+    });
+
+    it('converts a GBP follower’s balance for an EUR provider through USD, as its copies’ rate does (no EURGBP quoted)', async () => {
+      // The simulated venue quotes GBPUSD and EURUSD but no EURGBP: 10,000 GBP = 13,020 USD = 11,999.45 EUR.
+      await pinQuotes(t, { GBPUSD: [1.3019, 1.3021] });
+      const euros = await startedAccount(t, 'euro-source', { loginServer: 'Simulated-EUR-Demo' });
+      const above = await addProvider(euros, { minimumBalance: 12_000 });
+      const within = await addProvider(await startedAccount(t, 'euro-source-2', { loginServer: 'Simulated-EUR-Demo' }), { minimumBalance: 11_999 });
+      const pounds = await startedIn(B_KEY, 'pounds', true, 'Simulated-GBP-Demo');
+      const below = await t.call('POST', `/accounts/${pounds}/features`, { key: B_KEY, body: follow(above) });
+      expect([below.status, below.body.error], JSON.stringify(below.body)).to.deep.equal([409, '[SIGNAL_MINIMUM_BALANCE_NOT_MET]']);
+      expect(below.body.message).to.match(/at least 12000 EUR.*holds 10000 GBP \(11999\.45 EUR\)/);
+      expect((await t.call('GET', `/accounts/${pounds}/features`, { key: B_KEY })).body).to.deep.equal([]);
+      expect(await followerCopiers(pounds)).to.deep.equal([]);
+      const followerId = await subscribe(B_KEY, pounds, within);
+      expect(await followerCopiers(pounds)).to.deep.equal([followerId]);
     });
   });
 

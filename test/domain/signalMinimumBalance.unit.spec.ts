@@ -1,13 +1,13 @@
 // minimumBalance in the provider account's currency, the follower's balance converted at its venue's
-// quote of the pair linking the two currencies (domain/signal/minimumBalance.ts).
+// quotes as a copy's rate is (domain/signal/minimumBalance.ts, domain/shared/currencyConversion.ts).
 import { expect } from 'chai';
+import { conversionSteps, convertedBy } from '../../domain/shared/currencyConversion.js';
 import { DomainError } from '../../domain/shared/errors.js';
-import { checkMinimumBalanceMet, convertAmount, type PairQuote } from '../../domain/signal/minimumBalance.js';
+import { checkMinimumBalanceMet } from '../../domain/signal/minimumBalance.js';
 
-const quotes =
-  (known: Record<string, PairQuote>) =>
-  (symbol: string): PairQuote | null =>
-    known[symbol] ?? null;
+/** The follower's currency in the provider's at a venue quoting only the given mids. */
+const at = (mids: Record<string, number>) => (currency: string, providerCurrency: string) =>
+  convertedBy(conversionSteps(currency, providerCurrency), (symbol) => mids[symbol] ?? null);
 const refusal = (run: () => void): string => {
   try {
     run();
@@ -19,29 +19,32 @@ const refusal = (run: () => void): string => {
 };
 
 describe('signal minimumBalance with currency conversion', () => {
-  it('converts at the mid of the direct pair, or of the inverse pair inverted; one currency as is; no quote: null', () => {
-    const eurusd = quotes({ EURUSD: { bid: 1.09, ask: 1.11 } });
-    expect(convertAmount(1000, 'EUR', 'USD', eurusd)).to.be.closeTo(1100, 1e-9);
-    expect(convertAmount(1100, 'USD', 'EUR', eurusd)).to.be.closeTo(1000, 1e-9);
-    expect(convertAmount(1234, 'usd', 'USD', quotes({}))).to.equal(1234);
-    expect(convertAmount(1000, 'GBP', 'JPY', eurusd)).to.equal(null);
-  });
-
   it('compares the converted balance with the minimum of the provider currency', () => {
-    const eurusd = quotes({ EURUSD: { bid: 1.1, ask: 1.1 } });
+    const eurusd = at({ EURUSD: 1.1 });
     const check = { minimum: 10_000, providerCurrency: 'USD', accountId: 'a' };
+    const met = (balance: number, currency: string, c = check, rates = eurusd) =>
+      refusal(() => checkMinimumBalanceMet({ ...c, balance, currency }, rates(currency, c.providerCurrency)));
     // 9,500 EUR = 10,450 USD: enough; 9,000 EUR = 9,900 USD: not.
-    expect(refusal(() => checkMinimumBalanceMet({ ...check, balance: 9_500, currency: 'EUR' }, eurusd))).to.equal('none');
-    expect(refusal(() => checkMinimumBalanceMet({ ...check, balance: 9_000, currency: 'EUR' }, eurusd))).to.equal('[SIGNAL_MINIMUM_BALANCE_NOT_MET]');
+    expect(met(9_500, 'EUR')).to.equal('none');
+    expect(met(9_000, 'EUR')).to.equal('[SIGNAL_MINIMUM_BALANCE_NOT_MET]');
     // A provider in EUR asking 10,000 EUR: 10,000 USD is 9,090.91 EUR.
     const eur = { minimum: 10_000, providerCurrency: 'EUR', accountId: 'a' };
-    expect(refusal(() => checkMinimumBalanceMet({ ...eur, balance: 10_000, currency: 'USD' }, eurusd))).to.equal('[SIGNAL_MINIMUM_BALANCE_NOT_MET]');
-    expect(refusal(() => checkMinimumBalanceMet({ ...eur, balance: 11_000, currency: 'USD' }, eurusd))).to.equal('none');
-    expect(refusal(() => checkMinimumBalanceMet({ ...check, balance: 10_000, currency: 'USD' }, quotes({})))).to.equal('none');
+    expect(met(10_000, 'USD', eur)).to.equal('[SIGNAL_MINIMUM_BALANCE_NOT_MET]');
+    expect(met(11_000, 'USD', eur)).to.equal('none');
+    expect(met(10_000, 'USD', check, at({}))).to.equal('none');
+  });
+
+  it('converts a GBP follower for an EUR provider through USD where its venue quotes no EURGBP (regression: it was refused)', () => {
+    // 10,000 GBP = 15,000 USD = 12,000 EUR
+    const crossed = at({ EURUSD: 1.25, GBPUSD: 1.5 })('GBP', 'EUR');
+    const check = { providerCurrency: 'EUR', accountId: 'a', balance: 10_000, currency: 'GBP' };
+    expect(refusal(() => checkMinimumBalanceMet({ ...check, minimum: 12_000 }, crossed))).to.equal('none');
+    expect(refusal(() => checkMinimumBalanceMet({ ...check, minimum: 12_001 }, crossed))).to.equal('[SIGNAL_MINIMUM_BALANCE_NOT_MET]');
   });
 
   it('refuses with [SIGNAL_CURRENCY_NOT_CONVERTIBLE] when the currencies differ and no quote links them', () => {
-    const run = () => checkMinimumBalanceMet({ minimum: 1, providerCurrency: 'USD', accountId: 'a', balance: 1e9, currency: 'CHF' }, quotes({}));
+    const run = () =>
+      checkMinimumBalanceMet({ minimum: 1, providerCurrency: 'EUR', accountId: 'a', balance: 1e9, currency: 'CHF' }, at({ EURUSD: 1.1 })('CHF', 'EUR'));
     expect(refusal(run)).to.equal('[SIGNAL_CURRENCY_NOT_CONVERTIBLE]');
   });
 });
