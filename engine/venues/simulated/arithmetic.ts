@@ -19,8 +19,26 @@ export interface Numbers<T> {
   cents(a: T): T;
 }
 
+/**
+ * Decimals of the numbers met again and again (a second's quotes across every account, contract
+ * sizes, leverages, lot sizes): a decimal is immutable, so one is shared. Cleared when full; -0 is
+ * never kept (a Map holds 0 and -0 as one key, and their decimals differ in sign).
+ */
+const decimals = new Map<number, Decimal>();
+const DECIMALS_KEPT = 4096;
+const decimalOf = (value: number): Decimal => {
+  let decimal = decimals.get(value);
+  if (decimal === undefined) {
+    decimal = new Money(value);
+    if (Object.is(value, -0)) return decimal;
+    if (decimals.size >= DECIMALS_KEPT) decimals.clear();
+    decimals.set(value, decimal);
+  }
+  return decimal;
+};
+
 export const exact: Numbers<Decimal> = {
-  of: (value) => new Money(value),
+  of: decimalOf,
   add: (a, b) => a.plus(b),
   sub: (a, b) => a.minus(b),
   mul: (a, b) => a.times(b),
@@ -39,13 +57,58 @@ export const approx: Numbers<number> = {
   cents: (a) => a,
 };
 
-export const money = (...parts: number[]): number =>
+/** Below this size a number's cents, and sums of a few of them, are exact integers in a double. */
+const CENTS_EXACT_BELOW = 1e12;
+
+/**
+ * `value` in whole cents when it is a cents amount (the double nearest some c / 100): its decimal is
+ * then exactly c / 100, since two cents amounts this small never share a double. Else null.
+ */
+const centsOf = (value: number): number | null => {
+  if (!(Math.abs(value) < CENTS_EXACT_BELOW)) return null;
+  const cents = Math.round(value * 100);
+  return cents / 100 === value ? cents : null;
+};
+
+/**
+ * The sum rounded to cents, exactly. Amounts of money are cents already (balances, commissions,
+ * profits, swaps): their sum is a sum of integers, and the double nearest it / 100 is what the
+ * decimal sum's toNumber answers. Anything else is summed in decimals.
+ */
+export const money = (...parts: number[]): number => {
+  let cents = 0;
+  for (const part of parts) {
+    const c = centsOf(part);
+    if (c === null) return moneyExactly(parts);
+    cents += c;
+  }
+  // + 0: the decimal sum of zeros is 0, never -0.
+  return cents / 100 + 0;
+};
+
+const moneyExactly = (parts: readonly number[]): number =>
   parts
     .reduce((sum, part) => sum.plus(part), new Money(0))
     .toDecimalPlaces(2)
     .toNumber();
 
+/** commissionFor's answers per symbol terms and lot size: every copy of a fan-out asks the same. */
+const commissions = new WeakMap<SymbolInfo, Map<number, number>>();
+const COMMISSIONS_KEPT = 1024;
+
 /** Charged once, when volume opens: negative. */
-export const commissionFor = (info: SymbolInfo, lots: number): number =>
-  // + 0: a free symbol's negated zero is -0, which JSON and PostgreSQL turn into 0.
-  new Money(info.commissionPerLot).times(lots).negated().toDecimalPlaces(2).toNumber() + 0;
+export const commissionFor = (info: SymbolInfo, lots: number): number => {
+  let byLots = commissions.get(info);
+  if (!byLots) {
+    byLots = new Map();
+    commissions.set(info, byLots);
+  }
+  let commission = byLots.get(lots);
+  if (commission === undefined) {
+    // + 0: a free symbol's negated zero is -0, which JSON and PostgreSQL turn into 0.
+    commission = new Money(info.commissionPerLot).times(lots).negated().toDecimalPlaces(2).toNumber() + 0;
+    if (byLots.size >= COMMISSIONS_KEPT) byLots.clear();
+    byLots.set(lots, commission);
+  }
+  return commission;
+};

@@ -1,7 +1,7 @@
 // Deals: what a fill does to an account's positions and balance (venues.md §5.3), for market
 // orders and triggered pending orders alike.
 import type { BalanceOperation, CancelReason, ClosedTrade, CloseReason, PendingOrder, Side } from '../port.js';
-import { commissionFor, exact, money, Money } from './arithmetic.js';
+import { approx, commissionFor, exact, money, Money, type Numbers } from './arithmetic.js';
 import type { Book } from './book.js';
 import type { Desk } from './desk.js';
 import type { Market } from './market.js';
@@ -99,10 +99,28 @@ export const affordable = (market: Market, book: Book, plan: DealPlan, now: numb
       commission = plan.position.commission;
       break;
   }
-  const { equity, margin } = valuation(exact, market, book, now);
-  const marginAfter = usedMargin(exact, market, book, after, now);
+  // In floats first: when both sides are clear of the tolerance, the exact answer is the same.
+  const screened = affordableIn(approx, market, book, after, commission, now);
+  const [raised, short] = [screened.marginAfter - screened.margin, screened.marginAfter - screened.equity - commission];
+  const tolerance = screenTolerance(book.positions.size + after.length, screened);
+  if (raised <= -tolerance || short <= -tolerance) return true;
+  if (raised >= tolerance && short >= tolerance) return false;
+  const { equity, margin, marginAfter } = affordableIn(exact, market, book, after, commission, now);
   return marginAfter.lessThanOrEqualTo(margin) || equity.plus(commission).greaterThanOrEqualTo(marginAfter);
 };
+
+const affordableIn = <T>(n: Numbers<T>, market: Market, book: Book, after: readonly Exposure[], commission: number, now: number) => {
+  const { equity, margin } = valuation(n, market, book, now);
+  return { equity, margin, marginAfter: usedMargin(n, market, book, after, now), commission };
+};
+
+/**
+ * How far the float screen may be from the exact figures: the exact ones round each position's result
+ * and each margin total to cents (half a cent each, a cent per position to be safe), and a float sum
+ * of these sizes is off by far less than a millionth of its magnitude.
+ */
+const screenTolerance = (positions: number, figures: { equity: number; margin: number; marginAfter: number; commission: number }): number =>
+  0.01 * (positions + 2) + 1e-6 * (Math.abs(figures.equity) + Math.abs(figures.margin) + Math.abs(figures.marginAfter) + Math.abs(figures.commission) + 1);
 
 /** Returns the id of the position the deal left open on the symbol, or null. */
 export const applyDeal = (desk: Desk, book: Book, plan: DealPlan, now: number): string | null => {
