@@ -7,17 +7,20 @@
 // closes (the account's book: fakeCTraderBook.ts), deal and order lists, heartbeats, and errors as
 // ProtoOAErrorRes / ProtoOAOrderErrorEvent. A hedged USD account, one position per order. Test controls:
 // prices (which trigger pending orders and stops), a close or an order made "in cTrader" by hand,
-// dropping every link, refusing links, swallowing the answer to the next order (it is executed, the
-// requester hears nothing), and expiring an access token (with or without ProtoOAAccountsTokenInvalidatedEvent).
+// deposits and withdrawals (ProtoOACashFlowHistoryListReq, DEPOSIT_WITHDRAW events), dropping every
+// link, refusing links, swallowing the answer to the next order (it is executed, the requester hears
+// nothing), and expiring an access token (with or without ProtoOAAccountsTokenInvalidatedEvent).
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
+  EXECUTION,
   type Frame,
   int,
   type Int64,
   ORDER_TYPE,
   parseFrame,
   PT,
+  type ProtoOADepositWithdraw,
   type ProtoOAOrder,
   type ProtoOAPosition,
   type ProtoOASymbol,
@@ -109,6 +112,7 @@ export class FakeCTrader {
   private readonly sessions = new Set<Session>();
   private readonly accounts = new Map<number, FakeCTraderAccount>();
   private readonly tokens = new Map<number, Tokens>();
+  private readonly cashFlows = new Map<number, ProtoOADepositWithdraw[]>();
   private nextId = 1000;
   private readonly now: () => number;
 
@@ -232,6 +236,29 @@ export class FakeCTrader {
     return int(order.positionId);
   }
 
+  /**
+   * A deposit (amount > 0) or withdrawal (< 0) the broker books on the account, `at` ms (now by
+   * default): the balance moves, ProtoOACashFlowHistoryListReq lists it, and links that authorized the
+   * account hear it as a DEPOSIT_WITHDRAW execution event. Answers its balanceHistoryId.
+   */
+  cashFlow(ctid: number, amount: number, options: { at?: number; note?: string; operationType?: number } = {}): number {
+    const account = this.account(ctid);
+    const delta = Math.round(Math.abs(amount) * 100);
+    account.balance += amount < 0 ? -delta : delta;
+    const operation: ProtoOADepositWithdraw = {
+      operationType: options.operationType ?? (amount < 0 ? 1 : 0),
+      balanceHistoryId: this.nextId++,
+      balance: account.balance,
+      delta,
+      changeBalanceTimestamp: options.at ?? this.now(),
+      moneyDigits: 2,
+      ...(options.note !== undefined ? { externalNote: options.note } : {}),
+    };
+    this.cashFlowsOf(ctid).push(operation);
+    this.announce(account, null, [{ executionType: EXECUTION.DEPOSIT_WITHDRAW, depositWithdraw: operation }]);
+    return int(operation.balanceHistoryId);
+  }
+
   /** A close made by the user in cTrader (all of the position by default). */
   closeManually(ctid: number, positionId: number, volumeCents?: number): void {
     const account = this.account(ctid);
@@ -345,6 +372,13 @@ export class FakeCTrader {
         const deal = account.deals.filter((d) => int(d.executionTimestamp) >= from && int(d.executionTimestamp) <= to);
         return reply(PT.DEAL_LIST_RES, { ctidTraderAccountId: ctid, deal, hasMore: false });
       }
+      case PT.CASH_FLOW_HISTORY_LIST_REQ: {
+        const from = int(p.fromTimestamp as Int64 | undefined);
+        const to = int(p.toTimestamp as Int64 | undefined);
+        if (p.toTimestamp === undefined || to - from > 604_800_000) return error('INVALID_REQUEST', 'toTimestamp - fromTimestamp must be at most a week', ctid);
+        const depositWithdraw = this.cashFlowsOf(ctid).filter((o) => int(o.changeBalanceTimestamp) >= from && int(o.changeBalanceTimestamp) <= to);
+        return reply(PT.CASH_FLOW_HISTORY_LIST_RES, { ctidTraderAccountId: ctid, depositWithdraw });
+      }
       case PT.ORDER_LIST_REQ: {
         const from = int(p.fromTimestamp as Int64 | undefined);
         const to = p.toTimestamp === undefined ? Number.MAX_SAFE_INTEGER : int(p.toTimestamp as Int64);
@@ -418,6 +452,12 @@ export class FakeCTrader {
     const account = this.accounts.get(ctid);
     if (!account) throw new Error(`no fake cTrader account ${ctid}`);
     return account;
+  }
+
+  private cashFlowsOf(ctid: number): ProtoOADepositWithdraw[] {
+    let list = this.cashFlows.get(ctid);
+    if (!list) this.cashFlows.set(ctid, (list = []));
+    return list;
   }
 
   private tokenState(ctid: number): Tokens {

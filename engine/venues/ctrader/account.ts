@@ -13,17 +13,21 @@
 //   new pair is stored (CTraderLogin.onRenewed) and the account authorized again on the same link.
 // - Back after a dropped link, it reads the book again (ProtoOAReconcileReq, the deals since) and tells
 //   what changed while it was away, once.
-import type { OpenPosition, VenueChange, VenueChangeListener } from '../port.js';
+import type { BalanceOperation, OpenPosition, VenueChange, VenueChangeListener } from '../port.js';
 import { VenueError } from '../port.js';
 import { type Book, type BookContext, type BookOrder, differenceOf, EMPTY_BOOK, iso, lotSizeOf, type OpenedBy, orderOf, positionOf, tradeOf } from './book.js';
+import { balanceOperationOf } from './cashFlow.js';
 import { CTraderFailure, CTraderLink, CTraderTimeout, describe, isTransient, venueErrorOf } from './link.js';
 import {
+  EXECUTION,
   type Frame,
   int,
   ORDER_STATUS,
   PT,
   type ProtoOAAccountsTokenInvalidatedEvent,
   type ProtoOAAssetListRes,
+  type ProtoOACashFlowHistoryListReq,
+  type ProtoOACashFlowHistoryListRes,
   type ProtoOADeal,
   type ProtoOADealListRes,
   type ProtoOAExecutionEvent,
@@ -70,6 +74,10 @@ export abstract class CTraderAccount extends CTraderLink implements BookContext 
   readonly openTimes = new Map<string, OpenedBy>();
   /** Deals are read from this time on (ms), less a minute. */
   private dealsFrom = 0;
+  /** After a dropped link, cash movements are read from this time on (ms), less a minute. */
+  private cashFrom = 0;
+  /** The balance operations told to the listeners (cTrader's balanceHistoryId). */
+  private readonly toldBalances = new Set<string>();
   private readonly listeners = new Set<VenueChangeListener>();
   private sequence = 0;
   private syncing: Promise<void> = Promise.resolve();
@@ -226,9 +234,11 @@ export abstract class CTraderAccount extends CTraderLink implements BookContext 
     }
     if (first) {
       this.dealsFrom = this.clock().getTime();
+      this.cashFrom = this.dealsFrom;
       this.book = await this.readBook();
     } else {
       await this.sync();
+      await this.catchUpCashFlows();
     }
   }
 
@@ -239,6 +249,11 @@ export abstract class CTraderAccount extends CTraderLink implements BookContext 
       case PT.EXECUTION_EVENT: {
         // The position an order of ours opened carries its client order id from now on.
         const event = frame.payload as ProtoOAExecutionEvent;
+        if (event.executionType === EXECUTION.DEPOSIT_WITHDRAW && event.depositWithdraw) {
+          const operation = balanceOperationOf(event.depositWithdraw);
+          if (operation) this.tellBalance(operation);
+          this.cashFrom = Math.max(this.cashFrom, int(event.depositWithdraw.changeBalanceTimestamp));
+        }
         const tag = event.order?.clientOrderId;
         const positionId = event.order?.positionId ?? event.position?.positionId;
         if (tag && positionId !== undefined && !event.order?.closingOrder) this.tags.set(String(int(positionId)), this.engineIds.get(tag) ?? tag);
@@ -358,10 +373,7 @@ export abstract class CTraderAccount extends CTraderLink implements BookContext 
   protected async deals(from: number, to: number): Promise<ProtoOADeal[]> {
     const ctid = this.ready(true);
     const all: ProtoOADeal[] = [];
-    const end = Math.min(to, this.clock().getTime() + 60_000);
-    const start = Math.max(from, end - HISTORY_DAYS * DAY_MS, int(this.trader?.registrationTimestamp));
-    for (let windowEnd = end; windowEnd >= start; windowEnd -= WEEK_MS) {
-      const windowStart = Math.max(start, windowEnd - WEEK_MS + 1);
+    for (const [windowStart, windowEnd] of this.weeks(from, to)) {
       let upTo = windowEnd;
       for (let page = 0; page < 50; page++) {
         const res = await this.request<ProtoOADealListRes>(
@@ -376,6 +388,51 @@ export abstract class CTraderAccount extends CTraderLink implements BookContext 
       }
     }
     return all;
+  }
+
+  /** The cash movements of a time range (ms) as balance operations (cashFlow.ts), a week per request, as deals(). */
+  protected async cashFlows(from: number, to: number): Promise<BalanceOperation[]> {
+    const ctid = this.ready(true);
+    const all: BalanceOperation[] = [];
+    for (const [fromTimestamp, toTimestamp] of this.weeks(from, to)) {
+      const res = await this.request<ProtoOACashFlowHistoryListRes>(
+        PT.CASH_FLOW_HISTORY_LIST_REQ,
+        { ctidTraderAccountId: ctid, fromTimestamp, toTimestamp } satisfies ProtoOACashFlowHistoryListReq,
+        PT.CASH_FLOW_HISTORY_LIST_RES,
+      );
+      for (const operation of res.depositWithdraw ?? []) {
+        const balance = balanceOperationOf(operation);
+        if (balance) all.push(balance);
+      }
+    }
+    return all.sort((a, b) => a.time.localeCompare(b.time));
+  }
+
+  /**
+   * A time range (ms) as the week-wide windows history requests take (their widest range), newest
+   * first: at most the last HISTORY_DAYS days, and nothing before the account was registered.
+   */
+  private weeks(from: number, to: number): [number, number][] {
+    const end = Math.min(to, this.clock().getTime() + 60_000);
+    const start = Math.max(from, end - HISTORY_DAYS * DAY_MS, int(this.trader?.registrationTimestamp));
+    const windows: [number, number][] = [];
+    for (let windowEnd = end; windowEnd >= start; windowEnd -= WEEK_MS) windows.push([Math.max(start, windowEnd - WEEK_MS + 1), windowEnd]);
+    return windows;
+  }
+
+  /** Tells the listeners a balance operation once (heard live, or read after a reconnect). */
+  private tellBalance(operation: BalanceOperation): void {
+    if (this.toldBalances.has(operation.id)) return;
+    this.toldBalances.add(operation.id);
+    const change: VenueChange = { type: 'balanceChanged', operation, login: this.login, sequence: ++this.sequence, at: this.clock().toISOString() };
+    for (const listener of this.listeners) listener(change);
+  }
+
+  /** The cash movements since the last ones heard (less a minute), told once: back after a dropped link. */
+  private async catchUpCashFlows(): Promise<void> {
+    const now = this.clock().getTime();
+    for (const operation of await this.cashFlows(this.cashFrom - 60_000, now + 60_000)) this.tellBalance(operation);
+    this.cashFrom = now;
   }
 
   protected async ensureDetails(ids: readonly number[]): Promise<void> {

@@ -114,11 +114,12 @@ export class CTraderConnection extends CTraderAccount implements VenueConnection
     this.ready();
     const deals = await this.guard(() => this.deals(Date.parse(from), Date.parse(to)));
     await this.ensureDetails(deals.map((d) => int(d.symbolId)));
-    // Deposits and withdrawals (ProtoOACashFlowHistoryListReq) are not read yet: closed trades only.
-    return deals
+    const trades = deals
       .map((d) => tradeOf(this, d))
       .filter((t): t is ClosedTrade => t !== null)
       .sort((a, b) => a.closeTime.localeCompare(b.closeTime));
+    // Deposits, withdrawals and the other cash movements (ProtoOACashFlowHistoryListReq; cashFlow.ts).
+    return [...trades, ...(await this.guard(() => this.cashFlows(Date.parse(from), Date.parse(to))))];
   }
 
   async placeOrder(request: OrderRequest, clientOrderId: string): Promise<PlaceOrderResult> {

@@ -53,6 +53,8 @@ export const PT = {
   DEAL_LIST_REQ: 2133,
   DEAL_LIST_RES: 2134,
   ERROR_RES: 2142,
+  CASH_FLOW_HISTORY_LIST_REQ: 2143,
+  CASH_FLOW_HISTORY_LIST_RES: 2144,
   ACCOUNTS_TOKEN_INVALIDATED_EVENT: 2147,
   CLIENT_DISCONNECT_EVENT: 2148,
   GET_ACCOUNTS_BY_ACCESS_TOKEN_REQ: 2149,
@@ -363,8 +365,32 @@ export interface ProtoOAExecutionEvent {
   readonly position?: ProtoOAPosition;
   readonly order?: ProtoOAOrder;
   readonly deal?: ProtoOADeal;
+  /** executionType DEPOSIT_WITHDRAW: the operation. */
+  readonly depositWithdraw?: ProtoOADepositWithdraw;
   readonly errorCode?: string;
   readonly isServerEvent?: boolean;
+}
+/** A deposit, withdrawal or other cash movement (ProtoOAChangeBalanceType: cashFlow.ts). */
+export interface ProtoOADepositWithdraw {
+  readonly operationType: number;
+  readonly balanceHistoryId: Int64;
+  /** The balance after it, scaled by moneyDigits. */
+  readonly balance: Int64;
+  /** Its amount, scaled by moneyDigits. */
+  readonly delta: Int64;
+  readonly changeBalanceTimestamp: Int64;
+  readonly externalNote?: string;
+  readonly moneyDigits?: number;
+}
+/** At most a week: toTimestamp − fromTimestamp ≤ 604 800 000. */
+export interface ProtoOACashFlowHistoryListReq {
+  readonly ctidTraderAccountId: Int64;
+  readonly fromTimestamp: Int64;
+  readonly toTimestamp: Int64;
+}
+export interface ProtoOACashFlowHistoryListRes {
+  readonly ctidTraderAccountId: Int64;
+  readonly depositWithdraw?: readonly ProtoOADepositWithdraw[];
 }
 export interface ProtoOAOrderErrorEvent {
   readonly ctidTraderAccountId: Int64;

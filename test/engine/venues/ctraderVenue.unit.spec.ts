@@ -6,7 +6,7 @@ import { CTraderConnection, CTraderFailure, ctraderClientOrderId, venueErrorOf }
 import { relativeDistance } from '../../../engine/venues/ctrader/orders.js';
 import { money, ORDER_TYPE, PT, spotPrice, TIME_IN_FORCE, toCents, toLots } from '../../../engine/venues/ctrader/protocol.js';
 import { passwordOf, renewalDelay, renewedPair, tokensOf } from '../../../engine/venues/ctrader/token.js';
-import { type VenueChange, VenueError, type VenueErrorCode } from '../../../engine/venues/port.js';
+import { type BalanceOperation, type VenueChange, VenueError, type VenueErrorCode } from '../../../engine/venues/port.js';
 import type { RealVenue } from '../../../engine/venues/registry.js';
 import { FakeCTrader } from '../../support/fakeCTrader.js';
 
@@ -302,6 +302,41 @@ describe('cTrader venue against a local fake Open API endpoint', () => {
     const again = await connect();
     expect((await again.placeOrder({ symbol: 'BTCUSD', orderType: 'sell', volume: 0.25 }, id)).orderId).to.equal(placed.orderId);
     expect(fake.ordersOf(42_001)).to.have.length(1);
+  });
+
+  it('reads deposits and withdrawals into the history, hears them live, and tells those made while the link was down once', async () => {
+    const day = 24 * 3600_000;
+    // Before the connection: a deposit 20 days ago (three week-wide requests back), a withdrawal, and a swap charge (counted with positions).
+    const old = fake.cashFlow(42_001, 2_500, { at: Date.now() - 20 * day, note: 'wire 118' });
+    fake.cashFlow(42_001, -300, { at: Date.now() - day });
+    fake.cashFlow(42_001, -1.25, { at: Date.now() - day, operationType: 22 });
+    const connection = await connect();
+    const changes: VenueChange[] = [];
+    connection.subscribe((c) => changes.push(c));
+    const balances = (entries: readonly { kind: string }[]) => entries.filter((e): e is BalanceOperation => e.kind === 'balance');
+    const history = balances(await connection.history(new Date(Date.now() - 30 * day).toISOString(), new Date().toISOString()));
+    expect(history.map(({ id, amount, comment }) => ({ id, amount, comment }))).to.deep.equal([
+      { id: String(old), amount: 2_500, comment: 'wire 118' },
+      { id: String(old + 1), amount: -300, comment: 'cTrader withdrawal' },
+    ]);
+    // Every request stays within cTrader's one-week limit (the fake refuses wider ones).
+    expect(fake.frames.filter((f) => f.payloadType === PT.CASH_FLOW_HISTORY_LIST_REQ).length).to.be.greaterThan(2);
+    // Live: a DEPOSIT_WITHDRAW execution event is a balance change, told once.
+    const live = fake.cashFlow(42_001, 1_000);
+    await until(() => changes.some((c) => c.type === 'balanceChanged'), 'the live deposit');
+    expect((await connection.accountInformation()).balance).to.equal(10_000 + 2_500 - 300 - 1.25 + 1_000);
+    // While the link is down: a withdrawal nobody hears, told once the link is back.
+    fake.down = true;
+    fake.dropAll();
+    await until(() => !connection.isConnected(), 'the drop');
+    const missed = fake.cashFlow(42_001, -200, { note: 'card refund' });
+    fake.down = false;
+    await until(() => connection.isConnected() && changes.filter((c) => c.type === 'balanceChanged').length === 2, 'the withdrawal read after the reconnect');
+    const told = changes.flatMap((c) => (c.type === 'balanceChanged' ? [c.operation] : []));
+    expect(told.map(({ id, amount, comment }) => ({ id, amount, comment }))).to.deep.equal([
+      { id: String(live), amount: 1_000, comment: 'cTrader deposit' },
+      { id: String(missed), amount: -200, comment: 'card refund' },
+    ]);
   });
 
   it('says it is disconnected while the link is down, reconnects with backoff, and tells what changed meanwhile once', async () => {
