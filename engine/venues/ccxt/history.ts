@@ -22,6 +22,7 @@ import type { KnownPosition, Side } from '../port.js';
 import type { ExchangeOrder, Seed } from './book.js';
 import { idOf } from './markets.js';
 import { call, ordersOf } from './orders.js';
+import { algoOrdersOf } from './stops.js';
 
 /** Pages read per list and poll at most (Bybit: 50 orders each, OKX: 100, Binance spot: 1,000). */
 export const MAX_PAGES = 20;
@@ -98,8 +99,8 @@ export const accountOrders = async (exchange: Exchange, market: Market, exchange
     return [...open, ...done.reverse()];
   }
   if (exchangeId === 'binanceusdm') {
-    const conditional = await call(() => exchange.fetchOrders(market.symbol, undefined, undefined, { trigger: true }));
-    return withTriggered(await ordersOf(exchange, market), conditional);
+    const orders = await ordersOf(exchange, market);
+    return withTriggered(orders, await algoOrdersOf(exchange, market, orders));
   }
   return ordersOf(exchange, market);
 };

@@ -164,3 +164,41 @@ export const editPending = async (exchange: Exchange, exchangeId: string, market
   const params = stopOrder && price !== undefined ? stops.retrigger(price) : {};
   await call(() => exchange.editOrder(pending.id, market.symbol, type, sideOf(pending.orderType), amount, stopOrder ? undefined : price, params));
 };
+
+const WEEK_MS = 7 * 86_400_000;
+/** Windows of allAlgoOrders read back at most (13 weeks: Binance keeps 90 days). */
+const OLDER_WINDOWS = 13;
+/** Per connection (its ccxt client): algo orders found older than the window, by the id of the order they placed (final: they no longer change). */
+const olderAlgos = new WeakMap<Exchange, Map<string, Order>>();
+
+/**
+ * Binance USDⓈ-M's conditional (algo) orders of a market for the replay (history.ts withTriggered):
+ * allAlgoOrders answers the last 7 days only (by creation), so the open ones come from openAlgoOrders,
+ * whatever their age, and one older than the window that triggered since (its market order is listed,
+ * its origType a conditional type, no algo order placed it) is looked for a week at a time further back.
+ */
+export const algoOrdersOf = async (exchange: Exchange, market: Market, orders: readonly Order[]): Promise<Order[]> => {
+  const recent = await call(() => exchange.fetchOrders(market.symbol, undefined, undefined, { trigger: true }));
+  const open = await call(() => exchange.fetchOpenOrders(market.symbol, undefined, undefined, { trigger: true }));
+  const byId = new Map([...recent, ...open].map((o) => [String(o.id), o]));
+  const older = olderAlgos.get(exchange) ?? new Map<string, Order>();
+  olderAlgos.set(exchange, older);
+  const placedBy = (list: Iterable<Order>) => new Set([...list].map((o) => String(info(o).actualOrderId ?? '')));
+  const known = placedBy(byId.values());
+  const missing = () => orders.filter((o) => triggered(o) && !known.has(String(o.id)) && !older.has(String(o.id))).map((o) => String(o.id));
+  const now = exchange.milliseconds();
+  for (let window = 1; window <= OLDER_WINDOWS && missing().length > 0; window++) {
+    const wanted = new Set(missing());
+    const until = now - window * WEEK_MS;
+    const read = await call(() => exchange.fetchOrders(market.symbol, until - WEEK_MS, 1000, { trigger: true, until }));
+    for (const algo of read) {
+      const placed = String(info(algo).actualOrderId ?? '');
+      if (wanted.has(placed)) older.set(placed, algo);
+    }
+  }
+  for (const algo of older.values()) if (!byId.has(String(algo.id))) byId.set(String(algo.id), algo);
+  return [...byId.values()];
+};
+
+/** An order a triggered Binance USDⓈ-M conditional order placed (its origType the conditional type). */
+const triggered = (o: Order): boolean => fromTrigger('binanceusdm', o);

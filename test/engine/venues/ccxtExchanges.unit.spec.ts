@@ -432,6 +432,28 @@ describe('ccxt venue: stop loss, take profit, stop orders and pending changes', 
     ]);
   });
 
+  it("Binance USDⓈ-M: a stop order older than allAlgoOrders' 7 days stays pending and fills under its id", async () => {
+    const connection = await connect('binanceusdm');
+    const changes: VenueChange[] = [];
+    connection.subscribe((change) => changes.push(change));
+    const stop = await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buyStop', volume: 0.01, openPrice: 66000 }, 'old-stop');
+    fake.age(8 * 86_400_000);
+    await connection.refresh();
+    expect((await connection.positions()).map((p) => [p.kind, p.id])).to.deep.equal([['order', stop.orderId]]);
+    // It triggers now: its market order is listed, the algo order that placed it only a week further back.
+    fake.setPrice('BTCUSDT', 66000, 66000.1);
+    await connection.refresh();
+    // A restart reads it again (the symbol followed as the service's reconciliation does).
+    const restarted = await connect('binanceusdm', true);
+    restarted.follow(['BTCUSDT']);
+    for (const c of [connection, restarted]) {
+      const [position] = (await c.positions()).filter((p) => p.kind === 'position');
+      expect(position).to.include({ id: stop.orderId, orderType: 'buy', volume: 0.01, openPrice: 66000.1 });
+    }
+    expect(changes.map((change) => change.type)).to.deep.equal(['orderPlaced', 'orderFilled', 'positionOpened']);
+    expect(fake.requests.filter((r) => r === 'GET /fapi/v1/allAlgoOrders').length).to.be.greaterThan(2);
+  });
+
   for (const dialect of ['okx'] as const) {
     it(`${dialect}: refuses stop loss and take profit with [INVALID_STOPS], stop orders and pending changes with [INVALID_REQUEST], placing nothing`, async () => {
       const connection = await connect(dialect);
