@@ -6,6 +6,7 @@ import type { AccessPolicy } from '../domain/apiKey/accessPolicy.js';
 import type { RequestContext } from '../domain/shared/command.js';
 import type { SerialisedBody } from './accounts/answers.js';
 import { applyFieldAccess, enforceEndpointAccess, hidesFields, withHideableFields } from './apiKeys/enforcement.js';
+import { FirstSegmentDispatch } from './dispatch.js';
 import { ApiError } from './errors.js';
 import { type KeyCheck, keyCheckOf } from './auth.js';
 import { errorResponses } from './shared/schemas.js';
@@ -126,12 +127,14 @@ export class Routes {
     return (req) => req.method === 'GET' && patterns.some((p) => p.test(req.path));
   }
 
+  /** Mounts every authenticated route on `router`, as one layer dispatching by method and first path segment (api/dispatch.ts). */
   mount(router: express.Router, resolve: (req: Request, res: Response) => { caller: Caller | null; context: RequestContext }): void {
+    const dispatch = new FirstSegmentDispatch();
     for (const spec of this.specs) {
       // Operations without an API key are served before authentication by handlers of their own
       // (api/webhooks/charting/inbound.ts); declared here for the OpenAPI document and the contract checks.
       if (spec.authenticated === false) continue;
-      router[spec.method](expressPath(spec.path), async (req, res, next) => {
+      dispatch.routerFor(spec.method, spec.path)[spec.method](expressPath(spec.path), async (req, res, next) => {
         try {
           const { caller: assumed, context } = resolve(req, res);
           const keyCheck = keyCheckOf(res.locals);
@@ -181,5 +184,6 @@ export class Routes {
         }
       });
     }
+    router.use(dispatch.handler);
   }
 }
