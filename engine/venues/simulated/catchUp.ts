@@ -9,17 +9,13 @@ import { affordable, applyDeal, cancelOrder, closeVolume, planDeal } from './dea
 import type { Desk } from './desk.js';
 import type { FeedQuote } from './prices.js';
 import type { OrderRecord, PositionRecord } from './state.js';
-import { noteChecked, observeQuotes, unchangedSinceChecked } from './stopOutWatch.js';
+import { noteChecked, STOP_OUT_SCREEN_MARGIN, unchangedSinceChecked } from './stopOutWatch.js';
 import { isMarketOpen, isRollover, swapDaysAt } from './symbols.js';
 import { rate, valuation } from './valuation.js';
 import { orderView } from './views.js';
 
-/** The per-second stop-out screen runs in floats; within this factor of the level it rechecks exactly. */
-const STOP_OUT_SCREEN_MARGIN = 1.02;
-
 export const evaluate = (desk: Desk, books: Iterable<Book>, time: number, withRollover: boolean): void => {
   const { market } = desk;
-  observeQuotes(market, time);
   for (const book of books) {
     if (!book.active) continue;
     if (withRollover) chargeSwaps(desk, book, time);
@@ -137,19 +133,20 @@ const chargeSwaps = (desk: Desk, book: Book, time: number): void => {
 /**
  * While the margin level is under the stop-out level, close the position with the largest loss
  * first (venues.md §5.3). A float screen keeps the per-second check cheap, and an account whose book
- * and quotes are as at its last check that found none is skipped (stopOutWatch.ts).
+ * is unchanged and whose quotes stayed inside the band of its last check that found none is skipped
+ * (stopOutWatch.ts).
  */
 const stopOut = (desk: Desk, book: Book, time: number): void => {
-  if (book.positions.size === 0 || unchangedSinceChecked(desk.market, book)) return;
+  if (book.positions.size === 0 || unchangedSinceChecked(desk.market, book, time)) return;
   const screen = valuation(approx, desk.market, book, time);
   if (screen.margin <= 0 || screen.equity * 100 >= screen.margin * book.settings.stopOutLevel * STOP_OUT_SCREEN_MARGIN) {
-    noteChecked(desk.market, book);
+    noteChecked(desk.market, book, time, screen);
     return;
   }
   for (;;) {
     const { equity, margin, results } = valuation(exact, desk.market, book, time);
     if (margin.isZero() || equity.times(100).greaterThanOrEqualTo(margin.times(book.settings.stopOutLevel))) {
-      noteChecked(desk.market, book);
+      noteChecked(desk.market, book, time);
       return;
     }
     let worst: PositionRecord | undefined;
