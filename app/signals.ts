@@ -30,6 +30,7 @@ import { forbiddenOverrides, followerCopierSettings, SIGNAL_FOLLOWER, type Signa
 import { checkMinimumBalanceMet } from '../domain/signal/minimumBalance.js';
 import { brokerAllowed, followableBy, SIGNAL_PROVIDER, type SignalProviderSettings } from '../domain/signal/provider.js';
 import { venueConversion } from '../engine/copy/currencyRate.js';
+import { copierEdgesAround } from '../projections/copiers/queries.js';
 import { findProject } from '../projections/projects/queries.js';
 import {
   findSignalProvider,
@@ -215,7 +216,7 @@ const checkMinimumBalance = async (services: Services, provider: SignalProviderR
 
 /**
  * The checks a follower's copier must pass that read other aggregates (the accounts, the provider's
- * brokers, a cycle through any project's copiers): a refusal throws. Subscribing runs them, and so does
+ * brokers, a cycle through the copiers of any project): a refusal throws. Subscribing runs them, and so does
  * the repair of a subscription left half-done (app/signalsRepair.ts), which undoes one that fails them.
  */
 export const checkFollowerCopier = async (services: Services, provider: SignalProviderRow, accountId: string, projectId: string): Promise<void> => {
@@ -232,8 +233,9 @@ export const checkFollowerCopier = async (services: Services, provider: SignalPr
       field: 'body.setting.signalProviderId',
     });
   }
-  // Every project's copiers: a cycle may run through several projects once signals join them.
-  const edges = await services.db.selectFrom('copiers').select(['from_account_id', 'to_account_id']).execute();
+  // The links on from the follower's account, through every project (signals join them): a cycle runs back
+  // from it to the provider's account. Not the whole network: one recursive walk (copierEdgesAround).
+  const edges = await copierEdgesAround(services.db, projectId, [accountId]);
   if (wouldCloseCycle(edges, provider.account_id, accountId)) {
     throw illegalState('[COPIER_CYCLE]', "following would close a cycle: the provider's account copies from this account, directly or through others");
   }

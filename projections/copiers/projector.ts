@@ -11,8 +11,8 @@ import type { Projection } from '../projection.js';
 
 export const copiersProjection: Projection = {
   name: 'copiers',
-  // 3: strategy copiers (issue 19). 4: signal follower copiers.
-  version: 4,
+  // 3: strategy copiers (issue 19). 4: signal follower copiers. 5: the (from account) index of the walk across projects.
+  version: 5,
   handles: [...copierEventTypes, ...strategyEventTypes],
   tables: ['copiers', 'copier_strategies'],
   async createTables(db, schema) {
@@ -40,6 +40,7 @@ export const copiersProjection: Projection = {
       active boolean NOT NULL)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'copiers')} (project_id, to_account_id)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'copiers')} (project_id, from_account_id)`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'copiers')} (from_account_id)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'copiers')} (from_strategy_id)`.execute(db);
     await sql`CREATE INDEX ON ${sql.id(schema, 'copiers')} (to_strategy_id)`.execute(db);
   },

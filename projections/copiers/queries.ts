@@ -38,12 +38,14 @@ export const copierIdsFor = async (db: Kysely<ReadModels>, projectId: string, fr
 };
 
 /**
- * The project's copier links a new copier into one of `slaveIds` is judged by (domain/copier/graph.ts),
- * not the whole network: the links into those accounts (a second copier between the same two accounts),
- * and every link reachable from them (a cycle is a path from the new slave back to its master). For
- * several new copiers checked in turn, each after those before it joined the network, the walk from all
- * their slaves covers every path: a path leaving the stored links through a new one enters a new slave,
- * whose stored links were walked too. One statement, through the (project, from/to account) indexes.
+ * The copier links a new copier into one of `slaveIds` is judged by (domain/copier/graph.ts), not the
+ * whole network: the project's links into those accounts (a second copier between the same two accounts;
+ * every copier into an account is of the account's project), and every link reachable from them, of any
+ * project (a cycle is a path from the new slave back to its master, and a signal follower's copier joins
+ * projects: app/signals.ts). For several new copiers checked in turn, each after those before it joined
+ * the network, the walk from all their slaves covers every path: a path leaving the stored links through
+ * a new one enters a new slave, whose stored links were walked too. One statement, through the
+ * (from account) and (project, to account) indexes.
  */
 export const copierEdgesAround = async (db: Kysely<ReadModels>, projectId: string, slaveIds: readonly string[]) => {
   if (slaveIds.length === 0) return [];
@@ -52,11 +54,11 @@ export const copierEdgesAround = async (db: Kysely<ReadModels>, projectId: strin
     WITH RECURSIVE reach(account_id) AS (
       SELECT unnest(${ids}::uuid[])
       UNION
-      SELECT c.to_account_id FROM copiers c JOIN reach r ON c.from_account_id = r.account_id WHERE c.project_id = ${projectId})
+      SELECT c.to_account_id FROM copiers c JOIN reach r ON c.from_account_id = r.account_id)
     SELECT c.from_account_id, c.to_account_id, c.from_strategy_id, c.to_strategy_id
       FROM copiers c
-     WHERE c.project_id = ${projectId}
-       AND (c.from_account_id IN (SELECT account_id FROM reach) OR c.to_account_id = ANY(${ids}::uuid[]))`.execute(db);
+     WHERE c.from_account_id IN (SELECT account_id FROM reach)
+        OR (c.project_id = ${projectId} AND c.to_account_id = ANY(${ids}::uuid[]))`.execute(db);
   return rows;
 };
 

@@ -204,6 +204,35 @@ describe('signal followers: atomic writes, minimumBalance and the provider’s v
     });
   });
 
+  describe('cycles across projects', () => {
+    it('refuses a follow, and a copier, that would close a cycle through followers of other projects; nothing is stored', async () => {
+      // a (project A) -> b (B follows a) -> c (C follows b) -> b3 (B follows c)
+      const a = await startedAccount(t, 'cycle-a');
+      const onA = await addProvider(a, { allowReselling: true });
+      const b = await startedIn(B_KEY, 'cycle-b', false);
+      await subscribe(B_KEY, b, onA);
+      const onB = await addProvider(b, { name: 'Resold by b', allowReselling: true }, B_KEY);
+      const c = await startedIn(C_KEY, 'cycle-c', false);
+      await subscribe(C_KEY, c, onB);
+      const onC = await addProvider(c, { name: 'Resold by c', allowReselling: true }, C_KEY);
+      const b3 = await startedIn(B_KEY, 'cycle-b3', false);
+      await subscribe(B_KEY, b3, onC);
+
+      for (const providerId of [onB, onC]) {
+        const refused = await t.call('POST', `/accounts/${a}/features`, { body: follow(providerId) });
+        expect([refused.status, refused.body.error], JSON.stringify(refused.body)).to.deep.equal([409, '[COPIER_CYCLE]']);
+      }
+      expect(await followerCopiers(a)).to.deep.equal([]);
+      // A copier of project B from b3 to b: b -> c is project C's, c -> b3 project B's (regression: the walk
+      // stayed within the project and let this cycle through).
+      const copier = await t.call('POST', `/accounts/${b}/copiers`, { key: B_KEY, body: { fromAccountId: b3 } });
+      expect([copier.status, copier.body.error], JSON.stringify(copier.body)).to.deep.equal([409, '[COPIER_CYCLE]']);
+      expect(
+        (await t.service.services.db.selectFrom('copiers').select('from_account_id').where('to_account_id', '=', b).execute()).map((r) => r.from_account_id),
+      ).to.deep.equal([a]);
+    });
+  });
+
   describe('allowReselling', () => {
     it('a follower of a provider that does not allow reselling cannot be a provider, nor a provider follow it; allowed with true', async () => {
       const closed = await addProvider(await startedAccount(t, 'closed-source'), { allowReselling: false });
