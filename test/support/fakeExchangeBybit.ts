@@ -10,6 +10,9 @@ import { hmac, isRefusal } from './fakeExchange.js';
 const ok = (result: unknown): Reply => ({ status: 200, json: { retCode: 0, retMsg: 'OK', result, retExtInfo: {}, time: Date.now() } });
 const fail = (retCode: number, retMsg: string, status = 200): Reply => ({ status, json: { retCode, retMsg, result: {}, retExtInfo: {}, time: Date.now() } });
 
+/** Bybit's order history answers 7 days a query. */
+const WEEK_MS = 7 * 86_400_000;
+
 const STATUS: Readonly<Record<FakeOrder['status'], string>> = { NEW: 'New', FILLED: 'Filled', CANCELED: 'Cancelled' };
 
 export const bybitOrderJson = (o: FakeOrder, market: FakeMarket): Record<string, unknown> => ({
@@ -326,9 +329,15 @@ export const bybitApi: DialectApi = (exchange, request): Reply | null => {
   }
   if (method === 'GET' && (path === '/v5/order/realtime' || path === '/v5/order/history')) {
     const open = path === '/v5/order/realtime';
-    // Bybit keeps closed and cancelled orders 7 days.
-    const kept = Date.now() - 7 * 86_400_000;
-    let orders = exchange.ordersOf(apiKey, q.get('symbol')).filter((o) => (open ? o.status === 'NEW' : o.status !== 'NEW' && o.updateTime >= kept));
+    // The history answers one window of 7 days at most: the last 7 unless startTime or endTime says which
+    // (by creation time, up to 2 years back); an order older than the window is not listed.
+    const start = q.get('startTime') ? Number(q.get('startTime')) : null;
+    const end = q.get('endTime') ? Number(q.get('endTime')) : null;
+    if (start !== null && end !== null && end - start > WEEK_MS) return fail(10001, 'The time range between startTime and endTime cannot exceed 7 days.');
+    const window = start === null && end === null ? null : { from: start ?? end! - WEEK_MS, to: end ?? start! + WEEK_MS };
+    const listed = (o: FakeOrder) =>
+      window ? o.time >= Math.max(window.from, Date.now() - 730 * 86_400_000) && o.time <= window.to : o.updateTime >= Date.now() - WEEK_MS;
+    let orders = exchange.ordersOf(apiKey, q.get('symbol')).filter((o) => (open ? o.status === 'NEW' : o.status !== 'NEW' && listed(o)));
     if (q.get('orderId')) orders = orders.filter((o) => `bb-${o.orderId}` === q.get('orderId'));
     if (q.get('orderLinkId')) orders = orders.filter((o) => o.clientOrderId === q.get('orderLinkId'));
     // Newest first, 20 a page by default and 50 at most; nextPageCursor (opaque to the client) leads to the next page.

@@ -273,12 +273,15 @@ export const okxApi: DialectApi = (exchange, request): Reply | null => {
       };
     return ok([{ clOrdId: order.clientOrderId, ordId: String(order.orderId), sCode: '0', sMsg: '', ts: String(Date.now()) }]);
   }
-  if (method === 'GET' && (path === '/api/v5/trade/orders-pending' || path === '/api/v5/trade/orders-history')) {
+  const lists = ['/api/v5/trade/orders-pending', '/api/v5/trade/orders-history', '/api/v5/trade/orders-history-archive'];
+  if (method === 'GET' && lists.includes(path)) {
     const open = path === '/api/v5/trade/orders-pending';
+    // Closed and cancelled orders: orders-history keeps 7 days, orders-history-archive 3 months; begin/end filter by creation time.
+    const kept = Date.now() - (path.endsWith('archive') ? 92 : 7) * 86_400_000;
+    const [begin, end] = [Number(q.get('begin') ?? 0), Number(q.get('end') ?? Infinity)];
     const orders = exchange
       .ordersOf(apiKey, q.get('instId'))
-      // OKX keeps closed and cancelled orders 7 days (orders-history).
-      .filter((o) => (open ? o.status === 'NEW' : o.status !== 'NEW' && o.updateTime >= Date.now() - 7 * 86_400_000))
+      .filter((o) => (open ? o.status === 'NEW' : o.status !== 'NEW' && o.updateTime >= kept && o.time >= begin && o.time <= end))
       .filter((o) => !q.get('state') || STATE[o.status] === q.get('state'))
       // Newest first, 100 a page at most; `after` an ordId: the orders older than it.
       .sort((a, b) => b.time - a.time || b.orderId - a.orderId);

@@ -51,8 +51,8 @@ import { accountInformationOf, round2 } from './account.js';
 import { describe, type ExchangeClass, openExchange, PollSchedule } from './link.js';
 import { checkedAmount, checkNotional, idOf, symbolInfoOf } from './markets.js';
 import { call, exchangeClientOrderId, exchangeOrderOf, lookUpOrder, positive, settled } from './orders.js';
-import { accountOrders, holdingsOf, ListedOrders } from './history.js';
-import { bookOf, type Listing, mergeStreamed, OrderStream, proClientOf, readListing, STREAMED, withPositionStops } from './stream.js';
+import { AccountHistory } from './history.js';
+import { bookOf, type Listing, mergeStreamed, OrderStream, proClientOf, STREAMED, withPositionStops } from './stream.js';
 
 export { exchangeClientOrderId } from './orders.js';
 export { rebase } from './link.js';
@@ -111,7 +111,8 @@ export class CcxtConnection implements VenueConnection {
   /** Refreshes run one at a time. */
   private refreshing: Promise<void> = Promise.resolve();
   private readonly placed = new Map<string, PlaceOrderResult>();
-  private readonly listed = new ListedOrders();
+  /** The account's orders and holdings as each replay reads them (history.ts). */
+  private readonly orderHistory: AccountHistory;
   /** Markets whose position stops may have outlived their position (stops.ts clearLeftovers). */
   private readonly tidy = new Set<string>();
   private tickers: { at: number; quotes: Map<string, { bid: number; ask: number }> } = { at: 0, quotes: new Map() };
@@ -125,6 +126,7 @@ export class CcxtConnection implements VenueConnection {
     private readonly clock: () => Date,
   ) {
     const key = credentials.apiKey;
+    this.orderHistory = new AccountHistory(setup.exchangeId, setup.feesOnOrders);
     this.login = `${setup.exchangeId}/${key.length > 8 ? `${key.slice(0, 4)}…${key.slice(-4)}` : key}`;
     this.polls = new PollSchedule(
       this.login,
@@ -435,18 +437,7 @@ export class CcxtConnection implements VenueConnection {
     const exchange = this.exchange!;
     const markets = [...this.followed].map((id) => this.marketOf(id, false)).filter((m): m is Market => m !== null);
     const readAt = this.clock().getTime();
-    this.listing = await readListing(
-      markets,
-      () => holdingsOf(exchange, markets, this.setup.exchangeId),
-      async () => {
-        const orders: ExchangeOrder[] = [];
-        for (const market of markets) {
-          for (const o of await accountOrders(exchange, market, this.setup.exchangeId, this.listed))
-            orders.push(exchangeOrderOf(o, idOf(market), this.setup.feesOnOrders));
-        }
-        return orders;
-      },
-    );
+    this.listing = await this.orderHistory.read(exchange, markets, readAt);
     const book = this.bookOf(this.listing);
     // Where stops belong to the position (Bybit), the position's own are the truth, not the opening order's.
     const stops = STOP_SUPPORT[this.setup.exchangeId];

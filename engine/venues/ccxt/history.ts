@@ -7,9 +7,14 @@
 //   asked): read forward by order id (`orderId`: that one and the later ones), 1,000 a page, from the
 //   oldest order that was not final at the last read (ListedOrders: the final ones below it are kept,
 //   they no longer change). Binance USDⓈ-M's allOrders lists them in one call (ccxt fetchOrders).
+// - Older orders (OlderOrders): while part of what is held is not explained by the listed fills, the
+//   windows before the recent 7 days are read one at a time (Binance USDⓈ-M allOrders and allAlgoOrders
+//   with startTime/endTime, Bybit's history with startTime/endTime, OKX's orders-history-archive with
+//   begin/end), 12 back at most (91 days with the recent one): the position so explained keeps the id
+//   of the order that opened it, and the closes read on the way are its trades.
 // - What is held: on derivatives the exchange's positions (ccxt fetchPositions: Bybit /v5/position/list,
 //   Binance USDⓈ-M /fapi/v3/positionRisk), on spot the coins of the balance. The part not explained by
-//   the orders still listed was held before the oldest of them: the replay starts from it (a seed), so
+//   the orders listed, older ones included, was held before the oldest of them: the replay starts from it (a seed), so
 //   a position whose opening order the exchange no longer lists stays open under the id the service
 //   knows (follow's known positions, else the connection's own last book), and is never reconciled as
 //   closed. A derivatives position nobody knows gets an id from what the exchange keeps of it while it
@@ -21,8 +26,9 @@ import type { Exchange, MarketInterface as Market, Order } from 'ccxt';
 import type { KnownPosition, Side } from '../port.js';
 import type { ExchangeOrder, Seed } from './book.js';
 import { idOf } from './markets.js';
-import { call, ordersOf } from './orders.js';
+import { call, exchangeOrderOf, ordersOf } from './orders.js';
 import { algoOrdersOf } from './stops.js';
+import { type Listing, readListing } from './stream.js';
 
 /** Pages read per list and poll at most (Bybit: 50 orders each, OKX: 100, Binance spot: 1,000). */
 export const MAX_PAGES = 20;
@@ -59,45 +65,58 @@ export class ListedOrders {
 
 type Implicit = Record<string, (params: Record<string, unknown>) => Promise<unknown>>;
 
+/** Bybit's closed orders of `market` (/v5/order/history; `window`: startTime and endTime), every page, oldest first. */
+const bybitClosed = async (exchange: Exchange, market: Market, window: Record<string, number> = {}): Promise<Order[]> => {
+  const api = exchange as unknown as Implicit;
+  const done: Order[] = [];
+  let cursor = '';
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const answer = (await call(() =>
+      api.privateGetV5OrderHistory!({ category: 'linear', symbol: market.id, limit: 50, ...window, ...(cursor ? { cursor } : {}) }),
+    )) as {
+      result?: { list?: unknown[]; nextPageCursor?: string };
+    };
+    const list = answer.result?.list ?? [];
+    done.push(...exchange.parseOrders(list as Record<string, unknown>[], market));
+    cursor = answer.result?.nextPageCursor ?? '';
+    if (!cursor || list.length === 0) break;
+  }
+  return done.reverse();
+};
+
+/** OKX's closed orders of `market` (orders-history: 7 days; orders-history-archive: 3 months; `window`: begin and end), every page, oldest first. */
+const okxClosed = async (
+  exchange: Exchange,
+  market: Market,
+  list: 'privateGetTradeOrdersHistory' | 'privateGetTradeOrdersHistoryArchive',
+  window: Record<string, string> = {},
+): Promise<Order[]> => {
+  const api = exchange as unknown as Implicit;
+  const done: Order[] = [];
+  let after = '';
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const answer = (await call(() =>
+      api[list]!({ instType: market.spot ? 'SPOT' : 'SWAP', instId: market.id, limit: '100', ...window, ...(after ? { after } : {}) }),
+    )) as { data?: { ordId?: string }[] };
+    const data = answer.data ?? [];
+    done.push(...exchange.parseOrders(data as Record<string, unknown>[], market));
+    if (data.length < 100) break;
+    after = data[data.length - 1]!.ordId ?? '';
+    if (!after) break;
+  }
+  return done.reverse();
+};
+
 /**
  * Every order of `market` the exchange still lists, open ones first, then the others oldest first: Bybit
  * and OKX list newest first, and the replay keeps the listing's order for fills stamped in the same
  * millisecond (a buy and the sell that closes it must not swap).
  */
 export const accountOrders = async (exchange: Exchange, market: Market, exchangeId: string, listed: ListedOrders): Promise<Order[]> => {
-  const api = exchange as unknown as Implicit;
   if (exchangeId === 'binance') return listed.read(exchange, market);
-  if (exchangeId === 'bybit') {
-    const open = await call(() => exchange.fetchOpenOrders(market.symbol, undefined, 50));
-    const done: Order[] = [];
-    let cursor = '';
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const answer = (await call(() => api.privateGetV5OrderHistory!({ category: 'linear', symbol: market.id, limit: 50, ...(cursor ? { cursor } : {}) }))) as {
-        result?: { list?: unknown[]; nextPageCursor?: string };
-      };
-      const list = answer.result?.list ?? [];
-      done.push(...exchange.parseOrders(list as Record<string, unknown>[], market));
-      cursor = answer.result?.nextPageCursor ?? '';
-      if (!cursor || list.length === 0) break;
-    }
-    return [...open, ...done.reverse()];
-  }
-  if (exchangeId === 'okx') {
-    const open = await call(() => exchange.fetchOpenOrders(market.symbol));
-    const done: Order[] = [];
-    let after = '';
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const answer = (await call(() =>
-        api.privateGetTradeOrdersHistory!({ instType: market.spot ? 'SPOT' : 'SWAP', instId: market.id, limit: '100', ...(after ? { after } : {}) }),
-      )) as { data?: { ordId?: string }[] };
-      const data = answer.data ?? [];
-      done.push(...exchange.parseOrders(data as Record<string, unknown>[], market));
-      if (data.length < 100) break;
-      after = data[data.length - 1]!.ordId ?? '';
-      if (!after) break;
-    }
-    return [...open, ...done.reverse()];
-  }
+  if (exchangeId === 'bybit') return [...(await call(() => exchange.fetchOpenOrders(market.symbol, undefined, 50))), ...(await bybitClosed(exchange, market))];
+  if (exchangeId === 'okx')
+    return [...(await call(() => exchange.fetchOpenOrders(market.symbol))), ...(await okxClosed(exchange, market, 'privateGetTradeOrdersHistory'))];
   if (exchangeId === 'binanceusdm') {
     const orders = await ordersOf(exchange, market);
     return withTriggered(orders, await algoOrdersOf(exchange, market, orders));
@@ -198,3 +217,114 @@ export const seedsOf = (
   }
   return seeds;
 };
+
+/** The window an exchange lists closed orders by (Binance USDⓈ-M's allOrders and allAlgoOrders, Bybit's order history: 7 days a query). */
+export const WINDOW_MS = 7 * 86_400_000;
+/** Windows of 7 days an account's orders are read in at most: the recent one and 12 back, the 90 days Binance USDⓈ-M and OKX's archive keep. */
+export const MAX_WINDOWS = 13;
+/** Each window read back reaches this far into the next younger one, so no order falls between two (clocks and reads differ by moments). */
+const OVERLAP_MS = 300_000;
+/** How long a walk that found nothing to explain what is held rests before it is tried again. */
+const REST_MS = 3_600_000;
+
+type WindowRead = (exchange: Exchange, market: Market, from: number, to: number) => Promise<Order[]>;
+
+/** What an exchange lists of one window [from, to] (ms, by creation time), by exchange id: those whose recent listing is a window. */
+const WINDOWED: Readonly<Record<string, WindowRead>> = {
+  binanceusdm: async (exchange, market, from, to) => {
+    const window = { startTime: from, endTime: to };
+    const orders = await call(() => exchange.fetchOrders(market.symbol, undefined, 1000, window));
+    const conditional = await call(() => exchange.fetchOrders(market.symbol, undefined, 1000, { ...window, trigger: true }));
+    return withTriggered(orders, conditional);
+  },
+  bybit: (exchange, market, from, to) => bybitClosed(exchange, market, { startTime: from, endTime: to }),
+  okx: (exchange, market, from, to) => okxClosed(exchange, market, 'privateGetTradeOrdersHistoryArchive', { begin: String(from), end: String(to) }),
+};
+
+/**
+ * Orders older than the window the poll reads, kept per market: read one window back at a time while
+ * part of what the account holds is not explained by the fills listed (a position opened before the
+ * window), at most MAX_WINDOWS - 1 back; then the windows that time pushed out of the recent one, as they
+ * are needed. Only final orders are kept: they no longer change. A position explained so gets the id of
+ * the order that opened it, and the older closes read on the way are trades. A walk that found no
+ * explanation (a position older than the exchange keeps) is tried again an hour later, not every poll.
+ * Exchanges that list everything (Binance spot) or that this adapter does not window are left as read.
+ */
+export class OlderOrders {
+  /** Per market id: the final orders read from `bottom` up to `top` (ms). */
+  private readonly kept = new Map<string, { orders: ExchangeOrder[]; bottom: number; top: number; restUntil: number }>();
+
+  constructor(
+    private readonly exchangeId: string,
+    private readonly withFees = false,
+  ) {}
+
+  /** `listing` with the older orders that explain what is held put before its own (`now`: when it was read, ms). */
+  async explain(exchange: Exchange, listing: Listing, now: number): Promise<Listing> {
+    const windowed = WINDOWED[this.exchangeId];
+    if (!windowed) return listing;
+    const read = async (market: Market, from: number, to: number): Promise<ExchangeOrder[]> =>
+      (await windowed(exchange, market, from, to)).map((o) => exchangeOrderOf(o, idOf(market), this.withFees)).filter((o) => FINAL.has(o.status));
+    const older: ExchangeOrder[] = [];
+    const recentFrom = now - WINDOW_MS;
+    for (const market of listing.markets) {
+      const id = idOf(market);
+      const step = market.precision.amount ?? 1e-8;
+      const recent = new Set(listing.orders.filter((o) => o.symbol === id).map((o) => o.id));
+      const entry = this.kept.get(id) ?? { orders: [], bottom: recentFrom, top: recentFrom, restUntil: 0 };
+      const add = (orders: readonly ExchangeOrder[], before: boolean) => {
+        const fresh = orders.filter((o) => !entry.orders.some((k) => k.id === o.id));
+        entry.orders = before ? [...fresh, ...entry.orders] : [...entry.orders, ...fresh];
+      };
+      const unexplained = () => {
+        const listed = [...listing.orders.filter((o) => o.symbol === id), ...entry.orders.filter((o) => !recent.has(o.id))];
+        const filled = listed.filter((o) => o.filled > 0).reduce((sum, o) => sum + (o.side === 'buy' ? o.filled : -o.filled), 0);
+        return Math.abs(clean((listing.held.get(id)?.net ?? 0) - filled)) >= step / 2;
+      };
+      if (unexplained() && now >= entry.restUntil) {
+        while (entry.top < recentFrom) {
+          const to = Math.min(entry.top + WINDOW_MS, recentFrom + OVERLAP_MS);
+          add(await read(market, to - WINDOW_MS, to), false);
+          entry.top = Math.min(to, recentFrom);
+        }
+        while (unexplained() && now - entry.bottom < MAX_WINDOWS * WINDOW_MS) {
+          const to = entry.bottom + OVERLAP_MS;
+          add(await read(market, to - WINDOW_MS, to), true);
+          entry.bottom -= WINDOW_MS;
+        }
+        if (unexplained()) entry.restUntil = now + REST_MS;
+        this.kept.set(id, entry);
+      }
+      older.push(...entry.orders.filter((o) => !recent.has(o.id)));
+    }
+    return older.length === 0 ? listing : { ...listing, orders: [...older, ...listing.orders] };
+  }
+}
+
+/** What each replay reads of an account (connection.ts): its holdings and orders, with the older orders that explain them. */
+export class AccountHistory {
+  private readonly listed = new ListedOrders();
+  private readonly older: OlderOrders;
+
+  constructor(
+    private readonly exchangeId: string,
+    private readonly withFees = false,
+  ) {
+    this.older = new OlderOrders(exchangeId, withFees);
+  }
+
+  /** The listing of `markets` (`now`: when the read began, ms). */
+  async read(exchange: Exchange, markets: readonly Market[], now: number): Promise<Listing> {
+    const listing = await readListing(
+      markets,
+      () => holdingsOf(exchange, markets, this.exchangeId),
+      async () => {
+        const orders: ExchangeOrder[] = [];
+        for (const market of markets)
+          for (const o of await accountOrders(exchange, market, this.exchangeId, this.listed)) orders.push(exchangeOrderOf(o, idOf(market), this.withFees));
+        return orders;
+      },
+    );
+    return this.older.explain(exchange, listing, now);
+  }
+}

@@ -1,0 +1,117 @@
+// The ccxt adapter's walk back past the exchanges' 7-day order lists (engine/venues/ccxt/history.ts
+// OlderOrders), against the local fake in each dialect that lists closed orders by window: Bybit v5
+// (/v5/order/history, 7 days a query), OKX v5 (orders-history 7 days, orders-history-archive 3 months)
+// and Binance USDⓈ-M (allOrders and allAlgoOrders, 7 days a query within 90). The fake hides an order
+// from every query whose window does not hold it, as the real APIs do. Nothing leaves 127.0.0.1.
+import { expect } from 'chai';
+import { ccxtAdapter } from '../../../engine/venues/ccxt/adapter.js';
+import type { CcxtConnection } from '../../../engine/venues/ccxt/connection.js';
+import { MAX_WINDOWS } from '../../../engine/venues/ccxt/history.js';
+import type { RealVenue } from '../../../engine/venues/registry.js';
+import { type FakeDialect, FakeExchange } from '../../support/fakeExchange.js';
+
+const DAY = 86_400_000;
+
+interface Case {
+  readonly dialect: FakeDialect;
+  readonly btc: string;
+  readonly password: string;
+  /** The request that reads a window back. */
+  readonly windowRead: string;
+  /** How many of those one poll makes without walking (the recent listing's own). */
+  readonly recentReads: number;
+}
+
+const CASES: readonly Case[] = [
+  { dialect: 'bybit', btc: 'BTCUSDT', password: 'secret-1', windowRead: 'GET /v5/order/history', recentReads: 1 },
+  { dialect: 'okx', btc: 'BTC-USDT', password: 'secret-1:pass-1', windowRead: 'GET /api/v5/trade/orders-history-archive', recentReads: 0 },
+  { dialect: 'binanceusdm', btc: 'BTCUSDT', password: 'secret-1', windowRead: 'GET /fapi/v1/allOrders', recentReads: 1 },
+];
+
+for (const c of CASES) {
+  describe(`ccxt venue: orders older than ${c.dialect}'s 7-day list`, () => {
+    let fake: FakeExchange;
+    let venue: RealVenue;
+    const connections: CcxtConnection[] = [];
+
+    const connect = async (): Promise<CcxtConnection> => {
+      const connection = venue.connection({ login: 'key-1', password: c.password, server: 'sandbox' }) as CcxtConnection;
+      connections.push(connection);
+      await connection.connect();
+      return connection;
+    };
+    const windowReads = () => fake.requests.filter((r) => r === c.windowRead).length;
+
+    before(async function () {
+      this.timeout(300_000);
+      await import('ccxt');
+    });
+    beforeEach(async () => {
+      fake = new FakeExchange(c.dialect);
+      await fake.start();
+      fake.addAccount('key-1', 'secret-1', { USDT: 10_000 }, c.dialect === 'okx' ? 'pass-1' : null);
+      const settings = ccxtAdapter.config({ CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '60000', CCXT_TIMEOUT_MS: '700', CCXT_STREAM: 'off' });
+      venue = await ccxtAdapter.venue(c.dialect, settings, {
+        clock: () => new Date(),
+        log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      });
+    });
+    afterEach(async () => {
+      for (const connection of connections.splice(0)) await connection.disconnect();
+      await fake.stop();
+    });
+
+    it('reads back one window at a time while part of a position is unexplained: opened 10 days ago, partly closed 9 days ago', async () => {
+      const first = await connect();
+      await first.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.02 }, 'walk-open');
+      const [position] = (await first.positions()).filter((p) => p.kind === 'position');
+      fake.age(DAY);
+      await first.closePosition(position!.id, 0.01, 'walk-close');
+      await first.disconnect();
+      fake.age(9 * DAY);
+      const before = windowReads();
+
+      // A restart: nobody tells the connection what it held; only the walk explains the 0.01 still held.
+      const later = await connect();
+      later.follow([c.btc]);
+      const open = (await later.positions()).filter((p) => p.kind === 'position');
+      expect(open.map((p) => ({ id: p.id, volume: p.volume, openTime: p.openTime }))).to.deep.equal([
+        { id: position!.id, volume: 0.01, openTime: new Date(Date.parse(position!.openTime) - 10 * DAY).toISOString() },
+      ]);
+      const trades = (await later.history('2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z')).filter((h) => h.kind === 'trade');
+      expect(trades.map((t) => ({ positionId: t.positionId, volume: t.volume }))).to.deep.equal([{ positionId: position!.id, volume: 0.01 }]);
+      expect(Date.parse(trades[0]!.closeTime)).to.be.below(Date.now() - 8 * DAY);
+      // The second window back (7 to 14 days) explained it: no further walk, and no walk at the next poll.
+      const walked = windowReads();
+      expect(walked - before).to.be.at.most(1 + 3 * c.recentReads);
+      await later.refresh();
+      expect(windowReads() - walked).to.equal(c.recentReads);
+    });
+
+    it('stops after 13 windows (91 days) when the exchange keeps nothing that old, keeps the known id, and rests instead of walking every poll', async () => {
+      const first = await connect();
+      await first.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, 'walk-ancient');
+      const [position] = (await first.positions()).filter((p) => p.kind === 'position');
+      await first.disconnect();
+      fake.age(100 * DAY);
+      const before = windowReads();
+
+      const later = await connect();
+      const known = { id: position!.id, symbol: c.btc, side: 'buy' as const, volume: 0.01, openPrice: position!.openPrice, openTime: position!.openTime };
+      later.follow([c.btc], [known]);
+      const open = (await later.positions()).filter((p) => p.kind === 'position');
+      expect(open.map((p) => ({ id: p.id, volume: p.volume }))).to.deep.equal([{ id: position!.id, volume: 0.01 }]);
+      const walked = windowReads() - before;
+      // The recent window and 12 back: 91 days.
+      if (c.dialect === 'okx') expect(walked).to.equal(MAX_WINDOWS - 1);
+      else
+        expect(walked)
+          .to.be.at.least(MAX_WINDOWS - 1)
+          .and.at.most(MAX_WINDOWS - 1 + 3 * c.recentReads);
+      const rested = windowReads();
+      await later.refresh();
+      expect(windowReads() - rested).to.equal(c.recentReads);
+      expect(await later.history('2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z')).to.deep.equal([]);
+    });
+  });
+}
