@@ -19,6 +19,7 @@ import { positionsProjection } from '../../projections/positions/projector.js';
 import type { ReadModels } from '../../projections/schema.js';
 import { aggregateStream, handleCommand } from '../../store/commandHandler.js';
 import { END, type EventStore, type Position, type ResolvedEvent } from '../../store/port.js';
+import { brandApplication } from './applications.js';
 import type { VenueHost } from './host.js';
 import type { SymbolInfo, VenueChange, VenueConnection } from './port.js';
 import { VenueError } from './port.js';
@@ -154,7 +155,15 @@ export class AccountConnections {
     const { settings } = account;
     const login = { accountTypeId: settings.accountTypeId, loginServer: settings.loginServer, loginAccountNumber: settings.loginAccountNumber };
     const password = this.deps.decryptPassword(settings.passwordCiphertext);
-    const connection = await this.deps.host.connectionFor({ ...login, password, onRenewed: this.renewedCredentials(accountId, account.projectId, password) });
+    const application = this.deps.host.realVenueFor(settings.accountTypeId)
+      ? await brandApplication(this.deps.db, this.deps.decryptPassword, account.projectId, settings.accountTypeId)
+      : null;
+    const connection = await this.deps.host.connectionFor({
+      ...login,
+      password,
+      onRenewed: this.renewedCredentials(accountId, account.projectId, password),
+      ...(application ? { application } : {}),
+    });
     const venue = this.deps.host.venueFor(settings.accountTypeId).name;
     try {
       await connection.connect();

@@ -20,6 +20,7 @@ import type {
   PlaceOrderResult,
   PositionChanges,
   Venue,
+  VenueApplication,
   VenueConnection,
   VenueCredentials,
   VenuePosition,
@@ -64,6 +65,8 @@ export interface AccountLogin {
   readonly password: string;
   /** A real venue's renewed credentials, to store (VenueCredentials.onRenewed). */
   readonly onRenewed?: (password: string) => Promise<void>;
+  /** The brand's application (VenueCredentials.application). */
+  readonly application?: VenueApplication;
 }
 
 export const simulatedLogin = (login: Pick<AccountLogin, 'loginServer' | 'loginAccountNumber'>): string => `${login.loginServer}/${login.loginAccountNumber}`;
@@ -161,6 +164,7 @@ export class VenueHost {
           password: login.password,
           server: login.loginServer,
           ...(login.onRenewed ? { onRenewed: login.onRenewed } : {}),
+          ...(login.application ? { application: login.application } : {}),
         }),
         real.name,
         this.orderTimings,

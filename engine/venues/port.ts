@@ -17,10 +17,18 @@ export type { CancelReason, CloseReason };
 export const isPendingOrderType = (type: OrderType): type is PendingOrderType => type !== 'buy' && type !== 'sell';
 export const sideOf = (type: OrderType): Side => (type === 'buy' || type === 'buyLimit' || type === 'buyStop' ? 'buy' : 'sell');
 
+/** A platform application (OAuth client) an account connects under (cTrader's Open API application). */
+export interface VenueApplication {
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
 export interface VenueCredentials {
   readonly login: string;
   readonly password: string;
   readonly server?: string;
+  /** The account's brand's own application (engine/venues/applications.ts); unset: the venue's configured one. */
+  readonly application?: VenueApplication;
   /**
    * The venue renewed the credentials on its own (cTrader's OAuth token pair): the service stores
    * `password` sealed as the account's password, for the next connection. Resolves once stored.

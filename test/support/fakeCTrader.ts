@@ -1,6 +1,7 @@
 // A cTrader Open API endpoint in TypeScript, for the tests: a local WebSocket server speaking the JSON
 // protocol of engine/venues/ctrader/protocol.ts (`{clientMsgId, payloadType, payload}` frames) the way
-// Spotware's proxies do for the messages the adapter uses: application auth, the token's account list,
+// Spotware's proxies do for the messages the adapter uses: application auth (tokens are issued to one
+// application, as cTrader's OAuth does: another application's link is refused them), the token's account list,
 // account auth, token refresh (ProtoOARefreshTokenReq: a new pair, the old one stops working), trader,
 // assets, symbols (volumes in cents of units, lotSize), spots (1/100 000), reconcile, market, limit and
 // stop orders, cancels, amendments of orders and of positions' stop loss and take profit, position
@@ -69,12 +70,16 @@ export const fakeSymbols = (): FakeSymbolSpec[] => [
 interface Session {
   readonly socket: WebSocket;
   appAuthed: boolean;
+  /** The application the link authenticated (its clientId). */
+  app: string;
   /** The accounts authorized on the link, with the access token each was authorized with. */
   readonly accounts: Map<number, string>;
   readonly spots: Set<number>;
 }
 
 interface Tokens {
+  /** The application the pair was issued to: another application's link is refused the token. */
+  readonly app: string;
   access: string;
   refresh: string;
   /** Access tokens that no longer work (expired, or replaced by a refresh). */
@@ -113,12 +118,15 @@ export class FakeCTrader {
   private readonly accounts = new Map<number, FakeCTraderAccount>();
   private readonly tokens = new Map<number, Tokens>();
   private readonly cashFlows = new Map<number, ProtoOADepositWithdraw[]>();
+  /** clientId → clientSecret of the applications the endpoint accepts. */
+  private readonly applications = new Map<string, string>();
   private nextId = 1000;
   private readonly now: () => number;
 
   constructor(options: FakeCTraderOptions = {}) {
     this.clientId = options.clientId ?? 'app-id';
     this.clientSecret = options.clientSecret ?? 'app-secret';
+    this.applications.set(this.clientId, this.clientSecret);
     this.now = options.clock ?? Date.now;
   }
 
@@ -133,7 +141,7 @@ export class FakeCTrader {
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     server.on('connection', (socket) => {
       if (this.down) return socket.terminate();
-      const session: Session = { socket, appAuthed: false, accounts: new Map(), spots: new Set() };
+      const session: Session = { socket, appAuthed: false, app: '', accounts: new Map(), spots: new Set() };
       this.sessions.add(session);
       socket.on('message', (data) => {
         const frame = parseFrame(data.toString());
@@ -153,7 +161,21 @@ export class FakeCTrader {
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  addAccount(account: { ctid: number; traderLogin: number; token: string; refreshToken?: string; isLive?: boolean; balance?: number }): void {
+  /** Another Open API application (a brand's own) the endpoint accepts, besides the one of the options. */
+  addApplication(clientId: string, clientSecret: string): void {
+    this.applications.set(clientId, clientSecret);
+  }
+
+  /** `clientId`: the application its tokens are issued to (the fake's own by default). */
+  addAccount(account: {
+    ctid: number;
+    traderLogin: number;
+    token: string;
+    refreshToken?: string;
+    isLive?: boolean;
+    balance?: number;
+    clientId?: string;
+  }): void {
     const context: FakeBookContext = {
       symbols: this.symbols,
       now: this.now,
@@ -164,7 +186,13 @@ export class FakeCTrader {
       account.ctid,
       new FakeCTraderAccount(account.ctid, account.traderLogin, account.isLive ?? false, Math.round((account.balance ?? 10_000) * 100), context),
     );
-    this.tokens.set(account.ctid, { access: account.token, refresh: account.refreshToken ?? `refresh-of-${account.token}`, dead: new Set(), renewals: 0 });
+    this.tokens.set(account.ctid, {
+      app: account.clientId ?? this.clientId,
+      access: account.token,
+      refresh: account.refreshToken ?? `refresh-of-${account.token}`,
+      dead: new Set(),
+      renewals: 0,
+    });
   }
 
   /** Drops every link (the adapter should reconnect). */
@@ -279,13 +307,15 @@ export class FakeCTrader {
       reply(PT.ERROR_RES, { errorCode, description, ...(ctid !== undefined ? { ctidTraderAccountId: ctid } : {}) });
     if (frame.payloadType === PT.HEARTBEAT_EVENT) return reply(PT.HEARTBEAT_EVENT, {});
     if (frame.payloadType === PT.APPLICATION_AUTH_REQ) {
-      if (p.clientId !== this.clientId || p.clientSecret !== this.clientSecret) return error('CH_CLIENT_AUTH_FAILURE', 'wrong client credentials');
+      if (typeof p.clientId !== 'string' || this.applications.get(p.clientId) !== p.clientSecret)
+        return error('CH_CLIENT_AUTH_FAILURE', 'wrong client credentials');
       session.appAuthed = true;
+      session.app = p.clientId;
       return reply(PT.APPLICATION_AUTH_RES, {});
     }
     if (!session.appAuthed) return error('CH_CLIENT_NOT_AUTHENTICATED', 'authenticate the application first');
     if (frame.payloadType === PT.REFRESH_TOKEN_REQ) {
-      const entry = [...this.tokens].find(([, t]) => t.refresh === p.refreshToken);
+      const entry = [...this.tokens].find(([, t]) => t.refresh === p.refreshToken && t.app === session.app);
       if (!entry) return error(this.refreshRefusalCode, 'invalid refresh token');
       const [ctid, tokens] = entry;
       tokens.dead.add(tokens.access);
@@ -301,7 +331,10 @@ export class FakeCTrader {
     }
     if (frame.payloadType === PT.GET_ACCOUNTS_BY_ACCESS_TOKEN_REQ) {
       const mine = [...this.accounts.values()].filter(
-        (a) => this.tokenState(a.ctid).access === p.accessToken && !this.tokenState(a.ctid).dead.has(p.accessToken as string),
+        (a) =>
+          this.tokenState(a.ctid).app === session.app &&
+          this.tokenState(a.ctid).access === p.accessToken &&
+          !this.tokenState(a.ctid).dead.has(p.accessToken as string),
       );
       if (mine.length === 0) return error('CH_ACCESS_TOKEN_INVALID', 'invalid access token');
       return reply(PT.GET_ACCOUNTS_BY_ACCESS_TOKEN_RES, {
@@ -313,7 +346,8 @@ export class FakeCTrader {
     const ctid = int(p.ctidTraderAccountId as Int64 | undefined);
     if (frame.payloadType === PT.ACCOUNT_AUTH_REQ) {
       const tokens = this.tokens.get(ctid);
-      if (!tokens || tokens.access !== p.accessToken || tokens.dead.has(tokens.access)) return error('CH_ACCESS_TOKEN_INVALID', 'invalid access token', ctid);
+      if (!tokens || tokens.app !== session.app || tokens.access !== p.accessToken || tokens.dead.has(tokens.access))
+        return error('CH_ACCESS_TOKEN_INVALID', 'invalid access token', ctid);
       session.accounts.set(ctid, tokens.access);
       return reply(PT.ACCOUNT_AUTH_RES, { ctidTraderAccountId: ctid });
     }

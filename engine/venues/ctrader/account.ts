@@ -2,7 +2,8 @@
 // and prices, and its book read again on every execution event (book.ts). The port's methods are
 // connection.ts.
 //
-// - Login: the application authenticates with the operator's client id and secret (CTRADER_CLIENT_ID,
+// - Login: the application authenticates with the account's brand's client id and secret when its
+//   white label names them (engine/venues/applications.ts), else the operator's (CTRADER_CLIENT_ID,
 //   CTRADER_CLIENT_SECRET), then the account with its access token. The account is found among the
 //   token's accounts (ProtoOAGetAccountListByAccessTokenReq) by loginAccountNumber: its traderLogin (the
 //   number cTrader shows) or its ctidTraderAccountId. loginServer picks live or demo. A token, account or
@@ -186,7 +187,8 @@ export abstract class CTraderAccount extends CTraderLink implements BookContext 
   /** Authenticates the application and the account, then reads the account, its symbols and its book. */
   protected async session(first: boolean): Promise<void> {
     this.authorized = false;
-    await this.request(PT.APPLICATION_AUTH_REQ, { clientId: this.settings.clientId, clientSecret: this.settings.clientSecret }, PT.APPLICATION_AUTH_RES);
+    const { clientId, clientSecret } = this.account.application ?? this.settings;
+    await this.request(PT.APPLICATION_AUTH_REQ, { clientId, clientSecret }, PT.APPLICATION_AUTH_RES);
     if (renewalDelay(this.tokens, this.clock().getTime(), this.settings.tokenRenewBeforeMs) === 0 && this.tokens.refreshToken) {
       await this.renewToken(`it expires at ${new Date(this.tokens.expiresAt!).toISOString()}`);
     }

@@ -1,7 +1,8 @@
 // The cTrader adapter (ACCOUNT_TYPE_VENUES=4=ctrader:openapi; 4 is the reference's cTrader account type):
 // cTrader accounts through Spotware's Open API, JSON over WebSocket (connection.ts, protocol.ts). The
 // one target is `openapi`. Settings (checked at start, README "cTrader"):
-//   CTRADER_CLIENT_ID, CTRADER_CLIENT_SECRET  the operator's Open API application (required)
+//   CTRADER_CLIENT_ID, CTRADER_CLIENT_SECRET  the operator's Open API application (required); a brand's
+//     own (its white label's ctraderClientId/Secret, engine/venues/applications.ts) is used for its accounts
 //   CTRADER_LIVE_URL         wss://live.ctraderapi.com:5036 (the JSON endpoint of live accounts)
 //   CTRADER_DEMO_URL         wss://demo.ctraderapi.com:5036
 //   CTRADER_REQUEST_TIMEOUT_MS  10000; one request's timeout (a placement that times out is looked up by its client order id)
@@ -72,6 +73,7 @@ export const ctraderAdapter: VenueAdapter<CTraderSettings> = {
             tokens,
             environment: environment ?? 'demo',
             ...(credentials.onRenewed ? { onRenewed: credentials.onRenewed } : {}),
+            ...(credentials.application ? { application: credentials.application } : {}),
           },
           settings,
           context.log,

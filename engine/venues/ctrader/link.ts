@@ -53,6 +53,8 @@ export interface CTraderLogin {
   /** The token pair as the account's password holds it (token.ts). */
   readonly tokens: TokenPair;
   readonly environment: CTraderEnvironment;
+  /** The brand's own Open API application (VenueCredentials.application); unset: CTRADER_CLIENT_ID / _SECRET. */
+  readonly application?: { readonly clientId: string; readonly clientSecret: string };
   /** Stores a renewed pair as the account's password (VenueCredentials.onRenewed); unset: kept in memory only. */
   readonly onRenewed?: (password: string) => Promise<void>;
 }
