@@ -11,7 +11,9 @@
 //                  (instType ANY, SPOT, SWAP...), the text ping → pong, then {arg, data: [v5 order]}.
 // Every order the exchange places, fills or cancels is pushed to the streams of its account.
 // Switches for the tests: `down` (connections refused with 503, open ones dropped), `repeat` (every
-// event sent twice), `sent` (events pushed so far).
+// event sent twice), `sent` (events pushed so far), `deaf` (keep-alive pings go unanswered: the socket
+// stays open but is dead to the client), `pings` (keep-alive pings heard so far: Bybit's op ping, OKX's
+// text ping, and the WebSocket protocol's ping frames Binance's streams are kept alive by).
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -37,7 +39,8 @@ interface Session {
 }
 
 export class FakeExchangeStreams {
-  private readonly wss = new WebSocketServer({ noServer: true });
+  // Protocol pings are answered here (not by ws itself), so `deaf` can leave them unanswered.
+  private readonly wss = new WebSocketServer({ noServer: true, autoPong: false });
   private readonly sessions = new Set<Session>();
   private readonly listenKeys = new Map<string, string>();
   private nextTradeId = 1;
@@ -50,6 +53,10 @@ export class FakeExchangeStreams {
   sent = 0;
   /** Authentications refused so far. */
   refused = 0;
+  /** Keep-alive pings heard so far, answered or not. */
+  pings = 0;
+  /** While true, keep-alive pings are heard but not answered. */
+  deaf = false;
 
   constructor(private readonly exchange: FakeExchange) {}
 
@@ -127,9 +134,16 @@ export class FakeExchangeStreams {
       }
       this.sessions.add(session);
       ws.on('close', () => this.sessions.delete(session));
+      ws.on('ping', (data: Buffer) => {
+        this.pings += 1;
+        if (!this.deaf) ws.pong(data);
+      });
       ws.on('message', (data: Buffer) => {
         // OKX's keep-alive is the text `ping`, answered `pong` (not JSON).
-        if (dialect === 'okx' && data.toString() === 'ping') return void ws.send('pong');
+        if (dialect === 'okx' && data.toString() === 'ping') {
+          this.pings += 1;
+          return void (this.deaf || ws.send('pong'));
+        }
         let message: Record<string, unknown>;
         try {
           message = JSON.parse(data.toString()) as Record<string, unknown>;
@@ -150,10 +164,13 @@ export class FakeExchangeStreams {
   }
 
   /** Binance spot's WebSocket API requests. */
-  private binance(session: Session, message: Record<string, unknown>): Record<string, unknown> {
+  private binance(session: Session, message: Record<string, unknown>): Record<string, unknown> | null {
     const id = message.id;
     const params = (message.params ?? {}) as Record<string, unknown>;
-    if (message.method === 'ping') return { id, status: 200, result: {} };
+    if (message.method === 'ping') {
+      this.pings += 1;
+      return this.deaf ? null : { id, status: 200, result: {} };
+    }
     if (message.method !== 'userDataStream.subscribe.signature')
       return { id, status: 400, error: { code: -1100, msg: `unknown method ${String(message.method)}` } };
     const apiKey = String(params.apiKey ?? '');
@@ -178,10 +195,13 @@ export class FakeExchangeStreams {
   }
 
   /** Bybit v5's private stream requests. */
-  private bybit(session: Session, message: Record<string, unknown>): Record<string, unknown> {
+  private bybit(session: Session, message: Record<string, unknown>): Record<string, unknown> | null {
     const connId = 'fake-conn';
     const args = Array.isArray(message.args) ? (message.args as unknown[]) : [];
-    if (message.op === 'ping') return { req_id: message.req_id, op: 'pong', args: [String(Date.now())], conn_id: connId };
+    if (message.op === 'ping') {
+      this.pings += 1;
+      return this.deaf ? null : { req_id: message.req_id, op: 'pong', args: [String(Date.now())], conn_id: connId };
+    }
     if (message.op === 'auth') {
       const [apiKey, expires, signature] = args.map(String);
       const account = this.exchange.accounts.get(apiKey ?? '');

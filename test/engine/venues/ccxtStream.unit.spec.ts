@@ -15,6 +15,9 @@ const until = async (what: string, test: () => boolean, ms = 20_000): Promise<vo
   while (!test() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
   expect(test(), what).to.equal(true);
 };
+/** The ccxt base class every pro exchange makes its WebSocket clients with (Exchange.client). */
+let ccxtModule: { Exchange: { prototype: unknown } } | null = null;
+const ccxtBase = () => ccxtModule!.Exchange.prototype as { client: (url: string) => { keepAlive: number } };
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Until the fake has had no request for half a second (the poll made when the stream opened is over). */
 const quiet = async (fake: FakeExchange): Promise<void> => {
@@ -54,7 +57,7 @@ for (const c of CASES) {
 
     before(async function () {
       this.timeout(300_000);
-      await import('ccxt');
+      ccxtModule = (await import('ccxt')) as unknown as { Exchange: { prototype: unknown } };
     });
     beforeEach(async () => {
       fake = new FakeExchange(c.dialect);
@@ -118,6 +121,34 @@ for (const c of CASES) {
       ).to.deep.equal([]);
       await connection.refresh();
       expect(changes.map((ch) => ch.type)).to.deep.equal(['positionOpened', 'positionClosed']);
+    });
+
+    it('answers the keep-alive pings, and a socket that stops answering them is dropped and opened again', async () => {
+      // ccxt pings every keepAlive (Bybit's op ping, OKX's text ping, Binance's protocol ping frames) and
+      // gives up on a socket after two unanswered: shortened here so the spec sees several rounds.
+      const base = ccxtBase();
+      const made = base.client;
+      base.client = function (this: unknown, url: string) {
+        const ws = made.call(this, url);
+        ws.keepAlive = 300;
+        return ws;
+      };
+      try {
+        const { connection } = await connect();
+        await until('the stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
+        const heard = fake.streams.pings;
+        const warned = warnings.length;
+        await until('pings heard and answered', () => fake.streams.pings >= heard + 4);
+        expect(connection.statusMessage, 'still live after several keep-alive rounds').to.equal('connected; order stream live');
+        expect(warnings.slice(warned)).to.deep.equal([]);
+        fake.streams.deaf = true;
+        await until('the dead socket dropped', () => warnings.slice(warned).some((w) => /the order stream failed \(.*ping-pong keepalive/.test(w)));
+        fake.streams.deaf = false;
+        await until('the stream live again', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage), 40_000);
+        await until('the reconnection logged', () => infos.some((m) => /order stream is open again after \d+ failures/.test(m)));
+      } finally {
+        base.client = made;
+      }
     });
 
     // OKX and Bybit tell an order's cumulative fee on the order itself, streamed or listed.
