@@ -13,8 +13,7 @@ import { findAccount } from '../projections/accounts/queries.js';
 import { closedTradesBetween } from '../projections/history/queries.js';
 import { marketplaceProvider, marketplaceProviders } from '../projections/market/queries.js';
 import { keptScoresOf } from '../projections/marketplace/queries.js';
-import { customerOfProject } from '../projections/customers/queries.js';
-import { WHITE_LABEL } from '../domain/whiteLabel/feature.js';
+import { brandFeatureOfProject } from '../projections/customers/queries.js';
 import { type Brand, brandById } from './customers.js';
 import type { Services } from './services.js';
 
@@ -35,18 +34,8 @@ export interface MarketplaceBrand {
 
 /** The white label of a brand's project, or of the brand of the customer owning the project. */
 const brandOfProject = async (services: Services, projectId: string): Promise<Brand | undefined> => {
-  const own = await services.db
-    .selectFrom('features')
-    .select('id')
-    .where('project_id', '=', projectId)
-    .where('scope_kind', '=', 'project')
-    .where('type', '=', WHITE_LABEL)
-    .orderBy('created')
-    .orderBy('id')
-    .executeTakeFirst();
-  if (own) return brandById(services, own.id);
-  const customer = await customerOfProject(services.db, projectId);
-  return customer ? brandById(services, customer.brandFeatureId) : undefined;
+  const featureId = await brandFeatureOfProject(services.db, projectId);
+  return featureId === undefined ? undefined : brandById(services, featureId);
 };
 
 export const marketplaceBrandOf = async (services: Services, projectId: string): Promise<MarketplaceBrand> => {

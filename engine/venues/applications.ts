@@ -4,21 +4,20 @@
 // ctraderClientSecret for cTrader's type 4). Without one the venue's configured application is used
 // (CTRADER_CLIENT_ID / CTRADER_CLIENT_SECRET). The secret is stored sealed with the credentials key.
 import type { Kysely } from 'kysely';
-import { OAUTH_PAIRS, WHITE_LABEL } from '../../domain/whiteLabel/feature.js';
-import { customerOfProject } from '../../projections/customers/queries.js';
+import { OAUTH_PAIRS } from '../../domain/whiteLabel/feature.js';
+import { brandFeatureOfProject } from '../../projections/customers/queries.js';
 import type { ReadModels } from '../../projections/schema.js';
 import type { VenueApplication } from './port.js';
 
-const settingOf = async (db: Kysely<ReadModels>, where: { projectId: string } | { featureId: string }): Promise<Record<string, unknown> | undefined> => {
-  let query = db
+/** The setting of a white label whose project is not deleted. */
+const settingOf = async (db: Kysely<ReadModels>, featureId: string): Promise<Record<string, unknown> | undefined> => {
+  const row = await db
     .selectFrom('features')
     .innerJoin('projects', 'projects.id', 'features.project_id')
     .select('features.setting')
-    .where('features.type', '=', WHITE_LABEL)
-    .where('features.scope_kind', '=', 'project')
-    .where('projects.deleted', 'is', null);
-  query = 'projectId' in where ? query.where('features.project_id', '=', where.projectId) : query.where('features.id', '=', where.featureId);
-  const row = await query.orderBy('features.created').orderBy('features.id').executeTakeFirst();
+    .where('features.id', '=', featureId)
+    .where('projects.deleted', 'is', null)
+    .executeTakeFirst();
   return row ? (row.setting as Record<string, unknown>) : undefined;
 };
 
@@ -31,11 +30,8 @@ export const brandApplication = async (
 ): Promise<VenueApplication | null> => {
   const pair = OAUTH_PAIRS.find((p) => p.accountTypeId === accountTypeId);
   if (!pair) return null;
-  let setting = await settingOf(db, { projectId });
-  if (!setting) {
-    const customer = await customerOfProject(db, projectId);
-    if (customer) setting = await settingOf(db, { featureId: customer.brandFeatureId });
-  }
+  const featureId = await brandFeatureOfProject(db, projectId);
+  const setting = featureId === undefined ? undefined : await settingOf(db, featureId);
   const clientId = setting?.[pair.clientId];
   const sealed = setting?.[pair.clientSecret];
   if (typeof clientId !== 'string' || clientId.trim() === '' || typeof sealed !== 'string' || sealed === '') return null;

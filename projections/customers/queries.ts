@@ -1,6 +1,7 @@
 // Queries of the customers read model (projector.ts). Billing joins customers to projects through
 // `customer_projects` (project_id → customer_id, brand_feature_id) or customerOfProject / projectCustomers.
 import { type Kysely, sql } from 'kysely';
+import { WHITE_LABEL } from '../../domain/whiteLabel/feature.js';
 import type { ReadModels } from '../schema.js';
 import type { BlockSummary, CustomerStatus } from './tables.js';
 
@@ -90,6 +91,23 @@ export interface ProjectCustomer {
 /** The customer owning a project; undefined for a project no customer owns (the operator's own). */
 export const customerOfProject = async (db: Kysely<ReadModels>, projectId: string): Promise<ProjectCustomer | undefined> =>
   (await projectCustomers(db, [projectId]))[0];
+
+/**
+ * The white label a project trades under: its own (a brand's own project, the oldest if several), else that of
+ * the brand whose customer owns it; undefined for an operator's project without one.
+ */
+export const brandFeatureOfProject = async (db: Kysely<ReadModels>, projectId: string): Promise<string | undefined> => {
+  const own = await db
+    .selectFrom('features')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('scope_kind', '=', 'project')
+    .where('type', '=', WHITE_LABEL)
+    .orderBy('created')
+    .orderBy('id')
+    .executeTakeFirst();
+  return own ? own.id : (await customerOfProject(db, projectId))?.brandFeatureId;
+};
 
 /** The project → customer map for the projects given (all customer projects when none are given). */
 export const projectCustomers = async (db: Kysely<ReadModels>, projectIds?: readonly string[]): Promise<ProjectCustomer[]> => {
