@@ -5,8 +5,8 @@
 // under CTRADER_CLIENT_ID and is refused.
 import { expect } from 'chai';
 import { PT } from '../../engine/venues/ctrader/protocol.js';
-import { ctraderAccount, ctraderEnv } from '../support/ctraderService.js';
-import { FakeCTrader } from '../support/fakeCTrader.js';
+import { ctraderAccount, ctraderEnv, startedFakeCTrader } from '../support/ctraderService.js';
+import type { FakeCTrader } from '../support/fakeCTrader.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { featureBody, marketHoursClock } from '../support/trading.js';
@@ -18,10 +18,7 @@ describe("cTrader under a brand's own Open API application end to end (fake Open
   const clock = marketHoursClock();
 
   beforeEach(async () => {
-    fake = new FakeCTrader({ clock: () => clock().getTime() });
-    await fake.start();
-    fake.addApplication('brand-app', 'brand-secret');
-    fake.addAccount({ ctid: 42_001, traderLogin: 7001, token: 'token-of-brand-app', clientId: 'brand-app' });
+    fake = await startedFakeCTrader(clock, { token: 'token-of-brand-app', clientId: 'brand-app' }, { 'brand-app': 'brand-secret' });
     t = await startTestService({ clock, env: ctraderEnv(fake) });
   });
   afterEach(async () => {

@@ -5,12 +5,10 @@
 // each is a BalanceChanged of the account's positions stream once, and a BALANCE line of its logs once.
 import { expect } from 'chai';
 import { positionsStream } from '../../domain/positions/events.js';
-import { ctraderAccount, ctraderEnv } from '../support/ctraderService.js';
-import { FakeCTrader } from '../support/fakeCTrader.js';
+import { CTID, ctraderAccount, ctraderEnv, startedFakeCTrader } from '../support/ctraderService.js';
+import type { FakeCTrader } from '../support/fakeCTrader.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { eventually, type LogEntry, marketHoursClock } from '../support/trading.js';
-
-const CTID = 42_001;
 
 describe('cTrader deposits and withdrawals end to end (fake Open API endpoint)', function () {
   // Two service starts: at the machine's usual load that alone can take over a minute.
@@ -20,9 +18,7 @@ describe('cTrader deposits and withdrawals end to end (fake Open API endpoint)',
   const clock = marketHoursClock();
 
   beforeEach(async () => {
-    fake = new FakeCTrader({ clock: () => clock().getTime() });
-    await fake.start();
-    fake.addAccount({ ctid: CTID, traderLogin: 7001, token: 'token-good', balance: 10_000 });
+    fake = await startedFakeCTrader(clock);
   });
   afterEach(async () => {
     await t.stop();

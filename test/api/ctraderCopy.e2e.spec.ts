@@ -5,8 +5,8 @@
 // the reason in the logs, and a close and an open made in cTrader while the service was down recorded once at the restart.
 import { expect } from 'chai';
 import { positionsStream } from '../../domain/positions/events.js';
-import { ctraderAccount as createAccount, ctraderEnv } from '../support/ctraderService.js';
-import { FakeCTrader } from '../support/fakeCTrader.js';
+import { ctraderAccount as createAccount, ctraderEnv, startedFakeCTrader } from '../support/ctraderService.js';
+import type { FakeCTrader } from '../support/fakeCTrader.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { bookWhere, eventually, type LogEntry, marketHoursClock, openPosition, pinQuotes, startedAccount } from '../support/trading.js';
 
@@ -27,9 +27,7 @@ describe('cTrader venue end to end (fake Open API endpoint)', function () {
   const logsOf = async (account: string): Promise<LogEntry[]> => (await t.call('GET', `/accounts/${account}/logs?limit=1000`)).body as LogEntry[];
 
   beforeEach(async () => {
-    fake = new FakeCTrader({ clock: () => clock().getTime() });
-    await fake.start();
-    fake.addAccount({ ctid: 42_001, traderLogin: 7001, token: 'token-good', balance: 10_000 });
+    fake = await startedFakeCTrader(clock);
     t = await startTestService({ clock, env: env() });
     await pinQuotes(t, { EURUSD: [1.085, 1.0852] });
   });

@@ -8,12 +8,10 @@
 import { expect } from 'chai';
 import { positionsStream } from '../../domain/positions/events.js';
 import { ORDER_TYPE, PT } from '../../engine/venues/ctrader/protocol.js';
-import { ctraderAccount, ctraderEnv } from '../support/ctraderService.js';
-import { FakeCTrader } from '../support/fakeCTrader.js';
+import { CTID, ctraderAccount, ctraderEnv, startedFakeCTrader } from '../support/ctraderService.js';
+import type { FakeCTrader } from '../support/fakeCTrader.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { bookWhere, eventually, marketHoursClock, modifyPosition, openPosition, pinQuotes, positionRequest, startedAccount } from '../support/trading.js';
-
-const CTID = 42_001;
 
 describe('cTrader pending orders and stop loss / take profit end to end (fake Open API endpoint)', function () {
   this.timeout(120_000);
@@ -22,9 +20,7 @@ describe('cTrader pending orders and stop loss / take profit end to end (fake Op
   const clock = marketHoursClock();
 
   beforeEach(async () => {
-    fake = new FakeCTrader({ clock: () => clock().getTime() });
-    await fake.start();
-    fake.addAccount({ ctid: CTID, traderLogin: 7001, token: 'token-good', balance: 10_000 });
+    fake = await startedFakeCTrader(clock);
     t = await startTestService({ clock, env: ctraderEnv(fake) });
     await pinQuotes(t, { EURUSD: [1.085, 1.0852] });
   });

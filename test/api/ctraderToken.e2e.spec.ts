@@ -9,12 +9,10 @@ import { accountDecider } from '../../domain/account/decider.js';
 import { accountStream } from '../../domain/account/events.js';
 import { PT } from '../../engine/venues/ctrader/protocol.js';
 import { aggregateStream } from '../../store/commandHandler.js';
-import { ctraderAccount, ctraderEnv } from '../support/ctraderService.js';
-import { FakeCTrader } from '../support/fakeCTrader.js';
+import { CTID, ctraderAccount, ctraderEnv, startedFakeCTrader } from '../support/ctraderService.js';
+import type { FakeCTrader } from '../support/fakeCTrader.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { eventually, marketHoursClock, openPosition, pinQuotes } from '../support/trading.js';
-
-const CTID = 42_001;
 
 describe('cTrader access token renewal end to end (fake Open API endpoint)', function () {
   // Two service starts in one spec: at the machine's usual load that alone takes over a minute.
@@ -29,9 +27,7 @@ describe('cTrader access token renewal end to end (fake Open API endpoint)', fun
   };
 
   beforeEach(async () => {
-    fake = new FakeCTrader({ clock: () => clock().getTime() });
-    await fake.start();
-    fake.addAccount({ ctid: CTID, traderLogin: 7001, token: 'token-old', refreshToken: 'refresh-1', balance: 10_000 });
+    fake = await startedFakeCTrader(clock, { token: 'token-old', refreshToken: 'refresh-1' });
   });
   afterEach(async () => {
     await t.stop();

@@ -1,7 +1,7 @@
 // What the cTrader end-to-end specs share: the service's environment pointed at the local fake Open API
 // endpoint (fakeCTrader.ts; nothing leaves 127.0.0.1) and a cTrader account created (and started) over the API.
 import { expect } from 'chai';
-import type { FakeCTrader } from './fakeCTrader.js';
+import { FakeCTrader } from './fakeCTrader.js';
 import { type TestService, validAccount } from './service.js';
 
 /** The reference's cTrader account type, routed to the adapter. */
@@ -16,6 +16,26 @@ export const ctraderEnv = (fake: FakeCTrader, extra: Record<string, string> = {}
   CTRADER_REQUEST_TIMEOUT_MS: '2000',
   ...extra,
 });
+
+/** The demo account most specs trade on at the fake (cTrader id and login). */
+export const CTID = 42_001;
+
+/**
+ * A started fake endpoint on the spec's clock holding one demo account (CTID, login 7001, 10,000 balance,
+ * token 'token-good' unless `account` says otherwise); `applications` are further Open API applications
+ * (id → secret) it accepts, added before the account whose tokens may be issued to one of them.
+ */
+export const startedFakeCTrader = async (
+  clock: () => Date,
+  account: Partial<Parameters<FakeCTrader['addAccount']>[0]> = {},
+  applications: Record<string, string> = {},
+): Promise<FakeCTrader> => {
+  const fake = new FakeCTrader({ clock: () => clock().getTime() });
+  await fake.start();
+  for (const [id, secret] of Object.entries(applications)) fake.addApplication(id, secret);
+  fake.addAccount({ ctid: CTID, traderLogin: 7001, token: 'token-good', balance: 10_000, ...account });
+  return fake;
+};
 
 /** POST /accounts of a cTrader demo account, then (unless `start` is false) actions/start. */
 export const ctraderAccount = async (t: TestService, alias: string, login: string, token: string, start = true) => {
