@@ -253,6 +253,9 @@ export class OrderStream {
 }
 
 /** The ccxt pro client of an exchange, its markets taken from the REST client (nothing asked again). */
+/** Options ccxt fills in from the account's own answers (Bybit's isUnifiedEnabled). */
+const LEARNED_OPTIONS = ['enableUnifiedMargin', 'enableUnifiedAccount', 'unifiedMarginStatus'] as const;
+
 export const proClientOf = async (exchangeId: string, openExchange: (type: ExchangeClass) => Exchange, rest: Exchange | null): Promise<Exchange> => {
   if (!rest) throw new Error('not connected');
   const ccxt = (await import('ccxt')) as unknown as { pro: Record<string, ExchangeClass | undefined> };
@@ -260,6 +263,9 @@ export const proClientOf = async (exchangeId: string, openExchange: (type: Excha
   if (!type) throw new Error(`ccxt pro has no exchange ${exchangeId}`);
   const client = openExchange(type);
   client.setMarkets(rest.markets);
+  // What the REST client already learned of the account (Bybit: unified or not): without it the stream's
+  // login would ask the exchange again over REST first.
+  for (const key of LEARNED_OPTIONS) if (rest.options[key] !== undefined) client.options[key] = rest.options[key];
   quietFutures(client);
   // ccxt opens a plain ws:// URL (CCXT_BASE_URL http://…: a local fake, a proxy) only through an http agent it loads first.
   await (client as unknown as { loadHttpProxyAgent: () => Promise<unknown> }).loadHttpProxyAgent();

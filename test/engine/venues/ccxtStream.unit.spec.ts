@@ -181,6 +181,14 @@ for (const c of CASES) {
 
     // Bybit's stop loss and take profit are the position's: set there, the order stream does not tell them.
     if (c.dialect === 'bybit') {
+      it('opens the stream without asking again over REST whether the account is unified', async () => {
+        const { connection } = await connect();
+        await until('the stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
+        // ccxt asks both at once, so they may arrive in either order.
+        const asked = fake.requests.filter((r) => r === 'GET /v5/user/query-api' || r === 'GET /v5/account/info').sort();
+        expect(asked, 'asked by the REST client only').to.deep.equal(['GET /v5/account/info', 'GET /v5/user/query-api']);
+      });
+
       it("reads the position's own stop loss and take profit once on a streamed fill, without reading the orders", async () => {
         const { connection, changes } = await connect();
         await until('the stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
