@@ -8,7 +8,7 @@ import { type Insertable, type Kysely, sql } from 'kysely';
 import { describeAction } from '../../domain/copy/decision.js';
 import { copyEventTypes, type CopyEvent, retryWindowInWords } from '../../domain/copy/events.js';
 import { type ClosedTradeData, type PositionData, positionsEventTypes, type PositionsEvent } from '../../domain/positions/events.js';
-import type { Position, RecordedEvent } from '../../store/port.js';
+import type { RecordedEvent } from '../../store/port.js';
 import { type Projection, type RebuildFold, statementChunks, unnestColumns, unnestRows } from '../projection.js';
 import type { AccountLogsTable, ReadModels } from '../schema.js';
 import { accountFeatureLogEventTypes, accountFeatureLogLineOf } from './accountFeatures.js';
@@ -175,7 +175,7 @@ const LINES: { readonly [T in LoggedEvent['type']]: (event: Of<T>) => LogLine | 
 export const logLineOf = (event: LoggedEvent): LogLine | null =>
   Object.hasOwn(LINES, event.type) ? (LINES[event.type] as (event: LoggedEvent) => LogLine | null)(event) : null;
 
-const logLineOfEvent = (recorded: RecordedEvent): LogLine | null =>
+const logLineOfRecorded = (recorded: RecordedEvent): LogLine | null =>
   customerLogEventTypes.includes(recorded.type)
     ? customerLogLine(recorded as unknown as Parameters<typeof customerLogLine>[0])
     : accountFeatureLogEventTypes.includes(recorded.type)
@@ -183,26 +183,6 @@ const logLineOfEvent = (recorded: RecordedEvent): LogLine | null =>
       : (protectionEventTypes as readonly string[]).includes(recorded.type)
         ? protectionLogLine(recorded as unknown as ProtectionEvent)
         : logLineOf(recorded as unknown as PositionsEvent | CopyEvent);
-
-/** Lines already made for a rebuild's partitions (partitionOf), so the fold does not make them again. */
-const madeLines = new WeakMap<RecordedEvent, LogLine | null>();
-
-const logLineOfRecorded = (recorded: RecordedEvent): LogLine | null => {
-  const made = madeLines.get(recorded);
-  return made !== undefined ? made : logLineOfEvent(recorded);
-};
-
-/**
- * A rebuild's partition of an event: the account of its line (an account's creation goes with its
- * lines, so each partition's fold knows the project of every account it writes). An acknowledgement,
- * which spans a project, is applied by the fold at its end, after every partition's lines.
- */
-const partitionOfLine = (recorded: RecordedEvent): string => {
-  if (recorded.type === 'AccountCreated') return (recorded.data as { accountId: string }).accountId;
-  const log = logLineOfEvent(recorded);
-  madeLines.set(recorded, log);
-  return log?.accountId ?? '';
-};
 
 interface PendingLine {
   readonly recorded: RecordedEvent;
@@ -268,17 +248,9 @@ const LOG_COLUMNS: { readonly [K in keyof Insertable<AccountLogsTable>]?: string
   position_id: 'text',
 };
 
-/**
- * An acknowledgement: the entries it names (of its project only), or every entry of the project so far;
- * applied after later entries were written (a rebuild's fold), only those before it in `$all`.
- */
-const acknowledge = async (db: Kysely<ReadModels>, event: AccountLogEvent, later?: Position): Promise<void> => {
+/** An acknowledgement: the entries it names (of its project only), or every entry of the project so far. */
+const acknowledge = async (db: Kysely<ReadModels>, event: AccountLogEvent): Promise<void> => {
   let q = db.updateTable('account_logs').set({ acknowledged: true }).where('project_id', '=', event.data.projectId).where('acknowledged', '=', false);
-  if (later) {
-    q = q.where(
-      sql<boolean>`(${sql.ref('position_commit')}, ${sql.ref('position_prepare')}) < (${later.commit.toString()}::numeric, ${later.prepare.toString()}::bigint)`,
-    );
-  }
   if (event.type === 'LogsAcknowledged') {
     if (event.data.logIds.length === 0) return;
     q = q.where(
@@ -299,8 +271,6 @@ const applyEvents = async (
   db: Kysely<ReadModels>,
   events: readonly RecordedEvent[],
   known: Known = { projects: new Map(), complete: false, keyless: false },
-  /** A rebuild's fold: acknowledgements are kept here, to be applied at its end. */
-  deferred?: RecordedEvent[],
 ): Promise<void> => {
   let pending: PendingLine[] = [];
   const flush = async (): Promise<void> => {
@@ -320,10 +290,6 @@ const applyEvents = async (
       continue;
     }
     if ((accountLogEventTypes as readonly string[]).includes(recorded.type)) {
-      if (deferred) {
-        deferred.push(recorded);
-        continue;
-      }
       await flush();
       await acknowledge(db, recorded as unknown as AccountLogEvent);
       continue;
@@ -337,52 +303,31 @@ const applyEvents = async (
 const PRIMARY_KEY = 'account_logs_pkey';
 
 /**
- * The account logs for a rebuild (Projection.rebuildFold), one fold per partition (partitionOf: the
- * account of each line): the table's primary key (a random uuid, the costliest part of each INSERT) is
- * dropped while the history is written with plain INSERTs, and made again in one pass at the end. ON
- * CONFLICT DO NOTHING kept the first line of an id in `$all`; so does finish, should two events of the
- * history share an id. The account-to-project map is kept from one batch to the next: nothing is looked
- * up. Acknowledgements are applied at the end, each to the entries before it in `$all`: only setting a
- * flag, they give the same rows in any order, once every partition's lines are written.
+ * The account logs for a rebuild (Projection.rebuildFold): the table's primary key (a random uuid, the
+ * costliest part of each INSERT) is dropped while the history is written with plain INSERTs, and made
+ * again in one pass at the end. ON CONFLICT DO NOTHING kept the first line of an id in `$all`; so
+ * does finish, should two events of the history share an id. The account-to-project map is kept from
+ * one batch to the next: nothing is looked up. Acknowledgements apply as they come (their index stays).
  */
 export const accountLogsRebuildFold = (): RebuildFold => {
   const known: Known = { projects: new Map(), complete: true, keyless: true };
-  const acknowledgements: RecordedEvent[] = [];
   let dropped = false;
   return {
     async apply(db, events) {
       if (!dropped) {
-        // Another partition's fold may have dropped it already.
-        await db.schema.alterTable('account_logs').dropConstraint(PRIMARY_KEY).ifExists().execute();
+        await db.schema.alterTable('account_logs').dropConstraint(PRIMARY_KEY).execute();
         dropped = true;
       }
-      await applyEvents(db, events, known, acknowledgements);
+      await applyEvents(db, events, known);
     },
     async finish(db) {
       if (!dropped) return;
-      // Every entry of a project up to its last acknowledgement of all covers what the earlier ones did.
-      const lastOfAll = new Map<string, RecordedEvent>();
-      for (const recorded of acknowledgements) {
-        const event = recorded as unknown as AccountLogEvent;
-        if (event.type === 'AllLogsAcknowledged') lastOfAll.set(event.data.projectId, recorded);
-      }
-      const finish = async (trx: Kysely<ReadModels>): Promise<void> => {
-        for (const recorded of acknowledgements) {
-          const event = recorded as unknown as AccountLogEvent;
-          if (event.type === 'AllLogsAcknowledged' && lastOfAll.get(event.data.projectId) !== recorded) continue;
-          await acknowledge(trx, event, recorded.position);
-        }
-        await makeKey(trx);
-      };
-      await (db.isTransaction ? finish(db) : db.transaction().execute(finish));
+      await (db.isTransaction ? makeKey(db) : db.transaction().execute(makeKey));
     },
   };
 };
 
-/**
- * The primary key made again (unless another partition's fold made it already); should two lines share
- * an id, the later in `$all` goes first.
- */
+/** The primary key made again; should two lines share an id, the later in `$all` goes first. */
 const makeKey = async (db: Kysely<ReadModels>): Promise<void> => {
   const addKey = () => db.schema.alterTable('account_logs').addPrimaryKeyConstraint(PRIMARY_KEY, ['id']).execute();
   await sql`SAVEPOINT account_logs_key`.execute(db);
@@ -390,13 +335,7 @@ const makeKey = async (db: Kysely<ReadModels>): Promise<void> => {
     await addKey();
     await sql`RELEASE SAVEPOINT account_logs_key`.execute(db);
   } catch (error) {
-    const { code } = error as { code?: string };
-    // 42P16: the table has its primary key already.
-    if (code === '42P16') {
-      await sql`ROLLBACK TO SAVEPOINT account_logs_key`.execute(db);
-      return;
-    }
-    if (code !== '23505') throw error;
+    if ((error as { code?: string }).code !== '23505') throw error;
     // ON CONFLICT DO NOTHING would have left the later line out.
     await sql`ROLLBACK TO SAVEPOINT account_logs_key`.execute(db);
     await db
@@ -456,5 +395,4 @@ export const accountLogsProjection: Projection = {
     await applyEvents(db, events);
   },
   rebuildFold: accountLogsRebuildFold,
-  partitionOf: partitionOfLine,
 };
