@@ -8,6 +8,7 @@ import type { CcxtConnection } from '../../../engine/venues/ccxt/connection.js';
 import { exchangeClientOrderId } from '../../../engine/venues/ccxt/connection.js';
 import { type VenueChange, VenueError, type VenueErrorCode } from '../../../engine/venues/port.js';
 import type { RealVenue } from '../../../engine/venues/registry.js';
+import { ccxtVenueAt, keptLog, startedFakeExchange } from '../../support/ccxtVenue.js';
 import { type FakeDialect, FakeExchange } from '../../support/fakeExchange.js';
 
 const refusal = async (attempt: Promise<unknown>): Promise<VenueErrorCode> => {
@@ -96,14 +97,8 @@ for (const c of CASES) {
       await import('ccxt');
     });
     beforeEach(async () => {
-      fake = new FakeExchange(c.dialect);
-      await fake.start();
-      fake.addAccount('key-1', 'secret-1', { USDT: 10_000 }, c.dialect === 'okx' ? 'pass-1' : null);
-      const settings = ccxtAdapter.config({ CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '60000', CCXT_TIMEOUT_MS: '700' });
-      venue = await ccxtAdapter.venue(c.dialect, settings, {
-        clock: () => new Date(),
-        log: { info: (m) => infos.push(m), warn: (m) => warnings.push(m), error: (m) => warnings.push(m) },
-      });
+      fake = await startedFakeExchange(c.dialect);
+      venue = await ccxtVenueAt(fake, c.dialect, keptLog(infos, warnings));
     });
     afterEach(async () => {
       for (const connection of connections.splice(0)) await connection.disconnect();

@@ -4,11 +4,11 @@
 // and Binance USDⓈ-M (allOrders and allAlgoOrders, 7 days a query within 90). The fake hides an order
 // from every query whose window does not hold it, as the real APIs do. Nothing leaves 127.0.0.1.
 import { expect } from 'chai';
-import { ccxtAdapter } from '../../../engine/venues/ccxt/adapter.js';
 import type { CcxtConnection } from '../../../engine/venues/ccxt/connection.js';
 import { MAX_WINDOWS } from '../../../engine/venues/ccxt/history.js';
 import type { RealVenue } from '../../../engine/venues/registry.js';
-import { type FakeDialect, FakeExchange } from '../../support/fakeExchange.js';
+import { ccxtVenueAt, keptLog, startedFakeExchange } from '../../support/ccxtVenue.js';
+import type { FakeDialect, FakeExchange } from '../../support/fakeExchange.js';
 
 const DAY = 86_400_000;
 
@@ -47,14 +47,8 @@ for (const c of CASES) {
       await import('ccxt');
     });
     beforeEach(async () => {
-      fake = new FakeExchange(c.dialect);
-      await fake.start();
-      fake.addAccount('key-1', 'secret-1', { USDT: 10_000 }, c.dialect === 'okx' ? 'pass-1' : null);
-      const settings = ccxtAdapter.config({ CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '60000', CCXT_TIMEOUT_MS: '700', CCXT_STREAM: 'off' });
-      venue = await ccxtAdapter.venue(c.dialect, settings, {
-        clock: () => new Date(),
-        log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-      });
+      fake = await startedFakeExchange(c.dialect);
+      venue = await ccxtVenueAt(fake, c.dialect, keptLog([], []), { CCXT_STREAM: 'off' });
     });
     afterEach(async () => {
       for (const connection of connections.splice(0)) await connection.disconnect();

@@ -5,6 +5,7 @@ import type { CcxtConnection } from '../../../engine/venues/ccxt/connection.js';
 import { exchangeClientOrderId } from '../../../engine/venues/ccxt/connection.js';
 import { type VenueChange, VenueError, type VenueErrorCode } from '../../../engine/venues/port.js';
 import type { RealVenue } from '../../../engine/venues/registry.js';
+import { ccxtVenueAt, keptLog, startedFakeExchange } from '../../support/ccxtVenue.js';
 import { FakeExchange } from '../../support/fakeExchange.js';
 
 const refusal = async (attempt: Promise<unknown>): Promise<VenueErrorCode> => {
@@ -38,14 +39,8 @@ describe('ccxt venue against a local fake Binance', () => {
     await import('ccxt');
   });
   beforeEach(async () => {
-    fake = new FakeExchange();
-    await fake.start();
-    fake.addAccount('key-1', 'secret-1', { USDT: 10_000 });
-    const settings = ccxtAdapter.config({ CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '60000', CCXT_TIMEOUT_MS: '700' });
-    venue = await ccxtAdapter.venue('binance', settings, {
-      clock: () => new Date(),
-      log: { info: (m) => infos.push(m), warn: (m) => warnings.push(m), error: (m) => warnings.push(m) },
-    });
+    fake = await startedFakeExchange();
+    venue = await ccxtVenueAt(fake, 'binance', keptLog(infos, warnings));
   });
   afterEach(async () => {
     for (const c of connections.splice(0)) await c.disconnect();
