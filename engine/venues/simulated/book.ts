@@ -27,7 +27,14 @@ export class Book {
   savedHistory: number;
   savedRequests: number;
 
-  constructor(record: AccountRecord) {
+  /**
+   * `changed`, when given, holds every book whose version moved past its saved mark (the venue's set of
+   * books a journal must write): a touch adds this book, so a journal need not walk every account.
+   */
+  constructor(
+    record: AccountRecord,
+    private readonly changed?: Set<Book>,
+  ) {
     const { login, passwordHash, currency, leverage, marginMode, stopOutLevel, credit } = record;
     this.settings = { login, passwordHash, currency, leverage, marginMode, stopOutLevel, credit };
     this.balance = record.balance;
@@ -47,6 +54,7 @@ export class Book {
 
   touch(): void {
     this.version += 1;
+    this.changed?.add(this);
   }
 
   get login(): string {
@@ -58,14 +66,17 @@ export class Book {
   }
 
   export(): AccountRecord {
+    return { ...this.state(), history: [...this.history], requests: [...this.requests.values()] };
+  }
+
+  /** The account without its history and requests (which only ever grow, and are saved as new entries). */
+  state(): Omit<AccountRecord, 'history' | 'requests'> {
     return {
       ...this.settings,
       balance: this.balance,
       sequence: this.sequence,
       positions: [...this.positions.values()],
       orders: [...this.orders.values()],
-      history: [...this.history],
-      requests: [...this.requests.values()],
     };
   }
 

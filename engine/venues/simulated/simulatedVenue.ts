@@ -79,6 +79,8 @@ export class SimulatedVenue implements Venue {
   private readonly clock: Clock;
   private readonly market: Market;
   private readonly books = new Map<string, Book>();
+  /** The books changed since their last save (Book.touch adds, markSaved takes out): what a journal writes. */
+  private readonly changed = new Set<Book>();
   private readonly onListenerError: (error: unknown) => void;
   private processedStep: number;
   private nextTicket: number;
@@ -95,7 +97,7 @@ export class SimulatedVenue implements Venue {
     this.market = new Market(snapshot.symbols, snapshot.prices);
     this.processedStep = snapshot.processedStep;
     this.nextTicket = snapshot.nextTicket;
-    for (const account of snapshot.accounts) this.books.set(account.login, new Book(account));
+    for (const account of snapshot.accounts) this.books.set(account.login, new Book(account, this.changed));
     this.desk = {
       market: this.market,
       now: () => this.now(),
@@ -155,11 +157,13 @@ export class SimulatedVenue implements Venue {
    */
   journal(): SimulatedVenueJournal {
     const accounts = [];
-    for (const book of this.books.values()) {
-      if (!book.dirty) continue;
-      const { history: _history, requests: _requests, ...account } = book.export();
+    for (const book of this.changed) {
+      if (!book.dirty) {
+        this.changed.delete(book);
+        continue;
+      }
       accounts.push({
-        account,
+        account: book.state(),
         version: book.version,
         historyFrom: book.savedHistory,
         newHistory: book.history.slice(book.savedHistory),
@@ -178,6 +182,7 @@ export class SimulatedVenue implements Venue {
       book.savedVersion = Math.max(book.savedVersion, entry.version);
       book.savedHistory = Math.max(book.savedHistory, entry.historyFrom + entry.newHistory.length);
       book.savedRequests = Math.max(book.savedRequests, entry.requestsFrom + entry.newRequests.length);
+      if (!book.dirty) this.changed.delete(book);
     }
   }
 
@@ -204,21 +209,24 @@ export class SimulatedVenue implements Venue {
     const currency = terms.currency ?? DEFAULT_ACCOUNT_CURRENCY;
     if (!this.market.accountCurrencies().includes(currency))
       fail('[INVALID_REQUEST]', `no account currency ${currency}: ${this.market.accountCurrencies().join(', ')}`);
-    const book = new Book({
-      login,
-      passwordHash,
-      currency,
-      leverage: terms.leverage,
-      marginMode: terms.marginMode,
-      stopOutLevel: terms.stopOutLevel ?? DEFAULT_STOP_OUT_LEVEL,
-      credit: 0,
-      balance: 0,
-      sequence: 0,
-      positions: [],
-      orders: [],
-      history: [],
-      requests: [],
-    });
+    const book = new Book(
+      {
+        login,
+        passwordHash,
+        currency,
+        leverage: terms.leverage,
+        marginMode: terms.marginMode,
+        stopOutLevel: terms.stopOutLevel ?? DEFAULT_STOP_OUT_LEVEL,
+        credit: 0,
+        balance: 0,
+        sequence: 0,
+        positions: [],
+        orders: [],
+        history: [],
+        requests: [],
+      },
+      this.changed,
+    );
     book.touch();
     this.books.set(login, book);
     if (terms.balance !== 0) balanceOperation(this.desk, book, terms.balance, 'initial deposit');

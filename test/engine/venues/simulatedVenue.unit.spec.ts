@@ -1086,6 +1086,30 @@ describe('simulated venue: client request ids and the save journal', () => {
       expect(entry?.account.positions.map((p) => p.stopLoss)).to.deep.equal([1.08]);
     });
 
+    it('lists only what changed among many saved accounts, new accounts in the order they were opened, as the snapshot has them', async () => {
+      const world = await savedWorld();
+      for (let i = 0; i < 50; i++) world.venue.openAccount({ login: `many-${i}`, password: 'pw', balance: 1_000, leverage: 100, marginMode: 'hedging' });
+      world.venue.markSaved(world.venue.journal());
+      const positionId = await opened(world);
+      world.venue.openAccount({ login: 'late-b', password: 'pw', balance: 1_000, leverage: 100, marginMode: 'hedging' });
+      world.venue.deposit('many-7', 50, 'top up');
+      world.venue.openAccount({ login: 'late-a', password: 'pw', balance: 1_000, leverage: 100, marginMode: 'hedging' });
+      const journal = world.venue.journal();
+      // sim_accounts numbers the new rows in this order: a restored venue walks its accounts as they were opened.
+      expect(journal.accounts.map((a) => a.account.login)).to.deep.equal(['1001', 'late-b', 'many-7', 'late-a']);
+      const snapshot = world.venue.snapshot();
+      for (const entry of journal.accounts) {
+        const { history, requests, ...account } = snapshot.accounts.find((a) => a.login === entry.account.login)!;
+        expect(entry.account).to.deep.equal(account);
+        expect([...history.slice(0, entry.historyFrom), ...entry.newHistory]).to.deep.equal(history);
+        expect([...requests.slice(0, entry.requestsFrom), ...entry.newRequests]).to.deep.equal(requests);
+      }
+      world.venue.markSaved(journal);
+      expect(world.venue.journal().accounts).to.deep.equal([]);
+      await world.trader.closePosition(positionId, undefined, 'many-close');
+      expect(world.venue.journal().accounts.map((a) => [a.account.login, a.historyFrom, a.requestsFrom])).to.deep.equal([['1001', 1, 1]]);
+    });
+
     it('does not bring changes back when an older journal is marked saved after a newer one', async () => {
       const world = await savedWorld();
       await opened(world);
