@@ -19,9 +19,9 @@ export const keptLog = (infos: string[], warnings: string[]): VenueLog => ({
   error: (m) => warnings.push(m),
 });
 
-/** The adapter's `dialect` venue at `fake`: a 60 s poll and a 700 ms timeout unless `settings` say otherwise. */
-export const ccxtVenueAt = (fake: FakeExchange, dialect: FakeDialect, log: VenueLog, settings: Record<string, string> = {}) =>
-  ccxtAdapter.venue(dialect, ccxtAdapter.config({ CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '60000', CCXT_TIMEOUT_MS: '700', ...settings }), {
+/** The adapter's venue of `target` (a dialect, or okxswap) at `fake`: a 60 s poll and a 700 ms timeout unless `settings` say otherwise. */
+export const ccxtVenueAt = (fake: FakeExchange, target: FakeDialect | 'okxswap', log: VenueLog, settings: Record<string, string> = {}) =>
+  ccxtAdapter.venue(target, ccxtAdapter.config({ CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '60000', CCXT_TIMEOUT_MS: '700', ...settings }), {
     clock: () => new Date(),
     log,
   });

@@ -4,7 +4,8 @@
 //   - `binance`      Binance spot /api/v3 (fakeExchangeBinance.ts): exchangeInfo filters, HMAC-SHA256 hex of the query;
 //   - `binanceusdm`  Binance USDⓈ-M futures /fapi (fakeExchangeBinanceUsdm.ts), the same signature;
 //   - `bybit`        Bybit v5 linear (fakeExchangeBybit.ts): X-BAPI-* headers, retCode bodies;
-//   - `okx`          OKX v5 spot (fakeExchangeOkx.ts): OK-ACCESS-* headers, base64 signatures, passphrase.
+//   - `okx`          OKX v5 spot and USDT-margined swaps (fakeExchangeOkx.ts): OK-ACCESS-* headers, base64
+//                    signatures, passphrase; swap contracts of ctVal coins (BTC-USDT-SWAP: 0.01 BTC).
 // Market orders fill at once at the ask (buy) or bid (sell); limit orders rest until the price crosses
 // them (setPrice). Spot fills move coins; linear (USDT-margined perpetual) fills move a net position per
 // symbol whose realized profit goes to the USDT wallet. Everything stays on 127.0.0.1.
@@ -30,8 +31,10 @@ export interface FakeMarket {
   readonly maxQty: string;
   /** '0': none. */
   readonly minNotional: string;
-  /** spot: coins; linear: a USDT-margined perpetual (1 contract = 1 coin). */
+  /** spot: coins; linear: a USDT-margined perpetual (a contract of `contractSize` coins). */
   readonly kind?: 'spot' | 'linear';
+  /** Coins per contract on linear markets (OKX's ctVal); 1 unless said. Notional, margin, profit and fees scale by it. */
+  readonly contractSize?: number;
   bid: number;
   ask: number;
 }
@@ -53,6 +56,7 @@ export interface FakeOrder {
   /** '' or what placed it: the position's StopLoss / TakeProfit. */
   readonly stopOrderType: '' | 'StopLoss' | 'TakeProfit';
   executedQty: number;
+  /** Filled amount × price (on a contract market the value is this × contractSize). */
   cummulativeQuoteQty: number;
   /** The fees its fills paid, in the quote currency (feeRate of their value). */
   fee: number;
@@ -128,7 +132,10 @@ const isRefusal = (value: FakeOrder | Refusal): value is Refusal => 'refusal' in
 export { isRefusal };
 
 /** Leverage the fake charges margin at on linear markets. */
-const LEVERAGE = 10;
+export const LEVERAGE = 10;
+
+/** Coins per contract (1 on spot and where the exchange's contract is one coin). */
+export const sizeOf = (market: FakeMarket): number => market.contractSize ?? 1;
 
 const DEFAULT_MARKETS: Readonly<Record<FakeDialect, readonly Omit<FakeMarket, 'bid' | 'ask'>[]>> = {
   binance: [
@@ -149,6 +156,31 @@ const DEFAULT_MARKETS: Readonly<Record<FakeDialect, readonly Omit<FakeMarket, 'b
   okx: [
     { symbol: 'BTC-USDT', base: 'BTC', quote: 'USDT', tickSize: '0.1', stepSize: '0.00000001', minQty: '0.00001', maxQty: '9999999999', minNotional: '0' },
     { symbol: 'ETH-USDT', base: 'ETH', quote: 'USDT', tickSize: '0.01', stepSize: '0.000001', minQty: '0.001', maxQty: '9999999999', minNotional: '0' },
+    // OKX USDT-margined swaps as real OKX lists them: BTC-USDT-SWAP ctVal 0.01 BTC, ETH-USDT-SWAP 0.1 ETH; lotSz and minSz 0.01 contracts.
+    {
+      symbol: 'BTC-USDT-SWAP',
+      base: 'BTC',
+      quote: 'USDT',
+      tickSize: '0.1',
+      stepSize: '0.01',
+      minQty: '0.01',
+      maxQty: '100000',
+      minNotional: '0',
+      kind: 'linear',
+      contractSize: 0.01,
+    },
+    {
+      symbol: 'ETH-USDT-SWAP',
+      base: 'ETH',
+      quote: 'USDT',
+      tickSize: '0.01',
+      stepSize: '0.01',
+      minQty: '0.01',
+      maxQty: '100000',
+      minNotional: '0',
+      kind: 'linear',
+      contractSize: 0.1,
+    },
   ],
 };
 
@@ -332,13 +364,16 @@ export class FakeExchange {
       if (o.apiKey !== apiKey || o.status !== 'NEW') continue;
       const market = this.markets.get(o.symbol)!;
       if (market.kind === 'linear') {
-        if (market.quote === asset) locked += (o.origQty * o.price) / LEVERAGE;
+        if (market.quote === asset) locked += (o.origQty * o.price * sizeOf(market)) / LEVERAGE;
       } else {
         if (o.side === 'BUY' && market.quote === asset) locked += o.origQty * o.price;
         if (o.side === 'SELL' && market.base === asset) locked += o.origQty;
       }
     }
-    for (const [symbol, p] of account.positions) if (this.markets.get(symbol)?.quote === asset) locked += (Math.abs(p.qty) * p.price) / LEVERAGE;
+    for (const [symbol, p] of account.positions) {
+      const market = this.markets.get(symbol);
+      if (market?.quote === asset) locked += (Math.abs(p.qty) * p.price * sizeOf(market)) / LEVERAGE;
+    }
     return locked;
   }
 
@@ -348,7 +383,7 @@ export class FakeExchange {
     for (const [symbol, p] of this.accounts.get(apiKey)?.positions ?? []) {
       const market = this.markets.get(symbol)!;
       if (market.quote !== asset || p.qty === 0) continue;
-      sum += (p.qty > 0 ? market.bid - p.price : market.ask - p.price) * p.qty;
+      sum += (p.qty > 0 ? market.bid - p.price : market.ask - p.price) * p.qty * sizeOf(market);
     }
     return sum;
   }
@@ -369,12 +404,13 @@ export class FakeExchange {
     const price = p.type === 'LIMIT' ? p.price! : (trigger ?? (p.side === 'BUY' ? market.ask : market.bid));
     const position = this.accounts.get(apiKey)!.positions.get(market.symbol);
     const reducing = market.kind === 'linear' && position !== undefined && Math.sign(position.qty) === (p.side === 'BUY' ? -1 : 1);
-    if (quantity * price < Number(market.minNotional) && !reducing && !p.reduceOnly) {
+    const size = sizeOf(market);
+    if (quantity * price * size < Number(market.minNotional) && !reducing && !p.reduceOnly) {
       return { refusal: 'notional', message: `notional ${quantity * price} below ${market.minNotional}` };
     }
     const enough =
       market.kind === 'linear'
-        ? reducing || this.free(apiKey, market.quote) >= (quantity * price) / LEVERAGE
+        ? reducing || this.free(apiKey, market.quote) >= (quantity * price * size) / LEVERAGE
         : p.side === 'BUY'
           ? this.free(apiKey, market.quote) >= quantity * price
           : this.free(apiKey, market.base) >= quantity;
@@ -420,7 +456,7 @@ export class FakeExchange {
       const qty = sign * order.origQty;
       if (held.qty !== 0 && Math.sign(held.qty) !== sign) {
         const closed = Math.min(Math.abs(qty), Math.abs(held.qty));
-        add(market.quote, (price - held.price) * closed * Math.sign(held.qty));
+        add(market.quote, (price - held.price) * closed * Math.sign(held.qty) * sizeOf(market));
       }
       const next = held.qty + qty;
       const average =
@@ -452,7 +488,7 @@ export class FakeExchange {
     }
     order.executedQty = order.origQty;
     order.cummulativeQuoteQty = order.origQty * price;
-    order.fee = Math.round(order.cummulativeQuoteQty * this.feeRate * 1e8) / 1e8;
+    order.fee = Math.round(order.cummulativeQuoteQty * sizeOf(market) * this.feeRate * 1e8) / 1e8;
     if (order.fee > 0) add(market.quote, -order.fee);
     order.status = 'FILLED';
     order.updateTime = Date.now();

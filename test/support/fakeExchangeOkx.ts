@@ -1,14 +1,20 @@
-// OKX v5 (spot, cash mode) for the fake exchange (fakeExchange.ts): public instruments and tickers,
-// account balance, trade order (place, query by ordId or clOrdId), orders-pending, orders-history,
+// OKX v5 for the fake exchange (fakeExchange.ts): spot (tdMode cash) and USDT-margined swaps (tdMode
+// cross, net position mode; one contract is ctVal coins: BTC-USDT-SWAP 0.01 BTC). Public instruments and
+// tickers (by instType), account balance (eq includes the swaps' floating profit, as OKX's does) and
+// positions, trade order (place, query by ordId or clOrdId), orders-pending, orders-history,
 // cancel-order and amend-order, signed as OKX does (OK-ACCESS-KEY, -PASSPHRASE, -TIMESTAMP and
 // OK-ACCESS-SIGN = base64 HMAC-SHA256 of timestamp + method + path?query + body), with OKX's code/sCode
 // bodies (50111 invalid key, 50113 invalid sign, 50105 wrong passphrase, 50011 too many requests,
 // 51008 insufficient balance, 51020 below the minimum size, 51121 not a lot multiple, 51603 no such order).
-import type { DialectApi, FakeExchange, FakeMarket, FakeOrder, Reply } from './fakeExchange.js';
-import { hmac, isRefusal } from './fakeExchange.js';
+import type { DialectApi, FakeExchange, FakeMarket, FakeOrder, FakePosition, Reply } from './fakeExchange.js';
+import { hmac, isRefusal, LEVERAGE, sizeOf } from './fakeExchange.js';
 
 const ok = (data: unknown[]): Reply => ({ status: 200, json: { code: '0', msg: '', data } });
 const fail = (code: string, msg: string, status = 200): Reply => ({ status, json: { code, msg, data: [] } });
+
+/** A swap's instrument id ends in -SWAP (BTC-USDT-SWAP); the others are spot. */
+const isSwap = (instId: string): boolean => instId.endsWith('-SWAP');
+const instTypeOf = (instId: string): string => (isSwap(instId) ? 'SWAP' : 'SPOT');
 
 const STATE: Readonly<Record<FakeOrder['status'], string>> = { NEW: 'live', FILLED: 'filled', CANCELED: 'canceled' };
 
@@ -32,7 +38,7 @@ export const okxOrderJson = (o: FakeOrder): Record<string, unknown> => ({
   fillSz: String(o.executedQty),
   fillTime: o.executedQty > 0 ? String(o.updateTime) : '',
   instId: o.symbol,
-  instType: 'SPOT',
+  instType: instTypeOf(o.symbol),
   isTpLimit: 'false',
   lever: '',
   linkedAlgoOrd: { algoId: '' },
@@ -58,8 +64,8 @@ export const okxOrderJson = (o: FakeOrder): Record<string, unknown> => ({
   stpMode: 'cancel_maker',
   sz: String(o.origQty),
   tag: '',
-  tdMode: 'cash',
-  tgtCcy: o.type === 'MARKET' ? 'base_ccy' : '',
+  tdMode: isSwap(o.symbol) ? 'cross' : 'cash',
+  tgtCcy: o.type === 'MARKET' && !isSwap(o.symbol) ? 'base_ccy' : '',
   tpOrdPx: '',
   tpTriggerPx: '',
   tpTriggerPxType: '',
@@ -67,44 +73,47 @@ export const okxOrderJson = (o: FakeOrder): Record<string, unknown> => ({
   uTime: String(o.updateTime),
 });
 
-const instrument = (m: FakeMarket): Record<string, unknown> => ({
-  alias: '',
-  auctionEndTime: '',
-  baseCcy: m.base,
-  category: '1',
-  ctMult: '',
-  ctType: '',
-  ctVal: '',
-  ctValCcy: '',
-  expTime: '',
-  instFamily: '',
-  instId: m.symbol,
-  instType: 'SPOT',
-  lever: '10',
-  listTime: '1606468572000',
-  lotSz: m.stepSize,
-  maxIcebergSz: '9999999999.0000000000000000',
-  maxLmtAmt: '1000000',
-  maxLmtSz: m.maxQty,
-  maxMktAmt: '1000000',
-  maxMktSz: '1000000',
-  maxStopSz: '1000000',
-  maxTriggerSz: '9999999999.0000000000000000',
-  maxTwapSz: '9999999999.0000000000000000',
-  minSz: m.minQty,
-  optType: '',
-  quoteCcy: m.quote,
-  ruleType: 'normal',
-  settleCcy: '',
-  state: 'live',
-  stk: '',
-  tickSz: m.tickSize,
-  tradeQuoteCcyList: [m.quote],
-  uly: '',
-});
+const instrument = (m: FakeMarket): Record<string, unknown> => {
+  const swap = isSwap(m.symbol);
+  return {
+    alias: '',
+    auctionEndTime: '',
+    baseCcy: swap ? '' : m.base,
+    category: '1',
+    ctMult: swap ? '1' : '',
+    ctType: swap ? 'linear' : '',
+    ctVal: swap ? String(sizeOf(m)) : '',
+    ctValCcy: swap ? m.base : '',
+    expTime: '',
+    instFamily: swap ? `${m.base}-${m.quote}` : '',
+    instId: m.symbol,
+    instType: instTypeOf(m.symbol),
+    lever: swap ? '100' : '10',
+    listTime: '1606468572000',
+    lotSz: m.stepSize,
+    maxIcebergSz: '9999999999.0000000000000000',
+    maxLmtAmt: '1000000',
+    maxLmtSz: m.maxQty,
+    maxMktAmt: '1000000',
+    maxMktSz: '1000000',
+    maxStopSz: '1000000',
+    maxTriggerSz: '9999999999.0000000000000000',
+    maxTwapSz: '9999999999.0000000000000000',
+    minSz: m.minQty,
+    optType: '',
+    quoteCcy: swap ? '' : m.quote,
+    ruleType: 'normal',
+    settleCcy: swap ? m.quote : '',
+    state: 'live',
+    stk: '',
+    tickSz: m.tickSize,
+    tradeQuoteCcyList: swap ? [] : [m.quote],
+    uly: swap ? `${m.base}-${m.quote}` : '',
+  };
+};
 
 const ticker = (m: FakeMarket): Record<string, unknown> => ({
-  instType: 'SPOT',
+  instType: instTypeOf(m.symbol),
   instId: m.symbol,
   last: String(m.bid),
   lastSz: '0.1',
@@ -126,16 +135,18 @@ const balance = (exchange: FakeExchange, apiKey: string): Record<string, unknown
   const account = exchange.accounts.get(apiKey)!;
   const details = [...account.balances].map(([ccy, cash]) => {
     const frozen = exchange.locked(apiKey, ccy);
+    // Cross margin: the swaps' floating profit is part of the equity (eq) and of what is available.
+    const upl = exchange.unrealized(apiKey, ccy);
     return {
       availBal: String(cash - frozen),
-      availEq: String(cash - frozen),
+      availEq: String(cash + upl - frozen),
       borrowFroz: '',
       cashBal: String(cash),
       ccy,
       crossLiab: '',
       disEq: String(cash),
-      eq: String(cash),
-      eqUsd: String(cash),
+      eq: String(cash + upl),
+      eqUsd: String(cash + upl),
       fixedBal: '0',
       frozenBal: String(frozen),
       imr: '',
@@ -155,7 +166,7 @@ const balance = (exchange: FakeExchange, apiKey: string): Record<string, unknown
       stgyEq: '0',
       twap: '0',
       uTime: String(Date.now()),
-      upl: '0',
+      upl: String(upl),
       uplLiab: '',
     };
   });
@@ -175,21 +186,62 @@ const balance = (exchange: FakeExchange, apiKey: string): Record<string, unknown
   };
 };
 
+/** A net-mode cross position of /api/v5/account/positions (pos signed: negative is short; cTime stays while it is open). */
+const positionJson = (exchange: FakeExchange, instId: string, p: FakePosition): Record<string, unknown> => {
+  const market = exchange.markets.get(instId)!;
+  const mark = p.qty > 0 ? market.bid : market.ask;
+  const notional = Math.abs(p.qty) * mark * sizeOf(market);
+  return {
+    adl: '1',
+    availPos: '',
+    avgPx: String(p.price),
+    cTime: String(p.createdTime ?? Date.now()),
+    ccy: market.quote,
+    closeOrderAlgo: [],
+    imr: String(notional / LEVERAGE),
+    instId,
+    instType: 'SWAP',
+    last: String(mark),
+    lever: String(LEVERAGE),
+    liqPx: '',
+    margin: '',
+    markPx: String(mark),
+    mgnMode: 'cross',
+    mgnRatio: '',
+    mmr: '0',
+    notionalUsd: String(notional),
+    pos: String(p.qty),
+    posCcy: '',
+    posId: `${instId}-${p.createdTime ?? 0}`,
+    posSide: 'net',
+    realizedPnl: '0',
+    uTime: String(p.updatedTime ?? Date.now()),
+    upl: String((mark - p.price) * p.qty * sizeOf(market)),
+    uplRatio: '0',
+  };
+};
+
 /** One order of a placement (trade/order or trade/batch-orders): its answer entry, sCode '0' when placed. */
 const placeOne = (exchange: FakeExchange, apiKey: string, body: Record<string, string | undefined>): Record<string, string> => {
   const type = body.ordType === 'limit' ? 'LIMIT' : 'MARKET';
   const entry = (sCode: string, sMsg: string, ordId = '') => ({ clOrdId: body.clOrdId ?? '', ordId, sCode, sMsg, tag: body.tag ?? '', ts: String(Date.now()) });
-  if (type === 'MARKET' && body.side === 'buy' && body.tgtCcy !== 'base_ccy')
+  const swap = isSwap(body.instId ?? '');
+  // Spot trades in cash mode; swaps in cross or isolated margin (the fake keeps one cross position per instrument).
+  if (swap ? body.tdMode !== 'cross' && body.tdMode !== 'isolated' : body.tdMode !== 'cash') return entry('51000', 'Parameter tdMode error');
+  if (!swap && type === 'MARKET' && body.side === 'buy' && body.tgtCcy !== 'base_ccy')
     return entry('51000', 'Parameter tgtCcy error: the fake takes base_ccy sizes only');
   const result = exchange.place(apiKey, {
     symbol: body.instId ?? '',
     side: body.side === 'sell' ? 'SELL' : 'BUY',
     type,
     quantity: Number(body.sz),
+    reduceOnly: String(body.reduceOnly) === 'true',
     ...(type === 'LIMIT' ? { price: Number(body.px) } : {}),
     ...(body.clOrdId ? { clientOrderId: body.clOrdId } : {}),
   });
-  if (!isRefusal(result)) return entry('0', 'Order placed', String(result.orderId));
+  if (!isRefusal(result)) {
+    return entry('0', 'Order placed', String(result.orderId));
+  }
   const below = Number(body.sz) < Number(exchange.markets.get(body.instId ?? '')?.minQty);
   const refusals = {
     symbol: ['51001', "Instrument ID doesn't exist."],
@@ -220,14 +272,20 @@ export const okxApi: DialectApi = (exchange, request): Reply | null => {
   if (!path.startsWith('/api/v5/')) return null;
   const q = url.searchParams;
   if (method === 'GET' && path === '/api/v5/public/time') return ok([{ ts: String(Date.now()) }]);
-  if (method === 'GET' && path === '/api/v5/public/instruments') return ok(q.get('instType') === 'SPOT' ? [...exchange.markets.values()].map(instrument) : []);
+  const ofType = () => [...exchange.markets.values()].filter((m) => instTypeOf(m.symbol) === q.get('instType'));
+  if (method === 'GET' && path === '/api/v5/public/instruments') return ok(ofType().map(instrument));
   if (method === 'GET' && path === '/api/v5/market/ticker') return ok([...exchange.markets.values()].filter((m) => m.symbol === q.get('instId')).map(ticker));
-  if (method === 'GET' && path === '/api/v5/market/tickers') return ok([...exchange.markets.values()].map(ticker));
+  if (method === 'GET' && path === '/api/v5/market/tickers') return ok(ofType().map(ticker));
   const auth = authenticate(exchange, request);
   if (typeof auth !== 'string') return auth;
   const apiKey = auth;
   const body = method === 'POST' ? (JSON.parse(request.body || '{}') as Record<string, string | undefined>) : {};
   if (method === 'GET' && path === '/api/v5/account/balance') return ok([balance(exchange, apiKey)]);
+  if (method === 'GET' && path === '/api/v5/account/positions') {
+    const wanted = q.get('instId')?.split(',') ?? null;
+    const held = [...exchange.accounts.get(apiKey)!.positions].filter(([instId]) => isSwap(instId) && (!wanted || wanted.includes(instId)));
+    return ok(held.map(([instId, p]) => positionJson(exchange, instId, p)));
+  }
   if (method === 'POST' && (path === '/api/v5/trade/order' || path === '/api/v5/trade/batch-orders')) {
     const fault = exchange.takePlacementFault();
     if (fault.rateLimited) return fail('50011', 'Too Many Requests', 429);

@@ -6,10 +6,19 @@ import type { ReplayedBook } from './book.js';
 
 export const round2 = (value: number): number => Math.round(value * 100) / 100;
 
+/** OKX's cash balance of `currency` (cashBal of /api/v5/account/balance: its eq, ccxt's total, includes the swaps' floating profit). */
+export const cashOf = (info: unknown, currency: string): number | undefined => {
+  const data = (info as { data?: { details?: { ccy?: string; cashBal?: string }[] }[] } | undefined)?.data;
+  const cash = Number(data?.[0]?.details?.find((d) => d.ccy === currency)?.cashBal);
+  return Number.isFinite(cash) ? cash : undefined;
+};
+
 export interface AccountFacts {
   readonly login: string;
   readonly currency: string;
   readonly spot: boolean;
+  /** The cash balance where the quote's total is the equity (OKX: its cashBal, cashOf); undefined: the total. */
+  readonly cash?: number;
   readonly live: boolean;
   readonly connected: boolean;
   /** The balance of the account currency (ccxt's free, used, total). */
@@ -19,9 +28,9 @@ export interface AccountFacts {
 }
 
 export const accountInformationOf = (a: AccountFacts): AccountInformation => {
-  const cash = a.quote.total ?? 0;
   const open = a.book.positions;
   const unrealized = open.reduce((sum, p) => sum + p.profit, 0);
+  const cash = a.cash ?? a.quote.total ?? 0;
   const cost = open.reduce((sum, p) => sum + p.volume * p.openPrice * a.contractSize(p.symbol), 0);
   const balance = a.spot ? cash + cost : cash;
   const equity = balance + unrealized;

@@ -1,5 +1,6 @@
-// The ccxt adapter (ACCOUNT_TYPE_VENUES=<type>=ccxt:<exchange>): crypto exchanges through ccxt, one
-// venue per exchange id. Settings (checked at start):
+// The ccxt adapter (ACCOUNT_TYPE_VENUES=<type>=ccxt:<target>): crypto exchanges through ccxt, one
+// venue per target (CCXT_TARGETS: a ccxt exchange id, or a name of ours for one market type of it,
+// okxswap for OKX's swaps). Settings (checked at start):
 //   CCXT_BASE_URL     unset; an http(s) origin every REST and WebSocket URL of the exchanges is moved to
 //                     (a local fake exchange in the tests, a forwarding proxy in a closed network)
 //   CCXT_POLL_MS      2000; how often each account's orders are read for changes (fills, closes, cancels)
@@ -11,6 +12,7 @@ import type { Exchange } from 'ccxt';
 import type { RealVenue, VenueAdapter, VenueContext } from '../registry.js';
 import { type CcxtMarketSetup, type CcxtMode, CcxtConnection, type CcxtSettings } from './connection.js';
 import { VenueError } from '../port.js';
+import { ccxtIdOf } from './link.js';
 
 /** The exchanges this adapter serves, each verified against test/support/fakeExchange.ts in its dialect. */
 export const CCXT_TARGETS: Readonly<Record<string, Omit<CcxtMarketSetup, 'exchangeId'>>> = {
@@ -18,6 +20,9 @@ export const CCXT_TARGETS: Readonly<Record<string, Omit<CcxtMarketSetup, 'exchan
   binanceusdm: { marketTypes: ['linear'], currency: 'USDT' },
   bybit: { marketTypes: ['linear'], currency: 'USDT', lookUpByList: true, feesOnOrders: true },
   okx: { marketTypes: ['spot'], currency: 'USDT', feesOnOrders: true },
+  // OKX's USDT-margined perpetual swaps through ccxt's okx class: cross margin (ccxt's default tdMode), net
+  // positions, one lot is one contract of ctVal coins (BTC-USDT-SWAP: 0.01 BTC); the balance OKX gives is its equity.
+  okxswap: { ccxtId: 'okx', marketTypes: ['swap'], currency: 'USDT', feesOnOrders: true, balanceIsEquity: true },
 };
 
 const MODES: Readonly<Record<string, CcxtMode>> = { live: 'live', sandbox: 'sandbox', testnet: 'sandbox', demo: 'demo' };
@@ -55,8 +60,8 @@ export const ccxtAdapter: VenueAdapter<CcxtSettings> = {
     const setup: CcxtMarketSetup = { exchangeId: target, ...CCXT_TARGETS[target]! };
     const load = async () => {
       const ccxt = (await import('ccxt')) as unknown as Record<string, new (config: Record<string, unknown>) => Exchange>;
-      const type = ccxt[target];
-      if (!type) throw new Error(`ccxt has no exchange ${target}`);
+      const type = ccxt[ccxtIdOf(setup)];
+      if (!type) throw new Error(`ccxt has no exchange ${ccxtIdOf(setup)}`);
       return type;
     };
     const venue: RealVenue = {

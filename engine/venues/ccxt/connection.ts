@@ -47,8 +47,8 @@ import { editPending, fromTrigger, type PositionStops, refusal, STOP_SUPPORT } f
 import type { ExchangeOrder, ReplayedBook } from './book.js';
 import { isTransient, venueErrorOf } from './errors.js';
 import { differenceOf } from './changes.js';
-import { accountInformationOf, round2 } from './account.js';
-import { describe, type ExchangeClass, openExchange, PollSchedule } from './link.js';
+import { accountInformationOf, cashOf, round2 } from './account.js';
+import { ccxtIdOf, describe, type ExchangeClass, openExchange, PollSchedule } from './link.js';
 import { checkedAmount, checkNotional, idOf, symbolInfoOf } from './markets.js';
 import { call, exchangeClientOrderId, exchangeOrderOf, lookUpOrder, positive, settled } from './orders.js';
 import { AccountHistory } from './history.js';
@@ -77,7 +77,10 @@ export interface CcxtLog {
 
 /** What a ccxt venue tells its connections. */
 export interface CcxtMarketSetup {
+  /** The target's name (adapter.ts CCXT_TARGETS): the ccxt exchange id, or ours for one market type of it (okxswap). */
   readonly exchangeId: string;
+  /** The ccxt exchange class and REST dialect when it is not `exchangeId` (okxswap: okx); adapter.ts ccxtIdOf. */
+  readonly ccxtId?: string;
   /** ccxt `options.fetchMarkets.types` (binance: spot; binanceusdm: linear...). */
   readonly marketTypes: readonly string[];
   /** The account currency: the quote currency whose balance is the account's balance. */
@@ -86,6 +89,8 @@ export interface CcxtMarketSetup {
   readonly lookUpByList?: boolean;
   /** Its orders, listed or streamed, carry the fees they paid so far (the commission, book.ts). */
   readonly feesOnOrders?: boolean;
+  /** The balance the exchange gives in the account currency is its equity, floating profit included (OKX's eq): the cash balance is read instead (account.ts cashOf). */
+  readonly balanceIsEquity?: boolean;
 }
 
 const EMPTY_BOOK: ReplayedBook = { positions: [], pending: [], trades: [] };
@@ -126,7 +131,7 @@ export class CcxtConnection implements VenueConnection {
     private readonly clock: () => Date,
   ) {
     const key = credentials.apiKey;
-    this.orderHistory = new AccountHistory(setup.exchangeId, setup.feesOnOrders);
+    this.orderHistory = new AccountHistory(ccxtIdOf(setup), setup.feesOnOrders);
     this.login = `${setup.exchangeId}/${key.length > 8 ? `${key.slice(0, 4)}…${key.slice(-4)}` : key}`;
     this.polls = new PollSchedule(
       this.login,
@@ -140,10 +145,10 @@ export class CcxtConnection implements VenueConnection {
       () => (this.stream?.state === 'streaming' ? settings.streamPollMs : settings.pollMs),
     );
     this.stream =
-      settings.stream && STREAMED.has(setup.exchangeId)
+      settings.stream && STREAMED.has(ccxtIdOf(setup))
         ? new OrderStream(
             this.login,
-            () => proClientOf(setup.exchangeId, (type) => openExchange(type, setup, credentials, settings), this.exchange),
+            () => proClientOf(ccxtIdOf(setup), (type) => openExchange(type, setup, credentials, settings), this.exchange),
             settings.pollMs,
             log,
             (orders) => this.streamed(orders),
@@ -200,7 +205,7 @@ export class CcxtConnection implements VenueConnection {
     const { failures, lastError } = this.polls;
     const stream = this.stream
       ? this.stream.describe()
-      : `${STREAMED.has(this.setup.exchangeId) ? 'order stream off' : `no order stream for ${this.setup.exchangeId}`}, polled every ${this.settings.pollMs} ms`;
+      : `${STREAMED.has(ccxtIdOf(this.setup)) ? 'order stream off' : `no order stream for ${this.setup.exchangeId}`}, polled every ${this.settings.pollMs} ms`;
     if (failures === 0) return `connected; ${stream}`;
     return `${this.connected ? 'connected, but' : 'disconnected:'} ${failures} polls of the exchange failed in a row (${lastError}); trying again with backoff; ${stream}`;
   }
@@ -232,6 +237,7 @@ export class CcxtConnection implements VenueConnection {
       login: this.login,
       currency: this.setup.currency,
       spot: this.setup.marketTypes.includes('spot'),
+      cash: this.setup.balanceIsEquity ? cashOf(balance.info, this.setup.currency) : undefined,
       live: this.credentials.mode === 'live',
       connected: this.connected,
       quote,

@@ -21,6 +21,9 @@ export const rebase = (tree: unknown, base: string): unknown => {
   return tree;
 };
 
+/** The ccxt exchange class (and REST dialect) of a setup: its own id unless it names another (okxswap: okx). */
+export const ccxtIdOf = (setup: Pick<CcxtMarketSetup, 'exchangeId' | 'ccxtId'>): string => setup.ccxtId ?? setup.exchangeId;
+
 export const splitOnce = (value: string, separator: string): [string, string | undefined] => {
   const at = value.indexOf(separator);
   return at < 0 ? [value, undefined] : [value.slice(0, at), value.slice(at + separator.length)];
@@ -33,7 +36,7 @@ export const openExchange = (
   credentials: { apiKey: string; secret: string; mode: CcxtMode },
   settings: CcxtSettings,
 ): Exchange => {
-  const [secret, passphrase] = setup.exchangeId === 'okx' ? splitOnce(credentials.secret, ':') : [credentials.secret, undefined];
+  const [secret, passphrase] = ccxtIdOf(setup) === 'okx' ? splitOnce(credentials.secret, ':') : [credentials.secret, undefined];
   const exchange = new ExchangeType({
     apiKey: credentials.apiKey,
     secret,
