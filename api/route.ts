@@ -7,6 +7,7 @@ import type { RequestContext } from '../domain/shared/command.js';
 import type { SerialisedBody } from './accounts/answers.js';
 import { applyFieldAccess, enforceEndpointAccess, hidesFields, withHideableFields } from './apiKeys/enforcement.js';
 import { FirstSegmentDispatch } from './dispatch.js';
+import { type LaneTurn, laneTurnOf } from './availability.js';
 import { ApiError } from './errors.js';
 import { type KeyCheck, keyCheckOf } from './auth.js';
 import { errorResponses } from './shared/schemas.js';
@@ -32,6 +33,8 @@ export interface HandlerInput<P, Q, B> {
   readonly req: Request;
   /** Routes declared with `checksKey`: the key check to complete with the key's row read in the answer's statement, if left to the route. */
   readonly keyCheck: KeyCheck | null;
+  /** The request's slot in its lane (api/availability.ts), for a read that waits on a shared statement. */
+  readonly lane: LaneTurn | null;
 }
 
 export interface HandlerOutput {
@@ -160,7 +163,8 @@ export class Routes {
             const empty = typeof req.body === 'object' && req.body !== null && Object.keys(req.body).length === 0;
             if (!empty) throw new ApiError(400, '[VALIDATION_FAILED]', 'this endpoint takes no request body');
           }
-          const out = await spec.handler({ params, query, body, caller: assumed!, context, req, keyCheck } as HandlerInput<unknown, unknown, unknown>);
+          const lane = laneTurnOf(res.locals);
+          const out = await spec.handler({ params, query, body, caller: assumed!, context, req, keyCheck, lane } as HandlerInput<unknown, unknown, unknown>);
           // Nothing leaves before the key is admitted, with its policy as it is now.
           const caller = keyCheck ? await keyCheck.complete() : assumed;
           if (caller !== assumed) enforceEndpointAccess(caller?.accessPolicy, spec.path, req);

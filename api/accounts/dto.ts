@@ -12,6 +12,7 @@ import { keyWithLastUseById } from '../../projections/apiKeys/queries.js';
 import { accountsAmongWithState, type AccountWithState, listAccountsWithState } from '../../projections/accounts/withState.js';
 import type { AccountsTable } from '../../projections/schema.js';
 import type { KeyCheck, KeyRow } from '../auth.js';
+import type { LaneTurn } from '../availability.js';
 import { enumObject } from '../shared/enumObjects.js';
 import { appliedTemplateMarkers } from '../templates/markers.js';
 import { type AccountAnswer, accountAnswersOf } from './answers.js';
@@ -113,15 +114,19 @@ const answerOf = async (
   read: (alongside: ReturnType<typeof alongsideOf>) => Promise<Stamped[]>,
   shape: (dtos: ReturnType<typeof toAccountDTO>[]) => unknown,
   list: boolean,
+  lane: LaneTurn | null,
 ): Promise<AccountAnswer | null> => {
   const answers = accountAnswersOf(services);
   const kept = answers.candidate(services, key);
   if (kept) {
+    // The stamp's statement is shared and holds no connection of this request: its lane slot waits outside.
+    lane?.park();
     const now = await answers.stampNow(services, keyCheck?.assumed.apiKeyId ?? null);
     if (now.stamp === kept.stamp) {
       await keyCheck?.complete(now.key as KeyRow | null);
       return kept;
     }
+    await lane?.resume();
   }
   const rows = await read(alongsideOf(services, keyCheck));
   await keyCheck?.complete(rows[0]?.alongside as KeyRow | undefined);
@@ -133,7 +138,7 @@ const answerOf = async (
 };
 
 /** GET /accounts/{accountId}: the AccountDTO of one of the project's accounts (deleted too), or null. */
-export const accountAnswer = (services: Services, projectId: string, accountId: string, keyCheck: KeyCheck | null) =>
+export const accountAnswer = (services: Services, projectId: string, accountId: string, keyCheck: KeyCheck | null, lane: LaneTurn | null = null) =>
   answerOf(
     services,
     `${projectId}/${accountId}`,
@@ -141,10 +146,17 @@ export const accountAnswer = (services: Services, projectId: string, accountId: 
     (alongside) => accountsAmongWithState(services.db, projectId, [accountId], services.clock(), connectedAmong(services, [accountId]), alongside, true),
     (dtos) => dtos[0],
     false,
+    lane,
   );
 
 /** GET /accounts: the AccountDTOs of the project's accounts the filter selects. */
-export const accountListAnswer = async (services: Services, projectId: string, filter: AccountFilter, keyCheck: KeyCheck | null) =>
+export const accountListAnswer = async (
+  services: Services,
+  projectId: string,
+  filter: AccountFilter,
+  keyCheck: KeyCheck | null,
+  lane: LaneTurn | null = null,
+) =>
   (await answerOf(
     services,
     `${projectId}?${JSON.stringify(filter)}`,
@@ -152,6 +164,7 @@ export const accountListAnswer = async (services: Services, projectId: string, f
     (alongside) => listAccountsWithState(services.db, projectId, filter, services.clock(), connectedAmong(services), alongside, true),
     (dtos) => dtos,
     true,
+    lane,
   ))!;
 
 /** AsyncAccountCreationResponseDTO: the account only once COMPLETED (as it is now), the error only when FAILED. */

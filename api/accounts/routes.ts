@@ -80,8 +80,8 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
     query: AccountQuery,
     responses: { 200: { description: 'accounts', schema: Type.Array(AccountDTO) }, ...errorResponses(400, 401) },
     checksKey: true,
-    async handler({ query, caller, keyCheck }) {
-      return accountListAnswer(services, caller.projectId, { limit: 1000, ...query, onlyAccountId: caller.accountId }, keyCheck);
+    async handler({ query, caller, keyCheck, lane }) {
+      return accountListAnswer(services, caller.projectId, { limit: 1000, ...query, onlyAccountId: caller.accountId }, keyCheck, lane);
     },
   });
 
@@ -154,9 +154,9 @@ Asynchronous (callbackUrl): the URL is checked first ([CALLBACK_URL_REQUIRED], [
     params: AccountIdParams,
     responses: accountResponses,
     checksKey: true,
-    async handler({ params, caller, keyCheck }) {
+    async handler({ params, caller, keyCheck, lane }) {
       checkAccountScope(caller, params.accountId);
-      const answer = await accountAnswer(services, caller.projectId, params.accountId, keyCheck);
+      const answer = await accountAnswer(services, caller.projectId, params.accountId, keyCheck, lane);
       if (!answer) throw accountNotFound(params.accountId);
       return answer;
     },

@@ -1,11 +1,12 @@
 // The bounded request lanes of api/availability.ts, on a real HTTP server: excess is shed with 503
 // [SERVICE_BUSY] and Retry-After, trading has slots of its own, and a client that leaves while queued
-// gives its slot back (regression: such slots leaked until every read was shed).
+// gives its slot back (regression: such slots leaked until every read was shed). A read parked on a shared
+// statement (LaneTurn) gives its slot back meanwhile and takes one again if it must read after all.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import express from 'express';
-import { loadShedding } from '../../api/availability.js';
+import { laneTurnOf, loadShedding } from '../../api/availability.js';
 import { errorHandler } from '../../api/errors.js';
 
 const LIMITS = {
@@ -21,12 +22,23 @@ describe('load shedding', () => {
   /** Requests to /hold wait until the spec lets them go. */
   let holds: (() => void)[] = [];
   let served = 0;
+  /** Requests to /park (and /park-then-read) that gave their slot back, waiting until the spec lets them go. */
+  let parked: (() => void)[] = [];
 
   beforeEach(async () => {
     holds = [];
+    parked = [];
     served = 0;
     const app = express();
     app.use(loadShedding(LIMITS));
+    app.get(['/accounts/:id/park', '/accounts/:id/park-then-read'], (req, res, next) => {
+      const turn = laneTurnOf(res.locals)!;
+      expect(turn.park()).to.equal(true);
+      parked.push(() => {
+        // A kept answer is sent as it is; one that must be read again takes a slot first.
+        (req.path.endsWith('/park') ? Promise.resolve() : turn.resume()).then(() => res.json({ ok: true }), next);
+      });
+    });
     app.all('/*path', (req, res) => {
       served += 1;
       if (req.path.endsWith('/hold')) holds.push(() => void (res.headersSent || res.json({ ok: true })));
@@ -38,7 +50,7 @@ describe('load shedding', () => {
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterEach(async () => {
-    for (const release of holds) release();
+    for (const release of [...holds, ...parked]) release();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
@@ -100,5 +112,31 @@ describe('load shedding', () => {
     // The abandoned request's slot came back: a later read is served at once, again and again.
     for (let i = 0; i < 3; i++) expect((await fetch(`${base}/accounts/c`)).status).to.equal(200);
     expect(served).to.equal(4);
+  });
+
+  it('does not count reads parked on a shared statement: the reads behind them are served, none is shed', async () => {
+    // One slot and one place in the queue: without parking the third of these would be shed.
+    const waiting = ['a', 'b', 'c', 'd'].map((id) => fetch(`${base}/accounts/${id}/park`));
+    await until(() => parked.length === 4);
+    expect((await fetch(`${base}/accounts/e`)).status).to.equal(200);
+    for (const release of parked) release();
+    for (const answer of await Promise.all(waiting)) expect(answer.status).to.equal(200);
+  });
+
+  it('gives a parked read that must read again a slot first: it queues, or is shed when the lane is full', async () => {
+    const rereads = ['a', 'b'].map((id) => fetch(`${base}/accounts/${id}/park-then-read`));
+    await until(() => parked.length === 2);
+    const first = fetch(`${base}/accounts/c/hold`);
+    await until(() => holds.length === 1);
+    // The one slot is held: the first parked read queues behind the hold (taking a slot again starts at
+    // once, synchronously), the second finds the one place in the queue taken and is shed.
+    parked[0]!();
+    parked[1]!();
+    const shed = await rereads[1]!;
+    expect(shed.status).to.equal(503);
+    expect(await shed.json()).to.deep.include({ error: '[SERVICE_BUSY]' });
+    holds[0]!();
+    expect((await rereads[0]!).status).to.equal(200);
+    expect((await first).status).to.equal(200);
   });
 });
