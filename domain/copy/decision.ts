@@ -76,16 +76,11 @@ const adjustedModify = (context: Context, copy: SlaveCopy, modify: ModifyAction,
   return action;
 };
 
-const cancel = (context: Context, copy: SlaveCopy): CopyAction => ({
-  ...orderOf(context, 'cancel', copy.symbol, partOf(copy)),
-  slavePositionId: copy.slavePositionId,
-});
+const cancel = (context: Context, copy: SlaveCopy): CopyAction =>
+  Object.assign(orderOf(context, 'cancel', copy.symbol, partOf(copy)), { slavePositionId: copy.slavePositionId });
 
-const close = (context: Context, copy: SlaveCopy): CopyAction => ({
-  ...orderOf(context, 'close', copy.symbol, partOf(copy)),
-  slavePositionId: copy.slavePositionId,
-  volume: copy.volume,
-});
+const close = (context: Context, copy: SlaveCopy): CopyAction =>
+  Object.assign(orderOf(context, 'close', copy.symbol, partOf(copy)), { slavePositionId: copy.slavePositionId, volume: copy.volume });
 
 /** A master partial close over the positions copying it: proportional to their sum (partialClose.ts), from the last part back. */
 const partialClose = (context: Context, positions: readonly SlaveCopy[], spec: SymbolSpec, closed: number, remaining: number): CopyAction[] => {
@@ -101,12 +96,11 @@ const partialClose = (context: Context, positions: readonly SlaveCopy[], spec: S
   return closes.map((c) =>
     c.kind === 'all'
       ? close(context, c.copy)
-      : {
-          ...orderOf(context, 'partialClose', c.copy.symbol, partOf(c.copy)),
+      : Object.assign(orderOf(context, 'partialClose', c.copy.symbol, partOf(c.copy)), {
           slavePositionId: c.copy.slavePositionId,
           volume: c.volume,
           remainingVolume: c.remaining,
-        },
+        }),
   );
 };
 
@@ -136,12 +130,13 @@ const decideLive = (context: Context): CopyAction[] => {
       const verdict = changeVerdict(context, 'onModify');
       if (verdict) return [verdict];
       return positions.map((position) => {
-        const modify: ModifyAction = {
-          ...orderOf(context, 'modify', position.symbol, partOf(position)),
+        const stops = stopsFor(context, event.data, specOf(context, position.symbol));
+        const modify: ModifyAction = Object.assign(orderOf(context, 'modify', position.symbol, partOf(position)), {
           slavePositionId: position.slavePositionId,
-          ...stopsFor(context, event.data, specOf(context, position.symbol)),
+          stopLoss: stops.stopLoss,
+          takeProfit: stops.takeProfit,
           openPrice: null,
-        };
+        });
         return adjustedModify(context, position, modify, null);
       });
     }
@@ -150,12 +145,13 @@ const decideLive = (context: Context): CopyAction[] => {
       if (pendingOrders.length === 0) return [noOrder()];
       return pendingOrders.map((pendingOrder) => {
         const spec = specOf(context, pendingOrder.symbol);
-        const modify: ModifyAction = {
-          ...orderOf(context, 'modify', pendingOrder.symbol, partOf(pendingOrder)),
+        const stops = stopsFor(context, event.data, spec);
+        const modify: ModifyAction = Object.assign(orderOf(context, 'modify', pendingOrder.symbol, partOf(pendingOrder)), {
           slavePositionId: pendingOrder.slavePositionId,
-          ...stopsFor(context, event.data, spec),
+          stopLoss: stops.stopLoss,
+          takeProfit: stops.takeProfit,
           openPrice: priceFor(event.data.openPrice, spec),
-        };
+        });
         return adjustedModify(context, pendingOrder, modify, event.data.openPrice);
       });
     }

@@ -28,16 +28,18 @@ export const openAction = (
   const { settings } = context.copier;
   const orderType = slaveOrderType(trade.orderType, settings.reverse);
   const pending = orderType !== 'Buy' && orderType !== 'Sell';
-  return {
-    ...orderOf(context, 'open', symbol, part),
+  const stops = stopsFor(context, trade, spec);
+  // Members added to orderOf's object, not spread into a new one (decisionContext.ts, orderOf).
+  return Object.assign(orderOf(context, 'open', symbol, part), {
     orderType,
     volume,
     openPrice: pending ? priceFor(trade.openPrice, spec) : null,
-    ...stopsFor(context, trade, spec),
+    stopLoss: stops.stopLoss,
+    takeProfit: stops.takeProfit,
     comment: slaveComment(settings, trade.comment),
     magicNumber: strategyMagicNumber(context.copier.strategy, slaveMagicNumber(settings, trade.magicNumber)),
     replacesPendingOrderId,
-  };
+  });
 };
 
 type FeatureContext = (feature: ActiveFeature) => OpenContext;

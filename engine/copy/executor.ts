@@ -61,7 +61,9 @@ export const openRequest = (action: OpenAction): OrderRequest => {
     comment: action.comment,
     magicNumber: action.magicNumber,
   };
-  return type === 'buy' || type === 'sell' ? { ...base, orderType: type } : { ...base, orderType: type, openPrice: action.openPrice ?? 0 };
+  return type === 'buy' || type === 'sell'
+    ? Object.assign(base, { orderType: type })
+    : Object.assign(base, { orderType: type, openPrice: action.openPrice ?? 0 });
 };
 
 const isCode = (error: unknown, ...codes: string[]): error is VenueError => error instanceof VenueError && codes.includes(error.code);
@@ -86,7 +88,7 @@ class ActionRun {
         case 'skip':
           this.events.push({
             type: 'TradeSkipped',
-            data: { ...this.base(), masterPositionId: action.masterPositionId, reason: action.reason, message: action.message, wouldHave: action.wouldHave },
+            data: this.base({ masterPositionId: action.masterPositionId, reason: action.reason, message: action.message, wouldHave: action.wouldHave }),
           });
           break;
         case 'defer':
@@ -124,25 +126,32 @@ class ActionRun {
     return request;
   }
 
-  private base() {
+  /**
+   * What every event of the run carries, then `rest`'s members: added to a new literal rather than
+   * spread into one (domain/copy/decisionContext.ts, orderOf).
+   */
+  private base<T extends object>(rest: T) {
     const { ctx } = this;
-    return {
+    const base = {
       copierId: ctx.copierId,
       masterAccountId: ctx.masterAccountId,
       slaveAccountId: ctx.slaveAccountId,
       source: ctx.source,
       at: ctx.now().toISOString(),
     };
+    return Object.assign(base, rest);
   }
 
   private executed(action: TradeAction, result: ExecutionResult): void {
     const rate = this.ctx.slaveToMasterRate;
-    const data = { ...this.base(), action, result, masterEventAt: this.ctx.masterEventAt, ...(rate ? { slaveToMasterRate: rate } : {}) };
+    const data = this.base(
+      rate ? { action, result, masterEventAt: this.ctx.masterEventAt, slaveToMasterRate: rate } : { action, result, masterEventAt: this.ctx.masterEventAt },
+    );
     this.events.push({ type: 'CopyExecuted', data: data satisfies Data<'CopyExecuted'> });
   }
 
   private skipped(masterPositionId: string, reason: CopySkipReason, message: string): void {
-    this.events.push({ type: 'TradeSkipped', data: { ...this.base(), masterPositionId, reason, message, wouldHave: [] } });
+    this.events.push({ type: 'TradeSkipped', data: this.base({ masterPositionId, reason, message, wouldHave: [] }) });
   }
 
   /** A refusal of the venue is recorded (an open may be retried until retryUntil); anything else is thrown. */
@@ -155,7 +164,7 @@ class ActionRun {
         : retry.timeoutInMinutes === 0
           ? RETRY_WHILE_MASTER_HOLDS
           : new Date(this.ctx.now().getTime() + retry.timeoutInMinutes * RETRY_MS_PER_MINUTE).toISOString();
-    this.events.push({ type: 'CopyFailed', data: { ...this.base(), action, code: error.code, message: error.message, retryUntil } });
+    this.events.push({ type: 'CopyFailed', data: this.base({ action, code: error.code, message: error.message, retryUntil }) });
   }
 
   private alreadyClosed(action: TradeAction & { slavePositionId: string }): void {
@@ -181,8 +190,7 @@ class ActionRun {
     if (!ctx.masterEvent) throw new Error('a deferral needs the master event');
     this.events.push({
       type: 'CopyDeferred',
-      data: {
-        ...this.base(),
+      data: this.base({
         masterPositionId: action.masterPositionId,
         until: action.until,
         by: action.by,
@@ -190,7 +198,7 @@ class ActionRun {
         masterEvent: ctx.masterEvent,
         deferredBy: [...(ctx.deferredBy ?? []), action.by],
         masterEventAt: ctx.masterEventAt,
-      },
+      }),
     });
   }
 

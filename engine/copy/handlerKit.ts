@@ -48,8 +48,9 @@ export class HandlerKit {
 
   /** A skip with its reason, so the account log says why the trade was not copied. */
   skipped(copier: CopierRow, masterAccountId: string, source: CopySource, masterPositionId: string, reason: CopySkipReason, message: string): CopyEvent {
-    const base = { copierId: copier.id, masterAccountId, slaveAccountId: copier.to_account_id, source, at: this.deps.clock().toISOString() };
-    return { type: 'TradeSkipped', data: { ...base, masterPositionId, reason, message, wouldHave: [] } };
+    const at = this.deps.clock().toISOString();
+    const data = { copierId: copier.id, masterAccountId, slaveAccountId: copier.to_account_id, source, at, masterPositionId, reason, message, wouldHave: [] };
+    return { type: 'TradeSkipped', data };
   }
 
   /** Records that the cause was not copied for this copier, and why (a reason a user can read). */

@@ -201,7 +201,7 @@ export class CopyHandlers {
     const source: CopySource = { eventId: cause.eventId, position: NO_POSITION, type: cause.eventType };
     const featureless = copiers.filter((copier) => (inputs.features.get(copier.id) ?? []).length === 0);
     await this.inTurn(featureless, async (copier, sent) => {
-      const run = { ...this.fanOutRun(copier, masterAccountId, source, cause.masterEventAt, trigger.event, inputs, false), sent };
+      const run = Object.assign(this.fanOutRun(copier, masterAccountId, source, cause.masterEventAt, trigger.event, inputs, false), { sent });
       placed.set(copier.id, { copier, events: (await this.decideForCopier(run)) ?? [] });
     });
     return placed;
@@ -405,22 +405,27 @@ export class CopyHandlers {
     const actions = decideCopy(
       event,
       view,
-      { master: masterFunds, slave: { ...slaveFunds, copies, martingale: run.martingale } },
+      // Built member by member, not spread (decisionContext.ts, orderOf): this runs once per copier of a fan-out.
+      {
+        master: masterFunds,
+        slave: { balance: slaveFunds.balance, equity: slaveFunds.equity, currency: slaveFunds.currency, copies, martingale: run.martingale },
+      },
       {
         masterSymbol: masterSymbol ?? { symbol, minLot: 0, maxLot: 0, lotStep: 0, digits: 0, point: 1, contractSize: 1 },
         slaveSymbols: slave.ok ? slave.symbols : [],
         slaveToMasterRate: rate,
         slaveQuote: await slippageQuote(event, view.settings, slave, view.symbolOverrides),
       },
-      slave.ok ? { ...features, protections: slave.protections } : features,
+      slave.ok ? Object.assign({}, features, { protections: slave.protections }) : features,
     );
-    return executeActions(actions, {
-      ...this.kit.executionContext(copier, masterAccountId, source, run.masterEventAt, slave),
-      masterEvent: event,
-      deferredBy: run.deferredBy,
-      ...(run.sent ? { sent: run.sent } : {}),
-      slaveToMasterRate: rate,
-    });
+    return executeActions(
+      actions,
+      Object.assign(
+        this.kit.executionContext(copier, masterAccountId, source, run.masterEventAt, slave),
+        { masterEvent: event, deferredBy: run.deferredBy, slaveToMasterRate: rate },
+        run.sent ? { sent: run.sent } : {},
+      ),
+    );
   }
 
   /**

@@ -95,13 +95,12 @@ export class Outcomes {
     storeCause: boolean,
   ): Promise<void> {
     if (events.length > 0) {
-      const metadata = {
-        correlationId: `copy:${source.eventId}`,
-        ...(storeCause ? { sourcePosition: source.position } : { cause: source.type }),
+      // Members added, not spread into the middle of a literal (domain/copy/decisionContext.ts, orderOf).
+      const metadata = Object.assign({ correlationId: `copy:${source.eventId}` }, storeCause ? { sourcePosition: source.position } : { cause: source.type }, {
         sourceEventId: source.eventId,
         masterAccountId,
         receivedAt: this.deps.clock().toISOString(),
-      };
+      });
       const result = await this.facts.record(
         copiesStream(copier.id),
         events.map(({ id, event }) => ({ id, type: event.type, data: event.data })),
