@@ -22,11 +22,8 @@ export type Decimal = DecimalJs;
 export const ZERO: Decimal = new Decimal(0);
 export const ONE: Decimal = new Decimal(1);
 
-/**
- * The decimal a double stands for, read at 15 significant digits: 0.1 + 0.2 reads as 0.3 and
- * 0.7 + 0.1 as 0.8, so float noise from upstream arithmetic never reaches a rounding decision.
- */
-export const exact = (x: number): Decimal => {
+/** The decimal a double stands for, read at 15 significant digits (exact, below). */
+const read = (x: number): Decimal => {
   if (!Number.isFinite(x)) throw new RangeError(`not a finite number: ${x}`);
   // Through the double nearest to those 15 digits: its shortest form (what decimal.js reads) is the
   // same decimal, as every decimal of 15 digits survives a round trip through a double, and reading
@@ -34,6 +31,28 @@ export const exact = (x: number): Decimal => {
   // fewer than 16 digits: read as they are.
   if (Number.isInteger(x) && Math.abs(x) < 1e15) return new Decimal(x === 0 ? 0 : x); // -0 reads as 0
   return new Decimal(Number(x.toPrecision(15)));
+};
+
+/**
+ * The decimals of the numbers read again and again (lots, lot steps, limits, multipliers, balances):
+ * a decimal is immutable, so one is shared; reading one costs more than the arithmetic on it. Cleared
+ * when full. -0 and 0 are one key, and both read as 0.
+ */
+const kept = new Map<number, Decimal>();
+const KEPT = 4096;
+
+/**
+ * The decimal a double stands for, read at 15 significant digits: 0.1 + 0.2 reads as 0.3 and
+ * 0.7 + 0.1 as 0.8, so float noise from upstream arithmetic never reaches a rounding decision.
+ */
+export const exact = (x: number): Decimal => {
+  let decimal = kept.get(x);
+  if (decimal === undefined) {
+    decimal = read(x);
+    if (kept.size >= KEPT) kept.clear();
+    kept.set(x, decimal);
+  }
+  return decimal;
 };
 
 /** The double nearest to the decimal; 0, never -0. */
