@@ -64,20 +64,22 @@ export const statementChunks = <T>(rows: readonly T[]): T[][] =>
 /**
  * Inserts `rows` into `table` in multi-row statements (statementChunks) where the first row of a key
  * wins, in the batch as in the table (ON CONFLICT (key) DO NOTHING): the rule of every read model that
- * keeps a record as it was first told (a closed volume, a balance operation, a sample).
+ * keeps a record as it was first told (a closed volume, a balance operation, a sample). With `types`
+ * (every column of the rows, with its PostgreSQL type), the rows go as one array per column
+ * (unnestRows), which PostgreSQL parses far faster than a VALUES list of the same rows.
  */
 export const insertFirstOfKey = async <T extends keyof ReadModels & string>(
   db: Kysely<ReadModels>,
   table: T,
   rows: readonly Insertable<ReadModels[T]>[],
   key: readonly (keyof ReadModels[T] & string)[],
+  types?: { readonly [K in keyof Insertable<ReadModels[T]>]?: string },
 ): Promise<void> => {
   // kysely cannot check a row or a column against a table chosen by a type parameter; T ties them here.
   const untyped = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
   for (const chunk of statementChunks(rows)) {
-    await untyped
-      .insertInto(table)
-      .values(chunk as Record<string, unknown>[])
+    const insert = untyped.insertInto(table);
+    await (types ? insert.columns(unnestColumns(types)).expression(unnestRows(chunk, types)) : insert.values(chunk as Record<string, unknown>[]))
       .onConflict((oc) => oc.columns([...key]).doNothing())
       .execute();
   }

@@ -5,6 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import { keptScoreFacts, type KeptScoreFacts } from '../../domain/analytics/metrics.js';
 import type { MetricsInput } from '../../domain/analytics/metricsTypes.js';
+import { statementChunks } from '../projection.js';
 import type { ReadModels } from '../schema.js';
 
 const iso = (value: Date | string): string => new Date(value).toISOString();
@@ -57,12 +58,13 @@ export const lockFacts = async (db: Kysely<ReadModels>): Promise<void> => {
 /** Computes again the facts of every provider and trader on one of `accountIds` (under lockFacts). */
 export const refreshScores = async (db: Kysely<ReadModels>, accountIds: ReadonlySet<string>): Promise<void> => {
   if (accountIds.size === 0) return;
-  const providers = await db
-    .selectFrom('marketplace_scores')
-    .select('account_id')
-    .where('account_id', 'in', [...accountIds])
-    .execute();
-  for (const accountId of new Set(providers.map((p) => p.account_id))) {
+  const scored = new Set<string>();
+  // A rebuild's fold asks for every account of the history at once (marketplaceRebuildFold).
+  for (const chunk of statementChunks([...accountIds])) {
+    const providers = await db.selectFrom('marketplace_scores').select('account_id').where('account_id', 'in', chunk).execute();
+    for (const p of providers) scored.add(p.account_id);
+  }
+  for (const accountId of scored) {
     const facts: KeptScoreFacts = keptScoreFacts(await historyOf(db, accountId));
     await db
       .updateTable('marketplace_scores')

@@ -13,7 +13,7 @@ import type { PositionsEvent } from '../../domain/positions/events.js';
 import { TRADER_FEATURE } from '../../domain/investor/features.js';
 import { SIGNAL_PROVIDER } from '../../domain/signal/provider.js';
 import type { RecordedEvent } from '../../store/port.js';
-import { insertFirstOfKey, type Projection } from '../projection.js';
+import { insertFirstOfKey, type Projection, type RebuildFold } from '../projection.js';
 import type { ReadModels } from '../schema.js';
 import { lockFacts, refreshScores } from './facts.js';
 
@@ -28,8 +28,26 @@ const scoredFeatureOf = (event: FeatureEvent): { kind: 'Added' | 'Removed'; feat
   return event.type === 'FeatureRemoved' ? { kind: 'Removed', featureId, accountId: scope.accountId } : null;
 };
 
-const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
-  await lockFacts(db);
+/** The columns of the history tables, as their rows are written (insertFirstOfKey's arrays). */
+const TRADE_TYPES = {
+  account_id: 'uuid',
+  trade_id: 'text',
+  symbol: 'text',
+  volume: 'float8',
+  open_time: 'timestamptz',
+  close_time: 'timestamptz',
+  profit: 'float8',
+  swap: 'float8',
+  commission: 'float8',
+} as const;
+const BALANCE_TYPES = { account_id: 'uuid', operation_id: 'text', time: 'timestamptz', amount: 'float8' } as const;
+const SAMPLE_TYPES = { account_id: 'uuid', time: 'timestamptz', equity: 'float8' } as const;
+
+/**
+ * Writes a batch's closed volumes, balance operations, samples and scored features; returns the accounts
+ * whose facts it moved (to compute again).
+ */
+const writeEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<Set<string>> => {
   const trades = [];
   const operations = [];
   const samples = [];
@@ -62,9 +80,9 @@ const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEven
       moved.add(event.data.accountId);
     }
   }
-  await insertFirstOfKey(db, 'marketplace_trades', trades, ['account_id', 'trade_id']);
-  await insertFirstOfKey(db, 'marketplace_balance', operations, ['account_id', 'operation_id']);
-  await insertFirstOfKey(db, 'marketplace_samples', samples, ['account_id', 'time']);
+  await insertFirstOfKey(db, 'marketplace_trades', trades, ['account_id', 'trade_id'], TRADE_TYPES);
+  await insertFirstOfKey(db, 'marketplace_balance', operations, ['account_id', 'operation_id'], BALANCE_TYPES);
+  await insertFirstOfKey(db, 'marketplace_samples', samples, ['account_id', 'time'], SAMPLE_TYPES);
   for (const recorded of events) {
     if (!featureEventTypes.includes(recorded.type as FeatureEvent['type'])) continue;
     const scored = scoredFeatureOf(recorded as unknown as FeatureEvent);
@@ -79,7 +97,33 @@ const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEven
       await db.deleteFrom('marketplace_scores').where('feature_id', '=', scored.featureId).execute();
     }
   }
-  await refreshScores(db, moved);
+  return moved;
+};
+
+const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
+  await lockFacts(db);
+  await refreshScores(db, await writeEvents(db, events));
+};
+
+/**
+ * The marketplace for a rebuild (Projection.rebuildFold): the batches write the history tables and the
+ * scored features as applyBatch does, but the facts are computed once, by finish, for every account a
+ * batch moved. A feature's facts are those of its account's whole history as the tables hold it after
+ * the last batch that moved the account, which is the whole history the rebuild writes. Nobody else
+ * writes the building generation: no lockFacts while the history is applied.
+ */
+export const marketplaceRebuildFold = (): RebuildFold => {
+  const moved = new Set<string>();
+  return {
+    async apply(db, events) {
+      for (const accountId of await writeEvents(db, events)) moved.add(accountId);
+    },
+    async finish(db) {
+      await lockFacts(db);
+      await refreshScores(db, moved);
+      moved.clear();
+    },
+  };
 };
 
 export const marketplaceProjection: Projection = {
@@ -124,4 +168,5 @@ export const marketplaceProjection: Projection = {
   async applyBatch(db, events) {
     await applyEvents(db, events);
   },
+  rebuildFold: marketplaceRebuildFold,
 };

@@ -11,6 +11,8 @@ import type { ReadModels } from '../../projections/schema.js';
 import type { RecordedEvent } from '../../store/port.js';
 import { generateHistory } from '../../scripts/bench/rebuild/history.js';
 import { freshDatabase } from '../support/postgres.js';
+import { SIGNAL_PROVIDER } from '../../domain/signal/provider.js';
+import { TRADER_FEATURE } from '../../domain/investor/features.js';
 
 const history = (): RecordedEvent[] =>
   [...generateHistory(3000, { masters: 3, slavesPerMaster: 4, sampledAccounts: 2 })].map((e, i) => ({
@@ -68,7 +70,7 @@ describe('read models that apply a batch at once', function () {
       'marketplace',
       'positions',
     ]);
-    expect(allProjections.filter((p) => p.rebuildFold).map((p) => p.name)).to.deep.equal(['positions', 'copies', 'account_logs']);
+    expect(allProjections.filter((p) => p.rebuildFold).map((p) => p.name)).to.deep.equal(['positions', 'copies', 'account_logs', 'marketplace']);
   });
 
   for (const size of [7, 1000]) {
@@ -111,6 +113,47 @@ describe('read models that apply a batch at once', function () {
       });
     }
   }
+
+  it('marketplace: a rebuild fold computes the facts of providers and traders once, as one by one, cut anywhere', async () => {
+    const market = batched.find((p) => p.name === 'marketplace')!;
+    const handled = events.filter((e) => market.handles.includes(e.type));
+    const traded = [...new Set(handled.filter((e) => e.type === 'PositionClosed').map((e) => (e.data as { accountId: string }).accountId))];
+    expect(traded.length).to.be.greaterThan(2);
+    const feature = (type: string, accountId: string, setting: string, featureId: string): RecordedEvent => ({
+      ...handled[0]!,
+      streamId: `feature-${featureId}`,
+      id: crypto.randomUUID(),
+      type,
+      data: { featureId, projectId: crypto.randomUUID(), scope: { kind: 'account', accountId }, setting: { type: setting }, at: new Date().toISOString() },
+    });
+    const [provider, trader, gone] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+    const third = Math.floor(handled.length / 3);
+    // A provider from early on, a trader added when two thirds of its history are written, a provider removed again.
+    const sequence = [
+      ...handled.slice(0, 5),
+      feature('FeatureAdded', traded[0]!, SIGNAL_PROVIDER, provider),
+      feature('FeatureAdded', traded[2]!, SIGNAL_PROVIDER, gone),
+      ...handled.slice(5, 2 * third),
+      feature('FeatureAdded', traded[1]!, TRADER_FEATURE, trader),
+      ...handled.slice(2 * third, 2 * third + 40),
+      feature('FeatureRemoved', traded[2]!, SIGNAL_PROVIDER, gone),
+      ...handled.slice(2 * third + 40),
+    ].map((e, i) => ({ ...e, position: { commit: 1n, prepare: BigInt(i + 1) } }));
+    const oneByOne = await build(market, async (scoped) => {
+      for (const event of sequence) await market.apply(scoped, event);
+    });
+    const scores = oneByOne.marketplace_scores!.map((r) => JSON.parse(String(r)) as { feature_id: string; facts: unknown });
+    expect(scores.map((r) => r.feature_id).sort()).to.deep.equal([provider, trader].sort());
+    for (const row of scores) expect(row.facts).to.not.equal(null);
+    for (const size of [7, 1000]) {
+      const folded = await build(market, async (scoped) => {
+        const fold = market.rebuildFold!();
+        for (let i = 0; i < sequence.length; i += size) await fold.apply(scoped, sequence.slice(i, i + size));
+        await fold.finish(scoped);
+      });
+      expect(folded, `rebuild fold in batches of ${size}`).to.deep.equal(oneByOne);
+    }
+  });
 
   it('positions: an order that fills into a position of its id, and a cancel of an order id that is a position, as one by one', async () => {
     const positions = batched.find((p) => p.name === 'positions')!;
