@@ -15,7 +15,9 @@
 // transaction on PostgreSQL): subscribing, changing and leaving store both or neither. On EventStoreDB
 // that is two appends; app/signalsRepair.ts finishes (or undoes) one a crash left half-done.
 // Every step of one provider (its changes, its followers' subscriptions, changes and removal) takes the
-// provider's turn, so a follower's copier settings always follow the provider's current ones.
+// provider's turn, so a follower's copier settings always follow the provider's current ones. A
+// subscription's cycle check and its write also take the copy network's turn (COPIER_GRAPH_TURN, inside
+// the provider's), the one every copier creation of any project takes: a follower's link joins projects.
 import { AccountStatus } from '../domain/account/enums.js';
 import type { CopierCommand } from '../domain/copier/commands.js';
 import { copierDecider } from '../domain/copier/decider.js';
@@ -42,6 +44,7 @@ import {
   type SignalProviderRow,
 } from '../projections/signals/queries.js';
 import { comparePositions, type Position } from '../store/port.js';
+import { COPIER_GRAPH_TURN } from './commands/createCopier.js';
 import { afterCopyEngine, commandMetadata, execute, oneAtATime, readYourWrites, type Services } from './services.js';
 import { MultiStreamCommand } from './templatesCommand.js';
 
@@ -233,8 +236,15 @@ export const checkFollowerCopier = async (services: Services, provider: SignalPr
       field: 'body.setting.signalProviderId',
     });
   }
-  // The links on from the follower's account, through every project (signals join them): a cycle runs back
-  // from it to the provider's account. Not the whole network: one recursive walk (copierEdgesAround).
+  await checkNoFollowerCycle(services, provider, accountId, projectId);
+};
+
+/**
+ * The links on from the follower's account, through every project (signals join them): a cycle runs back
+ * from it to the provider's account. Not the whole network: one recursive walk (copierEdgesAround). It
+ * holds until the write only in the copy network's turn (COPIER_GRAPH_TURN).
+ */
+export const checkNoFollowerCycle = async (services: Services, provider: SignalProviderRow, accountId: string, projectId: string): Promise<void> => {
   const edges = await copierEdgesAround(services.db, projectId, [accountId]);
   if (wouldCloseCycle(edges, provider.account_id, accountId)) {
     throw illegalState('[COPIER_CYCLE]', "following would close a cycle: the provider's account copies from this account, directly or through others");
@@ -274,7 +284,12 @@ const subscribe = async (services: Services, { command, context }: FeatureWrite)
     const copier = followerCopierCreation(services, provider, { featureId: command.data.featureId, projectId, accountId, settings }, context);
     // Feature and copier in one write: the copier's own rules answer before anything is written.
     const feature: FeatureCommand = { ...command, data: { ...command.data, setting: { ...settings, type: SIGNAL_FOLLOWER } } };
-    const written = await writeFollower(services, context, 'SubscribeSignalFollower', feature, copier);
+    // The cycle walk again, in the copy network's turn, where it holds until the write (the first answered
+    // before the balance check asked the venue, which is not done in that turn).
+    const written = await oneAtATime(services, COPIER_GRAPH_TURN, async () => {
+      await checkNoFollowerCycle(services, provider, accountId, projectId);
+      return writeFollower(services, context, 'SubscribeSignalFollower', feature, copier);
+    });
     if (copier.data.settings.copyOpenPositions && copier.data.settings.active) position = written;
   });
   await afterCopyEngine(services, position, [...SIGNAL_READ_MODELS, 'copies', 'positions']);

@@ -44,6 +44,7 @@ import { type ConflictRetryPolicy, EVENT_ID_NAMESPACE, foldStream, handleCommand
 import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
 import { comparePositions, type Position, type RecordedEvent } from '../store/port.js';
+import { COPIER_GRAPH_TURN } from './commands/createCopier.js';
 import { commandMetadata, oneAtATime, type Services, settle } from './services.js';
 import { checkFollowerCopier, followerCopierCreation, providerTurn, SIGNAL_READ_MODELS } from './signals.js';
 
@@ -196,29 +197,32 @@ export const repairSignalFollower = async (services: Services, followerId: strin
     }
     const { type: _type, ...members } = setting!;
     const settings = members as unknown as SignalFollowerSettings;
-    const provider = await findSignalProvider(services.db, providerId);
-    let refusal: string | null = provider ? null : '[SIGNAL_PROVIDER_NOT_FOUND]';
-    if (provider) {
-      try {
-        await checkFollowerCopier(services, provider, accountId, projectId);
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        refusal = error.code;
+    // The checks (a cycle among them) and the copier's write in the copy network's turn, as a subscription's.
+    return oneAtATime(services, COPIER_GRAPH_TURN, async (): Promise<RepairRound> => {
+      const provider = await findSignalProvider(services.db, providerId);
+      let refusal: string | null = provider ? null : '[SIGNAL_PROVIDER_NOT_FOUND]';
+      if (provider) {
+        try {
+          await checkFollowerCopier(services, provider, accountId, projectId);
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          refusal = error.code;
+        }
       }
-    }
-    if (refusal || !provider) {
-      await removeFeature('undo');
+      if (refusal || !provider) {
+        await removeFeature('undo');
+        await settle(services, SIGNAL_READ_MODELS);
+        return { followerId, outcome: 'subscriptionUndone', reason: refusal ?? undefined };
+      }
+      const creation = followerCopierCreation(services, provider, { featureId: followerId, projectId, accountId, settings }, context);
+      await handleCommand(services.store, copierStream(followerId), copierDecider, creation, {
+        known: { state: copier.state, revision: copier.revision },
+        commandId: uuidv5(`${REPAIR_CORRELATION}:${followerId}:subscription`, EVENT_ID_NAMESPACE),
+        retry: NO_RETRY,
+      });
       await settle(services, SIGNAL_READ_MODELS);
-      return { followerId, outcome: 'subscriptionUndone', reason: refusal ?? undefined };
-    }
-    const creation = followerCopierCreation(services, provider, { featureId: followerId, projectId, accountId, settings }, context);
-    await handleCommand(services.store, copierStream(followerId), copierDecider, creation, {
-      known: { state: copier.state, revision: copier.revision },
-      commandId: uuidv5(`${REPAIR_CORRELATION}:${followerId}:subscription`, EVENT_ID_NAMESPACE),
-      retry: NO_RETRY,
+      return { followerId, outcome: 'subscriptionFinished' };
     });
-    await settle(services, SIGNAL_READ_MODELS);
-    return { followerId, outcome: 'subscriptionFinished' };
   });
 
 /** The leased job. */

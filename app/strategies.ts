@@ -14,7 +14,7 @@ import { strategyDecider } from '../domain/strategy/decider.js';
 import { strategyStream } from '../domain/strategy/events.js';
 import type { StrategySettings } from '../domain/strategy/settings.js';
 import { findStrategy, strategyHasCopiers, strategyWithKey } from '../projections/strategies/queries.js';
-import { copierGraphTurn, createCopier } from './commands/createCopier.js';
+import { COPIER_GRAPH_TURN, createCopier } from './commands/createCopier.js';
 import { commandMetadata, execute, oneAtATime, type Services } from './services.js';
 
 /** What a strategy's answer is read from; the copiers read model carries the key its copiers route by. */
@@ -62,7 +62,7 @@ export const updateStrategy = async (
 /** Deletes a strategy no copier copies from or into (409 [STRATEGY_IN_USE] otherwise: delete its copiers first). */
 export const deleteStrategy = async (services: Services, projectId: string, strategyId: string, context: RequestContext): Promise<void> => {
   // The copy network's turn: no strategy copier is created for it meanwhile.
-  await oneAtATime(services, copierGraphTurn(projectId), async () => {
+  await oneAtATime(services, COPIER_GRAPH_TURN, async () => {
     if (!(await findStrategy(services.db, projectId, strategyId))) throw strategyNotFound(strategyId);
     if (await strategyHasCopiers(services.db, strategyId)) {
       throw illegalState('[STRATEGY_IN_USE]', `copiers copy from or into strategy ${strategyId}; delete them first`);

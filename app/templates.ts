@@ -40,6 +40,7 @@ import { riskLimitsOf } from '../projections/riskLimits/queries.js';
 import { findStrategy } from '../projections/strategies/queries.js';
 import { deletedLinkedAccounts, linksOfAccounts, missingAccounts } from '../projections/templates/queries.js';
 import { issueWebhookId } from './chartingWebhook/webhookIds.js';
+import { COPIER_GRAPH_TURN } from './commands/createCopier.js';
 import { afterCopyEngine, type CommandServices, commandMetadata, execute, oneAtATime, type Position, type Services, settle } from './services.js';
 import { MultiStreamCommand } from './templatesCommand.js';
 
@@ -235,14 +236,14 @@ const templateOf = async (command: MultiStreamCommand, projectId: string, templa
  * between aggregates (a copier's master exists, no cycle, a feature fits its scope) are made while the
  * steps are staged, and only then are all events appended in one appendToStreams call with the
  * revisions they were decided on: a refusal stores nothing, a concurrent change is a 409 that stores
- * nothing. An apply may create copiers, so it takes the turn of the project's copy network that
- * createCopier takes (an advisory lock, across instances): the graph checks hold until the append, and
- * one apply of the project runs at a time (one pooled connection waits for the turn, not one per account).
+ * nothing. An apply may create copiers, so it takes the turn of the copy network that createCopier
+ * takes (COPIER_GRAPH_TURN, one advisory lock for every project, across instances): the graph checks hold
+ * until the append, and one apply runs at a time (one pooled connection waits for the turn, not one per account).
  */
 export const applyTemplate = async (services: Services, application: TemplateApplication): Promise<void> => {
   const { projectId, accountId, templateId, context } = application;
   let engineWait: Position | null = null;
-  await oneAtATime(services, `copier-graph:${projectId}`, async () => {
+  await oneAtATime(services, COPIER_GRAPH_TURN, async () => {
     // What the read models show is what was committed before this turn.
     await settle(services, APPLY_READ_MODELS);
     await liveAccount(services, projectId, accountId);

@@ -2,8 +2,9 @@
 // the copier's own rules (its decider), the copy network must stay sound: both accounts exist in the
 // project and are not deleted, no second copier joins the same two accounts, and no copier closes a
 // cycle. Those checks read the copiers read model (only the links into the new slaves and those reachable
-// from them: projections/copiers/queries.ts copierEdgesAround), so they and the write are one step per
-// project (an advisory lock across instances): two concurrent creations cannot together close a cycle.
+// from them: projections/copiers/queries.ts copierEdgesAround), so they and the write are one step of the
+// copy network (COPIER_GRAPH_TURN, an advisory lock across instances): two concurrent writes cannot
+// together close a cycle, whatever projects they are in.
 import { randomUUID } from 'node:crypto';
 import { AccountStatus } from '../../domain/account/enums.js';
 import type { CopierCommand } from '../../domain/copier/commands.js';
@@ -33,8 +34,17 @@ export interface CopierCreation {
   readonly context: RequestContext;
 }
 
-/** The turn of a project's copy network: copier creations, and strategy deletions (app/strategies.ts). */
-export const copierGraphTurn = (projectId: string): string => `copier-graph:${projectId}`;
+/**
+ * The turn of the copy network, ONE for every project: each write that adds a copier link takes it for
+ * its checks and its write (copier creations, a template's apply: app/templates.ts, a follower's
+ * subscription and its repair: app/signals.ts, app/signalsRepair.ts), and so do strategy deletions
+ * (app/strategies.ts: no strategy copier is created meanwhile). A signal follower's copier joins
+ * projects, so a cycle may run through several: two writes in different projects, each checked while
+ * the other's link is not stored yet, could close one together under a turn per project. The turn is
+ * held for a walk and an append (never for a venue call), so creations of all projects wait on each other
+ * that long.
+ */
+export const COPIER_GRAPH_TURN = 'copier-graph';
 
 /** Creates the copier and answers its id once the read models (and, with copyOpenPositions, the engine) have it. */
 export const createCopier = async (services: Services, creation: CopierCreation): Promise<string> => {
@@ -43,7 +53,7 @@ export const createCopier = async (services: Services, creation: CopierCreation)
 };
 
 /**
- * Creates copiers of one project in one turn of its copy network: each is checked against the copiers
+ * Creates copiers of one project in one turn of the copy network: each is checked against the copiers
  * stored and those before it in the list (a duplicate or a cycle among them is refused like one with
  * a stored copier), then all are written together; answers their ids, in order. The first refusal
  * throws before anything is written. The copy-latency bench adds its thousands of slaves this way.
@@ -53,7 +63,7 @@ export const createCopiers = async (services: Services, projectId: string, creat
     if (creation.projectId !== projectId) throw new Error(`a creation of project ${creation.projectId} among those of ${projectId}`);
     return checkedByItsOwnRules(services, creation);
   });
-  const positions = await oneAtATime(services, copierGraphTurn(projectId), async () => {
+  const positions = await oneAtATime(services, COPIER_GRAPH_TURN, async () => {
     // Only the links the rules look at: into the new slaves, and on from them (a cycle runs back from a slave).
     const edges: CopierEdge[] = await copierEdgesAround(
       services.db,
@@ -84,7 +94,7 @@ interface CheckedCopierCreation extends CopierCreation {
   readonly command: CopierCommand;
 }
 
-/** The copier's own rules answer before the project's turn is awaited. */
+/** The copier's own rules answer before the copy network's turn is awaited. */
 const checkedByItsOwnRules = (services: Services, creation: CopierCreation): CheckedCopierCreation => {
   const { projectId, slave, fromAccountId, settings } = creation;
   const copierId = randomUUID();
@@ -97,7 +107,7 @@ const checkedByItsOwnRules = (services: Services, creation: CopierCreation): Che
   return { ...creation, copierId, command };
 };
 
-/** In the project's turn: both accounts there and not deleted, no same copier, no cycle. */
+/** In the copy network's turn: both accounts there and not deleted, no same copier, no cycle. */
 const checkInNetwork = async (
   services: Services,
   creation: CheckedCopierCreation,

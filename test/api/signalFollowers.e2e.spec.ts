@@ -231,6 +231,56 @@ describe('signal followers: atomic writes, minimumBalance and the provider’s v
         (await t.service.services.db.selectFrom('copiers').select('from_account_id').where('to_account_id', '=', b).execute()).map((r) => r.from_account_id),
       ).to.deep.equal([a]);
     });
+
+    /** The masters of `accountId`'s copiers (follower copiers included), as the read model holds them. */
+    const mastersOf = async (accountId: string) =>
+      (await t.service.services.db.selectFrom('copiers').select('from_account_id').where('to_account_id', '=', accountId).execute()).map(
+        (r) => r.from_account_id,
+      );
+    /** Two writes sent together: one is written, the other refused with [COPIER_CYCLE]; answers which was written. */
+    const exactlyOneRefused = async (
+      writes: [() => Promise<{ status: number; body: Record<string, unknown> }>, () => Promise<{ status: number; body: Record<string, unknown> }>],
+    ) => {
+      const answers = await Promise.all(writes.map((write) => write()));
+      const seen = answers.map((r) => [r.status, r.body.error ?? null]);
+      expect(seen, JSON.stringify(answers.map((r) => r.body))).to.deep.include.members([[409, '[COPIER_CYCLE]']]);
+      expect(answers.map((r) => r.status).sort(), JSON.stringify(answers.map((r) => r.body))).to.deep.equal([200, 409]);
+      return answers[0]!.status === 200 ? 0 : 1;
+    };
+
+    // a1 (A) -> b1 (B follows a1) and b2 (B) -> a2 (A follows b2) are stored; a copier of B from b1 to b2 and
+    // one of A from a2 to a1 would close a1 -> b1 -> b2 -> a2 -> a1 together, each walk missing the other's link.
+    it('two copiers of different projects sent together, closing one cycle between them: exactly one is refused', async () => {
+      const a1 = await startedAccount(t, 'race-a1');
+      const b1 = await startedIn(B_KEY, 'race-b1', false);
+      await subscribe(B_KEY, b1, await addProvider(a1, { name: 'Race a1', allowReselling: true }));
+      const b2 = await startedIn(B_KEY, 'race-b2', false);
+      const onB2 = await addProvider(b2, { name: 'Race b2', allowReselling: true }, B_KEY);
+      const a2 = await startedAccount(t, 'race-a2');
+      expect((await t.call('POST', `/accounts/${a2}/features`, { body: follow(onB2) })).status).to.equal(200);
+      const written = await exactlyOneRefused([
+        () => t.call('POST', `/accounts/${b2}/copiers`, { key: B_KEY, body: { fromAccountId: b1 } }),
+        () => t.call('POST', `/accounts/${a1}/copiers`, { body: { fromAccountId: a2 } }),
+      ]);
+      expect([await mastersOf(b2), await mastersOf(a1)]).to.deep.equal(written === 0 ? [[b1], []] : [[], [a2]]);
+    });
+
+    it('a follow and a copier of another project sent together, closing one cycle between them: exactly one is refused', async () => {
+      // a1 (A) -> b1 (B follows a1) and a2 -> a1 (a copier of A) are stored; b1 -> b2 (a copier of B) and
+      // b2 -> a2 (A follows b2: the provider's turn, not a project's) would close the cycle together.
+      const a1 = await startedAccount(t, 'race2-a1');
+      const b1 = await startedIn(B_KEY, 'race2-b1', false);
+      await subscribe(B_KEY, b1, await addProvider(a1, { name: 'Race2 a1', allowReselling: true }));
+      const a2 = await startedAccount(t, 'race2-a2');
+      expect((await t.call('POST', `/accounts/${a1}/copiers`, { body: { fromAccountId: a2 } })).status).to.equal(200);
+      const b2 = await startedIn(B_KEY, 'race2-b2', false);
+      const onB2 = await addProvider(b2, { name: 'Race2 b2', allowReselling: true }, B_KEY);
+      const written = await exactlyOneRefused([
+        () => t.call('POST', `/accounts/${b2}/copiers`, { key: B_KEY, body: { fromAccountId: b1 } }),
+        () => t.call('POST', `/accounts/${a2}/features`, { body: follow(onB2) }),
+      ]);
+      expect([await mastersOf(b2), await mastersOf(a2)]).to.deep.equal(written === 0 ? [[b1], []] : [[], [b2]]);
+    });
   });
 
   describe('allowReselling', () => {
