@@ -87,7 +87,13 @@ const writable = {
   dedicatedIp: Nullable(DedicatedIpDTO),
   myHomeIp: Nullable(MyHomeIpRequest),
   proxy: Nullable(ProxyDTO),
-  ctraderClientId: Nullable(Type.String({ maxLength: 255, description: 'stored and answered (null removes it)' })),
+  ctraderClientId: Nullable(
+    Type.String({
+      maxLength: 255,
+      description:
+        "the account's own cTrader Open API application, with ctraderClientSecret (both set): a cTrader account connects under it, before its brand's (the white label's ctraderClientId/ctraderClientSecret) and the service's (CTRADER_CLIENT_ID); stored and answered (null removes it)",
+    }),
+  ),
   ctraderClientSecret: Nullable(
     password(`stored encrypted, answered as "${SECRET_MASK}"; sent as "" or "${SECRET_MASK}", the stored one is kept; null removes it`),
   ),

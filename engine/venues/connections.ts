@@ -19,7 +19,7 @@ import { positionsProjection } from '../../projections/positions/projector.js';
 import type { ReadModels } from '../../projections/schema.js';
 import { aggregateStream, handleCommand } from '../../store/commandHandler.js';
 import { END, type EventStore, type Position, type ResolvedEvent } from '../../store/port.js';
-import { brandApplication } from './applications.js';
+import { venueApplication } from './applications.js';
 import type { VenueHost } from './host.js';
 import type { SymbolInfo, VenueChange, VenueConnection } from './port.js';
 import { VenueError } from './port.js';
@@ -156,7 +156,7 @@ export class AccountConnections {
     const login = { accountTypeId: settings.accountTypeId, loginServer: settings.loginServer, loginAccountNumber: settings.loginAccountNumber };
     const password = this.deps.decryptPassword(settings.passwordCiphertext);
     const application = this.deps.host.realVenueFor(settings.accountTypeId)
-      ? await brandApplication(this.deps.db, this.deps.decryptPassword, account.projectId, settings.accountTypeId)
+      ? await venueApplication(this.deps.db, this.deps.decryptPassword, account.projectId, settings)
       : null;
     const connection = await this.deps.host.connectionFor({
       ...login,

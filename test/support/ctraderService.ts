@@ -37,18 +37,30 @@ export const startedFakeCTrader = async (
   return fake;
 };
 
-/** POST /accounts of a cTrader demo account, then (unless `start` is false) actions/start. */
-export const ctraderAccount = async (t: TestService, alias: string, login: string, token: string, start = true) => {
+/**
+ * POST /accounts of a cTrader demo account, then (unless `start` is false) actions/start; `key` a
+ * project's key (the default project's otherwise), `members` more AccountDTO members.
+ */
+export const ctraderAccount = async (
+  t: TestService,
+  alias: string,
+  login: string,
+  token: string,
+  start = true,
+  { key, members = {} }: { key?: string; members?: Record<string, unknown> } = {},
+) => {
   const created = await t.call('POST', '/accounts', {
+    ...(key ? { key } : {}),
     body: validAccount({
       alias,
       type: { id: CTRADER_TYPE },
       loginServer: 'demo.ctraderapi.com:5035',
       loginAccountNumber: login,
       loginAccountPassword: token,
+      ...members,
     }),
   });
-  expect(created.status).to.equal(200);
+  expect(created.status, JSON.stringify(created.body)).to.equal(200);
   const id = created.body.id as string;
-  return { id, started: start ? await t.call('POST', `/accounts/${id}/actions/start`) : null };
+  return { id, started: start ? await t.call('POST', `/accounts/${id}/actions/start`, key ? { key } : {}) : null };
 };

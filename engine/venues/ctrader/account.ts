@@ -2,9 +2,9 @@
 // and prices, and its book read again on every execution event (book.ts). The port's methods are
 // connection.ts.
 //
-// - Login: the application authenticates with the account's brand's client id and secret when its
-//   white label names them (engine/venues/applications.ts), else the operator's (CTRADER_CLIENT_ID,
-//   CTRADER_CLIENT_SECRET), then the account with its access token. The account is found among the
+// - Login: the application authenticates with the account's own client id and secret, else its
+//   brand's when its white label names them (engine/venues/applications.ts), else the operator's
+//   (CTRADER_CLIENT_ID, CTRADER_CLIENT_SECRET), then the account with its access token. The account is found among the
 //   token's accounts (ProtoOAGetAccountListByAccessTokenReq) by loginAccountNumber: its traderLogin (the
 //   number cTrader shows) or its ctidTraderAccountId. loginServer picks live or demo. A token, account or
 //   environment the endpoint refuses answers [INVALID_CREDENTIALS].
@@ -18,7 +18,7 @@ import type { BalanceOperation, OpenPosition, VenueChange, VenueChangeListener }
 import { VenueError } from '../port.js';
 import { type Book, type BookContext, type BookOrder, differenceOf, EMPTY_BOOK, iso, lotSizeOf, type OpenedBy, orderOf, positionOf, tradeOf } from './book.js';
 import { balanceOperationOf } from './cashFlow.js';
-import { CTraderFailure, CTraderLink, CTraderTimeout, describe, isTransient, venueErrorOf } from './link.js';
+import { CTraderFailure, CTraderLink, CTraderTimeout, describe, isTransient, NO_APPLICATION, venueErrorOf } from './link.js';
 import {
   EXECUTION,
   type Frame,
@@ -187,7 +187,9 @@ export abstract class CTraderAccount extends CTraderLink implements BookContext 
   /** Authenticates the application and the account, then reads the account, its symbols and its book. */
   protected async session(first: boolean): Promise<void> {
     this.authorized = false;
-    const { clientId, clientSecret } = this.account.application ?? this.settings;
+    const application = this.account.application ?? this.settings.application;
+    if (!application) throw new VenueError('[INVALID_CREDENTIALS]', NO_APPLICATION);
+    const { clientId, clientSecret } = application;
     await this.request(PT.APPLICATION_AUTH_REQ, { clientId, clientSecret }, PT.APPLICATION_AUTH_RES);
     if (renewalDelay(this.tokens, this.clock().getTime(), this.settings.tokenRenewBeforeMs) === 0 && this.tokens.refreshToken) {
       await this.renewToken(`it expires at ${new Date(this.tokens.expiresAt!).toISOString()}`);

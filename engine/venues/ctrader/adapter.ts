@@ -1,8 +1,10 @@
 // The cTrader adapter (ACCOUNT_TYPE_VENUES=4=ctrader:openapi; 4 is the reference's cTrader account type):
 // cTrader accounts through Spotware's Open API, JSON over WebSocket (connection.ts, protocol.ts). The
 // one target is `openapi`. Settings (checked at start, README "cTrader"):
-//   CTRADER_CLIENT_ID, CTRADER_CLIENT_SECRET  the operator's Open API application (required); a brand's
-//     own (its white label's ctraderClientId/Secret, engine/venues/applications.ts) is used for its accounts
+//   CTRADER_CLIENT_ID, CTRADER_CLIENT_SECRET  the operator's Open API application (both or neither). An
+//     account's own (its ctraderClientId/Secret) beats its brand's (its white label's), which beats this
+//     one (engine/venues/applications.ts); an account with none of the three is refused at start with
+//     [INVALID_CREDENTIALS] (NO_APPLICATION), the service runs on
 //   CTRADER_LIVE_URL         wss://live.ctraderapi.com:5036 (the JSON endpoint of live accounts)
 //   CTRADER_DEMO_URL         wss://demo.ctraderapi.com:5036
 //   CTRADER_REQUEST_TIMEOUT_MS  10000; one request's timeout (a placement that times out is looked up by its client order id)
@@ -16,6 +18,7 @@
 import type { RealVenue, VenueAdapter, VenueContext } from '../registry.js';
 import { VenueError } from '../port.js';
 import { type CTraderEnvironment, CTraderConnection, type CTraderSettings } from './connection.js';
+import { NO_APPLICATION } from './link.js';
 import { tokensOf } from './token.js';
 
 export const CTRADER_TARGETS = ['openapi'] as const;
@@ -45,10 +48,10 @@ export const ctraderAdapter: VenueAdapter<CTraderSettings> = {
   config: (env) => {
     const clientId = env.CTRADER_CLIENT_ID?.trim() ?? '';
     const clientSecret = env.CTRADER_CLIENT_SECRET?.trim() ?? '';
-    if (!clientId || !clientSecret) throw new Error('ctrader: CTRADER_CLIENT_ID and CTRADER_CLIENT_SECRET (the Open API application) are required');
+    if (!clientId !== !clientSecret)
+      throw new Error('ctrader: CTRADER_CLIENT_ID and CTRADER_CLIENT_SECRET (the Open API application) go together: set both or neither');
     return {
-      clientId,
-      clientSecret,
+      application: clientId ? { clientId, clientSecret } : null,
       liveUrl: wsUrl('CTRADER_LIVE_URL', env.CTRADER_LIVE_URL, 'wss://live.ctraderapi.com:5036'),
       demoUrl: wsUrl('CTRADER_DEMO_URL', env.CTRADER_DEMO_URL, 'wss://demo.ctraderapi.com:5036'),
       requestTimeoutMs: integer('CTRADER_REQUEST_TIMEOUT_MS', env.CTRADER_REQUEST_TIMEOUT_MS, 10_000, 100, 120_000),
@@ -79,8 +82,11 @@ export const ctraderAdapter: VenueAdapter<CTraderSettings> = {
           context.log,
           context.clock,
         );
-        // An unknown environment or an empty token is refused at connect, as a wrong token is; nothing is sent.
-        if (!environment) {
+        // No application, an unknown environment or an empty token is refused at connect, as a wrong token
+        // is; nothing is sent.
+        if (!credentials.application && !settings.application) {
+          connection.connect = () => Promise.reject(new VenueError('[INVALID_CREDENTIALS]', NO_APPLICATION));
+        } else if (!environment) {
           connection.connect = () =>
             Promise.reject(new VenueError('[INVALID_CREDENTIALS]', `loginServer must be live or demo for cTrader, got "${credentials.server ?? ''}"`));
         } else if (!tokens.accessToken || !/^\d+$/.test(credentials.login.trim())) {

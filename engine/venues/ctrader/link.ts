@@ -29,9 +29,19 @@ import {
 
 export type CTraderEnvironment = 'live' | 'demo';
 
-export interface CTraderSettings {
+/** An Open API application (OAuth client). */
+export interface CTraderApplication {
   readonly clientId: string;
   readonly clientSecret: string;
+}
+
+/** Why an account with no application of its own, none of its brand's and none configured is refused. */
+export const NO_APPLICATION =
+  'no cTrader Open API application for this account: set ctraderClientId and ctraderClientSecret on the account or in its brand’s white label, or CTRADER_CLIENT_ID and CTRADER_CLIENT_SECRET for the service';
+
+export interface CTraderSettings {
+  /** The operator's application (CTRADER_CLIENT_ID / _SECRET); null: none, every account needs its own or its brand's. */
+  readonly application: CTraderApplication | null;
   /** The JSON endpoints (wss://live.ctraderapi.com:5036, wss://demo.ctraderapi.com:5036). */
   readonly liveUrl: string;
   readonly demoUrl: string;
@@ -53,8 +63,8 @@ export interface CTraderLogin {
   /** The token pair as the account's password holds it (token.ts). */
   readonly tokens: TokenPair;
   readonly environment: CTraderEnvironment;
-  /** The brand's own Open API application (VenueCredentials.application); unset: CTRADER_CLIENT_ID / _SECRET. */
-  readonly application?: { readonly clientId: string; readonly clientSecret: string };
+  /** The account's own or its brand's Open API application (VenueCredentials.application); unset: CTRADER_CLIENT_ID / _SECRET. */
+  readonly application?: CTraderApplication;
   /** Stores a renewed pair as the account's password (VenueCredentials.onRenewed); unset: kept in memory only. */
   readonly onRenewed?: (password: string) => Promise<void>;
 }
