@@ -70,6 +70,23 @@ export interface FakeOrder {
   readonly closePosition?: boolean;
 }
 
+/** One fill of an order (Binance's account trade list: /api/v3/myTrades, /fapi/v1/userTrades; the streams' trade id). */
+export interface FakeTrade {
+  readonly id: number;
+  readonly orderId: number;
+  readonly apiKey: string;
+  readonly symbol: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly qty: number;
+  readonly price: number;
+  /** The fee it paid, in `commissionAsset`. */
+  readonly commission: number;
+  readonly commissionAsset: string;
+  /** Linear markets: the profit it realized. */
+  readonly realizedPnl: number;
+  time: number;
+}
+
 export interface FakeAccount {
   readonly secret: string;
   /** OKX only. */
@@ -191,6 +208,9 @@ export class FakeExchange {
   readonly orders: FakeOrder[] = [];
   /** Binance USDⓈ-M's conditional (algo) orders, apart from the orders until one triggers (fakeExchangeBinanceUsdm.ts). */
   readonly algoOrders: FakeAlgoOrder[] = [];
+  /** Every fill, oldest first (Binance's trade lists read them). */
+  readonly trades: FakeTrade[] = [];
+  private nextTradeId = 1;
   /** Every request, method and path. */
   readonly requests: string[] = [];
   readonly accounts = new Map<string, FakeAccount>();
@@ -199,6 +219,8 @@ export class FakeExchange {
   rateLimitNextOrder = false;
   /** The fee of a fill, as a share of its value, taken from the quote balance (OKX and Bybit tell it on the order). */
   feeRate = 0;
+  /** The coin fees are charged in (Binance's BNB discount: the fee is taken from that coin's balance); null: the market's quote. */
+  feeAsset: string | null = null;
   /** While true, every request answers 503 (the exchange is unreachable). */
   down = false;
   /** The next order placement is applied, then answered only after this many milliseconds (a timeout after the order reached the exchange). */
@@ -243,6 +265,7 @@ export class FakeExchange {
       algo.createTime -= ms;
       algo.updateTime -= ms;
     }
+    for (const trade of this.trades) trade.time -= ms;
     for (const account of this.accounts.values())
       for (const p of account.positions.values()) {
         p.createdTime = (p.createdTime ?? Date.now()) - ms;
@@ -451,12 +474,14 @@ export class FakeExchange {
     const market = this.markets.get(order.symbol)!;
     const add = (asset: string, amount: number) => account.balances.set(asset, (account.balances.get(asset) ?? 0) + amount);
     const sign = order.side === 'BUY' ? 1 : -1;
+    let realized = 0;
     if (market.kind === 'linear') {
       const held = account.positions.get(market.symbol) ?? { qty: 0, price: 0, stopLoss: null, takeProfit: null };
       const qty = sign * order.origQty;
       if (held.qty !== 0 && Math.sign(held.qty) !== sign) {
         const closed = Math.min(Math.abs(qty), Math.abs(held.qty));
-        add(market.quote, (price - held.price) * closed * Math.sign(held.qty) * sizeOf(market));
+        realized = (price - held.price) * closed * Math.sign(held.qty) * sizeOf(market);
+        add(market.quote, realized);
       }
       const next = held.qty + qty;
       const average =
@@ -489,10 +514,25 @@ export class FakeExchange {
     order.executedQty = order.origQty;
     order.cummulativeQuoteQty = order.origQty * price;
     order.fee = Math.round(order.cummulativeQuoteQty * sizeOf(market) * this.feeRate * 1e8) / 1e8;
-    if (order.fee > 0) add(market.quote, -order.fee);
+    const feeAsset = this.feeAsset ?? market.quote;
+    if (order.fee > 0) add(feeAsset, -order.fee);
     order.status = 'FILLED';
     order.updateTime = Date.now();
-    this.streams.tell(order, { qty: order.origQty, price });
+    const trade: FakeTrade = {
+      id: this.nextTradeId++,
+      orderId: order.orderId,
+      apiKey: order.apiKey,
+      symbol: order.symbol,
+      side: order.side,
+      qty: order.origQty,
+      price,
+      commission: order.fee,
+      commissionAsset: feeAsset,
+      realizedPnl: realized,
+      time: order.updateTime,
+    };
+    this.trades.push(trade);
+    this.streams.tell(order, trade);
   }
 
   private async handle(req: http.IncomingMessage, body: string): Promise<Reply> {

@@ -1,8 +1,8 @@
 // Binance spot (/api/v3) for the fake exchange (fakeExchange.ts): ping, time, exchangeInfo with the spot
 // filters (PRICE_FILTER, LOT_SIZE, NOTIONAL), tickers, account, order (new, query, cancel), openOrders and
-// allOrders (paged forward by orderId), signed as Binance does (X-MBX-APIKEY, HMAC-SHA256 hex of the
+// allOrders (paged forward by orderId), myTrades (the account's fills with their commissions), signed as Binance does (X-MBX-APIKEY, HMAC-SHA256 hex of the
 // query: binanceAuth, shared with USDⓈ-M), and the helpers both Binance dialects share.
-import type { DialectApi, FakeExchange, FakeMarket, FakeOrder, FakeRequest, PlaceRequest, Refusal, Reply } from './fakeExchange.js';
+import type { DialectApi, FakeExchange, FakeMarket, FakeOrder, FakeRequest, FakeTrade, PlaceRequest, Refusal, Reply } from './fakeExchange.js';
 import { hmac, isRefusal, num } from './fakeExchange.js';
 
 /** Binance's signed request check (spot and USDⓈ-M): X-MBX-APIKEY and the query's HMAC-SHA256 hex. */
@@ -79,8 +79,45 @@ export const binanceSpotApi: DialectApi = (exchange, request): Reply | null => {
     const page = orderId ? all.filter((o) => o.orderId >= Number(orderId)).slice(0, limit) : all.slice(-limit);
     return { status: 200, json: page.map((o) => spotOrder(o)) };
   }
+  if (method === 'GET' && path === '/api/v3/myTrades') {
+    // Binance's account trade list: `orderId` (that order's fills), `fromId` (that trade and the later ones),
+    // startTime/endTime (24 hours at most), else the most recent; oldest first, `limit` (500, at most 1000).
+    const limit = Math.min(Number(params.get('limit') ?? 500), 1000);
+    const start = params.get('startTime') ? Number(params.get('startTime')) : null;
+    const end = params.get('endTime') ? Number(params.get('endTime')) : null;
+    if (start !== null && end !== null && end - start > 86_400_000)
+      return { status: 400, json: { code: -1127, msg: 'More than 24 hours between startTime and endTime.' } };
+    const fromId = params.get('fromId');
+    const list = tradesOf(exchange, apiKey, params).filter(
+      (t) => (!fromId || t.id >= Number(fromId)) && (start === null || t.time >= start) && (end === null || t.time <= end),
+    );
+    const page = fromId || params.get('orderId') || start !== null ? list.slice(0, limit) : list.slice(-limit);
+    return { status: 200, json: page.map(spotTrade) };
+  }
   return { status: 404, json: { code: -1000, msg: `fake exchange: no ${method} ${path}` } };
 };
+
+/** The account's fills of the query's symbol (and order, where `orderId` is given), oldest first. */
+export const tradesOf = (exchange: FakeExchange, apiKey: string, params: URLSearchParams): FakeTrade[] =>
+  exchange.trades
+    .filter((t) => t.apiKey === apiKey && t.symbol === params.get('symbol') && (!params.get('orderId') || String(t.orderId) === params.get('orderId')))
+    .sort((a, b) => a.id - b.id);
+
+const spotTrade = (t: FakeTrade): Record<string, unknown> => ({
+  symbol: t.symbol,
+  id: t.id,
+  orderId: t.orderId,
+  orderListId: -1,
+  price: num(t.price),
+  qty: num(t.qty),
+  quoteQty: num(t.qty * t.price),
+  commission: num(t.commission),
+  commissionAsset: t.commissionAsset,
+  time: t.time,
+  isBuyer: t.side === 'BUY',
+  isMaker: false,
+  isBestMatch: true,
+});
 
 const spotOrder = (o: FakeOrder): Record<string, unknown> => ({
   symbol: o.symbol,

@@ -1,6 +1,6 @@
 // Binance USDⓈ-M futures (/fapi) for the fake exchange (fakeExchange.ts): exchangeInfo with the futures
 // filters (PRICE_FILTER, LOT_SIZE, MIN_NOTIONAL), tickers, the v3 account, order (new, query, cancel),
-// openOrders and allOrders, signed like spot (X-MBX-APIKEY, HMAC-SHA256 hex of the query), with the
+// openOrders, allOrders and userTrades (the fills with their commissions), signed like spot (X-MBX-APIKEY, HMAC-SHA256 hex of the query), with the
 // futures error codes (-2019 margin insufficient, -4164 notional too small, -1111 precision).
 // Conditional orders (STOP_MARKET, TAKE_PROFIT_MARKET, with a quantity or closePosition) are the Algo
 // Service's since December 2025, as ccxt places them: POST/GET/DELETE /fapi/v1/algoOrder, openAlgoOrders
@@ -10,7 +10,7 @@
 // the fake leaves a close-all order open when its position is closed otherwise (its sibling fired).
 import type { DialectApi, FakeExchange, FakeMarket, FakeOrder, FakeRequest, Reply } from './fakeExchange.js';
 import { isRefusal, num } from './fakeExchange.js';
-import { binanceAuth, binancePlaceRequest, binanceTicker, findBinanceOrder } from './fakeExchangeBinance.js';
+import { binanceAuth, binancePlaceRequest, binanceTicker, findBinanceOrder, tradesOf } from './fakeExchangeBinance.js';
 
 const orderJson = (o: FakeOrder): Record<string, unknown> => ({
   orderId: o.orderId,
@@ -386,6 +386,37 @@ export const binanceUsdmApi: DialectApi = (exchange, request): Reply | null => {
       .sort((a, b) => a.time - b.time || a.orderId - b.orderId)
       .slice(0, limit);
     return { status: 200, json: orders.map(orderJson) };
+  }
+  if (method === 'GET' && path === '/fapi/v1/userTrades') {
+    // Binance's account trade list: `fromId` (that trade and the later ones; not with startTime/endTime), else a
+    // window of 7 days at most (default the last 7), 6 months back at most; `orderId` narrows it to one order's
+    // fills; oldest first, `limit` (500, at most 1000).
+    const fromId = params.get('fromId');
+    if (fromId && (params.get('startTime') || params.get('endTime')))
+      return { status: 400, json: { code: -4135, msg: 'fromId cannot be sent with startTime or endTime.' } };
+    const window = fromId ? { from: Date.now() - 183 * 86_400_000, to: Date.now() } : windowOf(params);
+    if ('status' in window) return window;
+    const limit = Math.min(Number(params.get('limit') ?? 500), 1000);
+    const list = tradesOf(exchange, apiKey, params).filter((t) => (!fromId || t.id >= Number(fromId)) && t.time >= window.from && t.time <= window.to);
+    return {
+      status: 200,
+      json: list.slice(0, limit).map((t) => ({
+        buyer: t.side === 'BUY',
+        commission: String(t.commission),
+        commissionAsset: t.commissionAsset,
+        id: t.id,
+        maker: false,
+        orderId: t.orderId,
+        price: String(t.price),
+        qty: String(t.qty),
+        quoteQty: String(t.qty * t.price),
+        realizedPnl: String(t.realizedPnl),
+        side: t.side,
+        positionSide: 'BOTH',
+        symbol: t.symbol,
+        time: t.time,
+      })),
+    };
   }
   return { status: 404, json: { code: -1000, msg: `fake exchange: no ${method} ${path}` } };
 };

@@ -18,16 +18,10 @@ import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { DialectApi, FakeExchange, FakeOrder, Reply } from './fakeExchange.js';
+import type { DialectApi, FakeExchange, FakeOrder, FakeTrade, Reply } from './fakeExchange.js';
 import { hmac, num } from './fakeExchange.js';
 import { bybitOrderJson } from './fakeExchangeBybit.js';
 import { okxOrderJson } from './fakeExchangeOkx.js';
-
-/** A fill of an order: how much at what price. */
-export interface FakeFill {
-  readonly qty: number;
-  readonly price: number;
-}
 
 interface Session {
   readonly socket: WebSocket;
@@ -43,7 +37,6 @@ export class FakeExchangeStreams {
   private readonly wss = new WebSocketServer({ noServer: true, autoPong: false });
   private readonly sessions = new Set<Session>();
   private readonly listenKeys = new Map<string, string>();
-  private nextTradeId = 1;
   private nextSubscription = 0;
   /** While true, stream connections are refused (503) and the open ones were dropped. */
   private isDown = false;
@@ -84,8 +77,8 @@ export class FakeExchangeStreams {
   }
 
   /** The exchange placed, filled or cancelled an order: its account's streams hear of it. */
-  tell(order: FakeOrder, fill: FakeFill | null): void {
-    const tradeId = fill ? this.nextTradeId++ : -1;
+  tell(order: FakeOrder, fill: FakeTrade | null): void {
+    const tradeId = fill ? fill.id : -1;
     for (const s of this.sessions) {
       if (s.apiKey !== order.apiKey || s.topics.size === 0) continue;
       const event = this.eventOf(order, fill, tradeId, s);
@@ -245,7 +238,7 @@ export class FakeExchangeStreams {
     return { event: 'error', code: '60012', msg: `Illegal request: ${JSON.stringify(message)}`, connId };
   }
 
-  private eventOf(o: FakeOrder, fill: FakeFill | null, tradeId: number, session: Session): Record<string, unknown> | null {
+  private eventOf(o: FakeOrder, fill: FakeTrade | null, tradeId: number, session: Session): Record<string, unknown> | null {
     const now = Date.now();
     const execution = fill ? 'TRADE' : o.status === 'CANCELED' ? 'CANCELED' : 'NEW';
     const status = o.status === 'FILLED' ? 'FILLED' : o.status;
@@ -273,8 +266,9 @@ export class FakeExchangeStreams {
           l: num(fill?.qty ?? 0),
           z: num(o.executedQty),
           L: num(fill?.price ?? 0),
-          n: '0',
-          N: null,
+          // The fee of this fill (not the order's total) and its coin.
+          n: num(fill?.commission ?? 0),
+          N: fill ? fill.commissionAsset : null,
           T: o.updateTime,
           t: tradeId,
           I: o.orderId * 10 + 1,
@@ -311,8 +305,8 @@ export class FakeExchangeStreams {
           l: String(fill?.qty ?? 0),
           z: String(o.executedQty),
           L: String(fill?.price ?? 0),
-          N: 'USDT',
-          n: '0',
+          N: fill?.commissionAsset ?? 'USDT',
+          n: String(fill?.commission ?? 0),
           T: o.updateTime,
           t: fill ? tradeId : 0,
           b: '0',
@@ -323,7 +317,7 @@ export class FakeExchangeStreams {
           ot: o.origType ?? o.type,
           ps: 'BOTH',
           cp: o.closePosition === true,
-          rp: '0',
+          rp: String(fill?.realizedPnl ?? 0),
           pP: false,
           si: 0,
           ss: 0,

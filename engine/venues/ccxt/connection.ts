@@ -50,7 +50,7 @@ import { differenceOf } from './changes.js';
 import { accountInformationOf, cashOf, round2 } from './account.js';
 import { ccxtIdOf, describe, type ExchangeClass, openExchange, PollSchedule } from './link.js';
 import { checkedAmount, checkNotional, idOf, symbolInfoOf } from './markets.js';
-import { call, exchangeClientOrderId, exchangeOrderOf, lookUpOrder, positive, settled } from './orders.js';
+import { call, exchangeClientOrderId, lookUpOrder, positive, settled } from './orders.js';
 import { AccountHistory } from './history.js';
 import { bookOf, type Listing, mergeStreamed, OrderStream, proClientOf, STREAMED, withPositionStops } from './stream.js';
 
@@ -493,7 +493,7 @@ export class CcxtConnection implements VenueConnection {
         const market = o.symbol ? exchange.markets?.[o.symbol] : undefined;
         // An order a triggered conditional order placed is read by the poll, under the conditional order's id.
         if (market && fromTrigger(this.setup.exchangeId, o)) void this.refresh().catch(() => undefined);
-        else if (market) updates.push(exchangeOrderOf(o, idOf(market), this.setup.feesOnOrders));
+        else if (market) updates.push(await this.orderHistory.streamed(exchange, market, o));
       }
       const { listing, unfollowed } = mergeStreamed(this.listing, updates);
       if (unfollowed.length > 0) {

@@ -28,6 +28,7 @@ import type { ExchangeOrder, Seed } from './book.js';
 import { idOf } from './markets.js';
 import { call, exchangeOrderOf, ordersOf } from './orders.js';
 import { algoOrdersOf } from './stops.js';
+import { FEES_FROM_TRADES, TradeFees } from './fees.js';
 import { type Listing, readListing } from './stream.js';
 
 /** Pages read per list and poll at most (Bybit: 50 orders each, OKX: 100, Binance spot: 1,000). */
@@ -301,16 +302,27 @@ export class OlderOrders {
   }
 }
 
-/** What each replay reads of an account (connection.ts): its holdings and orders, with the older orders that explain them. */
+/**
+ * What each replay reads of an account (connection.ts): its holdings and orders, with the older orders
+ * that explain them, and where the orders carry no fees (Binance) the fees of their fills (fees.ts).
+ */
 export class AccountHistory {
   private readonly listed = new ListedOrders();
   private readonly older: OlderOrders;
+  private readonly fees: TradeFees | null;
 
   constructor(
     private readonly exchangeId: string,
     private readonly withFees = false,
   ) {
     this.older = new OlderOrders(exchangeId, withFees);
+    this.fees = FEES_FROM_TRADES.has(exchangeId) ? new TradeFees(exchangeId) : null;
+  }
+
+  /** An order the stream told, as the replay takes it (with its fee, read as the poll reads it). */
+  async streamed(exchange: Exchange, market: Market, o: Order): Promise<ExchangeOrder> {
+    const order = exchangeOrderOf(o, idOf(market), this.withFees);
+    return this.fees ? this.fees.streamed(exchange, market, o, order) : order;
   }
 
   /** The listing of `markets` (`now`: when the read began, ms). */
@@ -325,6 +337,8 @@ export class AccountHistory {
         return orders;
       },
     );
-    return this.older.explain(exchange, listing, now);
+    const explained = await this.older.explain(exchange, listing, now);
+    if (!this.fees) return explained;
+    return { ...explained, orders: await this.fees.withFees(exchange, markets, explained.orders, now) };
   }
 }

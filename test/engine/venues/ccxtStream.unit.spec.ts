@@ -151,33 +151,34 @@ for (const c of CASES) {
       }
     });
 
-    // OKX and Bybit tell an order's cumulative fee on the order itself, streamed or listed.
-    if (c.dialect === 'okx' || c.dialect === 'bybit') {
-      it("puts the streamed fill's fee in the position's commission and the closed trade's, as the poll reads them", async () => {
-        fake.feeRate = 0.001;
-        const { connection, changes } = await connect();
-        await until('the stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
-        await quiet(fake);
-        const before = fake.requests.length;
-        const buy = fake.placeManually('key-1', symbol, 'BUY', 0.01);
-        await until('the fill told', () => changes.some((ch) => ch.type === 'positionOpened'));
-        const sell = fake.placeManually('key-1', symbol, 'SELL', 0.01);
-        await until('the close told', () => changes.some((ch) => ch.type === 'positionClosed'));
-        expect(
-          fake.requests.slice(before).filter((r) => c.orderList.test(r)),
-          'no order read',
-        ).to.deep.equal([]);
-        expect(buy.fee).to.be.greaterThan(0);
-        const [opened, closed] = changes as [Extract<VenueChange, { type: 'positionOpened' }>, Extract<VenueChange, { type: 'positionClosed' }>];
-        expect(opened.position.commission).to.be.closeTo(-buy.fee, 1e-8);
-        expect(closed.trade.commission).to.be.closeTo(-(buy.fee + sell.fee), 1e-8);
-        // The poll reads the same fees: nothing new, and the same trade in the history.
-        await connection.refresh();
-        expect(changes.map((ch) => ch.type)).to.deep.equal(['positionOpened', 'positionClosed']);
-        const history = await connection.history('2000-01-01T00:00:00.000Z', '2100-01-01T00:00:00.000Z');
-        expect(history.map((t) => t.kind === 'trade' && t.commission)).to.deep.equal([closed.trade.commission]);
-      });
-    }
+    // OKX and Bybit tell an order's cumulative fee on the order itself, streamed or listed; Binance each
+    // fill's commission, in its trade list and on the streamed fill (fees.ts), so the stream reads no list
+    // (and a repeated event is not charged twice).
+    it("puts the streamed fill's fee in the position's commission and the closed trade's, as the poll reads them", async () => {
+      fake.feeRate = 0.001;
+      const { connection, changes } = await connect();
+      await until('the stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
+      await quiet(fake);
+      fake.streams.repeat = true;
+      const before = fake.requests.length;
+      const buy = fake.placeManually('key-1', symbol, 'BUY', 0.01);
+      await until('the fill told', () => changes.some((ch) => ch.type === 'positionOpened'));
+      const sell = fake.placeManually('key-1', symbol, 'SELL', 0.01);
+      await until('the close told', () => changes.some((ch) => ch.type === 'positionClosed'));
+      expect(
+        fake.requests.slice(before).filter((r) => c.orderList.test(r) || /myTrades|userTrades/.test(r)),
+        'no order or trade list read',
+      ).to.deep.equal([]);
+      expect(buy.fee).to.be.greaterThan(0);
+      const [opened, closed] = changes as [Extract<VenueChange, { type: 'positionOpened' }>, Extract<VenueChange, { type: 'positionClosed' }>];
+      expect(opened.position.commission).to.be.closeTo(-buy.fee, 1e-8);
+      expect(closed.trade.commission).to.be.closeTo(-(buy.fee + sell.fee), 1e-8);
+      // The poll reads the same fees: nothing new, and the same trade in the history.
+      await connection.refresh();
+      expect(changes.map((ch) => ch.type)).to.deep.equal(['positionOpened', 'positionClosed']);
+      const history = await connection.history('2000-01-01T00:00:00.000Z', '2100-01-01T00:00:00.000Z');
+      expect(history.map((t) => t.kind === 'trade' && t.commission)).to.deep.equal([closed.trade.commission]);
+    });
 
     // Bybit's stop loss and take profit are the position's: set there, the order stream does not tell them.
     if (c.dialect === 'bybit') {
