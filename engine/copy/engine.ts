@@ -34,6 +34,7 @@ import { CopyHandlers } from './handlers.js';
 import { CopyInputs } from './inputs.js';
 import { Intake } from './intake.js';
 import { Outcomes } from './outcomes.js';
+import { Priming } from './priming.js';
 import { Scheduling } from './scheduling.js';
 import { COPY_ENGINE_PARTITION, copyEnginePartition, Tracking } from './tracking.js';
 import { partitionOf } from './partitionKey.js';
@@ -102,6 +103,8 @@ export class CopyEngine {
   private readonly early: EarlyCopies;
   /** The open copies and martingale counts of the masters copied early, kept by the engine (book.ts). */
   private readonly book: CopyBook;
+  /** What the masters' fan-outs read, read ahead of their changes (priming.ts). */
+  private readonly priming: Priming;
   private readonly processor: StreamProcessor;
   /** The store behind this term's fence (outcomes appended through it); null without a term. */
   private readonly fence: FencedStore | null;
@@ -133,6 +136,16 @@ export class CopyEngine {
     this.book = new CopyBook({ db: deps.db, waitForReadModels: (position) => this.outcomes.waitForReadModels(position) });
     this.outcomes.book = this.book;
     this.handlers = new CopyHandlers(deps, inputs, this.outcomes, this.book);
+    this.priming = new Priming({
+      prime: async (master) => {
+        // After the copier changes routed so far are in the read models: a read before would be kept
+        // under marks that have moved by the master's next change.
+        const copiers = this.intake.newestCopierEvent;
+        if (copiers) await this.outcomes.waitForReadModels(copiers);
+        if (!this.stopped) await inputs.prime(master);
+      },
+      log: deps.log,
+    });
     // Early placement is the current term's only (early.ts, "More than one instance"): asked when the
     // change is seen and again just before the first order goes out.
     const term = deps.term;
@@ -152,7 +165,11 @@ export class CopyEngine {
       },
       place: (cause, ready) => this.handlers.placeEarly(cause, ready),
       masters: () => inputs.masters(),
-      warm: (masters) => this.book.warm(masters),
+      warm: (masters) => {
+        this.book.warm(masters);
+        const owns = this.owns;
+        this.priming.request(owns ? masters.filter((master) => owns(master)) : masters);
+      },
     });
     this.intake = new Intake({
       inputs,
@@ -162,6 +179,7 @@ export class CopyEngine {
       stopped,
       early: this.early,
       book: this.book,
+      copierChanged: (master) => this.priming.request([master]),
       ...(owns ? { owns } : {}),
     });
     this.owns = owns;
@@ -243,6 +261,7 @@ export class CopyEngine {
     this.tracking.forgetInFlight();
     this.early.reset();
     this.book.reset();
+    this.priming.reset();
   }
 
   /**
@@ -287,6 +306,12 @@ export class CopyEngine {
   /** Resolves once every store event read so far is handled (for specs and benchmarks). */
   idle(): Promise<void> {
     return this.tracking.idle();
+  }
+
+  /** Resolves once no master is being read ahead for (priming.ts), with how many primings finished this term (specs). */
+  async primed(): Promise<number> {
+    await this.priming.idle();
+    return this.priming.finished;
   }
 
   /**

@@ -2,15 +2,14 @@
 // specification once, then per copier the slave's funds, symbols and live copies. The copier rows and
 // copies come from the read models (the engine waits for them to include everything before the
 // event); funds and specifications come from the venues.
-import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { AccountStatus } from '../../domain/account/enums.js';
 import type { CopierSettings } from '../../domain/copier/settings.js';
 import { initialMartingaleState } from '../../domain/copy/martingale.js';
 import type { AccountFunds, CopierView, MartingaleState, OrderType, SlaveCopy, SymbolSpec } from '../../domain/copy/types.js';
 import { copierFeatures } from '../../domain/copy/features/catalogue.js';
-import { type ActiveFeature, type CopyRecord, type MasterOrderRecord, STANDALONE_PREFIX } from '../../domain/copy/features/rules.js';
+import type { ActiveFeature } from '../../domain/copy/features/rules.js';
 import { membersOf } from '../../domain/feature/definition.js';
-import { partialsOf } from '../../projections/copies/queries.js';
 import { featuresFor, resetsOf } from '../../projections/features/queries.js';
 import type { ProtectionBlock } from '../../domain/protection/blocks.js';
 import { blocksInForce, timedBlocksOf } from '../../projections/protections/queries.js';
@@ -18,10 +17,14 @@ import { projectSymbolMappings, type SymbolMappingRow } from '../../projections/
 import type { ProjectMapping } from '../../domain/copy/symbolMapping.js';
 import type { StrategyRouting } from '../../domain/copy/strategyRouting.js';
 import { applicableMappings } from '../../domain/symbolMapping/rule.js';
-import type { CopiersTable, CopiesTable, ReadModels } from '../../projections/schema.js';
+import type { CopiersTable, ReadModels } from '../../projections/schema.js';
 import type { AccountSessions } from '../venues/connections.js';
 import type { AccountInformation, SymbolInfo, VenueConnection } from '../venues/port.js';
 import { slaveToMasterRate } from './currencyRate.js';
+import { accountCopyHistory, STANDALONE_LIKE } from './copyRecords.js';
+
+// The copy records moved to copyRecords.ts; their readers import them from here as before.
+export { accountCopyHistory, copyHistory, HISTORY_DEPTH, masterOrdersOf, slaveLastTradeAt, standaloneTrades } from './copyRecords.js';
 
 export type CopierRow = Selectable<CopiersTable>;
 
@@ -95,7 +98,10 @@ interface KeptRead {
 const KEPT_SWEEP_LEAST = 64;
 
 export class CopyInputs {
-  private readonly symbolsByLogin = new Map<string, readonly SymbolSpec[]>();
+  /** Each slave login's symbols, read from its venue once (concurrent asks share the read; a failed one is read again). */
+  private readonly symbolsByLogin = new Map<string, Promise<readonly SymbolSpec[]>>();
+  /** The master of each copier some read of a master's copiers answered (copiersOf). */
+  private readonly masterOfCopier = new Map<string, string>();
   /**
    * Reads of a project's symbol mappings under way: the copiers of one fan-out ask at once, and share
    * one query. Only concurrent asks share it (nothing is kept once it answers), so a change of the
@@ -170,9 +176,43 @@ export class CopyInputs {
 
   /** The master's copiers (kept while the copiers read model is unchanged: do not change what it answers). */
   copiersOf(masterAccountId: string): Promise<readonly CopierRow[]> {
-    return this.kept(`copiers:${masterAccountId}`, ['copiers'], () =>
-      this.db.selectFrom('copiers').selectAll().where('from_account_id', '=', masterAccountId).orderBy('created').orderBy('id').execute(),
-    );
+    return this.kept(`copiers:${masterAccountId}`, ['copiers'], async () => {
+      const rows = await this.db.selectFrom('copiers').selectAll().where('from_account_id', '=', masterAccountId).orderBy('created').orderBy('id').execute();
+      for (const row of rows) this.masterOfCopier.set(row.id, masterAccountId);
+      return rows;
+    });
+  }
+
+  /** The master of the copier, if a read of its master's copiers found it (a copier never changes master); nothing is read. */
+  knownMasterOf(copierId: string): string | undefined {
+    return this.masterOfCopier.get(copierId);
+  }
+
+  /**
+   * Reads ahead what a fan-out of the master reads (handlers.ts fanOutInputs, `slave`): its copiers,
+   * their slave accounts, features and project mappings, and each connected slave's symbols, so the
+   * kept reads hold them when its next change comes. Nothing here is decided with: a fan-out reads
+   * through the same kept reads, which answer what priming read only while their read models are
+   * unchanged since it began (a copier added, removed or paused meanwhile moves the copiers mark and
+   * is read again).
+   */
+  async prime(masterAccountId: string): Promise<void> {
+    const copiers = await this.copiersOf(masterAccountId);
+    if (copiers.length === 0) return;
+    const slaves = [...new Set(copiers.map((c) => c.to_account_id))];
+    const connected = slaves.flatMap((id) => {
+      const connection = this.connections.connection(id);
+      return connection ? [this.symbolsOf(connection)] : [];
+    });
+    await Promise.all([
+      this.slaveAccounts(
+        copiers.map((c) => c.to_account_id),
+        masterAccountId,
+      ),
+      this.activeFeatures(copiers),
+      this.projectMappingsOf(copiers),
+      ...connected,
+    ]);
   }
 
   /** activeFeatures, the feature rows kept while the features read model is unchanged. */
@@ -282,12 +322,23 @@ export class CopyInputs {
     }
     if (!connection) return { ok: false, reason: 'SLAVE_NOT_CONNECTED', message: 'the slave account is not connected to its broker' };
     const info = await connection.accountInformation();
-    let symbols = this.symbolsByLogin.get(connection.login);
-    if (!symbols) {
-      symbols = (await connection.symbols()).map(specOf);
-      this.symbolsByLogin.set(connection.login, symbols);
-    }
+    const symbols = await this.symbolsOf(connection);
     return { ok: true, connection, info, symbols, protections: account.protections ?? [] };
+  }
+
+  /** The symbols of the slave's login, read from its venue once. */
+  private symbolsOf(connection: VenueConnection): Promise<readonly SymbolSpec[]> {
+    const { login } = connection;
+    let symbols = this.symbolsByLogin.get(login);
+    if (!symbols) {
+      const read = connection.symbols().then((list) => list.map(specOf));
+      symbols = read;
+      this.symbolsByLogin.set(login, read);
+      read.catch(() => {
+        if (this.symbolsByLogin.get(login) === read) this.symbolsByLogin.delete(login);
+      });
+    }
+    return symbols;
   }
 
   /** The open copies of every copier of the master, by copier. */
@@ -400,180 +451,4 @@ export const activeFeatures = async (
     if (mine.length > 0) out.set(copier.id, mine);
   }
   return out;
-};
-
-/** Per slave account, the copies of all its copiers newest first: every open one and the last HISTORY_DEPTH in all. */
-export const accountCopyHistory = async (db: Kysely<ReadModels>, accountIds: readonly string[]): Promise<Map<string, CopyRecord[]>> => {
-  const out = new Map<string, CopyRecord[]>();
-  if (accountIds.length === 0) return out;
-  const rows = await db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('copies')
-        .selectAll()
-        .select(sql<number>`row_number() OVER (PARTITION BY slave_account_id ORDER BY opened_at DESC)`.as('n'))
-        .where('slave_account_id', 'in', [...accountIds])
-        .where('master_position_id', 'not like', STANDALONE_LIKE)
-        .as('ranked'),
-    )
-    .selectAll()
-    .where((eb) => eb.or([eb('n', '<=', HISTORY_DEPTH), eb('status', '=', 'open')]))
-    .orderBy('opened_at', 'desc')
-    .execute();
-  for (const row of rows) {
-    const list = out.get(row.slave_account_id) ?? [];
-    list.push(recordOf(row));
-    out.set(row.slave_account_id, list);
-  }
-  return out;
-};
-
-/** Per copier, its copies newest first: every open one and the last HISTORY_DEPTH in all. */
-export const HISTORY_DEPTH = 500;
-
-/** Standalone trades (features/rules.ts standaloneTradeId) are no copies: every copy rule's view leaves them out. */
-const STANDALONE_LIKE = `${STANDALONE_PREFIX}%`;
-
-/** A copy as the rules see it: with partial closes, `volume` is what the last close closed and `result` the net of every part. */
-const recordOf = (row: Selectable<CopiesTable>): CopyRecord => {
-  const partials = partialsOf(row);
-  const partsResult = partials.reduce((sum, p) => sum + p.result, 0);
-  return {
-    masterPositionId: row.master_position_id,
-    slavePositionId: row.slave_position_id,
-    symbol: row.symbol,
-    side: row.order_type.startsWith('Buy') ? 'Buy' : 'Sell',
-    volume: row.volume,
-    openedAt: new Date(row.opened_at).toISOString(),
-    closedAt: row.closed_at ? new Date(row.closed_at).toISOString() : null,
-    result: row.result === null || partials.length === 0 ? row.result : row.result + partsResult,
-    closePrice: row.close_price,
-    closedBy: row.closed_by,
-    ...(partials.length > 0 ? { partials } : {}),
-  };
-};
-
-export const copyHistory = async (db: Kysely<ReadModels>, copierIds: readonly string[]): Promise<Map<string, CopyRecord[]>> => {
-  const out = new Map<string, CopyRecord[]>();
-  if (copierIds.length === 0) return out;
-  const rows = await db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('copies')
-        .selectAll()
-        .select(sql<number>`row_number() OVER (PARTITION BY copier_id ORDER BY opened_at DESC)`.as('n'))
-        .where('copier_id', 'in', [...copierIds])
-        .where('master_position_id', 'not like', STANDALONE_LIKE)
-        .as('ranked'),
-    )
-    .selectAll()
-    .where((eb) => eb.or([eb('n', '<=', HISTORY_DEPTH), eb('status', '=', 'open')]))
-    .orderBy('opened_at', 'desc')
-    .execute();
-  for (const row of rows) {
-    const list = out.get(row.copier_id) ?? [];
-    list.push(recordOf(row));
-    out.set(row.copier_id, list);
-  }
-  return out;
-};
-
-/**
- * The standalone trades (a keep-alive's) on a slave account, whichever of its copiers placed them (each
- * feature sees its own, by its id: an account's keep-alive trade stays its own when its carrier changes):
- * every open one and the last HISTORY_DEPTH in all, newest first.
- */
-export const standaloneTrades = async (db: Kysely<ReadModels>, slaveAccountId: string): Promise<CopyRecord[]> => {
-  const rows = await db
-    .selectFrom('copies')
-    .selectAll()
-    .where('slave_account_id', '=', slaveAccountId)
-    .where('master_position_id', 'like', STANDALONE_LIKE)
-    .orderBy('opened_at', 'desc')
-    .limit(HISTORY_DEPTH)
-    .execute();
-  const open = await db
-    .selectFrom('copies')
-    .selectAll()
-    .where('slave_account_id', '=', slaveAccountId)
-    .where('master_position_id', 'like', STANDALONE_LIKE)
-    .where('status', '=', 'open')
-    .execute();
-  const seen = new Set(rows.map((r) => r.master_position_id));
-  return [...rows, ...open.filter((r) => !seen.has(r.master_position_id))].map(recordOf);
-};
-
-/** Closed positions a live delay looks back over at most: enough for any count it makes (LIVE_DELAY_MAX_ORDERS). */
-const MASTER_ORDERS_DEPTH = 1000;
-
-/**
- * The master's orders on a symbol, oldest first: its open positions and pending orders (positions read
- * model) and its positions closed since `since` (history read model; the newest MASTER_ORDERS_DEPTH).
- */
-export const masterOrdersOf = async (db: Kysely<ReadModels>, masterAccountId: string, symbol: string, since: string | null): Promise<MasterOrderRecord[]> => {
-  const open = await db
-    .selectFrom('positions')
-    .select(['id', 'kind', 'order_type', 'open_time'])
-    .where('account_id', '=', masterAccountId)
-    .where('symbol', '=', symbol)
-    .execute();
-  let closedQuery = db
-    .selectFrom('closed_trades')
-    .select(['position_id', 'side', sql<Date>`min(open_time)`.as('opened'), sql<Date>`max(close_time)`.as('closed')])
-    .where('account_id', '=', masterAccountId)
-    .where('symbol', '=', symbol);
-  if (since !== null) closedQuery = closedQuery.where('close_time', '>=', new Date(since));
-  const closed = await closedQuery
-    .groupBy(['position_id', 'side'])
-    .orderBy(sql`max(close_time)`, 'desc')
-    .limit(MASTER_ORDERS_DEPTH)
-    .execute();
-  const openIds = new Set(open.map((o) => o.id));
-  const records: MasterOrderRecord[] = [
-    ...open.map((o): MasterOrderRecord => ({
-      masterPositionId: o.id,
-      side: o.order_type.startsWith('Buy') ? 'Buy' : 'Sell',
-      kind: o.kind === 'order' ? 'pendingOrder' : 'position',
-      openedAt: new Date(o.open_time).toISOString(),
-      closedAt: null,
-    })),
-    // A partial close of a position still open is no close of it.
-    ...closed
-      .filter((c) => !openIds.has(c.position_id))
-      .map((c): MasterOrderRecord => ({
-        masterPositionId: c.position_id,
-        side: c.side.startsWith('Buy') ? 'Buy' : 'Sell',
-        kind: 'position',
-        openedAt: new Date(c.opened).toISOString(),
-        closedAt: new Date(c.closed).toISOString(),
-      })),
-  ];
-  return records.sort((a, b) => a.openedAt.localeCompare(b.openedAt) || a.masterPositionId.localeCompare(b.masterPositionId));
-};
-
-/**
- * When the slave account last opened or closed a position (positions and history read models), its
- * standalone trades aside; null when never.
- */
-export const slaveLastTradeAt = async (db: Kysely<ReadModels>, slaveAccountId: string): Promise<string | null> => {
-  const standalone = db
-    .selectFrom('copies')
-    .select('slave_position_id')
-    .where('slave_account_id', '=', slaveAccountId)
-    .where('master_position_id', 'like', STANDALONE_LIKE);
-  const open = await db
-    .selectFrom('positions')
-    .select(sql<Date | null>`max(open_time)`.as('at'))
-    .where('account_id', '=', slaveAccountId)
-    .where('kind', '=', 'position')
-    .where('id', 'not in', standalone)
-    .executeTakeFirst();
-  const closed = await db
-    .selectFrom('closed_trades')
-    .select(sql<Date | null>`max(greatest(open_time, close_time))`.as('at'))
-    .where('account_id', '=', slaveAccountId)
-    .where('position_id', 'not in', standalone)
-    .executeTakeFirst();
-  const times = [open?.at, closed?.at].filter((t): t is Date => t !== null && t !== undefined).map((t) => new Date(t).getTime());
-  return times.length === 0 ? null : new Date(Math.max(...times)).toISOString();
 };

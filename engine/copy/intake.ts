@@ -24,6 +24,8 @@ export interface IntakeParts {
   readonly early: EarlyCopies;
   /** The engine's book of copies (book.ts): told every copy-changing event of a slave as it is routed. */
   readonly book?: CopyBook;
+  /** A copier of the master changed (routed): what its fan-outs read is read ahead again (priming.ts). */
+  readonly copierChanged?: (masterAccountId: string) => void;
   /** Whether this engine copies the master account (its partition, engine/copy/partitions.ts); default every one. */
   readonly owns?: (masterAccountId: string) => boolean;
 }
@@ -91,6 +93,10 @@ export class Intake {
     if (event.type === 'CopierCreated') {
       this.masterOfCopier.set(event.data.copierId, event.data.fromAccountId);
       this.parts.early.copierCreated(event.data.fromAccountId);
+    } else {
+      // A master read this term (routed, or its copiers read): its fan-outs read the copier again.
+      const known = this.masterOfCopier.get(event.data.copierId) ?? this.parts.inputs.knownMasterOf(event.data.copierId);
+      if (known && (!this.parts.owns || this.parts.owns(known))) this.parts.copierChanged?.(known);
     }
     const trigger = copierTriggerOf(event);
     if (!trigger) return skip();

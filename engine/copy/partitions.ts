@@ -34,6 +34,8 @@ export interface CopyEngineControl {
   stop(): Promise<void>;
   /** Resolves once every event this instance's partitions read so far is handled. */
   idle(): Promise<void>;
+  /** Resolves once no partition here is reading ahead for its masters (priming.ts), with the primings finished (specs). */
+  primed(): Promise<number>;
   /** True once every partition (here or at another instance) has handled the event at `position`. */
   handled(position: Position, timeoutMs: number): Promise<boolean>;
 }
@@ -113,6 +115,12 @@ export class PartitionedCopyEngine implements CopyEngineControl {
 
   async idle(): Promise<void> {
     await Promise.all([...this.engines.values()].map((engine) => engine.idle()));
+  }
+
+  /** Resolves once no partition here is reading ahead for its masters, with the primings finished (specs). */
+  async primed(): Promise<number> {
+    const counts = await Promise.all([...this.engines.values()].map((engine) => engine.primed()));
+    return counts.reduce((a, b) => a + b, 0);
   }
 
   async handled(position: Position, timeoutMs: number): Promise<boolean> {

@@ -4,16 +4,18 @@
 import { expect } from 'chai';
 import { type DatabaseConnection, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type QueryResult } from 'kysely';
 import { CopyInputs } from '../../../engine/copy/inputs.js';
+import { Priming } from '../../../engine/copy/priming.js';
 import type { AccountSessions } from '../../../engine/venues/connections.js';
 import type { ReadModels } from '../../../projections/schema.js';
 
-/** A database that answers every query with no rows, and counts the queries per table read. */
-const countingDb = () => {
+/** A database that answers every query with the rows given for its table (none by default), and counts the queries per table read. */
+const countingDb = (rowsOf: Readonly<Record<string, readonly unknown[]>> = {}) => {
   const queries: string[] = [];
   const connection: DatabaseConnection = {
     executeQuery: async <R>(compiled: { sql: string }): Promise<QueryResult<R>> => {
-      queries.push(/from "(\w+)"/.exec(compiled.sql)?.[1] ?? compiled.sql);
-      return { rows: [] };
+      const table = /from "(\w+)"/.exec(compiled.sql)?.[1] ?? compiled.sql;
+      queries.push(table);
+      return { rows: [...(rowsOf[table] ?? [])] as R[] };
     },
     // eslint-disable-next-line require-yield
     streamQuery: async function* () {
@@ -116,5 +118,75 @@ describe('engine/copy/inputs: reads kept while their read models are unchanged',
     expect(inputs.keptCount, 'only the live masters are kept').to.equal(200);
     const kept = inputs.copiersOf('live-7');
     expect(inputs.copiersOf('live-7'), 'a current read is still answered again').to.equal(kept);
+  });
+
+  it("primes a master's fan-out: its next reads of copiers, slave accounts, features and mappings make no query, and a moved mark reads again", async () => {
+    const copier = (id: string, slave: string) => ({ id, from_account_id: 'm', to_account_id: slave, project_id: 'p', settings: {}, symbol_mappings: null });
+    const { db, queries } = countingDb({ copiers: [copier('c1', 's1'), copier('c2', 's2')] });
+    const marks = new Map<string, string | null>(
+      ['copiers', 'accounts', 'protections', 'risk_limits', 'features', 'symbol_mappings'].map((name) => [name, '1:1']),
+    );
+    let symbolReads = 0;
+    const connection = (login: string) => ({ login, symbols: async () => (symbolReads++, []) });
+    const connected = { connection: (id: string) => (id === 's1' ? connection('login-s1') : undefined) } as unknown as AccountSessions;
+    const inputs = new CopyInputs(
+      db,
+      connected,
+      () => new Date(),
+      (name) => marks.get(name) ?? null,
+    );
+    await inputs.prime('m');
+    expect(inputs.knownMasterOf('c2')).to.equal('m');
+    const primed = queries.length;
+    expect(symbolReads, "the connected slave's symbols").to.equal(1);
+    // What a fan-out then reads (handlers.ts fanOutInputs) is answered from what priming kept.
+    const copiers = await inputs.copiersOf('m');
+    await inputs.slaveAccounts(
+      copiers.map((c) => c.to_account_id),
+      'm',
+    );
+    await inputs.activeFeatures(copiers);
+    await inputs.projectMappingsOf(copiers);
+    expect(queries.length, queries.slice(primed).join()).to.equal(primed);
+    // A copier added, removed or paused moves the copiers mark: the next fan-out reads its copiers again.
+    marks.set('copiers', '1:2');
+    await inputs.copiersOf('m');
+    expect(queries.slice(primed)).to.deep.equal(['copiers']);
+  });
+});
+
+describe('engine/copy/priming: reading ahead for masters in the background', () => {
+  const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('primes a master once at a time, once more when asked again meanwhile, a few masters at once, and logs a failure', async () => {
+    const started: string[] = [];
+    const ends = new Map<string, () => void>();
+    const warnings: string[] = [];
+    const priming = new Priming({
+      prime: (master) => {
+        started.push(master);
+        if (master === 'bad') return Promise.reject(new Error('no database'));
+        return new Promise<void>((resolve) => ends.set(`${master}#${started.length}`, resolve));
+      },
+      log: { warn: (message) => warnings.push(message) },
+    });
+    priming.request(['a']);
+    priming.request(['a', 'a']);
+    priming.request(['b', 'c']);
+    await settled();
+    expect(started, 'a once; b beside it; c waits (two at once)').to.deep.equal(['a', 'b']);
+    ends.get('a#1')!();
+    await settled();
+    expect(started, 'a again (asked while it ran), beside b; c still waits').to.deep.equal(['a', 'b', 'a']);
+    ends.get('b#2')!();
+    ends.get('a#3')!();
+    await settled();
+    expect(started).to.deep.equal(['a', 'b', 'a', 'c']);
+    ends.get('c#4')!();
+    await settled();
+    priming.request(['bad']);
+    expect(await priming.idle().then(() => priming.finished)).to.equal(5);
+    expect(warnings).to.have.length(1);
+    expect(warnings[0]).to.match(/master bad failed.*no database/);
   });
 });
