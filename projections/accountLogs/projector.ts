@@ -8,7 +8,7 @@ import { type Insertable, type Kysely, sql } from 'kysely';
 import { describeAction } from '../../domain/copy/decision.js';
 import { copyEventTypes, type CopyEvent, retryWindowInWords } from '../../domain/copy/events.js';
 import { type ClosedTradeData, type PositionData, positionsEventTypes, type PositionsEvent } from '../../domain/positions/events.js';
-import type { Position, RecordedEvent } from '../../store/port.js';
+import type { RecordedEvent } from '../../store/port.js';
 import { type Projection, type RebuildFold, statementChunks, unnestColumns, unnestRows } from '../projection.js';
 import type { AccountLogsTable, ReadModels } from '../schema.js';
 import { accountFeatureLogEventTypes, accountFeatureLogLineOf } from './accountFeatures.js';
@@ -207,11 +207,6 @@ interface Known {
   readonly complete: boolean;
   /** The table has no primary key now (a rebuild's fold): plain INSERTs, duplicates removed when the key is made. */
   readonly keyless: boolean;
-  /**
-   * A rebuild's fold: the table has no index by project either; acknowledgements are kept here, in
-   * order, and applied by its finish.
-   */
-  readonly acknowledgements?: RecordedEvent[];
 }
 
 /** One multi-row INSERT per thousand lines: a batch of events costs a round trip, not one per event. */
@@ -253,14 +248,9 @@ const LOG_COLUMNS: { readonly [K in keyof Insertable<AccountLogsTable>]?: string
   position_id: 'text',
 };
 
-/**
- * An acknowledgement: the entries it names (of its project only), or every entry of the project so far.
- * With `before` (its own position: a rebuild's fold applies it after the whole history), only the
- * entries that precede it in `$all`, which are those the table held when it came.
- */
-const acknowledge = async (db: Kysely<ReadModels>, event: AccountLogEvent, before?: Position): Promise<void> => {
+/** An acknowledgement: the entries it names (of its project only), or every entry of the project so far. */
+const acknowledge = async (db: Kysely<ReadModels>, event: AccountLogEvent): Promise<void> => {
   let q = db.updateTable('account_logs').set({ acknowledged: true }).where('project_id', '=', event.data.projectId).where('acknowledged', '=', false);
-  if (before) q = q.where(sql<boolean>`(position_commit, position_prepare) < (${before.commit.toString()}::numeric, ${before.prepare.toString()}::bigint)`);
   if (event.type === 'LogsAcknowledged') {
     if (event.data.logIds.length === 0) return;
     q = q.where(
@@ -300,11 +290,8 @@ const applyEvents = async (
       continue;
     }
     if ((accountLogEventTypes as readonly string[]).includes(recorded.type)) {
-      if (known.acknowledgements) known.acknowledgements.push(recorded);
-      else {
-        await flush();
-        await acknowledge(db, recorded as unknown as AccountLogEvent);
-      }
+      await flush();
+      await acknowledge(db, recorded as unknown as AccountLogEvent);
       continue;
     }
     const log = logLineOfRecorded(recorded);
@@ -314,39 +301,28 @@ const applyEvents = async (
 };
 
 const PRIMARY_KEY = 'account_logs_pkey';
-/** The index acknowledgements go through (the name PostgreSQL gave it when createTables left it unnamed). */
-const PROJECT_INDEX = 'account_logs_project_id_position_prepare_idx';
-const projectIndex = (db: Kysely<ReadModels>) => db.schema.createIndex(PROJECT_INDEX).on('account_logs').columns(['project_id', 'position_prepare']);
 
 /**
  * The account logs for a rebuild (Projection.rebuildFold): the table's primary key (a random uuid, the
- * costliest part of each INSERT) and its index by project are dropped while the history is written
- * with plain INSERTs, and made again in one pass each at the end. ON CONFLICT DO NOTHING kept the first
- * line of an id in `$all`; so does finish, should two events of the history share an id. The
- * account-to-project map is kept from one batch to the next: nothing is looked up. Acknowledgements
- * wait for finish, which applies each to the entries before it in `$all` (through the index made again).
+ * costliest part of each INSERT) is dropped while the history is written with plain INSERTs, and made
+ * again in one pass at the end. ON CONFLICT DO NOTHING kept the first line of an id in `$all`; so
+ * does finish, should two events of the history share an id. The account-to-project map is kept from
+ * one batch to the next: nothing is looked up. Acknowledgements apply as they come (their index stays).
  */
 export const accountLogsRebuildFold = (): RebuildFold => {
-  const known: Known = { projects: new Map(), complete: true, keyless: true, acknowledgements: [] };
+  const known: Known = { projects: new Map(), complete: true, keyless: true };
   let dropped = false;
   return {
     async apply(db, events) {
       if (!dropped) {
         await db.schema.alterTable('account_logs').dropConstraint(PRIMARY_KEY).execute();
-        await db.schema.dropIndex(PROJECT_INDEX).execute();
         dropped = true;
       }
       await applyEvents(db, events, known);
     },
     async finish(db) {
       if (!dropped) return;
-      const finish = async (trx: Kysely<ReadModels>) => {
-        await makeKey(trx);
-        await projectIndex(trx).execute();
-        for (const ack of known.acknowledgements!) await acknowledge(trx, ack as unknown as AccountLogEvent, ack.position);
-      };
-      await (db.isTransaction ? finish(db) : db.transaction().execute(finish));
-      known.acknowledgements!.length = 0;
+      await (db.isTransaction ? makeKey(db) : db.transaction().execute(makeKey));
     },
   };
 };
@@ -403,7 +379,7 @@ export const accountLogsProjection: Projection = {
       copier_id uuid,
       position_id text,
       acknowledged boolean NOT NULL DEFAULT false)`.execute(db);
-    await sql`CREATE INDEX ${sql.id(PROJECT_INDEX)} ON ${sql.id(schema, 'account_logs')} (project_id, position_prepare)`.execute(db);
+    await sql`CREATE INDEX ON ${sql.id(schema, 'account_logs')} (project_id, position_prepare)`.execute(db);
     await sql`CREATE TABLE ${sql.id(schema, 'account_log_accounts')} (
       account_id uuid PRIMARY KEY,
       project_id uuid NOT NULL)`.execute(db);
