@@ -16,6 +16,7 @@ import { binanceSpotApi } from './fakeExchangeBinance.js';
 import { binanceUsdmApi, type FakeAlgoOrder, triggerAlgoOrders } from './fakeExchangeBinanceUsdm.js';
 import { bybitApi } from './fakeExchangeBybit.js';
 import { okxApi } from './fakeExchangeOkx.js';
+import { triggerOkxAlgos } from './fakeExchangeOkxAlgo.js';
 import { FakeExchangeStreams } from './fakeExchangeStream.js';
 
 export type FakeDialect = 'binance' | 'binanceusdm' | 'bybit' | 'okx';
@@ -300,6 +301,7 @@ export class FakeExchange {
       } else if ((order.side === 'BUY' && ask <= order.price) || (order.side === 'SELL' && bid >= order.price)) this.fill(order, order.price);
     }
     triggerAlgoOrders(this, symbol);
+    if (this.dialect === 'okx') triggerOkxAlgos(this, symbol);
     for (const [apiKey, account] of this.accounts) {
       const p = account.positions.get(symbol);
       if (!p) continue;

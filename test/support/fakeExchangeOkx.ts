@@ -8,6 +8,7 @@
 // 51008 insufficient balance, 51020 below the minimum size, 51121 not a lot multiple, 51603 no such order).
 import type { DialectApi, FakeExchange, FakeMarket, FakeOrder, FakePosition, Reply } from './fakeExchange.js';
 import { hmac, isRefusal, LEVERAGE, sizeOf } from './fakeExchange.js';
+import { algoIdOf, attachTo, keepAttached, okxAlgoApi } from './fakeExchangeOkxAlgo.js';
 
 const ok = (data: unknown[]): Reply => ({ status: 200, json: { code: '0', msg: '', data } });
 const fail = (code: string, msg: string, status = 200): Reply => ({ status, json: { code, msg, data: [] } });
@@ -21,7 +22,8 @@ const STATE: Readonly<Record<FakeOrder['status'], string>> = { NEW: 'live', FILL
 export const okxOrderJson = (o: FakeOrder): Record<string, unknown> => ({
   accFillSz: String(o.executedQty),
   algoClOrdId: '',
-  algoId: '',
+  // Placed by a triggered algo order (fakeExchangeOkxAlgo.ts): its id.
+  algoId: algoIdOf(o),
   attachAlgoClOrdId: '',
   attachAlgoOrds: [],
   avgPx: o.executedQty > 0 ? String(o.cummulativeQuoteQty / o.executedQty) : '',
@@ -230,6 +232,8 @@ const placeOne = (exchange: FakeExchange, apiKey: string, body: Record<string, s
   if (swap ? body.tdMode !== 'cross' && body.tdMode !== 'isolated' : body.tdMode !== 'cash') return entry('51000', 'Parameter tdMode error');
   if (!swap && type === 'MARKET' && body.side === 'buy' && body.tgtCcy !== 'base_ccy')
     return entry('51000', 'Parameter tgtCcy error: the fake takes base_ccy sizes only');
+  const wrong = attachTo(exchange, body);
+  if (wrong) return entry(...wrong);
   const result = exchange.place(apiKey, {
     symbol: body.instId ?? '',
     side: body.side === 'sell' ? 'SELL' : 'BUY',
@@ -240,6 +244,7 @@ const placeOne = (exchange: FakeExchange, apiKey: string, body: Record<string, s
     ...(body.clOrdId ? { clientOrderId: body.clOrdId } : {}),
   });
   if (!isRefusal(result)) {
+    keepAttached(exchange, result, body);
     return entry('0', 'Order placed', String(result.orderId));
   }
   const below = Number(body.sz) < Number(exchange.markets.get(body.instId ?? '')?.minQty);
@@ -279,6 +284,8 @@ export const okxApi: DialectApi = (exchange, request): Reply | null => {
   const auth = authenticate(exchange, request);
   if (typeof auth !== 'string') return auth;
   const apiKey = auth;
+  const algo = okxAlgoApi(exchange, apiKey, method, path, q, request.body);
+  if (algo) return algo;
   const body = method === 'POST' ? (JSON.parse(request.body || '{}') as Record<string, string | undefined>) : {};
   if (method === 'GET' && path === '/api/v5/account/balance') return ok([balance(exchange, apiKey)]);
   if (method === 'GET' && path === '/api/v5/account/positions') {

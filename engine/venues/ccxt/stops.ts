@@ -47,11 +47,14 @@ export interface StopSupport {
 
 type Implicit = Record<string, (params: Record<string, unknown>) => Promise<unknown>>;
 
+/** ccxt's unified stopLoss / takeProfit params of an opening order (Bybit: stopLoss/takeProfit; OKX: attachAlgoOrds). */
+const attachTriggers = ({ stopLoss, takeProfit }: PositionStops): Record<string, unknown> => ({
+  ...(stopLoss !== null ? { stopLoss: { triggerPrice: stopLoss } } : {}),
+  ...(takeProfit !== null ? { takeProfit: { triggerPrice: takeProfit } } : {}),
+});
+
 const bybit: StopSupport = {
-  attach: ({ stopLoss, takeProfit }) => ({
-    ...(stopLoss !== null ? { stopLoss: { triggerPrice: stopLoss } } : {}),
-    ...(takeProfit !== null ? { takeProfit: { triggerPrice: takeProfit } } : {}),
-  }),
+  attach: attachTriggers,
   stopOrder: (side, trigger) => ({ triggerPrice: trigger, triggerDirection: side === 'buy' ? 'ascending' : 'descending' }),
   setPositionStops: async (exchange, market, { stopLoss, takeProfit }) => {
     await (exchange as unknown as Implicit).privatePostV5PositionTradingStop!({
@@ -126,8 +129,94 @@ const binanceusdm: StopSupport = {
   },
 };
 
-/** The exchanges whose stops the adapter places, by ccxt exchange id. */
-export const STOP_SUPPORT: Readonly<Record<string, StopSupport>> = { bybit, binanceusdm };
+/** OKX's position stops of a swap: its pending reduce-only algo orders (conditional: one leg; oco: both), on the closing side of `side` (else both sides). */
+const okxPositionAlgos = async (exchange: Exchange, market: Market, side?: Side): Promise<Order[]> =>
+  (await exchange.fetchOpenOrders(market.symbol, undefined, undefined, { trigger: true, ordType: 'conditional,oco' })).filter(
+    (o) => String(info(o).reduceOnly) === 'true' && (side === undefined || o.side === closing(side)),
+  );
+
+const legsOf = (o: Order): PositionStops => ({ stopLoss: positive(o.stopLossPrice), takeProfit: positive(o.takeProfitPrice) });
+
+/** OKX's refusal of a trigger on the wrong side of the last price (51277-51280) as [INVALID_STOPS]. */
+const okxRefused = async (what: string, work: () => Promise<unknown>): Promise<void> => {
+  try {
+    await work();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (classOf(error, 'InvalidOrder') || /5127[7-9]|51280/.test(message)) throw new VenueError('[INVALID_STOPS]', `the exchange refused ${what}: ${message}`);
+    throw error;
+  }
+};
+
+const okxLevel = (exchange: Exchange, market: Market, level: number | null): string =>
+  level === null ? '0' : String(exchange.priceToPrecision(market.symbol, level));
+
+/**
+ * OKX swaps (okxswap): the stop loss and take profit are attached to the opening order (ccxt's stopLoss /
+ * takeProfit: attachAlgoOrds), which OKX turns into one reduce-only algo order on the closing side once it
+ * fills. On the open position they are that algo order: its levels changed with amend-algos ("0" removes
+ * one), a level it lacks added by cancelling it (cancel-algos) and placing one for the whole position
+ * (order-algo, closeFraction 1: `conditional` with one level, `oco` with both, as ccxt places them from
+ * stopLossPrice / takeProfitPrice); read back from orders-algo-pending. One left on a market gone flat
+ * (the position closed otherwise) is cancelled. Stop orders and pending changes are not placed here.
+ */
+const okxswap: StopSupport = {
+  attach: attachTriggers,
+  setPositionStops: async (exchange, market, stops, side) => {
+    const [first, ...others] = await okxPositionAlgos(exchange, market, side);
+    for (const o of others) await exchange.cancelOrder(String(o.id), market.symbol, { trigger: true });
+    const want = { stopLoss: stops.stopLoss, takeProfit: stops.takeProfit };
+    const has = first ? legsOf(first) : { stopLoss: null, takeProfit: null };
+    const same = (kind: keyof PositionStops) =>
+      (want[kind] === null && has[kind] === null) ||
+      (want[kind] !== null && has[kind] !== null && Number(exchange.priceToPrecision(market.symbol, want[kind])) === has[kind]);
+    if (first && same('stopLoss') && same('takeProfit')) return;
+    const adds = (kind: keyof PositionStops) => want[kind] !== null && has[kind] === null;
+    const what = `the stop loss ${want.stopLoss ?? 'none'} / take profit ${want.takeProfit ?? 'none'}`;
+    if (first && !adds('stopLoss') && !adds('takeProfit') && (want.stopLoss !== null || want.takeProfit !== null)) {
+      const leg = (kind: keyof PositionStops, trigger: string, order: string) =>
+        has[kind] === null ? {} : { [trigger]: okxLevel(exchange, market, want[kind]), [order]: '-1' };
+      await okxRefused(what, () =>
+        (exchange as unknown as Implicit).privatePostTradeAmendAlgos!({
+          instId: market.id,
+          algoId: String(first.id),
+          ...leg('stopLoss', 'newSlTriggerPx', 'newSlOrdPx'),
+          ...leg('takeProfit', 'newTpTriggerPx', 'newTpOrdPx'),
+        }),
+      );
+      return;
+    }
+    if (first) await exchange.cancelOrder(String(first.id), market.symbol, { trigger: true });
+    if (want.stopLoss === null && want.takeProfit === null) return;
+    // ccxt 4.5.84 sends both levels to order-algo only under the type 'oco' (one level: ordType conditional from 'market').
+    const both = want.stopLoss !== null && want.takeProfit !== null;
+    const levels = {
+      ...(want.stopLoss !== null ? { stopLossPrice: want.stopLoss } : {}),
+      ...(want.takeProfit !== null ? { takeProfitPrice: want.takeProfit } : {}),
+    };
+    await okxRefused(what, () =>
+      exchange.createOrder(market.symbol, both ? 'oco' : 'market', closing(side), 0, undefined, { ...levels, closeFraction: '1', reduceOnly: true }),
+    );
+  },
+  positionStops: async (exchange, open) => {
+    const result = new Map<string, PositionStops>();
+    for (const { market, side } of open) {
+      const mine = (await okxPositionAlgos(exchange, market, side)).map(legsOf);
+      const level = (kind: keyof PositionStops) => mine.find((legs) => legs[kind] !== null)?.[kind] ?? null;
+      result.set(String(market.id), { stopLoss: level('stopLoss'), takeProfit: level('takeProfit') });
+    }
+    return result;
+  },
+  clearLeftovers: async (exchange, flat) => {
+    for (const { market, before } of flat) {
+      for (const o of await okxPositionAlgos(exchange, market))
+        if ((o.timestamp ?? 0) < before) await exchange.cancelOrder(String(o.id), market.symbol, { trigger: true });
+    }
+  },
+};
+
+/** The targets whose stops the adapter places (adapter.ts CCXT_TARGETS names). */
+export const STOP_SUPPORT: Readonly<Record<string, StopSupport>> = { bybit, binanceusdm, okxswap };
 
 /** Why `request` cannot be placed at `exchangeId` by this adapter (null: it can). */
 export const refusal = (exchangeId: string, request: OrderRequest): VenueError | null => {

@@ -8,6 +8,7 @@ import { type VenueChange, VenueError, type VenueErrorCode } from '../../../engi
 import type { RealVenue } from '../../../engine/venues/registry.js';
 import { ccxtVenueAt, keptLog, startedFakeExchange } from '../../support/ccxtVenue.js';
 import type { FakeExchange } from '../../support/fakeExchange.js';
+import { okxAlgos } from '../../support/fakeExchangeOkxAlgo.js';
 
 const BTC = 'BTC-USDT-SWAP';
 
@@ -106,5 +107,43 @@ describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
     await again.refresh();
     expect(changes.map((c) => c.type)).to.deep.equal(['positionClosed']);
     expect(await again.positions()).to.deep.equal([]);
+  });
+
+  it('attaches stop loss and take profit (attachAlgoOrds), amends, removes and adds levels on the position, refuses a wrong-side level, and the stop loss closes it', async () => {
+    const connection = await connect();
+    const live = () =>
+      okxAlgos(fake)
+        .filter((a) => a.state === 'live')
+        .map((a) => [a.ordType, a.side, a.slTriggerPx, a.tpTriggerPx, a.sz]);
+    const placed = await connection.placeOrder({ symbol: BTC, orderType: 'buy', volume: 2, stopLoss: 60000, takeProfit: 70000 }, 'with-stops');
+    expect(live()).to.deep.equal([['oco', 'sell', 60000, 70000, 2]]);
+    expect((await connection.positions())[0]).to.include({ id: placed.orderId, stopLoss: 60000, takeProfit: 70000 });
+    expect(await connection.modifyPosition(placed.orderId, { stopLoss: 61000 })).to.include({ stopLoss: 61000, takeProfit: 70000 });
+    expect(await connection.modifyPosition(placed.orderId, { takeProfit: null })).to.include({ stopLoss: 61000, takeProfit: null });
+    expect(fake.requests.filter((r) => r === 'POST /api/v5/trade/amend-algos')).to.have.length(2);
+    expect(live()).to.deep.equal([['oco', 'sell', 61000, null, 2]]);
+    // A level the algo order lacks: cancelled and placed again for the whole position (closeFraction 1).
+    expect(await connection.modifyPosition(placed.orderId, { takeProfit: 72000 })).to.include({ stopLoss: 61000, takeProfit: 72000 });
+    expect(live()).to.deep.equal([['oco', 'sell', 61000, 72000, null]]);
+    expect(await refusal(connection.modifyPosition(placed.orderId, { stopLoss: 66000 }))).to.equal('[INVALID_STOPS]');
+    expect(live()).to.deep.equal([['oco', 'sell', 61000, 72000, null]]);
+    const changes: VenueChange[] = [];
+    connection.subscribe((change) => changes.push(change));
+    fake.setPrice(BTC, 60900, 60900.1);
+    await connection.refresh();
+    expect(changes.map((c) => c.type)).to.deep.equal(['positionClosed']);
+    expect(fake.position('key-1', BTC)).to.equal(0);
+    expect(live()).to.deep.equal([]);
+  });
+
+  it('cancels the stops left on a market closed otherwise, so they cannot close a later position', async () => {
+    const connection = await connect();
+    const placed = await connection.placeOrder({ symbol: BTC, orderType: 'buy', volume: 1, stopLoss: 60000 }, 'left');
+    expect(okxAlgos(fake).filter((a) => a.state === 'live')).to.have.length(1);
+    fake.placeManually('key-1', BTC, 'SELL', 1);
+    await connection.refresh();
+    await connection.refresh();
+    expect((await connection.positions()).map((p) => p.id)).to.not.include(placed.orderId);
+    expect(okxAlgos(fake).filter((a) => a.state === 'live')).to.deep.equal([]);
   });
 });
