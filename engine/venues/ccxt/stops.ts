@@ -18,10 +18,11 @@
 // on a market gone flat, the ones placed before its last close are cancelled (leftovers), so a later
 // position there is not closed by them. Stop orders are STOP_MARKET algo orders with a quantity; a triggered one
 // is a market order whose fill the replay reads under the algo order's id (history.ts). Algo orders
-// cannot be amended: pending changes are refused.
+// cannot be amended: pending changes are refused. A close-all stop carries a clientAlgoId made of its market,
+// side, kind and level (closeAllClientId), so two replays placing it at once leave one.
 import type { Exchange, MarketInterface as Market, Order } from 'ccxt';
 import { type OrderRequest, type PendingOrder, type PositionChanges, type Side, sideOf, VenueError } from '../port.js';
-import { amountAt, call, classOf, positive } from './orders.js';
+import { amountAt, call, classOf, exchangeClientOrderId, positive } from './orders.js';
 
 export interface PositionStops {
   readonly stopLoss: number | null;
@@ -89,6 +90,14 @@ const kindOf = (o: Order): keyof PositionStops | null =>
   info(o).orderType === 'STOP_MARKET' ? 'stopLoss' : info(o).orderType === 'TAKE_PROFIT_MARKET' ? 'takeProfit' : null;
 const closing = (side: Side): Side => (side === 'buy' ? 'sell' : 'buy');
 
+/**
+ * The clientAlgoId of a close-all stop (ccxt sends `clientOrderId` as one on linear conditional orders): the
+ * same for the same market, closing side, kind and level, so two replays placing the same stop at once get
+ * Binance's duplicate refusal (-4116, unique among open algo orders) for the second instead of a second order.
+ */
+const closeAllClientId = (market: Market, side: Side, kind: keyof PositionStops, level: string): string =>
+  exchangeClientOrderId(`close-all:${String(market.id)}:${side}:${kind}:${level}`);
+
 const binanceusdm: StopSupport = {
   stopOrder: (_side, trigger) => ({ triggerPrice: trigger }),
   conditional: { trigger: true },
@@ -101,11 +110,14 @@ const binanceusdm: StopSupport = {
       for (const o of mine) if (o !== kept) await exchange.cancelOrder(String(o.id), market.symbol, { trigger: true });
       if (want === null || kept) continue;
       const trigger = kind === 'stopLoss' ? { stopLossPrice: want } : { takeProfitPrice: want };
+      const clientOrderId = closeAllClientId(market, closing(side), kind, String(exchange.priceToPrecision(market.symbol, want)));
       try {
-        await exchange.createOrder(market.symbol, 'market', closing(side), 0, undefined, { ...trigger, closePosition: true });
+        await exchange.createOrder(market.symbol, 'market', closing(side), 0, undefined, { ...trigger, closePosition: true, clientOrderId });
       } catch (error) {
-        // -2021 "Order would immediately trigger" (ccxt: an ExchangeError): the level is on the wrong side of the price.
         const message = error instanceof Error ? error.message : String(error);
+        // -4116 "ClientOrderId is duplicated": a concurrent replay placed this very order (same market, side, kind and level).
+        if (/-4116|duplicated/i.test(message)) continue;
+        // -2021 "Order would immediately trigger" (ccxt: an ExchangeError): the level is on the wrong side of the price.
         if (classOf(error, 'InvalidOrder') || /-2021|immediately trigger/.test(message))
           throw new VenueError('[INVALID_STOPS]', `the exchange refused the ${kind === 'stopLoss' ? 'stop loss' : 'take profit'} ${want}: ${message}`);
         throw error;

@@ -392,6 +392,22 @@ describe('ccxt venue: stop loss, take profit, stop orders and pending changes', 
     expect(fake.algoOrders).to.have.length(3);
   });
 
+  it('Binance USDⓈ-M: two replays at once after a stop between the opening fill and its stops place each stop once', async () => {
+    fake = new FakeExchange('binanceusdm');
+    await fake.start();
+    fake.addAccount('key-1', 'secret-1', { USDT: 10_000 });
+    const request = { symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01, stopLoss: 60000, takeProfit: 70000 } as const;
+    fake.place('key-1', { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: 0.01, clientOrderId: exchangeClientOrderId('crashed') });
+    const [first, second] = [await connect('binanceusdm', true), await connect('binanceusdm', true)];
+    // Both read the open algo orders before either places: each places both stops, one of each is refused as a duplicate.
+    const results = await Promise.all([first.placeOrder(request, 'crashed'), second.placeOrder(request, 'crashed')]);
+    expect(results.map((r) => r.status)).to.deep.equal(['filled', 'filled']);
+    expect(fake.algoOrders.map((a) => [a.orderType, a.side, a.triggerPrice, a.closePosition])).to.have.deep.members([
+      ['STOP_MARKET', 'SELL', 60000, true],
+      ['TAKE_PROFIT_MARKET', 'SELL', 70000, true],
+    ]);
+  });
+
   it('Binance USDⓈ-M: places stop orders as STOP_MARKET algo orders, finds one placed before a restart, cancels one and sees the other fill under its id', async () => {
     const connection = await connect('binanceusdm');
     const changes: VenueChange[] = [];
