@@ -29,6 +29,7 @@ import { idOf } from './markets.js';
 import { call, exchangeOrderOf, ordersOf } from './orders.js';
 import { algoOrdersOf } from './stops.js';
 import { FEES_FROM_TRADES, TradeFees } from './fees.js';
+import { binanceOrdersIn, binanceRecentOrders } from './windows.js';
 import { type Listing, readListing } from './stream.js';
 
 /** Pages read per list and poll at most (Bybit: 50 orders each, OKX: 100, Binance spot: 1,000). */
@@ -119,7 +120,7 @@ export const accountOrders = async (exchange: Exchange, market: Market, exchange
   if (exchangeId === 'okx')
     return [...(await call(() => exchange.fetchOpenOrders(market.symbol))), ...(await okxClosed(exchange, market, 'privateGetTradeOrdersHistory'))];
   if (exchangeId === 'binanceusdm') {
-    const orders = await ordersOf(exchange, market);
+    const orders = await binanceRecentOrders(exchange, market);
     return withTriggered(orders, await algoOrdersOf(exchange, market, orders));
   }
   return ordersOf(exchange, market);
@@ -233,9 +234,8 @@ type WindowRead = (exchange: Exchange, market: Market, from: number, to: number)
 /** What an exchange lists of one window [from, to] (ms, by creation time), by exchange id: those whose recent listing is a window. */
 const WINDOWED: Readonly<Record<string, WindowRead>> = {
   binanceusdm: async (exchange, market, from, to) => {
-    const window = { startTime: from, endTime: to };
-    const orders = await call(() => exchange.fetchOrders(market.symbol, undefined, 1000, window));
-    const conditional = await call(() => exchange.fetchOrders(market.symbol, undefined, 1000, { ...window, trigger: true }));
+    const orders = await binanceOrdersIn(exchange, market, from, to);
+    const conditional = await binanceOrdersIn(exchange, market, from, to, { trigger: true });
     return withTriggered(orders, conditional);
   },
   bybit: (exchange, market, from, to) => bybitClosed(exchange, market, { startTime: from, endTime: to }),

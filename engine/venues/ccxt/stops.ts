@@ -23,6 +23,7 @@
 import type { Exchange, MarketInterface as Market, Order } from 'ccxt';
 import { type OrderRequest, type PendingOrder, type PositionChanges, type Side, sideOf, VenueError } from '../port.js';
 import { amountAt, call, classOf, exchangeClientOrderId, positive } from './orders.js';
+import { binanceOrdersIn, binanceRecentOrders } from './windows.js';
 
 export interface PositionStops {
   readonly stopLoss: number | null;
@@ -279,7 +280,7 @@ const olderAlgos = new WeakMap<Exchange, Map<string, Order>>();
  * its origType a conditional type, no algo order placed it) is looked for a week at a time further back.
  */
 export const algoOrdersOf = async (exchange: Exchange, market: Market, orders: readonly Order[]): Promise<Order[]> => {
-  const recent = await call(() => exchange.fetchOrders(market.symbol, undefined, undefined, { trigger: true }));
+  const recent = await binanceRecentOrders(exchange, market, { trigger: true });
   const open = await call(() => exchange.fetchOpenOrders(market.symbol, undefined, undefined, { trigger: true }));
   const byId = new Map([...recent, ...open].map((o) => [String(o.id), o]));
   const older = olderAlgos.get(exchange) ?? new Map<string, Order>();
@@ -291,7 +292,7 @@ export const algoOrdersOf = async (exchange: Exchange, market: Market, orders: r
   for (let window = 1; window <= OLDER_WINDOWS && missing().length > 0; window++) {
     const wanted = new Set(missing());
     const until = now - window * WEEK_MS;
-    const read = await call(() => exchange.fetchOrders(market.symbol, until - WEEK_MS, 1000, { trigger: true, until }));
+    const read = await binanceOrdersIn(exchange, market, until - WEEK_MS, until, { trigger: true });
     for (const algo of read) {
       const placed = String(info(algo).actualOrderId ?? '');
       if (wanted.has(placed)) older.set(placed, algo);

@@ -109,3 +109,98 @@ for (const c of CASES) {
     });
   });
 }
+
+describe('ccxt venue: Binance USDⓈ-M windows holding more than the 1,000 orders an answer lists', () => {
+  let fake: FakeExchange;
+  let venue: RealVenue;
+  const connections: CcxtConnection[] = [];
+  const MINUTE = 60_000;
+  const FILLERS = 1_100;
+
+  const connect = async (): Promise<CcxtConnection> => {
+    const connection = venue.connection({ login: 'key-1', password: 'secret-1', server: 'sandbox' }) as CcxtConnection;
+    connections.push(connection);
+    await connection.connect();
+    return connection;
+  };
+  /** The account's position ids after a restart that knows nothing (the symbol followed as reconciliation does). */
+  const idsAfterRestart = async (): Promise<string[]> => {
+    const later = await connect();
+    later.follow(['BTCUSDT']);
+    return (await later.positions()).filter((p) => p.kind === 'position').map((p) => p.id);
+  };
+
+  before(async function () {
+    this.timeout(300_000);
+    await import('ccxt');
+  });
+  beforeEach(async () => {
+    fake = await startedFakeExchange('binanceusdm');
+    venue = await ccxtVenueAt(fake, 'binanceusdm', keptLog([], []), { CCXT_STREAM: 'off' });
+  });
+  afterEach(async () => {
+    for (const connection of connections.splice(0)) await connection.disconnect();
+    await fake.stop();
+  });
+
+  /** 1,100 limit orders placed and taken back, one a minute, in the 18 hours before `time` (ms): more than a window answer lists. */
+  const takenBackBefore = (time: number): void => {
+    for (let i = 0; i < FILLERS; i++) {
+      const at = time - (FILLERS - i) * MINUTE;
+      fake.orders.push({
+        orderId: 9_000_000 + i,
+        apiKey: 'key-1',
+        symbol: 'BTCUSDT',
+        clientOrderId: `taken-back-${i}`,
+        side: 'BUY',
+        type: 'LIMIT',
+        origQty: 0.01,
+        price: 50000,
+        triggerPrice: null,
+        stopLoss: null,
+        takeProfit: null,
+        stopOrderType: '',
+        executedQty: 0,
+        cummulativeQuoteQty: 0,
+        fee: 0,
+        status: 'CANCELED',
+        time: at,
+        updateTime: at,
+        reduceOnly: false,
+      });
+    }
+  };
+
+  it('reads the last 7 days again by windows when the list answers 1,000: a position opened after 1,100 orders keeps its id', async () => {
+    const first = await connect();
+    const placed = await first.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01 }, 'many-recent');
+    takenBackBefore(fake.orders.at(-1)!.time);
+    await first.disconnect();
+    expect(await idsAfterRestart()).to.deep.equal([placed.orderId]);
+  });
+
+  it('reads a window back again in halves when it answers 1,000: a position opened 10 days ago after 1,100 orders keeps its id', async () => {
+    const first = await connect();
+    const placed = await first.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01 }, 'many-older');
+    takenBackBefore(fake.orders.at(-1)!.time);
+    await first.disconnect();
+    fake.age(10 * DAY);
+    expect(await idsAfterRestart()).to.deep.equal([placed.orderId]);
+  });
+
+  it("finds a stop order's algo order a week back among 1,100 others: the position it opened keeps the stop order's id", async () => {
+    const first = await connect();
+    const stop = await first.placeOrder({ symbol: 'BTCUSDT', orderType: 'buyStop', volume: 0.01, openPrice: 66000 }, 'many-algos');
+    const algo = fake.algoOrders.at(-1)!;
+    for (let i = 0; i < FILLERS; i++) {
+      const at = algo.createTime - (FILLERS - i) * MINUTE;
+      fake.algoOrders.push({ ...algo, algoId: 800_000 + i, clientAlgoId: `taken-back-${i}`, algoStatus: 'CANCELED', createTime: at, updateTime: at });
+    }
+    fake.age(8 * DAY);
+    // It triggers now: its market order is listed, the algo order that placed it a week back among the others.
+    fake.setPrice('BTCUSDT', 66000, 66000.1);
+    await first.refresh();
+    await first.disconnect();
+    expect(await idsAfterRestart()).to.deep.equal([stop.orderId]);
+  });
+});
