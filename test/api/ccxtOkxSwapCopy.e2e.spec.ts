@@ -1,0 +1,85 @@
+// End to end with OKX swaps: account type 15 routed to the ccxt target okxswap (OKX's USDT-margined
+// perpetual swaps through ccxt's okx class), ccxt pointed at the local fake OKX (nothing leaves
+// 127.0.0.1). One contract of BTC-USDT-SWAP is 0.01 BTC (ctVal), so a copy that converts by contract
+// size turns the master's BTC into contracts, rounded to lotSz; the master's stop loss and take profit
+// reach the swap as OKX's algo order and follow the master's changes.
+import { expect } from 'chai';
+import { FakeExchange } from '../support/fakeExchange.js';
+import { okxAlgos } from '../support/fakeExchangeOkxAlgo.js';
+import { startTestService, type TestService, validAccount } from '../support/service.js';
+import { bookWhere, eventually, marketHoursClock, modifyPosition, openPosition, pinQuotes, startedAccount } from '../support/trading.js';
+
+const SWAP = 'BTC-USDT-SWAP';
+
+describe('ccxt venue end to end (fake OKX swaps, okxswap)', function () {
+  this.timeout(120_000);
+  let fake: FakeExchange;
+  let t: TestService;
+  const clock = marketHoursClock();
+  const liveLegs = () =>
+    okxAlgos(fake)
+      .filter((a) => a.state === 'live')
+      .map((a) => [a.slTriggerPx, a.tpTriggerPx]);
+
+  before(async function () {
+    this.timeout(300_000);
+    await import('ccxt');
+  });
+  beforeEach(async () => {
+    fake = new FakeExchange('okx');
+    await fake.start();
+    fake.addAccount('key-good', 'secret-good', { USDT: 10_000 }, 'pass-good');
+    t = await startTestService({
+      clock,
+      env: { ACCOUNT_TYPE_VENUES: '15=ccxt:okxswap', CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '200', CCXT_TIMEOUT_MS: '2000' },
+    });
+    await pinQuotes(t, { BTCUSD: [65000, 65010] });
+  });
+  afterEach(async () => {
+    await t.stop();
+    await fake.stop();
+  });
+
+  it("copies a simulated master's open with its stops in contracts of ctVal, follows a stop change, and closes it", async () => {
+    const master = await startedAccount(t, 'Master');
+    const created = await t.call('POST', '/accounts', {
+      body: validAccount({
+        alias: 'okx swaps',
+        type: { id: 15 },
+        loginServer: 'demo',
+        loginAccountNumber: 'key-good',
+        loginAccountPassword: 'secret-good:pass-good',
+      }),
+    });
+    expect(created.status).to.equal(200);
+    const slave = created.body.id as string;
+    const started = await t.call('POST', `/accounts/${slave}/actions/start`);
+    expect(started.status, JSON.stringify(started.body)).to.equal(200);
+    const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master, multiplier: 1.2345, ignoreContractSize: false } });
+    expect(copier.status, JSON.stringify(copier.body)).to.equal(200);
+    const mapped = await t.call('PUT', `/accounts/${slave}/copiers/${copier.body.id}/symbolMappings`, {
+      body: [{ masterSymbol: 'BTCUSD', slaveSymbol: SWAP }],
+    });
+    expect(mapped.status).to.equal(200);
+
+    const masterPosition = await openPosition(t, master, { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01, stopLoss: 60000, takeProfit: 70000 });
+    const [copy] = await bookWhere(t, slave, (book) => book.length === 1, 'the copy at the exchange', 20_000);
+    // 0.01 BTC × 1.2345 = 0.012345 BTC = 1.2345 contracts of 0.01 BTC, rounded down to lotSz 0.01.
+    expect(copy).to.include({ symbol: SWAP, orderType: 'Buy', volume: 1.23, stopLoss: 60000, takeProfit: 70000 });
+    expect(fake.orders.map((o) => [o.side, o.type, o.origQty])).to.deep.equal([['BUY', 'MARKET', 1.23]]);
+    expect(liveLegs()).to.deep.equal([[60000, 70000]]);
+
+    const moved = await modifyPosition(t, master, masterPosition, { stopLoss: 61000 });
+    expect(moved.status, JSON.stringify(moved.body)).to.be.oneOf([200, 204]);
+    await bookWhere(t, slave, (book) => book[0]?.stopLoss === 61000, "the copy's stop loss moved", 20_000);
+    expect(liveLegs()).to.deep.equal([[61000, 70000]]);
+
+    expect((await t.call('DELETE', `/accounts/${master}/positions/${masterPosition}`)).status).to.be.oneOf([200, 204]);
+    await bookWhere(t, slave, (book) => book.length === 0, 'the copy closed at the exchange', 20_000);
+    expect(fake.orders.map((o) => [o.side, o.origQty])).to.deep.equal([
+      ['BUY', 1.23],
+      ['SELL', 1.23],
+    ]);
+    await eventually(async () => (liveLegs().length === 0 ? true : undefined), 20_000, 'no stop left on the flat swap');
+  });
+});
