@@ -7,16 +7,20 @@ import { partialsOf } from '../../projections/copies/queries.js';
 import type { CopiesTable, ReadModels } from '../../projections/schema.js';
 
 /** Per slave account, the copies of all its copiers newest first: every open one and the last HISTORY_DEPTH in all. */
-export const accountCopyHistory = async (db: Kysely<ReadModels>, accountIds: readonly string[]): Promise<Map<string, CopyRecord[]>> => {
+export const accountCopyHistory = (db: Kysely<ReadModels>, accountIds: readonly string[]): Promise<Map<string, CopyRecord[]>> =>
+  copiesBy(db, 'slave_account_id', accountIds);
+
+/** Per `key` (a copier or a slave account), its copies newest first: every open one and the last HISTORY_DEPTH in all. */
+const copiesBy = async (db: Kysely<ReadModels>, key: 'copier_id' | 'slave_account_id', ids: readonly string[]): Promise<Map<string, CopyRecord[]>> => {
   const out = new Map<string, CopyRecord[]>();
-  if (accountIds.length === 0) return out;
+  if (ids.length === 0) return out;
   const rows = await db
     .selectFrom((eb) =>
       eb
         .selectFrom('copies')
         .selectAll()
-        .select(sql<number>`row_number() OVER (PARTITION BY slave_account_id ORDER BY opened_at DESC)`.as('n'))
-        .where('slave_account_id', 'in', [...accountIds])
+        .select(sql<number>`row_number() OVER (PARTITION BY ${sql.ref(key)} ORDER BY opened_at DESC)`.as('n'))
+        .where(key, 'in', [...ids])
         .where('master_position_id', 'not like', STANDALONE_LIKE)
         .as('ranked'),
     )
@@ -25,9 +29,9 @@ export const accountCopyHistory = async (db: Kysely<ReadModels>, accountIds: rea
     .orderBy('opened_at', 'desc')
     .execute();
   for (const row of rows) {
-    const list = out.get(row.slave_account_id) ?? [];
+    const list = out.get(row[key]) ?? [];
     list.push(recordOf(row));
-    out.set(row.slave_account_id, list);
+    out.set(row[key], list);
   }
   return out;
 };
@@ -57,30 +61,7 @@ const recordOf = (row: Selectable<CopiesTable>): CopyRecord => {
   };
 };
 
-export const copyHistory = async (db: Kysely<ReadModels>, copierIds: readonly string[]): Promise<Map<string, CopyRecord[]>> => {
-  const out = new Map<string, CopyRecord[]>();
-  if (copierIds.length === 0) return out;
-  const rows = await db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('copies')
-        .selectAll()
-        .select(sql<number>`row_number() OVER (PARTITION BY copier_id ORDER BY opened_at DESC)`.as('n'))
-        .where('copier_id', 'in', [...copierIds])
-        .where('master_position_id', 'not like', STANDALONE_LIKE)
-        .as('ranked'),
-    )
-    .selectAll()
-    .where((eb) => eb.or([eb('n', '<=', HISTORY_DEPTH), eb('status', '=', 'open')]))
-    .orderBy('opened_at', 'desc')
-    .execute();
-  for (const row of rows) {
-    const list = out.get(row.copier_id) ?? [];
-    list.push(recordOf(row));
-    out.set(row.copier_id, list);
-  }
-  return out;
-};
+export const copyHistory = (db: Kysely<ReadModels>, copierIds: readonly string[]): Promise<Map<string, CopyRecord[]>> => copiesBy(db, 'copier_id', copierIds);
 
 /**
  * The standalone trades (a keep-alive's) on a slave account, whichever of its copiers placed them (each
