@@ -6,20 +6,11 @@ import { expect } from 'chai';
 import { ccxtAdapter } from '../../../engine/venues/ccxt/adapter.js';
 import type { CcxtConnection } from '../../../engine/venues/ccxt/connection.js';
 import { exchangeClientOrderId } from '../../../engine/venues/ccxt/connection.js';
-import { type VenueChange, VenueError, type VenueErrorCode } from '../../../engine/venues/port.js';
+import { type VenueChange, VenueError } from '../../../engine/venues/port.js';
 import type { RealVenue } from '../../../engine/venues/registry.js';
 import { ccxtVenueAt, keptLog, startedFakeExchange } from '../../support/ccxtVenue.js';
 import { type FakeDialect, FakeExchange } from '../../support/fakeExchange.js';
-
-const refusal = async (attempt: Promise<unknown>): Promise<VenueErrorCode> => {
-  try {
-    await attempt;
-  } catch (error) {
-    if (error instanceof VenueError) return error.code;
-    throw error;
-  }
-  return expect.fail('expected a refusal') as never;
-};
+import { refusal } from '../../support/venueRefusal.js';
 
 interface Case {
   readonly dialect: FakeDialect;

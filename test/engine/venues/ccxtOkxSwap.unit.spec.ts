@@ -4,23 +4,14 @@
 // from /api/v5/account/positions. Nothing leaves 127.0.0.1.
 import { expect } from 'chai';
 import type { CcxtConnection } from '../../../engine/venues/ccxt/connection.js';
-import { type VenueChange, VenueError, type VenueErrorCode } from '../../../engine/venues/port.js';
+import type { VenueChange } from '../../../engine/venues/port.js';
 import type { RealVenue } from '../../../engine/venues/registry.js';
 import { ccxtVenueAt, keptLog, startedFakeExchange } from '../../support/ccxtVenue.js';
 import type { FakeExchange } from '../../support/fakeExchange.js';
 import { okxAlgos } from '../../support/fakeExchangeOkxAlgo.js';
+import { refusal } from '../../support/venueRefusal.js';
 
 const BTC = 'BTC-USDT-SWAP';
-
-const refusal = async (attempt: Promise<unknown>): Promise<VenueErrorCode> => {
-  try {
-    await attempt;
-  } catch (error) {
-    if (error instanceof VenueError) return error.code;
-    throw error;
-  }
-  return expect.fail('expected a refusal') as never;
-};
 
 describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
   let fake: FakeExchange;

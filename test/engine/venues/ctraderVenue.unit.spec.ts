@@ -6,19 +6,10 @@ import { CTraderConnection, CTraderFailure, ctraderClientOrderId, venueErrorOf }
 import { relativeDistance } from '../../../engine/venues/ctrader/orders.js';
 import { money, ORDER_TYPE, PT, spotPrice, TIME_IN_FORCE, toCents, toLots } from '../../../engine/venues/ctrader/protocol.js';
 import { passwordOf, renewalDelay, renewedPair, tokensOf } from '../../../engine/venues/ctrader/token.js';
-import { type BalanceOperation, type VenueChange, VenueError, type VenueErrorCode } from '../../../engine/venues/port.js';
+import { type BalanceOperation, type VenueChange, VenueError } from '../../../engine/venues/port.js';
 import type { RealVenue } from '../../../engine/venues/registry.js';
 import { FakeCTrader } from '../../support/fakeCTrader.js';
-
-const refusal = async (attempt: Promise<unknown>): Promise<VenueErrorCode> => {
-  try {
-    await attempt;
-  } catch (error) {
-    if (error instanceof VenueError) return error.code;
-    throw error;
-  }
-  return expect.fail('expected a refusal') as never;
-};
+import { refusal } from '../../support/venueRefusal.js';
 
 const until = async (test: () => boolean, what: string): Promise<void> => {
   for (let i = 0; i < 200 && !test(); i++) await new Promise((resolve) => setTimeout(resolve, 25));

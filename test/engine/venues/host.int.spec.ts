@@ -1,25 +1,16 @@
 import { expect } from 'chai';
 import type { Kysely } from 'kysely';
 import { type AccountLogin, DEMO_BALANCE, SIMULATED_VENUE_NAME, VenueHost } from '../../../engine/venues/host.js';
-import { type VenueConnection, VenueError, type VenueErrorCode } from '../../../engine/venues/port.js';
+import type { VenueConnection } from '../../../engine/venues/port.js';
 import { SimulatedVenueStore } from '../../../engine/venues/simulated/venueStore.js';
 import { createReadModelDb } from '../../../projections/database.js';
 import type { ReadModels } from '../../../projections/schema.js';
 import { freshDatabase } from '../../support/postgres.js';
+import { refusal } from '../../support/venueRefusal.js';
 
 const TUESDAY_10 = Date.parse('2026-01-06T10:00:00.000Z');
 const MINUTE = 60_000;
 const ALL_TIME = ['2026-01-01T00:00:00Z', '2026-12-31T00:00:00Z'] as const;
-
-const refusal = async (attempt: Promise<unknown>): Promise<VenueErrorCode> => {
-  try {
-    await attempt;
-  } catch (error) {
-    expect(error).to.be.instanceOf(VenueError);
-    return (error as VenueError).code;
-  }
-  return expect.fail('expected the venue to refuse') as never;
-};
 
 const demoLogin = (overrides: Partial<AccountLogin> = {}): AccountLogin => ({
   accountTypeId: 1,

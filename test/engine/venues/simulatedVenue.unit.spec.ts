@@ -7,10 +7,10 @@ import {
   type VenueChange,
   type VenueConnection,
   VenueError,
-  type VenueErrorCode,
 } from '../../../engine/venues/port.js';
 import { type Clock, type OpenAccountRequest, SimulatedVenue } from '../../../engine/venues/simulated/simulatedVenue.js';
 import { defaultSymbols } from '../../../engine/venues/simulated/symbols.js';
+import { refusal } from '../../support/venueRefusal.js';
 
 const TUESDAY_10 = Date.parse('2026-01-06T10:00:00.000Z');
 const SATURDAY_12 = Date.parse('2026-01-10T12:00:00.000Z');
@@ -67,16 +67,6 @@ const given = async (account: Partial<OpenAccountRequest> = {}, quotes: Quotes =
       venue.tick();
     },
   };
-};
-
-const refusal = async (attempt: Promise<unknown>): Promise<VenueErrorCode> => {
-  try {
-    await attempt;
-  } catch (error) {
-    expect(error).to.be.instanceOf(VenueError);
-    return (error as VenueError).code;
-  }
-  return expect.fail('expected the venue to refuse') as never;
 };
 
 let ids = 0;
