@@ -13,6 +13,10 @@ const NAMES = [
   'account-9/position:123456789/closed',
   'éß€ 𝄞 中文 /emoji 🙂',
   'x'.repeat(10_000),
+  'é'.repeat(5_000),
+  // Around SHA-1's block edges: 16 namespace bytes + the name, then 9 bytes of padding at least.
+  ...[38, 39, 40, 47, 48, 102, 103, 104, 111, 112].map((n) => 'b'.repeat(n)),
+  ...[38, 39, 40].map((n) => `${'c'.repeat(n - 2)}é`),
   ...Array.from({ length: 200 }, (_, i) => `${i}/${(i * 7919).toString(36)}/${'n'.repeat(i % 64)}`),
 ];
 
@@ -28,6 +32,13 @@ describe('domain/shared/uuidV5: the same ids as uuid v5', () => {
       v5('7bbdeda0-c9dd-52c1-922e-f14c34bb015f/copier-1/open', SLAVE_ORDER_ID_NAMESPACE),
     );
     expect(slaveOrderId('e', 'c', 'close', 2)).to.equal(v5('e/c/close/2', SLAVE_ORDER_ID_NAMESPACE));
+  });
+
+  it('answers the same for the same name whatever was hashed before it (its buffers are reused)', () => {
+    const first = uuidV5('short', COPY_EVENT_NAMESPACE);
+    uuidV5('y'.repeat(300), COPY_EVENT_NAMESPACE);
+    uuidV5('ü'.repeat(300), SLAVE_ORDER_ID_NAMESPACE);
+    expect(uuidV5('short', COPY_EVENT_NAMESPACE)).to.equal(first);
   });
 
   it('refuses a namespace that is no UUID', () => {
