@@ -19,7 +19,7 @@
 //   knows (follow's known positions, else the connection's own last book), and is never reconciled as
 //   closed. A derivatives position nobody knows gets an id from what the exchange keeps of it while it
 //   stays open: `<market>-<side>-<opened ms>` where the exchange says when it opened (Bybit:
-//   createdTime), else `<market>-<side>-at<entry price>` (Binance USDⓈ-M: its positions carry only an
+//   createdTime, OKX: cTime), else `<market>-<side>-at<entry price>` (Binance USDⓈ-M: its positions carry only an
 //   updateTime, which moves with every margin or funding change; the entry price moves only with a
 //   fill that adds to the position, which the replay lists).
 import type { Exchange, MarketInterface as Market, Order } from 'ccxt';
@@ -148,8 +148,8 @@ export interface Held {
   readonly opened: boolean;
 }
 
-/** The exchanges whose positions say when they opened (ccxt's timestamp); the others' is a moving update time. */
-const OPEN_TIME_KEPT: ReadonlySet<string> = new Set(['bybit']);
+/** The exchanges whose positions say when they opened (ccxt's timestamp: Bybit's createdTime, OKX's cTime); the others' is a moving update time. */
+const OPEN_TIME_KEPT: ReadonlySet<string> = new Set(['bybit', 'okx']);
 
 /** The account's holdings of `markets` (derivatives: positions; spot: coins), by market id. */
 export const holdingsOf = async (exchange: Exchange, markets: readonly Market[], exchangeId: string): Promise<Map<string, Held>> => {

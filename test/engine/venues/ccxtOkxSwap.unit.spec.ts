@@ -127,6 +127,22 @@ describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
     expect(live()).to.deep.equal([]);
   });
 
+  it("gives a swap position nobody knows the id of its open time (OKX's cTime), the same after its update time moved", async () => {
+    // Opened by hand 100 days ago: OKX lists its opening order in no window any more, not even the archive.
+    fake.placeManually('key-1', BTC, 'BUY', 2);
+    fake.age(100 * 86_400_000);
+    const opened = fake.accounts.get('key-1')!.positions.get(BTC)!.createdTime!;
+    const seen = await connect();
+    seen.follow([BTC]);
+    expect((await seen.positions()).map((p) => [p.id, p.orderType, p.volume])).to.deep.equal([[`${BTC}-buy-${opened}`, 'buy', 2]]);
+    await seen.disconnect();
+    // A funding payment or a margin change moves uTime, not cTime.
+    fake.touch('key-1', BTC);
+    const again = await connect();
+    again.follow([BTC]);
+    expect((await again.positions()).map((p) => p.id)).to.deep.equal([`${BTC}-buy-${opened}`]);
+  });
+
   it('cancels the stops left on a market closed otherwise, so they cannot close a later position', async () => {
     const connection = await connect();
     const placed = await connection.placeOrder({ symbol: BTC, orderType: 'buy', volume: 1, stopLoss: 60000 }, 'left');
