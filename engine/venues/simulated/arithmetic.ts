@@ -64,7 +64,7 @@ const CENTS_EXACT_BELOW = 1e12;
  * `value` in whole cents when it is a cents amount (the double nearest some c / 100): its decimal is
  * then exactly c / 100, since two cents amounts this small never share a double. Else null.
  */
-const centsOf = (value: number): number | null => {
+export const centsOf = (value: number): number | null => {
   if (!(Math.abs(value) < CENTS_EXACT_BELOW)) return null;
   const cents = Math.round(value * 100);
   return cents / 100 === value ? cents : null;
@@ -84,6 +84,24 @@ export const money = (...parts: number[]): number => {
   }
   // + 0: the decimal sum of zeros is 0, never -0.
   return cents / 100 + 0;
+};
+
+/**
+ * The whole cents, rounded half away from zero, of an exact amount known only as the float `value`
+ * at most `error` from it: null when that error could change them (within it of a half cent), when
+ * they are none (the exact answer may be -0) or when the amount is too large for whole cents in a
+ * double. Its cents / 100 is then the double nearest the exact decimal rounded to cents.
+ */
+export const centsNear = (value: number, error: number): number | null => {
+  const scaled = Math.abs(value) * 100;
+  if (!(scaled < CENTS_EXACT_BELOW)) return null;
+  const whole = Math.floor(scaled);
+  const fraction = scaled - whole;
+  // × 100 rounded once more: within a few ulps of `scaled`.
+  if (!(Math.abs(fraction - 0.5) > error * 100 + scaled * 2 ** -50)) return null;
+  const cents = fraction > 0.5 ? whole + 1 : whole;
+  if (cents === 0) return null;
+  return value < 0 ? -cents : cents;
 };
 
 const moneyExactly = (parts: readonly number[]): number =>

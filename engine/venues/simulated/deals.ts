@@ -8,8 +8,8 @@ import type { Market } from './market.js';
 import type { FeedQuote } from './prices.js';
 import type { OrderRecord, PositionRecord } from './state.js';
 import { iso, lotsOf, volumeUnits } from './validation.js';
-import { type Exposure, profit, usedMargin, valuation } from './valuation.js';
-import { orderView, positionView } from './views.js';
+import { type Exposure, usedMargin, valuation } from './valuation.js';
+import { orderView, positionView, profitNow } from './views.js';
 
 /** Averaged netting open prices keep this many decimals beyond the symbol's digits. */
 const AVERAGE_PRICE_EXTRA_DIGITS = 5;
@@ -170,7 +170,8 @@ export const closeVolume = (
   const share = (amount: number): number => (full ? amount : new Money(amount).times(lots).dividedBy(position.volume).toDecimalPlaces(2).toNumber());
   const swap = share(position.swap);
   const commission = share(position.commission);
-  const closedProfit = profit(exact, desk.market, book.settings.currency, { ...position, volume: lots }, quote, now).toNumber();
+  const closed = full ? position : { symbol: position.symbol, side: position.side, volume: lots, openPrice: position.openPrice };
+  const closedProfit = profitNow(desk.market, book.settings.currency, closed, quote, now);
   const trade: ClosedTrade = {
     kind: 'trade',
     id: desk.ticket(),
