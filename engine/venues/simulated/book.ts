@@ -7,6 +7,18 @@ export interface Session {
   deliver(change: VenueChange): void;
 }
 
+/**
+ * How many of an account's recorded requests are answered the same when repeated: at least the last
+ * REQUESTS_KEPT, in memory and in the store. A repeat comes from the engine doing a copy again after a
+ * crash or a reconnect, a few requests back; an account that trades on for a year must not keep every
+ * request it ever made (each one a map entry, a log entry and a row). Past the bound a repeated place is
+ * still never placed twice while its position or pending order is open (Book.holds): it is refused.
+ */
+export const REQUESTS_KEPT = 1_000;
+
+/** Forgetting runs once the log holds this many more than it must keep, so it costs little per request. */
+const slackOf = (kept: number): number => Math.max(1, Math.ceil(kept / 4));
+
 /** What an account is opened with and never changes. */
 type AccountSettings = Pick<AccountRecord, 'login' | 'passwordHash' | 'currency' | 'leverage' | 'marginMode' | 'stopOutLevel' | 'credit'>;
 
@@ -19,13 +31,18 @@ export class Book {
   readonly history: HistoryEntry[];
   readonly requests = new Map<string, RecordedRequest>();
   readonly sessions = new Set<Session>();
-  /** Every recorded request in order, so the unsaved ones are a tail. */
+  /** The recorded requests kept, in order, so the unsaved ones are a tail. */
   readonly requestLog: RecordedRequest[];
+  /** The number (seq) of requestLog[0] among every request the account ever recorded: those before it are forgotten. */
+  requestsKeptFrom: number;
   /** Raised by every change; the store has saved up to these marks. */
   version = 0;
   savedVersion = 0;
   savedHistory: number;
+  /** The seq of the first request not saved yet. */
   savedRequests: number;
+  /** The store has forgotten the requests before this seq. */
+  savedKeptFrom: number;
 
   /**
    * `changed`, when given, holds every book whose version moved past its saved mark (the venue's set of
@@ -34,6 +51,7 @@ export class Book {
   constructor(
     record: AccountRecord,
     private readonly changed?: Set<Book>,
+    private readonly requestsKept = REQUESTS_KEPT,
   ) {
     const { login, passwordHash, currency, leverage, marginMode, stopOutLevel, credit } = record;
     this.settings = { login, passwordHash, currency, leverage, marginMode, stopOutLevel, credit };
@@ -44,8 +62,12 @@ export class Book {
     this.history = [...record.history];
     this.savedHistory = this.history.length;
     this.requestLog = [...record.requests];
-    this.savedRequests = this.requestLog.length;
+    this.requestsKeptFrom = record.requestsFrom ?? 0;
+    this.savedRequests = this.requestsKeptFrom + this.requestLog.length;
+    this.savedKeptFrom = this.requestsKeptFrom;
     for (const request of record.requests) this.requests.set(request.id, request);
+    // With the same slack as record(), so a restored book is the book that was saved.
+    this.forget(slackOf(requestsKept));
   }
 
   get dirty(): boolean {
@@ -66,7 +88,8 @@ export class Book {
   }
 
   export(): AccountRecord {
-    return { ...this.state(), history: [...this.history], requests: [...this.requests.values()] };
+    const record: AccountRecord = { ...this.state(), history: [...this.history], requests: [...this.requestLog] };
+    return this.requestsKeptFrom === 0 ? record : Object.assign(record, { requestsFrom: this.requestsKeptFrom });
   }
 
   /** The account without its history and requests (which only ever grow, and are saved as new entries). */
@@ -83,6 +106,22 @@ export class Book {
   record(request: RecordedRequest): void {
     this.requests.set(request.id, request);
     this.requestLog.push(request);
+    this.forget(slackOf(this.requestsKept));
     this.touch();
+  }
+
+  /** Whether an open position or pending order of the account was placed under this client order id. */
+  holds(clientOrderId: string): boolean {
+    for (const position of this.positions.values()) if (position.clientOrderId === clientOrderId) return true;
+    for (const order of this.orders.values()) if (order.clientOrderId === clientOrderId) return true;
+    return false;
+  }
+
+  /** Forgets the oldest requests once more than the kept number plus `slack` are held. */
+  private forget(slack: number): void {
+    const excess = this.requestLog.length - this.requestsKept;
+    if (excess <= slack) return;
+    for (const request of this.requestLog.splice(0, excess)) this.requests.delete(request.id);
+    this.requestsKeptFrom += excess;
   }
 }

@@ -17,7 +17,7 @@
 // trading.ts, catchUp.ts (each second), views.ts and connection.ts.
 import type { BalanceOperation, MarginMode, OrderRequest, Quote, SymbolInfo, Venue, VenueChange, VenueConnection, VenueCredentials } from '../port.js';
 import { exact } from './arithmetic.js';
-import { Book } from './book.js';
+import { Book, REQUESTS_KEPT } from './book.js';
 import { evaluate } from './catchUp.js';
 import { type ConnectionHost, hashPassword, openConnection } from './connection.js';
 import { balanceOperation } from './deals.js';
@@ -67,11 +67,14 @@ export interface SimulatedVenueOptions {
   readonly symbols?: readonly SimulatedSymbol[];
   /** A change listener threw: the venue carries on; this hears about it. */
   readonly onListenerError?: (error: unknown) => void;
+  /** How many of an account's last requests a repeat is answered from (default book.ts REQUESTS_KEPT). */
+  readonly requestsKept?: number;
 }
 
 export interface RestoreOptions {
   readonly clock: Clock;
   readonly onListenerError?: (error: unknown) => void;
+  readonly requestsKept?: number;
 }
 
 export class SimulatedVenue implements Venue {
@@ -90,14 +93,19 @@ export class SimulatedVenue implements Venue {
   private readonly desk: Desk;
   private readonly host: ConnectionHost;
 
-  private constructor(snapshot: SimulatedVenueSnapshot, clock: Clock, onListenerError?: (error: unknown) => void) {
+  private readonly requestsKept: number;
+
+  private constructor(snapshot: SimulatedVenueSnapshot, options: RestoreOptions) {
+    const { clock, onListenerError, requestsKept = REQUESTS_KEPT } = options;
+    if (!(Number.isInteger(requestsKept) && requestsKept >= 1)) throw new Error(`requestsKept must be a positive integer, got ${String(requestsKept)}`);
     this.name = snapshot.name;
     this.clock = clock;
+    this.requestsKept = requestsKept;
     this.onListenerError = onListenerError ?? (() => undefined);
     this.market = new Market(snapshot.symbols, snapshot.prices);
     this.processedStep = snapshot.processedStep;
     this.nextTicket = snapshot.nextTicket;
-    for (const account of snapshot.accounts) this.books.set(account.login, new Book(account, this.changed));
+    for (const account of snapshot.accounts) this.books.set(account.login, new Book(account, this.changed, requestsKept));
     this.desk = {
       market: this.market,
       now: () => this.now(),
@@ -129,13 +137,13 @@ export class SimulatedVenue implements Venue {
       prices,
       accounts: [],
     };
-    return new SimulatedVenue(snapshot, options.clock, options.onListenerError);
+    return new SimulatedVenue(snapshot, options);
   }
 
   /** A venue that continues exactly where `snapshot()` left off. */
   static restore(snapshot: SimulatedVenueSnapshot, options: RestoreOptions): SimulatedVenue {
     if (snapshot.version !== 1) throw new Error(`unknown simulated venue snapshot version ${String(snapshot.version)}`);
-    return new SimulatedVenue(snapshot, options.clock, options.onListenerError);
+    return new SimulatedVenue(snapshot, options);
   }
 
   snapshot(): SimulatedVenueSnapshot {
@@ -162,13 +170,16 @@ export class SimulatedVenue implements Venue {
         this.changed.delete(book);
         continue;
       }
+      // Requests forgotten before they were saved (a store down for a long time) are never written.
+      const requestsFrom = Math.max(book.savedRequests, book.requestsKeptFrom);
       accounts.push({
         account: book.state(),
         version: book.version,
         historyFrom: book.savedHistory,
         newHistory: book.history.slice(book.savedHistory),
-        requestsFrom: book.savedRequests,
-        newRequests: book.requestLog.slice(book.savedRequests),
+        requestsFrom,
+        newRequests: book.requestLog.slice(requestsFrom - book.requestsKeptFrom),
+        forgetRequestsBefore: book.requestsKeptFrom > book.savedKeptFrom ? book.requestsKeptFrom : null,
       });
     }
     return { processedStep: this.processedStep, nextTicket: this.nextTicket, prices: this.market.feed.state(this.processedStep), accounts };
@@ -182,6 +193,7 @@ export class SimulatedVenue implements Venue {
       book.savedVersion = Math.max(book.savedVersion, entry.version);
       book.savedHistory = Math.max(book.savedHistory, entry.historyFrom + entry.newHistory.length);
       book.savedRequests = Math.max(book.savedRequests, entry.requestsFrom + entry.newRequests.length);
+      book.savedKeptFrom = Math.max(book.savedKeptFrom, entry.forgetRequestsBefore ?? 0);
       if (!book.dirty) this.changed.delete(book);
     }
   }
@@ -226,6 +238,7 @@ export class SimulatedVenue implements Venue {
         requests: [],
       },
       this.changed,
+      this.requestsKept,
     );
     book.touch();
     this.books.set(login, book);

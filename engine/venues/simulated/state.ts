@@ -31,8 +31,10 @@ export interface AccountRecord {
   readonly positions: readonly PositionRecord[];
   readonly orders: readonly OrderRecord[];
   readonly history: readonly HistoryEntry[];
-  /** Every successful request that carried a client id, for idempotency. */
+  /** The last successful requests that carried a client id (book.ts REQUESTS_KEPT), for idempotency. */
   readonly requests: readonly RecordedRequest[];
+  /** The number of requests[0] among every request the account recorded (the ones before are forgotten); absent: 0. */
+  readonly requestsFrom?: number;
 }
 
 /** A request that succeeded under a client id; repeating the id returns `result` and changes nothing. */
@@ -57,9 +59,11 @@ export interface SimulatedVenueJournal {
     /** Index in the account's history of the first new entry. */
     readonly historyFrom: number;
     readonly newHistory: readonly HistoryEntry[];
-    /** Index in the account's requests of the first new one. */
+    /** The number (seq) among the account's requests of the first new one. */
     readonly requestsFrom: number;
     readonly newRequests: readonly RecordedRequest[];
+    /** The seq of the oldest request still kept, when it moved since the last save: the store forgets those before it. */
+    readonly forgetRequestsBefore: number | null;
   }[];
 }
 

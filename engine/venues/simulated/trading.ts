@@ -43,6 +43,10 @@ export const once = <K extends RequestKind>(book: Book, kind: K, id: string | un
     if (earlier.kind !== kind) fail('[INVALID_REQUEST]', `client request id ${id} was already used for a ${earlier.kind} request`);
     return earlier.result as ResultOf<K>;
   }
+  // A place repeated after its request was forgotten (book.ts REQUESTS_KEPT) still never places twice.
+  if (kind === 'place' && book.requestsKeptFrom > 0 && book.holds(id)) {
+    fail('[INVALID_REQUEST]', `client order id ${id} is on an open position or pending order, placed longer ago than the requests the venue keeps`);
+  }
   const result = work();
   book.record({ kind, id, result } as RecordedRequest);
   return result;

@@ -2,7 +2,8 @@
 // state lives apart from the event store and the read models, in tables of its own (prefix sim_):
 // the venue row (clock marks, ticket counter, price feed state), one row per account (positions,
 // orders, balance), and the account history and client requests as append-only rows, so a save
-// writes what changed and never rewrites a long history.
+// writes what changed and never rewrites a long history. Only the last requests of an account are
+// kept (book.ts REQUESTS_KEPT): a save deletes the rows the venue has forgotten.
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { StaticMigrations } from '../../../store/postgres/schema.js';
 import type { AccountRecord, RecordedRequest, SimulatedVenueJournal, SimulatedVenueSnapshot } from './state.js';
@@ -75,7 +76,13 @@ export class SimulatedVenueStore {
     if (!venue) return null;
     const accounts = await this.db.selectFrom('sim_accounts').select(['login', 'account']).where('venue', '=', name).orderBy('opened').execute();
     const history = await this.db.selectFrom('sim_history').select(['login', 'entry']).where('venue', '=', name).orderBy('login').orderBy('seq').execute();
-    const requests = await this.db.selectFrom('sim_requests').select(['login', 'request']).where('venue', '=', name).orderBy('login').orderBy('seq').execute();
+    const requests = await this.db
+      .selectFrom('sim_requests')
+      .select(['login', 'seq', 'request'])
+      .where('venue', '=', name)
+      .orderBy('login')
+      .orderBy('seq')
+      .execute();
     const historyOf = new Map<string, AccountRecord['history'][number][]>();
     for (const row of history) {
       const list = historyOf.get(row.login) ?? [];
@@ -83,8 +90,11 @@ export class SimulatedVenueStore {
       historyOf.set(row.login, list);
     }
     const requestsOf = new Map<string, RecordedRequest[]>();
+    /** The seq of each account's oldest request kept: the ones before were forgotten (book.ts REQUESTS_KEPT). */
+    const requestsFrom = new Map<string, number>();
     for (const row of requests) {
       const list = requestsOf.get(row.login) ?? [];
+      if (list.length === 0) requestsFrom.set(row.login, row.seq);
       list.push(row.request);
       requestsOf.set(row.login, list);
     }
@@ -95,11 +105,15 @@ export class SimulatedVenueStore {
       nextTicket: Number(venue.next_ticket),
       symbols: venue.symbols as SimulatedSymbol[],
       prices: venue.prices,
-      accounts: accounts.map((row) => ({
-        ...(row.account as Omit<AccountRecord, 'history' | 'requests'>),
-        history: historyOf.get(row.login) ?? [],
-        requests: requestsOf.get(row.login) ?? [],
-      })),
+      accounts: accounts.map((row) => {
+        const record: AccountRecord = {
+          ...(row.account as Omit<AccountRecord, 'history' | 'requests'>),
+          history: historyOf.get(row.login) ?? [],
+          requests: requestsOf.get(row.login) ?? [],
+        };
+        const from = requestsFrom.get(row.login) ?? 0;
+        return from === 0 ? record : Object.assign(record, { requestsFrom: from });
+      }),
     };
   }
 
@@ -150,6 +164,13 @@ export class SimulatedVenueStore {
           .values(part)
           .onConflict((oc) => oc.doNothing())
           .execute();
+      }
+      const forgotten = journal.accounts.filter((a) => a.forgetRequestsBefore !== null);
+      if (forgotten.length > 0) {
+        const logins = forgotten.map((a) => a.account.login);
+        const below = forgotten.map((a) => a.forgetRequestsBefore);
+        await sql`DELETE FROM sim_requests r USING unnest(${logins}::text[], ${below}::int[]) AS f(login, below)
+          WHERE r.venue = ${name} AND r.login = f.login AND r.seq < f.below`.execute(trx);
       }
     });
   }

@@ -229,6 +229,40 @@ describe('simulated venue store', () => {
     expect(await store.load('Unconfirmed')).to.deep.equal(venue.snapshot());
   });
 
+  it('keeps only the requests the venue keeps, and a venue loaded from them answers a repeat inside the bound the same', async () => {
+    const clock = new TestClock(TUESDAY_10);
+    const venue = SimulatedVenue.create({ clock, seed: 'bounded', name: 'Bounded', requestsKept: 3 });
+    venue.openAccount({ login: '1001', password: 'pw', balance: 10_000, leverage: 100, marginMode: 'hedging' });
+    venue.openAccount({ login: '2002', password: 'pw', balance: 10_000, leverage: 100, marginMode: 'hedging' });
+    const trader = await connected(venue, '1001', 'pw');
+    const other = await connected(venue, '2002', 'pw');
+    await other.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 0.01 }, 'other-0');
+    const placed: PlaceOrderResult[] = [];
+    for (let i = 0; i < 10; i++) {
+      placed.push(await trader.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 0.01 }, `bounded-${i}`));
+      // Saved now and then, so rows are written before they are forgotten as well as after.
+      if (i % 3 === 0) await saveChanges(store, venue);
+    }
+    await saveChanges(store, venue);
+    const { rows } = await sql<{ login: string; id: string; seq: number }>`
+      SELECT login, id, seq FROM sim_requests WHERE venue = 'Bounded' ORDER BY login, seq`.execute(db);
+    expect(rows.map((r) => [r.login, r.id, r.seq])).to.deep.equal([
+      ['1001', 'bounded-6', 6],
+      ['1001', 'bounded-7', 7],
+      ['1001', 'bounded-8', 8],
+      ['1001', 'bounded-9', 9],
+      ['2002', 'other-0', 0],
+    ]);
+    const loaded = await store.load('Bounded');
+    expect(loaded).to.deep.equal(venue.snapshot());
+
+    const restored = SimulatedVenue.restore(loaded!, { clock, requestsKept: 3 });
+    const again = await connected(restored, '1001', 'pw');
+    expect(await again.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 0.01 }, 'bounded-9')).to.deep.equal(placed[9]);
+    expect(await refusal(again.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 0.01 }, 'bounded-1'))).to.equal('[INVALID_REQUEST]');
+    expect((await again.positions()).map((p) => p.clientOrderId)).to.deep.equal(placed.map((_, i) => `bounded-${i}`));
+  });
+
   it('keeps two venue names apart, even with the same logins', async () => {
     const clock = new TestClock(TUESDAY_10);
     const practice = SimulatedVenue.create({ clock, seed: 'practice', name: 'Practice' });
