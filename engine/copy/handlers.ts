@@ -355,15 +355,15 @@ export class CopyHandlers {
       for (const result of results) {
         if (result.type === 'CopyExecuted' && result.data.action.type === 'open' && result.data.result.type === 'opened') {
           const { action, result: opened } = result.data;
-          copies.push({
+          const copy: SlaveCopy = {
             masterPositionId: action.masterPositionId,
             slavePositionId: opened.slavePositionId,
             kind: opened.kind,
             symbol: action.symbol,
             orderType: action.orderType,
             volume: opened.volume,
-            ...(action.part === undefined ? {} : { part: action.part }),
-          });
+          };
+          copies.push(action.part === undefined ? copy : Object.assign(copy, { part: action.part }));
         }
       }
       outcome.push(...results);

@@ -342,10 +342,13 @@ export class AccountConnections {
   }
 
   private async appendEvent(accountId: string, id: string, event: PositionsEvent, extra: Record<string, unknown>): Promise<void> {
-    const metadata = { ...systemContext(`venue:${accountId}`), receivedAt: this.deps.clock().toISOString(), ...extra };
+    // Added to fresh literals, not spread into new ones: this runs for every fill of a fan-out, and in
+    // Node 20's V8 a spread gives each result a map of its own (domain/copy/decisionContext.ts, orderOf).
+    const metadata = Object.assign(systemContext(`venue:${accountId}`), { receivedAt: this.deps.clock().toISOString() }, extra);
+    const fact = { id, type: event.type, data: event.data };
     for (;;) {
       try {
-        await this.facts.record(positionsStream(accountId), [{ id, ...event }], metadata);
+        await this.facts.record(positionsStream(accountId), [fact], metadata);
         this.recording.succeeded();
         return;
       } catch (error) {
