@@ -2,13 +2,14 @@
 // cross, net position mode; one contract is ctVal coins: BTC-USDT-SWAP 0.01 BTC). Public instruments and
 // tickers (by instType), account balance (eq includes the swaps' floating profit, as OKX's does) and
 // positions, trade order (place, query by ordId or clOrdId), orders-pending, orders-history,
-// cancel-order and amend-order, signed as OKX does (OK-ACCESS-KEY, -PASSPHRASE, -TIMESTAMP and
+// cancel-order and amend-order (a live limit order's newPx and newSz), signed as OKX does (OK-ACCESS-KEY, -PASSPHRASE, -TIMESTAMP and
 // OK-ACCESS-SIGN = base64 HMAC-SHA256 of timestamp + method + path?query + body), with OKX's code/sCode
 // bodies (50111 invalid key, 50113 invalid sign, 50105 wrong passphrase, 50011 too many requests,
-// 51008 insufficient balance, 51020 below the minimum size, 51121 not a lot multiple, 51603 no such order).
+// 51008 insufficient balance, 51020 below the minimum size, 51121 not a lot multiple, 51603 no such order,
+// 51503 / 51509 / 51510 an amendment of an order gone, cancelled or filled).
 import type { DialectApi, FakeExchange, FakeMarket, FakeOrder, FakePosition, Reply } from './fakeExchange.js';
 import { hmac, isRefusal, LEVERAGE, sizeOf } from './fakeExchange.js';
-import { algoIdOf, attachTo, keepAttached, okxAlgoApi } from './fakeExchangeOkxAlgo.js';
+import { algoIdOf, attachTo, keepAttached, okxAlgoApi, sourceOf } from './fakeExchangeOkxAlgo.js';
 
 const ok = (data: unknown[]): Reply => ({ status: 200, json: { code: '0', msg: '', data } });
 const fail = (code: string, msg: string, status = 200): Reply => ({ status, json: { code, msg, data: [] } });
@@ -60,7 +61,8 @@ export const okxOrderJson = (o: FakeOrder): Record<string, unknown> => ({
   slOrdPx: '',
   slTriggerPx: '',
   slTriggerPxType: '',
-  source: '',
+  // Placed by a triggered algo order: 6 a trigger order's, 7 a TP/SL order's.
+  source: sourceOf(o),
   state: STATE[o.status],
   stpId: '',
   stpMode: 'cancel_maker',
@@ -261,6 +263,34 @@ const placeOne = (exchange: FakeExchange, apiKey: string, body: Record<string, s
   return entry(sCode, sMsg);
 };
 
+/** amend-order: a live limit order's price (newPx) and size (newSz, what it filled included); one the new price crosses fills. */
+const amend = (exchange: FakeExchange, order: FakeOrder | undefined, body: Record<string, string | undefined>): Reply => {
+  const answer = (sCode: string, sMsg: string): Reply => ({
+    status: 200,
+    json: {
+      code: sCode === '0' ? '0' : '1',
+      msg: '',
+      data: [{ clOrdId: order?.clientOrderId ?? '', ordId: String(order?.orderId ?? body.ordId ?? ''), reqId: '', sCode, sMsg }],
+    },
+  });
+  if (!order) return answer('51503', 'Order modification failed as the order does not exist.');
+  if (order.status === 'CANCELED') return answer('51509', 'Modification failed as the order has been canceled.');
+  if (order.status === 'FILLED') return answer('51510', 'Modification failed as the order has been completed.');
+  if (order.type !== 'LIMIT') return answer('51506', 'Order modification unavailable for the order type.');
+  const market = exchange.markets.get(order.symbol)!;
+  const step = Number(market.stepSize);
+  const sz = body.newSz === undefined ? order.origQty : Number(body.newSz);
+  if (!(sz >= Number(market.minQty)) || Math.abs(Math.round(sz / step) * step - sz) > step / 1e6)
+    return answer('51121', 'Order count should be the integer multiples of the lot size.');
+  order.origQty = sz;
+  if (body.newPx !== undefined) order.price = Number(body.newPx);
+  order.updateTime = Date.now();
+  exchange.streams.tell(order, null);
+  // A price that now crosses the book fills it, as a move of the market would.
+  exchange.setPrice(order.symbol, market.bid, market.ask);
+  return answer('0', '');
+};
+
 /** OKX's signature check; the account's key, or a code refusal. */
 const authenticate = (exchange: FakeExchange, request: { method: string; url: URL; body: string; headers: Record<string, unknown> }): string | Reply => {
   const apiKey = String(request.headers['ok-access-key'] ?? '');
@@ -338,6 +368,7 @@ export const okxApi: DialectApi = (exchange, request): Reply | null => {
       };
     return ok([{ clOrdId: order.clientOrderId, ordId: String(order.orderId), sCode: '0', sMsg: '', ts: String(Date.now()) }]);
   }
+  if (method === 'POST' && path === '/api/v5/trade/amend-order') return amend(exchange, find(body.ordId, body.clOrdId), body);
   const lists = ['/api/v5/trade/orders-pending', '/api/v5/trade/orders-history', '/api/v5/trade/orders-history-archive'];
   if (method === 'GET' && lists.includes(path)) {
     const open = path === '/api/v5/trade/orders-pending';

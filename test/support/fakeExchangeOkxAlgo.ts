@@ -7,8 +7,13 @@
 // reaches a leg triggers the order: a reduce-only market order of its size (the position's at most) is
 // placed, carrying the algo's id as OKX's triggered orders do (ccxt reads that id as the order's), and
 // the order turns effective. An algo order outlives a position closed otherwise (as a close-all order
-// at Binance does): the adapter cancels leftovers. Refusals with OKX's codes: 51277-51280 (a trigger on
-// the wrong side of the last price), 51000 (a parameter), 51603 (no such order).
+// at Binance does): the adapter cancels leftovers. A stop order is a `trigger` algo order (triggerPx,
+// orderPx -1: a market order of `sz` once the last price reaches the trigger from the side it was
+// placed on), changed with amend-algos (newTriggerPx, newSz) and read back by algoId or algoClOrdId
+// (trade/order-algo). An order a triggered algo order placed carries its algoId and OKX's `source`
+// (6: a trigger order's, 7: a TP/SL order's); orders-algo-history tells which leg fired (`actualSide`).
+// Refusals with OKX's codes: 51277-51280 (a trigger on the wrong side of the last price), 51000 (a
+// parameter), 51065 (an algoClOrdId taken), 51603 (no such order).
 import type { FakeExchange, FakeOrder, Reply } from './fakeExchange.js';
 import { isRefusal } from './fakeExchange.js';
 
@@ -18,11 +23,15 @@ export interface OkxAlgo {
   readonly apiKey: string;
   readonly instId: string;
   readonly side: 'buy' | 'sell';
-  readonly ordType: 'conditional' | 'oco';
+  readonly ordType: 'conditional' | 'oco' | 'trigger';
   /** Contracts; null: the whole position (closeFraction 1). */
-  readonly sz: number | null;
+  sz: number | null;
   slTriggerPx: number | null;
   tpTriggerPx: number | null;
+  /** A trigger order's trigger price (null: a TP/SL order) and whether the price must rise to it (it was above the last price when placed). */
+  triggerPx: number | null;
+  rising: boolean;
+  readonly reduceOnly: boolean;
   state: 'live' | 'effective' | 'canceled';
   actualSide: '' | 'sl' | 'tp';
   /** The order it placed when it triggered. */
@@ -37,6 +46,8 @@ type Legs = { slTriggerPx?: unknown; tpTriggerPx?: unknown };
 const state = new WeakMap<FakeExchange, { algos: OkxAlgo[]; next: number; attached: Map<number, Legs> }>();
 /** The algo order whose trigger placed an order. */
 const placedBy = new WeakMap<FakeOrder, OkxAlgo>();
+/** The algo order placing an order right now (its stream messages are told during the placement), and the index that order takes. */
+let placing: { exchange: FakeExchange; index: number; algo: OkxAlgo } | null = null;
 const of = (exchange: FakeExchange) => {
   const s = state.get(exchange) ?? { algos: [], next: 700_000, attached: new Map<number, Legs>() };
   state.set(exchange, s);
@@ -46,8 +57,17 @@ const of = (exchange: FakeExchange) => {
 /** The algo orders of a fake OKX (a spec's view). */
 export const okxAlgos = (exchange: FakeExchange): readonly OkxAlgo[] => of(exchange).algos;
 
+const placerOf = (order: FakeOrder): OkxAlgo | undefined =>
+  placedBy.get(order) ?? (placing && placing.exchange.orders[placing.index] === order ? placing.algo : undefined);
+
 /** The id of the algo order whose trigger placed `order` (OKX's algoId on the order), or ''. */
-export const algoIdOf = (order: FakeOrder): string => placedBy.get(order)?.algoId ?? '';
+export const algoIdOf = (order: FakeOrder): string => placerOf(order)?.algoId ?? '';
+
+/** OKX's `source` of an order: 6 placed by a trigger order, 7 by a TP/SL order (conditional, oco), '' otherwise. */
+export const sourceOf = (order: FakeOrder): string => {
+  const algo = placerOf(order);
+  return algo ? (algo.ordType === 'trigger' ? '6' : '7') : '';
+};
 
 const ok = (data: unknown[]): Reply => ({ status: 200, json: { code: '0', msg: '', data } });
 const refused = (sCode: string, sMsg: string, algoId = ''): Reply => ({
@@ -69,10 +89,10 @@ export const okxAlgoJson = (a: OkxAlgo): Record<string, unknown> => ({
   lever: '10',
   ordId: a.ordId,
   ordIdList: a.ordId ? [a.ordId] : [],
-  ordPx: '',
+  ordPx: a.triggerPx === null ? '' : '-1',
   ordType: a.ordType,
   posSide: 'net',
-  reduceOnly: 'true',
+  reduceOnly: String(a.reduceOnly),
   side: a.side,
   slOrdPx: a.slTriggerPx === null ? '' : '-1',
   slTriggerPx: a.slTriggerPx === null ? '' : String(a.slTriggerPx),
@@ -84,7 +104,8 @@ export const okxAlgoJson = (a: OkxAlgo): Record<string, unknown> => ({
   tpOrdPx: a.tpTriggerPx === null ? '' : '-1',
   tpTriggerPx: a.tpTriggerPx === null ? '' : String(a.tpTriggerPx),
   tpTriggerPxType: a.tpTriggerPx === null ? '' : 'last',
-  triggerPx: '',
+  triggerPx: a.triggerPx === null ? '' : String(a.triggerPx),
+  triggerPxType: a.triggerPx === null ? '' : 'last',
   uTime: String(a.uTime),
 });
 
@@ -104,7 +125,7 @@ const wrongSide = (exchange: FakeExchange, instId: string, side: 'buy' | 'sell',
 const newAlgo = (
   exchange: FakeExchange,
   apiKey: string,
-  p: { instId: string; side: 'buy' | 'sell'; sz: number | null; sl: number | null; tp: number | null; clOrdId: string },
+  p: { instId: string; side: 'buy' | 'sell'; sz: number | null; sl: number | null; tp: number | null; clOrdId: string; trigger?: number; reduceOnly?: boolean },
 ) => {
   const s = of(exchange);
   const now = Date.now();
@@ -114,10 +135,13 @@ const newAlgo = (
     apiKey,
     instId: p.instId,
     side: p.side,
-    ordType: p.sl !== null && p.tp !== null ? 'oco' : 'conditional',
+    ordType: p.trigger !== undefined ? 'trigger' : p.sl !== null && p.tp !== null ? 'oco' : 'conditional',
     sz: p.sz,
     slTriggerPx: p.sl,
     tpTriggerPx: p.tp,
+    triggerPx: p.trigger ?? null,
+    rising: p.trigger !== undefined && p.trigger > (exchange.markets.get(p.instId)?.bid ?? 0),
+    reduceOnly: p.reduceOnly ?? p.trigger === undefined,
     state: 'live',
     actualSide: '',
     ordId: '',
@@ -163,6 +187,10 @@ export const triggerOkxAlgos = (exchange: FakeExchange, instId: string): void =>
   if (!market) return;
   for (const algo of of(exchange).algos) {
     if (algo.instId !== instId || algo.state !== 'live') continue;
+    if (algo.triggerPx !== null) {
+      if (algo.rising ? market.bid >= algo.triggerPx : market.bid <= algo.triggerPx) fire(exchange, algo, algo.sz!, algo.reduceOnly, '');
+      continue;
+    }
     const exit = algo.side === 'sell' ? market.bid : market.ask;
     const long = algo.side === 'sell';
     const sl = algo.slTriggerPx !== null && (long ? exit <= algo.slTriggerPx : exit >= algo.slTriggerPx);
@@ -175,14 +203,56 @@ export const triggerOkxAlgos = (exchange: FakeExchange, instId: string): void =>
       algo.state = 'canceled';
       continue;
     }
-    const quantity = Math.min(algo.sz ?? Math.abs(held), Math.abs(held));
-    const placed = exchange.place(algo.apiKey, { symbol: instId, side: long ? 'SELL' : 'BUY', type: 'MARKET', quantity, reduceOnly: true, clientOrderId: '' });
-    if (isRefusal(placed)) continue;
+    fire(exchange, algo, Math.min(algo.sz ?? Math.abs(held), Math.abs(held)), true, sl ? 'sl' : 'tp');
+  }
+};
+
+/** A triggered algo order places its market order (carrying its algoId from the first message the stream tells of it) and turns effective. */
+const fire = (exchange: FakeExchange, algo: OkxAlgo, quantity: number, reduceOnly: boolean, actualSide: OkxAlgo['actualSide']): void => {
+  placing = { exchange, index: exchange.orders.length, algo };
+  try {
+    const side = algo.side === 'sell' ? 'SELL' : 'BUY';
+    const placed = exchange.place(algo.apiKey, { symbol: algo.instId, side, type: 'MARKET', quantity, reduceOnly, clientOrderId: '' });
+    if (isRefusal(placed)) return;
     placedBy.set(placed, algo);
     algo.state = 'effective';
-    algo.actualSide = sl ? 'sl' : 'tp';
+    algo.actualSide = actualSide;
     algo.ordId = String(placed.orderId);
+  } finally {
+    placing = null;
   }
+};
+
+/** A stop order (order-algo, ordType trigger): a market order of `sz` once the price reaches triggerPx. */
+const placeTrigger = (exchange: FakeExchange, apiKey: string, body: Body): Reply => {
+  const trigger = level(body.triggerPx);
+  if (trigger === null) return refused('51000', 'Parameter triggerPx error');
+  if (String(body.orderPx) !== '-1') return refused('51000', 'Parameter orderPx error: the fake places market trigger orders only');
+  const market = exchange.markets.get(String(body.instId));
+  if (!market) return refused('51001', "Instrument ID doesn't exist.");
+  const sz = Number(body.sz);
+  const step = Number(market.stepSize);
+  if (!(sz >= Number(market.minQty)) || Math.abs(Math.round(sz / step) * step - sz) > step / 1e6)
+    return refused('51121', 'Order count should be the integer multiples of the lot size.');
+  const clOrdId = String(body.algoClOrdId ?? '');
+  if (clOrdId && of(exchange).algos.some((a) => a.apiKey === apiKey && a.algoClOrdId === clOrdId)) return refused('51065', 'algoClOrdId already exists.');
+  const side = body.side === 'buy' ? 'buy' : 'sell';
+  const reduceOnly = String(body.reduceOnly) === 'true';
+  const algo = newAlgo(exchange, apiKey, { instId: market.symbol, side, sz, sl: null, tp: null, clOrdId, trigger, reduceOnly });
+  return ok([{ algoId: algo.algoId, algoClOrdId: algo.algoClOrdId, clOrdId: '', sCode: '0', sMsg: '', tag: '' }]);
+};
+
+/** amend-algos of a trigger order: a new trigger price (newTriggerPx) and size (newSz). */
+const amendTrigger = (exchange: FakeExchange, algo: OkxAlgo, body: Body): Reply => {
+  const trigger = body.newTriggerPx === undefined ? algo.triggerPx : level(body.newTriggerPx);
+  if (trigger === null) return refused('51000', 'Parameter newTriggerPx error', algo.algoId);
+  const sz = body.newSz === undefined ? algo.sz : Number(body.newSz);
+  if (!(Number(sz) > 0)) return refused('51000', 'Parameter newSz error', algo.algoId);
+  algo.triggerPx = trigger;
+  algo.rising = trigger > (exchange.markets.get(algo.instId)?.bid ?? 0);
+  algo.sz = sz;
+  algo.uTime = Date.now();
+  return ok([{ algoId: algo.algoId, algoClOrdId: algo.algoClOrdId, reqId: '', sCode: '0', sMsg: '' }]);
 };
 
 /** The algo endpoints of OKX v5 for an authenticated account, or null for other paths. */
@@ -190,8 +260,10 @@ export const okxAlgoApi = (exchange: FakeExchange, apiKey: string, method: strin
   const mine = () => of(exchange).algos.filter((a) => a.apiKey === apiKey);
   if (method === 'POST' && path === '/api/v5/trade/order-algo') {
     const body = JSON.parse(raw || '{}') as Body;
-    if (body.ordType !== 'conditional' && body.ordType !== 'oco') return refused('51000', 'Parameter ordType error: the fake places conditional and oco only');
     if (body.tdMode !== 'cross') return refused('51000', 'Parameter tdMode error');
+    if (body.ordType === 'trigger') return placeTrigger(exchange, apiKey, body);
+    if (body.ordType !== 'conditional' && body.ordType !== 'oco')
+      return refused('51000', 'Parameter ordType error: the fake places conditional, oco and trigger only');
     const whole = body.closeFraction === '1';
     if (whole && String(body.reduceOnly) !== 'true') return refused('51000', 'Parameter reduceOnly error');
     const [sl, tp] = [level(body.slTriggerPx), level(body.tpTriggerPx)];
@@ -208,6 +280,7 @@ export const okxAlgoApi = (exchange: FakeExchange, apiKey: string, method: strin
     const body = JSON.parse(raw || '{}') as Body;
     const algo = mine().find((a) => a.algoId === body.algoId && a.state === 'live');
     if (!algo) return refused('51603', 'Order does not exist', String(body.algoId ?? ''));
+    if (algo.ordType === 'trigger') return amendTrigger(exchange, algo, body);
     const next = { sl: algo.slTriggerPx, tp: algo.tpTriggerPx };
     for (const [leg, key] of [
       ['sl', 'newSlTriggerPx'],
@@ -237,10 +310,15 @@ export const okxAlgoApi = (exchange: FakeExchange, apiKey: string, method: strin
     const failed = data.filter((d) => d.sCode !== '0').length;
     return { status: 200, json: { code: failed === 0 ? '0' : failed === data.length ? '1' : '2', msg: '', data } };
   }
+  if (method === 'GET' && path === '/api/v5/trade/order-algo') {
+    const algo = mine().find((a) => (q.get('algoId') ? a.algoId === q.get('algoId') : a.algoClOrdId !== '' && a.algoClOrdId === q.get('algoClOrdId')));
+    return algo ? ok([okxAlgoJson(algo)]) : refused('51603', 'Order does not exist');
+  }
   const pending = path === '/api/v5/trade/orders-algo-pending';
   if (method === 'GET' && (pending || path === '/api/v5/trade/orders-algo-history')) {
     const types = (q.get('ordType') ?? '').split(',');
-    if (!types.every((t) => t === 'conditional' || t === 'oco')) return ok([]);
+    // conditional and oco may be asked together; any other type alone.
+    if (!(types.every((t) => t === 'conditional' || t === 'oco') || (types.length === 1 && types[0] === 'trigger'))) return ok([]);
     if (!pending && !q.get('state') && !q.get('algoId')) return refused('51000', 'Parameter state error');
     const list = mine()
       .filter((a) => (pending ? a.state === 'live' : a.state !== 'live' && (!q.get('state') || a.state === q.get('state'))))

@@ -28,6 +28,7 @@ import type { ExchangeOrder, Seed } from './book.js';
 import { idOf } from './markets.js';
 import { call, exchangeOrderOf, ordersOf } from './orders.js';
 import { algoOrdersOf } from './stops.js';
+import { okxOrders } from './okx.js';
 import { FEES_FROM_TRADES, TradeFees } from './fees.js';
 import { binanceOrdersIn, binanceRecentOrders } from './windows.js';
 import { type Listing, readListing } from './stream.js';
@@ -118,7 +119,10 @@ export const accountOrders = async (exchange: Exchange, market: Market, exchange
   if (exchangeId === 'binance') return listed.read(exchange, market);
   if (exchangeId === 'bybit') return [...(await call(() => exchange.fetchOpenOrders(market.symbol, undefined, 50))), ...(await bybitClosed(exchange, market))];
   if (exchangeId === 'okx')
-    return [...(await call(() => exchange.fetchOpenOrders(market.symbol))), ...(await okxClosed(exchange, market, 'privateGetTradeOrdersHistory'))];
+    return okxOrders(exchange, market, [
+      ...(await call(() => exchange.fetchOpenOrders(market.symbol))),
+      ...(await okxClosed(exchange, market, 'privateGetTradeOrdersHistory')),
+    ]);
   if (exchangeId === 'binanceusdm') {
     const orders = await binanceRecentOrders(exchange, market);
     return withTriggered(orders, await algoOrdersOf(exchange, market, orders));

@@ -100,13 +100,13 @@ export const exchangeOrderOf = (o: Order, symbol: string, withFees = false): Exc
 
 /**
  * What closed a position when its closing order says so (Bybit's createType; Binance USDⓈ-M: a close-all
- * conditional order's type); else manual.
+ * conditional order's type; OKX: the leg of the TP/SL algo order that placed it, okx.ts); else manual.
  */
 const closeReasonOf = (o: Order): CloseReason => {
   const info = (o.info ?? {}) as Record<string, unknown>;
   const closeAll = info.closePosition === true ? (info.orderType ?? info.origType) : undefined;
-  if (info.createType === 'CreateByStopLoss' || closeAll === 'STOP_MARKET') return 'stopLoss';
-  if (info.createType === 'CreateByTakeProfit' || closeAll === 'TAKE_PROFIT_MARKET') return 'takeProfit';
+  if (info.createType === 'CreateByStopLoss' || closeAll === 'STOP_MARKET' || info.actualSide === 'sl') return 'stopLoss';
+  if (info.createType === 'CreateByTakeProfit' || closeAll === 'TAKE_PROFIT_MARKET' || info.actualSide === 'tp') return 'takeProfit';
   return 'manual';
 };
 

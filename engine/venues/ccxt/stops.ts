@@ -24,6 +24,7 @@ import type { Exchange, MarketInterface as Market, Order } from 'ccxt';
 import { type OrderRequest, type PendingOrder, type PositionChanges, type Side, sideOf, VenueError } from '../port.js';
 import { amountAt, call, classOf, exchangeClientOrderId, positive } from './orders.js';
 import { binanceOrdersIn, binanceRecentOrders } from './windows.js';
+import { okxAlgoIdOf } from './okx.js';
 
 export interface PositionStops {
   readonly stopLoss: number | null;
@@ -245,8 +246,13 @@ export const refusal = (exchangeId: string, request: OrderRequest): VenueError |
   return null;
 };
 
-/** Binance USDⓈ-M: an order a triggered conditional order placed (its original type STOP_MARKET or TAKE_PROFIT_MARKET; streamed: `ot`). */
+/**
+ * An order a triggered conditional order placed, which the poll reads (connection.ts): Binance USDⓈ-M's
+ * (its original type STOP_MARKET or TAKE_PROFIT_MARKET; streamed: `ot`), OKX's (an algoId: the poll
+ * reads which leg fired, okx.ts).
+ */
 export const fromTrigger = (exchangeId: string, o: Order): boolean => {
+  if (exchangeId === 'okx' || exchangeId === 'okxswap') return okxAlgoIdOf(o) !== '';
   const type = info(o).ot ?? info(o).origType;
   return exchangeId === 'binanceusdm' && (type === 'STOP_MARKET' || type === 'TAKE_PROFIT_MARKET');
 };

@@ -13,6 +13,12 @@ import { refusal } from '../../support/venueRefusal.js';
 
 const BTC = 'BTC-USDT-SWAP';
 
+const until = async (what: string, test: () => boolean, ms = 20_000): Promise<void> => {
+  const end = Date.now() + ms;
+  while (!test() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+  expect(test(), what).to.equal(true);
+};
+
 describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
   let fake: FakeExchange;
   let venue: RealVenue;
@@ -123,8 +129,27 @@ describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
     fake.setPrice(BTC, 60900, 60900.1);
     await connection.refresh();
     expect(changes.map((c) => c.type)).to.deep.equal(['positionClosed']);
+    // Which leg fired is the algo order's (orders-algo-history actualSide), not the order's it placed.
+    const [closed] = changes;
+    expect(closed!.type === 'positionClosed' && closed!.trade).to.include({ positionId: placed.orderId, reason: 'stopLoss', closePrice: 60900, volume: 2 });
     expect(fake.position('key-1', BTC)).to.equal(0);
     expect(live()).to.deep.equal([]);
+  });
+
+  it('records a close its take profit made with that reason when the stream tells the fill first (it polls the leg that fired)', async () => {
+    const connection = await connect();
+    await until('the order stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
+    const placed = await connection.placeOrder({ symbol: BTC, orderType: 'sell', volume: 1, stopLoss: 67000, takeProfit: 64000 }, 'short-stops');
+    const changes: VenueChange[] = [];
+    connection.subscribe((change) => changes.push(change));
+    // No poll of ours: the stream tells the order the take profit placed (its algoId), and the connection polls for its leg.
+    fake.setPrice(BTC, 63900, 63900.1);
+    await until('the close is told', () => changes.some((c) => c.type === 'positionClosed'));
+    const closed = changes.find((c) => c.type === 'positionClosed')!;
+    expect(closed.type === 'positionClosed' && closed.trade).to.include({ positionId: placed.orderId, reason: 'takeProfit', closePrice: 63900.1, volume: 1 });
+    expect(fake.requests).to.include('GET /api/v5/trade/orders-algo-history');
+    await connection.refresh();
+    expect(changes.map((c) => c.type)).to.deep.equal(['positionClosed']);
   });
 
   it("gives a swap position nobody knows the id of its open time (OKX's cTime), the same after its update time moved", async () => {
