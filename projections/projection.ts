@@ -91,12 +91,39 @@ export const generationSchema = (name: string, generation: number): string => `r
  * Rows as `SELECT * FROM unnest($1::type[], $2::type[], ...)`: one array parameter per column, for
  * `insertInto(table).columns(Object.keys(types)).expression(...)`. PostgreSQL parses and plans this in
  * a fraction of the time a VALUES list of the same rows takes (one parameter per value). Every row
- * gives every column of `types` (null for none: a column's default does not apply).
+ * gives every column of `types` (null for none: a column's default does not apply). Each array goes
+ * as the text of its literal (arrayLiteral), not as a JavaScript array for pg to escape.
  */
 export const unnestRows = <R extends object>(rows: readonly R[], types: { readonly [K in keyof R]?: string }): RawBuilder<unknown> =>
   sql`SELECT * FROM unnest(${sql.join(
-    Object.entries(types).map(([column, type]) => sql`${rows.map((row) => (row as Record<string, unknown>)[column] ?? null)}::${sql.raw(`${String(type)}[]`)}`),
+    Object.entries(types).map(
+      ([column, type]) => sql`${arrayLiteral(rows.map((row) => (row as Record<string, unknown>)[column]))}::${sql.raw(`${String(type)}[]`)}`,
+    ),
   )})`;
+
+/** An element of an array literal in double quotes, its quotes and backslashes escaped. */
+const quoted = (text: string): string => (text.includes('"') || text.includes('\\') ? `"${text.replace(/["\\]/g, '\\$&')}"` : `"${text}"`);
+
+/**
+ * The text of PostgreSQL's array literal of `values` (one dimension), as pg would send the array but
+ * built in one pass: pg escapes every element with two regular expressions and writes each date in
+ * local time field by field. Null and undefined are NULL; a number, bigint or boolean goes as its
+ * text; a date as its ISO 8601 text in UTC (the same instant: every column it goes to is timestamptz);
+ * a string quoted; any other object as its JSON, quoted (what pg sends for an object).
+ */
+export const arrayLiteral = (values: readonly unknown[]): string => {
+  let text = '{';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) text += ',';
+    const value = values[i];
+    if (value === null || value === undefined) text += 'NULL';
+    else if (typeof value === 'string') text += quoted(value);
+    else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') text += String(value);
+    else if (value instanceof Date) text += `"${value.toISOString()}"`;
+    else text += quoted(JSON.stringify(value));
+  }
+  return `${text}}`;
+};
 
 /** The columns of `types`, in its order (the order unnestRows gives them). */
 export const unnestColumns = <R extends object>(types: { readonly [K in keyof R]?: string }): (keyof R & string)[] =>

@@ -232,6 +232,24 @@ const describe = (recorded: RecordedEvent): Described => {
   return (DESCRIBERS[event.type] as Describer<Audited['type']>)(event, contextProject);
 };
 
+/** The columns of a row, as it is written (insertFirstOfKey's arrays). */
+const AUDIT_TYPES: { readonly [K in keyof Insertable<AuditLogsTable>]?: string } = {
+  id: 'uuid',
+  position_commit: 'numeric',
+  position_prepare: 'bigint',
+  project_id: 'uuid',
+  account_id: 'uuid',
+  action: 'text',
+  changes: 'jsonb',
+  api_key_id: 'uuid',
+  client_ip: 'text',
+  method: 'text',
+  path: 'text',
+  correlation_id: 'text',
+  request_id: 'uuid',
+  created: 'timestamptz',
+};
+
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 const rowOf = (recorded: RecordedEvent, projectId: string, { accountId, changes }: Described): Insertable<AuditLogsTable> => {
@@ -300,7 +318,7 @@ const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEven
     }
     if (d.accountId && !accountProjects.has(d.accountId)) accountProjects.set(d.accountId, projectId);
   });
-  await insertFirstOfKey(db, 'audit_logs', rows, ['id']);
+  await insertFirstOfKey(db, 'audit_logs', rows, ['id'], AUDIT_TYPES);
 };
 
 export const auditLogsProjection: Projection = {

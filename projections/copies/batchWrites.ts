@@ -4,7 +4,36 @@
 import { sql } from 'kysely';
 import { insertFirstOfKey, statementChunks, unnestColumns, unnestRows } from '../projection.js';
 import type { Batch, Db, Key } from './batch.js';
-import type { CopyRow, DeferralRow, RetryRow } from './changes.js';
+import type { ClosureRow, CopyRow, DeferralRow, RetryRow } from './changes.js';
+
+// The columns of each table, as its rows are written (insertFirstOfKey's arrays).
+const CLOSURE_TYPES: { readonly [K in keyof ClosureRow]?: string } = {
+  slave_account_id: 'uuid',
+  slave_position_id: 'text',
+  closed_at: 'timestamptz',
+  result: 'float8',
+  close_price: 'float8',
+};
+
+const RETRY_TYPES: { readonly [K in keyof RetryRow]?: string } = {
+  client_order_id: 'text',
+  copier_id: 'uuid',
+  master_account_id: 'uuid',
+  slave_account_id: 'uuid',
+  action: 'jsonb',
+  source: 'jsonb',
+  retry_until: 'timestamptz',
+};
+
+const DEFERRAL_TYPES: { readonly [K in keyof DeferralRow]?: string } = {
+  id: 'uuid',
+  copier_id: 'uuid',
+  master_account_id: 'uuid',
+  due_at: 'timestamptz',
+  master_event: 'jsonb',
+  deferred_by: 'jsonb',
+  master_event_at: 'timestamptz',
+};
 
 export const writeBack = async (db: Db, batch: Batch): Promise<void> => {
   await writeClosures(db, batch);
@@ -40,7 +69,7 @@ const writeClosures = async (db: Db, batch: Batch): Promise<void> => {
   }
   await deleteSlaveRows(db, 'slave_closures', batch.deletedClosures.values());
   const closures = [...batch.insertedClosures].map((k) => batch.closures.get(k)!);
-  await insertFirstOfKey(db, 'slave_closures', closures, ['slave_account_id', 'slave_position_id']);
+  await insertFirstOfKey(db, 'slave_closures', closures, ['slave_account_id', 'slave_position_id'], CLOSURE_TYPES);
 };
 
 const writePartials = async (db: Db, batch: Batch): Promise<void> => {
@@ -79,13 +108,13 @@ const writeRetries = async (db: Db, batch: Batch): Promise<void> => {
   const retryIds = batch.retryDeletes.flatMap((op) => (op.kind === 'id' ? [op.id] : []));
   for (const chunk of statementChunks(retryIds)) await db.deleteFrom('copy_retries').where('client_order_id', 'in', chunk).execute();
   const retries = [...batch.retries.values()].filter((r): r is RetryRow => r !== null);
-  await insertFirstOfKey(db, 'copy_retries', retries, ['client_order_id']);
+  await insertFirstOfKey(db, 'copy_retries', retries, ['client_order_id'], RETRY_TYPES);
 };
 
 const writeDeferrals = async (db: Db, batch: Batch): Promise<void> => {
   for (const chunk of statementChunks(batch.deferralDeletes)) await db.deleteFrom('copy_deferrals').where('id', 'in', chunk).execute();
   const deferrals = [...batch.deferrals.values()].filter((r): r is DeferralRow => r !== null);
-  await insertFirstOfKey(db, 'copy_deferrals', deferrals, ['id']);
+  await insertFirstOfKey(db, 'copy_deferrals', deferrals, ['id'], DEFERRAL_TYPES);
 };
 
 const COPY_COLUMNS = [

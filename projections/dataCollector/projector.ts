@@ -21,9 +21,22 @@ const rowOf = (recorded: RecordedEvent): Insertable<DataCollectorSamplesTable> =
   };
 };
 
+/** The columns of a sample, as it is written (insertFirstOfKey's arrays). */
+const SAMPLE_TYPES: { readonly [K in keyof Insertable<DataCollectorSamplesTable>]?: string } = {
+  account_id: 'uuid',
+  time: 'timestamptz',
+  balance: 'float8',
+  equity: 'float8',
+  floating_pnl: 'float8',
+  margin: 'float8',
+  record_balance: 'boolean',
+  record_equity: 'boolean',
+  record_floating_pnl: 'boolean',
+};
+
 /** Samples in multi-row INSERTs; the first of a key wins, in the batch as in the table (DO NOTHING). */
 const insertSamples = (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<void> =>
-  insertFirstOfKey(db, 'data_collector_samples', events.map(rowOf), ['account_id', 'time']);
+  insertFirstOfKey(db, 'data_collector_samples', events.map(rowOf), ['account_id', 'time'], SAMPLE_TYPES);
 
 export const dataCollectorProjection: Projection = {
   name: 'data_collector',

@@ -5,7 +5,7 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { PositionsEvent } from '../../domain/positions/events.js';
 import type { RecordedEvent } from '../../store/port.js';
-import { insertFirstOfKey, type Projection, statementChunks, unnestColumns, unnestRows } from '../projection.js';
+import { insertFirstOfKey, type Projection } from '../projection.js';
 import type { BalanceOperationsTable, ClosedTradesTable, ReadModels } from '../schema.js';
 
 type ClosedTradeRow = Insertable<ClosedTradesTable>;
@@ -31,6 +31,14 @@ const TRADE_TYPES: { readonly [K in keyof ClosedTradeRow]?: string } = {
   comment: 'text',
   magic_number: 'bigint',
   client_order_id: 'text',
+};
+
+const OPERATION_TYPES: { readonly [K in keyof BalanceOperationRow]?: string } = {
+  account_id: 'uuid',
+  operation_id: 'text',
+  time: 'timestamptz',
+  amount: 'float8',
+  comment: 'text',
 };
 
 /** Every closed volume and balance operation of a batch, in two multi-row INSERTs; a replay adds nothing. */
@@ -67,15 +75,8 @@ const insertHistory = async (db: Kysely<ReadModels>, events: readonly RecordedEv
       operations.push({ account_id: event.data.accountId, operation_id: o.operationId, time: o.time, amount: o.amount, comment: o.comment });
     }
   }
-  for (const chunk of statementChunks(trades)) {
-    await db
-      .insertInto('closed_trades')
-      .columns(unnestColumns(TRADE_TYPES))
-      .expression(unnestRows(chunk, TRADE_TYPES))
-      .onConflict((oc) => oc.columns(['account_id', 'trade_id']).doNothing())
-      .execute();
-  }
-  await insertFirstOfKey(db, 'balance_operations', operations, ['account_id', 'operation_id']);
+  await insertFirstOfKey(db, 'closed_trades', trades, ['account_id', 'trade_id'], TRADE_TYPES);
+  await insertFirstOfKey(db, 'balance_operations', operations, ['account_id', 'operation_id'], OPERATION_TYPES);
 };
 
 export const historyProjection: Projection = {
