@@ -2,7 +2,7 @@
 // serving, catch up under the registry lock, point the public views at N+1, drop N.
 import { performance } from 'node:perf_hooks';
 import { type Kysely, sql } from 'kysely';
-import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../store/port.js';
+import { comparePositions, type EventStore, type Position, type RecordedEvent, type ResolvedEvent } from '../store/port.js';
 import { projectionCheckpoint, saveCheckpoints } from '../store/postgres/checkpoints.js';
 import { generationSchema, type Projection, type RebuildFold } from './projection.js';
 import type { ReadModels } from './schema.js';
@@ -45,31 +45,38 @@ export const applyEvents = async (
   events: readonly RecordedEvent[],
   fold: BatchFold | undefined = projection.applyBatch,
 ): Promise<number> => {
-  const scoped = db.withSchema(schema);
   const types = handles(projection);
-  if (fold) {
-    const handled = events.filter((e) => types.has(e.type));
-    if (handled.length > 0) await fold(scoped, handled);
-    return handled.length;
-  }
-  let applied = 0;
-  for (const event of events) {
-    if (!types.has(event.type)) continue;
-    await projection.apply(scoped, event);
-    applied++;
-  }
-  return applied;
+  return applyHandled(
+    db,
+    schema,
+    projection,
+    events.filter((e) => types.has(e.type)),
+    fold,
+  );
+};
+
+/** applyEvents of events the projection handles, every one of them. */
+const applyHandled = async (
+  db: Kysely<ReadModels>,
+  schema: string,
+  projection: Projection,
+  handled: readonly RecordedEvent[],
+  fold: BatchFold | undefined = projection.applyBatch,
+): Promise<number> => {
+  if (handled.length === 0) return 0;
+  const scoped = db.withSchema(schema);
+  if (fold) await fold(scoped, handled);
+  else for (const event of handled) await projection.apply(scoped, event);
+  return handled.length;
 };
 
 /**
- * The events a projection handles, in `count` groups by partition key (order kept within each): a key
- * is always in the group of the same index.
+ * Events a projection handles, in `count` groups by partition key (order kept within each): a key is
+ * always in the group of the same index.
  */
-const partitions = (projection: Projection, batch: readonly RecordedEvent[], count: number): RecordedEvent[][] => {
+const partitions = (projection: Projection, handled: readonly RecordedEvent[], count: number): RecordedEvent[][] => {
   const groups: RecordedEvent[][] = Array.from({ length: count }, () => []);
-  const types = handles(projection);
-  for (const event of batch) {
-    if (!types.has(event.type)) continue;
+  for (const event of handled) {
     const key = projection.partitionOf!(event);
     let hash = 0;
     for (let i = 0; i < key.length; i++) hash = (Math.imul(hash, 31) + key.charCodeAt(i)) | 0;
@@ -165,6 +172,12 @@ class Reading {
   }
 }
 
+/** `$all` from the start: its first events, read already, and an iterator on the rest. */
+interface BufferedHistory {
+  readonly first: readonly RecordedEvent[];
+  readonly rest: AsyncIterator<ResolvedEvent>;
+}
+
 /** Generation N+1 of each read model, an empty schema beside N (the registry says it is building). */
 const prepareBuilds = async (conn: Kysely<ReadModels>, ordered: readonly Projection[], lanes: number, unlogged: boolean): Promise<Build[]> => {
   const builds: Build[] = [];
@@ -196,26 +209,29 @@ const prepareBuilds = async (conn: Kysely<ReadModels>, ordered: readonly Project
  * partitions (Projection.partitionOf) gives one piece of work per partition. A batch's pieces start
  * longest first, by what each read model's pieces cost so far per event.
  */
-const applyHistory = async (
-  db: Kysely<ReadModels>,
-  history: AsyncIterable<RecordedEvent>,
-  builds: readonly Build[],
-  lanes: number,
-  reading: Reading,
-): Promise<void> => {
-  const relevant = (build: Build, batch: readonly RecordedEvent[]) => {
-    const types = handles(build.projection);
-    return batch.some((e) => types.has(e.type));
-  };
+const applyHistory = async (db: Kysely<ReadModels>, history: BufferedHistory, builds: readonly Build[], lanes: number, reading: Reading): Promise<void> => {
+  // Each event type's read models: a batch is split among them in one pass.
+  const byType = new Map<string, Build[]>();
+  for (const build of builds) {
+    for (const type of handles(build.projection)) byType.set(type, [...(byType.get(type) ?? []), build]);
+  }
   const applyBulk = async (batch: readonly RecordedEvent[]): Promise<void> => {
+    const handled = new Map<Build, RecordedEvent[]>();
+    for (const event of batch) {
+      for (const build of byType.get(event.type) ?? []) {
+        const events = handled.get(build);
+        if (events) events.push(event);
+        else handled.set(build, [event]);
+      }
+    }
     const work: { build: Build; events: readonly RecordedEvent[]; fold: BatchFold | undefined }[] = [];
-    for (const build of builds.filter((b) => b.projection.partitionOf && relevant(b, batch))) {
-      partitions(build.projection, batch, lanes).forEach((events, i) => {
+    for (const build of builds.filter((b) => b.projection.partitionOf && handled.has(b))) {
+      partitions(build.projection, handled.get(build)!, lanes).forEach((events, i) => {
         if (events.length > 0) work.push({ build, events, fold: build.folds?.[i]?.apply ?? build.projection.applyBatch });
       });
     }
-    for (const build of builds.filter((b) => !b.projection.partitionOf && relevant(b, batch))) {
-      work.push({ build, events: batch, fold: build.folds?.[0]?.apply ?? build.projection.applyBatch });
+    for (const build of builds.filter((b) => !b.projection.partitionOf && handled.has(b))) {
+      work.push({ build, events: handled.get(build)!, fold: build.folds?.[0]?.apply ?? build.projection.applyBatch });
     }
     // Longest first: the lanes wait for the last piece of a batch, so a long piece that starts last
     // (a read model applied in one piece, after the parts of a partitioned one) leaves the others idle.
@@ -227,7 +243,7 @@ const applyHistory = async (
         const { build, events, fold } = piece;
         const applied = await db.transaction().execute(async (trx) => {
           await sql`SET LOCAL synchronous_commit = off`.execute(trx);
-          return applyEvents(trx, build.schema, build.projection, events, fold);
+          return applyHandled(trx, build.schema, build.projection, events, fold);
         });
         build.applied += applied;
         build.given += events.length;
@@ -238,10 +254,10 @@ const applyHistory = async (
   };
   // The next batch is read while the previous one is applied.
   let applying: Promise<void> = Promise.resolve();
-  let batch: RecordedEvent[] = [];
-  for await (const event of history) {
-    batch.push(event);
-    if (batch.length >= BATCH) {
+  let batch: RecordedEvent[] = [...history.first];
+  for (let next = await history.rest.next(); ; next = await history.rest.next()) {
+    if (!next.done) batch.push(next.value.event);
+    if (batch.length >= BATCH || (next.done && batch.length > 0)) {
       const full = batch;
       batch = [];
       await applying;
@@ -249,12 +265,9 @@ const applyHistory = async (
       // Handled when awaited with the next batch; until then a failure must not count as unhandled.
       applying.catch(() => undefined);
     }
+    if (next.done) break;
   }
   await applying;
-  if (batch.length) {
-    await applyBulk(batch);
-    reading.done(batch);
-  }
 };
 
 /**
@@ -362,16 +375,15 @@ export const rebuildProjections = async (
       options.onPhase?.('HISTORY');
       // A long enough history is built into UNLOGGED tables (RebuildOptions.unloggedFrom).
       const unloggedFrom = options.unloggedFrom ?? BATCH;
-      const history = store.readAll({ fromPosition: 'start' })[Symbol.asyncIterator]();
+      const rest = store.readAll({ fromPosition: 'start' })[Symbol.asyncIterator]();
       const first: RecordedEvent[] = [];
-      let next = await history.next();
-      for (; !next.done && first.length < unloggedFrom; next = await history.next()) first.push(next.value.event);
-      const builds = await prepareBuilds(conn, ordered, lanes, first.length >= unloggedFrom);
-      async function* all(): AsyncIterable<RecordedEvent> {
-        yield* first;
-        for (; !next.done; next = await history.next()) yield next.value.event;
+      while (first.length < unloggedFrom) {
+        const next = await rest.next();
+        if (next.done) break;
+        first.push(next.value.event);
       }
-      await applyHistory(db, all(), builds, lanes, reading);
+      const builds = await prepareBuilds(conn, ordered, lanes, first.length >= unloggedFrom);
+      await applyHistory(db, { first, rest }, builds, lanes, reading);
       options.onPhase?.('FINISHING');
       await finishBuilds(db, builds, lanes);
       options.onPhase?.('SWITCHING');
