@@ -22,7 +22,11 @@
 //     book, book.ts, holds them as soon as they are stored or routed; the read models only for the
 //     book's first load of the master), and
 //     places only if none was routed meanwhile and none of the master's slave accounts has one on its
-//     way; and only for copiers without features (a feature may read the master's orders up to the
+//     way that would change the master's copies as the book holds them (a close of a slave position
+//     the book holds no open copy of for this master, such as the slave closes the engine's own close
+//     orders cause, changes nothing the run decides with: the book's fold ignores a close of a copy
+//     already ended, and the master's copies and martingale counts stay as they are); and only for
+//     copiers without features (a feature may read the master's orders up to the
 //     event, which only its `$all` position can wait for): the handler decides those.
 //   Otherwise the change goes the usual way, and so does every copier the early run left out.
 // With more than one instance (README "Running more than one instance"): changes are heard only where
@@ -81,6 +85,11 @@ export interface EarlyParts {
    * is asked with the copiers' slave accounts once the inputs are read, before anything is placed.
    */
   readonly place: (cause: EarlyCause, ready: (slaveAccountIds: readonly string[]) => boolean) => Promise<EarlyOutcomes | null>;
+  /**
+   * The slave positions and pending orders the engine's book holds open copies of for the master; null
+   * when the book does not hold the master (then every copy-changing change of a slave holds back).
+   */
+  readonly heldSlaveItems?: (masterAccountId: string) => ReadonlySet<string> | null;
   /** Masters with copiers, as the copiers read model says (read once a term). */
   readonly masters: () => Promise<readonly string[]>;
   /**
@@ -94,8 +103,25 @@ export interface EarlyParts {
 interface Seen {
   readonly accountId: string;
   readonly state: boolean;
+  /** For a copy-changing change: the slave position or pending order it is about. */
+  readonly item: string | null;
   readonly at: number;
 }
+
+/** The position or pending order a copy-changing change (STATE_EVENTS) is about, as the copies fold keys it. */
+const itemOf = (event: PositionsEvent): string | null => {
+  switch (event.type) {
+    case 'PositionClosed':
+      return event.data.trade.positionId;
+    case 'PositionPartiallyClosed':
+      return event.data.position.positionId;
+    case 'PendingOrderFilled':
+    case 'PendingOrderCancelled':
+      return event.data.order.orderId;
+    default:
+      return null;
+  }
+};
 
 export class EarlyCopies {
   /** Venue changes seen and not yet routed by the intake, by positions event id. */
@@ -128,7 +154,8 @@ export class EarlyCopies {
       if (this.outstanding.size > 0 || this.masters) this.reset();
       return;
     }
-    this.outstanding.set(id, { accountId, state: STATE_EVENTS.has(event.type), at: this.now() });
+    const state = STATE_EVENTS.has(event.type);
+    this.outstanding.set(id, { accountId, state, item: state ? itemOf(event) : null, at: this.now() });
     if (!this.masters) {
       this.loadMasters();
       return;
@@ -211,7 +238,7 @@ export class EarlyCopies {
 
   /**
    * The master's group idle, no earlier change of the master on its way, nor (with `slaves`) a
-   * copy-changing change of one of its slave accounts.
+   * copy-changing change of one of its slave accounts about a copy the book holds open for the master.
    */
   private ready(accountId: string, id: string, slaves: readonly string[] = []): boolean {
     const own = this.entered.has(id) ? 1 : 0;
@@ -219,10 +246,17 @@ export class EarlyCopies {
     const slaveSet = new Set(slaves);
     const now = this.now();
     let ready = true;
+    // Read once, and only when a slave's change is on its way (undefined: not read yet).
+    let held: ReadonlySet<string> | null | undefined;
+    const touchesCopies = (seen: Seen): boolean => {
+      if (seen.item === null || !this.parts.heldSlaveItems) return true;
+      if (held === undefined) held = this.parts.heldSlaveItems(accountId);
+      return held === null || held.has(seen.item);
+    };
     for (const [other, seen] of this.outstanding) {
       if (now - seen.at > FORGET_MS) this.outstanding.delete(other);
       else if (now - seen.at > BEHIND_MS) ready = false;
-      else if (other !== id && (seen.accountId === accountId || (seen.state && slaveSet.has(seen.accountId)))) ready = false;
+      else if (other !== id && (seen.accountId === accountId || (seen.state && slaveSet.has(seen.accountId) && touchesCopies(seen)))) ready = false;
     }
     for (const [other, run] of this.runs) if (now - run.at > FORGET_MS) this.runs.delete(other);
     return ready;

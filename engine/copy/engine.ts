@@ -164,6 +164,8 @@ export class CopyEngine {
         if (copiers) await this.outcomes.waitForReadModels(copiers);
       },
       place: (cause, ready) => this.handlers.placeEarly(cause, ready),
+      heldSlaveItems: (master) =>
+        this.book.has(master) ? new Set([...this.book.copiesOf(master).values()].flatMap((copies) => copies.map((copy) => copy.slavePositionId))) : null,
       masters: () => inputs.masters(),
       warm: (masters) => {
         this.book.warm(masters);

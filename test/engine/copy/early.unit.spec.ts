@@ -39,7 +39,7 @@ const masterWork = (group: string, id: string): Work => ({
 });
 const flush = () => new Promise((r) => setImmediate(r));
 
-const setup = (options: { slaves?: readonly string[]; masters?: readonly string[] } = {}) => {
+const setup = (options: { slaves?: readonly string[]; masters?: readonly string[]; held?: () => ReadonlySet<string> | null } = {}) => {
   const placed: EarlyCause[] = [];
   let mark: Position | null = null;
   let now = 0;
@@ -56,6 +56,7 @@ const setup = (options: { slaves?: readonly string[]; masters?: readonly string[
       return new Map() as EarlyOutcomes;
     },
     masters: async () => options.masters ?? ['M'],
+    ...(options.held ? { heldSlaveItems: options.held } : {}),
     warm: (masters) => warmed.push([...masters]),
     now: () => now,
   });
@@ -143,6 +144,31 @@ describe('early placement (engine/copy/early.ts)', () => {
     s.early.seen('M', 'e2', opened('M', '2'));
     await s.decide();
     expect(await s.early.take('e2')).to.equal(null);
+    expect(s.placed.map((c) => c.eventId)).to.deep.equal(['e1']);
+  });
+
+  it("is not held back by a slave's close of a position the book holds no open copy of for the master", async () => {
+    // What the engine's own close orders cause: the book ended those copies when their outcomes were stored.
+    let held: ReadonlySet<string> | null = new Set(['8']);
+    const s = setup({ slaves: ['S1'], held: () => held });
+    await started(s);
+    s.early.seen('S1', 'c1', closed('S1', '7'));
+    s.early.seen('M', 'e1', opened('M', '1'));
+    await s.decide();
+    expect(s.placed.map((c) => c.eventId)).to.deep.equal(['e1']);
+    s.early.routed('e1');
+    // A close of a copy the book still holds open for the master: held back.
+    s.early.seen('S1', 'c2', closed('S1', '8'));
+    s.early.seen('M', 'e2', opened('M', '2'));
+    await s.decide();
+    expect(await s.early.take('e2')).to.equal(null);
+    s.early.routed('e2');
+    s.early.routed('c2');
+    // The book does not hold the master (not loaded): every close of a slave holds back.
+    held = null;
+    s.early.seen('M', 'e3', opened('M', '3'));
+    await s.decide();
+    expect(await s.early.take('e3')).to.equal(null);
     expect(s.placed.map((c) => c.eventId)).to.deep.equal(['e1']);
   });
 
