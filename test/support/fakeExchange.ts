@@ -218,7 +218,11 @@ export class FakeExchange {
   private nextOrderId = 1000;
   /** The next order placement answers 429 (too many requests) and places nothing. */
   rateLimitNextOrder = false;
-  /** The fee of a fill, as a share of its value, taken from the quote balance (OKX and Bybit tell it on the order). */
+  /**
+   * The fee of a fill, as a share of its value, taken from the quote balance (OKX and Bybit tell it on the
+   * order); Binance spot takes a buy's from the coins bought (that share of them), as Binance does unless
+   * BNB pays. `FakeOrder.fee` is always its value in the quote currency.
+   */
   feeRate = 0;
   /** The coin fees are charged in (Binance's BNB discount: the fee is taken from that coin's balance); null: the market's quote. */
   feeAsset: string | null = null;
@@ -471,7 +475,30 @@ export class FakeExchange {
     return order;
   }
 
-  private fill(order: FakeOrder, price: number): void {
+  /**
+   * Fills `qty` of a resting order at `price` (the market's side unless said): one fill of several, the
+   * order open (Binance: PARTIALLY_FILLED) until all of it is filled.
+   */
+  fillPart(order: FakeOrder, qty: number, price?: number): void {
+    const market = this.markets.get(order.symbol)!;
+    if (order.status !== 'NEW' || !(qty > 0) || qty > order.origQty - order.executedQty + 1e-12) throw new Error(`order ${order.orderId} cannot fill ${qty}`);
+    this.fill(order, price ?? (order.side === 'BUY' ? market.ask : market.bid), qty);
+  }
+
+  /**
+   * The fee of a fill worth `value` (quote) of `qty` coins, and the coin it is paid in: `feeAsset` where set
+   * (BNB); else Binance spot takes a buy's fee from the coins it bought, every other fill pays in the quote.
+   */
+  private feeOf(market: FakeMarket, side: 'BUY' | 'SELL', qty: number, value: number): { value: number; commission: number; asset: string } {
+    const fee = Math.round(value * this.feeRate * 1e8) / 1e8;
+    if (this.feeAsset === null && this.dialect === 'binance' && market.kind !== 'linear' && side === 'BUY') {
+      const coins = Math.round(qty * this.feeRate * 1e8) / 1e8;
+      return { value: fee, commission: coins, asset: market.base };
+    }
+    return { value: fee, commission: fee, asset: this.feeAsset ?? market.quote };
+  }
+
+  private fill(order: FakeOrder, price: number, part = order.origQty - order.executedQty): void {
     const account = this.accounts.get(order.apiKey)!;
     const market = this.markets.get(order.symbol)!;
     const add = (asset: string, amount: number) => account.balances.set(asset, (account.balances.get(asset) ?? 0) + amount);
@@ -479,7 +506,7 @@ export class FakeExchange {
     let realized = 0;
     if (market.kind === 'linear') {
       const held = account.positions.get(market.symbol) ?? { qty: 0, price: 0, stopLoss: null, takeProfit: null };
-      const qty = sign * order.origQty;
+      const qty = sign * part;
       if (held.qty !== 0 && Math.sign(held.qty) !== sign) {
         const closed = Math.min(Math.abs(qty), Math.abs(held.qty));
         realized = (price - held.price) * closed * Math.sign(held.qty) * sizeOf(market);
@@ -510,15 +537,15 @@ export class FakeExchange {
         });
       }
     } else {
-      add(market.base, sign * order.origQty);
-      add(market.quote, -sign * order.origQty * price);
+      add(market.base, sign * part);
+      add(market.quote, -sign * part * price);
     }
-    order.executedQty = order.origQty;
-    order.cummulativeQuoteQty = order.origQty * price;
-    order.fee = Math.round(order.cummulativeQuoteQty * sizeOf(market) * this.feeRate * 1e8) / 1e8;
-    const feeAsset = this.feeAsset ?? market.quote;
-    if (order.fee > 0) add(feeAsset, -order.fee);
-    order.status = 'FILLED';
+    order.executedQty = Math.round((order.executedQty + part) * 1e10) / 1e10;
+    order.cummulativeQuoteQty += part * price;
+    const fee = this.feeOf(market, order.side, part, part * price * sizeOf(market));
+    order.fee = Math.round((order.fee + fee.value) * 1e8) / 1e8;
+    if (fee.commission > 0) add(fee.asset, -fee.commission);
+    if (order.executedQty >= order.origQty - 1e-12) order.status = 'FILLED';
     order.updateTime = Date.now();
     const trade: FakeTrade = {
       id: this.nextTradeId++,
@@ -526,10 +553,10 @@ export class FakeExchange {
       apiKey: order.apiKey,
       symbol: order.symbol,
       side: order.side,
-      qty: order.origQty,
+      qty: part,
       price,
-      commission: order.fee,
-      commissionAsset: feeAsset,
+      commission: fee.commission,
+      commissionAsset: fee.asset,
       realizedPnl: realized,
       time: order.updateTime,
     };

@@ -119,6 +119,9 @@ const spotTrade = (t: FakeTrade): Record<string, unknown> => ({
   isBestMatch: true,
 });
 
+/** Binance's order status (spot and USDⓈ-M): an open order with fills is PARTIALLY_FILLED. */
+export const binanceStatus = (o: FakeOrder): string => (o.status === 'NEW' && o.executedQty > 0 ? 'PARTIALLY_FILLED' : o.status);
+
 const spotOrder = (o: FakeOrder): Record<string, unknown> => ({
   symbol: o.symbol,
   orderId: o.orderId,
@@ -128,7 +131,7 @@ const spotOrder = (o: FakeOrder): Record<string, unknown> => ({
   origQty: num(o.origQty),
   executedQty: num(o.executedQty),
   cummulativeQuoteQty: num(o.cummulativeQuoteQty),
-  status: o.status,
+  status: binanceStatus(o),
   timeInForce: 'GTC',
   type: o.type,
   side: o.side,

@@ -10,12 +10,12 @@
 // the fake leaves a close-all order open when its position is closed otherwise (its sibling fired).
 import type { DialectApi, FakeExchange, FakeMarket, FakeOrder, FakeRequest, Reply } from './fakeExchange.js';
 import { isRefusal, num } from './fakeExchange.js';
-import { binanceAuth, binancePlaceRequest, binanceTicker, findBinanceOrder, tradesOf } from './fakeExchangeBinance.js';
+import { binanceAuth, binancePlaceRequest, binanceStatus, binanceTicker, findBinanceOrder, tradesOf } from './fakeExchangeBinance.js';
 
 const orderJson = (o: FakeOrder): Record<string, unknown> => ({
   orderId: o.orderId,
   symbol: o.symbol,
-  status: o.status,
+  status: binanceStatus(o),
   clientOrderId: o.clientOrderId,
   price: num(o.price, 2),
   avgPrice: o.executedQty > 0 ? String(o.cummulativeQuoteQty / o.executedQty) : '0',

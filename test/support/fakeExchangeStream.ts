@@ -11,7 +11,7 @@
 //                  (instType ANY, SPOT, SWAP...), the text ping → pong, then {arg, data: [v5 order]}.
 // Every order the exchange places, fills or cancels is pushed to the streams of its account.
 // Switches for the tests: `down` (connections refused with 503, open ones dropped), `repeat` (every
-// event sent twice), `sent` (events pushed so far), `deaf` (keep-alive pings go unanswered: the socket
+// event sent twice), `lose` (the next events are never sent), `sent` (events pushed so far), `deaf` (keep-alive pings go unanswered: the socket
 // stays open but is dead to the client), `pings` (keep-alive pings heard so far: Bybit's op ping, OKX's
 // text ping, and the WebSocket protocol's ping frames Binance's streams are kept alive by).
 import { randomUUID } from 'node:crypto';
@@ -20,6 +20,7 @@ import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { DialectApi, FakeExchange, FakeOrder, FakeTrade, Reply } from './fakeExchange.js';
 import { hmac, num } from './fakeExchange.js';
+import { binanceStatus } from './fakeExchangeBinance.js';
 import { bybitOrderJson } from './fakeExchangeBybit.js';
 import { okxOrderJson } from './fakeExchangeOkx.js';
 
@@ -50,6 +51,8 @@ export class FakeExchangeStreams {
   pings = 0;
   /** While true, keep-alive pings are heard but not answered. */
   deaf = false;
+  /** The next this many events are lost (never sent: a stream that missed them). */
+  lose = 0;
 
   constructor(private readonly exchange: FakeExchange) {}
 
@@ -83,6 +86,10 @@ export class FakeExchangeStreams {
       if (s.apiKey !== order.apiKey || s.topics.size === 0) continue;
       const event = this.eventOf(order, fill, tradeId, s);
       if (!event) continue;
+      if (this.lose > 0) {
+        this.lose -= 1;
+        continue;
+      }
       for (let i = 0; i < (this.repeat ? 2 : 1); i++) {
         s.socket.send(JSON.stringify(event));
         this.sent += 1;
@@ -241,7 +248,7 @@ export class FakeExchangeStreams {
   private eventOf(o: FakeOrder, fill: FakeTrade | null, tradeId: number, session: Session): Record<string, unknown> | null {
     const now = Date.now();
     const execution = fill ? 'TRADE' : o.status === 'CANCELED' ? 'CANCELED' : 'NEW';
-    const status = o.status === 'FILLED' ? 'FILLED' : o.status;
+    const status = binanceStatus(o);
     if (this.exchange.dialect === 'binance') {
       return {
         subscriptionId: session.subscriptionId,

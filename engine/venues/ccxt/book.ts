@@ -14,7 +14,9 @@
 // the listed fills), the position the replay starts from, under the id the service knows it by.
 // Fees: where an order carries the fees it paid (`fee`), a position's commission is its opening fills'
 // fees (negative, as the simulated venue's), and a closed trade takes the share of them its volume
-// closes plus its closing fill's share of that order's fee; a partial close leaves the rest open.
+// closes plus its closing fill's share of that order's fee; a partial close leaves the rest open. A spot
+// buy whose fee took coins of what it bought (`baseFee`) opens or adds only the coins the account got:
+// the position is what is held, and the coins' value at the fill price is in its commission.
 import type { CloseReason, ClosedTrade, OpenPosition, PendingOrder, Side } from '../port.js';
 
 /** What the replay needs of a ccxt order (ccxt's unified Order). */
@@ -45,7 +47,19 @@ export interface ExchangeOrder {
   readonly closeReason: CloseReason;
   /** The fees the order paid so far, in the account's currency (0: none, or not told by the exchange). */
   readonly fee: number;
+  /**
+   * The part of those fees paid in the market's base coin, in coins (Binance spot: a buy pays its fee in
+   * the coin it bought, unless BNB pays it): on spot the buy adds that much less to what is held. Unset: 0.
+   */
+  readonly baseFee?: number;
 }
+
+/** What a fill moves of the position (unsigned): on spot a buy adds its coins less those its fee took. */
+export const movedBy = (order: ExchangeOrder, spot: boolean): number => (spot && order.side === 'buy' ? order.filled - (order.baseFee ?? 0) : order.filled);
+
+/** What the filled orders moved in all (negative: sold), as the account holds it. */
+export const netFilled = (orders: readonly ExchangeOrder[], spot: boolean): number =>
+  orders.filter((o) => o.filled > 0).reduce((sum, o) => sum + (o.side === 'buy' ? movedBy(o, spot) : -movedBy(o, spot)), 0);
 
 export interface ReplayedBook {
   readonly positions: readonly OpenPosition[];
@@ -104,9 +118,10 @@ export const replayOrders = (orders: readonly ExchangeOrder[], pricing: Pricing,
       .sort((a, b) => a.lastTradeTimestamp - b.lastTradeTimestamp || a.timestamp - b.timestamp);
     for (const fill of fills) {
       const price = fill.average!;
-      let volume = fill.filled;
+      const moved = clean(movedBy(fill, pricing.spot(symbol)));
+      let volume = moved;
       /** The fill's fee on `part` of its volume (negative: paid). */
-      const feeOn = (part: number): number => (fill.fee > 0 ? -(fill.fee * part) / fill.filled : 0);
+      const feeOn = (part: number): number => (fill.fee > 0 && moved > 0 ? -(fill.fee * part) / moved : 0);
       if (open && open.side !== fill.side) {
         const closed = Math.min(volume, open.volume);
         const direction = open.side === 'buy' ? 1 : -1;

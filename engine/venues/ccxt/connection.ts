@@ -131,7 +131,7 @@ export class CcxtConnection implements VenueConnection {
     private readonly clock: () => Date,
   ) {
     const key = credentials.apiKey;
-    this.orderHistory = new AccountHistory(ccxtIdOf(setup), setup.feesOnOrders);
+    this.orderHistory = new AccountHistory(ccxtIdOf(setup), setup.feesOnOrders, (message) => log.warn(`${this.login}: ${message}`));
     this.login = `${setup.exchangeId}/${key.length > 8 ? `${key.slice(0, 4)}…${key.slice(-4)}` : key}`;
     this.polls = new PollSchedule(
       this.login,
@@ -443,7 +443,7 @@ export class CcxtConnection implements VenueConnection {
     const exchange = this.exchange!;
     const markets = [...this.followed].map((id) => this.marketOf(id, false)).filter((m): m is Market => m !== null);
     const readAt = this.clock().getTime();
-    this.listing = await this.orderHistory.read(exchange, markets, readAt);
+    this.listing = await this.orderHistory.read(exchange, markets, readAt, this.known);
     const book = this.bookOf(this.listing);
     // Where stops belong to the position (Bybit), the position's own are the truth, not the opening order's.
     const stops = STOP_SUPPORT[this.setup.exchangeId];

@@ -9,13 +9,15 @@
 //   order too). USDⓈ-M's list answers 7 days a query: it starts with the last 7 days by time window, goes
 //   further back (window by window, 6 months at most) when a listed order is older than what was read
 //   (the older orders the walk in history.ts finds), and then goes forward by trade id. A window that
-//   answers 1,000 is read again in halves (windows.ts).
+//   answers 1,000 is read again in halves (windows.ts), a millisecond that does read on by trade id.
 // - A streamed fill takes its commission from the stream. Where the stream missed earlier fills of the
 //   order (it opened after them), the trade list is read once for that order before the fill is told.
 // - Only the fills the order listing counts are summed (oldest first, up to its filled amount), so a fill
 //   that came between the order read and the trade read is charged with the order that lists it.
 // - A commission in the quote currency counts as is, one in the base coin at its fill's price; one in a
-//   third coin (BNB, with Binance's BNB discount on) is not counted, as on Bybit and OKX.
+//   third coin (BNB, with Binance's BNB discount on) is not counted, as on Bybit and OKX. The coins a
+//   base-coin commission took are told with the order (`baseFee`): a spot buy adds that much less to
+//   what the account holds (book.ts).
 import type { Exchange, MarketInterface as Market, Order, Trade } from 'ccxt';
 import type { ExchangeOrder } from './book.js';
 import { idOf } from './markets.js';
@@ -25,10 +27,11 @@ import { everyInWindow } from './windows.js';
 /** The exchanges whose fees come from their trade lists. */
 export const FEES_FROM_TRADES: ReadonlySet<string> = new Set(['binance', 'binanceusdm']);
 
-/** One fill of an order: its volume and its fee in the account's currency. */
+/** One fill of an order: its volume, its fee in the account's currency and the coins of it paid in the base coin. */
 interface Fill {
   readonly qty: number;
   readonly fee: number;
+  readonly base: number;
 }
 
 const PAGE = 1000;
@@ -39,6 +42,12 @@ const KEPT_MS = 180 * 86_400_000;
 /** Windows reach this far past an order's placement and past the last window read (clocks differ by moments). */
 const MARGIN_MS = 60_000;
 const EPSILON = 1e-12;
+
+/** The coins of a fee paid in the market's base coin (Binance spot's buys), else 0. */
+const inBase = (market: Market, fee: { cost?: unknown; currency?: unknown } | undefined): number => {
+  const cost = Number(fee?.cost);
+  return fee?.currency === market.base && Number.isFinite(cost) ? cost : 0;
+};
 
 /** A fee in the account's (the market's quote) currency: base coins at the fill's price; another coin is not counted. */
 const inQuote = (market: Market, fee: { cost?: unknown; currency?: unknown } | undefined, price: number): number => {
@@ -75,10 +84,12 @@ export class TradeFees {
   async streamed(exchange: Exchange, market: Market, streamed: Order, order: ExchangeOrder): Promise<ExchangeOrder> {
     if (!(order.filled > 0)) return order;
     const info = (streamed.info ?? {}) as Record<string, unknown>;
-    this.record(market, (streamed as { trades?: Trade[] }).trades ?? []);
+    // Kept without moving the next trade id to read: earlier fills the stream missed are still to be read.
+    this.record(market, (streamed as { trades?: Trade[] }).trades ?? [], false);
     if (info.x === 'TRADE' && info.t !== undefined) {
       const price = Number(info.L);
-      this.add(order.id, String(info.t), Number(info.l), inQuote(market, { cost: info.n, currency: info.N }, price));
+      const fee = { cost: info.n, currency: info.N };
+      this.add(order.id, String(info.t), Number(info.l), inQuote(market, fee, price), inBase(market, fee));
     }
     if (this.known(order.id) < order.filled - EPSILON) await this.readForward(exchange, market, exchange.milliseconds());
     return this.applied(order);
@@ -90,12 +101,14 @@ export class TradeFees {
     if (!fills || !(order.filled > 0)) return order;
     let qty = 0;
     let fee = 0;
+    let base = 0;
     for (const [, fill] of [...fills].sort(([a], [b]) => Number(a) - Number(b))) {
       if (qty + fill.qty > order.filled + EPSILON) break;
       qty += fill.qty;
       fee += fill.fee;
+      base += fill.base;
     }
-    return { ...order, fee: Math.round(fee * 1e10) / 1e10 };
+    return { ...order, fee: Math.round(fee * 1e10) / 1e10, ...(base > 0 ? { baseFee: Math.round(base * 1e10) / 1e10 } : {}) };
   }
 
   private known(orderId: string): number {
@@ -104,20 +117,20 @@ export class TradeFees {
     return qty;
   }
 
-  private add(orderId: string, tradeId: string, qty: number, fee: number): void {
+  private add(orderId: string, tradeId: string, qty: number, fee: number, base: number): void {
     if (!Number.isFinite(qty) || !(qty > 0) || tradeId === '' || tradeId === 'undefined') return;
     const fills = this.fills.get(orderId) ?? new Map<string, Fill>();
     this.fills.set(orderId, fills);
-    fills.set(tradeId, { qty, fee: Number.isFinite(fee) ? fee : 0 });
+    fills.set(tradeId, { qty, fee: Number.isFinite(fee) ? fee : 0, base });
   }
 
-  /** Keeps the fills and moves the market's next trade id past them. */
-  private record(market: Market, trades: readonly Trade[]): void {
+  /** Keeps the fills and (`advance`: a list read, not the stream) moves the market's next trade id past them. */
+  private record(market: Market, trades: readonly Trade[], advance = true): void {
     const state = this.stateOf(market, Date.now());
     for (const t of trades) {
-      this.add(String(t.order ?? ''), String(t.id), Number(t.amount), inQuote(market, t.fee, Number(t.price)));
+      this.add(String(t.order ?? ''), String(t.id), Number(t.amount), inQuote(market, t.fee, Number(t.price)), inBase(market, t.fee));
       const id = Number(t.id);
-      if (Number.isFinite(id) && state.next !== null && id >= state.next) state.next = id + 1;
+      if (advance && Number.isFinite(id) && state.next !== null && id >= state.next) state.next = id + 1;
     }
   }
 
@@ -131,8 +144,10 @@ export class TradeFees {
   private async readForward(exchange: Exchange, market: Market, now: number): Promise<void> {
     const state = this.stateOf(market, now);
     if (state.next === null) {
-      const trades = await this.windows(exchange, market, state.to - MARGIN_MS, now);
-      state.to = now;
+      // Up to this read, not the poll's start: a fill between the two is in the orders the poll listed.
+      const to = Math.max(now, exchange.milliseconds());
+      const trades = await this.windows(exchange, market, state.to - MARGIN_MS, to);
+      state.to = to;
       this.record(market, trades);
       if (trades.length > 0) state.next = Math.max(...trades.map((t) => Number(t.id))) + 1;
       return;
@@ -157,8 +172,13 @@ export class TradeFees {
   private async windows(exchange: Exchange, market: Market, from: number, to: number): Promise<Trade[]> {
     const found: Trade[] = [];
     const read = (start: number, end: number) => call(() => exchange.fetchMyTrades(market.symbol, undefined, PAGE, { startTime: start, endTime: end }));
+    // One order's fills can crowd a millisecond past 1,000: read on from there by trade id.
+    const readOn = {
+      from: (fromId: number) => call(() => exchange.fetchMyTrades(market.symbol, undefined, PAGE, { fromId })),
+      timeOf: (t: Trade) => t.timestamp ?? 0,
+    };
     for (let start = from; start < to; start += WINDOW_MS)
-      found.push(...(await everyInWindow(read, (t) => String(t.id), start, Math.min(start + WINDOW_MS, to))));
+      found.push(...(await everyInWindow(read, (t) => String(t.id), start, Math.min(start + WINDOW_MS, to), { readOn })));
     return found;
   }
 }

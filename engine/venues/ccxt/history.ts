@@ -24,13 +24,13 @@
 //   fill that adds to the position, which the replay lists).
 import type { Exchange, MarketInterface as Market, Order } from 'ccxt';
 import type { KnownPosition, Side } from '../port.js';
-import type { ExchangeOrder, Seed } from './book.js';
+import { type ExchangeOrder, netFilled, type Seed } from './book.js';
 import { idOf } from './markets.js';
 import { call, exchangeOrderOf, ordersOf } from './orders.js';
 import { algoOrdersOf } from './stops.js';
 import { okxOrders } from './okx.js';
 import { FEES_FROM_TRADES, TradeFees } from './fees.js';
-import { binanceOrdersIn, binanceRecentOrders } from './windows.js';
+import { binanceOrdersIn, binanceRecentOrders, WINDOW_CAP } from './windows.js';
 import { type Listing, readListing } from './stream.js';
 
 /** Pages read per list and poll at most (Bybit: 50 orders each, OKX: 100, Binance spot: 1,000). */
@@ -115,7 +115,7 @@ const okxClosed = async (
  * and OKX list newest first, and the replay keeps the listing's order for fills stamped in the same
  * millisecond (a buy and the sell that closes it must not swap).
  */
-export const accountOrders = async (exchange: Exchange, market: Market, exchangeId: string, listed: ListedOrders): Promise<Order[]> => {
+export const accountOrders = async (exchange: Exchange, market: Market, exchangeId: string, listed: ListedOrders, cut?: Cut): Promise<Order[]> => {
   if (exchangeId === 'binance') return listed.read(exchange, market);
   if (exchangeId === 'bybit') return [...(await call(() => exchange.fetchOpenOrders(market.symbol, undefined, 50))), ...(await bybitClosed(exchange, market))];
   if (exchangeId === 'okx')
@@ -124,7 +124,7 @@ export const accountOrders = async (exchange: Exchange, market: Market, exchange
       ...(await okxClosed(exchange, market, 'privateGetTradeOrdersHistory')),
     ]);
   if (exchangeId === 'binanceusdm') {
-    const orders = await binanceRecentOrders(exchange, market);
+    const orders = await binanceRecentOrders(exchange, market, {}, cut);
     return withTriggered(orders, await algoOrdersOf(exchange, market, orders));
   }
   return ordersOf(exchange, market);
@@ -204,7 +204,10 @@ export const seedsOf = (
     const id = idOf(market);
     const now = held.get(id);
     if (!now) continue;
-    const listed = orders.filter((o) => o.symbol === id && o.filled > 0).reduce((sum, o) => sum + (o.side === 'buy' ? o.filled : -o.filled), 0);
+    const listed = netFilled(
+      orders.filter((o) => o.symbol === id),
+      market.spot === true,
+    );
     const before = clean(now.net - listed);
     const step = market.precision.amount ?? 1e-8;
     if (Math.abs(before) < step / 2) continue;
@@ -233,13 +236,16 @@ const OVERLAP_MS = 300_000;
 /** How long a walk that found nothing to explain what is held rests before it is tried again. */
 const REST_MS = 3_600_000;
 
-type WindowRead = (exchange: Exchange, market: Market, from: number, to: number) => Promise<Order[]>;
+/** Told a window [from, to] (ms) whose orders could not all be read (windows.ts everyInWindow). */
+type Cut = (from: number, to: number) => void;
+
+type WindowRead = (exchange: Exchange, market: Market, from: number, to: number, cut?: Cut) => Promise<Order[]>;
 
 /** What an exchange lists of one window [from, to] (ms, by creation time), by exchange id: those whose recent listing is a window. */
 const WINDOWED: Readonly<Record<string, WindowRead>> = {
-  binanceusdm: async (exchange, market, from, to) => {
-    const orders = await binanceOrdersIn(exchange, market, from, to);
-    const conditional = await binanceOrdersIn(exchange, market, from, to, { trigger: true });
+  binanceusdm: async (exchange, market, from, to, cut) => {
+    const orders = await binanceOrdersIn(exchange, market, from, to, {}, cut);
+    const conditional = await binanceOrdersIn(exchange, market, from, to, { trigger: true }, cut);
     return withTriggered(orders, conditional);
   },
   bybit: (exchange, market, from, to) => bybitClosed(exchange, market, { startTime: from, endTime: to }),
@@ -254,22 +260,39 @@ const WINDOWED: Readonly<Record<string, WindowRead>> = {
  * the order that opened it, and the older closes read on the way are trades. A walk that found no
  * explanation (a position older than the exchange keeps) is tried again an hour later, not every poll.
  * Exchanges that list everything (Binance spot) or that this adapter does not window are left as read.
+ *
+ * - A position the service knows open (`known`: follow's, at reconciliation) whose opening order is not
+ *   listed is looked for back to the window of its open time, held now or not: one closed more than 7
+ *   days ago while nobody listened is then read with its close, a trade under its id, and reconciled as
+ *   closed (not "gone without a closing trade"). A trade opened and closed out of the recent window that
+ *   the service never knew is not read: nothing held asks for it and the service has nothing to close
+ *   (history() answers the closes the exchange still lists, and those the walks read).
+ * - The forward path: final orders of the last listing that this one no longer lists (they aged out of
+ *   the recent window while the connection ran) are kept as they were, with no request and whatever
+ *   the exchange's clock says; the windows time pushed out are read too when a walk runs (a restart, a
+ *   listing cut at its pages).
  */
 export class OlderOrders {
   /** Per market id: the final orders read from `bottom` up to `top` (ms). */
   private readonly kept = new Map<string, { orders: ExchangeOrder[]; bottom: number; top: number; restUntil: number }>();
+  /** Per market id: the final orders the last listing had. */
+  private readonly lastListed = new Map<string, readonly ExchangeOrder[]>();
 
   constructor(
     private readonly exchangeId: string,
     private readonly withFees = false,
+    private readonly cut?: Cut,
   ) {}
 
-  /** `listing` with the older orders that explain what is held put before its own (`now`: when it was read, ms). */
-  async explain(exchange: Exchange, listing: Listing, now: number): Promise<Listing> {
+  /**
+   * `listing` with the older orders that explain what is held put before its own (`now`: when it was
+   * read, ms; `known`: the positions the service knows open, by `<market id>/<side>`).
+   */
+  async explain(exchange: Exchange, listing: Listing, now: number, known: ReadonlyMap<string, KnownPosition> = new Map()): Promise<Listing> {
     const windowed = WINDOWED[this.exchangeId];
     if (!windowed) return listing;
     const read = async (market: Market, from: number, to: number): Promise<ExchangeOrder[]> =>
-      (await windowed(exchange, market, from, to)).map((o) => exchangeOrderOf(o, idOf(market), this.withFees)).filter((o) => FINAL.has(o.status));
+      (await windowed(exchange, market, from, to, this.cut)).map((o) => exchangeOrderOf(o, idOf(market), this.withFees)).filter((o) => FINAL.has(o.status));
     const older: ExchangeOrder[] = [];
     const recentFrom = now - WINDOW_MS;
     for (const market of listing.markets) {
@@ -281,18 +304,30 @@ export class OlderOrders {
         const fresh = orders.filter((o) => !entry.orders.some((k) => k.id === o.id));
         entry.orders = before ? [...fresh, ...entry.orders] : [...entry.orders, ...fresh];
       };
-      const unexplained = () => {
-        const listed = [...listing.orders.filter((o) => o.symbol === id), ...entry.orders.filter((o) => !recent.has(o.id))];
-        const filled = listed.filter((o) => o.filled > 0).reduce((sum, o) => sum + (o.side === 'buy' ? o.filled : -o.filled), 0);
-        return Math.abs(clean((listing.held.get(id)?.net ?? 0) - filled)) >= step / 2;
+      const listed = () => [...listing.orders.filter((o) => o.symbol === id), ...entry.orders.filter((o) => !recent.has(o.id))];
+      const unexplained = () => Math.abs(clean((listing.held.get(id)?.net ?? 0) - netFilled(listed(), market.spot === true))) >= step / 2;
+      const sought = [...known].filter(([key]) => key.startsWith(`${id}/`)).map(([, p]) => p);
+      /** A known position whose opening order is not listed and whose open time is older than what was read. */
+      const missing = () => {
+        const ids = new Set(listed().map((o) => o.id));
+        return sought.some((p) => !ids.has(p.id) && Date.parse(p.openTime) < entry.bottom + OVERLAP_MS);
       };
-      if (unexplained() && now >= entry.restUntil) {
+      const aged = (this.lastListed.get(id) ?? []).filter((o) => !recent.has(o.id));
+      this.lastListed.set(
+        id,
+        listing.orders.filter((o) => o.symbol === id && FINAL.has(o.status)),
+      );
+      if (aged.length > 0) {
+        add(aged, false);
+        this.kept.set(id, entry);
+      }
+      if ((unexplained() || missing()) && now >= entry.restUntil) {
         while (entry.top < recentFrom) {
           const to = Math.min(entry.top + WINDOW_MS, recentFrom + OVERLAP_MS);
           add(await read(market, to - WINDOW_MS, to), false);
           entry.top = Math.min(to, recentFrom);
         }
-        while (unexplained() && now - entry.bottom < MAX_WINDOWS * WINDOW_MS) {
+        while ((unexplained() || missing()) && now - entry.bottom < MAX_WINDOWS * WINDOW_MS) {
           const to = entry.bottom + OVERLAP_MS;
           add(await read(market, to - WINDOW_MS, to), true);
           entry.bottom -= WINDOW_MS;
@@ -314,12 +349,19 @@ export class AccountHistory {
   private readonly listed = new ListedOrders();
   private readonly older: OlderOrders;
   private readonly fees: TradeFees | null;
+  /** Tells a window whose orders could not all be read (the account's log). */
+  private readonly cut: Cut;
 
   constructor(
     private readonly exchangeId: string,
     private readonly withFees = false,
+    warn: (message: string) => void = () => undefined,
   ) {
-    this.older = new OlderOrders(exchangeId, withFees);
+    this.cut = (from, to) =>
+      warn(
+        `more than ${WINDOW_CAP} orders in the millisecond ${new Date(from).toISOString()}–${new Date(to).toISOString()}: those the exchange did not list are left out of the book`,
+      );
+    this.older = new OlderOrders(exchangeId, withFees, this.cut);
     this.fees = FEES_FROM_TRADES.has(exchangeId) ? new TradeFees(exchangeId) : null;
   }
 
@@ -329,19 +371,20 @@ export class AccountHistory {
     return this.fees ? this.fees.streamed(exchange, market, o, order) : order;
   }
 
-  /** The listing of `markets` (`now`: when the read began, ms). */
-  async read(exchange: Exchange, markets: readonly Market[], now: number): Promise<Listing> {
+  /** The listing of `markets` (`now`: when the read began, ms; `known`: the positions the service knows open, by `<market id>/<side>`). */
+  async read(exchange: Exchange, markets: readonly Market[], now: number, known: ReadonlyMap<string, KnownPosition> = new Map()): Promise<Listing> {
     const listing = await readListing(
       markets,
       () => holdingsOf(exchange, markets, this.exchangeId),
       async () => {
         const orders: ExchangeOrder[] = [];
         for (const market of markets)
-          for (const o of await accountOrders(exchange, market, this.exchangeId, this.listed)) orders.push(exchangeOrderOf(o, idOf(market), this.withFees));
+          for (const o of await accountOrders(exchange, market, this.exchangeId, this.listed, this.cut))
+            orders.push(exchangeOrderOf(o, idOf(market), this.withFees));
         return orders;
       },
     );
-    const explained = await this.older.explain(exchange, listing, now);
+    const explained = await this.older.explain(exchange, listing, now, known);
     if (!this.fees) return explained;
     return { ...explained, orders: await this.fees.withFees(exchange, markets, explained.orders, now) };
   }

@@ -18,7 +18,7 @@
 //   becomes changes then (and once: the difference again).
 import type { Exchange, MarketInterface as Market, Order } from 'ccxt';
 import type { KnownPosition, OpenPosition, Side } from '../port.js';
-import { type ExchangeOrder, replayOrders, type ReplayedBook, type Pricing } from './book.js';
+import { type ExchangeOrder, movedBy, replayOrders, type ReplayedBook, type Pricing } from './book.js';
 import { type Held, seedsOf } from './history.js';
 import { describe, type ExchangeClass, MAX_BACKOFF_MS } from './link.js';
 import type { PositionStops } from './stops.js';
@@ -71,6 +71,7 @@ export const isNewer = (update: ExchangeOrder, known: ExchangeOrder): boolean =>
  */
 export const mergeStreamed = (listing: Listing, updates: readonly ExchangeOrder[]): { listing: Listing | null; unfollowed: string[] } => {
   const followed = new Set(listing.markets.map((m) => m.id ?? m.symbol));
+  const spot = new Set(listing.markets.filter((m) => m.spot === true).map((m) => m.id ?? m.symbol));
   const orders = [...listing.orders];
   const held = new Map(listing.held);
   const unfollowed: string[] = [];
@@ -86,8 +87,9 @@ export const mergeStreamed = (listing: Listing, updates: readonly ExchangeOrder[
     if (at >= 0) orders[at] = update;
     else orders.push(update);
     const added = update.filled - (known?.filled ?? 0);
+    const coins = movedBy(update, spot.has(update.symbol)) - (known ? movedBy(known, spot.has(update.symbol)) : 0);
     const now = held.get(update.symbol);
-    if (now && added > EPSILON) held.set(update.symbol, { ...now, net: Math.round((now.net + (update.side === 'buy' ? added : -added)) * 1e10) / 1e10 });
+    if (now && added > EPSILON) held.set(update.symbol, { ...now, net: Math.round((now.net + (update.side === 'buy' ? coins : -coins)) * 1e10) / 1e10 });
     changed = true;
   }
   return { listing: changed ? { markets: listing.markets, held, orders } : null, unfollowed };
