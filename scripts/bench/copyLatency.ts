@@ -38,7 +38,7 @@ import { COPIER_STREAM_PREFIX } from '../../domain/copier/events.js';
 import type { CopyEvent } from '../../domain/copy/events.js';
 import { POSITIONS_STREAM_PREFIX } from '../../domain/positions/events.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
-import { END, type EventStore, type Position } from '../../store/port.js';
+import { comparePositions, END, type EventStore, type Position } from '../../store/port.js';
 import { addCopiers, createStartedAccounts } from './copyLatencySeed.js';
 import { parseArgs } from '../support/connect.js';
 import { apiCaller, createBenchAccount, integerOption } from './support/options.js';
@@ -46,17 +46,19 @@ import { type BenchServer, serverVersion, startBenchServer } from './support/pos
 import { progress } from './support/progress.js';
 import { machine, percentile, publish, round } from './support/report.js';
 
-/**
- * The newest event the copy engine reads (positions-* or copier-*) at the head of `$all`: what its
- * `handled` can wait for. The head itself may be an event the engine never reads (an account log, a
- * copy outcome), which it would never report handled.
- */
-const newestEngineEvent = async (store: EventStore): Promise<Position | null> => {
+/** The newest event at the head of `$all` in a stream whose name starts with one of `prefixes`. */
+const newestIn = async (store: EventStore, ...prefixes: string[]): Promise<Position | null> => {
   for await (const { event } of store.readAll({ fromPosition: END, direction: 'backwards', maxCount: 2000 })) {
-    if (event.streamId.startsWith(POSITIONS_STREAM_PREFIX) || event.streamId.startsWith(COPIER_STREAM_PREFIX)) return event.position;
+    if (prefixes.some((prefix) => event.streamId.startsWith(prefix))) return event.position;
   }
   return null;
 };
+/**
+ * The newest event the copy engine reads (positions-* or copier-*): what its `handled` can wait for.
+ * The head itself may be an event the engine never reads (an account log, a copy outcome), which it
+ * would never report handled.
+ */
+const newestEngineEvent = (store: EventStore): Promise<Position | null> => newestIn(store, POSITIONS_STREAM_PREFIX, COPIER_STREAM_PREFIX);
 
 const args = parseArgs(process.argv.slice(2), ['slaves', 'trades', 'soak-slaves', 'soak-masters', 'soak-seconds', 'soak-rate', 'database-url', 'out']);
 const FAN_OUTS = (args.get('slaves')?.[0] ?? '1,10,100,1000')
@@ -227,11 +229,21 @@ const soak = async (service: Service, call: Call): Promise<Record<string, number
   await service.services.engine.idle();
   console.log(`  soak set up in ${Math.round((Date.now() - setupStarted) / 1000)} s; trading for ${SOAK_SECONDS} s at ${SOAK_RATE} master trades a second`);
 
-  // Copies done, counted from the copies streams as they are appended.
+  // Copies done, counted from the copies streams as they are appended, with the outcomes that are no
+  // copy (failed, deferred) counted apart so a shortfall has its reason. `reached` is how far the
+  // subscription has read: the count is final only once it passes the store's committed head.
   let copies = 0;
+  let failed = 0;
+  let deferred = 0;
+  let reached: Position | null = null;
   const subscription = service.services.store.subscribeToAll({ fromPosition: 'end', filter: { streamNamePrefixes: ['copies-'] } });
   const counting = (async () => {
-    for await (const { event } of subscription) if (event.type === 'CopyExecuted') copies += 1;
+    for await (const { event } of subscription) {
+      if (event.type === 'CopyExecuted') copies += 1;
+      else if (event.type === 'CopyFailed') failed += 1;
+      else if (event.type === 'CopyDeferred') deferred += 1;
+      reached = event.position;
+    }
   })();
 
   const store = service.services.store;
@@ -306,6 +318,12 @@ const soak = async (service: Service, call: Call): Promise<Record<string, number
   await engine.idle();
   await Promise.all(handledSamples);
   const drainMs = Date.now() - drainStarted;
+  // Every outcome written by now is counted before the subscription stops (it reads behind the writers).
+  const newest = await newestIn(store, 'copies-');
+  const countedBy = Date.now() + 60_000;
+  while (newest && (reached === null || comparePositions(reached, newest) < 0) && Date.now() < countedBy) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
   await subscription.unsubscribe();
   await counting;
   const lags = samples.map((x) => ({ second: x.second, lagMs: x.lagMs ?? Number.NaN }));
@@ -319,7 +337,7 @@ const soak = async (service: Service, call: Call): Promise<Record<string, number
   const grows = growth > 100 && last > 1000;
   const sortedLags = lags.map((l) => l.lagMs).sort((a, b) => a - b);
   console.log(
-    `  soak: ${trades} master trades (${tradeFailures} refused), ${copies} copies; lag p50 ${percentile(sortedLags, 50)} ms, max ${sortedLags[sortedLags.length - 1] ?? 0} ms, ` +
+    `  soak: ${trades} master trades (${tradeFailures} refused), ${copies} copies (${failed} failed, ${deferred} deferred); lag p50 ${percentile(sortedLags, 50)} ms, max ${sortedLags[sortedLags.length - 1] ?? 0} ms, ` +
       `slope ${round(growth)} ms/s over the second half; backlog ${grows ? 'GROWS' : 'does not grow'}; drained ${drainMs} ms after the last trade`,
   );
   return {
@@ -328,6 +346,8 @@ const soak = async (service: Service, call: Call): Promise<Record<string, number
     seconds: SOAK_SECONDS,
     trades,
     copies,
+    copiesFailed: failed,
+    copiesDeferred: deferred,
     copiesPerSecond: round(copies / SOAK_SECONDS),
     lagP50Ms: percentile(sortedLags, 50),
     lagMaxMs: sortedLags[sortedLags.length - 1] ?? 0,
