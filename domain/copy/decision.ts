@@ -30,7 +30,7 @@ import { exact, toNumber, ZERO } from '../shared/decimal.js';
 import type { CopierView, CopyAccounts, CopyAction, MarketData, MasterEvent, MasterTrade, ModifyAction, SkipReason, SlaveCopy, SymbolSpec } from './types.js';
 import { type FeatureInputs, NO_FEATURES } from './decisionContext.js';
 
-export { type FeatureInputs, NO_FEATURES } from './decisionContext.js';
+export { type FeatureInputs, NO_FEATURES, noFeaturesAt } from './decisionContext.js';
 
 /** The features' say on a change (stops, a close) of a position this copier copies. */
 const changeVerdict = (context: Context, hook: 'onModify' | 'onClose'): CopyAction | null => {

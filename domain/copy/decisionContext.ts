@@ -59,6 +59,21 @@ export const NO_FEATURES: FeatureInputs = {
   eventTime: null,
 };
 
+/**
+ * NO_FEATURES at a time: built member by member in NO_FEATURES' order, not spread (orderOf below), as
+ * it is for every copier without features of every fan-out.
+ */
+export const noFeaturesAt = (now: string, eventTime: string | null, deferredBy: FeatureInputs['deferredBy']): FeatureInputs => ({
+  active: NO_FEATURES.active,
+  now,
+  history: NO_FEATURES.history,
+  quotes: NO_FEATURES.quotes,
+  slaveAccount: null,
+  marginPerLot: null,
+  deferredBy,
+  eventTime,
+});
+
 export interface Context {
   readonly event: MasterEvent;
   readonly copier: CopierView;

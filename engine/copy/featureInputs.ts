@@ -3,7 +3,7 @@
 // Read only when a configured feature asks, and only for opens; the open prices ('openPrices') only
 // for a master's stop change of a position; the slave's open positions ('closeStops') only for a
 // master's close or partial close; the calendar ('calendar') for opens and stop changes, never for a close.
-import { type FeatureInputs, NO_FEATURES } from '../../domain/copy/decision.js';
+import { type FeatureInputs, noFeaturesAt } from '../../domain/copy/decision.js';
 import type { ActiveFeature, CopyRecord, FeatureNeed, QuoteView } from '../../domain/copy/features/rules.js';
 import { NEWS_CALENDAR_REACH_MINUTES } from '../../domain/copy/features/newsFilter.js';
 import { mapSymbol } from '../../domain/copy/symbolMapping.js';
@@ -68,7 +68,7 @@ const openPricesOf = async (event: MasterEvent, sources: FeatureSources): Promis
 const closing = (event: MasterEvent): boolean => event.type === 'MasterPositionClosed' || event.type === 'MasterPositionPartiallyClosed';
 
 export const featureInputs = async (event: MasterEvent, sources: FeatureSources): Promise<FeatureInputs> => {
-  if (sources.active.length === 0) return { ...NO_FEATURES, now: sources.now, eventTime: sources.eventTime, deferredBy: sources.deferredBy };
+  if (sources.active.length === 0) return noFeaturesAt(sources.now, sources.eventTime, sources.deferredBy);
   const needs = new Set<FeatureNeed>(sources.active.flatMap((f) => f.feature.rules.needs ?? []));
   const base: FeatureInputs = {
     active: sources.active,
