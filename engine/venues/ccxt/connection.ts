@@ -290,7 +290,7 @@ export class CcxtConnection implements VenueConnection {
     const params: Record<string, unknown> = {
       clientOrderId: clientId,
       ...(stops?.attach && withStops ? stops.attach(attached) : {}),
-      ...(stops?.stopOrder && stopOrder ? stops.stopOrder(side, pendingPrice!) : {}),
+      ...(stops?.stopOrder && stopOrder ? stops.stopOrder(side, pendingPrice!, clientId) : {}),
     };
     checkNotional(market, request, amount, price);
     let order: Order | null = null;

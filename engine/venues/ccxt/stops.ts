@@ -34,10 +34,12 @@ export interface PositionStops {
 export interface StopSupport {
   /** The createOrder params attaching a stop loss and take profit to an opening order; absent: set on the position once it filled. */
   readonly attach?: (stops: PositionStops) => Record<string, unknown>;
-  /** The createOrder params of a stop order (a market order that waits for `trigger`); absent: refused. */
-  readonly stopOrder?: (side: Side, trigger: number) => Record<string, unknown>;
-  /** The editOrder params of a new trigger price for a stop order; absent: pending orders are not changed. */
+  /** The createOrder params of a stop order (a market order that waits for `trigger`; `clientId` its client id); absent: refused. */
+  readonly stopOrder?: (side: Side, trigger: number, clientId: string) => Record<string, unknown>;
+  /** The editOrder params of a new trigger price for a stop order; absent: pending orders are changed by `amend`, else not. */
   readonly retrigger?: (trigger: number) => Record<string, unknown>;
+  /** Changes a pending order where editOrder does not reach (OKX): its new size (null: kept) and price, a stop order's trigger (null: kept). */
+  readonly amend?: (exchange: Exchange, market: Market, pending: PendingOrder, change: { amount: number | null; price: number | null }) => Promise<void>;
   /** The params that reach a stop order where the exchange keeps them apart (look-up, cancel). */
   readonly conditional?: Record<string, unknown>;
   /** Sets (null: removes) the stop loss and take profit of the open position (`side`) of `market`. */
@@ -166,16 +168,42 @@ const okxLevel = (exchange: Exchange, market: Market, level: number | null): str
   level === null ? '0' : String(exchange.priceToPrecision(market.symbol, level));
 
 /**
+ * OKX's change of a pending order: a stop order (a trigger algo order) by amend-algos (newTriggerPx,
+ * newSz: ccxt 4.5.84's editOrder sends an algo order's stop loss / take profit only), a limit order by
+ * amend-order (ccxt editOrder: newPx, newSz, which counts what already filled, so that is read first).
+ */
+const okxAmend: StopSupport['amend'] = async (exchange, market, pending, { amount, price }) => {
+  if (pending.orderType === 'buyStop' || pending.orderType === 'sellStop') {
+    await (exchange as unknown as Implicit).privatePostTradeAmendAlgos!({
+      instId: market.id,
+      algoId: pending.id,
+      ...(price !== null ? { newTriggerPx: String(price) } : {}),
+      ...(amount !== null ? { newSz: String(amount) } : {}),
+    });
+    return;
+  }
+  const filled = amount === null ? 0 : ((await exchange.fetchOrder(pending.id, market.symbol)).filled ?? 0);
+  const size = amount === null ? undefined : Number(exchange.amountToPrecision(market.symbol, amount + filled));
+  await exchange.editOrder(pending.id, market.symbol, 'limit', sideOf(pending.orderType), size, price ?? undefined);
+};
+
+/**
  * OKX swaps (okxswap): the stop loss and take profit are attached to the opening order (ccxt's stopLoss /
  * takeProfit: attachAlgoOrds), which OKX turns into one reduce-only algo order on the closing side once it
  * fills. On the open position they are that algo order: its levels changed with amend-algos ("0" removes
  * one), a level it lacks added by cancelling it (cancel-algos) and placing one for the whole position
  * (order-algo, closeFraction 1: `conditional` with one level, `oco` with both, as ccxt places them from
  * stopLossPrice / takeProfitPrice); read back from orders-algo-pending. One left on a market gone flat
- * (the position closed otherwise) is cancelled. Stop orders and pending changes are not placed here.
+ * (the position closed otherwise) is cancelled. A stop order is a `trigger` algo order (ccxt's
+ * triggerPrice: order-algo, orderPx -1, a market order once the last price reaches it) whose algoClOrdId
+ * is the client id (ccxt looks algo orders up by it); read back from orders-algo-pending (okx.ts),
+ * cancelled with cancel-algos, changed by okxAmend as limit orders are.
  */
 const okxswap: StopSupport = {
   attach: attachTriggers,
+  stopOrder: (_side, trigger, clientId) => ({ triggerPrice: trigger, algoClOrdId: clientId }),
+  conditional: { trigger: true },
+  amend: okxAmend,
   setPositionStops: async (exchange, market, stops, side) => {
     const [first, ...others] = await okxPositionAlgos(exchange, market, side);
     for (const o of others) await exchange.cancelOrder(String(o.id), market.symbol, { trigger: true });
@@ -257,19 +285,23 @@ export const fromTrigger = (exchangeId: string, o: Order): boolean => {
   return exchangeId === 'binanceusdm' && (type === 'STOP_MARKET' || type === 'TAKE_PROFIT_MARKET');
 };
 
-/** Changes a pending order's price (a stop order's trigger) or volume where the exchange amends orders (Bybit); else refused before sending. */
+/** Changes a pending order's price (a stop order's trigger) or volume where the exchange amends orders (Bybit, OKX swaps); else refused before sending. */
 export const editPending = async (exchange: Exchange, exchangeId: string, market: Market, pending: PendingOrder, changes: PositionChanges): Promise<void> => {
   const stops = STOP_SUPPORT[exchangeId];
-  if (!stops?.retrigger)
-    throw new VenueError('[INVALID_REQUEST]', `pending orders cannot be modified on ${exchangeId} by this adapter (Bybit only): cancel and place again`);
+  if (!stops?.retrigger && !stops?.amend)
+    throw new VenueError(
+      '[INVALID_REQUEST]',
+      `pending orders cannot be modified on ${exchangeId} by this adapter (bybit, okxswap only): cancel and place again`,
+    );
   if (changes.stopLoss !== undefined || changes.takeProfit !== undefined)
     throw new VenueError('[INVALID_STOPS]', `a pending order's stop loss and take profit are not changed on ${exchangeId} by this adapter`);
   const stopOrder = pending.orderType === 'buyStop' || pending.orderType === 'sellStop';
   const amount = changes.volume !== undefined ? amountAt(exchange, market, changes.volume) : undefined;
   if (amount !== undefined && !(amount > 0)) throw new VenueError('[INVALID_VOLUME]', `${changes.volume} is below ${pending.symbol}'s step at ${exchangeId}`);
   const price = changes.openPrice !== undefined ? Number(exchange.priceToPrecision(market.symbol, changes.openPrice)) : undefined;
+  if (stops.amend) return call(() => stops.amend!(exchange, market, pending, { amount: amount ?? null, price: price ?? null }));
   const type = stopOrder ? 'market' : 'limit';
-  const params = stopOrder && price !== undefined ? stops.retrigger(price) : {};
+  const params = stopOrder && price !== undefined ? stops.retrigger!(price) : {};
   await call(() => exchange.editOrder(pending.id, market.symbol, type, sideOf(pending.orderType), amount, stopOrder ? undefined : price, params));
 };
 

@@ -152,6 +152,35 @@ describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
     expect(changes.map((c) => c.type)).to.deep.equal(['positionClosed']);
   });
 
+  it('places a stop order as a trigger algo order once (its client id its algoClOrdId), amends it and a limit order, and the triggered one opens under its id', async () => {
+    const connection = await connect();
+    const stop = await connection.placeOrder({ symbol: BTC, orderType: 'buyStop', volume: 1, openPrice: 66000 }, 'stop-1');
+    expect(stop).to.include({ status: 'placed', openPrice: 66000, volume: 1 });
+    const triggers = () => okxAlgos(fake).filter((a) => a.ordType === 'trigger' && a.state === 'live');
+    expect(triggers().map((a) => [a.algoId, a.side, a.triggerPx, a.sz])).to.deep.equal([[stop.orderId, 'buy', 66000, 1]]);
+    // A restart replaying the same copy finds it by its algoClOrdId and places nothing.
+    await connection.disconnect();
+    const again = await connect();
+    again.follow([BTC]);
+    expect(await again.placeOrder({ symbol: BTC, orderType: 'buyStop', volume: 1, openPrice: 66000 }, 'stop-1')).to.include({ orderId: stop.orderId });
+    expect(fake.requests.filter((r) => r === 'POST /api/v5/trade/order-algo')).to.have.length(1);
+    expect((await again.positions()).map((p) => [p.id, p.orderType, p.volume, p.openPrice])).to.deep.equal([[stop.orderId, 'buyStop', 1, 66000]]);
+    expect(await again.modifyPosition(stop.orderId, { openPrice: 66500, volume: 2 })).to.include({ orderType: 'buyStop', openPrice: 66500, volume: 2 });
+    expect(fake.requests).to.include('POST /api/v5/trade/amend-algos');
+    const limit = await again.placeOrder({ symbol: BTC, orderType: 'sellLimit', volume: 1, openPrice: 70000 }, 'limit-1');
+    expect(await again.modifyPosition(limit.orderId, { openPrice: 69000, volume: 1.5 })).to.include({ openPrice: 69000, volume: 1.5 });
+    expect(fake.requests).to.include('POST /api/v5/trade/amend-order');
+    await again.cancelOrder(limit.orderId);
+    const changes: VenueChange[] = [];
+    again.subscribe((change) => changes.push(change));
+    fake.setPrice(BTC, 66600, 66600.1);
+    await again.refresh();
+    expect(triggers()).to.deep.equal([]);
+    expect(fake.position('key-1', BTC)).to.equal(2);
+    expect((await again.positions()).map((p) => [p.id, p.kind, p.orderType, p.volume])).to.deep.equal([[stop.orderId, 'position', 'buy', 2]]);
+    expect(changes.map((c) => c.type)).to.include('positionOpened');
+  });
+
   it("gives a swap position nobody knows the id of its open time (OKX's cTime), the same after its update time moved", async () => {
     // Opened by hand 100 days ago: OKX lists its opening order in no window any more, not even the archive.
     fake.placeManually('key-1', BTC, 'BUY', 2);
