@@ -1,7 +1,9 @@
 // What the ccxt adapter's unit specs share: a started fake exchange holding the account they trade
-// (key-1 / secret-1, 10,000 USDT; OKX's passphrase pass-1) and the adapter's venue pointed at it.
+// (key-1 / secret-1, 10,000 USDT; OKX's passphrase pass-1), the adapter's venue pointed at it, and
+// `ccxtSpecHarness`, their whole per-test set-up and tear-down.
 import { ccxtAdapter } from '../../engine/venues/ccxt/adapter.js';
-import type { VenueLog } from '../../engine/venues/registry.js';
+import type { CcxtConnection } from '../../engine/venues/ccxt/connection.js';
+import type { RealVenue, VenueLog } from '../../engine/venues/registry.js';
 import { type FakeDialect, FakeExchange } from './fakeExchange.js';
 
 /** A started fake `dialect` exchange holding key-1 / secret-1 with 10,000 USDT (OKX: passphrase pass-1). */
@@ -25,3 +27,102 @@ export const ccxtVenueAt = (fake: FakeExchange, target: FakeDialect | 'okxswap',
     clock: () => new Date(),
     log,
   });
+
+/** What `ccxtSpecHarness` starts each test with. */
+export interface CcxtSpecOptions {
+  /** The fake's dialect; none: nothing is started before a test, it calls `open` itself. */
+  readonly dialect?: FakeDialect;
+  /** The adapter's target when it is not the dialect (okxswap). */
+  readonly target?: FakeDialect | 'okxswap';
+  /** Adapter settings over `ccxtVenueAt`'s. */
+  readonly settings?: Record<string, string>;
+  /** The loginServer `connect` uses unless told (sandbox). */
+  readonly server?: string;
+}
+
+/** A describe block's ccxt venue at a fresh fake exchange per test; connections made through it are closed after the test. */
+export interface CcxtSpecHarness {
+  /** The current test's fake exchange. */
+  readonly fake: FakeExchange;
+  /** The adapter's venue at it. */
+  readonly venue: RealVenue;
+  /** The venue log's info lines and warnings (and errors), emptied before each test. */
+  readonly infos: string[];
+  readonly warnings: string[];
+  /** Starts a fresh fake exchange in `dialect` (key-1 as `startedFakeExchange` holds it) and the venue at it. */
+  readonly open: (dialect: FakeDialect, target?: FakeDialect | 'okxswap') => Promise<void>;
+  /** Replaces the venue by one at the same fake with `settings` over the harness's (for the rest of the test). */
+  readonly venueWith: (settings: Record<string, string>) => Promise<void>;
+  /** A connection (not yet connected) of `login`, `password` (key-1's secret, OKX: with its passphrase) at `server`. */
+  readonly connection: (login?: string, password?: string, server?: string) => CcxtConnection;
+  /** The same, connected. */
+  readonly connect: (login?: string, password?: string, server?: string) => Promise<CcxtConnection>;
+}
+
+/**
+ * Registers the set-up every ccxt adapter spec shares in the calling describe block: ccxt loaded once
+ * up front (a large package the adapter imports when a venue first connects, so its import time does
+ * not count against the first test), a fake exchange and venue per test (`options.dialect`), and every
+ * connection made through the harness disconnected and the fake stopped after each test.
+ */
+export const ccxtSpecHarness = (options: CcxtSpecOptions = {}): CcxtSpecHarness => {
+  let fake: FakeExchange | null = null;
+  let venue: RealVenue | null = null;
+  let dialect: FakeDialect = options.dialect ?? 'binance';
+  const infos: string[] = [];
+  const warnings: string[] = [];
+  const connections: CcxtConnection[] = [];
+  const opened = <T>(value: T | null): T => {
+    if (value === null) throw new Error('ccxtSpecHarness: no fake exchange open in this test (give a dialect or call open)');
+    return value;
+  };
+  let target: FakeDialect | 'okxswap' = dialect;
+  const open = async (to: FakeDialect, as: FakeDialect | 'okxswap' = to): Promise<void> => {
+    [dialect, target] = [to, as];
+    fake = await startedFakeExchange(to);
+    venue = await ccxtVenueAt(fake, target, keptLog(infos, warnings), options.settings);
+  };
+  const venueWith = async (settings: Record<string, string>): Promise<void> => {
+    venue = await ccxtVenueAt(opened(fake), target, keptLog(infos, warnings), { ...options.settings, ...settings });
+  };
+  const connection = (login = 'key-1', password = dialect === 'okx' ? 'secret-1:pass-1' : 'secret-1', server = options.server ?? 'sandbox') => {
+    const made = opened(venue).connection({ login, password, server }) as CcxtConnection;
+    connections.push(made);
+    return made;
+  };
+
+  before(async function () {
+    this.timeout(300_000);
+    await import('ccxt');
+  });
+  beforeEach(async () => {
+    infos.length = 0;
+    warnings.length = 0;
+    if (options.dialect) await open(options.dialect, options.target);
+  });
+  afterEach(async () => {
+    for (const made of connections.splice(0)) await made.disconnect();
+    await fake?.stop();
+    fake = null;
+    venue = null;
+  });
+
+  return {
+    get fake() {
+      return opened(fake);
+    },
+    get venue() {
+      return opened(venue);
+    },
+    infos,
+    warnings,
+    open,
+    venueWith,
+    connection,
+    connect: async (login, password, server) => {
+      const made = connection(login, password, server);
+      await made.connect();
+      return made;
+    },
+  };
+};

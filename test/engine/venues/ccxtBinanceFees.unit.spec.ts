@@ -5,9 +5,8 @@
 import { expect } from 'chai';
 import type { CcxtConnection } from '../../../engine/venues/ccxt/connection.js';
 import type { ClosedTrade, OpenPosition } from '../../../engine/venues/port.js';
-import type { RealVenue } from '../../../engine/venues/registry.js';
-import { ccxtVenueAt, keptLog, startedFakeExchange } from '../../support/ccxtVenue.js';
-import type { FakeDialect, FakeExchange } from '../../support/fakeExchange.js';
+import { ccxtSpecHarness } from '../../support/ccxtVenue.js';
+import type { FakeDialect } from '../../support/fakeExchange.js';
 
 const CASES: readonly { dialect: FakeDialect; tradeList: string }[] = [
   { dialect: 'binance', tradeList: 'GET /api/v3/myTrades' },
@@ -17,44 +16,29 @@ const ALL_TIME = ['2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z'] as const;
 
 for (const c of CASES) {
   describe(`ccxt venue: ${c.dialect}'s fees from its trade list`, () => {
-    let fake: FakeExchange;
-    let venue: RealVenue;
-    const connections: CcxtConnection[] = [];
+    const spec = ccxtSpecHarness({ dialect: c.dialect, settings: { CCXT_STREAM: 'off' } });
+    beforeEach(() => {
+      spec.fake.feeRate = 0.001;
+    });
     const connect = async (): Promise<CcxtConnection> => {
-      const connection = venue.connection({ login: 'key-1', password: 'secret-1', server: 'sandbox' }) as CcxtConnection;
-      connections.push(connection);
-      await connection.connect();
+      const connection = await spec.connect();
       connection.follow(['BTCUSDT']);
       return connection;
     };
-    const tradeReads = () => fake.requests.filter((r) => r === c.tradeList).length;
+    const tradeReads = () => spec.fake.requests.filter((r) => r === c.tradeList).length;
     const openPosition = async (connection: CcxtConnection) => (await connection.positions()).find((p): p is OpenPosition => p.kind === 'position');
     const trades = async (connection: CcxtConnection) =>
       (await connection.history(...ALL_TIME)).filter((h): h is ClosedTrade => h.kind === 'trade').map((t) => ({ id: t.id, commission: t.commission }));
-
-    before(async function () {
-      this.timeout(300_000);
-      await import('ccxt');
-    });
-    beforeEach(async () => {
-      fake = await startedFakeExchange(c.dialect);
-      fake.feeRate = 0.001;
-      venue = await ccxtVenueAt(fake, c.dialect, keptLog([], []), { CCXT_STREAM: 'off' });
-    });
-    afterEach(async () => {
-      for (const connection of connections.splice(0)) await connection.disconnect();
-      await fake.stop();
-    });
 
     it("charges the position its opening fill's commission and the closed trade both, the same after a restart", async () => {
       const first = await connect();
       await first.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01 }, 'fees-open');
       const position = await openPosition(first);
-      const [buyFee] = fake.orders.map((o) => o.fee);
+      const [buyFee] = spec.fake.orders.map((o) => o.fee);
       expect(buyFee, 'the fake charged a fee').to.be.greaterThan(0.5);
       expect(position!.commission).to.be.closeTo(-buyFee!, 1e-8);
       const trade = await first.closePosition(position!.id, undefined, 'fees-close');
-      const sellFee = fake.orders[1]!.fee;
+      const sellFee = spec.fake.orders[1]!.fee;
       expect(trade.commission).to.be.closeTo(-(buyFee! + sellFee), 1e-8);
       await first.disconnect();
 
@@ -71,17 +55,17 @@ for (const c of CASES) {
       await connection.refresh();
       await connection.refresh();
       expect(tradeReads() - before).to.equal(2);
-      expect(fake.requests.filter((r) => r.startsWith(`${c.tradeList}`)).length).to.be.at.least(2);
+      expect(spec.fake.requests.filter((r) => r.startsWith(`${c.tradeList}`)).length).to.be.at.least(2);
       const [trade] = await trades(connection);
-      expect(trade!.commission).to.be.closeTo(-(fake.orders[0]!.fee + fake.orders[1]!.fee), 1e-8);
+      expect(trade!.commission).to.be.closeTo(-(spec.fake.orders[0]!.fee + spec.fake.orders[1]!.fee), 1e-8);
     });
 
     it('leaves a commission paid in a third coin (BNB) uncounted', async () => {
-      fake.feeAsset = 'BNB';
-      fake.addAccount('key-1', 'secret-1', { USDT: 10_000, BNB: 10 });
+      spec.fake.feeAsset = 'BNB';
+      spec.fake.addAccount('key-1', 'secret-1', { USDT: 10_000, BNB: 10 });
       const connection = await connect();
       await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01 }, 'bnb-open');
-      expect(fake.balance('key-1', 'BNB')).to.be.below(10);
+      expect(spec.fake.balance('key-1', 'BNB')).to.be.below(10);
       const position = await openPosition(connection);
       expect(position!.commission).to.equal(0);
       const trade = await connection.closePosition(position!.id, undefined, 'bnb-close');

@@ -3,13 +3,11 @@
 // signatures, JSON shapes, error codes and market precision (test/support/fakeExchange*.ts). Nothing
 // leaves 127.0.0.1.
 import { expect } from 'chai';
-import { ccxtAdapter } from '../../../engine/venues/ccxt/adapter.js';
 import type { CcxtConnection } from '../../../engine/venues/ccxt/connection.js';
 import { exchangeClientOrderId } from '../../../engine/venues/ccxt/connection.js';
 import { type VenueChange, VenueError } from '../../../engine/venues/port.js';
-import type { RealVenue } from '../../../engine/venues/registry.js';
-import { ccxtVenueAt, keptLog, startedFakeExchange } from '../../support/ccxtVenue.js';
-import { type FakeDialect, FakeExchange } from '../../support/fakeExchange.js';
+import { ccxtSpecHarness } from '../../support/ccxtVenue.js';
+import type { FakeDialect } from '../../support/fakeExchange.js';
 import { refusal } from '../../support/venueRefusal.js';
 
 interface Case {
@@ -70,31 +68,8 @@ const CASES: readonly Case[] = [
 
 for (const c of CASES) {
   describe(`ccxt venue against a local fake ${c.dialect}`, () => {
-    let fake: FakeExchange;
-    let venue: RealVenue;
-    const warnings: string[] = [];
-    const infos: string[] = [];
-    const connections: CcxtConnection[] = [];
-
-    const connect = async (key = 'key-1', password = c.password, server = 'sandbox'): Promise<CcxtConnection> => {
-      const connection = venue.connection({ login: key, password, server }) as CcxtConnection;
-      connections.push(connection);
-      await connection.connect();
-      return connection;
-    };
-
-    before(async function () {
-      this.timeout(300_000);
-      await import('ccxt');
-    });
-    beforeEach(async () => {
-      fake = await startedFakeExchange(c.dialect);
-      venue = await ccxtVenueAt(fake, c.dialect, keptLog(infos, warnings));
-    });
-    afterEach(async () => {
-      for (const connection of connections.splice(0)) await connection.disconnect();
-      await fake.stop();
-    });
+    const spec = ccxtSpecHarness({ dialect: c.dialect });
+    const { connect, infos, warnings } = spec;
 
     it('connects with good keys and refuses a wrong key or a wrong secret with [INVALID_CREDENTIALS], speaking only the exchange API', async () => {
       const connection = await connect();
@@ -103,7 +78,7 @@ for (const c of CASES) {
       expect(await refusal(connect('key-2'))).to.equal('[INVALID_CREDENTIALS]');
       expect(await refusal(connect('key-1', c.dialect === 'okx' ? 'wrong:pass-1' : 'wrong'))).to.equal('[INVALID_CREDENTIALS]');
       if (c.dialect === 'okx') expect(await refusal(connect('key-1', 'secret-1:wrong-passphrase'))).to.equal('[INVALID_CREDENTIALS]');
-      expect(fake.requests.filter((r) => !c.prefix.test(r))).to.deep.equal([]);
+      expect(spec.fake.requests.filter((r) => !c.prefix.test(r))).to.deep.equal([]);
     });
 
     it("gives the exchange's precision and minimum as the symbol sizes, and refuses off-step and too small volumes before sending them", async () => {
@@ -113,7 +88,7 @@ for (const c of CASES) {
       expect(btc.minVolume).to.be.closeTo(c.minVolume, 1e-15);
       expect(await refusal(connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: c.tiny }, 'tiny'))).to.equal('[INVALID_VOLUME]');
       expect(await refusal(connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: c.offStep }, 'off-step'))).to.equal('[INVALID_VOLUME]');
-      expect(fake.orders).to.have.length(0);
+      expect(spec.fake.orders).to.have.length(0);
     });
 
     it('places a market order that fills, reports the position, closes part and the rest, with a change for each and nothing placed twice', async () => {
@@ -123,40 +98,40 @@ for (const c of CASES) {
       const id = '4b0c9a1e-8c55-5c1f-9a0e-2d1c3b4a5f60';
       const placed = await connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, id);
       expect(placed).to.include({ status: 'filled', volume: 0.01 });
-      expect(placed.status === 'filled' && placed.price).to.equal(fake.markets.get(c.btc)!.ask);
-      expect(fake.orders[0]!.clientOrderId).to.equal(exchangeClientOrderId(id));
+      expect(placed.status === 'filled' && placed.price).to.equal(spec.fake.markets.get(c.btc)!.ask);
+      expect(spec.fake.orders[0]!.clientOrderId).to.equal(exchangeClientOrderId(id));
       expect(await connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, id)).to.deep.equal(placed);
-      expect(fake.orders).to.have.length(1);
+      expect(spec.fake.orders).to.have.length(1);
       expect(changes.map((change) => change.type)).to.deep.equal(['positionOpened']);
       const [position] = await connection.positions();
       expect(position).to.include({ kind: 'position', id: placed.orderId, symbol: c.btc, volume: 0.01, orderType: 'buy' });
-      fake.setPrice(c.btc, 66000, 66000.1);
+      spec.fake.setPrice(c.btc, 66000, 66000.1);
       const trade = await connection.closePosition(placed.orderId, 0.004, 'close-part');
       expect(trade).to.include({ positionId: placed.orderId, volume: 0.004, closePrice: 66000 });
       await connection.closePosition(placed.orderId, undefined, 'close-rest');
       expect(changes.map((change) => change.type)).to.deep.equal(['positionOpened', 'positionPartiallyClosed', 'positionClosed']);
       expect(await connection.positions()).to.deep.equal([]);
-      if (c.short) expect(fake.position('key-1', c.btc)).to.equal(0);
-      else expect(fake.balance('key-1', 'BTC')).to.be.closeTo(0, 1e-12);
+      if (c.short) expect(spec.fake.position('key-1', c.btc)).to.equal(0);
+      else expect(spec.fake.balance('key-1', 'BTC')).to.be.closeTo(0, 1e-12);
     });
 
     it('finds an order that reached the exchange before the answer timed out, and does not place it again (also after a restart)', async () => {
       const connection = await connect();
-      fake.delayNextOrderAnswerMs = 1500;
+      spec.fake.delayNextOrderAnswerMs = 1500;
       const id = '9d1c7b0e-0d7e-5b9e-8c44-6a0f3e2b1c7d';
       const placed = await connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, id);
       expect(placed.status).to.equal('filled');
-      expect(fake.orders).to.have.length(1);
+      expect(spec.fake.orders).to.have.length(1);
       expect(warnings.some((w) => /looking the order up by its client id/.test(w))).to.equal(true);
       expect(infos.some((m) => /had reached the exchange/.test(m))).to.equal(true);
       const again = await connect();
       expect((await again.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, id)).orderId).to.equal(placed.orderId);
-      expect(fake.orders).to.have.length(1);
+      expect(spec.fake.orders).to.have.length(1);
     });
 
     it('answers a rate limit as a failure to try again (not a refusal); the retry with the same client id places one order', async () => {
       const connection = await connect();
-      fake.rateLimitNextOrder = true;
+      spec.fake.rateLimitNextOrder = true;
       const id = '0f5e3c2a-1b4d-5e6f-8a9b-0c1d2e3f4a5b';
       const failure = await connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, id).then(
         () => null,
@@ -164,16 +139,16 @@ for (const c of CASES) {
       );
       expect(failure).to.be.instanceOf(Error);
       expect(failure).not.to.be.instanceOf(VenueError);
-      expect(fake.orders).to.have.length(0);
+      expect(spec.fake.orders).to.have.length(0);
       expect((await connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, id)).status).to.equal('filled');
-      expect(fake.orders).to.have.length(1);
+      expect(spec.fake.orders).to.have.length(1);
     });
 
     it('sees a close made at the exchange while away, and a limit order that filled', async () => {
       const connection = await connect();
       const placed = await connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, 'a');
       await connection.disconnect();
-      fake.placeManually('key-1', c.btc, 'SELL', 0.01);
+      spec.fake.placeManually('key-1', c.btc, 'SELL', 0.01);
       const later = await connect();
       later.follow([c.btc]);
       expect(await later.positions()).to.deep.equal([]);
@@ -184,7 +159,7 @@ for (const c of CASES) {
       later.subscribe((change) => changes.push(change));
       const limit = await later.placeOrder({ symbol: c.btc, orderType: 'buyLimit', volume: 0.01, openPrice: 64000 }, 'limit-1');
       expect(limit.status).to.equal('placed');
-      fake.setPrice(c.btc, 63900, 63900.1);
+      spec.fake.setPrice(c.btc, 63900, 63900.1);
       await later.refresh();
       expect(changes.map((change) => change.type)).to.deep.equal(['orderPlaced', 'orderFilled', 'positionOpened']);
     });
@@ -193,8 +168,8 @@ for (const c of CASES) {
       const connection = await connect();
       await connection.disconnect();
       for (let i = 0; i < 120; i++) {
-        fake.placeManually('key-1', c.btc, 'BUY', 0.01);
-        fake.placeManually('key-1', c.btc, 'SELL', 0.01);
+        spec.fake.placeManually('key-1', c.btc, 'BUY', 0.01);
+        spec.fake.placeManually('key-1', c.btc, 'SELL', 0.01);
       }
       const later = await connect();
       later.follow([c.btc]);
@@ -202,7 +177,7 @@ for (const c of CASES) {
       const history = await later.history('2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z');
       expect(history.filter((h) => h.kind === 'trade')).to.have.length(120);
       // Bybit pages 50 orders (5 pages for 240), OKX 100 (3 pages); Binance lists them in one call.
-      const pages = fake.requests.filter((r) => r === 'GET /v5/order/history' || r === 'GET /api/v5/trade/orders-history').length;
+      const pages = spec.fake.requests.filter((r) => r === 'GET /v5/order/history' || r === 'GET /api/v5/trade/orders-history').length;
       if (c.dialect !== 'binanceusdm') expect(pages).to.be.at.least(c.dialect === 'bybit' ? 5 : 3);
     });
 
@@ -211,7 +186,7 @@ for (const c of CASES) {
       await connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, 'old-1');
       const [position] = (await connection.positions()).filter((p) => p.kind === 'position');
       await connection.disconnect();
-      fake.age(100 * 86_400_000);
+      spec.fake.age(100 * 86_400_000);
       const later = await connect();
       const known = { id: position!.id, symbol: c.btc, side: 'buy' as const, volume: 0.01, openPrice: position!.openPrice, openTime: position!.openTime };
       later.follow([c.btc], [known]);
@@ -227,15 +202,15 @@ for (const c of CASES) {
         const first = await connect();
         await first.disconnect();
         // Opened by hand at the exchange 100 days ago: its opening order is no longer listed, not even windows back.
-        fake.placeManually('key-1', c.btc, 'BUY', 0.01);
-        fake.age(100 * 86_400_000);
+        spec.fake.placeManually('key-1', c.btc, 'BUY', 0.01);
+        spec.fake.age(100 * 86_400_000);
         const seen = await connect();
         seen.follow([c.btc]);
         const [unknown] = (await seen.positions()).filter((p) => p.kind === 'position');
         expect(unknown).to.include({ symbol: c.btc, volume: 0.01, orderType: 'buy' });
         await seen.disconnect();
         // A funding payment or a margin change moves the position's update time (Binance's only time).
-        fake.touch('key-1', c.btc);
+        spec.fake.touch('key-1', c.btc);
         const again = await connect();
         again.follow([c.btc]);
         const ids = (await again.positions()).filter((p) => p.kind === 'position').map((p) => p.id);
@@ -246,46 +221,25 @@ for (const c of CASES) {
 }
 
 describe('ccxt venue: stop loss, take profit, stop orders and pending changes', () => {
-  let fake: FakeExchange;
-  const connections: CcxtConnection[] = [];
-
+  const spec = ccxtSpecHarness({ settings: { CCXT_TIMEOUT_MS: '2000' }, server: 'demo' });
   /** A connection to a new fake exchange, or (`again`) another one to the same fake: a restart. */
   const connect = async (dialect: FakeDialect, again = false): Promise<CcxtConnection> => {
-    if (!again) {
-      fake = new FakeExchange(dialect);
-      await fake.start();
-      fake.addAccount('key-1', 'secret-1', { USDT: 10_000 }, dialect === 'okx' ? 'pass-1' : null);
-    }
-    const settings = ccxtAdapter.config({ CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '60000', CCXT_TIMEOUT_MS: '2000' });
-    const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
-    const venue = await ccxtAdapter.venue(dialect, settings, { clock: () => new Date(), log });
-    const connection = venue.connection({ login: 'key-1', password: dialect === 'okx' ? 'secret-1:pass-1' : 'secret-1', server: 'demo' }) as CcxtConnection;
-    connections.push(connection);
-    await connection.connect();
-    return connection;
+    if (!again) await spec.open(dialect);
+    return spec.connect();
   };
-
-  before(async function () {
-    this.timeout(300_000);
-    await import('ccxt');
-  });
-  afterEach(async () => {
-    for (const connection of connections.splice(0)) await connection.disconnect();
-    await fake.stop();
-  });
 
   it("Bybit: places a position's stop loss and take profit, changes and removes them, and records the stop loss close with its reason", async () => {
     const connection = await connect('bybit');
     const changes: VenueChange[] = [];
     connection.subscribe((change) => changes.push(change));
     const placed = await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01, stopLoss: 60000, takeProfit: 70000 }, 'with-stops');
-    expect(fake.accounts.get('key-1')!.positions.get('BTCUSDT')).to.include({ stopLoss: 60000, takeProfit: 70000 });
+    expect(spec.fake.accounts.get('key-1')!.positions.get('BTCUSDT')).to.include({ stopLoss: 60000, takeProfit: 70000 });
     expect((await connection.positions())[0]).to.include({ id: placed.orderId, stopLoss: 60000, takeProfit: 70000 });
     const moved = await connection.modifyPosition(placed.orderId, { stopLoss: 61000, takeProfit: null });
     expect(moved).to.include({ stopLoss: 61000, takeProfit: null });
-    expect(fake.accounts.get('key-1')!.positions.get('BTCUSDT')).to.include({ stopLoss: 61000, takeProfit: null });
+    expect(spec.fake.accounts.get('key-1')!.positions.get('BTCUSDT')).to.include({ stopLoss: 61000, takeProfit: null });
     expect(changes.map((change) => change.type)).to.deep.equal(['positionOpened', 'positionModified']);
-    fake.setPrice('BTCUSDT', 60900, 60900.1);
+    spec.fake.setPrice('BTCUSDT', 60900, 60900.1);
     await connection.refresh();
     const closed = changes.at(-1)!;
     expect(closed.type).to.equal('positionClosed');
@@ -306,14 +260,14 @@ describe('ccxt venue: stop loss, take profit, stop orders and pending changes', 
     ]);
     expect(await connection.modifyPosition(stop.orderId, { openPrice: 67000 })).to.include({ openPrice: 67000, orderType: 'buyStop' });
     expect(await connection.modifyPosition(limit.orderId, { openPrice: 3350, volume: 0.4 })).to.include({ openPrice: 3350, volume: 0.4 });
-    expect(fake.orders.map((o) => [o.triggerPrice, o.price, o.origQty])).to.deep.equal([
+    expect(spec.fake.orders.map((o) => [o.triggerPrice, o.price, o.origQty])).to.deep.equal([
       [67000, 0, 0.01],
       [null, 3350, 0.4],
     ]);
-    fake.setPrice('BTCUSDT', 66500, 66500.1);
+    spec.fake.setPrice('BTCUSDT', 66500, 66500.1);
     await connection.refresh();
     expect((await connection.positions()).filter((p) => p.kind === 'position')).to.deep.equal([]);
-    fake.setPrice('BTCUSDT', 67000, 67000.1);
+    spec.fake.setPrice('BTCUSDT', 67000, 67000.1);
     await connection.refresh();
     expect(changes.map((change) => change.type)).to.deep.equal([
       'orderPlaced',
@@ -325,7 +279,7 @@ describe('ccxt venue: stop loss, take profit, stop orders and pending changes', 
     ]);
   });
 
-  const openAlgos = () => fake.algoOrders.filter((a) => a.algoStatus === 'NEW').map((a) => [a.orderType, a.side, a.triggerPrice, a.closePosition]);
+  const openAlgos = () => spec.fake.algoOrders.filter((a) => a.algoStatus === 'NEW').map((a) => [a.orderType, a.side, a.triggerPrice, a.closePosition]);
 
   it("Binance USDⓈ-M: sets a position's stops as close-all algo orders once it filled, changes and removes them, records the stop loss close and cancels the take profit it left", async () => {
     const connection = await connect('binanceusdm');
@@ -344,28 +298,26 @@ describe('ccxt venue: stop loss, take profit, stop orders and pending changes', 
     expect(await connection.modifyPosition(placed.orderId, { takeProfit: 72000 })).to.include({ stopLoss: 61000, takeProfit: 72000 });
     // Opened, then its stops placed once it filled (nothing is attached to a Binance order), then moved twice.
     expect(changes.map((change) => change.type)).to.deep.equal(['positionOpened', 'positionModified', 'positionModified', 'positionModified']);
-    fake.setPrice('BTCUSDT', 60900, 60900.1);
+    spec.fake.setPrice('BTCUSDT', 60900, 60900.1);
     await connection.refresh();
     const closed = changes.at(-1)!;
     expect(closed.type).to.equal('positionClosed');
     expect(closed.type === 'positionClosed' && closed.trade).to.include({ positionId: placed.orderId, reason: 'stopLoss', closePrice: 60900, volume: 0.01 });
-    expect(fake.position('key-1', 'BTCUSDT')).to.equal(0);
+    expect(spec.fake.position('key-1', 'BTCUSDT')).to.equal(0);
     // The take profit Binance left open is cancelled: it would close the next position opened there.
     expect(openAlgos()).to.deep.equal([]);
-    expect(fake.algoOrders.map((a) => a.algoStatus)).to.have.members(['CANCELED', 'CANCELED', 'FINISHED', 'CANCELED']);
+    expect(spec.fake.algoOrders.map((a) => a.algoStatus)).to.have.members(['CANCELED', 'CANCELED', 'FINISHED', 'CANCELED']);
   });
 
   it('Binance USDⓈ-M: a replay after a stop between the opening fill and its stops places the missing stops, once', async () => {
     // The state a stop of the service leaves: the opening order filled under its client id, no stops placed.
-    fake = new FakeExchange('binanceusdm');
-    await fake.start();
-    fake.addAccount('key-1', 'secret-1', { USDT: 10_000 });
+    await spec.open('binanceusdm');
     const request = { symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01, stopLoss: 60000, takeProfit: 70000 } as const;
-    fake.place('key-1', { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: 0.01, clientOrderId: exchangeClientOrderId('crashed') });
+    spec.fake.place('key-1', { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: 0.01, clientOrderId: exchangeClientOrderId('crashed') });
     const connection = await connect('binanceusdm', true);
     const replayed = await connection.placeOrder(request, 'crashed');
     expect(replayed).to.include({ status: 'filled', volume: 0.01 });
-    expect(fake.orders).to.have.length(1);
+    expect(spec.fake.orders).to.have.length(1);
     const both = [
       ['STOP_MARKET', 'SELL', 60000, true],
       ['TAKE_PROFIT_MARKET', 'SELL', 70000, true],
@@ -375,25 +327,23 @@ describe('ccxt venue: stop loss, take profit, stop orders and pending changes', 
     // Another restart replays it again: nothing more is placed.
     const again = await connect('binanceusdm', true);
     expect((await again.placeOrder(request, 'crashed')).orderId).to.equal(replayed.orderId);
-    expect(fake.algoOrders).to.have.length(2);
+    expect(spec.fake.algoOrders).to.have.length(2);
     // One of the two placed before a stop: only the other is placed.
-    fake.algoOrders.find((a) => a.orderType === 'TAKE_PROFIT_MARKET')!.algoStatus = 'CANCELED';
+    spec.fake.algoOrders.find((a) => a.orderType === 'TAKE_PROFIT_MARKET')!.algoStatus = 'CANCELED';
     await (await connect('binanceusdm', true)).placeOrder(request, 'crashed');
     expect(openAlgos()).to.have.deep.members(both);
-    expect(fake.algoOrders).to.have.length(3);
+    expect(spec.fake.algoOrders).to.have.length(3);
   });
 
   it('Binance USDⓈ-M: two replays at once after a stop between the opening fill and its stops place each stop once', async () => {
-    fake = new FakeExchange('binanceusdm');
-    await fake.start();
-    fake.addAccount('key-1', 'secret-1', { USDT: 10_000 });
+    await spec.open('binanceusdm');
     const request = { symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01, stopLoss: 60000, takeProfit: 70000 } as const;
-    fake.place('key-1', { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: 0.01, clientOrderId: exchangeClientOrderId('crashed') });
+    spec.fake.place('key-1', { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: 0.01, clientOrderId: exchangeClientOrderId('crashed') });
     const [first, second] = [await connect('binanceusdm', true), await connect('binanceusdm', true)];
     // Both read the open algo orders before either places: each places both stops, one of each is refused as a duplicate.
     const results = await Promise.all([first.placeOrder(request, 'crashed'), second.placeOrder(request, 'crashed')]);
     expect(results.map((r) => r.status)).to.deep.equal(['filled', 'filled']);
-    expect(fake.algoOrders.map((a) => [a.orderType, a.side, a.triggerPrice, a.closePosition])).to.have.deep.members([
+    expect(spec.fake.algoOrders.map((a) => [a.orderType, a.side, a.triggerPrice, a.closePosition])).to.have.deep.members([
       ['STOP_MARKET', 'SELL', 60000, true],
       ['TAKE_PROFIT_MARKET', 'SELL', 70000, true],
     ]);
@@ -412,7 +362,7 @@ describe('ccxt venue: stop loss, take profit, stop orders and pending changes', 
     ]);
     const restarted = await connect('binanceusdm', true);
     expect((await restarted.placeOrder({ symbol: 'BTCUSDT', orderType: 'buyStop', volume: 0.01, openPrice: 66000 }, 'stop-1')).orderId).to.equal(stop.orderId);
-    expect(fake.algoOrders).to.have.length(2);
+    expect(spec.fake.algoOrders).to.have.length(2);
     expect((await connection.positions()).map((p) => [p.kind, p.orderType, p.openPrice])).to.have.deep.members([
       ['order', 'buyStop', 66000],
       ['order', 'sellStop', 64000],
@@ -420,7 +370,7 @@ describe('ccxt venue: stop loss, take profit, stop orders and pending changes', 
     await connection.cancelOrder(other.orderId);
     const limit = await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buyLimit', volume: 0.01, openPrice: 60000 }, 'limit-1');
     expect(await refusal(connection.modifyPosition(limit.orderId, { openPrice: 61000 }))).to.equal('[INVALID_REQUEST]');
-    fake.setPrice('BTCUSDT', 66000, 66000.1);
+    spec.fake.setPrice('BTCUSDT', 66000, 66000.1);
     await connection.refresh();
     const [position] = (await connection.positions()).filter((p) => p.kind === 'position');
     expect(position).to.include({ id: stop.orderId, orderType: 'buy', volume: 0.01, openPrice: 66000.1 });
@@ -439,11 +389,11 @@ describe('ccxt venue: stop loss, take profit, stop orders and pending changes', 
     const changes: VenueChange[] = [];
     connection.subscribe((change) => changes.push(change));
     const stop = await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buyStop', volume: 0.01, openPrice: 66000 }, 'old-stop');
-    fake.age(8 * 86_400_000);
+    spec.fake.age(8 * 86_400_000);
     await connection.refresh();
     expect((await connection.positions()).map((p) => [p.kind, p.id])).to.deep.equal([['order', stop.orderId]]);
     // It triggers now: its market order is listed, the algo order that placed it only a week further back.
-    fake.setPrice('BTCUSDT', 66000, 66000.1);
+    spec.fake.setPrice('BTCUSDT', 66000, 66000.1);
     await connection.refresh();
     // A restart reads it again (the symbol followed as the service's reconciliation does).
     const restarted = await connect('binanceusdm', true);
@@ -453,7 +403,7 @@ describe('ccxt venue: stop loss, take profit, stop orders and pending changes', 
       expect(position).to.include({ id: stop.orderId, orderType: 'buy', volume: 0.01, openPrice: 66000.1 });
     }
     expect(changes.map((change) => change.type)).to.deep.equal(['orderPlaced', 'orderFilled', 'positionOpened']);
-    expect(fake.requests.filter((r) => r === 'GET /fapi/v1/allAlgoOrders').length).to.be.greaterThan(2);
+    expect(spec.fake.requests.filter((r) => r === 'GET /fapi/v1/allAlgoOrders').length).to.be.greaterThan(2);
   });
 
   for (const dialect of ['okx'] as const) {
@@ -462,12 +412,12 @@ describe('ccxt venue: stop loss, take profit, stop orders and pending changes', 
       const symbol = dialect === 'okx' ? 'BTC-USDT' : 'BTCUSDT';
       expect(await refusal(connection.placeOrder({ symbol, orderType: 'buy', volume: 0.01, stopLoss: 60000 }, 'sl'))).to.equal('[INVALID_STOPS]');
       expect(await refusal(connection.placeOrder({ symbol, orderType: 'sellStop', volume: 0.01, openPrice: 60000 }, 'stop'))).to.equal('[INVALID_REQUEST]');
-      expect(fake.orders).to.have.length(0);
+      expect(spec.fake.orders).to.have.length(0);
       const limit = await connection.placeOrder({ symbol, orderType: 'buyLimit', volume: 0.01, openPrice: 60000 }, 'limit');
       expect(await refusal(connection.modifyPosition(limit.orderId, { openPrice: 61000 }))).to.equal('[INVALID_REQUEST]');
       const placed = await connection.placeOrder({ symbol, orderType: 'buy', volume: 0.01 }, 'open');
       expect(await refusal(connection.modifyPosition(placed.orderId, { takeProfit: 70000 }))).to.equal('[INVALID_STOPS]');
-      expect(fake.orders.map((o) => o.price)).to.deep.equal([60000, 0]);
+      expect(spec.fake.orders.map((o) => o.price)).to.deep.equal([60000, 0]);
     });
   }
 });

@@ -3,11 +3,8 @@
 // values (BTC-USDT-SWAP ctVal 0.01 BTC, lotSz and minSz 0.01 contracts), cross margin, net positions
 // from /api/v5/account/positions. Nothing leaves 127.0.0.1.
 import { expect } from 'chai';
-import type { CcxtConnection } from '../../../engine/venues/ccxt/connection.js';
 import type { VenueChange } from '../../../engine/venues/port.js';
-import type { RealVenue } from '../../../engine/venues/registry.js';
-import { ccxtVenueAt, keptLog, startedFakeExchange } from '../../support/ccxtVenue.js';
-import type { FakeExchange } from '../../support/fakeExchange.js';
+import { ccxtSpecHarness } from '../../support/ccxtVenue.js';
 import { okxAlgos } from '../../support/fakeExchangeOkxAlgo.js';
 import { refusal } from '../../support/venueRefusal.js';
 
@@ -20,31 +17,8 @@ const until = async (what: string, test: () => boolean, ms = 20_000): Promise<vo
 };
 
 describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
-  let fake: FakeExchange;
-  let venue: RealVenue;
-  const infos: string[] = [];
-  const warnings: string[] = [];
-  const connections: CcxtConnection[] = [];
-
-  const connect = async (password = 'secret-1:pass-1'): Promise<CcxtConnection> => {
-    const connection = venue.connection({ login: 'key-1', password, server: 'demo' }) as CcxtConnection;
-    connections.push(connection);
-    await connection.connect();
-    return connection;
-  };
-
-  before(async function () {
-    this.timeout(300_000);
-    await import('ccxt');
-  });
-  beforeEach(async () => {
-    fake = await startedFakeExchange('okx');
-    venue = await ccxtVenueAt(fake, 'okxswap', keptLog(infos, warnings), { CCXT_TIMEOUT_MS: '2000' });
-  });
-  afterEach(async () => {
-    for (const connection of connections.splice(0)) await connection.disconnect();
-    await fake.stop();
-  });
+  const spec = ccxtSpecHarness({ dialect: 'okx', target: 'okxswap', settings: { CCXT_TIMEOUT_MS: '2000' }, server: 'demo' });
+  const { connect } = spec;
 
   it('lists the swaps only, one lot a contract of ctVal coins, and refuses bad keys and off-step volumes before sending', async () => {
     const connection = await connect();
@@ -53,10 +27,10 @@ describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
     expect(symbols.find((s) => s.symbol === BTC)).to.include({ contractSize: 0.01, volumeStep: 0.01, minVolume: 0.01, point: 0.1 });
     expect(symbols.find((s) => s.symbol === 'ETH-USDT-SWAP')).to.include({ contractSize: 0.1, volumeStep: 0.01, minVolume: 0.01 });
     expect(await connection.accountInformation()).to.include({ balance: 10_000, equity: 10_000, environment: 'DEMO' });
-    expect(await refusal(connect('secret-1:wrong'))).to.equal('[INVALID_CREDENTIALS]');
+    expect(await refusal(connect('key-1', 'secret-1:wrong'))).to.equal('[INVALID_CREDENTIALS]');
     expect(await refusal(connection.placeOrder({ symbol: BTC, orderType: 'buy', volume: 0.015 }, 'off-step'))).to.equal('[INVALID_VOLUME]');
     expect(await refusal(connection.placeOrder({ symbol: BTC, orderType: 'buy', volume: 0.005 }, 'tiny'))).to.equal('[INVALID_VOLUME]');
-    expect(fake.orders).to.have.length(0);
+    expect(spec.fake.orders).to.have.length(0);
     expect(connection.login).to.match(/^okxswap\//);
   });
 
@@ -66,13 +40,13 @@ describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
     connection.subscribe((change) => changes.push(change));
     const placed = await connection.placeOrder({ symbol: BTC, orderType: 'buy', volume: 1.5 }, 'open-1');
     expect(placed).to.include({ status: 'filled', volume: 1.5, price: 65000.1 });
-    expect(fake.position('key-1', BTC)).to.equal(1.5);
-    expect(fake.requests.filter((r) => r === 'POST /api/v5/trade/order' || r === 'POST /api/v5/trade/batch-orders')).to.have.length(1);
+    expect(spec.fake.position('key-1', BTC)).to.equal(1.5);
+    expect(spec.fake.requests.filter((r) => r === 'POST /api/v5/trade/order' || r === 'POST /api/v5/trade/batch-orders')).to.have.length(1);
     // 1.5 contracts of 0.01 BTC: 0.015 BTC worth about 975 USDT.
     expect(await connection.marginRequired(BTC, 'buy', 1.5)).to.equal(975);
     const [position] = await connection.positions();
     expect(position).to.include({ id: placed.orderId, symbol: BTC, orderType: 'buy', volume: 1.5, openPrice: 65000.1 });
-    fake.setPrice(BTC, 66000.1, 66000.2);
+    spec.fake.setPrice(BTC, 66000.1, 66000.2);
     await connection.quote(BTC);
     await connection.refresh();
     // (66,000.1 - 65,000.1) x 1.5 x 0.01 = 15 USDT floating; OKX's eq includes it, the balance does not.
@@ -81,11 +55,11 @@ describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
     expect(part).to.include({ positionId: placed.orderId, volume: 0.5, closePrice: 66000.1, profit: 5 });
     const rest = await connection.closePosition(placed.orderId, undefined, 'close-rest');
     expect(rest).to.include({ volume: 1, profit: 10 });
-    expect(fake.balance('key-1', 'USDT')).to.be.closeTo(10_015, 1e-9);
-    expect(fake.position('key-1', BTC)).to.equal(0);
+    expect(spec.fake.balance('key-1', 'USDT')).to.be.closeTo(10_015, 1e-9);
+    expect(spec.fake.position('key-1', BTC)).to.equal(0);
     const short = await connection.placeOrder({ symbol: BTC, orderType: 'sell', volume: 2 }, 'short-1');
     expect((await connection.positions()).map((p) => [p.id, p.orderType, p.volume])).to.deep.equal([[short.orderId, 'sell', 2]]);
-    expect(fake.position('key-1', BTC)).to.equal(-2);
+    expect(spec.fake.position('key-1', BTC)).to.equal(-2);
     expect(changes.map((c) => c.type)).to.deep.equal(['positionOpened', 'positionPartiallyClosed', 'positionClosed', 'positionOpened']);
   });
 
@@ -99,7 +73,7 @@ describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
     expect((await again.positions()).map((p) => [p.id, p.volume])).to.deep.equal([[placed.orderId, 3]]);
     const changes: VenueChange[] = [];
     again.subscribe((change) => changes.push(change));
-    fake.placeManually('key-1', BTC, 'SELL', 3);
+    spec.fake.placeManually('key-1', BTC, 'SELL', 3);
     await again.refresh();
     await again.refresh();
     expect(changes.map((c) => c.type)).to.deep.equal(['positionClosed']);
@@ -109,7 +83,7 @@ describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
   it('attaches stop loss and take profit (attachAlgoOrds), amends, removes and adds levels on the position, refuses a wrong-side level, and the stop loss closes it', async () => {
     const connection = await connect();
     const live = () =>
-      okxAlgos(fake)
+      okxAlgos(spec.fake)
         .filter((a) => a.state === 'live')
         .map((a) => [a.ordType, a.side, a.slTriggerPx, a.tpTriggerPx, a.sz]);
     const placed = await connection.placeOrder({ symbol: BTC, orderType: 'buy', volume: 2, stopLoss: 60000, takeProfit: 70000 }, 'with-stops');
@@ -117,7 +91,7 @@ describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
     expect((await connection.positions())[0]).to.include({ id: placed.orderId, stopLoss: 60000, takeProfit: 70000 });
     expect(await connection.modifyPosition(placed.orderId, { stopLoss: 61000 })).to.include({ stopLoss: 61000, takeProfit: 70000 });
     expect(await connection.modifyPosition(placed.orderId, { takeProfit: null })).to.include({ stopLoss: 61000, takeProfit: null });
-    expect(fake.requests.filter((r) => r === 'POST /api/v5/trade/amend-algos')).to.have.length(2);
+    expect(spec.fake.requests.filter((r) => r === 'POST /api/v5/trade/amend-algos')).to.have.length(2);
     expect(live()).to.deep.equal([['oco', 'sell', 61000, null, 2]]);
     // A level the algo order lacks: cancelled and placed again for the whole position (closeFraction 1).
     expect(await connection.modifyPosition(placed.orderId, { takeProfit: 72000 })).to.include({ stopLoss: 61000, takeProfit: 72000 });
@@ -126,28 +100,28 @@ describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
     expect(live()).to.deep.equal([['oco', 'sell', 61000, 72000, null]]);
     const changes: VenueChange[] = [];
     connection.subscribe((change) => changes.push(change));
-    fake.setPrice(BTC, 60900, 60900.1);
+    spec.fake.setPrice(BTC, 60900, 60900.1);
     await connection.refresh();
     expect(changes.map((c) => c.type)).to.deep.equal(['positionClosed']);
     // Which leg fired is the algo order's (orders-algo-history actualSide), not the order's it placed.
     const [closed] = changes;
     expect(closed!.type === 'positionClosed' && closed!.trade).to.include({ positionId: placed.orderId, reason: 'stopLoss', closePrice: 60900, volume: 2 });
-    expect(fake.position('key-1', BTC)).to.equal(0);
+    expect(spec.fake.position('key-1', BTC)).to.equal(0);
     expect(live()).to.deep.equal([]);
   });
 
   it('records a close its take profit made with that reason when the stream tells the fill first (it polls the leg that fired)', async () => {
     const connection = await connect();
-    await until('the order stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
+    await until('the order stream is live', () => spec.fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
     const placed = await connection.placeOrder({ symbol: BTC, orderType: 'sell', volume: 1, stopLoss: 67000, takeProfit: 64000 }, 'short-stops');
     const changes: VenueChange[] = [];
     connection.subscribe((change) => changes.push(change));
     // No poll of ours: the stream tells the order the take profit placed (its algoId), and the connection polls for its leg.
-    fake.setPrice(BTC, 63900, 63900.1);
+    spec.fake.setPrice(BTC, 63900, 63900.1);
     await until('the close is told', () => changes.some((c) => c.type === 'positionClosed'));
     const closed = changes.find((c) => c.type === 'positionClosed')!;
     expect(closed.type === 'positionClosed' && closed.trade).to.include({ positionId: placed.orderId, reason: 'takeProfit', closePrice: 63900.1, volume: 1 });
-    expect(fake.requests).to.include('GET /api/v5/trade/orders-algo-history');
+    expect(spec.fake.requests).to.include('GET /api/v5/trade/orders-algo-history');
     await connection.refresh();
     expect(changes.map((c) => c.type)).to.deep.equal(['positionClosed']);
   });
@@ -156,42 +130,42 @@ describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
     const connection = await connect();
     const stop = await connection.placeOrder({ symbol: BTC, orderType: 'buyStop', volume: 1, openPrice: 66000 }, 'stop-1');
     expect(stop).to.include({ status: 'placed', openPrice: 66000, volume: 1 });
-    const triggers = () => okxAlgos(fake).filter((a) => a.ordType === 'trigger' && a.state === 'live');
+    const triggers = () => okxAlgos(spec.fake).filter((a) => a.ordType === 'trigger' && a.state === 'live');
     expect(triggers().map((a) => [a.algoId, a.side, a.triggerPx, a.sz])).to.deep.equal([[stop.orderId, 'buy', 66000, 1]]);
     // A restart replaying the same copy finds it by its algoClOrdId and places nothing.
     await connection.disconnect();
     const again = await connect();
     again.follow([BTC]);
     expect(await again.placeOrder({ symbol: BTC, orderType: 'buyStop', volume: 1, openPrice: 66000 }, 'stop-1')).to.include({ orderId: stop.orderId });
-    expect(fake.requests.filter((r) => r === 'POST /api/v5/trade/order-algo')).to.have.length(1);
+    expect(spec.fake.requests.filter((r) => r === 'POST /api/v5/trade/order-algo')).to.have.length(1);
     expect((await again.positions()).map((p) => [p.id, p.orderType, p.volume, p.openPrice])).to.deep.equal([[stop.orderId, 'buyStop', 1, 66000]]);
     expect(await again.modifyPosition(stop.orderId, { openPrice: 66500, volume: 2 })).to.include({ orderType: 'buyStop', openPrice: 66500, volume: 2 });
-    expect(fake.requests).to.include('POST /api/v5/trade/amend-algos');
+    expect(spec.fake.requests).to.include('POST /api/v5/trade/amend-algos');
     const limit = await again.placeOrder({ symbol: BTC, orderType: 'sellLimit', volume: 1, openPrice: 70000 }, 'limit-1');
     expect(await again.modifyPosition(limit.orderId, { openPrice: 69000, volume: 1.5 })).to.include({ openPrice: 69000, volume: 1.5 });
-    expect(fake.requests).to.include('POST /api/v5/trade/amend-order');
+    expect(spec.fake.requests).to.include('POST /api/v5/trade/amend-order');
     await again.cancelOrder(limit.orderId);
     const changes: VenueChange[] = [];
     again.subscribe((change) => changes.push(change));
-    fake.setPrice(BTC, 66600, 66600.1);
+    spec.fake.setPrice(BTC, 66600, 66600.1);
     await again.refresh();
     expect(triggers()).to.deep.equal([]);
-    expect(fake.position('key-1', BTC)).to.equal(2);
+    expect(spec.fake.position('key-1', BTC)).to.equal(2);
     expect((await again.positions()).map((p) => [p.id, p.kind, p.orderType, p.volume])).to.deep.equal([[stop.orderId, 'position', 'buy', 2]]);
     expect(changes.map((c) => c.type)).to.include('positionOpened');
   });
 
   it("gives a swap position nobody knows the id of its open time (OKX's cTime), the same after its update time moved", async () => {
     // Opened by hand 100 days ago: OKX lists its opening order in no window any more, not even the archive.
-    fake.placeManually('key-1', BTC, 'BUY', 2);
-    fake.age(100 * 86_400_000);
-    const opened = fake.accounts.get('key-1')!.positions.get(BTC)!.createdTime!;
+    spec.fake.placeManually('key-1', BTC, 'BUY', 2);
+    spec.fake.age(100 * 86_400_000);
+    const opened = spec.fake.accounts.get('key-1')!.positions.get(BTC)!.createdTime!;
     const seen = await connect();
     seen.follow([BTC]);
     expect((await seen.positions()).map((p) => [p.id, p.orderType, p.volume])).to.deep.equal([[`${BTC}-buy-${opened}`, 'buy', 2]]);
     await seen.disconnect();
     // A funding payment or a margin change moves uTime, not cTime.
-    fake.touch('key-1', BTC);
+    spec.fake.touch('key-1', BTC);
     const again = await connect();
     again.follow([BTC]);
     expect((await again.positions()).map((p) => p.id)).to.deep.equal([`${BTC}-buy-${opened}`]);
@@ -200,11 +174,11 @@ describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
   it('cancels the stops left on a market closed otherwise, so they cannot close a later position', async () => {
     const connection = await connect();
     const placed = await connection.placeOrder({ symbol: BTC, orderType: 'buy', volume: 1, stopLoss: 60000 }, 'left');
-    expect(okxAlgos(fake).filter((a) => a.state === 'live')).to.have.length(1);
-    fake.placeManually('key-1', BTC, 'SELL', 1);
+    expect(okxAlgos(spec.fake).filter((a) => a.state === 'live')).to.have.length(1);
+    spec.fake.placeManually('key-1', BTC, 'SELL', 1);
     await connection.refresh();
     await connection.refresh();
     expect((await connection.positions()).map((p) => p.id)).to.not.include(placed.orderId);
-    expect(okxAlgos(fake).filter((a) => a.state === 'live')).to.deep.equal([]);
+    expect(okxAlgos(spec.fake).filter((a) => a.state === 'live')).to.deep.equal([]);
   });
 });

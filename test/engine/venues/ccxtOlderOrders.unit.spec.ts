@@ -4,11 +4,9 @@
 // and Binance USDⓈ-M (allOrders and allAlgoOrders, 7 days a query within 90). The fake hides an order
 // from every query whose window does not hold it, as the real APIs do. Nothing leaves 127.0.0.1.
 import { expect } from 'chai';
-import type { CcxtConnection } from '../../../engine/venues/ccxt/connection.js';
 import { MAX_WINDOWS } from '../../../engine/venues/ccxt/history.js';
-import type { RealVenue } from '../../../engine/venues/registry.js';
-import { ccxtVenueAt, keptLog, startedFakeExchange } from '../../support/ccxtVenue.js';
-import type { FakeDialect, FakeExchange } from '../../support/fakeExchange.js';
+import { ccxtSpecHarness } from '../../support/ccxtVenue.js';
+import type { FakeDialect } from '../../support/fakeExchange.js';
 
 const DAY = 86_400_000;
 
@@ -30,39 +28,18 @@ const CASES: readonly Case[] = [
 
 for (const c of CASES) {
   describe(`ccxt venue: orders older than ${c.dialect}'s 7-day list`, () => {
-    let fake: FakeExchange;
-    let venue: RealVenue;
-    const connections: CcxtConnection[] = [];
-
-    const connect = async (): Promise<CcxtConnection> => {
-      const connection = venue.connection({ login: 'key-1', password: c.password, server: 'sandbox' }) as CcxtConnection;
-      connections.push(connection);
-      await connection.connect();
-      return connection;
-    };
-    const windowReads = () => fake.requests.filter((r) => r === c.windowRead).length;
-
-    before(async function () {
-      this.timeout(300_000);
-      await import('ccxt');
-    });
-    beforeEach(async () => {
-      fake = await startedFakeExchange(c.dialect);
-      venue = await ccxtVenueAt(fake, c.dialect, keptLog([], []), { CCXT_STREAM: 'off' });
-    });
-    afterEach(async () => {
-      for (const connection of connections.splice(0)) await connection.disconnect();
-      await fake.stop();
-    });
+    const spec = ccxtSpecHarness({ dialect: c.dialect, settings: { CCXT_STREAM: 'off' } });
+    const { connect } = spec;
+    const windowReads = () => spec.fake.requests.filter((r) => r === c.windowRead).length;
 
     it('reads back one window at a time while part of a position is unexplained: opened 10 days ago, partly closed 9 days ago', async () => {
       const first = await connect();
       await first.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.02 }, 'walk-open');
       const [position] = (await first.positions()).filter((p) => p.kind === 'position');
-      fake.age(DAY);
+      spec.fake.age(DAY);
       await first.closePosition(position!.id, 0.01, 'walk-close');
       await first.disconnect();
-      fake.age(9 * DAY);
+      spec.fake.age(9 * DAY);
       const before = windowReads();
 
       // A restart: nobody tells the connection what it held; only the walk explains the 0.01 still held.
@@ -87,7 +64,7 @@ for (const c of CASES) {
       await first.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, 'walk-ancient');
       const [position] = (await first.positions()).filter((p) => p.kind === 'position');
       await first.disconnect();
-      fake.age(100 * DAY);
+      spec.fake.age(100 * DAY);
       const before = windowReads();
 
       const later = await connect();
@@ -111,18 +88,11 @@ for (const c of CASES) {
 }
 
 describe('ccxt venue: Binance USDⓈ-M windows holding more than the 1,000 orders an answer lists', () => {
-  let fake: FakeExchange;
-  let venue: RealVenue;
-  const connections: CcxtConnection[] = [];
+  const spec = ccxtSpecHarness({ dialect: 'binanceusdm', settings: { CCXT_STREAM: 'off' } });
+  const { connect } = spec;
   const MINUTE = 60_000;
   const FILLERS = 1_100;
 
-  const connect = async (): Promise<CcxtConnection> => {
-    const connection = venue.connection({ login: 'key-1', password: 'secret-1', server: 'sandbox' }) as CcxtConnection;
-    connections.push(connection);
-    await connection.connect();
-    return connection;
-  };
   /** The account's position ids after a restart that knows nothing (the symbol followed as reconciliation does). */
   const idsAfterRestart = async (): Promise<string[]> => {
     const later = await connect();
@@ -130,24 +100,11 @@ describe('ccxt venue: Binance USDⓈ-M windows holding more than the 1,000 order
     return (await later.positions()).filter((p) => p.kind === 'position').map((p) => p.id);
   };
 
-  before(async function () {
-    this.timeout(300_000);
-    await import('ccxt');
-  });
-  beforeEach(async () => {
-    fake = await startedFakeExchange('binanceusdm');
-    venue = await ccxtVenueAt(fake, 'binanceusdm', keptLog([], []), { CCXT_STREAM: 'off' });
-  });
-  afterEach(async () => {
-    for (const connection of connections.splice(0)) await connection.disconnect();
-    await fake.stop();
-  });
-
   /** 1,100 limit orders placed and taken back, one a minute, in the 18 hours before `time` (ms): more than a window answer lists. */
   const takenBackBefore = (time: number): void => {
     for (let i = 0; i < FILLERS; i++) {
       const at = time - (FILLERS - i) * MINUTE;
-      fake.orders.push({
+      spec.fake.orders.push({
         orderId: 9_000_000 + i,
         apiKey: 'key-1',
         symbol: 'BTCUSDT',
@@ -174,7 +131,7 @@ describe('ccxt venue: Binance USDⓈ-M windows holding more than the 1,000 order
   it('reads the last 7 days again by windows when the list answers 1,000: a position opened after 1,100 orders keeps its id', async () => {
     const first = await connect();
     const placed = await first.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01 }, 'many-recent');
-    takenBackBefore(fake.orders.at(-1)!.time);
+    takenBackBefore(spec.fake.orders.at(-1)!.time);
     await first.disconnect();
     expect(await idsAfterRestart()).to.deep.equal([placed.orderId]);
   });
@@ -182,23 +139,23 @@ describe('ccxt venue: Binance USDⓈ-M windows holding more than the 1,000 order
   it('reads a window back again in halves when it answers 1,000: a position opened 10 days ago after 1,100 orders keeps its id', async () => {
     const first = await connect();
     const placed = await first.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01 }, 'many-older');
-    takenBackBefore(fake.orders.at(-1)!.time);
+    takenBackBefore(spec.fake.orders.at(-1)!.time);
     await first.disconnect();
-    fake.age(10 * DAY);
+    spec.fake.age(10 * DAY);
     expect(await idsAfterRestart()).to.deep.equal([placed.orderId]);
   });
 
   it("finds a stop order's algo order a week back among 1,100 others: the position it opened keeps the stop order's id", async () => {
     const first = await connect();
     const stop = await first.placeOrder({ symbol: 'BTCUSDT', orderType: 'buyStop', volume: 0.01, openPrice: 66000 }, 'many-algos');
-    const algo = fake.algoOrders.at(-1)!;
+    const algo = spec.fake.algoOrders.at(-1)!;
     for (let i = 0; i < FILLERS; i++) {
       const at = algo.createTime - (FILLERS - i) * MINUTE;
-      fake.algoOrders.push({ ...algo, algoId: 800_000 + i, clientAlgoId: `taken-back-${i}`, algoStatus: 'CANCELED', createTime: at, updateTime: at });
+      spec.fake.algoOrders.push({ ...algo, algoId: 800_000 + i, clientAlgoId: `taken-back-${i}`, algoStatus: 'CANCELED', createTime: at, updateTime: at });
     }
-    fake.age(8 * DAY);
+    spec.fake.age(8 * DAY);
     // It triggers now: its market order is listed, the algo order that placed it a week back among the others.
-    fake.setPrice('BTCUSDT', 66000, 66000.1);
+    spec.fake.setPrice('BTCUSDT', 66000, 66000.1);
     await first.refresh();
     await first.disconnect();
     expect(await idsAfterRestart()).to.deep.equal([stop.orderId]);

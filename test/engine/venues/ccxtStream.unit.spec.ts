@@ -4,11 +4,10 @@
 // 10 minutes while the stream is live, so a change told in time came through the stream. Nothing leaves
 // 127.0.0.1.
 import { expect } from 'chai';
-import { ccxtAdapter } from '../../../engine/venues/ccxt/adapter.js';
 import type { CcxtConnection } from '../../../engine/venues/ccxt/connection.js';
 import type { VenueChange } from '../../../engine/venues/port.js';
-import type { RealVenue } from '../../../engine/venues/registry.js';
-import { type FakeDialect, FakeExchange } from '../../support/fakeExchange.js';
+import { ccxtSpecHarness } from '../../support/ccxtVenue.js';
+import type { FakeDialect, FakeExchange } from '../../support/fakeExchange.js';
 
 const until = async (what: string, test: () => boolean, ms = 20_000): Promise<void> => {
   const end = Date.now() + ms;
@@ -39,15 +38,15 @@ for (const c of CASES) {
   const symbol = c.symbol ?? 'BTCUSDT';
   describe(`ccxt order stream against the fake ${c.dialect}`, function () {
     this.timeout(60_000);
-    let fake: FakeExchange;
-    let venue: RealVenue;
-    const warnings: string[] = [];
-    const infos: string[] = [];
-    let connection: CcxtConnection | null = null;
+    const spec = ccxtSpecHarness({
+      dialect: c.dialect,
+      settings: { CCXT_POLL_MS: '100', CCXT_STREAM_POLL_MS: '600000', CCXT_TIMEOUT_MS: '2000' },
+      server: c.server,
+    });
+    const { infos, warnings } = spec;
 
     const connect = async (): Promise<{ connection: CcxtConnection; changes: VenueChange[] }> => {
-      const password = c.passphrase ? `secret-1:${c.passphrase}` : 'secret-1';
-      connection = venue.connection({ login: 'key-1', password, server: c.server }) as CcxtConnection;
+      const connection = spec.connection();
       const changes: VenueChange[] = [];
       connection.subscribe((change) => changes.push(change));
       await connection.connect();
@@ -55,42 +54,25 @@ for (const c of CASES) {
       return { connection, changes };
     };
 
-    before(async function () {
-      this.timeout(300_000);
+    before(async () => {
       ccxtModule = (await import('ccxt')) as unknown as { Exchange: { prototype: unknown } };
     });
-    beforeEach(async () => {
-      fake = new FakeExchange(c.dialect);
-      await fake.start();
-      fake.addAccount('key-1', 'secret-1', { USDT: 10_000 }, c.passphrase ?? null);
-      const settings = ccxtAdapter.config({ CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '100', CCXT_STREAM_POLL_MS: '600000', CCXT_TIMEOUT_MS: '2000' });
-      venue = await ccxtAdapter.venue(c.dialect, settings, {
-        clock: () => new Date(),
-        log: { info: (m) => infos.push(m), warn: (m) => warnings.push(m), error: (m) => warnings.push(m) },
-      });
-    });
-    afterEach(async () => {
-      await connection?.disconnect();
-      connection = null;
-      await fake.stop();
-    });
-
     it('tells a fill made at the exchange from the stream, without reading the orders, and once when the poll reads it again or the stream repeats it', async () => {
       const { connection, changes } = await connect();
-      await until('the stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
+      await until('the stream is live', () => spec.fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
       expect(connection.statusMessage).to.equal('connected; order stream live');
-      await quiet(fake); // the next poll is in 10 minutes
-      const before = fake.requests.length;
-      fake.streams.repeat = true;
-      fake.placeManually('key-1', symbol, 'BUY', 0.01);
+      await quiet(spec.fake); // the next poll is in 10 minutes
+      const before = spec.fake.requests.length;
+      spec.fake.streams.repeat = true;
+      spec.fake.placeManually('key-1', symbol, 'BUY', 0.01);
       await until('the fill told', () => changes.some((ch) => ch.type === 'positionOpened'));
       expect(
-        fake.requests.slice(before).filter((r) => c.orderList.test(r)),
+        spec.fake.requests.slice(before).filter((r) => c.orderList.test(r)),
         'no order read',
       ).to.deep.equal([]);
-      expect(fake.streams.sent).to.be.at.least(4);
+      expect(spec.fake.streams.sent).to.be.at.least(4);
       await connection.refresh(); // the poll reads the same fill
-      fake.placeManually('key-1', symbol, 'SELL', 0.01);
+      spec.fake.placeManually('key-1', symbol, 'SELL', 0.01);
       await until('the close told', () => changes.some((ch) => ch.type === 'positionClosed'));
       await connection.refresh();
       expect(changes.map((ch) => ch.type)).to.deep.equal(['positionOpened', 'positionClosed']);
@@ -101,22 +83,22 @@ for (const c of CASES) {
 
     it('says the stream is down, polls meanwhile, reconnects with backoff and tells each fill once across the outage', async () => {
       const { connection, changes } = await connect();
-      await until('the stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
-      fake.streams.down = true;
+      await until('the stream is live', () => spec.fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
+      spec.fake.streams.down = true;
       await until('the stream down', () => /order stream down after \d+ failures/.test(connection.statusMessage));
       expect(connection.statusMessage).to.match(/^connected; order stream down after \d+ failures \(.+\); polling meanwhile, reconnecting with backoff$/);
       expect(warnings.some((w) => /the order stream failed/.test(w))).to.equal(true);
-      fake.placeManually('key-1', symbol, 'BUY', 0.01);
+      spec.fake.placeManually('key-1', symbol, 'BUY', 0.01);
       await until('the fill polled', () => changes.some((ch) => ch.type === 'positionOpened'));
-      fake.streams.down = false;
-      await until('the stream live again', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage), 40_000);
+      spec.fake.streams.down = false;
+      await until('the stream live again', () => spec.fake.streams.open === 1 && /order stream live/.test(connection.statusMessage), 40_000);
       await until('the reconnection logged', () => infos.some((m) => /order stream is open again after \d+ failures; polling once for what it missed/.test(m)));
-      await quiet(fake);
-      const before = fake.requests.length;
-      fake.placeManually('key-1', symbol, 'SELL', 0.01);
+      await quiet(spec.fake);
+      const before = spec.fake.requests.length;
+      spec.fake.placeManually('key-1', symbol, 'SELL', 0.01);
       await until('the close streamed', () => changes.some((ch) => ch.type === 'positionClosed'));
       expect(
-        fake.requests.slice(before).filter((r) => c.orderList.test(r)),
+        spec.fake.requests.slice(before).filter((r) => c.orderList.test(r)),
         'no order read',
       ).to.deep.equal([]);
       await connection.refresh();
@@ -135,16 +117,16 @@ for (const c of CASES) {
       };
       try {
         const { connection } = await connect();
-        await until('the stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
-        const heard = fake.streams.pings;
+        await until('the stream is live', () => spec.fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
+        const heard = spec.fake.streams.pings;
         const warned = warnings.length;
-        await until('pings heard and answered', () => fake.streams.pings >= heard + 4);
+        await until('pings heard and answered', () => spec.fake.streams.pings >= heard + 4);
         expect(connection.statusMessage, 'still live after several keep-alive rounds').to.equal('connected; order stream live');
         expect(warnings.slice(warned)).to.deep.equal([]);
-        fake.streams.deaf = true;
+        spec.fake.streams.deaf = true;
         await until('the dead socket dropped', () => warnings.slice(warned).some((w) => /the order stream failed \(.*ping-pong keepalive/.test(w)));
-        fake.streams.deaf = false;
-        await until('the stream live again', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage), 40_000);
+        spec.fake.streams.deaf = false;
+        await until('the stream live again', () => spec.fake.streams.open === 1 && /order stream live/.test(connection.statusMessage), 40_000);
         await until('the reconnection logged', () => infos.some((m) => /order stream is open again after \d+ failures/.test(m)));
       } finally {
         base.client = made;
@@ -155,20 +137,20 @@ for (const c of CASES) {
     // fill's commission, in its trade list and on the streamed fill (fees.ts), so the stream reads no list
     // (and a repeated event is not charged twice).
     it("puts the streamed fill's fee in the position's commission and the closed trade's, as the poll reads them", async () => {
-      fake.feeRate = 0.001;
+      spec.fake.feeRate = 0.001;
       const { connection, changes } = await connect();
-      await until('the stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
-      await quiet(fake);
-      fake.streams.repeat = true;
-      const before = fake.requests.length;
-      const buy = fake.placeManually('key-1', symbol, 'BUY', 0.01);
+      await until('the stream is live', () => spec.fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
+      await quiet(spec.fake);
+      spec.fake.streams.repeat = true;
+      const before = spec.fake.requests.length;
+      const buy = spec.fake.placeManually('key-1', symbol, 'BUY', 0.01);
       await until('the fill told', () => changes.some((ch) => ch.type === 'positionOpened'));
       // Binance spot took the buy's fee from the coins bought: what is held is sold.
-      const held = c.dialect === 'binance' ? Math.round(fake.balance('key-1', 'BTC') * 1e8) / 1e8 : 0.01;
-      const sell = fake.placeManually('key-1', symbol, 'SELL', held);
+      const held = c.dialect === 'binance' ? Math.round(spec.fake.balance('key-1', 'BTC') * 1e8) / 1e8 : 0.01;
+      const sell = spec.fake.placeManually('key-1', symbol, 'SELL', held);
       await until('the close told', () => changes.some((ch) => ch.type === 'positionClosed'));
       expect(
-        fake.requests.slice(before).filter((r) => c.orderList.test(r) || /myTrades|userTrades/.test(r)),
+        spec.fake.requests.slice(before).filter((r) => c.orderList.test(r) || /myTrades|userTrades/.test(r)),
         'no order or trade list read',
       ).to.deep.equal([]);
       expect(buy.fee).to.be.greaterThan(0);
@@ -186,26 +168,26 @@ for (const c of CASES) {
     if (c.dialect === 'bybit') {
       it('opens the stream without asking again over REST whether the account is unified', async () => {
         const { connection } = await connect();
-        await until('the stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
+        await until('the stream is live', () => spec.fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
         // ccxt asks both at once, so they may arrive in either order.
-        const asked = fake.requests.filter((r) => r === 'GET /v5/user/query-api' || r === 'GET /v5/account/info').sort();
+        const asked = spec.fake.requests.filter((r) => r === 'GET /v5/user/query-api' || r === 'GET /v5/account/info').sort();
         expect(asked, 'asked by the REST client only').to.deep.equal(['GET /v5/account/info', 'GET /v5/user/query-api']);
       });
 
       it("reads the position's own stop loss and take profit once on a streamed fill, without reading the orders", async () => {
         const { connection, changes } = await connect();
-        await until('the stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
-        await quiet(fake);
-        const before = fake.requests.length;
-        fake.placeManually('key-1', symbol, 'BUY', 0.01);
+        await until('the stream is live', () => spec.fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
+        await quiet(spec.fake);
+        const before = spec.fake.requests.length;
+        spec.fake.placeManually('key-1', symbol, 'BUY', 0.01);
         await until('the fill told', () => changes.some((ch) => ch.type === 'positionOpened'));
         // The owner sets them on the position at Bybit, then adds to it.
-        Object.assign(fake.accounts.get('key-1')!.positions.get(symbol)!, { stopLoss: 60_000, takeProfit: 70_000 });
-        fake.placeManually('key-1', symbol, 'BUY', 0.01);
+        Object.assign(spec.fake.accounts.get('key-1')!.positions.get(symbol)!, { stopLoss: 60_000, takeProfit: 70_000 });
+        spec.fake.placeManually('key-1', symbol, 'BUY', 0.01);
         await until('the addition told', () => changes.some((ch) => ch.type === 'positionIncreased'));
         const increased = changes.find((ch) => ch.type === 'positionIncreased') as Extract<VenueChange, { type: 'positionIncreased' }>;
         expect(increased.position).to.include({ volume: 0.02, stopLoss: 60_000, takeProfit: 70_000 });
-        const read = fake.requests.slice(before);
+        const read = spec.fake.requests.slice(before);
         expect(
           read.filter((r) => /^GET \/v5\/order\//.test(r)),
           'no order read',
@@ -220,15 +202,15 @@ for (const c of CASES) {
     if (c.dialect !== 'binanceusdm') {
       it('a stream whose login is refused says it is down, with the reason, and is not open', async () => {
         const { connection } = await connect();
-        await until('the stream is live', () => fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
+        await until('the stream is live', () => spec.fake.streams.open === 1 && /order stream live/.test(connection.statusMessage));
         // The key's secret (OKX: its passphrase) changed at the exchange, then the stream dropped.
-        fake.addAccount('key-1', 'secret-2', { USDT: 10_000 }, c.passphrase ? 'pass-2' : null);
-        fake.streams.down = true;
-        fake.streams.down = false;
+        spec.fake.addAccount('key-1', 'secret-2', { USDT: 10_000 }, c.passphrase ? 'pass-2' : null);
+        spec.fake.streams.down = true;
+        spec.fake.streams.down = false;
         // Bybit asks its REST API (account info) before the stream's auth: refused there first.
-        if (c.dialect !== 'bybit') await until('the login refused', () => fake.streams.refused > 0);
+        if (c.dialect !== 'bybit') await until('the login refused', () => spec.fake.streams.refused > 0);
         await until('the stream down', () => /order stream (down|reconnecting) after \d+ failures/.test(connection.statusMessage));
-        expect(fake.streams.open).to.equal(0);
+        expect(spec.fake.streams.open).to.equal(0);
         expect(warnings.some((w) => /the order stream failed/.test(w))).to.equal(true);
       });
     }
