@@ -12,7 +12,7 @@ import { profit, rate, usedMargin, valuation } from './valuation.js';
 type Priced = Pick<PositionRecord, 'symbol' | 'side' | 'volume' | 'openPrice'>;
 
 /** An account's money figures as AccountInformation spells them. */
-interface Figures {
+export interface Figures {
   readonly equity: number;
   readonly margin: number;
   readonly freeMargin: number;
@@ -42,7 +42,8 @@ export const profitNow = (market: Market, currency: string, position: Priced, qu
   return cents === null ? profit(exact, market, currency, position, quote, now).toNumber() : cents / 100;
 };
 
-const exactFigures = (market: Market, book: Book, now: number): Figures => {
+/** Every figure of information() from the decimals: what the float path must agree with (simulatedViews.unit). */
+export const exactFigures = (market: Market, book: Book, now: number): Figures => {
   const { equity, margin, floating } = valuation(exact, market, book, now);
   return {
     equity: equity.toNumber(),

@@ -8,8 +8,8 @@ import { Market } from '../../../engine/venues/simulated/market.js';
 import { PriceFeed } from '../../../engine/venues/simulated/prices.js';
 import type { PositionRecord } from '../../../engine/venues/simulated/state.js';
 import { defaultSymbols } from '../../../engine/venues/simulated/symbols.js';
-import { profit, valuation } from '../../../engine/venues/simulated/valuation.js';
-import { information, positionView, profitNow } from '../../../engine/venues/simulated/views.js';
+import { profit } from '../../../engine/venues/simulated/valuation.js';
+import { exactFigures, information, positionView, profitNow } from '../../../engine/venues/simulated/views.js';
 
 const WEDNESDAY_10 = Date.parse('2026-01-07T10:00:00.000Z');
 
@@ -56,14 +56,8 @@ const bookOf = (currency: string, balance: number, positions: readonly PositionR
 
 /** What information() answered before its float path: every figure from the decimals. */
 const decimalFigures = (market: Market, book: Book, now: number): Partial<AccountInformation> => {
-  const { equity, margin, floating } = valuation(exact, market, book, now);
-  return {
-    equity: equity.toNumber(),
-    margin: margin.toNumber(),
-    freeMargin: equity.minus(margin).toNumber(),
-    marginLevel: margin.isZero() ? null : equity.dividedBy(margin).times(100).toDecimalPlaces(2).toNumber(),
-    unrealizedProfit: floating.toNumber(),
-  };
+  const { floating, ...rest } = exactFigures(market, book, now);
+  return { ...rest, unrealizedProfit: floating };
 };
 
 const figures = (info: AccountInformation): Partial<AccountInformation> => ({
