@@ -61,6 +61,8 @@ export interface FakeOrder {
   cummulativeQuoteQty: number;
   /** The fees its fills paid, in the quote currency (feeRate of their value). */
   fee: number;
+  /** Of those, the coins taken from what a spot buy bought (Binance, OKX); absent: none. */
+  baseFee?: number;
   status: 'NEW' | 'FILLED' | 'CANCELED';
   time: number;
   updateTime: number;
@@ -220,8 +222,8 @@ export class FakeExchange {
   rateLimitNextOrder = false;
   /**
    * The fee of a fill, as a share of its value, taken from the quote balance (OKX and Bybit tell it on the
-   * order); Binance spot takes a buy's from the coins bought (that share of them), as Binance does unless
-   * BNB pays. `FakeOrder.fee` is always its value in the quote currency.
+   * order); Binance and OKX spot take a buy's from the coins bought (that share of them), as they do (Binance
+   * unless BNB pays). `FakeOrder.fee` is always its value in the quote currency.
    */
   feeRate = 0;
   /** The coin fees are charged in (Binance's BNB discount: the fee is taken from that coin's balance); null: the market's quote. */
@@ -487,11 +489,11 @@ export class FakeExchange {
 
   /**
    * The fee of a fill worth `value` (quote) of `qty` coins, and the coin it is paid in: `feeAsset` where set
-   * (BNB); else Binance spot takes a buy's fee from the coins it bought, every other fill pays in the quote.
+   * (BNB); else Binance and OKX spot take a buy's fee from the coins it bought, every other fill pays in the quote.
    */
   private feeOf(market: FakeMarket, side: 'BUY' | 'SELL', qty: number, value: number): { value: number; commission: number; asset: string } {
     const fee = Math.round(value * this.feeRate * 1e8) / 1e8;
-    if (this.feeAsset === null && this.dialect === 'binance' && market.kind !== 'linear' && side === 'BUY') {
+    if (this.feeAsset === null && (this.dialect === 'binance' || this.dialect === 'okx') && market.kind !== 'linear' && side === 'BUY') {
       const coins = Math.round(qty * this.feeRate * 1e8) / 1e8;
       return { value: fee, commission: coins, asset: market.base };
     }
@@ -545,6 +547,7 @@ export class FakeExchange {
     const fee = this.feeOf(market, order.side, part, part * price * sizeOf(market));
     order.fee = Math.round((order.fee + fee.value) * 1e8) / 1e8;
     if (fee.commission > 0) add(fee.asset, -fee.commission);
+    if (fee.commission > 0 && fee.asset === market.base) order.baseFee = Math.round(((order.baseFee ?? 0) + fee.commission) * 1e10) / 1e10;
     if (order.executedQty >= order.origQty - 1e-12) order.status = 'FILLED';
     order.updateTime = Date.now();
     const trade: FakeTrade = {

@@ -34,9 +34,9 @@ export const okxOrderJson = (o: FakeOrder): Record<string, unknown> => ({
   category: 'normal',
   ccy: '',
   clOrdId: o.clientOrderId,
-  // OKX's fee is negative when charged.
-  fee: o.fee > 0 ? String(-o.fee) : '0',
-  feeCcy: 'USDT',
+  // OKX's fee is negative when charged, in the coin received: a spot buy's in the base coin.
+  fee: o.baseFee ? String(-o.baseFee) : o.fee > 0 ? String(-o.fee) : '0',
+  feeCcy: o.baseFee ? o.symbol.split('-')[0] : 'USDT',
   fillPx: o.executedQty > 0 ? String(o.cummulativeQuoteQty / o.executedQty) : '',
   fillSz: String(o.executedQty),
   fillTime: o.executedQty > 0 ? String(o.updateTime) : '',

@@ -346,7 +346,7 @@ export class FakeExchangeStreams {
       // The stream's order carries its last fill (fillSz, fillPx, fillFee) besides the totals the REST order has.
       // The fake fills an order at once, so its one fill paid the whole fee.
       const last = fill
-        ? { fillSz: String(fill.qty), fillPx: String(fill.price), tradeId: String(tradeId), fillFee: o.fee > 0 ? String(-o.fee) : '0' }
+        ? { fillSz: String(fill.qty), fillPx: String(fill.price), tradeId: String(tradeId), fillFee: json.fee }
         : { fillSz: '0', fillPx: '', tradeId: '', fillFee: '0' };
       return {
         arg: { channel: 'orders', instType, uid: 'fake-uid' },

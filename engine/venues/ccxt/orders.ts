@@ -59,44 +59,69 @@ export const lookUpOrder = async (
   }
 };
 
+/** An order's fees as ccxt tells them (its `fees`, else its one `fee`), with the market's base and quote coins. */
+const feesOf = (o: Order): { fees: Order['fee'][]; base: string | undefined; quote: string | undefined } => {
+  const [base, quote] = (o.symbol ?? '').split(/[/:]/);
+  const all = (o as Order & { fees?: Order['fee'][] }).fees;
+  return { fees: all && all.length > 0 ? all : o.fee ? [o.fee] : [], base, quote };
+};
+
+const costOf = (fee: Order['fee']): number | null => {
+  const cost = fee?.cost;
+  return typeof cost === 'number' && Number.isFinite(cost) ? cost : null;
+};
+
 /**
  * The fees an order paid so far in its market's quote currency (the account's): a fee in the base coin
  * at the order's average price; a fee in another coin (Binance's BNB) is not counted.
  */
 export const feeOf = (o: Order): number => {
-  const [base, quote] = (o.symbol ?? '').split(/[/:]/);
-  const all = (o as Order & { fees?: Order['fee'][] }).fees;
-  const fees = all && all.length > 0 ? all : o.fee ? [o.fee] : [];
+  const { fees, base, quote } = feesOf(o);
   let sum = 0;
   for (const fee of fees) {
-    const cost = fee?.cost;
-    if (typeof cost !== 'number' || !Number.isFinite(cost)) continue;
+    const cost = costOf(fee);
+    if (cost === null) continue;
     if (fee?.currency === quote) sum += cost;
     else if (fee?.currency === base && o.average) sum += cost * o.average;
   }
   return Math.round(sum * 1e10) / 1e10;
 };
 
-/** ccxt's order as the replay's; `withFees`: the exchange's orders carry their cumulative fees (OKX, Bybit). */
-export const exchangeOrderOf = (o: Order, symbol: string, withFees = false): ExchangeOrder => ({
-  id: String(o.id),
-  clientOrderId: o.clientOrderId ?? null,
-  symbol,
-  side: o.side === 'sell' ? 'sell' : 'buy',
-  type: o.type ?? 'market',
-  status: o.status ?? 'closed',
-  amount: o.amount ?? 0,
-  filled: o.filled ?? 0,
-  average: o.average ?? (o.filled && o.cost ? o.cost / o.filled : (o.price ?? null)),
-  price: o.type === 'limit' ? (o.price ?? null) : null,
-  timestamp: o.timestamp ?? 0,
-  lastTradeTimestamp: o.lastTradeTimestamp ?? o.lastUpdateTimestamp ?? o.timestamp ?? 0,
-  stopLoss: positive(o.stopLossPrice),
-  takeProfit: positive(o.takeProfitPrice),
-  triggerPrice: positive(o.triggerPrice),
-  closeReason: closeReasonOf(o),
-  fee: withFees ? feeOf(o) : 0,
-});
+/** The coins of the market's base coin the order's fees took (OKX spot: a buy pays its fee in the coin it bought); 0: none. */
+export const baseFeeOf = (o: Order): number => {
+  const { fees, base } = feesOf(o);
+  let sum = 0;
+  for (const fee of fees) if (fee?.currency === base) sum += costOf(fee) ?? 0;
+  return Math.round(sum * 1e10) / 1e10;
+};
+
+/**
+ * ccxt's order as the replay's; `withFees`: the exchange's orders carry their cumulative fees (OKX, Bybit),
+ * the coins a base-coin fee took among them (`baseFee`: on spot a buy adds that much less, book.ts).
+ */
+export const exchangeOrderOf = (o: Order, symbol: string, withFees = false): ExchangeOrder => {
+  const baseFee = withFees ? baseFeeOf(o) : 0;
+  return {
+    id: String(o.id),
+    clientOrderId: o.clientOrderId ?? null,
+    symbol,
+    side: o.side === 'sell' ? 'sell' : 'buy',
+    type: o.type ?? 'market',
+    status: o.status ?? 'closed',
+    amount: o.amount ?? 0,
+    filled: o.filled ?? 0,
+    average: o.average ?? (o.filled && o.cost ? o.cost / o.filled : (o.price ?? null)),
+    price: o.type === 'limit' ? (o.price ?? null) : null,
+    timestamp: o.timestamp ?? 0,
+    lastTradeTimestamp: o.lastTradeTimestamp ?? o.lastUpdateTimestamp ?? o.timestamp ?? 0,
+    stopLoss: positive(o.stopLossPrice),
+    takeProfit: positive(o.takeProfitPrice),
+    triggerPrice: positive(o.triggerPrice),
+    closeReason: closeReasonOf(o),
+    fee: withFees ? feeOf(o) : 0,
+    ...(baseFee > 0 ? { baseFee } : {}),
+  };
+};
 
 /**
  * What closed a position when its closing order says so (Bybit's createType; Binance USDⓈ-M: a close-all

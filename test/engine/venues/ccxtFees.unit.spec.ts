@@ -61,6 +61,10 @@ describe('ccxt fees in the replayed book', () => {
     expect(feeOf(order({ cost: 0.01, currency: 'BNB' }))).to.equal(0);
     expect(exchangeOrderOf(order({ cost: 0.5, currency: 'USDT' }), 'BTCUSDT', true).fee).to.equal(0.5);
     expect(exchangeOrderOf(order({ cost: 0.5, currency: 'USDT' }), 'BTCUSDT').fee).to.equal(0);
+    // OKX spot: a buy's fee taken from the coins it bought is told as those coins too (baseFee); none in another coin.
+    expect(exchangeOrderOf(order({ cost: 0.00001, currency: 'BTC' }), 'BTCUSDT', true)).to.include({ fee: 0.5, baseFee: 0.00001 });
+    expect(exchangeOrderOf(order({ cost: 0.5, currency: 'USDT' }), 'BTCUSDT', true)).to.not.have.property('baseFee');
+    expect(exchangeOrderOf(order({ cost: 0.00001, currency: 'BTC' }), 'BTCUSDT')).to.not.have.property('baseFee');
   });
 });
 
