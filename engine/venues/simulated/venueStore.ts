@@ -4,6 +4,12 @@
 // orders, balance), and the account history and client requests as append-only rows, so a save
 // writes what changed and never rewrites a long history. Only the last requests of an account are
 // kept (book.ts REQUESTS_KEPT): a save deletes the rows the venue has forgotten.
+//
+// The ticker saves every second, and an idle venue's journal holds nothing but its clock mark (the
+// processed step): no account, ticket, pin or anchor changed. Such a save is left out for up to
+// CLOCK_ONLY_SAVE_STEPS steps: what the venue did in those steps is nothing, and a venue restored from
+// the older mark walks the same steps again over the same prices and books (the price paths follow
+// from the seed and the pins), so it does nothing again. Anything else in a journal is written at once.
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { StaticMigrations } from '../../../store/postgres/schema.js';
 import type { AccountRecord, RecordedRequest, SimulatedVenueJournal, SimulatedVenueSnapshot } from './state.js';
@@ -56,7 +62,21 @@ const chunks = <T>(items: readonly T[]): T[][] => {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the venue's tables are not read models
 type AnyDb = Kysely<any>;
 
+/** A journal with only a newer clock mark is written when its mark is this many steps (seconds) past the written one. */
+export const CLOCK_ONLY_SAVE_STEPS = 60;
+
+/** The venue row as this store last wrote it. */
+interface WrittenVenue {
+  readonly processedStep: number;
+  readonly nextTicket: number;
+  readonly symbols: string;
+  readonly prices: string;
+}
+
 export class SimulatedVenueStore {
+  /** Per venue name, the row this store last committed (none after a start: the first save writes). */
+  private readonly written = new Map<string, WrittenVenue>();
+
   constructor(private readonly db: AnyDb) {}
 
   static async migrate(db: AnyDb): Promise<void> {
@@ -117,25 +137,25 @@ export class SimulatedVenueStore {
     };
   }
 
-  /** Writes one journal in one transaction: a crash keeps the venue as it was before or after it. */
-  async save(name: string, symbols: readonly SimulatedSymbol[], journal: SimulatedVenueJournal): Promise<void> {
+  /**
+   * Writes one journal in one transaction: a crash keeps the venue as it was before or after it. A
+   * journal whose only change is a clock mark less than CLOCK_ONLY_SAVE_STEPS past the written one is
+   * not written (see above); answers whether it was.
+   */
+  async save(name: string, symbols: readonly SimulatedSymbol[], journal: SimulatedVenueJournal): Promise<boolean> {
+    const venue: WrittenVenue = {
+      processedStep: journal.processedStep,
+      nextTicket: journal.nextTicket,
+      symbols: JSON.stringify(symbols),
+      prices: JSON.stringify(journal.prices),
+    };
+    if (journal.accounts.length === 0 && this.onlyClockMoved(name, venue)) return false;
     await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('sim_venues')
-        .values({
-          name,
-          symbols: JSON.stringify(symbols),
-          processed_step: journal.processedStep,
-          next_ticket: journal.nextTicket,
-          prices: JSON.stringify(journal.prices),
-        })
+        .values({ name, symbols: venue.symbols, processed_step: venue.processedStep, next_ticket: venue.nextTicket, prices: venue.prices })
         .onConflict((oc) =>
-          oc.column('name').doUpdateSet({
-            processed_step: journal.processedStep,
-            next_ticket: journal.nextTicket,
-            prices: JSON.stringify(journal.prices),
-            updated: sql`now()`,
-          }),
+          oc.column('name').doUpdateSet({ processed_step: venue.processedStep, next_ticket: venue.nextTicket, prices: venue.prices, updated: sql`now()` }),
         )
         .execute();
       for (const part of chunks(journal.accounts)) {
@@ -173,5 +193,20 @@ export class SimulatedVenueStore {
           WHERE r.venue = ${name} AND r.login = f.login AND r.seq < f.below`.execute(trx);
       }
     });
+    this.written.set(name, venue);
+    return true;
+  }
+
+  /** Whether `venue` differs from the written row only by a clock mark less than CLOCK_ONLY_SAVE_STEPS ahead. */
+  private onlyClockMoved(name: string, venue: WrittenVenue): boolean {
+    const written = this.written.get(name);
+    return (
+      written !== undefined &&
+      venue.processedStep >= written.processedStep &&
+      venue.processedStep - written.processedStep < CLOCK_ONLY_SAVE_STEPS &&
+      venue.nextTicket === written.nextTicket &&
+      venue.symbols === written.symbols &&
+      venue.prices === written.prices
+    );
   }
 }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { type Kysely, sql } from 'kysely';
 import type { ClosedTrade, PendingOrder, PlaceOrderResult, VenueConnection, VenuePosition } from '../../../engine/venues/port.js';
 import { type Clock, SimulatedVenue } from '../../../engine/venues/simulated/simulatedVenue.js';
-import { SimulatedVenueStore } from '../../../engine/venues/simulated/venueStore.js';
+import { CLOCK_ONLY_SAVE_STEPS, SimulatedVenueStore } from '../../../engine/venues/simulated/venueStore.js';
 import { createReadModelDb } from '../../../projections/database.js';
 import type { ReadModels } from '../../../projections/schema.js';
 import { freshDatabase } from '../../support/postgres.js';
@@ -100,6 +100,11 @@ const refusal = async (attempt: Promise<unknown>): Promise<string | null> => {
 const rowCount = async (db: Kysely<ReadModels>, table: 'sim_history' | 'sim_requests', venue: string): Promise<number> => {
   const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)} WHERE venue = ${venue}`.execute(db);
   return rows[0]?.n ?? -1;
+};
+
+const writtenStep = async (db: Kysely<ReadModels>, venue: string): Promise<number> => {
+  const { rows } = await sql<{ step: string }>`SELECT processed_step AS step FROM sim_venues WHERE name = ${venue}`.execute(db);
+  return Number(rows[0]?.step ?? -1);
 };
 
 describe('simulated venue store', () => {
@@ -287,5 +292,44 @@ describe('simulated venue store', () => {
       ['1001', 2499.93],
       ['3003', 1000],
     ]);
+  });
+
+  it('leaves out saves that only move the clock, up to CLOCK_ONLY_SAVE_STEPS; a venue loaded from the older mark walks to the same state', async () => {
+    const clock = new TestClock(TUESDAY_10);
+    const venue = SimulatedVenue.create({ clock, seed: 'idle', name: 'Idle' });
+    venue.openAccount({ login: '1001', password: 'pw', balance: 10_000, leverage: 100, marginMode: 'hedging' });
+    const trader = await connected(venue, '1001', 'pw');
+    await trader.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 0.1, stopLoss: 0.5, takeProfit: 5 }, 'open');
+    await trader.placeOrder({ symbol: 'EURUSD', orderType: 'buyLimit', volume: 0.1, openPrice: 0.5 }, 'limit');
+    await saveChanges(store, venue);
+    const saved = await writtenStep(db, 'Idle');
+    for (let second = 1; second < CLOCK_ONLY_SAVE_STEPS; second += 1) {
+      clock.time += 1000;
+      venue.tick();
+      const journal = venue.journal();
+      expect(journal.accounts).to.deep.equal([]);
+      expect(await store.save(venue.name, venue.catalogue(), journal)).to.equal(false);
+    }
+    expect(await writtenStep(db, 'Idle')).to.equal(saved);
+
+    // A crash now: the venue loaded from the older mark catches up to the one that ran on.
+    const restored = SimulatedVenue.restore((await store.load('Idle'))!, { clock });
+    restored.tick();
+    venue.tick();
+    expect(restored.snapshot()).to.deep.equal(venue.snapshot());
+
+    // A change is written at once; so is the clock mark once it is CLOCK_ONLY_SAVE_STEPS ahead.
+    venue.setQuote('XAUUSD', { bid: 2350, ask: 2350.25 });
+    expect(await store.save(venue.name, venue.catalogue(), venue.journal())).to.equal(true);
+    const pinned = await writtenStep(db, 'Idle');
+    expect(pinned).to.equal(saved + CLOCK_ONLY_SAVE_STEPS - 1);
+    clock.time += (CLOCK_ONLY_SAVE_STEPS - 1) * 1000;
+    venue.tick();
+    expect(await store.save(venue.name, venue.catalogue(), venue.journal())).to.equal(false);
+    clock.time += 1000;
+    venue.tick();
+    expect(await store.save(venue.name, venue.catalogue(), venue.journal())).to.equal(true);
+    expect(await writtenStep(db, 'Idle')).to.equal(pinned + CLOCK_ONLY_SAVE_STEPS);
+    expect(await store.load('Idle')).to.deep.equal(venue.snapshot());
   });
 });
