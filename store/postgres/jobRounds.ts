@@ -17,8 +17,6 @@ import type { AnyKysely } from './checkpoints.js';
 export const READY_MISSED_ROUNDS = 5;
 /** A job is never called stalled sooner than this after its last good round. */
 export const READY_MIN_STALL_SECONDS = 30;
-/** A good round is written at most this often per job (a job looking every second writes every 5 s). */
-const GOOD_ROUND_WRITE_MS = 5000;
 const ERROR_LENGTH = 500;
 
 export const JOB_ROUNDS_TABLE = 'leased_job_rounds';
@@ -33,6 +31,14 @@ export interface StalledJob {
 
 /** How long a job with this pause may go without a good round. */
 export const allowedSecondsOf = (everyMs: number): number => Math.max(READY_MIN_STALL_SECONDS, Math.ceil((READY_MISSED_ROUNDS * everyMs) / 1000));
+
+/**
+ * A good round is written at most once per half of the job's allowed time (a job looking every second
+ * writes every 15 s; one looking every minute, every third round): the row is then at most half the
+ * allowed time plus one pause behind, and the allowed time is at least five pauses, so a job whose
+ * rounds go well is never seen stalled, while an idle service writes a row a second less.
+ */
+export const goodRoundWriteMsOf = (everyMs: number): number => (allowedSecondsOf(everyMs) * 1000) / 2;
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, ERROR_LENGTH);
 
@@ -83,7 +89,7 @@ export class JobRounds {
   /** A round ended well. */
   async good(lease: string, everyMs: number): Promise<void> {
     const last = this.lastWrite.get(lease);
-    if (last !== undefined && Date.now() - last < GOOD_ROUND_WRITE_MS) return;
+    if (last !== undefined && Date.now() - last < goodRoundWriteMsOf(everyMs)) return;
     if (
       await this.write(sql`INSERT INTO leased_job_rounds (lease, every_ms, good) VALUES (${lease}, ${everyMs}, now())
       ON CONFLICT (lease) DO UPDATE SET every_ms = excluded.every_ms, good = excluded.good`)

@@ -9,7 +9,7 @@ import { CALENDAR_ALERTS_LEASE } from '../../app/alertsScheduler.js';
 import { MarketNewsSync } from '../../app/marketNewsSync.js';
 import type { VenueSessions } from '../../app/venueSessions.js';
 import type { Leases } from '../../store/postgres/leases.js';
-import { allowedSecondsOf, JobRounds, READY_MIN_STALL_SECONDS } from '../../store/postgres/jobRounds.js';
+import { allowedSecondsOf, goodRoundWriteMsOf, JobRounds, READY_MIN_STALL_SECONDS } from '../../store/postgres/jobRounds.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { eventually } from '../support/trading.js';
 
@@ -155,6 +155,26 @@ describe('/ready: the leased jobs (issue 18)', function () {
 
   it('allows 5 rounds of a job, never less than 30 s', () => {
     expect([allowedSecondsOf(1000), allowedSecondsOf(10_000), allowedSecondsOf(60_000)]).to.deep.equal([30, 50, 300]);
+  });
+
+  it('writes a good round at most once per half its allowed time, and the first good round after a failure or a win at once', async () => {
+    expect([goodRoundWriteMsOf(1000), goodRoundWriteMsOf(10_000), goodRoundWriteMsOf(60_000)]).to.deep.equal([15_000, 25_000, 150_000]);
+    const { db } = a.service.services;
+    const good = async (): Promise<number> =>
+      (await sql<{ good: Date }>`SELECT good FROM leased_job_rounds WHERE lease = 'ready-spec-writes'`.execute(db)).rows[0]!.good.getTime();
+    const rounds = new JobRounds(db);
+    await rounds.good('ready-spec-writes', 1000);
+    const first = await good();
+    await rounds.good('ready-spec-writes', 1000);
+    expect(await good()).to.equal(first);
+    await rounds.failed('ready-spec-writes', 1000, new Error('down'));
+    await rounds.good('ready-spec-writes', 1000);
+    const afterFailure = await good();
+    expect(afterFailure).to.be.above(first);
+    await rounds.won('ready-spec-writes', 1000);
+    await rounds.good('ready-spec-writes', 1000);
+    expect(await good()).to.be.above(afterFailure);
+    await sql`DELETE FROM leased_job_rounds WHERE lease = 'ready-spec-writes'`.execute(db);
   });
 
   it('the news sync is watched only with feeds to read', async () => {
