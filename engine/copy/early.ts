@@ -21,7 +21,8 @@
 //     and every copy-changing event (a close, a fill, a cancellation) the intake routed (the engine's
 //     book, book.ts, holds them as soon as they are stored or routed; the read models only for the
 //     book's first load of the master), and
-//     places only if none was routed meanwhile and none of the master's slave accounts has one on its
+//     places only if none of the master's or its slave accounts' was routed meanwhile (a copier event
+//     counts for its slave account and its master), and none of the master's slave accounts has one on its
 //     way that would change the master's copies as the book holds them (a close of a slave position
 //     the book holds no open copy of for this master, such as the slave closes the engine's own close
 //     orders cause, changes nothing the run decides with: the book's fold ignores a close of a copy
@@ -72,8 +73,15 @@ export interface EarlyCause {
 export interface EarlyParts {
   /** Whether this instance works the engine's partition now, its pipeline running. */
   readonly active: () => boolean;
-  /** The newest state event the intake routed (Intake.newestStateEvent): a new one is a new object. */
+  /** The newest state event the intake routed (Intake.newestStateEvent): what a book's first load waits for. */
   readonly stateMark: () => Position | null;
+  /** A count of the state events routed so far (Intake.stateCount). */
+  readonly stateCount: () => number;
+  /**
+   * Whether a state event routed after count `mark` concerns one of the accounts (Intake.stateChangedSince):
+   * a run holds back on its own master's and slaves' only, not on another master's.
+   */
+  readonly stateChangedSince: (mark: number, accountIds: readonly string[]) => boolean;
   /**
    * Resolves once what the early run of the master decides with includes `mark` and the engine's own
    * appends: the engine's book of the master's copies (book.ts), loaded once the read models include
@@ -166,12 +174,13 @@ export class EarlyCopies {
     const masterEventAt = (event.data as { at?: string }).at ?? null;
     const cause: EarlyCause = { masterAccountId: accountId, eventId: id, eventType: event.type, trigger, masterEventAt };
     const mark = this.parts.stateMark();
+    const count = this.parts.stateCount();
     const result = (async () => {
       await this.parts.catchUp(mark, accountId);
       if (!this.ready(accountId, id)) return null;
-      // Decided with read models that include every copy-changing event routed (`mark`): none routed
-      // since, and none of the slaves' on its way.
-      return this.parts.place(cause, (slaves) => this.ready(accountId, id, slaves) && this.parts.stateMark() === mark);
+      // Decided with read models that include every copy-changing event routed (`mark`): none of the
+      // master's or its slaves' routed since (`count`), and none of the slaves' on its way.
+      return this.parts.place(cause, (slaves) => this.ready(accountId, id, slaves) && !this.parts.stateChangedSince(count, [accountId, ...slaves]));
     })();
     // A failure is the handler's to meet: it decides again (take answers null).
     result.catch(() => undefined);

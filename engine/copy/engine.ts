@@ -152,6 +152,8 @@ export class CopyEngine {
     this.early = new EarlyCopies({
       active: () => !this.stopped && this.pipeline !== null && this.processor.active && !(this.fence?.fencedOut ?? false) && (term?.holds?.() ?? true),
       stateMark: () => this.intake.newestStateEvent,
+      stateCount: () => this.intake.stateCount,
+      stateChangedSince: (mark, accounts) => this.intake.stateChangedSince(mark, accounts),
       catchUp: async (mark, master) => {
         if (!this.book.has(master)) {
           // The book's first load of the master: from the read models once they include `mark`.

@@ -40,12 +40,30 @@ export class Intake {
   private lastStateEvent: Position | null = null;
   /** The newest routed copier event (the copiers read model has changed up to it). */
   private lastCopierEvent: Position | null = null;
+  /** State events routed so far (each counted: see lastStateEvent), and per account the count at its latest. */
+  private stateRouted = 0;
+  private readonly stateRoutedAt = new Map<string, number>();
 
   constructor(private readonly parts: IntakeParts) {}
 
   /** The newest routed event that changes a read model the engine decides with (see lastStateEvent). */
   get newestStateEvent(): Position | null {
     return this.lastStateEvent;
+  }
+
+  /** A mark of the state events routed so far: what stateChangedSince compares with. */
+  get stateCount(): number {
+    return this.stateRouted;
+  }
+
+  /**
+   * Whether a state event routed after `mark` (stateCount) concerns one of `accountIds`: a copy-changing
+   * positions event of the account, or a copier event whose slave or master it is. An early run holds
+   * its decision against its master and slave accounts only, not against every master's (early.ts).
+   */
+  stateChangedSince(mark: number, accountIds: readonly string[]): boolean {
+    for (const id of accountIds) if ((this.stateRoutedAt.get(id) ?? 0) > mark) return true;
+    return false;
   }
 
   /** The newest routed copier event: an early run reads the copiers read model once it includes it. */
@@ -79,6 +97,8 @@ export class Intake {
       const stateBefore = this.lastStateEvent;
       if (STATE_EVENTS.has(recorded.type)) {
         this.lastStateEvent = recorded.position;
+        this.stateRouted += 1;
+        this.stateOf(masterAccountId);
         this.parts.book?.routed(recorded);
       }
       if (this.parts.owns && !this.parts.owns(masterAccountId)) return skip();
@@ -89,13 +109,19 @@ export class Intake {
     }
     this.lastStateEvent = recorded.position;
     this.lastCopierEvent = recorded.position;
+    this.stateRouted += 1;
     const event = recorded as unknown as CopierEvent;
+    // Its slave's account, and its master's where known: a run of another master has the copier
+    // among its copiers only with that slave account, which it holds its decision against.
+    this.stateOf(event.data.toAccountId);
     if (event.type === 'CopierCreated') {
+      this.stateOf(event.data.fromAccountId);
       this.masterOfCopier.set(event.data.copierId, event.data.fromAccountId);
       this.parts.early.copierCreated(event.data.fromAccountId);
     } else {
       // A master read this term (routed, or its copiers read): its fan-outs read the copier again.
       const known = this.masterOfCopier.get(event.data.copierId) ?? this.parts.inputs.knownMasterOf(event.data.copierId);
+      if (known) this.stateOf(known);
       if (known && (!this.parts.owns || this.parts.owns(known))) this.parts.copierChanged?.(known);
     }
     const trigger = copierTriggerOf(event);
@@ -110,5 +136,10 @@ export class Intake {
     }
     if (this.parts.owns && !this.parts.owns(master)) return skip();
     return { kind: 'copier', group: master, recorded, copierId, trigger };
+  }
+
+  /** The state event routed now (counted) concerns `accountId` (stateChangedSince). */
+  private stateOf(accountId: string): void {
+    this.stateRoutedAt.set(accountId, this.stateRouted);
   }
 }

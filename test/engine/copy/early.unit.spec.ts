@@ -42,12 +42,17 @@ const flush = () => new Promise((r) => setImmediate(r));
 const setup = (options: { slaves?: readonly string[]; masters?: readonly string[]; held?: () => ReadonlySet<string> | null } = {}) => {
   const placed: EarlyCause[] = [];
   let mark: Position | null = null;
+  /** State events routed, and per account the count at its latest (as Intake counts them). */
+  let count = 0;
+  const routedAt = new Map<string, number>();
   let now = 0;
   let release: (() => void) | null = null;
   const warmed: string[][] = [];
   const early = new EarlyCopies({
     active: () => true,
     stateMark: () => mark,
+    stateCount: () => count,
+    stateChangedSince: (since, accounts) => accounts.some((account) => (routedAt.get(account) ?? 0) > since),
     catchUp: async () => undefined,
     place: async (cause, ready) => {
       await new Promise<void>((resolve) => (release = resolve));
@@ -70,7 +75,12 @@ const setup = (options: { slaves?: readonly string[]; masters?: readonly string[
       release?.();
       await flush();
     },
-    routeStateEvent: () => (mark = { commit: BigInt(++now), prepare: 0n }),
+    /** The intake routes a state event concerning `accounts` (a close of theirs, a copier event). */
+    routeStateEvent: (...accounts: string[]) => {
+      mark = { commit: BigInt(++now), prepare: 0n };
+      count += 1;
+      for (const account of accounts) routedAt.set(account, count);
+    },
     advance: (ms: number) => (now += ms),
   };
 };
@@ -172,13 +182,31 @@ describe('early placement (engine/copy/early.ts)', () => {
     expect(s.placed.map((c) => c.eventId)).to.deep.equal(['e1']);
   });
 
-  it('holds back when a copy-changing event was routed while it read its inputs', async () => {
-    const s = setup();
+  it('holds back when a copy-changing event of the master or one of its slaves was routed while it read its inputs', async () => {
+    const s = setup({ slaves: ['S1'] });
     await started(s);
     s.early.seen('M', 'e1', opened('M', '1'));
-    s.routeStateEvent();
+    s.routeStateEvent('M');
     await s.decide();
     expect(await s.early.take('e1')).to.equal(null);
+    s.early.routed('e1');
+    s.early.seen('M', 'e2', opened('M', '2'));
+    s.routeStateEvent('S1');
+    await s.decide();
+    expect(await s.early.take('e2')).to.equal(null);
+    expect(s.placed).to.deep.equal([]);
+  });
+
+  it("is not held back by a copy-changing event of another master's accounts routed meanwhile", async () => {
+    const s = setup({ slaves: ['S1'] });
+    await started(s);
+    // Before the run began: its inputs include it.
+    s.routeStateEvent('S1');
+    s.early.seen('M', 'e1', opened('M', '1'));
+    s.routeStateEvent('N', 'S2');
+    await s.decide();
+    expect(s.placed.map((c) => c.eventId)).to.deep.equal(['e1']);
+    expect(await s.early.take('e1')).to.be.an.instanceOf(Map);
   });
 
   it('leaves every change to the usual way while the engine is far behind, and forgets what never came', async () => {
