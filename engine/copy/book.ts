@@ -154,6 +154,46 @@ const indexDelete = (index: Map<string, Set<string>>, at: string, key: string) =
 };
 
 /**
+ * Closes or parts with no open copy (Buffered) by slave position, indexed by slave account: buffering
+ * one prunes that account's old ones by reading only that account's, where a scan of every account's
+ * made each slave's close cost all buffered (a fan-out's closes, quadratic).
+ */
+class BufferedChanges {
+  private readonly entries = new Map<string, Buffered>();
+  private readonly byAccount = new Map<string, Set<string>>();
+
+  get(key: string): Buffered | undefined {
+    return this.entries.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  set(key: string, entry: Buffered): void {
+    this.entries.set(key, entry);
+    indexAdd(this.byAccount, entry.accountId, key);
+  }
+
+  delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    indexDelete(this.byAccount, entry.accountId, key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.byAccount.clear();
+  }
+
+  /** The account's entries from before `before` (ms) go. */
+  prune(accountId: string, before: number): void {
+    for (const key of this.byAccount.get(accountId) ?? []) if (this.entries.get(key)!.at < before) this.delete(key);
+  }
+}
+
+/**
  * The open copies and martingale counts of the masters loaded this term, fed with every change of the
  * copies read model's fold (see the head of this file).
  */
@@ -164,8 +204,8 @@ export class CopyBook {
   private readonly byMaster = new Map<string, Set<string>>();
   private readonly martingale = new Map<string, number>();
   /** Closes (slave_closures) and parts (slave_partials) with no open copy, by slave position. */
-  private readonly closures = new Map<string, Buffered>();
-  private readonly partials = new Map<string, Buffered>();
+  private readonly closures = new BufferedChanges();
+  private readonly partials = new BufferedChanges();
   private readonly loaded = new Set<string>();
   private readonly loads = new Map<string, Promise<void>>();
   /** Per load under way: the changes applied meanwhile, for its master once its snapshot is read. */
@@ -316,7 +356,7 @@ export class CopyBook {
         for (const copy of matched) this.put({ ...copy, volume: change.volume });
         const { slaveAccountId, slavePositionId } = change.where;
         if (matched.length > 0) this.partials.delete(slaveKey(slaveAccountId, slavePositionId));
-        else if (only === null) this.buffer(this.partials, slaveAccountId, slavePositionId, { at: Date.parse(change.at), result: null, volume: change.volume });
+        else if (only === null) this.buffer(this.partials, slaveAccountId, slavePositionId, Date.parse(change.at), null, change.volume);
         return;
       }
       case 'copiesEnded':
@@ -333,7 +373,7 @@ export class CopyBook {
     for (const copy of closed) this.remove(copy);
     if (where.slaveAccountId && where.slavePositionId) {
       if (closed.length > 0) this.closures.delete(slaveKey(where.slaveAccountId, where.slavePositionId));
-      else if (only === null) this.buffer(this.closures, where.slaveAccountId, where.slavePositionId, { at: Date.parse(ending.at), result, volume: 0 });
+      else if (only === null) this.buffer(this.closures, where.slaveAccountId, where.slavePositionId, Date.parse(ending.at), result, 0);
     }
     if (result === null) return;
     for (const copy of closed) {
@@ -346,11 +386,11 @@ export class CopyBook {
   }
 
   /** Kept unless one is there already (ON CONFLICT DO NOTHING for closes); the account's older than a day go. */
-  private buffer(buffer: Map<string, Buffered>, accountId: string, positionId: string, entry: Omit<Buffered, 'accountId'>): void {
+  private buffer(buffer: BufferedChanges, accountId: string, positionId: string, at: number, result: number | null, volume: number): void {
     const key = slaveKey(accountId, positionId);
     if (buffer === this.closures && buffer.has(key)) return;
-    buffer.set(key, { accountId, ...entry });
-    for (const [other, kept] of buffer) if (kept.accountId === accountId && kept.at < entry.at - BUFFER_MS) buffer.delete(other);
+    buffer.set(key, { accountId, at, result, volume });
+    buffer.prune(accountId, at - BUFFER_MS);
   }
 
   private matching(where: Where, only: string | null): OpenCopy[] {

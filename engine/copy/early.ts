@@ -290,6 +290,12 @@ export class EarlyCopies {
   }
 }
 
-/** The outcome placed early, its source naming the positions event's `$all` position now known. */
-export const withSource = (events: readonly CopyEvent[], source: { eventId: string; position: string; type: string }): CopyEvent[] =>
-  events.map((event) => ({ ...event, data: { ...event.data, source } }) as CopyEvent);
+/**
+ * The outcome placed early, its source naming the positions event's `$all` position now known. The
+ * run's events are its own (new literals, taken by one handler): the source is set on them, not spread
+ * into new ones (domain/copy/decisionContext.ts, orderOf). Setting it again, on a retry, sets the same.
+ */
+export const withSource = (events: readonly CopyEvent[], source: { eventId: string; position: string; type: string }): readonly CopyEvent[] => {
+  for (const event of events) Object.assign(event.data, { source });
+  return events;
+};

@@ -70,6 +70,8 @@ const closing = (event: MasterEvent): boolean => event.type === 'MasterPositionC
 export const featureInputs = async (event: MasterEvent, sources: FeatureSources): Promise<FeatureInputs> => {
   if (sources.active.length === 0) return noFeaturesAt(sources.now, sources.eventTime, sources.deferredBy);
   const needs = new Set<FeatureNeed>(sources.active.flatMap((f) => f.feature.rules.needs ?? []));
+  // Members are added to this fresh literal with Object.assign below, not spread into new ones: in
+  // Node 20's V8 a spread-then-add literal gets a map of its own on every call (decisionContext.ts, orderOf).
   const base: FeatureInputs = {
     active: sources.active,
     now: sources.now,
@@ -83,15 +85,15 @@ export const featureInputs = async (event: MasterEvent, sources: FeatureSources)
   };
   if (event.type === 'MasterPositionModified') {
     const calendar = await calendarAround(sources);
-    return needs.has('openPrices') ? { ...base, ...calendar, openPrices: await openPricesOf(event, sources) } : { ...base, ...calendar };
+    return needs.has('openPrices') ? Object.assign(base, calendar, { openPrices: await openPricesOf(event, sources) }) : Object.assign(base, calendar);
   }
   if (closing(event)) {
     if (!needs.has('closeStops') || !sources.slave) return base;
     // Not answered: null, and a rule that needs the copy's stops takes them as unknown.
     const book = await sources.slave.connection.positions().catch(() => null);
-    return { ...base, slavePositions: book ? accountPositionsOf(book) : null };
+    return Object.assign(base, { slavePositions: book ? accountPositionsOf(book) : null });
   }
-  if (event.type === 'MasterPendingOrderModified') return { ...base, ...(await calendarAround(sources)) };
+  if (event.type === 'MasterPendingOrderModified') return Object.assign(base, await calendarAround(sources));
   if (!opening(event) || !('symbol' in event.data)) return base;
   const trade = event.data as { symbol: string; orderType: string };
   const slaveSymbol = sources.slave
@@ -124,5 +126,5 @@ export const featureInputs = async (event: MasterEvent, sources: FeatureSources)
   const pointValue =
     needs.has('pointValue') && sources.slave && slaveSymbol ? await pointValueOf(sources.slave.connection, slaveSymbol, sources.slave.info.currency) : null;
   const masterOrders = needs.has('masterOrders') && sources.masterOrders ? await sources.masterOrders(trade.symbol, masterOrdersSince(sources.active)) : null;
-  return { ...base, quotes, slaveAccount, marginPerLot, slavePositions, pointValue, masterOrders, ...(await calendarAround(sources)) };
+  return Object.assign(base, { quotes, slaveAccount, marginPerLot, slavePositions, pointValue, masterOrders }, await calendarAround(sources));
 };

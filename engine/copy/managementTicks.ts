@@ -6,7 +6,7 @@ import { v5 as uuidv5 } from 'uuid';
 import type { Kysely } from 'kysely';
 import type { CopierSettings } from '../../domain/copier/settings.js';
 import { type CopyEvent, type CopySource, MANAGEMENT_SOURCE } from '../../domain/copy/events.js';
-import { isStandaloneTrade } from '../../domain/copy/features/rules.js';
+import { type FeatureNeed, type HistoryNeed, isStandaloneTrade } from '../../domain/copy/features/rules.js';
 import { slaveComment, slaveMagicNumber } from '../../domain/copy/labels.js';
 import { strategyMagicNumber } from '../../domain/copy/strategyRouting.js';
 import type { MasterTrade } from '../../domain/copy/types.js';
@@ -67,6 +67,9 @@ export class ManagementTicks {
     if (!slave.ok) return;
     const masterPositions = await masterPositionsOf(db, copier.from_account_id);
     const liveCopies = (await this.kit.inputs.copiesOf(copier.from_account_id)).get(copier.id) ?? [];
+    const needs = (need: FeatureNeed | HistoryNeed): boolean => active.some((f) => f.feature.rules.needs?.includes(need));
+    // Each member always present, undefined when not read (manage takes both alike), so the inputs are
+    // one literal rather than spreads of optional members.
     const asks = await manage({
       now: clock().toISOString(),
       active,
@@ -77,17 +80,15 @@ export class ManagementTicks {
       masterPositions,
       copier: settings,
       standalone,
-      slaveLastTradeAt: active.some((f) => f.feature.rules.needs?.includes('slaveActivity')) ? await slaveLastTradeAt(db, copier.to_account_id) : null,
-      ...(active.some((f) => f.feature.rules.needs?.includes('calendar')) ? { calendar: await calendarAround(db, clock()) } : {}),
-      ...(active.some((f) => f.feature.rules.needs?.includes('masterCloses'))
-        ? {
-            masterCloses: await partialClosesOf(
-              db,
-              copier.from_account_id,
-              masterPositions.map((p) => p.masterPositionId),
-            ),
-          }
-        : {}),
+      slaveLastTradeAt: needs('slaveActivity') ? await slaveLastTradeAt(db, copier.to_account_id) : null,
+      calendar: needs('calendar') ? await calendarAround(db, clock()) : undefined,
+      masterCloses: needs('masterCloses')
+        ? await partialClosesOf(
+            db,
+            copier.from_account_id,
+            masterPositions.map((p) => p.masterPositionId),
+          )
+        : undefined,
     });
     // One live copy per master position: two features reopening the same one in a tick place one.
     const copied = new Set(liveCopies.map((c) => c.masterPositionId));
@@ -100,11 +101,11 @@ export class ManagementTicks {
         if (protectionSkip(slave.protections, action.symbol, copier.id)) continue;
         copied.add(action.masterPositionId);
         const trade = masterPositions.find((p) => p.masterPositionId === action.masterPositionId);
-        action = {
-          ...action,
+        // copyActionOf's action is a fresh literal: its members are set in place, not spread into a new one.
+        action = Object.assign(action, {
           comment: slaveComment(settings, trade?.comment ?? null),
           magicNumber: strategyMagicNumber(strategyRoutingOf(copier), slaveMagicNumber(settings, trade?.magicNumber ?? null)),
-        };
+        });
       }
       await this.execute(copier, slave, ask, action);
     }
@@ -123,8 +124,10 @@ export class ManagementTicks {
     const results = (await executeActions([action], this.kit.executionContext(copier, masterAccountId, source, null, slave, false))).map((event): CopyEvent => {
       // A standalone trade (keep-alive) is no copy: the log says what it is in the feature's words.
       const note = isStandaloneTrade(action.masterPositionId) || ask.feature.feature.rules.logsItsReasons ? { note: ask.action.message } : {};
-      if (event.type === 'CopyExecuted') return { ...event, data: { ...event.data, by: ask.feature.feature.type, ...note } };
-      return event.type === 'CopyFailed' ? { ...event, data: { ...event.data, ...note } } : event;
+      // executeActions' events are fresh: the members are added to their data in place.
+      if (event.type === 'CopyExecuted') Object.assign(event.data, { by: ask.feature.feature.type }, note);
+      else if (event.type === 'CopyFailed') Object.assign(event.data, note);
+      return event;
     });
     // A request the venue keeps refusing (each second) is recorded once in a while, not each time.
     if (results.some((e) => e.type === 'CopyFailed')) {

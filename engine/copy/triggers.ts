@@ -19,12 +19,16 @@ const tradeOf = (p: PositionData): MasterTrade<MarketOrderType> => ({
   openTime: p.openTime,
 });
 
-const orderTradeOf = (o: PendingOrderData): MasterTrade<PendingOrderType> => ({
+/**
+ * A pending order as a trade; its fill (MasterPendingOrderFilled) passes the side and the fill price,
+ * set in this one literal rather than spread over it.
+ */
+const orderAsTrade = <T extends PendingOrderType | MarketOrderType>(o: PendingOrderData, orderType: T, openPrice: number): MasterTrade<T> => ({
   masterPositionId: o.orderId,
   symbol: o.symbol,
-  orderType: o.orderType,
+  orderType,
   volume: o.volume,
-  openPrice: o.openPrice,
+  openPrice,
   stopLoss: o.stopLoss,
   takeProfit: o.takeProfit,
   comment: o.comment,
@@ -33,6 +37,8 @@ const orderTradeOf = (o: PendingOrderData): MasterTrade<PendingOrderType> => ({
   // The placement: kept when the fill is decided.
   openTime: o.openTime,
 });
+
+const orderTradeOf = (o: PendingOrderData): MasterTrade<PendingOrderType> => orderAsTrade(o, o.orderType, o.openPrice);
 
 export const sideOfPending = (type: PendingOrderType): MarketOrderType => (type.startsWith('Buy') ? 'Buy' : 'Sell');
 
@@ -87,7 +93,7 @@ export const masterTriggerOf = (event: PositionsEvent, eventId: string): MasterT
       return of({
         type: 'MasterPendingOrderFilled',
         eventId,
-        data: { ...orderTradeOf(o), orderType: sideOfPending(o.orderType), openPrice: event.data.price },
+        data: orderAsTrade(o, sideOfPending(o.orderType), event.data.price),
       });
     }
     case 'PositionIncreased':

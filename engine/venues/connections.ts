@@ -306,12 +306,10 @@ export class AccountConnections {
   }
 
   private onChange(session: Session, change: VenueChange): void {
-    const recorded = recordChange(session.accountId, change);
-    const { id } = recorded;
-    let { event } = recorded;
-    if (event.type === 'PositionOpened' && session.lastFilled === event.data.position.positionId) {
-      event = { ...event, data: { ...event.data, fromPendingOrder: true } };
-    }
+    const { id, event } = recordChange(session.accountId, change);
+    // recordChange's event is new: the fill's flag is set on it, not spread into another literal
+    // (domain/copy/decisionContext.ts, orderOf).
+    if (event.type === 'PositionOpened' && session.lastFilled === event.data.position.positionId) Object.assign(event.data, { fromPendingOrder: true });
     session.lastFilled = change.type === 'orderFilled' ? change.order.id : null;
     // The venue state behind this change is saved first. The venue delivers a change once its state
     // is consistent, so the save asked for now holds it: a save already under way for the request

@@ -14,13 +14,13 @@ const AT = '2026-01-07T10:00:00.000Z';
 const at = (commit: number): Position => ({ commit: BigInt(commit), prepare: BigInt(commit) });
 const source = { eventId: 'e', position: '1:1', type: 'PositionOpened' };
 
-const openedOutcome = (id: string, masterPositionId: string, slavePositionId: string, volume = 0.1) => ({
+const openedOutcome = (id: string, masterPositionId: string, slavePositionId: string, volume = 0.1, slaveAccountId = SLAVE) => ({
   id,
   type: 'CopyExecuted',
   data: {
     copierId: COPIER,
     masterAccountId: MASTER,
-    slaveAccountId: SLAVE,
+    slaveAccountId,
     at: AT,
     source,
     action: { type: 'open', masterPositionId, symbol: 'EURUSD', orderType: 'Buy', volume, clientOrderId: `c-${id}` },
@@ -40,15 +40,15 @@ const closedOutcome = (id: string, masterPositionId: string, slavePositionId: st
     result: { type: 'closed', result, closePrice: 1.1 },
   },
 });
-const slaveClosed = (id: string, slavePositionId: string, profit: number, position: Position): RecordedEvent =>
+const slaveClosed = (id: string, slavePositionId: string, profit: number, position: Position, accountId = SLAVE, when = AT): RecordedEvent =>
   ({
     id,
     type: 'PositionClosed',
     position,
     data: {
-      accountId: SLAVE,
-      at: AT,
-      trade: { positionId: slavePositionId, symbol: 'EURUSD', profit, swap: 0, commission: 0, closeTime: AT, closePrice: 1.1 },
+      accountId,
+      at: when,
+      trade: { positionId: slavePositionId, symbol: 'EURUSD', profit, swap: 0, commission: 0, closeTime: when, closePrice: 1.1 },
     },
   }) as unknown as RecordedEvent;
 const slavePartlyClosed = (id: string, slavePositionId: string, left: number, position: Position): RecordedEvent =>
@@ -139,6 +139,19 @@ describe('engine/copy/book: the engine keeps its copies', () => {
     book.routed(slavePartlyClosed('p1', 's1', 0.04, at(2)));
     book.stored([openedOutcome('o1', 'm1', 's1')], at(3));
     expect(openIds(book)).to.deep.equal(['m1>s1:0.04']);
+  });
+
+  it("a slave's close before its copy is kept a day: a later close of that account forgets it, another account's stays", async () => {
+    const { book } = bookWith({ rows: EMPTY, checkpoint: at(1) });
+    await book.load(MASTER);
+    const dayLater = new Date(Date.parse(AT) + 25 * 3_600_000).toISOString();
+    book.routed(slaveClosed('v1', 's1', -1, at(2)));
+    book.routed(slaveClosed('v9', 's9', -1, at(3), 'slave-2'));
+    book.routed(slaveClosed('v2', 's2', -1, at(4), SLAVE, dayLater));
+    book.stored([openedOutcome('o1', 'm1', 's1'), openedOutcome('o9', 'm9', 's9', 0.1, 'slave-2'), openedOutcome('o2', 'm2', 's2')], at(5));
+    // s1's close went with the next close of its account a day on; s9's (another account) and s2's stay and close their copies.
+    expect(openIds(book)).to.deep.equal(['m1>s1:0.1']);
+    expect(losses(book)).to.equal(2);
   });
 
   it('what is applied while the snapshot is read counts only when the snapshot does not hold it', async () => {
