@@ -16,7 +16,7 @@ import { binanceSpotApi } from './fakeExchangeBinance.js';
 import { binanceUsdmApi, type FakeAlgoOrder, triggerAlgoOrders } from './fakeExchangeBinanceUsdm.js';
 import { bybitApi } from './fakeExchangeBybit.js';
 import { okxApi } from './fakeExchangeOkx.js';
-import { triggerOkxAlgos } from './fakeExchangeOkxAlgo.js';
+import { ageOkxAlgos, triggerOkxAlgos } from './fakeExchangeOkxAlgo.js';
 import { FakeExchangeStreams } from './fakeExchangeStream.js';
 
 export type FakeDialect = 'binance' | 'binanceusdm' | 'bybit' | 'okx';
@@ -273,6 +273,7 @@ export class FakeExchange {
       algo.updateTime -= ms;
     }
     for (const trade of this.trades) trade.time -= ms;
+    if (this.dialect === 'okx') ageOkxAlgos(this, ms);
     for (const account of this.accounts.values())
       for (const p of account.positions.values()) {
         p.createdTime = (p.createdTime ?? Date.now()) - ms;

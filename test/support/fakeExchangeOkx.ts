@@ -9,7 +9,7 @@
 // 51503 / 51509 / 51510 an amendment of an order gone, cancelled or filled).
 import type { DialectApi, FakeExchange, FakeMarket, FakeOrder, FakePosition, Reply } from './fakeExchange.js';
 import { hmac, isRefusal, LEVERAGE, sizeOf } from './fakeExchange.js';
-import { algoIdOf, attachTo, keepAttached, okxAlgoApi, sourceOf } from './fakeExchangeOkxAlgo.js';
+import { algoClOrdIdOf, algoIdOf, attachTo, keepAttached, okxAlgoApi, sourceOf } from './fakeExchangeOkxAlgo.js';
 
 const ok = (data: unknown[]): Reply => ({ status: 200, json: { code: '0', msg: '', data } });
 const fail = (code: string, msg: string, status = 200): Reply => ({ status, json: { code, msg, data: [] } });
@@ -22,8 +22,8 @@ const STATE: Readonly<Record<FakeOrder['status'], string>> = { NEW: 'live', FILL
 
 export const okxOrderJson = (o: FakeOrder): Record<string, unknown> => ({
   accFillSz: String(o.executedQty),
-  algoClOrdId: '',
-  // Placed by a triggered algo order (fakeExchangeOkxAlgo.ts): its id.
+  // Placed by a triggered algo order (fakeExchangeOkxAlgo.ts): its client id and id.
+  algoClOrdId: algoClOrdIdOf(o),
   algoId: algoIdOf(o),
   attachAlgoClOrdId: '',
   attachAlgoOrds: [],
@@ -33,7 +33,8 @@ export const okxOrderJson = (o: FakeOrder): Record<string, unknown> => ({
   cancelSourceReason: '',
   category: 'normal',
   ccy: '',
-  clOrdId: o.clientOrderId,
+  // An order an algo order placed has no client id of its own (the algo order's is algoClOrdId).
+  clOrdId: algoIdOf(o) ? '' : o.clientOrderId,
   // OKX's fee is negative when charged, in the coin received: a spot buy's in the base coin.
   fee: o.baseFee ? String(-o.baseFee) : o.fee > 0 ? String(-o.fee) : '0',
   feeCcy: o.baseFee ? o.symbol.split('-')[0] : 'USDT',

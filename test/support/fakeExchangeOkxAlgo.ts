@@ -11,7 +11,8 @@
 // orderPx -1: a market order of `sz` once the last price reaches the trigger from the side it was
 // placed on), changed with amend-algos (newTriggerPx, newSz) and read back by algoId or algoClOrdId
 // (trade/order-algo). An order a triggered algo order placed carries its algoId and OKX's `source`
-// (6: a trigger order's, 7: a TP/SL order's); orders-algo-history tells which leg fired (`actualSide`).
+// (6: a trigger order's, 7: a TP/SL order's) and its algoClOrdId; orders-algo-history (3 months) and
+// trade/order-algo (by id, any age) tell which leg fired (`actualSide`).
 // Refusals with OKX's codes: 51277-51280 (a trigger on the wrong side of the last price), 51000 (a
 // parameter), 51065 (an algoClOrdId taken), 51603 (no such order).
 import type { FakeExchange, FakeOrder, Reply } from './fakeExchange.js';
@@ -36,7 +37,7 @@ export interface OkxAlgo {
   actualSide: '' | 'sl' | 'tp';
   /** The order it placed when it triggered. */
   ordId: string;
-  readonly cTime: number;
+  cTime: number;
   uTime: number;
 }
 
@@ -62,6 +63,26 @@ const placerOf = (order: FakeOrder): OkxAlgo | undefined =>
 
 /** The id of the algo order whose trigger placed `order` (OKX's algoId on the order), or ''. */
 export const algoIdOf = (order: FakeOrder): string => placerOf(order)?.algoId ?? '';
+
+/** The client id of the algo order whose trigger placed `order` (OKX's algoClOrdId on the order), or ''. */
+export const algoClOrdIdOf = (order: FakeOrder): string => placerOf(order)?.algoClOrdId ?? '';
+
+/** Moves the algo orders `ms` into the past (FakeExchange.age). */
+export const ageOkxAlgos = (exchange: FakeExchange, ms: number): void => {
+  for (const algo of of(exchange).algos) {
+    algo.cTime -= ms;
+    algo.uTime -= ms;
+  }
+};
+
+/** Algo orders OKX tells nowhere any more, not even by id (a spec's switch). */
+const forgotten = new WeakMap<FakeExchange, Set<string>>();
+export const forgetOkxAlgo = (exchange: FakeExchange, algoId: string, forget = true): void => {
+  const set = forgotten.get(exchange) ?? new Set<string>();
+  forgotten.set(exchange, set);
+  if (forget) set.add(algoId);
+  else set.delete(algoId);
+};
 
 /** OKX's `source` of an order: 6 placed by a trigger order, 7 by a TP/SL order (conditional, oco), '' otherwise. */
 export const sourceOf = (order: FakeOrder): string => {
@@ -257,7 +278,7 @@ const amendTrigger = (exchange: FakeExchange, algo: OkxAlgo, body: Body): Reply 
 
 /** The algo endpoints of OKX v5 for an authenticated account, or null for other paths. */
 export const okxAlgoApi = (exchange: FakeExchange, apiKey: string, method: string, path: string, q: URLSearchParams, raw: string): Reply | null => {
-  const mine = () => of(exchange).algos.filter((a) => a.apiKey === apiKey);
+  const mine = () => of(exchange).algos.filter((a) => a.apiKey === apiKey && !forgotten.get(exchange)?.has(a.algoId));
   if (method === 'POST' && path === '/api/v5/trade/order-algo') {
     const body = JSON.parse(raw || '{}') as Body;
     if (body.tdMode !== 'cross') return refused('51000', 'Parameter tdMode error');
@@ -320,8 +341,10 @@ export const okxAlgoApi = (exchange: FakeExchange, apiKey: string, method: strin
     // conditional and oco may be asked together; any other type alone.
     if (!(types.every((t) => t === 'conditional' || t === 'oco') || (types.length === 1 && types[0] === 'trigger'))) return ok([]);
     if (!pending && !q.get('state') && !q.get('algoId')) return refused('51000', 'Parameter state error');
+    // orders-algo-history keeps 3 months (by creation); trade/order-algo answers by id whatever the age (assumed of OKX).
+    const kept = Date.now() - 92 * 86_400_000;
     const list = mine()
-      .filter((a) => (pending ? a.state === 'live' : a.state !== 'live' && (!q.get('state') || a.state === q.get('state'))))
+      .filter((a) => (pending ? a.state === 'live' : a.state !== 'live' && a.cTime >= kept && (!q.get('state') || a.state === q.get('state'))))
       .filter((a) => types.includes(a.ordType) && (!q.get('instId') || a.instId === q.get('instId')) && (!q.get('algoId') || a.algoId === q.get('algoId')))
       .sort((a, b) => Number(b.algoId) - Number(a.algoId));
     return ok(list.slice(0, 100).map(okxAlgoJson));

@@ -3,12 +3,20 @@
 // values (BTC-USDT-SWAP ctVal 0.01 BTC, lotSz and minSz 0.01 contracts), cross margin, net positions
 // from /api/v5/account/positions. Nothing leaves 127.0.0.1.
 import { expect } from 'chai';
+import type { Exchange, MarketInterface as Market, Order } from 'ccxt';
+import { okxOrders, UNTOLD_RETRY_MS } from '../../../engine/venues/ccxt/okx.js';
+import { exchangeClientOrderId, exchangeOrderOf } from '../../../engine/venues/ccxt/orders.js';
 import type { VenueChange } from '../../../engine/venues/port.js';
 import { ccxtSpecHarness } from '../../support/ccxtVenue.js';
-import { okxAlgos } from '../../support/fakeExchangeOkxAlgo.js';
+import { forgetOkxAlgo, okxAlgos } from '../../support/fakeExchangeOkxAlgo.js';
 import { refusal } from '../../support/venueRefusal.js';
 
 const BTC = 'BTC-USDT-SWAP';
+const DAY = 86_400_000;
+const closeOf = (changes: readonly VenueChange[]) => {
+  const closed = changes.find((c) => c.type === 'positionClosed');
+  return closed?.type === 'positionClosed' ? closed.trade : undefined;
+};
 
 const until = async (what: string, test: () => boolean, ms = 20_000): Promise<void> => {
   const end = Date.now() + ms;
@@ -155,6 +163,61 @@ describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
     expect(changes.map((c) => c.type)).to.include('positionOpened');
   });
 
+  it("records a close a stop order of ours made as manual (neither the position's stop loss or take profit nor a stop-out), under that order's client id", async () => {
+    const connection = await connect();
+    const placed = await connection.placeOrder({ symbol: BTC, orderType: 'buy', volume: 1 }, 'long-1');
+    const stop = await connection.placeOrder({ symbol: BTC, orderType: 'sellStop', volume: 1, openPrice: 64000 }, 'stop-close');
+    // OKX's triggered order and its algo order carry the client id as algoClOrdId, which ccxt does not read as one.
+    const clientId = exchangeClientOrderId('stop-close');
+    expect((await connection.positions()).find((p) => p.id === stop.orderId)).to.include({ orderType: 'sellStop', clientOrderId: clientId });
+    const changes: VenueChange[] = [];
+    connection.subscribe((change) => changes.push(change));
+    spec.fake.setPrice(BTC, 63900, 63900.1);
+    await connection.refresh();
+    expect(spec.fake.position('key-1', BTC)).to.equal(0);
+    expect(closeOf(changes)).to.include({
+      id: stop.orderId,
+      positionId: placed.orderId,
+      reason: 'manual',
+      clientOrderId: clientId,
+      volume: 1,
+      closePrice: 63900,
+    });
+    // A stop order's fill fires no leg: nothing asked of the TP/SL algo history.
+    expect(spec.fake.requests).to.not.include('GET /api/v5/trade/orders-algo-history');
+  });
+
+  it("reads the leg of a stop loss placed over 3 months ago (orders-algo-history's window) by its id, and records its close as stopLoss", async () => {
+    const connection = await connect();
+    connection.follow([BTC]);
+    const placed = await connection.placeOrder({ symbol: BTC, orderType: 'buy', volume: 1, stopLoss: 60000 }, 'old-stop');
+    await connection.refresh();
+    // Held for 100 days: the position's opening order and its stop loss are older than every list OKX keeps.
+    spec.fake.age(100 * DAY);
+    await connection.refresh();
+    expect((await connection.positions()).map((p) => [p.id, p.stopLoss])).to.deep.equal([[placed.orderId, 60000]]);
+    const changes: VenueChange[] = [];
+    connection.subscribe((change) => changes.push(change));
+    spec.fake.setPrice(BTC, 59900, 59900.1);
+    await connection.refresh();
+    expect(closeOf(changes)).to.include({ positionId: placed.orderId, reason: 'stopLoss', volume: 1 });
+    expect(spec.fake.requests).to.include('GET /api/v5/trade/order-algo');
+  });
+
+  it('records a close as manual while OKX tells its algo order nowhere (neither its history nor its details)', async () => {
+    const connection = await connect();
+    const placed = await connection.placeOrder({ symbol: BTC, orderType: 'buy', volume: 1, takeProfit: 70000 }, 'untold');
+    const [algo] = okxAlgos(spec.fake);
+    forgetOkxAlgo(spec.fake, algo!.algoId);
+    const changes: VenueChange[] = [];
+    connection.subscribe((change) => changes.push(change));
+    spec.fake.setPrice(BTC, 70100, 70100.1);
+    await connection.refresh();
+    // Nothing says which leg fired: manual, and not kept as such (the stub case below asks again).
+    expect(closeOf(changes)).to.include({ positionId: placed.orderId, reason: 'manual', volume: 1 });
+    expect(spec.fake.requests).to.include.members(['GET /api/v5/trade/orders-algo-history', 'GET /api/v5/trade/order-algo']);
+  });
+
   it("gives a swap position nobody knows the id of its open time (OKX's cTime), the same after its update time moved", async () => {
     // Opened by hand 100 days ago: OKX lists its opening order in no window any more, not even the archive.
     spec.fake.placeManually('key-1', BTC, 'BUY', 2);
@@ -180,5 +243,47 @@ describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
     await connection.refresh();
     expect((await connection.positions()).map((p) => p.id)).to.not.include(placed.orderId);
     expect(okxAlgos(spec.fake).filter((a) => a.state === 'live')).to.deep.equal([]);
+  });
+});
+
+describe("ccxt venue: OKX's fired legs (okx.ts okxOrders) against a stub client", () => {
+  const market = { symbol: 'BTC/USDT', id: 'BTC-USDT', spot: true } as unknown as Market;
+  const order = {
+    id: '700001',
+    symbol: 'BTC/USDT',
+    side: 'sell',
+    type: 'market',
+    status: 'closed',
+    amount: 1,
+    filled: 1,
+    average: 70_000,
+    info: { algoId: '700001', algoClOrdId: '', source: '7' },
+  } as unknown as Order;
+
+  it('asks again for a leg no list told, at most once a minute, and keeps a leg once told', async () => {
+    let now = 1_000_000;
+    let leg = '';
+    const asked: string[] = [];
+    const exchange = {
+      milliseconds: () => now,
+      privateGetTradeOrdersAlgoHistory: async () => (asked.push('history'), { code: '0', data: leg ? [{ actualSide: leg }] : [] }),
+      privateGetTradeOrderAlgo: async () => {
+        asked.push('details');
+        throw new Error('okx {"code":"1","data":[{"sCode":"51603","sMsg":"Order does not exist"}]}');
+      },
+    } as unknown as Exchange;
+    const reason = async () => exchangeOrderOf((await okxOrders(exchange, market, [order]))[0]!, 'BTC-USDT').closeReason;
+    expect(await reason()).to.equal('manual');
+    expect(asked).to.deep.equal(['history', 'details']);
+    leg = 'tp';
+    now += UNTOLD_RETRY_MS - 1;
+    expect(await reason()).to.equal('manual');
+    expect(asked).to.have.length(2);
+    now += 1;
+    expect(await reason()).to.equal('takeProfit');
+    expect(asked).to.deep.equal(['history', 'details', 'history']);
+    now += 10 * UNTOLD_RETRY_MS;
+    expect(await reason()).to.equal('takeProfit');
+    expect(asked).to.have.length(3);
   });
 });
