@@ -7,11 +7,11 @@ import { accountDecider } from '../../domain/account/decider.js';
 import { accountStream, type AccountSettings } from '../../domain/account/events.js';
 import type { RequestContext } from '../../domain/shared/command.js';
 import { findSameLogin } from '../../projections/accounts/queries.js';
-import { aggregateStream } from '../../store/commandHandler.js';
+import { aggregateStream, handleCommand } from '../../store/commandHandler.js';
 import { issueAccountKey, type IssuedKey } from './apiKeys.js';
 import { illegalState, notFound } from '../../domain/shared/errors.js';
 import { deletedAt } from '../../projections/projects/queries.js';
-import { commandMetadata, execute, oneAtATime, type Services } from '../services.js';
+import { commandMetadata, oneAtATime, readYourWrites, type Services } from '../services.js';
 import { creationLock } from '../accounts/creationLock.js';
 import { checkCustomerAccountCreation } from '../customersProjects.js';
 
@@ -40,8 +40,9 @@ export const precheckCreation = (services: Services, creation: AccountCreation):
  * in the store is taken as created, and its key gets a fresh value.
  */
 export const createAccountLocked = async (services: Services, creation: AccountCreation): Promise<IssuedKey> => {
-  const { state } = await aggregateStream(services.store, accountStream(creation.accountId), accountDecider.evolve, accountDecider.initialState);
-  if (!state.exists) {
+  const stream = accountStream(creation.accountId);
+  const known = await aggregateStream(services.store, stream, accountDecider.evolve, accountDecider.initialState);
+  if (!known.state.exists) {
     // Deleting a project sweeps its accounts under the same lock (app/commands/projects.ts).
     const deleted = await deletedAt(services.db, creation.projectId);
     if (deleted) throw notFound('[PROJECT_DELETED]', `project ${creation.projectId} was deleted at ${deleted.toISOString()}`);
@@ -50,7 +51,10 @@ export const createAccountLocked = async (services: Services, creation: AccountC
     if (creation.failIfAccountExistsInProject && (await findSameLogin(services.db, creation.projectId, creation.settings))) {
       throw illegalState('[ACCOUNT_ALREADY_EXISTS]', 'an account with this login, server and type already exists in the project');
     }
-    await execute(services, accountStream(creation.accountId), accountDecider, commandOf(services, creation));
+    // Decided on the stream as just read (no second read of it); another writer in between makes the
+    // append conflict, and the retry reads the stream again.
+    const { position } = await handleCommand(services.store, stream, accountDecider, commandOf(services, creation), { known });
+    if (position) await readYourWrites(services, position, stream);
   }
   return issueAccountKey(services, creation.projectId, creation.accountId, creation.settings.alias, creation.context);
 };

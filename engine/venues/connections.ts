@@ -18,7 +18,7 @@ import { type PositionsEvent, positionsStream } from '../../domain/positions/eve
 import { positionsProjection } from '../../projections/positions/projector.js';
 import type { ReadModels } from '../../projections/schema.js';
 import { aggregateStream, handleCommand } from '../../store/commandHandler.js';
-import { END, type EventStore, type Position, type ResolvedEvent } from '../../store/port.js';
+import { type AppendResult, END, type EventStore, type Position, type ResolvedEvent } from '../../store/port.js';
 import { venueApplication } from './applications.js';
 import type { VenueHost } from './host.js';
 import type { SymbolInfo, VenueChange, VenueConnection } from './port.js';
@@ -200,8 +200,9 @@ export class AccountConnections {
       );
       const connected = `connected/${at}`;
       const data = { accountId, at, venue, login: connection.login, ...(currency ? { currency } : {}) };
-      await this.append(accountId, connected, { type: 'VenueConnected', data });
-      await this.reconcile(session, positionsEventId(accountId, connected));
+      const appended = await this.append(accountId, connected, { type: 'VenueConnected', data });
+      // The stream's first event is this VenueConnected: a first start, and nothing to read back.
+      await this.reconcile(session, positionsEventId(accountId, connected), appended.nextExpectedRevision === 0n);
     });
   }
 
@@ -335,20 +336,20 @@ export class AccountConnections {
     return run;
   }
 
-  private append(accountId: string, key: string, event: PositionsEvent): Promise<void> {
+  private append(accountId: string, key: string, event: PositionsEvent): Promise<AppendResult> {
     return this.appendEvent(accountId, positionsEventId(accountId, key), event, {});
   }
 
-  private async appendEvent(accountId: string, id: string, event: PositionsEvent, extra: Record<string, unknown>): Promise<void> {
+  private async appendEvent(accountId: string, id: string, event: PositionsEvent, extra: Record<string, unknown>): Promise<AppendResult> {
     // Added to fresh literals, not spread into new ones: this runs for every fill of a fan-out, and in
     // Node 20's V8 a spread gives each result a map of its own (domain/copy/decisionContext.ts, orderOf).
     const metadata = Object.assign(systemContext(`venue:${accountId}`), { receivedAt: this.deps.clock().toISOString() }, extra);
     const fact = { id, type: event.type, data: event.data };
     for (;;) {
       try {
-        await this.facts.record(positionsStream(accountId), [fact], metadata);
+        const result = await this.facts.record(positionsStream(accountId), [fact], metadata);
         this.recording.succeeded();
-        return;
+        return result;
       } catch (error) {
         if (this.stopped) throw error;
         await this.recording.failed(error, () => this.stopped);
@@ -360,15 +361,18 @@ export class AccountConnections {
    * Records what the venue did while this account had no session (reconcile.ts), against what the
    * positions read model knows of the account: everything its positions stream said up to now (the
    * read model is fed by that stream alone). A stream that holds only this session's VenueConnected
-   * (a first start) said nothing: nothing is known and nothing waited for.
+   * (a first start) said nothing: nothing is known and nothing waited for. `firstEvent`: the append of
+   * this VenueConnected answered that it is the stream's first event, so the stream is not read.
    */
-  private async reconcile(session: Session, connectedId: string): Promise<void> {
+  private async reconcile(session: Session, connectedId: string, firstEvent: boolean): Promise<void> {
     const { accountId, connection } = session;
     const latest: ResolvedEvent[] = [];
-    for await (const resolved of this.deps.store.readStream(positionsStream(accountId), { fromRevision: END, direction: 'backwards', maxCount: 1 }))
-      latest.push(resolved);
+    if (!firstEvent) {
+      for await (const resolved of this.deps.store.readStream(positionsStream(accountId), { fromRevision: END, direction: 'backwards', maxCount: 1 }))
+        latest.push(resolved);
+    }
     const last = latest[0]?.event;
-    const first = !last || (last.revision === 0n && last.id === connectedId);
+    const first = firstEvent || !last || (last.revision === 0n && last.id === connectedId);
     if (last && !first) await this.deps.waitForReadModels(last.position, [positionsProjection.name]);
     const known = new Map(
       first ? [] : (await this.deps.db.selectFrom('positions').selectAll().where('account_id', '=', accountId).execute()).map((r) => [r.id, r]),
@@ -397,7 +401,7 @@ export class AccountConnections {
       known,
       venueBook,
       history,
-      record: (key, event) => this.append(accountId, key, event),
+      record: async (key, event) => void (await this.append(accountId, key, event)),
       warn: (message) => this.deps.log.warn(message),
     });
   }

@@ -1,0 +1,68 @@
+// What creating and starting an account read of the event store (the 10,000-account seed of
+// bench:copy-latency runs these use cases for every account): a creation decides on the account stream
+// as it read it once, and a first start, whose VenueConnected is the positions stream's first event,
+// reads no positions back. A later start does read them (reconciliation), and records what the venue
+// did while the account had no session.
+import { expect } from 'chai';
+import { accountStream } from '../../domain/account/events.js';
+import { positionsStream } from '../../domain/positions/events.js';
+import type { EventStore } from '../../store/port.js';
+import { startTestService, type TestService, validAccount } from '../support/service.js';
+
+describe('creating and starting an account: its reads of the event store', function () {
+  this.timeout(120_000);
+  let t: TestService;
+  /** The streams read since the last `clear`, in order. */
+  const reads: string[] = [];
+
+  before(async () => {
+    t = await startTestService();
+    const store: EventStore = t.service.services.store;
+    const readStream = store.readStream.bind(store);
+    Object.assign(store, {
+      readStream: (...args: Parameters<EventStore['readStream']>) => {
+        reads.push(args[0]);
+        return readStream(...args);
+      },
+    });
+  });
+  after(() => t?.stop());
+
+  it('reads the account stream once to create it, and no positions stream at its first start', async () => {
+    reads.length = 0;
+    const created = await t.call('POST', '/accounts', { body: validAccount({ alias: 'reads once', loginAccountNumber: '8800001' }) });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    const id = created.body.id as string;
+    expect(reads.filter((name) => name === accountStream(id))).to.have.length(1);
+
+    reads.length = 0;
+    const started = await t.call('POST', `/accounts/${id}/actions/start`);
+    expect(started.status, JSON.stringify(started.body)).to.equal(200);
+    expect(started.body.status.id).to.equal(2);
+    expect(reads.filter((name) => name === positionsStream(id))).to.deep.equal([]);
+    expect(t.service.services.connections.isConnected(id)).to.equal(true);
+  });
+
+  it('reads the positions back at a later start, and records a trade made at the venue while it was stopped', async () => {
+    const created = await t.call('POST', '/accounts', { body: validAccount({ alias: 'restarted', loginAccountNumber: '8800002' }) });
+    const id = created.body.id as string;
+    expect((await t.call('POST', `/accounts/${id}/actions/start`)).status).to.equal(200);
+    expect((await t.call('POST', `/accounts/${id}/actions/stop`)).status).to.equal(200);
+    // The venue login is still there while the account is stopped: a trade made at the venue directly.
+    const { services } = t.service;
+    const login = 'Demo-Server-01/8800002';
+    const connection = services.venues.simulatedVenue().connection({ login, password: 'secret-password' });
+    await connection.connect();
+    const placed = await connection.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 0.01 }, 'while-stopped-1');
+    expect(placed.status).to.equal('filled');
+    await connection.disconnect();
+
+    reads.length = 0;
+    expect((await t.call('POST', `/accounts/${id}/actions/start`)).status).to.equal(200);
+    expect(reads.filter((name) => name === positionsStream(id))).to.have.length(1);
+    await services.connections.recorded(id);
+    const positions = await t.call('GET', `/accounts/${id}/positions`);
+    expect(positions.status, JSON.stringify(positions.body)).to.equal(200);
+    expect(JSON.stringify(positions.body)).to.include(String(placed.status === 'filled' ? placed.positionId : null));
+  });
+});
