@@ -8,7 +8,9 @@
 //     never run the same job), up to a number of jobs in flight per instance and per key;
 //   - run each job concurrently, keep track of it, and look for more when one ends or `wake` is
 //     called (after an enqueue in this process); otherwise sleep until the next job falls due, at most
-//     the idle poll (other instances' enqueues are seen then);
+//     the idle poll, which doubles after each round that found nothing up to `maxIdlePollMs` and is
+//     back to `idlePollMs` after a wake or a job (other instances' enqueues are seen within
+//     `maxIdlePollMs`; an idle queue costs a claim every few seconds, not every second);
 //   - after any failure of the loop (the database), log once per run of failures and try again with
 //     backoff (store/recovery.ts); failures of a job are the job's: logged once per run, the job's
 //     claim decides when it is tried again;
@@ -31,7 +33,7 @@ export interface QueueConsumer<Job> {
   release?(job: Job): Promise<void>;
   /** Runs the job to its outcome, recording it. A rejection is logged (once per run of failures). */
   run(job: Job): Promise<void>;
-  /** Milliseconds until the next job falls due, leaving out `busyKeys` (capped at the idle poll). */
+  /** Milliseconds until the next job falls due, leaving out `busyKeys` (the loop sleeps at most its idle pause). */
   untilNextDue(busyKeys: readonly string[]): Promise<number>;
   /** Removes finished jobs past their retention. */
   cleanup(): Promise<void>;
@@ -47,7 +49,10 @@ export interface QueueProcessorOptions {
   readonly log: RecoveryLog;
   readonly maxInFlight: number;
   readonly maxInFlightPerKey: number;
+  /** The pause of a queue that found nothing, at first. */
   readonly idlePollMs: number;
+  /** The longest pause of a queue that keeps finding nothing (default idlePollMs: no backing off). */
+  readonly maxIdlePollMs?: number;
   readonly cleanupEveryMs: number;
   /** Wall-clock milliseconds. */
   readonly now: () => number;
@@ -61,16 +66,20 @@ export class QueueProcessor<Job> {
   private readonly waker = new Waker();
   private readonly jobFailures: Recovery;
   private lastCleanup = 0;
+  /** The idle pause now: idlePollMs after a wake or a job, doubled by each round that found nothing. */
+  private idleMs: number;
 
   constructor(
     private readonly options: QueueProcessorOptions,
     private readonly consumer: QueueConsumer<Job>,
   ) {
     this.jobFailures = new Recovery(options.jobs.description, options.log, { action: options.jobs.action });
+    this.idleMs = options.idlePollMs;
   }
 
   /** Looks for due jobs now (after an enqueue in this process, or the end of a job elsewhere). */
   wake(): void {
+    this.idleMs = this.options.idlePollMs;
     this.waker.wake();
   }
 
@@ -107,8 +116,9 @@ export class QueueProcessor<Job> {
         } else {
           const started = await this.claimSome();
           // Nothing started (nothing due, or what was claimed went back): sleep until the next job
-          // falls due, at least a timer's turn: never a spin.
-          waitMs = started > 0 ? 0 : Math.max(1, await this.consumer.untilNextDue(this.busyKeys()));
+          // falls due, at most the idle pause, at least a timer's turn: never a spin.
+          waitMs = started > 0 ? 0 : Math.max(1, Math.min(this.idleMs, await this.consumer.untilNextDue(this.busyKeys())));
+          this.idleMs = started > 0 ? this.options.idlePollMs : Math.min(this.options.maxIdlePollMs ?? this.options.idlePollMs, this.idleMs * 2);
         }
         recovery.succeeded();
       } catch (error) {

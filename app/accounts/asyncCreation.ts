@@ -74,6 +74,8 @@ export interface QueueDeps {
 }
 
 const POLL_MS = 1000;
+/** An idle queue looks at most this long apart (a request another instance queued is taken within it). */
+export const MAX_IDLE_POLL_MS = 5000;
 const MAX_PROJECTS_AT_ONCE = 2;
 const CLEANUP_EVERY_MS = 60_000;
 
@@ -99,6 +101,7 @@ export class AccountCreationQueue {
         maxInFlight: MAX_PROJECTS_AT_ONCE,
         maxInFlightPerKey: 1,
         idlePollMs: POLL_MS,
+        maxIdlePollMs: MAX_IDLE_POLL_MS,
         cleanupEveryMs: CLEANUP_EVERY_MS,
         now: () => this.deps.clock().getTime(),
       },
@@ -106,7 +109,7 @@ export class AccountCreationQueue {
         claim: (limit, busyProjects) => this.projectsWithWork(limit, busyProjects),
         keyOf: (projectId) => projectId,
         run: (projectId) => this.workProject(projectId),
-        untilNextDue: () => Promise.resolve(POLL_MS),
+        untilNextDue: () => Promise.resolve(MAX_IDLE_POLL_MS),
         cleanup: () => this.cleanup(),
       },
     );

@@ -171,6 +171,8 @@ const MAX_IN_FLIGHT = 32;
 /** Attempts to one rate key (one webhook) at once, per instance: a hanging endpoint cannot take every slot. */
 const MAX_IN_FLIGHT_PER_KEY = 4;
 const IDLE_POLL_MS = 1000;
+/** An idle outbox looks at most this long apart (another instance's message is attempted within it). */
+export const MAX_IDLE_POLL_MS = 5000;
 const KEEP_FINISHED_MS = 7 * 24 * 3600_000;
 const CLEANUP_EVERY_MS = 3600_000;
 
@@ -187,6 +189,7 @@ export class Outbox {
         maxInFlight: MAX_IN_FLIGHT,
         maxInFlightPerKey: MAX_IN_FLIGHT_PER_KEY,
         idlePollMs: IDLE_POLL_MS,
+        maxIdlePollMs: MAX_IDLE_POLL_MS,
         cleanupEveryMs: CLEANUP_EVERY_MS,
         now: () => this.now(),
       },
@@ -367,13 +370,13 @@ export class Outbox {
     });
   }
 
-  /** Milliseconds until the next message falls due (at most the idle poll, for other instances' work). */
+  /** Milliseconds until the next message falls due (at most the longest idle poll, for other instances' work). */
   private async untilNextDue(busyKeys: readonly string[]): Promise<number> {
     const result = await sql<{ next: Date | null }>`SELECT min(greatest(next_attempt_at, coalesce(locked_until, next_attempt_at))) AS next
       FROM delivery_outbox WHERE status = 'PENDING' AND ${this.notBusy(busyKeys)}`.execute(this.deps.db);
     const next = result.rows[0]?.next;
-    if (!next) return IDLE_POLL_MS;
-    return Math.max(0, Math.min(IDLE_POLL_MS, new Date(next).getTime() - this.now()));
+    if (!next) return MAX_IDLE_POLL_MS;
+    return Math.max(0, Math.min(MAX_IDLE_POLL_MS, new Date(next).getTime() - this.now()));
   }
 
   private bodyOf(row: OutboxRow): string {

@@ -175,4 +175,32 @@ describe('QueueProcessor: the durable-queue loop', () => {
     expect(queue.done).to.deep.equal(['long']);
     worker = null;
   });
+
+  it('backs off while it finds nothing, up to maxIdlePollMs; a wake looks at once, and a job nobody woke it for is still taken', async () => {
+    const queue = track(new MemoryQueue());
+    let claims = 0;
+    const counted: QueueConsumer<Job> = Object.assign(Object.create(queue) as MemoryQueue, {
+      claim: (limit: number, busyKeys: readonly string[]) => ((claims += 1), queue.claim(limit, busyKeys)),
+      untilNextDue: () => Promise.resolve(60_000),
+    });
+    worker = new QueueProcessor(options({ idlePollMs: 20, maxIdlePollMs: 60_000 }), counted);
+    worker.start();
+    await settle(700);
+    // Pauses of 20, 40, 80, 160, 320 ms: about six claims (35 at a steady 20 ms); a slower machine makes fewer.
+    expect(claims).to.be.within(1, 8);
+    queue.due.push({ id: 'woken', key: null });
+    worker.wake();
+    await settle();
+    expect([...queue.running.keys()]).to.deep.equal(['woken']);
+    queue.finish('woken');
+    await worker.stop();
+
+    // Capped: a job queued by someone else (no wake) is taken within maxIdlePollMs.
+    worker = new QueueProcessor(options({ idlePollMs: 20, maxIdlePollMs: 100 }), counted);
+    worker.start();
+    await settle(700);
+    queue.due.push({ id: 'elsewhere', key: null });
+    for (let waited = 0; waited < 10_000 && !queue.running.has('elsewhere'); waited += 20) await settle(20);
+    expect([...queue.running.keys()]).to.deep.equal(['elsewhere']);
+  });
 });
