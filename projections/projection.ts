@@ -1,6 +1,15 @@
 // A read model: its name, version, the event types it handles, its tables and how an event changes them.
 // The projector writes into the schema of one generation; the API reads public views of the same names.
-import { type Insertable, type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import {
+  type Insertable,
+  type Kysely,
+  type OnConflictBuilder,
+  type OnConflictDoNothingBuilder,
+  type OnConflictUpdateBuilder,
+  type RawBuilder,
+  sql,
+  type Transaction,
+} from 'kysely';
 import type { RecordedEvent } from '../store/port.js';
 import type { ReadModels } from './schema.js';
 
@@ -61,6 +70,31 @@ const ROWS_PER_STATEMENT = 1000;
 export const statementChunks = <T>(rows: readonly T[]): T[][] =>
   Array.from({ length: Math.ceil(rows.length / ROWS_PER_STATEMENT) }, (_, i) => rows.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT));
 
+/** The PostgreSQL type of each column of a table's rows, in the order unnestRows sends them. */
+export type ColumnTypes<T extends keyof ReadModels> = { readonly [K in keyof Insertable<ReadModels[T]>]?: string };
+
+type Conflict = (
+  oc: OnConflictBuilder<Record<string, Record<string, unknown>>, string>,
+) => OnConflictDoNothingBuilder<never, never> | OnConflictUpdateBuilder<never, never>;
+
+/** `rows` into `table` in statementChunks, as arrays per column with `types` (else a VALUES list), each statement with `conflict`. */
+const writeRows = async <T extends keyof ReadModels & string>(
+  db: Kysely<ReadModels>,
+  table: T,
+  rows: readonly Insertable<ReadModels[T]>[],
+  types: ColumnTypes<T> | undefined,
+  conflict: Conflict,
+): Promise<void> => {
+  // kysely cannot check a row or a column against a table chosen by a type parameter; T ties them here.
+  const untyped = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  for (const chunk of statementChunks(rows)) {
+    const insert = untyped.insertInto(table);
+    await (types ? insert.columns(unnestColumns(types)).expression(unnestRows(chunk, types)) : insert.values(chunk as Record<string, unknown>[]))
+      .onConflict(conflict as never)
+      .execute();
+  }
+};
+
 /**
  * Inserts `rows` into `table` in multi-row statements (statementChunks) where the first row of a key
  * wins, in the batch as in the table (ON CONFLICT (key) DO NOTHING): the rule of every read model that
@@ -68,22 +102,28 @@ export const statementChunks = <T>(rows: readonly T[]): T[][] =>
  * (every column of the rows, with its PostgreSQL type), the rows go as one array per column
  * (unnestRows), which PostgreSQL parses far faster than a VALUES list of the same rows.
  */
-export const insertFirstOfKey = async <T extends keyof ReadModels & string>(
+export const insertFirstOfKey = <T extends keyof ReadModels & string>(
   db: Kysely<ReadModels>,
   table: T,
   rows: readonly Insertable<ReadModels[T]>[],
   key: readonly (keyof ReadModels[T] & string)[],
-  types?: { readonly [K in keyof Insertable<ReadModels[T]>]?: string },
-): Promise<void> => {
-  // kysely cannot check a row or a column against a table chosen by a type parameter; T ties them here.
-  const untyped = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-  for (const chunk of statementChunks(rows)) {
-    const insert = untyped.insertInto(table);
-    await (types ? insert.columns(unnestColumns(types)).expression(unnestRows(chunk, types)) : insert.values(chunk as Record<string, unknown>[]))
-      .onConflict((oc) => oc.columns([...key]).doNothing())
-      .execute();
-  }
-};
+  types?: ColumnTypes<T>,
+): Promise<void> => writeRows(db, table, rows, types, (oc) => oc.columns([...key]).doNothing());
+
+/**
+ * Writes `rows` (of distinct keys) into `table`, each replacing the row of its key (ON CONFLICT (key)
+ * DO UPDATE of the `update` columns, by default every column of `types` outside the key), as one array
+ * per column (unnestRows) in statementChunks.
+ */
+export const upsertRows = <T extends keyof ReadModels & string>(
+  db: Kysely<ReadModels>,
+  table: T,
+  rows: readonly Insertable<ReadModels[T]>[],
+  key: readonly (keyof ReadModels[T] & string)[],
+  types: ColumnTypes<T>,
+  update: readonly string[] = unnestColumns(types).filter((c) => !(key as readonly string[]).includes(c)),
+): Promise<void> =>
+  writeRows(db, table, rows, types, (oc) => oc.columns([...key]).doUpdateSet((eb) => Object.fromEntries(update.map((c) => [c, eb.ref(`excluded.${c}`)]))));
 
 export const generationSchema = (name: string, generation: number): string => `rm_${name}_g${generation}`;
 

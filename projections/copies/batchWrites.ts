@@ -2,12 +2,12 @@
 // only remove what was there before), then the rows as the batch leaves them, in a few multi-row
 // statements per table.
 import { sql } from 'kysely';
-import { insertFirstOfKey, statementChunks, unnestColumns, unnestRows } from '../projection.js';
+import { type ColumnTypes, insertFirstOfKey, statementChunks, upsertRows } from '../projection.js';
 import type { Batch, Db, Key } from './batch.js';
-import type { ClosureRow, CopyRow, DeferralRow, RetryRow } from './changes.js';
+import type { CopyRow, DeferralRow, RetryRow } from './changes.js';
 
 // The columns of each table, as its rows are written (insertFirstOfKey's arrays).
-const CLOSURE_TYPES: { readonly [K in keyof ClosureRow]?: string } = {
+const CLOSURE_TYPES: ColumnTypes<'slave_closures'> = {
   slave_account_id: 'uuid',
   slave_position_id: 'text',
   closed_at: 'timestamptz',
@@ -15,7 +15,7 @@ const CLOSURE_TYPES: { readonly [K in keyof ClosureRow]?: string } = {
   close_price: 'float8',
 };
 
-const RETRY_TYPES: { readonly [K in keyof RetryRow]?: string } = {
+const RETRY_TYPES: ColumnTypes<'copy_retries'> = {
   client_order_id: 'text',
   copier_id: 'uuid',
   master_account_id: 'uuid',
@@ -25,7 +25,7 @@ const RETRY_TYPES: { readonly [K in keyof RetryRow]?: string } = {
   retry_until: 'timestamptz',
 };
 
-const DEFERRAL_TYPES: { readonly [K in keyof DeferralRow]?: string } = {
+const DEFERRAL_TYPES: ColumnTypes<'copy_deferrals'> = {
   id: 'uuid',
   copier_id: 'uuid',
   master_account_id: 'uuid',
@@ -34,6 +34,16 @@ const DEFERRAL_TYPES: { readonly [K in keyof DeferralRow]?: string } = {
   deferred_by: 'jsonb',
   master_event_at: 'timestamptz',
 };
+
+const PARTIALS_TYPES: ColumnTypes<'slave_partials'> = {
+  slave_account_id: 'uuid',
+  slave_position_id: 'text',
+  volume: 'float8',
+  partials: 'jsonb',
+  at: 'timestamptz',
+};
+
+const MARTINGALE_TYPES: ColumnTypes<'copier_martingale'> = { copier_id: 'uuid', consecutive_losses: 'int' };
 
 export const writeBack = async (db: Db, batch: Batch): Promise<void> => {
   await writeClosures(db, batch);
@@ -81,19 +91,8 @@ const writePartials = async (db: Db, batch: Batch): Promise<void> => {
   }
   await deleteSlaveRows(db, 'slave_partials', batch.deletedPartials.values());
   // The rows as the batch leaves them (it read every row it appended to).
-  for (const chunk of statementChunks([...batch.insertedPartials].map((k) => batch.partials.get(k)!))) {
-    await db
-      .insertInto('slave_partials')
-      .values(chunk)
-      .onConflict((oc) =>
-        oc.columns(['slave_account_id', 'slave_position_id']).doUpdateSet((eb) => ({
-          volume: eb.ref('excluded.volume'),
-          partials: eb.ref('excluded.partials'),
-          at: eb.ref('excluded.at'),
-        })),
-      )
-      .execute();
-  }
+  const rows = [...batch.insertedPartials].map((k) => batch.partials.get(k)!);
+  await upsertRows(db, 'slave_partials', rows, ['slave_account_id', 'slave_position_id'], PARTIALS_TYPES);
 };
 
 const writeRetries = async (db: Db, batch: Batch): Promise<void> => {
@@ -117,25 +116,7 @@ const writeDeferrals = async (db: Db, batch: Batch): Promise<void> => {
   await insertFirstOfKey(db, 'copy_deferrals', deferrals, ['id'], DEFERRAL_TYPES);
 };
 
-const COPY_COLUMNS = [
-  'master_account_id',
-  'slave_account_id',
-  'slave_position_id',
-  'kind',
-  'symbol',
-  'order_type',
-  'volume',
-  'client_order_id',
-  'status',
-  'opened_at',
-  'closed_at',
-  'closed_by',
-  'result',
-  'close_price',
-  'partials',
-] as const;
-
-const COPY_TYPES: { readonly [K in keyof CopyRow]?: string } = {
+const COPY_TYPES: ColumnTypes<'copies'> = {
   copier_id: 'uuid',
   master_position_id: 'text',
   part: 'int',
@@ -163,26 +144,14 @@ const writeCopies = (db: Db, batch: Batch): Promise<void> =>
   );
 
 /** Rows of distinct keys, each replacing any row of its key. */
-export const writeCopyRows = async (db: Db, rows: readonly CopyRow[]): Promise<void> => {
-  for (const chunk of statementChunks(rows)) {
-    await db
-      .insertInto('copies')
-      .columns(unnestColumns(COPY_TYPES))
-      .expression(unnestRows(chunk, COPY_TYPES))
-      .onConflict((oc) =>
-        oc.columns(['copier_id', 'master_position_id', 'part']).doUpdateSet((eb) => Object.fromEntries(COPY_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)]))),
-      )
-      .execute();
-  }
-};
+export const writeCopyRows = (db: Db, rows: readonly CopyRow[]): Promise<void> =>
+  upsertRows(db, 'copies', rows, ['copier_id', 'master_position_id', 'part'], COPY_TYPES);
 
-const writeMartingale = async (db: Db, batch: Batch): Promise<void> => {
-  const rows = [...batch.changedMartingale].map((id) => ({ copier_id: id, consecutive_losses: batch.martingale.get(id)! }));
-  for (const chunk of statementChunks(rows)) {
-    await db
-      .insertInto('copier_martingale')
-      .values(chunk)
-      .onConflict((oc) => oc.column('copier_id').doUpdateSet((eb) => ({ consecutive_losses: eb.ref('excluded.consecutive_losses') })))
-      .execute();
-  }
-};
+const writeMartingale = (db: Db, batch: Batch): Promise<void> =>
+  upsertRows(
+    db,
+    'copier_martingale',
+    [...batch.changedMartingale].map((id) => ({ copier_id: id, consecutive_losses: batch.martingale.get(id)! })),
+    ['copier_id'],
+    MARTINGALE_TYPES,
+  );

@@ -5,7 +5,7 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { type PendingOrderData, type PositionData, positionsEventTypes, type PositionsEvent } from '../../domain/positions/events.js';
 import type { RecordedEvent } from '../../store/port.js';
-import { type Projection, type RebuildFold, statementChunks } from '../projection.js';
+import { type ColumnTypes, type Projection, type RebuildFold, statementChunks, upsertRows } from '../projection.js';
 import type { PositionsTable, ReadModels } from '../schema.js';
 
 type Row = Insertable<PositionsTable>;
@@ -133,21 +133,26 @@ export const changesOf = (events: readonly RecordedEvent[]): PositionsChanges =>
   return { rows, activity };
 };
 
-const POSITION_COLUMNS = [
-  'kind',
-  'symbol',
-  'order_type',
-  'volume',
-  'open_price',
-  'open_time',
-  'stop_loss',
-  'take_profit',
-  'expiry',
-  'comment',
-  'magic_number',
-  'client_order_id',
-  'updated',
-] as const;
+// The columns of each table, as its rows are written (upsertRows's arrays).
+const POSITION_TYPES: ColumnTypes<'positions'> = {
+  account_id: 'uuid',
+  id: 'text',
+  kind: 'text',
+  symbol: 'text',
+  order_type: 'text',
+  volume: 'float8',
+  open_price: 'float8',
+  open_time: 'timestamptz',
+  stop_loss: 'float8',
+  take_profit: 'float8',
+  expiry: 'timestamptz',
+  comment: 'text',
+  magic_number: 'bigint',
+  client_order_id: 'text',
+  updated: 'timestamptz',
+};
+
+const ACTIVITY_TYPES: ColumnTypes<'venue_activity'> = { account_id: 'uuid', last_change_at: 'timestamptz', connected: 'boolean' };
 
 /** The changes in a few statements: deletes by the kinds they may remove, upserts, activity by the members it sets. */
 const writeChanges = async (db: Kysely<ReadModels>, changes: PositionsChanges): Promise<void> => {
@@ -178,13 +183,7 @@ const writeChanges = async (db: Kysely<ReadModels>, changes: PositionsChanges): 
         .execute();
     }
   }
-  for (const chunk of statementChunks(upserts)) {
-    await db
-      .insertInto('positions')
-      .values(chunk)
-      .onConflict((oc) => oc.columns(['account_id', 'id']).doUpdateSet((eb) => Object.fromEntries(POSITION_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)]))))
-      .execute();
-  }
+  await upsertRows(db, 'positions', upserts, ['account_id', 'id'], POSITION_TYPES);
   const activity = new Map<string, { members: (keyof ActivityValues)[]; rows: { account_id: string; last_change_at: string; connected: boolean }[] }>();
   for (const [accountId, change] of changes.activity) {
     const members = (Object.keys(change.set) as (keyof ActivityValues)[]).sort();
@@ -192,15 +191,7 @@ const writeChanges = async (db: Kysely<ReadModels>, changes: PositionsChanges): 
     group.rows.push({ account_id: accountId, ...change.insert });
     activity.set(members.join(), group);
   }
-  for (const { members, rows } of activity.values()) {
-    for (const chunk of statementChunks(rows)) {
-      await db
-        .insertInto('venue_activity')
-        .values(chunk)
-        .onConflict((oc) => oc.column('account_id').doUpdateSet((eb) => Object.fromEntries(members.map((m) => [m, eb.ref(`excluded.${m}`)]))))
-        .execute();
-    }
-  }
+  for (const { members, rows } of activity.values()) await upsertRows(db, 'venue_activity', rows, ['account_id'], ACTIVITY_TYPES, members);
 };
 
 /**
