@@ -11,6 +11,7 @@ import {
   type AppendResult,
   type DeleteExpectedRevision,
   type EventData,
+  type EventMetadata,
   type EventStore,
   type Position,
   type ReadAllOptions,
@@ -51,29 +52,41 @@ interface EventRow {
   event_id: string;
   event_type: string;
   data: unknown;
-  metadata: Record<string, unknown>;
+  /** The metadata's JSON text: parsed only when an event's metadata is read (toResolved). */
+  metadata: string | null;
   created: Date;
   transaction_id: string;
   global_position: string;
 }
 
 // ORDER BY names the table's columns: the text cast of transaction_id is an output column of the same
-// name, and ordering by it would sort 1000 before 999.
-const COLUMNS = 'stream_name, revision, event_id, event_type, data, metadata, created, transaction_id::text, global_position';
+// name, and ordering by it would sort 1000 before 999. The metadata comes as its text (toResolved).
+const COLUMNS = 'stream_name, revision, event_id, event_type, data, metadata::text AS metadata, created, transaction_id::text, global_position';
 const VISIBLE = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
 
-const toResolved = (row: EventRow): ResolvedEvent => ({
-  event: {
-    streamId: row.stream_name,
-    id: row.event_id,
-    revision: BigInt(row.revision),
-    type: row.event_type,
-    data: row.data,
-    metadata: row.metadata ?? {},
-    created: row.created,
-    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
-  },
-});
+/**
+ * An event as the port gives it. Its metadata is parsed from its JSON text when first read, once: most
+ * readers never look at it (of the read models, only the audit logs do), and a rebuild reads every
+ * event of the history.
+ */
+const toResolved = (row: EventRow): ResolvedEvent => {
+  const text = row.metadata;
+  let metadata: EventMetadata | undefined;
+  return {
+    event: {
+      streamId: row.stream_name,
+      id: row.event_id,
+      revision: BigInt(row.revision),
+      type: row.event_type,
+      data: row.data,
+      get metadata(): EventMetadata {
+        return (metadata ??= text === null ? {} : (JSON.parse(text) as EventMetadata));
+      },
+      created: row.created,
+      position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+    },
+  };
+};
 
 const expectation = (expected: AppendExpectedRevision): [string, string | null] =>
   typeof expected === 'bigint' ? ['exact', expected.toString()] : [expected, null];

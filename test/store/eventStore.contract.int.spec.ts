@@ -301,6 +301,18 @@ export const eventStoreContract = (name: string, open: () => Promise<EventStore 
         expect(read!.created).to.be.instanceOf(Date);
       });
 
+      it('gives the same metadata through every read and every copy of an event, {} if none was given', async () => {
+        const stream = streamName();
+        await store.appendToStream(stream, [event('WithMetadata'), { id: randomUUID(), type: 'WithoutMetadata', data: {} }]);
+        const [given, none] = await readAllOf(store, stream);
+        expect({ ...given! }.metadata).to.deep.equal(given!.metadata);
+        expect(structuredClone(given!).metadata).to.deep.include({ by: 'test' });
+        expect(none!.metadata).to.deep.equal({});
+        const fromAll: RecordedEvent[] = [];
+        for await (const { event: e } of store.readAll({ fromPosition: given!.position, maxCount: 2 })) fromAll.push(e);
+        expect(fromAll.map((e) => e.metadata)).to.deep.equal([given!.metadata, {}]);
+      });
+
       it('reading a missing stream throws StreamNotFoundError', async () => {
         let caught: unknown;
         try {
