@@ -177,7 +177,7 @@ export class PostgresEventStore implements EventStore {
     connectionString: string,
     faults?: ConnectionFaults,
   ) {
-    this.signal = new AppendSignal(connectionString, faults);
+    this.signal = new AppendSignal(connectionString, faults, () => this.committedHead());
   }
 
   private announcing = false;
@@ -470,6 +470,15 @@ export class PostgresEventStore implements EventStore {
     );
     const row = rows[0];
     return row ? { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) } : null;
+  }
+
+  /** A token of the head of `$all` among committed events, visible yet or not (the append signal's probe). */
+  private async committedHead(): Promise<string> {
+    const { rows } = await this.pool.query<{ head: string | null }>(
+      `SELECT (SELECT transaction_id::text || '/' || global_position FROM es_events
+         ORDER BY es_events.transaction_id DESC, es_events.global_position DESC LIMIT 1) AS head`,
+    );
+    return rows[0]?.head ?? '';
   }
 
   async setStreamMetadata(streamName: string, metadata: StreamMetadata): Promise<void> {

@@ -1,6 +1,12 @@
 // Subscriptions of the PostgreSQL event store (store/postgres/postgresEventStore.ts): the append signal
 // (LISTEN/NOTIFY, with polling as the fallback) and the subscription that reads `$all` page by page
 // after a position, holding back while committed events wait below the snapshot horizon.
+//
+// The fallback poll is one probe per process, not one read per subscriber: while any subscriber waits,
+// the signal reads the committed head of `$all` (one indexed row) every PROBE_MS (PROBE_UNHEARD_MS while
+// it does not listen) and wakes every subscriber when it moved. It covers a NOTIFY that never came (the
+// appending process died between its commit and its NOTIFY, or this listener was reconnecting). An idle
+// process with three subscribers made 12 queries a second polling before; it makes one.
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import { Backoff } from '../recovery.js';
@@ -10,7 +16,12 @@ import type { ConnectionFaults } from './pool.js';
 export const CHANNEL = 'es_events';
 /** Events per read of `$all`. */
 export const PAGE = 500;
-const POLL_MS = 500;
+/** While listening, how often the committed head is probed for appends whose NOTIFY never came. */
+const PROBE_MS = 1000;
+/** While not listening (connecting, reconnecting), how often the committed head is probed. */
+const PROBE_UNHEARD_MS = 500;
+/** A waiting subscriber looks on its own at the latest after this (the probe is its fallback). */
+const POLL_MS = 30_000;
 /**
  * While committed events wait below the snapshot horizon, readers look again every millisecond for
  * the first 16 ms (a read-model or venue transaction usually ends within that), then back off to 50.
@@ -26,17 +37,28 @@ export interface PageReader {
   hasCommittedAfter(after: Position | null, filter?: SubscriptionFilter): Promise<boolean>;
 }
 
-/** Wakes subscribers when an append commits (LISTEN/NOTIFY); subscribers also poll as a fallback. */
+/**
+ * Answers a token of `$all`'s committed head, visible to readers yet or not (it changes with every
+ * commit that becomes the head; a commit below the head comes from a transaction that was running when
+ * the head committed, so readers woken by the head hold back until it ends and read it too).
+ */
+export type HeadProbe = () => Promise<string>;
+
+/** Wakes subscribers when an append commits (LISTEN/NOTIFY, and the probe of the committed head as the fallback). */
 export class AppendSignal {
   private client: pg.Client | null = null;
   private readonly waiters = new Set<() => void>();
   private closed = false;
   /** Counts wake-ups, so a reader can tell whether one came while it was reading. */
   generation = 0;
+  private probeTimer: NodeJS.Timeout | null = null;
+  /** The head the last probe read (null: not probed yet, or the last probe failed). */
+  private probedHead: string | null = null;
 
   constructor(
     private readonly connectionString: string,
     private readonly faults?: ConnectionFaults,
+    private readonly probe?: HeadProbe,
   ) {}
 
   /** Connects and listens; while the server cannot be reached it tries again with backoff (subscribers poll meanwhile). */
@@ -77,11 +99,44 @@ export class AppendSignal {
       return;
     }
     this.client = client;
+    // An append may have committed while nobody listened: look.
+    this.wakeAll();
   }
 
   wakeAll(): void {
     this.generation += 1;
     for (const wake of [...this.waiters]) wake();
+  }
+
+  /**
+   * Probes the committed head while anyone waits: a head that moved since the last probe wakes them; a
+   * probe that fails wakes them too (their own reads meet the failure and report it).
+   */
+  private scheduleProbe(): void {
+    if (!this.probe || this.probeTimer || this.closed || this.waiters.size === 0) return;
+    this.probeTimer = setTimeout(
+      () => {
+        this.probe!().then(
+          (head) => {
+            this.probeTimer = null;
+            // No head to compare with (the first probe, or one after a failure): an append may have
+            // come since the readers last looked, so they look again.
+            const moved = head !== this.probedHead;
+            this.probedHead = head;
+            if (moved) this.wakeAll();
+            this.scheduleProbe();
+          },
+          () => {
+            this.probeTimer = null;
+            this.probedHead = null;
+            this.wakeAll();
+            this.scheduleProbe();
+          },
+        );
+      },
+      this.client ? PROBE_MS : PROBE_UNHEARD_MS,
+    );
+    this.probeTimer.unref();
   }
 
   /** Resolves at the next append after generation `seen` (at once if one came already), or after `ms` at the latest. */
@@ -95,11 +150,14 @@ export class AppendSignal {
       };
       const timer = setTimeout(done, ms);
       this.waiters.add(done);
+      this.scheduleProbe();
     });
   }
 
   async stop(): Promise<void> {
     this.closed = true;
+    if (this.probeTimer) clearTimeout(this.probeTimer);
+    this.probeTimer = null;
     this.wakeAll();
     await this.client?.end().catch(() => undefined);
     this.client = null;
