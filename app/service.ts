@@ -198,6 +198,7 @@ const assembleServices = async (
     ticker: options.venueTicker ?? true,
     venues: config.venues,
     rounds: jobRounds,
+    readModelMarks: (name) => runner.version(name),
   });
   life.add(() => connections.stop());
   // The copy engine's partitions by master account: this instance works its fair share of them.

@@ -26,6 +26,7 @@ import { type Kysely, sql } from 'kysely';
 import { DataCollector } from '../engine/schedule/dataCollector.js';
 import { MaintenanceWindowRunner } from '../engine/schedule/maintenanceWindows.js';
 import { ProtectionMonitor } from '../engine/protection/monitor.js';
+import type { ReadModelMarks } from '../projections/keptRead.js';
 import { TradeGuardrailMonitor } from '../engine/protection/tradeGuardrails.js';
 import { AccountConnections, type AccountSessions, type ChangeWatcher, type DisconnectReason } from '../engine/venues/connections.js';
 import { VenueHost } from '../engine/venues/host.js';
@@ -82,6 +83,8 @@ export interface VenueSessionsDeps {
   readonly venues?: VenueRouting;
   /** Where the holder's trade guardrail rounds are recorded for /ready (store/postgres/jobRounds.ts). */
   readonly rounds?: JobRounds;
+  /** Read-model marks (ProjectionRunner.version): the holder's per-second loops read their rules again only when they may have changed. */
+  readonly readModelMarks?: ReadModelMarks;
 }
 
 /** What the holder runs. */
@@ -464,9 +467,18 @@ export class VenueSessions implements AccountSessions {
       await host.stop().catch(() => undefined);
       throw error;
     }
-    const dataCollector = new DataCollector({ store, db, connections, clock, log: log.child({ component: 'data-collector' }) });
+    const { readModelMarks } = this.deps;
+    const dataCollector = new DataCollector({ store, db, connections, clock, log: log.child({ component: 'data-collector' }), readModelMarks });
     dataCollector.start();
-    const maintenance = new MaintenanceWindowRunner({ store, db, connections, clock, log: log.child({ component: 'maintenance-windows' }), waitForReadModels });
+    const maintenance = new MaintenanceWindowRunner({
+      store,
+      db,
+      connections,
+      clock,
+      log: log.child({ component: 'maintenance-windows' }),
+      waitForReadModels,
+      readModelMarks,
+    });
     maintenance.start();
     const protection = new ProtectionMonitor({
       store,
@@ -476,6 +488,7 @@ export class VenueSessions implements AccountSessions {
       zone: this.deps.timeZone,
       waitForReadModels,
       log: log.child({ component: 'protection' }),
+      readModelMarks,
     });
     protection.start();
     const guardrails = new TradeGuardrailMonitor({

@@ -39,6 +39,7 @@ import { RISK_LIMIT_DEFAULTS, type RiskLimitSettings } from '../../domain/riskLi
 import { membersOf } from '../../domain/feature/definition.js';
 import type { FeatureSetting } from '../../domain/feature/events.js';
 import { activeRiskLimits } from '../../projections/riskLimits/queries.js';
+import { KeptRead, type ReadModelMarks } from '../../projections/keptRead.js';
 import type { ReadModels } from '../../projections/schema.js';
 import { type ConflictRetryPolicy, handleCommand } from '../../store/commandHandler.js';
 import { StreamNotFoundError, WrongExpectedVersionError } from '../../store/errors.js';
@@ -67,6 +68,8 @@ export interface ProtectionMonitorDeps {
   readonly zone: string;
   readonly waitForReadModels: (position: Position, timeoutMs: number) => Promise<boolean>;
   readonly log: RecoveryLog;
+  /** Read-model marks (ProjectionRunner.version): the rules and triggers are read again only when they may have changed. */
+  readonly readModelMarks?: ReadModelMarks;
 }
 
 interface Cached {
@@ -86,9 +89,22 @@ export class ProtectionMonitor {
   private waiting: (() => void)[] = [];
 
   private readonly recovery: Recovery;
+  /** The accounts to look at each tick, by rule, and those with triggers or decided closes (read again once their read models moved). */
+  private readonly watched: KeptRead<{ readonly rules: ReadonlyMap<string, readonly ProtectionRule[]>; readonly others: readonly string[] }>;
 
   constructor(private readonly deps: ProtectionMonitorDeps) {
     this.recovery = new Recovery('the protection monitor', deps.log, { action: 'checks again at the next tick' });
+    this.watched = new KeptRead(
+      ['risk_limits', 'features', 'protections'],
+      async () => {
+        const rules = await this.rules();
+        const withTriggers = await this.deps.db.selectFrom('account_protections').select('account_id').distinct().execute();
+        // Closes decided while locked are finished even once the lock ended (and its rule went) before a restart.
+        const withCloses = await this.deps.db.selectFrom('protection_locked_closes').select('account_id').distinct().execute();
+        return { rules, others: [...withTriggers, ...withCloses].map((r) => r.account_id) };
+      },
+      deps.readModelMarks,
+    );
   }
 
   start(): void {
@@ -123,11 +139,8 @@ export class ProtectionMonitor {
     const waiters = this.waiting;
     this.waiting = [];
     try {
-      const rules = await this.rules();
-      const withTriggers = await this.deps.db.selectFrom('account_protections').select('account_id').distinct().execute();
-      // Closes decided while locked are finished even once the lock ended (and its rule went) before a restart.
-      const withCloses = await this.deps.db.selectFrom('protection_locked_closes').select('account_id').distinct().execute();
-      const accounts = new Set([...rules.keys(), ...withTriggers.map((r) => r.account_id), ...withCloses.map((r) => r.account_id)]);
+      const { rules, others } = await this.watched.get();
+      const accounts = new Set([...rules.keys(), ...others]);
       for (const [accountId, cached] of this.cache) if (Object.keys(cached.state.triggers).length > 0 || hasLockedCloses(cached.state)) accounts.add(accountId);
       for (const accountId of accounts) {
         if (this.stopped) return;

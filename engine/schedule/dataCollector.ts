@@ -17,6 +17,7 @@ import {
   type SampleEvent,
 } from '../../domain/analytics/dataCollector.js';
 import { lastSamplesOf } from '../../projections/dataCollector/queries.js';
+import { KeptRead, type ReadModelMarks } from '../../projections/keptRead.js';
 import type { ReadModels } from '../../projections/schema.js';
 import type { EventStore } from '../../store/port.js';
 import type { AccountConnections } from '../venues/connections.js';
@@ -31,6 +32,8 @@ export interface DataCollectorDeps {
   readonly connections: AccountConnections;
   readonly clock: () => Date;
   readonly log: RecoveryLog;
+  /** Read-model marks (ProjectionRunner.version): the collector features are read again only when they may have changed. */
+  readonly readModelMarks?: ReadModelMarks;
 }
 
 export class DataCollector {
@@ -43,8 +46,22 @@ export class DataCollector {
 
   private readonly recovery: Recovery;
 
+  /** The accounts' collector features, read again once the features read model moved. */
+  private readonly features: KeptRead<readonly { readonly account_id: string | null; readonly setting: unknown }[]>;
+
   constructor(private readonly deps: DataCollectorDeps) {
     this.recovery = new Recovery('the data collector', deps.log, { action: 'samples again at the next tick' });
+    this.features = new KeptRead(
+      ['features'],
+      () =>
+        deps.db
+          .selectFrom('features')
+          .select(['account_id', 'setting'])
+          .where('scope_kind', '=', 'account')
+          .where('type', '=', 'FeatureDataCollectorDTO')
+          .execute(),
+      deps.readModelMarks,
+    );
   }
 
   start(): void {
@@ -70,12 +87,7 @@ export class DataCollector {
 
   /** Samples every account that is due now. */
   async tick(): Promise<void> {
-    const rows = await this.deps.db
-      .selectFrom('features')
-      .select(['account_id', 'setting'])
-      .where('scope_kind', '=', 'account')
-      .where('type', '=', 'FeatureDataCollectorDTO')
-      .execute();
+    const rows = await this.features.get();
     const now = this.deps.clock().getTime();
     for (const row of rows) {
       const accountId = row.account_id;

@@ -32,7 +32,8 @@ import { maintenanceDecider, type MaintenanceWindows, type WindowState } from '.
 import { maintenanceStream } from '../../domain/maintenanceWindow/events.js';
 import { type CommandMetadata, systemContext } from '../../domain/shared/command.js';
 import { DomainError } from '../../domain/shared/errors.js';
-import { maintenanceWindows } from '../../projections/maintenanceWindows/queries.js';
+import { maintenanceWindows, type WindowView } from '../../projections/maintenanceWindows/queries.js';
+import { KeptRead, type ReadModelMarks } from '../../projections/keptRead.js';
 import type { ReadModels } from '../../projections/schema.js';
 import { aggregateStream, handleCommand } from '../../store/commandHandler.js';
 import type { EventStore, Position } from '../../store/port.js';
@@ -53,6 +54,8 @@ export interface MaintenanceWindowDeps {
   readonly clock: () => Date;
   readonly waitForReadModels: (position: Position, timeoutMs: number) => Promise<boolean>;
   readonly log: RecoveryLog;
+  /** Read-model marks (ProjectionRunner.version): the windows are read again only when they may have changed. */
+  readonly readModelMarks?: ReadModelMarks;
 }
 
 interface FeatureRow {
@@ -68,9 +71,12 @@ export class MaintenanceWindowRunner {
   private running = false;
 
   private readonly recovery: Recovery;
+  /** The window features and the windows known, read again once their read models moved. */
+  private readonly windows: KeptRead<{ readonly features: readonly FeatureRow[]; readonly known: readonly WindowView[] }>;
 
   constructor(private readonly deps: MaintenanceWindowDeps) {
     this.recovery = new Recovery('the maintenance window scheduler', deps.log, { action: 'runs again at the next tick' });
+    this.windows = new KeptRead(['features', 'maintenance_windows'], () => this.read(), deps.readModelMarks);
   }
 
   start(tickMs = TICK_MS): void {
@@ -100,8 +106,7 @@ export class MaintenanceWindowRunner {
     this.timer = null;
   }
 
-  /** Every window's due steps at the clock's now. */
-  async tick(): Promise<void> {
+  private async read(): Promise<{ features: FeatureRow[]; known: WindowView[] }> {
     const rows = await this.deps.db
       .selectFrom('features')
       .select(['id', 'project_id', 'account_id', 'scope_kind', 'setting'])
@@ -120,6 +125,12 @@ export class MaintenanceWindowRunner {
       this.deps.db,
       features.map((f) => f.id),
     );
+    return { features, known };
+  }
+
+  /** Every window's due steps at the clock's now. */
+  async tick(): Promise<void> {
+    const { features, known } = await this.windows.get();
     const now = this.deps.clock().getTime();
     const current = new Set<string>();
     for (const feature of features) {
