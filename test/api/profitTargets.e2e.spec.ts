@@ -331,7 +331,7 @@ describe('profit targets end to end', function () {
     expect((await logs(slave)).filter((l) => l.code === 'PROTECTION_LOCKED_POSITION_CLOSED')).to.have.length(1);
   });
 
-  it("dailyAbsoluteProfitTarget 1300 on a balance of 1000 with pauseInsteadOfClose keeps positions and follows the master's closes; the reset resumes copying the same day", async () => {
+  it("dailyAbsoluteProfitTarget 1300 on a balance of 1000 with pauseInsteadOfClose keeps positions and follows the master's closes; a reset at the level locks again, one below it resumes copying the same day", async () => {
     await pinQuotes(t, { US500: [5200, 5200] });
     const { master, slave } = await pairOfThousand('pause');
     const feature = await addTarget(slave, {
@@ -374,10 +374,22 @@ describe('profit targets end to end', function () {
     const collector = await t.call('POST', `/accounts/${slave}/features`, { body: dataCollectorBody() });
     expect((await t.call('PUT', `/accounts/${slave}/profitTargets/${collector.body.featureId}/reset`)).status, 'not a profit target').to.equal(404);
 
-    const reset = await t.call('PUT', `/accounts/${slave}/profitTargets/${feature.featureId}/reset`);
-    expect(reset.status, JSON.stringify(reset.body)).to.equal(200);
-    expect(await locks(slave)).to.deep.equal([]);
+    const reset = async () => {
+      const res = await t.call('PUT', `/accounts/${slave}/profitTargets/${feature.featureId}/reset`);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(await locks(slave)).to.deep.equal([]);
+    };
+    // The balance is 1300 now: the absolute target is an equity level, so a reset measures from 1300
+    // and the next look locks again, at 0 above the balance at the reset.
+    await reset();
     await logWith(slave, 'PROTECTION_RESET', 'PROTECTION');
+    const [again] = await locksWhere(slave, 1);
+    expect(again, 'locked again by the equity at the level').to.deep.include({ action: 'STOP_COPYING', measured: 0, threshold: 1300 });
+    // Below the level the reset holds: looked at twice afterwards, and copying resumes.
+    await withdraw(slave, 100);
+    await reset();
+    await ticks(2);
+    expect(await locks(slave), 'a balance of 1200 after the reset').to.deep.equal([]);
     await open(master, { symbol: 'US500', orderType: 'Buy', volume: 1 });
     await bookWhere(t, slave, (b) => b.length === 1, 'copying resumed the same day');
     await open(slave, { symbol: 'US500', orderType: 'Buy', volume: 0.1 });
