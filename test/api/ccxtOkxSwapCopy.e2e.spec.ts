@@ -82,4 +82,50 @@ describe('ccxt venue end to end (fake OKX swaps, okxswap)', function () {
     ]);
     await eventually(async () => (liveLegs().length === 0 ? true : undefined), 20_000, 'no stop left on the flat swap');
   });
+
+  it('places a stop order through the Trading API as a trigger algo order, and reads back the closes it and a take profit made with their reasons', async () => {
+    const created = await t.call('POST', '/accounts', {
+      body: validAccount({
+        alias: 'okx stops',
+        type: { id: 15 },
+        loginServer: 'demo',
+        loginAccountNumber: 'key-good',
+        loginAccountPassword: 'secret-good:pass-good',
+      }),
+    });
+    const account = created.body.id as string;
+    expect((await t.call('POST', `/accounts/${account}/actions/start`)).status).to.equal(200);
+    const closes = async (count: number) =>
+      eventually(
+        async () => {
+          const res = await t.call('GET', `/accounts/${account}/history/positions?start=2000-01-01T00:00:00Z&stop=2100-01-01T00:00:00Z`);
+          expect(res.status, JSON.stringify(res.body)).to.equal(200);
+          const entries = res.body as { placedType: string; closeReason: string; volume: number }[];
+          return entries.length >= count ? entries.map((e) => [e.placedType, e.closeReason, e.volume]) : undefined;
+        },
+        20_000,
+        `${count} closes in the history`,
+      );
+    await openPosition(t, account, { symbol: SWAP, orderType: 'Buy', volume: 1 });
+    const stop = await openPosition(t, account, { symbol: SWAP, orderType: 'SellStop', volume: 1, openPrice: 64000 });
+    await bookWhere(
+      t,
+      account,
+      (book) => book.some((p) => p.id === stop && p.orderType === 'SellStop' && p.openPrice === 64000),
+      'the stop order pending',
+      20_000,
+    );
+    expect(okxAlgos(fake).map((a) => [a.ordType, a.side, a.triggerPx, a.sz, a.state])).to.deep.equal([['trigger', 'sell', 64000, 1, 'live']]);
+    // The stop order the service placed closes the position: not a stop loss of the position's, and placed by the service.
+    fake.setPrice(SWAP, 63900, 63900.1);
+    await bookWhere(t, account, (book) => book.length === 0, 'the position closed by the stop order', 20_000);
+    expect(await closes(1)).to.deep.equal([['ByExpert', 'manual', 1]]);
+    await openPosition(t, account, { symbol: SWAP, orderType: 'Sell', volume: 2, takeProfit: 63000 });
+    fake.setPrice(SWAP, 62900, 62900.1);
+    await bookWhere(t, account, (book) => book.length === 0, 'the short closed by its take profit', 20_000);
+    expect((await closes(2)).sort()).to.deep.equal([
+      ['ByExpert', 'manual', 1],
+      ['OnTP', 'takeProfit', 2],
+    ]);
+  });
 });
