@@ -17,6 +17,7 @@
 import type { CopierSettings } from '../copier/settings.js';
 import { type Decimal, exact, show, toNumber } from '../shared/decimal.js';
 import { martingaleFactor } from './martingale.js';
+import { plainVolume } from './plainSizing.js';
 import { floorToStep, unusableSpec } from './rounding.js';
 import { largestSplit } from './split.js';
 import type { AccountFunds, Lots, MartingaleState, Skip, SkipReason, SymbolSpec } from './types.js';
@@ -119,7 +120,14 @@ const scaledLot = (masterLot: Lots, factor: Decimal, copier: CopierSettings, con
 export const minVolumeSafetySkips = (threshold: number, slaveMin: Decimal, masterMin: Decimal, calculated: Decimal): boolean =>
   threshold > 0 && slaveMin.greaterThan(masterMin) && slaveMin.dividedBy(calculated).greaterThanOrEqualTo(exact(threshold));
 
+/** The slave's lot: on whole numbers when nothing is to be adjusted (plainSizing.ts), else on decimals. */
 export const slaveVolume = (masterLot: Lots, copier: CopierSettings, context: SizingContext): SizedVolume => {
+  const plain = (context.volumeOverride ?? null) === null ? plainVolume(masterLot, copier, context.slaveSymbol) : null;
+  return plain ? { ok: true, volume: plain.volume, calculated: plain.calculated, adjustments: [] } : decimalVolume(masterLot, copier, context);
+};
+
+/** slaveVolume on exact decimals, every step (the head of this file). */
+export const decimalVolume = (masterLot: Lots, copier: CopierSettings, context: SizingContext): SizedVolume => {
   const spec = context.slaveSymbol;
   const specProblem = unusableSpec(spec);
   if (specProblem !== null) return skip('SYMBOL_SPEC_INVALID', specProblem);
