@@ -1,6 +1,7 @@
 // What the ccxt adapter's unit specs share: a started fake exchange holding the account they trade
-// (key-1 / secret-1, 10,000 USDT; OKX's passphrase pass-1), the adapter's venue pointed at it, and
-// `ccxtSpecHarness`, their whole per-test set-up and tear-down.
+// (key-1 / secret-1, 10,000 USDT; OKX's passphrase pass-1), the adapter's venue pointed at it,
+// `ccxtSpecHarness`, their whole per-test set-up and tear-down, and `until`, their wait for a condition.
+import { expect } from 'chai';
 import { ccxtAdapter } from '../../engine/venues/ccxt/adapter.js';
 import type { CcxtConnection } from '../../engine/venues/ccxt/connection.js';
 import type { RealVenue, VenueLog } from '../../engine/venues/registry.js';
@@ -14,6 +15,13 @@ export const startedFakeExchange = async (dialect: FakeDialect = 'binance'): Pro
   return fake;
 };
 
+/** Until `test` holds (checked every 25 ms), failing with `what` after `ms`: a spec waits for what it asserts on, never a fixed time. */
+export const until = async (what: string, test: () => boolean, ms = 20_000): Promise<void> => {
+  const end = Date.now() + ms;
+  while (!test() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+  expect(test(), what).to.equal(true);
+};
+
 /** A log keeping info lines in `infos` and warnings and errors in `warnings`. */
 export const keptLog = (infos: string[], warnings: string[]): VenueLog => ({
   info: (m) => infos.push(m),
@@ -21,9 +29,13 @@ export const keptLog = (infos: string[], warnings: string[]): VenueLog => ({
   error: (m) => warnings.push(m),
 });
 
-/** The adapter's venue of `target` (a dialect, or okxswap) at `fake`: a 60 s poll and a 700 ms timeout unless `settings` say otherwise. */
+/**
+ * The adapter's venue of `target` (a dialect, or okxswap) at `fake`: a 60 s poll unless `settings` say
+ * otherwise, and the adapter's own 10 s request timeout (a shorter one timed requests out on a loaded
+ * machine; a spec about a timeout sets its own and delays the answer well past it: `timeoutVenue`).
+ */
 export const ccxtVenueAt = (fake: FakeExchange, target: FakeDialect | 'okxswap', log: VenueLog, settings: Record<string, string> = {}) =>
-  ccxtAdapter.venue(target, ccxtAdapter.config({ CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '60000', CCXT_TIMEOUT_MS: '700', ...settings }), {
+  ccxtAdapter.venue(target, ccxtAdapter.config({ CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '60000', ...settings }), {
     clock: () => new Date(),
     log,
   });
@@ -53,6 +65,11 @@ export interface CcxtSpecHarness {
   readonly open: (dialect: FakeDialect, target?: FakeDialect | 'okxswap') => Promise<void>;
   /** Replaces the venue by one at the same fake with `settings` over the harness's (for the rest of the test). */
   readonly venueWith: (settings: Record<string, string>) => Promise<void>;
+  /**
+   * Replaces the venue by one that times a request out after 3 s and makes the fake answer the next
+   * placement 30 s late (after it applied it): a timeout after the order reached the exchange, whatever the load.
+   */
+  readonly timeoutVenue: () => Promise<void>;
   /** A connection (not yet connected) of `login`, `password` (key-1's secret, OKX: with its passphrase) at `server`. */
   readonly connection: (login?: string, password?: string, server?: string) => CcxtConnection;
   /** The same, connected. */
@@ -118,6 +135,10 @@ export const ccxtSpecHarness = (options: CcxtSpecOptions = {}): CcxtSpecHarness 
     warnings,
     open,
     venueWith,
+    timeoutVenue: async () => {
+      await venueWith({ CCXT_TIMEOUT_MS: '3000' });
+      opened(fake).delayNextOrderAnswerMs = 30_000;
+    },
     connection,
     connect: async (login, password, server) => {
       const made = connection(login, password, server);

@@ -116,8 +116,8 @@ for (const c of CASES) {
     });
 
     it('finds an order that reached the exchange before the answer timed out, and does not place it again (also after a restart)', async () => {
+      await spec.timeoutVenue();
       const connection = await connect();
-      spec.fake.delayNextOrderAnswerMs = 1500;
       const id = '9d1c7b0e-0d7e-5b9e-8c44-6a0f3e2b1c7d';
       const placed = await connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, id);
       expect(placed.status).to.equal('filled');
@@ -221,7 +221,7 @@ for (const c of CASES) {
 }
 
 describe('ccxt venue: stop loss, take profit, stop orders and pending changes', () => {
-  const spec = ccxtSpecHarness({ settings: { CCXT_TIMEOUT_MS: '2000' }, server: 'demo' });
+  const spec = ccxtSpecHarness({ server: 'demo' });
   /** A connection to a new fake exchange, or (`again`) another one to the same fake: a restart. */
   const connect = async (dialect: FakeDialect, again = false): Promise<CcxtConnection> => {
     if (!again) await spec.open(dialect);

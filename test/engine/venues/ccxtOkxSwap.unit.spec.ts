@@ -7,7 +7,7 @@ import type { Exchange, MarketInterface as Market, Order } from 'ccxt';
 import { okxOrders, UNTOLD_RETRY_MS } from '../../../engine/venues/ccxt/okx.js';
 import { exchangeClientOrderId, exchangeOrderOf } from '../../../engine/venues/ccxt/orders.js';
 import type { VenueChange } from '../../../engine/venues/port.js';
-import { ccxtSpecHarness } from '../../support/ccxtVenue.js';
+import { ccxtSpecHarness, until } from '../../support/ccxtVenue.js';
 import { forgetOkxAlgo, okxAlgos } from '../../support/fakeExchangeOkxAlgo.js';
 import { refusal } from '../../support/venueRefusal.js';
 
@@ -18,14 +18,8 @@ const closeOf = (changes: readonly VenueChange[]) => {
   return closed?.type === 'positionClosed' ? closed.trade : undefined;
 };
 
-const until = async (what: string, test: () => boolean, ms = 20_000): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!test() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
-  expect(test(), what).to.equal(true);
-};
-
 describe('ccxt venue: OKX swaps (okxswap) against a local fake OKX', () => {
-  const spec = ccxtSpecHarness({ dialect: 'okx', target: 'okxswap', settings: { CCXT_TIMEOUT_MS: '2000' }, server: 'demo' });
+  const spec = ccxtSpecHarness({ dialect: 'okx', target: 'okxswap', server: 'demo' });
   const { connect } = spec;
 
   it('lists the swaps only, one lot a contract of ctVal coins, and refuses bad keys and off-step volumes before sending', async () => {

@@ -6,14 +6,9 @@
 import { expect } from 'chai';
 import type { CcxtConnection } from '../../../engine/venues/ccxt/connection.js';
 import type { VenueChange } from '../../../engine/venues/port.js';
-import { ccxtSpecHarness } from '../../support/ccxtVenue.js';
+import { ccxtSpecHarness, until } from '../../support/ccxtVenue.js';
 import type { FakeDialect, FakeExchange } from '../../support/fakeExchange.js';
 
-const until = async (what: string, test: () => boolean, ms = 20_000): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!test() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
-  expect(test(), what).to.equal(true);
-};
 /** The ccxt base class every pro exchange makes its WebSocket clients with (Exchange.client). */
 let ccxtModule: { Exchange: { prototype: unknown } } | null = null;
 const ccxtBase = () => ccxtModule!.Exchange.prototype as { client: (url: string) => { keepAlive: number } };
@@ -40,7 +35,7 @@ for (const c of CASES) {
     this.timeout(60_000);
     const spec = ccxtSpecHarness({
       dialect: c.dialect,
-      settings: { CCXT_POLL_MS: '100', CCXT_STREAM_POLL_MS: '600000', CCXT_TIMEOUT_MS: '2000' },
+      settings: { CCXT_POLL_MS: '100', CCXT_STREAM_POLL_MS: '600000' },
       server: c.server,
     });
     const { infos, warnings } = spec;

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { exchangeClientOrderId } from '../../../engine/venues/ccxt/connection.js';
 import { type VenueChange, VenueError } from '../../../engine/venues/port.js';
-import { ccxtSpecHarness } from '../../support/ccxtVenue.js';
+import { ccxtSpecHarness, until } from '../../support/ccxtVenue.js';
 import { refusal } from '../../support/venueRefusal.js';
 
 describe('ccxt venue against a local fake Binance', () => {
@@ -53,8 +53,8 @@ describe('ccxt venue against a local fake Binance', () => {
   });
 
   it('finds an order that reached the exchange before the answer timed out, and does not place it again', async () => {
+    await spec.timeoutVenue();
     const connection = await connect();
-    spec.fake.delayNextOrderAnswerMs = 1500;
     const placed = await connection.placeOrder({ symbol: 'BTCUSDT', orderType: 'buy', volume: 0.01 }, '9d1c7b0e-0d7e-5b9e-8c44-6a0f3e2b1c7d');
     expect(placed.status).to.equal('filled');
     expect(spec.fake.orders).to.have.length(1);
@@ -93,19 +93,15 @@ describe('ccxt venue against a local fake Binance', () => {
     connection.subscribe((c) => changes.push(c));
     spec.fake.down = true;
     spec.fake.placeManually('key-1', 'BTCUSDT', 'SELL', 0.01);
-    const until = async (test: () => boolean) => {
-      for (let i = 0; i < 200 && !test(); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(test()).to.equal(true);
-    };
     expect(connection.statusMessage).to.match(/^connected; order stream (live|connecting)$/);
-    await until(() => !connection.isConnected());
+    await until('disconnected', () => !connection.isConnected());
     expect(connection.statusMessage).to.match(/^disconnected: \d+ polls of the exchange failed in a row \(.+\); trying again with backoff; order stream .+$/);
     expect(await refusal(connection.accountInformation())).to.equal('[NOT_CONNECTED]');
     expect(warnings.some((w) => /polls failed in a row/.test(w))).to.equal(true);
     spec.fake.down = false;
-    await until(() => connection.isConnected());
+    await until('connected again', () => connection.isConnected());
     expect(connection.statusMessage).to.match(/^connected; order stream (live|connecting)$/);
-    await until(() => changes.length > 0);
+    await until('the missed close told', () => changes.length > 0);
     expect(changes.map((c) => c.type)).to.deep.equal(['positionClosed']);
     expect(changes[0]).to.deep.include({ trade: { ...(changes[0] as { trade: object }).trade, positionId: placed.orderId } });
     expect(infos.some((m) => /answers again after \d+ failed polls/.test(m))).to.equal(true);
