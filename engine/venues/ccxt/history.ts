@@ -30,7 +30,7 @@ import { call, exchangeOrderOf, ordersOf } from './orders.js';
 import { algoOrdersOf } from './stops.js';
 import { okxOrders } from './okx.js';
 import { FEES_FROM_TRADES, TradeFees } from './fees.js';
-import { binanceOrdersIn, binanceRecentOrders, WINDOW_CAP } from './windows.js';
+import { binanceOrdersIn, binanceRecentOrders, type Cut, WINDOW_CAP } from './windows.js';
 import { type Listing, readListing } from './stream.js';
 
 /** Pages read per list and poll at most (Bybit: 50 orders each, OKX: 100, Binance spot: 1,000). */
@@ -125,7 +125,7 @@ export const accountOrders = async (exchange: Exchange, market: Market, exchange
     ]);
   if (exchangeId === 'binanceusdm') {
     const orders = await binanceRecentOrders(exchange, market, {}, cut);
-    return withTriggered(orders, await algoOrdersOf(exchange, market, orders));
+    return withTriggered(orders, await algoOrdersOf(exchange, market, orders, cut));
   }
   return ordersOf(exchange, market);
 };
@@ -235,9 +235,6 @@ export const MAX_WINDOWS = 13;
 const OVERLAP_MS = 300_000;
 /** How long a walk that found nothing to explain what is held rests before it is tried again. */
 const REST_MS = 3_600_000;
-
-/** Told a window [from, to] (ms) whose orders could not all be read (windows.ts everyInWindow). */
-type Cut = (from: number, to: number) => void;
 
 type WindowRead = (exchange: Exchange, market: Market, from: number, to: number, cut?: Cut) => Promise<Order[]>;
 

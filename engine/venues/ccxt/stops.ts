@@ -23,7 +23,7 @@
 import type { Exchange, MarketInterface as Market, Order } from 'ccxt';
 import { type OrderRequest, type PendingOrder, type PositionChanges, type Side, sideOf, VenueError } from '../port.js';
 import { amountAt, call, classOf, exchangeClientOrderId, positive } from './orders.js';
-import { binanceOrdersIn, binanceRecentOrders } from './windows.js';
+import { binanceOrdersIn, binanceRecentOrders, type Cut } from './windows.js';
 import { okxAlgoIdOf } from './okx.js';
 
 export interface PositionStops {
@@ -316,9 +316,11 @@ const olderAlgos = new WeakMap<Exchange, Map<string, Order>>();
  * allAlgoOrders answers the last 7 days only (by creation), so the open ones come from openAlgoOrders,
  * whatever their age, and one older than the window that triggered since (its market order is listed,
  * its origType a conditional type, no algo order placed it) is looked for a week at a time further back.
+ * A millisecond holding more algo orders than one answer lists is told to `cut` (the account's log) and
+ * read on, as the orders' windows are; without `cut` it throws.
  */
-export const algoOrdersOf = async (exchange: Exchange, market: Market, orders: readonly Order[]): Promise<Order[]> => {
-  const recent = await binanceRecentOrders(exchange, market, { trigger: true });
+export const algoOrdersOf = async (exchange: Exchange, market: Market, orders: readonly Order[], cut?: Cut): Promise<Order[]> => {
+  const recent = await binanceRecentOrders(exchange, market, { trigger: true }, cut);
   const open = await call(() => exchange.fetchOpenOrders(market.symbol, undefined, undefined, { trigger: true }));
   const byId = new Map([...recent, ...open].map((o) => [String(o.id), o]));
   const older = olderAlgos.get(exchange) ?? new Map<string, Order>();
@@ -330,7 +332,7 @@ export const algoOrdersOf = async (exchange: Exchange, market: Market, orders: r
   for (let window = 1; window <= OLDER_WINDOWS && missing().length > 0; window++) {
     const wanted = new Set(missing());
     const until = now - window * WEEK_MS;
-    const read = await binanceOrdersIn(exchange, market, until - WEEK_MS, until, { trigger: true });
+    const read = await binanceOrdersIn(exchange, market, until - WEEK_MS, until, { trigger: true }, cut);
     for (const algo of read) {
       const placed = String(info(algo).actualOrderId ?? '');
       if (wanted.has(placed)) older.set(placed, algo);

@@ -12,12 +12,15 @@ import { call } from './orders.js';
 /** The most a window answer holds (the exchanges' maximum `limit`). */
 export const WINDOW_CAP = 1000;
 
+/** Told a window [from, to] (ms) whose items could not all be read (the account's log). */
+export type Cut = (from: number, to: number) => void;
+
 /** What a windowed read does with a millisecond that answers the cap. */
 export interface WindowOverflow<T> {
   /** The items from an id on (oldest first, at most the cap) and an item's time: the millisecond is read on by id until past it. */
   readonly readOn?: { readonly from: (fromId: number) => Promise<T[]>; readonly timeOf: (item: T) => number };
   /** Told the window [from, to] (ms) that may hold more than was read (no `readOn`); without it, an error is thrown. */
-  readonly cut?: (from: number, to: number) => void;
+  readonly cut?: Cut;
 }
 
 /** Reads on by id past a full millisecond [from, to] until an answer is short or passes `to`. */
@@ -75,7 +78,7 @@ export const binanceOrdersIn = async (
   from: number,
   to: number,
   params: Record<string, unknown> = {},
-  cut?: (from: number, to: number) => void,
+  cut?: Cut,
 ): Promise<Order[]> =>
   oldestFirst(
     await everyInWindow(
@@ -92,12 +95,7 @@ export const binanceOrdersIn = async (
  * clock, so nothing just placed is cut off by ours). An answer that holds the cap may leave some out: the
  * week up to the newest listed is then read again by windows.
  */
-export const binanceRecentOrders = async (
-  exchange: Exchange,
-  market: Market,
-  params: Record<string, unknown> = {},
-  cut?: (from: number, to: number) => void,
-): Promise<Order[]> => {
+export const binanceRecentOrders = async (exchange: Exchange, market: Market, params: Record<string, unknown> = {}, cut?: Cut): Promise<Order[]> => {
   const listed = await call(() => exchange.fetchOrders(market.symbol, undefined, WINDOW_CAP, params));
   if (listed.length < WINDOW_CAP) return listed;
   const to = listed.reduce((newest, o) => Math.max(newest, o.timestamp ?? 0), exchange.milliseconds());
