@@ -391,6 +391,9 @@ export class AccountConnections {
         openPrice: row.open_price,
         openTime: new Date(row.open_time).toISOString(),
       })),
+      [...known.values()]
+        .filter((row) => row.kind !== 'position')
+        .map((row) => ({ id: row.id, symbol: row.symbol, openTime: new Date(row.open_time).toISOString() })),
     );
     const venueBook = await connection.positions();
     const history = await connection.history(new Date(0).toISOString(), now);

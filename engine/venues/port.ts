@@ -298,10 +298,14 @@ export interface VenueConnection {
    * The symbols the service knows positions or orders of this account in (told before a
    * reconciliation). A venue that is asked symbol by symbol (a crypto exchange's orders) follows them.
    * `known`: the open positions the service holds of this account, so a venue whose history no longer
-   * shows how a position opened (an exchange keeps 7 days of orders) keeps its id.
+   * shows how a position opened (an exchange keeps 7 days of orders) keeps its id. `pending`: the
+   * pending orders it holds, so one that filled (and closed) while nobody listened is read back too.
    */
-  follow?(symbols: readonly string[], known?: readonly KnownPosition[]): void;
+  follow?(symbols: readonly string[], known?: readonly KnownPosition[], pending?: readonly KnownOrder[]): void;
 }
+
+/** A pending order as the service's read models hold it (VenueConnection.follow). */
+export type KnownOrder = Pick<KnownPosition, 'id' | 'symbol' | 'openTime'>;
 
 /** An open position as the service's read models hold it (VenueConnection.follow). */
 export interface KnownPosition {

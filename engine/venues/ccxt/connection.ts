@@ -38,6 +38,7 @@ import type {
   SymbolInfo,
   VenueChange,
   VenueChangeListener,
+  KnownOrder,
   KnownPosition,
   VenueConnection,
   VenuePosition,
@@ -104,6 +105,8 @@ export class CcxtConnection implements VenueConnection {
   private readonly followed = new Set<string>();
   /** Open positions the service told (follow), by `<market id>/<side>`. */
   private readonly known = new Map<string, KnownPosition>();
+  /** Those positions and the pending orders the service told (by `<market id>/order/<id>`): sought in the exchange's history. */
+  private readonly sought = new Map<string, KnownOrder>();
   private readonly listeners = new Set<VenueChangeListener>();
   private sequence = 0;
   private readonly polls: PollSchedule;
@@ -211,7 +214,7 @@ export class CcxtConnection implements VenueConnection {
   }
 
   /** The symbols the service knows positions or orders in: their orders are followed from now on. */
-  follow(symbols: readonly string[], known: readonly KnownPosition[] = []): void {
+  follow(symbols: readonly string[], known: readonly KnownPosition[] = [], pending: readonly KnownOrder[] = []): void {
     for (const symbol of symbols) if (this.marketOf(symbol, false)) this.followed.add(symbol);
     for (const position of known) {
       const market = this.marketOf(position.symbol, false);
@@ -219,6 +222,11 @@ export class CcxtConnection implements VenueConnection {
       this.followed.add(idOf(market));
       this.tidy.add(idOf(market));
       this.known.set(`${idOf(market)}/${position.side}`, position);
+      this.sought.set(`${idOf(market)}/${position.side}`, position);
+    }
+    for (const order of pending) {
+      const market = this.marketOf(order.symbol, false);
+      if (market) this.sought.set(`${idOf(market)}/order/${order.id}`, order);
     }
   }
 
@@ -443,7 +451,7 @@ export class CcxtConnection implements VenueConnection {
     const exchange = this.exchange!;
     const markets = [...this.followed].map((id) => this.marketOf(id, false)).filter((m): m is Market => m !== null);
     const readAt = this.clock().getTime();
-    this.listing = await this.orderHistory.read(exchange, markets, readAt, this.known);
+    this.listing = await this.orderHistory.read(exchange, markets, readAt, this.sought);
     const book = this.bookOf(this.listing);
     // Where stops belong to the position (Bybit), the position's own are the truth, not the opening order's.
     const stops = STOP_SUPPORT[this.setup.exchangeId];

@@ -23,7 +23,7 @@
 //   updateTime, which moves with every margin or funding change; the entry price moves only with a
 //   fill that adds to the position, which the replay lists).
 import type { Exchange, MarketInterface as Market, Order } from 'ccxt';
-import type { KnownPosition, Side } from '../port.js';
+import type { KnownOrder, KnownPosition, Side } from '../port.js';
 import { type ExchangeOrder, netFilled, type Seed } from './book.js';
 import { idOf } from './markets.js';
 import { call, exchangeOrderOf, ordersOf } from './orders.js';
@@ -264,6 +264,9 @@ const WINDOWED: Readonly<Record<string, WindowRead>> = {
  *   closed (not "gone without a closing trade"). A trade opened and closed out of the recent window that
  *   the service never knew is not read: nothing held asks for it and the service has nothing to close
  *   (history() answers the closes the exchange still lists, and those the walks read).
+ *   A pending order the service knows (`known` holds those too, under `<market id>/order/<id>`) is
+ *   sought the same way: one placed over 7 days ago that filled and closed while nobody listened is read
+ *   back with its fill and close, not taken for cancelled; so is a limit order that rested over a week.
  * - The forward path: final orders of the last listing that this one no longer lists (they aged out of
  *   the recent window while the connection ran) are kept as they were, with no request and whatever
  *   the exchange's clock says; the windows time pushed out are read too when a walk runs (a restart, a
@@ -285,7 +288,7 @@ export class OlderOrders {
    * `listing` with the older orders that explain what is held put before its own (`now`: when it was
    * read, ms; `known`: the positions the service knows open, by `<market id>/<side>`).
    */
-  async explain(exchange: Exchange, listing: Listing, now: number, known: ReadonlyMap<string, KnownPosition> = new Map()): Promise<Listing> {
+  async explain(exchange: Exchange, listing: Listing, now: number, known: ReadonlyMap<string, KnownOrder> = new Map()): Promise<Listing> {
     const windowed = WINDOWED[this.exchangeId];
     if (!windowed) return listing;
     const read = async (market: Market, from: number, to: number): Promise<ExchangeOrder[]> =>
@@ -369,7 +372,7 @@ export class AccountHistory {
   }
 
   /** The listing of `markets` (`now`: when the read began, ms; `known`: the positions the service knows open, by `<market id>/<side>`). */
-  async read(exchange: Exchange, markets: readonly Market[], now: number, known: ReadonlyMap<string, KnownPosition> = new Map()): Promise<Listing> {
+  async read(exchange: Exchange, markets: readonly Market[], now: number, known: ReadonlyMap<string, KnownOrder> = new Map()): Promise<Listing> {
     const listing = await readListing(
       markets,
       () => holdingsOf(exchange, markets, this.exchangeId),

@@ -9,58 +9,37 @@
 import { expect } from 'chai';
 import type { CcxtConnection } from '../../../engine/venues/ccxt/connection.js';
 import type { ClosedTrade, KnownPosition, OpenPosition } from '../../../engine/venues/port.js';
-import type { RealVenue } from '../../../engine/venues/registry.js';
-import { ccxtVenueAt, keptLog, startedFakeExchange } from '../../support/ccxtVenue.js';
-import type { FakeDialect, FakeExchange } from '../../support/fakeExchange.js';
+import { ccxtSpecHarness } from '../../support/ccxtVenue.js';
+import type { FakeDialect } from '../../support/fakeExchange.js';
 
 const DAY = 86_400_000;
 const ALL_TIME = ['2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z'] as const;
 
 /** `windowRead`: the request that reads a window back; `recentReads`: how many of those a poll makes of its own (the recent list's). */
-const CASES: readonly { dialect: FakeDialect; btc: string; password: string; windowRead: string; recentReads: number }[] = [
-  { dialect: 'bybit', btc: 'BTCUSDT', password: 'secret-1', windowRead: 'GET /v5/order/history', recentReads: 1 },
-  { dialect: 'okx', btc: 'BTC-USDT', password: 'secret-1:pass-1', windowRead: 'GET /api/v5/trade/orders-history-archive', recentReads: 0 },
-  { dialect: 'binanceusdm', btc: 'BTCUSDT', password: 'secret-1', windowRead: 'GET /fapi/v1/allOrders', recentReads: 1 },
+const CASES: readonly { dialect: FakeDialect; btc: string; windowRead: string; recentReads: number }[] = [
+  { dialect: 'bybit', btc: 'BTCUSDT', windowRead: 'GET /v5/order/history', recentReads: 1 },
+  { dialect: 'okx', btc: 'BTC-USDT', windowRead: 'GET /api/v5/trade/orders-history-archive', recentReads: 0 },
+  { dialect: 'binanceusdm', btc: 'BTCUSDT', windowRead: 'GET /fapi/v1/allOrders', recentReads: 1 },
 ];
 
 for (const c of CASES) {
   describe(`ccxt venue: ${c.dialect}'s orders ageing out of its 7-day list`, () => {
-    let fake: FakeExchange;
-    let venue: RealVenue;
-    const connections: CcxtConnection[] = [];
+    const spec = ccxtSpecHarness({ dialect: c.dialect, settings: { CCXT_STREAM: 'off' } });
+    const { connect } = spec;
 
-    const connect = async (): Promise<CcxtConnection> => {
-      const connection = venue.connection({ login: 'key-1', password: c.password, server: 'sandbox' }) as CcxtConnection;
-      connections.push(connection);
-      await connection.connect();
-      return connection;
-    };
     const open = async (connection: CcxtConnection) =>
       (await connection.positions()).filter((p): p is OpenPosition => p.kind === 'position').map((p) => ({ id: p.id, volume: p.volume }));
     const trades = async (connection: CcxtConnection) =>
       (await connection.history(...ALL_TIME))
         .filter((h): h is ClosedTrade => h.kind === 'trade')
         .map((t) => ({ id: t.id, positionId: t.positionId, volume: t.volume }));
-    const windowReads = () => fake.requests.filter((r) => r.startsWith(c.windowRead)).length;
-
-    before(async function () {
-      this.timeout(300_000);
-      await import('ccxt');
-    });
-    beforeEach(async () => {
-      fake = await startedFakeExchange(c.dialect);
-      venue = await ccxtVenueAt(fake, c.dialect, keptLog([], []), { CCXT_STREAM: 'off', CCXT_TIMEOUT_MS: '5000' });
-    });
-    afterEach(async () => {
-      for (const connection of connections.splice(0)) await connection.disconnect();
-      await fake.stop();
-    });
+    const windowReads = () => spec.fake.requests.filter((r) => r.startsWith(c.windowRead)).length;
 
     it('keeps a partial close that ages out while the connection runs, after a walk back found the opening order', async () => {
       const connection = await connect();
       connection.follow([c.btc]);
       const placed = await connection.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.02 }, 'aged-open');
-      fake.age(8 * DAY);
+      spec.fake.age(8 * DAY);
       // The opening order left the recent list: a walk back finds it, the position keeps its id.
       expect(await open(connection)).to.deep.equal([{ id: placed.orderId, volume: 0.02 }]);
       const close = await connection.closePosition(placed.orderId, 0.01, 'aged-close');
@@ -68,7 +47,7 @@ for (const c of CASES) {
 
       // The partial close ages out too, into the span the earlier walk already read: it is kept from the
       // listing that had it, and nothing is read back for it.
-      fake.age(8 * DAY);
+      spec.fake.age(8 * DAY);
       const before = windowReads();
       expect(await open(connection)).to.deep.equal([{ id: placed.orderId, volume: 0.01 }]);
       expect(await trades(connection)).to.deep.equal([{ id: close.id, positionId: placed.orderId, volume: 0.01 }]);
@@ -82,7 +61,7 @@ for (const c of CASES) {
       const [position] = await first.positions();
       const close = await first.closePosition(placed.orderId, undefined, 'gone-close');
       await first.disconnect();
-      fake.age(9 * DAY);
+      spec.fake.age(9 * DAY);
 
       // A restart: reconciliation tells what the service knows open (its open time moved with the exchange's clock).
       const later = await connect();
@@ -105,13 +84,31 @@ for (const c of CASES) {
       expect(windowReads() - walked, 'no window read back (three polls)').to.equal(3 * c.recentReads);
     });
 
+    it('reads a known pending order back to its placing: filled and closed 9 days ago while away, it is a trade under its id, not a cancel', async () => {
+      const first = await connect();
+      first.follow([c.btc]);
+      const placed = await first.placeOrder({ symbol: c.btc, orderType: 'buyLimit', volume: 0.01, openPrice: 64000 }, 'resting-open');
+      expect(placed.status).to.equal('placed');
+      const [pending] = await first.positions();
+      await first.disconnect();
+      // While away: the price reaches the limit, the position is closed by hand, and 9 days pass.
+      spec.fake.setPrice(c.btc, 63900, 63900.1);
+      spec.fake.placeManually('key-1', c.btc, 'SELL', 0.01);
+      spec.fake.age(9 * DAY);
+
+      const later = await connect();
+      later.follow([c.btc], [], [{ id: placed.orderId, symbol: c.btc, openTime: new Date(Date.parse(pending!.openTime) - 9 * DAY).toISOString() }]);
+      expect(await open(later)).to.deep.equal([]);
+      expect((await trades(later)).map((t) => [t.positionId, t.volume])).to.deep.equal([[placed.orderId, 0.01]]);
+    });
+
     it('does not read back a trade opened and closed 9 days ago that the service never knew, nothing being held', async () => {
       const first = await connect();
       first.follow([c.btc]);
       const placed = await first.placeOrder({ symbol: c.btc, orderType: 'buy', volume: 0.01 }, 'unknown-open');
       await first.closePosition(placed.orderId, undefined, 'unknown-close');
       await first.disconnect();
-      fake.age(9 * DAY);
+      spec.fake.age(9 * DAY);
       const before = windowReads();
 
       const later = await connect();
