@@ -124,7 +124,11 @@ export const accountOrders = async (exchange: Exchange, market: Market, exchange
       ...(await okxClosed(exchange, market, 'privateGetTradeOrdersHistory')),
     ]);
   if (exchangeId === 'binanceusdm') {
-    const orders = await binanceRecentOrders(exchange, market, {}, cut);
+    // allOrders answers the last 7 days only: an order resting since before them is openOrders' alone.
+    const recent = await binanceRecentOrders(exchange, market, {}, cut);
+    const listed = new Set(recent.map((o) => String(o.id)));
+    const resting = (await call(() => exchange.fetchOpenOrders(market.symbol))).filter((o) => !listed.has(String(o.id)));
+    const orders = [...resting, ...recent];
     return withTriggered(orders, await algoOrdersOf(exchange, market, orders, cut));
   }
   return ordersOf(exchange, market);

@@ -84,6 +84,17 @@ for (const c of CASES) {
       expect(windowReads() - walked, 'no window read back (three polls)').to.equal(3 * c.recentReads);
     });
 
+    it('keeps a limit order placed 9 days ago that still rests in the book, under its id', async () => {
+      const first = await connect();
+      first.follow([c.btc]);
+      const placed = await first.placeOrder({ symbol: c.btc, orderType: 'buyLimit', volume: 0.01, openPrice: 64000 }, 'resting-long');
+      await first.disconnect();
+      spec.fake.age(9 * DAY);
+      const later = await connect();
+      later.follow([c.btc]);
+      expect((await later.positions()).map((p) => [p.kind, p.id])).to.deep.equal([['order', placed.orderId]]);
+    });
+
     it('reads a known pending order back to its placing: filled and closed 9 days ago while away, it is a trade under its id, not a cancel', async () => {
       const first = await connect();
       first.follow([c.btc]);
