@@ -4,6 +4,7 @@
 // down reconciled once at the restart, and the exchange's precision and minimum notional in the sizes.
 import { expect } from 'chai';
 import { positionsStream } from '../../domain/positions/events.js';
+import { ccxtServiceEnv, copierWithMapping, startedExchangeAccount } from '../support/ccxtService.js';
 import { FakeExchange } from '../support/fakeExchange.js';
 import { startTestService, type TestService, validAccount } from '../support/service.js';
 import { bookWhere, eventually, type LogEntry, marketHoursClock, openPosition, pinQuotes, startedAccount } from '../support/trading.js';
@@ -13,7 +14,7 @@ describe('ccxt venue end to end (fake Binance)', function () {
   let fake: FakeExchange;
   let t: TestService;
   const clock = marketHoursClock();
-  const env = (): Record<string, string> => ({ ACCOUNT_TYPE_VENUES: '11=ccxt:binance', CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '200', CCXT_TIMEOUT_MS: '2000' });
+  const env = () => ccxtServiceEnv(fake, '11=ccxt:binance');
 
   const exchangeAccount = async (alias: string, key: string, secret: string, start = true) => {
     const created = await t.call('POST', '/accounts', {
@@ -24,15 +25,7 @@ describe('ccxt venue end to end (fake Binance)', function () {
     return { id, started: start ? await t.call('POST', `/accounts/${id}/actions/start`) : null };
   };
 
-  const copyTo = async (slave: string, master: string, body: Record<string, unknown>) => {
-    const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master, ...body } });
-    expect(copier.status).to.equal(200);
-    const mapped = await t.call('PUT', `/accounts/${slave}/copiers/${copier.body.id}/symbolMappings`, {
-      body: [{ masterSymbol: 'BTCUSD', slaveSymbol: 'BTCUSDT' }],
-    });
-    expect(mapped.status).to.equal(200);
-    return copier.body.id as string;
-  };
+  const copyTo = (slave: string, master: string, body: Record<string, unknown>) => copierWithMapping(t, slave, master, body, { slaveSymbol: 'BTCUSDT' });
 
   const logsOf = async (account: string): Promise<LogEntry[]> => (await t.call('GET', `/accounts/${account}/logs?limit=1000`)).body as LogEntry[];
 
@@ -133,23 +126,9 @@ for (const d of DIALECTS) {
     let t: TestService;
     const clock = marketHoursClock();
 
-    const slaveAt = async (): Promise<string> => {
-      const created = await t.call('POST', '/accounts', {
-        body: validAccount({ alias: d.dialect, type: { id: d.type }, loginServer: 'demo', loginAccountNumber: 'key-good', loginAccountPassword: d.password }),
-      });
-      expect(created.status).to.equal(200);
-      const started = await t.call('POST', `/accounts/${created.body.id as string}/actions/start`);
-      expect(started.status, JSON.stringify(started.body)).to.equal(200);
-      return created.body.id as string;
-    };
-    const copyTo = async (slave: string, master: string, body: Record<string, unknown>, slaveSymbol: string = d.symbol) => {
-      const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master, ...body } });
-      expect(copier.status, JSON.stringify(copier.body)).to.equal(200);
-      const mapped = await t.call('PUT', `/accounts/${slave}/copiers/${copier.body.id}/symbolMappings`, {
-        body: [{ masterSymbol: 'BTCUSD', slaveSymbol }],
-      });
-      expect(mapped.status).to.equal(200);
-    };
+    const slaveAt = () => startedExchangeAccount(t, { alias: d.dialect, type: d.type, login: 'key-good', password: d.password });
+    const copyTo = (slave: string, master: string, body: Record<string, unknown>, slaveSymbol: string = d.symbol) =>
+      copierWithMapping(t, slave, master, body, { slaveSymbol });
 
     before(async function () {
       this.timeout(300_000);
@@ -159,10 +138,7 @@ for (const d of DIALECTS) {
       fake = new FakeExchange(d.dialect);
       await fake.start();
       fake.addAccount('key-good', 'secret-good', { USDT: 10_000 }, d.dialect === 'okx' ? 'pass-good' : null);
-      t = await startTestService({
-        clock,
-        env: { ACCOUNT_TYPE_VENUES: `${d.type}=ccxt:${d.dialect}`, CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '200', CCXT_TIMEOUT_MS: '2000' },
-      });
+      t = await startTestService({ clock, env: ccxtServiceEnv(fake, `${d.type}=ccxt:${d.dialect}`) });
       await pinQuotes(t, { BTCUSD: [65000, 65010] });
     });
     afterEach(async () => {

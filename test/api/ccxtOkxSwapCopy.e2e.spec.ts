@@ -4,9 +4,10 @@
 // size turns the master's BTC into contracts, rounded to lotSz; the master's stop loss and take profit
 // reach the swap as OKX's algo order and follow the master's changes.
 import { expect } from 'chai';
+import { ccxtServiceEnv, copierWithMapping, startedExchangeAccount } from '../support/ccxtService.js';
 import { FakeExchange } from '../support/fakeExchange.js';
 import { okxAlgos } from '../support/fakeExchangeOkxAlgo.js';
-import { startTestService, type TestService, validAccount } from '../support/service.js';
+import { startTestService, type TestService } from '../support/service.js';
 import { bookWhere, eventually, marketHoursClock, modifyPosition, openPosition, pinQuotes, startedAccount } from '../support/trading.js';
 
 const SWAP = 'BTC-USDT-SWAP';
@@ -29,10 +30,7 @@ describe('ccxt venue end to end (fake OKX swaps, okxswap)', function () {
     fake = new FakeExchange('okx');
     await fake.start();
     fake.addAccount('key-good', 'secret-good', { USDT: 10_000 }, 'pass-good');
-    t = await startTestService({
-      clock,
-      env: { ACCOUNT_TYPE_VENUES: '15=ccxt:okxswap', CCXT_BASE_URL: fake.url, CCXT_POLL_MS: '200', CCXT_TIMEOUT_MS: '2000' },
-    });
+    t = await startTestService({ clock, env: ccxtServiceEnv(fake, '15=ccxt:okxswap') });
     await pinQuotes(t, { BTCUSD: [65000, 65010] });
   });
   afterEach(async () => {
@@ -42,25 +40,8 @@ describe('ccxt venue end to end (fake OKX swaps, okxswap)', function () {
 
   it("copies a simulated master's open with its stops in contracts of ctVal, follows a stop change, and closes it", async () => {
     const master = await startedAccount(t, 'Master');
-    const created = await t.call('POST', '/accounts', {
-      body: validAccount({
-        alias: 'okx swaps',
-        type: { id: 15 },
-        loginServer: 'demo',
-        loginAccountNumber: 'key-good',
-        loginAccountPassword: 'secret-good:pass-good',
-      }),
-    });
-    expect(created.status).to.equal(200);
-    const slave = created.body.id as string;
-    const started = await t.call('POST', `/accounts/${slave}/actions/start`);
-    expect(started.status, JSON.stringify(started.body)).to.equal(200);
-    const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master, multiplier: 1.2345, ignoreContractSize: false } });
-    expect(copier.status, JSON.stringify(copier.body)).to.equal(200);
-    const mapped = await t.call('PUT', `/accounts/${slave}/copiers/${copier.body.id}/symbolMappings`, {
-      body: [{ masterSymbol: 'BTCUSD', slaveSymbol: SWAP }],
-    });
-    expect(mapped.status).to.equal(200);
+    const slave = await startedExchangeAccount(t, { alias: 'okx swaps', type: 15, login: 'key-good', password: 'secret-good:pass-good' });
+    await copierWithMapping(t, slave, master, { multiplier: 1.2345, ignoreContractSize: false }, { slaveSymbol: SWAP });
 
     const masterPosition = await openPosition(t, master, { symbol: 'BTCUSD', orderType: 'Buy', volume: 0.01, stopLoss: 60000, takeProfit: 70000 });
     const [copy] = await bookWhere(t, slave, (book) => book.length === 1, 'the copy at the exchange', 20_000);

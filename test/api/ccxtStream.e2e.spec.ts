@@ -6,8 +6,9 @@
 // When the stream drops, the account says so and the poll takes over; when it is back, it says live.
 import { expect } from 'chai';
 import { positionsStream } from '../../domain/positions/events.js';
+import { ccxtServiceEnv, copierWithMapping, startedExchangeAccount } from '../support/ccxtService.js';
 import { type FakeDialect, FakeExchange } from '../support/fakeExchange.js';
-import { startTestService, type TestService, validAccount } from '../support/service.js';
+import { startTestService, type TestService } from '../support/service.js';
 import { bookWhere, eventually, marketHoursClock, pinQuotes, startedAccount } from '../support/trading.js';
 
 const DIALECTS: readonly { dialect: FakeDialect; type: number; server: string; symbol?: string; passphrase?: string }[] = [
@@ -40,16 +41,7 @@ for (const d of DIALECTS) {
       fake = new FakeExchange(d.dialect);
       await fake.start();
       fake.addAccount('key-good', 'secret-good', { USDT: 10_000 }, d.passphrase ?? null);
-      t = await startTestService({
-        clock,
-        env: {
-          ACCOUNT_TYPE_VENUES: `${d.type}=ccxt:${d.dialect}`,
-          CCXT_BASE_URL: fake.url,
-          CCXT_POLL_MS: '200',
-          CCXT_STREAM_POLL_MS: '600000',
-          CCXT_TIMEOUT_MS: '2000',
-        },
-      });
+      t = await startTestService({ clock, env: { ...ccxtServiceEnv(fake, `${d.type}=ccxt:${d.dialect}`), CCXT_STREAM_POLL_MS: '600000' } });
       await pinQuotes(t, { BTCUSD: [65000, 65010] });
     });
     afterEach(async () => {
@@ -58,25 +50,15 @@ for (const d of DIALECTS) {
     });
 
     it('copies fills made at the exchange as the stream tells them, once each, and polls while the stream is down', async () => {
-      const created = await t.call('POST', '/accounts', {
-        body: validAccount({
-          alias: 'Exchange master',
-          type: { id: d.type },
-          loginServer: d.server,
-          loginAccountNumber: 'key-good',
-          loginAccountPassword: d.passphrase ? `secret-good:${d.passphrase}` : 'secret-good',
-        }),
+      const master = await startedExchangeAccount(t, {
+        alias: 'Exchange master',
+        type: d.type,
+        loginServer: d.server,
+        login: 'key-good',
+        password: d.passphrase ? `secret-good:${d.passphrase}` : 'secret-good',
       });
-      expect(created.status, JSON.stringify(created.body)).to.equal(200);
-      const master = created.body.id as string;
-      expect((await t.call('POST', `/accounts/${master}/actions/start`)).status).to.equal(200);
       const slave = await startedAccount(t, 'Simulated slave');
-      const copier = await t.call('POST', `/accounts/${slave}/copiers`, { body: { fromAccountId: master, multiplier: 1 } });
-      expect(copier.status, JSON.stringify(copier.body)).to.equal(200);
-      const mapped = await t.call('PUT', `/accounts/${slave}/copiers/${copier.body.id}/symbolMappings`, {
-        body: [{ masterSymbol: symbol, slaveSymbol: 'BTCUSD' }],
-      });
-      expect(mapped.status).to.equal(200);
+      await copierWithMapping(t, slave, master, { multiplier: 1 }, { masterSymbol: symbol, slaveSymbol: 'BTCUSD' });
       await eventually(async () => ((await statusOf(master)) === 'connected; order stream live' ? true : undefined), 30_000, 'the stream live');
 
       fake.streams.repeat = true;
