@@ -91,7 +91,7 @@ const writable = {
     Type.String({
       maxLength: 255,
       description:
-        "the account's own cTrader Open API application, with ctraderClientSecret (both set): a cTrader account connects under it, before its brand's (the white label's ctraderClientId/ctraderClientSecret) and the service's (CTRADER_CLIENT_ID); stored and answered (null removes it)",
+        "the account's own cTrader Open API application, with ctraderClientSecret (both set): a cTrader account connects under it, before its brand's (the white label's ctraderClientId/ctraderClientSecret) and the service's (CTRADER_CLIENT_ID); stored and answered (null removes it); one of the pair without the other (as sent, or with the stored one) gives 400 [VALIDATION_FAILED] naming the member left out",
     }),
   ),
   ctraderClientSecret: Nullable(

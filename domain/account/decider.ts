@@ -43,6 +43,20 @@ const checkCodes = (settings: { readonly regionId?: number; readonly accountType
   }
 };
 
+/**
+ * An account's own cTrader application is a pair: one of ctraderClientId / ctraderClientSecret without
+ * the other would be ignored when the account connects (engine/venues/applications.ts), so it is refused.
+ */
+const checkCtraderPair = (settings: Pick<AccountSettings, 'ctraderClientId' | 'ctraderClientSecretCiphertext'>): void => {
+  const hasId = (settings.ctraderClientId ?? '') !== '';
+  const hasSecret = (settings.ctraderClientSecretCiphertext ?? null) !== null;
+  if (hasId === hasSecret) return;
+  const [missing, given] = hasId ? ['ctraderClientSecret', 'ctraderClientId'] : ['ctraderClientId', 'ctraderClientSecret'];
+  throw invalid('[VALIDATION_FAILED]', `${missing}: the account's cTrader application needs it with ${given} (set both, or neither)`, {
+    field: `body.${missing}`,
+  });
+};
+
 /** Labels keep their order; a repeated one is kept once. */
 export const uniqueLabels = (labels: readonly string[]): string[] => [...new Set(labels)];
 
@@ -88,6 +102,7 @@ export const decide = (command: AccountCommand, state: Account): AccountEvent[] 
     case 'CreateAccount': {
       if (state.exists) throw illegalState('[ACCOUNT_ALREADY_EXISTS]', `account ${accountId} already exists`);
       checkCodes(command.data.settings);
+      checkCtraderPair(command.data.settings);
       const settings = { ...command.data.settings, labels: uniqueLabels(command.data.settings.labels) };
       return [{ type: 'AccountCreated', data: { accountId, projectId, settings, at } }];
     }
@@ -96,6 +111,7 @@ export const decide = (command: AccountCommand, state: Account): AccountEvent[] 
       notDeleted(account);
       checkCodes(command.data.changes);
       const changes = changedMembers(account.settings, resolveChanges(account.settings, command.data.changes));
+      if ('ctraderClientId' in changes || 'ctraderClientSecretCiphertext' in changes) checkCtraderPair({ ...account.settings, ...changes });
       return Object.keys(changes).length === 0 ? [] : [{ type: 'AccountUpdated', data: { accountId, changes, at } }];
     }
     case 'StartAccount': {

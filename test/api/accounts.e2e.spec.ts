@@ -411,12 +411,13 @@ describe('accounts API end to end', () => {
         ctraderClientId: 'moved-client',
       };
 
-      const res = await t.call('PUT', `/accounts/${created.id}`, { body: { ...changes, loginAccountPassword: '' } });
+      const res = await t.call('PUT', `/accounts/${created.id}`, { body: { ...changes, ctraderClientSecret: 'moved-secret', loginAccountPassword: '' } });
 
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({
         ...created,
         ...changes,
+        ctraderClientSecret: MASK,
         type: { id: 7, name: 'Broker REST platform' },
         region: { id: 1, name: 'New York' },
         myHomeIp: { host: '192.0.2.11', username: 'me', password: MASK },
@@ -427,6 +428,7 @@ describe('accounts API end to end', () => {
 
     it('keeps the stored secrets when they come back as "" or masked, and replaces them when new', async () => {
       const created = await create({
+        ctraderClientId: 'client-with-secret',
         ctraderClientSecret: 'first-client-secret',
         myHomeIp: { host: 'home.example.org', username: 'me', password: 'first-home-pass' },
       });
@@ -462,6 +464,28 @@ describe('accounts API end to end', () => {
       });
       expectError(res, 400, '[VALIDATION_FAILED]');
       expect((await t.call('GET', `/accounts/${created.id}`)).body).to.deep.equal(created);
+    });
+
+    it('half a cTrader application is refused with 400 naming the member left out, at creation and update, and changes nothing', async () => {
+      const before = await allAccountIds();
+      const onlyId = await t.call('POST', '/accounts', { body: validAccount({ ctraderClientId: 'lonely-app' }) });
+      expectError(onlyId, 400, '[VALIDATION_FAILED]');
+      expect(onlyId.body.message).to.match(/^ctraderClientSecret: /);
+      const onlySecret = await t.call('POST', '/accounts', { body: validAccount({ ctraderClientSecret: 'lonely-secret' }) });
+      expectError(onlySecret, 400, '[VALIDATION_FAILED]');
+      expect(onlySecret.body.message).to.match(/^ctraderClientId: /);
+      expect(await allAccountIds()).to.deep.equal(before);
+
+      const created = await create({ ctraderClientId: 'paired-app', ctraderClientSecret: 'paired-secret' });
+      const dropped = await t.call('PUT', `/accounts/${created.id}`, { body: accountUpdate(validAccount(), { ctraderClientId: null }) });
+      expectError(dropped, 400, '[VALIDATION_FAILED]');
+      expect(dropped.body.message).to.match(/^ctraderClientId: /);
+      const plain = await create();
+      const halfAdded = await t.call('PUT', `/accounts/${plain.id}`, { body: accountUpdate(validAccount(), { ctraderClientSecret: 'half-secret' }) });
+      expectError(halfAdded, 400, '[VALIDATION_FAILED]');
+      expect(halfAdded.body.message).to.match(/^ctraderClientId: /);
+      expect((await t.call('GET', `/accounts/${created.id}`)).body).to.deep.equal(created);
+      expect((await t.call('GET', `/accounts/${plain.id}`)).body).to.deep.equal(plain);
     });
 
     it('labels: null keeps them, [] removes them, a list replaces them', async () => {

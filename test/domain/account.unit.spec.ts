@@ -82,6 +82,25 @@ describe('account decider', () => {
       given([created])
         .when(command('CreateAccount', T0, { settings }))
         .thenFails('[ACCOUNT_ALREADY_EXISTS]'));
+    it('refuses half a cTrader application with [VALIDATION_FAILED] naming the member left out, and takes both or neither', () => {
+      const withId = { ...settings, ctraderClientId: 'app-1' };
+      const withSecret = { ...settings, ctraderClientSecretCiphertext: 'v1:sealed' };
+      expect(
+        given([])
+          .when(command('CreateAccount', T0, { settings: withId }))
+          .thenFails('[VALIDATION_FAILED]').message,
+      ).to.match(/^ctraderClientSecret: /);
+      expect(
+        given([])
+          .when(command('CreateAccount', T0, { settings: withSecret }))
+          .thenFails('[VALIDATION_FAILED]').details,
+      ).to.deep.equal({
+        field: 'body.ctraderClientId',
+      });
+      given([])
+        .when(command('CreateAccount', T0, { settings: { ...withId, ctraderClientSecretCiphertext: 'v1:sealed' } }))
+        .then([{ type: 'AccountCreated' }]);
+    });
   });
 
   describe('status transitions', () => {
@@ -141,6 +160,34 @@ describe('account decider', () => {
       given([created])
         .when(command('UpdateAccount', T0, { changes: { regionId: 9 } }))
         .thenFails('[REGION_NOT_FOUND]'));
+    it('refuses an update that leaves half a cTrader application, checked against the stored member', () => {
+      const paired: AccountEvent = {
+        type: 'AccountCreated',
+        data: {
+          accountId: ACCOUNT,
+          projectId: PROJECT,
+          settings: { ...settings, ctraderClientId: 'app-1', ctraderClientSecretCiphertext: 'v1:sealed' },
+          at: T0,
+        },
+      };
+      const removed = given([paired])
+        .when(command('UpdateAccount', T0, { changes: { ctraderClientId: null } }))
+        .thenFails('[VALIDATION_FAILED]');
+      expect(removed.message).to.match(/^ctraderClientId: /);
+      given([created])
+        .when(command('UpdateAccount', T0, { changes: { ctraderClientId: 'app-2' } }))
+        .thenFails('[VALIDATION_FAILED]');
+      given([paired])
+        .when(command('UpdateAccount', T0, { changes: { ctraderClientId: 'app-2' } }))
+        .then([{ type: 'AccountUpdated', data: { changes: { ctraderClientId: 'app-2' } } }]);
+      given([paired])
+        .when(command('UpdateAccount', T0, { changes: { ctraderClientId: null, ctraderClientSecretCiphertext: null } }))
+        .then([{ type: 'AccountUpdated' }]);
+      // An update not touching the pair is not held back by it.
+      given([created])
+        .when(command('UpdateAccount', T0, { changes: { alias: 'Renamed' } }))
+        .then([{ type: 'AccountUpdated' }]);
+    });
   });
 
   describe('reconnect (at most once every 30 minutes)', () => {
