@@ -85,6 +85,8 @@ interface Waiting {
 export class AccountConnections {
   private readonly sessions = new Map<string, Session>();
   private readonly waiting = new Map<string, Waiting>();
+  /** Why the account's last connect was refused (a VenueError), while it has no session: its statusMessage until it connects, stops or is deleted. */
+  private readonly refused = new Map<string, string>();
   private stopped = false;
   private stopReachable: (() => void) | null = null;
 
@@ -119,7 +121,7 @@ export class AccountConnections {
    * also while it waits for its platform; null: no session here, or a venue without a link (the simulated one).
    */
   statusMessage(accountId: string): string | null {
-    return (this.sessions.get(accountId)?.connection ?? this.waiting.get(accountId)?.connection)?.statusMessage ?? null;
+    return (this.sessions.get(accountId)?.connection ?? this.waiting.get(accountId)?.connection)?.statusMessage ?? this.refused.get(accountId) ?? null;
   }
 
   connectedAccountIds(): string[] {
@@ -168,20 +170,23 @@ export class AccountConnections {
     try {
       await connection.connect();
     } catch (error) {
+      const waits = error instanceof VenueError && error.code === '[NOT_CONNECTED]' && !!this.deps.host.realVenueFor(settings.accountTypeId)?.onReachable;
       if (error instanceof VenueError) {
+        if (!waits) this.refused.set(accountId, `refused by its venue: ${error.code} ${error.message}`);
         await this.append(accountId, `connection-failed/${this.deps.clock().toISOString()}`, {
           type: 'VenueConnectionFailed',
           data: { accountId, at: this.deps.clock().toISOString(), venue, login: connection.login, code: error.code, message: error.message },
         });
       }
-      if (error instanceof VenueError && error.code === '[NOT_CONNECTED]' && this.deps.host.realVenueFor(settings.accountTypeId)?.onReachable) {
+      if (waits) {
         this.waiting.set(accountId, { connection, ...login });
-        this.deps.log.info(`account ${accountId}: ${connection.statusMessage ?? error.message}; it connects once its venue login is reachable`);
+        this.deps.log.info(`account ${accountId}: ${connection.statusMessage ?? (error as Error).message}; it connects once its venue login is reachable`);
         return;
       }
       throw error;
     }
     this.waiting.delete(accountId);
+    this.refused.delete(accountId);
     if (this.sessions.has(accountId)) {
       await connection.disconnect();
       return;
@@ -234,6 +239,7 @@ export class AccountConnections {
 
   async disconnect(accountId: string, reason: DisconnectReason): Promise<void> {
     this.waiting.delete(accountId);
+    this.refused.delete(accountId);
     const session = this.sessions.get(accountId);
     if (!session) return;
     this.sessions.delete(accountId);

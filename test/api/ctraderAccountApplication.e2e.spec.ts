@@ -48,6 +48,10 @@ describe('cTrader: the account’s own Open API application, its brand’s, and 
     expect([none.started!.status, none.started!.body.error], JSON.stringify(none.started!.body)).to.deep.equal([400, '[INVALID_CREDENTIALS]']);
     expect(none.started!.body.message).to.include('no cTrader Open API application for this account').and.include('ctraderClientId');
     expect(appsAuthenticated(), 'nothing was sent for it').to.deep.equal([]);
+    // With no session, the account says why it is not connected, not only its status name.
+    expect((await t.call('GET', `/accounts/${none.id}`)).body.statusMessage).to.match(
+      /^refused by its venue: \[INVALID_CREDENTIALS\] no cTrader Open API application for this account/,
+    );
 
     const own = await ctraderAccount(t, 'Own application', '7002', 'token-own', true, { members: OWN });
     expect(own.started!.status, JSON.stringify(own.started!.body)).to.equal(200);
