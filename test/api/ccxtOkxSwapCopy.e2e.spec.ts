@@ -65,17 +65,7 @@ describe('ccxt venue end to end (fake OKX swaps, okxswap)', function () {
   });
 
   it('places a stop order through the Trading API as a trigger algo order, and reads back the closes it and a take profit made with their reasons', async () => {
-    const created = await t.call('POST', '/accounts', {
-      body: validAccount({
-        alias: 'okx stops',
-        type: { id: 15 },
-        loginServer: 'demo',
-        loginAccountNumber: 'key-good',
-        loginAccountPassword: 'secret-good:pass-good',
-      }),
-    });
-    const account = created.body.id as string;
-    expect((await t.call('POST', `/accounts/${account}/actions/start`)).status).to.equal(200);
+    const account = await startedExchangeAccount(t, { alias: 'okx stops', type: 15, login: 'key-good', password: 'secret-good:pass-good' });
     const closes = async (count: number) =>
       eventually(
         async () => {
