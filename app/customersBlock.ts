@@ -21,11 +21,12 @@ import { customerStream, normaliseEmail } from '../domain/customer/events.js';
 import { type RequestContext, systemContext } from '../domain/shared/command.js';
 import { notFound } from '../domain/shared/errors.js';
 import { customerByEmail, type CustomerRow } from '../projections/customers/queries.js';
+import { KeptRead } from '../projections/keptRead.js';
 import { liveAccountsOfProject, liveKeysOfProject } from '../projections/projects/queries.js';
 import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
 import { brandById, CUSTOMER_READ_MODELS, loadBrandOfProject, mailBrandOperator } from './customers.js';
-import { finishUnblocks } from './customersUnblock.js';
+import { finishUnblocks, type PendingUnblock, pendingUnblocks } from './customersUnblock.js';
 import { commandMetadata, type CommandServices, execute, type Services, settle } from './services.js';
 
 export const CUSTOMER_BLOCKS_LEASE = 'customers:blocks';
@@ -75,12 +76,18 @@ interface PendingBlock {
 /** Step 2: the leased job. */
 export class CustomerBlockJob {
   private readonly loop: LeasedLoop;
+  /** The blocks and the unblocks not completed yet, each read again once the customers read model moved. */
+  private readonly blocks: KeptRead<readonly PendingBlock[]>;
+  private readonly unblocks: KeptRead<readonly PendingUnblock[]>;
 
   constructor(
     private readonly services: Services,
     leases: Leases,
     lookMs = 1000,
   ) {
+    const marks = (name: string) => services.runner.version(name);
+    this.blocks = new KeptRead(CUSTOMER_READ_MODELS, () => this.pendingBlocks(), marks);
+    this.unblocks = new KeptRead(CUSTOMER_READ_MODELS, () => pendingUnblocks(services), marks);
     this.loop = new LeasedLoop({
       leases,
       lease: CUSTOMER_BLOCKS_LEASE,
@@ -99,9 +106,16 @@ export class CustomerBlockJob {
     return this.loop.stop();
   }
 
-  /** Finishes every block not completed yet; answers how many. */
+  /** Finishes every block, then every unblock, not completed yet; answers how many. */
   async runPending(): Promise<number> {
-    const pending = (await this.services.db
+    const pending = await this.blocks.get();
+    for (const block of pending) await this.finish(block);
+    return pending.length + (await finishUnblocks(this.services, await this.unblocks.get()));
+  }
+
+  /** The blocks not completed yet, oldest first (50 at most). */
+  private async pendingBlocks(): Promise<PendingBlock[]> {
+    return (await this.services.db
       .selectFrom('customers')
       .select(['customer_id', 'brand_feature_id', 'brand_project_id', 'email', 'block_job_id', 'blocked_reason'])
       .where('status', '=', 'BLOCKED')
@@ -110,8 +124,6 @@ export class CustomerBlockJob {
       .orderBy('blocked_at')
       .limit(50)
       .execute()) as PendingBlock[];
-    for (const block of pending) await this.finish(block);
-    return pending.length + (await finishUnblocks(this.services));
   }
 
   private async finish(block: PendingBlock): Promise<void> {

@@ -56,7 +56,7 @@ export const unblockCustomer = async (
   return { customer: (await customerByEmail(services.db, brand.featureId, email)) ?? customer, jobId: data.jobId, accountIds: data.accountIds };
 };
 
-interface PendingUnblock {
+export interface PendingUnblock {
   readonly customer_id: number;
   readonly brand_feature_id: string;
   readonly brand_project_id: string;
@@ -65,9 +65,9 @@ interface PendingUnblock {
   readonly unblock_account_ids: string[] | null;
 }
 
-/** Step 2, run by the block job's loop: finishes every unblock not completed yet; answers how many. */
-export const finishUnblocks = async (services: Services): Promise<number> => {
-  const pending = (await services.db
+/** The unblocks not completed yet, oldest first (50 at most). */
+export const pendingUnblocks = async (services: Services): Promise<PendingUnblock[]> =>
+  (await services.db
     .selectFrom('customers')
     .select(['customer_id', 'brand_feature_id', 'brand_project_id', 'email', 'unblock_job_id', 'unblock_account_ids'])
     .where('status', '=', 'ACTIVE')
@@ -75,6 +75,9 @@ export const finishUnblocks = async (services: Services): Promise<number> => {
     .orderBy('unblocked_at')
     .limit(50)
     .execute()) as PendingUnblock[];
+
+/** Step 2, run by the block job's loop: finishes these unblocks (pendingUnblocks); answers how many. */
+export const finishUnblocks = async (services: Services, pending: readonly PendingUnblock[]): Promise<number> => {
   for (const unblock of pending) await finishUnblock(services, unblock);
   return pending.length;
 };

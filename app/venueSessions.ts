@@ -500,6 +500,7 @@ export class VenueSessions implements AccountSessions {
       waitForReadModels,
       log: log.child({ component: 'trade-guardrails' }),
       rounds: this.deps.rounds,
+      readModelMarks,
     });
     guardrails.start();
     this.holderUrl = null;

@@ -19,6 +19,7 @@ import { type CloseOutcome, type GuardrailCommand, guardrailDecider, type Guardr
 import { type GuardrailDecision, type GuardrailEvent, guardrailEventKey, guardrailStream } from '../../domain/tradeGuardrail/events.js';
 import { TRADE_GUARDRAILS_DEFAULTS, TRADE_GUARDRAILS_TYPE, type TradeGuardrailsSettings } from '../../domain/tradeGuardrail/feature.js';
 import { guardrailCloses, type WatchedPosition } from '../../domain/tradeGuardrail/rules.js';
+import { KeptRead, type ReadModelMarks } from '../../projections/keptRead.js';
 import type { ReadModels } from '../../projections/schema.js';
 import { CachedAggregates } from '../../store/cachedAggregates.js';
 import type { Leases } from '../../store/postgres/leases.js';
@@ -46,6 +47,8 @@ export interface TradeGuardrailDeps {
   readonly log: RecoveryLog;
   /** Where its rounds are recorded for /ready (store/postgres/jobRounds.ts); left out: not watched. */
   readonly rounds?: JobRounds;
+  /** Read-model marks (ProjectionRunner.version): the guardrail features are read again only when they may have changed. */
+  readonly readModelMarks?: ReadModelMarks;
 }
 
 interface FeatureRow {
@@ -66,8 +69,11 @@ export class TradeGuardrailMonitor {
   private readonly loop: LeasedLoop;
   private readonly aggregates: CachedAggregates<GuardrailCommand, GuardrailEvent, GuardrailState>;
   private readonly recovery: Recovery;
+  /** Every guardrail feature, read again once the features read model moved. */
+  private readonly features: KeptRead<readonly FeatureRow[]>;
 
   constructor(private readonly deps: TradeGuardrailDeps) {
+    this.features = new KeptRead(['features'], () => this.readFeatures(), deps.readModelMarks);
     this.aggregates = new CachedAggregates({
       store: deps.store,
       decider: guardrailDecider,
@@ -100,8 +106,8 @@ export class TradeGuardrailMonitor {
     await this.loop.stop();
   }
 
-  /** One look at every account with a guardrail (or a close still to finish). */
-  async tick(): Promise<void> {
+  /** Every guardrail feature on an account or a copier, oldest first. */
+  private async readFeatures(): Promise<FeatureRow[]> {
     const rows = await this.deps.db
       .selectFrom('features')
       .select(['id', 'account_id', 'copier_id', 'scope_kind', 'setting'])
@@ -110,17 +116,24 @@ export class TradeGuardrailMonitor {
       .orderBy('created')
       .orderBy('id')
       .execute();
+    return rows.flatMap((row) =>
+      row.account_id
+        ? [
+            {
+              id: row.id,
+              accountId: row.account_id,
+              copierId: row.scope_kind === 'copier' ? row.copier_id : null,
+              settings: { ...TRADE_GUARDRAILS_DEFAULTS, ...membersOf<Partial<TradeGuardrailsSettings>>(row.setting as FeatureSetting) },
+            },
+          ]
+        : [],
+    );
+  }
+
+  /** One look at every account with a guardrail (or a close still to finish). */
+  async tick(): Promise<void> {
     const byAccount = new Map<string, FeatureRow[]>();
-    for (const row of rows) {
-      if (!row.account_id) continue;
-      const feature: FeatureRow = {
-        id: row.id,
-        accountId: row.account_id,
-        copierId: row.scope_kind === 'copier' ? row.copier_id : null,
-        settings: { ...TRADE_GUARDRAILS_DEFAULTS, ...membersOf<Partial<TradeGuardrailsSettings>>(row.setting as FeatureSetting) },
-      };
-      byAccount.set(row.account_id, [...(byAccount.get(row.account_id) ?? []), feature]);
-    }
+    for (const feature of await this.features.get()) byAccount.set(feature.accountId, [...(byAccount.get(feature.accountId) ?? []), feature]);
     for (const [accountId, cached] of this.aggregates.entries())
       if (Object.keys(cached.state.pending).length > 0 && !byAccount.has(accountId)) byAccount.set(accountId, []);
     for (const [accountId, features] of byAccount) {
