@@ -4,13 +4,11 @@
 // reaches the subscribers of another store.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PostgresEventStore } from '../../store/postgres/postgresEventStore.js';
-import { migrateEventStore } from '../../store/postgres/schema.js';
 import { AppendSignal, type PageReader, PostgresSubscription } from '../../store/postgres/subscription.js';
 import type { Position, RecordedEvent, ResolvedEvent, Subscription } from '../../store/port.js';
-import { freshDatabase } from '../support/postgres.js';
+import { freshEventStoreDatabase } from '../support/postgres.js';
 
 /** Resolves once `check` holds, polling every 20 ms; fails after `ms`. */
 const until = async (check: () => boolean, what: string, ms = 20_000): Promise<void> => {
@@ -83,10 +81,7 @@ describe('append signal: one probe per process instead of a poll per subscriber'
     before(async function () {
       // A fresh database and its migration: slow on a loaded machine.
       this.timeout(120_000);
-      url = await freshDatabase();
-      const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 2 }) }) });
-      await migrateEventStore(db);
-      await db.destroy();
+      url = await freshEventStoreDatabase();
       store = await PostgresEventStore.connect(url);
     });
     after(async () => store?.dispose());

@@ -2,11 +2,9 @@
 // the EventStoreDB run happens when EVENTSTORE_CONNECTION_STRING is set.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { StreamNotFoundError, WrongExpectedVersionError } from '../../store/errors.js';
 import { PostgresEventStore } from '../../store/postgres/postgresEventStore.js';
-import { migrateEventStore } from '../../store/postgres/schema.js';
 import {
   type AppendExpectedRevision,
   comparePositions,
@@ -16,7 +14,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from '../../store/port.js';
-import { freshDatabase } from '../support/postgres.js';
+import { freshEventStoreDatabase } from '../support/postgres.js';
 
 const event = (type = 'Thing', data: unknown = { n: 1 }): EventData => ({ id: randomUUID(), type, data, metadata: { by: 'test' } });
 const streamName = (prefix = 'contract') => `${prefix}-${randomUUID()}`;
@@ -396,10 +394,7 @@ let postgresUrl = '';
 eventStoreContract(
   'PostgreSQL',
   async () => {
-    postgresUrl = await freshDatabase();
-    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgresUrl, max: 2 }) }) });
-    await migrateEventStore(db);
-    await db.destroy();
+    postgresUrl = await freshEventStoreDatabase();
     return PostgresEventStore.connect(postgresUrl);
   },
   { atomicMultiStream: true },
@@ -424,10 +419,7 @@ describe('PostgreSQL event store: ordering of $all across transactions', () => {
   let url: string;
   let store: PostgresEventStore;
   before(async () => {
-    url = await freshDatabase();
-    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 2 }) }) });
-    await migrateEventStore(db);
-    await db.destroy();
+    url = await freshEventStoreDatabase();
     store = await PostgresEventStore.connect(url);
   });
   after(async () => store?.dispose());
@@ -536,10 +528,7 @@ describe('PostgreSQL event store: group commit of concurrent appends', () => {
   let url: string;
   let store: PostgresEventStore;
   before(async () => {
-    url = await freshDatabase();
-    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 2 }) }) });
-    await migrateEventStore(db);
-    await db.destroy();
+    url = await freshEventStoreDatabase();
     store = await PostgresEventStore.connect(url);
     // One transaction in flight: every append made while it runs joins the next group, in call order.
     store.groupCommitsInFlight = 1;

@@ -2,17 +2,14 @@
 // once each by their deterministic ids, and the command handler's options for writers that keep their
 // own ids, metadata or state (store/commandHandler.ts).
 import { expect } from 'chai';
-import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
 import { v5 as uuidv5 } from 'uuid';
 import { type Decider, systemContext } from '../../domain/shared/command.js';
 import { handleCommand } from '../../store/commandHandler.js';
 import { WrongExpectedVersionError } from '../../store/errors.js';
 import type { EventStore } from '../../store/port.js';
 import { PostgresEventStore } from '../../store/postgres/postgresEventStore.js';
-import { migrateEventStore } from '../../store/postgres/schema.js';
 import { recordFacts } from '../../store/recorder.js';
-import { freshDatabase } from '../support/postgres.js';
+import { freshEventStoreDatabase } from '../support/postgres.js';
 
 const NAMESPACE = '0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f';
 const fact = (key: string, data: unknown = { key }) => ({ id: uuidv5(key, NAMESPACE), type: 'Seen', data });
@@ -41,10 +38,7 @@ const count = (upTo: number): CounterCommand => ({
 describe('recording facts and handling commands with writer-given ids, metadata and state', () => {
   let store: PostgresEventStore;
   before(async () => {
-    const url = await freshDatabase();
-    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 2 }) }) });
-    await migrateEventStore(db);
-    await db.destroy();
+    const url = await freshEventStoreDatabase();
     store = await PostgresEventStore.connect(url);
   });
   after(() => store.dispose());

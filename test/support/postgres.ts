@@ -3,8 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../../store/postgres/embedded.js';
+import { migrateEventStore } from '../../store/postgres/schema.js';
 
 let server: Promise<{ db: EmbeddedDatabase; dir: string }> | null = null;
 let counter = 0;
@@ -29,6 +31,18 @@ export const freshDatabase = async (): Promise<string> => {
     await admin.end();
   }
   return db.connectionString.replace(/\/postgres$/, `/${name}`);
+};
+
+/** A new database on the shared test server holding the event store's tables (migrateEventStore) and nothing else. */
+export const freshEventStoreDatabase = async (): Promise<string> => {
+  const url = await freshDatabase();
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 2 }) }) });
+  try {
+    await migrateEventStore(db);
+  } finally {
+    await db.destroy();
+  }
+  return url;
 };
 
 const serviceRoleOf = (connectionString: string): string => decodeURIComponent(new URL(connectionString).username);
