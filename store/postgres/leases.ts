@@ -9,6 +9,13 @@
 // it tries to win the lease again on a new session. Work that was cut short is safe to do again by the
 // next holder: each partition's own checkpoint and deterministic ids make repeats no-ops.
 //
+// The heartbeat's statement is the read of the live instances (below), not a `SELECT 1` beside it: one
+// statement a heartbeat confirms the session and keeps the live instances fresh for every round and
+// handover check of the instance (an idle instance made two statements a second, it makes one). A beat
+// whose read shows the live instances changed (one died, one came) ends the pause of every round and
+// standby at once, so a dead instance's partitions are taken no later than when each round read for
+// itself. Any answer of the lease session counts as it answering (`sessionFresh`).
+//
 // A set of partitions worked by every live instance together (the copy engine's, by master account)
 // is held with `holdShare`: each instance holds its fair share, ceil(partitions / live instances), takes
 // unheld partitions up to it and lets its surplus go when another instance appears. The live instances
@@ -127,8 +134,12 @@ export class Leases {
   lastLive: readonly string[] = [];
   /** The epoch each held lease was won at. */
   private readonly epochs = new Map<string, number>();
-  /** When the lease session last answered (a heartbeat or a win), Date.now(); 0: never. */
+  /** When the lease session last answered a statement (a heartbeat, a live read, a win), Date.now(); 0: never. */
   private confirmedAt = 0;
+  /** Raised when a read shows other live instances than the one before: the pauses end at once. */
+  private liveGeneration = 0;
+  /** The live read on its way (sent, not answered yet): a heartbeat waits for it instead of sending another. */
+  private liveInFlight: Promise<readonly string[]> | null = null;
 
   constructor(
     private readonly connectionString: string,
@@ -159,8 +170,12 @@ export class Leases {
 
   /** The ids of the live instances of the service (their lease sessions), cached for `retryMs`. */
   liveIds(): Promise<readonly string[]> {
-    const now = Date.now();
-    if (this.liveCache && now - this.liveCache.at < this.retryMs) return this.liveCache.ids;
+    if (this.liveCache && Date.now() - this.liveCache.at < this.retryMs) return this.liveCache.ids;
+    return this.readLive();
+  }
+
+  /** Reads the live instances now (the cache starts again from this read). */
+  private readLive(): Promise<readonly string[]> {
     const ids = (async (): Promise<readonly string[]> => {
       const client = await this.session();
       const result = await this.query<{ id: string }>(
@@ -169,11 +184,15 @@ export class Leases {
           WHERE datname = current_database() AND application_name LIKE $1 || '%' ORDER BY 1`,
         [LEASE_SESSION_PREFIX],
       );
-      this.lastLive = result.rows.map((r) => r.id);
-      return this.lastLive;
+      const live = result.rows.map((r) => r.id);
+      if (live.join('\u0000') !== this.lastLive.join('\u0000')) this.liveGeneration += 1;
+      this.lastLive = live;
+      return live;
     })();
-    ids.catch(() => (this.liveCache = null));
-    this.liveCache = { at: now, ids };
+    ids.catch(() => void (this.liveCache?.ids === ids && (this.liveCache = null)));
+    this.liveCache = { at: Date.now(), ids };
+    this.liveInFlight = ids;
+    ids.finally(() => this.liveInFlight === ids && (this.liveInFlight = null)).catch(() => undefined);
     return ids;
   }
 
@@ -385,10 +404,12 @@ export class Leases {
     return { stop: () => (stopped = true) };
   }
 
-  /** Waits `retryMs`, cut short when `ended` turns true. */
+  /** Waits `retryMs`, cut short when `ended` turns true or a read shows other live instances. */
   private async pause(ended: () => boolean): Promise<void> {
     const step = 50;
-    for (let waited = 0; waited < this.retryMs && !ended(); waited += step) await sleep(Math.min(step, this.retryMs - waited));
+    const generation = this.liveGeneration;
+    for (let waited = 0; waited < this.retryMs && !ended() && generation === this.liveGeneration; waited += step)
+      await sleep(Math.min(step, this.retryMs - waited));
   }
 
   /** The last statement sent on each session: the next waits for it (see `query`). */
@@ -401,7 +422,12 @@ export class Leases {
    */
   private query<R extends pg.QueryResultRow>(client: pg.Client, text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
     const before = this.lastStatement.get(client) ?? Promise.resolve();
-    const statement = before.then(() => client.query<R>(text, values));
+    const statement = before.then(async () => {
+      const result = await client.query<R>(text, values);
+      // An answer is an answer: whatever the statement, the session lived when it came.
+      if (this.client === client) this.confirmedAt = Date.now();
+      return result;
+    });
     this.lastStatement.set(
       client,
       statement.catch(() => undefined),
@@ -451,7 +477,6 @@ export class Leases {
            RETURNING epoch`,
         [name, this.instanceId],
       );
-      this.confirmedAt = Date.now();
       return Number(raised.rows[0]!.epoch);
     } catch (error) {
       await this.unlock(name);
@@ -475,14 +500,18 @@ export class Leases {
     this.heartbeat.unref();
   }
 
+  /**
+   * One heartbeat: the live instances read on the lease session (a read already on its way is waited
+   * for instead: it is answered no earlier than a statement sent now would be). No answer within three
+   * heartbeats, or a failure, ends the session and its leases.
+   */
   private async beat(): Promise<void> {
     const client = this.client;
     if (!client || this.held.size === 0) return;
     const timeout = sleep(this.heartbeatMs * 3, 'timeout' as const);
     try {
-      const answer = await Promise.race([this.query(client, 'SELECT 1').then(() => 'ok' as const), timeout]);
+      const answer = await Promise.race([(this.liveInFlight ?? this.readLive()).then(() => 'ok' as const), timeout]);
       if (answer === 'timeout') throw new Error(`the lease session did not answer within ${this.heartbeatMs * 3} ms`);
-      if (this.client === client) this.confirmedAt = Date.now();
     } catch (error) {
       if (this.client === client) this.sessionFailed(error);
     }

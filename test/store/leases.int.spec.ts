@@ -135,6 +135,78 @@ describe('leases', () => {
     }
   });
 
+  it('checks the session with one statement a heartbeat: the live read, no SELECT 1 beside it', async () => {
+    // Every statement the lease session sends, by text.
+    const sent: string[] = [];
+    const leases = new Leases(url, quiet, { retryMs: 50, heartbeatMs: 50, instanceId: 'one-statement' });
+    const original = pg.Client.prototype.query;
+    const spy = function (this: pg.Client, ...args: unknown[]) {
+      if ((this as unknown as { connectionParameters: { application_name?: string } }).connectionParameters.application_name === 'ct-leases:one-statement')
+        sent.push(String(typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text));
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    };
+    pg.Client.prototype.query = spy as typeof original;
+    const w = worker();
+    try {
+      leases.hold('beats', w.work);
+      const share = leases.holdShare(['beats/0'], async (_name, signal) => {
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      });
+      await share.decided;
+      await eventually(() => w.state.running, 5000, 'the lease');
+      const start = sent.length;
+      await eventually(() => sent.slice(start).filter((text) => text.includes('pg_stat_activity')).length >= 10, 10_000, 'ten live reads');
+      expect(
+        sent.slice(start).filter((text) => /^\s*SELECT 1\s*$/.test(text)),
+        'no SELECT 1 heartbeat',
+      ).to.deep.equal([]);
+      expect(leases.sessionFresh, 'the live reads confirm the session').to.equal(true);
+      await share.release();
+    } finally {
+      pg.Client.prototype.query = original;
+      await leases.stop();
+    }
+  });
+
+  it("takes a dead instance's partitions at its next heartbeat, not only after its round's pause", async () => {
+    // A database of its own: the live instances are every lease session of the database.
+    const own = await freshDatabase();
+    const names = ['beat/0', 'beat/1'];
+    const working = new Map<string, string>();
+    const shareOf = (leases: Leases, who: string) =>
+      leases.holdShare(names, async (name, signal) => {
+        working.set(name, who);
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        if (working.get(name) === who) working.delete(name);
+      });
+    const count = (who: string) => [...working.values()].filter((w) => w === who).length;
+    // Rounds a minute apart: only a heartbeat that saw the live instances change ends their pause.
+    const a = new Leases(own, quiet, { retryMs: 60_000, heartbeatMs: 50, instanceId: 'beat-a' });
+    const b = new Leases(own, quiet, { retryMs: 60_000, heartbeatMs: 50, instanceId: 'beat-b' });
+    const wb = worker();
+    try {
+      await shareOf(a, 'a').decided;
+      expect(count('a')).to.equal(2);
+      // b holds a lease of its own (so it beats) and offers to share; its first round finds both taken.
+      b.hold('beat-b-own', wb.work);
+      await eventually(() => wb.state.running, 5000, "b's own lease");
+      await shareOf(b, 'b').decided;
+      // a's heartbeat sees b come and a gives one partition back at once (its round would wait a minute).
+      await eventually(() => count('a') === 1, 20_000, 'a to give one partition back');
+      const admin = new pg.Client({ connectionString: await adminConnection(new URL(own).pathname.slice(1)) });
+      await admin.connect();
+      try {
+        await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ct-leases:beat-a'`);
+      } finally {
+        await admin.end();
+      }
+      await eventually(() => count('b') === 2, 20_000, "b to take a's partitions");
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
   it("spreads the spread leases over the live instances, each at the one preferred for it, and moves a dead instance's to the survivors", async () => {
     const names = ['spread-a', 'spread-b', 'spread-c', 'spread-d', 'spread-e', 'spread-f'];
     const ids = ['x', 'y', 'z'];
