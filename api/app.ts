@@ -1,6 +1,6 @@
 // The express application: correlation ids, JSON bodies, authentication, one router per area of the
 // spec, and errors in the spec's format.
-import express, { type Request, type Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { configurationSummaryRoutes } from './accounts/configurationSummary.js';
 import { accountRoutes } from './accounts/routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
@@ -46,6 +46,7 @@ import { messagingRoutes } from './messaging/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { tradingRoutes } from './trading/routes.js';
 import { correlationId, requestContext } from './context.js';
+import { FirstSegmentDispatch } from './dispatch.js';
 import { errorHandler, methodNotAllowed, notFoundHandler } from './errors.js';
 import { API_PREFIX, buildOpenApi } from './openapi.js';
 import { type Caller, Routes } from './route.js';
@@ -110,6 +111,16 @@ export const declareRoutes = (services: Services): Routes => {
   return routes;
 };
 
+/** express.json for requests that have a body; one without (no Content-Length, no Transfer-Encoding: every GET) goes on at once. */
+const jsonBodies = (options: Parameters<typeof express.json>[0]): RequestHandler => {
+  const parse = express.json(options);
+  return (req, res, next) => {
+    // body-parser's own test (type-is hasBody), without its per-request bookkeeping when there is nothing to read.
+    if (req.headers['transfer-encoding'] === undefined && Number.isNaN(Number(req.headers['content-length']))) return next();
+    parse(req, res, next);
+  };
+};
+
 export const createApp = (services: Services): express.Express => {
   const app = express();
   app.disable('x-powered-by');
@@ -117,11 +128,8 @@ export const createApp = (services: Services): express.Express => {
   app.set('trust proxy', services.config.trustedProxies.length ? [...services.config.trustedProxies] : false);
   app.set('query parser', 'simple');
   app.use(correlationId);
-  // The operator's signals, outside the REST API: /metrics (and the request figures), /health, /ready.
+  // The operator's signals, outside the REST API: /metrics (and the request figures).
   metricsRoutes(app, services);
-  healthRoutes(app, services);
-  // The web console: static files, a client of the API below like any other.
-  consoleRoutes(app, services);
 
   const routes = declareRoutes(services);
   const openApi = withTextAlerts(buildOpenApi(routes.specs, INTERFACE_VERSION));
@@ -137,23 +145,30 @@ export const createApp = (services: Services): express.Express => {
   api.use(databaseGate(services.health));
   // A preflight carries no key: see apiKeys/cors.ts for how per-key origins work.
   api.use(corsPreflight);
-  // Charting alerts carry no API key: the webhookId in their path is the credential (webhooks/charting/inbound.ts).
-  api.post('/webhooks/charting/:webhookId', ...chartingInbound(services));
-  // The iCal feed carries no API key: its subscription token is the credential (calendarSubscriptions/routes.ts).
-  api.get('/projects/:projectId/economicCalendar.ics', calendarFeed(services));
-  // A brand's customers sign in by e-mail and use a session token, not an API key (customers/selfService.ts).
-  mountSelfServiceRoutes(api, services);
+  // Operations whose credential is not an API key, dispatched as the others are (api/dispatch.ts):
+  const open = new FirstSegmentDispatch();
+  // charting alerts: the webhookId in their path is the credential (webhooks/charting/inbound.ts);
+  open.route('post', '/webhooks/charting/{webhookId}', ...chartingInbound(services));
+  // the iCal feed: its subscription token is the credential (calendarSubscriptions/routes.ts);
+  open.route('get', '/projects/{projectId}/economicCalendar.ics', calendarFeed(services));
+  // a brand's customers sign in by e-mail and use a session token (customers/selfService.ts).
+  mountSelfServiceRoutes(open, services);
+  api.use(open.handler);
   api.use(authenticate(services, routes.checksKey()));
   // Requests that may change something are recorded for the audit log, off the request path.
   api.use(recorderOf(services).middleware);
   api.use(corsForKey(services.config.operatorDomain));
   // Bodies are parsed only for authenticated callers.
-  api.use(express.json({ limit: '1mb', strict: true, type: ['application/json', 'application/*+json'] }));
+  api.use(jsonBodies({ limit: '1mb', strict: true, type: ['application/json', 'application/*+json'] }));
   routes.mount(api, (req: Request, res: Response) => {
     const caller = res.locals.caller as Caller;
-    return { caller, context: requestContext(req, res.locals.correlationId as string, caller, res.locals.requestId as string | undefined) };
+    return { caller, context: () => requestContext(req, res.locals.correlationId as string, caller, res.locals.requestId as string | undefined) };
   });
+  // The API before the routes outside it, which no API path matches: its requests walk none of them.
   app.use(API_PREFIX, api);
+  healthRoutes(app, services);
+  // The web console: static files, a client of the API below like any other.
+  consoleRoutes(app, services);
   app.use(methodNotAllowed(routes, API_PREFIX));
   app.use(notFoundHandler);
   app.use(

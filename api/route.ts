@@ -1,12 +1,12 @@
 // One declaration per endpoint: the express route and its OpenAPI operation come from the same
 // schemas, and every path parameter, query and body is validated before the handler runs.
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
-import express, { type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AccessPolicy } from '../domain/apiKey/accessPolicy.js';
 import type { RequestContext } from '../domain/shared/command.js';
 import type { SerialisedBody } from './accounts/answers.js';
 import { applyFieldAccess, enforceEndpointAccess, hidesFields, withHideableFields } from './apiKeys/enforcement.js';
-import { FirstSegmentDispatch } from './dispatch.js';
+import { expressPath, FirstSegmentDispatch } from './dispatch.js';
 import { type LaneTurn, laneTurnOf } from './availability.js';
 import { ApiError } from './errors.js';
 import { type KeyCheck, keyCheckOf } from './auth.js';
@@ -88,7 +88,7 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
 
 const EMPTY_QUERY = Type.Object({}, { additionalProperties: false });
 
-export const expressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+export { expressPath };
 
 const isEmptyBody = (req: Request): boolean =>
   req.body === undefined || (typeof req.body === 'object' && req.body !== null && Object.keys(req.body).length === 0 && !req.headers['content-length']);
@@ -131,15 +131,15 @@ export class Routes {
   }
 
   /** Mounts every authenticated route on `router`, as one layer dispatching by method and first path segment (api/dispatch.ts). */
-  mount(router: express.Router, resolve: (req: Request, res: Response) => { caller: Caller | null; context: RequestContext }): void {
+  mount(router: express.Router, resolve: (req: Request, res: Response) => { caller: Caller | null; context: () => RequestContext }): void {
     const dispatch = new FirstSegmentDispatch();
     for (const spec of this.specs) {
       // Operations without an API key are served before authentication by handlers of their own
       // (api/webhooks/charting/inbound.ts); declared here for the OpenAPI document and the contract checks.
       if (spec.authenticated === false) continue;
-      dispatch.routerFor(spec.method, spec.path)[spec.method](expressPath(spec.path), async (req, res, next) => {
+      dispatch.route(spec.method, spec.path, async (req: Request, res: Response, next: NextFunction) => {
         try {
-          const { caller: assumed, context } = resolve(req, res);
+          const { caller: assumed, context: contextOf } = resolve(req, res);
           const keyCheck = keyCheckOf(res.locals);
           // A route that does not read the key itself waits for it here.
           if (keyCheck && !spec.checksKey) await keyCheck.complete();
@@ -164,7 +164,21 @@ export class Routes {
             if (!empty) throw new ApiError(400, '[VALIDATION_FAILED]', 'this endpoint takes no request body');
           }
           const lane = laneTurnOf(res.locals);
-          const out = await spec.handler({ params, query, body, caller: assumed!, context, req, keyCheck, lane } as HandlerInput<unknown, unknown, unknown>);
+          // The request context (its client address asks the proxy rules) is made only for a handler that takes it.
+          let context: RequestContext | undefined;
+          const input = {
+            params,
+            query,
+            body,
+            caller: assumed!,
+            get context() {
+              return (context ??= contextOf());
+            },
+            req,
+            keyCheck,
+            lane,
+          } as HandlerInput<unknown, unknown, unknown>;
+          const out = await spec.handler(input);
           // Nothing leaves before the key is admitted, with its policy as it is now.
           const caller = keyCheck ? await keyCheck.complete() : assumed;
           if (caller !== assumed) enforceEndpointAccess(caller?.accessPolicy, spec.path, req);

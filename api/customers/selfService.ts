@@ -20,7 +20,8 @@ import type { Services } from '../../app/services.js';
 import { payoutMethodOf } from '../../projections/payouts/queries.js';
 import { requestContext } from '../context.js';
 import { ApiError } from '../errors.js';
-import { expressPath, type Routes, type RouteSpec } from '../route.js';
+import type { FirstSegmentDispatch } from '../dispatch.js';
+import type { Routes, RouteSpec } from '../route.js';
 import { errorResponses, IsoDateTime, Uuid } from '../shared/schemas.js';
 import { validate } from '../validation.js';
 import { toCustomerDTO, toPayoutMethodDTO } from './dto.js';
@@ -341,11 +342,11 @@ export const declareSelfServiceRoutes = (routes: Routes, services: Services): vo
 
 const EMPTY = Type.Object({}, { additionalProperties: false });
 
-/** Serves them on `router`, before authentication. */
-export const mountSelfServiceRoutes = (router: express.Router, services: Services): void => {
+/** Serves them through `dispatch` (the routes served before authentication, api/app.ts). */
+export const mountSelfServiceRoutes = (dispatch: FirstSegmentDispatch, services: Services): void => {
   const json = express.json({ limit: '16kb', strict: true, type: ['application/json', 'application/*+json'] });
   for (const route of selfServiceRoutes(services)) {
-    router[route.spec.method](expressPath(route.spec.path), json, async (req: Request, res: Response, next: NextFunction) => {
+    dispatch.route(route.spec.method, route.spec.path, json, async (req: Request, res: Response, next: NextFunction) => {
       try {
         if (route.signedIn && bearerOf(req) === null && req.header('x-api-key') !== undefined) {
           throw new ApiError(

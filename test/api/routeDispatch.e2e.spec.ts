@@ -80,11 +80,27 @@ describe('routes dispatched by method and first path segment', function () {
     expect(text).to.match(/copytrade_http_requests_total\{[^}]*route="\(unmatched\)"[^}]*status="404"[^}]*\} [1-9]/);
   });
 
-  it('refuses to declare a route whose path does not start with a literal segment', () => {
+  it('refuses to declare a route whose path does not start with a literal segment, or has a wildcard', () => {
     const dispatch = new FirstSegmentDispatch();
     expect(() => dispatch.routerFor('get', '/{accountId}/x')).to.throw(/literal segment/);
     expect(() => dispatch.routerFor('get', '/')).to.throw(/literal segment/);
-    expect(dispatch.routerFor('get', '/Accounts/{accountId}')).to.equal(dispatch.routerFor('get', '/accounts'));
+    expect(() => dispatch.routerFor('get', '/accounts/*rest')).to.throw(/wildcards/);
+    expect(() => dispatch.routerFor('get', '/accounts/')).to.throw(/wildcards/);
+    // One group per method, first segment (in any case) and number of segments.
+    expect(dispatch.routerFor('get', '/Accounts/{accountId}')).to.equal(dispatch.routerFor('get', '/accounts/masters'));
+    expect(dispatch.routerFor('get', '/accounts/{accountId}')).not.to.equal(dispatch.routerFor('get', '/accounts'));
+    expect(dispatch.routerFor('get', '/accounts/{accountId}')).not.to.equal(dispatch.routerFor('get', '/accounts/{accountId}/features'));
     expect(dispatch.routerFor('post', '/accounts')).not.to.equal(dispatch.routerFor('get', '/accounts'));
+  });
+
+  it('serves the operations without an API key through their own dispatch, before authentication', async () => {
+    const error = async (res: Response) => [res.status, ((await res.json()) as { error: string }).error];
+    // A charting alert's webhookId is its credential: a malformed one is refused by the route, not by the key check.
+    expect(await error(await fetch(`${t.url}/webhooks/charting/nope`, { method: 'POST', body: 'buy' }))).to.deep.equal([404, '[WEBHOOK_NOT_FOUND]']);
+    // A customer's own operation asks for its session, not for a key.
+    expect(await error(await fetch(`${t.url}/customer`))).to.deep.equal([401, '[CUSTOMER_TOKEN_INVALID]']);
+    // The same segment with another number of segments, or another method, goes on to authentication as before.
+    expect(await error(await fetch(`${t.url}/customer/nothing/here`))).to.deep.equal([401, '[API_KEY_MISSING]']);
+    expect(await error(await fetch(`${t.url}/customer`, { method: 'DELETE' }))).to.deep.equal([401, '[API_KEY_MISSING]']);
   });
 });
