@@ -33,4 +33,9 @@ export class KeptRead<T> {
     });
     return value;
   }
+
+  /** The next `get` reads again: for a write to the read models that moves no mark (one made outside the projection runner). */
+  forget(): void {
+    this.entry = null;
+  }
 }

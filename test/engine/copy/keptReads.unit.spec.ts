@@ -2,41 +2,10 @@
 // fan-out's slave accounts is answered again, without a query, while the marks of its read models
 // (ProjectionRunner.version) stay the same; a moved mark, or an unknown one, reads again.
 import { expect } from 'chai';
-import { type DatabaseConnection, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type QueryResult } from 'kysely';
 import { CopyInputs } from '../../../engine/copy/inputs.js';
 import { Priming } from '../../../engine/copy/priming.js';
 import type { AccountSessions } from '../../../engine/venues/connections.js';
-import type { ReadModels } from '../../../projections/schema.js';
-
-/** A database that answers every query with the rows given for its table (none by default), and counts the queries per table read. */
-const countingDb = (rowsOf: Readonly<Record<string, readonly unknown[]>> = {}) => {
-  const queries: string[] = [];
-  const connection: DatabaseConnection = {
-    executeQuery: async <R>(compiled: { sql: string }): Promise<QueryResult<R>> => {
-      const table = /from "(\w+)"/.exec(compiled.sql)?.[1] ?? compiled.sql;
-      queries.push(table);
-      return { rows: [...(rowsOf[table] ?? [])] as R[] };
-    },
-    // eslint-disable-next-line require-yield
-    streamQuery: async function* () {
-      throw new Error('not used');
-    },
-  };
-  class Driver extends DummyDriver {
-    override acquireConnection(): Promise<DatabaseConnection> {
-      return Promise.resolve(connection);
-    }
-  }
-  const db = new Kysely<ReadModels>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new Driver(),
-      createIntrospector: (k) => new PostgresIntrospector(k),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-  });
-  return { db, queries };
-};
+import { countingDb } from '../../support/countingDb.js';
 
 const sessions = {} as AccountSessions;
 
