@@ -284,6 +284,7 @@ const startBackground = async (
     waitForReadModels: readModelWait(config, services.runner),
     log: log.child({ component: 'keep-alive-trades' }),
     rounds: services.jobRounds,
+    readModelMarks: (name) => services.runner.version(name),
   });
   keepAlive.start();
   life.add(() => keepAlive.stop());

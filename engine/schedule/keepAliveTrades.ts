@@ -29,6 +29,7 @@ import type { FeatureSetting } from '../../domain/feature/events.js';
 import { type KeepAliveCommand, keepAliveDecider, type KeepAliveState } from '../../domain/keepAlive/decider.js';
 import { KEEP_ALIVE_ORDER_PREFIX, type KeepAliveEvent, keepAliveEventKey, keepAliveStream } from '../../domain/keepAlive/events.js';
 import { systemContext } from '../../domain/shared/command.js';
+import { KeptRead, type ReadModelMarks } from '../../projections/keptRead.js';
 import type { ReadModels } from '../../projections/schema.js';
 import { type CachedAggregate, CachedAggregates } from '../../store/cachedAggregates.js';
 import type { Leases } from '../../store/postgres/leases.js';
@@ -57,6 +58,8 @@ export interface KeepAliveDeps {
   readonly log: RecoveryLog;
   /** Where its rounds are recorded for /ready (store/postgres/jobRounds.ts); left out: not watched. */
   readonly rounds?: JobRounds;
+  /** A read model's mark (ProjectionRunner.version): a tick's reads are kept while theirs stay; left out: every tick reads. */
+  readonly readModelMarks?: ReadModelMarks;
 }
 
 interface FeatureRow {
@@ -78,8 +81,32 @@ export class KeepAliveTrades {
   private readonly aggregates: CachedAggregates<KeepAliveCommand, KeepAliveEvent, KeepAliveState>;
   private readonly recovery: Recovery;
   private waiting: (() => void)[] = [];
+  /** The accounts' keep-alive features, oldest first. */
+  private readonly features: KeptRead<
+    readonly { readonly id: string; readonly account_id: string | null; readonly setting: unknown; readonly created: Date }[]
+  >;
+  /** The accounts holding a keep-alive trade (a position with our client order id). */
+  private readonly holding: KeptRead<readonly { readonly account_id: string }[]>;
 
   constructor(private readonly deps: KeepAliveDeps) {
+    this.features = new KeptRead(
+      ['features'],
+      () =>
+        deps.db
+          .selectFrom('features')
+          .select(['id', 'account_id', 'setting', 'created'])
+          .where('type', '=', KEEP_ALIVE_TRADE)
+          .where('scope_kind', '=', 'account')
+          .orderBy('created')
+          .orderBy('id')
+          .execute(),
+      deps.readModelMarks,
+    );
+    this.holding = new KeptRead(
+      ['positions'],
+      () => deps.db.selectFrom('positions').select('account_id').distinct().where('client_order_id', 'like', `${KEEP_ALIVE_ORDER_PREFIX}%`).execute(),
+      deps.readModelMarks,
+    );
     this.aggregates = new CachedAggregates({
       store: deps.store,
       decider: keepAliveDecider,
@@ -122,14 +149,7 @@ export class KeepAliveTrades {
     const waiters = this.waiting;
     this.waiting = [];
     try {
-      const rows = await this.deps.db
-        .selectFrom('features')
-        .select(['id', 'account_id', 'setting', 'created'])
-        .where('type', '=', KEEP_ALIVE_TRADE)
-        .where('scope_kind', '=', 'account')
-        .orderBy('created')
-        .orderBy('id')
-        .execute();
+      const rows = await this.features.get();
       const byAccount = new Map<string, FeatureRow>();
       for (const row of rows) {
         if (!row.account_id || byAccount.has(row.account_id)) continue;
@@ -144,12 +164,7 @@ export class KeepAliveTrades {
       // A trade whose feature went is still closed on time (after a restart too: its position carries our client order id).
       for (const [accountId, cached] of this.aggregates.entries())
         if (cached.state.pending || Object.keys(cached.state.open).length > 0) accounts.add(accountId);
-      const open = await this.deps.db
-        .selectFrom('positions')
-        .select('account_id')
-        .distinct()
-        .where('client_order_id', 'like', `${KEEP_ALIVE_ORDER_PREFIX}%`)
-        .execute();
+      const open = await this.holding.get();
       for (const row of open) accounts.add(row.account_id);
       for (const accountId of accounts) {
         await this.check(accountId, byAccount.get(accountId) ?? null).catch((error: unknown) => {
