@@ -77,21 +77,20 @@ type Conflict = (
   oc: OnConflictBuilder<Record<string, Record<string, unknown>>, string>,
 ) => OnConflictDoNothingBuilder<never, never> | OnConflictUpdateBuilder<never, never>;
 
-/** `rows` into `table` in statementChunks, as arrays per column with `types` (else a VALUES list), each statement with `conflict`. */
+/** `rows` into `table` in statementChunks, as arrays per column with `types` (else a VALUES list), each statement with `conflict` if any. */
 const writeRows = async <T extends keyof ReadModels & string>(
   db: Kysely<ReadModels>,
   table: T,
   rows: readonly Insertable<ReadModels[T]>[],
   types: ColumnTypes<T> | undefined,
-  conflict: Conflict,
+  conflict: Conflict | undefined,
 ): Promise<void> => {
   // kysely cannot check a row or a column against a table chosen by a type parameter; T ties them here.
   const untyped = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
   for (const chunk of statementChunks(rows)) {
     const insert = untyped.insertInto(table);
-    await (types ? insert.columns(unnestColumns(types)).expression(unnestRows(chunk, types)) : insert.values(chunk as Record<string, unknown>[]))
-      .onConflict(conflict as never)
-      .execute();
+    const rowsOf = types ? insert.columns(unnestColumns(types)).expression(unnestRows(chunk, types)) : insert.values(chunk as Record<string, unknown>[]);
+    await (conflict ? rowsOf.onConflict(conflict as never) : rowsOf).execute();
   }
 };
 
@@ -124,6 +123,88 @@ export const upsertRows = <T extends keyof ReadModels & string>(
   update: readonly string[] = unnestColumns(types).filter((c) => !(key as readonly string[]).includes(c)),
 ): Promise<void> =>
   writeRows(db, table, rows, types, (oc) => oc.columns([...key]).doUpdateSet((eb) => Object.fromEntries(update.map((c) => [c, eb.ref(`excluded.${c}`)]))));
+
+/** insertFirstOfKey's signature: how a read model's batch writes rows of which the first of a key wins. */
+export type FirstOfKeyWriter = <T extends keyof ReadModels & string>(
+  db: Kysely<ReadModels>,
+  table: T,
+  rows: readonly Insertable<ReadModels[T]>[],
+  key: readonly (keyof ReadModels[T] & string)[],
+  types: ColumnTypes<T>,
+) => Promise<void>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * A key column's value as PostgreSQL tells keys apart: a uuid in any spelling it accepts (upper case,
+ * braces, hyphens anywhere or none) as its one canonical spelling; a text as it is.
+ */
+const keyPart = (type: string | undefined, value: unknown): string => {
+  const text = String(value);
+  if (type === 'text') return text;
+  if (type !== 'uuid') throw new Error(`a keyless rebuild keeps keys of uuid and text columns only, not ${type}`);
+  if (UUID.test(text)) return text;
+  const hex = text.replace(/[{}-]/g, '').toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
+
+/** Keys written, one level per key column (the values of the first columns are shared by the keys under them). */
+type WrittenKeys = Map<string, WrittenKeys | true>;
+
+/** Adds the key of `parts` to `written`; false if it was there already. */
+const addKey = (written: WrittenKeys, parts: readonly string[]): boolean => {
+  let level = written;
+  for (let i = 0; i < parts.length - 1; i++) {
+    let next = level.get(parts[i]!);
+    if (next === undefined) level.set(parts[i]!, (next = new Map()));
+    level = next as WrittenKeys;
+  }
+  const last = parts[parts.length - 1]!;
+  if (level.has(last)) return false;
+  level.set(last, true);
+  return true;
+};
+
+/**
+ * For a rebuild's fold (Projection.rebuildFold) of a read model whose tables only its insertFirstOfKey
+ * writes: the same rows without a primary key to maintain per row. A table's primary key (the key its
+ * rows are written under; named `<table>_pkey`, as CREATE TABLE names it) is dropped at its first write,
+ * the rows go as plain INSERTs, and `finish` makes the key again in one pass. The keys written are kept
+ * in memory (text and uuid columns as PostgreSQL compares them; no other key type is taken), so a
+ * later row of a key is left out as ON CONFLICT DO NOTHING leaves it: in the batch and across batches.
+ * One per fold: it relies on being the only writer of the tables, from empty, as a rebuild's fold is.
+ */
+export const keylessFirstOfKey = (): { readonly insert: FirstOfKeyWriter; readonly finish: (db: Kysely<ReadModels>) => Promise<void> } => {
+  const tables = new Map<string, { readonly key: readonly string[]; readonly written: WrittenKeys }>();
+  const insert: FirstOfKeyWriter = async (db, table, rows, key, types) => {
+    if (rows.length === 0) return;
+    let written = tables.get(table)?.written;
+    if (!written) {
+      await db.schema.alterTable(table).dropConstraint(`${table}_pkey`).execute();
+      tables.set(table, { key, written: (written = new Map()) });
+    }
+    const columnTypes = key.map((column) => (types as Record<string, string | undefined>)[column]);
+    const first = rows.filter((row) =>
+      addKey(
+        written,
+        key.map((column, i) => keyPart(columnTypes[i], (row as Record<string, unknown>)[column])),
+      ),
+    );
+    await writeRows(db, table, first, types, undefined);
+  };
+  return {
+    insert,
+    async finish(db) {
+      for (const [table, { key }] of tables) {
+        await (db as unknown as Kysely<Record<string, Record<string, unknown>>>).schema
+          .alterTable(table)
+          .addPrimaryKeyConstraint(`${table}_pkey`, [...key])
+          .execute();
+      }
+      tables.clear();
+    },
+  };
+};
 
 export const generationSchema = (name: string, generation: number): string => `rm_${name}_g${generation}`;
 

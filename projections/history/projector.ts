@@ -5,7 +5,7 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { PositionsEvent } from '../../domain/positions/events.js';
 import type { RecordedEvent } from '../../store/port.js';
-import { insertFirstOfKey, type Projection } from '../projection.js';
+import { type FirstOfKeyWriter, insertFirstOfKey, keylessFirstOfKey, type Projection, type RebuildFold } from '../projection.js';
 import type { BalanceOperationsTable, ClosedTradesTable, ReadModels } from '../schema.js';
 
 type ClosedTradeRow = Insertable<ClosedTradesTable>;
@@ -41,8 +41,8 @@ const OPERATION_TYPES: { readonly [K in keyof BalanceOperationRow]?: string } = 
   comment: 'text',
 };
 
-/** Every closed volume and balance operation of a batch, in two multi-row INSERTs; a replay adds nothing. */
-const insertHistory = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<void> => {
+/** Every closed volume and balance operation of a batch, in two multi-row INSERTs (`insert`); a replay adds nothing. */
+const insertHistory = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[], insert: FirstOfKeyWriter = insertFirstOfKey): Promise<void> => {
   const trades: ClosedTradeRow[] = [];
   const operations: BalanceOperationRow[] = [];
   for (const recorded of events) {
@@ -75,8 +75,14 @@ const insertHistory = async (db: Kysely<ReadModels>, events: readonly RecordedEv
       operations.push({ account_id: event.data.accountId, operation_id: o.operationId, time: o.time, amount: o.amount, comment: o.comment });
     }
   }
-  await insertFirstOfKey(db, 'closed_trades', trades, ['account_id', 'trade_id'], TRADE_TYPES);
-  await insertFirstOfKey(db, 'balance_operations', operations, ['account_id', 'operation_id'], OPERATION_TYPES);
+  await insert(db, 'closed_trades', trades, ['account_id', 'trade_id'], TRADE_TYPES);
+  await insert(db, 'balance_operations', operations, ['account_id', 'operation_id'], OPERATION_TYPES);
+};
+
+/** The history for a rebuild (Projection.rebuildFold): the same rows, their primary keys made once at the end (keylessFirstOfKey). */
+export const historyRebuildFold = (): RebuildFold => {
+  const keyless = keylessFirstOfKey();
+  return { apply: (db, events) => insertHistory(db, events, keyless.insert), finish: keyless.finish };
 };
 
 export const historyProjection: Projection = {
@@ -124,4 +130,5 @@ export const historyProjection: Projection = {
   async applyBatch(db, events) {
     await insertHistory(db, events);
   },
+  rebuildFold: historyRebuildFold,
 };

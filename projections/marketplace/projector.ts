@@ -13,7 +13,7 @@ import type { PositionsEvent } from '../../domain/positions/events.js';
 import { TRADER_FEATURE } from '../../domain/investor/features.js';
 import { SIGNAL_PROVIDER } from '../../domain/signal/provider.js';
 import type { RecordedEvent } from '../../store/port.js';
-import { insertFirstOfKey, type Projection, type RebuildFold } from '../projection.js';
+import { type FirstOfKeyWriter, insertFirstOfKey, keylessFirstOfKey, type Projection, type RebuildFold } from '../projection.js';
 import type { ReadModels } from '../schema.js';
 import { lockFacts, refreshScores } from './facts.js';
 
@@ -44,10 +44,10 @@ const BALANCE_TYPES = { account_id: 'uuid', operation_id: 'text', time: 'timesta
 const SAMPLE_TYPES = { account_id: 'uuid', time: 'timestamptz', equity: 'float8' } as const;
 
 /**
- * Writes a batch's closed volumes, balance operations, samples and scored features; returns the accounts
- * whose facts it moved (to compute again).
+ * Writes a batch's closed volumes, balance operations, samples (`insert`: the first of a key wins) and
+ * scored features; returns the accounts whose facts it moved (to compute again).
  */
-const writeEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[]): Promise<Set<string>> => {
+const writeEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEvent[], insert: FirstOfKeyWriter = insertFirstOfKey): Promise<Set<string>> => {
   const trades = [];
   const operations = [];
   const samples = [];
@@ -80,8 +80,9 @@ const writeEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEven
       moved.add(event.data.accountId);
     }
   }
-  await insertFirstOfKey(db, 'marketplace_trades', trades, ['account_id', 'trade_id'], TRADE_TYPES);
-  await insertFirstOfKey(db, 'marketplace_balance', operations, ['account_id', 'operation_id'], BALANCE_TYPES);
+  await insert(db, 'marketplace_trades', trades, ['account_id', 'trade_id'], TRADE_TYPES);
+  await insert(db, 'marketplace_balance', operations, ['account_id', 'operation_id'], BALANCE_TYPES);
+  // Keyed by a time: written with its key (keylessFirstOfKey keeps text and uuid keys only).
   await insertFirstOfKey(db, 'marketplace_samples', samples, ['account_id', 'time'], SAMPLE_TYPES);
   for (const recorded of events) {
     if (!featureEventTypes.includes(recorded.type as FeatureEvent['type'])) continue;
@@ -110,15 +111,19 @@ const applyEvents = async (db: Kysely<ReadModels>, events: readonly RecordedEven
  * scored features as applyBatch does, but the facts are computed once, by finish, for every account a
  * batch moved. A feature's facts are those of its account's whole history as the tables hold it after
  * the last batch that moved the account, which is the whole history the rebuild writes. Nobody else
- * writes the building generation: no lockFacts while the history is applied.
+ * writes the building generation: no lockFacts while the history is applied. The closed volumes and
+ * balance operations are written without their primary keys, made once before the facts are
+ * computed (keylessFirstOfKey).
  */
 export const marketplaceRebuildFold = (): RebuildFold => {
   const moved = new Set<string>();
+  const keyless = keylessFirstOfKey();
   return {
     async apply(db, events) {
-      for (const accountId of await writeEvents(db, events)) moved.add(accountId);
+      for (const accountId of await writeEvents(db, events, keyless.insert)) moved.add(accountId);
     },
     async finish(db) {
+      await keyless.finish(db);
       await lockFacts(db);
       await refreshScores(db, moved);
       moved.clear();
