@@ -4,7 +4,7 @@ import { type Kysely, sql } from 'kysely';
 import type { CommandMetadata, Decider, RequestContext } from '../domain/shared/command.js';
 import type { ProjectionRunner } from '../projections/runner.js';
 import type { ReadModels } from '../projections/schema.js';
-import { type DomainEvent, handleCommand, type HandledCommand } from '../store/commandHandler.js';
+import { type DomainEvent, handleCommand, type HandleCommandOptions, type HandledCommand } from '../store/commandHandler.js';
 import type { EventStore, Position } from '../store/port.js';
 
 /** A place in `$all`: what a write answers and read-your-writes waits for. */
@@ -73,15 +73,19 @@ export const readYourWrites = async (services: CommandServices, position: Positi
   services.log.warn(`read models ${readModels?.join(', ') ?? '(all)'} did not reach ${what} within ${services.config.readModelWaitMs} ms`);
 };
 
-/** Runs a command and waits until the read models named (all when none are) include its events. */
+/**
+ * Runs a command and waits until the read models named (all when none are) include its events.
+ * `options`: handleCommand's (a state the caller already knows, event ids).
+ */
 export const execute = async <Command extends { metadata: CommandMetadata }, Event extends DomainEvent, State>(
   services: CommandServices,
   streamName: string,
   decider: Decider<Command, Event, State>,
   command: Command,
   readModels?: ReadModelNames,
+  options?: HandleCommandOptions<State, Event>,
 ): Promise<HandledCommand<State, Event>> => {
-  const result = await handleCommand(services.store, streamName, decider, command);
+  const result = await handleCommand(services.store, streamName, decider, command, options);
   if (result.position) await readYourWrites(services, result.position, streamName, readModels);
   return result;
 };

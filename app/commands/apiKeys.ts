@@ -28,7 +28,16 @@ export interface NewKey {
   readonly accessPolicy: AccessPolicy | null;
 }
 
-const run = (services: CommandServices, apiKeyId: string, command: ApiKeyCommand) => execute(services, apiKeyStream(apiKeyId), apiKeyDecider, command);
+/** `unread`: the key's stream is taken as empty without reading it (a conflict reads it and decides again). */
+const run = (services: CommandServices, apiKeyId: string, command: ApiKeyCommand, unread = false) =>
+  execute(
+    services,
+    apiKeyStream(apiKeyId),
+    apiKeyDecider,
+    command,
+    undefined,
+    unread ? { known: { state: apiKeyDecider.initialState, revision: null } } : undefined,
+  );
 
 /**
  * One AI key per project (spec ApiKeyDTO): `work` makes `apiKeyId` the AI key; first every other live AI
@@ -57,11 +66,17 @@ const dryRun = async (services: CommandServices, apiKeyId: string, command: ApiK
   apiKeyDecider.decide(command, state);
 };
 
+/**
+ * `expectNew`: the key's id was never issued as far as the caller knows (a new account's key), so its
+ * stream is not read first: the append expects no stream, and one that exists makes it conflict, read the
+ * stream and decide again (then [API_KEY_ALREADY_EXISTS]), as a read would have.
+ */
 export const issueKey = async (
   services: CommandServices,
   input: NewKey,
   context: RequestContext,
   apiKeyId: string = crypto.randomUUID(),
+  expectNew = false,
 ): Promise<IssuedKey> => {
   const key = generateApiKey();
   const command: ApiKeyCommand = {
@@ -73,7 +88,7 @@ export const issueKey = async (
     await dryRun(services, apiKeyId, command);
     await asTheAiKey(services, input.projectId, apiKeyId, context, () => run(services, apiKeyId, command));
   } else {
-    await run(services, apiKeyId, command);
+    await run(services, apiKeyId, command, expectNew);
   }
   return { apiKeyId, key };
 };
@@ -91,7 +106,8 @@ export const rotateKey = async (services: CommandServices, projectId: string, ap
 /**
  * The account-level key every account gets at its creation (spec "Authentication" 2). Its id derives
  * from the account, so creating the same account again (an async creation resumed after a crash)
- * finds it: the key is then rotated, because its first value was never delivered.
+ * finds it: the key is then rotated, because its first value was never delivered. `newAccount`: the
+ * account was created just now, so its key's stream is expected not to exist and is not read first.
  */
 export const issueAccountKey = async (
   services: CommandServices,
@@ -99,6 +115,7 @@ export const issueAccountKey = async (
   accountId: string,
   alias: string | null,
   context: RequestContext,
+  newAccount = false,
 ): Promise<IssuedKey> => {
   const apiKeyId = uuidv5(`accountKey:${accountId}`, EVENT_ID_NAMESPACE);
   try {
@@ -115,6 +132,7 @@ export const issueAccountKey = async (
       },
       context,
       apiKeyId,
+      newAccount,
     );
   } catch (error) {
     if (error instanceof DomainError && error.code === '[API_KEY_ALREADY_EXISTS]') return rotateKey(services, projectId, apiKeyId, context);

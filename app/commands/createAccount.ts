@@ -11,7 +11,7 @@ import { aggregateStream, handleCommand } from '../../store/commandHandler.js';
 import { issueAccountKey, type IssuedKey } from './apiKeys.js';
 import { illegalState, notFound } from '../../domain/shared/errors.js';
 import { deletedAt } from '../../projections/projects/queries.js';
-import { commandMetadata, oneAtATime, readYourWrites, type Services } from '../services.js';
+import { commandMetadata, oneAtATime, type Services } from '../services.js';
 import { creationLock } from '../accounts/creationLock.js';
 import { checkCustomerAccountCreation } from '../customersProjects.js';
 
@@ -52,9 +52,10 @@ export const createAccountLocked = async (services: Services, creation: AccountC
       throw illegalState('[ACCOUNT_ALREADY_EXISTS]', 'an account with this login, server and type already exists in the project');
     }
     // Decided on the stream as just read (no second read of it); another writer in between makes the
-    // append conflict, and the retry reads the stream again.
-    const { position } = await handleCommand(services.store, stream, accountDecider, commandOf(services, creation), { known });
-    if (position) await readYourWrites(services, position, stream);
+    // append conflict, and the retry reads the stream again. No wait for the read models here: the
+    // account key's write comes after this one in `$all`, and its wait covers both.
+    await handleCommand(services.store, stream, accountDecider, commandOf(services, creation), { known });
+    return issueAccountKey(services, creation.projectId, creation.accountId, creation.settings.alias, creation.context, true);
   }
   return issueAccountKey(services, creation.projectId, creation.accountId, creation.settings.alias, creation.context);
 };

@@ -2,9 +2,19 @@
 // bench:copy-latency runs these use cases for every account): a creation decides on the account stream
 // as it read it once, and a first start, whose VenueConnected is the positions stream's first event,
 // reads no positions back. A later start does read them (reconciliation), and records what the venue
-// did while the account had no session.
+// did while the account had no session. A new account's key is issued without reading its stream
+// (its id derives from the account, so the stream is new); one that exists is found by the append's
+// conflict and rotated, as a read would have found it.
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { v5 as uuidv5 } from 'uuid';
+import { issueAccountKey } from '../../app/commands/apiKeys.js';
+import { createAccountNow } from '../../app/commands/createAccount.js';
+import { fromAccountCreateDTO } from '../../api/accounts/dto.js';
 import { accountStream } from '../../domain/account/events.js';
+import { apiKeyStream } from '../../domain/apiKey/events.js';
+import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
+import { EVENT_ID_NAMESPACE } from '../../store/commandHandler.js';
 import { positionsStream } from '../../domain/positions/events.js';
 import type { EventStore } from '../../store/port.js';
 import { startTestService, type TestService, validAccount } from '../support/service.js';
@@ -34,6 +44,13 @@ describe('creating and starting an account: its reads of the event store', funct
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     const id = created.body.id as string;
     expect(reads.filter((name) => name === accountStream(id))).to.have.length(1);
+    const keyId = created.headers.get('X-Account-Api-Key-Id')!;
+    expect(keyId).to.equal(uuidv5(`accountKey:${id}`, EVENT_ID_NAMESPACE));
+    expect(reads.filter((name) => name === apiKeyStream(keyId))).to.deep.equal([]);
+    // The key answered works at once (its read model included it before the answer).
+    const own = await t.call('GET', `/accounts/${id}`, { key: created.headers.get('X-Account-Api-Key')! });
+    expect(own.status, JSON.stringify(own.body)).to.equal(200);
+    expect(own.body.id).to.equal(id);
 
     reads.length = 0;
     const started = await t.call('POST', `/accounts/${id}/actions/start`);
@@ -41,6 +58,22 @@ describe('creating and starting an account: its reads of the event store', funct
     expect(started.body.status.id).to.equal(2);
     expect(reads.filter((name) => name === positionsStream(id))).to.deep.equal([]);
     expect(t.service.services.connections.isConnected(id)).to.equal(true);
+  });
+
+  it("creates an account whose key's stream already exists: the append's conflict finds it and the key is rotated", async () => {
+    const { services } = t.service;
+    const accountId = randomUUID();
+    const context = { apiKeyId: null, projectId: DEFAULT_PROJECT_ID, clientIp: null, method: 'SPEC', path: 'accountStoreReads', correlationId: randomUUID() };
+    // The key of an account not created yet (as a creation that stopped between its two writes would leave it).
+    const first = await issueAccountKey(services, DEFAULT_PROJECT_ID, accountId, 'early key', context);
+    expect((await t.call('GET', '/accounts', { key: first.key })).status).to.equal(200);
+    const settings = fromAccountCreateDTO(services, validAccount({ alias: 'key exists', loginAccountNumber: '8800003' }));
+    const issued = await createAccountNow(services, { accountId, projectId: DEFAULT_PROJECT_ID, settings, failIfAccountExistsInProject: true, context });
+    expect(issued.apiKeyId).to.equal(first.apiKeyId);
+    expect(issued.key).to.not.equal(first.key);
+    const own = await t.call('GET', `/accounts/${accountId}`, { key: issued.key });
+    expect(own.status, JSON.stringify(own.body)).to.equal(200);
+    expect((await t.call('GET', `/accounts/${accountId}`, { key: first.key })).status).to.equal(401);
   });
 
   it('reads the positions back at a later start, and records a trade made at the venue while it was stopped', async () => {
