@@ -8,8 +8,14 @@
 // where it stopped, a second instance neither loses nor repeats a line (and a message enqueued again
 // is a no-op by its id). A line older than the feature is not sent (nor is a rebuilt read model's line
 // again: the rows keep their positions). The copy engine never waits for any of it.
+//
+// An idle round reads nothing (projections/keptRead.ts): the projects with a chat feature are kept while
+// the features read model is unchanged, and a round whose look found every line forwarded (fewer than a
+// batch) is not repeated while neither the features nor the account logs read model moved since (a new
+// line moves the account logs' mark; the cursor only moves forward, here or at another holder).
 import { sql } from 'kysely';
 import { entryTakes } from '../domain/notification/chatFeatures.js';
+import { KeptRead } from '../projections/keptRead.js';
 import { lockCheckpoint, saveCheckpoints } from '../store/postgres/checkpoints.js';
 import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
@@ -20,6 +26,8 @@ export const CHAT_LOGS_LEASE = 'notifications:logs';
 const CHECKPOINT = 'notifications:logs';
 const BATCH = 500;
 const LEVELS: Readonly<Record<number, string>> = { 1: 'Error', 2: 'Warning', 3: 'Info' };
+/** The read models a look reads: which projects have a chat feature, and their lines. */
+const LOOK_READ_MODELS = ['features', 'account_logs'];
 
 interface LineRow {
   id: string;
@@ -42,6 +50,10 @@ export const chatLineText = (line: Pick<LineRow, 'account_id' | 'log_type_id' | 
 
 export class ChatLogNotifier {
   private readonly loop: LeasedLoop;
+  /** The projects with a chat notification feature. */
+  private readonly projects: KeptRead<readonly string[]>;
+  /** The marks of LOOK_READ_MODELS taken before the last look that found every line forwarded; null: look. */
+  private caughtUpAt: string | null = null;
 
   constructor(
     private readonly services: Services,
@@ -49,6 +61,19 @@ export class ChatLogNotifier {
     /** How often the holder looks (default 1 s). */
     lookMs = 1000,
   ) {
+    this.projects = new KeptRead(
+      ['features'],
+      async () =>
+        (
+          await services.db
+            .selectFrom('features')
+            .select('project_id')
+            .distinct()
+            .where('type', 'in', ['FeatureMessagingNotificationDTO', 'FeatureTelegramNotificationDTO'])
+            .execute()
+        ).map((r) => r.project_id),
+      (name) => services.runner.version(name),
+    );
     this.loop = new LeasedLoop({
       leases,
       lease: CHAT_LOGS_LEASE,
@@ -69,16 +94,17 @@ export class ChatLogNotifier {
 
   /** Forwards the lines after the cursor (one batch); answers how many messages were enqueued. */
   async forward(): Promise<number> {
-    const { db, outbox, config } = this.services;
-    const projects = (
-      await db
-        .selectFrom('features')
-        .select('project_id')
-        .distinct()
-        .where('type', 'in', ['FeatureMessagingNotificationDTO', 'FeatureTelegramNotificationDTO'])
-        .execute()
-    ).map((r) => r.project_id);
-    if (projects.length === 0) return 0;
+    const { db, outbox, config, runner } = this.services;
+    const marks = LOOK_READ_MODELS.map((name) => runner.version(name));
+    const at = marks.includes(null) ? null : marks.join(',');
+    if (at !== null && at === this.caughtUpAt) return 0;
+    this.caughtUpAt = null;
+    const projects = await this.projects.get();
+    if (projects.length === 0) {
+      this.caughtUpAt = at;
+      return 0;
+    }
+    let caughtUp = false;
     const enqueued = await db.transaction().execute(async (trx) => {
       const cursor = await lockCheckpoint(trx, CHECKPOINT);
       const after = cursor
@@ -88,6 +114,7 @@ export class ChatLogNotifier {
         await sql<LineRow>`SELECT id, account_id, project_id, time, log_type_id, message, position_commit, position_prepare FROM account_logs
           WHERE project_id = ANY(${projects}::uuid[]) ${after} ORDER BY position_commit, position_prepare LIMIT ${BATCH}`.execute(trx)
       ).rows;
+      caughtUp = lines.length < BATCH;
       if (lines.length === 0) return 0;
       const channels = new Map<string, (ChatChannel & { created: Date })[]>();
       const aliases = new Map<string, Map<string, string>>();
@@ -118,6 +145,7 @@ export class ChatLogNotifier {
       await saveCheckpoints(trx, [CHECKPOINT], { commit: BigInt(last.position_commit), prepare: BigInt(last.position_prepare) });
       return count;
     });
+    if (caughtUp) this.caughtUpAt = at;
     if (enqueued > 0) outbox.wake();
     return enqueued;
   }
