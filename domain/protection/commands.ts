@@ -53,6 +53,8 @@ export interface EvaluateData {
 export type ProtectionCommand =
   | { type: 'EvaluateProtection'; data: EvaluateData; metadata: CommandMetadata }
   | { type: 'ResetProtection'; data: { accountId: string; ruleId: string; ruleKind: RuleKind; ruleType: string }; metadata: CommandMetadata }
+  /** A CLOSE_ALL trigger's positions are about to be closed (recorded before the first close is sent). */
+  | { type: 'DecideClosing'; data: { accountId: string; triggerId: string }; metadata: CommandMetadata }
   | {
       type: 'RecordCloseOutcome';
       data: {

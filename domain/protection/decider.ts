@@ -84,6 +84,10 @@ export const evolve = (state: ProtectionState, event: ProtectionEvent): Protecti
         pending: without(state.pending ?? {}, (_id, p) => p.ruleId === event.data.ruleId),
         triggers: without(state.triggers, (_id, t) => t.ruleId === event.data.ruleId),
       };
+    case 'ProtectionClosingDecided': {
+      const trigger = state.triggers[event.data.triggerId];
+      return trigger ? { ...state, triggers: { ...state.triggers, [trigger.triggerId]: { ...trigger, closing: true } } } : state;
+    }
     case 'ProtectionPositionsClosed': {
       const trigger = state.triggers[event.data.triggerId];
       return trigger ? { ...state, triggers: { ...state.triggers, [trigger.triggerId]: { ...trigger, closed: true } } } : state;
@@ -135,6 +139,13 @@ export const decide = (command: ProtectionCommand, state: ProtectionState): Prot
           },
         },
       ];
+    }
+    case 'DecideClosing': {
+      const { accountId, triggerId } = command.data;
+      const trigger = state.triggers[triggerId];
+      // Gone (reset, cleared), closed, or decided already: nothing to decide.
+      if (!trigger || trigger.action !== 'CLOSE_ALL' || trigger.closed || trigger.closing === true) return [];
+      return [{ type: 'ProtectionClosingDecided', data: { accountId, triggerId, ruleId: trigger.ruleId, at } }];
     }
     case 'RecordCloseOutcome': {
       const { accountId, triggerId, closedPositions, cancelledOrders, failures } = command.data;

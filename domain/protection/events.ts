@@ -91,6 +91,12 @@ export type ProtectionEvent =
   | { type: 'ProtectionCleared'; data: { accountId: string; ruleId: string; triggerIds: readonly string[]; reason: ClearReason; at: string } }
   /** A rule starts over: its triggers end and it measures from `at` until its period ends. */
   | { type: 'ProtectionReset'; data: { accountId: string; ruleId: string; ruleKind: RuleKind; reason: ResetReason; at: string; message: string } }
+  /**
+   * A CLOSE_ALL trigger's positions are to be closed now: recorded before the first close is sent, at
+   * the revision the monitor decided on, so a reset that got there first ends the trigger and nothing is
+   * closed for it; a reset after it comes after the decision (its closes, under way, are not taken back).
+   */
+  | { type: 'ProtectionClosingDecided'; data: { accountId: string; triggerId: string; ruleId: string; at: string } }
   | {
       type: 'ProtectionPositionsClosed';
       data: { accountId: string; triggerId: string; ruleId: string; closedPositions: readonly string[]; cancelledOrders: readonly string[]; at: string };
@@ -127,6 +133,7 @@ export const protectionEventTypes: readonly ProtectionEventType[] = [
   'ProtectionTriggered',
   'ProtectionCleared',
   'ProtectionReset',
+  'ProtectionClosingDecided',
   'ProtectionPositionsClosed',
   'ProtectionLockedCloseDecided',
   'ProtectionLockedPositionClosed',
@@ -160,6 +167,8 @@ export const protectionEventKey = (event: ProtectionEvent): string => {
       return `cleared/${d.accountId}/${event.data.reason}/${event.data.triggerIds.join(',')}/${event.data.at}`;
     case 'ProtectionReset':
       return `reset/${d.accountId}/${event.data.ruleId}/${event.data.reason}/${event.data.at}`;
+    case 'ProtectionClosingDecided':
+      return `closingDecided/${d.accountId}/${event.data.triggerId}/${event.data.at}`;
     case 'ProtectionPositionsClosed':
       return `closed/${d.accountId}/${event.data.triggerId}/${event.data.at}`;
     case 'ProtectionLockedCloseDecided':

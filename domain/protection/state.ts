@@ -27,6 +27,8 @@ export interface ActiveTrigger {
   readonly symbol: string | null;
   readonly until: string | null;
   readonly action: ProtectionAction;
+  /** CLOSE_ALL: the closing was decided (ProtectionClosingDecided): sent, and again each look until closed. Absent: not yet. */
+  readonly closing?: boolean;
   /** CLOSE_ALL: the positions were closed (ProtectionPositionsClosed). */
   readonly closed: boolean;
   readonly at: string;

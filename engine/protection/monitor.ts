@@ -6,9 +6,13 @@
 //
 // Restarts and replays: the decision is made on the state folded from the stream and appended at the
 // revision it was made on, so a trigger recorded once is never recorded again; every event id derives
-// from what the event is and when it was decided (protectionEventKey). Closing is idempotent too: each
-// close carries a client request id derived from the trigger and the position, and a trigger whose
-// closing never finished (a crash, a closed market) is taken up again at the next tick until
+// from what the event is and when it was decided (protectionEventKey). A CLOSE_ALL trigger's closing is
+// recorded before its first close is sent (ProtectionClosingDecided, at the revision decided on): a
+// reset through the API that lands after the tick read the stream fails that append, so nothing is
+// closed for a trigger the reset ended; a reset after it is after the decision, and the closes under
+// way then are not taken back (the next tick sees the reset and sends no more). Closing is idempotent
+// too: each close carries a client request id derived from the trigger and the position, and a trigger
+// whose closing never finished (a crash, a closed market) is taken up again at the next tick until
 // ProtectionPositionsClosed is recorded. While a profit target keeps the account locked in close mode,
 // every position or pending order that appears afterwards (placed outside the service, in the broker's
 // terminal; the Trading API refuses opens meanwhile) is closed or cancelled at the next tick: the
@@ -283,6 +287,14 @@ export class ProtectionMonitor {
       const copierId = rule?.kind === 'RISK_LIMIT' ? (rule.copierId ?? null) : null;
       const copied = copierId === null ? null : await this.openCopiesOf(accountId, copierId);
       const book = (await connection.positions()).filter((item) => copied === null || copied.has(item.id));
+      if (trigger.closing !== true) {
+        await this.decideAndAppend(accountId, cached, {
+          type: 'DecideClosing',
+          data: { accountId, triggerId: trigger.triggerId },
+          metadata: this.metadata(accountId, this.deps.clock().toISOString()),
+        });
+        if (cached.state.triggers[trigger.triggerId]?.closing !== true) continue;
+      }
       const closedPositions: string[] = [];
       const cancelledOrders: string[] = [];
       const failures: { positionId: string; code: string; message: string }[] = [];

@@ -74,6 +74,7 @@ export const protectionLogLine = (event: ProtectionEvent): LogLine | null => {
         : '';
       return line(LogType.Info, `Protection ${event.data.ruleId}: ${closed}${cancelled}`, 'PROTECTION_POSITIONS_CLOSED');
     }
+    case 'ProtectionClosingDecided':
     case 'ProtectionLockedCloseDecided':
       // Its outcome is logged (closed, or why not).
       return null;

@@ -125,6 +125,9 @@ export const protectionsProjection: Projection = {
       case 'ProtectionReset':
         await db.deleteFrom('account_protections').where('account_id', '=', event.data.accountId).where('rule_id', '=', event.data.ruleId).execute();
         return;
+      case 'ProtectionClosingDecided':
+        // Its outcome (ProtectionPositionsClosed) is what the read model keeps.
+        return;
       case 'ProtectionPositionsClosed':
         await db
           .updateTable('account_protections')
