@@ -39,6 +39,7 @@ import { ensureVenueSessionsTable, VenueSessions } from './venueSessions.js';
 import { KeepAliveTrades } from '../engine/schedule/keepAliveTrades.js';
 import { Outbox } from '../engine/delivery/outbox.js';
 import { WEBHOOKS_LEASE, WebhookDispatcher } from '../engine/webhooks/dispatcher.js';
+import { QueueWake } from '../store/postgres/queueWake.js';
 import { AccountCreationQueue, type AsyncRequestRow, type Outcome } from './accounts/asyncCreation.js';
 import { type IssuedKey, bootstrap } from './bootstrap.js';
 import { checkBrokerFiles } from './brokers.js';
@@ -175,7 +176,7 @@ const assembleServices = async (
   life: Lifetime,
   storage: Awaited<ReturnType<typeof openStorage>>,
 ): Promise<{ services: Services; sessions: VenueSessions }> => {
-  const { db, apiDb, store, runner, health, leases, signals } = storage;
+  const { connectionString, db, apiDb, store, runner, health, leases, signals } = storage;
   const clock = options.clock ?? (() => new Date());
   const credentialKey = loadCredentialKey(config.credentialsKey, config.dataDir);
   const cipher = credentialCipher(credentialKey);
@@ -219,8 +220,16 @@ const assembleServices = async (
     count: config.copyEnginePartitions,
     ...(options.openRetryIntervalMs ? { retryIntervalMs: options.openRetryIntervalMs } : {}),
   });
+  // Another instance's enqueue wakes this one's outbox and creation queue at once (their polls stay the fallback).
+  const queueWake = new QueueWake(connectionString, db, {
+    instanceId: leases.instanceId,
+    othersLive: () => leases.lastLive.some((id) => id !== leases.instanceId),
+    faults: health,
+  });
+  life.add(() => queueWake.stop());
   const outbox = new Outbox({
     db,
+    queueWake,
     log: log.child({ component: 'outbox' }),
     allowPrivateOutbound: config.allowPrivateOutbound,
     unseal: (c) => cipher.decrypt(c),
@@ -231,7 +240,7 @@ const assembleServices = async (
       [CHAT_DELIVERY_KIND]: chatSender({ db, unseal: (c) => cipher.decrypt(c), notifications: config.notifications, messaging: config.messaging }),
     },
   });
-  const accountCreations = new AccountCreationQueue({ db, outbox, clock, log: log.child({ component: 'account-creations' }) });
+  const accountCreations = new AccountCreationQueue({ db, outbox, clock, queueWake, log: log.child({ component: 'account-creations' }) });
   // Requests and use cases read through the API's pool; what runs in the background was given `db`.
   const services: Services = {
     db: apiDb,

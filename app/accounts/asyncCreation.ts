@@ -23,6 +23,7 @@ import { migrateReadModels } from '../../projections/migrations.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 import type { Outbox } from '../../engine/delivery/outbox.js';
 import { QueueProcessor } from '../../store/queueProcessor.js';
+import type { QueueWake } from '../../store/postgres/queueWake.js';
 import { creationLock } from './creationLock.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations and the outbox take a database of any shape
@@ -71,8 +72,14 @@ export interface QueueDeps {
   readonly outbox: Outbox;
   readonly clock: () => Date;
   readonly log: RecoveryLog;
+  /** Tells the other instances of a queued request and hears of theirs (store/postgres/queueWake.ts). */
+  readonly queueWake?: QueueWake;
+  /** The idle pause, fixed (specs: a wake is then the only way to look before it ends); default 1 s backing off to 5 s. */
+  readonly idlePollMs?: number;
 }
 
+/** The queue's name in the other instances' wakes. */
+const CREATIONS_QUEUE = 'account-creations';
 const POLL_MS = 1000;
 /** An idle queue looks at most this long apart (a request another instance queued is taken within it). */
 export const MAX_IDLE_POLL_MS = 5000;
@@ -100,8 +107,8 @@ export class AccountCreationQueue {
         log: deps.log,
         maxInFlight: MAX_PROJECTS_AT_ONCE,
         maxInFlightPerKey: 1,
-        idlePollMs: POLL_MS,
-        maxIdlePollMs: MAX_IDLE_POLL_MS,
+        idlePollMs: deps.idlePollMs ?? POLL_MS,
+        maxIdlePollMs: deps.idlePollMs ?? MAX_IDLE_POLL_MS,
         cleanupEveryMs: CLEANUP_EVERY_MS,
         now: () => this.deps.clock().getTime(),
       },
@@ -109,7 +116,7 @@ export class AccountCreationQueue {
         claim: (limit, busyProjects) => this.projectsWithWork(limit, busyProjects),
         keyOf: (projectId) => projectId,
         run: (projectId) => this.workProject(projectId),
-        untilNextDue: () => Promise.resolve(MAX_IDLE_POLL_MS),
+        untilNextDue: () => Promise.resolve(deps.idlePollMs ?? MAX_IDLE_POLL_MS),
         cleanup: () => this.cleanup(),
       },
     );
@@ -183,13 +190,16 @@ export class AccountCreationQueue {
     return this.retained(projectId).where('request_id', '=', requestId).executeTakeFirst();
   }
 
+  /** Looks for queued requests now, and tells the other instances to (after an enqueue commits). */
   wake(): void {
     this.worker.wake();
+    this.deps.queueWake?.announce(CREATIONS_QUEUE);
   }
 
   async start(process: (row: AsyncRequestRow) => Promise<Outcome>): Promise<void> {
     await AccountCreationQueue.migrate(this.deps.db);
     this.process = process;
+    this.deps.queueWake?.serve(CREATIONS_QUEUE, () => this.worker.wake());
     this.worker.start();
   }
 

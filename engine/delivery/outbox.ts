@@ -24,6 +24,7 @@ import { attemptHeaders, type AttemptAuthentication } from '../../domain/webhook
 import { type AttemptResult, postJson } from './httpSender.js';
 import type { Resolver } from './outboundUrl.js';
 import { QueueProcessor } from '../../store/queueProcessor.js';
+import type { QueueWake } from '../../store/postgres/queueWake.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the outbox's tables are not read models
 type AnyDb = Kysely<any>;
@@ -160,11 +161,17 @@ export interface OutboxDeps {
    * engine/notifications/): sent by these with the same durability, retries and rate limits.
    */
   readonly senders?: Readonly<Record<string, OutboxSender>>;
+  /** Tells the other instances of a new message and hears of theirs (store/postgres/queueWake.ts). */
+  readonly queueWake?: QueueWake;
+  /** The idle pause, fixed (specs: a wake is then the only way to look before it ends); default 1 s backing off to 5 s. */
+  readonly idlePollMs?: number;
 }
 
 /** Sends one attempt of a message that is not an HTTP post: `url` names the recipient (mailto:, chat:). */
 export type OutboxSender = (message: { readonly url: string; readonly body: string; readonly timeoutMs: number }) => Promise<AttemptResult>;
 
+/** The outbox's name in the other instances' wakes. */
+const OUTBOX_QUEUE = 'outbox';
 /** How long a claimed message is left to its worker, beyond the attempt's own timeout. */
 const LEASE_MS = 30_000;
 const MAX_IN_FLIGHT = 32;
@@ -188,8 +195,8 @@ export class Outbox {
         log: deps.log,
         maxInFlight: MAX_IN_FLIGHT,
         maxInFlightPerKey: MAX_IN_FLIGHT_PER_KEY,
-        idlePollMs: IDLE_POLL_MS,
-        maxIdlePollMs: MAX_IDLE_POLL_MS,
+        idlePollMs: deps.idlePollMs ?? IDLE_POLL_MS,
+        maxIdlePollMs: deps.idlePollMs ?? MAX_IDLE_POLL_MS,
         cleanupEveryMs: CLEANUP_EVERY_MS,
         now: () => this.now(),
       },
@@ -307,13 +314,15 @@ export class Outbox {
     return q.orderBy('created', 'desc').orderBy('seq', 'desc').limit(options.limit).execute() as Promise<WebhookDeliveryRow[]>;
   }
 
-  /** Looks for due messages now (after an enqueue in this process). */
+  /** Looks for due messages now, and tells the other instances to (after an enqueue in this process commits). */
   wake(): void {
     this.worker.wake();
+    this.deps.queueWake?.announce(OUTBOX_QUEUE);
   }
 
   async start(): Promise<void> {
     await Outbox.migrate(this.deps.db);
+    this.deps.queueWake?.serve(OUTBOX_QUEUE, () => this.worker.wake());
     this.worker.start();
   }
 
@@ -375,8 +384,9 @@ export class Outbox {
     const result = await sql<{ next: Date | null }>`SELECT min(greatest(next_attempt_at, coalesce(locked_until, next_attempt_at))) AS next
       FROM delivery_outbox WHERE status = 'PENDING' AND ${this.notBusy(busyKeys)}`.execute(this.deps.db);
     const next = result.rows[0]?.next;
-    if (!next) return MAX_IDLE_POLL_MS;
-    return Math.max(0, Math.min(MAX_IDLE_POLL_MS, new Date(next).getTime() - this.now()));
+    const longest = this.deps.idlePollMs ?? MAX_IDLE_POLL_MS;
+    if (!next) return longest;
+    return Math.max(0, Math.min(longest, new Date(next).getTime() - this.now()));
   }
 
   private bodyOf(row: OutboxRow): string {
