@@ -59,6 +59,22 @@ export class Backoff {
   }
 }
 
+/**
+ * Runs `attempt` until it succeeds or `stopped()` says to give up, sleeping a backoff (250 ms doubling
+ * to 5 s) between tries; never rejects. The listening connections (append signal, queue wake) connect so.
+ */
+export const retryUntilDone = async (attempt: () => Promise<void>, stopped: () => boolean): Promise<void> => {
+  const backoff = new Backoff(250, 5000);
+  while (!stopped()) {
+    try {
+      await attempt();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, backoff.next()).unref());
+    }
+  }
+};
+
 export interface RecoveryOptions {
   /** What the consumer does after a failure, for the log: "resubscribes from its checkpoint". */
   readonly action?: string;

@@ -11,7 +11,7 @@
 // (a row may have come while it heard nothing).
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
-import { Backoff } from '../recovery.js';
+import { retryUntilDone } from '../recovery.js';
 import type { AnyKysely } from './checkpoints.js';
 import type { ConnectionFaults } from './pool.js';
 
@@ -77,15 +77,10 @@ export class QueueWake {
   }
 
   private async start(): Promise<void> {
-    const backoff = new Backoff(250, 5000);
-    while (!this.closed) {
-      try {
-        await this.listen();
-        return;
-      } catch {
-        await new Promise((r) => setTimeout(r, backoff.next()).unref());
-      }
-    }
+    await retryUntilDone(
+      () => this.listen(),
+      () => this.closed,
+    );
   }
 
   private async listen(): Promise<void> {

@@ -9,7 +9,7 @@
 // process with three subscribers made 12 queries a second polling before; it makes one.
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
-import { Backoff } from '../recovery.js';
+import { retryUntilDone } from '../recovery.js';
 import type { Position, ResolvedEvent, SubscribeToAllOptions, Subscription, SubscriptionFilter } from '../port.js';
 import type { ConnectionFaults } from './pool.js';
 
@@ -63,15 +63,10 @@ export class AppendSignal {
 
   /** Connects and listens; while the server cannot be reached it tries again with backoff (subscribers poll meanwhile). */
   async start(): Promise<void> {
-    const backoff = new Backoff(250, 5000);
-    while (!this.closed) {
-      try {
-        await this.listen();
-        return;
-      } catch {
-        await new Promise((r) => setTimeout(r, backoff.next()).unref());
-      }
-    }
+    await retryUntilDone(
+      () => this.listen(),
+      () => this.closed,
+    );
   }
 
   private async listen(): Promise<void> {
