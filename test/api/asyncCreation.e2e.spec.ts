@@ -168,7 +168,7 @@ describe('asynchronous account creation end to end', function () {
     });
 
     it('15 synchronous and 3 asynchronous creations at once all succeed (regression: waiters for the creation lock held every pooled connection and the service hung)', async () => {
-      const started = Date.now();
+      // A hang shows as this spec's timeout; no figure of time is asserted (the machine's speed is not the rule).
       const sync = Array.from({ length: 15 }, (_, i) =>
         t.call('POST', '/accounts', { body: validAccount({ alias: `burst ${i}`, loginAccountNumber: `72000${i}` }) }),
       );
@@ -178,7 +178,8 @@ describe('asynchronous account creation end to end', function () {
       const answers = await Promise.all([...sync, ...queued]);
       expect(answers.map((a) => a.status)).to.deep.equal([...Array(15).fill(200), 202, 202, 202]);
       for (const a of answers.slice(15)) expect((await settled(t, a.body.requestId)).status).to.equal('COMPLETED');
-      expect(Date.now() - started).to.be.below(15000);
+      // The pool is free again: a read that needs a connection answers.
+      expect((await t.call('GET', '/accounts?loginServer=Race-Server')).status).to.equal(200);
     });
 
     it("refuses bad input synchronously, before any 202, in the spec's order, and queues nothing", async () => {
