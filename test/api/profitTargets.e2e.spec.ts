@@ -374,14 +374,15 @@ describe('profit targets end to end', function () {
     const collector = await t.call('POST', `/accounts/${slave}/features`, { body: dataCollectorBody() });
     expect((await t.call('PUT', `/accounts/${slave}/profitTargets/${collector.body.featureId}/reset`)).status, 'not a profit target').to.equal(404);
 
-    const reset = async () => {
+    const reset = async (unlockedAfter = true) => {
       const res = await t.call('PUT', `/accounts/${slave}/profitTargets/${feature.featureId}/reset`);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(await locks(slave)).to.deep.equal([]);
+      if (unlockedAfter) expect(await locks(slave)).to.deep.equal([]);
     };
     // The balance is 1300 now: the absolute target is an equity level, so a reset measures from 1300
-    // and the next look locks again, at 0 above the balance at the reset.
-    await reset();
+    // and the next look locks again, at 0 above the balance at the reset. That look may come before
+    // the locks are read here, so no empty list is asserted: the new lock (measured 0) shows the reset.
+    await reset(false);
     await logWith(slave, 'PROTECTION_RESET', 'PROTECTION');
     const [again] = await locksWhere(slave, 1);
     expect(again, 'locked again by the equity at the level').to.deep.include({ action: 'STOP_COPYING', measured: 0, threshold: 1300 });
