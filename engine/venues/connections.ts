@@ -386,13 +386,14 @@ export class AccountConnections {
     const activity = first ? undefined : await this.deps.db.selectFrom('venue_activity').selectAll().where('account_id', '=', accountId).executeTakeFirst();
     const now = this.deps.clock().toISOString();
     const since = activity ? new Date(new Date(activity.last_change_at).getTime() - 60_000).toISOString() : new Date(0).toISOString();
-    const open = [...known.values()].filter((row) => row.kind === 'position' && (row.order_type === 'buy' || row.order_type === 'sell'));
+    // The read model holds the spec's order types ('Buy', 'Sell'); the port's side is 'buy' | 'sell'.
+    const open = [...known.values()].filter((row) => row.kind === 'position' && (row.order_type === 'Buy' || row.order_type === 'Sell'));
     connection.follow?.(
       [...new Set([...known.values()].map((row) => row.symbol))],
       open.map((row) => ({
         id: row.id,
         symbol: row.symbol,
-        side: row.order_type as 'buy' | 'sell',
+        side: row.order_type === 'Buy' ? ('buy' as const) : ('sell' as const),
         volume: row.volume,
         openPrice: row.open_price,
         openTime: new Date(row.open_time).toISOString(),
