@@ -232,6 +232,15 @@ export class FakeExchange {
   down = false;
   /** The next order placement is applied, then answered only after this many milliseconds (a timeout after the order reached the exchange). */
   delayNextOrderAnswerMs = 0;
+  /**
+   * The exchange's clock (ms): what its orders, fills and positions are stamped with and where the
+   * windows of its lists end. A spec sets the service's clock here to move both forward together
+   * (days while the service is down); Binance USDⓈ-M's lists follow it, the other dialects' the real clock.
+   */
+  clock: () => number = Date.now;
+  now(): number {
+    return this.clock();
+  }
   private server: http.Server | null = null;
   /** The private WebSocket streams (fakeExchangeStream.ts), on the same port. */
   readonly streams = new FakeExchangeStreams(this);
@@ -276,15 +285,15 @@ export class FakeExchange {
     if (this.dialect === 'okx') ageOkxAlgos(this, ms);
     for (const account of this.accounts.values())
       for (const p of account.positions.values()) {
-        p.createdTime = (p.createdTime ?? Date.now()) - ms;
-        p.updatedTime = (p.updatedTime ?? Date.now()) - ms;
+        p.createdTime = (p.createdTime ?? this.now()) - ms;
+        p.updatedTime = (p.updatedTime ?? this.now()) - ms;
       }
   }
 
   /** Moves a position's update time to now without a fill (a funding payment, a margin change). */
   touch(apiKey: string, symbol: string): void {
     const p = this.accounts.get(apiKey)?.positions.get(symbol);
-    if (p) p.updatedTime = Date.now();
+    if (p) p.updatedTime = this.now();
   }
 
   /** Net contracts of a linear market (negative = short). */
@@ -378,7 +387,7 @@ export class FakeExchange {
   cancel(order: FakeOrder): boolean {
     if (order.status !== 'NEW') return false;
     order.status = 'CANCELED';
-    order.updateTime = Date.now();
+    order.updateTime = this.now();
     this.streams.tell(order, null);
     return true;
   }
@@ -447,7 +456,7 @@ export class FakeExchange {
           ? this.free(apiKey, market.quote) >= quantity * price
           : this.free(apiKey, market.base) >= quantity;
     if (!enough) return { refusal: 'balance', message: 'insufficient balance' };
-    const now = Date.now();
+    const now = this.now();
     const order: FakeOrder = {
       orderId: this.nextOrderId++,
       apiKey,
@@ -535,8 +544,8 @@ export class FakeExchange {
           qty: Math.round(next * 1e10) / 1e10,
           price: average,
           ...stops,
-          createdTime: fresh ? Date.now() : held.createdTime,
-          updatedTime: Date.now(),
+          createdTime: fresh ? this.now() : held.createdTime,
+          updatedTime: this.now(),
         });
       }
     } else {
@@ -550,7 +559,7 @@ export class FakeExchange {
     if (fee.commission > 0) add(fee.asset, -fee.commission);
     if (fee.commission > 0 && fee.asset === market.base) order.baseFee = Math.round(((order.baseFee ?? 0) + fee.commission) * 1e10) / 1e10;
     if (order.executedQty >= order.origQty - 1e-12) order.status = 'FILLED';
-    order.updateTime = Date.now();
+    order.updateTime = this.now();
     const trade: FakeTrade = {
       id: this.nextTradeId++,
       orderId: order.orderId,

@@ -102,7 +102,7 @@ export const triggerAlgoOrders = (exchange: FakeExchange, symbol: string): void 
   const market = exchange.markets.get(symbol)!;
   for (const algo of exchange.algoOrders) {
     if (algo.symbol !== symbol || algo.algoStatus !== 'NEW' || !reached(algo, market)) continue;
-    algo.updateTime = Date.now();
+    algo.updateTime = exchange.now();
     const held = exchange.position(algo.apiKey, symbol);
     const closes = Math.sign(held) === (algo.side === 'BUY' ? -1 : 1);
     const quantity = algo.closePosition ? (closes ? Math.abs(held) : 0) : algo.quantity;
@@ -132,13 +132,13 @@ export const triggerAlgoOrders = (exchange: FakeExchange, symbol: string): void 
 };
 
 /** The 7-day window of a history query (allOrders, allAlgoOrders): the last 7 days unless told, never longer. */
-const windowOf = (params: URLSearchParams): { from: number; to: number } | Reply => {
+const windowOf = (exchange: FakeExchange, params: URLSearchParams): { from: number; to: number } | Reply => {
   const start = params.get('startTime') ? Number(params.get('startTime')) : null;
   const end = params.get('endTime') ? Number(params.get('endTime')) : null;
-  const to = end ?? (start !== null ? start + WEEK_MS : Date.now());
+  const to = end ?? (start !== null ? start + WEEK_MS : exchange.now());
   const from = start ?? to - WEEK_MS;
   if (to - from > WEEK_MS) return { status: 400, json: { code: -1127, msg: 'More than 7 days between startTime and endTime.' } };
-  return { from: Math.max(from, Date.now() - 90 * 86_400_000), to };
+  return { from: Math.max(from, exchange.now() - 90 * 86_400_000), to };
 };
 
 const algoApi = (exchange: FakeExchange, request: FakeRequest, apiKey: string, params: URLSearchParams): Reply | null => {
@@ -163,7 +163,7 @@ const algoApi = (exchange: FakeExchange, request: FakeRequest, apiKey: string, p
       return { status: 400, json: { code: -4164, msg: `Order's notional must be no smaller than ${market.minNotional} (unless you choose reduce only).` } };
     if (!(triggerPrice > 0) || reached({ side, orderType: type, triggerPrice }, market))
       return { status: 400, json: { code: -2021, msg: 'Order would immediately trigger.' } };
-    const now = Date.now();
+    const now = exchange.now();
     const algo: FakeAlgoOrder = {
       algoId: 700_000 + exchange.algoOrders.length,
       apiKey,
@@ -190,12 +190,12 @@ const algoApi = (exchange: FakeExchange, request: FakeRequest, apiKey: string, p
     if (method === 'GET') return { status: 200, json: algoJson(algo) };
     if (algo.algoStatus !== 'NEW') return { status: 400, json: { code: -2011, msg: 'Unknown order sent.' } };
     algo.algoStatus = 'CANCELED';
-    algo.updateTime = Date.now();
+    algo.updateTime = exchange.now();
     return { status: 200, json: { algoId: algo.algoId, clientAlgoId: algo.clientAlgoId, code: '200', msg: 'success' } };
   }
   if (method === 'GET' && path === '/fapi/v1/openAlgoOrders') return { status: 200, json: mine.filter((a) => a.algoStatus === 'NEW').map(algoJson) };
   if (method === 'GET' && path === '/fapi/v1/allAlgoOrders') {
-    const window = windowOf(params);
+    const window = windowOf(exchange, params);
     if ('status' in window) return window;
     const limit = Math.min(Number(params.get('limit') ?? 500), 1000);
     const list = mine
@@ -208,14 +208,14 @@ const algoApi = (exchange: FakeExchange, request: FakeRequest, apiKey: string, p
 
 const decimals = (step: string): number => (step.includes('.') ? step.replace(/0+$/, '').split('.')[1]!.length : 0);
 
-const exchangeInfo = (markets: Iterable<FakeMarket>): Record<string, unknown> => ({
+const exchangeInfo = (exchange: FakeExchange): Record<string, unknown> => ({
   timezone: 'UTC',
-  serverTime: Date.now(),
+  serverTime: exchange.now(),
   futuresType: 'U_MARGINED',
   rateLimits: [],
   exchangeFilters: [],
   assets: [{ asset: 'USDT', marginAvailable: true, autoAssetExchange: '-10000' }],
-  symbols: [...markets].map((m) => ({
+  symbols: [...exchange.markets.values()].map((m) => ({
     symbol: m.symbol,
     pair: m.symbol,
     contractType: 'PERPETUAL',
@@ -278,7 +278,7 @@ const account = (exchange: FakeExchange, apiKey: string): Record<string, unknown
         crossUnPnl: String(unrealized),
         availableBalance: String(available),
         maxWithdrawAmount: String(available),
-        updateTime: Date.now(),
+        updateTime: exchange.now(),
       },
     ],
     positions: [],
@@ -289,8 +289,8 @@ export const binanceUsdmApi: DialectApi = (exchange, request): Reply | null => {
   const { method, path, url } = request;
   if (!path.startsWith('/fapi/')) return null;
   if (method === 'GET' && path === '/fapi/v1/ping') return { status: 200, json: {} };
-  if (method === 'GET' && path === '/fapi/v1/time') return { status: 200, json: { serverTime: Date.now() } };
-  if (method === 'GET' && path === '/fapi/v1/exchangeInfo') return { status: 200, json: exchangeInfo(exchange.markets.values()) };
+  if (method === 'GET' && path === '/fapi/v1/time') return { status: 200, json: { serverTime: exchange.now() } };
+  if (method === 'GET' && path === '/fapi/v1/exchangeInfo') return { status: 200, json: exchangeInfo(exchange) };
   if (method === 'GET' && (path === '/fapi/v1/ticker/24hr' || path === '/fapi/v1/ticker/bookTicker')) {
     const symbol = url.searchParams.get('symbol');
     const tickers = [...exchange.markets.values()].filter((m) => !symbol || m.symbol === symbol).map((m) => binanceTicker(m));
@@ -330,7 +330,7 @@ export const binanceUsdmApi: DialectApi = (exchange, request): Reply | null => {
         adl: 2,
         bidNotional: '0',
         askNotional: '0',
-        updateTime: p.updatedTime ?? p.createdTime ?? Date.now(),
+        updateTime: p.updatedTime ?? p.createdTime ?? exchange.now(),
       };
     });
     return { status: 200, json };
@@ -376,7 +376,7 @@ export const binanceUsdmApi: DialectApi = (exchange, request): Reply | null => {
   }
   if (method === 'GET' && path === '/fapi/v1/allOrders') {
     // Binance's window: 7 days at most (default the last 7), within the last 90 days, oldest first, `limit` (500, at most 1000).
-    const window = windowOf(params);
+    const window = windowOf(exchange, params);
     if ('status' in window) return window;
     const limit = Math.min(Number(params.get('limit') ?? 500), 1000);
     const orders = exchange
@@ -394,7 +394,7 @@ export const binanceUsdmApi: DialectApi = (exchange, request): Reply | null => {
     const fromId = params.get('fromId');
     if (fromId && (params.get('startTime') || params.get('endTime')))
       return { status: 400, json: { code: -4135, msg: 'fromId cannot be sent with startTime or endTime.' } };
-    const window = fromId ? { from: Date.now() - 183 * 86_400_000, to: Date.now() } : windowOf(params);
+    const window = fromId ? { from: exchange.now() - 183 * 86_400_000, to: exchange.now() } : windowOf(exchange, params);
     if ('status' in window) return window;
     const limit = Math.min(Number(params.get('limit') ?? 500), 1000);
     const list = tradesOf(exchange, apiKey, params).filter((t) => (!fromId || t.id >= Number(fromId)) && t.time >= window.from && t.time <= window.to);
