@@ -14,6 +14,7 @@ import pg from 'pg';
 import { retryUntilDone } from '../recovery.js';
 import type { AnyKysely } from './checkpoints.js';
 import type { ConnectionFaults } from './pool.js';
+import { connectListening } from './subscription.js';
 
 export const QUEUE_WAKE_CHANNEL = 'ct_queue_wake';
 /** The application_name of the listening connection, followed by the instance id. */
@@ -104,15 +105,7 @@ export class QueueWake {
       lost();
     });
     client.on('end', lost);
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${QUEUE_WAKE_CHANNEL}`);
-    } catch (error) {
-      client.removeAllListeners('error');
-      client.on('error', () => undefined);
-      await client.end().catch(() => undefined);
-      throw error;
-    }
+    await connectListening(client, QUEUE_WAKE_CHANNEL);
     if (this.closed) {
       await client.end().catch(() => undefined);
       return;

@@ -44,6 +44,22 @@ export interface PageReader {
  */
 export type HeadProbe = () => Promise<string>;
 
+/**
+ * Connects `client` and LISTENs on `channel`; where either fails, the client is ended (its own error
+ * handler no longer told) and the failure thrown. The append signal and the queue wake listen so.
+ */
+export const connectListening = async (client: pg.Client, channel: string): Promise<void> => {
+  try {
+    await client.connect();
+    await client.query(`LISTEN ${channel}`);
+  } catch (error) {
+    client.removeAllListeners('error');
+    client.on('error', () => undefined);
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+};
+
 /** Wakes subscribers when an append commits (LISTEN/NOTIFY, and the probe of the committed head as the fallback). */
 export class AppendSignal {
   private client: pg.Client | null = null;
@@ -82,13 +98,7 @@ export class AppendSignal {
       // Not awaited: start() retries until it listens or the store closes, and never rejects.
       if (!this.closed) void this.start();
     });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      throw error;
-    }
+    await connectListening(client, CHANNEL);
     if (this.closed) {
       await client.end().catch(() => undefined);
       return;
