@@ -15,7 +15,7 @@
 // line moves the account logs' mark; the cursor only moves forward, here or at another holder).
 import { sql } from 'kysely';
 import { entryTakes } from '../domain/notification/chatFeatures.js';
-import { KeptRead } from '../projections/keptRead.js';
+import { KeptRead, marksOf } from '../projections/keptRead.js';
 import { lockCheckpoint, saveCheckpoints } from '../store/postgres/checkpoints.js';
 import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
@@ -95,8 +95,7 @@ export class ChatLogNotifier {
   /** Forwards the lines after the cursor (one batch); answers how many messages were enqueued. */
   async forward(): Promise<number> {
     const { db, outbox, config, runner } = this.services;
-    const marks = LOOK_READ_MODELS.map((name) => runner.version(name));
-    const at = marks.includes(null) ? null : marks.join(',');
+    const at = marksOf(LOOK_READ_MODELS, (name) => runner.version(name));
     if (at !== null && at === this.caughtUpAt) return 0;
     this.caughtUpAt = null;
     const projects = await this.projects.get();

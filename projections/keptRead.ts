@@ -9,6 +9,12 @@
 /** The mark of a read model that moves whenever it may have changed; null: unknown here. */
 export type ReadModelMarks = (name: string) => string | null;
 
+/** The marks of `names` as one token, equal only while none of them moved; null where any is unknown. */
+export const marksOf = (names: readonly string[], marks: ReadModelMarks): string | null => {
+  const each = names.map((name) => marks(name));
+  return each.some((mark) => mark === null) ? null : each.join(',');
+};
+
 export class KeptRead<T> {
   private entry: { readonly version: string; readonly value: Promise<T> } | null = null;
 
@@ -21,9 +27,8 @@ export class KeptRead<T> {
 
   /** What `read` answers now: the kept answer while every read model's mark is what it was when it was read. Callers must not change it. */
   get(): Promise<T> {
-    const marks = this.names.map((name) => this.marks(name));
-    if (marks.some((mark) => mark === null)) return this.read();
-    const version = marks.join(',');
+    const version = marksOf(this.names, this.marks);
+    if (version === null) return this.read();
     if (this.entry?.version === version) return this.entry.value;
     const value = this.read();
     const entry = { version, value };
