@@ -6,7 +6,7 @@ import type { AccessPolicy } from '../domain/apiKey/accessPolicy.js';
 import type { RequestContext } from '../domain/shared/command.js';
 import type { SerialisedBody } from './accounts/answers.js';
 import { applyFieldAccess, enforceEndpointAccess, hidesFields, withHideableFields } from './apiKeys/enforcement.js';
-import { expressPath, FirstSegmentDispatch } from './dispatch.js';
+import { FirstSegmentDispatch } from './dispatch.js';
 import { type LaneTurn, laneTurnOf } from './availability.js';
 import { ApiError } from './errors.js';
 import { type KeyCheck, keyCheckOf } from './auth.js';
@@ -87,8 +87,6 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
 }
 
 const EMPTY_QUERY = Type.Object({}, { additionalProperties: false });
-
-export { expressPath };
 
 const isEmptyBody = (req: Request): boolean =>
   req.body === undefined || (typeof req.body === 'object' && req.body !== null && Object.keys(req.body).length === 0 && !req.headers['content-length']);
