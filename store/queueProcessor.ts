@@ -14,7 +14,10 @@
 //   - after any failure of the loop (the database), log once per run of failures and try again with
 //     backoff (store/recovery.ts); failures of a job are the job's: logged once per run, the job's
 //     claim decides when it is tried again;
-//   - clean up finished rows now and then.
+//   - clean up finished rows now and then;
+//   - with a `signal` (store/postgres/queueWake.ts), tell the other instances after an enqueue here
+//     (`enqueued`) and look at once when another instance tells of one (its idle poll stays the
+//     fallback for a lost notification).
 import { Recovery, type RecoveryLog } from './recovery.js';
 import { Waker } from './waker.js';
 
@@ -39,6 +42,14 @@ export interface QueueConsumer<Job> {
   cleanup(): Promise<void>;
 }
 
+/** The instances' wake of each other's queues (store/postgres/queueWake.ts), by queue name. */
+export interface QueueSignal {
+  /** Tells the other instances that `queue` has new rows (after the commit). */
+  announce(queue: string): void;
+  /** `wake` runs when another instance wrote to `queue`. */
+  serve(queue: string, wake: () => void): void;
+}
+
 export interface QueueProcessorOptions {
   /** What logs call it: "the delivery outbox". */
   readonly description: string;
@@ -56,6 +67,8 @@ export interface QueueProcessorOptions {
   readonly cleanupEveryMs: number;
   /** Wall-clock milliseconds. */
   readonly now: () => number;
+  /** Wakes the same queue of the other instances after an enqueue here, and this one after theirs; left out: one instance only. */
+  readonly signal?: { readonly wake: QueueSignal; readonly queue: string };
 }
 
 export class QueueProcessor<Job> {
@@ -83,9 +96,16 @@ export class QueueProcessor<Job> {
     this.waker.wake();
   }
 
+  /** Looks for due jobs now, and tells the other instances to (after an enqueue in this process commits). */
+  enqueued(): void {
+    this.wake();
+    this.options.signal?.wake.announce(this.options.signal.queue);
+  }
+
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.options.signal?.wake.serve(this.options.signal.queue, () => this.wake());
     this.loop = this.run();
   }
 

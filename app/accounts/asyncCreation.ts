@@ -22,8 +22,7 @@ import type { RequestContext } from '../../domain/shared/command.js';
 import { migrateReadModels } from '../../projections/migrations.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 import type { Outbox } from '../../engine/delivery/outbox.js';
-import { QueueProcessor } from '../../store/queueProcessor.js';
-import type { QueueWake } from '../../store/postgres/queueWake.js';
+import { QueueProcessor, type QueueSignal } from '../../store/queueProcessor.js';
 import { creationLock } from './creationLock.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations and the outbox take a database of any shape
@@ -73,7 +72,7 @@ export interface QueueDeps {
   readonly clock: () => Date;
   readonly log: RecoveryLog;
   /** Tells the other instances of a queued request and hears of theirs (store/postgres/queueWake.ts). */
-  readonly queueWake?: QueueWake;
+  readonly queueWake?: QueueSignal;
   /** The idle pause, fixed (specs: a wake is then the only way to look before it ends); default 1 s backing off to 5 s. */
   readonly idlePollMs?: number;
 }
@@ -111,6 +110,7 @@ export class AccountCreationQueue {
         maxIdlePollMs: deps.idlePollMs ?? MAX_IDLE_POLL_MS,
         cleanupEveryMs: CLEANUP_EVERY_MS,
         now: () => this.deps.clock().getTime(),
+        ...(deps.queueWake ? { signal: { wake: deps.queueWake, queue: CREATIONS_QUEUE } } : {}),
       },
       {
         claim: (limit, busyProjects) => this.projectsWithWork(limit, busyProjects),
@@ -192,14 +192,12 @@ export class AccountCreationQueue {
 
   /** Looks for queued requests now, and tells the other instances to (after an enqueue commits). */
   wake(): void {
-    this.worker.wake();
-    this.deps.queueWake?.announce(CREATIONS_QUEUE);
+    this.worker.enqueued();
   }
 
   async start(process: (row: AsyncRequestRow) => Promise<Outcome>): Promise<void> {
     await AccountCreationQueue.migrate(this.deps.db);
     this.process = process;
-    this.deps.queueWake?.serve(CREATIONS_QUEUE, () => this.worker.wake());
     this.worker.start();
   }
 

@@ -23,8 +23,7 @@ import { migrateReadModels } from '../../projections/migrations.js';
 import { attemptHeaders, type AttemptAuthentication } from '../../domain/webhook/headers.js';
 import { type AttemptResult, postJson } from './httpSender.js';
 import type { Resolver } from './outboundUrl.js';
-import { QueueProcessor } from '../../store/queueProcessor.js';
-import type { QueueWake } from '../../store/postgres/queueWake.js';
+import { QueueProcessor, type QueueSignal } from '../../store/queueProcessor.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the outbox's tables are not read models
 type AnyDb = Kysely<any>;
@@ -162,7 +161,7 @@ export interface OutboxDeps {
    */
   readonly senders?: Readonly<Record<string, OutboxSender>>;
   /** Tells the other instances of a new message and hears of theirs (store/postgres/queueWake.ts). */
-  readonly queueWake?: QueueWake;
+  readonly queueWake?: QueueSignal;
   /** The idle pause, fixed (specs: a wake is then the only way to look before it ends); default 1 s backing off to 5 s. */
   readonly idlePollMs?: number;
 }
@@ -199,6 +198,7 @@ export class Outbox {
         maxIdlePollMs: deps.idlePollMs ?? MAX_IDLE_POLL_MS,
         cleanupEveryMs: CLEANUP_EVERY_MS,
         now: () => this.now(),
+        ...(deps.queueWake ? { signal: { wake: deps.queueWake, queue: OUTBOX_QUEUE } } : {}),
       },
       {
         claim: (limit, busyKeys) => this.claim(limit, busyKeys),
@@ -316,13 +316,11 @@ export class Outbox {
 
   /** Looks for due messages now, and tells the other instances to (after an enqueue in this process commits). */
   wake(): void {
-    this.worker.wake();
-    this.deps.queueWake?.announce(OUTBOX_QUEUE);
+    this.worker.enqueued();
   }
 
   async start(): Promise<void> {
     await Outbox.migrate(this.deps.db);
-    this.deps.queueWake?.serve(OUTBOX_QUEUE, () => this.worker.wake());
     this.worker.start();
   }
 

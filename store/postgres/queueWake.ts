@@ -1,5 +1,5 @@
-// Wakes the durable queues (the delivery outbox, the async account creations: store/queueProcessor.ts)
-// of the other instances when one instance writes to them. An enqueue wakes its own process's queue at
+// Wakes the durable queues (the delivery outbox, the async account creations: store/queueProcessor.ts,
+// which takes it as its `signal`) of the other instances when one instance writes to them. An enqueue wakes its own process's queue at
 // once; without this, another instance's idle queue saw the row only at its next look (backing off to
 // every 5 s). After an enqueue commits, the writer sends `pg_notify` on QUEUE_WAKE_CHANNEL with the
 // queue's name and its own instance id (a space between); every other instance listens on one connection of its own and
@@ -11,6 +11,7 @@
 // (a row may have come while it heard nothing).
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
+import type { QueueSignal } from '../queueProcessor.js';
 import { retryUntilDone } from '../recovery.js';
 import type { AnyKysely } from './checkpoints.js';
 import type { ConnectionFaults } from './pool.js';
@@ -29,7 +30,7 @@ export interface QueueWakeOptions {
 }
 
 /** The queue wake of one instance: what it tells the others, and the queues it wakes when they tell it. */
-export class QueueWake {
+export class QueueWake implements QueueSignal {
   private client: pg.Client | null = null;
   private readonly queues = new Map<string, () => void>();
   private closed = false;
