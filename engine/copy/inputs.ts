@@ -17,6 +17,7 @@ import { projectSymbolMappings, type SymbolMappingRow } from '../../projections/
 import type { ProjectMapping } from '../../domain/copy/symbolMapping.js';
 import type { StrategyRouting } from '../../domain/copy/strategyRouting.js';
 import { applicableMappings } from '../../domain/symbolMapping/rule.js';
+import { marksOf, type ReadModelMarks } from '../../projections/keptRead.js';
 import type { CopiersTable, ReadModels } from '../../projections/schema.js';
 import type { AccountSessions } from '../venues/connections.js';
 import type { AccountInformation, SymbolInfo, VenueConnection } from '../venues/port.js';
@@ -125,7 +126,7 @@ export class CopyInputs {
      * The mark of a read model that moves whenever it may have changed (ProjectionRunner.version); null,
      * or not given: unknown here, nothing is kept.
      */
-    private readonly readModelVersion: (name: string) => string | null = () => null,
+    private readonly readModelVersion: ReadModelMarks = () => null,
   ) {}
 
   /**
@@ -135,10 +136,10 @@ export class CopyInputs {
    * master event, and they rarely change. Callers must not change what it answers (it is shared).
    */
   private kept<T>(key: string, names: readonly string[], read: () => Promise<T>, vary = ''): Promise<T> {
-    const marks = names.map(this.readModelVersion);
-    if (marks.some((mark) => mark === null)) return read();
+    const marks = marksOf(names, this.readModelVersion);
+    if (marks === null) return read();
     // `vary`: what else the answer depends on (the ids asked for), kept under one key per master.
-    const version = `${marks.join(',')}|${vary}`;
+    const version = `${marks}|${vary}`;
     const entry = this.keptReads.get(key);
     if (entry && entry.version === version) return entry.value as Promise<T>;
     const value = read();
@@ -158,7 +159,7 @@ export class CopyInputs {
    */
   private evictStale(): void {
     for (const [key, entry] of this.keptReads) {
-      if (`${entry.names.map(this.readModelVersion).join(',')}|${entry.vary}` !== entry.version) this.keptReads.delete(key);
+      if (`${marksOf(entry.names, this.readModelVersion)}|${entry.vary}` !== entry.version) this.keptReads.delete(key);
     }
     this.sweepAt = Math.max(KEPT_SWEEP_LEAST, this.keptReads.size * 2);
   }
