@@ -11,22 +11,31 @@
 //     (app/notifications.ts: deliveries enqueued in the outbox with ids fixed per alert and target),
 //     then marked fired. A crash between the two enqueues again at the next look: the same ids, no
 //     second delivery.
+// Both reads are kept (projections/keptRead.ts) while their inputs have not moved: the calendar's stamp
+// while the calendar read model's mark and the feed's mark (calendarFeedMark: its syncs by this
+// instance while it holds the sync lease) stay; the soonest fire time of the pending alerts while the
+// alerts and calendar read models' marks stay, and the due alerts are read only once the clock has
+// reached it. An idle instance then reads nothing here; where a mark is unknown (another instance
+// applies the read models or syncs the feed) every look reads, as before.
 import { sql } from 'kysely';
 import { systemContext } from '../domain/shared/command.js';
 import { alertsDecider } from '../domain/alerts/decider.js';
 import { alertsStream } from '../domain/alerts/events.js';
 import type { NotificationTarget } from '../domain/notification/targets.js';
+import { KeptRead, type ReadModelMarks } from '../projections/keptRead.js';
 import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
 import { handleCommand } from '../store/commandHandler.js';
 import { applyCalendarAlertRules } from './alerts.js';
-import { CALENDAR_FEED_CHECKPOINT } from './calendarSync.js';
+import { CALENDAR_FEED_CHECKPOINT, calendarFeedMark } from './calendarSync.js';
 import { outboxNotifications, type NotificationPort } from './notifications.js';
 import type { Services } from './services.js';
 
 export const CALENDAR_ALERTS_LEASE = 'calendar-alerts';
 /** A reminder of an event more than this many minutes past is not sent (it would only tell what happened). */
 export const CALENDAR_ALERT_CUTOFF_MINUTES = 15;
+/** The feed's mark among the read models' marks of the kept stamp. */
+const CALENDAR_FEED = 'calendar feed';
 
 interface DueAlert {
   alert_id: string;
@@ -47,6 +56,10 @@ export class CalendarAlertScheduler {
   private readonly loop: LeasedLoop;
   private calendarStamp: string | null = null;
   private readonly port: NotificationPort;
+  /** The calendar's stamp, read again once the calendar read model or the feed moved. */
+  private readonly stamp: KeptRead<string>;
+  /** The soonest fire time of a pending alert (null: none), read again once the alerts or the calendar moved. */
+  private readonly nextDue: KeptRead<Date | null>;
 
   constructor(
     private readonly services: Services,
@@ -55,6 +68,9 @@ export class CalendarAlertScheduler {
     lookMs = 2000,
   ) {
     this.port = outboxNotifications(services);
+    const marks: ReadModelMarks = (name) => (name === CALENDAR_FEED ? calendarFeedMark(leases) : services.runner.version(name));
+    this.stamp = new KeptRead(['calendar', CALENDAR_FEED], () => this.stampOfCalendar(), marks);
+    this.nextDue = new KeptRead(['alerts', 'calendar'], () => this.soonestFireTime(), marks);
     this.loop = new LeasedLoop({
       leases,
       lease: CALENDAR_ALERTS_LEASE,
@@ -83,9 +99,17 @@ export class CalendarAlertScheduler {
     return r.rows[0]?.stamp ?? '';
   }
 
+  /** When the soonest pending alert falls due (its event time less its lead time); null: none pending. */
+  private async soonestFireTime(): Promise<Date | null> {
+    const r = await sql<{ due: Date | null }>`SELECT min(e.time - a.lead_minutes * interval '1 minute') AS due
+      FROM calendar_alerts a JOIN calendar_events e ON e.event_id = a.event_id WHERE a.status = 'PENDING'`.execute(this.services.db);
+    const due = r.rows[0]?.due;
+    return due ? new Date(due) : null;
+  }
+
   /** Arms the rules' alerts when the calendar was synced since the last look; answers how many were armed. */
   async applyRulesIfSynced(): Promise<number> {
-    const stamp = await this.stampOfCalendar();
+    const stamp = await this.stamp.get();
     if (stamp === this.calendarStamp) return 0;
     const armed = await applyCalendarAlertRules(this.services, systemContext(`calendar-alerts-${crypto.randomUUID()}`));
     this.calendarStamp = stamp;
@@ -95,6 +119,8 @@ export class CalendarAlertScheduler {
   /** Sends every alert due now (those past the cutoff become MISSED); answers how many fired. */
   async fireDue(): Promise<number> {
     const now = this.services.clock();
+    const soonest = await this.nextDue.get();
+    if (soonest === null || soonest.getTime() > now.getTime()) return 0;
     const due = (
       await sql<DueAlert>`SELECT a.alert_id, a.project_id, a.event_id, a.lead_minutes, a.targets, e.title, e.currency, e.country, e.impact,
         e.time, e.forecast, e.previous

@@ -25,6 +25,20 @@ export const SAMPLE_WEEK_FILE = fileURLToPath(new URL('../data/calendar/sample-w
 const CALENDAR_FILES = /\.(csv|json|xml|ics|ical)$/i;
 const WEEK_MS = 7 * 86_400_000;
 
+/** Feed syncs written by this process (any CalendarSync here): moves whenever one wrote CALENDAR_FEED_CHECKPOINT. */
+let feedSyncsHere = 0;
+
+/**
+ * A mark that moves whenever the online feed was synced (its checkpoint written), as far as this
+ * instance can tell: only the holder of CALENDAR_SYNC_LEASE syncs it, so while this instance holds
+ * that lease (the term's fencing token in the mark) every sync is one of its own; null while it does
+ * not (another instance may sync: readers read the checkpoint). For kept reads (projections/keptRead.ts).
+ */
+export const calendarFeedMark = (leases: Pick<Leases, 'epochOf'>): string | null => {
+  const epoch = leases.epochOf(CALENDAR_SYNC_LEASE);
+  return epoch === undefined ? null : `${epoch}:${feedSyncsHere}`;
+};
+
 /** The sample week's body with every date moved by whole weeks into the week of `now` (weeks from Monday, UTC). */
 export const sampleWeekAt = (body: string, now: Date): string => {
   const sample = JSON.parse(body) as { referenceMonday: string; events: { date: string }[] };
@@ -140,8 +154,13 @@ export class CalendarSync {
       if (last && now.getTime() - new Date(last.updated).getTime() < this.deps.feedEveryMs) return null;
     }
     const result = await this.run(httpSource(url, this.deps.fetch ? { fetch: this.deps.fetch } : {}));
-    await sql`INSERT INTO processor_checkpoints (name, position, updated) VALUES (${CALENDAR_FEED_CHECKPOINT}, NULL, ${now})
-      ON CONFLICT (name) DO UPDATE SET updated = EXCLUDED.updated`.execute(db);
+    try {
+      await sql`INSERT INTO processor_checkpoints (name, position, updated) VALUES (${CALENDAR_FEED_CHECKPOINT}, NULL, ${now})
+        ON CONFLICT (name) DO UPDATE SET updated = EXCLUDED.updated`.execute(db);
+    } finally {
+      // Also when the write's answer was lost: the checkpoint may have moved.
+      feedSyncsHere += 1;
+    }
     return result;
   }
 
