@@ -23,11 +23,16 @@
 // 0.1 s per s and the last lag above 1 s) and how long the engine took to drain after the last trade;
 // ofLimit holds both against those limits.
 //
+// Per fan-out size it also prints its slowest fan-outs (and the first) with the GC pauses inside each,
+// and gcShareOfFanOuts: the share of all fan-out time spent in GC pauses (copyLatencyBreakdown.ts).
+// --alloc-sample <bytes> samples allocations over a fan-out size's trades: bytesPerCopy, and a heap
+// profile of where they go; it slows the run, so its latencies are not the bench's figures.
+//
 //   npm run bench:copy-latency [-- --slaves 1,10,100,1000 --trades 20] [--soak-slaves 10000 --soak-masters 100
-//     --soak-seconds 60 --soak-rate 2] [--database-url postgres://...] [--out bench-results]
+//     --soak-seconds 60 --soak-rate 2] [--database-url postgres://...] [--out bench-results] [--alloc-sample 4096]
 // prints a table and writes bench-results/copyLatency.json; a quick run: --slaves 1,100 --trades 10
 // --soak-slaves 1000 --soak-masters 10 --soak-seconds 15. --slaves 0 leaves the fan-outs out.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../app/config.js';
@@ -39,6 +44,7 @@ import type { CopyEvent } from '../../domain/copy/events.js';
 import { POSITIONS_STREAM_PREFIX } from '../../domain/positions/events.js';
 import { DEFAULT_PROJECT_ID } from '../../domain/project/decider.js';
 import { comparePositions, END, type EventStore, type Position } from '../../store/port.js';
+import { AllocationSampling, describeFanOuts, type FanOutBreakdown, gcShareOf, heapProfileFile, watchGcPauses } from './copyLatencyBreakdown.js';
 import { addCopiers, createStartedAccounts } from './copyLatencySeed.js';
 import { parseArgs } from '../support/connect.js';
 import { apiCaller, createBenchAccount, integerOption } from './support/options.js';
@@ -60,7 +66,17 @@ const newestIn = async (store: EventStore, ...prefixes: string[]): Promise<Posit
  */
 const newestEngineEvent = (store: EventStore): Promise<Position | null> => newestIn(store, POSITIONS_STREAM_PREFIX, COPIER_STREAM_PREFIX);
 
-const args = parseArgs(process.argv.slice(2), ['slaves', 'trades', 'soak-slaves', 'soak-masters', 'soak-seconds', 'soak-rate', 'database-url', 'out']);
+const args = parseArgs(process.argv.slice(2), [
+  'slaves',
+  'trades',
+  'soak-slaves',
+  'soak-masters',
+  'soak-seconds',
+  'soak-rate',
+  'database-url',
+  'out',
+  'alloc-sample',
+]);
 const FAN_OUTS = (args.get('slaves')?.[0] ?? '1,10,100,1000')
   .split(',')
   .map(Number)
@@ -75,11 +91,15 @@ const SOAK_SLAVES = integerOption(args, 'soak-slaves', 10_000);
 const SOAK_RATE = Number(args.get('soak-rate')?.[0] ?? '2');
 if (!(SOAK_RATE > 0)) throw new Error('--soak-rate takes a positive number of master trades a second');
 const OUT = args.get('out')?.[0] ?? 'bench-results';
+/** Bytes between allocation samples (--alloc-sample); 0: no sampling. */
+const ALLOC_SAMPLE = integerOption(args, 'alloc-sample', 0, 0);
 /** Fewer trades where one trade is a thousand copies. */
 const tradesFor = (slaves: number): number => (slaves >= 1000 ? Math.max(3, Math.ceil(TRADES / 4)) : TRADES);
 const KEY = 'bench-key-0123456789abcdef-copy-latency';
 /** Forex markets close on weekends: the service's clock runs from a Wednesday 10:00 UTC. */
 const CLOCK_START = Date.parse('2026-01-07T10:00:00.000Z');
+/** The service's clock minus the real one (venue times are the service's; GC pauses the real clock's). */
+const CLOCK_OFFSET = CLOCK_START - Date.now();
 
 type Service = Awaited<ReturnType<typeof startService>>;
 type Call = ReturnType<typeof apiCaller>;
@@ -88,8 +108,7 @@ type Fill = { masterAt: number; slaveAt: number[] };
 
 /** The whole service in this process, on a clock that starts on a weekday. */
 const startBenchService = async (dataDir: string, external: BenchServer | null): Promise<Service> => {
-  const offset = CLOCK_START - Date.now();
-  const clock = () => new Date(Date.now() + offset);
+  const clock = () => new Date(Date.now() + CLOCK_OFFSET);
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: '0',
@@ -151,14 +170,27 @@ const copiesOf = async (fills: Map<string, Fill>, fanOut: number, i: number): Pr
 /** Trades sent so far, over every fan-out: the requestId of the next one (0 to 999, as a reference client counts). */
 let tradesSent = 0;
 
-/** The master trades `tradesFor(fanOut)` times; each trade's copies are timed, then it is closed. */
-const measureFanOut = async (service: Service, call: Call, fills: Map<string, Fill>, master: string, fanOut: number): Promise<Record<string, number>> => {
+/**
+ * The master trades `tradesFor(fanOut)` times; each trade's copies are timed, then it is closed. Each
+ * fan-out's GC pauses are taken from `gc`; with `sampling`, the bytes allocated over the trades.
+ */
+const measureFanOut = async (
+  service: Service,
+  call: Call,
+  fills: Map<string, Fill>,
+  master: string,
+  fanOut: number,
+  gc: ReturnType<typeof watchGcPauses>,
+  sampling: AllocationSampling | null,
+): Promise<Record<string, number>> => {
   const latencies: number[] = [];
   const fanOutTimes: number[] = [];
   const firstFills: number[] = [];
   const spans: number[] = [];
+  const breakdown: FanOutBreakdown[] = [];
   const trades = tradesFor(fanOut);
   const bar = progress(`${fanOut} slave${fanOut === 1 ? '' : 's'}: master trades`, trades);
+  await sampling?.start();
   for (let i = 0; i < trades; i++) {
     // A PositionRequestDTO as a reference client sends it (requestId counts 0 to 999 and wraps): each
     // trade is a new request, over every fan-out, since the same requestId with the same body within two
@@ -180,11 +212,15 @@ const measureFanOut = async (service: Service, call: Call, fills: Map<string, Fi
     fanOutTimes.push(last - entry.masterAt);
     firstFills.push(first - entry.masterAt);
     spans.push(last - first);
+    const pauses = gc.inWindow(entry.masterAt - CLOCK_OFFSET, last - CLOCK_OFFSET);
+    breakdown.push({ trade: i, firstFillMs: first - entry.masterAt, lastFillMs: last - entry.masterAt, gc: pauses });
     await call('POST', `/accounts/${master}/actions/closeAllPositions`);
     await service.services.engine.idle();
     bar.increment();
   }
   bar.stop();
+  const allocated = sampling ? await sampling.stop(heapProfileFile(OUT, fanOut)) : null;
+  for (const line of describeFanOuts(fanOut, breakdown)) console.log(line);
   latencies.sort((a, b) => a - b);
   for (const list of [fanOutTimes, firstFills, spans]) list.sort((a, b) => a - b);
   return {
@@ -198,6 +234,8 @@ const measureFanOut = async (service: Service, call: Call, fills: Map<string, Fi
     fanOutMaxMs: fanOutTimes[fanOutTimes.length - 1] ?? Number.NaN,
     firstFillP50Ms: percentile(firstFills, 50),
     spanP50Ms: percentile(spans, 50),
+    gcShareOfFanOuts: round(gcShareOf(breakdown)),
+    ...(allocated === null ? {} : { bytesPerCopy: Math.round(allocated / (2 * trades * fanOut)) }),
   };
 };
 
@@ -390,10 +428,15 @@ const main = async (): Promise<void> => {
   await service.services.venues.desk((venue) => venue.setQuote('EURUSD', { bid: 1.085, ask: 1.0851 }));
   const slaves: string[] = [];
   const results: Record<string, number>[] = [];
+  const gc = watchGcPauses();
+  const sampling = ALLOC_SAMPLE > 0 ? new AllocationSampling(ALLOC_SAMPLE) : null;
+  if (sampling) mkdirSync(OUT, { recursive: true });
   for (const fanOut of FAN_OUTS) {
     await addSlaves(service, call, master, slaves, fanOut);
-    results.push(await measureFanOut(service, call, collector.fills, master, fanOut));
+    results.push(await measureFanOut(service, call, collector.fills, master, fanOut, gc, sampling));
   }
+  gc.stop();
+  sampling?.close();
 
   await collector.stop();
   const postgres = await serverVersion(service.connectionString);
