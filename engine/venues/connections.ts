@@ -319,8 +319,9 @@ export class AccountConnections {
     if (event.type === 'PositionOpened' && session.lastFilled === event.data.position.positionId) Object.assign(event.data, { fromPendingOrder: true });
     session.lastFilled = change.type === 'orderFilled' ? change.order.id : null;
     // The venue state behind this change is saved first. The venue delivers a change once its state
-    // is consistent, so the save asked for now holds it: a save already under way for the request
-    // that caused it serves, where asking later would wait for that one and then for one more.
+    // is consistent, so the save asked for now holds it: the save starts after the request that caused
+    // the change has run (host.ts persist), so the request's own save serves, and so does it for every
+    // change a fan-out causes meanwhile; nothing is built for it here.
     const saved = this.deps.host.persist();
     void this.enqueue(session, async () => {
       await saved;

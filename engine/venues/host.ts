@@ -69,14 +69,20 @@ export interface AccountLogin {
   readonly application?: VenueApplication;
 }
 
+/** Requests for one save: resolved once it is written. */
+interface SaveBatch {
+  readonly done: Promise<void>;
+  readonly resolve: () => void;
+}
+
 export const simulatedLogin = (login: Pick<AccountLogin, 'loginServer' | 'loginAccountNumber'>): string => `${login.loginServer}/${login.loginAccountNumber}`;
 
 export class VenueHost {
-  private requested = 0;
-  private saved = 0;
+  /** The requests since the last save took its journal: the next save serves them all. */
+  private batch: SaveBatch | null = null;
+  /** The save under way, or about to start: null while none is. */
   private saving: Promise<void> | null = null;
   private readonly saveFailures: Recovery;
-  private waiters: { ticket: number; resolve: () => void }[] = [];
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   /** The order round trips of this host's connections (the service's /metrics listens, through the venue sessions). */
@@ -190,13 +196,19 @@ export class VenueHost {
     }
   }
 
-  /** Resolves once everything the venue did before this call is saved. */
+  /**
+   * Resolves once everything the venue did before this call is saved. The save starts once the work
+   * under way has run (setImmediate), not inside the call: a venue change asks for its save while the
+   * venue delivers it, before its listeners hear it (AccountConnections), and a fan-out places its slave
+   * orders in one run of the event loop; the journal is taken when the save starts and holds all that.
+   * Every call until then shares one save and one promise.
+   */
   persist(): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    const ticket = ++this.requested;
-    const done = new Promise<void>((resolve) => this.waiters.push({ ticket, resolve }));
-    this.saving ??= this.saveLoop();
-    return done;
+    let resolve!: () => void;
+    this.batch ??= { done: new Promise<void>((r) => (resolve = r)), resolve };
+    this.saving ??= new Promise<void>((started) => setImmediate(started)).then(() => this.saveLoop());
+    return this.batch.done;
   }
 
   async stop(): Promise<void> {
@@ -209,21 +221,24 @@ export class VenueHost {
 
   /** One save at a time; requests that arrive meanwhile share the next one. */
   private async saveLoop(): Promise<void> {
-    while (this.saved < this.requested) {
-      const target = this.requested;
-      const journal = this.simulated.journal();
-      try {
-        await this.store.save(this.simulated.name, this.simulated.catalogue(), journal);
-        this.simulated.markSaved(journal);
-      } catch (error) {
-        await this.saveFailures.failed(error);
-        continue;
+    for (let batch = this.batch; batch; batch = this.batch) {
+      this.batch = null;
+      const served = [batch];
+      for (;;) {
+        const journal = this.simulated.journal();
+        try {
+          await this.store.save(this.simulated.name, this.simulated.catalogue(), journal);
+          this.simulated.markSaved(journal);
+          break;
+        } catch (error) {
+          await this.saveFailures.failed(error);
+          // The journal taken again holds what was asked for meanwhile too.
+          if (this.batch) served.push(this.batch);
+          this.batch = null;
+        }
       }
       this.saveFailures.succeeded();
-      this.saved = target;
-      const ready = this.waiters.filter((w) => w.ticket <= target);
-      this.waiters = this.waiters.filter((w) => w.ticket > target);
-      for (const waiter of ready) waiter.resolve();
+      for (const done of served) done.resolve();
     }
     this.saving = null;
   }

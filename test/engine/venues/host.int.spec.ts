@@ -185,6 +185,36 @@ describe('venue host', () => {
       expect(saved?.accounts[0]?.requests.map((r) => r.id).sort()).to.deep.equal(results.map((r) => r.clientOrderId).sort());
     });
 
+    it('takes no journal while a change is delivered: the save starts after the request, and one save serves the request and its change', async () => {
+      const host = await startHost();
+      await pinQuotes(host);
+      const trader = await connectedFor(host);
+      let journals = 0;
+      const journal = host.simulated.journal.bind(host.simulated);
+      host.simulated.journal = () => {
+        journals += 1;
+        return journal();
+      };
+      // A listener asks for the save of the change it hears, as the venue sessions' recorder does.
+      const heard: number[] = [];
+      const saves: Promise<void>[] = [];
+      trader.subscribe(() => {
+        saves.push(host.persist());
+        heard.push(journals);
+      });
+      const placing = trader.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 0.1 }, 'deferred-save');
+      // The change was delivered inside the call, and its save asked for: no journal taken yet.
+      expect([heard, saves.length, journals]).to.deep.equal([[0], 1, 0]);
+      const placed = await placing;
+      await Promise.all(saves);
+      // One save for the listener's request and the order's own.
+      expect(journals).to.equal(1);
+      expect(host.simulated.journal().accounts).to.deep.equal([]);
+      const saved = await new SimulatedVenueStore(db).load(SIMULATED_VENUE_NAME);
+      expect(saved?.accounts[0]?.positions.map((p) => p.id)).to.deep.equal([placed.orderId]);
+      expect(saved).to.deep.equal(host.simulated.snapshot());
+    });
+
     it('continues the saved price paths after a restart, whatever seed the new start is given', async () => {
       const first = await startHost('one seed');
       const later = TUESDAY_10 + 90 * MINUTE;
