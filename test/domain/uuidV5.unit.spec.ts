@@ -17,6 +17,8 @@ const NAMES = [
   // Around SHA-1's block edges: 16 namespace bytes + the name, then 9 bytes of padding at least.
   ...[38, 39, 40, 47, 48, 102, 103, 104, 111, 112].map((n) => 'b'.repeat(n)),
   ...[38, 39, 40].map((n) => `${'c'.repeat(n - 2)}é`),
+  // Around the kept buffer's edge (336 UTF-16 units fit, 3 bytes each at most): ASCII, 2-, 3- and 4-byte characters.
+  ...[335, 336, 337].flatMap((n) => ['d'.repeat(n), 'é'.repeat(n), '€'.repeat(n), `${'🙂'.repeat(Math.floor(n / 2))}${n % 2 ? 'e' : ''}`]),
   ...Array.from({ length: 200 }, (_, i) => `${i}/${(i * 7919).toString(36)}/${'n'.repeat(i % 64)}`),
 ];
 
