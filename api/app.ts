@@ -46,7 +46,7 @@ import { messagingRoutes } from './messaging/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { tradingRoutes } from './trading/routes.js';
 import { correlationId, requestContext } from './context.js';
-import { FirstSegmentDispatch } from './dispatch.js';
+import { FirstSegmentDispatch, inSequence, underSegments } from './dispatch.js';
 import { errorHandler, methodNotAllowed, notFoundHandler } from './errors.js';
 import { API_PREFIX, buildOpenApi } from './openapi.js';
 import { type Caller, Routes } from './route.js';
@@ -57,7 +57,7 @@ import { readModelRoutes } from './readModels/routes.js';
 import { consoleRoutes } from './console.js';
 import { docsRoutes } from './docs.js';
 import { healthRoutes } from './health.js';
-import { metricsRoutes } from './metrics.js';
+import { ServiceMetrics } from './metrics.js';
 
 export const INTERFACE_VERSION = '1.2.6';
 
@@ -127,24 +127,22 @@ export const createApp = (services: Services): express.Express => {
   // Only configured proxies may set the client address through X-Forwarded-For.
   app.set('trust proxy', services.config.trustedProxies.length ? [...services.config.trustedProxies] : false);
   app.set('query parser', 'simple');
-  app.use(correlationId);
-  // The operator's signals, outside the REST API: /metrics (and the request figures).
-  metricsRoutes(app, services);
+  // The correlation id, then the request figures of the operator's signals (GET /metrics, below), in one layer.
+  const metrics = new ServiceMetrics(services);
+  app.use(inSequence(correlationId, metrics.middleware));
 
   const routes = declareRoutes(services);
   const openApi = withTextAlerts(buildOpenApi(routes.specs, INTERFACE_VERSION));
 
   const api = express.Router();
-  api.get('/openapi.json', (_req, res) => {
+  const docs = express.Router();
+  docs.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });
   // Swagger UI on the document above, its assets served from node_modules (no key needed to read).
-  docsRoutes(api);
-  // Bounded queues before any work, then 503 at once while the database is down.
-  if (services.config.loadShedding) api.use(loadShedding());
-  api.use(databaseGate(services.health));
-  // A preflight carries no key: see apiKeys/cors.ts for how per-key origins work.
-  api.use(corsPreflight);
+  docsRoutes(docs);
+  // Walked only by requests for them (api/dispatch.ts underSegments).
+  api.use(underSegments(['openapi.json', 'docs'], docs));
   // Operations whose credential is not an API key, dispatched as the others are (api/dispatch.ts):
   const open = new FirstSegmentDispatch();
   // charting alerts: the webhookId in their path is the credential (webhooks/charting/inbound.ts);
@@ -153,19 +151,32 @@ export const createApp = (services: Services): express.Express => {
   open.route('get', '/projects/{projectId}/economicCalendar.ics', calendarFeed(services));
   // a brand's customers sign in by e-mail and use a session token (customers/selfService.ts).
   mountSelfServiceRoutes(open, services);
-  api.use(open.handler);
-  api.use(authenticate(services, routes.checksKey()));
-  // Requests that may change something are recorded for the audit log, off the request path.
-  api.use(recorderOf(services).middleware);
-  api.use(corsForKey(services.config.operatorDomain));
-  // Bodies are parsed only for authenticated callers.
-  api.use(jsonBodies({ limit: '1mb', strict: true, type: ['application/json', 'application/*+json'] }));
+  // What every request goes through before its route, in this order, as one layer (api/dispatch.ts inSequence):
+  api.use(
+    inSequence(
+      // bounded queues before any work, then 503 at once while the database is down;
+      ...(services.config.loadShedding ? [loadShedding()] : []),
+      databaseGate(services.health),
+      // a preflight carries no key: see apiKeys/cors.ts for how per-key origins work;
+      corsPreflight,
+      // the operations above;
+      open.handler,
+      authenticate(services, routes.checksKey()),
+      // requests that may change something are recorded for the audit log, off the request path;
+      recorderOf(services).middleware,
+      corsForKey(services.config.operatorDomain),
+      // bodies are parsed only for authenticated callers.
+      jsonBodies({ limit: '1mb', strict: true, type: ['application/json', 'application/*+json'] }),
+    ),
+  );
   routes.mount(api, (req: Request, res: Response) => {
     const caller = res.locals.caller as Caller;
     return { caller, context: () => requestContext(req, res.locals.correlationId as string, caller, res.locals.requestId as string | undefined) };
   });
   // The API before the routes outside it, which no API path matches: its requests walk none of them.
   app.use(API_PREFIX, api);
+  // The operator's signals, outside the REST API.
+  app.get('/metrics', metrics.handler);
   healthRoutes(app, services);
   // The web console: static files, a client of the API below like any other.
   consoleRoutes(app, services);

@@ -72,3 +72,42 @@ export class FirstSegmentDispatch {
     router(req, res, next);
   };
 }
+
+/**
+ * `router` for the requests whose path (as the router sees it) starts with one of `segments` (compared as
+ * the routers compare them, case-insensitively); every other request goes on at once, without walking
+ * the router's routes.
+ */
+export const underSegments = (segments: readonly string[], router: RequestHandler): RequestHandler => {
+  const wanted = new Set(segments.map((segment) => segment.toLowerCase()));
+  return (req, res, next) => (wanted.has(firstSegment(req.path)) ? router(req, res, next) : next());
+};
+
+const isPromise = (value: unknown): value is Promise<unknown> => typeof (value as Promise<unknown> | null)?.then === 'function';
+
+/**
+ * Middleware run one after another as one layer of a router, as the router would run them one layer
+ * each (issue 16: each layer a request walks costs the router's bookkeeping, a URL parse check and a
+ * promise check). Nothing else changes: each is called with the request and a `next` of its own; an
+ * error passed to it, thrown, or a rejected promise skips the rest and goes to the router's error
+ * handling, as from a layer of the router. For path-less middleware only (none of them reads
+ * req.params, which the router sets to {} for such a layer), that call `next` once.
+ */
+export const inSequence = (...handlers: readonly RequestHandler[]): RequestHandler => {
+  if (handlers.length === 0) throw new Error('inSequence needs at least one handler');
+  return (req, res, next) => {
+    let index = 0;
+    const step = (error?: unknown): void => {
+      if (error) return next(error);
+      const handler = handlers[index++];
+      if (!handler) return next();
+      try {
+        const out = handler(req, res, step) as unknown;
+        if (isPromise(out)) out.then(undefined, (rejection: unknown) => next(rejection || new Error('Rejected promise')));
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    step();
+  };
+};

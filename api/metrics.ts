@@ -5,7 +5,6 @@
 // engine, the webhook dispatcher and each read model, the delivery outbox backlog, the venue
 // sessions connected, each news feed's last good read and failures in a row (app/marketNewsFeeds.ts;
 // these read when scraped), and the order round trip per venue kind (engine/venues/latency.ts).
-import type express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { sql } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -199,10 +198,3 @@ export class ServiceMetrics {
       .send(await this.registry.metrics());
   };
 }
-
-export const metricsRoutes = (app: express.Express, services: Services): ServiceMetrics => {
-  const metrics = new ServiceMetrics(services);
-  app.use(metrics.middleware);
-  app.get('/metrics', metrics.handler);
-  return metrics;
-};

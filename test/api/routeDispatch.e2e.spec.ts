@@ -15,7 +15,8 @@ const expectError = (res: TestResponse, status: number, code: string): void => {
 };
 
 describe('routes dispatched by method and first path segment', function () {
-  this.timeout(60_000);
+  // The service's start under a loaded machine (8 sessions on 2 cores) took over 60 s.
+  this.timeout(300_000);
   let t: TestService;
   let base: string;
   let accountId: string;
@@ -102,5 +103,23 @@ describe('routes dispatched by method and first path segment', function () {
     // The same segment with another number of segments, or another method, goes on to authentication as before.
     expect(await error(await fetch(`${t.url}/customer/nothing/here`))).to.deep.equal([401, '[API_KEY_MISSING]']);
     expect(await error(await fetch(`${t.url}/customer`, { method: 'DELETE' }))).to.deep.equal([401, '[API_KEY_MISSING]']);
+  });
+
+  it('serves the documents without a key before the one layer of checks, and the metrics outside the API', async () => {
+    // The documents' router is walked by their requests only (api/dispatch.ts underSegments), in any case.
+    const doc = await fetch(`${t.url}/OpenAPI.json`);
+    expect(doc.status).to.equal(200);
+    expect(((await doc.json()) as { openapi: string }).openapi).to.match(/^3\./);
+    expect((await fetch(`${t.url}/docs`)).status).to.equal(200);
+    // Their segment without a route of theirs goes on to the checks as before: no key, 401.
+    expect(await (async (res: Response) => [res.status, ((await res.json()) as { error: string }).error])(await fetch(`${t.url}/docs/nothing`))).to.deep.equal([
+      401,
+      '[API_KEY_MISSING]',
+    ]);
+    // The checks in their order: the key before the body (a body of a request without a key is not read).
+    expect((await t.call('POST', '/accounts', { key: null, body: { not: 'checked' }, checkContract: false })).body.error).to.equal('[API_KEY_MISSING]');
+    const metrics = await fetch(`${base}/metrics`);
+    expect(metrics.status).to.equal(200);
+    expect(await metrics.text()).to.include('copytrade_http_requests_total');
   });
 });
