@@ -27,7 +27,19 @@ import { partialCloseOfParts, partOf } from './split.js';
 import { strategySkip } from './strategyRouting.js';
 import { isKeepAliveOrder } from '../keepAlive/events.js';
 import { exact, toNumber, ZERO } from '../shared/decimal.js';
-import type { CopierView, CopyAccounts, CopyAction, MarketData, MasterEvent, MasterTrade, ModifyAction, SkipReason, SlaveCopy, SymbolSpec } from './types.js';
+import type {
+  CopierView,
+  CopyAccounts,
+  CopyAction,
+  MarketData,
+  MasterEvent,
+  MasterTrade,
+  ModifyAction,
+  SkipAction,
+  SkipReason,
+  SlaveCopy,
+  SymbolSpec,
+} from './types.js';
 import { type FeatureInputs, NO_FEATURES } from './decisionContext.js';
 
 export { type FeatureInputs, NO_FEATURES, noFeaturesAt } from './decisionContext.js';
@@ -104,17 +116,21 @@ const partialClose = (context: Context, positions: readonly SlaveCopy[], spec: S
   );
 };
 
+// The skips of decideLive, at module level rather than closures made on every decision: under tsx
+// (`npm start`), every function made inside another is named through Object.defineProperty, some
+// tenths of a microsecond each, and decideLive runs once per copier of every fan-out.
+const because = (event: MasterEvent, reason: SkipReason, why: string): SkipAction =>
+  skipped(event.data.masterPositionId, reason, `${notCopied(event)}: ${why}`);
+const noPosition = (event: MasterEvent): SkipAction => because(event, 'NO_SLAVE_POSITION', 'the slave holds no copy of that position');
+const noOrder = (context: Context): SkipAction =>
+  context.copier.settings.skipPendingOrders
+    ? because(context.event, 'PENDING_ORDER_SKIPPED', 'pending orders are not copied (skipPendingOrders)')
+    : because(context.event, 'NO_SLAVE_ORDER', 'the slave holds no copy of that pending order');
+
 const decideLive = (context: Context): CopyAction[] => {
   const { event, parts } = context;
-  const id = event.data.masterPositionId;
   const positions = parts.filter((part) => part.kind === 'position');
   const pendingOrders = parts.filter((part) => part.kind === 'pendingOrder');
-  const because = (reason: SkipReason, why: string) => skipped(id, reason, `${notCopied(event)}: ${why}`);
-  const noPosition = () => because('NO_SLAVE_POSITION', 'the slave holds no copy of that position');
-  const noOrder = () =>
-    context.copier.settings.skipPendingOrders
-      ? because('PENDING_ORDER_SKIPPED', 'pending orders are not copied (skipPendingOrders)')
-      : because('NO_SLAVE_ORDER', 'the slave holds no copy of that pending order');
 
   switch (event.type) {
     case 'MasterPositionOpened':
@@ -122,11 +138,11 @@ const decideLive = (context: Context): CopyAction[] => {
 
     case 'MasterPendingOrderPlaced':
       if (context.copier.settings.skipPendingOrders)
-        return [because('PENDING_ORDER_SKIPPED', 'pending orders are not copied (skipPendingOrders); its fill will be copied as a position')];
+        return [because(event, 'PENDING_ORDER_SKIPPED', 'pending orders are not copied (skipPendingOrders); its fill will be copied as a position')];
       return open(context, event.data);
 
     case 'MasterPositionModified': {
-      if (positions.length === 0) return [noPosition()];
+      if (positions.length === 0) return [noPosition(event)];
       const verdict = changeVerdict(context, 'onModify');
       if (verdict) return [verdict];
       return positions.map((position) => {
@@ -142,7 +158,7 @@ const decideLive = (context: Context): CopyAction[] => {
     }
 
     case 'MasterPendingOrderModified': {
-      if (pendingOrders.length === 0) return [noOrder()];
+      if (pendingOrders.length === 0) return [noOrder(context)];
       return pendingOrders.map((pendingOrder) => {
         const spec = specOf(context, pendingOrder.symbol);
         const stops = stopsFor(context, event.data, spec);
@@ -158,18 +174,18 @@ const decideLive = (context: Context): CopyAction[] => {
 
     case 'MasterPositionPartiallyClosed': {
       const [position] = positions;
-      if (!position) return [noPosition()];
+      if (!position) return [noPosition(event)];
       const verdict = changeVerdict(context, 'onClose');
       if (verdict) return [verdict];
       const spec = specOf(context, position.symbol);
-      if (!spec) return [because('SYMBOL_SPEC_INVALID', `no specification of ${position.symbol} at the slave`)];
+      if (!spec) return [because(event, 'SYMBOL_SPEC_INVALID', `no specification of ${position.symbol} at the slave`)];
       return partialClose(context, positions, spec, event.data.closedVolume, event.data.remainingVolume);
     }
 
     case 'MasterPositionClosed': {
       // A copy still pending (its fill was never seen) has nothing left to follow.
       const cancels = pendingOrders.map((pendingOrder) => cancel(context, pendingOrder));
-      if (positions.length === 0) return cancels.length > 0 ? cancels : [noPosition()];
+      if (positions.length === 0) return cancels.length > 0 ? cancels : [noPosition(event)];
       const verdict = changeVerdict(context, 'onClose');
       return [...cancels, ...(verdict ? [verdict] : positions.map((position) => close(context, position)))];
     }
@@ -177,7 +193,7 @@ const decideLive = (context: Context): CopyAction[] => {
     case 'MasterPendingOrderCancelled':
       // The slave's copy filled at its own broker while the master's order never did: the master
       // holds nothing, so neither does the slave.
-      if (parts.length === 0) return [noOrder()];
+      if (parts.length === 0) return [noOrder(context)];
       return [...positions.map((position) => close(context, position)), ...pendingOrders.map((pendingOrder) => cancel(context, pendingOrder))];
 
     case 'MasterPendingOrderFilled':

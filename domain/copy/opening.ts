@@ -1,13 +1,13 @@
 // A new copy (decision.ts): symbol mapping, the copier's limits, the features, sizing and the order.
 import type { ActiveFeature, OpenContext } from './features/rules.js';
-import { type Context, deferred, type FeatureInputs, orderOf, priceFor, runContext, skipped, specOf, stopsFor } from './decisionContext.js';
+import { type Context, deferred, orderOf, priceFor, runContext, skipped, specOf, stopsFor } from './decisionContext.js';
 import { slaveComment, slaveMagicNumber } from './labels.js';
 import { largestSplit, splitOpen } from './split.js';
 import { slaveOrderType } from './reverse.js';
 import { floorToStep } from './rounding.js';
 import { slaveVolume } from './sizing.js';
 import { strategyMagicNumber } from './strategyRouting.js';
-import { mapSymbol } from './symbolMapping.js';
+import { mapSymbolOf } from './symbolMapping.js';
 import { protectionSkip } from '../protection/blocks.js';
 import { exact, toNumber, ZERO } from '../shared/decimal.js';
 import type { CopyAction, MasterTrade, OpenAction, Skip, SymbolSpec } from './types.js';
@@ -42,16 +42,51 @@ export const openAction = (
   });
 };
 
-type FeatureContext = (feature: ActiveFeature) => OpenContext;
+/** A new copy's master trade with its slave symbol and that symbol's specification: what the features' open rules see. */
+interface Opening {
+  readonly context: Context;
+  readonly trade: MasterTrade;
+  readonly symbol: string;
+  readonly spec: SymbolSpec;
+}
+
+// At module level, not a closure made in `open` for every decision: under tsx (`npm start`), every
+// function made inside another is named through Object.defineProperty (decision.ts, decideLive).
+/** What `feature`'s open rules see of the opening (features/rules.ts, OpenContext). */
+const contextOf = (opening: Opening, feature: ActiveFeature): OpenContext => {
+  const { context, trade, symbol, spec } = opening;
+  const { accounts, market, features } = context;
+  return {
+    ...runContext(features, feature, context.copier),
+    trade,
+    slaveSymbol: symbol,
+    slaveSpec: spec,
+    masterSpec: market.masterSymbol,
+    copies: accounts.slave.copies,
+    slaveFunds: { balance: accounts.slave.balance, equity: accounts.slave.equity, currency: accounts.slave.currency },
+    quotes: features.quotes,
+    slaveAccount: features.slaveAccount,
+    marginPerLot: features.marginPerLot,
+    slavePositions: features.slavePositions ?? null,
+    pointValue: features.pointValue ?? null,
+    masterOrders: features.masterOrders ?? null,
+  };
+};
+
+/** A rule's refusal of the trade. */
+const refused = (trade: MasterTrade, skip: Skip): CopyAction[] => [
+  skipped(trade.masterPositionId, skip.reason, `${describeTrade(trade)} not copied: ${skip.message}`),
+];
 
 /**
  * The lot sizing gives with the settings the features adjusted; when sizing refuses, the first
  * fallback lot a feature offers, on whole lot steps within the broker's limits. Else the refusal.
  */
-const sizedVolume = (context: Context, trade: MasterTrade, spec: SymbolSpec, contextOf: FeatureContext): number | Skip => {
+const sizedVolume = (opening: Opening): number | Skip => {
+  const { context, trade, spec } = opening;
   const { copier, accounts, market, features } = context;
   const settings = features.active.reduce(
-    (current, feature) => feature.feature.rules.sizing?.(feature.settings, current, contextOf(feature)) ?? current,
+    (current, feature) => feature.feature.rules.sizing?.(feature.settings, current, contextOf(opening, feature)) ?? current,
     copier.settings,
   );
   const sized = slaveVolume(trade.volume, settings, {
@@ -66,7 +101,7 @@ const sizedVolume = (context: Context, trade: MasterTrade, spec: SymbolSpec, con
   });
   if (sized.ok) return sized.volume;
   const fallback = features.active
-    .map((feature) => feature.feature.rules.fallback?.(feature.settings, sized, contextOf(feature)) ?? null)
+    .map((feature) => feature.feature.rules.fallback?.(feature.settings, sized, contextOf(opening, feature)) ?? null)
     .find((answer) => answer !== null);
   if (!fallback) return sized;
   const stepped = floorToStep(exact(fallback.volume), exact(spec.lotStep));
@@ -76,12 +111,14 @@ const sizedVolume = (context: Context, trade: MasterTrade, spec: SymbolSpec, con
 };
 
 /** The sized lot after each feature's adjustVolume (caps, guards), on whole lot steps; or a refusal. */
-const adjustedVolume = (sized: number, spec: SymbolSpec, features: FeatureInputs, contextOf: FeatureContext): number | Skip => {
+const adjustedVolume = (sized: number, opening: Opening): number | Skip => {
+  const { spec } = opening;
+  const { features } = opening.context;
   let volume = sized;
   for (const feature of features.active) {
     const adjust = feature.feature.rules.adjustVolume;
     if (!adjust) continue;
-    const adjusted = adjust(feature.settings, volume, contextOf(feature));
+    const adjusted = adjust(feature.settings, volume, contextOf(opening, feature));
     if ('reason' in adjusted) return adjusted;
     // A feature's lot goes to the broker as whole steps too.
     const stepped = floorToStep(exact(adjusted.volume), exact(spec.lotStep));
@@ -126,65 +163,45 @@ const copierLimits = (context: Context, trade: MasterTrade, spec: SymbolSpec): S
  * features again (the sized lot, the order), in that order.
  */
 export const open = (context: Context, trade: MasterTrade): CopyAction[] => {
-  const what = describeTrade(trade);
   if (context.copy)
     return [
       skipped(
         trade.masterPositionId,
         'ALREADY_COPIED',
-        `${what} not copied again: slave ${context.copy.kind} #${context.parts.map((part) => part.slavePositionId).join(', #')} already copies it`,
+        `${describeTrade(trade)} not copied again: slave ${context.copy.kind} #${context.parts.map((part) => part.slavePositionId).join(', #')} already copies it`,
       ),
     ];
   // The account's protections come before the features: while one is in force nothing new is copied.
   const blocked = protectionSkip(context.features.protections ?? [], null, context.copier.id);
-  if (blocked) return [skipped(trade.masterPositionId, blocked.reason, `${what} not copied: ${blocked.message}`)];
-  const { copier, accounts, market, features } = context;
-  const symbol = mapSymbol(
-    trade.symbol,
-    market.slaveSymbols.map((spec) => spec.symbol),
-    copier.symbolOverrides,
-    copier.projectMappings,
-  );
+  if (blocked) return refused(trade, blocked);
+  const { copier, market, features } = context;
+  const symbol = mapSymbolOf(trade.symbol, market.slaveSymbols, copier.symbolOverrides, copier.projectMappings);
   const spec = symbol === null ? undefined : specOf(context, symbol);
-  if (symbol === null || !spec) return [skipped(trade.masterPositionId, 'SYMBOL_NOT_MAPPED', `${what} not copied: no unique slave symbol for ${trade.symbol}`)];
+  if (symbol === null || !spec) return refused(trade, { reason: 'SYMBOL_NOT_MAPPED', message: `no unique slave symbol for ${trade.symbol}` });
   const symbolBlocked = protectionSkip(features.protections ?? [], symbol, copier.id);
-  if (symbolBlocked) return [skipped(trade.masterPositionId, symbolBlocked.reason, `${what} not copied: ${symbolBlocked.message}`)];
-  const contextOf: FeatureContext = (feature) => ({
-    ...runContext(features, feature, copier),
-    trade,
-    slaveSymbol: symbol,
-    slaveSpec: spec,
-    masterSpec: market.masterSymbol,
-    copies: accounts.slave.copies,
-    slaveFunds: { balance: accounts.slave.balance, equity: accounts.slave.equity, currency: accounts.slave.currency },
-    quotes: features.quotes,
-    slaveAccount: features.slaveAccount,
-    marginPerLot: features.marginPerLot,
-    slavePositions: features.slavePositions ?? null,
-    pointValue: features.pointValue ?? null,
-    masterOrders: features.masterOrders ?? null,
-  });
-  const refused = (skip: Skip): CopyAction[] => [skipped(trade.masterPositionId, skip.reason, `${what} not copied: ${skip.message}`)];
+  if (symbolBlocked) return refused(trade, symbolBlocked);
+  const opening: Opening = { context, trade, symbol, spec };
   const limited = copierLimits(context, trade, spec);
-  if (limited) return refused(limited);
+  if (limited) return refused(trade, limited);
 
   for (const feature of features.active) {
-    const skip = feature.feature.rules.filterOpen?.(feature.settings, contextOf(feature));
-    if (skip) return refused(skip);
+    const skip = feature.feature.rules.filterOpen?.(feature.settings, contextOf(opening, feature));
+    if (skip) return refused(trade, skip);
   }
   // After the filters, so a trade they refuse is refused at once rather than later.
   for (const feature of features.active) {
-    const until = feature.feature.rules.deferOpen?.(feature.settings, contextOf(feature)) ?? null;
-    if (until !== null) return [deferred(trade.masterPositionId, until, feature.feature.type, `${what} held back by ${feature.feature.type} until ${until}`)];
+    const until = feature.feature.rules.deferOpen?.(feature.settings, contextOf(opening, feature)) ?? null;
+    if (until !== null)
+      return [deferred(trade.masterPositionId, until, feature.feature.type, `${describeTrade(trade)} held back by ${feature.feature.type} until ${until}`)];
   }
-  const sized = sizedVolume(context, trade, spec, contextOf);
-  if (typeof sized !== 'number') return refused(sized);
-  const volume = adjustedVolume(sized, spec, features, contextOf);
-  if (typeof volume !== 'number') return refused(volume);
+  const sized = sizedVolume(opening);
+  if (typeof sized !== 'number') return refused(trade, sized);
+  const volume = adjustedVolume(sized, opening);
+  if (typeof volume !== 'number') return refused(trade, volume);
   let action = openAction(context, trade, symbol, volume, spec, null);
   for (const feature of features.active) {
     const adjust = feature.feature.rules.adjustOpen;
-    if (adjust) action = adjust(feature.settings, action, contextOf(feature));
+    if (adjust) action = adjust(feature.settings, action, contextOf(opening, feature));
   }
   return copier.settings.forcePositionLotSize ? splitOpen(action, spec, context.event.eventId, copier.id) : [action];
 };

@@ -154,3 +154,46 @@ export const mapSymbol = (
   overrides: Readonly<Record<string, string>> = {},
   projectMappings: readonly ProjectMapping[] = [],
 ): string | null => resolveSymbol(masterSymbol, slaveSymbols, overrides, projectMappings).symbol;
+
+/** Whether the copier has any symbol override. */
+const hasOverrides = (overrides: Readonly<Record<string, string>>): boolean => {
+  for (const key in overrides) if (Object.hasOwn(overrides, key)) return true;
+  return false;
+};
+
+/** The automatic answers (no override, no project mapping) kept per list of slave symbols, by master symbol. */
+const automaticAnswers = new WeakMap<readonly { readonly symbol: string }[], Map<string, string | null>>();
+
+/**
+ * mapSymbol over the slave's symbol specifications. Without overrides and project mappings the answer
+ * depends on the master symbol and the list alone, so it is kept per list, which must not change once
+ * given (a venue's list is read once per login and shared: engine/copy/inputs.ts symbolsOf): the
+ * copiers of a fan-out onto one login, and every later fan-out, map the master's symbol once, not once
+ * per copier over the broker's whole list.
+ */
+export const mapSymbolOf = (
+  masterSymbol: string,
+  slaveSymbols: readonly { readonly symbol: string }[],
+  overrides: Readonly<Record<string, string>> = {},
+  projectMappings: readonly ProjectMapping[] = [],
+): string | null => {
+  if (projectMappings.length > 0 || hasOverrides(overrides)) {
+    return mapSymbol(
+      masterSymbol,
+      slaveSymbols.map((spec) => spec.symbol),
+      overrides,
+      projectMappings,
+    );
+  }
+  let answers = automaticAnswers.get(slaveSymbols);
+  if (!answers) automaticAnswers.set(slaveSymbols, (answers = new Map()));
+  let answer = answers.get(masterSymbol);
+  if (answer === undefined) {
+    answer = mapSymbol(
+      masterSymbol,
+      slaveSymbols.map((spec) => spec.symbol),
+    );
+    answers.set(masterSymbol, answer);
+  }
+  return answer;
+};

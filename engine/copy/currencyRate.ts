@@ -26,12 +26,15 @@ export const pairConversion = (venue: VenueConnection, from: string, to: string)
 /** How an amount in `from` is worth in `to` at the venue: as is for one currency, else by their pair or through USD. */
 export const venueConversion = (venue: VenueConnection, from: string, to: string): Promise<Conversion | null> => atVenue(venue, conversionSteps(from, to));
 
+/** Whether two currency codes name one currency: slaveToMasterRate answers null for them, asking the venue nothing. */
+export const oneCurrency = (a: string, b: string): boolean => a.toUpperCase() === b.toUpperCase();
+
 /**
  * One unit of the slave's currency in the master's (null when the same, or when no quote links
  * them): SLAVEMASTER or the inverse of MASTERSLAVE at the mid; where the venue quotes neither (an EUR
  * master, a GBP slave, no EURGBP), through USD: SLAVE→USD then USD→MASTER, each leg direct or inverse.
  */
 export const slaveToMasterRate = async (slave: VenueConnection, slaveCurrency: string, masterCurrency: string): Promise<number | null> => {
-  if (slaveCurrency.toUpperCase() === masterCurrency.toUpperCase()) return null;
+  if (oneCurrency(slaveCurrency, masterCurrency)) return null;
   return (await venueConversion(slave, slaveCurrency, masterCurrency))?.(1) ?? null;
 };

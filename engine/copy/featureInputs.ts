@@ -6,7 +6,7 @@
 import { type FeatureInputs, noFeaturesAt } from '../../domain/copy/decision.js';
 import type { ActiveFeature, CopyRecord, FeatureNeed, QuoteView } from '../../domain/copy/features/rules.js';
 import { NEWS_CALENDAR_REACH_MINUTES } from '../../domain/copy/features/newsFilter.js';
-import { mapSymbol } from '../../domain/copy/symbolMapping.js';
+import { mapSymbolOf } from '../../domain/copy/symbolMapping.js';
 import type { CopierView, MasterEvent, SymbolSpec } from '../../domain/copy/types.js';
 import type { AccountInformation, VenueConnection } from '../venues/port.js';
 import { accountPositionsOf, pointValueOf } from './accountViews.js';
@@ -96,14 +96,7 @@ export const featureInputs = async (event: MasterEvent, sources: FeatureSources)
   if (event.type === 'MasterPendingOrderModified') return Object.assign(base, await calendarAround(sources));
   if (!opening(event) || !('symbol' in event.data)) return base;
   const trade = event.data as { symbol: string; orderType: string };
-  const slaveSymbol = sources.slave
-    ? mapSymbol(
-        trade.symbol,
-        sources.slave.symbols.map((s) => s.symbol),
-        sources.copier.symbolOverrides,
-        sources.copier.projectMappings,
-      )
-    : null;
+  const slaveSymbol = sources.slave ? mapSymbolOf(trade.symbol, sources.slave.symbols, sources.copier.symbolOverrides, sources.copier.projectMappings) : null;
   const quotes = needs.has('quotes')
     ? { master: await quoteOf(sources.master, trade.symbol), slave: await quoteOf(sources.slave?.connection ?? null, slaveSymbol) }
     : base.quotes;

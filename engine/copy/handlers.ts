@@ -5,10 +5,10 @@
 // open copies. Each copier's outcome is one append (outcomes.ts).
 import { v5 as uuidv5 } from 'uuid';
 import type { CopierSettings } from '../../domain/copier/settings.js';
-import { decideCopy } from '../../domain/copy/decision.js';
+import { decideCopy, noFeaturesAt } from '../../domain/copy/decision.js';
 import { type CopyEvent, type CopySource, DEFERRAL_SOURCE } from '../../domain/copy/events.js';
 import type { ActiveFeature, ApprovalDecision, CopyRecord, MasterOrderRecord } from '../../domain/copy/features/rules.js';
-import { mapSymbol, type ProjectMapping } from '../../domain/copy/symbolMapping.js';
+import { mapSymbolOf, type ProjectMapping } from '../../domain/copy/symbolMapping.js';
 import type { CopierView, MasterEvent, SlaveCopy } from '../../domain/copy/types.js';
 import { calendarEvents } from '../../projections/calendar/queries.js';
 import { type Position, positionFromString, positionToString } from '../../store/port.js';
@@ -17,7 +17,8 @@ import { approvalOfDeferral } from './approvals.js';
 import type { CopyBook } from './book.js';
 import { type EarlyCause, type EarlyOutcomes, withSource } from './early.js';
 import { executeActions } from './executor.js';
-import { featureInputs } from './featureInputs.js';
+import { oneCurrency } from './currencyRate.js';
+import { featureInputs, type FeatureSources } from './featureInputs.js';
 import { type HandlerDeps, HandlerKit } from './handlerKit.js';
 import {
   copyHistory,
@@ -92,11 +93,7 @@ const isOpening = (event: MasterEvent): boolean =>
 /** The slave's quote of the mapped symbol, read only for a market open of a copier with a maxSlippage (CopierDTO). */
 const slippageQuote = async (event: MasterEvent, settings: CopierSettings, slave: SlaveSide, overrides: Readonly<Record<string, string>>) => {
   if (settings.maxSlippage <= 0 || !slave.ok || !isOpening(event) || !('orderType' in event.data)) return null;
-  const symbol = mapSymbol(
-    event.data.symbol,
-    slave.symbols.map((s) => s.symbol),
-    overrides,
-  );
+  const symbol = mapSymbolOf(event.data.symbol, slave.symbols, overrides);
   if (symbol === null) return null;
   return slave.connection.quote(symbol).then(
     (q) => ({ bid: q.bid, ask: q.ask }),
@@ -388,20 +385,16 @@ export class CopyHandlers {
     // A copier that places nothing decides on what data there is.
     const slaveFunds = slave.ok ? fundsOf(slave.info) : { balance: 0, equity: 0, currency: master.funds?.currency ?? 'USD' };
     const masterFunds = master.funds ?? slaveFunds;
-    const rate = slave.ok ? await this.inputs.slaveToMasterRate(slave.connection, slaveFunds.currency, masterFunds.currency) : null;
-    const features = await featureInputs(event, {
-      active: run.features,
-      history: run.history,
-      now: this.deps.clock().toISOString(),
-      eventTime: run.masterEventAt,
-      deferredBy: run.deferredBy,
-      approval: run.approval ?? null,
-      master: this.deps.connections.connection(masterAccountId),
-      slave: slave.ok ? slave : null,
-      copier: view,
-      masterOrders: (symbol, since) => this.masterOrders(masterAccountId, symbol, since, run.storeCause ? source.position : null),
-      calendar: (from, to) => calendarEvents(this.deps.db, { from, to }),
-    });
+    // Nothing is awaited that has nothing to wait for: a copier of a fan-out without features, on
+    // accounts of one currency, without a maxSlippage, decides in one go.
+    const rate =
+      slave.ok && !oneCurrency(slaveFunds.currency, masterFunds.currency)
+        ? await this.inputs.slaveToMasterRate(slave.connection, slaveFunds.currency, masterFunds.currency)
+        : null;
+    const now = this.deps.clock().toISOString();
+    const features =
+      run.features.length === 0 ? noFeaturesAt(now, run.masterEventAt, run.deferredBy) : await featureInputs(event, this.featureSources(run, view, slave, now));
+    const slaveQuote = view.settings.maxSlippage > 0 ? await slippageQuote(event, view.settings, slave, view.symbolOverrides) : null;
     const actions = decideCopy(
       event,
       view,
@@ -414,7 +407,7 @@ export class CopyHandlers {
         masterSymbol: masterSymbol ?? { symbol, minLot: 0, maxLot: 0, lotStep: 0, digits: 0, point: 1, contractSize: 1 },
         slaveSymbols: slave.ok ? slave.symbols : [],
         slaveToMasterRate: rate,
-        slaveQuote: await slippageQuote(event, view.settings, slave, view.symbolOverrides),
+        slaveQuote,
       },
       slave.ok ? Object.assign({}, features, { protections: slave.protections }) : features,
     );
@@ -426,6 +419,24 @@ export class CopyHandlers {
         run.sent ? { sent: run.sent } : {},
       ),
     );
+  }
+
+  /** What the copier's features read for a decision (featureInputs.ts). */
+  private featureSources(run: CopyRun, view: CopierView, slave: SlaveSide, now: string): FeatureSources {
+    const { masterAccountId, source } = run;
+    return {
+      active: run.features,
+      history: run.history,
+      now,
+      eventTime: run.masterEventAt,
+      deferredBy: run.deferredBy,
+      approval: run.approval ?? null,
+      master: this.deps.connections.connection(masterAccountId),
+      slave: slave.ok ? slave : null,
+      copier: view,
+      masterOrders: (symbol, since) => this.masterOrders(masterAccountId, symbol, since, run.storeCause ? source.position : null),
+      calendar: (from, to) => calendarEvents(this.deps.db, { from, to }),
+    };
   }
 
   /**
