@@ -105,6 +105,7 @@ export class CopyEngine {
   private readonly book: CopyBook;
   /** What the masters' fan-outs read, read ahead of their changes (priming.ts). */
   private readonly priming: Priming;
+  private readonly inputs: CopyInputs;
   private readonly processor: StreamProcessor;
   /** The store behind this term's fence (outcomes appended through it); null without a term. */
   private readonly fence: FencedStore | null;
@@ -128,6 +129,7 @@ export class CopyEngine {
     const name = partition ? copyEnginePartition(partition.index, partition.count) : COPY_ENGINE_PARTITION;
     const owns = partition ? (master: string) => partitionOf(master, partition.count) === partition.index : undefined;
     const inputs = new CopyInputs(deps.db, deps.connections, deps.clock, deps.readModelVersion);
+    this.inputs = inputs;
     this.handling = new Recovery(partition ? `copy engine handling (${name})` : 'copy engine handling', deps.log, { action: 'tries the same event again' });
     this.tracking = new Tracking(deps.db, deps.log, stopped, name, deps.term ? { lease: deps.term.lease, epoch: deps.term.epoch } : null);
     this.fence = deps.term ? new FencedStore(deps.store, { partition: name, epoch: deps.term.epoch, instance: deps.term.instance }) : null;
@@ -243,6 +245,10 @@ export class CopyEngine {
     const target = [fenced, head, committed].reduce<Position | null>((a, b) => (b && (!a || comparePositions(a, b) < 0) ? b : a), null);
     if (target) await this.outcomes.waitForReadModels(target);
     this.termStart = await this.tracking.resumeFrom(head);
+    // The read models include every event before termStart: the masters read now are a superset of
+    // theirs, and the intake adds each CopierCreated it routes (intake.ts knowMasters). A failed read
+    // leaves them unknown: every positions event goes to its handler, as it would.
+    this.intake.knowMasters(await this.inputs.masters().catch(() => null));
     this.lastDelivered = null;
     this.startPipeline();
     this.scheduling.start();

@@ -43,6 +43,12 @@ export class Intake {
   /** State events routed so far (each counted: see lastStateEvent), and per account the count at its latest. */
   private stateRouted = 0;
   private readonly stateRoutedAt = new Map<string, number>();
+  /**
+   * Every account that may be a master (knowMasters), or null: unknown, every positions event is
+   * handed on. A positions event of an account outside it is marked handled at once: its handler would
+   * find no copier and do nothing but wait for the read models (each slave fill of a fan-out is one).
+   */
+  private masters: Set<string> | null = null;
 
   constructor(private readonly parts: IntakeParts) {}
 
@@ -64,6 +70,16 @@ export class Intake {
   stateChangedSince(mark: number, accountIds: readonly string[]): boolean {
     for (const id of accountIds) if ((this.stateRoutedAt.get(id) ?? 0) > mark) return true;
     return false;
+  }
+
+  /**
+   * The masters with copiers as the copiers read model holds them, read once it includes every event
+   * before the first this term routes (engine.ts beginTerm): with each CopierCreated routed from then on,
+   * a superset of the masters of every copier created before the event routed. A copier created after a
+   * master event does not copy it (nor did its early run, early.ts; copyOpenPositions does). Null: unknown.
+   */
+  knowMasters(masterAccountIds: readonly string[] | null): void {
+    this.masters = masterAccountIds ? new Set(masterAccountIds) : null;
   }
 
   /** The newest routed copier event: an early run reads the copiers read model once it includes it. */
@@ -105,6 +121,8 @@ export class Intake {
       const trigger = masterTriggerOf(recorded as unknown as PositionsEvent, recorded.id);
       if (!trigger) return skip();
       const early = this.parts.early.take(recorded.id);
+      // No master as far as this term knows, and nothing placed early to record: no copier to decide for.
+      if (early === null && this.masters && !this.masters.has(masterAccountId)) return skip();
       return { kind: 'master', group: masterAccountId, recorded, trigger, masterAccountId, stateBefore, early };
     }
     this.lastStateEvent = recorded.position;
@@ -116,6 +134,7 @@ export class Intake {
     this.stateOf(event.data.toAccountId);
     if (event.type === 'CopierCreated') {
       this.stateOf(event.data.fromAccountId);
+      this.masters?.add(event.data.fromAccountId);
       this.masterOfCopier.set(event.data.copierId, event.data.fromAccountId);
       this.parts.early.copierCreated(event.data.fromAccountId);
     } else {

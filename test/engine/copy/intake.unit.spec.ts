@@ -69,3 +69,30 @@ describe('the intake’s state events per account (engine/copy/intake.ts)', () =
     expect(i.stateChangedSince(last, ['M', 'S1'])).to.equal(false);
   });
 });
+
+describe('the intake’s masters (engine/copy/intake.ts knowMasters)', () => {
+  it('hands on a positions event of a known master, marks one of another account handled at once, and still counts its state', async () => {
+    const finished: unknown[] = [];
+    const i = new Intake({
+      inputs: { knownMasterOf: () => undefined, copier: async () => null } as unknown as CopyInputs,
+      outcomes: { waitForReadModels: async () => undefined } as unknown as Outcomes,
+      tracking: { track: (r: RecordedEvent) => ({ recorded: r }), finish: (t: unknown) => void finished.push(t) } as unknown as Tracking,
+      handling: { succeeded: () => undefined, failed: async () => undefined } as unknown as Recovery,
+      stopped: () => false,
+      early: { routed: () => undefined, take: () => null, copierCreated: () => undefined } as unknown as EarlyCopies,
+    });
+    i.knowMasters(['M']);
+    expect((await i.route(opened('M')))?.kind).to.equal('master');
+    const mark = i.stateCount;
+    expect(await i.route(opened('S1'))).to.equal(null);
+    expect(await i.route(closed('S1'))).to.equal(null);
+    expect(finished).to.have.length(2);
+    expect(i.stateChangedSince(mark, ['S1'])).to.equal(true);
+    // A copier created of S1 makes it a master from that event on.
+    await i.route(copierEvent('c1', 'CopierCreated', { fromAccountId: 'S1', toAccountId: 'S2', projectId: 'p', settings: {} }));
+    expect((await i.route(opened('S1')))?.kind).to.equal('master');
+    // Unknown (the read failed): every positions event is handed on, as before.
+    i.knowMasters(null);
+    expect((await i.route(opened('S3')))?.kind).to.equal('master');
+  });
+});
