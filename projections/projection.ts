@@ -216,11 +216,17 @@ export const generationSchema = (name: string, generation: number): string => `r
  * as the text of its literal (arrayLiteral), not as a JavaScript array for pg to escape.
  */
 export const unnestRows = <R extends object>(rows: readonly R[], types: { readonly [K in keyof R]?: string }): RawBuilder<unknown> =>
-  sql`SELECT * FROM unnest(${sql.join(
-    Object.entries(types).map(
-      ([column, type]) => sql`${arrayLiteral(rows.map((row) => (row as Record<string, unknown>)[column]))}::${sql.raw(`${String(type)}[]`)}`,
-    ),
-  )})`;
+  unnestArrays(Object.fromEntries(Object.keys(types).map((column) => [column, rows.map((row) => (row as Record<string, unknown>)[column])])), types);
+
+/**
+ * unnestRows of rows given column by column: `columns[c][i]` is row i's value of column c, for every
+ * column c of `types` (a fold that gathers its rows as columns makes no object per row).
+ */
+export const unnestArrays = (
+  columns: { readonly [column: string]: readonly unknown[] },
+  types: { readonly [column: string]: string | undefined },
+): RawBuilder<unknown> =>
+  sql`SELECT * FROM unnest(${sql.join(Object.entries(types).map(([column, type]) => sql`${arrayLiteral(columns[column]!)}::${sql.raw(`${String(type)}[]`)}`))})`;
 
 /** An element of an array literal in double quotes, its quotes and backslashes escaped. */
 const quoted = (text: string): string => (text.includes('"') || text.includes('\\') ? `"${text.replace(/["\\]/g, '\\$&')}"` : `"${text}"`);

@@ -9,7 +9,7 @@ import { describeAction } from '../../domain/copy/decision.js';
 import { copyEventTypes, type CopyEvent, retryWindowInWords } from '../../domain/copy/events.js';
 import { type ClosedTradeData, type PositionData, positionsEventTypes, type PositionsEvent } from '../../domain/positions/events.js';
 import type { RecordedEvent } from '../../store/port.js';
-import { type Projection, type RebuildFold, statementChunks, unnestColumns, unnestRows } from '../projection.js';
+import { type Projection, type RebuildFold, statementChunks, unnestArrays, unnestColumns } from '../projection.js';
 import type { AccountLogsTable, ReadModels } from '../schema.js';
 import { accountFeatureLogEventTypes, accountFeatureLogLineOf } from './accountFeatures.js';
 import { type LogCategory, type LogLine, LogType, type LogTypeId } from './logLine.js';
@@ -175,14 +175,26 @@ const LINES: { readonly [T in LoggedEvent['type']]: (event: Of<T>) => LogLine | 
 export const logLineOf = (event: LoggedEvent): LogLine | null =>
   Object.hasOwn(LINES, event.type) ? (LINES[event.type] as (event: LoggedEvent) => LogLine | null)(event) : null;
 
-const logLineOfRecorded = (recorded: RecordedEvent): LogLine | null =>
-  customerLogEventTypes.includes(recorded.type)
-    ? customerLogLine(recorded as unknown as Parameters<typeof customerLogLine>[0])
-    : accountFeatureLogEventTypes.includes(recorded.type)
-      ? accountFeatureLogLineOf(recorded as unknown as Parameters<typeof accountFeatureLogLineOf>[0])
-      : (protectionEventTypes as readonly string[]).includes(recorded.type)
-        ? protectionLogLine(recorded as unknown as ProtectionEvent)
-        : logLineOf(recorded as unknown as PositionsEvent | CopyEvent);
+type LineMaker = (recorded: RecordedEvent) => LogLine | null;
+
+/**
+ * Per event type, the log line maker of the projectors that make lines (customers first, then account
+ * features, protections, positions and copies): one lookup per event instead of a search of each list.
+ */
+const LINE_MAKERS: ReadonlyMap<string, LineMaker> = new Map<string, LineMaker>([
+  ...Object.entries(LINES).map(([type, lineOf]): [string, LineMaker] => [type, lineOf as LineMaker]),
+  ...protectionEventTypes.map((type): [string, LineMaker] => [type, (recorded) => protectionLogLine(recorded as unknown as ProtectionEvent)]),
+  ...accountFeatureLogEventTypes.map((type): [string, LineMaker] => [
+    type,
+    (recorded) => accountFeatureLogLineOf(recorded as unknown as Parameters<typeof accountFeatureLogLineOf>[0]),
+  ]),
+  ...customerLogEventTypes.map((type): [string, LineMaker] => [
+    type,
+    (recorded) => customerLogLine(recorded as unknown as Parameters<typeof customerLogLine>[0]),
+  ]),
+]);
+
+const logLineOfRecorded = (recorded: RecordedEvent): LogLine | null => LINE_MAKERS.get(recorded.type)?.(recorded) ?? null;
 
 interface PendingLine {
   readonly recorded: RecordedEvent;
@@ -213,22 +225,37 @@ interface Known {
 const insertLogRows = async (db: Kysely<ReadModels>, lines: readonly PendingLine[], { projects: known, complete, keyless }: Known): Promise<void> => {
   const unknown = complete ? [] : [...new Set(lines.map((l) => l.log.accountId).filter((id) => !known.has(id)))];
   if (unknown.length) for (const [account, project] of await projectsOf(db, unknown)) known.set(account, project);
-  const rows: Insertable<AccountLogsTable>[] = lines.map(({ recorded, log }) => ({
-    id: recorded.id,
-    account_id: log.accountId,
-    project_id: known.get(log.accountId) ?? null,
-    position_commit: recorded.position.commit.toString(),
-    position_prepare: recorded.position.prepare.toString(),
-    time: recorded.created,
-    log_type_id: log.logTypeId,
-    category: log.category,
-    message: log.message,
-    code: log.code,
-    copier_id: log.copierId,
-    position_id: log.positionId,
-  }));
-  for (const chunk of statementChunks(rows)) {
-    const insert = db.insertInto('account_logs').columns(unnestColumns(LOG_COLUMNS)).expression(unnestRows(chunk, LOG_COLUMNS));
+  for (const chunk of statementChunks(lines)) {
+    // Column by column (unnestArrays), without a row object per line.
+    const columns: Record<Exclude<keyof Insertable<AccountLogsTable>, 'acknowledged'>, unknown[]> = {
+      id: [],
+      account_id: [],
+      project_id: [],
+      position_commit: [],
+      position_prepare: [],
+      time: [],
+      log_type_id: [],
+      category: [],
+      message: [],
+      code: [],
+      copier_id: [],
+      position_id: [],
+    };
+    for (const { recorded, log } of chunk) {
+      columns.id.push(recorded.id);
+      columns.account_id.push(log.accountId);
+      columns.project_id.push(known.get(log.accountId) ?? null);
+      columns.position_commit.push(recorded.position.commit);
+      columns.position_prepare.push(recorded.position.prepare);
+      columns.time.push(recorded.created);
+      columns.log_type_id.push(log.logTypeId);
+      columns.category.push(log.category);
+      columns.message.push(log.message);
+      columns.code.push(log.code);
+      columns.copier_id.push(log.copierId);
+      columns.position_id.push(log.positionId);
+    }
+    const insert = db.insertInto('account_logs').columns(unnestColumns(LOG_COLUMNS)).expression(unnestArrays(columns, LOG_COLUMNS));
     await (keyless ? insert : insert.onConflict((oc) => oc.column('id').doNothing())).execute();
   }
 };
