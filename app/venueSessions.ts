@@ -23,6 +23,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 import { type Kysely, sql } from 'kysely';
+import type { Account } from '../domain/account/decider.js';
 import { DataCollector } from '../engine/schedule/dataCollector.js';
 import { MaintenanceWindowRunner } from '../engine/schedule/maintenanceWindows.js';
 import { ProtectionMonitor } from '../engine/protection/monitor.js';
@@ -47,6 +48,7 @@ import {
 import type { ReadModels } from '../projections/schema.js';
 import type { JobRounds } from '../store/postgres/jobRounds.js';
 import type { Leases } from '../store/postgres/leases.js';
+import type { AggregateState } from '../store/commandHandler.js';
 import type { EventStore, Position } from '../store/port.js';
 import { Backoff, describeError } from '../store/recovery.js';
 import type { Logger } from './logger.js';
@@ -240,9 +242,10 @@ export class VenueSessions implements AccountSessions {
     return this.holding ? this.holding.connections.connectedAccountIds() : this.remote.connectedAccountIds();
   }
 
-  async connect(accountId: string): Promise<void> {
+  /** `known`: the account's stream as the caller has just read it (another instance's sessions read it themselves). */
+  async connect(accountId: string, known?: AggregateState<Account>): Promise<void> {
     const holding = await this.local();
-    if (holding) await holding.connections.connect(accountId);
+    if (holding) await holding.connections.connect(accountId, known);
     else await this.remote.call({ op: 'connect', accountId });
   }
 

@@ -102,6 +102,12 @@ export interface HandleCommandOptions<State, Event> {
    * memory): the first attempt decides on it without reading the stream; a retry reads on from there.
    */
   readonly known?: AggregateState<State>;
+  /**
+   * `known` was read a while ago and the stream may have moved since (a use case that read it before a
+   * wait): a decision of no events on it is not final (no append would confirm it), the stream is read
+   * on from `known` and the command decided again. A decision of events is confirmed by the append.
+   */
+  readonly knownMayBeBehind?: boolean;
   readonly retry?: ConflictRetryPolicy;
 }
 
@@ -130,6 +136,7 @@ export const handleCommand = async <Command extends { metadata: CommandMetadata 
     const { state, revision } = options.known && attempt === 1 ? options.known : await foldStream(store, streamName, decider.evolve, from);
     if (options.known) from = { state, revision };
     const events = decider.decide(command, state);
+    if (events.length === 0 && options.knownMayBeBehind && attempt === 1 && options.known) continue;
     if (events.length === 0) return { state, events, position: null, nextExpectedRevision: revision };
     const expectedRevision: AppendExpectedRevision = revision === null ? 'no_stream' : revision;
     const metadata = options.eventMetadata ?? eventMetadataOf(command.metadata);

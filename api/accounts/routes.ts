@@ -3,13 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import type { AccountCommand } from '../../domain/account/commands.js';
-import { accountDecider } from '../../domain/account/decider.js';
+import { type Account, accountDecider } from '../../domain/account/decider.js';
 import { AccountStatus } from '../../domain/account/enums.js';
 import { accountStream } from '../../domain/account/events.js';
 import { checkOutboundUrl, OutboundUrlError, type OutboundRefusal, parseOutboundUrl } from '../../app/outbound.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
 import { commandMetadata, execute, type Services, settle } from '../../app/services.js';
+import { type AggregateState, aggregateStream } from '../../store/commandHandler.js';
 import { accountNotFound, checkAccountScope, loadAccount } from '../shared/accounts.js';
 import { ErrorDTO, errorResponses } from '../shared/schemas.js';
 import { AsyncAccountCreationResponseDTO, asyncCreationRoutes } from './asyncRoutes.js';
@@ -211,18 +212,26 @@ Asynchronous (callbackUrl): the URL is checked first ([CALLBACK_URL_REQUIRED], [
           : accountResponses,
       async handler({ params, caller, context }) {
         const account = await loadAccount(services, caller, params.accountId);
+        let known: AggregateState<Account> | undefined;
         if (type === 'StartAccount' && account.account_status_id !== AccountStatus.Deleted) {
+          // An account without a session: its stream read once, for the venue login and the start's
+          // decision (a decision of nothing reads on from it: the stream may have moved during the login).
+          if (!services.connections.isConnected(params.accountId))
+            known = await aggregateStream(services.store, accountStream(params.accountId), accountDecider.evolve, accountDecider.initialState);
           // A refused login is in the account logs by the time the 400 answers.
-          await services.connections.connect(params.accountId).catch(async (error: unknown) => {
+          await services.connections.connect(params.accountId, known).catch(async (error: unknown) => {
             await settle(services);
             throw error;
           });
         }
-        await run(params.accountId, {
-          type,
-          data: { accountId: params.accountId, projectId: caller.projectId },
-          metadata: commandMetadata(services, context),
-        });
+        await execute(
+          services,
+          accountStream(params.accountId),
+          accountDecider,
+          { type, data: { accountId: params.accountId, projectId: caller.projectId }, metadata: commandMetadata(services, context) },
+          undefined,
+          known ? { known, knownMayBeBehind: true } : {},
+        );
         if (type !== 'StartAccount') {
           await services.connections.disconnect(params.accountId, type === 'StopAccount' ? 'stopped' : 'deleted');
           await settle(services);

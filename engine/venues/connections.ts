@@ -10,14 +10,14 @@
 // venue did while nobody listened is recorded. Ids are deterministic (recorder.ts), so a change seen
 // live and again there is stored once. Every append is a venue fact (store/recorder.ts).
 import type { Kysely } from 'kysely';
-import { accountDecider } from '../../domain/account/decider.js';
+import { type Account, accountDecider } from '../../domain/account/decider.js';
 import { accountStream } from '../../domain/account/events.js';
 import { AccountStatus } from '../../domain/account/enums.js';
 import { systemContext } from '../../domain/shared/command.js';
 import { type PositionsEvent, positionsStream } from '../../domain/positions/events.js';
 import { positionsProjection } from '../../projections/positions/projector.js';
 import type { ReadModels } from '../../projections/schema.js';
-import { aggregateStream, handleCommand } from '../../store/commandHandler.js';
+import { type AggregateState, aggregateStream, handleCommand } from '../../store/commandHandler.js';
 import { type AppendResult, END, type EventStore, type Position, type ResolvedEvent } from '../../store/port.js';
 import { venueApplication } from './applications.js';
 import type { VenueHost } from './host.js';
@@ -148,11 +148,12 @@ export class AccountConnections {
    * password) is recorded as VenueConnectionFailed and thrown as the VenueError. A platform not reachable
    * yet at a venue that says when it becomes reachable (RealVenue.onReachable: a MetaTrader terminal not
    * attached) is no refusal: it is recorded and logged the same way, the account waits with the venue's
-   * state as its statusMessage, and connects when its login becomes reachable.
+   * state as its statusMessage, and connects when its login becomes reachable. `known`: the account's
+   * stream as the caller has just read it (the start use case reads it once for this and its command).
    */
-  async connect(accountId: string): Promise<void> {
+  async connect(accountId: string, known?: AggregateState<Account>): Promise<void> {
     if (this.sessions.has(accountId)) return;
-    const { state: account } = await aggregateStream(this.deps.store, accountStream(accountId), accountDecider.evolve, accountDecider.initialState);
+    const { state: account } = known ?? (await aggregateStream(this.deps.store, accountStream(accountId), accountDecider.evolve, accountDecider.initialState));
     if (!account.exists || !account.settings) throw new Error(`account ${accountId} does not exist`);
     const { settings } = account;
     const login = { accountTypeId: settings.accountTypeId, loginServer: settings.loginServer, loginAccountNumber: settings.loginAccountNumber };

@@ -1,7 +1,7 @@
 // What creating and starting an account read of the event store (the 10,000-account seed of
 // bench:copy-latency runs these use cases for every account): a creation decides on the account stream
-// as it read it once, and a first start, whose VenueConnected is the positions stream's first event,
-// reads no positions back. A later start does read them (reconciliation), and records what the venue
+// as it read it once, a start reads it once for its venue login and its decision, and a first start,
+// whose VenueConnected is the positions stream's first event, reads no positions back. A later start does read them (reconciliation), and records what the venue
 // did while the account had no session. A new account's key is issued without reading its stream
 // (its id derives from the account, so the stream is new); one that exists is found by the append's
 // conflict and rotated, as a read would have found it.
@@ -57,7 +57,15 @@ describe('creating and starting an account: its reads of the event store', funct
     expect(started.status, JSON.stringify(started.body)).to.equal(200);
     expect(started.body.status.id).to.equal(2);
     expect(reads.filter((name) => name === positionsStream(id))).to.deep.equal([]);
+    // The account stream once, for the venue login and the start's decision.
+    expect(reads.filter((name) => name === accountStream(id))).to.have.length(1);
     expect(t.service.services.connections.isConnected(id)).to.equal(true);
+
+    // Started again while connected: the start decides nothing on one read, as before.
+    reads.length = 0;
+    const again = await t.call('POST', `/accounts/${id}/actions/start`);
+    expect([again.status, again.body.status.id]).to.deep.equal([200, 2]);
+    expect(reads.filter((name) => name === accountStream(id))).to.have.length(1);
   });
 
   it("creates an account whose key's stream already exists: the append's conflict finds it and the key is rotated", async () => {
@@ -91,8 +99,10 @@ describe('creating and starting an account: its reads of the event store', funct
     await connection.disconnect();
 
     reads.length = 0;
-    expect((await t.call('POST', `/accounts/${id}/actions/start`)).status).to.equal(200);
+    const restarted = await t.call('POST', `/accounts/${id}/actions/start`);
+    expect([restarted.status, restarted.body.status.id]).to.deep.equal([200, 2]);
     expect(reads.filter((name) => name === positionsStream(id))).to.have.length(1);
+    expect(reads.filter((name) => name === accountStream(id))).to.have.length(1);
     await services.connections.recorded(id);
     const positions = await t.call('GET', `/accounts/${id}/positions`);
     expect(positions.status, JSON.stringify(positions.body)).to.equal(200);

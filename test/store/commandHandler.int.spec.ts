@@ -92,6 +92,42 @@ describe('command handling: read, fold, decide, append with the expected revisio
     expect(state.status).to.equal(2);
   });
 
+  it('a known state that may be behind: a decision of nothing reads on and decides again, a decision of events is confirmed by its append', async () => {
+    const accountId = crypto.randomUUID();
+    const stream = accountStream(accountId);
+    const command = (type: 'StartAccount' | 'StopAccount') => ({ type, data: { accountId, projectId: PROJECT }, metadata: metadata() });
+    await handleCommand(store, stream, accountDecider, { type: 'CreateAccount', data: { accountId, projectId: PROJECT, settings }, metadata: metadata() });
+    await handleCommand(store, stream, accountDecider, command('StartAccount'));
+    // Read as Active (a start would decide nothing); stopped meanwhile by another writer.
+    const active = await aggregateStream(store, stream, accountDecider.evolve, accountDecider.initialState);
+    await handleCommand(store, stream, accountDecider, command('StopAccount'));
+    const reads: string[] = [];
+    const counting = Object.assign(Object.create(store) as EventStore, {
+      readStream: (...args: Parameters<EventStore['readStream']>) => {
+        reads.push(`${args[1]?.fromRevision ?? 'start'}`);
+        return store.readStream(...args);
+      },
+    });
+    const started = await handleCommand(counting, stream, accountDecider, command('StartAccount'), { known: active, knownMayBeBehind: true });
+    expect(started.events.map((e) => e.type)).to.deep.equal(['AccountStarted']);
+    expect(reads).to.deep.equal(['2']);
+    // Read as it is (Active): a start decides nothing, and one read on from there finds nothing new.
+    const current = { state: started.state, revision: started.nextExpectedRevision };
+    reads.length = 0;
+    const nothing = await handleCommand(counting, stream, accountDecider, command('StartAccount'), { known: current, knownMayBeBehind: true });
+    expect(nothing.events).to.deep.equal([]);
+    expect(reads).to.deep.equal(['4']);
+    // A stop is decided on it without a read; its append at the known revision confirms it.
+    reads.length = 0;
+    const stopped = await handleCommand(counting, stream, accountDecider, command('StopAccount'), { known: current, knownMayBeBehind: true });
+    expect(stopped.events.map((e) => e.type)).to.deep.equal(['AccountStopped']);
+    expect(reads).to.deep.equal([]);
+    // Without knownMayBeBehind a decision of nothing on the known state stands (a process that owns its stream).
+    const stale = await handleCommand(counting, stream, accountDecider, command('StartAccount'), { known: current });
+    expect(stale.events).to.deep.equal([]);
+    expect(reads).to.deep.equal([]);
+  });
+
   it('the same command id appends its events once, even when the command is handled twice', async () => {
     const accountId = crypto.randomUUID();
     const stream = accountStream(accountId);
