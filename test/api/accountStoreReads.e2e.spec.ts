@@ -18,6 +18,7 @@ import { EVENT_ID_NAMESPACE } from '../../store/commandHandler.js';
 import { positionsStream } from '../../domain/positions/events.js';
 import type { EventStore } from '../../store/port.js';
 import { startTestService, type TestService, validAccount } from '../support/service.js';
+import { marketHoursClock } from '../support/trading.js';
 
 describe('creating and starting an account: its reads of the event store', function () {
   this.timeout(120_000);
@@ -26,7 +27,8 @@ describe('creating and starting an account: its reads of the event store', funct
   const reads: string[] = [];
 
   before(async () => {
-    t = await startTestService();
+    // It trades EURUSD at the simulated venue: on a Wednesday, whatever day the suite runs on.
+    t = await startTestService({ clock: marketHoursClock() });
     const store: EventStore = t.service.services.store;
     const readStream = store.readStream.bind(store);
     Object.assign(store, {
