@@ -392,8 +392,11 @@ export class CopyHandlers {
         ? await this.inputs.slaveToMasterRate(slave.connection, slaveFunds.currency, masterFunds.currency)
         : null;
     const now = this.deps.clock().toISOString();
+    // An approval decided while its feature was on still sizes the copy (opening.ts volumeOverride).
     const features =
-      run.features.length === 0 ? noFeaturesAt(now, run.masterEventAt, run.deferredBy) : await featureInputs(event, this.featureSources(run, view, slave, now));
+      run.features.length === 0 && !run.approval
+        ? noFeaturesAt(now, run.masterEventAt, run.deferredBy)
+        : await featureInputs(event, this.featureSources(run, view, slave, now));
     const slaveQuote = view.settings.maxSlippage > 0 ? await slippageQuote(event, view.settings, slave, view.symbolOverrides) : null;
     const actions = decideCopy(
       event,
