@@ -6,9 +6,11 @@
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import { CALENDAR_ALERTS_LEASE } from '../../app/alertsScheduler.js';
+import { importCalendar } from '../../app/calendar.js';
 import { MarketNewsSync } from '../../app/marketNewsSync.js';
 import type { VenueSessions } from '../../app/venueSessions.js';
 import type { Leases } from '../../store/postgres/leases.js';
+import { textSource } from '../../engine/calendar/source.js';
 import { allowedSecondsOf, goodRoundWriteMsOf, JobRounds, READY_MIN_STALL_SECONDS } from '../../store/postgres/jobRounds.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { eventually } from '../support/trading.js';
@@ -97,6 +99,12 @@ describe('/ready: the leased jobs (issue 18)', function () {
     const { db } = a.service.services;
     await sql`ALTER VIEW calendar_alerts RENAME TO calendar_alerts_away`.execute(db);
     try {
+      // The loop reads its alerts again only once the calendar or the alerts moved (kept reads): a
+      // calendar import moves the calendar.
+      await importCalendar(
+        a.service.services,
+        textSource('file:ready.csv', 'csv', 'date,title,currency,impact,forecast,previous,actual\n2026-01-07T13:30:00Z,CPI m/m,USD,High,0.3%,0.2%,'),
+      );
       await eventually(
         async () => (await rows()).find((r) => r.lease === CALENDAR_ALERTS_LEASE && r.error?.includes('calendar_alerts')),
         30_000,
