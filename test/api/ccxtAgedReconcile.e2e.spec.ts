@@ -72,8 +72,10 @@ describe("ccxt venue end to end: a close older than the exchange's 7-day list, r
     expect(events.filter((e) => e.type === 'PositionOpened')).to.have.length(1);
     const closes = events.filter((e) => e.type === 'PositionClosed').map((e) => (e.data as { trade: ClosedTradeData }).trade);
     expect(closes).to.have.length(1);
-    // The trade under the copy's id, closed when and at what the exchange did 9 days ago.
-    expect(closes[0]).to.include({ positionId: copy!.id, volume: 0.01, closeTime: new Date(closing.time).toISOString() });
+    // The trade under the copy's id, closed when and at what the exchange did 9 days ago: the close is
+    // the fill, so its time is the order's updateTime (set when it filled, which on a moving clock can
+    // be a millisecond after the order's `time`, its placing).
+    expect(closes[0]).to.include({ positionId: copy!.id, volume: 0.01, closeTime: new Date(closing.updateTime).toISOString() });
     // Without the close found, reconcile.ts records nothing and warns "gone at the venue without a
     // closing trade" in the service's log (not the account's): the PositionClosed above is its absence.
   });
