@@ -134,7 +134,14 @@ export class RebuildBusyError extends Error {
 
 /** How much longer than the rest a read model took: the time its batches spent applying. */
 export interface RebuildTiming extends RebuildResult {
+  /**
+   * Wall time during which at least one piece of the read model was applying. A partitioned read model
+   * (Projection.partitionOf) applies its pieces side by side on several lanes: their times added up
+   * would count the same seconds up to `lanes` times over.
+   */
   readonly applySeconds: number;
+  /** Its pieces' times added up (lane seconds): applySeconds, or more for a partitioned read model. */
+  readonly laneSeconds: number;
 }
 
 const DEFAULT_LANES = 4;
@@ -146,7 +153,13 @@ interface Build {
   readonly generation: number;
   readonly current: { readonly generation: number } | undefined;
   applied: number;
+  /** Lane time spent applying it, its pieces' times added up (what the order of a batch's pieces goes by). */
   ms: number;
+  /** Wall time during which at least one of its pieces was applying (RebuildTiming.applySeconds). */
+  wallMs: number;
+  /** Its pieces applying now, and since when one has been (for wallMs). */
+  running: number;
+  runningSince: number;
   /** Events given to its pieces of the bulk (for the order of a batch's pieces: expectedMs). */
   given: number;
   /** Its Projection.rebuildFold, one per partition (a single one without partitions), if it has one. */
@@ -154,6 +167,20 @@ interface Build {
   /** Its tables are UNLOGGED until finishBuilds. */
   readonly unlogged: boolean;
 }
+
+/** Marks a piece of `build` as applying from now on; returns when it began. */
+const pieceStarts = (build: Build): number => {
+  const now = performance.now();
+  if (build.running++ === 0) build.runningSince = now;
+  return now;
+};
+
+/** Marks a piece of `build` that began at `began` as done: its lane time, and the wall time once no piece of it is left applying. */
+const pieceEnds = (build: Build, began: number): void => {
+  const now = performance.now();
+  build.ms += now - began;
+  if (--build.running === 0) build.wallMs += now - build.runningSince;
+};
 
 /** How far a rebuild has read `$all`, reported as it goes. */
 class Reading {
@@ -197,7 +224,7 @@ const prepareBuilds = async (conn: Kysely<ReadModels>, ordered: readonly Project
     });
     const { rebuildFold } = projection;
     const folds = rebuildFold ? Array.from({ length: projection.partitionOf ? lanes : 1 }, () => rebuildFold()) : undefined;
-    builds.push({ projection, schema, generation, current, applied: 0, ms: 0, given: 0, folds, unlogged });
+    builds.push({ projection, schema, generation, current, applied: 0, ms: 0, wallMs: 0, running: 0, runningSince: 0, given: 0, folds, unlogged });
   }
   return builds;
 };
@@ -239,15 +266,17 @@ const applyHistory = async (db: Kysely<ReadModels>, history: BufferedHistory, bu
     work.sort((a, b) => cost.get(b)! - cost.get(a)!);
     const lane = async (): Promise<void> => {
       for (let piece = work.shift(); piece; piece = work.shift()) {
-        const began = performance.now();
         const { build, events, fold } = piece;
-        const applied = await db.transaction().execute(async (trx) => {
-          await sql`SET LOCAL synchronous_commit = off`.execute(trx);
-          return applyHandled(trx, build.schema, build.projection, events, fold);
-        });
-        build.applied += applied;
+        const began = pieceStarts(build);
+        try {
+          build.applied += await db.transaction().execute(async (trx) => {
+            await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+            return applyHandled(trx, build.schema, build.projection, events, fold);
+          });
+        } finally {
+          pieceEnds(build, began);
+        }
         build.given += events.length;
-        build.ms += performance.now() - began;
       }
     };
     await Promise.all(Array.from({ length: lanes }, lane));
@@ -282,7 +311,7 @@ const finishBuilds = async (db: Kysely<ReadModels>, builds: readonly Build[], la
   const work = [...builds];
   const lane = async (): Promise<void> => {
     for (let build = work.shift(); build; build = work.shift()) {
-      const began = performance.now();
+      const began = pieceStarts(build);
       const { projection, schema } = build;
       // The switch's commit, which waits for the disk, makes this durable too (the WAL is written in order).
       await db.transaction().execute(async (trx) => {
@@ -293,7 +322,7 @@ const finishBuilds = async (db: Kysely<ReadModels>, builds: readonly Build[], la
         for (const fold of build.folds ?? []) await fold.finish(trx.withSchema(schema));
         await projection.createIndexes?.(trx, schema);
       });
-      build.ms += performance.now() - began;
+      pieceEnds(build, began);
     }
   };
   await Promise.all(Array.from({ length: lanes }, lane));
@@ -311,9 +340,9 @@ const switchOver = async (conn: Kysely<ReadModels>, store: EventStore, builds: r
     const tail: RecordedEvent[] = [];
     const apply = async (events: readonly RecordedEvent[]): Promise<void> => {
       for (const build of builds) {
-        const began = performance.now();
+        const began = pieceStarts(build);
         build.applied += await applyEvents(trx, build.schema, build.projection, events);
-        build.ms += performance.now() - began;
+        pieceEnds(build, began);
       }
       reading.done(events);
     };
@@ -396,7 +425,8 @@ export const rebuildProjections = async (
         generation: b.generation,
         events: reading.processed,
         applied: b.applied,
-        applySeconds: b.ms / 1000,
+        applySeconds: b.wallMs / 1000,
+        laneSeconds: b.ms / 1000,
       }));
     } finally {
       for (const projection of held.reverse()) await sql`SELECT ${unlockKey(projection.name)}`.execute(conn);
@@ -412,6 +442,6 @@ export const rebuildProjection = async (
   onProgress: (p: RebuildProgress) => void = () => undefined,
 ): Promise<RebuildResult> => {
   const [result] = await rebuildProjections(db, store, [projection], { onProgress, lanes: 1 });
-  const { applySeconds: _, ...rest } = result!;
+  const { applySeconds: _, laneSeconds: __, ...rest } = result!;
   return rest;
 };
