@@ -35,6 +35,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 import { loadConfig } from '../../app/config.js';
 import { silentLogger } from '../../app/logger.js';
 import { startService } from '../../app/service.js';
@@ -76,6 +77,7 @@ const args = parseArgs(process.argv.slice(2), [
   'database-url',
   'out',
   'alloc-sample',
+  'heap-snapshots',
 ]);
 const FAN_OUTS = (args.get('slaves')?.[0] ?? '1,10,100,1000')
   .split(',')
@@ -93,6 +95,17 @@ if (!(SOAK_RATE > 0)) throw new Error('--soak-rate takes a positive number of ma
 const OUT = args.get('out')?.[0] ?? 'bench-results';
 /** Bytes between allocation samples (--alloc-sample); 0: no sampling. */
 const ALLOC_SAMPLE = integerOption(args, 'alloc-sample', 0, 0);
+/**
+ * Trades (1-based, of each fan-out size) after which a heap snapshot is written (--heap-snapshots 1,20):
+ * OUT/copyLatency-<slaves>-<trade>.heapsnapshot, taken once the engine is idle (V8 collects first).
+ */
+const SNAPSHOT_AFTER = new Set(
+  (args.get('heap-snapshots')?.[0] ?? '')
+    .split(',')
+    .filter((t) => t !== '')
+    .map(Number),
+);
+if ([...SNAPSHOT_AFTER].some((t) => !Number.isInteger(t) || t < 1)) throw new Error('--heap-snapshots takes trade numbers (1 or more) separated by commas');
 /** Fewer trades where one trade is a thousand copies. */
 const tradesFor = (slaves: number): number => (slaves >= 1000 ? Math.max(3, Math.ceil(TRADES / 4)) : TRADES);
 const KEY = 'bench-key-0123456789abcdef-copy-latency';
@@ -216,11 +229,16 @@ const measureFanOut = async (
     breakdown.push({ trade: i, firstFillMs: first - entry.masterAt, lastFillMs: last - entry.masterAt, gc: pauses });
     await call('POST', `/accounts/${master}/actions/closeAllPositions`);
     await service.services.engine.idle();
+    if (SNAPSHOT_AFTER.has(i + 1)) {
+      mkdirSync(OUT, { recursive: true });
+      writeHeapSnapshot(path.join(OUT, `copyLatency-${fanOut}-${i + 1}.heapsnapshot`));
+    }
     bar.increment();
   }
   bar.stop();
   const allocated = sampling ? await sampling.stop(heapProfileFile(OUT, fanOut)) : null;
   for (const line of describeFanOuts(fanOut, breakdown)) console.log(line);
+  const firstFanOut = fanOutTimes[0] ?? Number.NaN;
   latencies.sort((a, b) => a - b);
   for (const list of [fanOutTimes, firstFills, spans]) list.sort((a, b) => a - b);
   return {
@@ -232,6 +250,7 @@ const measureFanOut = async (
     maxMs: latencies[latencies.length - 1] ?? Number.NaN,
     fanOutP50Ms: percentile(fanOutTimes, 50),
     fanOutMaxMs: fanOutTimes[fanOutTimes.length - 1] ?? Number.NaN,
+    firstFanOutMs: firstFanOut,
     firstFillP50Ms: percentile(firstFills, 50),
     spanP50Ms: percentile(spans, 50),
     gcShareOfFanOuts: round(gcShareOf(breakdown)),
