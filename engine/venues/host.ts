@@ -27,6 +27,7 @@ import type {
 } from './port.js';
 import { type Clock, SimulatedVenue } from './simulated/simulatedVenue.js';
 import { serverCurrency } from './simulated/servers.js';
+import { HISTORY_KEPT } from './simulated/book.js';
 import { SimulatedVenueStore } from './simulated/venueStore.js';
 import { Recovery, type RecoveryLog } from '../../store/recovery.js';
 import { VENUE_ADAPTERS } from './adapters.js';
@@ -104,10 +105,12 @@ export class VenueHost {
     const store = new SimulatedVenueStore(options.db);
     const clock: Clock = { now: () => options.clock().getTime() };
     const onListenerError = (error: unknown) => options.log.error('a venue change listener failed', error);
-    const saved = await store.load(SIMULATED_VENUE_NAME);
+    // Only each account's last history entries stay in memory; the older ones are read from the store.
+    const history = { kept: HISTORY_KEPT, older: (login: string, before: number) => store.olderHistory(SIMULATED_VENUE_NAME, login, before) };
+    const saved = await store.load(SIMULATED_VENUE_NAME, HISTORY_KEPT);
     const simulated = saved
-      ? SimulatedVenue.restore(saved, { clock, onListenerError })
-      : SimulatedVenue.create({ clock, seed: options.seed ?? 'copy-trading-service', name: SIMULATED_VENUE_NAME, onListenerError });
+      ? SimulatedVenue.restore(saved, { clock, onListenerError, history })
+      : SimulatedVenue.create({ clock, seed: options.seed ?? 'copy-trading-service', name: SIMULATED_VENUE_NAME, onListenerError, history });
     const registry = await VenueRegistry.start(options.routing ?? NO_ROUTING, options.adapters ?? VENUE_ADAPTERS, {
       clock: options.clock,
       log: options.log,

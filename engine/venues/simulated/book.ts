@@ -16,6 +16,17 @@ export interface Session {
  */
 export const REQUESTS_KEPT = 1_000;
 
+/**
+ * How many of an account's history entries a venue with a store keeps in memory: at least the last
+ * HISTORY_KEPT; the older ones are read from the store when a history request reaches back to them
+ * (SimulatedVenueOptions.history). Every closed trade and balance operation is an entry, so an account
+ * that trades on for a year would otherwise hold all of them for the life of the process.
+ */
+export const HISTORY_KEPT = 1_000;
+
+/** When a history entry happened: a trade's close, an operation's time (ms). */
+export const historyEntryTime = (entry: HistoryEntry): number => Date.parse(entry.kind === 'trade' ? entry.closeTime : entry.time);
+
 /** Forgetting runs once the log holds this many more than it must keep, so it costs little per request. */
 const slackOf = (kept: number): number => Math.max(1, Math.ceil(kept / 4));
 
@@ -28,14 +39,23 @@ export class Book {
   sequence: number;
   readonly positions = new Map<string, PositionRecord>();
   readonly orders = new Map<string, OrderRecord>();
+  /** The history entries kept in memory: every one without a store, else the last (HISTORY_KEPT) and the unsaved ones. */
   readonly history: HistoryEntry[];
+  /** The number (seq) of history[0] among every entry the account's history ever held: those before are in the store only. */
+  historyKeptFrom: number;
+  /**
+   * The latest time (ms) of an entry no longer in memory: a history request from after it needs no read
+   * of the store. A restored book takes its first entry's (entries are added at the venue's time, which
+   * does not go back); -Infinity while none is forgotten.
+   */
+  historyForgottenUntil: number;
   readonly requests = new Map<string, RecordedRequest>();
   readonly sessions = new Set<Session>();
   /** The recorded requests kept, in order, so the unsaved ones are a tail. */
   readonly requestLog: RecordedRequest[];
   /** The number (seq) of requestLog[0] among every request the account ever recorded: those before it are forgotten. */
   requestsKeptFrom: number;
-  /** Raised by every change; the store has saved up to these marks. */
+  /** Raised by every change; the store has saved up to these marks (savedHistory: the seq of the first entry not saved yet). */
   version = 0;
   savedVersion = 0;
   savedHistory: number;
@@ -52,6 +72,7 @@ export class Book {
     record: AccountRecord,
     private readonly changed?: Set<Book>,
     private readonly requestsKept = REQUESTS_KEPT,
+    private readonly historyKept = Number.POSITIVE_INFINITY,
   ) {
     const { login, passwordHash, currency, leverage, marginMode, stopOutLevel, credit } = record;
     this.settings = { login, passwordHash, currency, leverage, marginMode, stopOutLevel, credit };
@@ -60,7 +81,10 @@ export class Book {
     for (const position of record.positions) this.positions.set(position.id, position);
     for (const order of record.orders) this.orders.set(order.id, order);
     this.history = [...record.history];
-    this.savedHistory = this.history.length;
+    this.historyKeptFrom = record.historyFrom ?? 0;
+    this.savedHistory = this.historyKeptFrom + this.history.length;
+    const first = this.history[0];
+    this.historyForgottenUntil = this.historyKeptFrom === 0 ? Number.NEGATIVE_INFINITY : first ? historyEntryTime(first) : Number.POSITIVE_INFINITY;
     this.requestLog = [...record.requests];
     this.requestsKeptFrom = record.requestsFrom ?? 0;
     this.savedRequests = this.requestsKeptFrom + this.requestLog.length;
@@ -68,6 +92,7 @@ export class Book {
     for (const request of record.requests) this.requests.set(request.id, request);
     // With the same slack as record(), so a restored book is the book that was saved.
     this.forget(slackOf(requestsKept));
+    this.forgetHistory();
   }
 
   get dirty(): boolean {
@@ -89,6 +114,7 @@ export class Book {
 
   export(): AccountRecord {
     const record: AccountRecord = { ...this.state(), history: [...this.history], requests: [...this.requestLog] };
+    if (this.historyKeptFrom !== 0) Object.assign(record, { historyFrom: this.historyKeptFrom });
     return this.requestsKeptFrom === 0 ? record : Object.assign(record, { requestsFrom: this.requestsKeptFrom });
   }
 
@@ -115,6 +141,17 @@ export class Book {
     for (const position of this.positions.values()) if (position.clientOrderId === clientOrderId) return true;
     for (const order of this.orders.values()) if (order.clientOrderId === clientOrderId) return true;
     return false;
+  }
+
+  /**
+   * Forgets the oldest saved history entries once more than the kept number plus its slack are held
+   * (the store has them; an entry not saved yet is never forgotten).
+   */
+  forgetHistory(): void {
+    const excess = Math.min(this.history.length - this.historyKept, this.savedHistory - this.historyKeptFrom);
+    if (excess <= slackOf(this.historyKept)) return;
+    for (const entry of this.history.splice(0, excess)) this.historyForgottenUntil = Math.max(this.historyForgottenUntil, historyEntryTime(entry));
+    this.historyKeptFrom += excess;
   }
 
   /** Forgets the oldest requests once more than the kept number plus `slack` are held. */

@@ -1,7 +1,7 @@
 // Connections: one account's session with the venue. Each request runs as one entry point of the
 // venue (caught up to the clock, its changes delivered after it), against the connected book.
 import { createHash, scryptSync, timingSafeEqual } from 'node:crypto';
-import type { VenueChangeListener, VenueConnection, VenueCredentials } from '../port.js';
+import type { HistoryEntry, VenueChangeListener, VenueConnection, VenueCredentials } from '../port.js';
 import { exact } from './arithmetic.js';
 import type { Book, Session } from './book.js';
 import type { Desk } from './desk.js';
@@ -9,7 +9,7 @@ import type { DemoTerms } from './simulatedVenue.js';
 import { cancel, close, modify, once, place } from './trading.js';
 import { fail } from './validation.js';
 import { positionMargin } from './valuation.js';
-import { historyOf, information, openItems, quoteView } from './views.js';
+import { historyOf, historyReachesBack, inHistoryRange, information, openItems, quoteView } from './views.js';
 
 /** scrypt cost for the venue's password hashes: cheap, since the secret is a simulator's. */
 const PASSWORD_HASH_COST = 1024;
@@ -32,6 +32,8 @@ export interface ConnectionHost {
   catchUp(): void;
   /** A change listener threw. */
   onListenerError(error: unknown): void;
+  /** The entries of a login's history before seq `before`, from the venue's store (KeptHistory); null: every entry is in memory. */
+  readonly olderHistory: ((login: string, before: number) => Promise<readonly HistoryEntry[]>) | null;
 }
 
 /** Runs a request against the connected book, caught up to the clock. */
@@ -84,6 +86,17 @@ export const openConnection = (host: ConnectionHost, credentials: VenueCredentia
     },
     isConnected: () => connected,
     ...requests(host.desk, run),
+    history: async (from, to) => {
+      // The entries in memory, and how far back they go: the older ones are in the store (KeptHistory).
+      const { kept, keptFrom, reachesBack } = await run((found) => ({
+        kept: historyOf(found, from, to),
+        keptFrom: found.historyKeptFrom,
+        reachesBack: historyReachesBack(found, from),
+      }));
+      if (keptFrom === 0 || !reachesBack || !host.olderHistory) return kept;
+      const older = inHistoryRange(await host.olderHistory(credentials.login, keptFrom), from, to);
+      return [...older, ...kept];
+    },
     subscribe: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -105,14 +118,13 @@ const authenticate = (host: ConnectionHost, credentials: VenueCredentials, openi
   return found;
 };
 
-type Requests = Omit<VenueConnection, 'login' | 'connect' | 'disconnect' | 'isConnected' | 'subscribe'>;
+type Requests = Omit<VenueConnection, 'login' | 'connect' | 'disconnect' | 'isConnected' | 'subscribe' | 'history'>;
 
 const requests = (desk: Desk, run: Run): Requests => {
   const { market } = desk;
   return {
     accountInformation: () => run((found) => information(market, found, desk.now())),
     positions: () => run((found) => openItems(market, found, desk.now())),
-    history: (from, to) => run((found) => historyOf(found, from, to)),
     placeOrder: (request, clientOrderId) => run((found) => once(found, 'place', clientOrderId, () => place(desk, found, request, clientOrderId))),
     modifyPosition: (id, changes, clientRequestId) => run((found) => once(found, 'modify', clientRequestId, () => modify(desk, found, id, changes))),
     closePosition: (id, volume, clientRequestId) => run((found) => once(found, 'close', clientRequestId, () => close(desk, found, id, volume))),

@@ -15,7 +15,18 @@
 // file: state.ts (the records), market.ts (symbols and prices), arithmetic.ts and valuation.ts
 // (money), validation.ts, book.ts (one account), desk.ts (what the rules act through), deals.ts,
 // trading.ts, catchUp.ts (each second), views.ts and connection.ts.
-import type { BalanceOperation, MarginMode, OrderRequest, Quote, SymbolInfo, Venue, VenueChange, VenueConnection, VenueCredentials } from '../port.js';
+import type {
+  BalanceOperation,
+  HistoryEntry,
+  MarginMode,
+  OrderRequest,
+  Quote,
+  SymbolInfo,
+  Venue,
+  VenueChange,
+  VenueConnection,
+  VenueCredentials,
+} from '../port.js';
 import { exact } from './arithmetic.js';
 import { Book, REQUESTS_KEPT } from './book.js';
 import { evaluate } from './catchUp.js';
@@ -69,12 +80,24 @@ export interface SimulatedVenueOptions {
   readonly onListenerError?: (error: unknown) => void;
   /** How many of an account's last requests a repeat is answered from (default book.ts REQUESTS_KEPT). */
   readonly requestsKept?: number;
+  readonly history?: KeptHistory;
 }
 
 export interface RestoreOptions {
   readonly clock: Clock;
   readonly onListenerError?: (error: unknown) => void;
   readonly requestsKept?: number;
+  readonly history?: KeptHistory;
+}
+
+/**
+ * A venue with a store keeps only the last `kept` saved history entries of each account in memory
+ * (book.ts HISTORY_KEPT) and reads the older ones with `older` (the entries of a login whose seq is
+ * below `before`, in order) when a history request reaches back to them. Without it every entry stays.
+ */
+export interface KeptHistory {
+  readonly kept: number;
+  readonly older: (login: string, before: number) => Promise<readonly HistoryEntry[]>;
 }
 
 export class SimulatedVenue implements Venue {
@@ -94,10 +117,14 @@ export class SimulatedVenue implements Venue {
   private readonly host: ConnectionHost;
 
   private readonly requestsKept: number;
+  private readonly historyKept: number;
 
   private constructor(snapshot: SimulatedVenueSnapshot, options: RestoreOptions) {
-    const { clock, onListenerError, requestsKept = REQUESTS_KEPT } = options;
+    const { clock, onListenerError, requestsKept = REQUESTS_KEPT, history } = options;
     if (!(Number.isInteger(requestsKept) && requestsKept >= 1)) throw new Error(`requestsKept must be a positive integer, got ${String(requestsKept)}`);
+    if (history && !(Number.isInteger(history.kept) && history.kept >= 1))
+      throw new Error(`history.kept must be a positive integer, got ${String(history.kept)}`);
+    this.historyKept = history?.kept ?? Number.POSITIVE_INFINITY;
     this.name = snapshot.name;
     this.clock = clock;
     this.requestsKept = requestsKept;
@@ -105,7 +132,7 @@ export class SimulatedVenue implements Venue {
     this.market = new Market(snapshot.symbols, snapshot.prices);
     this.processedStep = snapshot.processedStep;
     this.nextTicket = snapshot.nextTicket;
-    for (const account of snapshot.accounts) this.books.set(account.login, new Book(account, this.changed, requestsKept));
+    for (const account of snapshot.accounts) this.books.set(account.login, new Book(account, this.changed, requestsKept, this.historyKept));
     this.desk = {
       market: this.market,
       now: () => this.now(),
@@ -121,6 +148,7 @@ export class SimulatedVenue implements Venue {
       transact: (work) => this.transact(work),
       catchUp: () => this.catchUp(),
       onListenerError: (error) => this.onListenerError(error),
+      olderHistory: history?.older ?? null,
     };
   }
 
@@ -176,7 +204,7 @@ export class SimulatedVenue implements Venue {
         account: book.state(),
         version: book.version,
         historyFrom: book.savedHistory,
-        newHistory: book.history.slice(book.savedHistory),
+        newHistory: book.history.slice(book.savedHistory - book.historyKeptFrom),
         requestsFrom,
         newRequests: book.requestLog.slice(requestsFrom - book.requestsKeptFrom),
         forgetRequestsBefore: book.requestsKeptFrom > book.savedKeptFrom ? book.requestsKeptFrom : null,
@@ -194,6 +222,7 @@ export class SimulatedVenue implements Venue {
       book.savedHistory = Math.max(book.savedHistory, entry.historyFrom + entry.newHistory.length);
       book.savedRequests = Math.max(book.savedRequests, entry.requestsFrom + entry.newRequests.length);
       book.savedKeptFrom = Math.max(book.savedKeptFrom, entry.forgetRequestsBefore ?? 0);
+      book.forgetHistory();
       if (!book.dirty) this.changed.delete(book);
     }
   }
@@ -239,6 +268,7 @@ export class SimulatedVenue implements Venue {
       },
       this.changed,
       this.requestsKept,
+      this.historyKept,
     );
     book.touch();
     this.books.set(login, book);

@@ -31,6 +31,11 @@ export interface AccountRecord {
   readonly positions: readonly PositionRecord[];
   readonly orders: readonly OrderRecord[];
   readonly history: readonly HistoryEntry[];
+  /**
+   * The number (seq) of history[0] among every entry the account's history ever held: the ones before
+   * are only in the venue's store (book.ts HISTORY_KEPT); absent: 0.
+   */
+  readonly historyFrom?: number;
   /** The last successful requests that carried a client id (book.ts REQUESTS_KEPT), for idempotency. */
   readonly requests: readonly RecordedRequest[];
   /** The number of requests[0] among every request the account recorded (the ones before are forgotten); absent: 0. */
@@ -56,7 +61,7 @@ export interface SimulatedVenueJournal {
     /** The account without its history and requests, which only ever grow: their new entries follow. */
     readonly account: Omit<AccountRecord, 'history' | 'requests'>;
     readonly version: number;
-    /** Index in the account's history of the first new entry. */
+    /** The number (seq) in the account's history of the first new entry. */
     readonly historyFrom: number;
     readonly newHistory: readonly HistoryEntry[];
     /** The number (seq) among the account's requests of the first new one. */

@@ -3,7 +3,9 @@
 // the venue row (clock marks, ticket counter, price feed state), one row per account (positions,
 // orders, balance), and the account history and client requests as append-only rows, so a save
 // writes what changed and never rewrites a long history. Only the last requests of an account are
-// kept (book.ts REQUESTS_KEPT): a save deletes the rows the venue has forgotten.
+// kept (book.ts REQUESTS_KEPT): a save deletes the rows the venue has forgotten. The history is kept
+// whole here, but the venue keeps only each account's last entries in memory (book.ts HISTORY_KEPT):
+// load reads those, olderHistory the rest when a request reaches back to them.
 //
 // The ticker saves every second, and an idle venue's journal holds nothing but its clock mark (the
 // processed step): no account, ticket, pin or anchor changed. Such a save is left out for up to
@@ -12,6 +14,7 @@
 // from the seed and the pins), so it does nothing again. Anything else in a journal is written at once.
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { StaticMigrations } from '../../../store/postgres/schema.js';
+import type { HistoryEntry } from '../port.js';
 import type { AccountRecord, RecordedRequest, SimulatedVenueJournal, SimulatedVenueSnapshot } from './state.js';
 import type { SimulatedSymbol } from './symbols.js';
 
@@ -90,12 +93,23 @@ export class SimulatedVenueStore {
     if (error) throw error instanceof Error ? error : new Error(String(error));
   }
 
-  /** The venue as last saved, or null when it was never saved. */
-  async load(name: string): Promise<SimulatedVenueSnapshot | null> {
+  /**
+   * The venue as last saved, or null when it was never saved. With `historyKept`, only the last that
+   * many history entries of each account (the venue reads older ones with `olderHistory`).
+   */
+  async load(name: string, historyKept?: number): Promise<SimulatedVenueSnapshot | null> {
     const venue = await this.db.selectFrom('sim_venues').selectAll().where('name', '=', name).executeTakeFirst();
     if (!venue) return null;
     const accounts = await this.db.selectFrom('sim_accounts').select(['login', 'account']).where('venue', '=', name).orderBy('opened').execute();
-    const history = await this.db.selectFrom('sim_history').select(['login', 'entry']).where('venue', '=', name).orderBy('login').orderBy('seq').execute();
+    const history: { login: string; seq: number; entry: HistoryEntry }[] =
+      historyKept === undefined
+        ? await this.db.selectFrom('sim_history').select(['login', 'seq', 'entry']).where('venue', '=', name).orderBy('login').orderBy('seq').execute()
+        : // Each account's last entries, read backwards along the primary key.
+          (
+            await sql<{ login: string; seq: number; entry: HistoryEntry }>`SELECT a.login, h.seq, h.entry FROM sim_accounts a
+              CROSS JOIN LATERAL (SELECT seq, entry FROM sim_history h WHERE h.venue = a.venue AND h.login = a.login ORDER BY seq DESC LIMIT ${historyKept}) h
+              WHERE a.venue = ${name} ORDER BY a.login, h.seq`.execute(this.db)
+          ).rows;
     const requests = await this.db
       .selectFrom('sim_requests')
       .select(['login', 'seq', 'request'])
@@ -104,8 +118,11 @@ export class SimulatedVenueStore {
       .orderBy('seq')
       .execute();
     const historyOf = new Map<string, AccountRecord['history'][number][]>();
+    /** The seq of each account's oldest entry loaded: the ones before stay in the store. */
+    const historyFrom = new Map<string, number>();
     for (const row of history) {
       const list = historyOf.get(row.login) ?? [];
+      if (list.length === 0) historyFrom.set(row.login, row.seq);
       list.push(row.entry);
       historyOf.set(row.login, list);
     }
@@ -131,10 +148,25 @@ export class SimulatedVenueStore {
           history: historyOf.get(row.login) ?? [],
           requests: requestsOf.get(row.login) ?? [],
         };
+        const keptFrom = historyFrom.get(row.login) ?? 0;
+        if (keptFrom !== 0) Object.assign(record, { historyFrom: keptFrom });
         const from = requestsFrom.get(row.login) ?? 0;
         return from === 0 ? record : Object.assign(record, { requestsFrom: from });
       }),
     };
+  }
+
+  /** The history entries of a login before seq `before`, in order: the ones its venue no longer keeps in memory. */
+  async olderHistory(name: string, login: string, before: number): Promise<HistoryEntry[]> {
+    const rows = await this.db
+      .selectFrom('sim_history')
+      .select('entry')
+      .where('venue', '=', name)
+      .where('login', '=', login)
+      .where('seq', '<', before)
+      .orderBy('seq')
+      .execute();
+    return rows.map((row) => row.entry as HistoryEntry);
   }
 
   /**

@@ -1,7 +1,7 @@
 // Views: what the port answers, built from the records and the market at a time.
 import { type AccountInformation, type HistoryEntry, type OpenPosition, type PendingOrder, type Quote, sideOf, type VenuePosition } from '../port.js';
 import { approx, centsNear, centsOf, exact } from './arithmetic.js';
-import type { Book } from './book.js';
+import { type Book, historyEntryTime } from './book.js';
 import type { Market } from './market.js';
 import type { OrderRecord, PositionRecord } from './state.js';
 import { checkedTime, iso } from './validation.js';
@@ -161,14 +161,21 @@ export const openItems = (market: Market, book: Book, now: number): VenuePositio
   ...[...book.orders.values()].map((order) => orderView(market, order, now)),
 ];
 
-export const historyOf = (book: Book, from: string, to: string): readonly HistoryEntry[] => {
+/** The entries from `from` to `to` (ISO times, both included). */
+export const inHistoryRange = (entries: readonly HistoryEntry[], from: string, to: string): readonly HistoryEntry[] => {
   const start = checkedTime(from, 'from', '[INVALID_REQUEST]');
   const end = checkedTime(to, 'to', '[INVALID_REQUEST]');
-  return book.history.filter((entry) => {
-    const at = Date.parse(entry.kind === 'trade' ? entry.closeTime : entry.time);
+  return entries.filter((entry) => {
+    const at = historyEntryTime(entry);
     return at >= start && at <= end;
   });
 };
+
+/** The book's entries in memory from `from` to `to` (the older ones of a venue with a store are read apart). */
+export const historyOf = (book: Book, from: string, to: string): readonly HistoryEntry[] => inHistoryRange(book.history, from, to);
+
+/** Whether entries the book no longer keeps in memory (Book.historyForgottenUntil) may be at or after `from`. */
+export const historyReachesBack = (book: Book, from: string): boolean => book.historyKeptFrom > 0 && !(Date.parse(from) > book.historyForgottenUntil);
 
 /** Market data, no account needed; [SYMBOL_NOT_FOUND] for a symbol the venue does not list. */
 export const quoteView = (market: Market, symbol: string, time: number): Quote => {

@@ -268,6 +268,55 @@ describe('simulated venue store', () => {
     expect((await again.positions()).map((p) => p.clientOrderId)).to.deep.equal(placed.map((_, i) => `bounded-${i}`));
   });
 
+  it('keeps only the last history entries in memory however long an account trades, and answers every entry from the store too', async () => {
+    const clock = new TestClock(TUESDAY_10);
+    const name = 'Long history';
+    // Four kept: one more (the slack) may be held before the oldest go, never an entry not saved yet.
+    const history = { kept: 4, older: (login: string, before: number) => store.olderHistory(name, login, before) };
+    const venue = SimulatedVenue.create({ clock, seed: 'long-history', name, history });
+    venue.openAccount({ login: '1001', password: 'pw', balance: 10_000, leverage: 100, marginMode: 'hedging' });
+    venue.setQuote('EURUSD', { bid: 1.085, ask: 1.0851 });
+    const trader = await connected(venue, '1001', 'pw');
+    const closed: ClosedTrade[] = [];
+    const held = () => venue.snapshot().accounts[0]!;
+    for (let i = 0; i < 30; i++) {
+      clock.time += 60_000;
+      const { orderId } = await trader.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 0.01 }, `open-${i}`);
+      closed.push(await trader.closePosition(orderId, undefined, `close-${i}`));
+      if (i % 3 === 0) await saveChanges(store, venue);
+      // At most the kept ones, the slack and the three not saved since the last save.
+      expect(held().history.length).to.be.at.most(4 + 1 + 3);
+    }
+    await saveChanges(store, venue);
+    // The deposit and 30 trades were entries; five at most stay in memory, every one in the store.
+    expect(held().history.length).to.be.at.most(5);
+    expect(held().historyFrom).to.equal(31 - held().history.length);
+    expect(await rowCount(db, 'sim_history', name)).to.equal(31);
+
+    const epoch = new Date(0).toISOString();
+    const end = new Date(clock.time + HOUR).toISOString();
+    const every = await trader.history(epoch, end);
+    expect(every.map((e) => e.kind)).to.deep.equal(['balance', ...closed.map(() => 'trade')]);
+    expect(every.slice(1)).to.deep.equal(closed);
+    // A range of entries only in the store, and one across the store and memory.
+    expect(await trader.history(closed[10]!.closeTime, closed[20]!.closeTime)).to.deep.equal(closed.slice(10, 21));
+    expect(await trader.history(closed[24]!.closeTime, end)).to.deep.equal(closed.slice(24));
+    expect(await trader.history(closed[29]!.closeTime, end)).to.deep.equal(closed.slice(29));
+
+    // A venue loaded with the bound holds the last four, answers every entry and numbers new ones on.
+    const loaded = await store.load(name, 4);
+    expect(loaded?.accounts[0]).to.deep.include({ historyFrom: 27, history: closed.slice(26) });
+    const restored = SimulatedVenue.restore(loaded!, { clock, history });
+    const again = await connected(restored, '1001', 'pw');
+    expect(await again.history(epoch, end)).to.deep.equal(every);
+    clock.time += 60_000;
+    const { orderId } = await again.placeOrder({ symbol: 'EURUSD', orderType: 'buy', volume: 0.01 }, 'open-after');
+    const last = await again.closePosition(orderId, undefined, 'close-after');
+    await saveChanges(store, restored);
+    expect(await rowCount(db, 'sim_history', name)).to.equal(32);
+    expect(await again.history(epoch, new Date(clock.time + HOUR).toISOString())).to.deep.equal([...every, last]);
+  });
+
   it('keeps two venue names apart, even with the same logins', async () => {
     const clock = new TestClock(TUESDAY_10);
     const practice = SimulatedVenue.create({ clock, seed: 'practice', name: 'Practice' });
