@@ -134,15 +134,12 @@ export const createApp = (services: Services): express.Express => {
   const routes = declareRoutes(services);
   const openApi = withTextAlerts(buildOpenApi(routes.specs, INTERFACE_VERSION));
 
-  const api = express.Router();
   const docs = express.Router();
   docs.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });
   // Swagger UI on the document above, its assets served from node_modules (no key needed to read).
   docsRoutes(docs);
-  // Walked only by requests for them (api/dispatch.ts underSegments).
-  api.use(underSegments(['openapi.json', 'docs'], docs));
   // Operations whose credential is not an API key, dispatched as the others are (api/dispatch.ts):
   const open = new FirstSegmentDispatch();
   // charting alerts: the webhookId in their path is the credential (webhooks/charting/inbound.ts);
@@ -151,28 +148,30 @@ export const createApp = (services: Services): express.Express => {
   open.route('get', '/projects/{projectId}/economicCalendar.ics', calendarFeed(services));
   // a brand's customers sign in by e-mail and use a session token (customers/selfService.ts).
   mountSelfServiceRoutes(open, services);
-  // What every request goes through before its route, in this order, as one layer (api/dispatch.ts inSequence):
-  api.use(
-    inSequence(
-      // bounded queues before any work, then 503 at once while the database is down;
-      ...(services.config.loadShedding ? [loadShedding()] : []),
-      databaseGate(services.health),
-      // a preflight carries no key: see apiKeys/cors.ts for how per-key origins work;
-      corsPreflight,
-      // the operations above;
-      open.handler,
-      authenticate(services, routes.checksKey()),
-      // requests that may change something are recorded for the audit log, off the request path;
-      recorderOf(services).middleware,
-      corsForKey(services.config.operatorDomain),
-      // bodies are parsed only for authenticated callers.
-      jsonBodies({ limit: '1mb', strict: true, type: ['application/json', 'application/*+json'] }),
-    ),
+  // The API: what every request goes through, in this order, as one handler (api/dispatch.ts inSequence;
+  // no router of its own to walk, issue 16), mounted under API_PREFIX:
+  const api = inSequence(
+    // the documents, walked only by requests for them (api/dispatch.ts underSegments), without a key;
+    underSegments(['openapi.json', 'docs'], docs),
+    // bounded queues before any work, then 503 at once while the database is down;
+    ...(services.config.loadShedding ? [loadShedding()] : []),
+    databaseGate(services.health),
+    // a preflight carries no key: see apiKeys/cors.ts for how per-key origins work;
+    corsPreflight,
+    // the operations above;
+    open.handler,
+    authenticate(services, routes.checksKey()),
+    // requests that may change something are recorded for the audit log, off the request path;
+    recorderOf(services).middleware,
+    corsForKey(services.config.operatorDomain),
+    // bodies are parsed only for authenticated callers;
+    jsonBodies({ limit: '1mb', strict: true, type: ['application/json', 'application/*+json'] }),
+    // then the route (api/route.ts).
+    routes.handler((req: Request, res: Response) => {
+      const caller = res.locals.caller as Caller;
+      return { caller, context: () => requestContext(req, res.locals.correlationId as string, caller, res.locals.requestId as string | undefined) };
+    }),
   );
-  routes.mount(api, (req: Request, res: Response) => {
-    const caller = res.locals.caller as Caller;
-    return { caller, context: () => requestContext(req, res.locals.correlationId as string, caller, res.locals.requestId as string | undefined) };
-  });
   // The API before the routes outside it, which no API path matches: its requests walk none of them.
   app.use(API_PREFIX, api);
   // The operator's signals, outside the REST API.

@@ -128,8 +128,8 @@ export class Routes {
     return (req) => req.method === 'GET' && patterns.some((p) => p.test(req.path));
   }
 
-  /** Mounts every authenticated route on `router`, as one layer dispatching by method and first path segment (api/dispatch.ts). */
-  mount(router: express.Router, resolve: (req: Request, res: Response) => { caller: Caller | null; context: () => RequestContext }): void {
+  /** Every authenticated route, as one handler dispatching by method and first path segment (api/dispatch.ts). */
+  handler(resolve: (req: Request, res: Response) => { caller: Caller | null; context: () => RequestContext }): express.RequestHandler {
     const dispatch = new FirstSegmentDispatch();
     for (const spec of this.specs) {
       // Operations without an API key are served before authentication by handlers of their own
@@ -200,6 +200,6 @@ export class Routes {
         }
       });
     }
-    router.use(dispatch.handler);
+    return dispatch.handler;
   }
 }
