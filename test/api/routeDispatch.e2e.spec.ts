@@ -71,6 +71,8 @@ describe('routes dispatched by method and first path segment', function () {
     // A handler's own refusal still leaves through the error handler.
     expectError(await t.call('GET', '/accounts/5b0c4b7e-3f4a-4d2e-9c1b-7a6e5d4c3b2a'), 404, '[ACCOUNT_NOT_FOUND]');
     expectError(await t.call('GET', '/accounts/not-a-uuid'), 400, '[VALIDATION_FAILED]');
+    // A parameter that does not decode is refused by the route's match, as the router refused it.
+    expectError(await t.call('GET', '/accounts/%E0%A4%A', { checkContract: false }), 400, '[BAD_REQUEST]');
   });
 
   it('labels the metrics with the route the request matched, under the API prefix', async () => {
