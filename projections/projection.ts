@@ -10,6 +10,7 @@ import {
   sql,
   type Transaction,
 } from 'kysely';
+import { arrayLiteral } from '../store/postgres/arrayLiteral.js';
 import type { RecordedEvent } from '../store/port.js';
 import type { ReadModels } from './schema.js';
 
@@ -206,6 +207,9 @@ export const keylessFirstOfKey = (): { readonly insert: FirstOfKeyWriter; readon
   };
 };
 
+/** The literal each of unnestRows' columns goes as (store/postgres/arrayLiteral.ts). */
+export { arrayLiteral };
+
 export const generationSchema = (name: string, generation: number): string => `rm_${name}_g${generation}`;
 
 /**
@@ -227,30 +231,6 @@ export const unnestArrays = (
   types: { readonly [column: string]: string | undefined },
 ): RawBuilder<unknown> =>
   sql`SELECT * FROM unnest(${sql.join(Object.entries(types).map(([column, type]) => sql`${arrayLiteral(columns[column]!)}::${sql.raw(`${String(type)}[]`)}`))})`;
-
-/** An element of an array literal in double quotes, its quotes and backslashes escaped. */
-const quoted = (text: string): string => (text.includes('"') || text.includes('\\') ? `"${text.replace(/["\\]/g, '\\$&')}"` : `"${text}"`);
-
-/**
- * The text of PostgreSQL's array literal of `values` (one dimension), as pg would send the array but
- * built in one pass: pg escapes every element with two regular expressions and writes each date in
- * local time field by field. Null and undefined are NULL; a number, bigint or boolean goes as its
- * text; a date as its ISO 8601 text in UTC (the same instant: every column it goes to is timestamptz);
- * a string quoted; any other object as its JSON, quoted (what pg sends for an object).
- */
-export const arrayLiteral = (values: readonly unknown[]): string => {
-  let text = '{';
-  for (let i = 0; i < values.length; i++) {
-    if (i > 0) text += ',';
-    const value = values[i];
-    if (value === null || value === undefined) text += 'NULL';
-    else if (typeof value === 'string') text += quoted(value);
-    else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') text += String(value);
-    else if (value instanceof Date) text += `"${value.toISOString()}"`;
-    else text += quoted(JSON.stringify(value));
-  }
-  return `${text}}`;
-};
 
 /** The columns of `types`, in its order (the order unnestRows gives them). */
 export const unnestColumns = <R extends object>(types: { readonly [K in keyof R]?: string }): (keyof R & string)[] =>
