@@ -2,14 +2,13 @@
 // does when its turn comes (asyncCreation.ts runs it).
 import { Type } from '@sinclair/typebox';
 import { DomainError } from '../../domain/shared/errors.js';
-import { findAccount } from '../../projections/accounts/queries.js';
 import { ApiError } from '../errors.js';
 import type { Caller, Routes } from '../route.js';
 import type { Services } from '../../app/services.js';
 import { errorResponses, IsoDateTime, Nullable } from '../shared/schemas.js';
 import type { AsyncRequestRow, Outcome } from '../../app/accounts/asyncCreation.js';
 import { createAccountLocked } from '../../app/commands/createAccount.js';
-import { toAccountDTOs, toAsyncCreationDTO } from './dto.js';
+import { createdAccountDTO, toAsyncCreationDTO } from './dto.js';
 import { AccountDTO } from './schemas.js';
 
 export const AsyncAccountCreationResponseDTO = Type.Object(
@@ -50,8 +49,8 @@ export const processAsyncCreation =
         failIfAccountExistsInProject: row.fail_if_exists,
         context: row.context,
       });
-      const account = await findAccount(services.db, row.project_id, row.account_id);
-      const [dto] = account ? await toAccountDTOs(services, row.project_id, [account]) : [];
+      // The account as created even while the read models lag behind the write (api/accounts/dto.ts).
+      const dto = await createdAccountDTO(services, row.project_id, row.account_id);
       return {
         status: 'COMPLETED',
         callbackBody: { account: dto ?? null },

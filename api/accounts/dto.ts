@@ -3,6 +3,9 @@
 import type { Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import type { AccountChanges } from '../../domain/account/commands.js';
+import { type Account, accountDecider } from '../../domain/account/decider.js';
+import { accountStream } from '../../domain/account/events.js';
+import { aggregateStream } from '../../store/commandHandler.js';
 import { accountStatuses, accountTypeOf, regions } from '../../domain/account/enums.js';
 import type { AccountSettings, DedicatedIp, MyHomeIp } from '../../domain/account/events.js';
 import type { AsyncRequestRow } from '../../app/accounts/asyncCreation.js';
@@ -16,7 +19,7 @@ import type { LaneTurn } from '../availability.js';
 import { enumObject } from '../shared/enumObjects.js';
 import { appliedTemplateMarkers } from '../templates/markers.js';
 import { type AccountAnswer, accountAnswersOf } from './answers.js';
-import { accountStateOf, accountsWithStateAmong, connectedAmong } from './information.js';
+import { accountStateOf, accountsWithStateAmong, connectedAmong, noState } from './information.js';
 import { type AccountCreateDTO, SECRET_MASK } from './schemas.js';
 
 export type CreateBody = Static<typeof AccountCreateDTO>;
@@ -89,6 +92,56 @@ export const accountDTOsAmong = async (services: Services, projectId: string, id
     const row = rows.get(id);
     return row ? [toAccountDTO(services, row)] : [];
   });
+};
+
+/**
+ * The AccountDTO of an account as its own events make it (the aggregate's state), for the answer of its
+ * creation while the read models have not reached the write yet (READ_MODEL_WAIT_MS passed under load):
+ * the row the accounts read model will hold, and the state of an account nothing else knows of yet.
+ */
+const accountDTOOfState = (services: Services, account: Account) => {
+  const s = account.settings!;
+  return toAccountDTO(services, {
+    id: account.id,
+    project_id: account.projectId,
+    alias: s.alias,
+    login_server: s.loginServer,
+    login_account_number: s.loginAccountNumber,
+    account_type_id: s.accountTypeId,
+    region_id: s.regionId,
+    account_status_id: account.status,
+    prop_firm: s.propFirm,
+    trading_disabled: s.tradingDisabled,
+    native_mode: s.nativeMode,
+    close_unmanaged_positions: s.closeUnmanagedPositions,
+    dedicated_ip: s.dedicatedIp,
+    my_home_ip: s.myHomeIp,
+    proxy: s.proxy,
+    labels: [...s.labels],
+    skip_credential_check: s.skipCredentialCheck,
+    ctrader_client_id: s.ctraderClientId,
+    ctrader_client_secret_set: s.ctraderClientSecretCiphertext !== null,
+    currency: null,
+    created: new Date(account.created!),
+    deleted: null,
+    updated: new Date(account.created!),
+    last_reconnect_at: account.lastReconnectAt === null ? null : new Date(account.lastReconnectAt),
+    revision: '0',
+    ...noState,
+  });
+};
+
+/**
+ * The AccountDTO of an account just created (POST /accounts, its asynchronous outcome): from the read
+ * models, or, while they lag behind its write (READ_MODEL_WAIT_MS passed under load), from its events.
+ * Never none for an account that exists: told it does not, a client would create it again. Undefined:
+ * no such account in the project.
+ */
+export const createdAccountDTO = async (services: Services, projectId: string, accountId: string) => {
+  const [read] = await accountDTOsAmong(services, projectId, [accountId]);
+  if (read) return read;
+  const { state } = await aggregateStream(services.store, accountStream(accountId), accountDecider.evolve, accountDecider.initialState);
+  return state.exists && state.projectId === projectId ? accountDTOOfState(services, state) : undefined;
 };
 
 /** AccountDTOs of rows already read (the accounts read model), in their order: their state in one more query. */
@@ -170,9 +223,7 @@ export const accountListAnswer = async (
 /** AsyncAccountCreationResponseDTO: the account only once COMPLETED (as it is now), the error only when FAILED. */
 export const toAsyncCreationDTO = async (services: Services, row: AsyncRequestRow) => {
   let account: unknown;
-  if (row.status === 'COMPLETED') {
-    [account] = await accountDTOsAmong(services, row.project_id, [row.account_id]);
-  }
+  if (row.status === 'COMPLETED') account = await createdAccountDTO(services, row.project_id, row.account_id);
   return {
     requestId: row.request_id,
     status: row.status,

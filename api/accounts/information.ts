@@ -44,7 +44,8 @@ const ticketOf = (positionId: string): number => (Number.isSafeInteger(Number(po
 
 const round2 = (value: number): number => Math.round(value * 100) / 100;
 
-const noState: AccountStateColumns = {
+/** The state of an account the read models know nothing more of (a new one). */
+export const noState: AccountStateColumns = {
   has_active_copiers: false,
   has_monitor_only_copiers: false,
   has_disabled_copiers: false,

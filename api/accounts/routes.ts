@@ -19,6 +19,7 @@ import {
   accountAnswer,
   accountDTOsAmong,
   accountListAnswer,
+  createdAccountDTO,
   type CreateBody,
   fromAccountCreateDTO,
   fromAccountUpdateDTO,
@@ -67,6 +68,13 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
     return { body: account };
   };
 
+  /** The account just created: as its events make it while the read models lag behind (never 404 for it). */
+  const respondWithCreated = async (caller: Caller, accountId: string) => {
+    const account = await createdAccountDTO(services, caller.projectId, accountId);
+    if (!account) throw accountNotFound(accountId);
+    return { body: account };
+  };
+
   // Before /accounts/{accountId}: the router tries routes in order.
   asyncCreationRoutes(routes, services);
 
@@ -92,7 +100,7 @@ export const accountRoutes = (routes: Routes, services: Services): void => {
     tag: 'Accounts',
     operationId: 'createAccount',
     summary: 'Create an account',
-    description: `Synchronous (no callbackUrl): answers 200 once the account exists and every read model includes it. The account starts in status New (status {id: 1}); POST .../actions/start connects it. type {id} and region {id} are required; an unknown id gives 404 [ACCOUNT_TYPE_NOT_FOUND] / [REGION_NOT_FOUND]. Secrets (loginAccountPassword, ctraderClientSecret, myHomeIp.password) are stored encrypted and answered as "********".
+    description: `Synchronous (no callbackUrl): answers 200 once the account exists and every read model includes it; when they lag behind it longer than READ_MODEL_WAIT_MS (heavy load), the 200 carries the account as created, and reads show it once they catch up. The account starts in status New (status {id: 1}); POST .../actions/start connects it. type {id} and region {id} are required; an unknown id gives 404 [ACCOUNT_TYPE_NOT_FOUND] / [REGION_NOT_FOUND]. Secrets (loginAccountPassword, ctraderClientSecret, myHomeIp.password) are stored encrypted and answered as "********".
 
 Every account gets an account-level API key (it sees only this account and cannot create accounts; GET /accounts/{accountId}/apiKeys lists it). Its value is shown once: in the X-Account-Api-Key header of the 200 answer (its id in X-Account-Api-Key-Id), or in the callback body of an asynchronous creation (member accountApiKey). Lost values are replaced with POST /projects/{projectId}/apiKeys/{apiKeyId}/rotate.
 
@@ -142,7 +150,7 @@ Asynchronous (callbackUrl): the URL is checked first ([CALLBACK_URL_REQUIRED], [
         return { status: 202, body: await toAsyncCreationDTO(services, row) };
       }
       const key = await createAccountNow(services, creation);
-      return { ...(await respondWithAccount(caller, creation.accountId)), headers: { 'X-Account-Api-Key': key.key, 'X-Account-Api-Key-Id': key.apiKeyId } };
+      return { ...(await respondWithCreated(caller, creation.accountId)), headers: { 'X-Account-Api-Key': key.key, 'X-Account-Api-Key-Id': key.apiKeyId } };
     },
   });
 
