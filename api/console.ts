@@ -6,15 +6,15 @@
 // both pages go out under a Content-Security-Policy.
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { brandBySubdomain } from '../app/customers.js';
+import { projectFile } from '../app/projectRoot.js';
 import type { Services } from '../app/services.js';
 import { BRAND_CSS, BRAND_JS, ConsolePages } from './consolePages.js';
 import { notFoundHandler } from './errors.js';
 
 const require = createRequire(import.meta.url);
-const consoleDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../console');
+const consoleDir = projectFile('console');
 
 /** The browser modules the console imports by bare name (console/index.html's import map). */
 const vendor: Readonly<Record<string, string>> = {

@@ -8,14 +8,14 @@
 // is logged as an error and the last good list is kept.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isAccountType } from '../domain/account/enums.js';
 import { type Broker, type BrokerFile, brokersOfType, checkBrokerFile } from '../domain/broker/catalog.js';
 import { SIMULATED_SERVERS } from '../engine/venues/simulated/servers.js';
 import { SIMULATED_VENUE_NAME } from '../engine/venues/host.js';
 import type { Logger } from './logger.js';
+import { projectFile } from './projectRoot.js';
 
-export const SHIPPED_BROKERS_FILE = fileURLToPath(new URL('../data/brokers/brokers.json', import.meta.url));
+export const SHIPPED_BROKERS_FILE = projectFile('data/brokers/brokers.json');
 export const OPERATOR_BROKERS_FILE_NAME = 'brokers.json';
 
 /** A brokers file read and checked; throws with the file's name and the problem. */

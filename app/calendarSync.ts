@@ -10,18 +10,18 @@
 // Every source ends in importCalendar (app/calendar.ts): a changed forecast becomes a revision.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { type CalendarSource, fileSource, httpSource, textSource } from '../engine/calendar/source.js';
 import type { JobRounds } from '../store/postgres/jobRounds.js';
 import { LeasedLoop } from '../store/postgres/leasedLoop.js';
 import type { Leases } from '../store/postgres/leases.js';
 import { type CalendarImport, importCalendar } from './calendar.js';
+import { projectFile } from './projectRoot.js';
 import type { CommandServices } from './services.js';
 
 export const CALENDAR_SYNC_LEASE = 'calendar-sync';
 export const CALENDAR_FEED_CHECKPOINT = 'calendar:feed';
-export const SAMPLE_WEEK_FILE = fileURLToPath(new URL('../data/calendar/sample-week.json', import.meta.url));
+export const SAMPLE_WEEK_FILE = projectFile('data/calendar/sample-week.json');
 const CALENDAR_FILES = /\.(csv|json|xml|ics|ical)$/i;
 const WEEK_MS = 7 * 86_400_000;
 

@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from '../support/connect.js';
+import { scriptRun } from '../../app/projectRoot.js';
 import { ROOT } from './support/listening.js';
 import { readReport } from './support/report.js';
 
@@ -51,7 +52,8 @@ const BENCHMARKS: readonly Benchmark[] = [
 
 const run = (script: string, args: readonly string[]): Promise<number | null> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, stdio: 'inherit' });
+    const { execArgv, file } = scriptRun(script);
+    const child = spawn(process.execPath, [...execArgv, file, ...args], { cwd: ROOT, stdio: 'inherit' });
     child.on('exit', (code) => resolve(code));
   });
 

@@ -9,7 +9,7 @@
 //     [--database-url postgres://...] [--out bench-results]
 // prints a table and writes bench-results/eventStore.json.
 import { type ChildProcess, fork } from 'node:child_process';
-import path from 'node:path';
+import { scriptRun } from '../../app/projectRoot.js';
 import { parseArgs } from '../support/connect.js';
 import { SYSTEMS, type SystemName } from './eventStore/system.js';
 import type { Reply, Request, Scenario } from './eventStore/worker.js';
@@ -57,8 +57,9 @@ class Worker {
   }
 
   static start(system: SystemName, connectionString: string): Promise<Worker> {
-    const child = fork(path.join(import.meta.dirname, 'eventStore', 'worker.ts'), [system, connectionString], {
-      execArgv: ['--import', 'tsx'],
+    const { execArgv, file } = scriptRun('scripts/bench/eventStore/worker.ts');
+    const child = fork(file, [system, connectionString], {
+      execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     return new Promise((resolve, reject) => {

@@ -9,10 +9,10 @@
 //     [--database-url postgres://...] [--out bench-results] [--cpu-prof-dir DIR]
 // prints a table and writes bench-results/rebuild.json; --cpu-prof-dir keeps a V8 CPU profile of each rebuild.
 import { fork } from 'node:child_process';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { scriptRun } from '../../app/projectRoot.js';
 import { allProjections } from '../../projections/all.js';
 import { migrateReadModels } from '../../projections/migrations.js';
 import { migrateEventStore } from '../../store/postgres/schema.js';
@@ -38,8 +38,9 @@ type Done = Extract<MeasureMessage, { kind: 'done' }>;
 
 const measure = (connectionString: string, run: number, events: number): Promise<Done> =>
   new Promise((resolve, reject) => {
-    const child = fork(path.join(import.meta.dirname, 'rebuild', 'measure.ts'), [connectionString], {
-      execArgv: ['--import', 'tsx', ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : [])],
+    const { execArgv, file } = scriptRun('scripts/bench/rebuild/measure.ts');
+    const child = fork(file, [connectionString], {
+      execArgv: [...execArgv, ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : [])],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const bar = progress(`rebuild ${run + 1}/${RUNS}: events read, applied to every read model`, events);

@@ -2,7 +2,10 @@
 // process, `docker stop` with npm as PID 1): SIGINT or SIGTERM to npm stops the service and its
 // embedded PostgreSQL, with exit code 0. Regression (issue 13): SIGINT was swallowed by the shell npm
 // ran, and SIGTERM left node and postgres running.
-import { type ChildProcess, spawn } from 'node:child_process';
+// npm start runs the compiled JavaScript under dist/ (scripts/build.js, issue 16: no tsx at run time), so
+// these are the specs of that start too: it compiles what changed, and the files the service reads next
+// to its code (the console's pages, the API documentation, the shipped brokers list) are found from dist/.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -61,11 +64,35 @@ describe('npm start and signals', function () {
     });
   }
 
-  it('keeps its secrets from other users: DATA_DIR closed to others, secret files 0600, and the service role no superuser', async () => {
+  it('runs compiled, finds its files from dist/, and keeps its secrets from other users: DATA_DIR closed to others, secret files 0600, and the service role no superuser', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ct-npm-secrets-'));
     dirs.push(dataDir);
+    execFileSync(process.execPath, ['scripts/build.js'], { cwd: ROOT, stdio: 'pipe' });
     const { child, out } = await npmStart(dataDir);
     try {
+      // The service runs the compiled start, which had nothing to compile after the build above.
+      const service = (JSON.parse(readFileSync(path.join(dataDir, 'postgres-runtime.json'), 'utf8')) as { pid: number }).pid;
+      expect(readFileSync(`/proc/${service}/cmdline`, 'utf8').split('\0')).to.include(path.join('dist', 'scripts', 'start.js'));
+      expect(out(), 'a start after a start compiles nothing').to.not.match(/compiled \d+ of/);
+      const url = /listening on (http:\/\/\S+)/.exec(out())![1]!;
+      const origin = new URL(url).origin;
+      for (const [address, type] of [
+        [`${origin}/console`, 'text/html'],
+        [`${origin}/console/app.js`, 'javascript'],
+        [`${origin}/console/vendor/preact.mjs`, 'javascript'],
+        [`${url}/docs`, 'text/html'],
+        [`${url}/docs/assets/swagger-ui-bundle.js`, 'javascript'],
+      ] as const) {
+        const response = await fetch(address);
+        expect(response.status, address).to.equal(200);
+        expect(response.headers.get('content-type'), address).to.include(type);
+      }
+      const brokers = await fetch(`${url}/brokers/1/all`, { headers: { 'X-API-KEY': TEST_KEY } });
+      expect(brokers.status).to.equal(200);
+      expect(
+        ((await brokers.json()) as { simulated: boolean }[]).some((b) => !b.simulated),
+        'the shipped brokers',
+      ).to.equal(true);
       expect(statSync(dataDir).mode & 0o007, 'others on DATA_DIR').to.equal(0);
       for (const file of ['postgres-runtime.json', 'postgres-credentials.json', 'credentials.key']) {
         expect(statSync(path.join(dataDir, file)).mode & 0o077, file).to.equal(0);

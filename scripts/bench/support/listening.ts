@@ -1,9 +1,9 @@
 // An HTTP server of a benchmark in a child process of its own (the service, the bare express app), so
 // the load generator in this process never shares an event loop with it.
 import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import { PROJECT_ROOT, scriptRun } from '../../../app/projectRoot.js';
 
-export const ROOT = path.resolve(import.meta.dirname, '../../..');
+export const ROOT = PROJECT_ROOT;
 
 export interface ListeningProcess {
   readonly url: string;
@@ -13,8 +13,8 @@ export interface ListeningProcess {
 }
 
 /**
- * Runs `node --import tsx [nodeOptions] <script>` and resolves once it printed `listening on <url>` (and
- * `ready`, when given).
+ * Runs `node [nodeOptions] <script>` the way this process runs (compiled, or the source under tsx:
+ * app/projectRoot.ts) and resolves once it printed `listening on <url>` (and `ready`, when given).
  */
 export const startListening = (
   script: string,
@@ -24,7 +24,8 @@ export const startListening = (
 ): Promise<ListeningProcess> =>
   new Promise((resolve, reject) => {
     const { ready, nodeOptions = [] } = options;
-    const child = spawn(process.execPath, ['--import', 'tsx', ...nodeOptions, script, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const run = scriptRun(script);
+    const child = spawn(process.execPath, [...run.execArgv, ...nodeOptions, run.file, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
