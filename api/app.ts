@@ -167,10 +167,11 @@ export const createApp = (services: Services): express.Express => {
     // bodies are parsed only for authenticated callers;
     jsonBodies({ limit: '1mb', strict: true, type: ['application/json', 'application/*+json'] }),
     // then the route (api/route.ts).
-    routes.handler((req: Request, res: Response) => {
-      const caller = res.locals.caller as Caller;
-      return { caller, context: () => requestContext(req, res.locals.correlationId as string, caller, res.locals.requestId as string | undefined) };
-    }),
+    routes.handler(
+      (res: Response) => res.locals.caller as Caller,
+      (req: Request, res: Response) =>
+        requestContext(req, res.locals.correlationId as string, res.locals.caller as Caller, res.locals.requestId as string | undefined),
+    ),
   );
   // The API before the routes outside it, which no API path matches: its requests walk none of them.
   app.use(API_PREFIX, api);

@@ -132,10 +132,11 @@ export class ServiceMetrics {
 
   /** Counts and times every request (mounted first). */
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
-    const end = this.requestSeconds.startTimer();
+    // Timed as the histogram's startTimer would (a monotonic clock), without its two closures per request.
+    const started = performance.now();
     res.once('finish', () => {
       const labels = { method: req.method, route: routeOf(req), status: String(res.statusCode) };
-      end(labels);
+      this.requestSeconds.observe(labels, (performance.now() - started) / 1000);
       this.requests.inc(labels);
     });
     next();

@@ -96,11 +96,12 @@ const isEmptyBody = (req: Request): boolean =>
  * check), without serialising again nor hashing the bytes again for the entity tag.
  */
 const sendSerialised = (res: Response, json: SerialisedBody): void => {
-  res.set('Content-Type', 'application/json; charset=utf-8');
+  // res.setHeader, not res.set: the same headers (res.set would parse this type to add the charset it has).
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
   const etagOf = res.app.get('etag fn') as ((body: Buffer) => string) | undefined;
   if (etagOf) {
     json.etag ??= etagOf(json.bytes);
-    res.set('ETag', json.etag);
+    res.setHeader('ETag', json.etag);
   }
   res.send(json.bytes);
 };
@@ -125,11 +126,16 @@ export class Routes {
     const patterns = this.specs
       .filter((spec) => spec.checksKey && spec.method === 'get')
       .map((spec) => new RegExp(`^${spec.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`));
-    return (req) => req.method === 'GET' && patterns.some((p) => p.test(req.path));
+    return (req) => {
+      if (req.method !== 'GET') return false;
+      const path = req.path;
+      for (const pattern of patterns) if (pattern.test(path)) return true;
+      return false;
+    };
   }
 
   /** Every authenticated route, as one handler dispatching by method and first path segment (api/dispatch.ts). */
-  handler(resolve: (req: Request, res: Response) => { caller: Caller | null; context: () => RequestContext }): express.RequestHandler {
+  handler(callerOf: (res: Response) => Caller | null, contextOf: (req: Request, res: Response) => RequestContext): express.RequestHandler {
     const dispatch = new FirstSegmentDispatch();
     for (const spec of this.specs) {
       // Operations without an API key are served before authentication by handlers of their own
@@ -137,14 +143,15 @@ export class Routes {
       if (spec.authenticated === false) continue;
       dispatch.route(spec.method, spec.path, async (req: Request, res: Response, next: NextFunction) => {
         try {
-          const { caller: assumed, context: contextOf } = resolve(req, res);
+          const assumed = callerOf(res);
           const keyCheck = keyCheckOf(res.locals);
           // A route that does not read the key itself waits for it here.
           if (keyCheck && !spec.checksKey) await keyCheck.complete();
           // Before anything else looks at the request: a blocked call learns nothing, not even about its input.
           enforceEndpointAccess(assumed?.accessPolicy, spec.path, req);
           const params = spec.params ? validate(spec.params, { ...req.params }, 'path') : {};
-          const query = validate(spec.query ?? EMPTY_QUERY, { ...(req.query as object) }, 'query');
+          // Without a query string there is nothing to parse (req.query parses it at each read) nor to check.
+          const query = spec.query || req.url.includes('?') ? validate(spec.query ?? EMPTY_QUERY, { ...(req.query as object) }, 'query') : {};
           let body: unknown = undefined;
           if (spec.body) {
             const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
@@ -170,7 +177,7 @@ export class Routes {
             body,
             caller: assumed!,
             get context() {
-              return (context ??= contextOf());
+              return (context ??= contextOf(req, res));
             },
             req,
             keyCheck,
@@ -178,7 +185,7 @@ export class Routes {
           } as HandlerInput<unknown, unknown, unknown>;
           const out = await spec.handler(input);
           // Nothing leaves before the key is admitted, with its policy as it is now.
-          const caller = keyCheck ? await keyCheck.complete() : assumed;
+          const caller = keyCheck ? (keyCheck.caller ?? (await keyCheck.complete())) : assumed;
           if (caller !== assumed) enforceEndpointAccess(caller?.accessPolicy, spec.path, req);
           if (out.headers) res.set(out.headers);
           const status = out.status ?? 200;

@@ -37,16 +37,32 @@ export interface AccountAnswer {
 interface Kept extends AccountAnswer {
   readonly stamp: string;
   readonly accountIds: readonly string[];
-  /** The accounts among accountIds with a live session when it was made, and their links' status messages. */
-  readonly connected: string;
+  /** The sessions of accountIds when it was made. */
+  readonly sessions: Sessions;
   /** Epoch ms at which its first pending approval expires (Infinity: none). */
   readonly validUntil: number;
   readonly list: boolean;
 }
 
-/** The sessions of these accounts as an answer shows them: which are connected, and each link's status message. */
-const connectedOf = (services: Services, accountIds: readonly string[]): string =>
-  `${accountIds.filter((id) => services.connections.isConnected(id)).join(',')}|${accountIds.map((id) => services.connections.statusMessage(id) ?? '').join('\u0000')}`;
+/** The sessions of accounts as an answer shows them: for each, whether it is connected, and its link's status message ('' for none). */
+interface Sessions {
+  readonly connected: readonly boolean[];
+  readonly messages: readonly string[];
+}
+
+const sessionsOf = (services: Services, accountIds: readonly string[]): Sessions => ({
+  connected: accountIds.map((id) => services.connections.isConnected(id)),
+  messages: accountIds.map((id) => services.connections.statusMessage(id) ?? ''),
+});
+
+/** Whether the sessions of these accounts are still `then`: compared in place, without building anything (every served answer asks). */
+const sessionsAre = (services: Services, accountIds: readonly string[], then: Sessions): boolean => {
+  for (let i = 0; i < accountIds.length; i++) {
+    const id = accountIds[i]!;
+    if (services.connections.isConnected(id) !== then.connected[i] || (services.connections.statusMessage(id) ?? '') !== then.messages[i]) return false;
+  }
+  return true;
+};
 
 /** Epoch ms at which the first pending approval of these rows expires, and with it the answer. */
 export const expiryOf = (rows: readonly AccountWithState[]): number => {
@@ -130,7 +146,7 @@ export class AccountAnswers {
   candidate(services: Services, key: string): Kept | undefined {
     const kept = this.kept.get(key);
     if (!kept) return undefined;
-    if (kept.validUntil <= services.clock().getTime() || connectedOf(services, kept.accountIds) !== kept.connected) {
+    if ((kept.validUntil !== Infinity && kept.validUntil <= services.clock().getTime()) || !sessionsAre(services, kept.accountIds, kept.sessions)) {
       this.forget(key);
       return undefined;
     }
@@ -147,7 +163,7 @@ export class AccountAnswers {
       json: { bytes: Buffer.from(JSON.stringify(made.body)) },
       stamp: made.stamp,
       accountIds,
-      connected: connectedOf(services, accountIds),
+      sessions: sessionsOf(services, accountIds),
       validUntil: expiryOf(made.rows),
       list: made.list,
     };
