@@ -2,7 +2,7 @@
 // order the venue reports it (positions, pending orders, balance, the connection), and the trading
 // requests made through the API with who made them. Venue facts are recorded, never decided: the
 // venue is the authority on its own book. The position, order and trade they carry are position.ts's.
-import type { OrderType } from '../copy/types.js';
+import type { MarketOrderType, OrderType } from '../copy/types.js';
 import type { BalanceOperationData, CancelReason, ClosedTradeData, PendingOrderData, PositionData } from './position.js';
 
 export type { BalanceOperationData, CancelReason, ClosedTradeData, CloseReason, PendingOrderData, PositionData } from './position.js';
@@ -48,6 +48,15 @@ export type PositionsEvent =
   | { type: 'PositionModified'; data: Base & { position: PositionData } }
   | { type: 'PositionPartiallyClosed'; data: Base & { position: PositionData; trade: ClosedTradeData } }
   | { type: 'PositionClosed'; data: Base & { trade: ClosedTradeData } }
+  /**
+   * A reconciliation found a known position no longer at the venue, and no closing trade of it in the
+   * venue's history: its close and result are unknown. The position stays as it was known (a later
+   * reconciliation whose history shows the close records PositionClosed); this only tells the account.
+   */
+  | {
+      type: 'PositionGoneWithoutTrade';
+      data: Base & { positionId: string; symbol: string; orderType: MarketOrderType; volume: number; openPrice: number };
+    }
   | { type: 'PendingOrderPlaced'; data: Base & { order: PendingOrderData } }
   | { type: 'PendingOrderModified'; data: Base & { order: PendingOrderData } }
   /** The order became the position with the same id; its opening follows as PositionOpened or PositionIncreased. */
@@ -69,6 +78,7 @@ export const positionsEventTypes: readonly PositionsEventType[] = [
   'PositionModified',
   'PositionPartiallyClosed',
   'PositionClosed',
+  'PositionGoneWithoutTrade',
   'PendingOrderPlaced',
   'PendingOrderModified',
   'PendingOrderFilled',

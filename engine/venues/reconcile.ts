@@ -1,9 +1,11 @@
 // Reconciliation: whenever a session starts (start, reconnect, service restart) the venue's book is
 // compared with the positions read model, and what was missed while nobody listened is recorded, in
 // this order: positions and pending orders that appeared, changed, filled or were partially closed
-// (the venue's book); those that are gone (closed, filled and closed, cancelled or expired); balance
+// (the venue's book); those that are gone (closed, filled and closed, cancelled or expired; a position
+// gone without a closing trade in the venue's history is told in the account's log); balance
 // operations. Ids are deterministic (recorder.ts), so a change seen live and again here is stored once.
 import type { Selectable } from 'kysely';
+import type { MarketOrderType } from '../../domain/copy/types.js';
 import type { PositionsEvent } from '../../domain/positions/events.js';
 import { filledPosition, type PendingOrderData } from '../../domain/positions/position.js';
 import type { PositionsTable } from '../../projections/schema.js';
@@ -129,7 +131,21 @@ const recordGonePosition = async (r: Reconciliation, row: Row): Promise<void> =>
   const trades = tradesOf(r, row.id);
   const last = trades[trades.length - 1];
   if (!last) {
+    // The account's log says so (a lost trade leaves a reason a user can read), once: the key is the
+    // position's, so the same reconciliation run again records nothing new.
     r.warn(`account ${r.accountId}: position ${row.id} is gone at the venue without a closing trade`);
+    await r.record(`gone/${row.id}`, {
+      type: 'PositionGoneWithoutTrade',
+      data: {
+        accountId: r.accountId,
+        at: r.now,
+        positionId: row.id,
+        symbol: row.symbol,
+        orderType: row.order_type as MarketOrderType,
+        volume: row.volume,
+        openPrice: row.open_price,
+      },
+    });
     return;
   }
   await recordPartials(r, row.id, null, true);

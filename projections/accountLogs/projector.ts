@@ -135,6 +135,14 @@ const LINES: { readonly [T in LoggedEvent['type']]: (event: Of<T>) => LogLine | 
       `Position #${trade.positionId} ${REASONS[trade.reason]}: ${trade.orderType} ${lots(trade.volume)} ${trade.symbol} at ${trade.closePrice}, result ${money(net(trade))}`,
       { positionId: trade.positionId },
     ),
+  PositionGoneWithoutTrade: ({ data }) =>
+    line(
+      data.accountId,
+      LogType.Warning,
+      'TRADING',
+      `Position #${data.positionId} is gone at the venue without a closing trade in its history: ${data.orderType} ${lots(data.volume)} ${data.symbol} at ${data.openPrice}; its close and result are unknown`,
+      { positionId: data.positionId },
+    ),
   PendingOrderPlaced: pendingOrderPlacedOrModified,
   PendingOrderModified: pendingOrderPlacedOrModified,
   PendingOrderFilled: ({ data }) =>

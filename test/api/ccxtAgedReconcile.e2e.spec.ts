@@ -2,7 +2,7 @@
 // closing orders are both older than the 7 days allOrders answers by default is reconciled at a restart:
 // the service tells the exchange adapter the position it knows open, the adapter reads the exchange's
 // history back to its open time, and the close becomes one PositionClosed, not a position left open
-// with a "gone at the venue" warning (engine/venues/ccxt/history.ts OlderOrders). The exchange keeps the
+// and told "gone at the venue without a closing trade" (engine/venues/ccxt/history.ts OlderOrders). The exchange keeps the
 // service's clock (FakeExchange.clock): the copy is opened and seen while both read the same time, the
 // position is closed at the exchange while the service is down, then the clock moves 9 days for both, so
 // at the restart the opening and the closing order are older than the exchange's 7-day list.
@@ -76,7 +76,8 @@ describe("ccxt venue end to end: a close older than the exchange's 7-day list, r
     // the fill, so its time is the order's updateTime (set when it filled, which on a moving clock can
     // be a millisecond after the order's `time`, its placing).
     expect(closes[0]).to.include({ positionId: copy!.id, volume: 0.01, closeTime: new Date(closing.updateTime).toISOString() });
-    // Without the close found, reconcile.ts records nothing and warns "gone at the venue without a
-    // closing trade" in the service's log (not the account's): the PositionClosed above is its absence.
+    // Without the close found, reconcile.ts would record PositionGoneWithoutTrade instead (a warning in
+    // the account's log, "gone at the venue without a closing trade").
+    expect(events.filter((e) => e.type === 'PositionGoneWithoutTrade')).to.deep.equal([]);
   });
 });
