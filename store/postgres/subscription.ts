@@ -32,9 +32,12 @@ const HELD_BACK_MAX_MS = 50;
 
 /** What a subscription reads through: the store's pages of `$all` and its head. */
 export interface PageReader {
-  readPageAfter(after: Position | null, limit: number, filter?: SubscriptionFilter): Promise<ResolvedEvent[]>;
+  /**
+   * Up to `limit` events of `$all` after `after` that readers may take (below the snapshot horizon),
+   * and whether committed events after `after` wait below that horizon (read in the same snapshot).
+   */
+  readPageLooking(after: Position | null, limit: number, filter?: SubscriptionFilter): Promise<{ events: ResolvedEvent[]; heldBack: boolean }>;
   headPosition(): Promise<Position | null>;
-  hasCommittedAfter(after: Position | null, filter?: SubscriptionFilter): Promise<boolean>;
 }
 
 /**
@@ -202,7 +205,7 @@ export class PostgresSubscription extends EventEmitter implements Subscription {
           continue;
         }
         const seen = this.signal.generation;
-        const page = await this.store.readPageAfter(after, PAGE, this.options.filter);
+        const { events: page, heldBack } = await this.store.readPageLooking(after, PAGE, this.options.filter);
         if (this.stopped) break;
         if (page.length > 0) {
           after = page[page.length - 1]!.event.position;
@@ -214,21 +217,20 @@ export class PostgresSubscription extends EventEmitter implements Subscription {
             this.caughtUp = true;
             this.emit('caughtUp');
           }
-          if (page.length === 0) {
-            // Nothing visible after `after`. Committed events may still wait below the snapshot
-            // horizon of an older, running transaction (event-store.md §2.2); they show up when it
-            // ends, which sends no notification: while any exist, look again shortly. Otherwise
-            // sleep until the next append; one that committed after this check notifies after
-            // `seen` was taken, so the wait cannot miss it.
-            if (await this.store.hasCommittedAfter(after, this.options.filter)) {
-              await new Promise((r) => setTimeout(r, heldBackWait));
-              heldBackTries += 1;
-              if (heldBackTries >= HELD_BACK_EAGER_TRIES) heldBackWait = Math.min(heldBackWait * 2, HELD_BACK_MAX_MS);
-            } else {
-              heldBackWait = HELD_BACK_FIRST_MS;
-              heldBackTries = 0;
-              await this.signal.wait(POLL_MS, seen);
-            }
+          // Everything visible after `after` is read. Committed events may still wait below the
+          // snapshot horizon of an older, running transaction (event-store.md §2.2); they show up
+          // when it ends, which sends no notification: while any exist, look again (shortly, when
+          // this read found nothing). Otherwise sleep until the next append; one that committed
+          // after this read's snapshot notifies after `seen` was taken, so the wait cannot miss it.
+          if (heldBack && page.length > 0) continue;
+          if (heldBack) {
+            await new Promise((r) => setTimeout(r, heldBackWait));
+            heldBackTries += 1;
+            if (heldBackTries >= HELD_BACK_EAGER_TRIES) heldBackWait = Math.min(heldBackWait * 2, HELD_BACK_MAX_MS);
+          } else {
+            heldBackWait = HELD_BACK_FIRST_MS;
+            heldBackTries = 0;
+            await this.signal.wait(POLL_MS, seen);
           }
         } else if (this.caughtUp) {
           this.caughtUp = false;

@@ -32,12 +32,11 @@ describe('append signal: one probe per process instead of a poll per subscriber'
     let probes = 0;
     let head = 'h0';
     const reader = (name: string): PageReader => ({
-      readPageAfter: async (after: Position | null) => {
+      readPageLooking: async (after: Position | null) => {
         reads.set(name, (reads.get(name) ?? 0) + 1);
-        return events.filter((e) => after === null || e.event.position.prepare > after.prepare);
+        return { events: events.filter((e) => after === null || e.event.position.prepare > after.prepare), heldBack: false };
       },
       headPosition: async () => null,
-      hasCommittedAfter: async () => false,
     });
     // Not started (no LISTEN): the probe runs at its shorter, unheard interval.
     const signal = new AppendSignal('postgres://unused', undefined, async () => {
