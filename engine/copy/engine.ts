@@ -144,7 +144,10 @@ export class CopyEngine {
         // under marks that have moved by the master's next change.
         const copiers = this.intake.newestCopierEvent;
         if (copiers) await this.outcomes.waitForReadModels(copiers);
-        if (!this.stopped) await inputs.prime(master);
+        if (this.stopped) return;
+        await inputs.prime(master);
+        // What each copier's copies stream holds last, read now rather than by the first fan-out (outcomes.ts).
+        if (!this.stopped) await this.outcomes.readAhead((await inputs.copiersOf(master)).map((copier) => copier.id));
       },
       log: deps.log,
     });
