@@ -2,7 +2,7 @@
 // serving, catch up under the registry lock, point the public views at N+1, drop N.
 import { performance } from 'node:perf_hooks';
 import { type Kysely, sql } from 'kysely';
-import { comparePositions, type EventStore, type Position, type RecordedEvent, type ResolvedEvent } from '../store/port.js';
+import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../store/port.js';
 import { projectionCheckpoint, saveCheckpoints } from '../store/postgres/checkpoints.js';
 import { generationSchema, type Projection, type RebuildFold } from './projection.js';
 import type { ReadModels } from './schema.js';
@@ -199,10 +199,31 @@ class Reading {
   }
 }
 
-/** `$all` from the start: its first events, read already, and an iterator on the rest. */
+/** `$all` from the start: its first events, read already, and an iterator on the rest, a page at a time. */
 interface BufferedHistory {
   readonly first: readonly RecordedEvent[];
-  readonly rest: AsyncIterator<ResolvedEvent>;
+  readonly rest: AsyncIterator<readonly RecordedEvent[]>;
+}
+
+/**
+ * `$all` from the start in pages of BATCH events: the store's own pages where it has them
+ * (EventStore.readAllPages: the next page is read while a batch is applied), else readAll's events
+ * gathered into pages.
+ */
+async function* historyPages(store: EventStore): AsyncGenerator<readonly RecordedEvent[]> {
+  if (store.readAllPages) {
+    yield* store.readAllPages({ fromPosition: 'start', pageSize: BATCH });
+    return;
+  }
+  let page: RecordedEvent[] = [];
+  for await (const { event } of store.readAll({ fromPosition: 'start' })) {
+    page.push(event);
+    if (page.length >= BATCH) {
+      yield page;
+      page = [];
+    }
+  }
+  if (page.length > 0) yield page;
 }
 
 /** Generation N+1 of each read model, an empty schema beside N (the registry says it is building). */
@@ -283,19 +304,14 @@ const applyHistory = async (db: Kysely<ReadModels>, history: BufferedHistory, bu
   };
   // The next batch is read while the previous one is applied.
   let applying: Promise<void> = Promise.resolve();
-  let batch: RecordedEvent[] = [...history.first];
-  for (let next = await history.rest.next(); ; next = await history.rest.next()) {
-    if (!next.done) batch.push(next.value.event);
-    if (batch.length >= BATCH || (next.done && batch.length > 0)) {
-      const full = batch;
-      batch = [];
-      await applying;
-      applying = applyBulk(full).then(() => reading.done(full));
-      // Handled when awaited with the next batch; until then a failure must not count as unhandled.
-      applying.catch(() => undefined);
-    }
-    if (next.done) break;
-  }
+  const apply = async (batch: readonly RecordedEvent[]): Promise<void> => {
+    await applying;
+    applying = applyBulk(batch).then(() => reading.done(batch));
+    // Handled when awaited with the next batch; until then a failure must not count as unhandled.
+    applying.catch(() => undefined);
+  };
+  if (history.first.length > 0) await apply(history.first);
+  for (let next = await history.rest.next(); !next.done; next = await history.rest.next()) await apply(next.value);
   await applying;
 };
 
@@ -404,12 +420,12 @@ export const rebuildProjections = async (
       options.onPhase?.('HISTORY');
       // A long enough history is built into UNLOGGED tables (RebuildOptions.unloggedFrom).
       const unloggedFrom = options.unloggedFrom ?? BATCH;
-      const rest = store.readAll({ fromPosition: 'start' })[Symbol.asyncIterator]();
+      const rest = historyPages(store);
       const first: RecordedEvent[] = [];
       while (first.length < unloggedFrom) {
         const next = await rest.next();
         if (next.done) break;
-        first.push(next.value.event);
+        for (const event of next.value) first.push(event);
       }
       const builds = await prepareBuilds(conn, ordered, lanes, first.length >= unloggedFrom);
       await applyHistory(db, { first, rest }, builds, lanes, reading);

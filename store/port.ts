@@ -102,6 +102,12 @@ export interface EventStore {
   /** Throws StreamNotFoundError for a stream that does not exist or was soft-deleted (while iterating). */
   readStream(streamName: string, options?: ReadStreamOptions): AsyncIterable<ResolvedEvent>;
   readAll(options?: ReadAllOptions): AsyncIterable<ResolvedEvent>;
+  /**
+   * Optional: `$all` forwards from `fromPosition` (inclusive), as readAll gives it, in pages of up to
+   * `pageSize` events, the next page read while the caller works on the one it was given. For a reader
+   * of the whole history that takes it a batch at a time (a rebuild): no iterator step per event.
+   */
+  readAllPages?(options: { readonly fromPosition?: typeof START | Position; readonly pageSize: number }): AsyncIterable<readonly RecordedEvent[]>;
   subscribeToAll(options?: SubscribeToAllOptions): Subscription;
   /** The position of the newest event in `$all` that readers may see now, or null for an empty store. */
   headPosition(): Promise<Position | null>;

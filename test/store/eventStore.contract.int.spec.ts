@@ -442,6 +442,43 @@ describe('PostgreSQL event store: ordering of $all across transactions', () => {
     };
   };
 
+  it("readAllPages gives readAll's events in pages of the size asked, from an inclusive position, the same events", async () => {
+    const stream = streamName();
+    await store.appendToStream(stream, [event('A'), event('B', { n: 2 }), event('C'), event('D'), event('E')]);
+    const [, second] = await readAllOf(store, stream);
+    const all: RecordedEvent[] = [];
+    for await (const { event: e } of store.readAll({ fromPosition: second!.position })) all.push(e);
+    const pages: (readonly RecordedEvent[])[] = [];
+    for await (const page of store.readAllPages({ fromPosition: second!.position, pageSize: 2 })) pages.push(page);
+    expect(pages.slice(0, -1).every((page) => page.length === 2)).to.equal(true);
+    expect(pages.at(-1)!.length).to.be.within(1, 2);
+    const paged = pages.flat();
+    const shape = (e: RecordedEvent) => ({ ...e });
+    expect(paged.map(shape)).to.deep.equal(all.map(shape));
+    expect(paged.filter((e) => e.streamId === stream).map((e) => e.type)).to.deep.equal(['B', 'C', 'D', 'E']);
+    expect(paged[0]!.data).to.deep.equal({ n: 2 });
+    expect(paged[0]!.metadata).to.deep.include({ by: 'test' });
+    expect(paged[0]!.created).to.be.instanceOf(Date);
+    const fromStart: (readonly RecordedEvent[])[] = [];
+    for await (const page of store.readAllPages({ pageSize: 1000 })) fromStart.push(page);
+    expect(fromStart.flat().map((e) => e.id)).to.include.members(paged.map((e) => e.id));
+  });
+
+  it('readAllPages does not expose a newer commit while an older transaction is still open', async () => {
+    const prefix = `xidp${randomUUID().slice(0, 8)}`;
+    const slow = await openAppend(`${prefix}-a`, 'Slow');
+    const fast = await openAppend(`${prefix}-b`, 'Fast');
+    await fast.commit();
+    const seen = async (): Promise<string[]> => {
+      const types: string[] = [];
+      for await (const page of store.readAllPages({ pageSize: 3 })) for (const e of page) if (e.streamId.startsWith(prefix)) types.push(e.type);
+      return types;
+    };
+    expect(await seen()).to.deep.equal([]);
+    await slow.commit();
+    expect(await seen()).to.deep.equal(['Slow', 'Fast']);
+  });
+
   it('delivers both of two transactions that commit out of sequence order to a live subscriber', async () => {
     const prefix = `xid${randomUUID().slice(0, 8)}`;
     const subscription = store.subscribeToAll({ fromPosition: 'end', filter: { streamNamePrefixes: [prefix] } });
