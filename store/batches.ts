@@ -12,8 +12,11 @@ export async function* bufferedBatches(subscription: Subscription, max: number, 
     if (first.done) return;
     const batch: RecordedEvent[] = [first.value.event];
     pending = iterator.next();
+    // The end of this turn of the event loop, one for the batch (not one per event): what the
+    // subscription has buffered comes within the turn's microtasks, so the batch ends where it did.
+    const turnEnds = new Promise<typeof idle>((r) => setImmediate(() => r(idle)));
     while (batch.length < max) {
-      const next = await Promise.race([pending, new Promise<typeof idle>((r) => setImmediate(() => r(idle)))]);
+      const next = await Promise.race([pending, turnEnds]);
       if (next === idle || next.done) break;
       batch.push(next.value.event);
       pending = iterator.next();
