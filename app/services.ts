@@ -67,10 +67,15 @@ export const commandMetadata = (services: Pick<Services, 'clock'>, context: Requ
  */
 export type ReadModelNames = readonly string[];
 
-/** Waits until the read models named (all when none are) include `position`; logs when they do not in time. */
-export const readYourWrites = async (services: CommandServices, position: Position, what: string, readModels?: ReadModelNames): Promise<void> => {
-  if (await services.runner.waitFor(position, services.config.readModelWaitMs, readModels)) return;
+/**
+ * Waits until the read models named (all when none are) include `position`; logs when they do not in
+ * time. False then: an answer read from them may not show the write (answer it otherwise, e.g. from the
+ * write's own events, api/accounts/dto.ts createdAccountDTO).
+ */
+export const readYourWrites = async (services: CommandServices, position: Position, what: string, readModels?: ReadModelNames): Promise<boolean> => {
+  if (await services.runner.waitFor(position, services.config.readModelWaitMs, readModels)) return true;
   services.log.warn(`read models ${readModels?.join(', ') ?? '(all)'} did not reach ${what} within ${services.config.readModelWaitMs} ms`);
+  return false;
 };
 
 /**

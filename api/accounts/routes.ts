@@ -118,6 +118,10 @@ Asynchronous (callbackUrl): the URL is checked first ([CALLBACK_URL_REQUIRED], [
       },
       202: { description: 'queued (callbackUrl given)', schema: AsyncAccountCreationResponseDTO },
       ...errorResponses(400, 401, 403, 404, 409),
+      503: {
+        description: `${errorResponses(503)[503]!.description}; [READ_MODELS_BEHIND]: with failIfAccountExistsInProject, the read models lag behind the latest writes (heavy load) so the duplicate check cannot be made yet; nothing was created; Retry-After says when to try again`,
+        schema: ErrorDTO,
+      },
     },
     async handler({ body, caller, context }) {
       if (caller.level === 'ACCOUNT') {

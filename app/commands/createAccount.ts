@@ -11,7 +11,7 @@ import { aggregateStream, handleCommand } from '../../store/commandHandler.js';
 import { issueAccountKey, type IssuedKey } from './apiKeys.js';
 import { illegalState, notFound } from '../../domain/shared/errors.js';
 import { deletedAt } from '../../projections/projects/queries.js';
-import { commandMetadata, oneAtATime, type Services } from '../services.js';
+import { commandMetadata, oneAtATime, readYourWrites, type Services } from '../services.js';
 import { creationLock } from '../accounts/creationLock.js';
 import { checkCustomerAccountCreation } from '../customersProjects.js';
 
@@ -35,6 +35,23 @@ export const precheckCreation = (services: Services, creation: AccountCreation):
 };
 
 /**
+ * The duplicate check reads the accounts read model, which must include every creation before this one.
+ * The one before waited for it under the same lock, but only READ_MODEL_WAIT_MS: under heavy load the
+ * read model can still lag, and the check would let a duplicate through. Then nothing is created: 503
+ * [READ_MODELS_BEHIND] (api/errors.ts), or the asynchronous queue tries again.
+ */
+const accountsIncludeEverything = async (services: Services): Promise<void> => {
+  const head = await services.store.lastCommittedPosition();
+  if (!head || (await readYourWrites(services, head, 'the head of the store', ['accounts']))) return;
+  throw Object.assign(new Error('the accounts read model lags behind the event store'), {
+    temporarilyUnavailable: true,
+    code: '[READ_MODELS_BEHIND]',
+    message: 'the read models lag behind the latest writes (heavy load), so failIfAccountExistsInProject cannot be judged yet; nothing was created: try again',
+    retryAfterSeconds: 5,
+  });
+};
+
+/**
  * Creates the account and its account-level key. The caller holds `creationLock(projectId)`. Running it
  * again for the same account id (a resumed async creation) creates nothing twice: an account already
  * in the store is taken as created, and its key gets a fresh value.
@@ -48,8 +65,11 @@ export const createAccountLocked = async (services: Services, creation: AccountC
     if (deleted) throw notFound('[PROJECT_DELETED]', `project ${creation.projectId} was deleted at ${deleted.toISOString()}`);
     // A white-label customer's project: the brand's limits (app/customersProjects.ts).
     await checkCustomerAccountCreation(services, creation.projectId, creation.settings);
-    if (creation.failIfAccountExistsInProject && (await findSameLogin(services.db, creation.projectId, creation.settings))) {
-      throw illegalState('[ACCOUNT_ALREADY_EXISTS]', 'an account with this login, server and type already exists in the project');
+    if (creation.failIfAccountExistsInProject) {
+      await accountsIncludeEverything(services);
+      if (await findSameLogin(services.db, creation.projectId, creation.settings)) {
+        throw illegalState('[ACCOUNT_ALREADY_EXISTS]', 'an account with this login, server and type already exists in the project');
+      }
     }
     // Decided on the stream as just read (no second read of it); another writer in between makes the
     // append conflict, and the retry reads the stream again. No wait for the read models here: the

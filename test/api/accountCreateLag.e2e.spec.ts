@@ -80,6 +80,25 @@ describe('account creation while the read models lag behind the write', function
     expect(own.status).to.equal(200);
   });
 
+  it('failIfAccountExistsInProject is not judged on a lagging read model: 503 [READ_MODELS_BEHIND], nothing created; then 409', async () => {
+    const body = validAccount({ loginServer: 'Lag-Server', loginAccountNumber: '700003', failIfAccountExistsInProject: true });
+    const { first, duplicate } = await whileAccountsLag(async () => {
+      const first = await t.call('POST', '/accounts', { body });
+      expect(first.status, JSON.stringify(first.body)).to.equal(200);
+      const beyondReference = 'a 503 the reference does not list: the duplicate check waits for the read models';
+      return { first, duplicate: await t.call('POST', '/accounts', { body, beyondReference }) };
+    });
+    expect(duplicate.status, JSON.stringify(duplicate.body)).to.equal(503);
+    expect(duplicate.body.error).to.equal('[READ_MODELS_BEHIND]');
+    expect(duplicate.headers.get('Retry-After')).to.equal('5');
+    await readOnceCaughtUp(first.body.id);
+    const again = await t.call('POST', '/accounts', { body });
+    expect(again.status, JSON.stringify(again.body)).to.equal(409);
+    expect(again.body.error).to.equal('[ACCOUNT_ALREADY_EXISTS]');
+    const accounts = (await t.call('GET', '/accounts?loginServer=Lag-Server')).body as { loginAccountNumber: string }[];
+    expect(accounts.filter((a) => a.loginAccountNumber === '700003')).to.have.length(1);
+  });
+
   it('an asynchronous creation completes with the account in its callback and its status', async () => {
     const port = (receiver.address() as AddressInfo).port;
     const { completed, callback } = await whileAccountsLag(async () => {
