@@ -290,10 +290,13 @@ const applyHistory = async (db: Kysely<ReadModels>, history: BufferedHistory, bu
         const { build, events, fold } = piece;
         const began = pieceStarts(build);
         try {
-          build.applied += await db.transaction().execute(async (trx) => {
+          // Awaited before it is added: `build.applied += await ...` reads build.applied before the
+          // await, so the partitions of one read model, applied side by side, lost each other's counts.
+          const applied = await db.transaction().execute(async (trx) => {
             await sql`SET LOCAL synchronous_commit = off`.execute(trx);
             return applyHandled(trx, build.schema, build.projection, events, fold);
           });
+          build.applied += applied;
         } finally {
           pieceEnds(build, began);
         }
@@ -357,7 +360,8 @@ const switchOver = async (conn: Kysely<ReadModels>, store: EventStore, builds: r
     const apply = async (events: readonly RecordedEvent[]): Promise<void> => {
       for (const build of builds) {
         const began = pieceStarts(build);
-        build.applied += await applyEvents(trx, build.schema, build.projection, events);
+        const applied = await applyEvents(trx, build.schema, build.projection, events);
+        build.applied += applied;
         pieceEnds(build, began);
       }
       reading.done(events);

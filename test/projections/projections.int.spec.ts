@@ -133,6 +133,47 @@ describe('projections', () => {
     expect(Number(indexesBefore[0]!.n)).to.equal(4 + 4 + 2);
   });
 
+  it('a rebuild counts every event a partitioned read model applied, its partitions applied side by side', async () => {
+    // Two read models give two lanes; the one with events splits them in two partitions by stream, and
+    // the other has none, so the two pieces of one read model apply at once. Their counts once raced
+    // (`applied += await ...` read the sum before the await): the rebuild reported half of what it applied.
+    const { db, store } = await setup();
+    const types = ['AccountCreated', 'AccountStarted', 'AccountUpdated', 'AccountStopped', 'AccountDeleted'];
+    const partitioned = (name: string, handles: readonly string[]): Projection => ({
+      name,
+      version: 1,
+      handles: [...handles],
+      tables: [name as keyof ReadModels],
+      partitionOf: (recorded) => recorded.streamId,
+      async createTables(d, schema) {
+        await sql`CREATE TABLE ${sql.id(schema, name)} (stream text NOT NULL)`.execute(d);
+      },
+      async apply(d, event) {
+        await d
+          .insertInto(name as never)
+          .values({ stream: event.streamId } as never)
+          .execute();
+      },
+    });
+    const models = [partitioned('partitioned_a', types), partitioned('partitioned_b', ['NothingInThisHistory'])];
+    const live = new ProjectionRunner(db, store, models, quiet);
+    await live.start();
+    const last = await writeHistory(store, 40);
+    expect(await live.waitFor(last, 10000)).to.equal(true);
+    await live.stop();
+    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM es_events WHERE event_type IN (${sql.join(types)})`.execute(db);
+    const handled = Number(rows[0]!.n);
+    const timings = await rebuildProjections(db, store, models, { unloggedFrom: 1 });
+    expect(timings.map((t) => [t.projection, t.applied])).to.deep.equal([
+      ['partitioned_a', handled],
+      ['partitioned_b', 0],
+    ]);
+    const { rows: applied } = await sql<{ n: string }>`SELECT count(*) AS n FROM partitioned_a`.execute(db);
+    expect(Number(applied[0]!.n)).to.equal(handled);
+    await store.dispose();
+    await db.destroy();
+  });
+
   it('a rebuild while writes go on loses nothing and applies nothing twice', async () => {
     const writes = writeHistory(store, 40);
     const rebuilds = (async () => {
