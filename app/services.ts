@@ -109,11 +109,12 @@ export const afterCopyEngine = async (services: Services, position: Position | n
 
 /**
  * Waits until the read models named (all when none are) include every event committed before the call
- * (writes that span several streams, or that a venue session recorded on its own).
+ * (writes that span several streams, or that a venue session recorded on its own). False when they
+ * did not in time (readYourWrites).
  */
-export const settle = async (services: CommandServices, readModels?: ReadModelNames): Promise<void> => {
+export const settle = async (services: CommandServices, readModels?: ReadModelNames): Promise<boolean> => {
   const head = await services.store.lastCommittedPosition();
-  if (head) await readYourWrites(services, head, 'the head of the store', readModels);
+  return head ? readYourWrites(services, head, 'the head of the store', readModels) : true;
 };
 
 const localTurns = new Map<string, Promise<unknown>>();

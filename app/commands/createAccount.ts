@@ -11,7 +11,7 @@ import { aggregateStream, handleCommand } from '../../store/commandHandler.js';
 import { issueAccountKey, type IssuedKey } from './apiKeys.js';
 import { illegalState, notFound } from '../../domain/shared/errors.js';
 import { deletedAt } from '../../projections/projects/queries.js';
-import { commandMetadata, oneAtATime, readYourWrites, type Services } from '../services.js';
+import { commandMetadata, oneAtATime, settle, type Services } from '../services.js';
 import { creationLock } from '../accounts/creationLock.js';
 import { checkCustomerAccountCreation } from '../customersProjects.js';
 
@@ -41,8 +41,7 @@ export const precheckCreation = (services: Services, creation: AccountCreation):
  * [READ_MODELS_BEHIND] (api/errors.ts), or the asynchronous queue tries again.
  */
 const accountsIncludeEverything = async (services: Services): Promise<void> => {
-  const head = await services.store.lastCommittedPosition();
-  if (!head || (await readYourWrites(services, head, 'the head of the store', ['accounts']))) return;
+  if (await settle(services, ['accounts'])) return;
   throw Object.assign(new Error('the accounts read model lags behind the event store'), {
     temporarilyUnavailable: true,
     code: '[READ_MODELS_BEHIND]',
