@@ -148,6 +148,24 @@ const filterSql = (filter: SubscriptionFilter | undefined, params: unknown[]): s
   return clauses.length ? ` AND ${clauses.join(' AND ')}` : '';
 };
 
+/**
+ * The conditions of `$all` strictly after `after` (and matching `filter`), with their values after the
+ * page's LIMIT, $1: every reader of a page (pageSql) shares them.
+ */
+const sinceSql = (after: Position | null, limit: number, filter?: SubscriptionFilter): { since: string; values: unknown[] } => {
+  const values: unknown[] = [limit];
+  let since = '';
+  if (after) {
+    values.push(after.commit.toString(), after.prepare.toString());
+    since = ' AND (transaction_id, global_position) > ($2::text::xid8, $3::bigint)';
+  }
+  return { since: since + filterSql(filter, values), values };
+};
+
+/** One page of `$all` under the conditions `since` (sinceSql), below the visibility horizon, in order. */
+const pageSql = (since: string): string =>
+  `SELECT ${COLUMNS} FROM es_events WHERE ${VISIBLE}${since} ORDER BY es_events.transaction_id, es_events.global_position LIMIT $1`;
+
 export class PostgresEventStore implements EventStore {
   private readonly signal: AppendSignal;
 
@@ -410,19 +428,8 @@ export class PostgresEventStore implements EventStore {
     readonly pageSize: number;
   }): AsyncIterable<readonly RecordedEvent[]> {
     const read = (after: Position | null): Promise<RecordedEvent[]> => {
-      const params: unknown[] = [pageSize];
-      let where = VISIBLE;
-      if (after) {
-        params.push(after.commit.toString(), after.prepare.toString());
-        where += ' AND (transaction_id, global_position) > ($2::text::xid8, $3::bigint)';
-      }
-      return this.pool
-        .query<EventTuple>({
-          text: `SELECT ${COLUMNS} FROM es_events WHERE ${where} ORDER BY es_events.transaction_id, es_events.global_position LIMIT $1`,
-          values: params,
-          rowMode: 'array',
-        })
-        .then(({ rows }) => rows.map(toRecorded));
+      const { since, values } = sinceSql(after, pageSize);
+      return this.pool.query<EventTuple>({ text: pageSql(since), values, rowMode: 'array' }).then(({ rows }) => rows.map(toRecorded));
     };
     // Inclusive start: read after the position just before it.
     let next = read(fromPosition === 'start' ? null : { commit: fromPosition.commit, prepare: fromPosition.prepare - 1n });
@@ -441,17 +448,8 @@ export class PostgresEventStore implements EventStore {
 
   /** One page of `$all` strictly after `after`, below the visibility horizon. */
   async readPageAfter(after: Position | null, limit: number, filter?: SubscriptionFilter): Promise<ResolvedEvent[]> {
-    const params: unknown[] = [limit];
-    let where = VISIBLE;
-    if (after) {
-      params.push(after.commit.toString(), after.prepare.toString());
-      where += ' AND (transaction_id, global_position) > ($2::text::xid8, $3::bigint)';
-    }
-    where += filterSql(filter, params);
-    const { rows } = await this.pool.query<EventRow>(
-      `SELECT ${COLUMNS} FROM es_events WHERE ${where} ORDER BY es_events.transaction_id, es_events.global_position LIMIT $1`,
-      params,
-    );
+    const { since, values } = sinceSql(after, limit, filter);
+    const { rows } = await this.pool.query<EventRow>(pageSql(since), values);
     return rows.map(toResolved);
   }
 
@@ -465,22 +463,15 @@ export class PostgresEventStore implements EventStore {
    * after the statement's snapshot wake the subscriber through the append signal instead.
    */
   async readPageLooking(after: Position | null, limit: number, filter?: SubscriptionFilter): Promise<{ events: ResolvedEvent[]; heldBack: boolean }> {
-    const params: unknown[] = [limit];
-    let since = '';
-    if (after) {
-      params.push(after.commit.toString(), after.prepare.toString());
-      since = ' AND (transaction_id, global_position) > ($2::text::xid8, $3::bigint)';
-    }
-    since += filterSql(filter, params);
+    const { since, values } = sinceSql(after, limit, filter);
     // One row even for an empty page (its columns null), ordered as the page: the lateral page is
     // joined to the single row of the flag.
     const { rows } = await this.pool.query<EventRow & { held_back: boolean }>(
       `SELECT p.*, h.held_back
          FROM (SELECT EXISTS (SELECT 1 FROM es_events WHERE NOT (${VISIBLE})${since}) AS held_back) h
-         LEFT JOIN LATERAL (SELECT ${COLUMNS} FROM es_events WHERE ${VISIBLE}${since}
-                             ORDER BY es_events.transaction_id, es_events.global_position LIMIT $1) p ON TRUE
+         LEFT JOIN LATERAL (${pageSql(since)}) p ON TRUE
          ORDER BY p.transaction_id::xid8, p.global_position`,
-      params,
+      values,
     );
     const events: ResolvedEvent[] = [];
     for (const row of rows) if (row.stream_name !== null) events.push(toResolved(row));
