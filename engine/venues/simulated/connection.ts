@@ -93,7 +93,8 @@ export const openConnection = (host: ConnectionHost, credentials: VenueCredentia
         keptFrom: found.historyKeptFrom,
         reachesBack: historyReachesBack(found, from),
       }));
-      if (keptFrom === 0 || !reachesBack || !host.olderHistory) return kept;
+      // reachesBack: some entries are only in the store (historyKeptFrom > 0) and may be in the range.
+      if (!reachesBack || !host.olderHistory) return kept;
       const older = inHistoryRange(await host.olderHistory(credentials.login, keptFrom), from, to);
       return [...older, ...kept];
     },
